@@ -1,0 +1,205 @@
+/**
+ * The catalog ("schema cache"): metadata resolved against the databases it
+ * names. Built when metadata changes (catalog/build.ts), immutable afterwards,
+ * and the only thing the GraphQL side reads. camelCase here; the wire
+ * snake_case stays in metadata/document.ts.
+ *
+ * Note [Catalog contract]
+ * The catalog holds only consistent objects: a table whose database object is
+ * gone, a relationship whose target is untracked, a permission on a missing
+ * column are left out of it and listed in `inconsistencies` instead. GraphQL
+ * schema building can therefore trust every reference it finds here.
+ */
+import type { SourceConnection } from '../backends/backend.ts';
+
+/** A table or view name with its schema. */
+export interface QualifiedName {
+  readonly schema: string;
+  readonly name: string;
+}
+
+/** Backend kinds a source may have. */
+export type SourceKind = 'postgres' | 'mssql' | 'bigquery';
+
+/** One immutable catalog snapshot. */
+export interface Catalog {
+  /** Grows by one with every rebuild of this process; keys plan and schema caches. */
+  readonly version: number;
+  /** The stored metadata's resource_version this snapshot was built from. */
+  readonly resourceVersion: number;
+  readonly sources: ReadonlyMap<string, SourceInfo>;
+  /** Every role named anywhere in metadata (permissions, inherited roles), `admin` excluded. */
+  readonly roles: readonly string[];
+  readonly inconsistencies: readonly InconsistentObject[];
+}
+
+/** A resolved database source with its tracked, consistent tables. */
+export interface SourceInfo {
+  readonly name: string;
+  readonly kind: SourceKind;
+  readonly connection: SourceConnection;
+  /** Tracked tables, keyed by `schema.name` (see {@link tableKey}). */
+  readonly tables: ReadonlyMap<string, TableInfo>;
+}
+
+/** Key of a table in {@link SourceInfo.tables}. */
+export function tableKey(t: QualifiedName): string {
+  return `${t.schema}.${t.name}`;
+}
+
+/** A tracked table or view, resolved against the database. */
+export interface TableInfo {
+  readonly source: string;
+  readonly name: QualifiedName;
+  /**
+   * The GraphQL base name: `custom_name`, else `identifier`, else the table
+   * name, prefixed `<schema>_` outside `public` (v2 compat).
+   */
+  readonly gqlName: string;
+  /** Root field names after `custom_root_fields`. */
+  readonly rootFields: TableRootFields;
+  readonly kind: 'table' | 'view' | 'materialized_view' | 'foreign_table' | 'partitioned_table';
+  /** The table comment, or the metadata `comment`, used as GraphQL description. */
+  readonly description: string | null;
+  /** Columns in database (ordinal) order. */
+  readonly columns: readonly ColumnInfo[];
+  /** Primary key column names, in key order; empty when the table has none. */
+  readonly primaryKey: readonly string[];
+  readonly uniqueConstraints: readonly ConstraintInfo[];
+  readonly foreignKeys: readonly ForeignKeyInfo[];
+  readonly relationships: readonly RelationshipInfo[];
+  /** Set for tables tracked with `is_enum`: the enum values, in primary key order. */
+  readonly enumValues: readonly EnumValueInfo[] | null;
+  /** Whether the database lets rows be inserted/updated/deleted (false for most views). */
+  readonly mutability: { readonly insertable: boolean; readonly updatable: boolean; readonly deletable: boolean };
+  /** Permissions by role. Absent role = no access. */
+  readonly permissions: ReadonlyMap<string, TablePermissions>;
+}
+
+/** Root field names of a table (v2 `custom_root_fields` keys in camelCase). */
+export interface TableRootFields {
+  readonly select: string;
+  readonly selectByPk: string;
+  readonly selectAggregate: string;
+  readonly insert: string;
+  readonly insertOne: string;
+  readonly update: string;
+  readonly updateByPk: string;
+  readonly updateMany: string;
+  readonly delete: string;
+  readonly deleteByPk: string;
+}
+
+/** A column of a tracked table. */
+export interface ColumnInfo {
+  readonly name: string;
+  /** GraphQL field name after `custom_column_names`. */
+  readonly gqlName: string;
+  /** The database type name as the catalog knows it (`int4`, `text`, `_int4`, `numeric`, `my_enum`). */
+  readonly dbType: string;
+  /** For arrays, the element type name (`int4` for `_int4`); else null. */
+  readonly elementType: string | null;
+  /** `pg_type.typtype` class: base, enum, composite, domain, range... */
+  readonly typeCategory: 'base' | 'enum' | 'composite' | 'domain' | 'range' | 'pseudo' | 'multirange';
+  /** For Postgres enum types, the labels. */
+  readonly enumLabels: readonly string[] | null;
+  readonly nullable: boolean;
+  readonly hasDefault: boolean;
+  /** Generated or identity-always columns cannot be written. */
+  readonly isGenerated: boolean;
+  readonly description: string | null;
+  /** When the column references a table tracked with `is_enum`, that table. */
+  readonly enumTable: QualifiedName | null;
+}
+
+/** A unique or primary key constraint. */
+export interface ConstraintInfo {
+  readonly name: string;
+  readonly columns: readonly string[];
+}
+
+/** A foreign key constraint of a table. */
+export interface ForeignKeyInfo {
+  readonly name: string;
+  readonly target: QualifiedName;
+  /** Pairs of [local column, target column]. */
+  readonly columnMapping: ReadonlyArray<readonly [string, string]>;
+}
+
+/** A resolved relationship: local columns matched to target columns. */
+export interface RelationshipInfo {
+  readonly name: string;
+  readonly kind: 'object' | 'array';
+  readonly target: QualifiedName;
+  /** Pairs of [local column, target column]. */
+  readonly columnMapping: ReadonlyArray<readonly [string, string]>;
+  readonly comment: string | null;
+  /**
+   * For object relationships: true when the foreign key is on this table
+   * (the related row must exist when the local columns are non-null), which lets
+   * nested inserts order parent-first.
+   */
+  readonly viaLocalForeignKey: boolean;
+}
+
+/** One value of an enum table. */
+export interface EnumValueInfo {
+  readonly value: string;
+  readonly comment: string | null;
+}
+
+/**
+ * A permission boolean expression as stored in metadata (v2 JSON). It is
+ * validated against the table by the catalog; the GraphQL side turns it into IR.
+ */
+export type PermissionBoolExp = { readonly [key: string]: unknown };
+
+/** The permissions of one role on one table. */
+export interface TablePermissions {
+  readonly select: SelectPermissionInfo | null;
+  readonly insert: InsertPermissionInfo | null;
+  readonly update: UpdatePermissionInfo | null;
+  readonly delete: DeletePermissionInfo | null;
+}
+
+/** A resolved select permission. */
+export interface SelectPermissionInfo {
+  readonly columns: readonly string[];
+  readonly filter: PermissionBoolExp;
+  readonly limit: number | null;
+  readonly allowAggregations: boolean;
+}
+
+/** A resolved insert permission. */
+export interface InsertPermissionInfo {
+  readonly columns: readonly string[];
+  readonly check: PermissionBoolExp;
+  /** Column → static value or session variable name (a string starting `x-engine-`). */
+  readonly set: Readonly<Record<string, unknown>>;
+}
+
+/** A resolved update permission. */
+export interface UpdatePermissionInfo {
+  readonly columns: readonly string[];
+  readonly filter: PermissionBoolExp;
+  readonly check: PermissionBoolExp | null;
+  readonly set: Readonly<Record<string, unknown>>;
+}
+
+/** A resolved delete permission. */
+export interface DeletePermissionInfo {
+  readonly filter: PermissionBoolExp;
+}
+
+/**
+ * v2 compat: an entry of `get_inconsistent_metadata`'s `inconsistent_objects`:
+ * `{type, definition, reason, name?}`.
+ */
+export interface InconsistentObject {
+  readonly type: string;
+  readonly name?: string;
+  readonly definition: unknown;
+  readonly reason: string;
+  /** Stable identity of the metadata object, used to diff old and new inconsistencies. */
+  readonly id: string;
+}

@@ -1,0 +1,141 @@
+/**
+ * Flags and ENGINE_GRAPHQL_* environment → one validated Settings object.
+ * v2 compat: names from shared/design/compat.md ("Names"); flags win over the
+ * environment. This is the only module that reads process.env.
+ */
+import { ErrorCode } from '../errors/codes.ts';
+import { EngineError } from '../errors/engine-error.ts';
+import type { LogLevel } from '../logger.ts';
+
+/** The engine's settings after parsing. */
+export interface Settings {
+  readonly databaseUrl: string | null;
+  readonly metadataDatabaseUrl: string | null;
+  readonly adminSecret: string | null;
+  readonly jwtSecret: string | null;
+  readonly authHook: string | null;
+  readonly authHookMode: 'GET' | 'POST';
+  readonly unauthorizedRole: string | null;
+  readonly serverPort: number;
+  readonly serverHost: string;
+  readonly enableConsole: boolean;
+  readonly corsDomain: string | null;
+  readonly logLevel: LogLevel;
+  readonly inferFunctionPermissions: boolean;
+  readonly stringifyNumericTypes: boolean;
+}
+
+interface SettingSpec {
+  readonly key: keyof Settings;
+  readonly flag: string;
+  readonly env: string;
+  readonly kind: 'string' | 'int' | 'bool' | 'enum';
+  readonly values?: readonly string[];
+  readonly describe: string;
+}
+
+/** Every setting with its flag and environment variable (the README lists these). */
+export const SETTING_SPECS: readonly SettingSpec[] = [
+  { key: 'databaseUrl', flag: '--database-url', env: 'ENGINE_GRAPHQL_DATABASE_URL', kind: 'string', describe: 'PostgreSQL URL of the `default` source' },
+  { key: 'metadataDatabaseUrl', flag: '--metadata-database-url', env: 'ENGINE_GRAPHQL_METADATA_DATABASE_URL', kind: 'string', describe: 'PostgreSQL URL where metadata is stored (schema `engine_metadata`); defaults to the database URL' },
+  { key: 'adminSecret', flag: '--admin-secret', env: 'ENGINE_GRAPHQL_ADMIN_SECRET', kind: 'string', describe: 'admin secret; when set, every request must authenticate' },
+  { key: 'jwtSecret', flag: '--jwt-secret', env: 'ENGINE_GRAPHQL_JWT_SECRET', kind: 'string', describe: 'JWT configuration (JSON)' },
+  { key: 'authHook', flag: '--auth-hook', env: 'ENGINE_GRAPHQL_AUTH_HOOK', kind: 'string', describe: 'authentication webhook URL' },
+  { key: 'authHookMode', flag: '--auth-hook-mode', env: 'ENGINE_GRAPHQL_AUTH_HOOK_MODE', kind: 'enum', values: ['GET', 'POST'], describe: 'authentication webhook method (GET or POST, default GET)' },
+  { key: 'unauthorizedRole', flag: '--unauthorized-role', env: 'ENGINE_GRAPHQL_UNAUTHORIZED_ROLE', kind: 'string', describe: 'role for requests without credentials' },
+  { key: 'serverPort', flag: '--server-port', env: 'ENGINE_GRAPHQL_SERVER_PORT', kind: 'int', describe: 'HTTP port (default 8080)' },
+  { key: 'serverHost', flag: '--server-host', env: 'ENGINE_GRAPHQL_SERVER_HOST', kind: 'string', describe: 'HTTP host to bind (default 0.0.0.0)' },
+  { key: 'enableConsole', flag: '--enable-console', env: 'ENGINE_GRAPHQL_ENABLE_CONSOLE', kind: 'bool', describe: 'serve the web console (default false)' },
+  { key: 'corsDomain', flag: '--cors-domain', env: 'ENGINE_GRAPHQL_CORS_DOMAIN', kind: 'string', describe: 'allowed CORS origins, comma-separated, wildcards allowed' },
+  { key: 'logLevel', flag: '--log-level', env: 'ENGINE_GRAPHQL_LOG_LEVEL', kind: 'enum', values: ['debug', 'info', 'warn', 'error'], describe: 'log level (default info)' },
+  { key: 'inferFunctionPermissions', flag: '--infer-function-permissions', env: 'ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS', kind: 'bool', describe: 'roles that may select a function\'s table may call it (default true)' },
+  { key: 'stringifyNumericTypes', flag: '--stringify-numeric-types', env: 'ENGINE_GRAPHQL_STRINGIFY_NUMERIC_TYPES', kind: 'bool', describe: 'return bigint, numeric and float values as JSON strings (default false)' },
+];
+
+const DEFAULTS: Settings = {
+  databaseUrl: null,
+  metadataDatabaseUrl: null,
+  adminSecret: null,
+  jwtSecret: null,
+  authHook: null,
+  authHookMode: 'GET',
+  unauthorizedRole: null,
+  serverPort: 8080,
+  serverHost: '0.0.0.0',
+  enableConsole: false,
+  corsDomain: null,
+  logLevel: 'info',
+  inferFunctionPermissions: true,
+  stringifyNumericTypes: false,
+};
+
+/** Settings with defaults for everything not given (tests and embedding). */
+export function defaultSettings(overrides: Partial<Settings> = {}): Settings {
+  return { ...DEFAULTS, ...overrides };
+}
+
+function convert(spec: SettingSpec, raw: string, origin: string): unknown {
+  switch (spec.kind) {
+    case 'string':
+      return raw;
+    case 'int': {
+      const n = Number(raw);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) {
+        throw new EngineError(ErrorCode.InvalidConfiguration, `${origin}: expected a port number, got "${raw}"`);
+      }
+      return n;
+    }
+    case 'bool': {
+      const v = raw.toLowerCase();
+      if (['true', '1', 'yes', 'on'].includes(v)) return true;
+      if (['false', '0', 'no', 'off'].includes(v)) return false;
+      throw new EngineError(ErrorCode.InvalidConfiguration, `${origin}: expected true or false, got "${raw}"`);
+    }
+    case 'enum': {
+      const values = spec.values ?? [];
+      const hit = values.find((v) => v.toLowerCase() === raw.toLowerCase());
+      if (hit === undefined) {
+        throw new EngineError(ErrorCode.InvalidConfiguration, `${origin}: expected one of ${values.join(', ')}, got "${raw}"`);
+      }
+      return hit;
+    }
+  }
+}
+
+/**
+ * Parses `argv` (flags after the command, `--flag value` or `--flag=value`;
+ * a bare boolean flag means true) over `env`. Unknown flags are errors.
+ */
+export function parseSettings(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Settings {
+  const out: Record<string, unknown> = { ...DEFAULTS };
+  for (const spec of SETTING_SPECS) {
+    const raw = env[spec.env];
+    if (raw !== undefined && raw !== '') out[spec.key] = convert(spec, raw, spec.env);
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    const eq = arg.indexOf('=');
+    const flag = eq >= 0 ? arg.slice(0, eq) : arg;
+    const spec = SETTING_SPECS.find((s) => s.flag === flag);
+    if (spec === undefined) {
+      throw new EngineError(ErrorCode.InvalidConfiguration, `unknown flag "${flag}"`);
+    }
+    let raw: string | undefined = eq >= 0 ? arg.slice(eq + 1) : undefined;
+    if (raw === undefined) {
+      const next = argv[i + 1];
+      if (spec.kind === 'bool' && (next === undefined || next.startsWith('--'))) raw = 'true';
+      else if (next === undefined) throw new EngineError(ErrorCode.InvalidConfiguration, `flag ${flag} needs a value`);
+      else {
+        raw = next;
+        i++;
+      }
+    }
+    out[spec.key] = convert(spec, raw, flag);
+  }
+  return out as unknown as Settings;
+}
+
+/** Reads the process environment (the one place that does). */
+export function processEnv(): Readonly<Record<string, string | undefined>> {
+  return process.env;
+}

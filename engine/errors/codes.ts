@@ -1,0 +1,33 @@
+/**
+ * Every wire error code, as a constant. v2 compat: the codes users match on
+ * (see shared/design/compat.md, "Errors").
+ */
+export const ErrorCode = {
+  ValidationFailed: 'validation-failed',
+  ParseFailed: 'parse-failed',
+  ConstraintViolation: 'constraint-violation',
+  DataException: 'data-exception',
+  PermissionError: 'permission-error',
+  AccessDenied: 'access-denied',
+  InvalidJwt: 'invalid-jwt',
+  JwtInvalidClaims: 'jwt-invalid-claims',
+  Unexpected: 'unexpected',
+  RemoteSchemaError: 'remote-schema-error',
+  NotSupported: 'not-supported',
+  AlreadyExists: 'already-exists',
+  AlreadyTracked: 'already-tracked',
+  AlreadyUntracked: 'already-untracked',
+  NotExists: 'not-exists',
+  InvalidConfiguration: 'invalid-configuration',
+  DependencyError: 'dependency-error',
+  PermissionDenied: 'permission-denied',
+  InvalidJson: 'invalid-json',
+  Conflict: 'conflict',
+  BadRequest: 'bad-request',
+  InvalidParams: 'invalid-params',
+  PostgresError: 'postgres-error',
+  NotFound: 'not-found',
+} as const;
+
+/** One of the wire error codes. */
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+/**
+ * `engine serve`: settings → build deps → buildApp → listen. The only place
+ * that may call process.exit.
+ */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseSettings, processEnv, SETTING_SPECS, type Settings } from './cli/settings.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { buildEngine, type BuiltEngine } from './boot.ts';
+import { ENGINE_VERSION } from './version.ts';
+import { isEngineError } from './errors/engine-error.ts';
+
+function usage(): string {
+  const lines = [
+    `engine ${ENGINE_VERSION}`,
+    '',
+    'Usage: engine serve [flags]     run the GraphQL engine',
+    '       engine version           print the version',
+    '',
+    'Flags (each also read from its environment variable; flags win):',
+    ...SETTING_SPECS.map((s) => `  ${s.flag.padEnd(32)} ${s.env.padEnd(44)} ${s.describe}`),
+  ];
+  return lines.join('\n') + '\n';
+}
+
+/** Starts the engine and listens; resolves once it is serving. */
+export async function serve(settings: Settings, logger: Logger): Promise<BuiltEngine> {
+  const engine = await buildEngine(settings, logger);
+  const address = await engine.app.listen({ port: settings.serverPort, host: settings.serverHost });
+  logger.info('engine serving', { address, version: ENGINE_VERSION });
+  return engine;
+}
+
+/** Closes the engine on SIGTERM/SIGINT: in-flight requests finish, pools close. */
+export function closeOnSignals(engine: BuiltEngine, logger: Logger, after: () => Promise<void> = async () => {}): void {
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutting down', { signal });
+    engine
+      .close()
+      .then(after)
+      .then(() => process.exit(0))
+      .catch((e: unknown) => {
+        logger.error('shutdown failed', { error: String(e) });
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/**
+ * Runs the command line. `env` is the environment to read settings from;
+ * `afterClose` runs after a signal closed the engine (dev-start stops its
+ * embedded PostgreSQL there).
+ */
+export async function runCli(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = processEnv(),
+  afterClose: () => Promise<void> = async () => {},
+): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === 'version' || command === '--version') {
+    process.stdout.write(`${ENGINE_VERSION}\n`);
+    return;
+  }
+  if (command !== 'serve') {
+    process.stdout.write(usage());
+    process.exit(command === undefined || command === '--help' || command === 'help' ? 0 : 2);
+  }
+  let settings: Settings;
+  try {
+    settings = parseSettings(rest, env);
+  } catch (e) {
+    process.stderr.write(`${isEngineError(e) ? e.message : String(e)}\n\n${usage()}`);
+    process.exit(2);
+  }
+  const logger = createLogger(settings.logLevel);
+  try {
+    const engine = await serve(settings, logger);
+    closeOnSignals(engine, logger, afterClose);
+  } catch (e) {
+    logger.error('engine failed to start', { error: isEngineError(e) ? e.message : String(e) });
+    await afterClose();
+    process.exit(1);
+  }
+}
+
+function isEntryPoint(): boolean {
+  const entry = process.argv[1];
+  if (entry === undefined) return false;
+  try {
+    return realpathSync(entry) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  await runCli(process.argv.slice(2));
+}

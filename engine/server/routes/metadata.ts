@@ -1,0 +1,41 @@
+/**
+ * `/v1/metadata`, `/v1/query` and `/v2/query`: admin-only JSON APIs.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps, ApiFamily } from '../deps.ts';
+import { resolveSession } from '../../auth/resolve-session.ts';
+import { ErrorCode } from '../../errors/codes.ts';
+import { EngineError } from '../../errors/engine-error.ts';
+import { parseJsonBody } from '../body.ts';
+import { apiErrorBody, toEngineError } from '../error-response.ts';
+import { sendApiResponse } from '../reply.ts';
+
+const ROUTES: ReadonlyArray<readonly [string, ApiFamily]> = [
+  ['/v1/metadata', 'metadata'],
+  ['/v1/query', 'query-v1'],
+  ['/v2/query', 'query-v2'],
+];
+
+/** Registers the metadata and query API routes. */
+export async function registerMetadataRoutes(app: FastifyInstance, opts: { deps: AppDeps }): Promise<void> {
+  const { deps } = opts;
+  for (const [url, family] of ROUTES) {
+    app.post(url, async (request, reply) => {
+      let isAdmin = false;
+      try {
+        const session = resolveSession(deps.settings, request.headers);
+        isAdmin = session.isAdmin;
+        if (!session.isAdmin) {
+          // v2 compat: non-admin roles get 400 access-denied on the admin APIs.
+          throw new EngineError(ErrorCode.AccessDenied, 'restricted access : admin only', { path: '$', status: 400 });
+        }
+        const body = parseJsonBody(request.body);
+        return sendApiResponse(reply, await deps.metadata.handle(family, body, session));
+      } catch (e) {
+        const err = toEngineError(e);
+        if (err.status >= 500) deps.logger.error('metadata request failed', { url, error: String(err.internal ?? err.message) });
+        return sendApiResponse(reply, { status: err.status, json: apiErrorBody(err, isAdmin) });
+      }
+    });
+  }
+}

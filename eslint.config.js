@@ -1,0 +1,64 @@
+// ESLint: typescript-eslint (type-aware) plus the layering rules of
+// shared/design/architecture.md, enforced with import-x.
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+
+const zones = [
+  // ir/ imports only errors/.
+  { target: './engine/ir', from: './engine', except: ['./ir', './errors'], message: 'ir/ imports only errors/' },
+  // backends/ never imports graphql/, server/ or metadata operations.
+  { target: './engine/backends', from: './engine/graphql', message: 'backends/ must not import graphql/' },
+  { target: './engine/backends', from: './engine/server', message: 'backends/ must not import server/' },
+  { target: './engine/backends', from: './engine/metadata/operations', message: 'backends/ must not import metadata operations' },
+  // graphql/ never imports execute/ or a dialect folder.
+  { target: './engine/graphql', from: './engine/execute', message: 'graphql/ must not import execute/' },
+  { target: './engine/graphql', from: './engine/backends/postgres', message: 'graphql/ must not import a dialect' },
+  { target: './engine/graphql', from: './engine/backends/mssql', message: 'graphql/ must not import a dialect' },
+  { target: './engine/graphql', from: './engine/backends/bigquery', message: 'graphql/ must not import a dialect' },
+  // controller/ talks to the engine over HTTP; it may share only the document types and schemas.
+  {
+    target: './controller',
+    from: './engine',
+    except: ['./metadata/document.ts', './metadata/schemas'],
+    message: 'controller/ imports only engine/metadata/document.ts and engine/metadata/schemas/',
+  },
+];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', '.data/**', 'test/bench/results/**', 'coverage/**'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { 'import-x': importX },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': ['error', { zones }],
+    },
+  },
+  {
+    // Only server/ imports fastify (type-only imports elsewhere are fine).
+    files: ['engine/**/*.ts'],
+    ignores: ['engine/server/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'fastify', message: 'only engine/server/ imports fastify', allowTypeImports: true }] },
+      ],
+    },
+  },
+  {
+    // Only cli/ reads the environment (dev-start is the `npm start` entry that sets up its own).
+    files: ['engine/**/*.ts'],
+    ignores: ['engine/cli/**', 'engine/dev-start.ts'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'only engine/cli/ reads process.env' }],
+    },
+  },
+);
