@@ -1,0 +1,70 @@
+/**
+ * `engine serve` as a real process: JSON logs, graceful shutdown, and two
+ * instances sharing one metadata database.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
+import { spawnEngine, type EngineProcess } from '../../support/engine-process.ts';
+
+let db: TestDatabase;
+const running: EngineProcess[] = [];
+
+async function post(url: string, body: unknown): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as unknown };
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase('proc');
+  await db.sql('CREATE TABLE city (id serial PRIMARY KEY, name text NOT NULL); INSERT INTO city (name) VALUES ($$Lyon$$), ($$Oslo$$)');
+});
+
+afterAll(async () => {
+  await Promise.all(running.map((p) => p.stop('SIGKILL')));
+  await db?.drop();
+});
+
+describe('engine serve', () => {
+  it('writes structured JSON logs', async () => {
+    const p = await spawnEngine(['--database-url', db.url]);
+    running.push(p);
+    const lines = p.stdout().trim().split('\n').filter((l) => l.length > 0);
+    expect(lines.length).toBeGreaterThan(0);
+    const started = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l['msg'] === 'engine serving');
+    expect(started).toMatchObject({ level: 'info', version: expect.any(String) });
+    expect(await p.stop()).toBe(0);
+  });
+
+  it('finishes an in-flight request on SIGTERM, then exits 0', async () => {
+    const p = await spawnEngine(['--database-url', db.url]);
+    running.push(p);
+    const slow = post(`${p.url}/v2/query`, { type: 'run_sql', args: { sql: 'SELECT pg_sleep(1)::text AS slept', read_only: true } });
+    await new Promise((r) => setTimeout(r, 300));
+    const code = p.stop('SIGTERM');
+    const res = await slow;
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ result_type: 'TuplesOk', result: [['slept'], ['']] });
+    expect(await code).toBe(0);
+  });
+
+  it('lets a second instance on the same metadata database see a change within a second', async () => {
+    const a = await spawnEngine(['--database-url', db.url]);
+    const b = await spawnEngine(['--database-url', db.url]);
+    running.push(a, b);
+    const before = await post(`${b.url}/v1/graphql`, { query: '{ city { name } }' });
+    expect(before.body).toMatchObject({ errors: [{ extensions: { code: 'validation-failed' } }] });
+    const tracked = await post(`${a.url}/v1/metadata`, { type: 'pg_track_table', args: { table: 'city' } });
+    expect(tracked.body).toEqual({ message: 'success' });
+    const t0 = Date.now();
+    let seen: unknown = null;
+    while (Date.now() - t0 < 1000) {
+      const res = await post(`${b.url}/v1/graphql`, { query: '{ city(order_by: {id: asc}) { name } }' });
+      if (!JSON.stringify(res.body).includes('errors')) {
+        seen = res.body;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(seen).toEqual({ data: { city: [{ name: 'Lyon' }, { name: 'Oslo' }] } });
+  });
+});
