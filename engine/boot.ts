@@ -8,6 +8,7 @@ import type { Logger } from './logger.ts';
 import { MetadataService } from './metadata/service.ts';
 import { GraphqlService } from './execute/graphql-service.ts';
 import { buildApp } from './server/app.ts';
+import { Authenticator } from './auth/resolve-session.ts';
 import { ErrorCode } from './errors/codes.ts';
 import { EngineError } from './errors/engine-error.ts';
 
@@ -28,6 +29,8 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
       'no database: set ENGINE_GRAPHQL_DATABASE_URL (or --database-url) or ENGINE_GRAPHQL_METADATA_DATABASE_URL',
     );
   }
+  // Authentication settings are checked before anything connects.
+  const auth = await Authenticator.create(settings, logger);
   const metadata = await MetadataService.start({
     metadataDatabaseUrl: metadataUrl,
     defaultDatabaseUrl: settings.databaseUrl,
@@ -37,7 +40,7 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
     stringifyNumericTypes: settings.stringifyNumericTypes,
     logger,
   });
-  const app = await buildApp({ settings, logger, metadata, graphql });
+  const app = await buildApp({ settings, logger, auth, metadata, graphql });
   let closed = false;
   return {
     app,

@@ -78,7 +78,7 @@ const databaseUrl = `postgres://postgres:${password}@127.0.0.1:${port}/${databas
 const seeded = await seedSampleDatabase(adminUrl);
 // The sample metadata names its source URL `{from_env: ENGINE_GRAPHQL_DATABASE_URL}`.
 process.env['ENGINE_GRAPHQL_DATABASE_URL'] = databaseUrl;
-const serveEnv = { ...env, ENGINE_GRAPHQL_DATABASE_URL: databaseUrl };
+const serveEnv: Record<string, string | undefined> = { ...env, ENGINE_GRAPHQL_DATABASE_URL: databaseUrl };
 await runCli(['serve'], serveEnv, () => server.stop());
 if (seeded) {
   const portSetting = serveEnv['ENGINE_GRAPHQL_SERVER_PORT'] ?? '8080';

@@ -1,20 +1,37 @@
 /**
- * Request headers → Session. Issue #2 scope: admin secret only; JWT and the
- * auth webhook come with the authentication issue (TODO(#5)).
+ * Request → Session, the same for every endpoint. v2 compat (spec,
+ * "Authentication"): without an admin secret every request is admin (and may
+ * pick a role with X-Engine-Role); with one, the right X-Engine-Admin-Secret
+ * wins outright, else JWT or the auth webhook decides, else the unauthorized
+ * role serves requests without credentials, else 401 `access-denied`.
  */
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
+import type { Logger } from '../logger.ts';
 import { isAdminSecretValid } from './admin-secret.ts';
+import { AuthWebhook } from './auth-webhook.ts';
 import { Header } from './headers.ts';
+import { JwtAuthenticator } from './jwt.ts';
+import { parseJwtConfig } from './jwt-config.ts';
 import { ADMIN_ROLE, buildSession, type Session } from './session.ts';
-
-/** What session resolution needs to know of the settings. */
-export interface AuthConfig {
-  readonly adminSecret: string | null;
-}
 
 /** Request headers as Node gives them (lower-cased names). */
 export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/** The authentication settings. */
+export interface AuthSettings {
+  readonly adminSecret: string | null;
+  readonly jwtSecret: string | null;
+  readonly authHook: string | null;
+  readonly authHookMode: 'GET' | 'POST';
+  readonly unauthorizedRole: string | null;
+}
+
+/** The session of a request, plus cookies an auth webhook asked to set. */
+export interface AuthResult {
+  readonly session: Session;
+  readonly setCookies: readonly string[];
+}
 
 function single(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
@@ -31,23 +48,61 @@ function sessionVariablesOf(headers: RequestHeaders): Record<string, string> {
   return vars;
 }
 
-/**
- * v2 compat: without an admin secret every request is admin, but may pick a
- * role with `X-Engine-Role` (then its `X-Engine-*` headers are the session).
- * With a secret, the right `X-Engine-Admin-Secret` is required; anything else
- * is 401 `access-denied`.
- */
-export function resolveSession(config: AuthConfig, headers: RequestHeaders): Session {
-  if (config.adminSecret !== null) {
-    const presented = single(headers[Header.AdminSecret]);
-    if (presented === undefined) {
-      throw new EngineError(ErrorCode.AccessDenied, 'x-engine-admin-secret required, but not found', { status: 401 });
-    }
-    if (!isAdminSecretValid(config.adminSecret, presented)) {
-      throw new EngineError(ErrorCode.AccessDenied, 'invalid x-engine-admin-secret', { status: 401 });
-    }
-  }
+function fromHeaders(headers: RequestHeaders): Session {
   const vars = sessionVariablesOf(headers);
-  const role = vars[Header.Role] ?? ADMIN_ROLE;
-  return buildSession(role, vars);
+  return buildSession(vars[Header.Role] ?? ADMIN_ROLE, vars);
+}
+
+function denied(message: string): EngineError {
+  return new EngineError(ErrorCode.AccessDenied, message, { status: 401 });
+}
+
+/** Resolves sessions for every endpoint. */
+export class Authenticator {
+  readonly #adminSecret: string | null;
+  readonly #jwt: JwtAuthenticator | null;
+  readonly #webhook: AuthWebhook | null;
+  readonly #unauthorizedRole: string | null;
+
+  private constructor(adminSecret: string | null, jwt: JwtAuthenticator | null, webhook: AuthWebhook | null, unauthorizedRole: string | null) {
+    this.#adminSecret = adminSecret;
+    this.#jwt = jwt;
+    this.#webhook = webhook;
+    this.#unauthorizedRole = unauthorizedRole;
+  }
+
+  /** Validates the combination of settings and prepares JWT keys; refuses what cannot work. */
+  static async create(settings: AuthSettings, logger: Logger): Promise<Authenticator> {
+    const { adminSecret, jwtSecret, authHook } = settings;
+    if ((jwtSecret !== null || authHook !== null) && adminSecret === null) {
+      throw new EngineError(ErrorCode.InvalidConfiguration, 'JWT and webhook modes need an admin secret (ENGINE_GRAPHQL_ADMIN_SECRET)');
+    }
+    if (jwtSecret !== null && authHook !== null) {
+      throw new EngineError(ErrorCode.InvalidConfiguration, 'JWT and webhook modes cannot both be set');
+    }
+    const jwt = jwtSecret === null ? null : await JwtAuthenticator.create(parseJwtConfig(jwtSecret), logger);
+    const webhook = authHook === null ? null : new AuthWebhook(authHook, settings.authHookMode, logger);
+    return new Authenticator(adminSecret, jwt, webhook, settings.unauthorizedRole);
+  }
+
+  /** The session of a request; `body` is its parsed JSON body (undefined when not JSON), for POST webhooks. */
+  async resolve(headers: RequestHeaders, body: unknown): Promise<AuthResult> {
+    if (this.#adminSecret === null) return { session: fromHeaders(headers), setCookies: [] };
+    const presented = single(headers[Header.AdminSecret]);
+    if (presented !== undefined) {
+      if (!isAdminSecretValid(this.#adminSecret, presented)) throw denied('invalid x-engine-admin-secret');
+      return { session: fromHeaders(headers), setCookies: [] };
+    }
+    if (this.#jwt !== null) {
+      const token = this.#jwt.tokenOf(headers);
+      if (token === null) {
+        if (this.#unauthorizedRole !== null) return { session: buildSession(this.#unauthorizedRole, {}), setCookies: [] };
+        throw denied('Missing \'Authorization\' or \'Cookie\' header in JWT authentication mode');
+      }
+      return { session: await this.#jwt.session(token, single(headers[Header.Role])), setCookies: [] };
+    }
+    if (this.#webhook !== null) return await this.#webhook.resolve(headers, body);
+    if (this.#unauthorizedRole !== null) return { session: buildSession(this.#unauthorizedRole, {}), setCookies: [] };
+    throw denied('x-engine-admin-secret required, but not found');
+  }
 }

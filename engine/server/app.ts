@@ -8,6 +8,7 @@ import { registerGraphqlRoutes } from './routes/graphql.ts';
 import { registerMetadataRoutes } from './routes/metadata.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerBodyParser } from './body.ts';
+import { registerCors } from './cors.ts';
 
 /** Largest request body accepted (metadata documents can be big). */
 const BODY_LIMIT = 64 * 1024 * 1024;
@@ -22,6 +23,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
   });
   registerBodyParser(app);
+  await registerCors(app, deps.settings.corsDomain);
   await app.register(registerHealthRoutes, { deps });
   await app.register(registerMetadataRoutes, { deps });
   await app.register(registerGraphqlRoutes, { deps });

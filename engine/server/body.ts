@@ -24,3 +24,12 @@ export function parseJsonBody(raw: unknown): unknown {
     throw new EngineError(ErrorCode.InvalidJson, `Error in $: ${(e as Error).message}`, { path: '$' });
   }
 }
+
+/** The parsed body, or undefined when it is not JSON (the auth webhook then gets no body). */
+export function tryParseJsonBody(raw: unknown): unknown {
+  try {
+    return parseJsonBody(raw);
+  } catch {
+    return undefined;
+  }
+}

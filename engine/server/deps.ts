@@ -3,6 +3,7 @@
  * routes, authenticates and writes responses; the work is behind these
  * interfaces (implemented by metadata/service.ts and execute/graphql-service.ts).
  */
+import type { Authenticator } from '../auth/resolve-session.ts';
 import type { Session } from '../auth/session.ts';
 import type { Settings } from '../cli/settings.ts';
 import type { Logger } from '../logger.ts';
@@ -35,6 +36,7 @@ export interface GraphqlApi {
 export interface AppDeps {
   readonly settings: Settings;
   readonly logger: Logger;
+  readonly auth: Authenticator;
   readonly metadata: MetadataApi;
   readonly graphql: GraphqlApi;
 }

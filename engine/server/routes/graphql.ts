@@ -3,10 +3,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.ts';
-import { resolveSession } from '../../auth/resolve-session.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
-import { parseJsonBody } from '../body.ts';
+import { authenticate } from '../authenticate.ts';
+import { parseJsonBody, tryParseJsonBody } from '../body.ts';
 import { apiErrorBody, graphqlErrorBody, toEngineError } from '../error-response.ts';
 import { sendApiResponse } from '../reply.ts';
 
@@ -17,9 +17,10 @@ export async function registerGraphqlRoutes(app: FastifyInstance, opts: { deps: 
   app.post('/v1/graphql', async (request, reply) => {
     let isAdmin = false;
     try {
-      const session = resolveSession(deps.settings, request.headers);
+      const parsed = tryParseJsonBody(request.body);
+      const session = await authenticate(deps, request, reply, parsed);
       isAdmin = session.isAdmin;
-      const body = parseJsonBody(request.body);
+      const body = parsed === undefined ? parseJsonBody(request.body) : parsed;
       return sendApiResponse(reply, await deps.graphql.execute(session, body));
     } catch (e) {
       const err = toEngineError(e);
@@ -32,7 +33,7 @@ export async function registerGraphqlRoutes(app: FastifyInstance, opts: { deps: 
   app.post('/v1/graphql/explain', async (request, reply) => {
     let isAdmin = false;
     try {
-      const session = resolveSession(deps.settings, request.headers);
+      const session = await authenticate(deps, request, reply, tryParseJsonBody(request.body));
       isAdmin = session.isAdmin;
       if (!session.isAdmin) {
         throw new EngineError(ErrorCode.AccessDenied, 'restricted access : admin only', { path: '$', status: 400 });

@@ -3,10 +3,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps, ApiFamily } from '../deps.ts';
-import { resolveSession } from '../../auth/resolve-session.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
-import { parseJsonBody } from '../body.ts';
+import { authenticate } from '../authenticate.ts';
+import { parseJsonBody, tryParseJsonBody } from '../body.ts';
 import { apiErrorBody, toEngineError } from '../error-response.ts';
 import { sendApiResponse } from '../reply.ts';
 
@@ -23,7 +23,7 @@ export async function registerMetadataRoutes(app: FastifyInstance, opts: { deps:
     app.post(url, async (request, reply) => {
       let isAdmin = false;
       try {
-        const session = resolveSession(deps.settings, request.headers);
+        const session = await authenticate(deps, request, reply, tryParseJsonBody(request.body));
         isAdmin = session.isAdmin;
         if (!session.isAdmin) {
           // v2 compat: non-admin roles get 400 access-denied on the admin APIs.

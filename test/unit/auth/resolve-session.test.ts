@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { resolveSession } from '../../../engine/auth/resolve-session.ts';
+import { Authenticator, type AuthSettings } from '../../../engine/auth/resolve-session.ts';
 import { EngineError } from '../../../engine/errors/engine-error.ts';
+import { silentLogger } from '../../../engine/logger.ts';
 
-function denied(fn: () => unknown): EngineError {
+const base: AuthSettings = { adminSecret: null, jwtSecret: null, authHook: null, authHookMode: 'GET', unauthorizedRole: null };
+
+async function refusal(p: Promise<unknown>): Promise<EngineError> {
   try {
-    fn();
+    await p;
   } catch (e) {
     if (e instanceof EngineError) return e;
     throw e;
@@ -12,24 +15,42 @@ function denied(fn: () => unknown): EngineError {
   throw new Error('expected a refusal');
 }
 
-describe('resolveSession', () => {
-  it('is admin without an admin secret', () => {
-    const s = resolveSession({ adminSecret: null }, {});
-    expect(s.isAdmin).toBe(true);
-    expect(s.role).toBe('admin');
+describe('Authenticator (admin secret)', () => {
+  it('is admin without an admin secret', async () => {
+    const auth = await Authenticator.create(base, silentLogger);
+    const { session } = await auth.resolve({}, undefined);
+    expect([session.isAdmin, session.role]).toEqual([true, 'admin']);
   });
 
-  it('lets X-Engine-Role pick a role and keeps X-Engine-* headers as lower-cased variables', () => {
-    const s = resolveSession({ adminSecret: 'sec' }, { 'x-engine-admin-secret': 'sec', 'x-engine-role': 'user', 'x-engine-user-id': '7', other: 'x' });
-    expect(s.isAdmin).toBe(false);
-    expect(s.role).toBe('user');
-    expect(s.variables).toEqual({ 'x-engine-role': 'user', 'x-engine-user-id': '7' });
+  it('lets X-Engine-Role pick a role and keeps X-Engine-* headers as lower-cased variables', async () => {
+    const auth = await Authenticator.create({ ...base, adminSecret: 'sec' }, silentLogger);
+    const { session } = await auth.resolve({ 'x-engine-admin-secret': 'sec', 'x-engine-role': 'user', 'x-engine-user-id': '7', other: 'x' }, undefined);
+    expect(session.isAdmin).toBe(false);
+    expect(session.role).toBe('user');
+    expect(session.variables).toEqual({ 'x-engine-role': 'user', 'x-engine-user-id': '7' });
   });
 
-  it('refuses a missing or wrong admin secret with 401 access-denied', () => {
-    const missing = denied(() => resolveSession({ adminSecret: 'sec' }, {}));
+  it('refuses a missing or wrong admin secret with 401 access-denied', async () => {
+    const auth = await Authenticator.create({ ...base, adminSecret: 'sec' }, silentLogger);
+    const missing = await refusal(auth.resolve({}, undefined));
     expect([missing.code, missing.status]).toEqual(['access-denied', 401]);
-    const wrong = denied(() => resolveSession({ adminSecret: 'sec' }, { 'x-engine-admin-secret': 'nope' }));
+    const wrong = await refusal(auth.resolve({ 'x-engine-admin-secret': 'nope' }, undefined));
     expect([wrong.code, wrong.status]).toEqual(['access-denied', 401]);
+  });
+
+  it('serves requests without credentials with the unauthorized role, without client session variables', async () => {
+    const auth = await Authenticator.create({ ...base, adminSecret: 'sec', unauthorizedRole: 'anonymous' }, silentLogger);
+    const { session } = await auth.resolve({ 'x-engine-user-id': '1', 'x-engine-role': 'admin' }, undefined);
+    expect(session.role).toBe('anonymous');
+    expect(session.variables).toEqual({ 'x-engine-role': 'anonymous' });
+  });
+
+  it('refuses JWT or webhook mode without an admin secret, and both at once', async () => {
+    const noSecret = await refusal(Authenticator.create({ ...base, authHook: 'http://127.0.0.1:1/' }, silentLogger));
+    expect(noSecret.code).toBe('invalid-configuration');
+    const both = await refusal(
+      Authenticator.create({ ...base, adminSecret: 's', authHook: 'http://127.0.0.1:1/', jwtSecret: '{"type":"HS256","key":"0123456789abcdef0123456789abcdef"}' }, silentLogger),
+    );
+    expect(both.message).toMatch(/cannot both be set/);
   });
 });

@@ -1,0 +1,127 @@
+/**
+ * Webhook mode: ask the user's authentication webhook who the caller is.
+ * v2 compat: the request and response rules of the spec's "Webhook request"
+ * and "Webhook response" tables.
+ */
+import { createHash } from 'node:crypto';
+import { ErrorCode } from '../errors/codes.ts';
+import { EngineError } from '../errors/engine-error.ts';
+import type { Logger } from '../logger.ts';
+import { cacheExpiryOf } from './cache-expiry.ts';
+import { Header } from './headers.ts';
+import type { RequestHeaders } from './resolve-session.ts';
+import { buildSession, type Session } from './session.ts';
+
+/** Client headers never forwarded in GET mode (spec, "Webhook request"). */
+const NOT_FORWARDED = new Set([
+  'content-length', 'content-type', 'content-md5', 'user-agent', 'host', 'origin', 'referer', 'accept', 'accept-encoding',
+  'accept-language', 'accept-datetime', 'cache-control', 'connection', 'dnt',
+]);
+/** A webhook that has not answered by then makes the request fail with 500, never hang. */
+const DEFAULT_TIMEOUT_MS = 10_000;
+const MAX_CACHE_ENTRIES = 10_000;
+
+/** What the webhook decided, plus cookies it wants set on the client. */
+export interface WebhookResult {
+  readonly session: Session;
+  readonly setCookies: readonly string[];
+}
+
+interface CacheEntry {
+  readonly result: WebhookResult;
+  readonly expiresAt: number;
+}
+
+function flatten(headers: RequestHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined) continue;
+    out[k] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return out;
+}
+
+/** Calls the authentication webhook, caching answers as long as they say. */
+export class AuthWebhook {
+  readonly #url: string;
+  readonly #mode: 'GET' | 'POST';
+  readonly #timeoutMs: number;
+  readonly #logger: Logger;
+  readonly #cache = new Map<string, CacheEntry>();
+
+  constructor(url: string, mode: 'GET' | 'POST', logger: Logger, timeoutMs: number = DEFAULT_TIMEOUT_MS) {
+    this.#url = url;
+    this.#mode = mode;
+    this.#logger = logger;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** Resolves the session of a request; `body` is the parsed client body, or undefined when it was not JSON. */
+  async resolve(headers: RequestHeaders, body: unknown): Promise<WebhookResult> {
+    const all = flatten(headers);
+    const forwarded: Record<string, string> = {};
+    for (const [k, v] of Object.entries(all)) if (!NOT_FORWARDED.has(k)) forwarded[k] = v;
+    const keyHeaders = this.#mode === 'GET' ? forwarded : all;
+    const key = createHash('sha256').update(JSON.stringify(Object.entries(keyHeaders).sort(([a], [b]) => (a < b ? -1 : 1)))).digest('hex');
+    const hit = this.#cache.get(key);
+    if (hit !== undefined) {
+      if (hit.expiresAt > Date.now()) return hit.result;
+      this.#cache.delete(key);
+    }
+    const res = await this.#call(forwarded, all, body);
+    if (res.status === 401) {
+      throw new EngineError(ErrorCode.AccessDenied, 'Authentication hook unauthorized this request', { status: 401 });
+    }
+    if (res.status !== 200) {
+      this.#logger.warn('authentication webhook failed', { status: res.status });
+      throw new EngineError(ErrorCode.Unexpected, 'Invalid response from authorization hook', { status: 500 });
+    }
+    const result: WebhookResult = { session: await this.#sessionOf(res), setCookies: res.headers.getSetCookie() };
+    const expiresAt = cacheExpiryOf(res.headers);
+    if (expiresAt !== null && expiresAt > Date.now()) {
+      if (this.#cache.size >= MAX_CACHE_ENTRIES) this.#evictExpired();
+      if (this.#cache.size < MAX_CACHE_ENTRIES) this.#cache.set(key, { result, expiresAt });
+    }
+    return result;
+  }
+
+  async #call(forwarded: Record<string, string>, all: Record<string, string>, body: unknown): Promise<Response> {
+    const signal = AbortSignal.timeout(this.#timeoutMs);
+    try {
+      if (this.#mode === 'GET') return await fetch(this.#url, { method: 'GET', headers: forwarded, signal });
+      const payload: Record<string, unknown> = { headers: all };
+      if (body !== undefined) payload['request'] = body;
+      return await fetch(this.#url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload), signal });
+    } catch (e) {
+      this.#logger.warn('authentication webhook unreachable', { error: String(e) });
+      throw new EngineError(ErrorCode.Unexpected, 'authentication webhook did not answer', { status: 500 });
+    }
+  }
+
+  async #sessionOf(res: Response): Promise<Session> {
+    let body: unknown;
+    try {
+      body = await res.json();
+    } catch {
+      throw new EngineError(ErrorCode.Unexpected, 'Invalid response from authorization hook: not JSON', { status: 500 });
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw new EngineError(ErrorCode.Unexpected, 'Invalid response from authorization hook: expected a JSON object', { status: 500 });
+    }
+    const vars: Record<string, string> = {};
+    for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
+      // v2 compat: values are strings; anything else is kept as its JSON text.
+      vars[k.toLowerCase()] = typeof v === 'string' ? v : JSON.stringify(v);
+    }
+    const role = vars[Header.Role];
+    if (role === undefined) {
+      throw new EngineError(ErrorCode.Unexpected, 'Invalid response from authorization hook: missing x-engine-role', { status: 500 });
+    }
+    return buildSession(role, vars);
+  }
+
+  #evictExpired(): void {
+    const now = Date.now();
+    for (const [k, e] of this.#cache) if (e.expiresAt <= now) this.#cache.delete(k);
+  }
+}
