@@ -24,6 +24,7 @@ export interface AuthSettings {
   readonly jwtSecret: string | null;
   readonly authHook: string | null;
   readonly authHookMode: 'GET' | 'POST';
+  readonly authHookTimeout: number;
   readonly unauthorizedRole: string | null;
 }
 
@@ -81,7 +82,7 @@ export class Authenticator {
       throw new EngineError(ErrorCode.InvalidConfiguration, 'JWT and webhook modes cannot both be set');
     }
     const jwt = jwtSecret === null ? null : await JwtAuthenticator.create(parseJwtConfig(jwtSecret), logger);
-    const webhook = authHook === null ? null : new AuthWebhook(authHook, settings.authHookMode, logger);
+    const webhook = authHook === null ? null : new AuthWebhook(authHook, settings.authHookMode, logger, settings.authHookTimeout * 1000);
     return new Authenticator(adminSecret, jwt, webhook, settings.unauthorizedRole);
   }
 

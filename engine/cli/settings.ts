@@ -15,6 +15,8 @@ export interface Settings {
   readonly jwtSecret: string | null;
   readonly authHook: string | null;
   readonly authHookMode: 'GET' | 'POST';
+  /** Seconds to wait for the auth webhook before answering 500. */
+  readonly authHookTimeout: number;
   readonly unauthorizedRole: string | null;
   readonly serverPort: number;
   readonly serverHost: string;
@@ -42,6 +44,7 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'jwtSecret', flag: '--jwt-secret', env: 'ENGINE_GRAPHQL_JWT_SECRET', kind: 'string', describe: 'JWT configuration (JSON)' },
   { key: 'authHook', flag: '--auth-hook', env: 'ENGINE_GRAPHQL_AUTH_HOOK', kind: 'string', describe: 'authentication webhook URL' },
   { key: 'authHookMode', flag: '--auth-hook-mode', env: 'ENGINE_GRAPHQL_AUTH_HOOK_MODE', kind: 'enum', values: ['GET', 'POST'], describe: 'authentication webhook method (GET or POST, default GET)' },
+  { key: 'authHookTimeout', flag: '--auth-hook-timeout', env: 'ENGINE_GRAPHQL_AUTH_HOOK_TIMEOUT', kind: 'int', describe: 'seconds to wait for the authentication webhook (default 10)' },
   { key: 'unauthorizedRole', flag: '--unauthorized-role', env: 'ENGINE_GRAPHQL_UNAUTHORIZED_ROLE', kind: 'string', describe: 'role for requests without credentials' },
   { key: 'serverPort', flag: '--server-port', env: 'ENGINE_GRAPHQL_SERVER_PORT', kind: 'int', describe: 'HTTP port (default 8080)' },
   { key: 'serverHost', flag: '--server-host', env: 'ENGINE_GRAPHQL_SERVER_HOST', kind: 'string', describe: 'HTTP host to bind (default 0.0.0.0)' },
@@ -59,6 +62,7 @@ const DEFAULTS: Settings = {
   jwtSecret: null,
   authHook: null,
   authHookMode: 'GET',
+  authHookTimeout: 10,
   unauthorizedRole: null,
   serverPort: 8080,
   serverHost: '0.0.0.0',
@@ -81,7 +85,7 @@ function convert(spec: SettingSpec, raw: string, origin: string): unknown {
     case 'int': {
       const n = Number(raw);
       if (!Number.isInteger(n) || n < 0 || n > 65535) {
-        throw new EngineError(ErrorCode.InvalidConfiguration, `${origin}: expected a port number, got "${raw}"`);
+        throw new EngineError(ErrorCode.InvalidConfiguration, `${origin}: expected a whole number, got "${raw}"`);
       }
       return n;
     }

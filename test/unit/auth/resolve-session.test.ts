@@ -3,7 +3,7 @@ import { Authenticator, type AuthSettings } from '../../../engine/auth/resolve-s
 import { EngineError } from '../../../engine/errors/engine-error.ts';
 import { silentLogger } from '../../../engine/logger.ts';
 
-const base: AuthSettings = { adminSecret: null, jwtSecret: null, authHook: null, authHookMode: 'GET', unauthorizedRole: null };
+const base: AuthSettings = { adminSecret: null, jwtSecret: null, authHook: null, authHookMode: 'GET', authHookTimeout: 10, unauthorizedRole: null };
 
 async function refusal(p: Promise<unknown>): Promise<EngineError> {
   try {

@@ -28,7 +28,7 @@ describe('parseSettings', () => {
 
   it('refuses unknown flags, bad ports and bad booleans with a clear message', () => {
     expect(() => parseSettings(['--nope'], {})).toThrow(/unknown flag "--nope"/);
-    expect(() => parseSettings([], { ENGINE_GRAPHQL_SERVER_PORT: 'eighty' })).toThrow(/ENGINE_GRAPHQL_SERVER_PORT/);
+    expect(() => parseSettings([], { ENGINE_GRAPHQL_SERVER_PORT: 'eighty' })).toThrow(/ENGINE_GRAPHQL_SERVER_PORT: expected a whole number/);
     expect(() => parseSettings(['--enable-console', 'maybe'], {})).toThrow(/expected true or false/);
     expect(() => parseSettings(['--database-url'], {})).toThrow(/needs a value/);
   });
