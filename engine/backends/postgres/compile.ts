@@ -1,0 +1,34 @@
+/**
+ * Root fields → one Postgres statement. Every query root field of a source
+ * goes into one `SELECT json_build_object('alias', (...), ...)::text`, so a
+ * request is one round trip and the database builds the whole `data` object.
+ * See Note [Select shape] in translate/select.ts.
+ */
+import type * as ir from '../../ir/index.ts';
+import { compileFragment, param, sql, type CompiledSql, type Fragment } from '../sql/fragment.ts';
+import { jsonObject } from './json.ts';
+import { AliasCounter } from './translate/context.ts';
+import { translateAggregate, translateSelect } from './translate/select.ts';
+
+function rootValue(f: ir.RootField, aliases: AliasCounter): Fragment {
+  switch (f.kind) {
+    case 'select':
+      return translateSelect(f.select, null, aliases);
+    case 'aggregate':
+      return translateAggregate(f.select, null, aliases);
+    case 'static':
+      return param({ kind: 'const', value: f.json }, 'json');
+  }
+}
+
+/** The statement whose single text value is the JSON object of `fields`, in order. */
+export function compileQuery(fields: readonly ir.RootField[]): CompiledSql {
+  const aliases = new AliasCounter();
+  const obj = jsonObject(fields.map((f) => ({ key: f.alias, value: rootValue(f, aliases) })));
+  return compileFragment(sql`SELECT ${obj}::text`);
+}
+
+/** `EXPLAIN (FORMAT JSON)` of a compiled statement; its one value is the plan as JSON text. */
+export function compileExplain(stmt: CompiledSql): CompiledSql {
+  return { text: `EXPLAIN (FORMAT JSON) ${stmt.text}`, params: stmt.params };
+}

@@ -1,0 +1,100 @@
+/** ir.BoolExp → a Postgres boolean expression over one row alias. */
+import type * as ir from '../../../ir/index.ts';
+import { ident, join, param, qualified, raw, sql, type Fragment } from '../../sql/fragment.ts';
+import { isJsonType } from '../scalars.ts';
+import { columnOf, type AliasCounter } from './context.ts';
+
+/** Infix operators of each comparison (`in`/`nin` are handled apart). */
+const INFIX: Record<Exclude<ir.CompareOp, 'in' | 'nin'>, string> = {
+  eq: '=',
+  neq: '<>',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+  like: 'LIKE',
+  nlike: 'NOT LIKE',
+  ilike: 'ILIKE',
+  nilike: 'NOT ILIKE',
+  similar: 'SIMILAR TO',
+  nsimilar: 'NOT SIMILAR TO',
+  regex: '~',
+  nregex: '!~',
+  iregex: '~*',
+  niregex: '!~*',
+  contains: '@>',
+  contained_in: '<@',
+  has_key: '?',
+  has_keys_any: '?|',
+  has_keys_all: '?&',
+};
+
+/** The cast a value needs so Postgres picks the right operator. */
+function valueCast(op: ir.CompareOp, dbType: string): string | null {
+  switch (op) {
+    case 'has_key':
+      return 'text';
+    case 'has_keys_any':
+    case 'has_keys_all':
+      return 'text[]';
+    default:
+      return isJsonType(dbType) ? 'jsonb' : null;
+  }
+}
+
+function columnExpr(row: string, ref: ir.ColumnRef, dbType: string | null): Fragment {
+  const c = columnOf(row, ref.column);
+  if (ref.cast !== null) return sql`(${c})::${raw(ref.cast)}`;
+  // json has no comparison operators of its own; compare as jsonb.
+  if (dbType === 'json') return sql`(${c})::jsonb`;
+  return c;
+}
+
+/** `local = remote` conditions joining `outer` rows to `inner` rows. */
+export function translateJoin(mapping: ir.ColumnMapping, outer: string, inner: string): Fragment[] {
+  return mapping.map(([local, remote]) => sql`${columnOf(inner, remote)} = ${columnOf(outer, local)}`);
+}
+
+/** `a AND b AND ...`, or `true` for none. */
+export function conjunction(parts: readonly Fragment[]): Fragment {
+  if (parts.length === 0) return raw('true');
+  if (parts.length === 1 && parts[0] !== undefined) return parts[0];
+  return sql`(${join(parts, ' AND ')})`;
+}
+
+/** Translates `e` for rows named `row`. */
+export function translateBoolExp(e: ir.BoolExp, row: string, aliases: AliasCounter): Fragment {
+  switch (e.kind) {
+    case 'and':
+      return conjunction(e.items.map((i) => translateBoolExp(i, row, aliases)));
+    case 'or':
+      if (e.items.length === 0) return raw('false');
+      return sql`(${join(
+        e.items.map((i) => translateBoolExp(i, row, aliases)),
+        ' OR ',
+      )})`;
+    case 'not':
+      return sql`(NOT ${translateBoolExp(e.item, row, aliases)})`;
+    case 'is-null':
+      return sql`(${columnExpr(row, e.left, null)} ${raw(e.isNull ? 'IS NULL' : 'IS NOT NULL')})`;
+    case 'compare': {
+      const left = columnExpr(row, e.left, e.left.cast === null ? e.dbType : null);
+      if (e.op === 'in' || e.op === 'nin') {
+        const cast = isJsonType(e.dbType) && e.left.cast === null ? 'jsonb[]' : null;
+        const v = param(e.right, cast);
+        return e.op === 'in' ? sql`(${left} = ANY(${v}))` : sql`(${left} <> ALL(${v}))`;
+      }
+      const v = param(e.right, e.left.cast === null ? valueCast(e.op, e.dbType) : null);
+      return sql`(${left} ${raw(INFIX[e.op])} ${v})`;
+    }
+    case 'relationship': {
+      const inner = aliases.fresh();
+      const conds = [...translateJoin(e.mapping, row, inner), translateBoolExp(e.where, inner, aliases)];
+      return sql`EXISTS (SELECT 1 FROM ${qualified(e.target.schema, e.target.name)} AS ${ident(inner)} WHERE ${conjunction(conds)})`;
+    }
+    case 'exists': {
+      const inner = aliases.fresh();
+      return sql`EXISTS (SELECT 1 FROM ${qualified(e.target.schema, e.target.name)} AS ${ident(inner)} WHERE ${translateBoolExp(e.where, inner, aliases)})`;
+    }
+  }
+}

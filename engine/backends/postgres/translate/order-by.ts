@@ -1,0 +1,40 @@
+/** ir.OrderBy → sort-key expressions over one row alias. */
+import type * as ir from '../../../ir/index.ts';
+import { ident, join, qualified, raw, sql, type Fragment } from '../../sql/fragment.ts';
+import { conjunction, translateBoolExp, translateJoin } from './bool-exp.ts';
+import { columnOf, type AliasCounter } from './context.ts';
+
+/** The value a sort key reads, for rows named `row`. */
+export function translateOrderTarget(t: ir.OrderTarget, row: string, aliases: AliasCounter): Fragment {
+  switch (t.kind) {
+    case 'column':
+      return columnOf(row, t.column);
+    case 'object-relationship': {
+      const inner = aliases.fresh();
+      const conds = translateJoin(t.mapping, row, inner);
+      if (t.filter !== null) conds.push(translateBoolExp(t.filter, inner, aliases));
+      const key = translateOrderTarget(t.key, inner, aliases);
+      return sql`(SELECT ${key} FROM ${qualified(t.target.schema, t.target.name)} AS ${ident(inner)} WHERE ${conjunction(conds)} LIMIT 1)`;
+    }
+    case 'array-aggregate': {
+      const inner = aliases.fresh();
+      const conds = translateJoin(t.mapping, row, inner);
+      if (t.filter !== null) conds.push(translateBoolExp(t.filter, inner, aliases));
+      const agg =
+        t.aggregate.kind === 'count'
+          ? raw('count(*)')
+          : sql`${raw(t.aggregate.op)}(${columnOf(inner, t.aggregate.column)})`;
+      return sql`(SELECT ${agg} FROM ${qualified(t.target.schema, t.target.name)} AS ${ident(inner)} WHERE ${conjunction(conds)})`;
+    }
+  }
+}
+
+/** `expr ASC NULLS LAST` etc. */
+export function sortKey(expr: Fragment, o: ir.OrderBy): Fragment {
+  return sql`${expr} ${raw(o.direction === 'asc' ? 'ASC' : 'DESC')} ${raw(o.nulls === 'first' ? 'NULLS FIRST' : 'NULLS LAST')}`;
+}
+
+/** A comma-separated ORDER BY list. */
+export function orderList(keys: readonly Fragment[]): Fragment {
+  return join(keys, ', ');
+}

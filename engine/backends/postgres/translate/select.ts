@@ -1,0 +1,222 @@
+/**
+ * ir.Select / ir.AggregateSelect → Postgres.
+ *
+ * Note [Select shape]
+ * Every select reads its rows in an inner subquery that filters, sorts,
+ * de-duplicates and limits base-table rows and projects only the columns the
+ * outer level needs (plus computed sort keys as `__o<n>`). The outer level
+ * builds the JSON from those rows only, so nested relationship subqueries run
+ * for kept rows and never for rows a LIMIT drops:
+ *
+ *   (SELECT coalesce(json_agg(json_build_object('id', "_1"."id", ...)
+ *            ORDER BY "_1"."id" ASC NULLS LAST), '[]'::json)
+ *      FROM (SELECT "_0"."id", ... FROM "public"."albums" AS "_0"
+ *            WHERE <permission AND where> ORDER BY ... LIMIT $1) AS "_1")
+ *
+ * Relationships are correlated scalar subqueries inside json_build_object
+ * (Postgres runs them as SubPlans, one index probe per outer row), with the
+ * join condition in the inner WHERE. json_agg repeats the ORDER BY because an
+ * aggregate is not bound to keep its input order; Postgres 16+ sees the input
+ * is already sorted and skips the second sort.
+ */
+import type * as ir from '../../../ir/index.ts';
+import { ident, join, param, qualified, raw, seq, sql, type Fragment } from '../../sql/fragment.ts';
+import { jsonArrayAgg, jsonObject, type JsonPair } from '../json.ts';
+import { conjunction, translateBoolExp, translateJoin } from './bool-exp.ts';
+import { columnOf, type AliasCounter } from './context.ts';
+import { orderList, sortKey, translateOrderTarget } from './order-by.ts';
+
+/** A select nested under a row of `outer`, joined by `mapping`. */
+export interface Correlation {
+  readonly outer: string;
+  readonly mapping: ir.ColumnMapping;
+}
+
+/** The translated FROM item of a select. */
+interface TranslatedSource {
+  readonly from: Fragment;
+  /** Alias of the projected rows. */
+  readonly alias: string;
+  /** Sort keys over `alias` for json_agg, or null when unordered. */
+  readonly order: Fragment | null;
+}
+
+function distinctCovered(src: ir.RowSource): boolean {
+  const lead = src.orderBy.slice(0, src.distinctOn.length);
+  if (lead.length < src.distinctOn.length) return false;
+  const cols = new Set(lead.map((o) => (o.target.kind === 'column' ? o.target.column : null)));
+  return src.distinctOn.every((c) => cols.has(c));
+}
+
+function limitClause(src: ir.RowSource): Fragment | null {
+  if (src.limit !== null && src.limitCap !== null) {
+    return sql` LIMIT LEAST(${param(src.limit)}, ${param({ kind: 'const', value: src.limitCap })})`;
+  }
+  if (src.limit !== null) return sql` LIMIT ${param(src.limit)}`;
+  if (src.limitCap !== null) return sql` LIMIT ${param({ kind: 'const', value: src.limitCap })}`;
+  return null;
+}
+
+/**
+ * The inner subquery of Note [Select shape]. `needed` lists the columns the
+ * outer level reads; it may grow here with plain-column sort keys.
+ */
+function translateRowSource(
+  src: ir.RowSource,
+  needed: string[],
+  correlation: Correlation | null,
+  aliases: AliasCounter,
+): TranslatedSource {
+  const inner = aliases.fresh();
+  const outer = aliases.fresh();
+  const computed: Fragment[] = [];
+  const innerKeys: Fragment[] = [];
+  const outerKeys: Fragment[] = [];
+  src.orderBy.forEach((o) => {
+    if (o.target.kind === 'column') {
+      if (!needed.includes(o.target.column)) needed.push(o.target.column);
+      innerKeys.push(sortKey(columnOf(inner, o.target.column), o));
+      outerKeys.push(sortKey(columnOf(outer, o.target.column), o));
+      return;
+    }
+    const name = `__o${computed.length}`;
+    const expr = translateOrderTarget(o.target, inner, aliases);
+    computed.push(sql`${expr} AS ${ident(name)}`);
+    innerKeys.push(sortKey(expr, o));
+    outerKeys.push(sortKey(columnOf(outer, name), o));
+  });
+  let distinct: Fragment | null = null;
+  if (src.distinctOn.length > 0) {
+    distinct = sql`DISTINCT ON (${join(
+      src.distinctOn.map((c) => columnOf(inner, c)),
+      ', ',
+    )}) `;
+    if (!distinctCovered(src)) {
+      // Postgres requires the DISTINCT ON expressions to lead the ORDER BY.
+      const lead = src.distinctOn.map((c) => sql`${columnOf(inner, c)} ASC NULLS LAST`);
+      innerKeys.unshift(...lead);
+      if (outerKeys.length === 0) {
+        for (const c of src.distinctOn) {
+          if (!needed.includes(c)) needed.push(c);
+          outerKeys.push(sql`${columnOf(outer, c)} ASC NULLS LAST`);
+        }
+      }
+    }
+  }
+  const projection = [...needed.map((c) => columnOf(inner, c)), ...computed];
+  const conds: Fragment[] = correlation === null ? [] : translateJoin(correlation.mapping, correlation.outer, inner);
+  if (src.where !== null) conds.push(translateBoolExp(src.where, inner, aliases));
+  const parts: Fragment[] = [
+    sql`(SELECT `,
+    distinct ?? raw(''),
+    projection.length === 0 ? raw('1 AS "__one"') : join(projection, ', '),
+    sql` FROM ${qualified(src.table.schema, src.table.name)} AS ${ident(inner)}`,
+  ];
+  if (conds.length > 0) parts.push(sql` WHERE ${conjunction(conds)}`);
+  if (innerKeys.length > 0) parts.push(sql` ORDER BY ${orderList(innerKeys)}`);
+  const limit = limitClause(src);
+  if (limit !== null) parts.push(limit);
+  if (src.offset !== null) parts.push(sql` OFFSET ${param(src.offset)}`);
+  parts.push(sql`) AS ${ident(outer)}`);
+  return { from: seq(parts), alias: outer, order: outerKeys.length === 0 ? null : orderList(outerKeys) };
+}
+
+/** Columns of the current row that `fields` read (values and join keys). */
+function columnsRead(fields: readonly ir.Field[], into: string[]): string[] {
+  const add = (c: string): void => {
+    if (!into.includes(c)) into.push(c);
+  };
+  for (const f of fields) {
+    if (f.kind === 'column') add(f.column);
+    else if (f.kind !== 'typename') for (const [local] of f.mapping) add(local);
+  }
+  return into;
+}
+
+/** A column value, as text when stringified. */
+function columnValue(alias: string, column: string, asText: boolean): Fragment {
+  const c = columnOf(alias, column);
+  return asText ? sql`(${c})::text` : c;
+}
+
+/** `'name'::text` for __typename. */
+export function typenameValue(name: string): Fragment {
+  return sql`${{ kind: 'string', value: name }}::text`;
+}
+
+/** The JSON object of one row named `alias`. */
+function rowJson(fields: readonly ir.Field[], alias: string, aliases: AliasCounter): Fragment {
+  const pairs: JsonPair[] = fields.map((f) => {
+    switch (f.kind) {
+      case 'column':
+        return { key: f.alias, value: columnValue(alias, f.column, f.asText) };
+      case 'typename':
+        return { key: f.alias, value: typenameValue(f.typename) };
+      case 'object-relationship':
+      case 'array-relationship':
+        return { key: f.alias, value: translateSelect(f.select, { outer: alias, mapping: f.mapping }, aliases) };
+      case 'array-aggregate':
+        return { key: f.alias, value: translateAggregate(f.select, { outer: alias, mapping: f.mapping }, aliases) };
+    }
+  });
+  return jsonObject(pairs);
+}
+
+/** A select as a scalar subquery yielding a JSON array (`many`) or object/null (`one`). */
+export function translateSelect(s: ir.Select, correlation: Correlation | null, aliases: AliasCounter): Fragment {
+  const needed = columnsRead(s.fields, []);
+  const src = translateRowSource(s.from, needed, correlation, aliases);
+  const row = rowJson(s.fields, src.alias, aliases);
+  if (s.cardinality === 'one') return sql`(SELECT ${row} FROM ${src.from} LIMIT 1)`;
+  return sql`(SELECT ${jsonArrayAgg(row, src.order)} FROM ${src.from})`;
+}
+
+function aggregateExpr(f: ir.AggregateOpField, alias: string): Fragment {
+  switch (f.kind) {
+    case 'typename':
+      return typenameValue(f.typename);
+    case 'count': {
+      if (f.columns.length === 0) return raw('count(*)');
+      const cols = f.columns.map((c) => columnOf(alias, c));
+      const arg = cols.length === 1 && cols[0] !== undefined ? cols[0] : sql`(${join(cols, ', ')})`;
+      return f.distinct ? sql`count(DISTINCT ${arg})` : sql`count(${arg})`;
+    }
+    case 'op':
+      return jsonObject(
+        f.columns.map((c) => {
+          if (c.kind === 'typename') return { key: c.alias, value: typenameValue(c.typename) };
+          const v = sql`${raw(f.op)}(${columnOf(alias, c.column)})`;
+          return { key: c.alias, value: c.asText ? sql`(${v})::text` : v };
+        }),
+      );
+  }
+}
+
+/** An aggregate select as a scalar subquery yielding one JSON object. */
+export function translateAggregate(
+  s: ir.AggregateSelect,
+  correlation: Correlation | null,
+  aliases: AliasCounter,
+): Fragment {
+  const needed: string[] = [];
+  for (const f of s.fields) {
+    if (f.kind === 'nodes') columnsRead(f.fields, needed);
+    if (f.kind !== 'aggregate') continue;
+    for (const op of f.fields) {
+      if (op.kind === 'count') for (const c of op.columns) if (!needed.includes(c)) needed.push(c);
+      if (op.kind === 'op') for (const c of op.columns) if (c.kind === 'column' && !needed.includes(c.column)) needed.push(c.column);
+    }
+  }
+  const src = translateRowSource(s.from, needed, correlation, aliases);
+  const pairs: JsonPair[] = s.fields.map((f) => {
+    switch (f.kind) {
+      case 'typename':
+        return { key: f.alias, value: typenameValue(f.typename) };
+      case 'aggregate':
+        return { key: f.alias, value: jsonObject(f.fields.map((op) => ({ key: op.alias, value: aggregateExpr(op, src.alias) }))) };
+      case 'nodes':
+        return { key: f.alias, value: jsonArrayAgg(rowJson(f.fields, src.alias, aliases), src.order) };
+    }
+  });
+  return sql`(SELECT ${jsonObject(pairs)} FROM ${src.from})`;
+}

@@ -1,0 +1,130 @@
+/**
+ * The SQL fragment tree. Dialect translators build fragments; only
+ * {@link compileFragment} turns them into text. Identifiers are quoted here,
+ * values are always parameter slots, and raw text is reserved for keywords
+ * and operators written in backends/ code. See architecture.md, "Backend
+ * abstraction".
+ */
+import type * as ir from '../../ir/index.ts';
+
+/** A piece of SQL. */
+export type Fragment =
+  | { readonly kind: 'raw'; readonly text: string }
+  | { readonly kind: 'ident'; readonly name: string }
+  | { readonly kind: 'string'; readonly value: string }
+  | { readonly kind: 'param'; readonly source: ir.ParamSource; readonly cast: string | null }
+  | { readonly kind: 'seq'; readonly parts: readonly Fragment[] };
+
+/** A compiled statement: text with `$n` placeholders and the source of each parameter. */
+export interface CompiledSql {
+  readonly text: string;
+  readonly params: readonly ir.ParamSource[];
+}
+
+/** Keywords/operators written in backends/ code. Never pass request data here. */
+export function raw(text: string): Fragment {
+  return { kind: 'raw', text };
+}
+
+/** A quoted identifier (names come from metadata only). */
+export function ident(name: string): Fragment {
+  return { kind: 'ident', name };
+}
+
+/** `"schema"."name"`. */
+export function qualified(schema: string, name: string): Fragment {
+  return seq([ident(schema), raw('.'), ident(name)]);
+}
+
+/** A string literal for metadata-derived text (JSON keys, type names). */
+export function stringLiteral(value: string): Fragment {
+  return { kind: 'string', value };
+}
+
+/** A parameter slot, optionally cast (`$1::jsonb`). */
+export function param(source: ir.ParamSource, cast: string | null = null): Fragment {
+  return { kind: 'param', source, cast };
+}
+
+/** Fragments one after another. */
+export function seq(parts: readonly Fragment[]): Fragment {
+  return { kind: 'seq', parts };
+}
+
+/** Fragments separated by `sep`. */
+export function join(parts: readonly Fragment[], sep: string): Fragment {
+  const out: Fragment[] = [];
+  const s = raw(sep);
+  parts.forEach((p, i) => {
+    if (i > 0) out.push(s);
+    out.push(p);
+  });
+  return seq(out);
+}
+
+/** Tagged template: `sql\`SELECT ${f} FROM ${t}\`` with fragment holes. */
+export function sql(strings: TemplateStringsArray, ...holes: Fragment[]): Fragment {
+  const parts: Fragment[] = [];
+  strings.forEach((s, i) => {
+    if (s.length > 0) parts.push(raw(s));
+    const h = holes[i];
+    if (h !== undefined) parts.push(h);
+  });
+  return seq(parts);
+}
+
+/** Quotes an identifier the Postgres/ANSI way. */
+function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** Quotes a standard-conforming string literal. */
+function quoteString(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+/** Key under which equal bind-time slots share one placeholder. */
+function slotKey(s: ir.ParamSource): string | null {
+  if (s.kind === 'variable') return `v:${s.encoding}:${s.name}`;
+  if (s.kind === 'session') return `s:${s.encoding}:${s.name}`;
+  return null;
+}
+
+/**
+ * Compiles a fragment to text with `$n` placeholders (Postgres numbering).
+ * Bind-time slots naming the same variable share a placeholder.
+ */
+export function compileFragment(f: Fragment): CompiledSql {
+  const chunks: string[] = [];
+  const params: ir.ParamSource[] = [];
+  const shared = new Map<string, number>();
+  const walk = (x: Fragment): void => {
+    switch (x.kind) {
+      case 'raw':
+        chunks.push(x.text);
+        return;
+      case 'ident':
+        chunks.push(quoteIdent(x.name));
+        return;
+      case 'string':
+        chunks.push(quoteString(x.value));
+        return;
+      case 'param': {
+        const key = slotKey(x.source);
+        let n = key === null ? undefined : shared.get(key);
+        if (n === undefined) {
+          params.push(x.source);
+          n = params.length;
+          if (key !== null) shared.set(key, n);
+        }
+        chunks.push(x.cast === null ? `$${n}` : `($${n})::${x.cast}`);
+        return;
+      }
+      case 'seq':
+        for (const p of x.parts) walk(p);
+        return;
+    }
+  };
+  walk(f);
+  return { text: chunks.join(''), params };
+}

@@ -1,0 +1,81 @@
+/**
+ * The GraphQL schema of one role, built from a catalog snapshot. Each visible
+ * table gives `<t>`, `<t>_by_pk` and (with aggregations) `<t>_aggregate` on
+ * `query_root`; `subscription_root` has the same fields. Mutations come with
+ * their issue; until then the schema has no mutation type.
+ */
+import {
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLFieldConfigMap,
+} from 'graphql';
+import type { Catalog } from '../../catalog/types.ts';
+import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
+import { NO_QUERIES_FIELD, NO_QUERIES_MESSAGE, QUERY_ROOT, SUBSCRIPTION_ROOT } from './names.ts';
+import { SchemaTypes } from './table-types.ts';
+import { buildTableViews, type TableView } from './table-view.ts';
+
+/** A role's schema plus what it was built from. */
+export interface RoleSchema {
+  readonly schema: GraphQLSchema;
+  readonly role: string;
+  readonly catalogVersion: number;
+}
+
+function rootFields(views: Iterable<TableView>, types: SchemaTypes): GraphQLFieldConfigMap<unknown, unknown> {
+  const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+  for (const view of views) {
+    const t = types.of(view);
+    const rf = view.info.rootFields;
+    const name = `"${view.info.name.name}"`;
+    fields[rf.select] = {
+      type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(t.object))),
+      description: `fetch data from the table: ${name}`,
+      args: types.listArgs(view),
+      extensions: withDescriptor<RootFieldDescriptor>({ kind: 'select', table: view }),
+    };
+    if (t.aggregate !== null) {
+      fields[rf.selectAggregate] = {
+        type: new GraphQLNonNull(t.aggregate.aggregate),
+        description: `fetch aggregated fields from the table: ${name}`,
+        args: types.listArgs(view),
+        extensions: withDescriptor<RootFieldDescriptor>({ kind: 'select-aggregate', table: view }),
+      };
+    }
+    const pk = view.info.primaryKey.map((c) => view.columns.find((col) => col.name === c));
+    if (pk.length > 0 && pk.every((c) => c !== undefined)) {
+      const args: GraphQLFieldConfigArgumentMap = {};
+      for (const c of pk) if (c !== undefined) args[c.gqlName] = { type: new GraphQLNonNull(types.columns.input(view.source, c)) };
+      fields[rf.selectByPk] = {
+        type: t.object,
+        description: `fetch data from the table: ${name} using primary key columns`,
+        args,
+        extensions: withDescriptor<RootFieldDescriptor>({ kind: 'select-by-pk', table: view }),
+      };
+    }
+  }
+  return fields;
+}
+
+/** Builds the schema `role` sees in `catalog` (admin sees every table). */
+export function buildRoleSchema(catalog: Catalog, role: string, isAdmin: boolean): RoleSchema {
+  const views = buildTableViews(catalog, role, isAdmin);
+  const types = new SchemaTypes();
+  let fields = rootFields(views.values(), types);
+  if (Object.keys(fields).length === 0) {
+    fields = {
+      [NO_QUERIES_FIELD]: {
+        type: new GraphQLNonNull(GraphQLString),
+        extensions: withDescriptor<RootFieldDescriptor>({ kind: 'static', json: JSON.stringify(NO_QUERIES_MESSAGE) }),
+      },
+    };
+  }
+  const query = new GraphQLObjectType({ name: QUERY_ROOT, fields });
+  const subscription = new GraphQLObjectType({ name: SUBSCRIPTION_ROOT, fields });
+  const schema = new GraphQLSchema({ query, subscription });
+  return { schema, role, catalogVersion: catalog.version };
+}

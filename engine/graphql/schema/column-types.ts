@@ -1,0 +1,127 @@
+/**
+ * GraphQL types for columns: the output type of a column and the
+ * `<scalar>_comparison_exp` input it is filtered with. Enum tables become
+ * GraphQL enums (`<t>_enum`) used by the columns that reference them.
+ */
+import {
+  GraphQLBoolean,
+  GraphQLEnumType,
+  GraphQLInputObjectType,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLString,
+  type GraphQLInputFieldConfigMap,
+  type GraphQLInputType,
+  type GraphQLOutputType,
+} from 'graphql';
+import type { ColumnInfo, SourceInfo } from '../../catalog/types.ts';
+import { tableKey } from '../../catalog/types.ts';
+import { ARRAY_OPERATORS } from '../operators/array.ts';
+import { ENUM_OPERATORS } from '../operators/equality.ts';
+import { operatorsForScalar } from '../operators/for-type.ts';
+import { OPERATOR_EXTENSION, type OperatorSpec } from '../operators/operator.ts';
+import { arrayComparisonExpName, castExpName, comparisonExpName, isGraphqlName, tableTypeNames } from './names.ts';
+import { isText, ScalarRegistry } from './scalars.ts';
+
+/** Column types of one schema, each created once. */
+export class ColumnTypes {
+  readonly scalars = new ScalarRegistry();
+  readonly #comparisons = new Map<string, GraphQLInputObjectType>();
+  readonly #enums = new Map<string, GraphQLEnumType>();
+
+  /** The enum type of an enum-table column, or null for other columns. */
+  enumOf(source: SourceInfo, column: ColumnInfo): GraphQLEnumType | null {
+    if (column.enumTable === null) return null;
+    const table = source.tables.get(tableKey(column.enumTable));
+    if (table === undefined || table.enumValues === null) return null;
+    const name = tableTypeNames(table.gqlName).enumType;
+    let t = this.#enums.get(name);
+    if (t === undefined) {
+      const values: Record<string, { value: string; description: string | null }> = {};
+      for (const v of table.enumValues) {
+        if (isGraphqlName(v.value)) values[v.value] = { value: v.value, description: v.comment };
+      }
+      t = new GraphQLEnumType({ name, values, description: table.description });
+      this.#enums.set(name, t);
+    }
+    return t;
+  }
+
+  /** The element (or whole) named type of a column, without list/non-null wrappers. */
+  #baseType(source: SourceInfo, column: ColumnInfo): GraphQLEnumType | ReturnType<ScalarRegistry['forDbType']> {
+    return this.enumOf(source, column) ?? this.scalars.forDbType(column.elementType ?? column.dbType);
+  }
+
+  /** The output type of a column (`[Int!]` for int4[], non-null when the column is). */
+  output(source: SourceInfo, column: ColumnInfo): GraphQLOutputType {
+    const base = this.#baseType(source, column);
+    const t = column.elementType !== null ? new GraphQLList(new GraphQLNonNull(base)) : base;
+    return column.nullable ? t : new GraphQLNonNull(t);
+  }
+
+  /** The input type of one value of a column (by_pk arguments, operator operands). */
+  input(source: SourceInfo, column: ColumnInfo): GraphQLInputType {
+    const base = this.#baseType(source, column);
+    return column.elementType !== null ? new GraphQLList(new GraphQLNonNull(base)) : base;
+  }
+
+  /** The comparison expression of a column. */
+  comparison(source: SourceInfo, column: ColumnInfo): GraphQLInputObjectType {
+    const enumType = this.enumOf(source, column);
+    if (enumType !== null) {
+      const tableName = enumType.name.slice(0, -'_enum'.length);
+      return this.#comparisonType(tableTypeNames(tableName).enumComparison, enumType, ENUM_OPERATORS);
+    }
+    if (column.elementType !== null) {
+      const el = this.scalars.forDbType(column.elementType);
+      return this.#comparisonType(arrayComparisonExpName(el.name), new GraphQLList(new GraphQLNonNull(el)), ARRAY_OPERATORS);
+    }
+    const scalar = this.scalars.forDbType(column.dbType);
+    return this.#comparisonType(comparisonExpName(scalar.name), scalar, operatorsForScalar(column.dbType, isText(column.dbType)));
+  }
+
+  #comparisonType(name: string, value: GraphQLInputType, ops: readonly OperatorSpec[]): GraphQLInputObjectType {
+    let t = this.#comparisons.get(name);
+    if (t !== undefined) return t;
+    t = new GraphQLInputObjectType({
+      name,
+      description: `Boolean expression to compare columns of type "${name.replace(/_comparison_exp$/, '')}". All fields are combined with logical 'AND'.`,
+      fields: () => {
+        const fields: GraphQLInputFieldConfigMap = {};
+        for (const op of ops) fields[op.field] = { type: this.#operandType(op, value), extensions: { [OPERATOR_EXTENSION]: op } };
+        return fields;
+      },
+    });
+    this.#comparisons.set(name, t);
+    return t;
+  }
+
+  #operandType(op: OperatorSpec, value: GraphQLInputType): GraphQLInputType {
+    switch (op.operand) {
+      case 'value':
+        return value;
+      case 'list':
+        return new GraphQLList(new GraphQLNonNull(value));
+      case 'boolean':
+        return GraphQLBoolean;
+      case 'string':
+        return GraphQLString;
+      case 'string-list':
+        return new GraphQLList(new GraphQLNonNull(GraphQLString));
+      case 'cast':
+        return this.#castType(value);
+    }
+  }
+
+  /** `jsonb_cast_exp { String: String_comparison_exp }`. */
+  #castType(value: GraphQLInputType): GraphQLInputObjectType {
+    const name = castExpName('name' in value ? String(value.name) : 'value');
+    let t = this.#comparisons.get(name);
+    if (t === undefined) {
+      const text = this.#comparisonType(comparisonExpName('String'), GraphQLString, operatorsForScalar('text', true));
+      t = new GraphQLInputObjectType({ name, fields: { String: { type: text } } });
+      this.#comparisons.set(name, t);
+    }
+    return t;
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Descriptors stored in the `extensions` of generated fields, so turning an
+ * operation into IR needs no lookups by name: the field definition graphql-js
+ * hands back carries what it means.
+ */
+import type { ColumnInfo } from '../../catalog/types.ts';
+import type { AggregateOpName } from './names.ts';
+import type { RelationshipView, TableView } from './table-view.ts';
+
+/** The `extensions` key holding a descriptor. */
+export const DESCRIPTOR = 'engine';
+
+/** A query/subscription root field. */
+export type RootFieldDescriptor =
+  | { readonly kind: 'select'; readonly table: TableView }
+  | { readonly kind: 'select-by-pk'; readonly table: TableView }
+  | { readonly kind: 'select-aggregate'; readonly table: TableView }
+  | { readonly kind: 'static'; readonly json: string };
+
+/** A field of a table's object type, or of a bool_exp / order_by input. */
+export type TableFieldDescriptor =
+  | { readonly kind: 'column'; readonly column: ColumnInfo }
+  | { readonly kind: 'object-relationship'; readonly rel: RelationshipView }
+  | { readonly kind: 'array-relationship'; readonly rel: RelationshipView }
+  | { readonly kind: 'array-aggregate'; readonly rel: RelationshipView }
+  | { readonly kind: 'and' | 'or' | 'not' };
+
+/** A field of `<t>_aggregate_fields` or `<t>_aggregate_order_by`. */
+export type AggregateFieldDescriptor =
+  | { readonly kind: 'count' }
+  | { readonly kind: 'op'; readonly op: AggregateOpName };
+
+/** The object type `<t>` (and `<t>_aggregate`) carry their table view. */
+export interface TableTypeDescriptor {
+  readonly table: TableView;
+}
+
+/** `{engine: d}` for a field's `extensions`. */
+export function withDescriptor<T>(d: T): { readonly [DESCRIPTOR]: T } {
+  return { [DESCRIPTOR]: d };
+}
+
+/**
+ * The descriptor in `extensions`, or undefined. The caller names the type it
+ * expects from the kind of schema element it is reading (the builder put
+ * exactly that type there).
+ */
+export function descriptorOf<T>(extensions: Readonly<Record<string, unknown>> | null | undefined): T | undefined {
+  return (extensions?.[DESCRIPTOR] ?? undefined) as T | undefined;
+}

@@ -1,0 +1,196 @@
+/**
+ * The GraphQL types of one table for one role: `<t>`, `<t>_bool_exp`,
+ * `<t>_order_by`, `<t>_select_column` and, with aggregations allowed, the
+ * aggregate types (aggregate-types.ts). Built lazily per schema; relationship
+ * fields refer to other tables' types through thunks.
+ */
+import {
+  GraphQLEnumType,
+  GraphQLInputObjectType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLFieldConfigMap,
+  type GraphQLInputFieldConfigMap,
+} from 'graphql';
+import { ColumnTypes } from './column-types.ts';
+import { buildAggregateTypes, type AggregateTypes } from './aggregate-types.ts';
+import { withDescriptor, type TableFieldDescriptor, type TableTypeDescriptor } from './descriptors.ts';
+import { ARG, FIELD, ORDER_BY_ENUM, relationshipAggregateField } from './names.ts';
+import type { TableView } from './table-view.ts';
+
+/** The types of one table. */
+export interface TableTypes {
+  readonly object: GraphQLObjectType;
+  readonly boolExp: GraphQLInputObjectType;
+  readonly orderBy: GraphQLInputObjectType;
+  readonly selectColumn: GraphQLEnumType;
+  /** Null when the role may not aggregate this table. */
+  readonly aggregate: AggregateTypes | null;
+}
+
+/** v2 compat: the `order_by` enum and what each value means. */
+export const ORDER_BY_VALUES = {
+  asc: { direction: 'asc', nulls: 'last', description: 'in ascending order, nulls last' },
+  asc_nulls_first: { direction: 'asc', nulls: 'first', description: 'in ascending order, nulls first' },
+  asc_nulls_last: { direction: 'asc', nulls: 'last', description: 'in ascending order, nulls last' },
+  desc: { direction: 'desc', nulls: 'first', description: 'in descending order, nulls first' },
+  desc_nulls_first: { direction: 'desc', nulls: 'first', description: 'in descending order, nulls first' },
+  desc_nulls_last: { direction: 'desc', nulls: 'last', description: 'in descending order, nulls last' },
+} as const;
+
+/** Every table type of one schema, created on first use. */
+export class SchemaTypes {
+  readonly columns = new ColumnTypes();
+  readonly orderByEnum = new GraphQLEnumType({
+    name: ORDER_BY_ENUM,
+    description: 'column ordering options',
+    values: Object.fromEntries(
+      Object.entries(ORDER_BY_VALUES).map(([k, v]) => [k, { value: k, description: v.description }]),
+    ),
+  });
+  readonly #tables = new Map<TableView, TableTypes>();
+
+  /** The types of `view`. */
+  of(view: TableView): TableTypes {
+    let t = this.#tables.get(view);
+    if (t === undefined) {
+      t = this.#build(view);
+      this.#tables.set(view, t);
+    }
+    return t;
+  }
+
+  /** `distinct_on, limit, offset, order_by, where` of a list field over `view`. */
+  listArgs(view: TableView): GraphQLFieldConfigArgumentMap {
+    const t = this.of(view);
+    return {
+      [ARG.distinctOn]: { type: new GraphQLList(new GraphQLNonNull(t.selectColumn)), description: 'distinct select on columns' },
+      [ARG.limit]: { type: GraphQLInt, description: 'limit the number of rows returned' },
+      [ARG.offset]: { type: GraphQLInt, description: 'skip the first n rows. Use only with order_by' },
+      [ARG.orderBy]: { type: new GraphQLList(new GraphQLNonNull(t.orderBy)), description: 'sort the rows by one or more columns' },
+      [ARG.where]: { type: t.boolExp, description: 'filter the rows returned' },
+    };
+  }
+
+  #build(view: TableView): TableTypes {
+    const { names } = view;
+    const name = `"${view.info.name.name}"`;
+    const selectColumn = new GraphQLEnumType({
+      name: names.selectColumn,
+      description: `select columns of table ${name}`,
+      values: Object.fromEntries(view.columns.map((c) => [c.gqlName, { value: c.name, description: 'column name' }])),
+    });
+    const boolExp: GraphQLInputObjectType = new GraphQLInputObjectType({
+      name: names.boolExp,
+      description: `Boolean expression to filter rows from the table ${name}. All fields are combined with a logical 'AND'.`,
+      fields: () => this.#boolExpFields(view, boolExp),
+    });
+    const orderBy = new GraphQLInputObjectType({
+      name: names.orderBy,
+      description: `Ordering options when selecting data from ${name}.`,
+      fields: () => this.#orderByFields(view),
+    });
+    const extensions = withDescriptor<TableTypeDescriptor>({ table: view });
+    const object = new GraphQLObjectType({
+      name: names.object,
+      description: view.info.description ?? `columns and relationships of ${name}`,
+      fields: () => this.#objectFields(view),
+      extensions,
+    });
+    const partial = { object, boolExp, orderBy, selectColumn };
+    const aggregate = view.allowAggregations ? buildAggregateTypes(view, partial, this) : null;
+    return { ...partial, aggregate };
+  }
+
+  #objectFields(view: TableView): GraphQLFieldConfigMap<unknown, unknown> {
+    const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+    for (const c of view.columns) {
+      fields[c.gqlName] = {
+        type: this.columns.output(view.source, c),
+        description: c.description ?? undefined,
+        extensions: withDescriptor<TableFieldDescriptor>({ kind: 'column', column: c }),
+      };
+    }
+    for (const rel of view.relationships) {
+      const target = this.of(rel.target);
+      const description = rel.info.comment ?? (rel.info.kind === 'object' ? 'An object relationship' : 'An array relationship');
+      if (rel.info.kind === 'object') {
+        fields[rel.info.name] = {
+          type: target.object,
+          description,
+          extensions: withDescriptor<TableFieldDescriptor>({ kind: 'object-relationship', rel }),
+        };
+        continue;
+      }
+      fields[rel.info.name] = {
+        type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(target.object))),
+        description,
+        args: this.listArgs(rel.target),
+        extensions: withDescriptor<TableFieldDescriptor>({ kind: 'array-relationship', rel }),
+      };
+      if (target.aggregate !== null) {
+        fields[relationshipAggregateField(rel.info.name)] = {
+          type: new GraphQLNonNull(target.aggregate.aggregate),
+          description: 'An aggregate relationship',
+          args: this.listArgs(rel.target),
+          extensions: withDescriptor<TableFieldDescriptor>({ kind: 'array-aggregate', rel }),
+        };
+      }
+    }
+    return fields;
+  }
+
+  #boolExpFields(view: TableView, self: GraphQLInputObjectType): GraphQLInputFieldConfigMap {
+    const list = new GraphQLList(new GraphQLNonNull(self));
+    const fields: GraphQLInputFieldConfigMap = {
+      [FIELD.and]: { type: list, extensions: withDescriptor<TableFieldDescriptor>({ kind: 'and' }) },
+      [FIELD.not]: { type: self, extensions: withDescriptor<TableFieldDescriptor>({ kind: 'not' }) },
+      [FIELD.or]: { type: list, extensions: withDescriptor<TableFieldDescriptor>({ kind: 'or' }) },
+    };
+    for (const c of view.columns) {
+      fields[c.gqlName] = {
+        type: this.columns.comparison(view.source, c),
+        extensions: withDescriptor<TableFieldDescriptor>({ kind: 'column', column: c }),
+      };
+    }
+    for (const rel of view.relationships) {
+      const kind = rel.info.kind === 'object' ? 'object-relationship' : 'array-relationship';
+      fields[rel.info.name] = {
+        type: this.of(rel.target).boolExp,
+        extensions: withDescriptor<TableFieldDescriptor>({ kind, rel }),
+      };
+    }
+    return fields;
+  }
+
+  #orderByFields(view: TableView): GraphQLInputFieldConfigMap {
+    const fields: GraphQLInputFieldConfigMap = {};
+    for (const c of view.columns) {
+      // v2 compat: array and json columns cannot be sorted.
+      if (c.elementType !== null || c.dbType === 'json') continue;
+      fields[c.gqlName] = {
+        type: this.orderByEnum,
+        description: c.description ?? undefined,
+        extensions: withDescriptor<TableFieldDescriptor>({ kind: 'column', column: c }),
+      };
+    }
+    for (const rel of view.relationships) {
+      const target = this.of(rel.target);
+      if (rel.info.kind === 'object') {
+        fields[rel.info.name] = {
+          type: target.orderBy,
+          extensions: withDescriptor<TableFieldDescriptor>({ kind: 'object-relationship', rel }),
+        };
+      } else if (target.aggregate !== null) {
+        fields[relationshipAggregateField(rel.info.name)] = {
+          type: target.aggregate.orderBy,
+          extensions: withDescriptor<TableFieldDescriptor>({ kind: 'array-aggregate', rel }),
+        };
+      }
+    }
+    return fields;
+  }
+}

@@ -1,0 +1,99 @@
+/** A `<t>_bool_exp` argument value → ir.BoolExp. */
+import { getNamedType, type GraphQLInputObjectType, type GraphQLInputType } from 'graphql';
+import type * as ir from '../../ir/index.ts';
+import type { ColumnInfo } from '../../catalog/types.ts';
+import { andAll } from '../../ir/bool-exp.ts';
+import { OPERATOR_EXTENSION, type OperatorSpec } from '../operators/operator.ts';
+import { descriptorOf, type TableFieldDescriptor } from '../schema/descriptors.ts';
+import type { TableView } from '../schema/table-view.ts';
+import type { ToIrContext } from './context.ts';
+import { booleanValue, isNullInput, leafParam, listItems, objectFields, type Input } from './input.ts';
+
+function isJson(dbType: string): boolean {
+  return dbType === 'json' || dbType === 'jsonb';
+}
+
+function encodingFor(op: OperatorSpec, dbType: string): ir.ValueEncoding {
+  if (!isJson(dbType)) return 'plain';
+  if (op.operand === 'list') return 'json-each';
+  return op.operand === 'value' ? 'json' : 'plain';
+}
+
+function inputObjectOf(t: GraphQLInputType): GraphQLInputObjectType {
+  return getNamedType(t) as GraphQLInputObjectType;
+}
+
+/** A `<scalar>_comparison_exp` value over one column (or a cast of it). */
+function comparisonExp(
+  input: Input,
+  type: GraphQLInputObjectType,
+  ref: ir.ColumnRef,
+  dbType: string,
+  ctx: ToIrContext,
+  path: string,
+): ir.BoolExp {
+  const parts: ir.BoolExp[] = [];
+  const defs = type.getFields();
+  for (const [name, value] of objectFields(input, ctx)) {
+    const def = defs[name];
+    const op = def === undefined ? undefined : (def.extensions[OPERATOR_EXTENSION] as OperatorSpec | undefined);
+    if (def === undefined || op === undefined) continue;
+    const p = `${path}.${name}`;
+    if (op.op === 'is_null') {
+      const b = booleanValue(value, ctx);
+      if (b !== null) parts.push({ kind: 'is-null', left: ref, isNull: b });
+      continue;
+    }
+    if (op.op === 'cast') {
+      for (const [target, sub] of objectFields(value, ctx)) {
+        const castDef = inputObjectOf(def.type).getFields()[target];
+        if (castDef === undefined) continue;
+        parts.push(comparisonExp(sub, inputObjectOf(castDef.type), { column: ref.column, cast: 'text' }, 'text', ctx, `${p}.${target}`));
+      }
+      continue;
+    }
+    const right = leafParam(value, def.type, encodingFor(op, dbType), ctx, false, p);
+    if (right !== null) parts.push({ kind: 'compare', left: ref, op: op.op, right, dbType });
+  }
+  return andAll(parts);
+}
+
+/** Converts a `where` value on `view`. Null or absent means no condition. */
+export function toIrBoolExp(input: Input, view: TableView, type: GraphQLInputObjectType, ctx: ToIrContext, path: string): ir.BoolExp {
+  const parts: ir.BoolExp[] = [];
+  const defs = type.getFields();
+  for (const [name, value] of objectFields(input, ctx)) {
+    const def = defs[name];
+    const d = def === undefined ? undefined : descriptorOf<TableFieldDescriptor>(def.extensions);
+    if (def === undefined || d === undefined || isNullInput(value, ctx)) continue;
+    const p = `${path}.${name}`;
+    switch (d.kind) {
+      case 'and':
+        parts.push(andAll(listItems(value, ctx).map((v, i) => toIrBoolExp(v, view, type, ctx, `${p}[${i}]`))));
+        break;
+      case 'or':
+        parts.push({ kind: 'or', items: listItems(value, ctx).map((v, i) => toIrBoolExp(v, view, type, ctx, `${p}[${i}]`)) });
+        break;
+      case 'not':
+        parts.push({ kind: 'not', item: toIrBoolExp(value, view, type, ctx, p) });
+        break;
+      case 'column':
+        parts.push(columnComparison(value, d.column, inputObjectOf(def.type), ctx, p));
+        break;
+      case 'object-relationship':
+      case 'array-relationship': {
+        const target = d.rel.target;
+        const where = andAll([target.filter, toIrBoolExp(value, target, inputObjectOf(def.type), ctx, p)]);
+        parts.push({ kind: 'relationship', target: target.info.name, mapping: d.rel.info.columnMapping, where });
+        break;
+      }
+      case 'array-aggregate':
+        break;
+    }
+  }
+  return andAll(parts);
+}
+
+function columnComparison(value: Input, column: ColumnInfo, type: GraphQLInputObjectType, ctx: ToIrContext, path: string): ir.BoolExp {
+  return comparisonExp(value, type, { column: column.name, cast: null }, column.dbType, ctx, path);
+}

@@ -1,0 +1,67 @@
+/**
+ * Field collection (GraphQL spec §6.3.2 CollectFields): fragments are
+ * inlined, `@skip`/`@include` applied, and fields with the same response key
+ * merged, keeping first-seen order.
+ */
+import { Kind, type DirectiveNode, type FieldNode, type GraphQLObjectType, type SelectionSetNode, type ValueNode } from 'graphql';
+import { astInput, booleanValue } from './input.ts';
+import type { ToIrContext } from './context.ts';
+
+/** Response key → the field nodes that answer it (same field, merged selections). */
+export type CollectedFields = Map<string, FieldNode[]>;
+
+function directiveArg(d: DirectiveNode, ctx: ToIrContext): boolean | null {
+  const arg = d.arguments?.find((a) => a.name.value === 'if');
+  return arg === undefined ? null : booleanValue(astInput(arg.value), ctx);
+}
+
+/** Whether `@skip`/`@include` keep a selection. */
+function isIncluded(directives: readonly DirectiveNode[] | undefined, ctx: ToIrContext): boolean {
+  for (const d of directives ?? []) {
+    if (d.name.value === 'skip' && directiveArg(d, ctx) === true) return false;
+    if (d.name.value === 'include' && directiveArg(d, ctx) !== true) return false;
+  }
+  return true;
+}
+
+/** Collects the fields of `sets` (all selecting on `type`). */
+export function collectFields(
+  type: GraphQLObjectType,
+  sets: readonly (SelectionSetNode | undefined)[],
+  ctx: ToIrContext,
+): CollectedFields {
+  const out: CollectedFields = new Map();
+  const visited = new Set<string>();
+  const walk = (set: SelectionSetNode): void => {
+    for (const sel of set.selections) {
+      if (!isIncluded(sel.directives, ctx)) continue;
+      switch (sel.kind) {
+        case Kind.FIELD: {
+          const key = sel.alias?.value ?? sel.name.value;
+          const list = out.get(key);
+          if (list === undefined) out.set(key, [sel]);
+          else list.push(sel);
+          break;
+        }
+        case Kind.INLINE_FRAGMENT:
+          if (sel.typeCondition === undefined || sel.typeCondition.name.value === type.name) walk(sel.selectionSet);
+          break;
+        case Kind.FRAGMENT_SPREAD: {
+          const name = sel.name.value;
+          if (visited.has(name)) break;
+          visited.add(name);
+          const frag = ctx.fragments.get(name);
+          if (frag !== undefined && frag.typeCondition.name.value === type.name) walk(frag.selectionSet);
+          break;
+        }
+      }
+    }
+  };
+  for (const s of sets) if (s !== undefined) walk(s);
+  return out;
+}
+
+/** The argument value node of the first field node, if given. */
+export function argumentOf(nodes: readonly FieldNode[], name: string): ValueNode | undefined {
+  return nodes[0]?.arguments?.find((a) => a.name.value === name)?.value;
+}

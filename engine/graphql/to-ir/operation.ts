@@ -1,0 +1,125 @@
+/**
+ * A validated operation → IR root fields. Introspection fields are answered
+ * here, at plan time, by graphql-js itself: their result depends only on the
+ * role's schema and the operation, so it is computed once and cached with
+ * the plan as static JSON.
+ */
+import {
+  execute,
+  getNamedType,
+  Kind,
+  visit,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import type * as ir from '../../ir/index.ts';
+import { ErrorCode } from '../../errors/codes.ts';
+import { EngineError } from '../../errors/engine-error.ts';
+import { descriptorOf, type RootFieldDescriptor } from '../schema/descriptors.ts';
+import { collectFields } from './collect-fields.ts';
+import { useStructural, type ToIrContext, type VariableUse } from './context.ts';
+import { astInput, leafParam } from './input.ts';
+import { plainSource, toIrAggregate, toIrFields, toIrRowSource } from './select.ts';
+import { argumentOf } from './collect-fields.ts';
+import { andAll } from '../../ir/bool-exp.ts';
+
+/** The IR of an operation and how it used each variable. */
+export interface OperationIr {
+  readonly fields: readonly ir.RootField[];
+  readonly variableUse: ReadonlyMap<string, VariableUse>;
+}
+
+/** Options of {@link toIrOperation}. */
+export interface ToIrOptions {
+  readonly schema: GraphQLSchema;
+  readonly document: DocumentNode;
+  readonly operation: OperationDefinitionNode;
+  readonly variables: Readonly<Record<string, unknown>>;
+  readonly stringifyNumericTypes: boolean;
+}
+
+function introspect(ctx: ToIrContext, opts: ToIrOptions, alias: string, nodes: readonly FieldNode[]): string {
+  // Every variable an introspection field reads shapes its (static) answer.
+  for (const n of nodes) {
+    visit(n, {
+      Variable: (v) => {
+        useStructural(ctx, v.name.value);
+      },
+    });
+  }
+  const op: OperationDefinitionNode = { ...opts.operation, selectionSet: { kind: Kind.SELECTION_SET, selections: nodes } };
+  const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [op, ...ctx.fragments.values()] };
+  const result = execute({ schema: opts.schema, document, variableValues: opts.variables });
+  if (result instanceof Promise || result.errors !== undefined || result.data === undefined || result.data === null) {
+    throw new EngineError(ErrorCode.ValidationFailed, 'introspection query failed', { path: `$.selectionSet.${alias}` });
+  }
+  return JSON.stringify(result.data[alias] ?? null);
+}
+
+/** Translates the operation's root fields. */
+export function toIrOperation(opts: ToIrOptions): OperationIr {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of opts.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  const ctx: ToIrContext = {
+    schema: opts.schema,
+    fragments,
+    variables: opts.variables,
+    variableUse: new Map(),
+    stringifyNumericTypes: opts.stringifyNumericTypes,
+  };
+  const root = (opts.operation.operation === 'subscription' ? opts.schema.getSubscriptionType() : opts.schema.getQueryType()) as GraphQLObjectType;
+  const defs = root.getFields();
+  const fields: ir.RootField[] = [];
+  for (const [alias, nodes] of collectFields(root, [opts.operation.selectionSet], ctx)) {
+    const name = nodes[0]?.name.value ?? alias;
+    const path = `$.selectionSet.${alias}`;
+    if (name === '__typename') {
+      fields.push({ kind: 'static', alias, json: JSON.stringify(root.name) });
+      continue;
+    }
+    if (name === '__schema' || name === '__type') {
+      fields.push({ kind: 'static', alias, json: introspect(ctx, opts, alias, nodes) });
+      continue;
+    }
+    const def = defs[name];
+    const d = def === undefined ? undefined : descriptorOf<RootFieldDescriptor>(def.extensions);
+    if (def === undefined || d === undefined) {
+      throw new EngineError(ErrorCode.ValidationFailed, `field '${name}' not found in type: '${root.name}'`, { path });
+    }
+    switch (d.kind) {
+      case 'static':
+        fields.push({ kind: 'static', alias, json: d.json });
+        break;
+      case 'select': {
+        const from = toIrRowSource(d.table, def, nodes, ctx, path);
+        const selected = toIrFields(d.table, getNamedType(def.type) as GraphQLObjectType, nodes, ctx, path);
+        fields.push({ kind: 'select', alias, source: d.table.source.name, select: { from, fields: selected, cardinality: 'many' } });
+        break;
+      }
+      case 'select-by-pk': {
+        const keys: ir.BoolExp[] = [];
+        for (const pk of d.table.info.primaryKey) {
+          const column = d.table.columns.find((c) => c.name === pk);
+          const arg = def.args.find((a) => a.name === column?.gqlName);
+          const node = arg === undefined ? undefined : argumentOf(nodes, arg.name);
+          if (column === undefined || arg === undefined || node === undefined) continue;
+          const encoding = column.dbType === 'jsonb' || column.dbType === 'json' ? 'json' : 'plain';
+          const right = leafParam(astInput(node), arg.type, encoding, ctx, false, `${path}.args.${arg.name}`);
+          if (right !== null) keys.push({ kind: 'compare', left: { column: pk, cast: null }, op: 'eq', right, dbType: column.dbType });
+        }
+        const selected = toIrFields(d.table, getNamedType(def.type) as GraphQLObjectType, nodes, ctx, path);
+        const from = plainSource(d.table, andAll(keys));
+        fields.push({ kind: 'select', alias, source: d.table.source.name, select: { from, fields: selected, cardinality: 'one' } });
+        break;
+      }
+      case 'select-aggregate':
+        fields.push({ kind: 'aggregate', alias, source: d.table.source.name, select: toIrAggregate(d.table, def, nodes, ctx, path) });
+        break;
+    }
+  }
+  return { fields, variableUse: ctx.variableUse };
+}

@@ -1,0 +1,204 @@
+/**
+ * Selections on table types → ir.Select / ir.AggregateSelect, with the
+ * role's permission (filter, limit cap) folded into every row source.
+ */
+import {
+  getNamedType,
+  GraphQLInt,
+  type FieldNode,
+  type GraphQLEnumType,
+  type GraphQLField,
+  type GraphQLInputObjectType,
+  type GraphQLObjectType,
+} from 'graphql';
+import type * as ir from '../../ir/index.ts';
+import { andAll, isTrue } from '../../ir/bool-exp.ts';
+import { descriptorOf, type AggregateFieldDescriptor, type TableFieldDescriptor } from '../schema/descriptors.ts';
+import { ARG, FIELD } from '../schema/names.ts';
+import { isBigNumeric } from '../schema/scalars.ts';
+import type { TableView } from '../schema/table-view.ts';
+import { toIrBoolExp } from './bool-exp.ts';
+import { argumentOf, collectFields } from './collect-fields.ts';
+import type { ToIrContext } from './context.ts';
+import { astInput, booleanValue, enumValue, leafParam, listItems } from './input.ts';
+import { toIrOrderBy } from './order-by.ts';
+
+function whereOf(filters: readonly (ir.BoolExp | null)[]): ir.BoolExp | null {
+  const w = andAll(filters);
+  return isTrue(w) ? null : w;
+}
+
+/** Rows of `view` with no arguments (object relationships, by_pk before its key). */
+export function plainSource(view: TableView, extra: ir.BoolExp | null = null): ir.RowSource {
+  return {
+    table: view.info.name,
+    where: whereOf([view.filter, extra]),
+    orderBy: [],
+    distinctOn: [],
+    limit: null,
+    limitCap: null,
+    offset: null,
+  };
+}
+
+/** The row source of a list field: its `where, order_by, distinct_on, limit, offset` and the permission. */
+export function toIrRowSource(
+  view: TableView,
+  field: GraphQLField<unknown, unknown>,
+  nodes: readonly FieldNode[],
+  ctx: ToIrContext,
+  path: string,
+): ir.RowSource {
+  const argType = (name: string): GraphQLInputObjectType | GraphQLEnumType | undefined =>
+    field.args.find((a) => a.name === name)?.type !== undefined
+      ? (getNamedType(field.args.find((a) => a.name === name)?.type) as GraphQLInputObjectType | GraphQLEnumType)
+      : undefined;
+  const whereNode = argumentOf(nodes, ARG.where);
+  const whereType = argType(ARG.where) as GraphQLInputObjectType;
+  const userWhere = whereNode === undefined ? null : toIrBoolExp(astInput(whereNode), view, whereType, ctx, `${path}.args.where`);
+  const orderNode = argumentOf(nodes, ARG.orderBy);
+  const orderBy = orderNode === undefined ? [] : toIrOrderBy(astInput(orderNode), argType(ARG.orderBy) as GraphQLInputObjectType, ctx);
+  const distinctNode = argumentOf(nodes, ARG.distinctOn);
+  const distinctType = argType(ARG.distinctOn) as GraphQLEnumType;
+  const distinctOn =
+    distinctNode === undefined
+      ? []
+      : listItems(astInput(distinctNode), ctx)
+          .map((i) => enumValue(i, distinctType, ctx))
+          .filter((c): c is string => c !== null);
+  const limitNode = argumentOf(nodes, ARG.limit);
+  const offsetNode = argumentOf(nodes, ARG.offset);
+  return {
+    table: view.info.name,
+    where: whereOf([view.filter, userWhere]),
+    orderBy,
+    distinctOn,
+    limit: limitNode === undefined ? null : leafParam(astInput(limitNode), GraphQLInt, 'plain', ctx, true, `${path}.args.limit`),
+    limitCap: view.limitCap,
+    offset: offsetNode === undefined ? null : leafParam(astInput(offsetNode), GraphQLInt, 'plain', ctx, true, `${path}.args.offset`),
+  };
+}
+
+/** The fields selected on a table's object type. */
+export function toIrFields(
+  view: TableView,
+  type: GraphQLObjectType,
+  nodes: readonly FieldNode[],
+  ctx: ToIrContext,
+  path: string,
+): ir.Field[] {
+  const out: ir.Field[] = [];
+  const defs = type.getFields();
+  for (const [alias, fieldNodes] of collectFields(type, nodes.map((n) => n.selectionSet), ctx)) {
+    const name = fieldNodes[0]?.name.value ?? alias;
+    if (name === '__typename') {
+      out.push({ kind: 'typename', alias, typename: type.name });
+      continue;
+    }
+    const def = defs[name];
+    const d = def === undefined ? undefined : descriptorOf<TableFieldDescriptor>(def.extensions);
+    if (def === undefined || d === undefined) continue;
+    const p = `${path}.selectionSet.${alias}`;
+    switch (d.kind) {
+      case 'column':
+        out.push({ kind: 'column', alias, column: d.column.name, asText: ctx.stringifyNumericTypes && isBigNumeric(d.column.dbType) });
+        break;
+      case 'object-relationship': {
+        const target = d.rel.target;
+        const fields = toIrFields(target, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx, p);
+        const select: ir.Select = { from: plainSource(target), fields, cardinality: 'one' };
+        out.push({ kind: 'object-relationship', alias, mapping: d.rel.info.columnMapping, select });
+        break;
+      }
+      case 'array-relationship': {
+        const target = d.rel.target;
+        const from = toIrRowSource(target, def, fieldNodes, ctx, p);
+        const fields = toIrFields(target, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx, p);
+        out.push({ kind: 'array-relationship', alias, mapping: d.rel.info.columnMapping, select: { from, fields, cardinality: 'many' } });
+        break;
+      }
+      case 'array-aggregate': {
+        const target = d.rel.target;
+        const select = toIrAggregate(target, def, fieldNodes, ctx, p);
+        out.push({ kind: 'array-aggregate', alias, mapping: d.rel.info.columnMapping, select });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+/** A `<t>_aggregate` field (root or relationship). */
+export function toIrAggregate(
+  view: TableView,
+  field: GraphQLField<unknown, unknown>,
+  nodes: readonly FieldNode[],
+  ctx: ToIrContext,
+  path: string,
+): ir.AggregateSelect {
+  const from = toIrRowSource(view, field, nodes, ctx, path);
+  const type = getNamedType(field.type) as GraphQLObjectType;
+  const defs = type.getFields();
+  const fields: ir.AggregateField[] = [];
+  for (const [alias, fieldNodes] of collectFields(type, nodes.map((n) => n.selectionSet), ctx)) {
+    const name = fieldNodes[0]?.name.value ?? alias;
+    const def = defs[name];
+    const p = `${path}.selectionSet.${alias}`;
+    if (name === '__typename') fields.push({ kind: 'typename', alias, typename: type.name });
+    else if (name === FIELD.nodes && def !== undefined) {
+      fields.push({ kind: 'nodes', alias, fields: toIrFields(view, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx, p) });
+    } else if (name === FIELD.aggregate && def !== undefined) {
+      fields.push({ kind: 'aggregate', alias, fields: aggregateOps(getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx) });
+    }
+  }
+  return { from, fields };
+}
+
+function aggregateOps(type: GraphQLObjectType, nodes: readonly FieldNode[], ctx: ToIrContext): ir.AggregateOpField[] {
+  const out: ir.AggregateOpField[] = [];
+  const defs = type.getFields();
+  for (const [alias, fieldNodes] of collectFields(type, nodes.map((n) => n.selectionSet), ctx)) {
+    const name = fieldNodes[0]?.name.value ?? alias;
+    if (name === '__typename') {
+      out.push({ kind: 'typename', alias, typename: type.name });
+      continue;
+    }
+    const def = defs[name];
+    const d = def === undefined ? undefined : descriptorOf<AggregateFieldDescriptor>(def.extensions);
+    if (def === undefined || d === undefined) continue;
+    if (d.kind === 'count') {
+      const colsNode = argumentOf(fieldNodes, ARG.columns);
+      const distinctNode = argumentOf(fieldNodes, ARG.distinct);
+      const colType = getNamedType(def.args.find((a) => a.name === ARG.columns)?.type) as GraphQLEnumType;
+      const columns =
+        colsNode === undefined
+          ? []
+          : listItems(astInput(colsNode), ctx)
+              .map((i) => enumValue(i, colType, ctx))
+              .filter((c): c is string => c !== null);
+      const distinct = distinctNode === undefined ? false : booleanValue(astInput(distinctNode), ctx) === true;
+      out.push({ kind: 'count', alias, columns, distinct });
+      continue;
+    }
+    const opType = getNamedType(def.type) as GraphQLObjectType;
+    const colDefs = opType.getFields();
+    const columns: ir.AggregateColumn[] = [];
+    for (const [colAlias, colNodes] of collectFields(opType, fieldNodes.map((n) => n.selectionSet), ctx)) {
+      const colName = colNodes[0]?.name.value ?? colAlias;
+      if (colName === '__typename') {
+        columns.push({ kind: 'typename', alias: colAlias, typename: opType.name });
+        continue;
+      }
+      const cd = colDefs[colName];
+      const c = cd === undefined ? undefined : descriptorOf<TableFieldDescriptor>(cd.extensions);
+      if (c?.kind !== 'column') continue;
+      const keepsType = d.op === 'sum' || d.op === 'max' || d.op === 'min';
+      const asText = ctx.stringifyNumericTypes && keepsType && isBigNumeric(c.column.dbType);
+      columns.push({ kind: 'column', alias: colAlias, column: c.column.name, asText });
+    }
+    out.push({ kind: 'op', alias, op: d.op, columns });
+  }
+  return out;
+}

@@ -1,0 +1,63 @@
+/**
+ * Boolean expressions over the rows of one table: the GraphQL `where`
+ * argument and permission filters both become this. Columns are database
+ * names; relationships carry their target table and column mapping.
+ */
+import type { ParamSource } from './value.ts';
+import type { QualifiedName } from './table.ts';
+
+/** A comparison operator, named after its v2 GraphQL spelling without `_`. */
+export type CompareOp =
+  | 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'nin'
+  | 'like' | 'nlike' | 'ilike' | 'nilike' | 'similar' | 'nsimilar'
+  | 'regex' | 'nregex' | 'iregex' | 'niregex'
+  | 'contains' | 'contained_in' | 'has_key' | 'has_keys_any' | 'has_keys_all';
+
+/** A column of the current row, optionally cast (jsonb `_cast: {String: ...}`). */
+export interface ColumnRef {
+  readonly column: string;
+  /** A database type name to cast the column to before comparing. */
+  readonly cast: string | null;
+}
+
+/** `local = remote` column pairs joining a row to a related table. */
+export type ColumnMapping = ReadonlyArray<readonly [string, string]>;
+
+/** A boolean expression. */
+export type BoolExp =
+  | { readonly kind: 'and'; readonly items: readonly BoolExp[] }
+  | { readonly kind: 'or'; readonly items: readonly BoolExp[] }
+  | { readonly kind: 'not'; readonly item: BoolExp }
+  | {
+      readonly kind: 'compare';
+      readonly left: ColumnRef;
+      readonly op: CompareOp;
+      readonly right: ParamSource;
+      /** The column's database type, used when the operator needs an explicit cast of the value. */
+      readonly dbType: string;
+    }
+  | { readonly kind: 'is-null'; readonly left: ColumnRef; readonly isNull: boolean }
+  /** Some row of a related table (object or array relationship) satisfies `where`. */
+  | { readonly kind: 'relationship'; readonly target: QualifiedName; readonly mapping: ColumnMapping; readonly where: BoolExp }
+  /** Some row of an unrelated table satisfies `where` (permission `_exists`). */
+  | { readonly kind: 'exists'; readonly target: QualifiedName; readonly where: BoolExp };
+
+/** The always-true expression. */
+export const TRUE: BoolExp = { kind: 'and', items: [] };
+
+/** Conjunction that drops trivially-true parts. */
+export function andAll(items: readonly (BoolExp | null)[]): BoolExp {
+  const kept: BoolExp[] = [];
+  for (const i of items) {
+    if (i === null || isTrue(i)) continue;
+    if (i.kind === 'and') kept.push(...i.items);
+    else kept.push(i);
+  }
+  if (kept.length === 1 && kept[0] !== undefined) return kept[0];
+  return { kind: 'and', items: kept };
+}
+
+/** True for the empty conjunction. */
+export function isTrue(e: BoolExp): boolean {
+  return e.kind === 'and' && e.items.length === 0;
+}

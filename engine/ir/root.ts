@@ -1,0 +1,18 @@
+/** A root field of an operation, as the planner sees it. */
+import type { AggregateSelect, Select } from './select.ts';
+
+/** A database read answered by one source. */
+export type DbRootField =
+  | { readonly kind: 'select'; readonly alias: string; readonly source: string; readonly select: Select }
+  | { readonly kind: 'aggregate'; readonly alias: string; readonly source: string; readonly select: AggregateSelect };
+
+/** A root field whose JSON is known when the plan is built. */
+export interface StaticRootField {
+  readonly kind: 'static';
+  readonly alias: string;
+  /** JSON text of the value (`"query_root"`, an introspection result). */
+  readonly json: string;
+}
+
+/** Any root field. */
+export type RootField = DbRootField | StaticRootField;
