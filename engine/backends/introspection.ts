@@ -1,0 +1,76 @@
+/**
+ * What a backend's introspection reports about a source database: the raw
+ * facts the catalog resolves metadata against. Backend-neutral shapes; each
+ * dialect folder fills them from its own system catalogs.
+ */
+import type { QualifiedName } from '../catalog/types.ts';
+
+/** Relation kinds the catalog can track. */
+export type RelationKind = 'table' | 'view' | 'materialized_view' | 'foreign_table' | 'partitioned_table';
+
+/** `pg_type.typtype` classes, spelled out. */
+export type TypeCategory = 'base' | 'enum' | 'composite' | 'domain' | 'range' | 'pseudo' | 'multirange';
+
+/** One column as the database describes it. */
+export interface IntrospectedColumn {
+  readonly name: string;
+  /** Ordinal position (attnum); stable across column renames. */
+  readonly position: number;
+  /** Type name (`int4`, `_text`, `my_enum`). */
+  readonly dbType: string;
+  /** Element type name for arrays, else null. */
+  readonly elementType: string | null;
+  readonly typeCategory: TypeCategory;
+  /** Labels of an enum type (in sort order), else null. */
+  readonly enumLabels: readonly string[] | null;
+  readonly nullable: boolean;
+  readonly hasDefault: boolean;
+  /** Generated columns and identity-always columns cannot be written. */
+  readonly isGenerated: boolean;
+  readonly comment: string | null;
+}
+
+/** A primary key or unique constraint. */
+export interface IntrospectedConstraint {
+  readonly name: string;
+  readonly columns: readonly string[];
+}
+
+/** A foreign key of a table. */
+export interface IntrospectedForeignKey {
+  readonly name: string;
+  readonly target: QualifiedName;
+  /** Pairs of [local column, target column], in constraint order. */
+  readonly columnMapping: ReadonlyArray<readonly [string, string]>;
+}
+
+/** A table, view or similar relation. */
+export interface IntrospectedTable {
+  readonly name: QualifiedName;
+  /** Database object id; stable across renames (used to follow a rename). */
+  readonly oid: number;
+  readonly kind: RelationKind;
+  readonly comment: string | null;
+  readonly columns: readonly IntrospectedColumn[];
+  readonly primaryKey: IntrospectedConstraint | null;
+  readonly uniqueConstraints: readonly IntrospectedConstraint[];
+  readonly foreignKeys: readonly IntrospectedForeignKey[];
+  readonly mutability: { readonly insertable: boolean; readonly updatable: boolean; readonly deletable: boolean };
+}
+
+/** Everything introspection found in one source, tables keyed by `schema.name`. */
+export interface SourceIntrospection {
+  readonly tables: ReadonlyMap<string, IntrospectedTable>;
+  /** A digest of everything found; equal digests mean nothing changed. */
+  readonly fingerprint: string;
+}
+
+/** Which columns of an enum table to read its values from. */
+export interface EnumTableQuery {
+  readonly table: QualifiedName;
+  readonly valueColumn: string;
+  readonly commentColumn: string | null;
+}
+
+/** Rows of one enum table: value and optional comment, in value order. */
+export type EnumTableRows = ReadonlyArray<{ readonly value: string; readonly comment: string | null }>;

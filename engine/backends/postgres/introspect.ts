@@ -1,0 +1,229 @@
+/**
+ * PostgreSQL introspection: one catalog query per source returning every
+ * table, view and similar relation with columns, keys and mutability, built as
+ * JSON by the database. No per-table queries, so hundreds of tables stay fast.
+ */
+import { createHash } from 'node:crypto';
+import type { QualifiedName } from '../../catalog/types.ts';
+import type {
+  EnumTableQuery,
+  EnumTableRows,
+  IntrospectedTable,
+  RelationKind,
+  SourceIntrospection,
+  TypeCategory,
+} from '../introspection.ts';
+import { queryFirstText, type PgQueryable } from './connection.ts';
+
+/** Schemas never offered for tracking: system schemas and the engine's own metadata schema. */
+const INTROSPECTION_SQL = `
+SELECT coalesce(json_agg(t), '[]')::text FROM (
+  SELECT
+    n.nspname AS schema,
+    c.relname AS name,
+    c.oid::int8 AS oid,
+    c.relkind::text AS relkind,
+    obj_description(c.oid, 'pg_class') AS comment,
+    (SELECT coalesce(json_agg(json_build_object(
+        'name', a.attname,
+        'position', a.attnum,
+        'type', ty.typname,
+        'element_type', et.typname,
+        'typtype', ty.typtype::text,
+        'enum_labels', (SELECT json_agg(e.enumlabel ORDER BY e.enumsortorder) FROM pg_catalog.pg_enum e WHERE e.enumtypid = ty.oid),
+        'nullable', NOT a.attnotnull,
+        'has_default', a.atthasdef OR a.attidentity <> '',
+        'generated', a.attgenerated <> '' OR a.attidentity = 'a',
+        'comment', col_description(c.oid, a.attnum)
+      ) ORDER BY a.attnum), '[]')
+      FROM pg_catalog.pg_attribute a
+      JOIN pg_catalog.pg_type ty ON ty.oid = a.atttypid
+      LEFT JOIN pg_catalog.pg_type et ON et.oid = ty.typelem AND ty.typcategory = 'A'
+      WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) AS columns,
+    (SELECT coalesce(json_agg(json_build_object(
+        'name', con.conname,
+        'contype', con.contype::text,
+        'target_schema', tn.nspname,
+        'target_name', tc.relname,
+        'columns', (SELECT json_agg(la.attname ORDER BY k.ord)
+                    FROM unnest(con.conkey) WITH ORDINALITY AS k(attnum, ord)
+                    JOIN pg_catalog.pg_attribute la ON la.attrelid = con.conrelid AND la.attnum = k.attnum),
+        'target_columns', (SELECT json_agg(ra.attname ORDER BY k.ord)
+                    FROM unnest(con.confkey) WITH ORDINALITY AS k(attnum, ord)
+                    JOIN pg_catalog.pg_attribute ra ON ra.attrelid = con.confrelid AND ra.attnum = k.attnum)
+      ) ORDER BY con.conname), '[]')
+      FROM pg_catalog.pg_constraint con
+      LEFT JOIN pg_catalog.pg_class tc ON tc.oid = con.confrelid
+      LEFT JOIN pg_catalog.pg_namespace tn ON tn.oid = tc.relnamespace
+      WHERE con.conrelid = c.oid AND con.contype IN ('p', 'u', 'f')) AS constraints,
+    CASE WHEN c.relkind IN ('v', 'f') THEN pg_catalog.pg_relation_is_updatable(c.oid, false)
+         WHEN c.relkind IN ('r', 'p') THEN 28 ELSE 0 END AS updatable_bits
+  FROM pg_catalog.pg_class c
+  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+  WHERE c.relkind IN ('r', 'v', 'm', 'f', 'p')
+    AND NOT c.relispartition
+    AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'engine_metadata')
+    AND n.nspname NOT LIKE 'pg\\_toast%'
+    AND n.nspname NOT LIKE 'pg\\_temp\\_%'
+) t`;
+
+interface RawColumn {
+  name: string;
+  position: number;
+  type: string;
+  element_type: string | null;
+  typtype: string;
+  enum_labels: string[] | null;
+  nullable: boolean;
+  has_default: boolean;
+  generated: boolean;
+  comment: string | null;
+}
+
+interface RawConstraint {
+  name: string;
+  contype: 'p' | 'u' | 'f';
+  target_schema: string | null;
+  target_name: string | null;
+  columns: string[] | null;
+  target_columns: string[] | null;
+}
+
+interface RawRelation {
+  schema: string;
+  name: string;
+  oid: number;
+  relkind: string;
+  comment: string | null;
+  columns: RawColumn[];
+  constraints: RawConstraint[];
+  updatable_bits: number;
+}
+
+const RELKINDS: Record<string, RelationKind> = {
+  r: 'table',
+  v: 'view',
+  m: 'materialized_view',
+  f: 'foreign_table',
+  p: 'partitioned_table',
+};
+
+const TYPTYPES: Record<string, TypeCategory> = {
+  b: 'base',
+  e: 'enum',
+  c: 'composite',
+  d: 'domain',
+  r: 'range',
+  p: 'pseudo',
+  m: 'multirange',
+};
+
+// pg_relation_is_updatable bits: 1 << CMD_UPDATE(2), 1 << CMD_INSERT(3), 1 << CMD_DELETE(4).
+const UPDATE_BIT = 4;
+const INSERT_BIT = 8;
+const DELETE_BIT = 16;
+
+/** Key of a relation in {@link SourceIntrospection.tables}. */
+function relationKey(n: QualifiedName): string {
+  return `${n.schema}.${n.name}`;
+}
+
+function toTable(r: RawRelation): IntrospectedTable {
+  const pk = r.constraints.find((c) => c.contype === 'p');
+  return {
+    name: { schema: r.schema, name: r.name },
+    oid: Number(r.oid),
+    kind: RELKINDS[r.relkind] ?? 'table',
+    comment: r.comment,
+    columns: r.columns.map((c) => ({
+      name: c.name,
+      position: c.position,
+      dbType: c.type,
+      elementType: c.element_type,
+      typeCategory: TYPTYPES[c.typtype] ?? 'base',
+      enumLabels: c.enum_labels,
+      nullable: c.nullable,
+      hasDefault: c.has_default,
+      isGenerated: c.generated,
+      comment: c.comment,
+    })),
+    primaryKey: pk === undefined ? null : { name: pk.name, columns: pk.columns ?? [] },
+    uniqueConstraints: r.constraints
+      .filter((c) => c.contype === 'u')
+      .map((c) => ({ name: c.name, columns: c.columns ?? [] })),
+    foreignKeys: r.constraints
+      .filter((c) => c.contype === 'f' && c.target_schema !== null && c.target_name !== null)
+      .map((c) => {
+        const local = c.columns ?? [];
+        const remote = c.target_columns ?? [];
+        return {
+          name: c.name,
+          target: { schema: c.target_schema ?? '', name: c.target_name ?? '' },
+          columnMapping: local.map((l, i) => [l, remote[i] ?? ''] as const),
+        };
+      }),
+    mutability: {
+      insertable: (r.updatable_bits & INSERT_BIT) !== 0,
+      updatable: (r.updatable_bits & UPDATE_BIT) !== 0,
+      deletable: (r.updatable_bits & DELETE_BIT) !== 0,
+    },
+  };
+}
+
+/** Introspects every trackable relation of the database behind `q` in one query. */
+export async function introspectPostgres(q: PgQueryable): Promise<SourceIntrospection> {
+  const text = await queryFirstText(q, INTROSPECTION_SQL);
+  const raw = JSON.parse(text ?? '[]') as RawRelation[];
+  const tables = new Map<string, IntrospectedTable>();
+  for (const r of raw) {
+    const t = toTable(r);
+    tables.set(relationKey(t.name), t);
+  }
+  return { tables, fingerprint: createHash('sha1').update(text ?? '').digest('hex') };
+}
+
+/** Quotes an identifier for PostgreSQL. */
+function quoteIdent(s: string): string {
+  return `"${s.replace(/"/g, '""')}"`;
+}
+
+/** json_build_object takes at most 100 arguments, so 50 key/value pairs per statement. */
+const ENUM_CHUNK = 40;
+
+/**
+ * Reads the rows of several enum tables in one statement. The result is keyed
+ * like the input (index order); a table that cannot be read gets an Error.
+ */
+export async function fetchEnumTableRows(
+  q: PgQueryable,
+  queries: readonly EnumTableQuery[],
+): Promise<(EnumTableRows | Error)[]> {
+  if (queries.length === 0) return [];
+  if (queries.length > ENUM_CHUNK) {
+    const out: (EnumTableRows | Error)[] = [];
+    for (let i = 0; i < queries.length; i += ENUM_CHUNK) {
+      out.push(...(await fetchEnumTableRows(q, queries.slice(i, i + ENUM_CHUNK))));
+    }
+    return out;
+  }
+  const parts = queries.map((e, i) => {
+    const table = `${quoteIdent(e.table.schema)}.${quoteIdent(e.table.name)}`;
+    const value = quoteIdent(e.valueColumn);
+    const comment = e.commentColumn === null ? 'NULL' : `${quoteIdent(e.commentColumn)}::text`;
+    return `'${i}', (SELECT coalesce(json_agg(json_build_object('value', ${value}::text, 'comment', ${comment}) ORDER BY ${value}), '[]') FROM ${table})`;
+  });
+  try {
+    const text = await queryFirstText(q, `SELECT json_build_object(${parts.join(', ')})::text`);
+    const obj = JSON.parse(text ?? '{}') as Record<string, EnumTableRows>;
+    return queries.map((_, i) => obj[String(i)] ?? []);
+  } catch (e) {
+    if (queries.length === 1) return [e instanceof Error ? e : new Error(String(e))];
+    // One unreadable table must not hide the others: fall back to one statement each.
+    const out: (EnumTableRows | Error)[] = [];
+    for (const one of queries) {
+      const [r] = await fetchEnumTableRows(q, [one]);
+      out.push(r ?? new Error('no result'));
+    }
+    return out;
+  }
+}

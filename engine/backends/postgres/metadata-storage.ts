@@ -1,0 +1,120 @@
+/**
+ * Storage of the metadata document in PostgreSQL: one row in
+ * `engine_metadata.metadata` with the document and its resource_version, and
+ * the NOTIFY channel other engine processes LISTEN on. Only SQL lives here;
+ * metadata/store.ts decides when to call it.
+ */
+import pg from 'pg';
+import { ErrorCode } from '../../errors/codes.ts';
+import { EngineError } from '../../errors/engine-error.ts';
+
+/** The NOTIFY channel of metadata changes. */
+export const METADATA_CHANNEL = 'engine_metadata_changed';
+
+/** Arbitrary but fixed key of the advisory lock taken while creating the schema. */
+const SCHEMA_LOCK_KEY = 727_001;
+
+/** The stored row. */
+export interface StoredMetadata {
+  readonly resourceVersion: number;
+  readonly metadata: unknown;
+}
+
+/**
+ * Creates the schema and table if missing. An advisory lock makes two engines
+ * starting at once on one database take turns, so neither sees a half-made schema.
+ */
+export async function ensureMetadataSchema(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
+    await client.query('CREATE SCHEMA IF NOT EXISTS engine_metadata');
+    await client.query(`CREATE TABLE IF NOT EXISTS engine_metadata.metadata (
+      id integer PRIMARY KEY CHECK (id = 1),
+      resource_version integer NOT NULL,
+      metadata jsonb NOT NULL,
+      updated_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    await client.query('COMMIT');
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+
+/** Reads the stored document, or null when none was stored yet. */
+export async function loadMetadata(pool: pg.Pool): Promise<StoredMetadata | null> {
+  const res = await pool.query<{ resource_version: number; metadata: unknown }>(
+    'SELECT resource_version, metadata FROM engine_metadata.metadata WHERE id = 1',
+  );
+  const row = res.rows[0];
+  return row === undefined ? null : { resourceVersion: row.resource_version, metadata: row.metadata };
+}
+
+/** Reads only the stored resource_version (polling). */
+export async function loadResourceVersion(pool: pg.Pool): Promise<number | null> {
+  const res = await pool.query<{ resource_version: number }>('SELECT resource_version FROM engine_metadata.metadata WHERE id = 1');
+  return res.rows[0]?.resource_version ?? null;
+}
+
+/** Stores `metadata` as version `resourceVersion` unless a document is already stored; returns what is stored. */
+export async function initializeMetadata(pool: pg.Pool, metadata: unknown, resourceVersion: number): Promise<StoredMetadata> {
+  await pool.query(
+    'INSERT INTO engine_metadata.metadata (id, resource_version, metadata) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING',
+    [resourceVersion, JSON.stringify(metadata)],
+  );
+  const stored = await loadMetadata(pool);
+  if (stored === null) throw new EngineError(ErrorCode.Unexpected, 'metadata row vanished after insert', { status: 500 });
+  return stored;
+}
+
+/**
+ * Stores `metadata` as `expected + 1` if the stored version is still
+ * `expected`, and sends `notice` on the channel in the same transaction (so it
+ * is delivered only if the write commits). Returns the new version, or null
+ * when another writer got there first.
+ */
+export async function saveMetadata(pool: pg.Pool, metadata: unknown, expected: number, notice: string): Promise<number | null> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const res = await client.query<{ resource_version: number }>(
+      `UPDATE engine_metadata.metadata SET metadata = $1, resource_version = resource_version + 1, updated_at = now()
+       WHERE id = 1 AND resource_version = $2 RETURNING resource_version`,
+      [JSON.stringify(metadata), expected],
+    );
+    const row = res.rows[0];
+    if (row === undefined) {
+      await client.query('ROLLBACK');
+      return null;
+    }
+    await client.query('SELECT pg_notify($1, $2)', [METADATA_CHANNEL, notice]);
+    await client.query('COMMIT');
+    return row.resource_version;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+
+/** Opens a dedicated client LISTENing on the channel; `onNotice` gets each payload. */
+export async function listenMetadata(
+  url: string,
+  onNotice: (payload: string) => void,
+  onLost: (e: unknown) => void,
+): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('notification', (n) => {
+    if (n.channel === METADATA_CHANNEL) onNotice(n.payload ?? '');
+  });
+  client.on('error', onLost);
+  client.on('end', () => onLost(new Error('listener connection ended')));
+  await client.connect();
+  await client.query(`LISTEN ${METADATA_CHANNEL}`);
+  return client;
+}

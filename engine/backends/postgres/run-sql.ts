@@ -1,0 +1,68 @@
+/**
+ * `run_sql` on PostgreSQL: runs the user's SQL text (several statements
+ * allowed, simple query protocol) and shapes the last statement's result as
+ * v2 does: `TuplesOk` with a header row and rows of text cells, or
+ * `CommandOk` with a null result.
+ */
+import type pg from 'pg';
+import { ErrorCode } from '../../errors/codes.ts';
+import { EngineError } from '../../errors/engine-error.ts';
+import type { PgQueryable } from './connection.ts';
+
+/** v2 compat: the answer of `run_sql`. */
+export interface RunSqlResult {
+  readonly result_type: 'TuplesOk' | 'CommandOk';
+  readonly result: ReadonlyArray<ReadonlyArray<string | null>> | null;
+}
+
+const textTypes: pg.CustomTypesConfig = { getTypeParser: () => (value: string) => value };
+
+interface PgDatabaseError {
+  message: string;
+  code?: string;
+  detail?: string;
+  hint?: string;
+}
+
+function isDatabaseError(e: unknown): e is PgDatabaseError & Error {
+  return e instanceof Error && typeof (e as { code?: unknown }).code === 'string';
+}
+
+/**
+ * v2 compat: a database error as `postgres-error` "query execution failed",
+ * with the statement and the error fields in `internal`.
+ */
+export function toPostgresError(e: unknown, statement: string): EngineError {
+  if (!isDatabaseError(e)) return new EngineError(ErrorCode.Unexpected, 'database query error', { cause: e, status: 500 });
+  return new EngineError(ErrorCode.PostgresError, 'query execution failed', {
+    status: 400,
+    internal: {
+      statement,
+      prepared: false,
+      arguments: [],
+      error: {
+        exec_status: 'FatalError',
+        message: e.message,
+        status_code: e.code ?? null,
+        description: e.detail ?? null,
+        hint: e.hint ?? null,
+      },
+    },
+  });
+}
+
+/** Runs `sql` on `client` (in whatever transaction the caller opened). */
+export async function runSqlText(client: PgQueryable, sql: string): Promise<RunSqlResult> {
+  let res: pg.QueryArrayResult | pg.QueryArrayResult[];
+  try {
+    const config: pg.QueryArrayConfig = { text: sql, rowMode: 'array', types: textTypes };
+    res = (await (client as pg.ClientBase).query(config)) as pg.QueryArrayResult | pg.QueryArrayResult[];
+  } catch (e) {
+    throw toPostgresError(e, sql);
+  }
+  const last = Array.isArray(res) ? res[res.length - 1] : res;
+  if (last === undefined || last.fields.length === 0) return { result_type: 'CommandOk', result: null };
+  const header = last.fields.map((f) => f.name);
+  const rows = last.rows.map((r) => (r as unknown[]).map((c) => (c === null || c === undefined ? null : String(c))));
+  return { result_type: 'TuplesOk', result: [header, ...rows] };
+}

@@ -1,0 +1,238 @@
+/**
+ * Builds a catalog snapshot from a metadata document and the prepared sources
+ * (see prepared.ts). Pure and synchronous: all database reads happen before,
+ * so a build can run once per call of a `bulk`. Stages run in order, each
+ * leaving out what it cannot resolve and recording why:
+ * sources → tables → names → enum links → relationships → permissions → roles.
+ * Dependency pruning falls out of the order: a relationship to an
+ * inconsistent table, or a permission through an inconsistent relationship,
+ * does not resolve and is reported in turn.
+ */
+import { formatTableName, type MetadataDocument, type SourceMetadata } from '../metadata/document.ts';
+import { inconsistency } from './inconsistency.ts';
+import type { PreparedSource, PreparedSources } from './prepared.ts';
+import { NameRegistry } from './stages/names.ts';
+import {
+  permissionItems,
+  resolvePermission,
+  type PermissionLookup,
+  type PermissionTable,
+} from './stages/permissions.ts';
+import { resolveRelationship, type TableLookup } from './stages/relationships.ts';
+import { resolveTable, type TableDraft } from './stages/tables.ts';
+import {
+  tableKey,
+  type Catalog,
+  type InconsistentObject,
+  type RelationshipInfo,
+  type SourceInfo,
+  type TableInfo,
+  type TablePermissions,
+} from './types.ts';
+
+let lastVersion = 0;
+
+/** The next catalog version of this process (strictly increasing). */
+export function nextCatalogVersion(): number {
+  lastVersion += 1;
+  return lastVersion;
+}
+
+interface SourceDrafts {
+  readonly meta: SourceMetadata;
+  readonly prepared: Extract<PreparedSource, { ok: true }>;
+  readonly tables: Map<string, TableDraft>;
+  readonly tracked: Set<string>;
+  readonly relationships: Map<string, Map<string, RelationshipInfo>>;
+}
+
+/** Builds the catalog of `doc`; `resourceVersion` is the stored version it will carry. */
+export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, resourceVersion: number): Catalog {
+  const bad: InconsistentObject[] = [];
+  const sources: SourceDrafts[] = [];
+
+  // Stage: sources.
+  for (const meta of doc.sources) {
+    const ref = { kind: 'source', source: meta.name } as const;
+    const p = prepared.get(meta.name);
+    if (meta.kind !== 'postgres') {
+      bad.push(inconsistency(ref, meta.name, `the ${meta.kind} backend is not supported yet`));
+    } else if (p === undefined) {
+      bad.push(inconsistency(ref, meta.name, `source "${meta.name}" was not prepared`));
+    } else if (!p.ok) {
+      bad.push(inconsistency(ref, meta.name, p.reason));
+    } else {
+      sources.push({ meta, prepared: p, tables: new Map(), tracked: new Set(), relationships: new Map() });
+    }
+  }
+
+  // Stage: tables, then names (a clash makes the later table inconsistent).
+  const names = new NameRegistry();
+  for (const s of sources) {
+    for (const entry of s.meta.tables) {
+      const key = tableKey(entry.table);
+      s.tracked.add(key);
+      const ref = { kind: 'table', source: s.meta.name, table: entry.table } as const;
+      const intro = s.prepared.introspection.tables.get(key);
+      if (intro === undefined) {
+        bad.push(inconsistency(ref, entry.table, `no such table/view exists in source: "${formatTableName(entry.table)}"`));
+        continue;
+      }
+      const r = resolveTable(s.meta.name, entry, intro, s.prepared.enumRows.get(key));
+      if ('reason' in r) {
+        bad.push(inconsistency(ref, entry.table, r.reason));
+        continue;
+      }
+      const clash = names.claim(r);
+      if (clash !== null) {
+        bad.push(inconsistency(ref, entry.table, clash));
+        continue;
+      }
+      s.tables.set(key, r);
+    }
+  }
+
+  // Stage: enum links. A column with a single-column foreign key to a consistent enum table takes its enum.
+  for (const s of sources) {
+    for (const t of s.tables.values()) {
+      t.columns = t.columns.map((c) => {
+        const fk = t.introspected.foreignKeys.find((k) => k.columnMapping.length === 1 && k.columnMapping[0]?.[0] === c.name);
+        const target = fk === undefined ? undefined : s.tables.get(tableKey(fk.target));
+        return target?.enumValues !== null && target !== undefined && fk !== undefined ? { ...c, enumTable: fk.target } : c;
+      });
+    }
+  }
+
+  // Stage: relationships.
+  for (const s of sources) {
+    const lookup: TableLookup = {
+      table: (n) => s.tables.get(tableKey(n)),
+      isTracked: (n) => s.tracked.has(tableKey(n)),
+      foreignKeys: (n) => s.prepared.introspection.tables.get(tableKey(n))?.foreignKeys,
+    };
+    for (const entry of s.meta.tables) {
+      const key = tableKey(entry.table);
+      const draft = s.tables.get(key);
+      const rels = new Map<string, RelationshipInfo>();
+      const lists = [
+        ['object', entry.object_relationships],
+        ['array', entry.array_relationships],
+      ] as const;
+      for (const [kind, list] of lists) {
+        for (const rel of list) {
+          const ref = { kind: `${kind}_relation`, source: s.meta.name, table: entry.table, name: rel.name } as const;
+          const definition = { name: rel.name, source: s.meta.name, comment: rel.comment ?? null, table: entry.table, using: rel.using };
+          if (draft === undefined) {
+            bad.push(inconsistency(ref, definition, `table "${formatTableName(entry.table)}" is inconsistent`));
+            continue;
+          }
+          if (rels.has(rel.name) || draft.columns.some((c) => c.name === rel.name || c.gqlName === rel.name)) {
+            bad.push(
+              inconsistency(ref, definition, `in table "${formatTableName(entry.table)}": column/relationship "${rel.name}" already exists`),
+            );
+            continue;
+          }
+          const r = resolveRelationship(kind, rel, draft, lookup);
+          if ('reason' in r) bad.push(inconsistency(ref, definition, r.reason));
+          else rels.set(rel.name, r);
+        }
+      }
+      if (draft !== undefined) s.relationships.set(key, rels);
+    }
+  }
+
+  // Stage: permissions.
+  const catalogSources = new Map<string, SourceInfo>();
+  for (const s of sources) {
+    const permTable = (key: string): PermissionTable | undefined => {
+      const draft = s.tables.get(key);
+      return draft === undefined ? undefined : { draft, relationships: s.relationships.get(key) ?? new Map() };
+    };
+    const lookup: PermissionLookup = (n) => permTable(tableKey(n));
+    const tables = new Map<string, TableInfo>();
+    for (const entry of s.meta.tables) {
+      const key = tableKey(entry.table);
+      const pt = permTable(key);
+      const perms = new Map<string, { -readonly [K in keyof TablePermissions]: TablePermissions[K] }>();
+      for (const item of permissionItems(s.meta.name, entry)) {
+        const ref = { kind: 'permission', source: s.meta.name, table: entry.table, role: item.role, permission: item.kind } as const;
+        if (pt === undefined) {
+          bad.push(inconsistency(ref, item.definition, `table "${formatTableName(entry.table)}" is inconsistent`));
+          continue;
+        }
+        const r = resolvePermission(item, pt, lookup);
+        if ('reason' in r) {
+          bad.push(inconsistency(ref, item.definition, r.reason));
+          continue;
+        }
+        const slot = perms.get(item.role) ?? { select: null, insert: null, update: null, delete: null };
+        switch (r.kind) {
+          case 'select':
+            slot.select = r.info;
+            break;
+          case 'insert':
+            slot.insert = r.info;
+            break;
+          case 'update':
+            slot.update = r.info;
+            break;
+          case 'delete':
+            slot.delete = r.info;
+            break;
+        }
+        perms.set(item.role, slot);
+      }
+      if (pt === undefined) continue;
+      const d = pt.draft;
+      const i = d.introspected;
+      tables.set(key, {
+        source: s.meta.name,
+        name: entry.table,
+        gqlName: d.gqlName,
+        rootFields: d.rootFields,
+        kind: i.kind,
+        description: d.description,
+        columns: d.columns,
+        primaryKey: i.primaryKey?.columns ?? [],
+        uniqueConstraints: i.uniqueConstraints,
+        foreignKeys: i.foreignKeys,
+        relationships: [...pt.relationships.values()],
+        enumValues: d.enumValues,
+        mutability: i.mutability,
+        permissions: perms,
+      });
+    }
+    catalogSources.set(s.meta.name, {
+      name: s.meta.name,
+      kind: 'postgres',
+      connection: s.prepared.connection,
+      tables,
+    });
+  }
+
+  return {
+    version: nextCatalogVersion(),
+    resourceVersion,
+    sources: catalogSources,
+    roles: collectRoles(doc),
+    inconsistencies: bad,
+  };
+}
+
+/** Every role named in metadata (permissions, inherited roles), `admin` excluded, sorted. */
+function collectRoles(doc: MetadataDocument): string[] {
+  const roles = new Set<string>();
+  for (const s of doc.sources) {
+    for (const t of s.tables) {
+      for (const list of [t.select_permissions, t.insert_permissions, t.update_permissions, t.delete_permissions]) {
+        for (const p of list) roles.add(p.role);
+      }
+    }
+  }
+  for (const r of doc.inherited_roles) {
+    roles.add(r.role_name);
+    for (const m of r.role_set) roles.add(m);
+  }
+  roles.delete('admin');
+  return [...roles].sort();
+}

@@ -1,0 +1,92 @@
+/**
+ * Identities of metadata objects: what an inconsistency, a dependency report
+ * or a cascade names. An id is the JSON of a {@link MetadataObjectRef}, so it
+ * is stable across builds and can be turned back into the reference.
+ */
+import type { QualifiedName } from './types.ts';
+
+/** Permission kinds as they appear in inconsistency types (`select_permission`). */
+export type PermissionKind = 'select' | 'insert' | 'update' | 'delete';
+
+/** A reference to one metadata object. */
+export type MetadataObjectRef =
+  | { readonly kind: 'source'; readonly source: string }
+  | { readonly kind: 'table'; readonly source: string; readonly table: QualifiedName }
+  | {
+      readonly kind: 'object_relation' | 'array_relation';
+      readonly source: string;
+      readonly table: QualifiedName;
+      readonly name: string;
+    }
+  | {
+      readonly kind: 'permission';
+      readonly source: string;
+      readonly table: QualifiedName;
+      readonly role: string;
+      readonly permission: PermissionKind;
+    };
+
+/** The stable id of a reference. */
+export function objectId(ref: MetadataObjectRef): string {
+  switch (ref.kind) {
+    case 'source':
+      return JSON.stringify([ref.kind, ref.source]);
+    case 'table':
+      return JSON.stringify([ref.kind, ref.source, ref.table.schema, ref.table.name]);
+    case 'object_relation':
+    case 'array_relation':
+      return JSON.stringify([ref.kind, ref.source, ref.table.schema, ref.table.name, ref.name]);
+    case 'permission':
+      return JSON.stringify([ref.kind, ref.source, ref.table.schema, ref.table.name, ref.role, ref.permission]);
+  }
+}
+
+/** Turns an id made by {@link objectId} back into its reference (null if it is not one). */
+export function parseObjectId(id: string): MetadataObjectRef | null {
+  let parts: unknown;
+  try {
+    parts = JSON.parse(id);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(parts) || !parts.every((p) => typeof p === 'string')) return null;
+  const [kind, source = '', schema = '', name = '', a = '', b = ''] = parts as string[];
+  const table = { schema, name };
+  switch (kind) {
+    case 'source':
+      return { kind, source };
+    case 'table':
+      return { kind, source, table };
+    case 'object_relation':
+    case 'array_relation':
+      return { kind, source, table, name: a };
+    case 'permission':
+      return { kind, source, table, role: a, permission: b as PermissionKind };
+    default:
+      return null;
+  }
+}
+
+function tableText(t: QualifiedName): string {
+  return t.schema === 'public' ? t.name : `${t.schema}.${t.name}`;
+}
+
+/** v2 compat: the `type` of an inconsistent object (`table`, `object_relation`, `select_permission`...). */
+export function objectType(ref: MetadataObjectRef): string {
+  return ref.kind === 'permission' ? `${ref.permission}_permission` : ref.kind;
+}
+
+/** v2 compat: the human name of an object (`table authors in source default`). */
+export function objectName(ref: MetadataObjectRef): string {
+  switch (ref.kind) {
+    case 'source':
+      return `source ${ref.source}`;
+    case 'table':
+      return `table ${tableText(ref.table)} in source ${ref.source}`;
+    case 'object_relation':
+    case 'array_relation':
+      return `relationship ${ref.name} in table ${tableText(ref.table)} in source ${ref.source}`;
+    case 'permission':
+      return `permission ${tableText(ref.table)}.${ref.role}.${ref.permission} in source ${ref.source}`;
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Stage "names": GraphQL names must be unique across the whole schema, so two
+ * tracked tables (of any sources) may not share a type name or a root field.
+ * Tables are claimed in document order; a later table that clashes is
+ * inconsistent, which is how tracking a clashing table is refused.
+ */
+import { formatTableName } from '../../metadata/document.ts';
+import type { TableDraft } from './tables.ts';
+
+/** Claims names table by table; returns why a table clashes, or null when its names are free. */
+export class NameRegistry {
+  readonly #owners = new Map<string, string>();
+
+  /** Claims every GraphQL name of `t` or returns the first clash without claiming any. */
+  claim(t: TableDraft): string | null {
+    const owner = `table "${formatTableName(t.entry.table)}" in source "${t.source}"`;
+    const names: Array<[string, string]> = [[t.gqlName, 'type name']];
+    for (const n of Object.values(t.rootFields)) names.push([n, 'root field']);
+    const own = new Set<string>();
+    for (const [n, what] of names) {
+      if (what === 'root field' && own.has(n) && n !== t.gqlName) {
+        return `the root field name "${n}" is used twice by ${owner}`;
+      }
+      own.add(n);
+      const other = this.#owners.get(`${what}:${n}`);
+      if (other !== undefined) return `the ${what} "${n}" of ${owner} conflicts with the one of ${other}`;
+    }
+    for (const [n, what] of names) this.#owners.set(`${what}:${n}`, owner);
+    return null;
+  }
+}

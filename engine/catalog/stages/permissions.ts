@@ -1,0 +1,192 @@
+/**
+ * Stage "permissions": select/insert/update/delete permissions → the role's
+ * TablePermissions. Columns `*` are expanded; boolean expressions are kept as
+ * JSON but every column, relationship and `_exists` table they name is checked,
+ * so a permission on a missing column is inconsistent rather than broken.
+ */
+import {
+  formatTableName,
+  parseTableName,
+  type PermissionColumns,
+  type TableMetadata,
+  type TableNameInput,
+} from '../../metadata/document.ts';
+import type {
+  DeletePermissionInfo,
+  InsertPermissionInfo,
+  PermissionBoolExp,
+  QualifiedName,
+  RelationshipInfo,
+  SelectPermissionInfo,
+  UpdatePermissionInfo,
+} from '../types.ts';
+import type { PermissionKind } from '../object-id.ts';
+import type { TableDraft } from './tables.ts';
+
+/** A table with its resolved relationships, as permission checking sees it. */
+export interface PermissionTable {
+  readonly draft: TableDraft;
+  readonly relationships: ReadonlyMap<string, RelationshipInfo>;
+}
+
+/** Finds a consistent table of the same source. */
+export type PermissionLookup = (name: QualifiedName) => PermissionTable | undefined;
+
+const AND = new Set(['_and', '$and']);
+const OR = new Set(['_or', '$or']);
+const NOT = new Set(['_not', '$not', 'not']);
+const EXISTS = new Set(['_exists', '$exists']);
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Returns why `exp` does not fit `table`, or null when every name in it resolves. */
+export function checkBoolExp(exp: unknown, table: PermissionTable, lookup: PermissionLookup): string | null {
+  if (!isObject(exp)) return 'a boolean expression must be an object';
+  const tableName = formatTableName(table.draft.entry.table);
+  for (const [key, value] of Object.entries(exp)) {
+    if (AND.has(key) || OR.has(key)) {
+      if (!Array.isArray(value)) return `"${key}" expects a list of boolean expressions`;
+      for (const e of value) {
+        const r = checkBoolExp(e, table, lookup);
+        if (r !== null) return r;
+      }
+    } else if (NOT.has(key)) {
+      const r = checkBoolExp(value, table, lookup);
+      if (r !== null) return r;
+    } else if (EXISTS.has(key)) {
+      if (!isObject(value) || value['_table'] === undefined) return `"${key}" expects {_table, _where}`;
+      const target = parseTableName(value['_table'] as TableNameInput);
+      const t = lookup(target);
+      if (t === undefined) return `table "${formatTableName(target)}" used in "${key}" is not tracked or is inconsistent`;
+      const r = checkBoolExp(value['_where'] ?? {}, t, lookup);
+      if (r !== null) return r;
+    } else if (table.draft.columns.some((c) => c.name === key)) {
+      continue;
+    } else {
+      const rel = table.relationships.get(key);
+      if (rel === undefined) {
+        return `"${key}" is not a column or relationship of table "${tableName}"`;
+      }
+      const target = lookup(rel.target);
+      if (target === undefined) return `table "${formatTableName(rel.target)}" of relationship "${key}" is inconsistent`;
+      const r = checkBoolExp(value, target, lookup);
+      if (r !== null) return r;
+    }
+  }
+  return null;
+}
+
+function expandColumns(cols: PermissionColumns | undefined, table: TableDraft): string[] | string {
+  if (cols === undefined || cols === '*') return table.columns.map((c) => c.name);
+  const known = new Set(table.columns.map((c) => c.name));
+  const missing = cols.filter((c) => !known.has(c));
+  if (missing.length > 0) {
+    return `the following columns are not found in table "${formatTableName(table.entry.table)}": ${missing.map((c) => `"${c}"`).join(', ')}`;
+  }
+  return [...cols];
+}
+
+function checkSet(set: Readonly<Record<string, unknown>> | undefined, table: TableDraft): string | null {
+  const known = new Set(table.columns.map((c) => c.name));
+  const missing = Object.keys(set ?? {}).filter((c) => !known.has(c));
+  return missing.length > 0 ? `"set" names columns that do not exist: ${missing.map((c) => `"${c}"`).join(', ')}` : null;
+}
+
+/** A resolved permission of one kind. */
+export type ResolvedPermission =
+  | { readonly kind: 'select'; readonly info: SelectPermissionInfo }
+  | { readonly kind: 'insert'; readonly info: InsertPermissionInfo }
+  | { readonly kind: 'update'; readonly info: UpdatePermissionInfo }
+  | { readonly kind: 'delete'; readonly info: DeletePermissionInfo };
+
+/** One permission entry of a table with its kind, for resolution. */
+export interface PermissionItem {
+  readonly kind: PermissionKind;
+  readonly role: string;
+  readonly permission: Readonly<Record<string, unknown>>;
+  readonly definition: unknown;
+}
+
+/** Every permission entry of a table entry, in kind order. */
+export function permissionItems(source: string, entry: TableMetadata): PermissionItem[] {
+  const out: PermissionItem[] = [];
+  const add = (kind: PermissionKind, list: ReadonlyArray<{ role: string; permission: object; comment?: string | null }>): void => {
+    for (const p of list) {
+      out.push({
+        kind,
+        role: p.role,
+        permission: p.permission as Readonly<Record<string, unknown>>,
+        definition: { role: p.role, source, table: entry.table, permission: p.permission, comment: p.comment ?? null },
+      });
+    }
+  };
+  add('insert', entry.insert_permissions);
+  add('select', entry.select_permissions);
+  add('update', entry.update_permissions);
+  add('delete', entry.delete_permissions);
+  return out;
+}
+
+/** Resolves one permission against its table, or says why it is inconsistent. */
+export function resolvePermission(
+  item: PermissionItem,
+  table: PermissionTable,
+  lookup: PermissionLookup,
+): ResolvedPermission | { reason: string } {
+  const where = `in table "${formatTableName(table.draft.entry.table)}": in permission for role "${item.role}": `;
+  const fail = (why: string): { reason: string } => ({ reason: where + why });
+  if (item.role === 'admin') return fail('cannot define a permission for the admin role');
+  const p = item.permission;
+  const exp = (key: string): PermissionBoolExp | string => {
+    const v = p[key] ?? {};
+    const r = checkBoolExp(v, table, lookup);
+    return r ?? (v as PermissionBoolExp);
+  };
+  const draft = table.draft;
+  switch (item.kind) {
+    case 'select': {
+      const columns = expandColumns(p['columns'] as PermissionColumns, draft);
+      if (typeof columns === 'string') return fail(columns);
+      const filter = exp('filter');
+      if (typeof filter === 'string') return fail(filter);
+      const limit = p['limit'];
+      return {
+        kind: 'select',
+        info: { columns, filter, limit: typeof limit === 'number' ? limit : null, allowAggregations: p['allow_aggregations'] === true },
+      };
+    }
+    case 'insert': {
+      const columns = expandColumns(p['columns'] as PermissionColumns | undefined, draft);
+      if (typeof columns === 'string') return fail(columns);
+      const check = exp('check');
+      if (typeof check === 'string') return fail(check);
+      const set = (p['set'] ?? {}) as Record<string, unknown>;
+      const bad = checkSet(set, draft);
+      if (bad !== null) return fail(bad);
+      return { kind: 'insert', info: { columns, check, set } };
+    }
+    case 'update': {
+      const columns = expandColumns(p['columns'] as PermissionColumns, draft);
+      if (typeof columns === 'string') return fail(columns);
+      const filter = exp('filter');
+      if (typeof filter === 'string') return fail(filter);
+      let check: PermissionBoolExp | null = null;
+      if (p['check'] !== undefined && p['check'] !== null) {
+        const c = exp('check');
+        if (typeof c === 'string') return fail(c);
+        check = c;
+      }
+      const set = (p['set'] ?? {}) as Record<string, unknown>;
+      const bad = checkSet(set, draft);
+      if (bad !== null) return fail(bad);
+      return { kind: 'update', info: { columns, filter, check, set } };
+    }
+    case 'delete': {
+      const filter = exp('filter');
+      if (typeof filter === 'string') return fail(filter);
+      return { kind: 'delete', info: { filter } };
+    }
+  }
+}

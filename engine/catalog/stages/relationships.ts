@@ -1,0 +1,122 @@
+/**
+ * Stage "relationships": every `using` form of an object or array
+ * relationship → local/remote column pairs. v2 compat (spec, "Relationship
+ * `using`"):
+ * - object, `foreign_key_constraint_on: col | [cols]`: the foreign key of this
+ *   table over those columns;
+ * - object or array, `foreign_key_constraint_on: {table, columns | column}`:
+ *   the foreign key of the remote table over `columns` pointing to this table
+ *   (`column` is the deprecated singular);
+ * - `manual_configuration`: the given mapping, checked against both tables.
+ */
+import type { IntrospectedForeignKey } from '../../backends/introspection.ts';
+import {
+  formatTableName,
+  parseTableName,
+  sameTable,
+  type RelationshipMetadata,
+  type RelationshipUsing,
+  type RemoteForeignKey,
+} from '../../metadata/document.ts';
+import type { QualifiedName, RelationshipInfo } from '../types.ts';
+import { GRAPHQL_NAME, type TableDraft } from './tables.ts';
+
+/** Looks up a consistent table of the same source; `inDocument` tells whether it is tracked at all. */
+export interface TableLookup {
+  table(name: QualifiedName): TableDraft | undefined;
+  isTracked(name: QualifiedName): boolean;
+  /** Foreign keys of any relation in the source (tracked or not), or undefined when it does not exist. */
+  foreignKeys(name: QualifiedName): readonly IntrospectedForeignKey[] | undefined;
+}
+
+function isRemoteForeignKey(fk: RelationshipUsing['foreign_key_constraint_on']): fk is RemoteForeignKey {
+  return typeof fk === 'object' && !Array.isArray(fk);
+}
+
+function sameColumns(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((c) => b.includes(c));
+}
+
+function quoteList(cols: readonly string[]): string {
+  return cols.map((c) => `"${c}"`).join(', ');
+}
+
+function targetTable(name: QualifiedName, lookup: TableLookup): TableDraft | string {
+  const t = lookup.table(name);
+  if (t !== undefined) return t;
+  return lookup.isTracked(name)
+    ? `table "${formatTableName(name)}" is inconsistent`
+    : `table "${formatTableName(name)}" is not tracked`;
+}
+
+/** Resolves one relationship of `table`, or says why it is inconsistent. */
+export function resolveRelationship(
+  kind: 'object' | 'array',
+  rel: RelationshipMetadata,
+  table: TableDraft,
+  lookup: TableLookup,
+): RelationshipInfo | { reason: string } {
+  const fail = (why: string): { reason: string } => ({
+    reason: `in table "${formatTableName(table.entry.table)}": in relationship "${rel.name}": ${why}`,
+  });
+  if (!GRAPHQL_NAME.test(rel.name)) return fail(`"${rel.name}" is not a valid GraphQL name`);
+  const ownColumns = new Set(table.columns.map((c) => c.name));
+  const comment = rel.comment ?? null;
+  const fk = rel.using.foreign_key_constraint_on;
+  const manual = rel.using.manual_configuration;
+  if (fk !== undefined && !isRemoteForeignKey(fk)) {
+    const cols: readonly string[] = typeof fk === 'string' ? [fk] : fk;
+    if (kind === 'array') return fail('an array relationship needs foreign_key_constraint_on: {table, columns}');
+    const missing = cols.filter((c) => !ownColumns.has(c));
+    if (missing.length > 0) return fail(`columns ${quoteList(missing)} do not exist`);
+    const found = table.introspected.foreignKeys.find((k) => sameColumns(k.columnMapping.map(([l]) => l), cols));
+    if (found === undefined) return fail(`no foreign constraint exists on the given column(s) ${quoteList(cols)}`);
+    const target = targetTable(found.target, lookup);
+    if (typeof target === 'string') return fail(target);
+    return { name: rel.name, kind, target: found.target, columnMapping: found.columnMapping, comment, viaLocalForeignKey: true };
+  }
+  if (isRemoteForeignKey(fk)) {
+    const remote = parseTableName(fk.table);
+    const cols = fk.columns === undefined ? (fk.column === undefined ? [] : [fk.column]) : typeof fk.columns === 'string' ? [fk.columns] : fk.columns;
+    if (cols.length === 0) return fail('foreign_key_constraint_on needs "columns"');
+    const keys = lookup.foreignKeys(remote);
+    if (keys === undefined) return fail(`table "${formatTableName(remote)}" does not exist`);
+    const target = targetTable(remote, lookup);
+    if (typeof target === 'string') return fail(target);
+    const remoteCols = new Set(target.columns.map((c) => c.name));
+    const missing = cols.filter((c) => !remoteCols.has(c));
+    if (missing.length > 0) return fail(`columns ${quoteList(missing)} do not exist in table "${formatTableName(remote)}"`);
+    const found = keys.find(
+      (k) => sameTable(k.target, table.entry.table) && sameColumns(k.columnMapping.map(([l]) => l), cols),
+    );
+    if (found === undefined) {
+      return fail(`no foreign constraint exists on the given column(s) ${quoteList(cols)} of table "${formatTableName(remote)}" referencing this table`);
+    }
+    const mapping = found.columnMapping.map(([remoteCol, localCol]) => [localCol, remoteCol] as const);
+    return { name: rel.name, kind, target: remote, columnMapping: mapping, comment, viaLocalForeignKey: false };
+  }
+  if (manual !== undefined) {
+    const remote = parseTableName(manual.remote_table);
+    const target = targetTable(remote, lookup);
+    if (typeof target === 'string') return fail(target);
+    const remoteCols = new Set(target.columns.map((c) => c.name));
+    const mapping = Object.entries(manual.column_mapping);
+    if (mapping.length === 0) return fail('column_mapping is empty');
+    const missingLocal = mapping.map(([l]) => l).filter((c) => !ownColumns.has(c));
+    if (missingLocal.length > 0) return fail(`columns ${quoteList(missingLocal)} do not exist`);
+    const missingRemote = mapping.map(([, r]) => r).filter((c) => !remoteCols.has(c));
+    if (missingRemote.length > 0) {
+      return fail(`columns ${quoteList(missingRemote)} do not exist in table "${formatTableName(remote)}"`);
+    }
+    return {
+      name: rel.name,
+      kind,
+      target: remote,
+      columnMapping: mapping.map(([l, r]) => [l, r] as const),
+      comment,
+      // v2 compat: manual object relationships insert the remote row first unless `insertion_order: after_parent`.
+      viaLocalForeignKey: kind === 'object' && manual.insertion_order !== 'after_parent',
+    };
+  }
+  return fail('"using" needs foreign_key_constraint_on or manual_configuration');
+}

@@ -1,0 +1,342 @@
+/**
+ * The metadata document, version 3: the wire JSON of `export_metadata`, typed.
+ * Keys keep the exact v2 snake_case (v2 compat: shared/design/compat.md,
+ * "Metadata document"). Objects whose operations arrive in later issues are
+ * typed by the keys the spec names and otherwise kept as they came, so that
+ * export/replace round-trips them unchanged.
+ *
+ * Note [Normalized document]
+ * Inside the engine a document is always normalized (see {@link normalizeDocument}):
+ * table names are `{schema, name}` objects and every list of a table or
+ * source exists (possibly empty). Operations edit this form; the wire form
+ * (empty lists left out) is made only by {@link toWireDocument}.
+ */
+import type { QualifiedName, SourceKind } from '../catalog/types.ts';
+
+/** A JSON value kept as it came (configuration the engine does not interpret yet). */
+export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [k: string]: JsonValue };
+
+/** A JSON object kept as it came. */
+export type JsonObject = { readonly [k: string]: JsonValue };
+
+/** A table name on the wire: a bare name (schema `public`) or `{schema, name}`. */
+export type TableNameInput = string | { readonly schema?: string; readonly name: string };
+
+/** A value given inline or read from an environment variable at use. */
+export type UrlFromEnv = string | { readonly from_env: string };
+
+/** `configuration.connection_info.pool_settings` of a source. */
+export interface PoolSettings {
+  readonly max_connections?: number;
+  readonly total_max_connections?: number;
+  readonly idle_timeout?: number;
+  readonly retries?: number;
+  readonly pool_timeout?: number;
+  readonly connection_lifetime?: number;
+}
+
+/** `configuration.connection_info` of a Postgres source. */
+export interface ConnectionInfo {
+  readonly database_url: UrlFromEnv;
+  readonly pool_settings?: PoolSettings;
+  readonly use_prepared_statements?: boolean;
+  readonly isolation_level?: 'read-committed' | 'repeatable-read' | 'serializable';
+}
+
+/** The configuration of a source. Other keys (read replicas, extensions schema) are kept. */
+export interface SourceConfiguration {
+  readonly connection_info: ConnectionInfo;
+  readonly [k: string]: unknown;
+}
+
+/** A root field name, or `{name, comment}` (newer v2 form). */
+export type CustomRootField = string | { readonly name?: string | null; readonly comment?: string | null };
+
+/** v2 `custom_root_fields` of a table. */
+export interface CustomRootFields {
+  readonly select?: CustomRootField | null;
+  readonly select_by_pk?: CustomRootField | null;
+  readonly select_aggregate?: CustomRootField | null;
+  readonly select_stream?: CustomRootField | null;
+  readonly insert?: CustomRootField | null;
+  readonly insert_one?: CustomRootField | null;
+  readonly update?: CustomRootField | null;
+  readonly update_by_pk?: CustomRootField | null;
+  readonly update_many?: CustomRootField | null;
+  readonly delete?: CustomRootField | null;
+  readonly delete_by_pk?: CustomRootField | null;
+}
+
+/** The `configuration` of a tracked table. */
+export interface TableConfiguration {
+  readonly custom_name?: string | null;
+  readonly identifier?: string | null;
+  readonly custom_root_fields?: CustomRootFields;
+  readonly custom_column_names?: Readonly<Record<string, string>>;
+  readonly column_config?: Readonly<Record<string, { readonly custom_name?: string; readonly comment?: string }>>;
+  readonly comment?: string | null;
+}
+
+/** `foreign_key_constraint_on` in its remote-table object form; `column` is the deprecated singular. */
+export interface RemoteForeignKey {
+  readonly table: TableNameInput;
+  readonly columns?: string | readonly string[];
+  readonly column?: string;
+}
+
+/** `manual_configuration` of a relationship. */
+export interface ManualRelationship {
+  readonly remote_table: TableNameInput;
+  readonly column_mapping: Readonly<Record<string, string>>;
+  readonly insertion_order?: 'before_parent' | 'after_parent' | null;
+}
+
+/** The `using` of a relationship: exactly one of the two keys. */
+export interface RelationshipUsing {
+  readonly foreign_key_constraint_on?: string | readonly string[] | RemoteForeignKey;
+  readonly manual_configuration?: ManualRelationship;
+}
+
+/** An object or array relationship as stored under its table. */
+export interface RelationshipMetadata {
+  readonly name: string;
+  readonly using: RelationshipUsing;
+  readonly comment?: string | null;
+}
+
+/** A permission as stored under its table: `{role, permission, comment}`. */
+export interface PermissionEntry<P> {
+  readonly role: string;
+  readonly permission: P;
+  readonly comment?: string | null;
+}
+
+/** Columns of a permission: `*` or a list. */
+export type PermissionColumns = '*' | readonly string[];
+
+/** A select permission. */
+export interface SelectPermission {
+  readonly columns: PermissionColumns;
+  readonly filter?: JsonObject;
+  readonly limit?: number | null;
+  readonly allow_aggregations?: boolean;
+  readonly computed_fields?: readonly string[];
+  readonly query_root_fields?: readonly string[];
+  readonly subscription_root_fields?: readonly string[];
+}
+
+/** An insert permission. */
+export interface InsertPermission {
+  readonly check?: JsonObject;
+  readonly set?: JsonObject;
+  readonly columns?: PermissionColumns;
+  readonly backend_only?: boolean;
+}
+
+/** An update permission. */
+export interface UpdatePermission {
+  readonly columns: PermissionColumns;
+  readonly filter?: JsonObject;
+  readonly check?: JsonObject | null;
+  readonly set?: JsonObject;
+  readonly backend_only?: boolean;
+}
+
+/** A delete permission. */
+export interface DeletePermission {
+  readonly filter?: JsonObject;
+  readonly backend_only?: boolean;
+}
+
+/** A tracked table (normalized: see Note [Normalized document]). */
+export interface TableMetadata {
+  readonly table: QualifiedName;
+  readonly configuration?: TableConfiguration;
+  readonly is_enum?: boolean;
+  readonly object_relationships: readonly RelationshipMetadata[];
+  readonly array_relationships: readonly RelationshipMetadata[];
+  readonly computed_fields: readonly JsonObject[];
+  readonly remote_relationships: readonly JsonObject[];
+  readonly insert_permissions: readonly PermissionEntry<InsertPermission>[];
+  readonly select_permissions: readonly PermissionEntry<SelectPermission>[];
+  readonly update_permissions: readonly PermissionEntry<UpdatePermission>[];
+  readonly delete_permissions: readonly PermissionEntry<DeletePermission>[];
+  readonly event_triggers: readonly JsonObject[];
+}
+
+/** A tracked function (its operations arrive in a later issue; kept as given). */
+export interface FunctionMetadata {
+  readonly function: TableNameInput;
+  readonly configuration?: JsonObject;
+  readonly permissions?: readonly JsonObject[];
+  readonly comment?: string | null;
+}
+
+/** A database source. */
+export interface SourceMetadata {
+  readonly name: string;
+  readonly kind: SourceKind;
+  readonly tables: readonly TableMetadata[];
+  readonly functions: readonly FunctionMetadata[];
+  readonly configuration: SourceConfiguration;
+  readonly customization?: JsonObject;
+}
+
+/** An inherited role. */
+export interface InheritedRole {
+  readonly role_name: string;
+  readonly role_set: readonly string[];
+}
+
+/** The whole metadata document (normalized). */
+export interface MetadataDocument {
+  readonly version: 3;
+  readonly sources: readonly SourceMetadata[];
+  readonly remote_schemas: readonly JsonObject[];
+  readonly query_collections: readonly JsonObject[];
+  readonly allowlist: readonly JsonObject[];
+  readonly actions: readonly JsonObject[];
+  readonly custom_types: JsonObject | null;
+  readonly cron_triggers: readonly JsonObject[];
+  readonly rest_endpoints: readonly JsonObject[];
+  readonly inherited_roles: readonly InheritedRole[];
+  /** Other top-level keys (network, api_limits, metrics_config...) kept as they came. */
+  readonly extra: JsonObject;
+}
+
+/** The empty document. */
+export const EMPTY_DOCUMENT: MetadataDocument = {
+  version: 3,
+  sources: [],
+  remote_schemas: [],
+  query_collections: [],
+  allowlist: [],
+  actions: [],
+  custom_types: null,
+  cron_triggers: [],
+  rest_endpoints: [],
+  inherited_roles: [],
+  extra: {},
+};
+
+/** v2 compat: a bare table name means schema `public`. */
+export function parseTableName(t: TableNameInput): QualifiedName {
+  if (typeof t === 'string') return { schema: 'public', name: t };
+  return { schema: t.schema ?? 'public', name: t.name };
+}
+
+/** True when two qualified names are the same. */
+export function sameTable(a: QualifiedName, b: QualifiedName): boolean {
+  return a.schema === b.schema && a.name === b.name;
+}
+
+/** v2 compat: tables print as `name` in `public`, else `schema.name`. */
+export function formatTableName(t: QualifiedName): string {
+  return t.schema === 'public' ? t.name : `${t.schema}.${t.name}`;
+}
+
+/** A table entry with every list empty. */
+export function emptyTable(table: QualifiedName): TableMetadata {
+  return {
+    table,
+    object_relationships: [],
+    array_relationships: [],
+    computed_fields: [],
+    remote_relationships: [],
+    insert_permissions: [],
+    select_permissions: [],
+    update_permissions: [],
+    delete_permissions: [],
+    event_triggers: [],
+  };
+}
+
+const TOP_LEVEL_LISTS = [
+  'remote_schemas',
+  'query_collections',
+  'allowlist',
+  'actions',
+  'cron_triggers',
+  'rest_endpoints',
+  'inherited_roles',
+] as const;
+
+const TABLE_LISTS = [
+  'object_relationships',
+  'array_relationships',
+  'computed_fields',
+  'remote_relationships',
+  'insert_permissions',
+  'select_permissions',
+  'update_permissions',
+  'delete_permissions',
+  'event_triggers',
+] as const;
+
+type Loose = Record<string, unknown>;
+
+function list<T>(v: unknown): T[] {
+  return Array.isArray(v) ? (v as T[]) : [];
+}
+
+/** Normalizes one table entry of a schema-validated document. */
+export function normalizeTable(raw: Loose): TableMetadata {
+  const t: Loose = { ...raw, table: parseTableName(raw['table'] as TableNameInput) };
+  for (const k of TABLE_LISTS) t[k] = list(raw[k]);
+  return t as unknown as TableMetadata;
+}
+
+/**
+ * Turns a schema-validated wire document (version 3) into the normalized form.
+ * See Note [Normalized document].
+ */
+export function normalizeDocument(raw: Loose): MetadataDocument {
+  const known = new Set<string>(['version', 'sources', 'custom_types', ...TOP_LEVEL_LISTS]);
+  const extra: Record<string, JsonValue> = {};
+  for (const [k, v] of Object.entries(raw)) if (!known.has(k)) extra[k] = v as JsonValue;
+  const sources = list<Loose>(raw['sources']).map((s): SourceMetadata => {
+    const out: Loose = {
+      ...s,
+      kind: s['kind'] === undefined || s['kind'] === 'pg' ? 'postgres' : (s['kind'] as SourceKind),
+      tables: list<Loose>(s['tables']).map(normalizeTable),
+      functions: list<FunctionMetadata>(s['functions']),
+    };
+    return out as unknown as SourceMetadata;
+  });
+  const doc: Loose = { version: 3, sources, custom_types: (raw['custom_types'] as JsonObject | undefined) ?? null, extra };
+  for (const k of TOP_LEVEL_LISTS) doc[k] = list(raw[k]);
+  return doc as unknown as MetadataDocument;
+}
+
+function isEmptyObject(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+}
+
+/** The wire form of a document: v3 key order, empty lists and empty objects left out. */
+export function toWireDocument(doc: MetadataDocument): Loose {
+  const out: Loose = { version: 3 };
+  out['sources'] = doc.sources.map((s) => {
+    const src: Loose = { name: s.name, kind: s.kind, tables: s.tables.map(toWireTable) };
+    if (s.functions.length > 0) src['functions'] = s.functions;
+    src['configuration'] = s.configuration;
+    if (s.customization !== undefined) src['customization'] = s.customization;
+    return src;
+  });
+  for (const k of TOP_LEVEL_LISTS) if (doc[k].length > 0) out[k] = doc[k];
+  if (doc.custom_types !== null && !Object.values(doc.custom_types).every((v) => Array.isArray(v) && v.length === 0)) {
+    out['custom_types'] = doc.custom_types;
+  }
+  for (const [k, v] of Object.entries(doc.extra)) out[k] = v;
+  return out;
+}
+
+function toWireTable(t: TableMetadata): Loose {
+  const out: Loose = { table: { name: t.table.name, schema: t.table.schema } };
+  if (t.configuration !== undefined && !isEmptyObject(t.configuration)) out['configuration'] = t.configuration;
+  if (t.is_enum === true) out['is_enum'] = true;
+  for (const k of TABLE_LISTS) if (t[k].length > 0) out[k] = t[k];
+  for (const [k, v] of Object.entries(t)) if (!TABLE_KEYS.has(k)) out[k] = v;
+  return out;
+}
+
+const TABLE_KEYS = new Set<string>(['table', 'configuration', 'is_enum', ...TABLE_LISTS]);

@@ -1,0 +1,89 @@
+/**
+ * Pure edits of a normalized metadata document: find and replace a source, a
+ * table, a relationship, a permission. Operations compose these; nothing here
+ * checks preconditions.
+ */
+import type { MetadataObjectRef, PermissionKind } from '../catalog/object-id.ts';
+import type { QualifiedName } from '../catalog/types.ts';
+import { sameTable, type MetadataDocument, type SourceMetadata, type TableMetadata } from './document.ts';
+
+/** The source named `name`, if any. */
+export function findSource(doc: MetadataDocument, name: string): SourceMetadata | undefined {
+  return doc.sources.find((s) => s.name === name);
+}
+
+/** The tracked table `table` of `source`, if any. */
+export function findTable(doc: MetadataDocument, source: string, table: QualifiedName): TableMetadata | undefined {
+  return findSource(doc, source)?.tables.find((t) => sameTable(t.table, table));
+}
+
+/** Replaces source `name` with `fn(source)`; `null` removes it. */
+export function updateSource(
+  doc: MetadataDocument,
+  name: string,
+  fn: (s: SourceMetadata) => SourceMetadata | null,
+): MetadataDocument {
+  const sources: SourceMetadata[] = [];
+  for (const s of doc.sources) {
+    if (s.name !== name) {
+      sources.push(s);
+      continue;
+    }
+    const next = fn(s);
+    if (next !== null) sources.push(next);
+  }
+  return { ...doc, sources };
+}
+
+/** Replaces table `table` of `source` with `fn(table)`; `null` removes it. */
+export function updateTable(
+  doc: MetadataDocument,
+  source: string,
+  table: QualifiedName,
+  fn: (t: TableMetadata) => TableMetadata | null,
+): MetadataDocument {
+  return updateSource(doc, source, (s) => {
+    const tables: TableMetadata[] = [];
+    for (const t of s.tables) {
+      if (!sameTable(t.table, table)) {
+        tables.push(t);
+        continue;
+      }
+      const next = fn(t);
+      if (next !== null) tables.push(next);
+    }
+    return { ...s, tables };
+  });
+}
+
+/** The list key of a permission kind (`select_permissions`). */
+export function permissionListKey(kind: PermissionKind): 'select_permissions' | 'insert_permissions' | 'update_permissions' | 'delete_permissions' {
+  return `${kind}_permissions`;
+}
+
+/** Removes one metadata object (and what it contains) from the document. */
+export function removeObject(doc: MetadataDocument, ref: MetadataObjectRef): MetadataDocument {
+  switch (ref.kind) {
+    case 'source':
+      return updateSource(doc, ref.source, () => null);
+    case 'table':
+      return updateTable(doc, ref.source, ref.table, () => null);
+    case 'object_relation':
+      return updateTable(doc, ref.source, ref.table, (t) => ({
+        ...t,
+        object_relationships: t.object_relationships.filter((r) => r.name !== ref.name),
+      }));
+    case 'array_relation':
+      return updateTable(doc, ref.source, ref.table, (t) => ({
+        ...t,
+        array_relationships: t.array_relationships.filter((r) => r.name !== ref.name),
+      }));
+    case 'permission': {
+      const key = permissionListKey(ref.permission);
+      return updateTable(doc, ref.source, ref.table, (t) => ({
+        ...t,
+        [key]: (t[key] as ReadonlyArray<{ role: string }>).filter((p) => p.role !== ref.role),
+      }));
+    }
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The shape of a metadata operation and the context it runs in. An operation
+ * validates its args, checks preconditions against the current state, and
+ * either answers (read) or returns the next state (write), built through
+ * {@link RunContext.commitEdit}. See run.ts for the pipeline around it.
+ */
+import type { MetadataObjectRef } from '../catalog/object-id.ts';
+import type { PreparedSources } from '../catalog/prepared.ts';
+import type { Catalog } from '../catalog/types.ts';
+import type { ApiFamily } from '../server/deps.ts';
+import type { MetadataDocument } from './document.ts';
+import type { Refresh, SourcePreparer } from './source-preparer.ts';
+
+/** The metadata in force (or pending inside a call): document, version, catalog, prepared sources. */
+export interface MetadataState {
+  readonly doc: MetadataDocument;
+  readonly resourceVersion: number;
+  readonly catalog: Catalog;
+  readonly prepared: PreparedSources;
+}
+
+/** One call as it came in: `{type, args, version?}`, with where it sits in the request. */
+export interface MetadataCall {
+  readonly type: string;
+  readonly args: unknown;
+  readonly version: number | undefined;
+  /** JSON path of this call in the request body: `$`, or `$.args[2]` inside a bulk. */
+  readonly path: string;
+  /** True for the legacy `/v1/query` and `/v2/query` APIs. */
+  readonly legacy: boolean;
+}
+
+/** A pure edit of the document plus what it means for the inconsistency check. */
+export interface Edit {
+  readonly doc: MetadataDocument;
+  /** Objects the call creates or changes: if one of these is newly inconsistent, the call fails with its reason. */
+  readonly touched: readonly MetadataObjectRef[];
+  /**
+   * For drops: other objects that become inconsistent are dependents. Without
+   * `cascade` the call fails with `dependency-error`; with it they are removed.
+   */
+  readonly drop?: { readonly cascade: boolean };
+  /** Sources to introspect afresh before building. */
+  readonly refresh?: Refresh;
+  /** Accept every new inconsistency (replace_metadata with allow_inconsistent_metadata, reload). */
+  readonly allowInconsistency?: boolean;
+  /** JSON path reported when the edit is refused (`$.args`). */
+  readonly path: string;
+}
+
+/** What a call answers; `status` defaults to 200. */
+export interface CallResult {
+  readonly response: unknown;
+  readonly status?: number;
+}
+
+/** Where an operation runs: the pending state of this request and the means to change it. */
+export interface RunContext {
+  readonly api: ApiFamily;
+  /** The state as it stands after the calls so far in this request. */
+  readonly state: MetadataState;
+  /** Prepares, builds and checks an edit, and makes it the pending state. */
+  commitEdit(edit: Edit): Promise<MetadataState>;
+  /** Makes `next` the pending state directly (run_sql, which builds its own). */
+  setState(next: MetadataState, refreshed: Refresh): void;
+  /** Runs one call (bulk uses this for its items). */
+  runCall(call: MetadataCall): Promise<CallResult>;
+  /** The URL of the `default` source given at start, if any (clear_metadata keeps that source). */
+  readonly defaultDatabaseUrl: string | null;
+  /** Services run_sql needs (connections); see operations/sql/run-sql.ts. */
+  readonly sql: RunSqlServices;
+}
+
+/** What run_sql needs from the service: the source's connection and a way to prepare from in-transaction introspection. */
+export interface RunSqlServices {
+  readonly preparer: SourcePreparer;
+}
+
+/** A metadata operation. */
+export interface Operation {
+  /** Whether success changes stored metadata (a write). */
+  readonly mutates: boolean;
+  run(ctx: RunContext, call: MetadataCall): Promise<CallResult>;
+}
+
+/** The JSON path of an argument of `call` (`$.args.table`, or `$.args[2].args.table` in a bulk). */
+export function argPath(call: MetadataCall, ...keys: readonly string[]): string {
+  const base = call.path === '$' ? '$.args' : `${call.path}.args`;
+  return keys.length === 0 ? base : `${base}.${keys.join('.')}`;
+}
+
+/** v2 compat: the answer of a successful write. */
+export const SUCCESS = { message: 'success' } as const;

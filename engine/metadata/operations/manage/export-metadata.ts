@@ -1,0 +1,18 @@
+/**
+ * `export_metadata`: version 1 answers the document; version 2 answers
+ * `{resource_version, metadata}`.
+ */
+import { defineOperation } from '../../define.ts';
+import { toWireDocument } from '../../document.ts';
+import { emptyArgs } from '../../schemas/args.ts';
+
+/** The export-metadata operation. */
+export const exportMetadata = defineOperation<Record<string, unknown>>({
+  mutates: false,
+  schema: emptyArgs,
+  async run(ctx, _args, call) {
+    const metadata = toWireDocument(ctx.state.doc);
+    if (call.version === 2) return { response: { resource_version: ctx.state.resourceVersion, metadata } };
+    return { response: metadata };
+  },
+});

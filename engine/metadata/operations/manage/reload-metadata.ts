@@ -1,0 +1,43 @@
+/**
+ * `reload_metadata`: introspects the chosen sources again (all by default) and
+ * rebuilds. Never refused for inconsistency; the answer reports it.
+ * `reload_remote_schemas` and `recreate_event_triggers` are accepted; remote
+ * schemas and event triggers arrive in later issues, so they have nothing to do yet.
+ */
+import { defineOperation } from '../../define.ts';
+import { argPath } from '../../operation.ts';
+import { reloadMetadataArgs } from '../../schemas/args.ts';
+import type { Refresh } from '../../source-preparer.ts';
+import { wireInconsistencies } from './inconsistent-objects.ts';
+
+interface ReloadMetadataArgs {
+  reload_remote_schemas?: boolean | string[];
+  reload_sources?: boolean | string[];
+  recreate_event_triggers?: boolean | string[];
+}
+
+/** The reload-metadata operation. */
+export const reloadMetadata = defineOperation<ReloadMetadataArgs>({
+  mutates: true,
+  schema: reloadMetadataArgs,
+  legacyArgs: (raw) => raw,
+  async run(ctx, args, call) {
+    const which = args.reload_sources ?? true;
+    const refresh: Refresh = which === true ? 'all' : which === false ? new Set() : new Set(which);
+    const next = await ctx.commitEdit({
+      doc: ctx.state.doc,
+      touched: [],
+      refresh,
+      allowInconsistency: true,
+      path: argPath(call),
+    });
+    const list = wireInconsistencies(next.catalog.inconsistencies);
+    return {
+      response: {
+        message: 'success',
+        is_consistent: list.length === 0,
+        ...(list.length === 0 ? {} : { inconsistent_objects: list }),
+      },
+    };
+  },
+});

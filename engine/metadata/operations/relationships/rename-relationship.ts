@@ -1,0 +1,48 @@
+/**
+ * `pg_rename_relationship` (legacy `rename_relationship`).
+ */
+import { ErrorCode } from '../../../errors/codes.ts';
+import { EngineError } from '../../../errors/engine-error.ts';
+import { defineOperation, requireTrackedTable } from '../../define.ts';
+import { formatTableName, parseTableName, type TableNameInput } from '../../document.ts';
+import { updateTable } from '../../edit.ts';
+import { argPath, SUCCESS } from '../../operation.ts';
+import { renameRelationshipArgs } from '../../schemas/args.ts';
+import { findRelationship, relationshipListKey, requireRelationship } from './find-relationship.ts';
+
+interface RenameRelationshipArgs {
+  table: TableNameInput;
+  name: string;
+  new_name: string;
+  source?: string;
+}
+
+/** The rename-relationship operation. */
+export const renameRelationship = defineOperation<RenameRelationshipArgs>({
+  mutates: true,
+  schema: renameRelationshipArgs,
+  async run(ctx, args, call) {
+    const source = args.source ?? 'default';
+    const table = parseTableName(args.table);
+    const entry = requireTrackedTable(ctx, source, table, call);
+    const found = requireRelationship(entry, args.name, call, 'name');
+    if (args.new_name !== args.name && findRelationship(entry, args.new_name) !== undefined) {
+      throw new EngineError(
+        ErrorCode.AlreadyExists,
+        `relationship "${args.new_name}" of table "${formatTableName(table)}" already exists`,
+        { path: argPath(call, 'new_name') },
+      );
+    }
+    const key = relationshipListKey(found.kind);
+    const doc = updateTable(ctx.state.doc, source, table, (t) => ({
+      ...t,
+      [key]: t[key].map((r) => (r.name === args.name ? { ...r, name: args.new_name } : r)),
+    }));
+    await ctx.commitEdit({
+      doc,
+      touched: [{ kind: `${found.kind}_relation`, source, table, name: args.new_name }],
+      path: argPath(call),
+    });
+    return { response: SUCCESS };
+  },
+});

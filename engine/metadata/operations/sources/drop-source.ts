@@ -1,0 +1,34 @@
+/**
+ * `pg_drop_source`: removes a source. Its tracked tables are its dependents:
+ * without `cascade` they are reported as a `dependency-error`.
+ */
+import { ErrorCode } from '../../../errors/codes.ts';
+import { EngineError } from '../../../errors/engine-error.ts';
+import { defineOperation, requireSource } from '../../define.ts';
+import { formatTableName } from '../../document.ts';
+import { updateSource } from '../../edit.ts';
+import { argPath, SUCCESS } from '../../operation.ts';
+import { dropSourceArgs } from '../../schemas/args.ts';
+
+interface DropSourceArgs {
+  name: string;
+  cascade?: boolean;
+}
+
+/** The drop-source operation. */
+export const dropSource = defineOperation<DropSourceArgs>({
+  mutates: true,
+  schema: dropSourceArgs,
+  async run(ctx, args, call) {
+    const source = requireSource(ctx, args.name, call, 'name');
+    if (source.tables.length > 0 && args.cascade !== true) {
+      const list = source.tables.map((t) => `table ${formatTableName(t.table)} in source ${args.name}`).join(', ');
+      throw new EngineError(ErrorCode.DependencyError, `cannot drop due to the following dependent objects: ${list}`, {
+        path: argPath(call),
+      });
+    }
+    const doc = updateSource(ctx.state.doc, args.name, () => null);
+    await ctx.commitEdit({ doc, touched: [], drop: { cascade: args.cascade === true }, path: argPath(call) });
+    return { response: SUCCESS };
+  },
+});

@@ -1,0 +1,34 @@
+/**
+ * `pg_set_table_is_enum` (legacy `set_table_is_enum`): marks a tracked table
+ * as an enum table, or unmarks it. The table must then pass the enum checks.
+ */
+import { defineOperation, requireTrackedTable } from '../../define.ts';
+import { parseTableName, type TableNameInput } from '../../document.ts';
+import { updateTable } from '../../edit.ts';
+import { argPath, SUCCESS } from '../../operation.ts';
+import { setTableIsEnumArgs } from '../../schemas/args.ts';
+import { legacyTableArgs } from './legacy-table-args.ts';
+
+interface SetTableIsEnumArgs {
+  table: TableNameInput;
+  source?: string;
+  is_enum: boolean;
+}
+
+/** The set-table-is-enum operation. */
+export const setTableIsEnum = defineOperation<SetTableIsEnumArgs>({
+  mutates: true,
+  schema: setTableIsEnumArgs,
+  legacyArgs: legacyTableArgs,
+  async run(ctx, args, call) {
+    const source = args.source ?? 'default';
+    const table = parseTableName(args.table);
+    requireTrackedTable(ctx, source, table, call);
+    const doc = updateTable(ctx.state.doc, source, table, (t) => {
+      const { is_enum: _old, ...rest } = t;
+      return args.is_enum ? { ...rest, is_enum: true } : rest;
+    });
+    await ctx.commitEdit({ doc, touched: [{ kind: 'table', source, table }], path: argPath(call) });
+    return { response: SUCCESS };
+  },
+});

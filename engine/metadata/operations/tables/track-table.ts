@@ -1,0 +1,51 @@
+/**
+ * `pg_track_table` (legacy `track_table`, `add_existing_table_or_view`):
+ * exposes a table or view of the source in the GraphQL schema.
+ */
+import { ErrorCode } from '../../../errors/codes.ts';
+import { EngineError } from '../../../errors/engine-error.ts';
+import { defineOperation, requireDatabaseTable, requireSource } from '../../define.ts';
+import {
+  emptyTable,
+  formatTableName,
+  parseTableName,
+  type TableConfiguration,
+  type TableNameInput,
+} from '../../document.ts';
+import { findTable, updateSource } from '../../edit.ts';
+import { argPath, SUCCESS } from '../../operation.ts';
+import { trackTableArgs } from '../../schemas/args.ts';
+import { legacyTableArgs } from './legacy-table-args.ts';
+
+interface TrackTableArgs {
+  table: TableNameInput;
+  source?: string;
+  configuration?: TableConfiguration;
+  is_enum?: boolean;
+}
+
+/** The track-table operation. */
+export const trackTable = defineOperation<TrackTableArgs>({
+  mutates: true,
+  schema: trackTableArgs,
+  legacyArgs: legacyTableArgs,
+  async run(ctx, args, call) {
+    const source = args.source ?? 'default';
+    const table = parseTableName(args.table);
+    requireSource(ctx, source, call);
+    if (findTable(ctx.state.doc, source, table) !== undefined) {
+      throw new EngineError(ErrorCode.AlreadyTracked, `view/table already tracked: "${formatTableName(table)}"`, {
+        path: argPath(call, 'table'),
+      });
+    }
+    requireDatabaseTable(ctx, source, table, call);
+    const entry = {
+      ...emptyTable(table),
+      ...(args.configuration === undefined ? {} : { configuration: args.configuration }),
+      ...(args.is_enum === true ? { is_enum: true } : {}),
+    };
+    const doc = updateSource(ctx.state.doc, source, (s) => ({ ...s, tables: [...s.tables, entry] }));
+    await ctx.commitEdit({ doc, touched: [{ kind: 'table', source, table }], path: argPath(call) });
+    return { response: SUCCESS };
+  },
+});

@@ -1,0 +1,40 @@
+/**
+ * `pg_untrack_table` (legacy `untrack_table`): removes a table with its own
+ * relationships and permissions. Objects of other tables that depend on it
+ * (relationships pointing to it, permissions through those) are reported as a
+ * `dependency-error`, or removed too with `cascade`.
+ */
+import { ErrorCode } from '../../../errors/codes.ts';
+import { EngineError } from '../../../errors/engine-error.ts';
+import { defineOperation, requireSource } from '../../define.ts';
+import { formatTableName, parseTableName, type TableNameInput } from '../../document.ts';
+import { findTable, updateTable } from '../../edit.ts';
+import { argPath, SUCCESS } from '../../operation.ts';
+import { untrackTableArgs } from '../../schemas/args.ts';
+import { legacyTableArgs } from './legacy-table-args.ts';
+
+interface UntrackTableArgs {
+  table: TableNameInput;
+  source?: string;
+  cascade?: boolean;
+}
+
+/** The untrack-table operation. */
+export const untrackTable = defineOperation<UntrackTableArgs>({
+  mutates: true,
+  schema: untrackTableArgs,
+  legacyArgs: legacyTableArgs,
+  async run(ctx, args, call) {
+    const source = args.source ?? 'default';
+    const table = parseTableName(args.table);
+    requireSource(ctx, source, call);
+    if (findTable(ctx.state.doc, source, table) === undefined) {
+      throw new EngineError(ErrorCode.AlreadyUntracked, `view/table already untracked: "${formatTableName(table)}"`, {
+        path: argPath(call, 'table'),
+      });
+    }
+    const doc = updateTable(ctx.state.doc, source, table, () => null);
+    await ctx.commitEdit({ doc, touched: [], drop: { cascade: args.cascade === true }, path: argPath(call) });
+    return { response: SUCCESS };
+  },
+});

@@ -1,0 +1,114 @@
+/**
+ * Operation names → operations. The one place metadata operation names are
+ * spelled. `/v1/metadata` takes backend-prefixed names (`pg_track_table`) and
+ * the backend-neutral ones (`export_metadata`); the legacy `/v1/query` takes
+ * unprefixed names with their legacy arg shapes; `/v2/query` takes `run_sql`
+ * and `bulk`. Backends that do not exist yet (`mssql_`, `bigquery_`, ...)
+ * answer `not-supported`.
+ */
+import { ErrorCode } from '../errors/codes.ts';
+import { EngineError } from '../errors/engine-error.ts';
+import type { ApiFamily } from '../server/deps.ts';
+import type { MetadataCall, Operation } from './operation.ts';
+import { bulk } from './operations/manage/bulk.ts';
+import { clearMetadata } from './operations/manage/clear-metadata.ts';
+import { dropInconsistentMetadata } from './operations/manage/drop-inconsistent-metadata.ts';
+import { exportMetadata } from './operations/manage/export-metadata.ts';
+import { getInconsistentMetadata } from './operations/manage/get-inconsistent-metadata.ts';
+import { reloadMetadata } from './operations/manage/reload-metadata.ts';
+import { replaceMetadata } from './operations/manage/replace-metadata.ts';
+import { createArrayRelationship, createObjectRelationship } from './operations/relationships/create-relationship.ts';
+import { dropRelationship } from './operations/relationships/drop-relationship.ts';
+import { renameRelationship } from './operations/relationships/rename-relationship.ts';
+import { setRelationshipComment } from './operations/relationships/set-relationship-comment.ts';
+import { addSource } from './operations/sources/add-source.ts';
+import { dropSource } from './operations/sources/drop-source.ts';
+import { runSql } from './operations/sql/run-sql.ts';
+import { setTableCustomFields, setTableCustomization } from './operations/tables/set-table-customization.ts';
+import { setTableIsEnum } from './operations/tables/set-table-is-enum.ts';
+import { trackTable } from './operations/tables/track-table.ts';
+import { untrackTable } from './operations/tables/untrack-table.ts';
+
+/** Operations of a database backend, by name without the backend prefix. */
+const SOURCE_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
+  ['add_source', addSource],
+  ['drop_source', dropSource],
+  ['track_table', trackTable],
+  ['untrack_table', untrackTable],
+  ['set_table_customization', setTableCustomization],
+  ['set_table_is_enum', setTableIsEnum],
+  ['create_object_relationship', createObjectRelationship],
+  ['create_array_relationship', createArrayRelationship],
+  ['drop_relationship', dropRelationship],
+  ['rename_relationship', renameRelationship],
+  ['set_relationship_comment', setRelationshipComment],
+]);
+
+/** Backend-neutral operations of `/v1/metadata`. */
+const METADATA_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
+  ['export_metadata', exportMetadata],
+  ['replace_metadata', replaceMetadata],
+  ['reload_metadata', reloadMetadata],
+  ['clear_metadata', clearMetadata],
+  ['get_inconsistent_metadata', getInconsistentMetadata],
+  ['drop_inconsistent_metadata', dropInconsistentMetadata],
+  ['bulk', bulk],
+]);
+
+/** v2 compat: the legacy `/v1/query` operations. */
+const QUERY_V1_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
+  ['track_table', trackTable],
+  ['add_existing_table_or_view', trackTable],
+  ['untrack_table', untrackTable],
+  ['set_table_customization', setTableCustomization],
+  ['set_table_custom_fields', setTableCustomFields],
+  ['set_table_is_enum', setTableIsEnum],
+  ['create_object_relationship', createObjectRelationship],
+  ['create_array_relationship', createArrayRelationship],
+  ['drop_relationship', dropRelationship],
+  ['rename_relationship', renameRelationship],
+  ['set_relationship_comment', setRelationshipComment],
+  ['export_metadata', exportMetadata],
+  ['replace_metadata', replaceMetadata],
+  ['reload_metadata', reloadMetadata],
+  ['clear_metadata', clearMetadata],
+  ['get_inconsistent_metadata', getInconsistentMetadata],
+  ['drop_inconsistent_metadata', dropInconsistentMetadata],
+  ['run_sql', runSql],
+  ['bulk', bulk],
+]);
+
+/** `/v2/query` operations. */
+const QUERY_V2_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
+  ['run_sql', runSql],
+  ['bulk', bulk],
+]);
+
+/** Backend prefixes of operation names; only `pg_` has a backend today. */
+const BACKEND_PREFIXES = ['pg_', 'mssql_', 'bigquery_', 'citus_', 'cockroach_'] as const;
+
+/** Finds the operation for `call` on `api`; `parse-failed` for unknown names, `not-supported` for absent backends. */
+export function resolveOperation(api: ApiFamily, call: MetadataCall): Operation {
+  const path = call.path === '$' ? '$.type' : `${call.path}.type`;
+  const type = call.type;
+  if (api === 'query-v1' || api === 'query-v2') {
+    const op = (api === 'query-v1' ? QUERY_V1_OPERATIONS : QUERY_V2_OPERATIONS).get(type);
+    if (op !== undefined) return op;
+    throw new EngineError(ErrorCode.ParseFailed, `unknown query type "${type}"`, { path });
+  }
+  const neutral = METADATA_OPERATIONS.get(type);
+  if (neutral !== undefined) return neutral;
+  for (const prefix of BACKEND_PREFIXES) {
+    if (!type.startsWith(prefix)) continue;
+    const op = SOURCE_OPERATIONS.get(type.slice(prefix.length));
+    if (op === undefined) break;
+    if (prefix === 'pg_') return op;
+    throw new EngineError(ErrorCode.NotSupported, `the ${prefix.slice(0, -1)} backend is not supported yet`, { path });
+  }
+  throw new EngineError(ErrorCode.ParseFailed, `unknown metadata operation "${type}"`, { path });
+}
+
+/** True when `type` names an operation that only reads (export, inconsistency listing). */
+export function isReadOnlyOperation(op: Operation): boolean {
+  return !op.mutates;
+}

@@ -1,0 +1,136 @@
+/**
+ * The pipeline of one metadata call (architecture.md, "One metadata call"):
+ * the registry finds the operation, which validates its args and checks its
+ * preconditions; a write applies a pure edit, and {@link CallPipeline.commitEdit}
+ * prepares the sources, builds the catalog and compares inconsistencies with
+ * the state before. The pipeline only holds the pending state; storing it is
+ * the service's job, once, after the whole request (a `bulk` included) succeeded.
+ */
+import { buildCatalog } from '../catalog/build.ts';
+import { objectId, parseObjectId } from '../catalog/object-id.ts';
+import type { InconsistentObject } from '../catalog/types.ts';
+import { ErrorCode } from '../errors/codes.ts';
+import { EngineError } from '../errors/engine-error.ts';
+import type { ApiFamily } from '../server/deps.ts';
+import { removeObject } from './edit.ts';
+import type { CallResult, Edit, MetadataCall, MetadataState, RunContext, RunSqlServices } from './operation.ts';
+import { resolveOperation } from './registry.ts';
+import type { Refresh, SourcePreparer } from './source-preparer.ts';
+import { wireInconsistencies } from './operations/manage/inconsistent-objects.ts';
+
+/** Cascades remove dependents in rounds; a chain longer than this is a bug. */
+const MAX_CASCADE_ROUNDS = 10;
+
+/** Options of a {@link CallPipeline}. */
+export interface CallPipelineOptions {
+  readonly api: ApiFamily;
+  readonly state: MetadataState;
+  readonly preparer: SourcePreparer;
+  readonly defaultDatabaseUrl: string | null;
+}
+
+/** Runs the calls of one request against a pending state. */
+export class CallPipeline implements RunContext {
+  readonly api: ApiFamily;
+  readonly defaultDatabaseUrl: string | null;
+  readonly sql: RunSqlServices;
+  readonly #initial: MetadataState;
+  readonly #preparer: SourcePreparer;
+  #state: MetadataState;
+  #refreshed: Set<string> | 'all' = new Set();
+
+  constructor(opts: CallPipelineOptions) {
+    this.api = opts.api;
+    this.defaultDatabaseUrl = opts.defaultDatabaseUrl;
+    this.#initial = opts.state;
+    this.#state = opts.state;
+    this.#preparer = opts.preparer;
+    this.sql = { preparer: opts.preparer };
+  }
+
+  /** The pending state. */
+  get state(): MetadataState {
+    return this.#state;
+  }
+
+  /** Whether any call changed the state (and it must be stored). */
+  get changed(): boolean {
+    return this.#state !== this.#initial;
+  }
+
+  /** Sources introspected afresh during this request (other instances must do the same). */
+  get refreshed(): Refresh {
+    return this.#refreshed;
+  }
+
+  /** Runs one call. */
+  async runCall(call: MetadataCall): Promise<CallResult> {
+    const op = resolveOperation(this.api, call);
+    return await op.run(this, call);
+  }
+
+  /** Makes `next` the pending state. */
+  setState(next: MetadataState, refreshed: Refresh): void {
+    this.#noteRefresh(refreshed);
+    this.#state = next;
+  }
+
+  #noteRefresh(r: Refresh): void {
+    if (this.#refreshed === 'all') return;
+    if (r === 'all') this.#refreshed = 'all';
+    else for (const s of r) this.#refreshed.add(s);
+  }
+
+  async #build(edit: Edit, doc = edit.doc): Promise<MetadataState> {
+    const refresh = edit.refresh ?? new Set<string>();
+    const prepared = await this.#preparer.prepare(doc, this.#state.prepared, refresh);
+    const catalog = buildCatalog(doc, prepared, this.#state.resourceVersion + 1);
+    return { doc, resourceVersion: this.#state.resourceVersion, catalog, prepared };
+  }
+
+  /** Prepares, builds and checks an edit; on success it becomes the pending state. */
+  async commitEdit(edit: Edit): Promise<MetadataState> {
+    let next = await this.#build(edit);
+    if (edit.allowInconsistency !== true) {
+      const before = new Set(this.#state.catalog.inconsistencies.map((o) => o.id));
+      const fresh = (s: MetadataState): InconsistentObject[] => s.catalog.inconsistencies.filter((o) => !before.has(o.id));
+      let added = fresh(next);
+      const touched = new Set(edit.touched.map(objectId));
+      const mine = added.filter((o) => touched.has(o.id));
+      if (mine.length > 0) {
+        // v2 compat: the touched object's own reasons, with the objects in `internal`.
+        throw new EngineError(ErrorCode.InvalidConfiguration, mine.map((o) => o.reason).join(', '), {
+          path: edit.path,
+          internal: wireInconsistencies(mine),
+        });
+      }
+      if (added.length > 0 && edit.drop !== undefined) {
+        if (!edit.drop.cascade) {
+          const names = added.map((o) => o.name ?? o.type).join(', ');
+          throw new EngineError(ErrorCode.DependencyError, `cannot drop due to the following dependent objects: ${names}`, {
+            path: edit.path,
+            internal: wireInconsistencies(added),
+          });
+        }
+        let doc = next.doc;
+        for (let round = 0; round < MAX_CASCADE_ROUNDS && added.length > 0; round++) {
+          for (const o of added) {
+            const ref = parseObjectId(o.id);
+            if (ref !== null) doc = removeObject(doc, ref);
+          }
+          next = await this.#build(edit, doc);
+          added = fresh(next);
+        }
+      }
+      if (added.length > 0) {
+        throw new EngineError(ErrorCode.Unexpected, 'cannot continue due to new inconsistent metadata', {
+          path: edit.path,
+          status: 400,
+          internal: wireInconsistencies(added),
+        });
+      }
+    }
+    this.setState(next, edit.refresh ?? new Set());
+    return next;
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * The metadata service: owns the stored document, the catalog snapshot built
+ * from it, and the source connections. Implements the metadata and legacy
+ * query APIs for the HTTP layer (server/deps.ts `MetadataApi`).
+ *
+ * Calls are serialized in this process (one at a time), which keeps
+ * "read state → edit → store" atomic here; between processes the store's
+ * resource_version guard does the same (see Note [Metadata change propagation]
+ * in store.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Session } from '../auth/session.ts';
+import { buildCatalog } from '../catalog/build.ts';
+import { CatalogRef } from '../catalog/snapshot.ts';
+import { ErrorCode } from '../errors/codes.ts';
+import { EngineError, isEngineError } from '../errors/engine-error.ts';
+import type { Logger } from '../logger.ts';
+import type { ApiFamily, ApiResponse, MetadataApi } from '../server/deps.ts';
+import { EMPTY_DOCUMENT, normalizeDocument, toWireDocument, type MetadataDocument } from './document.ts';
+import { Mutex } from './mutex.ts';
+import type { MetadataState } from './operation.ts';
+import { CallPipeline } from './run.ts';
+import { documentSchema } from './schemas/document.ts';
+import { assertValid } from './schemas/validate.ts';
+import { SourcePreparer, type Refresh } from './source-preparer.ts';
+import { MetadataStore, type MetadataChange } from './store.ts';
+
+/** Options of {@link MetadataService.start}. */
+export interface MetadataServiceOptions {
+  /** Where metadata is stored (schema `engine_metadata`). */
+  readonly metadataDatabaseUrl: string;
+  /** The `default` source of a fresh engine, or null for none. */
+  readonly defaultDatabaseUrl: string | null;
+  readonly logger: Logger;
+}
+
+/** The document of a fresh engine: a `default` source when a database URL was given. */
+function initialDocument(defaultDatabaseUrl: string | null): MetadataDocument {
+  if (defaultDatabaseUrl === null) return EMPTY_DOCUMENT;
+  return {
+    ...EMPTY_DOCUMENT,
+    sources: [
+      {
+        name: 'default',
+        kind: 'postgres',
+        tables: [],
+        functions: [],
+        configuration: { connection_info: { database_url: defaultDatabaseUrl } },
+      },
+    ],
+  };
+}
+
+function parseStoredDocument(raw: unknown): MetadataDocument {
+  const valid = assertValid<Record<string, unknown>>(documentSchema, raw, '$');
+  return normalizeDocument(valid);
+}
+
+function toRefreshList(r: Refresh): readonly string[] | 'all' {
+  return r === 'all' ? 'all' : [...r];
+}
+
+function errorResponse(e: EngineError): ApiResponse {
+  const body: Record<string, unknown> = { path: e.path, error: e.message, code: e.code };
+  if (e.internal !== undefined) body['internal'] = e.internal;
+  return { status: e.status, json: body };
+}
+
+/** The metadata service. */
+export class MetadataService implements MetadataApi {
+  /** The catalog snapshot in force; swapped on every change, local or from another instance. */
+  readonly catalogRef: CatalogRef;
+  readonly #store: MetadataStore;
+  readonly #preparer: SourcePreparer;
+  readonly #logger: Logger;
+  readonly #defaultDatabaseUrl: string | null;
+  readonly #mutex = new Mutex();
+  #state: MetadataState;
+  #closed = false;
+
+  private constructor(
+    store: MetadataStore,
+    preparer: SourcePreparer,
+    state: MetadataState,
+    opts: MetadataServiceOptions,
+  ) {
+    this.#store = store;
+    this.#preparer = preparer;
+    this.#state = state;
+    this.#logger = opts.logger;
+    this.#defaultDatabaseUrl = opts.defaultDatabaseUrl;
+    this.catalogRef = new CatalogRef(state.catalog);
+  }
+
+  /** Connects to the metadata database, loads (or initializes) metadata, builds the first catalog, starts watching. */
+  static async start(opts: MetadataServiceOptions): Promise<MetadataService> {
+    const store = await MetadataStore.open(opts.metadataDatabaseUrl, randomUUID(), opts.logger);
+    const preparer = new SourcePreparer(opts.logger);
+    try {
+      const stored = await store.loadOrInitialize(toWireDocument(initialDocument(opts.defaultDatabaseUrl)));
+      const doc = parseStoredDocument(stored.metadata);
+      const prepared = await preparer.prepare(doc, new Map(), 'all');
+      const catalog = buildCatalog(doc, prepared, stored.resourceVersion);
+      const service = new MetadataService(store, preparer, { doc, resourceVersion: stored.resourceVersion, catalog, prepared }, opts);
+      if (catalog.inconsistencies.length > 0) {
+        opts.logger.warn('metadata is inconsistent', { inconsistent_objects: catalog.inconsistencies.length });
+      }
+      await store.watch((c) => void service.#onRemoteChange(c));
+      return service;
+    } catch (e) {
+      await preparer.closeAll();
+      await store.close();
+      throw e;
+    }
+  }
+
+  /** Whether the metadata in force has no inconsistent objects. */
+  isConsistent(): boolean {
+    return this.#state.catalog.inconsistencies.length === 0;
+  }
+
+  /** Handles one body of /v1/metadata, /v1/query or /v2/query. Never throws for bad input. */
+  async handle(api: ApiFamily, body: unknown, session: Session): Promise<ApiResponse> {
+    try {
+      if (!session.isAdmin) {
+        throw new EngineError(ErrorCode.AccessDenied, 'restricted access : admin only', { path: '$', status: 400 });
+      }
+      const call = parseBody(body);
+      return await this.#mutex.run(async () => await this.#run(api, call));
+    } catch (e) {
+      if (isEngineError(e)) return errorResponse(e);
+      this.#logger.error('metadata call failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+      return errorResponse(new EngineError(ErrorCode.Unexpected, 'an unexpected error occurred', { status: 500 }));
+    }
+  }
+
+  async #run(api: ApiFamily, call: ParsedBody): Promise<ApiResponse> {
+    if (this.#closed) throw new EngineError(ErrorCode.Unexpected, 'the engine is shutting down', { status: 503 });
+    const before = this.#state;
+    if (call.resourceVersion !== undefined && call.resourceVersion !== before.resourceVersion) {
+      throw new EngineError(
+        ErrorCode.Conflict,
+        `resource version mismatch: the metadata is at ${before.resourceVersion}, the request was made for ${call.resourceVersion}`,
+        { path: '$' },
+      );
+    }
+    const pipeline = new CallPipeline({
+      api,
+      state: before,
+      preparer: this.#preparer,
+      defaultDatabaseUrl: this.#defaultDatabaseUrl,
+    });
+    let result;
+    try {
+      result = await pipeline.runCall({ type: call.type, args: call.args, version: call.version, path: '$', legacy: api !== 'metadata' });
+    } catch (e) {
+      // Connections opened for a refused edit are not kept.
+      this.#preparer.retain(this.#state.prepared);
+      throw e;
+    }
+    if (pipeline.changed) {
+      const next = pipeline.state;
+      const version = await this.#store.save(toWireDocument(next.doc), before.resourceVersion, toRefreshList(pipeline.refreshed));
+      this.#install({ ...next, resourceVersion: version, catalog: { ...next.catalog, resourceVersion: version } });
+    }
+    return { status: result.status ?? 200, json: result.response };
+  }
+
+  #install(next: MetadataState): void {
+    this.#state = next;
+    this.#preparer.retain(next.prepared);
+    this.catalogRef.swap(next.catalog);
+  }
+
+  async #onRemoteChange(change: MetadataChange): Promise<void> {
+    await this.#mutex.run(async () => {
+      if (this.#closed) return;
+      try {
+        const stored = await this.#store.load();
+        if (stored === null || stored.resourceVersion <= this.#state.resourceVersion) return;
+        const doc = parseStoredDocument(stored.metadata);
+        const refresh: Refresh = change.refreshed === 'all' ? 'all' : new Set(change.refreshed);
+        const prepared = await this.#preparer.prepare(doc, this.#state.prepared, refresh);
+        const catalog = buildCatalog(doc, prepared, stored.resourceVersion);
+        this.#install({ doc, resourceVersion: stored.resourceVersion, catalog, prepared });
+        this.#logger.info('metadata reloaded after a change by another instance', { resource_version: stored.resourceVersion });
+      } catch (e) {
+        this.#logger.error('could not apply a metadata change from another instance', { error: String(e) });
+      }
+    });
+  }
+
+  /** Stops watching for changes and closes every connection. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    await this.#mutex.run(async () => {
+      this.#closed = true;
+    });
+    await this.#store.close();
+    await this.#preparer.closeAll();
+  }
+}
+
+/** A request body after the envelope checks. */
+interface ParsedBody {
+  readonly type: string;
+  readonly args: unknown;
+  readonly version: number | undefined;
+  readonly resourceVersion: number | undefined;
+}
+
+/** Checks the `{type, args, version?, resource_version?}` envelope. */
+function parseBody(body: unknown): ParsedBody {
+  let value = body;
+  if (typeof body === 'string' || body instanceof Uint8Array) {
+    const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      throw new EngineError(ErrorCode.InvalidJson, `invalid JSON: ${e instanceof Error ? e.message : String(e)}`, { path: '$' });
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new EngineError(ErrorCode.ParseFailed, 'the request body must be a JSON object', { path: '$' });
+  }
+  const r = value as Record<string, unknown>;
+  if (typeof r['type'] !== 'string') {
+    throw new EngineError(ErrorCode.ParseFailed, r['type'] === undefined ? 'key "type" not found' : 'expected String', {
+      path: r['type'] === undefined ? '$' : '$.type',
+    });
+  }
+  const version = r['version'];
+  if (version !== undefined && (typeof version !== 'number' || !Number.isInteger(version))) {
+    throw new EngineError(ErrorCode.ParseFailed, 'expected Integer', { path: '$.version' });
+  }
+  const rv = r['resource_version'];
+  if (rv !== undefined && rv !== null && (typeof rv !== 'number' || !Number.isInteger(rv))) {
+    throw new EngineError(ErrorCode.ParseFailed, 'expected Integer', { path: '$.resource_version' });
+  }
+  return {
+    type: r['type'],
+    args: r['args'],
+    version: version as number | undefined,
+    resourceVersion: rv === null ? undefined : (rv as number | undefined),
+  };
+}

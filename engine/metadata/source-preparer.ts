@@ -1,0 +1,163 @@
+/**
+ * Prepares the sources of a document for a catalog build (see
+ * catalog/prepared.ts): resolves `database_url`, opens or reuses a pool per
+ * distinct configuration, introspects, and reads enum table rows. What was
+ * prepared before is reused unless the source's configuration changed or the
+ * caller asks for a refresh (`reload_metadata`, `run_sql`).
+ */
+import type { EnumTableRows, SourceIntrospection } from '../backends/introspection.ts';
+import { PostgresConnection, type PgQueryable } from '../backends/postgres/connection.ts';
+import { fetchEnumTableRows, introspectPostgres } from '../backends/postgres/introspect.ts';
+import type { PreparedSource, PreparedSources, ReadySource } from '../catalog/prepared.ts';
+import { enumColumns } from '../catalog/stages/tables.ts';
+import { tableKey } from '../catalog/types.ts';
+import { resolveEnv } from '../cli/env.ts';
+import type { Logger } from '../logger.ts';
+import type { MetadataDocument, SourceMetadata, UrlFromEnv } from './document.ts';
+
+/** Which sources to introspect afresh: none, some by name, or all. */
+export type Refresh = ReadonlySet<string> | 'all';
+
+/** How long a pool no longer in use stays open, so requests on the old snapshot can finish. */
+const RETIRE_DELAY_MS = 5_000;
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Resolves a `database_url` (inline or `{from_env}`), or says why it cannot. */
+export function resolveDatabaseUrl(url: UrlFromEnv): { url: string } | { reason: string } {
+  if (typeof url === 'string') return { url };
+  const v = resolveEnv(url.from_env);
+  return v === undefined || v === '' ? { reason: `environment variable "${url.from_env}" is not set` } : { url: v };
+}
+
+/** Opens, reuses and retires source connections and their introspection. */
+export class SourcePreparer {
+  readonly #connections = new Map<string, PostgresConnection>();
+  readonly #retiring = new Map<ReturnType<typeof setTimeout>, PostgresConnection>();
+  readonly #logger: Logger;
+
+  constructor(logger: Logger) {
+    this.#logger = logger;
+  }
+
+  /** The open connection for a configuration key, if any. */
+  connection(configKey: string): PostgresConnection | undefined {
+    return this.#connections.get(configKey);
+  }
+
+  /** Prepares every Postgres source of `doc`, reusing `current` where allowed. */
+  async prepare(doc: MetadataDocument, current: PreparedSources, refresh: Refresh = new Set()): Promise<PreparedSources> {
+    const out = new Map<string, PreparedSource>();
+    await Promise.all(
+      doc.sources
+        .filter((s) => s.kind === 'postgres')
+        .map(async (s) => {
+          const fresh = refresh === 'all' || refresh.has(s.name);
+          out.set(s.name, await this.#prepareSource(s, fresh ? undefined : current.get(s.name)));
+        }),
+    );
+    return out;
+  }
+
+  /**
+   * Prepares one source from an introspection taken elsewhere (inside a
+   * `run_sql` transaction, on `client`), reading enum rows on the same client.
+   */
+  async prepareFromIntrospection(
+    s: SourceMetadata,
+    previous: ReadySource,
+    introspection: SourceIntrospection,
+    client: PgQueryable,
+  ): Promise<ReadySource> {
+    const enumRows = await this.#readEnumRows(s, introspection, new Map(), client);
+    return { ...previous, introspection, enumRows };
+  }
+
+  async #prepareSource(s: SourceMetadata, previous: PreparedSource | undefined): Promise<PreparedSource> {
+    const info = s.configuration.connection_info;
+    const resolved = resolveDatabaseUrl(info.database_url);
+    const configKey = JSON.stringify({
+      url: 'url' in resolved ? resolved.url : null,
+      pool: info.pool_settings ?? null,
+    });
+    if (!('url' in resolved)) return { ok: false, name: s.name, configKey, reason: resolved.reason };
+    if (previous !== undefined && previous.configKey === configKey) {
+      if (!previous.ok) return previous;
+      const q = this.#connections.get(configKey)?.queryable;
+      if (q === undefined) return previous;
+      const enumRows = await this.#readEnumRows(s, previous.introspection, previous.enumRows, q);
+      return enumRows === previous.enumRows ? previous : { ...previous, enumRows };
+    }
+    let conn = this.#connections.get(configKey);
+    if (conn === undefined) {
+      const p = info.pool_settings ?? {};
+      conn = new PostgresConnection(resolved.url, {
+        ...(p.max_connections === undefined ? {} : { maxConnections: p.max_connections }),
+        ...(p.idle_timeout === undefined ? {} : { idleTimeoutSeconds: p.idle_timeout }),
+        ...(p.connection_lifetime === undefined ? {} : { connectionLifetimeSeconds: p.connection_lifetime }),
+        ...(p.pool_timeout === undefined ? {} : { connectTimeoutSeconds: p.pool_timeout }),
+      });
+      this.#connections.set(configKey, conn);
+    }
+    try {
+      const introspection = await introspectPostgres(conn.queryable);
+      const enumRows = await this.#readEnumRows(s, introspection, new Map(), conn.queryable);
+      return { ok: true, name: s.name, configKey, connection: conn, introspection, enumRows };
+    } catch (e) {
+      this.#logger.warn('source unavailable', { source: s.name, error: errorText(e) });
+      return { ok: false, name: s.name, configKey, reason: `could not connect to source "${s.name}": ${errorText(e)}` };
+    }
+  }
+
+  /** Reads rows of `is_enum` tables not already in `known`; returns `known` itself when nothing was missing. */
+  async #readEnumRows(
+    s: SourceMetadata,
+    introspection: SourceIntrospection,
+    known: ReadonlyMap<string, EnumTableRows | string>,
+    q: PgQueryable,
+  ): Promise<ReadonlyMap<string, EnumTableRows | string>> {
+    const wanted: Array<{ key: string; table: { schema: string; name: string }; valueColumn: string; commentColumn: string | null }> = [];
+    for (const t of s.tables) {
+      if (t.is_enum !== true) continue;
+      const key = tableKey(t.table);
+      if (known.has(key)) continue;
+      const intro = introspection.tables.get(key);
+      const cols = intro === undefined ? null : enumColumns(intro);
+      if (cols !== null) wanted.push({ key, table: t.table, ...cols });
+    }
+    if (wanted.length === 0) return known;
+    const rows = await fetchEnumTableRows(q, wanted);
+    const out = new Map(known);
+    wanted.forEach((w, i) => {
+      const r = rows[i];
+      out.set(w.key, r instanceof Error ? r.message : (r ?? []));
+    });
+    return out;
+  }
+
+  /** Closes (after a delay) the pools that `keep` no longer uses. */
+  retain(keep: PreparedSources): void {
+    const used = new Set([...keep.values()].map((p) => p.configKey));
+    for (const [key, conn] of this.#connections) {
+      if (used.has(key)) continue;
+      this.#connections.delete(key);
+      const timer = setTimeout(() => {
+        this.#retiring.delete(timer);
+        void conn.close();
+      }, RETIRE_DELAY_MS);
+      timer.unref();
+      this.#retiring.set(timer, conn);
+    }
+  }
+
+  /** Closes every pool now. */
+  async closeAll(): Promise<void> {
+    for (const t of this.#retiring.keys()) clearTimeout(t);
+    const all = [...this.#connections.values(), ...this.#retiring.values()];
+    this.#retiring.clear();
+    this.#connections.clear();
+    await Promise.all(all.map((c) => c.close()));
+  }
+}
