@@ -63,10 +63,15 @@ export function scalarName(dbType: string): string {
   return isGraphqlName(r) ? r : r.replace(/[^_0-9A-Za-z]/g, '_').replace(/^([0-9])/, '_$1');
 }
 
-function literalValue(node: ValueNode): unknown {
+/**
+ * A literal's value. Numbers keep their source text (bigint/numeric keep full
+ * precision) except inside JSON values, where they are JSON numbers.
+ */
+function literalValue(node: ValueNode, json: boolean): unknown {
   switch (node.kind) {
     case Kind.INT:
     case Kind.FLOAT:
+      return json ? Number(node.value) : node.value;
     case Kind.STRING:
     case Kind.ENUM:
       return node.value;
@@ -75,9 +80,9 @@ function literalValue(node: ValueNode): unknown {
     case Kind.NULL:
       return null;
     case Kind.LIST:
-      return node.values.map(literalValue);
+      return node.values.map((v) => literalValue(v, json));
     case Kind.OBJECT:
-      return Object.fromEntries(node.fields.map((f) => [f.name.value, literalValue(f.value)]));
+      return Object.fromEntries(node.fields.map((f) => [f.name.value, literalValue(f.value, json)]));
     case Kind.VARIABLE:
       return undefined;
   }
@@ -88,12 +93,12 @@ function literalValue(node: ValueNode): unknown {
  * (bigint/numeric keep full precision), objects stay objects (json/jsonb).
  * Output is JSON built by the database, so serialize is never on the data path.
  */
-function passThroughScalar(name: string): GraphQLScalarType {
+function passThroughScalar(name: string, json: boolean): GraphQLScalarType {
   return new GraphQLScalarType({
     name,
     serialize: (v) => v,
     parseValue: (v) => v,
-    parseLiteral: (node) => literalValue(node),
+    parseLiteral: (node) => literalValue(node, json),
   });
 }
 
@@ -108,7 +113,7 @@ export class ScalarRegistry {
     const name = scalarName(dbType);
     let t = this.#byName.get(name);
     if (t === undefined) {
-      t = passThroughScalar(name);
+      t = passThroughScalar(name, dbType === 'json' || dbType === 'jsonb');
       this.#byName.set(name, t);
     }
     return t;

@@ -82,7 +82,8 @@ function translateRowSource(
     const name = `__o${computed.length}`;
     const expr = translateOrderTarget(o.target, inner, aliases);
     computed.push(sql`${expr} AS ${ident(name)}`);
-    innerKeys.push(sortKey(expr, o));
+    // ORDER BY may name an output column; this avoids repeating the subquery.
+    innerKeys.push(sortKey(ident(name), o));
     outerKeys.push(sortKey(columnOf(outer, name), o));
   });
   let distinct: Fragment | null = null;

@@ -1,0 +1,65 @@
+/**
+ * Fills a compiled statement's parameter slots from the request's variables
+ * and session. Arrays go in as one parameter (the driver writes the array
+ * literal).
+ */
+import type * as ir from '../ir/index.ts';
+import type { BoundStatement } from '../backends/backend.ts';
+import type { CompiledSql } from '../backends/sql/fragment.ts';
+import type { Session } from '../auth/session.ts';
+import { ErrorCode } from '../errors/codes.ts';
+import { EngineError } from '../errors/engine-error.ts';
+
+function encode(value: unknown, encoding: ir.ValueEncoding): unknown {
+  if (value === null || value === undefined) return null;
+  switch (encoding) {
+    case 'plain':
+      return value;
+    case 'json':
+      return JSON.stringify(value);
+    case 'json-each':
+      return Array.isArray(value) ? value.map((x) => JSON.stringify(x)) : [JSON.stringify(value)];
+    case 'session-array':
+      if (typeof value === 'string' && value.trimStart().startsWith('[')) {
+        try {
+          return JSON.parse(value) as unknown;
+        } catch {
+          return value;
+        }
+      }
+      return value;
+  }
+}
+
+function valueOf(p: ir.ParamSource, variables: Readonly<Record<string, unknown>>, session: Session): unknown {
+  switch (p.kind) {
+    case 'const':
+      return p.value;
+    case 'variable': {
+      const v = variables[p.name];
+      if ((v === null || v === undefined) && !p.allowNull) {
+        throw new EngineError(ErrorCode.ValidationFailed, `unexpected null value for variable "${p.name}"`, {
+          path: `$.variables.${p.name}`,
+        });
+      }
+      return encode(v, p.encoding);
+    }
+    case 'session': {
+      const v = session.variables[p.name];
+      if (v === undefined) {
+        throw new EngineError(ErrorCode.NotFound, `missing session variable: "${p.name}"`, { path: '$' });
+      }
+      return encode(v, p.encoding);
+    }
+    case 'list':
+      return p.items.map((i) => valueOf(i, variables, session));
+  }
+}
+
+/** Binds `sql` for one request. */
+export function bindStatement(sql: CompiledSql, variables: Readonly<Record<string, unknown>>, session: Session): BoundStatement {
+  const params = sql.params;
+  const values = new Array<unknown>(params.length);
+  for (let i = 0; i < params.length; i++) values[i] = valueOf(params[i] as ir.ParamSource, variables, session);
+  return { text: sql.text, values };
+}

@@ -1,0 +1,168 @@
+/**
+ * The GraphQL API: one request from body to response text.
+ *
+ *   plan-cache hit? ─no─▶ role schema (memoized) ▶ parse ▶ validate ▶ toIr ▶ plan
+ *         │yes                                                          │
+ *         ▼                                                             ▼
+ *   coerce variables ▶ bind ▶ run (one statement per source) ▶ splice `{"data":…}`
+ *
+ * See architecture.md, "One GraphQL request", and Note [Plan cache keys].
+ */
+import { getVariableValues, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import type { ApiResponse, GraphqlApi } from '../server/deps.ts';
+import type { CatalogRef } from '../catalog/snapshot.ts';
+import type { Logger } from '../logger.ts';
+import { buildSession, ADMIN_ROLE, type Session } from '../auth/session.ts';
+import { compileExplain, compileQuery } from '../backends/postgres/compile.ts';
+import { ErrorCode } from '../errors/codes.ts';
+import { EngineError, isEngineError } from '../errors/engine-error.ts';
+import { SchemaCache } from '../graphql/schema/schema-cache.ts';
+import { toIrOperation } from '../graphql/to-ir/operation.ts';
+import { bindStatement } from './bind.ts';
+import { renderExplain } from './explain-plan.ts';
+import { buildPlan, type Plan } from './plan.ts';
+import { PlanCache, storePlan, structuralKey, type OperationEntry } from './plan-cache.ts';
+import { prepareOperation } from './prepare.ts';
+import { parseGraphqlRequest, type GraphqlRequest } from './request-body.ts';
+import { dataResponse, errorResponse, spliceObjects } from './response.ts';
+import { runStatement } from './run.ts';
+
+/** Options of {@link GraphqlService}. */
+export interface GraphqlServiceOptions {
+  readonly stringifyNumericTypes: boolean;
+  readonly logger: Logger;
+  /** Most cached operations (default 4096). */
+  readonly planCacheSize?: number;
+}
+
+const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
+
+function coerceVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, inputs: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const r = getVariableValues(schema, operation.variableDefinitions ?? [], inputs);
+  if (r.errors !== undefined) {
+    throw new EngineError(ErrorCode.ValidationFailed, r.errors[0]?.message ?? 'invalid variables', { path: '$.variableValues' });
+  }
+  return r.coerced;
+}
+
+function asEngineError(e: unknown): EngineError {
+  if (isEngineError(e)) return e;
+  return new EngineError(ErrorCode.Unexpected, 'unexpected error', { internal: String(e), cause: e });
+}
+
+/** Implements /v1/graphql and /v1/graphql/explain over the catalog in force. */
+export class GraphqlService implements GraphqlApi {
+  readonly #catalogRef: CatalogRef;
+  readonly #stringify: boolean;
+  readonly #logger: Logger;
+  readonly #schemas = new SchemaCache();
+  readonly #plans: PlanCache;
+
+  constructor(catalogRef: CatalogRef, opts: GraphqlServiceOptions) {
+    this.#catalogRef = catalogRef;
+    this.#stringify = opts.stringifyNumericTypes;
+    this.#logger = opts.logger;
+    this.#plans = new PlanCache(opts.planCacheSize ?? 4096);
+    catalogRef.subscribe(() => this.#plans.clear());
+  }
+
+  /** Executes one request body (or a batch: a list of them). Errors come back with status 200. */
+  async execute(session: Session, body: unknown): Promise<ApiResponse> {
+    if (Array.isArray(body)) {
+      const parts = await Promise.all(body.map((b) => this.#executeOne(session, b)));
+      return { status: 200, jsonText: `[${parts.join(',')}]` };
+    }
+    return { status: 200, jsonText: await this.#executeOne(session, body) };
+  }
+
+  async #executeOne(session: Session, body: unknown): Promise<string> {
+    try {
+      const req = parseGraphqlRequest(body);
+      const { plan, variables } = this.#planFor(session, req);
+      return await this.#run(plan, variables, session);
+    } catch (e) {
+      const err = asEngineError(e);
+      if (err.code === ErrorCode.Unexpected) this.#logger.error('graphql request failed', { error: String(err.internal ?? err.message) });
+      return JSON.stringify(errorResponse(err, session.isAdmin));
+    }
+  }
+
+  async #run(plan: Plan, variables: Readonly<Record<string, unknown>>, session: Session): Promise<string> {
+    if (plan.staticData !== null) return dataResponse(plan.staticData);
+    const stmts = plan.statements;
+    if (stmts.length === 1) {
+      const s = stmts[0];
+      if (s !== undefined) {
+        const text = await runStatement(s.connection, bindStatement(s.sql, variables, session));
+        return dataResponse(text ?? 'null');
+      }
+    }
+    const texts = await Promise.all(
+      stmts.map(async (s) => (await runStatement(s.connection, bindStatement(s.sql, variables, session))) ?? '{}'),
+    );
+    return dataResponse(spliceObjects(texts, plan.needsReorder ? plan.order : null));
+  }
+
+  /** The plan of a request: cached, or built (parse, validate, toIr, compile) on a miss. */
+  #planFor(session: Session, req: GraphqlRequest): { plan: Plan; variables: Readonly<Record<string, unknown>> } {
+    const catalog = this.#catalogRef.current;
+    let entry = this.#plans.get(catalog.version, session.role, req.operationName, req.query);
+    if (entry === undefined) {
+      const { schema } = this.#schemas.get(catalog, session.role, session.isAdmin);
+      const { document, operation } = prepareOperation(schema, req.query, req.operationName);
+      entry = {
+        schema,
+        document,
+        operation,
+        hasVariables: (operation.variableDefinitions?.length ?? 0) > 0,
+        structural: [],
+        plans: new Map(),
+      };
+      this.#plans.set(catalog.version, session.role, req.operationName, req.query, entry);
+    }
+    const variables = entry.hasVariables ? coerceVariables(entry.schema, entry.operation, req.variables) : NO_VARIABLES;
+    const cached = entry.plans.get(structuralKey(entry, variables));
+    if (cached !== undefined) return { plan: cached, variables };
+    const op = toIrOperation({
+      schema: entry.schema,
+      document: entry.document,
+      operation: entry.operation,
+      variables,
+      stringifyNumericTypes: this.#stringify,
+    });
+    for (const [name, use] of op.variableUse) {
+      if (use === 'structural' && !entry.structural.includes(name)) entry.structural.push(name);
+    }
+    const plan = buildPlan(op.fields, catalog);
+    storePlan(entry as OperationEntry, structuralKey(entry, variables), plan);
+    return { plan, variables };
+  }
+
+  /** `/v1/graphql/explain`: the SQL and Postgres plan of each database root field. */
+  async explain(body: unknown): Promise<ApiResponse> {
+    try {
+      const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+      const req = parseGraphqlRequest(b['query'], '$.query');
+      const user = typeof b['user'] === 'object' && b['user'] !== null ? (b['user'] as Record<string, unknown>) : {};
+      const vars: Record<string, string> = {};
+      for (const [k, v] of Object.entries(user)) vars[k.toLowerCase()] = typeof v === 'string' ? v : JSON.stringify(v);
+      const session = buildSession(vars['x-engine-role'] ?? ADMIN_ROLE, vars);
+      const { plan, variables } = this.#planFor(session, req);
+      const catalog = this.#catalogRef.current;
+      const out: Array<{ field: string; sql: string; plan: string[] }> = [];
+      for (const f of plan.fields) {
+        if (f.kind === 'static') continue;
+        const conn = catalog.sources.get(f.source)?.connection;
+        if (conn === undefined) continue;
+        const sql = compileQuery([f]);
+        const bound = bindStatement(compileExplain(sql), variables, session);
+        const text = await runStatement(conn, bound);
+        out.push({ field: f.alias, sql: sql.text, plan: text === null ? [] : renderExplain(text) });
+      }
+      return { status: 200, json: out };
+    } catch (e) {
+      const err = asEngineError(e);
+      return { status: err.status === 500 ? 500 : 400, json: { path: err.path, error: err.message, code: err.code } };
+    }
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * The cache-miss half of a request: parse, validate and pick the operation.
+ * Errors are v2-shaped: `parse-failed` for syntax, `validation-failed` with
+ * the document path of the offending node.
+ */
+import {
+  getOperationAST,
+  GraphQLError,
+  parse,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { ErrorCode } from '../errors/codes.ts';
+import { EngineError } from '../errors/engine-error.ts';
+import { documentPath } from './document-path.ts';
+
+/** A parsed, validated document and its chosen operation. */
+export interface PreparedOperation {
+  readonly document: DocumentNode;
+  readonly operation: OperationDefinitionNode;
+}
+
+/** v2 compat: the wording users see for the commonest validation error. */
+function v2Message(e: GraphQLError): string {
+  const m = /^Cannot query field "([^"]+)" on type "([^"]+)"/.exec(e.message);
+  if (m !== null) return `field '${m[1]}' not found in type: '${m[2]}'`;
+  return e.message;
+}
+
+/** Parses and validates `query` against `schema`. */
+export function prepareOperation(schema: GraphQLSchema, query: string, operationName: string | null): PreparedOperation {
+  let document: DocumentNode;
+  try {
+    document = parse(query);
+  } catch (e) {
+    const message = e instanceof GraphQLError ? e.message : 'not a valid graphql query';
+    throw new EngineError(ErrorCode.ParseFailed, message, { path: '$.query' });
+  }
+  const errors = validate(schema, document);
+  const first = errors[0];
+  if (first !== undefined) {
+    throw new EngineError(ErrorCode.ValidationFailed, v2Message(first), { path: documentPath(document, first.nodes?.[0]) });
+  }
+  const operation = getOperationAST(document, operationName);
+  if (operation === null || operation === undefined) {
+    const message =
+      operationName === null
+        ? 'exactly one operation has to be present in the document when operationName is not specified'
+        : `no such operation found in the document: "${operationName}"`;
+    throw new EngineError(ErrorCode.ValidationFailed, message, { path: '$' });
+  }
+  if (operation.operation === 'mutation') {
+    throw new EngineError(ErrorCode.ValidationFailed, 'no mutations exist', { path: '$' });
+  }
+  return { document, operation };
+}

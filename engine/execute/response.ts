@@ -1,0 +1,38 @@
+/**
+ * Response bodies as text. The `data` object is the database's JSON text,
+ * spliced without parsing (see architecture.md, "One GraphQL request", step 7).
+ */
+import type { EngineError } from '../errors/engine-error.ts';
+
+/** `{"data":<object>}`. */
+export function dataResponse(objectText: string): string {
+  return `{"data":${objectText}}`;
+}
+
+/**
+ * Joins the JSON objects of several statements into one object. Each input is
+ * a JSON object text; the braces are trimmed and the members concatenated.
+ * With `order`, members are re-emitted in that order (rare: root fields of
+ * several sources interleaved), which needs a parse.
+ */
+export function spliceObjects(objects: readonly string[], order: readonly string[] | null): string {
+  if (order !== null) {
+    const merged: Record<string, unknown> = {};
+    for (const o of objects) Object.assign(merged, JSON.parse(o) as Record<string, unknown>);
+    return `{${order.map((k) => `${JSON.stringify(k)}:${JSON.stringify(merged[k] ?? null)}`).join(',')}}`;
+  }
+  const members: string[] = [];
+  for (const o of objects) {
+    const t = o.trim();
+    const inner = t.slice(1, -1).trim();
+    if (inner.length > 0) members.push(inner);
+  }
+  return `{${members.join(',')}}`;
+}
+
+/** The `{errors: [...]}` body of one error (v2 shape); `internal` for admins only. */
+export function errorResponse(e: EngineError, isAdmin: boolean): Record<string, unknown> {
+  const extensions: Record<string, unknown> = { path: e.path, code: e.code };
+  if (isAdmin && e.internal !== undefined) extensions['internal'] = e.internal;
+  return { errors: [{ message: e.message, extensions }] };
+}

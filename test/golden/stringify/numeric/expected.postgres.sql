@@ -1,0 +1,2 @@
+SELECT json_build_object('tracks', (SELECT coalesce(json_agg(json_build_object('bytes', ("_1"."bytes")::text, 'unit_price', ("_1"."unit_price")::text, 'milliseconds', "_1"."milliseconds")), '[]'::json) FROM (SELECT "_0"."bytes", "_0"."unit_price", "_0"."milliseconds" FROM "public"."tracks" AS "_0") AS "_1"), 'tracks_aggregate', (SELECT json_build_object('aggregate', json_build_object('sum', json_build_object('bytes', (sum("_3"."bytes"))::text))) FROM (SELECT "_2"."bytes" FROM "public"."tracks" AS "_2") AS "_3"))::text;
+-- params: []
