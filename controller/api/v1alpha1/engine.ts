@@ -4,7 +4,6 @@
  */
 import {
   STANDARD_PRINTER_COLUMNS,
-  statusSchema,
   type Condition,
   type CustomObject,
   type KindDefinition,

@@ -1,0 +1,108 @@
+/**
+ * The controller's entry point: `node controller/main.ts`.
+ *
+ * Settings (environment, as a Deployment passes them):
+ *   KUBECONFIG                 kubeconfig file; in a pod the service account is used instead
+ *   WATCH_NAMESPACE            watch one namespace (default: all)
+ *   POD_NAMESPACE              where the leader-election Lease lives (default: default)
+ *   POD_NAME                   this replica's identity (default: hostname-pid)
+ *   LEADER_ELECTION            "false" to run without a Lease (single replica only)
+ *   LEADER_ELECTION_ID         Lease name (default: graphql-engine-operator)
+ *   WORKERS                    concurrent reconciles (default 2)
+ *   ENGINE_TIMEOUT_MS          timeout of each metadata API call (default 10000)
+ *   HEALTH_PORT                /healthz and /readyz (default 8081; 0 disables)
+ */
+import { createServer } from 'node:http';
+import { hostname } from 'node:os';
+import { KubeConfig } from '@kubernetes/client-node';
+import { GROUP } from './api/v1alpha1/common.ts';
+import { Manager } from './manager.ts';
+import { EventRecorder } from './runtime/events.ts';
+import { KubeApi } from './runtime/kube-api.ts';
+import { LeaderElector } from './runtime/leader-election.ts';
+
+function log(msg: string, fields: Record<string, unknown> = {}): void {
+  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg, ...fields })}\n`);
+}
+
+function env(name: string): string | undefined {
+  const v = process.env[name];
+  return v === undefined || v === '' ? undefined : v;
+}
+
+/** Starts the controller and resolves once it has shut down (SIGTERM/SIGINT). */
+export async function main(): Promise<void> {
+  const kc = new KubeConfig();
+  kc.loadFromDefault();
+  const kube = new KubeApi(kc);
+  const identity = env('POD_NAME') ?? `${hostname()}-${process.pid}`;
+  const events = new EventRecorder(kube, `${GROUP}/operator`, identity);
+  const manager = new Manager({
+    kube,
+    events,
+    namespace: env('WATCH_NAMESPACE'),
+    workers: Number(env('WORKERS') ?? 2),
+    engineTimeoutMs: Number(env('ENGINE_TIMEOUT_MS') ?? 10_000),
+    log,
+  });
+  manager.startInformers();
+
+  let elector: LeaderElector | undefined;
+  let shuttingDown = false;
+  if (env('LEADER_ELECTION') === 'false') {
+    void manager.startWorkers();
+    log('started without leader election', { identity });
+  } else {
+    elector = new LeaderElector(kube, {
+      namespace: env('POD_NAMESPACE') ?? 'default',
+      name: env('LEADER_ELECTION_ID') ?? 'graphql-engine-operator',
+      identity,
+      onStartedLeading: () => {
+        log('became leader', { identity });
+        void manager.startWorkers();
+      },
+      onStoppedLeading: () => {
+        if (shuttingDown) return;
+        // A replica that lost the lease must stop writing at once; exiting lets the Deployment
+        // restart it as a clean standby (client-go's leaderelection does the same).
+        log('lost leadership; exiting', { identity });
+        process.exit(1);
+      },
+      onError: (err) => log('leader election error', { error: err.message }),
+    });
+    elector.start();
+  }
+
+  const port = Number(env('HEALTH_PORT') ?? 8081);
+  const health =
+    port === 0
+      ? undefined
+      : createServer((req, res) => {
+          const ok = req.url === '/healthz' || (req.url === '/readyz' && manager.synced);
+          res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' }).end(ok ? 'ok' : 'not ready');
+        }).listen(port);
+
+  await new Promise<void>((resolve) => {
+    const stop = (): void => resolve();
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  log('shutting down', { identity });
+  await manager.stopWorkers();
+  // Release the lease so a standby takes over without waiting for it to expire; stopping
+  // leadership here is expected, so the exit in onStoppedLeading must not fire.
+  shuttingDown = true;
+  await elector?.stop().catch(() => undefined);
+  manager.stopInformers();
+  health?.close();
+}
+
+if (import.meta.main) {
+  main().then(
+    () => process.exit(0),
+    (e: unknown) => {
+      process.stderr.write(`controller failed: ${(e as Error).stack ?? String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,273 @@
+/**
+ * Reconciles one Engine: every resource that targets it is folded into the engine's metadata,
+ * which is applied in one replace_metadata call (see Note [Fold and replace]); then the engine's
+ * inconsistency list is mapped back onto the resources' conditions. Also reconciles the
+ * resources of a namespace that have no Engine.
+ *
+ * Level-triggered: a reconcile reads only the cached objects and the engine, never the event
+ * that queued it, so running it twice is harmless and running it with nothing changed writes
+ * nothing (neither to the engine nor to Kubernetes).
+ */
+import type { Condition } from '../api/v1alpha1/common.ts';
+import type { Engine, EngineStatus } from '../api/v1alpha1/engine.ts';
+import { API_VERSION } from '../api/v1alpha1/common.ts';
+import { EngineClient, EngineUnreachableError, MetadataApiError, applyDocument, type ConsistencyReport } from '../engine-client/client.ts';
+import {
+  Reason,
+  appliedOutcome,
+  conditionsFor,
+  failedOutcome,
+  readyCondition,
+  sameConditions,
+  type Outcome,
+} from '../runtime/conditions.ts';
+import type { EventRecorder } from '../runtime/events.ts';
+import { KubeApiError, objectPath, type KubeApi } from '../runtime/kube-api.ts';
+import { addFinalizer, hasFinalizer, patchStatus, removeFinalizer } from '../runtime/status.ts';
+import { declare, resourceKey, type TargetResource } from './declarations.ts';
+import { foldResources, type FoldResult, type ResourceFold } from './fold.ts';
+import { inconsistenciesByKey, inconsistencyMessage } from './inconsistency-map.ts';
+import { addressOf, engineNameFor, engineUrl, noEngineMessage } from './resolve.ts';
+
+/** Read access to the informer caches. */
+export interface Lister {
+  engines(namespace: string): Engine[];
+  engine(namespace: string, name: string): Engine | undefined;
+  targets(namespace: string): TargetResource[];
+}
+
+/** What one reconcile asks of the queue. */
+export type ReconcileResult = { readonly requeue: 'after'; readonly afterMs: number } | { readonly requeue: 'backoff'; readonly error: string } | { readonly requeue: 'none' };
+
+/** Dependencies of the reconciler. */
+export interface ReconcilerDeps {
+  readonly kube: KubeApi;
+  readonly lister: Lister;
+  readonly events: EventRecorder;
+  /** Timeout of each metadata API call. */
+  readonly engineTimeoutMs?: number;
+  readonly log?: (msg: string, fields?: Record<string, unknown>) => void;
+}
+
+const DEFAULT_RESYNC_SECONDS = 300;
+
+/** Counters, for logs, metrics and the throughput measurement. */
+export interface ReconcileStats {
+  reconciles: number;
+  engineWrites: number;
+  statusWrites: number;
+  conflicts: number;
+}
+
+function secretPath(ns: string, name: string): string {
+  return objectPath('v1', 'secrets', ns, name);
+}
+
+/** The reconciler of Engines and of unbound resources. */
+export class EngineReconciler {
+  readonly #d: ReconcilerDeps;
+  readonly stats: ReconcileStats = { reconciles: 0, engineWrites: 0, statusWrites: 0, conflicts: 0 };
+
+  constructor(deps: ReconcilerDeps) {
+    this.#d = deps;
+  }
+
+  /** Resources of a namespace that target the named engine. */
+  targetsOf(namespace: string, engineName: string): TargetResource[] {
+    const engines = this.#d.lister.engines(namespace);
+    return this.#d.lister.targets(namespace).filter((r) => engineNameFor(r, engines) === engineName);
+  }
+
+  /** Reconciles one Engine. */
+  async reconcileEngine(namespace: string, name: string): Promise<ReconcileResult> {
+    this.stats.reconciles++;
+    const engine = this.#d.lister.engine(namespace, name);
+    if (engine === undefined) return { requeue: 'none' };
+    const resources = this.targetsOf(namespace, name);
+    const resyncMs = (engine.spec.resyncSeconds ?? DEFAULT_RESYNC_SECONDS) * 1000;
+
+    // Finalizers first: nothing is written to the engine for a resource that could vanish untracked.
+    for (const r of resources) {
+      if (r.metadata.deletionTimestamp === undefined && !hasFinalizer(r.metadata)) await addFinalizer(this.#d.kube, addressOf(r), r.metadata);
+    }
+
+    const url = engineUrl(engine);
+    if (url === null) return await this.#failAll(engine, resources, failedOutcome(Reason.InvalidSpec, 'Engine has neither url nor serviceRef', true), resyncMs);
+    let adminSecret: string | undefined;
+    const ref = engine.spec.adminSecretRef;
+    if (ref !== undefined) {
+      const secret = await this.#d.kube.getOrNull<{ data?: Record<string, string> }>(secretPath(namespace, ref.name));
+      const value = secret?.data?.[ref.key ?? 'admin-secret'];
+      if (value === undefined) {
+        const msg = `Secret ${ref.name} ${secret === null ? 'does not exist' : `has no key ${ref.key ?? 'admin-secret'}`}`;
+        return await this.#failAll(engine, resources, failedOutcome(Reason.SecretNotFound, msg, true), resyncMs);
+      }
+      adminSecret = Buffer.from(value, 'base64').toString('utf8');
+    }
+
+    const client = new EngineClient({ url, adminSecret, timeoutMs: this.#d.engineTimeoutMs });
+    let fold: FoldResult;
+    let report: ConsistencyReport;
+    let exportedRv: number;
+    try {
+      const applied = await applyDocument(client, (current) =>
+        foldResources({
+          current: current.metadata,
+          resources,
+          previousManaged: engine.status?.managedObjects ?? [],
+          policy: engine.spec.managementPolicy ?? 'Merge',
+        }),
+      );
+      fold = applied.built;
+      exportedRv = applied.exportedResourceVersion + (applied.wrote ? 1 : 0);
+      this.stats.conflicts += applied.conflicts;
+      if (applied.wrote) this.stats.engineWrites++;
+      report = await client.getInconsistentMetadata();
+    } catch (e) {
+      if (e instanceof EngineUnreachableError) {
+        await this.#failAll(engine, resources, failedOutcome(Reason.EngineUnreachable, e.message, true), resyncMs);
+        return { requeue: 'backoff', error: e.message };
+      }
+      if (e instanceof MetadataApiError) {
+        const msg = `the engine refused the metadata: ${e.code} at ${e.path}: ${e.message}`;
+        await this.#failAll(engine, resources, failedOutcome(Reason.EngineRejected, msg, true), resyncMs);
+        return { requeue: 'backoff', error: msg };
+      }
+      throw e;
+    }
+
+    const byKey = inconsistenciesByKey(report.inconsistentObjects);
+    let notReady = 0;
+    for (const r of resources) {
+      const result = fold.results.get(resourceKey(r));
+      if (result === undefined) continue;
+      if (result.state === 'removed' || result.state === 'orphaned') {
+        await this.#finalize(r, result);
+        continue;
+      }
+      const outcome = outcomeOf(result, byKey);
+      if (!outcome.ready) notReady++;
+      await this.#writeStatus(r, outcome);
+    }
+    const engineOutcome =
+      notReady === 0 && report.isConsistent
+        ? appliedOutcome(`${resources.length} resources applied; metadata consistent`)
+        : report.isConsistent
+          ? failedOutcome(Reason.Progressing, `${notReady} of ${resources.length} resources are not ready`, false)
+          : failedOutcome(Reason.InconsistentMetadata, `${report.inconsistentObjects.length} inconsistent objects; ${notReady} of ${resources.length} resources not ready`, true);
+    await this.#writeEngineStatus(engine, engineOutcome, {
+      managedObjects: fold.managed,
+      resources: resources.filter((r) => r.metadata.deletionTimestamp === undefined).length,
+      inconsistentObjects: report.inconsistentObjects.length,
+      metadataResourceVersion: exportedRv,
+    });
+    return { requeue: 'after', afterMs: resyncMs };
+  }
+
+  /** Resources of a namespace without an Engine: EngineNotFound, and deletions finish at once. */
+  async reconcileUnbound(namespace: string): Promise<ReconcileResult> {
+    this.stats.reconciles++;
+    const engines = this.#d.lister.engines(namespace);
+    for (const r of this.#d.lister.targets(namespace)) {
+      const name = engineNameFor(r, engines);
+      if (name !== null && this.#d.lister.engine(namespace, name) !== undefined) continue;
+      if (r.metadata.deletionTimestamp !== undefined) {
+        // No engine holds what it declared: nothing to clean up.
+        await removeFinalizer(this.#d.kube, addressOf(r), r.metadata);
+        continue;
+      }
+      await this.#writeStatus(r, failedOutcome(Reason.EngineNotFound, noEngineMessage(r, engines), false));
+    }
+    return { requeue: 'none' };
+  }
+
+  async #finalize(r: TargetResource, result: ResourceFold): Promise<void> {
+    const orphan = result.state === 'orphaned';
+    await removeFinalizer(this.#d.kube, addressOf(r), r.metadata);
+    await this.#event(r, 'Normal', orphan ? 'Orphaned' : 'Deleted', 'Delete', orphan ? 'Left the declared metadata in the engine (deletionPolicy Orphan)' : 'Removed the declared metadata from the engine');
+  }
+
+  async #failAll(engine: Engine, resources: readonly TargetResource[], outcome: Outcome, resyncMs: number): Promise<ReconcileResult> {
+    const released = new Set<string>();
+    for (const r of resources) {
+      if (r.metadata.deletionTimestamp !== undefined && r.spec.deletionPolicy === 'Orphan') {
+        // Orphaning needs nothing from the engine; the object just stops being managed.
+        const d = declare(r);
+        if (d.ok) released.add(d.declared.key);
+        await this.#finalize(r, { state: 'orphaned', objectKey: null });
+        continue;
+      }
+      await this.#writeStatus(r, outcome);
+    }
+    const managed = engine.status?.managedObjects;
+    const extra: Partial<EngineStatus> = released.size > 0 && managed !== undefined ? { managedObjects: managed.filter((k) => !released.has(k)) } : {};
+    await this.#writeEngineStatus(engine, outcome, extra);
+    return { requeue: 'after', afterMs: resyncMs };
+  }
+
+  async #event(r: { apiVersion: string; kind: string; metadata: TargetResource['metadata'] }, type: 'Normal' | 'Warning', reason: string, action: string, note: string): Promise<void> {
+    const err = await this.#d.events.record({ apiVersion: r.apiVersion || API_VERSION, kind: r.kind, metadata: r.metadata }, { type, reason, action, note });
+    if (err !== null) this.#d.log?.('event not recorded', { error: err.message });
+  }
+
+  /** Writes conditions when they changed, and an event when Ready changed. */
+  async #writeStatus(r: TargetResource, outcome: Outcome): Promise<void> {
+    const previous = r.status?.conditions ?? [];
+    const generation = r.metadata.generation;
+    const next = conditionsFor(outcome, generation, previous, new Date());
+    if (sameConditions(previous, next) && r.status?.observedGeneration === generation) return;
+    await this.#patch(addressOf(r), { observedGeneration: generation, conditions: next });
+    await this.#maybeEvent(r, readyCondition(previous), outcome);
+  }
+
+  async #writeEngineStatus(engine: Engine, outcome: Outcome, extra: Partial<EngineStatus>): Promise<void> {
+    const previous = engine.status?.conditions ?? [];
+    const generation = engine.metadata.generation;
+    const next = conditionsFor(outcome, generation, previous, new Date());
+    const status: Record<string, unknown> = { observedGeneration: generation, conditions: next, ...extra };
+    const old = engine.status ?? {};
+    const same =
+      sameConditions(previous, next) &&
+      old.observedGeneration === generation &&
+      Object.entries(extra).every(([k, v]) => JSON.stringify((old as Record<string, unknown>)[k]) === JSON.stringify(v));
+    if (same) return;
+    await this.#patch({ apiVersion: API_VERSION, plural: 'engines', namespace: engine.metadata.namespace, name: engine.metadata.name }, status);
+    await this.#maybeEvent(engine as unknown as TargetResource, readyCondition(previous), outcome);
+  }
+
+  async #maybeEvent(r: TargetResource, before: Condition | undefined, outcome: Outcome): Promise<void> {
+    const status = outcome.ready ? 'True' : 'False';
+    if (before !== undefined && before.status === status && before.reason === outcome.reason) return;
+    await this.#event(r, outcome.ready ? 'Normal' : 'Warning', outcome.reason, 'Reconcile', outcome.message);
+  }
+
+  async #patch(at: { apiVersion: string; plural: string; namespace: string; name: string }, status: Record<string, unknown>): Promise<void> {
+    try {
+      await patchStatus(this.#d.kube, at, status);
+      this.stats.statusWrites++;
+    } catch (e) {
+      // The object was deleted meanwhile: nothing to report on.
+      if (e instanceof KubeApiError && e.status === 404) return;
+      throw e;
+    }
+  }
+}
+
+/** The outcome of a resource the fold kept, given the engine's inconsistencies. */
+export function outcomeOf(result: ResourceFold, byKey: ReadonlyMap<string, readonly string[]>): Outcome {
+  switch (result.state) {
+    case 'applied': {
+      const msg = inconsistencyMessage(result.objectKey, byKey);
+      return msg === null ? appliedOutcome() : failedOutcome(Reason.InconsistentMetadata, msg, true);
+    }
+    case 'invalid':
+      return failedOutcome(Reason.InvalidSpec, result.message, true);
+    case 'conflict':
+      return failedOutcome(Reason.Conflict, result.message, true);
+    case 'dependency':
+      return failedOutcome(Reason.DependencyMissing, result.message, false);
+    case 'removed':
+    case 'orphaned':
+      return failedOutcome(Reason.Deleting, 'being deleted', false);
+  }
+}
