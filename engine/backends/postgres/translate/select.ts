@@ -50,7 +50,8 @@ function distinctCovered(src: ir.RowSource): boolean {
 
 function limitClause(src: ir.RowSource): Fragment | null {
   if (src.limit !== null && src.limitCap !== null) {
-    return sql` LIMIT LEAST(${param(src.limit)}, ${param({ kind: 'const', value: src.limitCap })})`;
+    // Both operands are parameters, so LEAST needs their type spelled out.
+    return sql` LIMIT LEAST(${param(src.limit, 'bigint')}, ${param({ kind: 'const', value: src.limitCap }, 'bigint')})`;
   }
   if (src.limit !== null) return sql` LIMIT ${param(src.limit)}`;
   if (src.limitCap !== null) return sql` LIMIT ${param({ kind: 'const', value: src.limitCap })}`;
