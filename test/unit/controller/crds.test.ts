@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { ALL_KINDS } from '../../../controller/api/v1alpha1/index.ts';
+import { permissionRules } from '../../../controller/api/v1alpha1/permission.ts';
+import { toStructural } from '../../../controller/api/v1alpha1/structural.ts';
+import { crdFor, generatedFiles } from '../../../controller/generate-crds.ts';
+import { readFileSync } from 'node:fs';
+
+/** Every node of a structural schema has a type unless it is free-form (apiserver rule). */
+function untypedPaths(s: Record<string, unknown>, path = '$'): string[] {
+  if (s['x-kubernetes-preserve-unknown-fields'] === true && s['type'] === undefined) return [];
+  const out: string[] = [];
+  if (typeof s['type'] !== 'string') out.push(path);
+  for (const k of ['oneOf', 'anyOf', 'allOf', 'if', 'then', 'not', 'const']) if (k in s) out.push(`${path} has ${k}`);
+  const props = s['properties'] as Record<string, Record<string, unknown>> | undefined;
+  for (const [k, v] of Object.entries(props ?? {})) out.push(...untypedPaths(v, `${path}.${k}`));
+  if (typeof s['items'] === 'object') out.push(...untypedPaths(s['items'] as Record<string, unknown>, `${path}[]`));
+  if (typeof s['additionalProperties'] === 'object') out.push(...untypedPaths(s['additionalProperties'] as Record<string, unknown>, `${path}{}`));
+  return out;
+}
+
+describe('CRDs', () => {
+  it('are structural for every kind', () => {
+    for (const k of ALL_KINDS) {
+      const crd = crdFor(k) as { spec: { versions: { schema: { openAPIV3Schema: Record<string, unknown> } }[] } };
+      const schema = crd.spec.versions[0]?.schema.openAPIV3Schema ?? {};
+      expect(untypedPaths(schema), k.kind).toEqual([]);
+    }
+  });
+
+  it('are up to date in crds/ (run npm run generate:crds)', () => {
+    for (const [name, content] of generatedFiles()) expect(readFileSync(new URL(`../../../crds/${name}`, import.meta.url), 'utf8'), name).toBe(content);
+  });
+
+  it('map nullable, free-form and merged shapes of the engine schemas', () => {
+    expect(toStructural({ type: ['integer', 'null'], minimum: 0 })).toEqual({ type: 'integer', nullable: true, minimum: 0 });
+    expect(toStructural({ oneOf: [{ type: 'string' }, { type: 'object' }] })).toEqual({ 'x-kubernetes-preserve-unknown-fields': true });
+    expect(toStructural({ enum: ['a', null] })).toEqual({ type: 'string', nullable: true, enum: ['a'] });
+    expect(toStructural({ type: 'object' })).toEqual({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+  });
+
+  it('derive the Permission CEL rules from the engine body schemas', () => {
+    const rules = permissionRules().map((r) => r.rule);
+    expect(rules).toContain("!has(self.permission.limit) || self.operation in ['select']");
+    expect(rules).toContain("!has(self.permission.check) || self.operation in ['insert', 'update']");
+    expect(rules).toContain("self.operation != 'select' || has(self.permission.columns)");
+  });
+});

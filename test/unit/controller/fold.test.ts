@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { EMPTY_DOCUMENT, emptyTable, type MetadataDocument, type SourceMetadata } from '../../../engine/metadata/document.ts';
+import { API_VERSION } from '../../../controller/api/v1alpha1/common.ts';
+import type { TargetResource } from '../../../controller/reconcilers/declarations.ts';
+import { documentKeys, foldResources } from '../../../controller/reconcilers/fold.ts';
+
+let seq = 0;
+function res(kind: string, name: string, spec: Record<string, unknown>, meta: Partial<TargetResource['metadata']> = {}): TargetResource {
+  seq++;
+  return {
+    apiVersion: API_VERSION,
+    kind,
+    metadata: { name, namespace: 'ns', uid: `uid-${name}`, generation: 1, creationTimestamp: `2026-01-01T00:00:${String(seq).padStart(2, '0')}Z`, ...meta },
+    spec,
+  };
+}
+
+const source: SourceMetadata = {
+  name: 'default',
+  kind: 'postgres',
+  tables: [],
+  functions: [],
+  configuration: { connection_info: { database_url: 'postgres://x/y' } },
+};
+
+function docWith(sources: SourceMetadata[]): MetadataDocument {
+  return { ...EMPTY_DOCUMENT, sources };
+}
+
+const author = { schema: 'public', name: 'author' };
+
+describe('foldResources', () => {
+  it('adds a tracked table and a permission to an existing source and reports them applied', () => {
+    const r = foldResources({
+      current: docWith([source]),
+      resources: [
+        res('TrackedTable', 'author', { table: 'author', configuration: { custom_name: 'writer' } }),
+        res('Permission', 'author-user-select', { table: 'author', role: 'user', operation: 'select', permission: { columns: ['id'], filter: {} } }),
+      ],
+      previousManaged: [],
+      policy: 'Merge',
+    });
+    expect(r.changed).toBe(true);
+    const t = r.desired.sources[0]?.tables[0];
+    expect(t?.table).toEqual(author);
+    expect(t?.configuration).toEqual({ custom_name: 'writer' });
+    expect(t?.select_permissions).toEqual([{ role: 'user', permission: { columns: ['id'], filter: {} } }]);
+    expect(r.managed).toEqual(['permission/default/public.author/user/select', 'table/default/public.author']);
+    expect([...r.results.values()].every((x) => x.state === 'applied')).toBe(true);
+  });
+
+  it('writes nothing when the document already holds what the resources declare', () => {
+    const resources = [res('TrackedTable', 'author', { table: 'author' })];
+    const first = foldResources({ current: docWith([source]), resources, previousManaged: [], policy: 'Merge' });
+    const second = foldResources({ current: first.desired, resources, previousManaged: first.managed, policy: 'Merge' });
+    expect(second.changed).toBe(false);
+  });
+
+  it('leaves undeclared objects alone under Merge and removes them under Exclusive', () => {
+    const other = { ...emptyTable({ schema: 'public', name: 'other' }) };
+    const current = docWith([{ ...source, tables: [other] }]);
+    const resources = [res('TrackedTable', 'author', { table: 'author' })];
+    const merge = foldResources({ current, resources, previousManaged: [], policy: 'Merge' });
+    expect(merge.desired.sources[0]?.tables.map((t) => t.table.name)).toEqual(['other', 'author']);
+    const exclusive = foldResources({ current, resources: [res('Source', 'default', { configuration: source.configuration }), ...resources], previousManaged: [], policy: 'Exclusive' });
+    expect(exclusive.desired.sources[0]?.tables.map((t) => t.table.name)).toEqual(['author']);
+  });
+
+  it('removes a previously managed object that nothing declares any more', () => {
+    const first = foldResources({ current: docWith([source]), resources: [res('TrackedTable', 'author', { table: 'author' })], previousManaged: [], policy: 'Merge' });
+    const after = foldResources({ current: first.desired, resources: [], previousManaged: first.managed, policy: 'Merge' });
+    expect(after.desired.sources[0]?.tables).toEqual([]);
+    expect(after.managed).toEqual([]);
+  });
+
+  it('deletes with policy Delete and keeps with policy Orphan', () => {
+    const perm = { table: 'author', role: 'user', operation: 'select', permission: { columns: '*' } };
+    const base = foldResources({
+      current: docWith([source]),
+      resources: [res('TrackedTable', 'author', { table: 'author' }), res('Permission', 'p', perm)],
+      previousManaged: [],
+      policy: 'Merge',
+    });
+    const deleting = { deletionTimestamp: '2026-01-02T00:00:00Z', finalizers: ['graphql.engine.dev/finalizer'] };
+    const del = foldResources({
+      current: base.desired,
+      resources: [res('TrackedTable', 'author', { table: 'author' }), res('Permission', 'p', perm, deleting)],
+      previousManaged: base.managed,
+      policy: 'Merge',
+    });
+    expect(del.desired.sources[0]?.tables[0]?.select_permissions).toEqual([]);
+    expect(del.results.get('Permission/ns/p')).toEqual({ state: 'removed', objectKey: 'permission/default/public.author/user/select' });
+    const orphan = foldResources({
+      current: base.desired,
+      resources: [res('TrackedTable', 'author', { table: 'author' }), res('Permission', 'p', { ...perm, deletionPolicy: 'Orphan' }, deleting)],
+      previousManaged: base.managed,
+      policy: 'Merge',
+    });
+    expect(orphan.desired.sources[0]?.tables[0]?.select_permissions).toHaveLength(1);
+    expect(orphan.managed).toEqual(['table/default/public.author']);
+  });
+
+  it('reports the younger of two resources declaring one object as a conflict and pauses pruning', () => {
+    const first = foldResources({
+      current: docWith([source]),
+      resources: [res('TrackedTable', 'a', { table: 'author' }), res('TrackedTable', 'b', { table: 'book' })],
+      previousManaged: [],
+      policy: 'Merge',
+    });
+    const r = foldResources({
+      current: first.desired,
+      resources: [res('TrackedTable', 'old', { table: 'author' }, { creationTimestamp: '2020-01-01T00:00:00Z' }), res('TrackedTable', 'new', { table: 'author' })],
+      previousManaged: first.managed,
+      policy: 'Merge',
+    });
+    expect(r.results.get('TrackedTable/ns/new')).toMatchObject({ state: 'conflict' });
+    expect(r.results.get('TrackedTable/ns/old')).toMatchObject({ state: 'applied' });
+    // book is no longer declared, but pruning waits until the conflict is resolved.
+    expect(r.desired.sources[0]?.tables.map((t) => t.table.name)).toEqual(['author', 'book']);
+    expect(r.managed).toContain('table/default/public.book');
+  });
+
+  it('reports a spec the engine schema refuses as invalid, without touching the document', () => {
+    const r = foldResources({
+      current: docWith([source]),
+      resources: [res('Permission', 'bad', { table: 'author', role: 'user', operation: 'select', permission: { filter: {} } })],
+      previousManaged: [],
+      policy: 'Merge',
+    });
+    expect(r.results.get('Permission/ns/bad')).toMatchObject({ state: 'invalid' });
+    expect(r.changed).toBe(false);
+  });
+
+  it('reports a permission on an untracked table as a missing dependency', () => {
+    const r = foldResources({
+      current: docWith([source]),
+      resources: [res('Permission', 'p', { table: 'nope', role: 'user', operation: 'delete', permission: { filter: {} } })],
+      previousManaged: [],
+      policy: 'Merge',
+    });
+    expect(r.results.get('Permission/ns/p')).toEqual({
+      state: 'dependency',
+      objectKey: 'permission/default/public.nope/user/delete',
+      message: 'table nope is not tracked in source default',
+    });
+  });
+
+  it('folds sources, remote schemas, cron and event triggers', () => {
+    const r = foldResources({
+      current: EMPTY_DOCUMENT,
+      resources: [
+        res('Source', 'default', { configuration: { connection_info: { database_url: { from_env: 'DB' } } } }),
+        res('TrackedTable', 't', { table: { schema: 'shop', name: 'order' } }),
+        res('EventTrigger', 'order-created', { table: { schema: 'shop', name: 'order' }, webhook: 'http://hook', insert: { columns: '*' } }),
+        res('RemoteSchema', 'countries', { definition: { url: 'http://countries' } }),
+        res('CronTrigger', 'nightly', { webhook: 'http://cron', schedule: '0 0 * * *' }),
+      ],
+      previousManaged: [],
+      policy: 'Merge',
+    });
+    expect([...documentKeys(r.desired)].sort()).toEqual([
+      'cron_trigger/nightly',
+      'event_trigger/default/shop.order/order-created',
+      'remote_schema/countries',
+      'source/default',
+      'table/default/shop.order',
+    ]);
+    expect(r.desired.sources[0]?.tables[0]?.event_triggers[0]).toMatchObject({ name: 'order-created', definition: { enable_manual: false, insert: { columns: '*' } } });
+    expect(r.desired.cron_triggers[0]).toMatchObject({ name: 'nightly', include_in_metadata: true });
+  });
+});

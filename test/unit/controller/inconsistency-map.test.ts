@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { inconsistenciesByKey, inconsistencyMessage, keyOfInconsistency } from '../../../controller/reconcilers/inconsistency-map.ts';
+
+describe('keyOfInconsistency', () => {
+  it('reads the v2 names of sources, tables, relationships and permissions', () => {
+    expect(keyOfInconsistency({ type: 'source', name: 'source default', reason: 'x' })).toBe('source/default');
+    expect(keyOfInconsistency({ type: 'table', name: 'table shop.order in source default', reason: 'x' })).toBe('table/default/shop.order');
+    expect(keyOfInconsistency({ type: 'object_relation', name: 'relationship author in table article in source default', reason: 'x' })).toBe(
+      'table/default/public.article',
+    );
+    expect(keyOfInconsistency({ type: 'select_permission', name: 'permission author.user.select in source default', reason: 'x' })).toBe(
+      'permission/default/public.author/user/select',
+    );
+    expect(keyOfInconsistency({ type: 'update_permission', name: 'permission shop.order.editor.update in source s2', reason: 'x' })).toBe(
+      'permission/s2/shop.order/editor/update',
+    );
+  });
+
+  it('falls back to the definition, and reads remote schemas and triggers by name', () => {
+    expect(keyOfInconsistency({ type: 'insert_permission', reason: 'x', definition: { source: 'default', table: { schema: 'public', name: 'a' }, role: 'r' } })).toBe(
+      'permission/default/public.a/r/insert',
+    );
+    expect(keyOfInconsistency({ type: 'remote_schema', name: 'remote_schema countries', reason: 'x', definition: { name: 'countries' } })).toBe('remote_schema/countries');
+    expect(keyOfInconsistency({ type: 'cron_trigger', reason: 'x', definition: { name: 'nightly' } })).toBe('cron_trigger/nightly');
+    expect(keyOfInconsistency({ type: 'event_trigger', reason: 'x', definition: { name: 'e', table: 'order', source: 'default' } })).toBe('event_trigger/default/public.order/e');
+    expect(keyOfInconsistency({ type: 'action', reason: 'x', definition: { name: 'a' } })).toBeNull();
+  });
+
+  it('uses the engine id when one is sent', () => {
+    expect(keyOfInconsistency({ type: 'table', reason: 'x', id: '["permission","default","public","a","r","delete"]' })).toBe('permission/default/public.a/r/delete');
+  });
+});
+
+describe('inconsistencyMessage', () => {
+  it('answers the own reasons, else those of the table or source the object depends on', () => {
+    const byKey = inconsistenciesByKey([
+      { type: 'table', name: 'table gone in source default', reason: 'Inconsistent object: no such table/view exists in source: "gone"' },
+      { type: 'object_relation', name: 'relationship x in table gone in source default', reason: 'Inconsistent object: bad column' },
+    ]);
+    expect(inconsistencyMessage('table/default/public.gone', byKey)).toBe(
+      'table gone in source default: Inconsistent object: no such table/view exists in source: "gone"; relationship x in table gone in source default: Inconsistent object: bad column',
+    );
+    expect(inconsistencyMessage('permission/default/public.gone/user/select', byKey)).toMatch(/^depends on an inconsistent object: table gone/);
+    expect(inconsistencyMessage('table/default/public.fine', byKey)).toBeNull();
+  });
+});
