@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixture, type MetadataFixture } from './fixture.ts';
@@ -93,7 +94,7 @@ describe('replace_metadata', () => {
 
   it('version 2: 409 on a stale resource_version, success on the current one', async () => {
     const cur = await f.md('export_metadata', {}, { version: 2 });
-    const stale = await f.engine.metadata({
+    const stale = await f.engine.metadata<any>({
       type: 'replace_metadata',
       version: 2,
       resource_version: cur.body.resource_version - 1,
@@ -101,7 +102,7 @@ describe('replace_metadata', () => {
     });
     expect(stale.status).toBe(409);
     expect(stale.body.code).toBe('conflict');
-    const ok = await f.engine.metadata({
+    const ok = await f.engine.metadata<any>({
       type: 'replace_metadata',
       version: 2,
       resource_version: cur.body.resource_version,

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
 /**
  * Shared set-up of the metadata integration tests: a fresh database with a
  * small schema, an engine over it, and short-hands for metadata calls.

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixture, type MetadataFixture } from './fixture.ts';
 
