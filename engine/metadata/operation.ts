@@ -65,6 +65,14 @@ export interface RunContext {
   setState(next: MetadataState, refreshed: Refresh): void;
   /** Runs one call (bulk uses this for its items). */
   runCall(call: MetadataCall): Promise<CallResult>;
+  /**
+   * Runs `fn` with catalog builds deferred: plain edits only change the
+   * document, and one build at the end checks them all, blaming the first
+   * call that touched a newly inconsistent object. See Note [Deferred builds] in run.ts.
+   */
+  batch<T>(fn: () => Promise<T>): Promise<T>;
+  /** Brings `state.catalog` up to date with `state.doc` (operations that read the catalog call this first). */
+  flush(): Promise<void>;
   /** The URL of the `default` source given at start, if any (clear_metadata keeps that source). */
   readonly defaultDatabaseUrl: string | null;
   /** Services run_sql needs (connections); see operations/sql/run-sql.ts. */

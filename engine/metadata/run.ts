@@ -18,6 +18,18 @@ import { resolveOperation } from './registry.ts';
 import type { Refresh, SourcePreparer } from './source-preparer.ts';
 import { wireInconsistencies } from './operations/manage/inconsistent-objects.ts';
 
+/*
+ * Note [Deferred builds]
+ * A bulk of N calls would build the catalog N times, which is quadratic in the
+ * number of tables for a bulk that tracks a whole database. Inside a bulk
+ * (see `batch`), a plain edit (no drop, refresh or tolerated inconsistency)
+ * only replaces the pending document and remembers what it touched. The next
+ * eager edit, an operation that reads the catalog (`flush`), or the end of the
+ * bulk builds once and compares with the catalog from before the deferred
+ * edits: a newly inconsistent object is blamed on the first deferred call
+ * that touched it, with that call's path; anything else is "cannot continue".
+ */
+
 /** Cascades remove dependents in rounds; a chain longer than this is a bug. */
 const MAX_CASCADE_ROUNDS = 10;
 
@@ -38,6 +50,9 @@ export class CallPipeline implements RunContext {
   readonly #preparer: SourcePreparer;
   #state: MetadataState;
   #refreshed: Set<string> | 'all' = new Set();
+  #batchDepth = 0;
+  /** Deferred edits since the catalog was last built. */
+  #deferred: Array<{ readonly touched: ReadonlySet<string>; readonly path: string }> = [];
 
   constructor(opts: CallPipelineOptions) {
     this.api = opts.api;
@@ -88,8 +103,54 @@ export class CallPipeline implements RunContext {
     return { doc, resourceVersion: this.#state.resourceVersion, catalog, prepared };
   }
 
+  /** Runs `fn` with builds deferred; see Note [Deferred builds]. */
+  async batch<T>(fn: () => Promise<T>): Promise<T> {
+    this.#batchDepth += 1;
+    try {
+      const result = await fn();
+      if (this.#batchDepth === 1) await this.flush();
+      return result;
+    } finally {
+      this.#batchDepth -= 1;
+    }
+  }
+
+  /** Builds the catalog for the deferred edits and checks them; see Note [Deferred builds]. */
+  async flush(): Promise<void> {
+    if (this.#deferred.length === 0) return;
+    const deferred = this.#deferred;
+    this.#deferred = [];
+    const next = await this.#build({ doc: this.#state.doc, touched: [], path: '$' });
+    const before = new Set(this.#state.catalog.inconsistencies.map((o) => o.id));
+    const added = next.catalog.inconsistencies.filter((o) => !before.has(o.id));
+    for (const d of deferred) {
+      const mine = added.filter((o) => d.touched.has(o.id));
+      if (mine.length > 0) {
+        throw new EngineError(ErrorCode.InvalidConfiguration, mine.map((o) => o.reason).join(', '), {
+          path: d.path,
+          internal: wireInconsistencies(mine),
+        });
+      }
+    }
+    if (added.length > 0) {
+      throw new EngineError(ErrorCode.Unexpected, 'cannot continue due to new inconsistent metadata', {
+        path: deferred[deferred.length - 1]?.path ?? '$',
+        status: 400,
+        internal: wireInconsistencies(added),
+      });
+    }
+    this.#state = next;
+  }
+
   /** Prepares, builds and checks an edit; on success it becomes the pending state. */
   async commitEdit(edit: Edit): Promise<MetadataState> {
+    const plain = edit.drop === undefined && edit.refresh === undefined && edit.allowInconsistency !== true;
+    if (this.#batchDepth > 0 && plain) {
+      this.#deferred.push({ touched: new Set(edit.touched.map(objectId)), path: edit.path });
+      this.#state = { ...this.#state, doc: edit.doc };
+      return this.#state;
+    }
+    await this.flush();
     let next = await this.#build(edit);
     if (edit.allowInconsistency !== true) {
       const before = new Set(this.#state.catalog.inconsistencies.map((o) => o.id));

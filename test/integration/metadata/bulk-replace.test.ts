@@ -47,11 +47,57 @@ describe('bulk', () => {
     expect(f.engine.engine.metadata.catalogRef.current.sources.get('default')?.tables.has('public.profiles')).toBe(false);
   });
 
+  it('blames the call whose object became inconsistent', async () => {
+    const before = await f.exported();
+    const r = await f.md('bulk', [
+      { type: 'pg_track_table', args: { table: 'profiles' } },
+      { type: 'pg_track_table', args: { table: 'author_names' } },
+      { type: 'pg_create_object_relationship', args: { table: 'profiles', name: 'bad', using: { foreign_key_constraint_on: 'website' } } },
+      { type: 'pg_track_table', args: { table: 'article_status' } },
+    ]);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ code: 'invalid-configuration', path: '$.args[2].args' });
+    expect(r.body.error).toContain('no foreign constraint');
+    const clash = await f.md('bulk', [
+      { type: 'pg_track_table', args: { table: 'profiles', configuration: { custom_name: 'authors' } } },
+    ]);
+    expect(clash.body).toMatchObject({ code: 'invalid-configuration', path: '$.args[0].args' });
+    expect(await f.exported()).toEqual(before);
+  });
+
+  it('tracks hundreds of tables in one bulk quickly', async () => {
+    const n = 300;
+    const ddl = Array.from({ length: n }, (_, i) =>
+      `CREATE TABLE many_${i} (id int PRIMARY KEY, prev_id int${i === 0 ? '' : ` REFERENCES many_${i - 1}(id)`}, a text, b text);`,
+    ).join('\n');
+    await f.db.sql(ddl);
+    expect((await f.md('reload_metadata')).status).toBe(200);
+    const calls: unknown[] = [];
+    for (let i = 0; i < n; i++) calls.push({ type: 'pg_track_table', args: { table: `many_${i}` } });
+    for (let i = 1; i < n; i++) {
+      calls.push({ type: 'pg_create_object_relationship', args: { table: `many_${i}`, name: 'prev', using: { foreign_key_constraint_on: 'prev_id' } } });
+      calls.push({
+        type: 'pg_create_array_relationship',
+        args: { table: `many_${i - 1}`, name: 'next', using: { foreign_key_constraint_on: { table: `many_${i}`, columns: ['prev_id'] } } },
+      });
+    }
+    const start = Date.now();
+    const r = await f.md('bulk', calls);
+    const ms = Date.now() - start;
+    expect(r.status).toBe(200);
+    // One catalog build for the whole bulk (Note [Deferred builds]): well under a second here.
+    expect(ms).toBeLessThan(3000);
+    expect(f.engine.engine.metadata.catalogRef.current.sources.get('default')?.tables.get('public.many_5')?.relationships).toHaveLength(2);
+    const untrack = await f.md('bulk', Array.from({ length: n }, (_, i) => ({ type: 'pg_untrack_table', args: { table: `many_${i}`, cascade: true } })));
+    expect(untrack.status).toBe(200);
+  });
+
   it('refuses a stale resource_version with 409', async () => {
-    const r = await f.engine.metadata({ type: 'bulk', resource_version: 1, args: [{ type: 'pg_track_table', args: { table: 'profiles' } }] });
+    const cur = (await f.md('export_metadata', {}, { version: 2 })).body.resource_version;
+    const r = await f.engine.metadata({ type: 'bulk', resource_version: cur - 1, args: [{ type: 'pg_track_table', args: { table: 'profiles' } }] });
     expect(r.status).toBe(409);
     expect(r.body).toMatchObject({ code: 'conflict' });
-    const ok = await f.engine.metadata({ type: 'bulk', resource_version: 2, args: [{ type: 'pg_track_table', args: { table: 'profiles' } }] });
+    const ok = await f.engine.metadata({ type: 'bulk', resource_version: cur, args: [{ type: 'pg_track_table', args: { table: 'profiles' } }] });
     expect(ok.status).toBe(200);
   });
 });

@@ -16,21 +16,23 @@ export const bulk: Operation = {
     if (!Array.isArray(items)) {
       throw new EngineError(ErrorCode.ParseFailed, 'expected Array', { path: argPath(call) });
     }
-    const responses: unknown[] = [];
-    for (let i = 0; i < items.length; i++) {
-      const item: unknown = items[i];
-      const path = `${argPath(call)}[${i}]`;
-      if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-        throw new EngineError(ErrorCode.ParseFailed, 'expected Object', { path });
+    return await ctx.batch(async () => {
+      const responses: unknown[] = [];
+      for (let i = 0; i < items.length; i++) {
+        const item: unknown = items[i];
+        const path = `${argPath(call)}[${i}]`;
+        if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+          throw new EngineError(ErrorCode.ParseFailed, 'expected Object', { path });
+        }
+        const r = item as Record<string, unknown>;
+        if (typeof r['type'] !== 'string') {
+          throw new EngineError(ErrorCode.ParseFailed, 'key "type" not found or not a String', { path: `${path}.type` });
+        }
+        const version = typeof r['version'] === 'number' ? r['version'] : undefined;
+        const result = await ctx.runCall({ type: r['type'], args: r['args'], version, path, legacy: call.legacy });
+        responses.push(result.response);
       }
-      const r = item as Record<string, unknown>;
-      if (typeof r['type'] !== 'string') {
-        throw new EngineError(ErrorCode.ParseFailed, 'key "type" not found or not a String', { path: `${path}.type` });
-      }
-      const version = typeof r['version'] === 'number' ? r['version'] : undefined;
-      const result = await ctx.runCall({ type: r['type'], args: r['args'], version, path, legacy: call.legacy });
-      responses.push(result.response);
-    }
-    return { response: responses };
+      return { response: responses };
+    });
   },
 };

@@ -16,6 +16,7 @@ export const dropInconsistentMetadata = defineOperation<Record<string, unknown>>
   mutates: true,
   schema: emptyArgs,
   async run(ctx, _args, call) {
+    await ctx.flush();
     for (let round = 0; round < MAX_ROUNDS && ctx.state.catalog.inconsistencies.length > 0; round++) {
       let doc = ctx.state.doc;
       for (const o of ctx.state.catalog.inconsistencies) {

@@ -11,6 +11,7 @@ export const getInconsistentMetadata = defineOperation<Record<string, unknown>>(
   mutates: false,
   schema: emptyArgs,
   async run(ctx, _args, call) {
+    await ctx.flush();
     const list = wireInconsistencies(ctx.state.catalog.inconsistencies);
     if (call.legacy) return { response: list };
     return { response: { is_consistent: list.length === 0, inconsistent_objects: list } };

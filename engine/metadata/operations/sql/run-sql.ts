@@ -35,6 +35,7 @@ export const runSql = defineOperation<RunSqlArgs>({
   mutates: true,
   schema: runSqlArgs,
   async run(ctx, args, call) {
+    await ctx.flush();
     const sourceName = args.source ?? 'default';
     const source = requireSource(ctx, sourceName, call);
     const prepared = ctx.state.prepared.get(sourceName);
