@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
 /**
  * The Chinook workload (shared/data/chinook/workload.graphql) through HTTP:
  * the sample database, its two bulk metadata files, and the `customer`

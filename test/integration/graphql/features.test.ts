@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
 /**
  * GraphQL language features (introspection, fragments, variables, aliases,
  * directives, __typename), error shapes, explain, and stringified numerics.

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
 /**
  * Shared set-up of the GraphQL read tests: a database with related tables of
  * every column family, tracked through /v1/metadata, and an engine over it.

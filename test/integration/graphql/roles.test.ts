@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
 /** Select permissions of a role: columns, row filter with session variables, limit, aggregations; stringified numerics. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReadFixture, type ReadFixture } from './fixture.ts';

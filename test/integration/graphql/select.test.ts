@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
 /**
  * GraphQL reads through HTTP on real PostgreSQL: list/by_pk/aggregate root
  * fields, relationships both ways, order_by variants, distinct_on,
