@@ -71,6 +71,8 @@ export interface RunContext {
    * call that touched a newly inconsistent object. See Note [Deferred builds] in run.ts.
    */
   batch<T>(fn: () => Promise<T>): Promise<T>;
+  /** Records that committed SQL changed a source's database (so a failing request still re-introspects it). */
+  noteDatabaseChange(source: string): void;
   /** Brings `state.catalog` up to date with `state.doc` (operations that read the catalog call this first). */
   flush(): Promise<void>;
   /** The URL of the `default` source given at start, if any (clear_metadata keeps that source). */

@@ -51,6 +51,7 @@ export class CallPipeline implements RunContext {
   #state: MetadataState;
   #refreshed: Set<string> | 'all' = new Set();
   #batchDepth = 0;
+  readonly #databaseChanged = new Set<string>();
   /** Deferred edits since the catalog was last built. */
   #deferred: Array<{ readonly touched: ReadonlySet<string>; readonly path: string }> = [];
 
@@ -76,6 +77,16 @@ export class CallPipeline implements RunContext {
   /** Sources introspected afresh during this request (other instances must do the same). */
   get refreshed(): Refresh {
     return this.#refreshed;
+  }
+
+  /** Sources whose database committed SQL changed during this request. */
+  get databaseChanged(): ReadonlySet<string> {
+    return this.#databaseChanged;
+  }
+
+  /** Records a committed database change of `source`. */
+  noteDatabaseChange(source: string): void {
+    this.#databaseChanged.add(source);
   }
 
   /** Runs one call. */

@@ -154,6 +154,8 @@ export class MetadataService implements MetadataApi {
     try {
       result = await pipeline.runCall({ type: call.type, args: call.args, version: call.version, path: '$', legacy: api !== 'metadata' });
     } catch (e) {
+      // SQL a bulk committed before failing stays committed: the catalog must see it.
+      if (pipeline.databaseChanged.size > 0) await this.#refreshCommitted(pipeline.databaseChanged);
       // Connections opened for a refused edit are not kept.
       this.#preparer.retain(this.#state.prepared);
       throw e;
@@ -164,6 +166,16 @@ export class MetadataService implements MetadataApi {
       this.#install({ ...next, resourceVersion: version, catalog: { ...next.catalog, resourceVersion: version } });
     }
     return { status: result.status ?? 200, json: result.response };
+  }
+
+  async #refreshCommitted(sources: ReadonlySet<string>): Promise<void> {
+    try {
+      const s = this.#state;
+      const prepared = await this.#preparer.prepare(s.doc, s.prepared, sources);
+      this.#install({ ...s, prepared, catalog: buildCatalog(s.doc, prepared, s.resourceVersion) });
+    } catch (e) {
+      this.#logger.error('could not re-introspect after a failed request', { error: String(e) });
+    }
   }
 
   #install(next: MetadataState): void {

@@ -44,6 +44,24 @@ describe('run_sql', () => {
     expect((await f.md('pg_track_table', { table: 'notes' })).status).toBe(200);
   });
 
+  it('legacy bulk of run_sql and track_table, as old migrations send it', async () => {
+    const r = await f.q1('bulk', [
+      { type: 'run_sql', args: { sql: 'CREATE TABLE migrated (id int PRIMARY KEY)' } },
+      { type: 'track_table', args: { schema: 'public', name: 'migrated' } },
+    ]);
+    expect(r.status).toBe(200);
+    expect(tables()?.has('public.migrated')).toBe(true);
+    // A failing later call keeps nothing of the metadata, but committed SQL stays and is seen.
+    const bad = await f.q1('bulk', [
+      { type: 'run_sql', args: { sql: 'CREATE TABLE migrated2 (id int PRIMARY KEY)' } },
+      { type: 'track_table', args: { table: 'nope' } },
+    ]);
+    expect(bad.body).toMatchObject({ code: 'not-exists', path: '$.args[1].args.table' });
+    expect((await f.md('pg_track_table', { table: 'migrated2' })).status).toBe(200);
+    expect((await f.md('pg_untrack_table', { table: 'migrated2' })).status).toBe(200);
+    expect((await f.md('pg_untrack_table', { table: 'migrated' })).status).toBe(200);
+  });
+
   it('refuses writes in read_only mode and reports SQL errors as postgres-error', async () => {
     const ro = await f.sql("INSERT INTO notes VALUES (2, 'y')", { read_only: true });
     expect(ro.status).toBe(400);

@@ -81,6 +81,7 @@ export const runSql = defineOperation<RunSqlArgs>({
       },
       readOnly ? 'BEGIN READ ONLY' : 'BEGIN',
     );
+    if (!readOnly) ctx.noteDatabaseChange(sourceName);
     if (outcome.next !== null) ctx.setState(outcome.next, new Set([sourceName]));
     return { response: outcome.result };
   },
