@@ -21,7 +21,7 @@ import { toIrOperation } from '../graphql/to-ir/operation.ts';
 import { bindStatement } from './bind.ts';
 import { renderExplain } from './explain-plan.ts';
 import { buildPlan, type Plan } from './plan.ts';
-import { PlanCache, storePlan, structuralKey, type OperationEntry } from './plan-cache.ts';
+import { PlanCache, storePlan, structuralKey } from './plan-cache.ts';
 import { prepareOperation } from './prepare.ts';
 import { parseGraphqlRequest, type GraphqlRequest } from './request-body.ts';
 import { dataResponse, errorResponse, spliceObjects } from './response.ts';
@@ -134,7 +134,7 @@ export class GraphqlService implements GraphqlApi {
       if (use === 'structural' && !entry.structural.includes(name)) entry.structural.push(name);
     }
     const plan = buildPlan(op.fields, catalog);
-    storePlan(entry as OperationEntry, structuralKey(entry, variables), plan);
+    storePlan(entry, structuralKey(entry, variables), plan);
     return { plan, variables };
   }
 

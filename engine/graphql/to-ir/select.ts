@@ -49,10 +49,10 @@ export function toIrRowSource(
   ctx: ToIrContext,
   path: string,
 ): ir.RowSource {
-  const argType = (name: string): GraphQLInputObjectType | GraphQLEnumType | undefined =>
-    field.args.find((a) => a.name === name)?.type !== undefined
-      ? (getNamedType(field.args.find((a) => a.name === name)?.type) as GraphQLInputObjectType | GraphQLEnumType)
-      : undefined;
+  const argType = (name: string): GraphQLInputObjectType | GraphQLEnumType | undefined => {
+    const arg = field.args.find((a) => a.name === name);
+    return arg === undefined ? undefined : (getNamedType(arg.type) as GraphQLInputObjectType | GraphQLEnumType);
+  };
   const whereNode = argumentOf(nodes, ARG.where);
   const whereType = argType(ARG.where) as GraphQLInputObjectType;
   const userWhere = whereNode === undefined ? null : toIrBoolExp(astInput(whereNode), view, whereType, ctx, `${path}.args.where`);

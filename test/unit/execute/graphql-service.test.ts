@@ -98,3 +98,25 @@ describe('GraphqlService', () => {
     expect(u.errors[0].extensions).toEqual({ path: '$', code: 'unexpected' });
   });
 });
+
+describe('several sources', () => {
+  it('runs one statement per source and splices the objects in query order', async () => {
+    const a = recorder('{"x" : [], "z" : 1}');
+    const b = recorder('{"y" : [2]}');
+    const catalog = musicCatalog(1, a.conn);
+    const other = musicCatalog(1, b.conn).sources.get('default');
+    if (other === undefined) throw new Error('fixture');
+    const things = other.tables.get('public.genres');
+    if (things === undefined) throw new Error('fixture');
+    const renamed = { ...things, source: 'other', gqlName: 'things', rootFields: { ...things.rootFields, select: 'things', selectByPk: 'things_by_pk', selectAggregate: 'things_aggregate' } };
+    (catalog.sources as Map<string, unknown>).set('other', { ...other, name: 'other', tables: new Map([['public.genres', renamed]]) });
+    const svc = new GraphqlService(new CatalogRef(catalog), { stringifyNumericTypes: false, logger: silentLogger });
+    const grouped = await svc.execute(admin, { query: '{ x: genres { id } z: genres_by_pk(id: 1) { id } y: things { id } }' });
+    expect(grouped).toEqual({ status: 200, jsonText: '{"data":{"x" : [], "z" : 1,"y" : [2]}}' });
+    const interleaved = await svc.execute(admin, { query: '{ x: genres { id } y: things { id } z: genres_by_pk(id: 1) { id } }' });
+    expect(interleaved).toEqual({ status: 200, jsonText: '{"data":{"x":[],"y":[2],"z":1}}' });
+    expect(a.seen).toHaveLength(2);
+    expect(b.seen).toHaveLength(2);
+    expect(b.seen[0]?.text).toContain("json_build_object('y'");
+  });
+});
