@@ -19,7 +19,7 @@ import { ColumnTypes } from './column-types.ts';
 import { buildAggregateTypes, type AggregateTypes } from './aggregate-types.ts';
 import { withDescriptor, type TableFieldDescriptor, type TableTypeDescriptor } from './descriptors.ts';
 import { ARG, FIELD, ORDER_BY_ENUM, relationshipAggregateField } from './names.ts';
-import type { TableView } from './table-view.ts';
+import type { RelationshipView, TableView } from './table-view.ts';
 
 /** The types of one table. */
 export interface TableTypes {
@@ -40,6 +40,16 @@ export const ORDER_BY_VALUES = {
   desc_nulls_first: { direction: 'desc', nulls: 'first', description: 'in descending order, nulls first' },
   desc_nulls_last: { direction: 'desc', nulls: 'last', description: 'in descending order, nulls last' },
 } as const;
+
+/**
+ * v2 compat: an object relationship over this table's own foreign key with
+ * non-null columns always finds its row, so it is non-null; unless the role's
+ * filter on the target could hide that row.
+ */
+function isAlwaysPresent(view: TableView, rel: RelationshipView): boolean {
+  if (!rel.info.viaLocalForeignKey || rel.target.filter !== null) return false;
+  return rel.info.columnMapping.every(([local]) => view.info.columns.find((c) => c.name === local)?.nullable === false);
+}
 
 /** Every table type of one schema, created on first use. */
 export class SchemaTypes {
@@ -119,7 +129,7 @@ export class SchemaTypes {
       const description = rel.info.comment ?? (rel.info.kind === 'object' ? 'An object relationship' : 'An array relationship');
       if (rel.info.kind === 'object') {
         fields[rel.info.name] = {
-          type: target.object,
+          type: isAlwaysPresent(view, rel) ? new GraphQLNonNull(target.object) : target.object,
           description,
           extensions: withDescriptor<TableFieldDescriptor>({ kind: 'object-relationship', rel }),
         };
