@@ -60,10 +60,16 @@ function requiredKeys(op: PermissionOperation): string[] {
   return (BODY_SCHEMAS[op]['required'] as string[] | undefined) ?? [];
 }
 
-/** The CEL rules that tie the body keys to the operation (exported for the unit tests). */
+/**
+ * The CEL rules that tie the body keys to the operation (exported for the unit tests). Keys whose
+ * CRD schema is free-form (`columns`: "*" or a list) are invisible to CEL, so they get no rule;
+ * the controller checks them with the engine's schema and reports InvalidSpec.
+ */
 export function permissionRules(): CelRule[] {
   const rules: CelRule[] = [];
-  const allKeys = [...new Set(PERMISSION_OPERATIONS.flatMap(bodyKeys))].sort();
+  const union = unionBodySchema()['properties'] as Record<string, OpenApiSchema>;
+  const typed = (key: string): boolean => typeof union[key]?.['type'] === 'string';
+  const allKeys = [...new Set(PERMISSION_OPERATIONS.flatMap(bodyKeys))].filter(typed).sort();
   for (const key of allKeys) {
     const ops = PERMISSION_OPERATIONS.filter((op) => bodyKeys(op).includes(key));
     if (ops.length === PERMISSION_OPERATIONS.length) continue;
@@ -73,7 +79,7 @@ export function permissionRules(): CelRule[] {
     });
   }
   for (const op of PERMISSION_OPERATIONS) {
-    for (const key of requiredKeys(op)) {
+    for (const key of requiredKeys(op).filter(typed)) {
       rules.push({ rule: `self.operation != '${op}' || has(self.permission.${key})`, message: `${op === 'insert' || op === 'update' ? 'an' : 'a'} ${op} permission needs permission.${key}` });
     }
   }

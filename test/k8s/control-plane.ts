@@ -1,0 +1,177 @@
+/**
+ * A real Kubernetes control plane for tests: etcd + kube-apiserver on loopback ports, built by
+ * test/k8s/build-apiserver.sh and cached outside the repository. No kubelet, no
+ * controller-manager: objects are stored and watched, but nothing garbage-collects or runs pods
+ * (operator-notes.md §2), which is all an operator test needs.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent, fetch } from 'undici';
+import { freePort } from '../support/engine-process.ts';
+
+/** The Kubernetes release the build script builds by default. */
+export const K8S_VERSION = process.env['K8S_VERSION'] ?? 'v1.33.13';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Where the binaries are, or why they are not usable. */
+export function findBinaries(): { dir: string; apiserver: string; etcd: string; kubectl: string } | { missing: string } {
+  const dir = process.env['ENGINE_K8S_BIN'] ?? path.join(process.env['ENGINE_K8S_CACHE'] ?? path.join(homedir(), '.cache', 'engine-k8s'), K8S_VERSION);
+  const apiserver = path.join(dir, 'kube-apiserver');
+  const etcd = path.join(dir, 'etcd');
+  if (!existsSync(apiserver) || !existsSync(etcd)) return { missing: `kube-apiserver/etcd not found in ${dir}; build them with test/k8s/build-apiserver.sh` };
+  const kubectl = process.env['KUBECTL'] ?? 'kubectl';
+  if (spawnSync(kubectl, ['version', '--client'], { stdio: 'ignore' }).status !== 0) return { missing: `${kubectl} not found` };
+  return { dir, apiserver, etcd, kubectl };
+}
+
+/** A running etcd + kube-apiserver. */
+export interface ControlPlane {
+  readonly server: string;
+  readonly kubeconfig: string;
+  readonly token: string;
+  readonly dir: string;
+  /** Runs kubectl against the control plane; throws on a non-zero exit. */
+  kubectl(args: readonly string[], input?: string): string;
+  /** kubectl apply of a JSON/YAML document on stdin. */
+  apply(manifest: unknown): string;
+  stop(): Promise<void>;
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}:\n${log().slice(-4000)}`);
+    try {
+      if (await check()) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`${what} not ready after ${timeoutMs} ms:\n${log().slice(-4000)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function startProcess(bin: string, args: string[]): { child: ChildProcess; log: () => string } {
+  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const keep = (c: Buffer): void => {
+    out += c.toString();
+    if (out.length > 200_000) out = out.slice(-100_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return { child, log: () => out };
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Starts etcd and kube-apiserver and installs the CRDs of crds/. */
+export async function startControlPlane(): Promise<ControlPlane> {
+  const bins = findBinaries();
+  if ('missing' in bins) throw new Error(bins.missing);
+  const dir = mkdtempSync(path.join(tmpdir(), 'engine-k8s-'));
+  const [etcdClient, etcdPeer, apiPort] = [await freePort(), await freePort(), await freePort()];
+  const etcd = startProcess(bins.etcd, [
+    '--name=test',
+    `--data-dir=${path.join(dir, 'etcd')}`,
+    `--listen-client-urls=http://127.0.0.1:${etcdClient}`,
+    `--advertise-client-urls=http://127.0.0.1:${etcdClient}`,
+    `--listen-peer-urls=http://127.0.0.1:${etcdPeer}`,
+    `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeer}`,
+    `--initial-cluster=test=http://127.0.0.1:${etcdPeer}`,
+    '--unsafe-no-fsync=true',
+    '--log-level=warn',
+  ]);
+  let apiserver: ReturnType<typeof startProcess> | undefined;
+  try {
+    await waitFor('etcd', async () => (await fetch(`http://127.0.0.1:${etcdClient}/health`)).ok, 30_000, etcd.child, etcd.log);
+
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    writeFileSync(path.join(dir, 'sa.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
+    writeFileSync(path.join(dir, 'sa.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const token = `admin-${Math.random().toString(36).slice(2)}`;
+    // token,user,uid,"groups": the admin is in system:masters, which bypasses RBAC.
+    writeFileSync(path.join(dir, 'tokens.csv'), `${token},admin,admin-uid,"system:masters"\n`);
+    const server = `https://127.0.0.1:${apiPort}`;
+    apiserver = startProcess(bins.apiserver, [
+      `--etcd-servers=http://127.0.0.1:${etcdClient}`,
+      `--secure-port=${apiPort}`,
+      '--bind-address=127.0.0.1',
+      '--advertise-address=127.0.0.1',
+      `--cert-dir=${path.join(dir, 'certs')}`,
+      `--token-auth-file=${path.join(dir, 'tokens.csv')}`,
+      `--service-account-issuer=${server}`,
+      `--service-account-key-file=${path.join(dir, 'sa.pub')}`,
+      `--service-account-signing-key-file=${path.join(dir, 'sa.key')}`,
+      '--authorization-mode=RBAC',
+      '--service-cluster-ip-range=10.0.0.0/24',
+      '--disable-admission-plugins=ServiceAccount',
+      '--allow-privileged=true',
+      '--event-ttl=1h',
+      '--v=0',
+    ]);
+    const insecure = new Agent({ connect: { rejectUnauthorized: false } });
+    const started = Date.now();
+    await waitFor(
+      'kube-apiserver',
+      async () => (await fetch(`${server}/readyz`, { headers: { authorization: `Bearer ${token}` }, dispatcher: insecure })).ok,
+      120_000,
+      apiserver.child,
+      apiserver.log,
+    );
+    const readyMs = Date.now() - started;
+
+    const kubeconfig = path.join(dir, 'kubeconfig');
+    writeFileSync(
+      kubeconfig,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'test', cluster: { server, 'insecure-skip-tls-verify': true } }],
+        users: [{ name: 'admin', user: { token } }],
+        contexts: [{ name: 'test', context: { cluster: 'test', user: 'admin', namespace: 'default' } }],
+        'current-context': 'test',
+      }),
+    );
+    const kubectl = (args: readonly string[], input?: string): string => {
+      const r = spawnSync(bins.kubectl, ['--kubeconfig', kubeconfig, ...args], { input, encoding: 'utf8', cwd: repoRoot });
+      if (r.status !== 0) throw new Error(`kubectl ${args.join(' ')} failed: ${r.stderr}${r.stdout}`);
+      return r.stdout;
+    };
+    kubectl(['apply', '-k', path.join(repoRoot, 'crds')]);
+    kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd', '-l', '!nonexistent-label']);
+    const a = apiserver;
+    return {
+      server,
+      kubeconfig,
+      token,
+      dir,
+      kubectl,
+      apply: (manifest) => kubectl(['apply', '-f', '-'], typeof manifest === 'string' ? manifest : JSON.stringify(manifest)),
+      async stop() {
+        await stopProcess(a.child);
+        await stopProcess(etcd.child);
+        rmSync(dir, { recursive: true, force: true });
+      },
+      toString: () => `control plane at ${server} (ready after ${readyMs} ms)`,
+    } as ControlPlane;
+  } catch (e) {
+    // Never leave etcd running when the apiserver fails to start (envtest's classic leak).
+    if (apiserver !== undefined) await stopProcess(apiserver.child);
+    await stopProcess(etcd.child);
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+}
