@@ -204,6 +204,11 @@ describe('relationships', () => {
     const perms = f.engine.engine.metadata.catalogRef.current.sources.get('default')?.tables.get('public.articles')?.permissions;
     expect(perms?.get('user')?.select?.columns).toEqual(['id', 'title', 'author_id', 'editor_id', 'status']);
     expect(f.engine.engine.metadata.catalogRef.current.roles).toEqual(['user']);
+    // A rename carries the permission along.
+    expect((await f.md('pg_rename_relationship', { table: 'articles', name: 'author', new_name: 'writer' })).status).toBe(200);
+    const renamed = (await f.exported()).sources[0].tables.find((t: any) => t.table.name === 'articles');
+    expect(renamed.select_permissions[0].permission.filter).toEqual({ writer: { name: { _eq: 'X-Engine-User-Id' } } });
+    expect((await f.md('pg_rename_relationship', { table: 'articles', name: 'writer', new_name: 'author' })).status).toBe(200);
     const r = await f.md('pg_drop_relationship', { table: 'articles', relationship: 'author' });
     expect(r.body.code).toBe('dependency-error');
     expect(r.body.error).toContain('permission articles.user.select');

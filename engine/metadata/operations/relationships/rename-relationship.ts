@@ -1,14 +1,16 @@
 /**
- * `pg_rename_relationship` (legacy `rename_relationship`).
+ * `pg_rename_relationship` (legacy `rename_relationship`); permissions using
+ * the relationship follow the new name (see rename-in-permissions.ts).
  */
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation, requireTrackedTable } from '../../define.ts';
 import { formatTableName, parseTableName, type TableNameInput } from '../../document.ts';
-import { updateTable } from '../../edit.ts';
+import { updateSource, updateTable } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { renameRelationshipArgs } from '../../schemas/args.ts';
 import { findRelationship, relationshipListKey, requireRelationship } from './find-relationship.ts';
+import { renameInPermissions } from './rename-in-permissions.ts';
 
 interface RenameRelationshipArgs {
   table: TableNameInput;
@@ -34,9 +36,14 @@ export const renameRelationship = defineOperation<RenameRelationshipArgs>({
       );
     }
     const key = relationshipListKey(found.kind);
-    const doc = updateTable(ctx.state.doc, source, table, (t) => ({
+    const rename = { source, table, from: args.name, to: args.new_name };
+    let doc = updateTable(ctx.state.doc, source, table, (t) => ({
       ...t,
       [key]: t[key].map((r) => (r.name === args.name ? { ...r, name: args.new_name } : r)),
+    }));
+    doc = updateSource(doc, source, (s) => ({
+      ...s,
+      tables: s.tables.map((t) => renameInPermissions(t, rename, ctx.state.catalog)),
     }));
     await ctx.commitEdit({
       doc,
