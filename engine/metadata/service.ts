@@ -12,6 +12,8 @@ import { randomUUID } from 'node:crypto';
 import type { Session } from '../auth/session.ts';
 import { buildCatalog } from '../catalog/build.ts';
 import { CatalogRef } from '../catalog/snapshot.ts';
+import { resolveEnv } from '../cli/env.ts';
+import { SETTING_SPECS } from '../cli/settings.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError, isEngineError } from '../errors/engine-error.ts';
 import type { Logger } from '../logger.ts';
@@ -34,9 +36,16 @@ export interface MetadataServiceOptions {
   readonly logger: Logger;
 }
 
-/** The document of a fresh engine: a `default` source when a database URL was given. */
+/**
+ * The document of a fresh engine: a `default` source when a database URL was
+ * given. v2 compat: when that URL came from the environment, the source names
+ * the variable (`{from_env: ENGINE_GRAPHQL_DATABASE_URL}`) rather than copying
+ * it, so the password is not exported and a changed variable takes effect.
+ */
 function initialDocument(defaultDatabaseUrl: string | null): MetadataDocument {
   if (defaultDatabaseUrl === null) return EMPTY_DOCUMENT;
+  const envName = SETTING_SPECS.find((s) => s.key === 'databaseUrl')?.env;
+  const fromEnv = envName !== undefined && resolveEnv(envName) === defaultDatabaseUrl;
   return {
     ...EMPTY_DOCUMENT,
     sources: [
@@ -45,7 +54,7 @@ function initialDocument(defaultDatabaseUrl: string | null): MetadataDocument {
         kind: 'postgres',
         tables: [],
         functions: [],
-        configuration: { connection_info: { database_url: defaultDatabaseUrl } },
+        configuration: { connection_info: { database_url: fromEnv ? { from_env: envName } : defaultDatabaseUrl } },
       },
     ],
   };
