@@ -7,7 +7,7 @@ import type { Settings } from './cli/settings.ts';
 import type { Logger } from './logger.ts';
 import { MetadataService } from './metadata/service.ts';
 import { GraphqlService } from './execute/graphql-service.ts';
-import { buildApp } from './server/app.ts';
+import { buildApp, closeApp } from './server/app.ts';
 import { Authenticator } from './auth/resolve-session.ts';
 import { ErrorCode } from './errors/codes.ts';
 import { EngineError } from './errors/engine-error.ts';
@@ -48,7 +48,7 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
     async close() {
       if (closed) return;
       closed = true;
-      await app.close();
+      await closeApp(app);
       await metadata.close();
     },
   };

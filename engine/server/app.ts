@@ -29,3 +29,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(registerGraphqlRoutes, { deps });
   return app;
 }
+
+/**
+ * Closes the app gracefully: no new requests, in-flight ones finish. Keep-alive
+ * sockets that become idle after their last response would otherwise hold
+ * `close()` open forever, so idle sockets are closed until it resolves.
+ */
+export async function closeApp(app: FastifyInstance): Promise<void> {
+  const timer = setInterval(() => app.server.closeIdleConnections(), 50);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(timer);
+  }
+}
