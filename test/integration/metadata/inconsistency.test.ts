@@ -92,11 +92,21 @@ describe('run_sql', () => {
     expect(doc.sources[0].tables.map((t: any) => t.table.name)).toEqual(['authors', 'articles', 'profiles']);
   });
 
-  it('a column rename that breaks a relationship is refused; with cascade the relationship goes', async () => {
-    const r = await f.sql('ALTER TABLE profiles RENAME COLUMN author_id TO writer_id');
-    expect(r.body.code).toBe('dependency-error');
-    expect(r.body.error).toContain('relationship profile in table authors');
-    expect(tables()?.get('public.profiles')?.columns.map((c) => c.name)).toContain('author_id');
+  it('follows table and column renames in the metadata', async () => {
+    const r = await f.sql('ALTER TABLE profiles RENAME COLUMN author_id TO writer_id; ALTER TABLE profiles RENAME TO author_profiles');
+    expect(r.status).toBe(200);
+    expect(f.engine.engine.metadata.isConsistent()).toBe(true);
+    let doc = await f.exported();
+    expect(doc.sources[0].tables.map((t: any) => t.table.name)).toEqual(['authors', 'articles', 'author_profiles']);
+    const authors = doc.sources[0].tables.find((t: any) => t.table.name === 'authors');
+    expect(authors.object_relationships[0].using).toEqual({
+      foreign_key_constraint_on: { table: { schema: 'public', name: 'author_profiles' }, columns: ['writer_id'] },
+    });
+    expect(tables()?.get('public.authors')?.relationships.find((x) => x.name === 'profile')?.columnMapping).toEqual([['id', 'writer_id']]);
+    expect((await f.sql('ALTER TABLE author_profiles RENAME TO profiles; ALTER TABLE profiles RENAME COLUMN writer_id TO author_id')).status).toBe(200);
+    doc = await f.exported();
+    expect(doc.sources[0].tables.map((t: any) => t.table.name)).toEqual(['authors', 'articles', 'profiles']);
+    expect(f.engine.engine.metadata.isConsistent()).toBe(true);
   });
 });
 

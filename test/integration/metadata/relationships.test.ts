@@ -217,6 +217,31 @@ describe('relationships', () => {
     expect(after.sources[0].tables.find((t: any) => t.table.name === 'articles').select_permissions).toBeUndefined();
   });
 
+  it('run_sql renames of columns reach permissions, through relationships too', async () => {
+    const doc = await f.exported();
+    const articles = doc.sources[0].tables.find((t: any) => t.table.name === 'articles');
+    articles.object_relationships = [{ name: 'author', using: { foreign_key_constraint_on: 'author_id' } }];
+    articles.select_permissions = [
+      { role: 'user', permission: { columns: ['id', 'title'], filter: { _and: [{ author: { name: { _eq: 'X-Engine-User-Id' } } }, { title: { _neq: '' } }] } } },
+    ];
+    const authors = doc.sources[0].tables.find((t: any) => t.table.name === 'authors');
+    authors.configuration = { custom_column_names: { name: 'display_name' } };
+    authors.select_permissions = [{ role: 'user', permission: { columns: ['id', 'name'], filter: { name: { _is_null: false } } } }];
+    expect((await f.md('replace_metadata', doc)).status).toBe(200);
+    const r = await f.sql('ALTER TABLE authors RENAME COLUMN name TO full_name; ALTER TABLE articles RENAME COLUMN title TO headline');
+    expect(r.status).toBe(200);
+    const after = await f.exported();
+    const a2 = after.sources[0].tables.find((t: any) => t.table.name === 'articles');
+    expect(a2.select_permissions[0].permission).toEqual({
+      columns: ['id', 'headline'],
+      filter: { _and: [{ author: { full_name: { _eq: 'X-Engine-User-Id' } } }, { headline: { _neq: '' } }] },
+    });
+    const au2 = after.sources[0].tables.find((t: any) => t.table.name === 'authors');
+    expect(au2.configuration).toEqual({ custom_column_names: { full_name: 'display_name' } });
+    expect(au2.select_permissions[0].permission).toEqual({ columns: ['id', 'full_name'], filter: { full_name: { _is_null: false } } });
+    expect(f.engine.engine.metadata.isConsistent()).toBe(true);
+  });
+
   it('legacy relationship calls on /v1/query', async () => {
     const r = await f.q1('create_object_relationship', {
       table: 'articles',

@@ -5,7 +5,8 @@
  * that transaction and the catalog rebuilt: when tracked objects became
  * inconsistent (a table dropped, a column renamed), the transaction is rolled
  * back with a `dependency-error`, or with `cascade` the dependent metadata is
- * dropped and both are kept (v2 compat).
+ * dropped and both are kept (v2 compat). Renamed tables and columns are
+ * followed in the metadata (renames.ts).
  */
 import { introspectPostgres } from '../../../backends/postgres/introspect.ts';
 import { runSqlText, type RunSqlResult } from '../../../backends/postgres/run-sql.ts';
@@ -15,7 +16,8 @@ import type { PreparedSource } from '../../../catalog/prepared.ts';
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation, requireSource } from '../../define.ts';
-import { removeObject } from '../../edit.ts';
+import { findSource, removeObject } from '../../edit.ts';
+import { applyRenames, detectRenames } from '../../renames.ts';
 import { argPath, type MetadataState } from '../../operation.ts';
 import { runSqlArgs } from '../../schemas/args.ts';
 import { wireInconsistencies } from '../manage/inconsistent-objects.ts';
@@ -55,11 +57,13 @@ export const runSql = defineOperation<RunSqlArgs>({
         if (!check) return { result, next: null };
         const introspection = await introspectPostgres(client);
         if (introspection.fingerprint === prepared.introspection.fingerprint) return { result, next: null };
-        const ready = await ctx.sql.preparer.prepareFromIntrospection(source, prepared, introspection, client);
+        // v2 compat: renamed tables and columns are followed, not reported.
+        let doc = applyRenames(before.doc, sourceName, detectRenames(prepared.introspection, introspection), before.catalog);
+        const renamedSource = findSource(doc, sourceName) ?? source;
+        const ready = await ctx.sql.preparer.prepareFromIntrospection(renamedSource, prepared, introspection, client);
         const preparedMap = new Map<string, PreparedSource>(before.prepared);
         preparedMap.set(sourceName, ready);
         const old = new Set(before.catalog.inconsistencies.map((o) => o.id));
-        let doc = before.doc;
         let catalog = buildCatalog(doc, preparedMap, before.resourceVersion + 1);
         let added = catalog.inconsistencies.filter((o) => !old.has(o.id));
         if (added.length > 0 && args.cascade !== true) {
