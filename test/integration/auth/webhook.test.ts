@@ -1,6 +1,7 @@
 /**
  * Webhook mode against real HTTP webhook servers, GET and POST.
  */
+import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDatabase } from '../../support/pg.ts';
 import type { TestEngine } from '../../support/engine.ts';
@@ -11,7 +12,7 @@ const engines: TestEngine[] = [];
 const servers: TestServer[] = [];
 
 /** A webhook that answers per Authorization header: `user-N` → role user, `guest`, `deny` → 401, `boom` → 500, `norole` → 200 without role. */
-function decide(headers: Record<string, string | string[] | undefined>, res: import('node:http').ServerResponse, extraHeaders: Record<string, string | string[]> = {}): void {
+function decide(headers: Record<string, string | string[] | undefined>, res: ServerResponse, extraHeaders: Record<string, string | string[]> = {}): void {
   const auth = String(headers['authorization'] ?? '');
   if (auth.startsWith('user-')) {
     res.writeHead(200, { 'content-type': 'application/json', ...extraHeaders });
