@@ -81,7 +81,9 @@ export class EngineReconciler {
   /** Reconciles one Engine. */
   async reconcileEngine(namespace: string, name: string): Promise<ReconcileResult> {
     this.stats.reconciles++;
-    const engine = this.#d.lister.engine(namespace, name);
+    // The Engine is read fresh, not from the cache: its status.managedObjects must include our
+    // own last write, or a reconcile right after it would prune what it just released.
+    const engine = (await this.#d.kube.getOrNull<Engine>(objectPath(API_VERSION, 'engines', namespace, name))) ?? undefined;
     if (engine === undefined) return { requeue: 'none' };
     const resources = this.targetsOf(namespace, name);
     const resyncMs = (engine.spec.resyncSeconds ?? DEFAULT_RESYNC_SECONDS) * 1000;
@@ -138,11 +140,12 @@ export class EngineReconciler {
 
     const byKey = inconsistenciesByKey(report.inconsistentObjects);
     let notReady = 0;
+    const finishing: [TargetResource, ResourceFold][] = [];
     for (const r of resources) {
       const result = fold.results.get(resourceKey(r));
       if (result === undefined) continue;
       if (result.state === 'removed' || result.state === 'orphaned') {
-        await this.#finalize(r, result);
+        finishing.push([r, result]);
         continue;
       }
       const outcome = outcomeOf(result, byKey);
@@ -161,6 +164,8 @@ export class EngineReconciler {
       inconsistentObjects: report.inconsistentObjects.length,
       metadataResourceVersion: exportedRv,
     });
+    // Finalizers go last: managedObjects no longer lists what they released (Orphan) or removed.
+    for (const [r, result] of finishing) await this.#finalize(r, result);
     return { requeue: 'after', afterMs: resyncMs };
   }
 
@@ -189,12 +194,13 @@ export class EngineReconciler {
 
   async #failAll(engine: Engine, resources: readonly TargetResource[], outcome: Outcome, resyncMs: number): Promise<ReconcileResult> {
     const released = new Set<string>();
+    const orphans: TargetResource[] = [];
     for (const r of resources) {
       if (r.metadata.deletionTimestamp !== undefined && r.spec.deletionPolicy === 'Orphan') {
         // Orphaning needs nothing from the engine; the object just stops being managed.
         const d = declare(r);
         if (d.ok) released.add(d.declared.key);
-        await this.#finalize(r, { state: 'orphaned', objectKey: null });
+        orphans.push(r);
         continue;
       }
       await this.#writeStatus(r, outcome);
@@ -202,6 +208,7 @@ export class EngineReconciler {
     const managed = engine.status?.managedObjects;
     const extra: Partial<EngineStatus> = released.size > 0 && managed !== undefined ? { managedObjects: managed.filter((k) => !released.has(k)) } : {};
     await this.#writeEngineStatus(engine, outcome, extra);
+    for (const r of orphans) await this.#finalize(r, { state: 'orphaned', objectKey: null });
     return { requeue: 'after', afterMs: resyncMs };
   }
 

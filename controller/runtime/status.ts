@@ -5,7 +5,7 @@
  * 409 instead of being overwritten (the key is then simply requeued).
  */
 import { FINALIZER } from '../api/v1alpha1/common.ts';
-import { PatchType, objectPath, type KubeApi } from './kube-api.ts';
+import { KubeApiError, PatchType, objectPath, type KubeApi } from './kube-api.ts';
 
 /** Identifies one custom object. */
 export interface ObjectAddress {
@@ -30,7 +30,13 @@ async function setFinalizers(api: KubeApi, at: ObjectAddress, resourceVersion: s
   const path = objectPath(at.apiVersion, at.plural, at.namespace, at.name);
   const metadata: Record<string, unknown> = { finalizers };
   if (resourceVersion !== undefined) metadata['resourceVersion'] = resourceVersion;
-  await api.request('PATCH', path, { metadata }, PatchType.Merge);
+  try {
+    await api.request('PATCH', path, { metadata }, PatchType.Merge);
+  } catch (e) {
+    // Already gone (its last finalizer was removed): nothing left to do.
+    if (e instanceof KubeApiError && e.status === 404) return;
+    throw e;
+  }
 }
 
 /** Adds the controller's finalizer (before anything is written to the engine). */

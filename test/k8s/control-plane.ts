@@ -35,6 +35,11 @@ export interface ControlPlane {
   readonly kubeconfig: string;
   readonly token: string;
   readonly dir: string;
+  /**
+   * A kubeconfig for the operator's ServiceAccount (graphql-engine-system/graphql-engine-operator),
+   * authenticated by a static token, so RBAC from config/rbac is what it is allowed to do.
+   */
+  readonly operatorKubeconfig: string;
   /** Runs kubectl against the control plane; throws on a non-zero exit. */
   kubectl(args: readonly string[], input?: string): string;
   /** kubectl apply of a JSON/YAML document on stdin. */
@@ -103,7 +108,12 @@ export async function startControlPlane(): Promise<ControlPlane> {
     writeFileSync(path.join(dir, 'sa.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
     const token = `admin-${Math.random().toString(36).slice(2)}`;
     // token,user,uid,"groups": the admin is in system:masters, which bypasses RBAC.
-    writeFileSync(path.join(dir, 'tokens.csv'), `${token},admin,admin-uid,"system:masters"\n`);
+    const operatorToken = `operator-${Math.random().toString(36).slice(2)}`;
+    const operatorUser = 'system:serviceaccount:graphql-engine-system:graphql-engine-operator';
+    writeFileSync(
+      path.join(dir, 'tokens.csv'),
+      `${token},admin,admin-uid,"system:masters"\n${operatorToken},${operatorUser},operator-uid,"system:serviceaccounts,system:serviceaccounts:graphql-engine-system,system:authenticated"\n`,
+    );
     const server = `https://127.0.0.1:${apiPort}`;
     apiserver = startProcess(bins.apiserver, [
       `--etcd-servers=http://127.0.0.1:${etcdClient}`,
@@ -133,18 +143,22 @@ export async function startControlPlane(): Promise<ControlPlane> {
     );
     const readyMs = Date.now() - started;
 
-    const kubeconfig = path.join(dir, 'kubeconfig');
-    writeFileSync(
-      kubeconfig,
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'test', cluster: { server, 'insecure-skip-tls-verify': true } }],
-        users: [{ name: 'admin', user: { token } }],
-        contexts: [{ name: 'test', context: { cluster: 'test', user: 'admin', namespace: 'default' } }],
-        'current-context': 'test',
-      }),
-    );
+    const writeKubeconfig = (file: string, userToken: string): string => {
+      writeFileSync(
+        file,
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Config',
+          clusters: [{ name: 'test', cluster: { server, 'insecure-skip-tls-verify': true } }],
+          users: [{ name: 'user', user: { token: userToken } }],
+          contexts: [{ name: 'test', context: { cluster: 'test', user: 'user', namespace: 'default' } }],
+          'current-context': 'test',
+        }),
+      );
+      return file;
+    };
+    const kubeconfig = writeKubeconfig(path.join(dir, 'kubeconfig'), token);
+    const operatorKubeconfig = writeKubeconfig(path.join(dir, 'operator.kubeconfig'), operatorToken);
     const kubectl = (args: readonly string[], input?: string): string => {
       const r = spawnSync(bins.kubectl, ['--kubeconfig', kubeconfig, ...args], { input, encoding: 'utf8', cwd: repoRoot });
       if (r.status !== 0) throw new Error(`kubectl ${args.join(' ')} failed: ${r.stderr}${r.stdout}`);
@@ -158,6 +172,7 @@ export async function startControlPlane(): Promise<ControlPlane> {
       kubeconfig,
       token,
       dir,
+      operatorKubeconfig,
       kubectl,
       apply: (manifest) => kubectl(['apply', '-f', '-'], typeof manifest === 'string' ? manifest : JSON.stringify(manifest)),
       async stop() {

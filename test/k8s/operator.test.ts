@@ -85,7 +85,10 @@ describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', () => 
     engine = await startEngineAt(enginePort, ['--database-url', db.url, '--admin-secret', ADMIN_SECRET]);
     client = new EngineClient({ url: `http://127.0.0.1:${enginePort}`, adminSecret: ADMIN_SECRET });
     cp.kubectl(['create', 'secret', 'generic', 'engine-admin', `--from-literal=admin-secret=${ADMIN_SECRET}`]);
-    controller = startController(cp.kubeconfig, 'controller-a');
+    // The operator's manifests as a user installs them; no kubelet runs the Deployment, so the
+    // controller runs here, as the operator's ServiceAccount, with exactly that RBAC.
+    cp.kubectl(['apply', '-k', 'config/default']);
+    controller = startController(cp.operatorKubeconfig, 'controller-a');
   }, 180_000);
 
   afterAll(async () => {
@@ -93,6 +96,27 @@ describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', () => 
     await engine?.stop();
     await cp?.stop();
     await db?.drop();
+  });
+
+  it('validates the samples and refuses specs that break the CEL rules', () => {
+    expect(cp.kubectl(['apply', '-k', 'config/samples', '--dry-run=server'])).toContain('permission.graphql.engine.dev/article-user-select created (server dry run)');
+    const refused = (manifest: unknown): string => {
+      try {
+        cp.apply(manifest);
+        return 'accepted';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    expect(refused(permission('bad-limit', { table: 'a', role: 'user', operation: 'insert', permission: { check: {}, limit: 5 } }))).toContain(
+      'permission.limit is allowed only for operation select',
+    );
+    expect(refused({ apiVersion: API, kind: 'EventTrigger', metadata: { name: 'two-hooks' }, spec: { table: 'a', webhook: 'http://x', webhook_from_env: 'X', insert: { columns: '*' } } })).toContain(
+      'exactly one of webhook or webhook_from_env is required',
+    );
+    expect(refused({ apiVersion: API, kind: 'CronTrigger', metadata: { name: 'bad-cron' }, spec: { webhook: 'http://x', schedule: '* * * *  ' } })).toContain(
+      'schedule must be a cron expression of five fields',
+    );
   });
 
   it('applies an Engine, tracked tables with a relationship and a permission, and marks them Ready', async () => {
@@ -186,19 +210,19 @@ describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', () => 
 
     await controller.stop();
     cp.apply(permission('article-user-select', { table: 'article', role: 'user', operation: 'select', permission: { columns: '*', filter: { author: { id: { _eq: 'X-Engine-User-Id' } } } } }));
-    controller = startController(cp.kubeconfig, 'controller-a');
+    controller = startController(cp.operatorKubeconfig, 'controller-a');
     await readyWith('permissions', 'article-user-select', 'True', 'Applied', 60_000);
   }, 120_000);
 
   it('runs two replicas with one leader, and the standby takes over when the leader stops', async () => {
-    const standby = startController(cp.kubeconfig, 'controller-b');
+    const standby = startController(cp.operatorKubeconfig, 'controller-b');
     try {
-      await until('a lease holder', () => JSON.parse(cp.kubectl(['get', 'lease', 'graphql-engine-operator', '-o', 'json'])).spec.holderIdentity === 'controller-a');
+      await until('a lease holder', () => JSON.parse(cp.kubectl(['get', 'lease', '-n', 'graphql-engine-system', 'graphql-engine-operator', '-o', 'json'])).spec.holderIdentity === 'controller-a');
       await new Promise((r) => setTimeout(r, 3000));
       expect(standby.output()).not.toContain('became leader');
       await controller.stop(); // releases the lease
       await until('controller-b leading', () => standby.output().includes('became leader'), 30_000);
-      expect(JSON.parse(cp.kubectl(['get', 'lease', 'graphql-engine-operator', '-o', 'json'])).spec.holderIdentity).toBe('controller-b');
+      expect(JSON.parse(cp.kubectl(['get', 'lease', '-n', 'graphql-engine-system', 'graphql-engine-operator', '-o', 'json'])).spec.holderIdentity).toBe('controller-b');
       cp.apply(permission('author-user-delete', { table: 'author', role: 'user', operation: 'delete', permission: { filter: {} } }));
       await readyWith('permissions', 'author-user-delete', 'True', 'Applied');
     } finally {

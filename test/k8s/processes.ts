@@ -62,7 +62,7 @@ export function startController(kubeconfig: string, identity: string, extraEnv: 
   return run(['controller/main.ts'], {
     KUBECONFIG: kubeconfig,
     POD_NAME: identity,
-    POD_NAMESPACE: 'default',
+    POD_NAMESPACE: 'graphql-engine-system',
     HEALTH_PORT: '0',
     ENGINE_TIMEOUT_MS: '3000',
     ...extraEnv,
