@@ -130,6 +130,9 @@ export class MetadataStore {
     const l = this.#listener;
     this.#listener = null;
     void l.end().catch(() => {});
+    // Poll at the short interval from now on, until LISTEN works again.
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#schedulePoll();
   }
 
   #onNotice(payload: string): void {

@@ -56,3 +56,20 @@ describe('two engine instances on one metadata database', () => {
     expect(statuses).toEqual([200, 409]);
   });
 });
+
+describe('when the LISTEN connection is lost', () => {
+  it('polling still picks up changes, and LISTEN comes back', async () => {
+    await db.sql(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()",
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await a.metadata({ type: 'pg_track_table', args: { table: 'profiles' } })).status).toBe(200);
+    await waitFor(() => tablesOf(b)?.has('public.profiles') === true, 2500);
+    // After a poll the listener is back: the next change arrives by NOTIFY again.
+    await new Promise((r) => setTimeout(r, 1200));
+    const listening = await db.sql("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'");
+    expect(listening.rows[0].n).toBeGreaterThanOrEqual(2);
+    expect((await a.metadata({ type: 'pg_untrack_table', args: { table: 'profiles' } })).status).toBe(200);
+    await waitFor(() => tablesOf(b)?.has('public.profiles') === false, 1000);
+  });
+});
