@@ -195,6 +195,16 @@ describe('sources', () => {
     });
     expect(fromEnv.body.code).toBe('invalid-configuration');
     expect(fromEnv.body.error).toContain('ENGINE_TEST_SURELY_UNSET_VAR');
+    const replaced = await f.md('pg_add_source', {
+      name: 'second',
+      replace_configuration: true,
+      configuration: { connection_info: { database_url: f.db.url, pool_settings: { max_connections: 5 } } },
+    });
+    expect(replaced.status).toBe(200);
+    const second = (await f.exported()).sources.find((s: any) => s.name === 'second');
+    expect(second.configuration.connection_info.pool_settings).toEqual({ max_connections: 5 });
+    expect(second.tables).toHaveLength(1);
+    expect(f.engine.engine.metadata.catalogRef.current.sources.get('second')?.tables.has('public.authors')).toBe(true);
     const dep = await f.md('pg_drop_source', { name: 'second' });
     expect(dep.body.code).toBe('dependency-error');
     expect((await f.md('pg_drop_source', { name: 'second', cascade: true })).status).toBe(200);
