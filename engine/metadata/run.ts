@@ -7,12 +7,12 @@
  * the service's job, once, after the whole request (a `bulk` included) succeeded.
  */
 import { buildCatalog } from '../catalog/build.ts';
-import { objectId, parseObjectId } from '../catalog/object-id.ts';
-import type { InconsistentObject } from '../catalog/types.ts';
+import { dependentsMessage, newInconsistencies } from '../catalog/dependencies.ts';
+import { objectId } from '../catalog/object-id.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { ApiFamily } from '../server/deps.ts';
-import { removeObject } from './edit.ts';
+import { cascade } from './cascade.ts';
 import type { CallResult, Edit, MetadataCall, MetadataState, RunContext, RunSqlServices } from './operation.ts';
 import { resolveOperation } from './registry.ts';
 import type { Refresh, SourcePreparer } from './source-preparer.ts';
@@ -29,9 +29,6 @@ import { wireInconsistencies } from './operations/manage/inconsistent-objects.ts
  * edits: a newly inconsistent object is blamed on the first deferred call
  * that touched it, with that call's path; anything else is "cannot continue".
  */
-
-/** Cascades remove dependents in rounds; a chain longer than this is a bug. */
-const MAX_CASCADE_ROUNDS = 10;
 
 /** Options of a {@link CallPipeline}. */
 export interface CallPipelineOptions {
@@ -132,8 +129,7 @@ export class CallPipeline implements RunContext {
     const deferred = this.#deferred;
     this.#deferred = [];
     const next = await this.#build({ doc: this.#state.doc, touched: [], path: '$' });
-    const before = new Set(this.#state.catalog.inconsistencies.map((o) => o.id));
-    const added = next.catalog.inconsistencies.filter((o) => !before.has(o.id));
+    const added = newInconsistencies(this.#state.catalog, next.catalog);
     for (const d of deferred) {
       const mine = added.filter((o) => d.touched.has(o.id));
       if (mine.length > 0) {
@@ -164,9 +160,8 @@ export class CallPipeline implements RunContext {
     await this.flush();
     let next = await this.#build(edit);
     if (edit.allowInconsistency !== true) {
-      const before = new Set(this.#state.catalog.inconsistencies.map((o) => o.id));
-      const fresh = (s: MetadataState): InconsistentObject[] => s.catalog.inconsistencies.filter((o) => !before.has(o.id));
-      let added = fresh(next);
+      const before = this.#state.catalog;
+      const added = newInconsistencies(before, next.catalog);
       const touched = new Set(edit.touched.map(objectId));
       const mine = added.filter((o) => touched.has(o.id));
       if (mine.length > 0) {
@@ -178,27 +173,19 @@ export class CallPipeline implements RunContext {
       }
       if (added.length > 0 && edit.drop !== undefined) {
         if (!edit.drop.cascade) {
-          const names = added.map((o) => o.name ?? o.type).join(', ');
-          throw new EngineError(ErrorCode.DependencyError, `cannot drop due to the following dependent objects: ${names}`, {
+          throw new EngineError(ErrorCode.DependencyError, dependentsMessage(added), {
             path: edit.path,
             internal: wireInconsistencies(added),
           });
         }
-        let doc = next.doc;
-        for (let round = 0; round < MAX_CASCADE_ROUNDS && added.length > 0; round++) {
-          for (const o of added) {
-            const ref = parseObjectId(o.id);
-            if (ref !== null) doc = removeObject(doc, ref);
-          }
-          next = await this.#build(edit, doc);
-          added = fresh(next);
-        }
+        next = await cascade(before, next, async (doc) => await this.#build(edit, doc));
       }
-      if (added.length > 0) {
+      const left = newInconsistencies(before, next.catalog);
+      if (left.length > 0) {
         throw new EngineError(ErrorCode.Unexpected, 'cannot continue due to new inconsistent metadata', {
           path: edit.path,
           status: 400,
-          internal: wireInconsistencies(added),
+          internal: wireInconsistencies(left),
         });
       }
     }

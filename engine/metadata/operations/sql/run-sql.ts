@@ -11,12 +11,15 @@
 import { introspectPostgres } from '../../../backends/postgres/introspect.ts';
 import { runSqlText, type RunSqlResult } from '../../../backends/postgres/run-sql.ts';
 import { buildCatalog } from '../../../catalog/build.ts';
-import { parseObjectId } from '../../../catalog/object-id.ts';
+import { dependentsMessage, newInconsistencies } from '../../../catalog/dependencies.ts';
+import type { Catalog } from '../../../catalog/types.ts';
+import { cascade } from '../../cascade.ts';
+import type { MetadataDocument } from '../../document.ts';
 import type { PreparedSource } from '../../../catalog/prepared.ts';
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation, requireSource } from '../../define.ts';
-import { findSource, removeObject } from '../../edit.ts';
+import { findSource } from '../../edit.ts';
 import { applyRenames, detectRenames } from '../../renames.ts';
 import { argPath, type MetadataState } from '../../operation.ts';
 import { runSqlArgs } from '../../schemas/args.ts';
@@ -29,8 +32,6 @@ interface RunSqlArgs {
   check_metadata_consistency?: boolean;
   read_only?: boolean;
 }
-
-const MAX_CASCADE_ROUNDS = 10;
 
 /** The run-sql operation. */
 export const runSql = defineOperation<RunSqlArgs>({
@@ -58,30 +59,25 @@ export const runSql = defineOperation<RunSqlArgs>({
         const introspection = await introspectPostgres(client);
         if (introspection.fingerprint === prepared.introspection.fingerprint) return { result, next: null };
         // v2 compat: renamed tables and columns are followed, not reported.
-        let doc = applyRenames(before.doc, sourceName, detectRenames(prepared.introspection, introspection), before.catalog);
+        const doc = applyRenames(before.doc, sourceName, detectRenames(prepared.introspection, introspection), before.catalog);
         const renamedSource = findSource(doc, sourceName) ?? source;
         const ready = await ctx.sql.preparer.prepareFromIntrospection(renamedSource, prepared, introspection, client);
         const preparedMap = new Map<string, PreparedSource>(before.prepared);
         preparedMap.set(sourceName, ready);
-        const old = new Set(before.catalog.inconsistencies.map((o) => o.id));
-        let catalog = buildCatalog(doc, preparedMap, before.resourceVersion + 1);
-        let added = catalog.inconsistencies.filter((o) => !old.has(o.id));
+        const build = async (d: MetadataDocument): Promise<{ doc: MetadataDocument; catalog: Catalog }> => ({
+          doc: d,
+          catalog: buildCatalog(d, preparedMap, before.resourceVersion + 1),
+        });
+        const first = await build(doc);
+        const added = newInconsistencies(before.catalog, first.catalog);
         if (added.length > 0 && args.cascade !== true) {
-          const names = added.map((o) => o.name ?? o.type).join(', ');
-          throw new EngineError(ErrorCode.DependencyError, `cannot drop due to the following dependent objects: ${names}`, {
+          throw new EngineError(ErrorCode.DependencyError, dependentsMessage(added), {
             path: argPath(call),
             internal: wireInconsistencies(added),
           });
         }
-        for (let round = 0; round < MAX_CASCADE_ROUNDS && added.length > 0; round++) {
-          for (const o of added) {
-            const ref = parseObjectId(o.id);
-            if (ref !== null) doc = removeObject(doc, ref);
-          }
-          catalog = buildCatalog(doc, preparedMap, before.resourceVersion + 1);
-          added = catalog.inconsistencies.filter((o) => !old.has(o.id));
-        }
-        return { result, next: { doc, resourceVersion: before.resourceVersion, catalog, prepared: preparedMap } };
+        const done = await cascade(before.catalog, first, build);
+        return { result, next: { doc: done.doc, resourceVersion: before.resourceVersion, catalog: done.catalog, prepared: preparedMap } };
       },
       readOnly ? 'BEGIN READ ONLY' : 'BEGIN',
     );
