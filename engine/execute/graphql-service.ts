@@ -149,7 +149,8 @@ export class GraphqlService implements GraphqlApi {
       const session = buildSession(vars['x-engine-role'] ?? ADMIN_ROLE, vars);
       const { plan, variables } = this.#planFor(session, req);
       const catalog = this.#catalogRef.current;
-      const out: Array<{ field: string; sql: string; plan: string[] }> = [];
+      // `prepared_arguments` (an addition to v2's `{field, sql, plan}`) makes `sql` runnable as is.
+      const out: Array<{ field: string; sql: string; plan: string[]; prepared_arguments: readonly unknown[] }> = [];
       for (const f of plan.fields) {
         if (f.kind === 'static') continue;
         const conn = catalog.sources.get(f.source)?.connection;
@@ -157,7 +158,7 @@ export class GraphqlService implements GraphqlApi {
         const sql = compileQuery([f]);
         const bound = bindStatement(compileExplain(sql), variables, session);
         const text = await runStatement(conn, bound);
-        out.push({ field: f.alias, sql: sql.text, plan: text === null ? [] : renderExplain(text) });
+        out.push({ field: f.alias, sql: sql.text, plan: text === null ? [] : renderExplain(text), prepared_arguments: bound.values });
       }
       return { status: 200, json: out };
     } catch (e) {

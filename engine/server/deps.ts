@@ -28,7 +28,7 @@ export interface MetadataApi {
 export interface GraphqlApi {
   /** Executes one GraphQL-over-HTTP request body. Errors come back as `{errors}` with status 200. */
   execute(session: Session, body: unknown): Promise<ApiResponse>;
-  /** `/v1/graphql/explain`: `{query: {query, variables, operationName}, user}` → `[{field, sql, plan}]`. */
+  /** `/v1/graphql/explain`: `{query: {query, variables, operationName}, user}` → `[{field, sql, plan, prepared_arguments}]`. */
   explain(body: unknown): Promise<ApiResponse>;
 }
 

@@ -127,8 +127,9 @@ describe('explain', () => {
   it('answers the SQL and plan of each root field', async () => {
     const r = await f.engine.post('/v1/graphql/explain', { query: { query: 'query($id: Int!) { a: authors_by_pk(id: $id) { name } articles { id } __typename }', variables: { id: 1 } }, user: {} });
     expect(r.status).toBe(200);
-    const b = r.body as Array<{ field: string; sql: string; plan: string[] }>;
+    const b = r.body as Array<{ field: string; sql: string; plan: string[]; prepared_arguments: unknown[] }>;
     expect(b.map((x) => x.field)).toEqual(['a', 'articles']);
+    expect(b[0]?.prepared_arguments).toContain(1);
     expect(b[0]?.sql).toContain('"public"."authors"');
     expect(b[0]?.plan.join('\n')).toMatch(/Scan/);
   });
