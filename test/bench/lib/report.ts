@@ -1,0 +1,193 @@
+/**
+ * Results: the JSON of every run, a Markdown table of medians with the
+ * Engine/PostGraphile and Engine/raw-SQL ratios, and a hand-written SVG bar
+ * chart of requests per second.
+ */
+import { PEERS, type PeerName, type RoleName } from './peers.ts';
+import type { LoadResult } from './load.ts';
+
+/** One timed run. */
+export interface RunRecord extends LoadResult {
+  readonly dataset: string;
+  readonly op: string;
+  readonly role: RoleName;
+  readonly peer: PeerName;
+  readonly rep: number;
+}
+
+/** One (dataset, operation, role) row of the summary. */
+export interface SummaryRow {
+  readonly dataset: string;
+  readonly op: string;
+  readonly role: RoleName;
+  /** Why the cell was not run, or null. */
+  readonly notApplicable: string | null;
+  readonly caveat: string | null;
+  /** Bytes of Engine's response body. */
+  readonly responseBytes: number | null;
+  /** Medians over repeats per peer (absent when not run). */
+  readonly peers: Partial<Record<PeerName, { rps: number; p50: number; p99: number; rssMiB: number | null; runs: number[] }>>;
+}
+
+/** Metadata-at-scale numbers. */
+export interface ScaleResult {
+  readonly tables: number;
+  readonly roles: number;
+  readonly foreignKeys: number;
+  readonly metadataBytes: number;
+  readonly replaceMetadataMs: number;
+  readonly trackOneMoreMs: number;
+  readonly restartToHealthyMs: number;
+  readonly restartToFirstQueryMs: number;
+  readonly firstRoleQueryMs: number;
+  readonly rssAfterReplaceMiB: number | null;
+  readonly rssAfterRestartMiB: number | null;
+  readonly rssAfterQueriesMiB: number | null;
+}
+
+/** Everything one `npm run bench` produced. */
+export interface BenchReport {
+  readonly command: string;
+  readonly startedAt: string;
+  readonly machine: Record<string, string | number>;
+  readonly settings: Record<string, string | number | boolean>;
+  readonly notes: readonly string[];
+  readonly summary: readonly SummaryRow[];
+  readonly runs: readonly RunRecord[];
+  readonly idleEngineRssMiB: Record<string, number | null>;
+  readonly scale: ScaleResult | null;
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length === 0 ? NaN : s.length % 2 === 1 ? (s[m] ?? NaN) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
+}
+
+/** Medians per peer of the runs of one cell. */
+export function summarize(runs: readonly RunRecord[]): SummaryRow['peers'] {
+  const out: SummaryRow['peers'] = {};
+  for (const peer of PEERS) {
+    const mine = runs.filter((r) => r.peer === peer);
+    if (mine.length === 0) continue;
+    const rss = mine.map((r) => r.rssMiB).filter((x): x is number => x !== null);
+    out[peer] = {
+      rps: median(mine.map((r) => r.rps)),
+      p50: median(mine.map((r) => r.p50)),
+      p99: median(mine.map((r) => r.p99)),
+      rssMiB: rss.length === 0 ? null : Math.max(...rss),
+      runs: mine.map((r) => Math.round(r.rps)),
+    };
+  }
+  return out;
+}
+
+const fmt = (n: number | undefined, digits = 0): string => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits));
+const ratio = (a: number | undefined, b: number | undefined): string => (a === undefined || b === undefined || b === 0 ? '–' : `${(a / b).toFixed(2)}×`);
+
+/** The Markdown report. */
+export function renderMarkdown(r: BenchReport): string {
+  const lines: string[] = [];
+  lines.push(`# Engine benchmark (${r.startedAt})`, '');
+  lines.push(`Command: \`${r.command}\``, '');
+  lines.push('Machine: ' + Object.entries(r.machine).map(([k, v]) => `${k} ${v}`).join('; '), '');
+  lines.push('Settings: ' + Object.entries(r.settings).map(([k, v]) => `${k} ${String(v)}`).join('; '), '');
+  for (const n of r.notes) lines.push(`- ${n}`);
+  lines.push('');
+  const datasets = [...new Set(r.summary.map((s) => s.dataset))];
+  for (const ds of datasets) {
+    lines.push(`## Data set \`${ds}\` (idle Engine RSS after setup: ${fmt(r.idleEngineRssMiB[ds] ?? undefined)} MiB)`, '');
+    lines.push('| operation | role | Engine req/s | PostGraphile req/s | raw SQL req/s | Engine/PostGraphile | Engine/raw | Engine p50 / p99 ms | PostGraphile p50 / p99 ms | raw p50 / p99 ms | Engine RSS MiB | PostGraphile RSS MiB | response bytes |');
+    lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const s of r.summary.filter((x) => x.dataset === ds)) {
+      if (s.notApplicable !== null) {
+        lines.push(`| ${s.op} | ${s.role} | n/a | n/a | n/a | – | – | – | – | – | – | – | – |`);
+        continue;
+      }
+      const e = s.peers.engine;
+      const p = s.peers.postgraphile;
+      const w = s.peers.raw;
+      const lat = (x: { p50: number; p99: number } | undefined): string => (x === undefined ? '–' : `${x.p50} / ${x.p99}`);
+      lines.push(
+        `| ${s.op}${s.caveat === null ? '' : ' ¹'} | ${s.role} | ${fmt(e?.rps)} | ${fmt(p?.rps)} | ${fmt(w?.rps)} | ${ratio(e?.rps, p?.rps)} | ${ratio(e?.rps, w?.rps)} | ${lat(e)} | ${lat(p)} | ${lat(w)} | ${fmt(e?.rssMiB ?? undefined)} | ${fmt(p?.rssMiB ?? undefined)} | ${s.responseBytes ?? '–'} |`,
+      );
+    }
+    lines.push('');
+  }
+  const caveats = [...new Map(r.summary.filter((s) => s.caveat !== null).map((s) => [s.op, s.caveat])).entries()];
+  for (const [op, c] of caveats) lines.push(`¹ ${op}: ${c}.`);
+  const na = [...new Map(r.summary.filter((s) => s.notApplicable !== null).map((s) => [`${s.op} as ${s.role}`, s.notApplicable])).entries()];
+  for (const [cell, why] of na) lines.push(`n/a ${cell}: ${why}.`);
+  lines.push('');
+  if (r.scale !== null) {
+    const s = r.scale;
+    lines.push(`## Metadata at scale: ${s.tables} tables, ${s.foreignKeys} foreign keys (one relationship each way), ${s.roles} roles with select permissions on every table`, '');
+    lines.push('| measure | value |', '|---|---:|');
+    lines.push(`| metadata document | ${(s.metadataBytes / 1024 / 1024).toFixed(1)} MiB |`);
+    lines.push(`| replace_metadata | ${fmt(s.replaceMetadataMs)} ms |`);
+    lines.push(`| track one more table afterwards (pg_track_table) | ${fmt(s.trackOneMoreMs)} ms |`);
+    lines.push(`| restart: spawn → /healthz 200 | ${fmt(s.restartToHealthyMs)} ms |`);
+    lines.push(`| restart: spawn → first admin query answered | ${fmt(s.restartToFirstQueryMs)} ms |`);
+    lines.push(`| first query of each of the ${s.roles} roles after restart (schema build, total) | ${fmt(s.firstRoleQueryMs)} ms |`);
+    lines.push(`| RSS after replace_metadata | ${fmt(s.rssAfterReplaceMiB ?? undefined)} MiB |`);
+    lines.push(`| RSS after restart | ${fmt(s.rssAfterRestartMiB ?? undefined)} MiB |`);
+    lines.push(`| RSS after one query per role | ${fmt(s.rssAfterQueriesMiB ?? undefined)} MiB |`);
+    lines.push('');
+    lines.push('Hasura v2 reference (user reports, not measured here): ~30 s to track one table at 2,000 tables (#9989); ~10.7 GiB RSS at 5,000 tables × 11 roles (#10315).', '');
+  }
+  return lines.join('\n');
+}
+
+const COLORS: Record<PeerName, string> = { engine: '#2b6cb0', postgraphile: '#c05621', raw: '#718096' };
+const LABELS: Record<PeerName, string> = { engine: 'Engine', postgraphile: 'PostGraphile v5', raw: 'raw SQL (pg)' };
+
+function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** A grouped bar chart (one group per data set × operation × role, one bar per peer), log-free linear scale per data set. */
+export function renderSvg(r: BenchReport): string {
+  const rows = r.summary.filter((s) => s.notApplicable === null);
+  const barW = 14;
+  const groupGap = 18;
+  const groupW = PEERS.length * barW + groupGap;
+  const left = 60;
+  const top = 40;
+  const plotH = 260;
+  const datasets = [...new Set(rows.map((s) => s.dataset))];
+  const panelH = plotH + 130;
+  const width = left + Math.max(...datasets.map((d) => rows.filter((s) => s.dataset === d).length), 1) * groupW + 40;
+  const height = top + datasets.length * panelH + 20;
+  const out: string[] = [];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="11">`);
+  out.push(`<rect width="100%" height="100%" fill="white"/>`);
+  out.push(`<text x="${left}" y="20" font-size="14" font-weight="bold">Requests per second (median of repeats; higher is better)</text>`);
+  PEERS.forEach((p, i) => {
+    out.push(`<rect x="${left + 420 + i * 130}" y="10" width="12" height="12" fill="${COLORS[p]}"/><text x="${left + 436 + i * 130}" y="20">${LABELS[p]}</text>`);
+  });
+  datasets.forEach((ds, di) => {
+    const mine = rows.filter((s) => s.dataset === ds);
+    const y0 = top + di * panelH;
+    const max = Math.max(1, ...mine.flatMap((s) => PEERS.map((p) => s.peers[p]?.rps ?? 0)));
+    const step = 10 ** Math.floor(Math.log10(max));
+    const niceMax = Math.ceil(max / step) * step;
+    out.push(`<text x="${left}" y="${y0 + 12}" font-weight="bold">data set ${esc(ds)}</text>`);
+    for (let t = 0; t <= niceMax; t += niceMax / 5) {
+      const y = y0 + 20 + plotH - (t / niceMax) * plotH;
+      out.push(`<line x1="${left}" x2="${width - 20}" y1="${y}" y2="${y}" stroke="#e2e8f0"/><text x="${left - 6}" y="${y + 4}" text-anchor="end">${Math.round(t)}</text>`);
+    }
+    mine.forEach((s, gi) => {
+      const gx = left + 10 + gi * groupW;
+      PEERS.forEach((p, pi) => {
+        const v = s.peers[p]?.rps ?? 0;
+        const h = (v / niceMax) * plotH;
+        out.push(`<rect x="${gx + pi * barW}" y="${y0 + 20 + plotH - h}" width="${barW - 2}" height="${h}" fill="${COLORS[p]}"><title>${esc(`${s.op} ${s.role} ${LABELS[p]}: ${v.toFixed(0)} req/s`)}</title></rect>`);
+      });
+      const lx = gx + (PEERS.length * barW) / 2;
+      const ly = y0 + 20 + plotH + 10;
+      out.push(`<text transform="translate(${lx},${ly}) rotate(40)" font-size="10">${esc(`${s.op} (${s.role})`)}</text>`);
+    });
+  });
+  out.push('</svg>');
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,122 @@
+/**
+ * Metadata at scale: a database of N tables chained by foreign keys (each
+ * table but the first references its predecessor, and each from the third
+ * on also references table ⌊i/2⌋), every foreign key tracked as an object
+ * relationship one way and an array relationship the other, and R roles with
+ * a select permission on every table. Measures replace_metadata, tracking
+ * one more table afterwards, restarting the engine on that metadata, and RSS.
+ */
+import { metadataCall } from './engine-metadata.ts';
+import { startEngine } from './engine.ts';
+import type { BenchPostgres } from './postgres.ts';
+import { rssMiB } from './process.ts';
+import type { ScaleResult } from './report.ts';
+
+
+const tableName = (i: number): string => `t${String(i).padStart(5, '0')}`;
+
+/** Foreign keys of table i as [column, referenced table index]. */
+function foreignKeys(i: number): Array<[string, number]> {
+  const out: Array<[string, number]> = [];
+  if (i > 1) out.push(['a_id', i - 1]);
+  if (i > 2) out.push(['b_id', Math.floor(i / 2)]);
+  return out;
+}
+
+function createTableSql(i: number): string {
+  const fks = foreignKeys(i).map(([col, ref]) => `, ${col} int REFERENCES ${tableName(ref)} (id)`).join('');
+  return `CREATE TABLE ${tableName(i)} (id serial PRIMARY KEY, name text NOT NULL, value int, owner_id int, created_at timestamptz DEFAULT now()${fks});`;
+}
+
+type Json = Record<string, unknown>;
+
+function tableEntry(i: number, n: number, roles: number): Json {
+  const objects = foreignKeys(i).map(([col, ref]) => ({ name: `${col === 'a_id' ? 'prev' : 'half'}_${tableName(ref)}`, using: { foreign_key_constraint_on: col } }));
+  const arrays: Json[] = [];
+  if (i + 1 <= n) arrays.push({ name: `next_${tableName(i + 1)}s`, using: { foreign_key_constraint_on: { table: { schema: 'public', name: tableName(i + 1) }, column: 'a_id' } } });
+  for (const j of [2 * i, 2 * i + 1]) {
+    if (j > 2 && j <= n) arrays.push({ name: `double_${tableName(j)}s`, using: { foreign_key_constraint_on: { table: { schema: 'public', name: tableName(j) }, column: 'b_id' } } });
+  }
+  const perms = Array.from({ length: roles }, (_, r) => ({
+    role: `role_${r + 1}`,
+    permission: {
+      columns: r % 2 === 0 ? '*' : ['id', 'name', 'value'],
+      filter: r % 3 === 0 ? {} : { owner_id: { _eq: 'X-Engine-User-Id' } },
+      ...(r % 2 === 0 ? { allow_aggregations: true } : { limit: 100 }),
+    },
+  }));
+  const entry: Json = { table: { schema: 'public', name: tableName(i) }, select_permissions: perms };
+  if (objects.length > 0) entry['object_relationships'] = objects;
+  if (arrays.length > 0) entry['array_relationships'] = arrays;
+  return entry;
+}
+
+async function gql(url: string, query: string, headers: Record<string, string> = {}): Promise<void> {
+  const res = await fetch(`${url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
+  const text = await res.text();
+  if (!res.ok || text.includes('"errors"')) throw new Error(`query failed: ${text.slice(0, 400)}`);
+}
+
+/** Runs the scale benchmark on a fresh database of `pg`. */
+export async function runScaleBench(pg: BenchPostgres, tables: number, roles: number, log: (s: string) => void): Promise<ScaleResult> {
+  const db = 'bench_scale';
+  const url = await pg.createDatabase(db);
+  log(`scale: creating ${tables} tables`);
+  const ddl: string[] = [];
+  for (let i = 1; i <= tables; i++) ddl.push(createTableSql(i));
+  for (let k = 0; k < ddl.length; k += 250) await pg.sql(db, ddl.slice(k, k + 250).join('\n'));
+  let foreignKeyCount = 0;
+  for (let i = 1; i <= tables; i++) foreignKeyCount += foreignKeys(i).length;
+
+  let engine = await startEngine(url);
+  try {
+    const exported = await metadataCall(engine.url, { type: 'export_metadata', args: {} });
+    const source = (exported['sources'] as Json[]).find((s) => s['name'] === 'default');
+    if (source === undefined) throw new Error('no default source');
+    source['tables'] = Array.from({ length: tables }, (_, k) => tableEntry(k + 1, tables, roles));
+    const body = JSON.stringify({ type: 'replace_metadata', args: exported });
+    log(`scale: replace_metadata (${(body.length / 1024 / 1024).toFixed(1)} MiB)`);
+    let t = performance.now();
+    await metadataCall(engine.url, body);
+    const replaceMetadataMs = performance.now() - t;
+    const rssAfterReplaceMiB = await rssMiB(engine.child.pid);
+
+    // One more table: made through run_sql (which re-introspects), then tracked on its own.
+    const extra = tableName(tables + 1);
+    await metadataCall(engine.url, { type: 'run_sql', args: { source: 'default', sql: `CREATE TABLE ${extra} (id serial PRIMARY KEY, name text, a_id int REFERENCES ${tableName(tables)} (id));` } }, '/v2/query');
+    t = performance.now();
+    await metadataCall(engine.url, { type: 'pg_track_table', args: { source: 'default', table: { schema: 'public', name: extra } } });
+    const trackOneMoreMs = performance.now() - t;
+    log(`scale: replace ${replaceMetadataMs.toFixed(0)} ms, track one more ${trackOneMoreMs.toFixed(0)} ms`);
+
+    await engine.stop();
+    t = performance.now();
+    engine = await startEngine(url);
+    const restartToHealthyMs = performance.now() - t;
+    await gql(engine.url, `{ ${tableName(1)}(limit: 1) { id } }`);
+    const restartToFirstQueryMs = performance.now() - t;
+    const rssAfterRestartMiB = await rssMiB(engine.child.pid);
+    t = performance.now();
+    for (let r = 1; r <= roles; r++) {
+      await gql(engine.url, `{ ${tableName(tables)}(limit: 1) { id } }`, { 'x-engine-role': `role_${r}`, 'x-engine-user-id': '1' });
+    }
+    const firstRoleQueryMs = performance.now() - t;
+    const rssAfterQueriesMiB = await rssMiB(engine.child.pid);
+    return {
+      tables,
+      roles,
+      foreignKeys: foreignKeyCount,
+      metadataBytes: body.length,
+      replaceMetadataMs,
+      trackOneMoreMs,
+      restartToHealthyMs,
+      restartToFirstQueryMs,
+      firstRoleQueryMs,
+      rssAfterReplaceMiB,
+      rssAfterRestartMiB,
+      rssAfterQueriesMiB,
+    };
+  } finally {
+    await engine.stop();
+  }
+}
