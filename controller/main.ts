@@ -8,6 +8,9 @@
  *   POD_NAME                   this replica's identity (default: hostname-pid)
  *   LEADER_ELECTION            "false" to run without a Lease (single replica only)
  *   LEADER_ELECTION_ID         Lease name (default: graphql-engine-operator)
+ *   LEASE_DURATION_SECONDS     Lease duration (default 15)
+ *   RENEW_DEADLINE_MS          a leader that cannot renew for this long exits (default 10000)
+ *   RETRY_PERIOD_MS            how often the Lease is renewed or tried (default 2000)
  *   WORKERS                    concurrent reconciles (default 2)
  *   ENGINE_TIMEOUT_MS          timeout of each metadata API call (default 10000)
  *   HEALTH_PORT                /healthz and /readyz (default 8081; 0 disables)
@@ -19,7 +22,7 @@ import { GROUP } from './api/v1alpha1/common.ts';
 import { Manager } from './manager.ts';
 import { EventRecorder } from './runtime/events.ts';
 import { KubeApi } from './runtime/kube-api.ts';
-import { LeaderElector } from './runtime/leader-election.ts';
+import { DEFAULT_LEASE_TIMING, LeaderElector } from './runtime/leader-election.ts';
 
 function log(msg: string, fields: Record<string, unknown> = {}): void {
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg, ...fields })}\n`);
@@ -57,6 +60,11 @@ export async function main(): Promise<void> {
       namespace: env('POD_NAMESPACE') ?? 'default',
       name: env('LEADER_ELECTION_ID') ?? 'graphql-engine-operator',
       identity,
+      timing: {
+        leaseDurationSeconds: Number(env('LEASE_DURATION_SECONDS') ?? DEFAULT_LEASE_TIMING.leaseDurationSeconds),
+        renewDeadlineMs: Number(env('RENEW_DEADLINE_MS') ?? DEFAULT_LEASE_TIMING.renewDeadlineMs),
+        retryPeriodMs: Number(env('RETRY_PERIOD_MS') ?? DEFAULT_LEASE_TIMING.retryPeriodMs),
+      },
       onStartedLeading: () => {
         log('became leader', { identity });
         void manager.startWorkers();

@@ -83,7 +83,9 @@ export class KubeApi {
         signal: AbortSignal.timeout(this.#timeoutMs),
       });
     } catch (e) {
-      throw new KubeApiError(0, undefined, `${method} ${path}: ${(e as Error).message}`);
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      const detail = cause === undefined ? '' : ` (${[cause.code, cause.message].filter((x) => x !== undefined).join(': ')})`;
+      throw new KubeApiError(0, undefined, `${method} ${path}: ${(e as Error).message}${detail}`);
     }
     const text = await res.text();
     if (!res.ok) {

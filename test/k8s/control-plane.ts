@@ -42,6 +42,8 @@ export interface ControlPlane {
   readonly operatorKubeconfig: string;
   /** Runs kubectl against the control plane; throws on a non-zero exit. */
   kubectl(args: readonly string[], input?: string): string;
+  /** Stops kube-apiserver, waits, and starts it again on the same port and etcd. */
+  restartApiserver(downMs: number): Promise<void>;
   /** kubectl apply of a JSON/YAML document on stdin. */
   apply(manifest: unknown): string;
   stop(): Promise<void>;
@@ -115,7 +117,7 @@ export async function startControlPlane(): Promise<ControlPlane> {
       `${token},admin,admin-uid,"system:masters"\n${operatorToken},${operatorUser},operator-uid,"system:serviceaccounts,system:serviceaccounts:graphql-engine-system,system:authenticated"\n`,
     );
     const server = `https://127.0.0.1:${apiPort}`;
-    apiserver = startProcess(bins.apiserver, [
+    const apiserverArgs = [
       `--etcd-servers=http://127.0.0.1:${etcdClient}`,
       `--secure-port=${apiPort}`,
       '--bind-address=127.0.0.1',
@@ -131,16 +133,22 @@ export async function startControlPlane(): Promise<ControlPlane> {
       '--allow-privileged=true',
       '--event-ttl=1h',
       '--v=0',
-    ]);
+    ];
     const insecure = new Agent({ connect: { rejectUnauthorized: false } });
+    const bootApiserver = async (): Promise<ReturnType<typeof startProcess>> => {
+      const p = startProcess(bins.apiserver, apiserverArgs);
+      apiserver = p;
+      await waitFor(
+        'kube-apiserver',
+        async () => (await fetch(`${server}/readyz`, { headers: { authorization: `Bearer ${token}` }, dispatcher: insecure })).ok,
+        120_000,
+        p.child,
+        p.log,
+      );
+      return p;
+    };
     const started = Date.now();
-    await waitFor(
-      'kube-apiserver',
-      async () => (await fetch(`${server}/readyz`, { headers: { authorization: `Bearer ${token}` }, dispatcher: insecure })).ok,
-      120_000,
-      apiserver.child,
-      apiserver.log,
-    );
+    let current = await bootApiserver();
     const readyMs = Date.now() - started;
 
     const writeKubeconfig = (file: string, userToken: string): string => {
@@ -166,7 +174,6 @@ export async function startControlPlane(): Promise<ControlPlane> {
     };
     kubectl(['apply', '-k', path.join(repoRoot, 'crds')]);
     kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd', '-l', '!nonexistent-label']);
-    const a = apiserver;
     return {
       server,
       kubeconfig,
@@ -174,9 +181,14 @@ export async function startControlPlane(): Promise<ControlPlane> {
       dir,
       operatorKubeconfig,
       kubectl,
+      async restartApiserver(downMs: number) {
+        await stopProcess(current.child);
+        await new Promise((r) => setTimeout(r, downMs));
+        current = await bootApiserver();
+      },
       apply: (manifest) => kubectl(['apply', '-f', '-'], typeof manifest === 'string' ? manifest : JSON.stringify(manifest)),
       async stop() {
-        await stopProcess(a.child);
+        await stopProcess(current.child);
         await stopProcess(etcd.child);
         rmSync(dir, { recursive: true, force: true });
       },

@@ -230,6 +230,15 @@ describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', () => 
     }
   }, 90_000);
 
+  it('keeps working across an apiserver restart (watches restart with backoff and relist)', async () => {
+    // Shorter than the renew deadline the tests give the controllers (30 s), so the leader keeps
+    // its lease; with the default 10 s a leader exits and its Deployment restarts it.
+    await cp.restartApiserver(3000);
+    cp.apply(permission('article-user-delete', { table: 'article', role: 'user', operation: 'delete', permission: { filter: {} } }));
+    await readyWith('permissions', 'article-user-delete', 'True', 'Applied', 60_000);
+    expect(controller.child.exitCode).toBeNull();
+  }, 120_000);
+
   it('reconciles many resources (throughput)', async () => {
     const started = Date.now();
     cp.apply({ apiVersion: 'v1', kind: 'List', items: Array.from({ length: 40 }, (_, i) => trackedTable(`bulk-${i}`, { table: `bulk_${i}` })) });

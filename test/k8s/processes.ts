@@ -65,6 +65,9 @@ export function startController(kubeconfig: string, identity: string, extraEnv: 
     POD_NAMESPACE: 'graphql-engine-system',
     HEALTH_PORT: '0',
     ENGINE_TIMEOUT_MS: '3000',
+    // Long enough to ride out the apiserver restart test; handover in the tests is by release.
+    LEASE_DURATION_SECONDS: '40',
+    RENEW_DEADLINE_MS: '30000',
     ...extraEnv,
   });
 }
