@@ -26,7 +26,8 @@ interface Obj {
   status?: { observedGeneration?: number; conditions?: Condition[]; managedObjects?: string[] };
 }
 
-describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', () => {
+// Generous per-test timeout: CI runs this file next to the rest of the suite on two cores.
+describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', { timeout: 90_000 }, () => {
   let cp: ControlPlane;
   let db: TestDatabase;
   let engine: Proc;
