@@ -107,8 +107,3 @@ export function resolveOperation(api: ApiFamily, call: MetadataCall): Operation 
   }
   throw new EngineError(ErrorCode.ParseFailed, `unknown metadata operation "${type}"`, { path });
 }
-
-/** True when `type` names an operation that only reads (export, inconsistency listing). */
-export function isReadOnlyOperation(op: Operation): boolean {
-  return !op.mutates;
-}
