@@ -194,6 +194,7 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
         description: d.description,
         columns: d.columns,
         primaryKey: i.primaryKey?.columns ?? [],
+        ...(i.primaryKey === null ? {} : { primaryKeyName: i.primaryKey.name }),
         uniqueConstraints: i.uniqueConstraints,
         foreignKeys: i.foreignKeys,
         relationships: [...pt.relationships.values()],
