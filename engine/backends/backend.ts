@@ -19,8 +19,24 @@ export interface SourceConnection {
   readonly kind: SourceKind;
   /** Runs a statement returning one row with one JSON/text column, and returns that text (null for no row). */
   queryJsonText(stmt: BoundStatement): Promise<string | null>;
-  /** Runs statements in order in one transaction; returns the JSON text of each. Any failure rolls back all. */
+  /**
+   * Runs statements in order in one transaction; returns the JSON text of
+   * each. Any failure rolls back all and is thrown as a
+   * {@link TransactionStatementError} naming the statement that failed.
+   */
   transactionJsonText(stmts: readonly BoundStatement[]): Promise<(string | null)[]>;
   /** Closes the pool after in-flight queries finish. */
   close(): Promise<void>;
+}
+
+/** The failure of one statement of a transaction (everything was rolled back). */
+export class TransactionStatementError extends Error {
+  /** Index of the failed statement in the list given. */
+  readonly index: number;
+
+  constructor(index: number, cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'TransactionStatementError';
+    this.index = index;
+  }
 }

@@ -58,9 +58,37 @@ export interface IntrospectedTable {
   readonly mutability: { readonly insertable: boolean; readonly updatable: boolean; readonly deletable: boolean };
 }
 
+/** One input argument of a database function. */
+export interface IntrospectedFunctionArg {
+  /** The declared name; null for an unnamed argument. */
+  readonly name: string | null;
+  readonly dbType: string;
+  readonly elementType: string | null;
+  readonly typeCategory: TypeCategory;
+  /** True when the argument has a default (it is among the trailing `pronargdefaults`). */
+  readonly hasDefault: boolean;
+}
+
+/** A database function (one overload). */
+export interface IntrospectedFunction {
+  readonly name: QualifiedName;
+  readonly oid: number;
+  readonly volatility: 'immutable' | 'stable' | 'volatile';
+  readonly returnsSet: boolean;
+  /** The return type's name and class (`int4`/base, `author`/composite). */
+  readonly returnType: { readonly schema: string; readonly name: string; readonly typeCategory: TypeCategory };
+  /** When the return type is the row type of a relation, that relation. */
+  readonly returnTable: QualifiedName | null;
+  /** Input arguments (IN, INOUT, VARIADIC), in order. */
+  readonly args: readonly IntrospectedFunctionArg[];
+  readonly comment: string | null;
+}
+
 /** Everything introspection found in one source, tables keyed by `schema.name`. */
 export interface SourceIntrospection {
   readonly tables: ReadonlyMap<string, IntrospectedTable>;
+  /** Functions keyed by `schema.name`, every overload of a name in one list (absent = none were read). */
+  readonly functions?: ReadonlyMap<string, readonly IntrospectedFunction[]>;
   /** A digest of everything found; equal digests mean nothing changed. */
   readonly fingerprint: string;
 }

@@ -65,6 +65,8 @@ export interface TableInfo {
   readonly columns: readonly ColumnInfo[];
   /** Primary key column names, in key order; empty when the table has none. */
   readonly primaryKey: readonly string[];
+  /** The primary key constraint's name (`<t>_constraint` enum value); when absent, Postgres's default `<table>_pkey` is assumed. */
+  readonly primaryKeyName?: string;
   readonly uniqueConstraints: readonly ConstraintInfo[];
   readonly foreignKeys: readonly ForeignKeyInfo[];
   readonly relationships: readonly RelationshipInfo[];

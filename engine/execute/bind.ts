@@ -53,6 +53,27 @@ function valueOf(p: ir.ParamSource, variables: Readonly<Record<string, unknown>>
     }
     case 'list':
       return p.items.map((i) => valueOf(i, variables, session));
+    case 'json-doc':
+      return JSON.stringify(docValue(p.doc, variables, session));
+  }
+}
+
+/** The value of a JSON document (mutation input rows); an absent variable is null. */
+function docValue(d: ir.JsonDoc, variables: Readonly<Record<string, unknown>>, session: Session): unknown {
+  switch (d.kind) {
+    case 'const':
+      return d.value;
+    case 'variable':
+      return variables[d.name] ?? null;
+    case 'session': {
+      const v = session.variables[d.name];
+      if (v === undefined) throw new EngineError(ErrorCode.NotFound, `missing session variable: "${d.name}"`, { path: '$' });
+      return v;
+    }
+    case 'object':
+      return Object.fromEntries(d.fields.map(([k, f]) => [k, docValue(f, variables, session)]));
+    case 'array':
+      return d.items.map((i) => docValue(i, variables, session));
   }
 }
 

@@ -20,6 +20,7 @@ import { SchemaCache } from '../graphql/schema/schema-cache.ts';
 import { toIrOperation } from '../graphql/to-ir/operation.ts';
 import { bindStatement } from './bind.ts';
 import { renderExplain } from './explain-plan.ts';
+import { runMutationPlan } from './mutation-plan.ts';
 import { buildPlan, type Plan } from './plan.ts';
 import { PlanCache, storePlan, structuralKey } from './plan-cache.ts';
 import { prepareOperation } from './prepare.ts';
@@ -89,6 +90,7 @@ export class GraphqlService implements GraphqlApi {
 
   async #run(plan: Plan, variables: Readonly<Record<string, unknown>>, session: Session): Promise<string> {
     if (plan.staticData !== null) return dataResponse(plan.staticData);
+    if (plan.mutation !== null) return dataResponse(await runMutationPlan(plan.mutation, variables, session));
     const stmts = plan.statements;
     if (stmts.length === 1) {
       const s = stmts[0];
@@ -116,6 +118,7 @@ export class GraphqlService implements GraphqlApi {
         operation,
         hasVariables: (operation.variableDefinitions?.length ?? 0) > 0,
         structural: [],
+        shaped: [],
         plans: new Map(),
       };
       this.#plans.set(catalog.version, session.role, req.operationName, req.query, entry);
@@ -132,6 +135,7 @@ export class GraphqlService implements GraphqlApi {
     });
     for (const [name, use] of op.variableUse) {
       if (use === 'structural' && !entry.structural.includes(name)) entry.structural.push(name);
+      if (use === 'shape' && !entry.shaped.includes(name)) entry.shaped.push(name);
     }
     const plan = buildPlan(op.fields, catalog);
     storePlan(entry, structuralKey(entry, variables), plan);
@@ -152,7 +156,7 @@ export class GraphqlService implements GraphqlApi {
       // `prepared_arguments` (an addition to v2's `{field, sql, plan}`) makes `sql` runnable as is.
       const out: Array<{ field: string; sql: string; plan: string[]; prepared_arguments: readonly unknown[] }> = [];
       for (const f of plan.fields) {
-        if (f.kind === 'static') continue;
+        if (f.kind === 'static' || f.kind === 'mutation') continue;
         const conn = catalog.sources.get(f.source)?.connection;
         if (conn === undefined) continue;
         const sql = compileQuery([f]);

@@ -14,9 +14,12 @@
  * learned while translating; the set only grows (a skipped branch may hide
  * some until it is taken), and because keys name the variables they cover, a
  * plan is reused only by requests agreeing on every variable that shaped it.
+ * Variables holding mutation input objects are keyed by their shape only
+ * (see Note [Mutation inputs as JSON] in ir/mutation.ts).
  * A new catalog version empties the cache; entries are evicted LRU.
  */
 import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import { shapeKey } from '../graphql/to-ir/mutation-input.ts';
 import type { Plan } from './plan.ts';
 
 /** A parsed, validated operation and its plans. */
@@ -27,6 +30,8 @@ export interface OperationEntry {
   readonly hasVariables: boolean;
   /** Names of structural variables seen so far. */
   readonly structural: string[];
+  /** Names of shape variables seen so far (mutation input rows: only their shape keys the plan). */
+  readonly shaped: string[];
   /** Plans by structural-variable key (see {@link structuralKey}). */
   readonly plans: Map<string, Plan>;
 }
@@ -36,9 +41,10 @@ const MAX_PLANS_PER_ENTRY = 64;
 
 /** The key of a request's plan within its entry. */
 export function structuralKey(entry: OperationEntry, variables: Readonly<Record<string, unknown>>): string {
-  if (entry.structural.length === 0) return '';
+  if (entry.structural.length === 0 && entry.shaped.length === 0) return '';
   let key = '';
   for (const name of entry.structural) key += `${name}=${JSON.stringify(variables[name] ?? null)}\u0000`;
+  for (const name of entry.shaped) key += `${name}~${shapeKey(variables[name] ?? null)}\u0000`;
   return key;
 }
 

@@ -10,6 +10,7 @@ import type { Catalog } from '../catalog/types.ts';
 import { compileQuery } from '../backends/postgres/compile.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
+import { buildMutationPlan, type MutationPlan } from './mutation-plan.ts';
 
 /** One statement of a plan. */
 export interface PlannedStatement {
@@ -33,11 +34,17 @@ export interface Plan {
   readonly order: readonly string[];
   /** The IR, kept for explain. */
   readonly fields: readonly ir.RootField[];
+  /** For a mutation operation, its plan (see mutation-plan.ts); null for queries and subscriptions. */
+  readonly mutation: MutationPlan | null;
 }
 
 /** Builds the plan of `fields` against `catalog`. */
 export function buildPlan(fields: readonly ir.RootField[], catalog: Catalog): Plan {
-  const bySource = new Map<string, ir.RootField[]>();
+  const order = fields.map((f) => f.alias);
+  if (fields.some((f) => f.kind === 'mutation')) {
+    return { statements: [], staticData: null, needsReorder: false, order, fields, mutation: buildMutationPlan(fields, catalog) };
+  }
+  const bySource = new Map<string, ir.DbRootField[]>();
   const statics: ir.StaticRootField[] = [];
   const sourceOrder: string[] = [];
   for (const f of fields) {
@@ -45,6 +52,7 @@ export function buildPlan(fields: readonly ir.RootField[], catalog: Catalog): Pl
       statics.push(f);
       continue;
     }
+    if (f.kind === 'mutation') continue;
     let list = bySource.get(f.source);
     if (list === undefined) {
       list = [];
@@ -53,10 +61,9 @@ export function buildPlan(fields: readonly ir.RootField[], catalog: Catalog): Pl
     }
     list.push(f);
   }
-  const order = fields.map((f) => f.alias);
   if (bySource.size === 0) {
     const data = `{${statics.map((s) => `${JSON.stringify(s.alias)}:${s.json}`).join(',')}}`;
-    return { statements: [], staticData: data, needsReorder: false, order, fields };
+    return { statements: [], staticData: data, needsReorder: false, order, fields, mutation: null };
   }
   const statements: PlannedStatement[] = [];
   sourceOrder.forEach((name, i) => {
@@ -64,16 +71,16 @@ export function buildPlan(fields: readonly ir.RootField[], catalog: Catalog): Pl
     if (source === undefined) throw new EngineError(ErrorCode.Unexpected, `source "${name}" is not available`);
     const own = bySource.get(name) ?? [];
     // Static fields ride along in the first statement (as parameters), in query order.
-    const mine = i === 0 ? fields.filter((f) => f.kind === 'static' || own.includes(f)) : own;
+    const mine = i === 0 ? fields.filter((f): f is ir.QueryRootField => f.kind === 'static' || (f.kind !== 'mutation' && own.includes(f))) : own;
     statements.push({ source: name, connection: source.connection, sql: compileQuery(mine) });
   });
   let needsReorder = false;
   if (statements.length > 1) {
     const spliced = statements.flatMap((_, i) => {
       const own = bySource.get(sourceOrder[i] ?? '') ?? [];
-      return i === 0 ? fields.filter((f) => f.kind === 'static' || own.includes(f)) : own;
+      return i === 0 ? fields.filter((f) => f.kind === 'static' || (f.kind !== 'mutation' && own.includes(f))) : own;
     });
     needsReorder = spliced.some((f, i) => f.alias !== order[i]);
   }
-  return { statements, staticData: null, needsReorder, order, fields };
+  return { statements, staticData: null, needsReorder, order, fields, mutation: null };
 }

@@ -6,6 +6,7 @@
 import {
   getOperationAST,
   GraphQLError,
+  Kind,
   parse,
   validate,
   type DocumentNode,
@@ -38,6 +39,10 @@ export function prepareOperation(schema: GraphQLSchema, query: string, operation
     const message = e instanceof GraphQLError ? e.message : 'not a valid graphql query';
     throw new EngineError(ErrorCode.ParseFailed, message, { path: '$.query' });
   }
+  if (schema.getMutationType() == null && document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && d.operation === 'mutation')) {
+    // v2 compat: the wording for a role that may write nothing.
+    throw new EngineError(ErrorCode.ValidationFailed, 'no mutations exist', { path: '$' });
+  }
   const errors = validate(schema, document);
   const first = errors[0];
   if (first !== undefined) {
@@ -51,8 +56,6 @@ export function prepareOperation(schema: GraphQLSchema, query: string, operation
         : `no such operation found in the document: "${operationName}"`;
     throw new EngineError(ErrorCode.ValidationFailed, message, { path: '$' });
   }
-  if (operation.operation === 'mutation') {
-    throw new EngineError(ErrorCode.ValidationFailed, 'no mutations exist', { path: '$' });
-  }
+
   return { document, operation };
 }

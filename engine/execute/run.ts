@@ -2,7 +2,8 @@
  * Runs bound statements and turns database failures into v2 error codes.
  * The SQL text and database details go to `internal`, which only admins see.
  */
-import type { BoundStatement, SourceConnection } from '../backends/backend.ts';
+import { TransactionStatementError, type BoundStatement, type SourceConnection } from '../backends/backend.ts';
+import { ASSERTION_DETAIL } from '../backends/postgres/compile-mutation.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError, isEngineError } from '../errors/engine-error.ts';
 
@@ -12,6 +13,15 @@ interface DatabaseErrorLike {
   readonly detail?: unknown;
   readonly hint?: unknown;
 }
+
+/** v2 compat: how v2 words each integrity violation ("Uniqueness violation. duplicate key value ..."). */
+const VIOLATION_PREFIX: Readonly<Record<string, string>> = {
+  '23502': 'Not-NULL violation. ',
+  '23503': 'Foreign key violation. ',
+  '23505': 'Uniqueness violation. ',
+  '23514': 'Check constraint violation. ',
+  '23P01': 'Exclusion violation. ',
+};
 
 /** v2 compat: SQLSTATE class → wire code and whether the database message may be shown. */
 function classify(sqlstate: string): { code: ErrorCode; showMessage: boolean } {
@@ -27,8 +37,14 @@ export function toDatabaseError(e: unknown, stmt: BoundStatement): EngineError {
   const d = (typeof e === 'object' && e !== null ? e : {}) as DatabaseErrorLike;
   const sqlstate = typeof d.code === 'string' ? d.code : '';
   const message = typeof d.message === 'string' ? d.message : String(e);
+  if (d.detail === ASSERTION_DETAIL && typeof d.hint === 'string') {
+    // A mutation's assertion (permission check, skipped upsert): its message is ours, its HINT the wire code.
+    const known = (Object.values(ErrorCode) as string[]).includes(d.hint);
+    return new EngineError(known ? (d.hint as ErrorCode) : ErrorCode.Unexpected, message, { path: '$', status: 200, cause: e });
+  }
   const { code, showMessage } = classify(sqlstate);
-  return new EngineError(code, showMessage ? message : 'database query error', {
+  const shown = showMessage ? `${VIOLATION_PREFIX[sqlstate] ?? ''}${message}` : 'database query error';
+  return new EngineError(code, shown, {
     path: '$',
     status: 200,
     internal: {
@@ -47,5 +63,23 @@ export async function runStatement(conn: SourceConnection, stmt: BoundStatement)
     return await conn.queryJsonText(stmt);
   } catch (e) {
     throw toDatabaseError(e, stmt);
+  }
+}
+
+/**
+ * Runs the statements of one transaction and returns each one's JSON text.
+ * A lone statement runs by itself (a statement is atomic on its own).
+ */
+export async function runTransaction(conn: SourceConnection, stmts: readonly BoundStatement[]): Promise<(string | null)[]> {
+  const only = stmts[0];
+  if (stmts.length === 1 && only !== undefined) return [await runStatement(conn, only)];
+  try {
+    return await conn.transactionJsonText(stmts);
+  } catch (e) {
+    if (e instanceof TransactionStatementError) {
+      const failed = stmts[e.index];
+      throw toDatabaseError(e.cause, failed ?? { text: '', values: [] });
+    }
+    throw toDatabaseError(e, { text: '', values: [] });
   }
 }

@@ -7,5 +7,6 @@ export type * from './value.ts';
 export type * from './bool-exp.ts';
 export type * from './order-by.ts';
 export type * from './select.ts';
+export type * from './mutation.ts';
 export type * from './root.ts';
 export type * from './table.ts';

@@ -1,4 +1,5 @@
 /** A root field of an operation, as the planner sees it. */
+import type { MutationRootField } from './mutation.ts';
 import type { AggregateSelect, Select } from './select.ts';
 
 /** A database read answered by one source. */
@@ -14,5 +15,8 @@ export interface StaticRootField {
   readonly json: string;
 }
 
+/** A root field of a query or subscription. */
+export type QueryRootField = DbRootField | StaticRootField;
+
 /** Any root field. */
-export type RootField = DbRootField | StaticRootField;
+export type RootField = QueryRootField | MutationRootField;

@@ -34,7 +34,25 @@ export type ParamSource =
   /** A session variable (lower-cased name, e.g. `x-engine-user-id`). */
   | { readonly kind: 'session'; readonly name: string; readonly encoding: ValueEncoding }
   /** A list literal whose items are slots of their own (`_in: [$a, 1]`). */
-  | { readonly kind: 'list'; readonly items: readonly ParamSource[] };
+  | { readonly kind: 'list'; readonly items: readonly ParamSource[] }
+  /** One JSON-encoded parameter assembled at bind time (mutation input rows). See {@link JsonDoc}. */
+  | { readonly kind: 'json-doc'; readonly doc: JsonDoc };
+
+/**
+ * A JSON document whose leaves may be GraphQL variables: the rows of an
+ * insert, the `_set` object of an update. Sent as one parameter, so a plan is
+ * reused whatever the values (see Note [Mutation inputs as JSON] in
+ * ir/mutation.ts).
+ */
+export type JsonDoc =
+  /** A value known when the plan is built. */
+  | { readonly kind: 'const'; readonly value: unknown }
+  /** A GraphQL variable's value (an absent variable is null). */
+  | { readonly kind: 'variable'; readonly name: string }
+  /** A session variable's value (permission presets). */
+  | { readonly kind: 'session'; readonly name: string }
+  | { readonly kind: 'object'; readonly fields: ReadonlyArray<readonly [string, JsonDoc]> }
+  | { readonly kind: 'array'; readonly items: readonly JsonDoc[] };
 
 /** A constant parameter. */
 export function constParam(value: unknown): ParamSource {

@@ -10,7 +10,7 @@ import { jsonObject } from './json.ts';
 import { AliasCounter } from './translate/context.ts';
 import { translateAggregate, translateSelect } from './translate/select.ts';
 
-function rootValue(f: ir.RootField, aliases: AliasCounter): Fragment {
+function rootValue(f: ir.QueryRootField, aliases: AliasCounter): Fragment {
   switch (f.kind) {
     case 'select':
       return translateSelect(f.select, null, aliases);
@@ -22,7 +22,7 @@ function rootValue(f: ir.RootField, aliases: AliasCounter): Fragment {
 }
 
 /** The statement whose single text value is the JSON object of `fields`, in order. */
-export function compileQuery(fields: readonly ir.RootField[]): CompiledSql {
+export function compileQuery(fields: readonly ir.QueryRootField[]): CompiledSql {
   const aliases = new AliasCounter();
   const obj = jsonObject(fields.map((f) => ({ key: f.alias, value: rootValue(f, aliases) })));
   return compileFragment(sql`SELECT ${obj}::text`);

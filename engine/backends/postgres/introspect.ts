@@ -1,7 +1,7 @@
 /**
  * PostgreSQL introspection: one catalog query per source returning every
- * table, view and similar relation with columns, keys and mutability, built as
- * JSON by the database. No per-table queries, so hundreds of tables stay fast.
+ * table, view and similar relation with columns, keys and mutability, and
+ * every function (introspect-functions.ts), built as JSON by the database. No per-table queries, so hundreds of tables stay fast.
  */
 import { createHash } from 'node:crypto';
 import type { QualifiedName } from '../../catalog/types.ts';
@@ -14,10 +14,11 @@ import type {
   TypeCategory,
 } from '../introspection.ts';
 import { queryFirstText, type PgQueryable } from './connection.ts';
+import { FUNCTIONS_JSON_SQL, toFunctions, type RawFunction } from './introspect-functions.ts';
 
 /** Schemas never offered for tracking: system schemas and the engine's own metadata schema. */
-const INTROSPECTION_SQL = `
-SELECT coalesce(json_agg(t), '[]')::text FROM (
+const TABLES_JSON_SQL = `
+SELECT coalesce(json_agg(t), '[]') FROM (
   SELECT
     n.nspname AS schema,
     c.relname AS name,
@@ -66,6 +67,9 @@ SELECT coalesce(json_agg(t), '[]')::text FROM (
     AND n.nspname NOT LIKE 'pg\\_toast%'
     AND n.nspname NOT LIKE 'pg\\_temp\\_%'
 ) t`;
+
+/** The one catalog query: tables and functions in one JSON object. */
+const INTROSPECTION_SQL = `SELECT json_build_object('tables', (${TABLES_JSON_SQL}), 'functions', (${FUNCTIONS_JSON_SQL}))::text`;
 
 interface RawColumn {
   name: string;
@@ -173,13 +177,14 @@ function toTable(r: RawRelation): IntrospectedTable {
 /** Introspects every trackable relation of the database behind `q` in one query. */
 export async function introspectPostgres(q: PgQueryable): Promise<SourceIntrospection> {
   const text = await queryFirstText(q, INTROSPECTION_SQL);
-  const raw = JSON.parse(text ?? '[]') as RawRelation[];
+  const raw = JSON.parse(text ?? '{}') as { tables?: RawRelation[]; functions?: RawFunction[] };
   const tables = new Map<string, IntrospectedTable>();
-  for (const r of raw) {
+  for (const r of raw.tables ?? []) {
     const t = toTable(r);
     tables.set(relationKey(t.name), t);
   }
-  return { tables, fingerprint: createHash('sha1').update(text ?? '').digest('hex') };
+  const functions = toFunctions(raw.functions ?? [], (t) => TYPTYPES[t] ?? 'base');
+  return { tables, functions, fingerprint: createHash('sha1').update(text ?? '').digest('hex') };
 }
 
 /** Quotes an identifier for PostgreSQL. */

@@ -1,8 +1,9 @@
 /**
  * The GraphQL schema of one role, built from a catalog snapshot. Each visible
  * table gives `<t>`, `<t>_by_pk` and (with aggregations) `<t>_aggregate` on
- * `query_root`; `subscription_root` has the same fields. Mutations come with
- * their issue; until then the schema has no mutation type.
+ * `query_root`; `subscription_root` has the same fields. Tables the role may
+ * write give the `mutation_root` fields (mutation-root.ts); a role that may
+ * write nothing gets no mutation type.
  */
 import {
   GraphQLList,
@@ -15,7 +16,9 @@ import {
 } from 'graphql';
 import type { Catalog } from '../../catalog/types.ts';
 import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
-import { NO_QUERIES_FIELD, NO_QUERIES_MESSAGE, QUERY_ROOT, SUBSCRIPTION_ROOT } from './names.ts';
+import { mutationRootFields } from './mutation-root.ts';
+import { buildMutationViews } from './mutation-view.ts';
+import { MUTATION_ROOT, NO_QUERIES_FIELD, NO_QUERIES_MESSAGE, QUERY_ROOT, SUBSCRIPTION_ROOT } from './names.ts';
 import { SchemaTypes } from './table-types.ts';
 import { buildTableViews, type TableView } from './table-view.ts';
 
@@ -76,6 +79,8 @@ export function buildRoleSchema(catalog: Catalog, role: string, isAdmin: boolean
   }
   const query = new GraphQLObjectType({ name: QUERY_ROOT, fields });
   const subscription = new GraphQLObjectType({ name: SUBSCRIPTION_ROOT, fields });
-  const schema = new GraphQLSchema({ query, subscription });
+  const writes = mutationRootFields(buildMutationViews(catalog.sources.values(), role, isAdmin, views).values(), types);
+  const mutation = Object.keys(writes).length === 0 ? undefined : new GraphQLObjectType({ name: MUTATION_ROOT, fields: writes });
+  const schema = new GraphQLSchema({ query, mutation, subscription });
   return { schema, role, catalogVersion: catalog.version };
 }

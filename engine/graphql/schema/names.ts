@@ -105,3 +105,62 @@ export function castExpName(scalar: string): string {
 export function isGraphqlName(s: string): boolean {
   return /^[_A-Za-z][_0-9A-Za-z]*$/.test(s);
 }
+
+/** Argument and field names of mutation root fields and their input types (v2 compat). */
+export const MUTATION = {
+  objects: 'objects',
+  object: 'object',
+  onConflict: 'on_conflict',
+  constraint: 'constraint',
+  updateColumns: 'update_columns',
+  where: 'where',
+  data: 'data',
+  pkColumns: 'pk_columns',
+  updates: 'updates',
+  affectedRows: 'affected_rows',
+  returning: 'returning',
+  /** v2 compat: the only value of an `<t>_update_column` enum when no column may be updated. */
+  placeholder: '_PLACEHOLDER',
+} as const;
+
+/** Update operator arguments in v2's order, keyed by the IR operator. */
+export const UPDATE_OPS = {
+  append: '_append',
+  delete_at_path: '_delete_at_path',
+  delete_elem: '_delete_elem',
+  delete_key: '_delete_key',
+  inc: '_inc',
+  prepend: '_prepend',
+  set: '_set',
+} as const;
+
+/** Type names of a table's mutation inputs and responses. */
+export interface MutationTypeNames {
+  readonly insertInput: string;
+  readonly onConflict: string;
+  readonly constraint: string;
+  readonly updateColumn: string;
+  readonly objRelInsertInput: string;
+  readonly arrRelInsertInput: string;
+  readonly mutationResponse: string;
+  readonly pkColumnsInput: string;
+  readonly updates: string;
+  /** `<t>_set_input`, `<t>_inc_input`, ... per operator argument name without `_`. */
+  opInput(op: keyof typeof UPDATE_OPS): string;
+}
+
+/** The mutation type names of a table whose GraphQL base name is `base`. */
+export function mutationTypeNames(base: string): MutationTypeNames {
+  return {
+    insertInput: `${base}_insert_input`,
+    onConflict: `${base}_on_conflict`,
+    constraint: `${base}_constraint`,
+    updateColumn: `${base}_update_column`,
+    objRelInsertInput: `${base}_obj_rel_insert_input`,
+    arrRelInsertInput: `${base}_arr_rel_insert_input`,
+    mutationResponse: `${base}_mutation_response`,
+    pkColumnsInput: `${base}_pk_columns_input`,
+    updates: `${base}_updates`,
+    opInput: (op) => `${base}_${op}_input`,
+  };
+}

@@ -4,12 +4,14 @@
  * a variable used only at leaf positions stays a parameter slot (its value is
  * bound per request); one that shapes the SQL (an input object, an enum, a
  * directive condition, `_is_null`) is "structural" and its value is part of
- * the plan's key.
+ * the plan's key. A variable holding mutation input rows is "shape": only its
+ * shape is part of the key (see Note [Mutation inputs as JSON] in
+ * ir/mutation.ts and `shapeKey` in to-ir/mutation-input.ts).
  */
 import type { FragmentDefinitionNode, GraphQLSchema } from 'graphql';
 
 /** How a variable was used. */
-export type VariableUse = 'leaf' | 'structural';
+export type VariableUse = 'leaf' | 'shape' | 'structural';
 
 /** The translation context of one operation. */
 export interface ToIrContext {
@@ -29,7 +31,13 @@ export function useStructural(ctx: ToIrContext, name: string): unknown {
   return ctx.variables[name];
 }
 
-/** Records a variable as a leaf parameter unless it is already structural. */
+/** Records a variable as a leaf parameter unless it is already structural or shape. */
 export function useLeaf(ctx: ToIrContext, name: string): void {
-  if (ctx.variableUse.get(name) !== 'structural') ctx.variableUse.set(name, 'leaf');
+  if (!ctx.variableUse.has(name)) ctx.variableUse.set(name, 'leaf');
+}
+
+/** Records a variable as shape-keyed unless it is already structural; returns its value. */
+export function useShape(ctx: ToIrContext, name: string): unknown {
+  if (ctx.variableUse.get(name) !== 'structural') ctx.variableUse.set(name, 'shape');
+  return ctx.variables[name];
 }

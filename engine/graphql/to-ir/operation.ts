@@ -23,6 +23,7 @@ import { descriptorOf, type RootFieldDescriptor } from '../schema/descriptors.ts
 import { collectFields } from './collect-fields.ts';
 import { useStructural, type ToIrContext, type VariableUse } from './context.ts';
 import { astInput, leafParam } from './input.ts';
+import { toIrMutationField } from './mutation.ts';
 import { plainSource, toIrAggregate, toIrFields, toIrRowSource } from './select.ts';
 import { argumentOf } from './collect-fields.ts';
 import { andAll } from '../../ir/bool-exp.ts';
@@ -71,7 +72,8 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
     variableUse: new Map(),
     stringifyNumericTypes: opts.stringifyNumericTypes,
   };
-  const root = (opts.operation.operation === 'subscription' ? opts.schema.getSubscriptionType() : opts.schema.getQueryType()) as GraphQLObjectType;
+  const kind = opts.operation.operation;
+  const root = (kind === 'subscription' ? opts.schema.getSubscriptionType() : kind === 'mutation' ? opts.schema.getMutationType() : opts.schema.getQueryType()) as GraphQLObjectType;
   const defs = root.getFields();
   const fields: ir.RootField[] = [];
   for (const [alias, nodes] of collectFields(root, [opts.operation.selectionSet], ctx)) {
@@ -86,6 +88,10 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
       continue;
     }
     const def = defs[name];
+    if (kind === 'mutation' && def !== undefined) {
+      fields.push(toIrMutationField(def, nodes, ctx, alias, path));
+      continue;
+    }
     const d = def === undefined ? undefined : descriptorOf<RootFieldDescriptor>(def.extensions);
     if (def === undefined || d === undefined) {
       throw new EngineError(ErrorCode.ValidationFailed, `field '${name}' not found in type: '${root.name}'`, { path });

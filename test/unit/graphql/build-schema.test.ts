@@ -28,7 +28,10 @@ describe('buildRoleSchema', () => {
     ]) {
       expect(schema.getType(name), name).toBeDefined();
     }
-    expect(schema.getMutationType()).toBeUndefined();
+    expect(schema.getMutationType()?.name).toBe('mutation_root');
+    expect(Object.keys(schema.getMutationType()?.getFields() ?? {})).toEqual(
+      expect.arrayContaining(['insert_albums', 'insert_albums_one', 'update_albums', 'update_albums_by_pk', 'update_albums_many', 'delete_albums', 'delete_albums_by_pk']),
+    );
     const fields = schema.getQueryType()?.getFields() ?? {};
     expect(Object.keys(fields)).toEqual(expect.arrayContaining(['albums', 'albums_by_pk', 'albums_aggregate', 'shop_orders', 'colors']));
   });

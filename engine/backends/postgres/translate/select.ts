@@ -146,8 +146,8 @@ export function typenameValue(name: string): Fragment {
   return sql`${{ kind: 'string', value: name }}::text`;
 }
 
-/** The JSON object of one row named `alias`. */
-function rowJson(fields: readonly ir.Field[], alias: string, aliases: AliasCounter): Fragment {
+/** The JSON object of one row named `alias` (also used for the rows a mutation returns). */
+export function rowJson(fields: readonly ir.Field[], alias: string, aliases: AliasCounter): Fragment {
   const pairs: JsonPair[] = fields.map((f) => {
     switch (f.kind) {
       case 'column':

@@ -1,0 +1,117 @@
+/**
+ * A mutation root field → the Postgres statements that perform it, in order.
+ * Usually one statement (data-modifying CTEs, then the output JSON built from
+ * their RETURNING rows). Two more kinds of statement appear when needed:
+ *
+ * - an assertion, `DO $$ ... $$`, right after a statement that checks
+ *   something only the written rows tell (permission checks, rows an upsert
+ *   skipped under a nested insert): the statement records a failure with
+ *   set_config('engine.error', ..., true) and the DO block raises it, so the
+ *   transaction rolls back. Plain SQL cannot raise an error of its own, and
+ *   this needs no function installed in the user's database;
+ * - a read-back statement after a nested insert whose output follows
+ *   relationships (see Note [Nested insert shape] in translate/insert.ts).
+ *
+ * No statement depends on the result of an earlier one in JavaScript, so a
+ * transaction's statements are sent in one round trip (connection.ts).
+ */
+import type * as ir from '../../ir/index.ts';
+import { compileFragment, ident, join, sql, stringLiteral, type CompiledSql, type Fragment } from '../sql/fragment.ts';
+import { jsonObject } from './json.ts';
+import { AliasCounter, columnOf } from './translate/context.ts';
+import { assertionColumns, translateInsert, type Assertion } from './translate/insert.ts';
+import { cteRows, outputFollowsRelationships, translateMutationOutput, type WrittenRows } from './translate/mutation-output.ts';
+import { translateDelete, translateUpdate, WRITTEN, writtenCount, type TranslatedWrite } from './translate/update.ts';
+
+/** One statement of a mutation field; `output` marks the statement whose JSON text answers (part of) the field. */
+export interface MutationStatement {
+  readonly sql: CompiledSql;
+  readonly output: boolean;
+}
+
+/** The statements of one mutation field. */
+export interface CompiledMutation {
+  readonly statements: readonly MutationStatement[];
+  /** True when the field's value is the JSON array of its outputs (`update_<t>_many`), else the one output. */
+  readonly list: boolean;
+}
+
+/** DETAIL of the error an assertion raises; execute/run.ts maps it back to an Engine error (HINT = wire code). */
+export const ASSERTION_DETAIL = 'engine-assertion';
+
+/** The transaction-local setting carrying a nested insert's keys to its read-back statement. */
+const CARRY = 'engine.mutation';
+
+const ASSERT_SQL: CompiledSql = {
+  text:
+    "DO $$BEGIN IF coalesce(current_setting('engine.error', true), '') <> '' THEN " +
+    "RAISE EXCEPTION USING MESSAGE = substr(current_setting('engine.error'), strpos(current_setting('engine.error'), '|') + 1), " +
+    "HINT = split_part(current_setting('engine.error'), '|', 1), " +
+    `DETAIL = '${ASSERTION_DETAIL}'; END IF; END$$`,
+  params: [],
+};
+
+function withAssertions(main: Fragment, ctes: readonly Fragment[], assertions: readonly Assertion[], output: boolean): MutationStatement[] {
+  const cols = [sql`${main}::text`, ...assertionColumns(assertions)];
+  const stmt: MutationStatement = { sql: compileFragment(sql`WITH ${join(ctes, ', ')} SELECT ${join(cols, ', ')}`), output };
+  return assertions.length === 0 ? [stmt] : [stmt, { sql: ASSERT_SQL, output: false }];
+}
+
+function compileInsert(ins: ir.Insert): MutationStatement[] {
+  const aliases = new AliasCounter();
+  const t = translateInsert(ins, aliases);
+  const nested = ins.root.parents.length > 0 || ins.root.children.length > 0;
+  if (!nested || ins.primaryKey.length === 0 || !outputFollowsRelationships(ins.output)) {
+    const out = translateMutationOutput(ins.output, cteRows(t.rootRows, t.count, true), aliases);
+    return withAssertions(out, t.ctes, t.assertions, true);
+  }
+  const x = aliases.fresh();
+  const keys = jsonObject(ins.primaryKey.map((k) => ({ key: k, value: columnOf(x, k) })));
+  const carried = jsonObject([
+    { key: 'affected_rows', value: t.count },
+    { key: 'keys', value: sql`(SELECT coalesce(json_agg(${keys} ORDER BY ${columnOf(x, '__ord')}), '[]'::json) FROM ${ident(t.rootRows)} AS ${ident(x)})` },
+  ]);
+  const write = withAssertions(sql`set_config(${stringLiteral(CARRY)}, (${carried})::text, true)`, t.ctes, t.assertions, false);
+  const readAliases = new AliasCounter();
+  const table = sql`${ident(ins.root.table.schema)}.${ident(ins.root.table.name)}`;
+  const rows: WrittenRows = {
+    from: (alias) => {
+      const k = `${alias}_k`;
+      const kr = `${alias}_kr`;
+      const on = join(ins.primaryKey.map((c) => sql`${columnOf(alias, c)} = ${columnOf(kr, c)}`), ' AND ');
+      return sql`jsonb_array_elements("c"."v" -> 'keys') WITH ORDINALITY AS ${ident(k)}("v", "ord") CROSS JOIN LATERAL jsonb_populate_record(NULL::${table}, ${columnOf(k, 'v')}) AS ${ident(kr)} JOIN ${table} AS ${ident(alias)} ON ${on}`;
+    },
+    order: (alias) => columnOf(`${alias}_k`, 'ord'),
+    count: sql`("c"."v" ->> 'affected_rows')::bigint`,
+  };
+  const out = translateMutationOutput(ins.output, rows, readAliases);
+  const read = compileFragment(sql`SELECT (${out})::text FROM (SELECT current_setting(${stringLiteral(CARRY)})::jsonb AS "v") AS "c"`);
+  return [...write, { sql: read, output: true }];
+}
+
+function compileWrite(w: TranslatedWrite, output: ir.MutationOutput, aliases: AliasCounter): MutationStatement[] {
+  const out = translateMutationOutput(output, cteRows(WRITTEN, writtenCount, false), aliases);
+  return withAssertions(out, [w.cte], w.assertions, true);
+}
+
+function compileUpdate(u: ir.Update): MutationStatement[] {
+  const aliases = new AliasCounter();
+  return compileWrite(translateUpdate(u, aliases), u.output, aliases);
+}
+
+/** Compiles one mutation root field. */
+export function compileMutation(m: ir.Mutation): CompiledMutation {
+  switch (m.kind) {
+    case 'insert':
+      return { statements: compileInsert(m.insert), list: false };
+    case 'update':
+      return { statements: compileUpdate(m.update), list: false };
+    case 'update-many':
+      // One statement per entry: a later entry must see the rows an earlier one changed.
+      return { statements: m.updates.flatMap(compileUpdate), list: true };
+    case 'delete': {
+      const aliases = new AliasCounter();
+      return { statements: compileWrite(translateDelete(m.delete, aliases), m.delete.output, aliases), list: false };
+    }
+  }
+}

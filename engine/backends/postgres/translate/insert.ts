@@ -1,0 +1,232 @@
+/**
+ * ir.Insert → one Postgres statement made of data-modifying CTEs.
+ *
+ * Note [Nested insert shape]
+ * The input rows arrive as one jsonb array parameter (Note [Mutation inputs
+ * as JSON] in ir/mutation.ts). Every table level of the input tree gets:
+ *
+ *   _r<L>   its input objects, numbered: (__ord, __pord = owner's __ord, __j)
+ *           — the root unnests the parameter WITH ORDINALITY; a nested level
+ *           unnests `__j -> '<rel>' -> 'data'` of its owner's rows;
+ *   _i<L>_<p> one INSERT per partition (rows giving the same columns), as
+ *           INSERT .. SELECT .. FROM _r<L> .. ORDER BY __ord RETURNING *,
+ *           each JSON object made a row of the table by
+ *           jsonb_populate_record (presets merged in), link columns taken
+ *           from the related level's inserted rows;
+ *   _n<L>   the inserted rows with their input numbers, for levels others
+ *           link to and for the root (output order).
+ *
+ * Object relationships (parents) are inserted before their owner, array
+ * relationships (children) after it, so one statement writes the whole tree
+ * with no per-row round trips. Inserted rows are matched to their input rows
+ * by position: INSERT .. SELECT .. ORDER BY inserts in that order and
+ * RETURNING yields rows as they are inserted, so row_number() over the CTE
+ * equals row_number() over the partition's input rows by __ord. Only an
+ * ON CONFLICT that skips rows (DO NOTHING, or DO UPDATE .. WHERE) breaks
+ * that, so for a level other rows depend on, a skipped row fails the
+ * statement's assertion (v2 compat: "cannot proceed to insert ... affects
+ * zero rows") and the transaction rolls back.
+ *
+ * Data-modifying CTEs do not see each other's rows through the tables, so
+ * when the output follows relationships of inserted rows, the statement only
+ * stores the root rows' primary keys (set_config, transaction-local) and a
+ * second statement in the same transaction builds the output from the table.
+ */
+import type * as ir from '../../../ir/index.ts';
+import { ident, join, param, qualified, raw, seq, sql, stringLiteral, type Fragment } from '../../sql/fragment.ts';
+import { translateBoolExp } from './bool-exp.ts';
+import { columnOf, type AliasCounter } from './context.ts';
+
+/** A condition that, when true after the statement, must fail the transaction with `code` and `message`. */
+export interface Assertion {
+  readonly failed: Fragment;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** The write part of an insert statement. */
+export interface TranslatedInsert {
+  /** `name AS (...)` items of the WITH clause, in order. */
+  readonly ctes: readonly Fragment[];
+  /** affected_rows: rows written at every level. */
+  readonly count: Fragment;
+  /** The CTE holding the root level's rows with `__ord`. */
+  readonly rootRows: string;
+  readonly assertions: readonly Assertion[];
+}
+
+interface Node {
+  readonly level: ir.InsertLevel;
+  readonly index: number;
+  readonly parents: ReadonlyArray<{ readonly nested: ir.NestedInsert; readonly node: Node }>;
+  readonly children: ReadonlyArray<{ readonly nested: ir.NestedInsert; readonly node: Node }>;
+  /** True when other levels link to this one's rows. */
+  readonly linked: boolean;
+}
+
+function buildNode(level: ir.InsertLevel, linked: boolean, next: { n: number }): Node {
+  const index = next.n++;
+  const parents = level.parents.map((nested) => ({ nested, node: buildNode(nested.level, true, next) }));
+  const children = level.children.map((nested) => ({ nested, node: buildNode(nested.level, false, next) }));
+  return { level, index, parents, children, linked: linked || children.length > 0 };
+}
+
+const rowsCte = (n: Node): string => `_r${n.index}`;
+const insertCte = (n: Node, p: number): string => `_i${n.index}_${p}`;
+const linkedCte = (n: Node): string => `_n${n.index}`;
+
+/** `o.__j -> 'key' -> 'data'`. */
+function nestedData(owner: string, key: string): Fragment {
+  return sql`${columnOf(owner, '__j')} -> ${stringLiteral(key)} -> 'data'`;
+}
+
+/** Whether a row (`s`) nests parent rows under `key`: the same test that builds that parent level's rows. */
+function hasParent(key: string): Fragment {
+  return sql`jsonb_typeof(${nestedData('s', key)}) = 'object'`;
+}
+
+/** The input-rows CTEs of `n` and below, owners first. */
+function rowsCtes(n: Node, rows: ir.ParamSource, out: Fragment[]): void {
+  if (n.index === 0) {
+    out.push(sql`${ident(rowsCte(n))} AS (SELECT "e"."ord" AS "__ord", NULL::bigint AS "__pord", "e"."value" AS "__j" FROM jsonb_array_elements(${param(rows, 'jsonb')}) WITH ORDINALITY AS "e"("value", "ord"))`);
+  }
+  const owner = ident(rowsCte(n));
+  for (const { nested, node } of n.parents) {
+    out.push(sql`${ident(rowsCte(node))} AS (SELECT row_number() OVER (ORDER BY "o"."__ord") AS "__ord", "o"."__ord" AS "__pord", ${nestedData('o', nested.key)} AS "__j" FROM ${owner} AS "o" WHERE jsonb_typeof(${nestedData('o', nested.key)}) = 'object')`);
+    rowsCtes(node, rows, out);
+  }
+  for (const { nested, node } of n.children) {
+    const data = nestedData('o', nested.key);
+    out.push(sql`${ident(rowsCte(node))} AS (SELECT row_number() OVER (ORDER BY "o"."__ord", "e"."ord") AS "__ord", "o"."__ord" AS "__pord", "e"."value" AS "__j" FROM ${owner} AS "o" CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(${data}) = 'array' THEN ${data} END) WITH ORDINALITY AS "e"("value", "ord"))`);
+    rowsCtes(node, rows, out);
+  }
+}
+
+/** Rows of `_r` belonging to partition `p` (no condition when the level has one partition). */
+function partitionFilter(level: ir.InsertLevel, p: ir.InsertPartition): Fragment | null {
+  if (level.partitions.length === 1) return null;
+  const given = new Set(p.columns.map((c) => c.key));
+  const parents = new Set(p.parents);
+  const conds = [
+    ...level.inputColumns.map((c) => {
+      const has = sql`(${columnOf('s', '__j')} ? ${stringLiteral(c.key)})`;
+      return given.has(c.key) ? has : sql`NOT ${has}`;
+    }),
+    ...level.parents.map((n) => (parents.has(n.key) ? hasParent(n.key) : sql`NOT ${hasParent(n.key)}`)),
+  ];
+  return join(conds, ' AND ');
+}
+
+/** `jsonb_populate_record(NULL::t, <row JSON keyed by column names, presets merged>)`. */
+function rowRecord(level: ir.InsertLevel, p: ir.InsertPartition): Fragment {
+  const j = columnOf('s', '__j');
+  const renamed = p.columns.some((c) => c.key !== c.column);
+  let json = renamed
+    ? sql`jsonb_build_object(${join(p.columns.map((c) => sql`${stringLiteral(c.column)}, ${j} -> ${stringLiteral(c.key)}`), ', ')})`
+    : j;
+  if (level.presets !== null) json = sql`${json} || ${param(level.presets.value, 'jsonb')}`;
+  return sql`jsonb_populate_record(NULL::${qualified(level.table.schema, level.table.name)}, ${json})`;
+}
+
+function onConflictClause(c: ir.OnConflict, target: string, aliases: AliasCounter): Fragment {
+  const on = sql` ON CONFLICT (${join(c.constraintColumns.map(ident), ', ')})`;
+  if (c.updateColumns.length === 0) return sql`${on} DO NOTHING`;
+  const sets = c.updateColumns.map((col) => sql`${ident(col)} = EXCLUDED.${ident(col)}`);
+  const where = c.where === null ? raw('') : sql` WHERE ${translateBoolExp(c.where, target, aliases)}`;
+  return sql`${on} DO UPDATE SET ${join(sets, ', ')}${where}`;
+}
+
+/** True when ON CONFLICT may leave an input row without a returned row. */
+function maySkip(c: ir.OnConflict | null): boolean {
+  return c !== null && (c.updateColumns.length === 0 || c.where !== null);
+}
+
+function errorText(code: string, message: string): string {
+  return `${code}|${message}`;
+}
+
+/** The INSERT CTEs of `n` and the levels it links to, dependencies first. */
+function insertCtes(n: Node, owner: { node: Node; nested: ir.NestedInsert } | null, aliases: AliasCounter, st: { ctes: Fragment[]; counts: Fragment[]; assertions: Assertion[] }): void {
+  for (const p of n.parents) insertCtes(p.node, null, aliases, st);
+  const level = n.level;
+  const table = qualified(level.table.schema, level.table.name);
+  const numbered: Array<{ cte: string; inputs: Fragment }> = [];
+  level.partitions.forEach((part, pi) => {
+    const target = aliases.fresh();
+    const cols: string[] = [];
+    const values: Fragment[] = [];
+    const add = (column: string, value: Fragment): void => {
+      if (cols.includes(column)) return;
+      cols.push(column);
+      values.push(value);
+    };
+    const froms: Fragment[] = [sql`${ident(rowsCte(n))} AS "s"`];
+    if (owner !== null) {
+      froms.push(sql` JOIN ${ident(linkedCte(owner.node))} AS "o" ON "o"."__ord" = "s"."__pord"`);
+      for (const [local, remote] of owner.nested.mapping) add(remote, columnOf('o', local));
+    }
+    n.parents.forEach(({ nested, node }, i) => {
+      if (!part.parents.includes(nested.key)) return;
+      const a = `p${i}`;
+      froms.push(sql` JOIN ${ident(linkedCte(node))} AS ${ident(a)} ON ${columnOf(a, '__pord')} = "s"."__ord"`);
+      for (const [local, remote] of nested.mapping) add(local, columnOf(a, remote));
+    });
+    for (const c of part.columns) add(c.column, columnOf('r', c.column));
+    for (const c of level.presets?.columns ?? []) add(c, columnOf('r', c));
+    froms.push(sql` CROSS JOIN LATERAL ${rowRecord(level, part)} AS "r"`);
+    const filter = partitionFilter(level, part);
+    const colList = cols.length === 0 ? raw('') : sql` (${join(cols.map(ident), ', ')})`;
+    const conflict = level.onConflict === null ? raw('') : onConflictClause(level.onConflict, target, aliases);
+    const name = insertCte(n, pi);
+    st.ctes.push(
+      seq([
+        sql`${ident(name)} AS (INSERT INTO ${table} AS ${ident(target)}${colList} SELECT ${join(values, ', ')} FROM ${seq(froms)}`,
+        filter === null ? raw('') : sql` WHERE ${filter}`,
+        sql` ORDER BY "s"."__ord"${conflict} RETURNING *)`,
+      ]),
+    );
+    const count = sql`(SELECT count(*) FROM ${ident(name)})`;
+    st.counts.push(count);
+    if (level.check !== null) {
+      const a = aliases.fresh();
+      st.assertions.push({
+        failed: sql`EXISTS (SELECT 1 FROM ${ident(name)} AS ${ident(a)} WHERE (${translateBoolExp(level.check, a, aliases)}) IS NOT TRUE)`,
+        code: 'permission-error',
+        message: 'check constraint of an insert permission has failed',
+      });
+    }
+    const inputs = sql`(SELECT "s"."__ord", "s"."__pord", row_number() OVER (ORDER BY "s"."__ord") AS "__rn" FROM ${ident(rowsCte(n))} AS "s"${filter === null ? raw('') : sql` WHERE ${filter}`})`;
+    if (n.linked && maySkip(level.onConflict)) {
+      const what = n.children.length > 0 ? 'array relations' : 'object relation';
+      st.assertions.push({
+        failed: sql`${count} <> (SELECT count(*) FROM ${inputs} AS "s")`,
+        code: 'validation-failed',
+        message: `cannot proceed to insert ${what} since insert to table "${level.table.name}" affects zero rows`,
+      });
+    }
+    numbered.push({ cte: name, inputs });
+  });
+  if (n.linked || n.index === 0) {
+    const parts = numbered.map(
+      (j) => sql`SELECT "s"."__ord", "s"."__pord", "i".* FROM (SELECT row_number() OVER () AS "__rn", * FROM ${ident(j.cte)}) AS "i" JOIN ${j.inputs} AS "s" ON "s"."__rn" = "i"."__rn"`,
+    );
+    st.ctes.push(sql`${ident(linkedCte(n))} AS (${join(parts, ' UNION ALL ')})`);
+  }
+  for (const c of n.children) insertCtes(c.node, { node: n, nested: c.nested }, aliases, st);
+}
+
+/** The CTEs writing every level of `ins`. See Note [Nested insert shape]. */
+export function translateInsert(ins: ir.Insert, aliases: AliasCounter): TranslatedInsert {
+  const root = buildNode(ins.root, false, { n: 0 });
+  const ctes: Fragment[] = [];
+  rowsCtes(root, ins.rows, ctes);
+  const st = { ctes, counts: [] as Fragment[], assertions: [] as Assertion[] };
+  insertCtes(root, null, aliases, st);
+  const count = st.counts.length === 1 && st.counts[0] !== undefined ? st.counts[0] : sql`(${join(st.counts, ' + ')})`;
+  return { ctes: st.ctes, count, rootRows: linkedCte(root), assertions: st.assertions };
+}
+
+/** `CASE WHEN failed THEN set_config('engine.error', 'code|message', true) END` for each assertion. */
+export function assertionColumns(assertions: readonly Assertion[]): Fragment[] {
+  return assertions.map((a) => sql`CASE WHEN ${a.failed} THEN set_config('engine.error', ${stringLiteral(errorText(a.code, a.message))}, true) END`);
+}

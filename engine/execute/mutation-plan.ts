@@ -1,0 +1,67 @@
+/**
+ * Mutation operations: every mutation root field of a request runs in one
+ * transaction per source, in request order, so later fields see earlier
+ * fields' writes and any error rolls all of them back. The statements of a
+ * transaction are sent together (one round trip; see
+ * backends/postgres/connection.ts), and a lone statement runs on its own (it
+ * is atomic already), so `insert_<t>_one` is one statement and one round trip.
+ */
+import type * as ir from '../ir/index.ts';
+import type { BoundStatement, SourceConnection } from '../backends/backend.ts';
+import type { Catalog } from '../catalog/types.ts';
+import type { Session } from '../auth/session.ts';
+import { compileMutation, type CompiledMutation } from '../backends/postgres/compile-mutation.ts';
+import { ErrorCode } from '../errors/codes.ts';
+import { EngineError } from '../errors/engine-error.ts';
+import { bindStatement } from './bind.ts';
+import { runTransaction } from './run.ts';
+
+/** One root field of a mutation plan. */
+export type PlannedMutationField =
+  | { readonly kind: 'write'; readonly alias: string; readonly source: string; readonly connection: SourceConnection; readonly compiled: CompiledMutation }
+  | { readonly kind: 'static'; readonly alias: string; readonly json: string };
+
+/** The plan of a mutation operation. */
+export interface MutationPlan {
+  readonly fields: readonly PlannedMutationField[];
+}
+
+/** Compiles the root fields of a mutation operation. */
+export function buildMutationPlan(fields: readonly ir.RootField[], catalog: Catalog): MutationPlan {
+  return {
+    fields: fields.map((f): PlannedMutationField => {
+      if (f.kind === 'static') return { kind: 'static', alias: f.alias, json: f.json };
+      if (f.kind !== 'mutation') throw new EngineError(ErrorCode.ValidationFailed, 'a mutation may only select mutation fields', { path: `$.selectionSet.${f.alias}` });
+      const source = catalog.sources.get(f.source);
+      if (source === undefined) throw new EngineError(ErrorCode.Unexpected, `source "${f.source}" is not available`);
+      return { kind: 'write', alias: f.alias, source: f.source, connection: source.connection, compiled: compileMutation(f.mutation) };
+    }),
+  };
+}
+
+/** Runs a mutation plan and returns the `data` object's JSON text. */
+export async function runMutationPlan(plan: MutationPlan, variables: Readonly<Record<string, unknown>>, session: Session): Promise<string> {
+  const values = new Map<string, string>();
+  const sources: string[] = [];
+  for (const f of plan.fields) if (f.kind === 'write' && !sources.includes(f.source)) sources.push(f.source);
+  for (const source of sources) {
+    const mine = plan.fields.filter((f) => f.kind === 'write' && f.source === source);
+    const stmts: BoundStatement[] = [];
+    for (const f of mine) if (f.kind === 'write') for (const s of f.compiled.statements) stmts.push(bindStatement(s.sql, variables, session));
+    const first = mine[0];
+    if (first?.kind !== 'write') continue;
+    const texts = await runTransaction(first.connection, stmts);
+    let i = 0;
+    for (const f of mine) {
+      if (f.kind !== 'write') continue;
+      const outputs: string[] = [];
+      for (const s of f.compiled.statements) {
+        const text = texts[i++] ?? null;
+        if (s.output) outputs.push(text ?? 'null');
+      }
+      values.set(f.alias, f.compiled.list ? `[${outputs.join(',')}]` : (outputs[0] ?? 'null'));
+    }
+  }
+  const members = plan.fields.map((f) => `${JSON.stringify(f.alias)}:${f.kind === 'static' ? f.json : (values.get(f.alias) ?? 'null')}`);
+  return `{${members.join(',')}}`;
+}

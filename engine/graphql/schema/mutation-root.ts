@@ -1,0 +1,115 @@
+/**
+ * The fields of `mutation_root` for the tables a role may write:
+ * `insert_<t>`, `insert_<t>_one`, `update_<t>`, `update_<t>_by_pk`,
+ * `update_<t>_many`, `delete_<t>`, `delete_<t>_by_pk` (names after
+ * `custom_root_fields`). Fields returning `<t>` and fields taking a
+ * `<t>_bool_exp` need the role's select permission, as in v2.
+ */
+import {
+  GraphQLList,
+  GraphQLNonNull,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLFieldConfigMap,
+  type GraphQLInputObjectType,
+} from 'graphql';
+import { withDescriptor } from './descriptors.ts';
+import { MutationTypes, pkColumns } from './mutation-types.ts';
+import type { MutationView } from './mutation-view.ts';
+import { MUTATION, UPDATE_OPS } from './names.ts';
+import type { SchemaTypes } from './table-types.ts';
+
+/** A `mutation_root` field. */
+export type MutationFieldDescriptor =
+  | { readonly kind: 'insert'; readonly table: MutationView; readonly one: boolean }
+  | { readonly kind: 'update'; readonly table: MutationView; readonly byPk: boolean }
+  | { readonly kind: 'update-many'; readonly table: MutationView }
+  | { readonly kind: 'delete'; readonly table: MutationView; readonly byPk: boolean };
+
+type Fields = GraphQLFieldConfigMap<unknown, unknown>;
+
+function insertFields(view: MutationView, m: MutationTypes, types: SchemaTypes, out: Fields): void {
+  const rf = view.info.rootFields;
+  const name = `"${view.info.name.name}"`;
+  const input = m.insertInput(view);
+  const onConflict = m.onConflict(view);
+  const conflictArg: GraphQLFieldConfigArgumentMap = onConflict === null ? {} : { [MUTATION.onConflict]: { type: onConflict, description: 'upsert condition' } };
+  out[rf.insert] = {
+    type: m.mutationResponse(view),
+    description: `insert data into the table: ${name}`,
+    args: { [MUTATION.objects]: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(input))), description: 'the rows to be inserted' }, ...conflictArg },
+    extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'insert', table: view, one: false }),
+  };
+  if (view.select === null) return;
+  out[rf.insertOne] = {
+    type: types.of(view.select).object,
+    description: `insert a single row into the table: ${name}`,
+    args: { [MUTATION.object]: { type: new GraphQLNonNull(input), description: 'the row to be inserted' }, ...conflictArg },
+    extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'insert', table: view, one: true }),
+  };
+}
+
+function updateFields(view: MutationView, m: MutationTypes, types: SchemaTypes, out: Fields): void {
+  if (view.select === null) return;
+  const ops = m.opArgs(view);
+  if (ops.length === 0) return;
+  const rf = view.info.rootFields;
+  const name = `"${view.info.name.name}"`;
+  const boolExp: GraphQLInputObjectType = types.of(view.select).boolExp;
+  const opArgs: GraphQLFieldConfigArgumentMap = {};
+  for (const [op, t] of ops) opArgs[UPDATE_OPS[op]] = { type: t };
+  out[rf.update] = {
+    type: m.mutationResponse(view),
+    description: `update data of the table: ${name}`,
+    args: { ...opArgs, [MUTATION.where]: { type: new GraphQLNonNull(boolExp), description: 'filter the rows which have to be updated' } },
+    extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'update', table: view, byPk: false }),
+  };
+  const pk = m.pkColumnsInput(view);
+  if (pk !== null) {
+    out[rf.updateByPk] = {
+      type: types.of(view.select).object,
+      description: `update single row of the table: ${name}`,
+      args: { ...opArgs, [MUTATION.pkColumns]: { type: new GraphQLNonNull(pk) } },
+      extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'update', table: view, byPk: true }),
+    };
+  }
+  out[rf.updateMany] = {
+    type: new GraphQLList(m.mutationResponse(view)),
+    description: `update multiples rows of table: ${name}`,
+    args: { [MUTATION.updates]: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(m.updates(view, boolExp)))), description: 'updates to execute, in order' } },
+    extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'update-many', table: view }),
+  };
+}
+
+function deleteFields(view: MutationView, m: MutationTypes, types: SchemaTypes, out: Fields): void {
+  if (view.select === null) return;
+  const rf = view.info.rootFields;
+  const name = `"${view.info.name.name}"`;
+  out[rf.delete] = {
+    type: m.mutationResponse(view),
+    description: `delete data from the table: ${name}`,
+    args: { [MUTATION.where]: { type: new GraphQLNonNull(types.of(view.select).boolExp), description: 'filter the rows which have to be deleted' } },
+    extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'delete', table: view, byPk: false }),
+  };
+  const pk = pkColumns(view);
+  if (pk === null) return;
+  const args: GraphQLFieldConfigArgumentMap = {};
+  for (const c of pk) args[c.gqlName] = { type: new GraphQLNonNull(types.columns.input(view.source, c)) };
+  out[rf.deleteByPk] = {
+    type: types.of(view.select).object,
+    description: `delete single row from the table: ${name}`,
+    args,
+    extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'delete', table: view, byPk: true }),
+  };
+}
+
+/** The `mutation_root` fields of `views` (empty when the role may write nothing). */
+export function mutationRootFields(views: Iterable<MutationView>, types: SchemaTypes): Fields {
+  const m = new MutationTypes(types);
+  const out: Fields = {};
+  for (const view of views) {
+    if (view.insert !== null) insertFields(view, m, types, out);
+    if (view.update !== null) updateFields(view, m, types, out);
+    if (view.delete !== null) deleteFields(view, m, types, out);
+  }
+  return out;
+}

@@ -1,0 +1,244 @@
+/**
+ * The GraphQL input and output types of mutations for one table as one role
+ * may write it: `<t>_insert_input`, `<t>_obj_rel_insert_input`,
+ * `<t>_arr_rel_insert_input`, `<t>_on_conflict`, `<t>_constraint`,
+ * `<t>_update_column`, `<t>_mutation_response`, the update operator inputs
+ * (`<t>_set_input`, `<t>_inc_input`, ...), `<t>_pk_columns_input` and
+ * `<t>_updates`. v2 compat: shared/design/compat.md, "Generated GraphQL schema".
+ */
+import {
+  GraphQLEnumType,
+  GraphQLInputObjectType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLString,
+  type GraphQLInputFieldConfigMap,
+  type GraphQLInputType,
+} from 'graphql';
+import type { ColumnInfo } from '../../catalog/types.ts';
+import { withDescriptor } from './descriptors.ts';
+import type { InsertRelationshipView, MutationView } from './mutation-view.ts';
+import { MUTATION, UPDATE_OPS } from './names.ts';
+import { isNumeric } from './scalars.ts';
+import type { SchemaTypes } from './table-types.ts';
+
+/** A field of `<t>_insert_input`. */
+export type InsertFieldDescriptor =
+  | { readonly kind: 'column'; readonly column: ColumnInfo }
+  | { readonly kind: 'relationship'; readonly rel: InsertRelationshipView };
+
+/** An update operator argument (`_set`, `_inc`, ...) keyed by its IR operator. */
+export type UpdateOpName = keyof typeof UPDATE_OPS;
+
+/** The update operators in v2's argument order. */
+export const UPDATE_OP_NAMES = Object.keys(UPDATE_OPS) as UpdateOpName[];
+
+/** The primary key and unique constraints of a table, by `<t>_constraint` value. */
+export function constraintsOf(view: MutationView): Map<string, readonly string[]> {
+  const out = new Map<string, readonly string[]>();
+  const info = view.info;
+  if (info.primaryKey.length > 0) out.set(info.primaryKeyName ?? `${info.name.name}_pkey`, info.primaryKey);
+  for (const u of info.uniqueConstraints) out.set(u.name, u.columns);
+  return out;
+}
+
+/** Columns an update operator applies to (v2: `_inc` numeric, `_append`... jsonb). */
+function opColumns(view: MutationView, op: UpdateOpName): readonly ColumnInfo[] {
+  const cols = view.update?.columns ?? [];
+  switch (op) {
+    case 'set':
+      return cols;
+    case 'inc':
+      return cols.filter((c) => c.elementType === null && isNumeric(c.dbType));
+    default:
+      return cols.filter((c) => c.dbType === 'jsonb');
+  }
+}
+
+/** The mutation types of every table of one schema, each created once. */
+export class MutationTypes {
+  readonly #types: SchemaTypes;
+  readonly #memo = new Map<string, GraphQLInputObjectType | GraphQLObjectType | GraphQLEnumType | null>();
+
+  constructor(types: SchemaTypes) {
+    this.#types = types;
+  }
+
+  #once<T extends GraphQLInputObjectType | GraphQLObjectType | GraphQLEnumType | null>(name: string, make: () => T): T {
+    if (this.#memo.has(name)) return this.#memo.get(name) as T;
+    const t = make();
+    this.#memo.set(name, t);
+    return t;
+  }
+
+  /** `<t>_insert_input`: insertable columns and relationships to insertable tables. */
+  insertInput(view: MutationView): GraphQLInputObjectType {
+    return this.#once(view.names.insertInput, () => {
+      return new GraphQLInputObjectType({
+        name: view.names.insertInput,
+        description: `input type for inserting data into table "${view.info.name.name}"`,
+        fields: () => {
+          const fields: GraphQLInputFieldConfigMap = {};
+          for (const c of view.insert?.columns ?? []) {
+            fields[c.gqlName] = {
+              type: this.#types.columns.input(view.source, c),
+              extensions: withDescriptor<InsertFieldDescriptor>({ kind: 'column', column: c }),
+            };
+          }
+          for (const rel of view.insertRelationships) {
+            const type = rel.info.kind === 'object' ? this.objRelInsertInput(rel.target) : this.arrRelInsertInput(rel.target);
+            fields[rel.info.name] = { type, extensions: withDescriptor<InsertFieldDescriptor>({ kind: 'relationship', rel }) };
+          }
+          return fields;
+        },
+      });
+    });
+  }
+
+  #relInput(view: MutationView, name: string, data: GraphQLInputType, what: string): GraphQLInputObjectType {
+    return this.#once(name, () => {
+      const fields: GraphQLInputFieldConfigMap = { [MUTATION.data]: { type: new GraphQLNonNull(data) } };
+      const onConflict = this.onConflict(view);
+      if (onConflict !== null) fields[MUTATION.onConflict] = { type: onConflict, description: 'upsert condition' };
+      return new GraphQLInputObjectType({ name, description: `input type for inserting ${what} relation for remote table "${view.info.name.name}"`, fields });
+    });
+  }
+
+  /** `<t>_obj_rel_insert_input {data, on_conflict}`. */
+  objRelInsertInput(view: MutationView): GraphQLInputObjectType {
+    return this.#relInput(view, view.names.objRelInsertInput, this.insertInput(view), 'object');
+  }
+
+  /** `<t>_arr_rel_insert_input {data: [...], on_conflict}`. */
+  arrRelInsertInput(view: MutationView): GraphQLInputObjectType {
+    const data = new GraphQLList(new GraphQLNonNull(this.insertInput(view)));
+    return this.#relInput(view, view.names.arrRelInsertInput, data, 'array');
+  }
+
+  /**
+   * `<t>_on_conflict`, or null when the table has no unique constraint or the
+   * role may not update it (v2 compat: an upsert needs update permission).
+   */
+  onConflict(view: MutationView): GraphQLInputObjectType | null {
+    return this.#once(view.names.onConflict, () => {
+      const constraints = constraintsOf(view);
+      if (constraints.size === 0 || view.update === null) return null;
+      const constraint = new GraphQLEnumType({
+        name: view.names.constraint,
+        description: `unique or primary key constraints on table "${view.info.name.name}"`,
+        values: Object.fromEntries(
+          [...constraints].map(([name, cols]) => [name, { value: name, description: `unique or primary key constraint on columns ${cols.map((c) => `"${c}"`).join(', ')}` }]),
+        ),
+      });
+      const fields: GraphQLInputFieldConfigMap = {
+        [MUTATION.constraint]: { type: new GraphQLNonNull(constraint) },
+        [MUTATION.updateColumns]: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.updateColumn(view)))), defaultValue: [] },
+      };
+      if (view.select !== null) fields[MUTATION.where] = { type: this.#types.of(view.select).boolExp };
+      return new GraphQLInputObjectType({
+        name: view.names.onConflict,
+        description: `on_conflict condition type for table "${view.info.name.name}"`,
+        fields,
+      });
+    });
+  }
+
+  /** `<t>_update_column`: the columns an upsert may overwrite (v2: `_PLACEHOLDER` when none). */
+  updateColumn(view: MutationView): GraphQLEnumType {
+    return this.#once(view.names.updateColumn, () => {
+      const cols = view.update?.columns ?? [];
+      const values =
+        cols.length === 0
+          ? { [MUTATION.placeholder]: { value: null, description: 'placeholder (do not use)' } }
+          : Object.fromEntries(cols.map((c) => [c.gqlName, { value: c.name, description: 'column name' }]));
+      return new GraphQLEnumType({ name: view.names.updateColumn, description: `update columns of table "${view.info.name.name}"`, values });
+    });
+  }
+
+  /** `<t>_mutation_response {affected_rows, returning}` (returning only with select permission). */
+  mutationResponse(view: MutationView): GraphQLObjectType {
+    return this.#once(view.names.mutationResponse, () => {
+      const select = view.select;
+      return new GraphQLObjectType({
+        name: view.names.mutationResponse,
+        description: `response of any mutation on the table "${view.info.name.name}"`,
+        fields: () => ({
+          [MUTATION.affectedRows]: { type: new GraphQLNonNull(GraphQLInt), description: 'number of rows affected by the mutation' },
+          ...(select === null
+            ? {}
+            : {
+                [MUTATION.returning]: {
+                  type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.#types.of(select).object))),
+                  description: 'data from the rows affected by the mutation',
+                },
+              }),
+        }),
+      });
+    });
+  }
+
+  /** The argument type of an update operator, or null when no column takes it. */
+  opInput(view: MutationView, op: UpdateOpName): GraphQLInputObjectType | null {
+    const name = view.names.opInput(op);
+    return this.#once(name, () => {
+      const cols = opColumns(view, op);
+      if (cols.length === 0) return null;
+      const fields: GraphQLInputFieldConfigMap = {};
+      for (const c of cols) fields[c.gqlName] = { type: this.#opValueType(view, c, op) };
+      return new GraphQLInputObjectType({ name, description: `input type for the ${UPDATE_OPS[op]} operator on table "${view.info.name.name}"`, fields });
+    });
+  }
+
+  #opValueType(view: MutationView, c: ColumnInfo, op: UpdateOpName): GraphQLInputType {
+    switch (op) {
+      case 'delete_key':
+        return GraphQLString;
+      case 'delete_elem':
+        return GraphQLInt;
+      case 'delete_at_path':
+        return new GraphQLList(new GraphQLNonNull(GraphQLString));
+      default:
+        return this.#types.columns.input(view.source, c);
+    }
+  }
+
+  /** The update operator arguments of `view` that apply to some column. */
+  opArgs(view: MutationView): Array<readonly [UpdateOpName, GraphQLInputObjectType]> {
+    const out: Array<readonly [UpdateOpName, GraphQLInputObjectType]> = [];
+    for (const op of UPDATE_OP_NAMES) {
+      const t = this.opInput(view, op);
+      if (t !== null) out.push([op, t]);
+    }
+    return out;
+  }
+
+  /** `<t>_pk_columns_input`, or null without a primary key the role can read. */
+  pkColumnsInput(view: MutationView): GraphQLInputObjectType | null {
+    return this.#once(view.names.pkColumnsInput, () => {
+      const fields: GraphQLInputFieldConfigMap = {};
+      for (const c of pkColumns(view) ?? []) fields[c.gqlName] = { type: new GraphQLNonNull(this.#types.columns.input(view.source, c)) };
+      if (Object.keys(fields).length === 0) return null;
+      return new GraphQLInputObjectType({ name: view.names.pkColumnsInput, description: `primary key columns input for table: ${view.info.name.name}`, fields });
+    });
+  }
+
+  /** `<t>_updates`: one entry of `update_<t>_many`. */
+  updates(view: MutationView, boolExp: GraphQLInputObjectType): GraphQLInputObjectType {
+    return this.#once(view.names.updates, () => {
+      const fields: GraphQLInputFieldConfigMap = {};
+      for (const [op, t] of this.opArgs(view)) fields[UPDATE_OPS[op]] = { type: t };
+      fields[MUTATION.where] = { type: new GraphQLNonNull(boolExp), description: 'filter the rows which have to be updated' };
+      return new GraphQLInputObjectType({ name: view.names.updates, fields });
+    });
+  }
+}
+
+/** The primary key columns as the role reads them, or null when some is not readable (no `_by_pk` fields). */
+export function pkColumns(view: MutationView): ColumnInfo[] | null {
+  if (view.select === null || view.info.primaryKey.length === 0) return null;
+  const select = view.select;
+  const cols = view.info.primaryKey.map((k) => select.columns.find((c) => c.name === k));
+  return cols.every((c) => c !== undefined) ? (cols as ColumnInfo[]) : null;
+}

@@ -1,0 +1,183 @@
+/**
+ * `insert_<t>(objects, on_conflict)` / `insert_<t>_one(object, on_conflict)`
+ * → ir.Insert: the input rows as one JSON document, and per table level the
+ * partitions of rows by the columns they give (see Note [Mutation inputs as
+ * JSON] in ir/mutation.ts), nested levels for relationships, `on_conflict`,
+ * and the role's insert permission (columns by the schema, presets, check).
+ */
+import { getNamedType, print, type GraphQLEnumType, type GraphQLInputObjectType, type ValueNode } from 'graphql';
+import type * as ir from '../../ir/index.ts';
+import { andAll, isTrue } from '../../ir/bool-exp.ts';
+import { ErrorCode } from '../../errors/codes.ts';
+import { EngineError } from '../../errors/engine-error.ts';
+import { constraintsOf } from '../schema/mutation-types.ts';
+import type { MutationView } from '../schema/mutation-view.ts';
+import { MUTATION } from '../schema/names.ts';
+import { toIrBoolExp } from './bool-exp.ts';
+import type { ToIrContext } from './context.ts';
+import { enumValue, listItems, objectFields, type Input } from './input.ts';
+import { docParam, inputDoc, isNullShape, shapeFields, shapeItems, valueDoc } from './mutation-input.ts';
+
+function fail(message: string, path: string): never {
+  throw new EngineError(ErrorCode.ValidationFailed, message, { path });
+}
+
+/** `on_conflict {constraint, update_columns, where}` → IR, with the role's update filter on the existing row. */
+function toIrOnConflict(input: Input, view: MutationView, type: GraphQLInputObjectType, ctx: ToIrContext, path: string): ir.OnConflict | null {
+  const defs = type.getFields();
+  let constraint: string | null = null;
+  const updateColumns: string[] = [];
+  let where: ir.BoolExp | null = null;
+  for (const [name, value] of objectFields(input, ctx)) {
+    const def = defs[name];
+    if (def === undefined) continue;
+    if (name === MUTATION.constraint) constraint = enumValue(value, getNamedType(def.type) as GraphQLEnumType, ctx);
+    else if (name === MUTATION.updateColumns) {
+      for (const item of listItems(value, ctx)) {
+        const c = enumValue(item, getNamedType(def.type) as GraphQLEnumType, ctx);
+        if (c !== null && !updateColumns.includes(c)) updateColumns.push(c);
+      }
+    } else if (name === MUTATION.where && view.select !== null) {
+      where = toIrBoolExp(value, view.select, getNamedType(def.type) as GraphQLInputObjectType, ctx, `${path}.${name}`);
+    }
+  }
+  const columns = constraint === null ? undefined : constraintsOf(view).get(constraint);
+  if (columns === undefined) return null;
+  const w = andAll([view.update?.filter ?? null, where]);
+  return { constraintColumns: columns, updateColumns, where: isTrue(w) ? null : w };
+}
+
+function inputText(i: Input): string {
+  return i.kind === 'ast' ? print(i.node) : JSON.stringify(i.value);
+}
+
+/** What the rows of one level were seen to contain. */
+interface LevelRows {
+  readonly rows: Input[];
+  /** The `on_conflict` input of the relationship these rows come from (first seen), or of the root field. */
+  onConflict: Input | null;
+}
+
+/**
+ * Translates one level: `rows` are the input objects of `view`'s table at
+ * this place; `linked` are the columns the enclosing relationship sets.
+ */
+function toIrLevel(view: MutationView, level: LevelRows, linked: readonly string[], ctx: ToIrContext, path: string): ir.InsertLevel {
+  const insert = view.insert;
+  if (insert === null) fail(`no insert permission on table "${view.info.name.name}"`, path);
+  const inputColumns: ir.InputColumn[] = insert.columns.map((c) => ({ column: c.name, key: c.gqlName }));
+  const byKey = new Map(insert.columns.map((c) => [c.gqlName, c]));
+  const rels = new Map(view.insertRelationships.map((r) => [r.info.name, r]));
+  const partitions = new Map<string, ir.InsertPartition>();
+  const nested = new Map<string, LevelRows>();
+  level.rows.forEach((row, i) => {
+    const p = `${path}[${i}]`;
+    const columns: ir.InputColumn[] = [];
+    const parents: string[] = [];
+    // Columns whose value a relationship decides may not be given as well (v2 compat).
+    const setBy = new Map<string, string>(linked.map((c) => [c, 'the enclosing array relationship']));
+    for (const [key, value] of shapeFields(row, ctx)) {
+      const column = byKey.get(key);
+      if (column !== undefined) {
+        columns.push({ column: column.name, key });
+        continue;
+      }
+      const rel = rels.get(key);
+      if (rel === undefined || isNullShape(value, ctx)) continue;
+      let rows: Input[] = [];
+      let onConflict: Input | null = null;
+      for (const [k, v] of shapeFields(value, ctx)) {
+        if (k === MUTATION.data) rows = rel.info.kind === 'object' ? [v] : shapeItems(v, ctx);
+        if (k === MUTATION.onConflict && !isNullShape(v, ctx)) onConflict = v;
+      }
+      if (rel.info.kind === 'object') {
+        parents.push(key);
+        for (const [local] of rel.info.columnMapping) setBy.set(local, `object relationship "${key}"`);
+      }
+      const seen = nested.get(key);
+      if (seen === undefined) nested.set(key, { rows: [...rows], onConflict });
+      else {
+        seen.rows.push(...rows);
+        if (seen.onConflict === null) seen.onConflict = onConflict;
+        else if (onConflict !== null && inputText(onConflict) !== inputText(seen.onConflict)) {
+          // One INSERT per level: its rows share one ON CONFLICT clause.
+          throw new EngineError(ErrorCode.NotSupported, `every row must give the same on_conflict for relationship "${key}"`, { path: p });
+        }
+      }
+    }
+    for (const c of columns) {
+      const by = setBy.get(c.column);
+      if (by !== undefined) fail(`cannot insert "${c.key}" as its value is already being determined by ${by}`, p);
+    }
+    columns.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    parents.sort();
+    const sig = JSON.stringify([columns.map((c) => c.key), parents]);
+    if (!partitions.has(sig)) partitions.set(sig, { columns, parents });
+  });
+  const parents: ir.NestedInsert[] = [];
+  const children: ir.NestedInsert[] = [];
+  for (const [key, rows] of nested) {
+    const rel = rels.get(key);
+    if (rel === undefined) continue;
+    const mapping = rel.info.columnMapping;
+    const childLinked = rel.info.kind === 'object' ? [] : mapping.map(([, remote]) => remote);
+    const lvl = toIrLevel(rel.target, rows, childLinked, ctx, `${path}.${key}.data`);
+    const n: ir.NestedInsert = { key, name: rel.info.name, mapping, level: lvl };
+    (rel.info.kind === 'object' ? parents : children).push(n);
+  }
+  const onConflictType = level.onConflict === null ? null : conflictType(view, ctx);
+  const onConflict = level.onConflict === null || onConflictType === null ? null : toIrOnConflict(level.onConflict, view, onConflictType, ctx, `${path}.on_conflict`);
+  return {
+    table: view.info.name,
+    inputColumns,
+    partitions: [...partitions.values()],
+    presets: insert.presets,
+    onConflict,
+    check: insert.check,
+    parents,
+    children,
+  };
+}
+
+function conflictType(view: MutationView, ctx: ToIrContext): GraphQLInputObjectType | null {
+  const t = ctx.schema.getType(view.names.onConflict);
+  return t === undefined || t === null ? null : (t as GraphQLInputObjectType);
+}
+
+/** The JSON document of rows of `view`: column values and nested relationship data, on_conflict left out. */
+function rowsDoc(input: Input, view: MutationView, ctx: ToIrContext): ir.JsonDoc {
+  const byKey = new Map((view.insert?.columns ?? []).map((c) => [c.gqlName, c]));
+  const rels = new Map(view.insertRelationships.map((r) => [r.info.name, r]));
+  return inputDoc(input, ctx, (name: string, value: ValueNode): ir.JsonDoc | null => {
+    const column = byKey.get(name);
+    if (column !== undefined) {
+      const t = ctx.schema.getType(view.names.insertInput) as GraphQLInputObjectType;
+      const fieldType = t.getFields()[name]?.type;
+      return fieldType === undefined ? null : valueDoc(value, fieldType, ctx);
+    }
+    const rel = rels.get(name);
+    if (rel === undefined) return null;
+    return inputDoc({ kind: 'ast', node: value }, ctx, (k, v) => (k === MUTATION.data ? rowsDoc({ kind: 'ast', node: v }, rel.target, ctx) : null));
+  });
+}
+
+/** Translates an insert field; `rows` is the `objects` list (or the `_one` object), `onConflict` its argument. */
+export function toIrInsert(
+  view: MutationView,
+  rowsInput: Input,
+  one: boolean,
+  onConflict: Input | null,
+  output: ir.MutationOutput,
+  ctx: ToIrContext,
+  path: string,
+): ir.Insert {
+  const rows = one ? [rowsInput] : shapeItems(rowsInput, ctx);
+  const root = toIrLevel(view, { rows, onConflict }, [], ctx, `${path}.args.${one ? MUTATION.object : MUTATION.objects}`);
+  const doc = rowsDoc(rowsInput, view, ctx);
+  return {
+    rows: docParam(one ? { kind: 'array', items: [doc] } : doc),
+    root,
+    primaryKey: view.info.primaryKey,
+    output,
+  };
+}
