@@ -144,8 +144,10 @@ describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', { time
     expect(tables.map((t) => t.table.name).sort()).toEqual(['article', 'author']);
     expect(tables.find((t) => t.table.name === 'author')?.select_permissions.map((p) => p.role)).toEqual(['user']);
     expect(get('trackedtables', 'author')?.metadata.finalizers).toEqual(['graphql.engine.dev/finalizer']);
-    // kubectl get shows Ready and Reason columns.
+    // kubectl get shows Ready and Reason columns; the category lists every kind; kubectl wait works.
     expect(cp.kubectl(['get', 'trackedtables.graphql.engine.dev'])).toMatch(/author\s+default\s+True\s+Applied/);
+    expect(cp.kubectl(['get', 'graphql-engine'])).toMatch(/permission\.graphql\.engine\.dev\/author-user-select\s+user\s+select\s+True/);
+    expect(cp.kubectl(['wait', '--for=condition=Ready', '--timeout=10s', 'trackedtables.graphql.engine.dev/article'])).toContain('condition met');
   });
 
   it('marks a broken Permission and a missing table False with the engine reason while the others stay Ready', async () => {
