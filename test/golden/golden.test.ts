@@ -1,8 +1,8 @@
 /**
  * Golden SQL: every folder test/golden/<area>/<case>/ holds `query.graphql`,
  * optionally `request.json` ({role?, variables?, stringifyNumericTypes?}), and
- * `expected.postgres.sql`, the statement the engine must generate for the
- * music fixture catalog. Any difference fails; run with UPDATE_GOLDEN=1 to
+ * `expected.postgres.sql`, the statements the engine must generate for the
+ * music fixture catalog (a mutation: every statement of its transaction, in order). Any difference fails; run with UPDATE_GOLDEN=1 to
  * rewrite the expected files, then review the diff.
  */
 import { readdirSync, readFileSync, writeFileSync, existsSync, statSync } from 'node:fs';
@@ -33,7 +33,8 @@ function generate(dir: string): string {
   const { document, operation } = prepareOperation(schema, query, null);
   const op = toIrOperation({ schema, document, operation, variables: req.variables ?? {}, stringifyNumericTypes: req.stringifyNumericTypes ?? false });
   const plan = buildPlan(op.fields, catalog);
-  const stmts = plan.statements.map((s) => `${s.sql.text};\n-- params: ${JSON.stringify(s.sql.params)}\n`);
+  const written = plan.mutation?.fields.flatMap((f) => (f.kind === 'write' ? f.compiled.statements.map((s) => s.sql) : [])) ?? [];
+  const stmts = [...plan.statements.map((s) => s.sql), ...written].map((s) => `${s.text};\n-- params: ${JSON.stringify(s.params)}\n`);
   return stmts.length > 0 ? stmts.join('\n') : `-- static: ${plan.staticData ?? ''}\n`;
 }
 

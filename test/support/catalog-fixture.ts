@@ -125,7 +125,8 @@ export function qn(name: string, schema = 'public'): QualifiedName {
 /**
  * A small music store: artists → albums → tracks → genres, a jsonb and an
  * array column, an enum table, a table in another schema with custom names,
- * and a `user` role with a session-variable filter and a limit.
+ * and a `user` role with a session-variable filter and a limit, who may also
+ * insert, update and delete tracks of their own albums.
  */
 export function musicCatalog(version = 1, connection: SourceConnection = unusedConnection): Catalog {
   const userAll = (cols: string[], extra: Partial<SelectPermissionInfo> = {}): Record<string, TablePermissions> => ({
@@ -141,7 +142,15 @@ export function musicCatalog(version = 1, connection: SourceConnection = unusedC
   });
   const tracks = tbl('tracks', [col('id', 'int4', { nullable: false }), col('name', 'text', { nullable: false }), col('album_id', 'int4'), col('milliseconds', 'int4'), col('unit_price', 'numeric'), col('bytes', 'int8'), col('genre_id', 'int4')], {
     relationships: [objRel('album', 'albums', [['album_id', 'id']]), objRel('genre', 'genres', [['genre_id', 'id']])],
-    permissions: userAll(['id', 'name', 'album_id', 'milliseconds']),
+    permissions: {
+      // The user writes tracks of their own artist's albums; inserted tracks get genre 1.
+      user: {
+        ...selectPerm({ columns: ['id', 'name', 'album_id', 'milliseconds'] }),
+        insert: { columns: ['name', 'album_id', 'milliseconds'], check: { album: { artist_id: { _eq: 'X-Engine-User-Id' } } }, set: { genre_id: 1 } },
+        update: { columns: ['name', 'milliseconds'], filter: { album: { artist_id: { _eq: 'X-Engine-User-Id' } } }, check: { milliseconds: { _gt: 0 } }, set: {} },
+        delete: { filter: { album: { artist_id: { _eq: 'X-Engine-User-Id' } } } },
+      },
+    },
   });
   const genres = tbl('genres', [col('id', 'int4', { nullable: false }), col('name', 'text')]);
   const colors = tbl('colors', [col('value', 'text', { nullable: false }), col('comment', 'text')], {

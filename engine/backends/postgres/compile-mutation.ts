@@ -17,7 +17,7 @@
  */
 import type * as ir from '../../ir/index.ts';
 import { compileFragment, ident, join, sql, stringLiteral, type CompiledSql, type Fragment } from '../sql/fragment.ts';
-import { jsonObject } from './json.ts';
+import { jsonArrayAgg, jsonObject } from './json.ts';
 import { AliasCounter, columnOf } from './translate/context.ts';
 import { assertionColumns, translateInsert, type Assertion } from './translate/insert.ts';
 import { cteRows, outputFollowsRelationships, translateMutationOutput, type WrittenRows } from './translate/mutation-output.ts';
@@ -62,14 +62,14 @@ function compileInsert(ins: ir.Insert): MutationStatement[] {
   const t = translateInsert(ins, aliases);
   const nested = ins.root.parents.length > 0 || ins.root.children.length > 0;
   if (!nested || ins.primaryKey.length === 0 || !outputFollowsRelationships(ins.output)) {
-    const out = translateMutationOutput(ins.output, cteRows(t.rootRows, t.count, true), aliases);
+    const out = translateMutationOutput(ins.output, cteRows(t.rootRows, t.count, t.rootOrdered), aliases);
     return withAssertions(out, t.ctes, t.assertions, true);
   }
   const x = aliases.fresh();
   const keys = jsonObject(ins.primaryKey.map((k) => ({ key: k, value: columnOf(x, k) })));
   const carried = jsonObject([
     { key: 'affected_rows', value: t.count },
-    { key: 'keys', value: sql`(SELECT coalesce(json_agg(${keys} ORDER BY ${columnOf(x, '__ord')}), '[]'::json) FROM ${ident(t.rootRows)} AS ${ident(x)})` },
+    { key: 'keys', value: sql`(SELECT ${jsonArrayAgg(keys, t.rootOrdered ? columnOf(x, '__ord') : null)} FROM ${ident(t.rootRows)} AS ${ident(x)})` },
   ]);
   const write = withAssertions(sql`set_config(${stringLiteral(CARRY)}, (${carried})::text, true)`, t.ctes, t.assertions, false);
   const readAliases = new AliasCounter();

@@ -54,7 +54,7 @@ export function pkWhere(view: MutationView, fields: ReadonlyArray<readonly [stri
   return andAll(parts);
 }
 
-function toIrOps(view: MutationView, args: ArgLookup, types: (name: string) => GraphQLInputType | undefined, ctx: ToIrContext): ir.UpdateOp[] {
+function toIrOps(view: MutationView, args: ArgLookup, types: (name: string) => GraphQLInputType | undefined, ctx: ToIrContext, path: string): ir.UpdateOp[] {
   const cols = new Map((view.update?.columns ?? []).map((c) => [c.gqlName, c]));
   const ops: ir.UpdateOp[] = [];
   for (const kind of UPDATE_OP_NAMES) {
@@ -65,7 +65,12 @@ function toIrOps(view: MutationView, args: ArgLookup, types: (name: string) => G
     const columns: ir.InputColumn[] = [];
     for (const [key] of shapeFields(input, ctx)) {
       const c = cols.get(key);
-      if (c !== undefined) columns.push({ column: c.name, key });
+      if (c === undefined) continue;
+      // v2 compat: one column, one operator (SQL cannot assign a column twice).
+      if (ops.some((o) => o.columns.some((x) => x.column === c.name))) {
+        throw new EngineError(ErrorCode.ValidationFailed, `column found in multiple operators: "${key}"`, { path: `${path}.args.${UPDATE_OPS[kind]}` });
+      }
+      columns.push({ column: c.name, key });
     }
     if (columns.length === 0) continue;
     const doc = inputDoc(input, ctx, (name, node) => {
@@ -91,7 +96,7 @@ export function toIrUpdate(
   path: string,
 ): ir.Update {
   const update = view.update;
-  const ops = toIrOps(view, args, types, ctx);
+  const ops = toIrOps(view, args, types, ctx, path);
   if (update === null || (ops.length === 0 && update.presets === null)) {
     throw new EngineError(ErrorCode.ValidationFailed, 'at least any one of _set, _inc, _append, _prepend, _delete_key, _delete_elem, _delete_at_path is expected', { path });
   }

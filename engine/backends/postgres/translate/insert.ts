@@ -14,7 +14,7 @@
  *           jsonb_populate_record (presets merged in), link columns taken
  *           from the related level's inserted rows;
  *   _n<L>   the inserted rows with their input numbers, for levels others
- *           link to and for the root (output order).
+ *           link to and for a root of several partitions (output order).
  *
  * Object relationships (parents) are inserted before their owner, array
  * relationships (children) after it, so one statement writes the whole tree
@@ -50,8 +50,10 @@ export interface TranslatedInsert {
   readonly ctes: readonly Fragment[];
   /** affected_rows: rows written at every level. */
   readonly count: Fragment;
-  /** The CTE holding the root level's rows with `__ord`. */
+  /** The CTE holding the root level's rows. */
   readonly rootRows: string;
+  /** True when `rootRows` has `__ord` (input order); else its rows are in insertion order already. */
+  readonly rootOrdered: boolean;
   readonly assertions: readonly Assertion[];
 }
 
@@ -206,7 +208,7 @@ function insertCtes(n: Node, owner: { node: Node; nested: ir.NestedInsert } | nu
     }
     numbered.push({ cte: name, inputs });
   });
-  if (n.linked || n.index === 0) {
+  if (n.linked || (n.index === 0 && numbered.length > 1)) {
     const parts = numbered.map(
       (j) => sql`SELECT "s"."__ord", "s"."__pord", "i".* FROM (SELECT row_number() OVER () AS "__rn", * FROM ${ident(j.cte)}) AS "i" JOIN ${j.inputs} AS "s" ON "s"."__rn" = "i"."__rn"`,
     );
@@ -223,7 +225,10 @@ export function translateInsert(ins: ir.Insert, aliases: AliasCounter): Translat
   const st = { ctes, counts: [] as Fragment[], assertions: [] as Assertion[] };
   insertCtes(root, null, aliases, st);
   const count = st.counts.length === 1 && st.counts[0] !== undefined ? st.counts[0] : sql`(${join(st.counts, ' + ')})`;
-  return { ctes: st.ctes, count, rootRows: linkedCte(root), assertions: st.assertions };
+  // A lone INSERT's RETURNING rows are in input order already; only several partitions need renumbering.
+  const ordered = root.linked || root.level.partitions.length > 1;
+  const rootRows = ordered ? linkedCte(root) : insertCte(root, 0);
+  return { ctes: st.ctes, count, rootRows, rootOrdered: ordered, assertions: st.assertions };
 }
 
 /** `CASE WHEN failed THEN set_config('engine.error', 'code|message', true) END` for each assertion. */

@@ -69,7 +69,7 @@ export function translateUpdate(u: ir.Update, aliases: AliasCounter): Translated
   for (const op of u.ops) {
     const json = aliases.fresh();
     froms.push(sql`(SELECT ${param(op.value, 'jsonb')} AS "j") AS ${ident(json)}`);
-    const arg = aliases.fresh();
+    const arg = typed(op) ? aliases.fresh() : json;
     if (typed(op)) froms.push(sql`${record(u.table, columnOf(json, 'j'), op.columns)} AS ${ident(arg)}`);
     for (const c of op.columns) sets.push(sql`${ident(c.column)} = ${assignment(op, c, row, arg, json)}`);
   }
