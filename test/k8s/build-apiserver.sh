@@ -30,8 +30,8 @@ cd "$WORK"
 
 export CGO_ENABLED=0
 export GOFLAGS="${GOFLAGS:--buildvcs=false}"
-# Newer Go builds older Kubernetes; never let the go command switch toolchains behind our back.
-export GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
+# Kubernetes 1.33 needs Go >= 1.24; an older local Go fetches that toolchain from the module proxy.
+export GOTOOLCHAIN="${GOTOOLCHAIN:-auto}"
 
 start=$(date +%s)
 echo "[build-apiserver] kubernetes $K8S_VERSION, staging $STAGING_VERSION, go $(go env GOVERSION)" >&2
