@@ -21,6 +21,8 @@
  *   --skip-scale / --only-scale
  *   --cpu-prof              run Engine under `node --cpu-prof` (profiles in results/profiles/)
  *   --label text            added to the result file names
+ *   --engine-root dir       run Engine from another checkout (e.g. `git worktree add /tmp/before <commit>`
+ *                           plus a node_modules symlink), for before/after comparisons
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -29,6 +31,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { chinookPresent, chinookWorkloadText } from './data/chinook.ts';
 import { datasetAvailable, loadDataset, parseDatasets } from './lib/datasets.ts';
+import { setEngineRoot } from './lib/engine.ts';
 import { runLoad, type LoadShape } from './lib/load.ts';
 import { PEERS, ROLES, prepareCells, startOtherPeers, type PeerName, type RoleName } from './lib/peers.ts';
 import { startBenchPostgres, type BenchPostgres } from './lib/postgres.ts';
@@ -69,9 +72,11 @@ const log = (s: string): void => void process.stdout.write(`${s}\n`);
 function machine(pgVersion: string): Record<string, string | number> {
   const cpus = os.cpus();
   let commit = 'unknown';
+  const engineDir = path.resolve(option('--engine-root') ?? ROOT);
   try {
-    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'engine'], { cwd: ROOT }).toString().trim();
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: engineDir }).toString().trim();
+    if (engineDir !== ROOT) commit += ` (Engine run from ${engineDir})`;
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'engine'], { cwd: engineDir }).toString().trim();
     if (dirty !== '') commit += ' (engine/ has uncommitted changes)';
   } catch {
     // not a git checkout
@@ -135,7 +140,7 @@ async function benchDataset(
         const active = PEERS.filter((p) => onlyPeers.includes(p) && cell.targets?.[p] !== undefined);
         for (const p of active) {
           const target = cell.targets[p];
-          if (target !== undefined) await runLoad(target, warm, peers.pid(p));
+          if (target !== undefined) await runLoad(target, warm, peers.pid(p), bench.postmasterPid);
         }
         for (let rep = 0; rep < settings.repeats; rep++) {
           // Alternate: each repeat (and each cell) starts with a different peer.
@@ -143,7 +148,7 @@ async function benchDataset(
           for (const p of order) {
             const target = cell.targets[p];
             if (target === undefined) continue;
-            const r = await runLoad(target, measured, peers.pid(p));
+            const r = await runLoad(target, measured, peers.pid(p), bench.postmasterPid);
             if (r.errors > 0 || r.non2xx > 0) throw new Error(`${name} ${cell.op.name} ${cell.role} ${p}: ${r.errors} errors, ${r.non2xx} non-2xx under load`);
             cellRuns.push({ dataset: name, op: cell.op.name, role: cell.role, peer: p, rep, ...r });
           }
@@ -163,11 +168,13 @@ async function benchDataset(
       const e = row.peers.engine;
       const p = row.peers.postgraphile;
       const w = row.peers.raw;
+      const show = (label: string, x: typeof e): string =>
+        x === undefined ? '' : `${label} ${x.rps.toFixed(0).padStart(6)} (${(x.serverCpuUs ?? 0).toFixed(0)}+${x.postgresCpuUs.toFixed(0)} µs)  `;
       log(
         `   ${cell.op.name.padEnd(24)} ${cell.role.padEnd(8)} ` +
           (cell.notApplicable !== null
             ? 'n/a'
-            : `engine ${(e?.rps ?? 0).toFixed(0).padStart(6)}  postgraphile ${(p?.rps ?? 0).toFixed(0).padStart(6)}  raw ${(w?.rps ?? 0).toFixed(0).padStart(6)} req/s` +
+            : show('engine', e) + show('postgraphile', p) + show('raw', w) +
               (e !== undefined && p !== undefined ? `  E/PG ${(e.rps / p.rps).toFixed(2)}` : '') +
               (e !== undefined && w !== undefined ? `  E/raw ${(e.rps / w.rps).toFixed(2)}` : '')),
       );
@@ -179,6 +186,8 @@ async function benchDataset(
 
 async function main(): Promise<void> {
   const started = new Date();
+  const engineRoot = option('--engine-root');
+  if (engineRoot !== undefined) setEngineRoot(path.resolve(engineRoot));
   const onlyScale = flag('--only-scale');
   let datasets = parseDatasets(option('--datasets') ?? (quick ? (chinookPresent() ? 'chinook' : 'sf1') : 'chinook,sf10,sf100'));
   const unavailable = datasets.filter((d) => !datasetAvailable(d));

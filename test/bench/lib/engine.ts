@@ -17,6 +17,14 @@ export interface BenchEngine {
   stop(): Promise<void>;
 }
 
+/** Where the engine runs from: this checkout, unless `--engine-root` named another (a git worktree of an older commit, for before/after runs). */
+let engineRoot = ROOT;
+
+/** Runs the engine from the checkout at `dir` (it needs node_modules, e.g. a symlink to this one's). */
+export function setEngineRoot(dir: string): void {
+  engineRoot = dir;
+}
+
 /** Starts the engine on `databaseUrl` (no admin secret: role headers choose the role). */
 export async function startEngine(databaseUrl: string, nodeArgs: readonly string[] = [], extraEnv: Record<string, string> = {}): Promise<BenchEngine> {
   const port = await freePort();
@@ -24,7 +32,7 @@ export async function startEngine(databaseUrl: string, nodeArgs: readonly string
   const child = spawn(
     process.execPath,
     [...nodeArgs, 'engine/main.ts', 'serve', '--server-host', '127.0.0.1', '--server-port', String(port), '--database-url', databaseUrl, '--log-level', 'warn'],
-    { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: engineRoot, env: { PATH: process.env['PATH'] ?? '', ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));

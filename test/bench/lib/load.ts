@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { ROOT, rssMiB } from './process.ts';
+import { cpuMs, postgresCpuMs, ROOT, rssMiB } from './process.ts';
 
 /** What to send. */
 export interface LoadTarget {
@@ -31,6 +31,13 @@ export interface LoadResult {
   readonly non2xx: number;
   /** Largest RSS of the server process seen during the run (MiB), or null. */
   readonly rssMiB: number | null;
+  /**
+   * CPU milliseconds per request of the server process and of PostgreSQL
+   * (all its processes; includes backends of idle peers, which use next to
+   * nothing). On a shared two-core machine, throughput follows their sum.
+   */
+  readonly serverCpuMsPerReq: number | null;
+  readonly postgresCpuMsPerReq: number;
 }
 
 interface AutocannonJson {
@@ -41,8 +48,8 @@ interface AutocannonJson {
   non2xx: number;
 }
 
-/** Runs autocannon against `target` while sampling the RSS of `serverPid`. */
-export async function runLoad(target: LoadTarget, shape: LoadShape, serverPid?: number): Promise<LoadResult> {
+/** Runs autocannon against `target` while sampling the RSS of `serverPid`; CPU of it and of the PostgreSQL server `postmasterPid`. */
+export async function runLoad(target: LoadTarget, shape: LoadShape, serverPid: number | undefined, postmasterPid: number): Promise<LoadResult> {
   const cli = path.join(ROOT, 'node_modules', 'autocannon', 'autocannon.js');
   const args = [cli, '-j', '-c', String(shape.connections), '-m', 'POST', '-H', 'content-type=application/json', '-b', target.body];
   if (shape.requests !== undefined) args.push('-a', String(shape.requests));
@@ -55,6 +62,8 @@ export async function runLoad(target: LoadTarget, shape: LoadShape, serverPid?: 
     if (r !== null && (maxRss === null || r > maxRss)) maxRss = r;
   };
   const timer = setInterval(() => void sample(), 500);
+  const cpu0 = await cpuMs(serverPid);
+  const pg0 = await postgresCpuMs(postmasterPid);
   try {
     const out = await new Promise<string>((resolve, reject) => {
       const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -64,8 +73,11 @@ export async function runLoad(target: LoadTarget, shape: LoadShape, serverPid?: 
       child.stderr.on('data', (c: Buffer) => (err += c.toString()));
       child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`autocannon exited ${code}: ${err}`))));
     });
+    const cpu1 = await cpuMs(serverPid);
+    const pg1 = await postgresCpuMs(postmasterPid);
     await sample();
     const r = JSON.parse(out) as AutocannonJson;
+    const n = Math.max(1, r.requests.total);
     return {
       rps: shape.requests !== undefined ? r.requests.average : r.requests.total / (shape.seconds ?? 5),
       p50: r.latency.p50,
@@ -74,6 +86,8 @@ export async function runLoad(target: LoadTarget, shape: LoadShape, serverPid?: 
       errors: r.errors + r.timeouts,
       non2xx: r.non2xx,
       rssMiB: maxRss,
+      serverCpuMsPerReq: cpu0 === null || cpu1 === null ? null : (cpu1 - cpu0) / n,
+      postgresCpuMsPerReq: (pg1 - pg0) / n,
     };
   } finally {
     clearInterval(timer);

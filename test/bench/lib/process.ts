@@ -3,7 +3,7 @@
  * listens, read a process's resident memory, stop it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -67,4 +67,35 @@ export async function rssMiB(pid: number | undefined): Promise<number | null> {
   } catch {
     return null;
   }
+}
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/** CPU time (user + system) of process `pid` in ms, from /proc/<pid>/stat; null when unknown. */
+export async function cpuMs(pid: number | undefined): Promise<number | null> {
+  if (pid === undefined) return null;
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time of one PostgreSQL server in ms: the postmaster `postmasterPid` and its children (backends, workers). */
+export async function postgresCpuMs(postmasterPid: number): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(entry) !== postmasterPid && Number(fields[1]) !== postmasterPid) continue;
+      total += (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    } catch {
+      // the process went away
+    }
+  }
+  return total;
 }

@@ -15,6 +15,19 @@ export interface RunRecord extends LoadResult {
   readonly rep: number;
 }
 
+/** Medians over the repeats of one peer in one cell. */
+export interface PeerSummary {
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly rssMiB: number | null;
+  /** CPU µs per request of the peer's process and of PostgreSQL. */
+  readonly serverCpuUs: number | null;
+  readonly postgresCpuUs: number;
+  /** req/s of every repeat. */
+  readonly runs: number[];
+}
+
 /** One (dataset, operation, role) row of the summary. */
 export interface SummaryRow {
   readonly dataset: string;
@@ -26,7 +39,7 @@ export interface SummaryRow {
   /** Bytes of Engine's response body. */
   readonly responseBytes: number | null;
   /** Medians over repeats per peer (absent when not run). */
-  readonly peers: Partial<Record<PeerName, { rps: number; p50: number; p99: number; rssMiB: number | null; runs: number[] }>>;
+  readonly peers: Partial<Record<PeerName, PeerSummary>>;
 }
 
 /** Metadata-at-scale numbers. */
@@ -37,6 +50,8 @@ export interface ScaleResult {
   readonly metadataBytes: number;
   readonly replaceMetadataMs: number;
   readonly trackOneMoreMs: number;
+  /** Tracking plus the first admin query on the new table (which builds the admin schema). */
+  readonly trackThenFirstQueryMs: number;
   readonly restartToHealthyMs: number;
   readonly restartToFirstQueryMs: number;
   readonly firstRoleQueryMs: number;
@@ -71,11 +86,14 @@ export function summarize(runs: readonly RunRecord[]): SummaryRow['peers'] {
     const mine = runs.filter((r) => r.peer === peer);
     if (mine.length === 0) continue;
     const rss = mine.map((r) => r.rssMiB).filter((x): x is number => x !== null);
+    const cpu = mine.map((r) => r.serverCpuMsPerReq).filter((x): x is number => x !== null);
     out[peer] = {
       rps: median(mine.map((r) => r.rps)),
       p50: median(mine.map((r) => r.p50)),
       p99: median(mine.map((r) => r.p99)),
       rssMiB: rss.length === 0 ? null : Math.max(...rss),
+      serverCpuUs: cpu.length === 0 ? null : median(cpu) * 1000,
+      postgresCpuUs: median(mine.map((r) => r.postgresCpuMsPerReq)) * 1000,
       runs: mine.map((r) => Math.round(r.rps)),
     };
   }
@@ -97,19 +115,20 @@ export function renderMarkdown(r: BenchReport): string {
   const datasets = [...new Set(r.summary.map((s) => s.dataset))];
   for (const ds of datasets) {
     lines.push(`## Data set \`${ds}\` (idle Engine RSS after setup: ${fmt(r.idleEngineRssMiB[ds] ?? undefined)} MiB)`, '');
-    lines.push('| operation | role | Engine req/s | PostGraphile req/s | raw SQL req/s | Engine/PostGraphile | Engine/raw | Engine p50 / p99 ms | PostGraphile p50 / p99 ms | raw p50 / p99 ms | Engine RSS MiB | PostGraphile RSS MiB | response bytes |');
-    lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    lines.push('| operation | role | Engine req/s | PostGraphile req/s | raw SQL req/s | Engine/PostGraphile | Engine/raw | Engine p50 / p99 ms | PostGraphile p50 / p99 ms | raw p50 / p99 ms | CPU µs/req server + PG: Engine | PostGraphile | raw | Engine RSS MiB | PostGraphile RSS MiB | response bytes |');
+    lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const s of r.summary.filter((x) => x.dataset === ds)) {
       if (s.notApplicable !== null) {
-        lines.push(`| ${s.op} | ${s.role} | n/a | n/a | n/a | – | – | – | – | – | – | – | – |`);
+        lines.push(`| ${s.op} | ${s.role} | n/a | n/a | n/a | – | – | – | – | – | – | – | – | – | – | – |`);
         continue;
       }
       const e = s.peers.engine;
       const p = s.peers.postgraphile;
       const w = s.peers.raw;
-      const lat = (x: { p50: number; p99: number } | undefined): string => (x === undefined ? '–' : `${x.p50} / ${x.p99}`);
+      const lat = (x: PeerSummary | undefined): string => (x === undefined ? '–' : `${x.p50} / ${x.p99}`);
+      const cpu = (x: PeerSummary | undefined): string => (x === undefined ? '–' : `${fmt(x.serverCpuUs ?? undefined)} + ${fmt(x.postgresCpuUs)}`);
       lines.push(
-        `| ${s.op}${s.caveat === null ? '' : ' ¹'} | ${s.role} | ${fmt(e?.rps)} | ${fmt(p?.rps)} | ${fmt(w?.rps)} | ${ratio(e?.rps, p?.rps)} | ${ratio(e?.rps, w?.rps)} | ${lat(e)} | ${lat(p)} | ${lat(w)} | ${fmt(e?.rssMiB ?? undefined)} | ${fmt(p?.rssMiB ?? undefined)} | ${s.responseBytes ?? '–'} |`,
+        `| ${s.op}${s.caveat === null ? '' : ' ¹'} | ${s.role} | ${fmt(e?.rps)} | ${fmt(p?.rps)} | ${fmt(w?.rps)} | ${ratio(e?.rps, p?.rps)} | ${ratio(e?.rps, w?.rps)} | ${lat(e)} | ${lat(p)} | ${lat(w)} | ${cpu(e)} | ${cpu(p)} | ${cpu(w)} | ${fmt(e?.rssMiB ?? undefined)} | ${fmt(p?.rssMiB ?? undefined)} | ${s.responseBytes ?? '–'} |`,
       );
     }
     lines.push('');
@@ -126,6 +145,7 @@ export function renderMarkdown(r: BenchReport): string {
     lines.push(`| metadata document | ${(s.metadataBytes / 1024 / 1024).toFixed(1)} MiB |`);
     lines.push(`| replace_metadata | ${fmt(s.replaceMetadataMs)} ms |`);
     lines.push(`| track one more table afterwards (pg_track_table) | ${fmt(s.trackOneMoreMs)} ms |`);
+    lines.push(`| track one more table, then the first admin query on it (schema rebuilt on first use) | ${fmt(s.trackThenFirstQueryMs)} ms |`);
     lines.push(`| restart: spawn → /healthz 200 | ${fmt(s.restartToHealthyMs)} ms |`);
     lines.push(`| restart: spawn → first admin query answered | ${fmt(s.restartToFirstQueryMs)} ms |`);
     lines.push(`| first query of each of the ${s.roles} roles after restart (schema build, total) | ${fmt(s.firstRoleQueryMs)} ms |`);
