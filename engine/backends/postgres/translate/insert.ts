@@ -83,8 +83,9 @@ function nestedData(owner: string, key: string): Fragment {
 }
 
 /** Whether a row (`s`) nests parent rows under `key`: the same test that builds that parent level's rows. */
-function hasParent(key: string): Fragment {
-  return sql`jsonb_typeof(${nestedData('s', key)}) = 'object'`;
+function hasParent(key: string, present: boolean): Fragment {
+  // IS [NOT] TRUE: a row without the key gives NULL, which must count as "absent".
+  return sql`(jsonb_typeof(${nestedData('s', key)}) = 'object') ${raw(present ? 'IS TRUE' : 'IS NOT TRUE')}`;
 }
 
 /** The input-rows CTEs of `n` and below, owners first. */
@@ -114,7 +115,7 @@ function partitionFilter(level: ir.InsertLevel, p: ir.InsertPartition): Fragment
       const has = sql`(${columnOf('s', '__j')} ? ${stringLiteral(c.key)})`;
       return given.has(c.key) ? has : sql`NOT ${has}`;
     }),
-    ...level.parents.map((n) => (parents.has(n.key) ? hasParent(n.key) : sql`NOT ${hasParent(n.key)}`)),
+    ...level.parents.map((n) => hasParent(n.key, parents.has(n.key))),
   ];
   return join(conds, ' AND ');
 }
