@@ -38,6 +38,7 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
   });
   const graphql = new GraphqlService(metadata.catalogRef, {
     stringifyNumericTypes: settings.stringifyNumericTypes,
+    inferFunctionPermissions: settings.inferFunctionPermissions,
     logger,
   });
   const app = await buildApp({ settings, logger, auth, metadata, graphql });

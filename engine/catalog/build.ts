@@ -3,7 +3,8 @@
  * (see prepared.ts). Pure and synchronous: all database reads happen before,
  * so a build can run once per call of a `bulk`. Stages run in order, each
  * leaving out what it cannot resolve and recording why:
- * sources → tables → names → enum links → relationships → permissions → roles.
+ * sources → tables → names → enum links → relationships → permissions →
+ * functions → roles.
  * Dependency pruning falls out of the order: a relationship to an
  * inconsistent table, or a permission through an inconsistent relationship,
  * does not resolve and is reported in turn.
@@ -11,6 +12,7 @@
 import { formatTableName, type MetadataDocument, type SourceMetadata } from '../metadata/document.ts';
 import { inconsistency } from './inconsistency.ts';
 import type { PreparedSource, PreparedSources } from './prepared.ts';
+import { resolveSourceFunctions } from './stages/functions.ts';
 import { NameRegistry } from './stages/names.ts';
 import {
   permissionItems,
@@ -209,6 +211,20 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
       connection: s.prepared.connection,
       tables,
     });
+  }
+
+  // Stage: functions (after permissions: a function permission needs the role's select permission).
+  for (const s of sources) {
+    const info = catalogSources.get(s.meta.name);
+    if (info === undefined || s.meta.functions.length === 0) continue;
+    const input = {
+      source: s.meta.name,
+      entries: s.meta.functions,
+      introspected: s.prepared.introspection.functions,
+      tables: info.tables,
+      names,
+    };
+    catalogSources.set(s.meta.name, { ...info, functions: resolveSourceFunctions(input, bad) });
   }
 
   return {

@@ -24,7 +24,10 @@ export type MetadataObjectRef =
       readonly table: QualifiedName;
       readonly role: string;
       readonly permission: PermissionKind;
-    };
+    }
+  | { readonly kind: 'function'; readonly source: string; readonly function: QualifiedName }
+  | { readonly kind: 'function_permission'; readonly source: string; readonly function: QualifiedName; readonly role: string }
+  | { readonly kind: 'computed_field'; readonly source: string; readonly table: QualifiedName; readonly name: string };
 
 /** The stable id of a reference. */
 export function objectId(ref: MetadataObjectRef): string {
@@ -38,6 +41,12 @@ export function objectId(ref: MetadataObjectRef): string {
       return JSON.stringify([ref.kind, ref.source, ref.table.schema, ref.table.name, ref.name]);
     case 'permission':
       return JSON.stringify([ref.kind, ref.source, ref.table.schema, ref.table.name, ref.role, ref.permission]);
+    case 'function':
+      return JSON.stringify([ref.kind, ref.source, ref.function.schema, ref.function.name]);
+    case 'function_permission':
+      return JSON.stringify([ref.kind, ref.source, ref.function.schema, ref.function.name, ref.role]);
+    case 'computed_field':
+      return JSON.stringify([ref.kind, ref.source, ref.table.schema, ref.table.name, ref.name]);
   }
 }
 
@@ -62,6 +71,12 @@ export function parseObjectId(id: string): MetadataObjectRef | null {
       return { kind, source, table, name: a };
     case 'permission':
       return { kind, source, table, role: a, permission: b as PermissionKind };
+    case 'function':
+      return { kind, source, function: table };
+    case 'function_permission':
+      return { kind, source, function: table, role: a };
+    case 'computed_field':
+      return { kind, source, table, name: a };
     default:
       return null;
   }
@@ -88,5 +103,11 @@ export function objectName(ref: MetadataObjectRef): string {
       return `relationship ${ref.name} in table ${tableText(ref.table)} in source ${ref.source}`;
     case 'permission':
       return `permission ${tableText(ref.table)}.${ref.role}.${ref.permission} in source ${ref.source}`;
+    case 'function':
+      return `function ${tableText(ref.function)} in source ${ref.source}`;
+    case 'function_permission':
+      return `function permission ${tableText(ref.function)}.${ref.role} in source ${ref.source}`;
+    case 'computed_field':
+      return `computed field ${ref.name} in table ${tableText(ref.table)} in source ${ref.source}`;
   }
 }

@@ -40,6 +40,77 @@ export interface SourceInfo {
   readonly connection: SourceConnection;
   /** Tracked tables, keyed by `schema.name` (see {@link tableKey}). */
   readonly tables: ReadonlyMap<string, TableInfo>;
+  /** Tracked, consistent functions, keyed by `schema.name`; absent when there are none. */
+  readonly functions?: ReadonlyMap<string, FunctionInfo>;
+  /** Source customization (root field namespace, prefixes, naming convention); absent when none. */
+  readonly customization?: SourceCustomizationInfo;
+}
+
+/** An input argument of a function, as GraphQL exposes it. */
+export interface FunctionArgInfo {
+  /** The database argument name (also its GraphQL name). */
+  readonly name: string;
+  readonly dbType: string;
+  readonly elementType: string | null;
+  readonly typeCategory: ColumnInfo['typeCategory'];
+  /** An argument with a default may be left out. */
+  readonly hasDefault: boolean;
+}
+
+/** A tracked function returning rows of a tracked table. */
+export interface FunctionInfo {
+  readonly source: string;
+  readonly name: QualifiedName;
+  /** `custom_name`, else the name, prefixed `<schema>_` outside `public`. */
+  readonly gqlName: string;
+  readonly rootFields: { readonly function: string; readonly functionAggregate: string };
+  /** The metadata `comment`, else the database comment; null gives the generated description. */
+  readonly description: string | null;
+  readonly returnTable: QualifiedName;
+  /** Whether the function returns SETOF rows (else one row, still exposed as a list as v2 does). */
+  readonly returnsSet: boolean;
+  readonly exposedAs: 'query' | 'mutation';
+  /** Input arguments the GraphQL `args` object offers (the session argument left out). */
+  readonly args: readonly FunctionArgInfo[];
+  /** The argument that receives the session variables as JSON, if any. */
+  readonly sessionArgument: string | null;
+  /** Roles with an explicit function permission. */
+  readonly permissions: readonly string[];
+}
+
+/** What a computed field returns: a scalar, or rows of a tracked table. */
+export type ComputedFieldReturn =
+  | {
+      readonly kind: 'scalar';
+      readonly dbType: string;
+      readonly elementType: string | null;
+      readonly typeCategory: ColumnInfo['typeCategory'];
+    }
+  | { readonly kind: 'table'; readonly table: QualifiedName; readonly returnsSet: boolean };
+
+/** A computed field of a table: a function taking the table's row. */
+export interface ComputedFieldInfo {
+  readonly name: string;
+  readonly function: QualifiedName;
+  readonly description: string | null;
+  /** The row argument: its name, or null when it is the first argument and unnamed (passed by position). */
+  readonly tableArgument: string | null;
+  readonly sessionArgument: string | null;
+  /** Other input arguments, offered as `args` on the field. */
+  readonly args: readonly FunctionArgInfo[];
+  readonly returns: ComputedFieldReturn;
+}
+
+/** v2 source `customization`, resolved. */
+export interface SourceCustomizationInfo {
+  /** Root fields of the source live under this field of each root type. */
+  readonly namespace: string | null;
+  readonly rootPrefix: string;
+  readonly rootSuffix: string;
+  readonly typePrefix: string;
+  readonly typeSuffix: string;
+  /** `graphql-default`: camelCase field names, PascalCase type names. */
+  readonly namingConvention: 'hasura-default' | 'graphql-default';
 }
 
 /** Key of a table in {@link SourceInfo.tables}. */
@@ -76,6 +147,8 @@ export interface TableInfo {
   readonly mutability: { readonly insertable: boolean; readonly updatable: boolean; readonly deletable: boolean };
   /** Permissions by role. Absent role = no access. */
   readonly permissions: ReadonlyMap<string, TablePermissions>;
+  /** Consistent computed fields; absent when there are none. */
+  readonly computedFields?: readonly ComputedFieldInfo[];
 }
 
 /** Root field names of a table (v2 `custom_root_fields` keys in camelCase). */
@@ -167,6 +240,8 @@ export interface TablePermissions {
 /** A resolved select permission. */
 export interface SelectPermissionInfo {
   readonly columns: readonly string[];
+  /** Computed fields the role may select (select permission `computed_fields`); absent = none. */
+  readonly computedFields?: readonly string[];
   readonly filter: PermissionBoolExp;
   readonly limit: number | null;
   readonly allowAggregations: boolean;

@@ -51,6 +51,9 @@ function valueOf(p: ir.ParamSource, variables: Readonly<Record<string, unknown>>
       }
       return encode(v, p.encoding);
     }
+    case 'session-object':
+      // v2 compat: a function's session argument is the JSON object of all session variables.
+      return JSON.stringify(session.variables);
     case 'list':
       return p.items.map((i) => valueOf(i, variables, session));
     case 'json-doc':

@@ -34,6 +34,8 @@ export interface GraphqlServiceOptions {
   readonly logger: Logger;
   /** Most cached operations (default 4096). */
   readonly planCacheSize?: number;
+  /** ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS (default true). */
+  readonly inferFunctionPermissions?: boolean;
 }
 
 const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
@@ -56,7 +58,7 @@ export class GraphqlService implements GraphqlApi {
   readonly #catalogRef: CatalogRef;
   readonly #stringify: boolean;
   readonly #logger: Logger;
-  readonly #schemas = new SchemaCache();
+  readonly #schemas: SchemaCache;
   readonly #plans: PlanCache;
 
   constructor(catalogRef: CatalogRef, opts: GraphqlServiceOptions) {
@@ -64,6 +66,7 @@ export class GraphqlService implements GraphqlApi {
     this.#stringify = opts.stringifyNumericTypes;
     this.#logger = opts.logger;
     this.#plans = new PlanCache(opts.planCacheSize ?? 4096);
+    this.#schemas = new SchemaCache({ inferFunctionPermissions: opts.inferFunctionPermissions ?? true });
     catalogRef.subscribe(() => this.#plans.clear());
   }
 

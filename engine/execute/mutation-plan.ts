@@ -10,6 +10,7 @@ import type * as ir from '../ir/index.ts';
 import type { BoundStatement, SourceConnection } from '../backends/backend.ts';
 import type { Catalog } from '../catalog/types.ts';
 import type { Session } from '../auth/session.ts';
+import { compileReadField } from '../backends/postgres/compile.ts';
 import { compileMutation, type CompiledMutation } from '../backends/postgres/compile-mutation.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
@@ -31,7 +32,13 @@ export function buildMutationPlan(fields: readonly ir.RootField[], catalog: Cata
   return {
     fields: fields.map((f): PlannedMutationField => {
       if (f.kind === 'static') return { kind: 'static', alias: f.alias, json: f.json };
-      if (f.kind !== 'mutation') throw new EngineError(ErrorCode.ValidationFailed, 'a mutation may only select mutation fields', { path: `$.selectionSet.${f.alias}` });
+      if (f.kind === 'select' || f.kind === 'aggregate') {
+        // A tracked function exposed as a mutation: a read that runs in the transaction, in order.
+        const source = catalog.sources.get(f.source);
+        if (source === undefined) throw new EngineError(ErrorCode.Unexpected, `source "${f.source}" is not available`);
+        const compiled = { statements: [{ sql: compileReadField(f), output: true }], list: false };
+        return { kind: 'write', alias: f.alias, source: f.source, connection: source.connection, compiled };
+      }
       const source = catalog.sources.get(f.source);
       if (source === undefined) throw new EngineError(ErrorCode.Unexpected, `source "${f.source}" is not available`);
       return { kind: 'write', alias: f.alias, source: f.source, connection: source.connection, compiled: compileMutation(f.mutation) };

@@ -9,9 +9,20 @@ import type { AggregateOp, OrderBy } from './order-by.ts';
 import type { QualifiedName } from './table.ts';
 import type { ParamSource } from './value.ts';
 
+/**
+ * A call of a function returning rows of `RowSource.table` (a tracked
+ * function), read instead of the table itself. Arguments go by name.
+ */
+export interface FunctionCall {
+  readonly name: QualifiedName;
+  readonly args: ReadonlyArray<{ readonly name: string; readonly value: ParamSource }>;
+}
+
 /** Which rows of a table a select reads. */
 export interface RowSource {
   readonly table: QualifiedName;
+  /** When set, the rows come from this function call (still rows of `table`). */
+  readonly function?: FunctionCall;
   /** Permission filter and user `where`, conjoined; null = every row. */
   readonly where: BoolExp | null;
   readonly orderBy: readonly OrderBy[];

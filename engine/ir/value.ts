@@ -33,6 +33,8 @@ export type ParamSource =
     }
   /** A session variable (lower-cased name, e.g. `x-engine-user-id`). */
   | { readonly kind: 'session'; readonly name: string; readonly encoding: ValueEncoding }
+  /** Every session variable as one JSON object (a function's `session_argument`). */
+  | { readonly kind: 'session-object' }
   /** A list literal whose items are slots of their own (`_in: [$a, 1]`). */
   | { readonly kind: 'list'; readonly items: readonly ParamSource[] }
   /** One JSON-encoded parameter assembled at bind time (mutation input rows). See {@link JsonDoc}. */

@@ -155,7 +155,7 @@ export interface TableMetadata {
   readonly is_enum?: boolean;
   readonly object_relationships: readonly RelationshipMetadata[];
   readonly array_relationships: readonly RelationshipMetadata[];
-  readonly computed_fields: readonly JsonObject[];
+  readonly computed_fields: readonly ComputedFieldMetadata[];
   readonly remote_relationships: readonly JsonObject[];
   readonly insert_permissions: readonly PermissionEntry<InsertPermission>[];
   readonly select_permissions: readonly PermissionEntry<SelectPermission>[];
@@ -164,11 +164,48 @@ export interface TableMetadata {
   readonly event_triggers: readonly JsonObject[];
 }
 
-/** A tracked function (its operations arrive in a later issue; kept as given). */
+/** v2 `custom_root_fields` of a function. */
+export interface FunctionCustomRootFields {
+  readonly function?: CustomRootField | null;
+  readonly function_aggregate?: CustomRootField | null;
+}
+
+/** The `configuration` of a tracked function. */
+export interface FunctionConfiguration {
+  readonly custom_name?: string | null;
+  readonly custom_root_fields?: FunctionCustomRootFields;
+  /** The argument that receives the session variables as JSON. */
+  readonly session_argument?: string | null;
+  /** `mutation`, or `query`; when absent, VOLATILE functions go to the mutation root. */
+  readonly exposed_as?: 'query' | 'mutation' | null;
+}
+
+/** A function permission: the role may call the function. */
+export interface FunctionPermissionEntry {
+  readonly role: string;
+}
+
+/** A tracked function (normalized: `function` is `{schema, name}`). */
 export interface FunctionMetadata {
+  readonly function: QualifiedName;
+  readonly configuration?: FunctionConfiguration;
+  readonly permissions?: readonly FunctionPermissionEntry[];
+  readonly comment?: string | null;
+}
+
+/** The `definition` of a computed field. */
+export interface ComputedFieldDefinition {
   readonly function: TableNameInput;
-  readonly configuration?: JsonObject;
-  readonly permissions?: readonly JsonObject[];
+  /** The argument that receives the table row; the first argument when absent. */
+  readonly table_argument?: string | null;
+  /** The argument that receives the session variables as JSON. */
+  readonly session_argument?: string | null;
+}
+
+/** A computed field as stored under its table. */
+export interface ComputedFieldMetadata {
+  readonly name: string;
+  readonly definition: ComputedFieldDefinition;
   readonly comment?: string | null;
 }
 
@@ -299,7 +336,9 @@ export function normalizeDocument(raw: Loose): MetadataDocument {
       ...s,
       kind: s['kind'] === undefined || s['kind'] === 'pg' ? 'postgres' : (s['kind'] as SourceKind),
       tables: list<Loose>(s['tables']).map(normalizeTable),
-      functions: list<FunctionMetadata>(s['functions']),
+      functions: list<Loose>(s['functions']).map(
+        (f): FunctionMetadata => ({ ...f, function: parseTableName(f['function'] as TableNameInput) }) as unknown as FunctionMetadata,
+      ),
     };
     return out as unknown as SourceMetadata;
   });

@@ -5,7 +5,7 @@
  */
 import type { MetadataObjectRef, PermissionKind } from '../catalog/object-id.ts';
 import type { QualifiedName } from '../catalog/types.ts';
-import { sameTable, type MetadataDocument, type SourceMetadata, type TableMetadata } from './document.ts';
+import { sameTable, type FunctionMetadata, type MetadataDocument, type SourceMetadata, type TableMetadata } from './document.ts';
 
 /** The source named `name`, if any. */
 export function findSource(doc: MetadataDocument, name: string): SourceMetadata | undefined {
@@ -56,6 +56,28 @@ export function updateTable(
   });
 }
 
+/** The tracked function `fn` of `source`, if any. */
+export function findFunction(doc: MetadataDocument, source: string, fn: QualifiedName): FunctionMetadata | undefined {
+  return findSource(doc, source)?.functions.find((f) => sameTable(f.function, fn));
+}
+
+/** Replaces function `fn` of `source` with `edit(function)`; `null` removes it. */
+export function updateFunction(
+  doc: MetadataDocument,
+  source: string,
+  fn: QualifiedName,
+  edit: (f: FunctionMetadata) => FunctionMetadata | null,
+): MetadataDocument {
+  return updateSource(doc, source, (s) => {
+    const functions: FunctionMetadata[] = [];
+    for (const f of s.functions) {
+      const next = sameTable(f.function, fn) ? edit(f) : f;
+      if (next !== null) functions.push(next);
+    }
+    return { ...s, functions };
+  });
+}
+
 /** The list key of a permission kind (`select_permissions`). */
 export function permissionListKey(kind: PermissionKind): 'select_permissions' | 'insert_permissions' | 'update_permissions' | 'delete_permissions' {
   return `${kind}_permissions`;
@@ -85,5 +107,17 @@ export function removeObject(doc: MetadataDocument, ref: MetadataObjectRef): Met
         [key]: (t[key] as ReadonlyArray<{ role: string }>).filter((p) => p.role !== ref.role),
       }));
     }
+    case 'function':
+      return updateFunction(doc, ref.source, ref.function, () => null);
+    case 'function_permission':
+      return updateFunction(doc, ref.source, ref.function, (f) => ({
+        ...f,
+        permissions: (f.permissions ?? []).filter((p) => p.role !== ref.role),
+      }));
+    case 'computed_field':
+      return updateTable(doc, ref.source, ref.table, (t) => ({
+        ...t,
+        computed_fields: t.computed_fields.filter((c) => c.name !== ref.name),
+      }));
   }
 }

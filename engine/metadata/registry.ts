@@ -21,6 +21,10 @@ import { createArrayRelationship, createObjectRelationship } from './operations/
 import { dropRelationship } from './operations/relationships/drop-relationship.ts';
 import { renameRelationship } from './operations/relationships/rename-relationship.ts';
 import { setRelationshipComment } from './operations/relationships/set-relationship-comment.ts';
+import { createFunctionPermission, dropFunctionPermission } from './operations/functions/function-permission.ts';
+import { setFunctionCustomization } from './operations/functions/set-function-customization.ts';
+import { trackFunction } from './operations/functions/track-function.ts';
+import { untrackFunction } from './operations/functions/untrack-function.ts';
 import { addSource } from './operations/sources/add-source.ts';
 import { dropSource } from './operations/sources/drop-source.ts';
 import { runSql } from './operations/sql/run-sql.ts';
@@ -28,6 +32,15 @@ import { setTableCustomFields, setTableCustomization } from './operations/tables
 import { setTableIsEnum } from './operations/tables/set-table-is-enum.ts';
 import { trackTable } from './operations/tables/track-table.ts';
 import { untrackTable } from './operations/tables/untrack-table.ts';
+
+/** Function operations (same names with and without `pg_`). */
+const FUNCTION_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
+  ['track_function', trackFunction],
+  ['untrack_function', untrackFunction],
+  ['set_function_customization', setFunctionCustomization],
+  ['create_function_permission', createFunctionPermission],
+  ['drop_function_permission', dropFunctionPermission],
+];
 
 /** Operations of a database backend, by name without the backend prefix. */
 const SOURCE_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
@@ -42,6 +55,7 @@ const SOURCE_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['drop_relationship', dropRelationship],
   ['rename_relationship', renameRelationship],
   ['set_relationship_comment', setRelationshipComment],
+  ...FUNCTION_OPERATIONS,
 ]);
 
 /** Backend-neutral operations of `/v1/metadata`. */
@@ -68,6 +82,7 @@ const QUERY_V1_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['drop_relationship', dropRelationship],
   ['rename_relationship', renameRelationship],
   ['set_relationship_comment', setRelationshipComment],
+  ...FUNCTION_OPERATIONS,
   ['export_metadata', exportMetadata],
   ['replace_metadata', replaceMetadata],
   ['reload_metadata', reloadMetadata],

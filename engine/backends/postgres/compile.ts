@@ -28,6 +28,14 @@ export function compileQuery(fields: readonly ir.QueryRootField[]): CompiledSql 
   return compileFragment(sql`SELECT ${obj}::text`);
 }
 
+/**
+ * The statement whose single text value is one read root field's JSON (a
+ * tracked function exposed as a mutation runs this inside the mutation's transaction).
+ */
+export function compileReadField(f: ir.DbRootField): CompiledSql {
+  return compileFragment(sql`SELECT (${rootValue(f, new AliasCounter())})::text`);
+}
+
 /** `EXPLAIN (FORMAT JSON)` of a compiled statement; its one value is the plan as JSON text. */
 export function compileExplain(stmt: CompiledSql): CompiledSql {
   return { text: `EXPLAIN (FORMAT JSON) ${stmt.text}`, params: stmt.params };

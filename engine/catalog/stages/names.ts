@@ -16,9 +16,18 @@ export class NameRegistry {
     const owner = `table "${formatTableName(t.entry.table)}" in source "${t.source}"`;
     const names: Array<[string, string]> = [[t.gqlName, 'type name']];
     for (const n of Object.values(t.rootFields)) names.push([n, 'root field']);
+    return this.claimNames(owner, names, t.gqlName);
+  }
+
+  /**
+   * Claims `[name, what]` pairs (`what` is `type name` or `root field`) for
+   * `owner`, or returns the first clash without claiming any. `base` may
+   * double as a root field of the same owner (a table `author` has field `author`).
+   */
+  claimNames(owner: string, names: ReadonlyArray<readonly [string, string]>, base: string): string | null {
     const own = new Set<string>();
     for (const [n, what] of names) {
-      if (what === 'root field' && own.has(n) && n !== t.gqlName) {
+      if (what === 'root field' && own.has(n) && n !== base) {
         return `the root field name "${n}" is used twice by ${owner}`;
       }
       own.add(n);

@@ -16,11 +16,18 @@ import {
 } from 'graphql';
 import type { Catalog } from '../../catalog/types.ts';
 import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
+import { functionRootFields } from './function-fields.ts';
 import { mutationRootFields } from './mutation-root.ts';
 import { buildMutationViews } from './mutation-view.ts';
 import { MUTATION_ROOT, NO_QUERIES_FIELD, NO_QUERIES_MESSAGE, QUERY_ROOT, SUBSCRIPTION_ROOT } from './names.ts';
 import { SchemaTypes } from './table-types.ts';
 import { buildTableViews, type TableView } from './table-view.ts';
+
+/** Settings that shape every role's schema. */
+export interface SchemaOptions {
+  /** ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS (default true); see function-fields.ts. */
+  readonly inferFunctionPermissions?: boolean;
+}
 
 /** A role's schema plus what it was built from. */
 export interface RoleSchema {
@@ -65,10 +72,11 @@ function rootFields(views: Iterable<TableView>, types: SchemaTypes): GraphQLFiel
 }
 
 /** Builds the schema `role` sees in `catalog` (admin sees every table). */
-export function buildRoleSchema(catalog: Catalog, role: string, isAdmin: boolean): RoleSchema {
+export function buildRoleSchema(catalog: Catalog, role: string, isAdmin: boolean, options: SchemaOptions = {}): RoleSchema {
   const views = buildTableViews(catalog, role, isAdmin);
   const types = new SchemaTypes();
-  let fields = rootFields(views.values(), types);
+  const access = { role, isAdmin, inferFunctionPermissions: options.inferFunctionPermissions ?? true };
+  let fields = { ...rootFields(views.values(), types), ...functionRootFields(catalog, views, types, access, 'query') };
   if (Object.keys(fields).length === 0) {
     fields = {
       [NO_QUERIES_FIELD]: {
@@ -79,7 +87,10 @@ export function buildRoleSchema(catalog: Catalog, role: string, isAdmin: boolean
   }
   const query = new GraphQLObjectType({ name: QUERY_ROOT, fields });
   const subscription = new GraphQLObjectType({ name: SUBSCRIPTION_ROOT, fields });
-  const writes = mutationRootFields(buildMutationViews(catalog.sources.values(), role, isAdmin, views).values(), types);
+  const writes = {
+    ...mutationRootFields(buildMutationViews(catalog.sources.values(), role, isAdmin, views).values(), types),
+    ...functionRootFields(catalog, views, types, access, 'mutation'),
+  };
   const mutation = Object.keys(writes).length === 0 ? undefined : new GraphQLObjectType({ name: MUTATION_ROOT, fields: writes });
   const schema = new GraphQLSchema({ query, mutation, subscription });
   return { schema, role, catalogVersion: catalog.version };

@@ -3,7 +3,7 @@
  * operation into IR needs no lookups by name: the field definition graphql-js
  * hands back carries what it means.
  */
-import type { ColumnInfo } from '../../catalog/types.ts';
+import type { ColumnInfo, FunctionInfo } from '../../catalog/types.ts';
 import type { AggregateOpName } from './names.ts';
 import type { RelationshipView, TableView } from './table-view.ts';
 
@@ -15,7 +15,9 @@ export type RootFieldDescriptor =
   | { readonly kind: 'select'; readonly table: TableView }
   | { readonly kind: 'select-by-pk'; readonly table: TableView }
   | { readonly kind: 'select-aggregate'; readonly table: TableView }
-  | { readonly kind: 'static'; readonly json: string };
+  | { readonly kind: 'static'; readonly json: string }
+  /** A tracked function's rows (`<fn>`) or their aggregate (`<fn>_aggregate`); see function-fields.ts. */
+  | { readonly kind: 'function' | 'function-aggregate'; readonly table: TableView; readonly fn: FunctionInfo };
 
 /** A field of a table's object type, or of a bool_exp / order_by input. */
 export type TableFieldDescriptor =

@@ -101,6 +101,14 @@ export function castExpName(scalar: string): string {
   return `${scalar}_cast_exp`;
 }
 
+/** The argument of function fields (tracked functions, computed fields) holding the function's arguments. */
+export const FUNCTION_ARGS = 'args';
+
+/** `<fn>_args`, the input type of a function's arguments. */
+export function functionArgsTypeName(fn: string): string {
+  return `${fn}_args`;
+}
+
 /** True when `s` is a valid GraphQL name. */
 export function isGraphqlName(s: string): boolean {
   return /^[_A-Za-z][_0-9A-Za-z]*$/.test(s);

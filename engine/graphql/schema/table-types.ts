@@ -62,6 +62,17 @@ export class SchemaTypes {
     ),
   });
   readonly #tables = new Map<TableView, TableTypes>();
+  readonly #inputs = new Map<string, GraphQLInputObjectType>();
+
+  /** The input object named `name`, made by `make` on first use (function `<fn>_args` types). */
+  inputObject(name: string, make: () => GraphQLInputObjectType): GraphQLInputObjectType {
+    let t = this.#inputs.get(name);
+    if (t === undefined) {
+      t = make();
+      this.#inputs.set(name, t);
+    }
+    return t;
+  }
 
   /** The types of `view`. */
   of(view: TableView): TableTypes {

@@ -23,6 +23,7 @@ import { descriptorOf, type RootFieldDescriptor } from '../schema/descriptors.ts
 import { collectFields } from './collect-fields.ts';
 import { useStructural, type ToIrContext, type VariableUse } from './context.ts';
 import { astInput, leafParam } from './input.ts';
+import { toIrFunctionField } from './function.ts';
 import { toIrMutationField } from './mutation.ts';
 import { plainSource, toIrAggregate, toIrFields, toIrRowSource } from './select.ts';
 import { argumentOf } from './collect-fields.ts';
@@ -88,11 +89,15 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
       continue;
     }
     const def = defs[name];
+    const d = def === undefined ? undefined : descriptorOf<RootFieldDescriptor>(def.extensions);
+    if (def !== undefined && (d?.kind === 'function' || d?.kind === 'function-aggregate')) {
+      fields.push(toIrFunctionField(d, def, nodes, ctx, alias, path));
+      continue;
+    }
     if (kind === 'mutation' && def !== undefined) {
       fields.push(toIrMutationField(def, nodes, ctx, alias, path));
       continue;
     }
-    const d = def === undefined ? undefined : descriptorOf<RootFieldDescriptor>(def.extensions);
     if (def === undefined || d === undefined) {
       throw new EngineError(ErrorCode.ValidationFailed, `field '${name}' not found in type: '${root.name}'`, { path });
     }
@@ -124,6 +129,8 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
       }
       case 'select-aggregate':
         fields.push({ kind: 'aggregate', alias, source: d.table.source.name, select: toIrAggregate(d.table, def, nodes, ctx, path) });
+        break;
+      default:
         break;
     }
   }

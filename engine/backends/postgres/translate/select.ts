@@ -58,6 +58,14 @@ function limitClause(src: ir.RowSource): Fragment | null {
   return null;
 }
 
+/** The table, or the call of the function whose rows are read (arguments by name, types from the signature). */
+function fromItem(src: ir.RowSource): Fragment {
+  const fn = src.function;
+  if (fn === undefined) return qualified(src.table.schema, src.table.name);
+  const args = fn.args.map((a) => sql`${ident(a.name)} => ${param(a.value)}`);
+  return sql`${qualified(fn.name.schema, fn.name.name)}(${join(args, ', ')})`;
+}
+
 /**
  * The inner subquery of Note [Select shape]. `needed` lists the columns the
  * outer level reads; it may grow here with plain-column sort keys.
@@ -112,7 +120,7 @@ function translateRowSource(
     sql`(SELECT `,
     distinct ?? raw(''),
     projection.length === 0 ? raw('1 AS "__one"') : join(projection, ', '),
-    sql` FROM ${qualified(src.table.schema, src.table.name)} AS ${ident(inner)}`,
+    sql` FROM ${fromItem(src)} AS ${ident(inner)}`,
   ];
   if (conds.length > 0) parts.push(sql` WHERE ${conjunction(conds)}`);
   if (innerKeys.length > 0) parts.push(sql` ORDER BY ${orderList(innerKeys)}`);

@@ -1,0 +1,180 @@
+/**
+ * Stage "functions": a tracked function entry + its introspected database
+ * function → {@link FunctionInfo}, or why it is inconsistent. A function must
+ * exist once (no overloads) and return rows (SETOF or one) of a consistent
+ * tracked table; its input arguments become the GraphQL `args` object.
+ */
+import type { IntrospectedFunction, IntrospectedFunctionArg } from '../../backends/introspection.ts';
+import type { CustomRootField, FunctionMetadata } from '../../metadata/document.ts';
+import { inconsistency } from '../inconsistency.ts';
+import { tableKey, type FunctionArgInfo, type FunctionInfo, type InconsistentObject, type QualifiedName, type TableInfo } from '../types.ts';
+import type { NameRegistry } from './names.ts';
+import { GRAPHQL_NAME } from './tables.ts';
+
+/** v2 compat: how a function is named in reasons (`name`, or `schema.name` outside public). */
+export function functionText(n: QualifiedName): string {
+  return n.schema === 'public' ? n.name : `${n.schema}.${n.name}`;
+}
+
+function rootFieldName(f: CustomRootField | null | undefined): string | null {
+  if (f === null || f === undefined) return null;
+  if (typeof f === 'string') return f;
+  return f.name ?? null;
+}
+
+const JSON_TYPES = new Set(['json', 'jsonb']);
+
+/**
+ * The one database function named by a tracked function or computed field,
+ * or why there is none usable.
+ */
+export function singleFunction(
+  name: QualifiedName,
+  found: readonly IntrospectedFunction[] | undefined,
+): IntrospectedFunction | { reason: string } {
+  const text = `"${functionText(name)}"`;
+  const fn = found?.[0];
+  if (found === undefined || fn === undefined) return { reason: `no such function exists in postgres : ${text}` };
+  if (found.length > 1) return { reason: `function ${text} is overloaded. Overloaded functions are not supported` };
+  return fn;
+}
+
+/** Checks a session argument: it must exist and be json/jsonb. */
+export function checkSessionArgument(
+  fnText: string,
+  args: readonly IntrospectedFunctionArg[],
+  session: string | null,
+): { reason: string } | null {
+  if (session === null) return null;
+  const arg = args.find((a) => a.name === session);
+  if (arg === undefined) return { reason: `${fnText}: session argument "${session}" not found` };
+  if (!JSON_TYPES.has(arg.dbType)) return { reason: `${fnText}: session argument "${session}" should be of type json or jsonb` };
+  return null;
+}
+
+/**
+ * The GraphQL arguments of a function: its input arguments minus `skip`
+ * (session and table arguments). Every one must be named and a GraphQL name,
+ * since calls pass them by name.
+ */
+export function graphqlArguments(
+  fnText: string,
+  args: readonly IntrospectedFunctionArg[],
+  skip: ReadonlySet<string>,
+): FunctionArgInfo[] | { reason: string } {
+  const out: FunctionArgInfo[] = [];
+  for (const [i, a] of args.entries()) {
+    if (a.name !== null && skip.has(a.name)) continue;
+    if (a.name === null) return { reason: `${fnText}: argument ${i + 1} has no name; unnamed arguments are not supported` };
+    if (!GRAPHQL_NAME.test(a.name)) return { reason: `${fnText}: the argument name "${a.name}" is not a valid GraphQL name` };
+    out.push({ name: a.name, dbType: a.dbType, elementType: a.elementType, typeCategory: a.typeCategory, hasDefault: a.hasDefault });
+  }
+  return out;
+}
+
+/** Resolves one tracked function; `isTracked` says whether a table is tracked and consistent. */
+export function resolveFunction(
+  source: string,
+  entry: FunctionMetadata,
+  found: readonly IntrospectedFunction[] | undefined,
+  isTracked: (t: QualifiedName) => boolean,
+): FunctionInfo | { reason: string } {
+  const fn = singleFunction(entry.function, found);
+  if ('reason' in fn) return fn;
+  const text = `the function "${functionText(entry.function)}"`;
+  if (fn.returnTable === null) {
+    return { reason: `${text} cannot be tracked because the function does not return a "COMPOSITE" type` };
+  }
+  if (!isTracked(fn.returnTable)) {
+    return { reason: `${text} cannot be tracked because its return table "${functionText(fn.returnTable)}" is not tracked` };
+  }
+  const config = entry.configuration ?? {};
+  const session = config.session_argument ?? null;
+  const bad = checkSessionArgument(text, fn.args, session);
+  if (bad !== null) return bad;
+  const args = graphqlArguments(text, fn.args, new Set(session === null ? [] : [session]));
+  if ('reason' in args) return args;
+  const custom = config.custom_name;
+  const gqlName =
+    custom !== null && custom !== undefined && custom !== ''
+      ? custom
+      : entry.function.schema === 'public'
+        ? entry.function.name
+        : `${entry.function.schema}_${entry.function.name}`;
+  const roots = config.custom_root_fields ?? {};
+  const rootFields = {
+    function: rootFieldName(roots.function) ?? gqlName,
+    functionAggregate: rootFieldName(roots.function_aggregate) ?? `${gqlName}_aggregate`,
+  };
+  for (const n of [gqlName, rootFields.function, rootFields.functionAggregate]) {
+    if (!GRAPHQL_NAME.test(n)) return { reason: `${text}: "${n}" is not a valid GraphQL name; set a custom_name for it` };
+  }
+  const exposed = config.exposed_as ?? (fn.volatility === 'volatile' ? 'mutation' : 'query');
+  return {
+    source,
+    name: entry.function,
+    gqlName,
+    rootFields,
+    description: entry.comment ?? fn.comment,
+    returnTable: fn.returnTable,
+    returnsSet: fn.returnsSet,
+    exposedAs: exposed,
+    args,
+    sessionArgument: session,
+    permissions: (entry.permissions ?? []).map((p) => p.role),
+  };
+}
+
+/** What {@link resolveSourceFunctions} reads of the rest of the build. */
+export interface FunctionStageInput {
+  readonly source: string;
+  readonly entries: readonly FunctionMetadata[];
+  readonly introspected: ReadonlyMap<string, readonly IntrospectedFunction[]> | undefined;
+  /** The source's consistent tables (with permissions resolved). */
+  readonly tables: ReadonlyMap<string, TableInfo>;
+  readonly names: NameRegistry;
+}
+
+/**
+ * Resolves every tracked function of a source. A function permission whose
+ * role may not select from the return table is inconsistent on its own; the
+ * function stays.
+ */
+export function resolveSourceFunctions(input: FunctionStageInput, bad: InconsistentObject[]): Map<string, FunctionInfo> {
+  const out = new Map<string, FunctionInfo>();
+  for (const entry of input.entries) {
+    const ref = { kind: 'function', source: input.source, function: entry.function } as const;
+    const definition = { function: entry.function, configuration: entry.configuration ?? {}, source: input.source };
+    const r = resolveFunction(input.source, entry, input.introspected?.get(tableKey(entry.function)), (t) =>
+      input.tables.has(tableKey(t)),
+    );
+    if ('reason' in r) {
+      bad.push(inconsistency(ref, definition, r.reason));
+      continue;
+    }
+    const owner = `function "${functionText(entry.function)}" in source "${input.source}"`;
+    const clash = input.names.claimNames(
+      owner,
+      [
+        [r.rootFields.function, 'root field'],
+        [r.rootFields.functionAggregate, 'root field'],
+        [`${r.gqlName}_args`, 'type name'],
+      ],
+      r.gqlName,
+    );
+    if (clash !== null) {
+      bad.push(inconsistency(ref, definition, clash));
+      continue;
+    }
+    const table = input.tables.get(tableKey(r.returnTable));
+    const permitted = r.permissions.filter((role) => {
+      if (table?.permissions.get(role)?.select != null) return true;
+      const pref = { kind: 'function_permission', source: input.source, function: entry.function, role } as const;
+      const reason = `permission denied: role "${role}" does not have select permission on the return table "${functionText(r.returnTable)}" of function "${functionText(entry.function)}"`;
+      bad.push(inconsistency(pref, { function: entry.function, role, source: input.source }, reason));
+      return false;
+    });
+    out.set(tableKey(entry.function), { ...r, permissions: permitted });
+  }
+  return out;
+}

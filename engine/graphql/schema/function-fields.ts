@@ -1,0 +1,115 @@
+/**
+ * Root fields of tracked functions: `<fn>(args: <fn>_args, distinct_on,
+ * limit, offset, order_by, where): [<table>!]!` and, when the role may
+ * aggregate the return table, `<fn>_aggregate`. Functions exposed as
+ * mutations get only `<fn>` on `mutation_root` (v2 compat).
+ *
+ * Which roles see a function: admin always; another role needs a select
+ * permission on the return table, and then either inferred function
+ * permissions (ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS, the default) or an
+ * explicit function permission. The role's select filter and limit apply to
+ * the rows the function returns, since the rows are read through the
+ * return table's view.
+ */
+import {
+  GraphQLInputObjectType,
+  GraphQLList,
+  GraphQLNonNull,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLFieldConfigMap,
+  type GraphQLInputFieldConfigMap,
+} from 'graphql';
+import type { Catalog, ColumnInfo, FunctionArgInfo, FunctionInfo, SourceInfo } from '../../catalog/types.ts';
+import { tableKey } from '../../catalog/types.ts';
+import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
+import { FUNCTION_ARGS, functionArgsTypeName } from './names.ts';
+import type { SchemaTypes } from './table-types.ts';
+import type { TableView } from './table-view.ts';
+
+/** Who is asking, and whether function permissions are inferred. */
+export interface FunctionAccess {
+  readonly role: string;
+  readonly isAdmin: boolean;
+  /** ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS. */
+  readonly inferFunctionPermissions: boolean;
+}
+
+/** A function argument seen as a column, so column types give its GraphQL input type. */
+export function argAsColumn(a: FunctionArgInfo): ColumnInfo {
+  return {
+    name: a.name,
+    gqlName: a.name,
+    dbType: a.dbType,
+    elementType: a.elementType,
+    typeCategory: a.typeCategory,
+    enumLabels: null,
+    nullable: true,
+    hasDefault: a.hasDefault,
+    isGenerated: false,
+    description: null,
+    enumTable: null,
+  };
+}
+
+/**
+ * The `args` argument of a function-like field (tracked function or
+ * computed field): an input object `typeName` whose fields are the
+ * arguments; required when some argument has no default. Empty when the
+ * function takes no GraphQL arguments.
+ */
+export function functionArgsArgument(
+  typeName: string,
+  args: readonly FunctionArgInfo[],
+  source: SourceInfo,
+  types: SchemaTypes,
+): GraphQLFieldConfigArgumentMap {
+  if (args.length === 0) return {};
+  const fields: GraphQLInputFieldConfigMap = {};
+  for (const a of args) {
+    const t = types.columns.input(source, argAsColumn(a));
+    fields[a.name] = { type: a.hasDefault ? t : new GraphQLNonNull(t) };
+  }
+  const input = types.inputObject(typeName, () => new GraphQLInputObjectType({ name: typeName, fields }));
+  const required = args.some((a) => !a.hasDefault);
+  return { [FUNCTION_ARGS]: { type: required ? new GraphQLNonNull(input) : input, description: 'input parameters for function "' + typeName.replace(/_args$/, '') + '"' } };
+}
+
+function mayCall(fn: FunctionInfo, access: FunctionAccess): boolean {
+  return access.isAdmin || access.inferFunctionPermissions || fn.permissions.includes(access.role);
+}
+
+/** The root fields of the functions `access` may call that are exposed as `exposedAs`. */
+export function functionRootFields(
+  catalog: Catalog,
+  views: ReadonlyMap<string, TableView>,
+  types: SchemaTypes,
+  access: FunctionAccess,
+  exposedAs: 'query' | 'mutation',
+): GraphQLFieldConfigMap<unknown, unknown> {
+  const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+  for (const source of catalog.sources.values()) {
+    for (const fn of source.functions?.values() ?? []) {
+      if (fn.exposedAs !== exposedAs || !mayCall(fn, access)) continue;
+      const view = views.get(`${source.name}\0${tableKey(fn.returnTable)}`);
+      if (view === undefined) continue;
+      const t = types.of(view);
+      const args = { ...functionArgsArgument(functionArgsTypeName(fn.gqlName), fn.args, source, types), ...types.listArgs(view) };
+      const description = fn.description ?? `execute function "${fn.name.name}" which returns "${fn.returnTable.name}"`;
+      fields[fn.rootFields.function] = {
+        type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(t.object))),
+        description,
+        args,
+        extensions: withDescriptor<RootFieldDescriptor>({ kind: 'function', table: view, fn }),
+      };
+      if (exposedAs === 'query' && t.aggregate !== null) {
+        fields[fn.rootFields.functionAggregate] = {
+          type: new GraphQLNonNull(t.aggregate.aggregate),
+          description: fn.description ?? `execute function "${fn.name.name}" and query aggregates on result of table type "${fn.returnTable.name}"`,
+          args,
+          extensions: withDescriptor<RootFieldDescriptor>({ kind: 'function-aggregate', table: view, fn }),
+        };
+      }
+    }
+  }
+  return fields;
+}

@@ -1,0 +1,74 @@
+/**
+ * Tracked function root fields → IR: the return table's row source (the
+ * role's filter and limit, the user's where/order_by/...) read from the
+ * function call instead of the table.
+ */
+import { getNamedType, type FieldNode, type GraphQLField, type GraphQLInputObjectType, type GraphQLObjectType } from 'graphql';
+import type * as ir from '../../ir/index.ts';
+import type { FunctionArgInfo, FunctionInfo } from '../../catalog/types.ts';
+import type { RootFieldDescriptor } from '../schema/descriptors.ts';
+import { FUNCTION_ARGS } from '../schema/names.ts';
+import { argumentOf } from './collect-fields.ts';
+import type { ToIrContext } from './context.ts';
+import { astInput, leafParam, objectFields, type Input } from './input.ts';
+import { toIrAggregate, toIrFields, toIrRowSource } from './select.ts';
+
+type FunctionDescriptor = Extract<RootFieldDescriptor, { kind: 'function' | 'function-aggregate' }>;
+
+function encodingOf(a: FunctionArgInfo): ir.ValueEncoding {
+  return a.dbType === 'json' || a.dbType === 'jsonb' ? 'json' : 'plain';
+}
+
+/**
+ * The arguments given in `args: {...}` (absent ones are left to their
+ * defaults), as call arguments. `extra` are the engine's own (session, row).
+ */
+export function toIrFunctionArgs(
+  args: readonly FunctionArgInfo[],
+  field: GraphQLField<unknown, unknown>,
+  nodes: readonly FieldNode[],
+  ctx: ToIrContext,
+  path: string,
+): Array<{ name: string; value: ir.ParamSource }> {
+  const node = argumentOf(nodes, FUNCTION_ARGS);
+  const argDef = field.args.find((a) => a.name === FUNCTION_ARGS);
+  if (node === undefined || argDef === undefined) return [];
+  const type = getNamedType(argDef.type) as GraphQLInputObjectType;
+  const defs = type.getFields();
+  const given = new Map<string, Input>(objectFields(astInput(node), ctx));
+  const out: Array<{ name: string; value: ir.ParamSource }> = [];
+  for (const a of args) {
+    const input = given.get(a.name);
+    const def = defs[a.name];
+    if (input === undefined || def === undefined) continue;
+    // An explicit null is passed as SQL NULL (unlike an absent argument, which takes the default).
+    const value = leafParam(input, def.type, encodingOf(a), ctx, true, `${path}.args.${FUNCTION_ARGS}.${a.name}`);
+    out.push({ name: a.name, value: value ?? { kind: 'const', value: null } });
+  }
+  return out;
+}
+
+function functionCall(fn: FunctionInfo, args: Array<{ name: string; value: ir.ParamSource }>): ir.FunctionCall {
+  const all = fn.sessionArgument === null ? args : [...args, { name: fn.sessionArgument, value: { kind: 'session-object' } as const }];
+  return { name: fn.name, args: all };
+}
+
+/** A `<fn>` or `<fn>_aggregate` root field. */
+export function toIrFunctionField(
+  d: FunctionDescriptor,
+  def: GraphQLField<unknown, unknown>,
+  nodes: readonly FieldNode[],
+  ctx: ToIrContext,
+  alias: string,
+  path: string,
+): ir.DbRootField {
+  const call = functionCall(d.fn, toIrFunctionArgs(d.fn.args, def, nodes, ctx, path));
+  const source = d.table.source.name;
+  if (d.kind === 'function-aggregate') {
+    const agg = toIrAggregate(d.table, def, nodes, ctx, path);
+    return { kind: 'aggregate', alias, source, select: { ...agg, from: { ...agg.from, function: call } } };
+  }
+  const from = { ...toIrRowSource(d.table, def, nodes, ctx, path), function: call };
+  const fields = toIrFields(d.table, getNamedType(def.type) as GraphQLObjectType, nodes, ctx, path);
+  return { kind: 'select', alias, source, select: { from, fields, cardinality: 'many' } };
+}

@@ -1,0 +1,90 @@
+/**
+ * Arg schemas and shared helpers of the function operations
+ * (`pg_track_function`, `pg_untrack_function`, `pg_set_function_customization`,
+ * `pg_create_function_permission`, `pg_drop_function_permission`).
+ */
+import { ErrorCode } from '../../../errors/codes.ts';
+import { EngineError } from '../../../errors/engine-error.ts';
+import type { QualifiedName } from '../../../catalog/types.ts';
+import { requireSource } from '../../define.ts';
+import { formatTableName, type FunctionMetadata } from '../../document.ts';
+import { findFunction } from '../../edit.ts';
+import { argPath, type MetadataCall, type RunContext } from '../../operation.ts';
+import { nameSchema, nullableString, tableNameSchema } from '../../schemas/common.ts';
+import type { JsonSchema } from '../../schemas/validate.ts';
+
+const rootField: JsonSchema = {
+  oneOf: [
+    { type: ['string', 'null'] },
+    { type: 'object', properties: { name: nullableString, comment: nullableString }, additionalProperties: false },
+  ],
+};
+
+/** A tracked function's `configuration`. */
+export const functionConfigurationSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    custom_name: nullableString,
+    custom_root_fields: {
+      type: 'object',
+      properties: { function: rootField, function_aggregate: rootField },
+      additionalProperties: false,
+    },
+    session_argument: nullableString,
+    exposed_as: { enum: ['query', 'mutation', null] },
+  },
+  additionalProperties: false,
+};
+
+function args(required: readonly string[], properties: Record<string, JsonSchema>): JsonSchema {
+  return { type: 'object', required: [...required], properties, additionalProperties: false };
+}
+
+/** `pg_track_function`. */
+export const trackFunctionArgs = args(['function'], {
+  function: tableNameSchema,
+  source: nameSchema,
+  configuration: functionConfigurationSchema,
+  comment: nullableString,
+});
+
+/** `pg_untrack_function`. */
+export const untrackFunctionArgs = args(['function'], { function: tableNameSchema, source: nameSchema });
+
+/** `pg_set_function_customization`. */
+export const setFunctionCustomizationArgs = args(['function'], {
+  function: tableNameSchema,
+  source: nameSchema,
+  configuration: functionConfigurationSchema,
+});
+
+/** `pg_create_function_permission` and `pg_drop_function_permission`. */
+export const functionPermissionArgs = args(['function', 'role'], {
+  function: tableNameSchema,
+  role: nameSchema,
+  source: nameSchema,
+});
+
+/**
+ * v2 compat: legacy `track_function` version 1 and `untrack_function` take the
+ * function itself as args (`{schema, name}`); version 2 takes `{function, configuration}`.
+ */
+export function legacyFunctionArgs(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const r = raw as Record<string, unknown>;
+  if (r['function'] !== undefined || r['name'] === undefined) return raw;
+  const { schema, name, ...rest } = r;
+  return { ...rest, function: schema === undefined ? { name } : { schema, name } };
+}
+
+/** The tracked function; `not-exists` when it is not tracked. */
+export function requireTrackedFunction(ctx: RunContext, source: string, fn: QualifiedName, call: MetadataCall): FunctionMetadata {
+  requireSource(ctx, source, call);
+  const f = findFunction(ctx.state.doc, source, fn);
+  if (f === undefined) {
+    throw new EngineError(ErrorCode.NotExists, `function not found in metadata : "${formatTableName(fn)}"`, {
+      path: argPath(call, 'function'),
+    });
+  }
+  return f;
+}
