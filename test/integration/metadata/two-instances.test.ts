@@ -49,6 +49,8 @@ describe('two engine instances on one metadata database', () => {
   });
 
   it('a stale instance cannot overwrite a newer version', async () => {
+    // Both must have caught up with the previous test's change before racing.
+    await waitFor(() => a.engine.metadata.catalogRef.current.resourceVersion === b.engine.metadata.catalogRef.current.resourceVersion);
     const v = (await a.metadata({ type: 'export_metadata', version: 2, args: {} })).body as any;
     const first = a.metadata({ type: 'replace_metadata', version: 2, resource_version: v.resource_version, args: { metadata: v.metadata } });
     const second = b.metadata({ type: 'replace_metadata', version: 2, resource_version: v.resource_version, args: { metadata: v.metadata } });
