@@ -8,6 +8,7 @@
  */
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { startTestEngine, type HttpResult, type TestEngine } from '../../support/engine.ts';
+import type { Settings } from '../../../engine/cli/settings.ts';
 
 /** The tables. */
 export const WRITE_SCHEMA = `
@@ -73,11 +74,11 @@ export interface WriteFixture {
   close(): Promise<void>;
 }
 
-/** Starts the fixture. */
-export async function startWriteFixture(): Promise<WriteFixture> {
+/** Starts the fixture; `settings(db)` may override engine settings (the database URL through a proxy, say). */
+export async function startWriteFixture(settings: (db: TestDatabase) => Promise<Partial<Settings>> = async () => ({})): Promise<WriteFixture> {
   const db = await createTestDatabase('mut');
   await db.sql(WRITE_SCHEMA);
-  const engine = await startTestEngine({ databaseUrl: db.url });
+  const engine = await startTestEngine({ databaseUrl: db.url, ...(await settings(db)) });
   const md = (body: unknown): Promise<HttpResult<any>> => engine.metadata(body);
   const r = await md(TRACK_WRITES);
   if (r.status !== 200) throw new Error(`tracking failed: ${r.text}`);
