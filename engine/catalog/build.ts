@@ -3,8 +3,8 @@
  * (see prepared.ts). Pure and synchronous: all database reads happen before,
  * so a build can run once per call of a `bulk`. Stages run in order, each
  * leaving out what it cannot resolve and recording why:
- * sources → tables → names → enum links → relationships → permissions →
- * functions → roles.
+ * sources → tables → names → enum links → relationships → computed fields →
+ * permissions → functions → roles.
  * Dependency pruning falls out of the order: a relationship to an
  * inconsistent table, or a permission through an inconsistent relationship,
  * does not resolve and is reported in turn.
@@ -12,6 +12,7 @@
 import { formatTableName, type MetadataDocument, type SourceMetadata } from '../metadata/document.ts';
 import { inconsistency } from './inconsistency.ts';
 import type { PreparedSource, PreparedSources } from './prepared.ts';
+import { permittedComputedFields, resolveTableComputedFields } from './stages/computed-fields.ts';
 import { resolveSourceFunctions } from './stages/functions.ts';
 import { NameRegistry } from './stages/names.ts';
 import {
@@ -20,16 +21,17 @@ import {
   type PermissionLookup,
   type PermissionTable,
 } from './stages/permissions.ts';
+import { applyInheritedRoles, internPermissions, planInheritedRoles, type MutableTablePermissions } from './stages/inherited-roles.ts';
 import { resolveRelationship, type TableLookup } from './stages/relationships.ts';
 import { resolveTable, type TableDraft } from './stages/tables.ts';
 import {
   tableKey,
   type Catalog,
+  type ComputedFieldInfo,
   type InconsistentObject,
   type RelationshipInfo,
   type SourceInfo,
   type TableInfo,
-  type TablePermissions,
 } from './types.ts';
 
 let lastVersion = 0;
@@ -143,7 +145,24 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
     }
   }
 
-  // Stage: permissions.
+  // Stage: computed fields (after relationships, whose names they must not take; before permissions, which name them).
+  const computedFields = new Map<SourceDrafts, Map<string, ComputedFieldInfo[]>>();
+  for (const s of sources) {
+    const bySource = new Map<string, ComputedFieldInfo[]>();
+    const isTracked = (n: { schema: string; name: string }): boolean => s.tables.has(tableKey(n));
+    for (const entry of s.meta.tables) {
+      if (entry.computed_fields.length === 0) continue;
+      const key = tableKey(entry.table);
+      const rels = new Set(s.relationships.get(key)?.keys() ?? []);
+      const fns = s.prepared.introspection.functions;
+      bySource.set(key, resolveTableComputedFields(s.meta.name, entry, s.tables.get(key), rels, fns, isTracked, bad));
+    }
+    computedFields.set(s, bySource);
+  }
+
+  // Stage: permissions, then roles (inherited roles derived per table, equal permissions interned).
+  const rolePlan = planInheritedRoles(doc.inherited_roles);
+  bad.push(...rolePlan.bad);
   const catalogSources = new Map<string, SourceInfo>();
   for (const s of sources) {
     const permTable = (key: string): PermissionTable | undefined => {
@@ -155,11 +174,17 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
     for (const entry of s.meta.tables) {
       const key = tableKey(entry.table);
       const pt = permTable(key);
-      const perms = new Map<string, { -readonly [K in keyof TablePermissions]: TablePermissions[K] }>();
+      const perms = new Map<string, MutableTablePermissions>();
       for (const item of permissionItems(s.meta.name, entry)) {
         const ref = { kind: 'permission', source: s.meta.name, table: entry.table, role: item.role, permission: item.kind } as const;
         if (pt === undefined) {
           bad.push(inconsistency(ref, item.definition, `table "${formatTableName(entry.table)}" is inconsistent`));
+          continue;
+        }
+        const cfs = computedFields.get(s)?.get(key) ?? [];
+        const permitted = item.kind === 'select' ? permittedComputedFields(item.permission, cfs) : { names: [] };
+        if ('reason' in permitted) {
+          bad.push(inconsistency(ref, item.definition, permitted.reason));
           continue;
         }
         const r = resolvePermission(item, pt, lookup);
@@ -170,7 +195,7 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
         const slot = perms.get(item.role) ?? { select: null, insert: null, update: null, delete: null };
         switch (r.kind) {
           case 'select':
-            slot.select = r.info;
+            slot.select = permitted.names.length === 0 ? r.info : { ...r.info, computedFields: permitted.names };
             break;
           case 'insert':
             slot.insert = r.info;
@@ -185,6 +210,8 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
         perms.set(item.role, slot);
       }
       if (pt === undefined) continue;
+      applyInheritedRoles(rolePlan, perms);
+      internPermissions(perms);
       const d = pt.draft;
       const i = d.introspected;
       tables.set(key, {
@@ -203,6 +230,7 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
         enumValues: d.enumValues,
         mutability: i.mutability,
         permissions: perms,
+        ...(computedFields.get(s)?.has(key) === true ? { computedFields: computedFields.get(s)?.get(key) ?? [] } : {}),
       });
     }
     catalogSources.set(s.meta.name, {

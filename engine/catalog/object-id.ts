@@ -25,6 +25,7 @@ export type MetadataObjectRef =
       readonly role: string;
       readonly permission: PermissionKind;
     }
+  | { readonly kind: 'inherited_role'; readonly role: string }
   | { readonly kind: 'function'; readonly source: string; readonly function: QualifiedName }
   | { readonly kind: 'function_permission'; readonly source: string; readonly function: QualifiedName; readonly role: string }
   | { readonly kind: 'computed_field'; readonly source: string; readonly table: QualifiedName; readonly name: string };
@@ -41,6 +42,8 @@ export function objectId(ref: MetadataObjectRef): string {
       return JSON.stringify([ref.kind, ref.source, ref.table.schema, ref.table.name, ref.name]);
     case 'permission':
       return JSON.stringify([ref.kind, ref.source, ref.table.schema, ref.table.name, ref.role, ref.permission]);
+    case 'inherited_role':
+      return JSON.stringify([ref.kind, ref.role]);
     case 'function':
       return JSON.stringify([ref.kind, ref.source, ref.function.schema, ref.function.name]);
     case 'function_permission':
@@ -71,6 +74,8 @@ export function parseObjectId(id: string): MetadataObjectRef | null {
       return { kind, source, table, name: a };
     case 'permission':
       return { kind, source, table, role: a, permission: b as PermissionKind };
+    case 'inherited_role':
+      return { kind, role: source };
     case 'function':
       return { kind, source, function: table };
     case 'function_permission':
@@ -103,6 +108,8 @@ export function objectName(ref: MetadataObjectRef): string {
       return `relationship ${ref.name} in table ${tableText(ref.table)} in source ${ref.source}`;
     case 'permission':
       return `permission ${tableText(ref.table)}.${ref.role}.${ref.permission} in source ${ref.source}`;
+    case 'inherited_role':
+      return `inherited role ${ref.role}`;
     case 'function':
       return `function ${tableText(ref.function)} in source ${ref.source}`;
     case 'function_permission':

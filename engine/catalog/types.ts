@@ -245,6 +245,12 @@ export interface SelectPermissionInfo {
   readonly filter: PermissionBoolExp;
   readonly limit: number | null;
   readonly allowAggregations: boolean;
+  /**
+   * Inherited roles only: per column, the rows whose cell is visible (the
+   * others read as null); a column absent here is visible in every readable
+   * row. See Note [Inherited select permissions] in catalog/stages/inherited-roles.ts.
+   */
+  readonly columnFilters?: ReadonlyMap<string, PermissionBoolExp>;
 }
 
 /** A resolved insert permission. */

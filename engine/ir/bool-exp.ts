@@ -3,6 +3,7 @@
  * argument and permission filters both become this. Columns are database
  * names; relationships carry their target table and column mapping.
  */
+import type { ComputedFieldCall } from './computed-field.ts';
 import type { ParamSource } from './value.ts';
 import type { QualifiedName } from './table.ts';
 
@@ -13,11 +14,16 @@ export type CompareOp =
   | 'regex' | 'nregex' | 'iregex' | 'niregex'
   | 'contains' | 'contained_in' | 'has_key' | 'has_keys_any' | 'has_keys_all';
 
+/** Comparisons between two columns of the same row (permission `_ceq`, `_cgt`, ...). */
+export type ColumnCompareOp = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte';
+
 /** A column of the current row, optionally cast (jsonb `_cast: {String: ...}`). */
 export interface ColumnRef {
   readonly column: string;
   /** A database type name to cast the column to before comparing. */
   readonly cast: string | null;
+  /** When set, the value compared is this scalar computed field of the row, not `column`. */
+  readonly computed?: ComputedFieldCall;
 }
 
 /** `local = remote` column pairs joining a row to a related table. */
@@ -37,6 +43,8 @@ export type BoolExp =
       readonly dbType: string;
     }
   | { readonly kind: 'is-null'; readonly left: ColumnRef; readonly isNull: boolean }
+  /** Two columns of the current row compared (permission `_ceq` and friends). */
+  | { readonly kind: 'compare-columns'; readonly left: ColumnRef; readonly op: ColumnCompareOp; readonly right: ColumnRef }
   /** Some row of a related table (object or array relationship) satisfies `where`. */
   | { readonly kind: 'relationship'; readonly target: QualifiedName; readonly mapping: ColumnMapping; readonly where: BoolExp }
   /** Some row of an unrelated table satisfies `where` (permission `_exists`). */

@@ -5,6 +5,7 @@
  * `limitCap`, only permitted columns reachable), so dialects never see roles.
  */
 import type { BoolExp, ColumnMapping } from './bool-exp.ts';
+import type { ComputedRowsField, ComputedScalarField } from './computed-field.ts';
 import type { AggregateOp, OrderBy } from './order-by.ts';
 import type { QualifiedName } from './table.ts';
 import type { ParamSource } from './value.ts';
@@ -25,6 +26,11 @@ export interface RowSource {
   readonly function?: FunctionCall;
   /** Permission filter and user `where`, conjoined; null = every row. */
   readonly where: BoolExp | null;
+  /**
+   * Inherited roles: columns whose value reads as null in rows where the
+   * condition fails (a parent role admitting the row does not grant the column).
+   */
+  readonly redact?: ReadonlyMap<string, BoolExp>;
   readonly orderBy: readonly OrderBy[];
   /** `distinct_on` columns (database names). */
   readonly distinctOn: readonly string[];
@@ -74,7 +80,14 @@ export interface ArrayAggregateField {
 }
 
 /** A field of a row's JSON object. */
-export type Field = ColumnField | TypenameField | ObjectRelationshipField | ArrayRelationshipField | ArrayAggregateField;
+export type Field =
+  | ColumnField
+  | TypenameField
+  | ObjectRelationshipField
+  | ArrayRelationshipField
+  | ArrayAggregateField
+  | ComputedScalarField
+  | ComputedRowsField;
 
 /** Rows of a table rendered as JSON. */
 export interface Select {

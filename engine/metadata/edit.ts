@@ -107,6 +107,8 @@ export function removeObject(doc: MetadataDocument, ref: MetadataObjectRef): Met
         [key]: (t[key] as ReadonlyArray<{ role: string }>).filter((p) => p.role !== ref.role),
       }));
     }
+    case 'inherited_role':
+      return { ...doc, inherited_roles: doc.inherited_roles.filter((r) => r.role_name !== ref.role) };
     case 'function':
       return updateFunction(doc, ref.source, ref.function, () => null);
     case 'function_permission':

@@ -21,6 +21,13 @@ import { createArrayRelationship, createObjectRelationship } from './operations/
 import { dropRelationship } from './operations/relationships/drop-relationship.ts';
 import { renameRelationship } from './operations/relationships/rename-relationship.ts';
 import { setRelationshipComment } from './operations/relationships/set-relationship-comment.ts';
+import { createPermissionOps } from './operations/permissions/create-permission.ts';
+import { dropPermissionOps } from './operations/permissions/drop-permission.ts';
+import { setPermissionComment } from './operations/permissions/set-permission-comment.ts';
+import { addInheritedRole } from './operations/roles/add-inherited-role.ts';
+import { dropInheritedRole } from './operations/roles/drop-inherited-role.ts';
+import { addComputedField } from './operations/computed-fields/add-computed-field.ts';
+import { dropComputedField } from './operations/computed-fields/drop-computed-field.ts';
 import { createFunctionPermission, dropFunctionPermission } from './operations/functions/function-permission.ts';
 import { setFunctionCustomization } from './operations/functions/set-function-customization.ts';
 import { trackFunction } from './operations/functions/track-function.ts';
@@ -33,13 +40,24 @@ import { setTableIsEnum } from './operations/tables/set-table-is-enum.ts';
 import { trackTable } from './operations/tables/track-table.ts';
 import { untrackTable } from './operations/tables/untrack-table.ts';
 
-/** Function operations (same names with and without `pg_`). */
+/** `create_<kind>_permission`, `drop_<kind>_permission`, `set_permission_comment` (same names with and without `pg_`). */
+const PERMISSION_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
+  ...(['insert', 'select', 'update', 'delete'] as const).flatMap((k) => [
+    [`create_${k}_permission`, createPermissionOps[k]] as const,
+    [`drop_${k}_permission`, dropPermissionOps[k]] as const,
+  ]),
+  ['set_permission_comment', setPermissionComment],
+];
+
+/** Function and computed-field operations (same names with and without `pg_`). */
 const FUNCTION_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
   ['track_function', trackFunction],
   ['untrack_function', untrackFunction],
   ['set_function_customization', setFunctionCustomization],
   ['create_function_permission', createFunctionPermission],
   ['drop_function_permission', dropFunctionPermission],
+  ['add_computed_field', addComputedField],
+  ['drop_computed_field', dropComputedField],
 ];
 
 /** Operations of a database backend, by name without the backend prefix. */
@@ -55,6 +73,7 @@ const SOURCE_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['drop_relationship', dropRelationship],
   ['rename_relationship', renameRelationship],
   ['set_relationship_comment', setRelationshipComment],
+  ...PERMISSION_OPERATIONS,
   ...FUNCTION_OPERATIONS,
 ]);
 
@@ -66,6 +85,8 @@ const METADATA_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['clear_metadata', clearMetadata],
   ['get_inconsistent_metadata', getInconsistentMetadata],
   ['drop_inconsistent_metadata', dropInconsistentMetadata],
+  ['add_inherited_role', addInheritedRole],
+  ['drop_inherited_role', dropInheritedRole],
   ['bulk', bulk],
 ]);
 
@@ -82,6 +103,7 @@ const QUERY_V1_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['drop_relationship', dropRelationship],
   ['rename_relationship', renameRelationship],
   ['set_relationship_comment', setRelationshipComment],
+  ...PERMISSION_OPERATIONS,
   ...FUNCTION_OPERATIONS,
   ['export_metadata', exportMetadata],
   ['replace_metadata', replaceMetadata],

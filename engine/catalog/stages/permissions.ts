@@ -11,7 +11,9 @@ import {
   type TableMetadata,
   type TableNameInput,
 } from '../../metadata/document.ts';
+import { COLUMN_OPERATORS, connective, JSON_OPERATORS, LIST_OPERATORS, permissionOperator } from '../permission-operators.ts';
 import type {
+  ColumnInfo,
   DeletePermissionInfo,
   InsertPermissionInfo,
   PermissionBoolExp,
@@ -32,13 +34,34 @@ export interface PermissionTable {
 /** Finds a consistent table of the same source. */
 export type PermissionLookup = (name: QualifiedName) => PermissionTable | undefined;
 
-const AND = new Set(['_and', '$and']);
-const OR = new Set(['_or', '$or']);
-const NOT = new Set(['_not', '$not', 'not']);
-const EXISTS = new Set(['_exists', '$exists']);
-
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Why the operators applied to `column` do not fit it, or null. */
+function checkColumnExp(column: ColumnInfo, spec: unknown, table: PermissionTable): string | null {
+  // A non-object is bare `column: value` equality.
+  if (!isObject(spec)) return null;
+  const isJson = column.dbType === 'jsonb' || column.dbType === 'json';
+  for (const [key, value] of Object.entries(spec)) {
+    const op = permissionOperator(key);
+    if (op === undefined) return `"${key}" is not a known operator (on column "${column.name}")`;
+    // Arrays also have @> and <@; the key operators are jsonb-only.
+    const containment = op === 'contains' || op === 'contained_in';
+    if (JSON_OPERATORS.has(op) && !isJson && !(containment && column.elementType !== null)) {
+      return `operator "${key}" is not defined for column "${column.name}" of type ${column.dbType}`;
+    }
+    if (op === 'is_null' && typeof value !== 'boolean') return `"${key}" on column "${column.name}" expects a boolean`;
+    if (LIST_OPERATORS.has(op) && !Array.isArray(value) && typeof value !== 'string') {
+      return `"${key}" on column "${column.name}" expects a list or a session variable`;
+    }
+    if (COLUMN_OPERATORS.has(op)) {
+      if (typeof value !== 'string' || !table.draft.columns.some((c) => c.name === value)) {
+        return `"${key}" on column "${column.name}" expects the name of a column of the same table`;
+      }
+    }
+  }
+  return null;
 }
 
 /** Returns why `exp` does not fit `table`, or null when every name in it resolves. */
@@ -46,25 +69,30 @@ export function checkBoolExp(exp: unknown, table: PermissionTable, lookup: Permi
   if (!isObject(exp)) return 'a boolean expression must be an object';
   const tableName = formatTableName(table.draft.entry.table);
   for (const [key, value] of Object.entries(exp)) {
-    if (AND.has(key) || OR.has(key)) {
+    const conn = connective(key);
+    if (conn === 'and' || conn === 'or') {
       if (!Array.isArray(value)) return `"${key}" expects a list of boolean expressions`;
       for (const e of value) {
         const r = checkBoolExp(e, table, lookup);
         if (r !== null) return r;
       }
-    } else if (NOT.has(key)) {
+    } else if (conn === 'not') {
       const r = checkBoolExp(value, table, lookup);
       if (r !== null) return r;
-    } else if (EXISTS.has(key)) {
+    } else if (conn === 'exists') {
       if (!isObject(value) || value['_table'] === undefined) return `"${key}" expects {_table, _where}`;
       const target = parseTableName(value['_table'] as TableNameInput);
       const t = lookup(target);
       if (t === undefined) return `table "${formatTableName(target)}" used in "${key}" is not tracked or is inconsistent`;
       const r = checkBoolExp(value['_where'] ?? {}, t, lookup);
       if (r !== null) return r;
-    } else if (table.draft.columns.some((c) => c.name === key)) {
-      continue;
     } else {
+      const column = table.draft.columns.find((c) => c.name === key);
+      if (column !== undefined) {
+        const r = checkColumnExp(column, value, table);
+        if (r !== null) return r;
+        continue;
+      }
       const rel = table.relationships.get(key);
       if (rel === undefined) {
         return `"${key}" is not a column or relationship of table "${tableName}"`;

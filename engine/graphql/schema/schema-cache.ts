@@ -1,14 +1,17 @@
 /**
  * Role schemas memoized per (catalog version, role). A new catalog version
- * drops every schema of older versions at once.
+ * drops every schema of older versions at once. Roles with the same
+ * fingerprint (role-fingerprint.ts) share one schema.
  */
 import type { Catalog } from '../../catalog/types.ts';
 import { buildRoleSchema, type RoleSchema, type SchemaOptions } from './build-schema.ts';
+import { roleFingerprint } from './role-fingerprint.ts';
 
 /** The memo of role schemas. */
 export class SchemaCache {
   #version = -1;
   readonly #byRole = new Map<string, RoleSchema>();
+  readonly #byFingerprint = new Map<string, RoleSchema>();
   readonly #options: SchemaOptions;
 
   constructor(options: SchemaOptions = {}) {
@@ -21,12 +24,18 @@ export class SchemaCache {
       // Requests still holding an older snapshot get a fresh, uncached build.
       if (catalog.version < this.#version) return buildRoleSchema(catalog, role, isAdmin, this.#options);
       this.#byRole.clear();
+      this.#byFingerprint.clear();
       this.#version = catalog.version;
     }
     const key = isAdmin ? `\0admin` : role;
     let s = this.#byRole.get(key);
     if (s === undefined) {
-      s = buildRoleSchema(catalog, role, isAdmin, this.#options);
+      const fp = isAdmin ? null : roleFingerprint(catalog, role);
+      s = fp === null ? undefined : this.#byFingerprint.get(fp);
+      if (s === undefined) {
+        s = buildRoleSchema(catalog, role, isAdmin, this.#options);
+        if (fp !== null) this.#byFingerprint.set(fp, s);
+      }
       this.#byRole.set(key, s);
     }
     return s;

@@ -4,7 +4,7 @@
  * whose target it may read. Built with the role's schema.
  */
 import type * as ir from '../../ir/index.ts';
-import type { Catalog, ColumnInfo, RelationshipInfo, SourceInfo, TableInfo } from '../../catalog/types.ts';
+import type { Catalog, ColumnInfo, ComputedFieldInfo, RelationshipInfo, SourceInfo, TableInfo } from '../../catalog/types.ts';
 import { tableKey } from '../../catalog/types.ts';
 import { isTrue } from '../../ir/bool-exp.ts';
 import { toIrPermissionFilter } from '../to-ir/permission-bool-exp.ts';
@@ -28,8 +28,14 @@ export interface TableView {
   readonly filter: ir.BoolExp | null;
   readonly limitCap: number | null;
   readonly allowAggregations: boolean;
+  /** Inherited roles: per column, the rows whose cell is visible (see ir.RowSource.redact); null when every cell is. */
+  readonly redact: ReadonlyMap<string, ir.BoolExp> | null;
   /** Filled once every view of the role exists (relationships may be cyclic). */
   readonly relationships: RelationshipView[];
+  /** Computed fields the role may select (all for admin; select permission `computed_fields` otherwise). */
+  readonly computedFields?: readonly ComputedFieldInfo[];
+  /** For table-returning computed fields the role may follow: the returned table's view, by field name. */
+  readonly computedTargets?: Map<string, TableView>;
 }
 
 /** Every table the role may read, keyed by `source\0schema.name`. */
@@ -42,6 +48,11 @@ export function buildTableViews(catalog: Catalog, role: string, isAdmin: boolean
     }
   }
   for (const view of views.values()) {
+    for (const cf of view.computedFields ?? []) {
+      if (cf.returns.kind !== 'table') continue;
+      const target = views.get(`${view.source.name}\0${tableKey(cf.returns.table)}`);
+      if (target !== undefined) view.computedTargets?.set(cf.name, target);
+    }
     for (const rel of view.info.relationships) {
       const target = views.get(`${view.source.name}\0${tableKey(rel.target)}`);
       if (target !== undefined) view.relationships.push({ info: rel, target });
@@ -57,6 +68,7 @@ function makeView(
   filter: ir.BoolExp | null,
   limitCap: number | null,
   allowAggregations: boolean,
+  redact: ReadonlyMap<string, ir.BoolExp> | null = null,
 ): TableView {
   return {
     source,
@@ -67,12 +79,13 @@ function makeView(
     filter,
     limitCap,
     allowAggregations,
+    redact,
     relationships: [],
   };
 }
 
 function adminView(source: SourceInfo, info: TableInfo): TableView {
-  return makeView(source, info, info.columns, null, null, true);
+  return { ...makeView(source, info, info.columns, null, null, true), computedFields: info.computedFields ?? [], computedTargets: new Map() };
 }
 
 function roleView(source: SourceInfo, info: TableInfo, role: string): TableView | null {
@@ -83,5 +96,13 @@ function roleView(source: SourceInfo, info: TableInfo, role: string): TableView 
   // An object type needs a field; a permission granting no column grants nothing.
   if (columns.length === 0) return null;
   const filter = toIrPermissionFilter(perm.filter, info, source);
-  return makeView(source, info, columns, isTrue(filter) ? null : filter, perm.limit, perm.allowAggregations);
+  let redact: Map<string, ir.BoolExp> | null = null;
+  for (const [column, exp] of perm.columnFilters ?? []) {
+    redact ??= new Map();
+    redact.set(column, toIrPermissionFilter(exp, info, source));
+  }
+  // A cell an inherited role may not see reads as null, so its field must be nullable.
+  const shown = redact === null ? columns : columns.map((c) => (redact.has(c.name) && !c.nullable ? { ...c, nullable: true } : c));
+  const computedFields = (info.computedFields ?? []).filter((c) => perm.computedFields?.includes(c.name) === true);
+  return { ...makeView(source, info, shown, isTrue(filter) ? null : filter, perm.limit, perm.allowAggregations, redact), computedFields, computedTargets: new Map() };
 }

@@ -77,9 +77,13 @@ export function toIrBoolExp(input: Input, view: TableView, type: GraphQLInputObj
       case 'not':
         parts.push({ kind: 'not', item: toIrBoolExp(value, view, type, ctx, p) });
         break;
-      case 'column':
-        parts.push(columnComparison(value, d.column, inputObjectOf(def.type), ctx, p));
+      case 'column': {
+        const cmp = columnComparison(value, d.column, inputObjectOf(def.type), ctx, p);
+        // Inherited roles: a hidden cell must not be filterable, so it only matches where it is visible.
+        const visible = view.redact?.get(d.column.name);
+        parts.push(visible === undefined ? cmp : andAll([visible, cmp]));
         break;
+      }
       case 'object-relationship':
       case 'array-relationship': {
         const target = d.rel.target;

@@ -1,39 +1,39 @@
 /**
  * A permission boolean expression (metadata JSON) → ir.BoolExp. Built once per
- * (catalog version, role, table) with the role's schema, never per request.
+ * (catalog version, table, expression) when a role's schema is built, never
+ * per request; roles whose permissions are equal share the catalog's interned
+ * expression object and therefore the IR built from it (see {@link toIrPermissionFilter}).
  *
  * v2 compat: besides the GraphQL operator names this accepts the aliases of
- * the permission JSON (`$and $or $not $exists $eq $ne $neq ...`, `_ne`,
- * `_has_any_keys`, `_has_all_keys`) and bare `column: value` equality
- * (shared/design/compat.md). A string value naming `x-engine-*` (any case) is
- * a session variable and becomes a session parameter slot. Anything not
+ * the permission JSON (catalog/permission-operators.ts) and bare
+ * `column: value` equality (shared/design/compat.md). A string value naming
+ * `x-engine-*` (any case) is a session variable and becomes a session
+ * parameter slot; with a list operator it is an array session variable (a
+ * JSON array or a Postgres array literal, decoded at bind time). Anything not
  * understood denies (false) rather than widening access; the catalog reports
  * such permissions as inconsistent before they get here.
  */
 import type * as ir from '../../ir/index.ts';
 import type { ColumnInfo, SourceInfo, TableInfo } from '../../catalog/types.ts';
 import { tableKey } from '../../catalog/types.ts';
+import {
+  COLUMN_OPERATORS,
+  connective,
+  LIST_OPERATORS,
+  permissionOperator,
+  type PermissionOperator,
+} from '../../catalog/permission-operators.ts';
 import { andAll } from '../../ir/bool-exp.ts';
 
 const DENY: ir.BoolExp = { kind: 'or', items: [] };
 
-const OPERATORS: Readonly<Record<string, ir.CompareOp | 'is_null'>> = {
-  eq: 'eq', ne: 'neq', neq: 'neq', gt: 'gt', gte: 'gte', lt: 'lt', lte: 'lte', in: 'in', nin: 'nin',
-  is_null: 'is_null', like: 'like', nlike: 'nlike', ilike: 'ilike', nilike: 'nilike',
-  similar: 'similar', nsimilar: 'nsimilar', regex: 'regex', nregex: 'nregex', iregex: 'iregex', niregex: 'niregex',
-  contains: 'contains', contained_in: 'contained_in', has_key: 'has_key',
-  has_keys_any: 'has_keys_any', has_any_keys: 'has_keys_any', has_keys_all: 'has_keys_all', has_all_keys: 'has_keys_all',
+/** Column comparison operators → the comparison they make. */
+const COLUMN_COMPARE: Readonly<Partial<Record<PermissionOperator, ir.ColumnCompareOp>>> = {
+  ceq: 'eq', cneq: 'neq', cgt: 'gt', cgte: 'gte', clt: 'lt', clte: 'lte',
 };
-
-const LIST_OPS = new Set<string>(['in', 'nin', 'has_keys_any', 'has_keys_all']);
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** `_and`/`$and` → `and`; other keys unchanged. */
-function bareKey(k: string): string {
-  return k.startsWith('_') || k.startsWith('$') ? k.slice(1) : k;
 }
 
 function sessionName(v: unknown): string | null {
@@ -42,7 +42,7 @@ function sessionName(v: unknown): string | null {
 
 function operand(op: ir.CompareOp, v: unknown, column: ColumnInfo): ir.ParamSource {
   const json = column.dbType === 'jsonb' || column.dbType === 'json';
-  const list = LIST_OPS.has(op);
+  const list = LIST_OPERATORS.has(op);
   const session = sessionName(v);
   if (session !== null) {
     return { kind: 'session', name: session, encoding: list ? 'session-array' : json && op !== 'has_key' ? 'json' : 'plain' };
@@ -60,45 +60,56 @@ function operand(op: ir.CompareOp, v: unknown, column: ColumnInfo): ir.ParamSour
   return { kind: 'const', value: v };
 }
 
-function columnExp(column: ColumnInfo, spec: unknown): ir.BoolExp {
+function columnExp(column: ColumnInfo, spec: unknown, table: TableInfo): ir.BoolExp {
   const ref: ir.ColumnRef = { column: column.name, cast: null };
   if (!isObject(spec)) return { kind: 'compare', left: ref, op: 'eq', right: operand('eq', spec, column), dbType: column.dbType };
   const parts: ir.BoolExp[] = [];
   for (const [k, v] of Object.entries(spec)) {
-    const op = OPERATORS[bareKey(k)];
+    const op = permissionOperator(k);
     if (op === undefined) return DENY;
-    if (op === 'is_null') parts.push({ kind: 'is-null', left: ref, isNull: v === true });
-    else parts.push({ kind: 'compare', left: ref, op, right: operand(op, v, column), dbType: column.dbType });
+    if (op === 'is_null') {
+      parts.push({ kind: 'is-null', left: ref, isNull: v === true });
+    } else if (COLUMN_OPERATORS.has(op)) {
+      const other = table.columns.find((c) => c.name === v);
+      const cmp = COLUMN_COMPARE[op];
+      if (other === undefined || cmp === undefined) return DENY;
+      parts.push({ kind: 'compare-columns', left: ref, op: cmp, right: { column: other.name, cast: null } });
+    } else {
+      const cmp = op as ir.CompareOp;
+      parts.push({ kind: 'compare', left: ref, op: cmp, right: operand(cmp, v, column), dbType: column.dbType });
+    }
   }
   return andAll(parts);
 }
 
-/** Converts a permission filter on `table` to IR. */
-export function toIrPermissionFilter(exp: unknown, table: TableInfo, source: SourceInfo): ir.BoolExp {
+function convert(exp: unknown, table: TableInfo, source: SourceInfo): ir.BoolExp {
   if (!isObject(exp)) return DENY;
   const parts: ir.BoolExp[] = [];
   for (const [key, value] of Object.entries(exp)) {
-    const k = bareKey(key);
-    if ((key.startsWith('_') || key.startsWith('$')) && ['and', 'or', 'not', 'exists'].includes(k)) {
-      if (k === 'and' || k === 'or') {
-        const items = Array.isArray(value) ? value.map((v) => toIrPermissionFilter(v, table, source)) : [DENY];
-        parts.push(k === 'and' ? andAll(items) : { kind: 'or', items });
-      } else if (k === 'not') {
-        parts.push({ kind: 'not', item: toIrPermissionFilter(value, table, source) });
-      } else {
-        parts.push(existsExp(value, source));
-      }
+    const conn = connective(key);
+    if (conn === 'and' || conn === 'or') {
+      const items = Array.isArray(value) ? value.map((v) => convert(v, table, source)) : [DENY];
+      parts.push(conn === 'and' ? andAll(items) : { kind: 'or', items });
+      continue;
+    }
+    if (conn === 'not') {
+      parts.push({ kind: 'not', item: convert(value, table, source) });
+      continue;
+    }
+    if (conn === 'exists') {
+      parts.push(existsExp(value, source));
       continue;
     }
     const column = table.columns.find((c) => c.name === key);
     if (column !== undefined) {
-      parts.push(columnExp(column, value));
+      parts.push(columnExp(column, value, table));
       continue;
     }
     const rel = table.relationships.find((r) => r.name === key);
     const target = rel === undefined ? undefined : source.tables.get(tableKey(rel.target));
     if (rel === undefined || target === undefined) return DENY;
-    parts.push({ kind: 'relationship', target: rel.target, mapping: rel.columnMapping, where: toIrPermissionFilter(value, target, source) });
+    // An array relationship holds when some related row satisfies the inner expression.
+    parts.push({ kind: 'relationship', target: rel.target, mapping: rel.columnMapping, where: convert(value, target, source) });
   }
   return andAll(parts);
 }
@@ -111,5 +122,28 @@ function existsExp(value: unknown, source: SourceInfo): ir.BoolExp {
     : null;
   const target = name === null ? undefined : source.tables.get(tableKey(name));
   if (name === null || target === undefined) return DENY;
-  return { kind: 'exists', target: name, where: toIrPermissionFilter(value['_where'] ?? {}, target, source) };
+  return { kind: 'exists', target: name, where: convert(value['_where'] ?? {}, target, source) };
+}
+
+/**
+ * IR already built per table and expression object. Keyed weakly by the
+ * catalog's TableInfo, so a new catalog version starts afresh and old entries
+ * go with their snapshot.
+ */
+const built = new WeakMap<TableInfo, WeakMap<object, ir.BoolExp>>();
+
+/** Converts a permission filter on `table` to IR (memoized per table and expression object). */
+export function toIrPermissionFilter(exp: unknown, table: TableInfo, source: SourceInfo): ir.BoolExp {
+  if (!isObject(exp)) return DENY;
+  let perTable = built.get(table);
+  if (perTable === undefined) {
+    perTable = new WeakMap();
+    built.set(table, perTable);
+  }
+  let out = perTable.get(exp);
+  if (out === undefined) {
+    out = convert(exp, table, source);
+    perTable.set(exp, out);
+  }
+  return out;
 }

@@ -33,6 +33,7 @@ export function plainSource(view: TableView, extra: ir.BoolExp | null = null): i
   return {
     table: view.info.name,
     where: whereOf([view.filter, extra]),
+    ...(view.redact === null ? {} : { redact: view.redact }),
     orderBy: [],
     distinctOn: [],
     limit: null,
@@ -71,6 +72,7 @@ export function toIrRowSource(
   return {
     table: view.info.name,
     where: whereOf([view.filter, userWhere]),
+    ...(view.redact === null ? {} : { redact: view.redact }),
     orderBy,
     distinctOn,
     limit: limitNode === undefined ? null : leafParam(astInput(limitNode), GraphQLInt, 'plain', ctx, true, `${path}.args.limit`),

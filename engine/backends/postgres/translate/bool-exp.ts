@@ -2,6 +2,7 @@
 import type * as ir from '../../../ir/index.ts';
 import { ident, join, param, qualified, raw, sql, type Fragment } from '../../sql/fragment.ts';
 import { isJsonType } from '../scalars.ts';
+import { translateComputedCall } from './computed-field.ts';
 import { columnOf, type AliasCounter } from './context.ts';
 
 /** Infix operators of each comparison (`in`/`nin` are handled apart). */
@@ -43,7 +44,7 @@ function valueCast(op: ir.CompareOp, dbType: string): string | null {
 }
 
 function columnExpr(row: string, ref: ir.ColumnRef, dbType: string | null): Fragment {
-  const c = columnOf(row, ref.column);
+  const c = ref.computed === undefined ? columnOf(row, ref.column) : translateComputedCall(ref.computed, row);
   if (ref.cast !== null) return sql`(${c})::${raw(ref.cast)}`;
   // json has no comparison operators of its own; compare as jsonb.
   if (dbType === 'json') return sql`(${c})::jsonb`;
@@ -87,6 +88,8 @@ export function translateBoolExp(e: ir.BoolExp, row: string, aliases: AliasCount
       const v = param(e.right, e.left.cast === null ? valueCast(e.op, e.dbType) : null);
       return sql`(${left} ${raw(INFIX[e.op])} ${v})`;
     }
+    case 'compare-columns':
+      return sql`(${columnExpr(row, e.left, null)} ${raw(INFIX[e.op])} ${columnExpr(row, e.right, null)})`;
     case 'relationship': {
       const inner = aliases.fresh();
       const conds = [...translateJoin(e.mapping, row, inner), translateBoolExp(e.where, inner, aliases)];

@@ -23,6 +23,7 @@ import type * as ir from '../../../ir/index.ts';
 import { ident, join, param, qualified, raw, seq, sql, type Fragment } from '../../sql/fragment.ts';
 import { jsonArrayAgg, jsonObject, type JsonPair } from '../json.ts';
 import { conjunction, translateBoolExp, translateJoin } from './bool-exp.ts';
+import { translateComputedCall, type InnerProjection } from './computed-field.ts';
 import { columnOf, type AliasCounter } from './context.ts';
 import { orderList, sortKey, translateOrderTarget } from './order-by.ts';
 
@@ -66,6 +67,19 @@ function fromItem(src: ir.RowSource): Fragment {
   return sql`${qualified(fn.name.schema, fn.name.name)}(${join(args, ', ')})`;
 }
 
+/** A column of the inner rows; a redacted one (inherited roles) is null where its condition fails. */
+function visibleColumn(src: ir.RowSource, column: string, inner: string, aliases: AliasCounter): Fragment {
+  const cond = src.redact?.get(column);
+  if (cond === undefined) return columnOf(inner, column);
+  return sql`(CASE WHEN ${translateBoolExp(cond, inner, aliases)} THEN ${columnOf(inner, column)} END)`;
+}
+
+/** A projected column of the inner subquery (see {@link visibleColumn}). */
+function projectColumn(src: ir.RowSource, column: string, inner: string, aliases: AliasCounter): Fragment {
+  if (src.redact?.get(column) === undefined) return columnOf(inner, column);
+  return sql`${visibleColumn(src, column, inner, aliases)} AS ${ident(column)}`;
+}
+
 /**
  * The inner subquery of Note [Select shape]. `needed` lists the columns the
  * outer level reads; it may grow here with plain-column sort keys.
@@ -75,6 +89,8 @@ function translateRowSource(
   needed: string[],
   correlation: Correlation | null,
   aliases: AliasCounter,
+  extras: readonly InnerProjection[] = [],
+  from: Fragment | null = null,
 ): TranslatedSource {
   const inner = aliases.fresh();
   const outer = aliases.fresh();
@@ -84,7 +100,8 @@ function translateRowSource(
   src.orderBy.forEach((o) => {
     if (o.target.kind === 'column') {
       if (!needed.includes(o.target.column)) needed.push(o.target.column);
-      innerKeys.push(sortKey(columnOf(inner, o.target.column), o));
+      // Sorting by a hidden cell must not reveal its order.
+      innerKeys.push(sortKey(visibleColumn(src, o.target.column, inner, aliases), o));
       outerKeys.push(sortKey(columnOf(outer, o.target.column), o));
       return;
     }
@@ -113,14 +130,18 @@ function translateRowSource(
       }
     }
   }
-  const projection = [...needed.map((c) => columnOf(inner, c)), ...computed];
+  const projection = [
+    ...needed.map((c) => projectColumn(src, c, inner, aliases)),
+    ...computed,
+    ...extras.map((e) => sql`${e.expr(inner)} AS ${ident(e.name)}`),
+  ];
   const conds: Fragment[] = correlation === null ? [] : translateJoin(correlation.mapping, correlation.outer, inner);
   if (src.where !== null) conds.push(translateBoolExp(src.where, inner, aliases));
   const parts: Fragment[] = [
     sql`(SELECT `,
     distinct ?? raw(''),
     projection.length === 0 ? raw('1 AS "__one"') : join(projection, ', '),
-    sql` FROM ${fromItem(src)} AS ${ident(inner)}`,
+    sql` FROM ${from ?? fromItem(src)} AS ${ident(inner)}`,
   ];
   if (conds.length > 0) parts.push(sql` WHERE ${conjunction(conds)}`);
   if (innerKeys.length > 0) parts.push(sql` ORDER BY ${orderList(innerKeys)}`);
@@ -138,7 +159,7 @@ function columnsRead(fields: readonly ir.Field[], into: string[]): string[] {
   };
   for (const f of fields) {
     if (f.kind === 'column') add(f.column);
-    else if (f.kind !== 'typename') for (const [local] of f.mapping) add(local);
+    else if (f.kind !== 'typename' && f.kind !== 'computed-scalar' && f.kind !== 'computed-rows') for (const [local] of f.mapping) add(local);
   }
   return into;
 }
@@ -155,9 +176,20 @@ export function typenameValue(name: string): Fragment {
 }
 
 /** The JSON object of one row named `alias` (also used for the rows a mutation returns). */
-export function rowJson(fields: readonly ir.Field[], alias: string, aliases: AliasCounter): Fragment {
+export function rowJson(
+  fields: readonly ir.Field[],
+  alias: string,
+  aliases: AliasCounter,
+  computed: ReadonlyMap<ir.Field, string> = new Map(),
+): Fragment {
   const pairs: JsonPair[] = fields.map((f) => {
     switch (f.kind) {
+      case 'computed-scalar':
+      case 'computed-rows': {
+        const name = computed.get(f);
+        // Without an inner projection (rows a mutation returns), `alias` is a row of the table itself.
+        return { key: f.alias, value: name === undefined ? computedValue(f, alias, aliases) : columnOf(alias, name) };
+      }
       case 'column':
         return { key: f.alias, value: columnValue(alias, f.column, f.asText) };
       case 'typename':
@@ -172,11 +204,43 @@ export function rowJson(fields: readonly ir.Field[], alias: string, aliases: Ali
   return jsonObject(pairs);
 }
 
+/** The value of a computed field for rows named `row` (which must have the table's row type). */
+function computedValue(f: ir.ComputedScalarField | ir.ComputedRowsField, row: string, aliases: AliasCounter): Fragment {
+  if (f.kind === 'computed-scalar') {
+    const v = translateComputedCall(f.call, row);
+    return f.asText ? sql`(${v})::text` : v;
+  }
+  // The rows come from the call on `row`: no join condition, the call is the FROM item.
+  return translateSelect(f.select, null, aliases, translateComputedCall(f.call, row));
+}
+
+/** Inner projections (`__c<n>`) for the computed fields among `fields`, and the name each got. */
+function computedProjections(
+  fields: readonly ir.Field[],
+  aliases: AliasCounter,
+): { extras: InnerProjection[]; names: Map<ir.Field, string> } {
+  const extras: InnerProjection[] = [];
+  const names = new Map<ir.Field, string>();
+  for (const f of fields) {
+    if (f.kind !== 'computed-scalar' && f.kind !== 'computed-rows') continue;
+    const name = `__c${extras.length}`;
+    names.set(f, name);
+    extras.push({ name, expr: (inner) => computedValue(f, inner, aliases) });
+  }
+  return { extras, names };
+}
+
 /** A select as a scalar subquery yielding a JSON array (`many`) or object/null (`one`). */
-export function translateSelect(s: ir.Select, correlation: Correlation | null, aliases: AliasCounter): Fragment {
+export function translateSelect(
+  s: ir.Select,
+  correlation: Correlation | null,
+  aliases: AliasCounter,
+  from: Fragment | null = null,
+): Fragment {
   const needed = columnsRead(s.fields, []);
-  const src = translateRowSource(s.from, needed, correlation, aliases);
-  const row = rowJson(s.fields, src.alias, aliases);
+  const { extras, names } = computedProjections(s.fields, aliases);
+  const src = translateRowSource(s.from, needed, correlation, aliases, extras, from);
+  const row = rowJson(s.fields, src.alias, aliases, names);
   if (s.cardinality === 'one') return sql`(SELECT ${row} FROM ${src.from} LIMIT 1)`;
   return sql`(SELECT ${jsonArrayAgg(row, src.order)} FROM ${src.from})`;
 }
@@ -217,7 +281,9 @@ export function translateAggregate(
       if (op.kind === 'op') for (const c of op.columns) if (c.kind === 'column' && !needed.includes(c.column)) needed.push(c.column);
     }
   }
-  const src = translateRowSource(s.from, needed, correlation, aliases);
+  const nodes = s.fields.flatMap((f) => (f.kind === 'nodes' ? f.fields : []));
+  const { extras, names } = computedProjections(nodes, aliases);
+  const src = translateRowSource(s.from, needed, correlation, aliases, extras);
   const pairs: JsonPair[] = s.fields.map((f) => {
     switch (f.kind) {
       case 'typename':
@@ -225,7 +291,7 @@ export function translateAggregate(
       case 'aggregate':
         return { key: f.alias, value: jsonObject(f.fields.map((op) => ({ key: op.alias, value: aggregateExpr(op, src.alias) }))) };
       case 'nodes':
-        return { key: f.alias, value: jsonArrayAgg(rowJson(f.fields, src.alias, aliases), src.order) };
+        return { key: f.alias, value: jsonArrayAgg(rowJson(f.fields, src.alias, aliases, names), src.order) };
     }
   });
   return sql`(SELECT ${jsonObject(pairs)} FROM ${src.from})`;

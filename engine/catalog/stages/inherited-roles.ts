@@ -1,0 +1,140 @@
+/**
+ * Stage "roles": inherited roles get their permissions from their `role_set`,
+ * and equal permissions of a table are interned so roles share one object
+ * (and, downstream, the IR and schema parts built from it).
+ *
+ * Note [Inherited select permissions]
+ * v2 compat: an inherited role reads the union of its parents' rows (filter
+ * `_or` of theirs), the union of their columns, the largest limit (none if a
+ * parent has none), and aggregates if any parent allows them. A cell is only
+ * visible when some parent that grants its column admits the row, so each
+ * column not granted by every parent carries a visibility condition in
+ * `columnFilters`: the `_or` of the filters of the parents granting it (for a
+ * parent that is itself inherited, its own condition for that column). The
+ * GraphQL side reads such a cell as NULL where the condition fails. A
+ * permission defined on the inherited role itself wins over the derived one.
+ * Insert, update and delete are inherited only when every parent that has
+ * one has the same one; otherwise the inherited role has none of that kind.
+ */
+import type { InheritedRole } from '../../metadata/document.ts';
+import { inconsistency } from '../inconsistency.ts';
+import type { InconsistentObject, PermissionBoolExp, SelectPermissionInfo, TablePermissions } from '../types.ts';
+
+/** The permissions of one role on one table while the catalog is being built. */
+export type MutableTablePermissions = { -readonly [K in keyof TablePermissions]: TablePermissions[K] };
+
+/** Inherited roles in an order where every parent comes before its children. */
+export interface InheritedRolePlan {
+  readonly order: ReadonlyArray<{ readonly role: string; readonly parents: readonly string[] }>;
+  /** Inherited roles left out (a cycle, or naming admin). */
+  readonly bad: readonly InconsistentObject[];
+}
+
+/** Orders the inherited roles parents-first; roles in a cycle are inconsistent. */
+export function planInheritedRoles(roles: readonly InheritedRole[]): InheritedRolePlan {
+  const sets = new Map(roles.map((r) => [r.role_name, r.role_set] as const));
+  const order: Array<{ role: string; parents: readonly string[] }> = [];
+  const bad: InconsistentObject[] = [];
+  const state = new Map<string, 'visiting' | 'done' | 'bad'>();
+  const visit = (role: string): boolean => {
+    const s = state.get(role);
+    if (s === 'done') return true;
+    if (s === 'visiting' || s === 'bad') return false;
+    const parents = sets.get(role);
+    if (parents === undefined) return true;
+    state.set(role, 'visiting');
+    const ok = role !== 'admin' && !parents.includes('admin') && parents.every((p) => visit(p));
+    state.set(role, ok ? 'done' : 'bad');
+    if (ok) order.push({ role, parents });
+    else {
+      const why = role === 'admin' || parents.includes('admin') ? 'the admin role cannot be inherited' : 'found a cycle in inherited roles';
+      bad.push(inconsistency({ kind: 'inherited_role', role }, { role_name: role, role_set: parents }, `inherited role "${role}": ${why}`));
+    }
+    return ok;
+  };
+  for (const r of roles) visit(r.role_name);
+  return { order, bad };
+}
+
+const TRUE_KEY = '{}';
+
+function orOf(exps: readonly PermissionBoolExp[]): PermissionBoolExp {
+  if (exps.some((e) => JSON.stringify(e) === TRUE_KEY)) return {};
+  if (exps.length === 1 && exps[0] !== undefined) return exps[0];
+  return { _or: [...exps] };
+}
+
+function deriveSelect(parents: readonly SelectPermissionInfo[]): SelectPermissionInfo | null {
+  if (parents.length === 0) return null;
+  if (parents.length === 1 && parents[0] !== undefined) return parents[0];
+  const columns: string[] = [];
+  for (const p of parents) for (const c of p.columns) if (!columns.includes(c)) columns.push(c);
+  const columnFilters = new Map<string, PermissionBoolExp>();
+  for (const c of columns) {
+    const grantors = parents.filter((p) => p.columns.includes(c));
+    const unconditional = grantors.length === parents.length && grantors.every((p) => p.columnFilters?.get(c) === undefined);
+    if (unconditional) continue;
+    const cond = orOf(grantors.map((p) => p.columnFilters?.get(c) ?? p.filter));
+    // A grantor admitting every row makes the cell visible wherever the row is.
+    if (JSON.stringify(cond) !== TRUE_KEY) columnFilters.set(c, cond);
+  }
+  const limits = parents.map((p) => p.limit);
+  return {
+    columns,
+    filter: orOf(parents.map((p) => p.filter)),
+    limit: limits.some((l) => l === null) ? null : Math.max(...(limits as number[])),
+    allowAggregations: parents.some((p) => p.allowAggregations),
+    ...(columnFilters.size === 0 ? {} : { columnFilters }),
+  };
+}
+
+function sameOrNull<T>(infos: readonly T[]): T | null {
+  const first = infos[0];
+  if (first === undefined) return null;
+  const key = JSON.stringify(first);
+  return infos.every((i) => JSON.stringify(i) === key) ? first : null;
+}
+
+/** Adds the derived permissions of every inherited role to one table's `perms`. */
+export function applyInheritedRoles(plan: InheritedRolePlan, perms: Map<string, MutableTablePermissions>): void {
+  for (const { role, parents } of plan.order) {
+    const own = perms.get(role);
+    const from = parents.map((p) => perms.get(p)).filter((p): p is MutableTablePermissions => p !== undefined);
+    const pick = <K extends keyof TablePermissions>(k: K): Array<NonNullable<TablePermissions[K]>> =>
+      from.map((p) => p[k]).filter((x): x is NonNullable<TablePermissions[K]> => x !== null);
+    const derived: MutableTablePermissions = {
+      select: own?.select ?? deriveSelect(pick('select')),
+      insert: own?.insert ?? sameOrNull(pick('insert')),
+      update: own?.update ?? sameOrNull(pick('update')),
+      delete: own?.delete ?? sameOrNull(pick('delete')),
+    };
+    if (derived.select !== null || derived.insert !== null || derived.update !== null || derived.delete !== null) perms.set(role, derived);
+  }
+}
+
+function selectKey(s: SelectPermissionInfo): string {
+  // Every field counts (including ones added later); the Map is spelled out since JSON drops it.
+  return JSON.stringify({ ...s, columnFilters: s.columnFilters === undefined ? null : [...s.columnFilters] });
+}
+
+/**
+ * Makes equal permissions of one table the same objects, so roles with equal
+ * rules share them (and whatever is memoized per permission object).
+ */
+export function internPermissions(perms: Map<string, MutableTablePermissions>): void {
+  const seen = new Map<string, unknown>();
+  const intern = <T>(kind: string, v: T | null, key: (v: T) => string): T | null => {
+    if (v === null) return null;
+    const k = `${kind}\0${key(v)}`;
+    const hit = seen.get(k);
+    if (hit !== undefined) return hit as T;
+    seen.set(k, v);
+    return v;
+  };
+  for (const slot of perms.values()) {
+    slot.select = intern('select', slot.select, selectKey);
+    slot.insert = intern('insert', slot.insert, (v) => JSON.stringify(v));
+    slot.update = intern('update', slot.update, (v) => JSON.stringify(v));
+    slot.delete = intern('delete', slot.delete, (v) => JSON.stringify(v));
+  }
+}
