@@ -1,5 +1,6 @@
 /** Ordering of the rows of a select. */
 import type { BoolExp, ColumnMapping } from './bool-exp.ts';
+import type { ComputedFieldCall } from './computed-field.ts';
 import type { QualifiedName } from './table.ts';
 
 /** Sort direction. */
@@ -19,6 +20,8 @@ export type AggregateOp =
 /** What a sort key is computed from. */
 export type OrderTarget =
   | { readonly kind: 'column'; readonly column: string }
+  /** A scalar computed field of the row. */
+  | { readonly kind: 'computed-field'; readonly call: ComputedFieldCall }
   /** A value of the (single) row an object relationship points at. */
   | {
       readonly kind: 'object-relationship';

@@ -3,7 +3,7 @@
  * operation into IR needs no lookups by name: the field definition graphql-js
  * hands back carries what it means.
  */
-import type { ColumnInfo, FunctionInfo } from '../../catalog/types.ts';
+import type { ColumnInfo, ComputedFieldInfo, FunctionInfo } from '../../catalog/types.ts';
 import type { AggregateOpName } from './names.ts';
 import type { RelationshipView, TableView } from './table-view.ts';
 
@@ -25,6 +25,10 @@ export type TableFieldDescriptor =
   | { readonly kind: 'object-relationship'; readonly rel: RelationshipView }
   | { readonly kind: 'array-relationship'; readonly rel: RelationshipView }
   | { readonly kind: 'array-aggregate'; readonly rel: RelationshipView }
+  /** A scalar computed field (object field, bool_exp field, order_by field); see computed-field-fields.ts. */
+  | { readonly kind: 'computed-scalar'; readonly cf: ComputedFieldInfo }
+  /** A table-returning computed field: rows of `target`. */
+  | { readonly kind: 'computed-rows'; readonly cf: ComputedFieldInfo; readonly target: TableView }
   | { readonly kind: 'and' | 'or' | 'not' };
 
 /** A field of `<t>_aggregate_fields` or `<t>_aggregate_order_by`. */

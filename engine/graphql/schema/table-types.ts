@@ -16,6 +16,7 @@ import {
   type GraphQLInputFieldConfigMap,
 } from 'graphql';
 import { ColumnTypes } from './column-types.ts';
+import { computedBoolExpFields, computedObjectFields, computedOrderByFields } from './computed-field-fields.ts';
 import { buildAggregateTypes, type AggregateTypes } from './aggregate-types.ts';
 import { withDescriptor, type TableFieldDescriptor, type TableTypeDescriptor } from './descriptors.ts';
 import { ARG, FIELD, ORDER_BY_ENUM, relationshipAggregateField } from './names.ts';
@@ -161,6 +162,7 @@ export class SchemaTypes {
         };
       }
     }
+    Object.assign(fields, computedObjectFields(view, this));
     return fields;
   }
 
@@ -184,6 +186,7 @@ export class SchemaTypes {
         extensions: withDescriptor<TableFieldDescriptor>({ kind, rel }),
       };
     }
+    Object.assign(fields, computedBoolExpFields(view, this));
     return fields;
   }
 
@@ -212,6 +215,7 @@ export class SchemaTypes {
         };
       }
     }
+    Object.assign(fields, computedOrderByFields(view, this));
     return fields;
   }
 }

@@ -6,6 +6,7 @@ import { andAll } from '../../ir/bool-exp.ts';
 import { OPERATOR_EXTENSION, type OperatorSpec } from '../operators/operator.ts';
 import { descriptorOf, type TableFieldDescriptor } from '../schema/descriptors.ts';
 import type { TableView } from '../schema/table-view.ts';
+import { toIrComputedCall } from './computed-field.ts';
 import type { ToIrContext } from './context.ts';
 import { booleanValue, isNullInput, leafParam, listItems, objectFields, type Input } from './input.ts';
 
@@ -77,6 +78,12 @@ export function toIrBoolExp(input: Input, view: TableView, type: GraphQLInputObj
       case 'not':
         parts.push({ kind: 'not', item: toIrBoolExp(value, view, type, ctx, p) });
         break;
+      case 'computed-scalar': {
+        const ref: ir.ColumnRef = { column: d.cf.name, cast: null, computed: toIrComputedCall(d.cf, null, [], ctx, p) };
+        const dbType = d.cf.returns.kind === 'scalar' ? d.cf.returns.dbType : 'text';
+        parts.push(comparisonExp(value, inputObjectOf(def.type), ref, dbType, ctx, p));
+        break;
+      }
       case 'column': {
         const cmp = columnComparison(value, d.column, inputObjectOf(def.type), ctx, p);
         // Inherited roles: a hidden cell must not be filterable, so it only matches where it is visible.

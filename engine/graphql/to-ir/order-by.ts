@@ -3,6 +3,7 @@ import { getNamedType, type GraphQLEnumType, type GraphQLInputObjectType } from 
 import type * as ir from '../../ir/index.ts';
 import { descriptorOf, type AggregateFieldDescriptor, type TableFieldDescriptor } from '../schema/descriptors.ts';
 import { ORDER_BY_VALUES } from '../schema/table-types.ts';
+import { toIrComputedCall } from './computed-field.ts';
 import type { ToIrContext } from './context.ts';
 import { enumValue, listItems, objectFields, type Input } from './input.ts';
 
@@ -25,6 +26,11 @@ function orderObject(input: Input, type: GraphQLInputObjectType, wrap: Wrap, ctx
       case 'column': {
         const dir = direction(value, getNamedType(def.type) as GraphQLEnumType, ctx);
         if (dir !== null) out.push({ target: wrap({ kind: 'column', column: d.column.name }), ...dir });
+        break;
+      }
+      case 'computed-scalar': {
+        const dir = direction(value, getNamedType(def.type) as GraphQLEnumType, ctx);
+        if (dir !== null) out.push({ target: wrap({ kind: 'computed-field', call: toIrComputedCall(d.cf, null, [], ctx, '$') }), ...dir });
         break;
       }
       case 'object-relationship': {

@@ -18,6 +18,7 @@ import { ARG, FIELD } from '../schema/names.ts';
 import { isBigNumeric } from '../schema/scalars.ts';
 import type { TableView } from '../schema/table-view.ts';
 import { toIrBoolExp } from './bool-exp.ts';
+import { toIrComputedCall } from './computed-field.ts';
 import { argumentOf, collectFields } from './collect-fields.ts';
 import type { ToIrContext } from './context.ts';
 import { astInput, booleanValue, enumValue, leafParam, listItems } from './input.ts';
@@ -117,6 +118,19 @@ export function toIrFields(
         const from = toIrRowSource(target, def, fieldNodes, ctx, p);
         const fields = toIrFields(target, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx, p);
         out.push({ kind: 'array-relationship', alias, mapping: d.rel.info.columnMapping, select: { from, fields, cardinality: 'many' } });
+        break;
+      }
+      case 'computed-scalar': {
+        const asText = ctx.stringifyNumericTypes && d.cf.returns.kind === 'scalar' && isBigNumeric(d.cf.returns.dbType);
+        out.push({ kind: 'computed-scalar', alias, call: toIrComputedCall(d.cf, def, fieldNodes, ctx, p), asText });
+        break;
+      }
+      case 'computed-rows': {
+        const many = d.cf.returns.kind === 'table' && d.cf.returns.returnsSet;
+        const from = many ? toIrRowSource(d.target, def, fieldNodes, ctx, p) : plainSource(d.target);
+        const fields = toIrFields(d.target, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx, p);
+        const select: ir.Select = { from, fields, cardinality: many ? 'many' : 'one' };
+        out.push({ kind: 'computed-rows', alias, call: toIrComputedCall(d.cf, def, fieldNodes, ctx, p), select });
         break;
       }
       case 'array-aggregate': {

@@ -2,6 +2,7 @@
 import type * as ir from '../../../ir/index.ts';
 import { ident, join, qualified, raw, sql, type Fragment } from '../../sql/fragment.ts';
 import { conjunction, translateBoolExp, translateJoin } from './bool-exp.ts';
+import { translateComputedCall } from './computed-field.ts';
 import { columnOf, type AliasCounter } from './context.ts';
 
 /** The value a sort key reads, for rows named `row`. */
@@ -9,6 +10,8 @@ export function translateOrderTarget(t: ir.OrderTarget, row: string, aliases: Al
   switch (t.kind) {
     case 'column':
       return columnOf(row, t.column);
+    case 'computed-field':
+      return translateComputedCall(t.call, row);
     case 'object-relationship': {
       const inner = aliases.fresh();
       const conds = translateJoin(t.mapping, row, inner);

@@ -1,0 +1,128 @@
+/**
+ * Stage "computed fields": a table's computed field entries + the source's
+ * introspected functions → {@link ComputedFieldInfo}, or why each is
+ * inconsistent. The function must exist once, take the table's row (the
+ * first argument, or `table_argument`), and return a base-like value or rows
+ * of a tracked table. Runs after relationships (names must not collide) and
+ * before permissions (which may name computed fields).
+ */
+import type { IntrospectedFunction } from '../../backends/introspection.ts';
+import { formatTableName, parseTableName, type ComputedFieldMetadata, type TableMetadata } from '../../metadata/document.ts';
+import { inconsistency } from '../inconsistency.ts';
+import { tableKey, type ComputedFieldInfo, type InconsistentObject, type QualifiedName } from '../types.ts';
+import { checkSessionArgument, functionText, graphqlArguments, singleFunction } from './functions.ts';
+import { GRAPHQL_NAME, type TableDraft } from './tables.ts';
+
+/** Resolves one computed field of `table`; `isTracked` says whether a table is tracked and consistent. */
+export function resolveComputedField(
+  table: TableDraft,
+  entry: ComputedFieldMetadata,
+  functions: ReadonlyMap<string, readonly IntrospectedFunction[]> | undefined,
+  isTracked: (t: QualifiedName) => boolean,
+): ComputedFieldInfo | { reason: string } {
+  const name = parseTableName(entry.definition.function);
+  const fn = singleFunction(name, functions?.get(tableKey(name)));
+  if ('reason' in fn) return fn;
+  const text = `in table "${formatTableName(table.entry.table)}": computed field "${entry.name}"`;
+  if (!GRAPHQL_NAME.test(entry.name)) return { reason: `${text}: the name is not a valid GraphQL name` };
+  const wanted = entry.definition.table_argument ?? null;
+  const rowIndex = wanted === null ? 0 : fn.args.findIndex((a) => a.name === wanted);
+  const rowArg = fn.args[rowIndex];
+  if (rowArg === undefined) {
+    return { reason: wanted === null ? `${text}: the function "${functionText(name)}" has no input arguments` : `${text}: table argument "${wanted}" not found` };
+  }
+  const t = table.entry.table;
+  if (rowArg.typeCategory !== 'composite' || rowArg.dbType !== t.name) {
+    return { reason: `${text}: the argument "${rowArg.name ?? String(rowIndex + 1)}" of function "${functionText(name)}" should be of type "${formatTableName(t)}"` };
+  }
+  const session = entry.definition.session_argument ?? null;
+  const bad = checkSessionArgument(`${text}: function "${functionText(name)}"`, fn.args, session);
+  if (bad !== null) return bad;
+  if (rowIndex !== 0 && rowArg.name === null) return { reason: `${text}: an unnamed table argument must come first` };
+  const skip = new Set<string>([...(session === null ? [] : [session]), ...(rowArg.name === null ? [] : [rowArg.name])]);
+  const args = graphqlArguments(`${text}: function "${functionText(name)}"`, fn.args.filter((_, i) => i !== rowIndex), skip);
+  if ('reason' in args) return args;
+  let returns: ComputedFieldInfo['returns'];
+  if (fn.returnTable !== null) {
+    if (!isTracked(fn.returnTable)) {
+      return { reason: `${text}: the function returns rows of "${formatTableName(fn.returnTable)}", which is not tracked` };
+    }
+    returns = { kind: 'table', table: fn.returnTable, returnsSet: fn.returnsSet };
+  } else if (fn.returnsSet) {
+    return { reason: `${text}: functions returning SETOF a scalar type are not supported` };
+  } else if (fn.returnType.typeCategory === 'pseudo' || fn.returnType.typeCategory === 'composite') {
+    return { reason: `${text}: the function's return type "${fn.returnType.name}" is not supported` };
+  } else {
+    const array = fn.returnType.name.startsWith('_');
+    returns = {
+      kind: 'scalar',
+      dbType: fn.returnType.name,
+      elementType: array ? fn.returnType.name.slice(1) : null,
+      typeCategory: fn.returnType.typeCategory,
+    };
+  }
+  return {
+    name: entry.name,
+    function: name,
+    description: entry.comment ?? fn.comment,
+    // A named row argument still goes by position when it is first: named notation must follow positional.
+    tableArgument: rowIndex === 0 ? null : rowArg.name,
+    sessionArgument: session,
+    args,
+    returns,
+  };
+}
+
+/** Resolves every computed field of one table entry, reporting the inconsistent ones. */
+export function resolveTableComputedFields(
+  source: string,
+  entry: TableMetadata,
+  draft: TableDraft | undefined,
+  relationshipNames: ReadonlySet<string>,
+  functions: ReadonlyMap<string, readonly IntrospectedFunction[]> | undefined,
+  isTracked: (t: QualifiedName) => boolean,
+  bad: InconsistentObject[],
+): ComputedFieldInfo[] {
+  const out: ComputedFieldInfo[] = [];
+  for (const cf of entry.computed_fields) {
+    const ref = { kind: 'computed_field', source, table: entry.table, name: cf.name } as const;
+    const definition = { name: cf.name, source, table: entry.table, definition: cf.definition, comment: cf.comment ?? null };
+    if (draft === undefined) {
+      bad.push(inconsistency(ref, definition, `table "${formatTableName(entry.table)}" is inconsistent`));
+      continue;
+    }
+    const taken =
+      relationshipNames.has(cf.name) ||
+      out.some((o) => o.name === cf.name) ||
+      draft.columns.some((c) => c.name === cf.name || c.gqlName === cf.name);
+    if (taken) {
+      bad.push(inconsistency(ref, definition, `in table "${formatTableName(entry.table)}": field "${cf.name}" already exists`));
+      continue;
+    }
+    const r = resolveComputedField(draft, cf, functions, isTracked);
+    if ('reason' in r) bad.push(inconsistency(ref, definition, r.reason));
+    else out.push(r);
+  }
+  return out;
+}
+
+/**
+ * A select permission's `computed_fields` resolved against the table's
+ * consistent computed fields: the names, or why the permission is
+ * inconsistent (a listed computed field is missing or inconsistent).
+ */
+export function permittedComputedFields(
+  permission: Readonly<Record<string, unknown>>,
+  computed: readonly ComputedFieldInfo[],
+): { names: string[] } | { reason: string } {
+  const listed = permission['computed_fields'];
+  if (!Array.isArray(listed)) return { names: [] };
+  const names: string[] = [];
+  for (const n of listed) {
+    if (typeof n !== 'string' || !computed.some((c) => c.name === n)) {
+      return { reason: `computed field "${String(n)}" does not exist` };
+    }
+    names.push(n);
+  }
+  return { names };
+}

@@ -1,0 +1,109 @@
+/**
+ * GraphQL fields of computed fields on a table's types, for the computed
+ * fields the role may select (TableView.computedFields):
+ * - on `<t>`: a scalar one is a nullable scalar field, a table-returning one
+ *   a list of the returned table's rows with `where, order_by, limit, offset,
+ *   distinct_on`; both take `args: <fn>_args` when the function has further
+ *   arguments;
+ * - on `<t>_bool_exp` and `<t>_order_by`: scalar ones without required
+ *   arguments, compared and sorted like columns (v2 compat).
+ */
+import {
+  GraphQLList,
+  GraphQLNonNull,
+  type GraphQLFieldConfigMap,
+  type GraphQLInputFieldConfigMap,
+  type GraphQLOutputType,
+} from 'graphql';
+import type { ColumnInfo, ComputedFieldInfo } from '../../catalog/types.ts';
+import { withDescriptor, type TableFieldDescriptor } from './descriptors.ts';
+import { functionArgsArgument } from './function-fields.ts';
+import { functionArgsTypeName } from './names.ts';
+import type { SchemaTypes } from './table-types.ts';
+import type { TableView } from './table-view.ts';
+
+/** A scalar computed field seen as a nullable column, so column types give its GraphQL types. */
+function asColumn(cf: ComputedFieldInfo): ColumnInfo | null {
+  if (cf.returns.kind !== 'scalar') return null;
+  return {
+    name: cf.name,
+    gqlName: cf.name,
+    dbType: cf.returns.dbType,
+    elementType: cf.returns.elementType,
+    typeCategory: cf.returns.typeCategory,
+    enumLabels: null,
+    nullable: true,
+    hasDefault: false,
+    isGenerated: true,
+    description: cf.description,
+    enumTable: null,
+  };
+}
+
+/** True when the field can be used without arguments (filters, sorting). */
+function argumentFree(cf: ComputedFieldInfo): boolean {
+  return cf.args.every((a) => a.hasDefault);
+}
+
+function description(cf: ComputedFieldInfo): string {
+  return cf.description ?? `A computed field, executes function "${cf.function.name}"`;
+}
+
+/** Fields of the object type `<t>`. */
+export function computedObjectFields(view: TableView, types: SchemaTypes): GraphQLFieldConfigMap<unknown, unknown> {
+  const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+  for (const cf of view.computedFields ?? []) {
+    const args = functionArgsArgument(functionArgsTypeName(cf.function.name), cf.args, view.source, types);
+    const column = asColumn(cf);
+    if (column !== null) {
+      fields[cf.name] = {
+        type: types.columns.output(view.source, column),
+        description: description(cf),
+        args,
+        extensions: withDescriptor<TableFieldDescriptor>({ kind: 'computed-scalar', cf }),
+      };
+      continue;
+    }
+    const target = view.computedTargets?.get(cf.name);
+    if (target === undefined || cf.returns.kind !== 'table') continue;
+    const rows = types.of(target).object;
+    const type: GraphQLOutputType = cf.returns.returnsSet ? new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(rows))) : rows;
+    fields[cf.name] = {
+      type,
+      description: description(cf),
+      args: { ...args, ...(cf.returns.returnsSet ? types.listArgs(target) : {}) },
+      extensions: withDescriptor<TableFieldDescriptor>({ kind: 'computed-rows', cf, target }),
+    };
+  }
+  return fields;
+}
+
+/** Fields of `<t>_bool_exp`. */
+export function computedBoolExpFields(view: TableView, types: SchemaTypes): GraphQLInputFieldConfigMap {
+  const fields: GraphQLInputFieldConfigMap = {};
+  for (const cf of view.computedFields ?? []) {
+    const column = asColumn(cf);
+    if (column === null || !argumentFree(cf)) continue;
+    fields[cf.name] = {
+      type: types.columns.comparison(view.source, column),
+      extensions: withDescriptor<TableFieldDescriptor>({ kind: 'computed-scalar', cf }),
+    };
+  }
+  return fields;
+}
+
+/** Fields of `<t>_order_by`. */
+export function computedOrderByFields(view: TableView, types: SchemaTypes): GraphQLInputFieldConfigMap {
+  const fields: GraphQLInputFieldConfigMap = {};
+  for (const cf of view.computedFields ?? []) {
+    const column = asColumn(cf);
+    // v2 compat: arrays and json cannot be sorted.
+    if (column === null || !argumentFree(cf) || column.elementType !== null || column.dbType === 'json') continue;
+    fields[cf.name] = {
+      type: types.orderByEnum,
+      description: cf.description ?? undefined,
+      extensions: withDescriptor<TableFieldDescriptor>({ kind: 'computed-scalar', cf }),
+    };
+  }
+  return fields;
+}

@@ -1,0 +1,35 @@
+/**
+ * Computed fields in the IR: a call of a function that takes the current
+ * row (and possibly the session and further arguments). Scalar ones read like
+ * columns (selected, compared, sorted on); table-returning ones are nested
+ * selects whose rows come from the call.
+ */
+import type { Select } from './select.ts';
+import type { QualifiedName } from './table.ts';
+import type { ParamSource } from './value.ts';
+
+/** A computed field's function called on the current row. */
+export interface ComputedFieldCall {
+  readonly function: QualifiedName;
+  /** The row argument's name; null passes the row first, by position. */
+  readonly tableArgument: string | null;
+  /** Further arguments by name (the session argument among them, as a `session-object` slot). */
+  readonly args: ReadonlyArray<{ readonly name: string; readonly value: ParamSource }>;
+}
+
+/** A scalar computed field's value. */
+export interface ComputedScalarField {
+  readonly kind: 'computed-scalar';
+  readonly alias: string;
+  readonly call: ComputedFieldCall;
+  /** Render as a JSON string (stringify-numeric-types). */
+  readonly asText: boolean;
+}
+
+/** The rows of a table-returning computed field (its `select.from.table` is the returned table). */
+export interface ComputedRowsField {
+  readonly kind: 'computed-rows';
+  readonly alias: string;
+  readonly call: ComputedFieldCall;
+  readonly select: Select;
+}

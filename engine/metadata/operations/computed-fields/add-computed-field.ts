@@ -1,0 +1,61 @@
+/**
+ * `pg_add_computed_field` (legacy `add_computed_field`): a field of a table
+ * computed by a function taking the table's row. Whether the function fits
+ * is the catalog's check; a misfit is refused with the field's inconsistency
+ * reason.
+ */
+import { ErrorCode } from '../../../errors/codes.ts';
+import { EngineError } from '../../../errors/engine-error.ts';
+import { defineOperation, requireTrackedTable } from '../../define.ts';
+import { formatTableName, parseTableName, type ComputedFieldDefinition, type ComputedFieldMetadata, type TableNameInput } from '../../document.ts';
+import { updateTable } from '../../edit.ts';
+import { argPath, SUCCESS } from '../../operation.ts';
+import { nameSchema, nullableString, tableNameSchema } from '../../schemas/common.ts';
+import type { JsonSchema } from '../../schemas/validate.ts';
+
+interface AddComputedFieldArgs {
+  table: TableNameInput;
+  name: string;
+  definition: ComputedFieldDefinition;
+  comment?: string | null;
+  source?: string;
+}
+
+/** The `definition` of a computed field. */
+export const computedFieldDefinitionSchema: JsonSchema = {
+  type: 'object',
+  required: ['function'],
+  properties: { function: tableNameSchema, table_argument: nullableString, session_argument: nullableString },
+  additionalProperties: false,
+};
+
+const schema: JsonSchema = {
+  type: 'object',
+  required: ['table', 'name', 'definition'],
+  properties: { table: tableNameSchema, name: nameSchema, definition: computedFieldDefinitionSchema, comment: nullableString, source: nameSchema },
+  additionalProperties: false,
+};
+
+/** The add-computed-field operation. */
+export const addComputedField = defineOperation<AddComputedFieldArgs>({
+  mutates: true,
+  schema,
+  async run(ctx, args, call) {
+    const source = args.source ?? 'default';
+    const table = parseTableName(args.table);
+    const entry = requireTrackedTable(ctx, source, table, call);
+    if (entry.computed_fields.some((c) => c.name === args.name)) {
+      throw new EngineError(ErrorCode.AlreadyExists, `computed field "${args.name}" already exists in table "${formatTableName(table)}"`, {
+        path: argPath(call, 'name'),
+      });
+    }
+    const field: ComputedFieldMetadata = {
+      name: args.name,
+      definition: args.definition,
+      ...(args.comment === undefined || args.comment === null ? {} : { comment: args.comment }),
+    };
+    const doc = updateTable(ctx.state.doc, source, table, (t) => ({ ...t, computed_fields: [...t.computed_fields, field] }));
+    await ctx.commitEdit({ doc, touched: [{ kind: 'computed_field', source, table, name: args.name }], path: argPath(call) });
+    return { response: SUCCESS };
+  },
+});
