@@ -1,0 +1,141 @@
+/**
+ * Roles at scale: 200 tables (foreign-key chain, relationships both ways) ×
+ * 20 roles with select, insert, update and delete permissions on every table.
+ * Measures, in one engine process: replace_metadata (catalog build), the time
+ * to build all 20 role schemas, and the heap/RSS they keep, in two layouts:
+ *
+ * - distinct: every role has its own rules (a role-specific constant in each
+ *   filter), so nothing can be shared;
+ * - grouped: the 20 roles fall into 4 groups of equal rules, so the catalog
+ *   interns their permissions and the schema cache builds 4 schemas.
+ *
+ * Run: node --expose-gc test/bench/roles-scale.ts [tables] [roles]
+ */
+import { buildEngine, type BuiltEngine } from '../../engine/boot.ts';
+import { defaultSettings } from '../../engine/cli/settings.ts';
+import { buildRoleSchema } from '../../engine/graphql/schema/build-schema.ts';
+import { SchemaCache } from '../../engine/graphql/schema/schema-cache.ts';
+import { silentLogger } from '../../engine/logger.ts';
+import { startBenchPostgres } from './lib/postgres.ts';
+
+const TABLES = Number(process.argv[2] ?? 200);
+const ROLES = Number(process.argv[3] ?? 20);
+const GROUPS = 4;
+
+type Json = Record<string, unknown>;
+
+const tableName = (i: number): string => `t${String(i).padStart(4, '0')}`;
+
+function ddl(i: number): string {
+  const fk = i > 1 ? `, prev_id int REFERENCES ${tableName(i - 1)} (id)` : '';
+  return `CREATE TABLE ${tableName(i)} (id serial PRIMARY KEY, name text NOT NULL, value int, owner_id int, org_id int, note text, meta jsonb${fk});`;
+}
+
+/** The permissions of role `r` whose rules are those of `variant` (equal variants give equal rules). */
+function permissions(variant: number, r: number): Json {
+  const mine = { owner_id: { _eq: 'X-Engine-User-Id' } };
+  const filter = variant % 2 === 0 ? { _or: [mine, { value: { _gt: variant } }] } : { $and: [mine, { org_id: { _in: 'x-engine-orgs' } }, { value: { _neq: variant } }] };
+  return {
+    select: { role: `role_${r}`, permission: { columns: variant % 2 === 0 ? '*' : ['id', 'name', 'value', 'owner_id'], filter, limit: 100 + variant, allow_aggregations: variant % 3 === 0 } },
+    insert: { role: `role_${r}`, permission: { check: mine, set: { owner_id: 'x-engine-user-id' }, columns: ['name', 'value', 'note'] } },
+    update: { role: `role_${r}`, permission: { columns: ['name', 'note'], filter, check: { value: { _lt: 1000 + variant } } } },
+    delete: { role: `role_${r}`, permission: { filter } },
+  };
+}
+
+function tableEntry(i: number, grouped: boolean): Json {
+  const perms = Array.from({ length: ROLES }, (_, r) => permissions(grouped ? r % GROUPS : r, r + 1));
+  const entry: Json = {
+    table: { schema: 'public', name: tableName(i) },
+    select_permissions: perms.map((p) => p['select']),
+    insert_permissions: perms.map((p) => p['insert']),
+    update_permissions: perms.map((p) => p['update']),
+    delete_permissions: perms.map((p) => p['delete']),
+  };
+  if (i > 1) entry['object_relationships'] = [{ name: 'prev', using: { foreign_key_constraint_on: 'prev_id' } }];
+  if (i < TABLES) {
+    entry['array_relationships'] = [{ name: 'nexts', using: { foreign_key_constraint_on: { table: { schema: 'public', name: tableName(i + 1) }, columns: ['prev_id'] } } }];
+  }
+  return entry;
+}
+
+function gc(): void {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (g !== undefined) {
+    g();
+    g();
+  }
+}
+
+const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+
+async function metadata(engine: BuiltEngine, body: unknown): Promise<Json> {
+  const res = await engine.app.inject({ method: 'POST', url: '/v1/metadata', payload: body as Json });
+  if (res.statusCode !== 200) throw new Error(`metadata call failed: ${res.body.slice(0, 500)}`);
+  return res.json();
+}
+
+async function scenario(engine: BuiltEngine, grouped: boolean): Promise<void> {
+  const doc = await metadata(engine, { type: 'export_metadata', args: {} });
+  const source = (doc['sources'] as Json[])[0];
+  if (source === undefined) throw new Error('no source');
+  source['tables'] = Array.from({ length: TABLES }, (_, k) => tableEntry(k + 1, grouped));
+  let t = performance.now();
+  await metadata(engine, { type: 'replace_metadata', args: doc });
+  const replaceMs = performance.now() - t;
+  const catalog = engine.metadata.catalogRef.current;
+  const roles = Array.from({ length: ROLES }, (_, r) => `role_${r + 1}`);
+
+  gc();
+  const heap0 = process.memoryUsage();
+  t = performance.now();
+  const unshared = roles.map((r) => buildRoleSchema(catalog, r, false));
+  const unsharedMs = performance.now() - t;
+  gc();
+  const heap1 = process.memoryUsage();
+  unshared.length = 0;
+  gc();
+
+  const heap2 = process.memoryUsage();
+  const cache = new SchemaCache();
+  t = performance.now();
+  const shared = roles.map((r) => cache.get(catalog, r, false));
+  const sharedMs = performance.now() - t;
+  gc();
+  const heap3 = process.memoryUsage();
+  const distinct = new Set(shared.map((s) => s.schema)).size;
+
+  t = performance.now();
+  buildRoleSchema(catalog, 'admin', true);
+  const adminMs = performance.now() - t;
+
+  console.log(`\n## ${TABLES} tables × ${ROLES} roles, ${grouped ? `${GROUPS} groups of equal rules` : 'every role distinct'}`);
+  console.log(`replace_metadata (catalog build incl. introspection): ${replaceMs.toFixed(0)} ms`);
+  console.log(`admin schema: ${adminMs.toFixed(0)} ms`);
+  console.log(`${ROLES} role schemas, each built (no sharing): ${unsharedMs.toFixed(0)} ms total, ${(unsharedMs / ROLES).toFixed(1)} ms/role; heap kept ${mib(heap1.heapUsed - heap0.heapUsed)}, RSS +${mib(heap1.rss - heap0.rss)}`);
+  console.log(`${ROLES} role schemas through SchemaCache (shared by fingerprint): ${sharedMs.toFixed(0)} ms total, ${distinct} distinct schemas; heap kept ${mib(heap3.heapUsed - heap2.heapUsed)}`);
+  console.log(`process RSS now: ${mib(process.memoryUsage().rss)}`);
+}
+
+async function main(): Promise<void> {
+  if ((globalThis as { gc?: unknown }).gc === undefined) console.log('(run with --expose-gc for exact heap numbers)');
+  const pg = await startBenchPostgres();
+  try {
+    const url = await pg.createDatabase('roles_scale');
+    const statements = Array.from({ length: TABLES }, (_, k) => ddl(k + 1));
+    for (let k = 0; k < statements.length; k += 100) await pg.sql('roles_scale', statements.slice(k, k + 100).join('\n'));
+    const engine = await buildEngine(defaultSettings({ databaseUrl: url, logLevel: 'error' }), silentLogger);
+    try {
+      gc();
+      console.log(`engine started, RSS ${mib(process.memoryUsage().rss)}`);
+      await scenario(engine, false);
+      await scenario(engine, true);
+    } finally {
+      await engine.close();
+    }
+  } finally {
+    await pg.stop();
+  }
+}
+
+await main();
