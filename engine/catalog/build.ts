@@ -167,7 +167,8 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
   for (const s of sources) {
     const permTable = (key: string): PermissionTable | undefined => {
       const draft = s.tables.get(key);
-      return draft === undefined ? undefined : { draft, relationships: s.relationships.get(key) ?? new Map() };
+      if (draft === undefined) return undefined;
+      return { draft, relationships: s.relationships.get(key) ?? new Map(), computedFields: computedFields.get(s)?.get(key) ?? [] };
     };
     const lookup: PermissionLookup = (n) => permTable(tableKey(n));
     const tables = new Map<string, TableInfo>();

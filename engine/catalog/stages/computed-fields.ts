@@ -9,7 +9,7 @@
 import type { IntrospectedFunction } from '../../backends/introspection.ts';
 import { formatTableName, parseTableName, type ComputedFieldMetadata, type TableMetadata } from '../../metadata/document.ts';
 import { inconsistency } from '../inconsistency.ts';
-import { tableKey, type ComputedFieldInfo, type InconsistentObject, type QualifiedName } from '../types.ts';
+import { tableKey, type ColumnInfo, type ComputedFieldInfo, type InconsistentObject, type QualifiedName } from '../types.ts';
 import { checkSessionArgument, functionText, graphqlArguments, singleFunction } from './functions.ts';
 import { GRAPHQL_NAME, type TableDraft } from './tables.ts';
 
@@ -125,4 +125,31 @@ export function permittedComputedFields(
     names.push(n);
   }
   return { names };
+}
+
+/**
+ * A scalar computed field usable without arguments, seen as a nullable
+ * column named after the field: how permission filters and their checks
+ * treat `{<computed field>: {_eq: ...}}`. Null when `name` is no such field.
+ */
+export function scalarComputedColumn(
+  computed: readonly ComputedFieldInfo[] | undefined,
+  name: string,
+): { readonly column: ColumnInfo; readonly field: ComputedFieldInfo } | null {
+  const cf = computed?.find((c) => c.name === name);
+  if (cf === undefined || cf.returns.kind !== 'scalar' || !cf.args.every((a) => a.hasDefault)) return null;
+  const column: ColumnInfo = {
+    name: cf.name,
+    gqlName: cf.name,
+    dbType: cf.returns.dbType,
+    elementType: cf.returns.elementType,
+    typeCategory: cf.returns.typeCategory,
+    enumLabels: null,
+    nullable: true,
+    hasDefault: false,
+    isGenerated: true,
+    description: cf.description,
+    enumTable: null,
+  };
+  return { column, field: cf };
 }

@@ -14,6 +14,7 @@ import {
 import { COLUMN_OPERATORS, connective, JSON_OPERATORS, LIST_OPERATORS, permissionOperator } from '../permission-operators.ts';
 import type {
   ColumnInfo,
+  ComputedFieldInfo,
   DeletePermissionInfo,
   InsertPermissionInfo,
   PermissionBoolExp,
@@ -23,12 +24,15 @@ import type {
   UpdatePermissionInfo,
 } from '../types.ts';
 import type { PermissionKind } from '../object-id.ts';
+import { scalarComputedColumn } from './computed-fields.ts';
 import type { TableDraft } from './tables.ts';
 
 /** A table with its resolved relationships, as permission checking sees it. */
 export interface PermissionTable {
   readonly draft: TableDraft;
   readonly relationships: ReadonlyMap<string, RelationshipInfo>;
+  /** The table's consistent computed fields (scalar ones may be compared like columns). */
+  readonly computedFields?: readonly ComputedFieldInfo[];
 }
 
 /** Finds a consistent table of the same source. */
@@ -87,7 +91,7 @@ export function checkBoolExp(exp: unknown, table: PermissionTable, lookup: Permi
       const r = checkBoolExp(value['_where'] ?? {}, t, lookup);
       if (r !== null) return r;
     } else {
-      const column = table.draft.columns.find((c) => c.name === key);
+      const column = table.draft.columns.find((c) => c.name === key) ?? scalarComputedColumn(table.computedFields, key)?.column;
       if (column !== undefined) {
         const r = checkColumnExp(column, value, table);
         if (r !== null) return r;

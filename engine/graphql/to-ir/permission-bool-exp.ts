@@ -14,7 +14,8 @@
  * such permissions as inconsistent before they get here.
  */
 import type * as ir from '../../ir/index.ts';
-import type { ColumnInfo, SourceInfo, TableInfo } from '../../catalog/types.ts';
+import { scalarComputedColumn } from '../../catalog/stages/computed-fields.ts';
+import type { ColumnInfo, ComputedFieldInfo, SourceInfo, TableInfo } from '../../catalog/types.ts';
 import { tableKey } from '../../catalog/types.ts';
 import {
   COLUMN_OPERATORS,
@@ -60,6 +61,23 @@ function operand(op: ir.CompareOp, v: unknown, column: ColumnInfo): ir.ParamSour
   return { kind: 'const', value: v };
 }
 
+/** Points the comparisons `columnExp` made for a computed field at the field's function call on the row. */
+function onComputedField(e: ir.BoolExp, cf: ComputedFieldInfo): ir.BoolExp {
+  const session: ir.ParamSource = { kind: 'session-object' };
+  const args = cf.sessionArgument === null ? [] : [{ name: cf.sessionArgument, value: session }];
+  const computed: ir.ComputedFieldCall = { function: cf.function, tableArgument: cf.tableArgument, args };
+  switch (e.kind) {
+    case 'and':
+      return { kind: 'and', items: e.items.map((i) => onComputedField(i, cf)) };
+    case 'compare':
+    case 'is-null':
+    case 'compare-columns':
+      return e.left.column === cf.name ? { ...e, left: { ...e.left, computed } } : e;
+    default:
+      return e;
+  }
+}
+
 function columnExp(column: ColumnInfo, spec: unknown, table: TableInfo): ir.BoolExp {
   const ref: ir.ColumnRef = { column: column.name, cast: null };
   if (!isObject(spec)) return { kind: 'compare', left: ref, op: 'eq', right: operand('eq', spec, column), dbType: column.dbType };
@@ -103,6 +121,11 @@ function convert(exp: unknown, table: TableInfo, source: SourceInfo): ir.BoolExp
     const column = table.columns.find((c) => c.name === key);
     if (column !== undefined) {
       parts.push(columnExp(column, value, table));
+      continue;
+    }
+    const computed = scalarComputedColumn(table.computedFields, key);
+    if (computed !== null) {
+      parts.push(onComputedField(columnExp(computed.column, value, table), computed.field));
       continue;
     }
     const rel = table.relationships.find((r) => r.name === key);

@@ -140,6 +140,21 @@ describe('select permission computed_fields', () => {
   });
 });
 
+describe('computed fields in permission filters', () => {
+  it('a select filter may compare a scalar computed field (with its session argument)', async () => {
+    const doc = (await md('export_metadata', {})).body;
+    const author = doc.sources[0].tables.find((t: any) => t.table.name === 'author');
+    author.select_permissions = [{ role: 'me', permission: { columns: ['id'], computed_fields: ['is_me'], filter: { is_me: { _eq: true } } } }];
+    expect((await md('replace_metadata', doc)).status).toBe(200);
+    const r = await gql('{ author { id is_me } }', { 'x-engine-role': 'me', 'x-engine-user-id': '3' });
+    expect(r).toEqual({ data: { author: [{ id: 3, is_me: true }] } });
+    const bad = structuredClone(doc);
+    bad.sources[0].tables.find((t: any) => t.table.name === 'author').select_permissions[0].permission.filter = { greeting: { _eq: 'x' } };
+    const refused = await md('replace_metadata', bad);
+    expect(refused.status).toBe(400);
+  });
+});
+
 describe('legacy operations and changes under the engine', () => {
   it('add_computed_field / drop_computed_field on /v1/query', async () => {
     const a = await engine.post('/v1/query', { type: 'add_computed_field', args: { table: 'author', name: 'fn2', definition: { function: 'author_full_name' } } });
