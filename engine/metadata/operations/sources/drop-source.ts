@@ -1,5 +1,5 @@
 /**
- * `pg_drop_source`: removes a source. Its tracked tables are its dependents:
+ * `pg_drop_source`: removes a source. Its tracked tables and functions are its dependents:
  * without `cascade` they are reported as a `dependency-error`.
  */
 import { ErrorCode } from '../../../errors/codes.ts';
@@ -21,8 +21,12 @@ export const dropSource = defineOperation<DropSourceArgs>({
   schema: dropSourceArgs,
   async run(ctx, args, call) {
     const source = requireSource(ctx, args.name, call, 'name');
-    if (source.tables.length > 0 && args.cascade !== true) {
-      const list = source.tables.map((t) => `table ${formatTableName(t.table)} in source ${args.name}`).join(', ');
+    const dependents = [
+      ...source.tables.map((t) => `table ${formatTableName(t.table)} in source ${args.name}`),
+      ...source.functions.map((f) => `function ${formatTableName(f.function)} in source ${args.name}`),
+    ];
+    if (dependents.length > 0 && args.cascade !== true) {
+      const list = dependents.join(', ');
       throw new EngineError(ErrorCode.DependencyError, `cannot drop due to the following dependent objects: ${list}`, {
         path: argPath(call),
       });
