@@ -67,7 +67,11 @@ export class GraphqlService implements GraphqlApi {
     this.#logger = opts.logger;
     this.#plans = new PlanCache(opts.planCacheSize ?? 4096);
     this.#schemas = new SchemaCache({ inferFunctionPermissions: opts.inferFunctionPermissions ?? true });
-    catalogRef.subscribe(() => this.#plans.clear());
+    catalogRef.subscribe((c) => {
+      this.#plans.clear();
+      this.#schemas.warm(c);
+    });
+    this.#schemas.warm(catalogRef.current);
   }
 
   /** Executes one request body (or a batch: a list of them). Errors come back with status 200. */

@@ -40,4 +40,22 @@ export class SchemaCache {
     }
     return s;
   }
+
+  /**
+   * Builds the schemas of the admin and of every role of `catalog` ahead of
+   * requests, one role per macrotask so requests interleave, stopping once a
+   * newer catalog has been seen. Called when metadata changes, so the first
+   * request of a role does not pay for its schema (and permission IR).
+   */
+  warm(catalog: Catalog): void {
+    const roles: Array<readonly [string, boolean]> = [['admin', true], ...catalog.roles.map((r) => [r, false] as const)];
+    const step = (i: number): void => {
+      const next = roles[i];
+      if (next === undefined || this.#version > catalog.version) return;
+      this.get(catalog, next[0], next[1]);
+      // Unref'd: warming never keeps a shutting-down process alive.
+      setImmediate(() => step(i + 1)).unref();
+    };
+    setImmediate(() => step(0)).unref();
+  }
 }
