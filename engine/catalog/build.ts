@@ -21,7 +21,13 @@ import {
   type PermissionLookup,
   type PermissionTable,
 } from './stages/permissions.ts';
-import { applyInheritedRoles, internPermissions, planInheritedRoles, type MutableTablePermissions } from './stages/inherited-roles.ts';
+import {
+  applyInheritedRoles,
+  inheritFunctionPermissions,
+  internPermissions,
+  planInheritedRoles,
+  type MutableTablePermissions,
+} from './stages/inherited-roles.ts';
 import { resolveRelationship, type TableLookup } from './stages/relationships.ts';
 import { resolveTable, type TableDraft } from './stages/tables.ts';
 import {
@@ -253,7 +259,8 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
       tables: info.tables,
       names,
     };
-    catalogSources.set(s.meta.name, { ...info, functions: resolveSourceFunctions(input, bad) });
+    const functions = new Map([...resolveSourceFunctions(input, bad)].map(([k, f]) => [k, { ...f, permissions: inheritFunctionPermissions(rolePlan, f.permissions) }]));
+    catalogSources.set(s.meta.name, { ...info, functions });
   }
 
   return {

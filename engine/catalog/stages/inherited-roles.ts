@@ -112,6 +112,19 @@ export function applyInheritedRoles(plan: InheritedRolePlan, perms: Map<string, 
   }
 }
 
+/**
+ * The roles that may call a function: its own list plus every inherited role
+ * with a parent in it (that parent's select on the return table was checked,
+ * and the inherited role's derived select includes it).
+ */
+export function inheritFunctionPermissions(plan: InheritedRolePlan, roles: readonly string[]): readonly string[] {
+  const out = [...roles];
+  for (const { role, parents } of plan.order) {
+    if (!out.includes(role) && parents.some((p) => out.includes(p))) out.push(role);
+  }
+  return out.length === roles.length ? roles : out;
+}
+
 function selectKey(s: SelectPermissionInfo): string {
   // Every field counts (including ones added later); the Map is spelled out since JSON drops it.
   return JSON.stringify({ ...s, columnFilters: s.columnFilters === undefined ? null : [...s.columnFilters] });

@@ -7,6 +7,7 @@
  */
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { startTestEngine, type HttpResult, type TestEngine } from '../../support/engine.ts';
+import type { Settings } from '../../../engine/cli/settings.ts';
 
 /** The permission test schema and rows. */
 export const PERMISSION_SCHEMA = `
@@ -61,11 +62,11 @@ export interface PermissionFixture {
   close(): Promise<void>;
 }
 
-/** Starts the fixture (optionally with extra SQL after the schema). */
-export async function startPermissionFixture(extraSql = ''): Promise<PermissionFixture> {
+/** Starts the fixture (optionally with extra SQL after the schema, and engine settings). */
+export async function startPermissionFixture(extraSql = '', settings: Partial<Settings> = {}): Promise<PermissionFixture> {
   const db = await createTestDatabase('perm');
   await db.sql(PERMISSION_SCHEMA + extraSql);
-  const engine = await startTestEngine({ databaseUrl: db.url });
+  const engine = await startTestEngine({ databaseUrl: db.url, ...settings });
   const md = (type: string, args: unknown = {}, extra: Record<string, unknown> = {}): Promise<HttpResult<any>> =>
     engine.metadata({ type, args, ...extra });
   const r = await engine.metadata(TRACK_PERMISSION_SCHEMA);

@@ -123,3 +123,27 @@ describe('inherited mutations', () => {
     expect(d.data.delete_docs.affected_rows).toBe(0);
   });
 });
+
+describe('inherited function permissions', () => {
+  it('an inherited role may call a function some parent may call', async () => {
+    const g = await startPermissionFixture(
+      "CREATE FUNCTION published_docs() RETURNS SETOF docs AS $$ SELECT * FROM docs WHERE status = 'published' $$ LANGUAGE sql STABLE;",
+      { inferFunctionPermissions: false },
+    );
+    try {
+      await g.setPermissions(
+        { docs: { select: [{ role: 'ra', permission: { columns: ['id'], filter: {} } }, { role: 'rb', permission: { columns: ['id'], filter: {} } }] } },
+        [{ role_name: 'ab', role_set: ['ra', 'rb'] }],
+      );
+      expect((await g.md('pg_track_function', { function: 'published_docs' })).status).toBe(200);
+      const p = await g.md('pg_create_function_permission', { function: 'published_docs', role: 'rb' });
+      expect(p.status, p.text).toBe(200);
+      const q = '{ published_docs(order_by: {id: asc}) { id } }';
+      expect((await g.as('ra', q)).errors[0].extensions.code).toBe('validation-failed');
+      expect((await g.as('rb', q)).data.published_docs).toEqual([{ id: 1 }, { id: 3 }, { id: 5 }]);
+      expect((await g.as('ab', q)).data.published_docs).toEqual([{ id: 1 }, { id: 3 }, { id: 5 }]);
+    } finally {
+      await g.close();
+    }
+  });
+});
