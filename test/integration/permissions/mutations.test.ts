@@ -11,7 +11,7 @@ import { startPermissionFixture, type PermissionFixture } from './fixture.ts';
 
 let f: PermissionFixture;
 beforeAll(async () => {
-  f = await startPermissionFixture();
+  f = await startPermissionFixture('ALTER TABLE docs ADD COLUMN edited_at timestamptz;');
   const me = { owner_id: { _eq: 'X-Engine-User-Id' } };
   await f.setPermissions({
     docs: {
@@ -27,7 +27,7 @@ beforeAll(async () => {
         { role: 'manager', permission: { check: { score: { _lt: 10 } }, columns: '*' } },
       ],
       update: [
-        { role: 'author', permission: { columns: ['title', 'score'], filter: me, check: { score: { _lte: 10 } }, set: { approved_by: 'X-Engine-User-Id' } } },
+        { role: 'author', permission: { columns: ['title', 'score'], filter: me, check: { score: { _lte: 10 } }, set: { approved_by: 'X-Engine-User-Id', edited_at: 'now()' } } },
       ],
       delete: [{ role: 'author', permission: { filter: { $and: [me, { status: 'draft' }] } } }],
     },
@@ -94,8 +94,10 @@ describe('insert', () => {
 
 describe('update', () => {
   it('filter limits the rows; set presets the session value; only listed columns are settable', async () => {
-    const r = await f.as('author', 'mutation { update_docs(where: {}, _set: {title: "Edited"}) { affected_rows returning { id approved_by } } }', ann);
+    const r = await f.as('author', 'mutation { update_docs(where: {}, _set: {title: "Edited"}) { affected_rows returning { id approved_by edited_at } } }', ann);
     expect(r.errors).toBeUndefined();
+    // "now()" presets the current time.
+    for (const row of r.data.update_docs.returning) expect(Math.abs(Date.parse(row.edited_at) - Date.now())).toBeLessThan(60_000);
     const ids = (await f.db.sql('SELECT id FROM docs WHERE owner_id = 1 ORDER BY id')).rows.map((x: any) => x.id);
     expect(r.data.update_docs.affected_rows).toBe(ids.length);
     expect(r.data.update_docs.returning.every((x: any) => x.approved_by === 1)).toBe(true);

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPermissionFixture, type PermissionFixture } from './fixture.ts';
+import { startTestEngine } from '../../support/engine.ts';
 
 let f: PermissionFixture;
 beforeAll(async () => {
@@ -129,5 +130,30 @@ describe('relationships and schemas per role', () => {
     expect((await f.as('reader', '{ flags(order_by: {name: asc}) { name } }')).data.flags).toEqual([{ name: 'closed' }, { name: 'open' }]);
     expect((await f.md('pg_drop_select_permission', { table: 'flags', role: 'reader' })).status).toBe(200);
     expect((await f.as('reader', '{ flags { name } }')).errors[0].extensions.code).toBe('validation-failed');
+  });
+});
+
+describe('session variables from headers under an admin secret', () => {
+  it('the admin secret authorizes the request; x-engine-role and x-engine-* headers become the session', async () => {
+    const secured = await startTestEngine({ databaseUrl: f.db.url, adminSecret: 's3cret' });
+    try {
+      await f.md('pg_create_select_permission', { table: 'docs', role: 'owner', permission: { columns: ['id'], filter: { owner_id: { _eq: 'X-Engine-User-Id' } } } });
+      // The second engine reads the same metadata database; wait for it to see the new permission.
+      const q = '{ docs(order_by: {id: asc}) { id } }';
+      const headers = { 'x-engine-admin-secret': 's3cret', 'x-engine-role': 'owner', 'X-Engine-User-Id': '3' };
+      let body: any = null;
+      for (let i = 0; i < 50; i++) {
+        body = (await secured.graphql(q, undefined, headers)).body;
+        if (body.data !== undefined) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(body.data.docs).toEqual([{ id: 4 }, { id: 5 }]);
+      const noSecret = await secured.graphql(q, undefined, { 'x-engine-role': 'owner', 'x-engine-user-id': '3' });
+      expect(noSecret.body.errors[0].extensions.code).toBe('access-denied');
+      const admin = await secured.graphql(q, undefined, { 'x-engine-admin-secret': 's3cret' });
+      expect((admin.body as any).data.docs).toHaveLength(6);
+    } finally {
+      await secured.close();
+    }
   });
 });
