@@ -91,8 +91,12 @@ export async function postgresCpuMs(postmasterPid: number): Promise<number> {
     try {
       const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(entry) !== postmasterPid && Number(fields[1]) !== postmasterPid) continue;
-      total += (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+      if (Number(entry) === postmasterPid) {
+        // Own time plus that of children already exited and reaped (backends of closed connections).
+        total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * TICK_MS;
+      } else if (Number(fields[1]) === postmasterPid) {
+        total += (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+      }
     } catch {
       // the process went away
     }

@@ -1,0 +1,86 @@
+/**
+ * `node test/bench/compare-engines.ts <before-root> [after-root] [options]`:
+ * before/after numbers for an engine change. Two engines (two checkouts, e.g.
+ * `git worktree add /tmp/before <commit>` with a node_modules symlink) serve
+ * the same data set, and every workload operation is loaded on each in
+ * alternation, so machine noise hits both alike. Prints a Markdown table of
+ * median req/s and CPU per request (engine process and PostgreSQL).
+ *
+ * Options: --dataset chinook|sf<N> (default chinook), --seconds N (4),
+ * --repeats N (3), --connections N (16), --pool N (8).
+ */
+import path from 'node:path';
+import { chinookWorkloadText } from './data/chinook.ts';
+import { datasetAvailable, loadDataset } from './lib/datasets.ts';
+import { setEngineRoot, startEngine } from './lib/engine.ts';
+import { runLoad, type LoadResult } from './lib/load.ts';
+import { engineHeaders, ROLES } from './lib/peers.ts';
+import { startBenchPostgres } from './lib/postgres.ts';
+import { ROOT } from './lib/process.ts';
+import { loadWorkload } from './workload.ts';
+
+const args = process.argv.slice(2);
+const positional = args.filter((a, i) => !a.startsWith('--') && !(args[i - 1] ?? '').startsWith('--'));
+const option = (name: string, dflt: string): string => {
+  const i = args.indexOf(name);
+  return i >= 0 ? (args[i + 1] ?? dflt) : dflt;
+};
+const beforeRoot = positional[0];
+if (beforeRoot === undefined) throw new Error('usage: compare-engines.ts <before-root> [after-root] [--dataset d] [--seconds n] [--repeats n]');
+const afterRoot = positional[1] ?? ROOT;
+const dataset = option('--dataset', 'chinook');
+const seconds = Number(option('--seconds', '4'));
+const repeats = Number(option('--repeats', '3'));
+const connections = Number(option('--connections', '16'));
+const pool = Number(option('--pool', '8'));
+if (!datasetAvailable(dataset)) throw new Error(`data set ${dataset} is not available`);
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+const pg = await startBenchPostgres();
+try {
+  setEngineRoot(path.resolve(beforeRoot));
+  const before = await loadDataset(pg, dataset, pool);
+  // The second engine serves the same database and reads the metadata the first one stored there.
+  setEngineRoot(path.resolve(afterRoot));
+  const after = await startEngine(before.databaseUrl);
+  const engines = [
+    { label: 'before', engine: before.engine },
+    { label: 'after', engine: after },
+  ];
+  const workload = loadWorkload(await chinookWorkloadText());
+  const lines = [
+    `Before: ${path.resolve(beforeRoot)}; after: ${path.resolve(afterRoot)}; data set ${dataset}; ${repeats} × ${seconds} s per engine, alternated, ${connections} connections, pool ${pool}.`,
+    '',
+    '| operation | role | before req/s | after req/s | after/before | before µs/req engine + PG | after µs/req engine + PG |',
+    '|---|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const op of workload.ops) {
+    for (const role of ROLES) {
+      if (role === 'customer' && op.customerNotApplicable !== null) continue;
+      const body = JSON.stringify({ query: workload.engineQuery.get(op.name), operationName: op.name, variables: op.variables });
+      const results: Record<string, LoadResult[]> = { before: [], after: [] };
+      for (const e of engines) await runLoad({ url: `${e.engine.url}/v1/graphql`, body, headers: engineHeaders(role) }, { connections, seconds: 1 }, e.engine.child.pid, pg.postmasterPid);
+      for (let rep = 0; rep < repeats; rep++) {
+        for (const e of rep % 2 === 0 ? engines : [...engines].reverse()) {
+          const r = await runLoad({ url: `${e.engine.url}/v1/graphql`, body, headers: engineHeaders(role) }, { connections, seconds }, e.engine.child.pid, pg.postmasterPid);
+          if (r.errors > 0 || r.non2xx > 0) throw new Error(`${e.label} ${op.name} ${role}: ${r.errors} errors, ${r.non2xx} non-2xx`);
+          results[e.label]?.push(r);
+        }
+      }
+      const b = results['before'] ?? [];
+      const a = results['after'] ?? [];
+      const rb = median(b.map((r) => r.rps));
+      const ra = median(a.map((r) => r.rps));
+      const cpu = (rs: LoadResult[]): string => `${median(rs.map((r) => (r.serverCpuMsPerReq ?? NaN) * 1000)).toFixed(0)} + ${median(rs.map((r) => r.postgresCpuMsPerReq * 1000)).toFixed(0)}`;
+      const line = `| ${op.name} | ${role} | ${rb.toFixed(0)} | ${ra.toFixed(0)} | ${(ra / rb).toFixed(2)}× | ${cpu(b)} | ${cpu(a)} |`;
+      lines.push(line);
+      process.stdout.write(`${line}\n`);
+    }
+  }
+  process.stdout.write(`\n${lines.join('\n')}\n`);
+  await after.stop();
+  await before.engine.stop();
+} finally {
+  await pg.stop();
+}
