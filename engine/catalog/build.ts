@@ -16,6 +16,7 @@ import { permittedComputedFields, resolveTableComputedFields } from './stages/co
 import { resolveSourceFunctions } from './stages/functions.ts';
 import { NameRegistry } from './stages/names.ts';
 import {
+  isBackendOnly,
   permissionItems,
   resolvePermission,
   type PermissionLookup,
@@ -199,6 +200,9 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
           bad.push(inconsistency(ref, item.definition, r.reason));
           continue;
         }
+        // backend_only mutations are for trusted backends (v2: admin secret plus a header); sessions do not
+        // record how they were authorized, so such a permission is checked but grants nothing here.
+        if (isBackendOnly(item)) continue;
         const slot = perms.get(item.role) ?? { select: null, insert: null, update: null, delete: null };
         switch (r.kind) {
           case 'select':

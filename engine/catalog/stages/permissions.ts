@@ -161,6 +161,11 @@ export function permissionItems(source: string, entry: TableMetadata): Permissio
   return out;
 }
 
+/** True for an insert, update or delete permission marked `backend_only` (see build.ts: it grants nothing to sessions). */
+export function isBackendOnly(item: PermissionItem): boolean {
+  return item.kind !== 'select' && item.permission['backend_only'] === true;
+}
+
 /** Resolves one permission against its table, or says why it is inconsistent. */
 export function resolvePermission(
   item: PermissionItem,

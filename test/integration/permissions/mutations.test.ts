@@ -132,3 +132,14 @@ describe('delete', () => {
     expect((await f.db.sql('SELECT count(*)::int AS n FROM docs WHERE id = 3')).rows[0].n).toBe(1);
   });
 });
+
+describe('backend_only', () => {
+  it('a backend_only mutation permission is validated but grants nothing to client sessions', async () => {
+    const bad = await f.md('pg_create_insert_permission', { table: 'flags', role: 'author', permission: { check: {}, columns: ['nope'], backend_only: true } });
+    expect(bad.body.code).toBe('invalid-configuration');
+    const ok = await f.md('pg_create_insert_permission', { table: 'flags', role: 'author', permission: { check: {}, columns: '*', backend_only: true } });
+    expect(ok.status, ok.text).toBe(200);
+    const fields = (await f.as('author', '{ __schema { mutationType { fields { name } } } }', ann)).data.__schema.mutationType.fields.map((x: any) => x.name);
+    expect(fields).not.toContain('insert_flags');
+  });
+});

@@ -149,7 +149,7 @@ describe('session variables from headers under an admin secret', () => {
       }
       expect(body.data.docs).toEqual([{ id: 4 }, { id: 5 }]);
       const noSecret = await secured.graphql(q, undefined, { 'x-engine-role': 'owner', 'x-engine-user-id': '3' });
-      expect(noSecret.body.errors[0].extensions.code).toBe('access-denied');
+      expect((noSecret.body as any).errors[0].extensions.code).toBe('access-denied');
       const admin = await secured.graphql(q, undefined, { 'x-engine-admin-secret': 's3cret' });
       expect((admin.body as any).data.docs).toHaveLength(6);
     } finally {
