@@ -95,7 +95,10 @@ export function toIrBoolExp(input: Input, view: TableView, type: GraphQLInputObj
       case 'array-relationship': {
         const target = d.rel.target;
         const where = andAll([target.filter, toIrBoolExp(value, target, inputObjectOf(def.type), ctx, p)]);
-        parts.push({ kind: 'relationship', target: target.info.name, mapping: d.rel.info.columnMapping, where });
+        const rel: ir.BoolExp = { kind: 'relationship', target: target.info.name, mapping: d.rel.info.columnMapping, where };
+        // Inherited roles: following a hidden join column would reveal it, so only rows where it is visible match.
+        const keys = d.rel.info.columnMapping.map(([local]) => view.redact?.get(local) ?? null);
+        parts.push(andAll([...keys, rel]));
         break;
       }
       case 'array-aggregate':

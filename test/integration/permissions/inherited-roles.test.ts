@@ -85,6 +85,10 @@ describe('inherited select', () => {
     // Row 2's body is hidden (only ra admits it, and ra does not grant body).
     const w = await f.as('ab', '{ docs(where: {body: {_eq: "b body"}}) { id } }', user1);
     expect(w.data.docs).toEqual([]);
+    // Row 3's owner_id is hidden (rb admits it but does not grant owner_id): filtering through `owner` must not match it.
+    const rel = await f.as('ab', '{ docs(where: {owner: {name: {_eq: "Bob"}}}) { id } }', user1);
+    expect(rel.errors).toBeUndefined();
+    expect(rel.data.docs).toEqual([]);
     const n = await f.as('ab', '{ docs(where: {score: {_is_null: false}}, order_by: {id: asc}) { id } }', user1);
     expect(n.data.docs).toEqual([{ id: 1 }, { id: 3 }, { id: 5 }]);
     // Sorting by score: hidden scores sort as nulls (last), not by their real value.
