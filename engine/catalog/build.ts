@@ -13,6 +13,7 @@ import { formatTableName, type MetadataDocument, type SourceMetadata } from '../
 import { inconsistency } from './inconsistency.ts';
 import type { PreparedSource, PreparedSources } from './prepared.ts';
 import { permittedComputedFields, resolveTableComputedFields } from './stages/computed-fields.ts';
+import { customizeRootFields, NO_CUSTOMIZATION, resolveSourceCustomization } from './stages/customization.ts';
 import { resolveSourceFunctions } from './stages/functions.ts';
 import { NameRegistry } from './stages/names.ts';
 import {
@@ -35,6 +36,7 @@ import {
   tableKey,
   type Catalog,
   type ComputedFieldInfo,
+  type SourceCustomizationInfo,
   type InconsistentObject,
   type RelationshipInfo,
   type SourceInfo,
@@ -55,6 +57,7 @@ interface SourceDrafts {
   readonly tables: Map<string, TableDraft>;
   readonly tracked: Set<string>;
   readonly relationships: Map<string, Map<string, RelationshipInfo>>;
+  readonly customization: SourceCustomizationInfo;
 }
 
 /** Builds the catalog of `doc`; `resourceVersion` is the stored version it will carry. */
@@ -73,7 +76,9 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
     } else if (!p.ok) {
       bad.push(inconsistency(ref, meta.name, p.reason));
     } else {
-      sources.push({ meta, prepared: p, tables: new Map(), tracked: new Set(), relationships: new Map() });
+      const customization = resolveSourceCustomization(meta.customization);
+      if ('reason' in customization) bad.push(inconsistency(ref, meta.name, customization.reason));
+      else sources.push({ meta, prepared: p, tables: new Map(), tracked: new Set(), relationships: new Map(), customization });
     }
   }
 
@@ -89,12 +94,13 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
         bad.push(inconsistency(ref, entry.table, `no such table/view exists in source: "${formatTableName(entry.table)}"`));
         continue;
       }
-      const r = resolveTable(s.meta.name, entry, intro, s.prepared.enumRows.get(key));
-      if ('reason' in r) {
-        bad.push(inconsistency(ref, entry.table, r.reason));
+      const resolved = resolveTable(s.meta.name, entry, intro, s.prepared.enumRows.get(key));
+      if ('reason' in resolved) {
+        bad.push(inconsistency(ref, entry.table, resolved.reason));
         continue;
       }
-      const clash = names.claim(r);
+      const r = { ...resolved, rootFields: customizeRootFields(s.customization, resolved.rootFields) };
+      const clash = names.claim(r, s.customization);
       if (clash !== null) {
         bad.push(inconsistency(ref, entry.table, clash));
         continue;
@@ -249,6 +255,7 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
       kind: 'postgres',
       connection: s.prepared.connection,
       tables,
+      ...(s.customization === NO_CUSTOMIZATION ? {} : { customization: s.customization }),
     });
   }
 
@@ -262,6 +269,7 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
       introspected: s.prepared.introspection.functions,
       tables: info.tables,
       names,
+      customization: s.customization,
     };
     const functions = new Map([...resolveSourceFunctions(input, bad)].map(([k, f]) => [k, { ...f, permissions: inheritFunctionPermissions(rolePlan, f.permissions) }]));
     catalogSources.set(s.meta.name, { ...info, functions });

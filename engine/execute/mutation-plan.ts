@@ -20,55 +20,69 @@ import { runTransaction } from './run.ts';
 /** One root field of a mutation plan. */
 export type PlannedMutationField =
   | { readonly kind: 'write'; readonly alias: string; readonly source: string; readonly connection: SourceConnection; readonly compiled: CompiledMutation }
-  | { readonly kind: 'static'; readonly alias: string; readonly json: string };
+  | { readonly kind: 'static'; readonly alias: string; readonly json: string }
+  /** A source's fields under its customization namespace. */
+  | { readonly kind: 'namespace'; readonly alias: string; readonly fields: readonly PlannedMutationField[] };
 
 /** The plan of a mutation operation. */
 export interface MutationPlan {
   readonly fields: readonly PlannedMutationField[];
 }
 
+function planField(f: ir.RootField, catalog: Catalog): PlannedMutationField {
+  if (f.kind === 'static') return { kind: 'static', alias: f.alias, json: f.json };
+  if (f.kind === 'namespace') return { kind: 'namespace', alias: f.alias, fields: f.fields.map((x) => planField(x, catalog)) };
+  const source = catalog.sources.get(f.source);
+  if (source === undefined) throw new EngineError(ErrorCode.Unexpected, `source "${f.source}" is not available`);
+  if (f.kind === 'select' || f.kind === 'aggregate') {
+    // A tracked function exposed as a mutation: a read that runs in the transaction, in order.
+    const compiled = { statements: [{ sql: compileReadField(f), output: true }], list: false };
+    return { kind: 'write', alias: f.alias, source: f.source, connection: source.connection, compiled };
+  }
+  return { kind: 'write', alias: f.alias, source: f.source, connection: source.connection, compiled: compileMutation(f.mutation) };
+}
+
 /** Compiles the root fields of a mutation operation. */
 export function buildMutationPlan(fields: readonly ir.RootField[], catalog: Catalog): MutationPlan {
-  return {
-    fields: fields.map((f): PlannedMutationField => {
-      if (f.kind === 'static') return { kind: 'static', alias: f.alias, json: f.json };
-      if (f.kind === 'select' || f.kind === 'aggregate') {
-        // A tracked function exposed as a mutation: a read that runs in the transaction, in order.
-        const source = catalog.sources.get(f.source);
-        if (source === undefined) throw new EngineError(ErrorCode.Unexpected, `source "${f.source}" is not available`);
-        const compiled = { statements: [{ sql: compileReadField(f), output: true }], list: false };
-        return { kind: 'write', alias: f.alias, source: f.source, connection: source.connection, compiled };
-      }
-      const source = catalog.sources.get(f.source);
-      if (source === undefined) throw new EngineError(ErrorCode.Unexpected, `source "${f.source}" is not available`);
-      return { kind: 'write', alias: f.alias, source: f.source, connection: source.connection, compiled: compileMutation(f.mutation) };
-    }),
-  };
+  return { fields: fields.map((f) => planField(f, catalog)) };
+}
+
+type WriteField = Extract<PlannedMutationField, { kind: 'write' }>;
+
+/** The write fields in request order, namespaces opened. */
+function writesOf(fields: readonly PlannedMutationField[]): WriteField[] {
+  return fields.flatMap((f) => (f.kind === 'write' ? [f] : f.kind === 'namespace' ? writesOf(f.fields) : []));
 }
 
 /** Runs a mutation plan and returns the `data` object's JSON text. */
 export async function runMutationPlan(plan: MutationPlan, variables: Readonly<Record<string, unknown>>, session: Session): Promise<string> {
-  const values = new Map<string, string>();
+  const values = new Map<WriteField, string>();
+  const writes = writesOf(plan.fields);
   const sources: string[] = [];
-  for (const f of plan.fields) if (f.kind === 'write' && !sources.includes(f.source)) sources.push(f.source);
+  for (const f of writes) if (!sources.includes(f.source)) sources.push(f.source);
   for (const source of sources) {
-    const mine = plan.fields.filter((f) => f.kind === 'write' && f.source === source);
+    const mine = writes.filter((f) => f.source === source);
     const stmts: BoundStatement[] = [];
-    for (const f of mine) if (f.kind === 'write') for (const s of f.compiled.statements) stmts.push(bindStatement(s.sql, variables, session));
+    for (const f of mine) for (const s of f.compiled.statements) stmts.push(bindStatement(s.sql, variables, session));
     const first = mine[0];
-    if (first?.kind !== 'write') continue;
+    if (first === undefined) continue;
     const texts = await runTransaction(first.connection, stmts);
     let i = 0;
     for (const f of mine) {
-      if (f.kind !== 'write') continue;
       const outputs: string[] = [];
       for (const s of f.compiled.statements) {
         const text = texts[i++] ?? null;
         if (s.output) outputs.push(text ?? 'null');
       }
-      values.set(f.alias, f.compiled.list ? `[${outputs.join(',')}]` : (outputs[0] ?? 'null'));
+      values.set(f, f.compiled.list ? `[${outputs.join(',')}]` : (outputs[0] ?? 'null'));
     }
   }
-  const members = plan.fields.map((f) => `${JSON.stringify(f.alias)}:${f.kind === 'static' ? f.json : (values.get(f.alias) ?? 'null')}`);
-  return `{${members.join(',')}}`;
+  const objectOf = (fields: readonly PlannedMutationField[]): string => {
+    const members = fields.map((f) => {
+      const value = f.kind === 'static' ? f.json : f.kind === 'namespace' ? objectOf(f.fields) : (values.get(f) ?? 'null');
+      return `${JSON.stringify(f.alias)}:${value}`;
+    });
+    return `{${members.join(',')}}`;
+  };
+  return objectOf(plan.fields);
 }

@@ -11,6 +11,7 @@ import { compileQuery } from '../backends/postgres/compile.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import { buildMutationPlan, type MutationPlan } from './mutation-plan.ts';
+import { isMutationField } from '../ir/root.ts';
 
 /** One statement of a plan. */
 export interface PlannedStatement {
@@ -41,7 +42,7 @@ export interface Plan {
 /** Builds the plan of `fields` against `catalog`. */
 export function buildPlan(fields: readonly ir.RootField[], catalog: Catalog): Plan {
   const order = fields.map((f) => f.alias);
-  if (fields.some((f) => f.kind === 'mutation')) {
+  if (fields.some(isMutationField)) {
     return { statements: [], staticData: null, needsReorder: false, order, fields, mutation: buildMutationPlan(fields, catalog) };
   }
   const bySource = new Map<string, ir.DbRootField[]>();

@@ -5,7 +5,9 @@ import type { AggregateSelect, Select } from './select.ts';
 /** A database read answered by one source. */
 export type DbRootField =
   | { readonly kind: 'select'; readonly alias: string; readonly source: string; readonly select: Select }
-  | { readonly kind: 'aggregate'; readonly alias: string; readonly source: string; readonly select: AggregateSelect };
+  | { readonly kind: 'aggregate'; readonly alias: string; readonly source: string; readonly select: AggregateSelect }
+  /** A source's root fields under its customization namespace: `{"<ns>": {<fields>}}`, all of that source. */
+  | { readonly kind: 'namespace'; readonly alias: string; readonly source: string; readonly fields: readonly RootField[] };
 
 /** A root field whose JSON is known when the plan is built. */
 export interface StaticRootField {
@@ -20,3 +22,8 @@ export type QueryRootField = DbRootField | StaticRootField;
 
 /** Any root field. */
 export type RootField = QueryRootField | MutationRootField;
+
+/** True when `f` writes (a mutation field, or a namespace holding one). */
+export function isMutationField(f: RootField): boolean {
+  return f.kind === 'mutation' || (f.kind === 'namespace' && f.fields.some(isMutationField));
+}

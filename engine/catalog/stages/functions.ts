@@ -7,7 +7,16 @@
 import type { IntrospectedFunction, IntrospectedFunctionArg } from '../../backends/introspection.ts';
 import type { CustomRootField, FunctionMetadata } from '../../metadata/document.ts';
 import { inconsistency } from '../inconsistency.ts';
-import { tableKey, type FunctionArgInfo, type FunctionInfo, type InconsistentObject, type QualifiedName, type TableInfo } from '../types.ts';
+import {
+  tableKey,
+  type FunctionArgInfo,
+  type FunctionInfo,
+  type InconsistentObject,
+  type QualifiedName,
+  type SourceCustomizationInfo,
+  type TableInfo,
+} from '../types.ts';
+import { customizeRootFields, customizeTypeName } from './customization.ts';
 import type { NameRegistry } from './names.ts';
 import { GRAPHQL_NAME } from './tables.ts';
 
@@ -133,6 +142,7 @@ export interface FunctionStageInput {
   /** The source's consistent tables (with permissions resolved). */
   readonly tables: ReadonlyMap<string, TableInfo>;
   readonly names: NameRegistry;
+  readonly customization?: SourceCustomizationInfo;
 }
 
 /**
@@ -145,22 +155,24 @@ export function resolveSourceFunctions(input: FunctionStageInput, bad: Inconsist
   for (const entry of input.entries) {
     const ref = { kind: 'function', source: input.source, function: entry.function } as const;
     const definition = { function: entry.function, configuration: entry.configuration ?? {}, source: input.source };
-    const r = resolveFunction(input.source, entry, input.introspected?.get(tableKey(entry.function)), (t) =>
+    const resolved = resolveFunction(input.source, entry, input.introspected?.get(tableKey(entry.function)), (t) =>
       input.tables.has(tableKey(t)),
     );
-    if ('reason' in r) {
-      bad.push(inconsistency(ref, definition, r.reason));
+    if ('reason' in resolved) {
+      bad.push(inconsistency(ref, definition, resolved.reason));
       continue;
     }
+    const r = { ...resolved, rootFields: customizeRootFields(input.customization, resolved.rootFields) };
     const owner = `function "${functionText(entry.function)}" in source "${input.source}"`;
     const clash = input.names.claimNames(
       owner,
       [
         [r.rootFields.function, 'root field'],
         [r.rootFields.functionAggregate, 'root field'],
-        [`${r.gqlName}_args`, 'type name'],
+        [customizeTypeName(input.customization, `${r.gqlName}_args`), 'type name'],
       ],
       r.gqlName,
+      input.customization?.namespace ?? '',
     );
     if (clash !== null) {
       bad.push(inconsistency(ref, definition, clash));

@@ -5,18 +5,24 @@
  * inconsistent, which is how tracking a clashing table is refused.
  */
 import { formatTableName } from '../../metadata/document.ts';
+import type { SourceCustomizationInfo } from '../types.ts';
+import { customizeTypeName } from './customization.ts';
 import type { TableDraft } from './tables.ts';
 
 /** Claims names table by table; returns why a table clashes, or null when its names are free. */
 export class NameRegistry {
   readonly #owners = new Map<string, string>();
 
-  /** Claims every GraphQL name of `t` or returns the first clash without claiming any. */
-  claim(t: TableDraft): string | null {
+  /**
+   * Claims every GraphQL name of `t` or returns the first clash without
+   * claiming any. With a source customization, the type name carries its
+   * type prefix/suffix and root fields are claimed within its namespace.
+   */
+  claim(t: TableDraft, c?: SourceCustomizationInfo): string | null {
     const owner = `table "${formatTableName(t.entry.table)}" in source "${t.source}"`;
-    const names: Array<[string, string]> = [[t.gqlName, 'type name']];
+    const names: Array<[string, string]> = [[customizeTypeName(c, t.gqlName), 'type name']];
     for (const n of Object.values(t.rootFields)) names.push([n, 'root field']);
-    return this.claimNames(owner, names, t.gqlName);
+    return this.claimNames(owner, names, t.gqlName, c?.namespace ?? '');
   }
 
   /**
@@ -24,17 +30,19 @@ export class NameRegistry {
    * `owner`, or returns the first clash without claiming any. `base` may
    * double as a root field of the same owner (a table `author` has field `author`).
    */
-  claimNames(owner: string, names: ReadonlyArray<readonly [string, string]>, base: string): string | null {
+  claimNames(owner: string, names: ReadonlyArray<readonly [string, string]>, base: string, namespace = ''): string | null {
+    // Root fields under different namespaces do not meet; type names are global.
+    const key = (n: string, what: string): string => `${what}:${what === 'root field' ? namespace : ''}:${n}`;
     const own = new Set<string>();
     for (const [n, what] of names) {
       if (what === 'root field' && own.has(n) && n !== base) {
         return `the root field name "${n}" is used twice by ${owner}`;
       }
       own.add(n);
-      const other = this.#owners.get(`${what}:${n}`);
+      const other = this.#owners.get(key(n, what));
       if (other !== undefined) return `the ${what} "${n}" of ${owner} conflicts with the one of ${other}`;
     }
-    for (const [n, what] of names) this.#owners.set(`${what}:${n}`, owner);
+    for (const [n, what] of names) this.#owners.set(key(n, what), owner);
     return null;
   }
 }

@@ -18,6 +18,7 @@ import type { Catalog } from '../../catalog/types.ts';
 import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
 import { functionRootFields } from './function-fields.ts';
 import { mutationRootFields } from './mutation-root.ts';
+import { namespaceRootFields } from './namespace.ts';
 import { buildMutationViews } from './mutation-view.ts';
 import { MUTATION_ROOT, NO_QUERIES_FIELD, NO_QUERIES_MESSAGE, QUERY_ROOT, SUBSCRIPTION_ROOT } from './names.ts';
 import { SchemaTypes } from './table-types.ts';
@@ -85,13 +86,14 @@ export function buildRoleSchema(catalog: Catalog, role: string, isAdmin: boolean
       },
     };
   }
-  const query = new GraphQLObjectType({ name: QUERY_ROOT, fields });
-  const subscription = new GraphQLObjectType({ name: SUBSCRIPTION_ROOT, fields });
+  const query = new GraphQLObjectType({ name: QUERY_ROOT, fields: namespaceRootFields(fields, 'query') });
+  const subscription = new GraphQLObjectType({ name: SUBSCRIPTION_ROOT, fields: namespaceRootFields(fields, 'subscription') });
   const writes = {
     ...mutationRootFields(buildMutationViews(catalog.sources.values(), role, isAdmin, views).values(), types),
     ...functionRootFields(catalog, views, types, access, 'mutation'),
   };
-  const mutation = Object.keys(writes).length === 0 ? undefined : new GraphQLObjectType({ name: MUTATION_ROOT, fields: writes });
+  const mutation =
+    Object.keys(writes).length === 0 ? undefined : new GraphQLObjectType({ name: MUTATION_ROOT, fields: namespaceRootFields(writes, 'mutation') });
   const schema = new GraphQLSchema({ query, mutation, subscription });
   return { schema, role, catalogVersion: catalog.version };
 }

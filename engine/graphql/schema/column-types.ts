@@ -20,7 +20,8 @@ import { ARRAY_OPERATORS } from '../operators/array.ts';
 import { ENUM_OPERATORS } from '../operators/equality.ts';
 import { operatorsForScalar } from '../operators/for-type.ts';
 import { OPERATOR_EXTENSION, type OperatorSpec } from '../operators/operator.ts';
-import { arrayComparisonExpName, castExpName, comparisonExpName, isGraphqlName, tableTypeNames } from './names.ts';
+import { arrayComparisonExpName, castExpName, comparisonExpName, isGraphqlName } from './names.ts';
+import { sourceTableTypeNames } from './type-customization.ts';
 import { isText, ScalarRegistry } from './scalars.ts';
 
 /** Column types of one schema, each created once. */
@@ -34,7 +35,7 @@ export class ColumnTypes {
     if (column.enumTable === null) return null;
     const table = source.tables.get(tableKey(column.enumTable));
     if (table === undefined || table.enumValues === null) return null;
-    const name = tableTypeNames(table.gqlName).enumType;
+    const name = sourceTableTypeNames(table.gqlName, source.customization).enumType;
     let t = this.#enums.get(name);
     if (t === undefined) {
       const values: Record<string, { value: string; description: string | null }> = {};
@@ -68,9 +69,10 @@ export class ColumnTypes {
   /** The comparison expression of a column. */
   comparison(source: SourceInfo, column: ColumnInfo): GraphQLInputObjectType {
     const enumType = this.enumOf(source, column);
-    if (enumType !== null) {
-      const tableName = enumType.name.slice(0, -'_enum'.length);
-      return this.#comparisonType(tableTypeNames(tableName).enumComparison, enumType, ENUM_OPERATORS);
+    const enumTable = column.enumTable === null ? undefined : source.tables.get(tableKey(column.enumTable));
+    if (enumType !== null && enumTable !== undefined) {
+      const name = sourceTableTypeNames(enumTable.gqlName, source.customization).enumComparison;
+      return this.#comparisonType(name, enumType, ENUM_OPERATORS);
     }
     if (column.elementType !== null) {
       const el = this.scalars.forDbType(column.elementType);

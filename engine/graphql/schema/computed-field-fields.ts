@@ -16,6 +16,7 @@ import {
   type GraphQLOutputType,
 } from 'graphql';
 import type { ColumnInfo, ComputedFieldInfo } from '../../catalog/types.ts';
+import { customizeTypeName } from '../../catalog/stages/customization.ts';
 import { withDescriptor, type TableFieldDescriptor } from './descriptors.ts';
 import { functionArgsArgument } from './function-fields.ts';
 import { functionArgsTypeName } from './names.ts';
@@ -53,7 +54,8 @@ function description(cf: ComputedFieldInfo): string {
 export function computedObjectFields(view: TableView, types: SchemaTypes): GraphQLFieldConfigMap<unknown, unknown> {
   const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
   for (const cf of view.computedFields ?? []) {
-    const args = functionArgsArgument(functionArgsTypeName(cf.function.name), cf.args, view.source, types);
+    const argsType = customizeTypeName(view.source.customization, functionArgsTypeName(cf.function.name));
+    const args = functionArgsArgument(argsType, cf.args, view.source, types);
     const column = asColumn(cf);
     if (column !== null) {
       fields[cf.name] = {

@@ -17,7 +17,9 @@ export type RootFieldDescriptor =
   | { readonly kind: 'select-aggregate'; readonly table: TableView }
   | { readonly kind: 'static'; readonly json: string }
   /** A tracked function's rows (`<fn>`) or their aggregate (`<fn>_aggregate`); see function-fields.ts. */
-  | { readonly kind: 'function' | 'function-aggregate'; readonly table: TableView; readonly fn: FunctionInfo };
+  | { readonly kind: 'function' | 'function-aggregate'; readonly table: TableView; readonly fn: FunctionInfo }
+  /** The namespace field of a source with `root_fields.namespace`; see namespace.ts. */
+  | { readonly kind: 'namespace'; readonly source: string };
 
 /** A field of a table's object type, or of a bool_exp / order_by input. */
 export type TableFieldDescriptor =

@@ -21,6 +21,7 @@ import {
 } from 'graphql';
 import type { Catalog, ColumnInfo, FunctionArgInfo, FunctionInfo, SourceInfo } from '../../catalog/types.ts';
 import { tableKey } from '../../catalog/types.ts';
+import { customizeTypeName } from '../../catalog/stages/customization.ts';
 import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
 import { FUNCTION_ARGS, functionArgsTypeName } from './names.ts';
 import type { SchemaTypes } from './table-types.ts';
@@ -93,7 +94,8 @@ export function functionRootFields(
       const view = views.get(`${source.name}\0${tableKey(fn.returnTable)}`);
       if (view === undefined) continue;
       const t = types.of(view);
-      const args = { ...functionArgsArgument(functionArgsTypeName(fn.gqlName), fn.args, source, types), ...types.listArgs(view) };
+      const argsType = customizeTypeName(source.customization, functionArgsTypeName(fn.gqlName));
+      const args = { ...functionArgsArgument(argsType, fn.args, source, types), ...types.listArgs(view) };
       const description = fn.description ?? `execute function "${fn.name.name}" which returns "${fn.returnTable.name}"`;
       fields[fn.rootFields.function] = {
         type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(t.object))),

@@ -12,7 +12,8 @@ import type { ColumnInfo, RelationshipInfo, SourceInfo, TableInfo } from '../../
 import { tableKey } from '../../catalog/types.ts';
 import { isTrue } from '../../ir/bool-exp.ts';
 import { toIrPermissionFilter } from '../to-ir/permission-bool-exp.ts';
-import { mutationTypeNames, type MutationTypeNames } from './names.ts';
+import type { MutationTypeNames } from './names.ts';
+import { sourceMutationTypeNames } from './type-customization.ts';
 import type { TableView } from './table-view.ts';
 
 /** What the role may insert. */
@@ -84,7 +85,7 @@ function adminView(source: SourceInfo, info: TableInfo, select: TableView | null
   return {
     source,
     info,
-    names: mutationTypeNames(info.gqlName),
+    names: sourceMutationTypeNames(info.gqlName, source.customization),
     select,
     insert: m.insertable ? { columns: all, presets: null, check: null } : null,
     update: m.updatable ? { columns: all, presets: null, filter: null, check: null } : null,
@@ -114,7 +115,7 @@ function roleView(source: SourceInfo, info: TableInfo, role: string, select: Tab
   }
   if (perms?.delete != null && m.deletable) del = { filter: filterOf(perms.delete.filter, info, source) };
   if (insert === null && update === null && del === null) return null;
-  return { source, info, names: mutationTypeNames(info.gqlName), select, insert, update, delete: del, insertRelationships: [] };
+  return { source, info, names: sourceMutationTypeNames(info.gqlName, source.customization), select, insert, update, delete: del, insertRelationships: [] };
 }
 
 /**

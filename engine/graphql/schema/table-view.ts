@@ -8,7 +8,8 @@ import type { Catalog, ColumnInfo, ComputedFieldInfo, RelationshipInfo, SourceIn
 import { tableKey } from '../../catalog/types.ts';
 import { isTrue } from '../../ir/bool-exp.ts';
 import { toIrPermissionFilter } from '../to-ir/permission-bool-exp.ts';
-import { tableTypeNames, type TableTypeNames } from './names.ts';
+import type { TableTypeNames } from './names.ts';
+import { sourceTableTypeNames } from './type-customization.ts';
 
 /** A relationship the role may follow. */
 export interface RelationshipView {
@@ -73,7 +74,7 @@ function makeView(
   return {
     source,
     info,
-    names: tableTypeNames(info.gqlName),
+    names: sourceTableTypeNames(info.gqlName, source.customization),
     columns,
     columnByField: new Map(columns.map((c) => [c.gqlName, c])),
     filter,

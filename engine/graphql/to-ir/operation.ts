@@ -15,6 +15,7 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type SelectionSetNode,
 } from 'graphql';
 import type * as ir from '../../ir/index.ts';
 import { ErrorCode } from '../../errors/codes.ts';
@@ -75,64 +76,74 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
   };
   const kind = opts.operation.operation;
   const root = (kind === 'subscription' ? opts.schema.getSubscriptionType() : kind === 'mutation' ? opts.schema.getMutationType() : opts.schema.getQueryType()) as GraphQLObjectType;
-  const defs = root.getFields();
-  const fields: ir.RootField[] = [];
-  for (const [alias, nodes] of collectFields(root, [opts.operation.selectionSet], ctx)) {
-    const name = nodes[0]?.name.value ?? alias;
-    const path = `$.selectionSet.${alias}`;
-    if (name === '__typename') {
-      fields.push({ kind: 'static', alias, json: JSON.stringify(root.name) });
-      continue;
-    }
-    if (name === '__schema' || name === '__type') {
-      fields.push({ kind: 'static', alias, json: introspect(ctx, opts, alias, nodes) });
-      continue;
-    }
-    const def = defs[name];
-    const d = def === undefined ? undefined : descriptorOf<RootFieldDescriptor>(def.extensions);
-    if (def !== undefined && (d?.kind === 'function' || d?.kind === 'function-aggregate')) {
-      fields.push(toIrFunctionField(d, def, nodes, ctx, alias, path));
-      continue;
-    }
-    if (kind === 'mutation' && def !== undefined) {
-      fields.push(toIrMutationField(def, nodes, ctx, alias, path));
-      continue;
-    }
-    if (def === undefined || d === undefined) {
-      throw new EngineError(ErrorCode.ValidationFailed, `field '${name}' not found in type: '${root.name}'`, { path });
-    }
-    switch (d.kind) {
-      case 'static':
-        fields.push({ kind: 'static', alias, json: d.json });
-        break;
-      case 'select': {
-        const from = toIrRowSource(d.table, def, nodes, ctx, path);
-        const selected = toIrFields(d.table, getNamedType(def.type) as GraphQLObjectType, nodes, ctx, path);
-        fields.push({ kind: 'select', alias, source: d.table.source.name, select: { from, fields: selected, cardinality: 'many' } });
-        break;
+  return { fields: rootFieldsOf(root, [opts.operation.selectionSet], '$'), variableUse: ctx.variableUse };
+
+  /** The root fields selected on `root` (the operation's root type, or a source's namespace type). */
+  function rootFieldsOf(root: GraphQLObjectType, selectionSets: readonly (SelectionSetNode | undefined)[], at: string): ir.RootField[] {
+    const defs = root.getFields();
+    const fields: ir.RootField[] = [];
+    for (const [alias, nodes] of collectFields(root, selectionSets, ctx)) {
+      const name = nodes[0]?.name.value ?? alias;
+      const path = `${at}.selectionSet.${alias}`;
+      if (name === '__typename') {
+        fields.push({ kind: 'static', alias, json: JSON.stringify(root.name) });
+        continue;
       }
-      case 'select-by-pk': {
-        const keys: ir.BoolExp[] = [];
-        for (const pk of d.table.info.primaryKey) {
-          const column = d.table.columns.find((c) => c.name === pk);
-          const arg = def.args.find((a) => a.name === column?.gqlName);
-          const node = arg === undefined ? undefined : argumentOf(nodes, arg.name);
-          if (column === undefined || arg === undefined || node === undefined) continue;
-          const encoding = column.dbType === 'jsonb' || column.dbType === 'json' ? 'json' : 'plain';
-          const right = leafParam(astInput(node), arg.type, encoding, ctx, false, `${path}.args.${arg.name}`);
-          if (right !== null) keys.push({ kind: 'compare', left: { column: pk, cast: null }, op: 'eq', right, dbType: column.dbType });
+      if (name === '__schema' || name === '__type') {
+        fields.push({ kind: 'static', alias, json: introspect(ctx, opts, alias, nodes) });
+        continue;
+      }
+      const def = defs[name];
+      const d = def === undefined ? undefined : descriptorOf<RootFieldDescriptor>(def.extensions);
+      if (def !== undefined && d?.kind === 'namespace') {
+        const inner = rootFieldsOf(getNamedType(def.type) as GraphQLObjectType, nodes.map((n) => n.selectionSet), path);
+        fields.push({ kind: 'namespace', alias, source: d.source, fields: inner });
+        continue;
+      }
+      if (def !== undefined && (d?.kind === 'function' || d?.kind === 'function-aggregate')) {
+        fields.push(toIrFunctionField(d, def, nodes, ctx, alias, path));
+        continue;
+      }
+      if (kind === 'mutation' && def !== undefined) {
+        fields.push(toIrMutationField(def, nodes, ctx, alias, path));
+        continue;
+      }
+      if (def === undefined || d === undefined) {
+        throw new EngineError(ErrorCode.ValidationFailed, `field '${name}' not found in type: '${root.name}'`, { path });
+      }
+      switch (d.kind) {
+        case 'static':
+          fields.push({ kind: 'static', alias, json: d.json });
+          break;
+        case 'select': {
+          const from = toIrRowSource(d.table, def, nodes, ctx, path);
+          const selected = toIrFields(d.table, getNamedType(def.type) as GraphQLObjectType, nodes, ctx, path);
+          fields.push({ kind: 'select', alias, source: d.table.source.name, select: { from, fields: selected, cardinality: 'many' } });
+          break;
         }
-        const selected = toIrFields(d.table, getNamedType(def.type) as GraphQLObjectType, nodes, ctx, path);
-        const from = plainSource(d.table, andAll(keys));
-        fields.push({ kind: 'select', alias, source: d.table.source.name, select: { from, fields: selected, cardinality: 'one' } });
-        break;
+        case 'select-by-pk': {
+          const keys: ir.BoolExp[] = [];
+          for (const pk of d.table.info.primaryKey) {
+            const column = d.table.columns.find((c) => c.name === pk);
+            const arg = def.args.find((a) => a.name === column?.gqlName);
+            const node = arg === undefined ? undefined : argumentOf(nodes, arg.name);
+            if (column === undefined || arg === undefined || node === undefined) continue;
+            const encoding = column.dbType === 'jsonb' || column.dbType === 'json' ? 'json' : 'plain';
+            const right = leafParam(astInput(node), arg.type, encoding, ctx, false, `${path}.args.${arg.name}`);
+            if (right !== null) keys.push({ kind: 'compare', left: { column: pk, cast: null }, op: 'eq', right, dbType: column.dbType });
+          }
+          const selected = toIrFields(d.table, getNamedType(def.type) as GraphQLObjectType, nodes, ctx, path);
+          const from = plainSource(d.table, andAll(keys));
+          fields.push({ kind: 'select', alias, source: d.table.source.name, select: { from, fields: selected, cardinality: 'one' } });
+          break;
+        }
+        case 'select-aggregate':
+          fields.push({ kind: 'aggregate', alias, source: d.table.source.name, select: toIrAggregate(d.table, def, nodes, ctx, path) });
+          break;
+        default:
+          break;
       }
-      case 'select-aggregate':
-        fields.push({ kind: 'aggregate', alias, source: d.table.source.name, select: toIrAggregate(d.table, def, nodes, ctx, path) });
-        break;
-      default:
-        break;
     }
+    return fields;
   }
-  return { fields, variableUse: ctx.variableUse };
 }
