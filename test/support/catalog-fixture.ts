@@ -6,6 +6,7 @@ import type { SourceConnection } from '../../engine/backends/backend.ts';
 import type {
   Catalog,
   ColumnInfo,
+  FunctionInfo,
   QualifiedName,
   RelationshipInfo,
   TableInfo,
@@ -152,7 +153,22 @@ export function musicCatalog(version = 1, connection: SourceConnection = unusedC
       },
     },
   });
-  const genres = tbl('genres', [col('id', 'int4', { nullable: false }), col('name', 'text')]);
+  // Admin-only: computed fields (a scalar, and rows with an argument with a default) and a tracked function.
+  const genres: TableInfo = {
+    ...tbl('genres', [col('id', 'int4', { nullable: false }), col('name', 'text')]),
+    computedFields: [
+      { name: 'shout', function: qn('genre_shout'), description: null, tableArgument: null, sessionArgument: null, args: [], returns: { kind: 'scalar', dbType: 'text', elementType: null, typeCategory: 'base' } },
+      {
+        name: 'similar',
+        function: qn('similar_genres'),
+        description: null,
+        tableArgument: null,
+        sessionArgument: 'engine_session',
+        args: [{ name: 'depth', dbType: 'int4', elementType: null, typeCategory: 'base', hasDefault: true }],
+        returns: { kind: 'table', table: qn('genres'), returnsSet: true },
+      },
+    ],
+  };
   const colors = tbl('colors', [col('value', 'text', { nullable: false }), col('comment', 'text')], {
     primaryKey: ['value'],
     enumValues: [{ value: 'red', comment: 'Red' }, { value: 'blue', comment: null }],
@@ -160,5 +176,24 @@ export function musicCatalog(version = 1, connection: SourceConnection = unusedC
   const orders = tbl('orders', [col('id', 'int8', { nullable: false }), col('total', 'numeric'), col('placed_at', 'timestamptz', { gqlName: 'placedAt' })], {
     schema: 'shop',
   });
-  return catalogOf([artists, albums, tracks, genres, colors, orders], version, connection);
+  const catalog = catalogOf([artists, albums, tracks, genres, colors, orders], version, connection);
+  const source = catalog.sources.get('default');
+  if (source === undefined) return catalog;
+  const searchGenres: FunctionInfo = {
+    source: 'default',
+    name: qn('search_genres'),
+    gqlName: 'search_genres',
+    rootFields: { function: 'search_genres', functionAggregate: 'search_genres_aggregate' },
+    description: null,
+    returnTable: qn('genres'),
+    returnsSet: true,
+    exposedAs: 'query',
+    args: [
+      { name: 'q', dbType: 'text', elementType: null, typeCategory: 'base', hasDefault: false },
+      { name: 'max', dbType: 'int4', elementType: null, typeCategory: 'base', hasDefault: true },
+    ],
+    sessionArgument: 'engine_session',
+    permissions: [],
+  };
+  return { ...catalog, sources: new Map([['default', { ...source, functions: new Map([['public.search_genres', searchGenres]]) }]]) };
 }
