@@ -94,6 +94,10 @@ describe('inherited select', () => {
     // Sorting by score: hidden scores sort as nulls (last), not by their real value.
     const s = await f.as('ab', '{ docs(order_by: [{score: asc_nulls_last}, {id: asc}]) { id } }', user1);
     expect(s.data.docs.map((d: any) => d.id)).toEqual([3, 5, 1, 2]);
+    // distinct_on a hidden cell groups it with the other nulls.
+    const d = await f.as('ab', '{ docs(distinct_on: body, order_by: [{body: asc}, {id: asc}]) { id body } }', user1);
+    expect(d.errors).toBeUndefined();
+    expect(d.data.docs).toEqual([{ id: 1, body: 'a body' }, { id: 5, body: 'e body' }, { id: 2, body: null }]);
   });
 
   it('limit is the largest of the parents; aggregations when some parent allows them', async () => {

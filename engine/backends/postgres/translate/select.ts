@@ -67,17 +67,22 @@ function fromItem(src: ir.RowSource): Fragment {
   return sql`${qualified(fn.name.schema, fn.name.name)}(${join(args, ', ')})`;
 }
 
-/** A column of the inner rows; a redacted one (inherited roles) is null where its condition fails. */
-function visibleColumn(src: ir.RowSource, column: string, inner: string, aliases: AliasCounter): Fragment {
+/** A projected column of the inner subquery; a redacted one (inherited roles) is null where its condition fails. */
+function projectColumn(src: ir.RowSource, column: string, inner: string, aliases: AliasCounter): Fragment {
   const cond = src.redact?.get(column);
   if (cond === undefined) return columnOf(inner, column);
-  return sql`(CASE WHEN ${translateBoolExp(cond, inner, aliases)} THEN ${columnOf(inner, column)} END)`;
+  return sql`(CASE WHEN ${translateBoolExp(cond, inner, aliases)} THEN ${columnOf(inner, column)} END) AS ${ident(column)}`;
 }
 
-/** A projected column of the inner subquery (see {@link visibleColumn}). */
-function projectColumn(src: ir.RowSource, column: string, inner: string, aliases: AliasCounter): Fragment {
+/**
+ * A column as ORDER BY / DISTINCT ON of the inner subquery see it. A redacted
+ * one must not reveal its hidden values, so it names the projected (redacted)
+ * output column, which a bare name in those clauses refers to first.
+ */
+function keyColumn(src: ir.RowSource, column: string, inner: string, needed: string[]): Fragment {
   if (src.redact?.get(column) === undefined) return columnOf(inner, column);
-  return sql`${visibleColumn(src, column, inner, aliases)} AS ${ident(column)}`;
+  if (!needed.includes(column)) needed.push(column);
+  return ident(column);
 }
 
 /**
@@ -100,8 +105,7 @@ function translateRowSource(
   src.orderBy.forEach((o) => {
     if (o.target.kind === 'column') {
       if (!needed.includes(o.target.column)) needed.push(o.target.column);
-      // Sorting by a hidden cell must not reveal its order.
-      innerKeys.push(sortKey(visibleColumn(src, o.target.column, inner, aliases), o));
+      innerKeys.push(sortKey(keyColumn(src, o.target.column, inner, needed), o));
       outerKeys.push(sortKey(columnOf(outer, o.target.column), o));
       return;
     }
@@ -115,12 +119,12 @@ function translateRowSource(
   let distinct: Fragment | null = null;
   if (src.distinctOn.length > 0) {
     distinct = sql`DISTINCT ON (${join(
-      src.distinctOn.map((c) => columnOf(inner, c)),
+      src.distinctOn.map((c) => keyColumn(src, c, inner, needed)),
       ', ',
     )}) `;
     if (!distinctCovered(src)) {
       // Postgres requires the DISTINCT ON expressions to lead the ORDER BY.
-      const lead = src.distinctOn.map((c) => sql`${columnOf(inner, c)} ASC NULLS LAST`);
+      const lead = src.distinctOn.map((c) => sql`${keyColumn(src, c, inner, needed)} ASC NULLS LAST`);
       innerKeys.unshift(...lead);
       if (outerKeys.length === 0) {
         for (const c of src.distinctOn) {
