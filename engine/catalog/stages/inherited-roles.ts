@@ -79,12 +79,15 @@ function deriveSelect(parents: readonly SelectPermissionInfo[]): SelectPermissio
     if (JSON.stringify(cond) !== TRUE_KEY) columnFilters.set(c, cond);
   }
   const limits = parents.map((p) => p.limit);
+  // Computed fields cannot be redacted per row like columns, so only those every parent grants are kept (never wider).
+  const computedFields = (parents[0]?.computedFields ?? []).filter((n) => parents.every((p) => p.computedFields?.includes(n) === true));
   return {
     columns,
     filter: orOf(parents.map((p) => p.filter)),
     limit: limits.some((l) => l === null) ? null : Math.max(...(limits as number[])),
     allowAggregations: parents.some((p) => p.allowAggregations),
     ...(columnFilters.size === 0 ? {} : { columnFilters }),
+    ...(computedFields.length === 0 ? {} : { computedFields }),
   };
 }
 

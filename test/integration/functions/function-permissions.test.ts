@@ -94,6 +94,16 @@ describe('explicit function permissions (inference off)', () => {
     expect(((await explicit.graphql(SEARCH, undefined, user)).body as any).errors[0].extensions.code).toBe('validation-failed');
   });
 
+  it('an inherited role may call what a role of its set may call', async () => {
+    await explicit.metadata({ type: 'pg_create_function_permission', args: { function: 'search_articles', role: 'user' } });
+    const add = await explicit.metadata({ type: 'add_inherited_role', args: { role_name: 'family', role_set: ['user'] } });
+    expect(add.status).toBe(200);
+    const r = (await explicit.graphql(SEARCH, undefined, { 'x-engine-role': 'family', 'x-engine-user-id': '1' })).body as any;
+    expect(r).toEqual({ data: { search_articles: [{ id: 1, title: 'Hello World' }] } });
+    await explicit.metadata({ type: 'drop_inherited_role', args: { role_name: 'family' } });
+    await explicit.metadata({ type: 'pg_drop_function_permission', args: { function: 'search_articles', role: 'user' } });
+  });
+
   it('a function permission without the select permission is inconsistent', async () => {
     await explicit.metadata({ type: 'pg_create_function_permission', args: { function: 'search_articles', role: 'user' } });
     const doc = await exportDoc(explicit);
