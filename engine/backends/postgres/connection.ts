@@ -53,10 +53,26 @@ export async function queryFirstText(q: PgQueryable, text: string, values: reado
  * for its life; later texts run unnamed, so what each server connection holds
  * stays bounded (until the pool recycles it, `connection_lifetime`). A
  * statement's result is one text column, so a schema change (after which
- * PostgreSQL re-plans) never changes its result type. Poolers in transaction
- * mode need prepared-statement support (PgBouncer ≥ 1.21).
+ * PostgreSQL re-plans) never changes its result type; a column type change
+ * that its kept parameter types no longer fit retires the name and runs the
+ * text unnamed once (see STALE_PREPARED_STATE). Poolers in transaction mode
+ * need prepared-statement support (PgBouncer ≥ 1.21).
  */
 const MAX_NAMED_STATEMENTS = 2000;
+
+/**
+ * SQLSTATEs of a prepared statement outliving a schema change: PostgreSQL
+ * re-plans it but keeps the parameter types of its first parse, so after a
+ * column type change `col = $1` can stop resolving (42883 undefined_function,
+ * 42804 datatype_mismatch, 42725 ambiguous_function; 0A000 for a changed
+ * result type). The same text parsed afresh may well succeed.
+ */
+const STALE_PREPARED_STATE = new Set(['42883', '42804', '42725', '0A000']);
+
+function isStalePreparedStatement(e: unknown): boolean {
+  const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && STALE_PREPARED_STATE.has(code);
+}
 
 /** A pooled connection to one PostgreSQL source. */
 export class PostgresConnection implements SourceConnection {
@@ -64,6 +80,7 @@ export class PostgresConnection implements SourceConnection {
   readonly #pool: pg.Pool;
   /** Statement text → its prepared-statement name. */
   readonly #names = new Map<string, string>();
+  #nextName = 1;
   #closed = false;
 
   constructor(databaseUrl: string, settings: PostgresPoolSettings = {}) {
@@ -81,14 +98,23 @@ export class PostgresConnection implements SourceConnection {
 
   /** Runs a statement returning one row with one column, and returns that column as text. */
   async queryJsonText(stmt: BoundStatement): Promise<string | null> {
-    return await queryFirstText(this.#pool, stmt.text, stmt.values, this.#nameOf(stmt.text));
+    const name = this.#nameOf(stmt.text);
+    try {
+      return await queryFirstText(this.#pool, stmt.text, stmt.values, name);
+    } catch (e) {
+      if (name === undefined || !isStalePreparedStatement(e)) throw e;
+      // Prepared before a schema change that its kept parameter types no longer fit: retire the
+      // name (the next use prepares a fresh one on every connection) and run this one unnamed.
+      this.#names.delete(stmt.text);
+      return await queryFirstText(this.#pool, stmt.text, stmt.values);
+    }
   }
 
   /** The prepared-statement name of `text`, or undefined once the bound is reached. */
   #nameOf(text: string): string | undefined {
     let name = this.#names.get(text);
     if (name === undefined && this.#names.size < MAX_NAMED_STATEMENTS) {
-      name = `engine_${this.#names.size + 1}`;
+      name = `engine_${this.#nextName++}`;
       this.#names.set(text, name);
     }
     return name;
