@@ -16,11 +16,24 @@ import {
   tableNameSchema,
   updatePermissionSchema,
 } from './common.ts';
+import { functionConfigurationSchema } from './functions.ts';
 import type { JsonSchema } from './validate.ts';
 
 const listOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
 
 const named = (required: readonly string[]): JsonSchema => ({ type: 'object', required: [...required] });
+
+/** One tracked function entry. */
+const functionEntrySchema: JsonSchema = {
+  type: 'object',
+  required: ['function'],
+  properties: {
+    function: tableNameSchema,
+    configuration: functionConfigurationSchema,
+    permissions: listOf({ type: 'object', required: ['role'], properties: { role: nameSchema } }),
+    comment: { type: ['string', 'null'] },
+  },
+};
 
 /** One tracked table entry. */
 export const tableEntrySchema: JsonSchema = {
@@ -50,7 +63,7 @@ export const sourceEntrySchema: JsonSchema = {
     name: nameSchema,
     kind: { enum: ['postgres', 'pg', 'mssql', 'bigquery'] },
     tables: listOf(tableEntrySchema),
-    functions: listOf(named(['function'])),
+    functions: listOf(functionEntrySchema),
     configuration: objectSchema,
     customization: objectSchema,
   },

@@ -150,6 +150,11 @@ describe('refusals', () => {
     const noSuchArg = await md('pg_set_function_customization', { function: 'top_articles', configuration: { session_argument: 'nope' } });
     expect(noSuchArg.body.error).toContain('session argument "nope" not found');
     expect((await md('pg_untrack_function', { function: 'nope' })).body.code).toBe('not-exists');
+    const bogus = await md('pg_track_function', { function: 'answer', configuration: { exposed_as: 'sometimes' } });
+    expect(bogus.status).toBe(400);
+    const doc = (await md('export_metadata', {})).body;
+    doc.sources[0].functions = [{ function: 'top_articles', configuration: { exposed_as: 'sometimes' } }];
+    expect((await md('replace_metadata', doc)).status).toBe(400);
   });
 
   it('untracking the return table is refused while a function depends on it, unless cascaded', async () => {

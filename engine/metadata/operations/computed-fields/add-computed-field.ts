@@ -11,6 +11,7 @@ import { formatTableName, parseTableName, type ComputedFieldDefinition, type Com
 import { updateTable } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { nameSchema, nullableString, tableNameSchema } from '../../schemas/common.ts';
+import { computedFieldDefinitionSchema } from '../../schemas/functions.ts';
 import type { JsonSchema } from '../../schemas/validate.ts';
 
 interface AddComputedFieldArgs {
@@ -20,14 +21,6 @@ interface AddComputedFieldArgs {
   comment?: string | null;
   source?: string;
 }
-
-/** The `definition` of a computed field. */
-export const computedFieldDefinitionSchema: JsonSchema = {
-  type: 'object',
-  required: ['function'],
-  properties: { function: tableNameSchema, table_argument: nullableString, session_argument: nullableString },
-  additionalProperties: false,
-};
 
 const schema: JsonSchema = {
   type: 'object',

@@ -11,30 +11,8 @@ import { formatTableName, type FunctionMetadata } from '../../document.ts';
 import { findFunction } from '../../edit.ts';
 import { argPath, type MetadataCall, type RunContext } from '../../operation.ts';
 import { nameSchema, nullableString, tableNameSchema } from '../../schemas/common.ts';
+import { functionConfigurationSchema } from '../../schemas/functions.ts';
 import type { JsonSchema } from '../../schemas/validate.ts';
-
-const rootField: JsonSchema = {
-  oneOf: [
-    { type: ['string', 'null'] },
-    { type: 'object', properties: { name: nullableString, comment: nullableString }, additionalProperties: false },
-  ],
-};
-
-/** A tracked function's `configuration`. */
-export const functionConfigurationSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    custom_name: nullableString,
-    custom_root_fields: {
-      type: 'object',
-      properties: { function: rootField, function_aggregate: rootField },
-      additionalProperties: false,
-    },
-    session_argument: nullableString,
-    exposed_as: { enum: ['query', 'mutation', null] },
-  },
-  additionalProperties: false,
-};
 
 function args(required: readonly string[], properties: Record<string, JsonSchema>): JsonSchema {
   return { type: 'object', required: [...required], properties, additionalProperties: false };
