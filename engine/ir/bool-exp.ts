@@ -47,6 +47,8 @@ export type BoolExp =
   | { readonly kind: 'compare-columns'; readonly left: ColumnRef; readonly op: ColumnCompareOp; readonly right: ColumnRef }
   /** Some row of a related table (object or array relationship) satisfies `where`. */
   | { readonly kind: 'relationship'; readonly target: QualifiedName; readonly mapping: ColumnMapping; readonly where: BoolExp }
+  /** Some row a table-returning computed field gives for the current row satisfies `where`. */
+  | { readonly kind: 'computed-rows'; readonly call: ComputedFieldCall; readonly where: BoolExp }
   /** Some row of an unrelated table satisfies `where` (permission `_exists`). */
   | { readonly kind: 'exists'; readonly target: QualifiedName; readonly where: BoolExp };
 

@@ -5,8 +5,10 @@
  *   a list of the returned table's rows with `where, order_by, limit, offset,
  *   distinct_on`; both take `args: <fn>_args` when the function has further
  *   arguments;
- * - on `<t>_bool_exp` and `<t>_order_by`: scalar ones without required
- *   arguments, compared and sorted like columns (v2 compat).
+ * - on `<t>_bool_exp`: scalar ones without required arguments compared like
+ *   columns, table-returning ones matched like a relationship (some returned
+ *   row satisfies the inner expression);
+ * - on `<t>_order_by`: scalar ones without required arguments (v2 compat).
  */
 import {
   GraphQLList,
@@ -84,12 +86,21 @@ export function computedObjectFields(view: TableView, types: SchemaTypes): Graph
 export function computedBoolExpFields(view: TableView, types: SchemaTypes): GraphQLInputFieldConfigMap {
   const fields: GraphQLInputFieldConfigMap = {};
   for (const cf of view.computedFields ?? []) {
+    if (!argumentFree(cf)) continue;
     const column = asColumn(cf);
-    if (column === null || !argumentFree(cf)) continue;
-    fields[cf.name] = {
-      type: types.columns.comparison(view.source, column),
-      extensions: withDescriptor<TableFieldDescriptor>({ kind: 'computed-scalar', cf }),
-    };
+    const target = view.computedTargets?.get(cf.name);
+    if (column !== null) {
+      fields[cf.name] = {
+        type: types.columns.comparison(view.source, column),
+        extensions: withDescriptor<TableFieldDescriptor>({ kind: 'computed-scalar', cf }),
+      };
+    } else if (target !== undefined) {
+      // Like a relationship: some returned row matches.
+      fields[cf.name] = {
+        type: types.of(target).boolExp,
+        extensions: withDescriptor<TableFieldDescriptor>({ kind: 'computed-rows', cf, target }),
+      };
+    }
   }
   return fields;
 }

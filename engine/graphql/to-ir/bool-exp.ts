@@ -78,6 +78,11 @@ export function toIrBoolExp(input: Input, view: TableView, type: GraphQLInputObj
       case 'not':
         parts.push({ kind: 'not', item: toIrBoolExp(value, view, type, ctx, p) });
         break;
+      case 'computed-rows': {
+        const where = andAll([d.target.filter, toIrBoolExp(value, d.target, inputObjectOf(def.type), ctx, p)]);
+        parts.push({ kind: 'computed-rows', call: toIrComputedCall(d.cf, null, [], ctx, p), where });
+        break;
+      }
       case 'computed-scalar': {
         const ref: ir.ColumnRef = { column: d.cf.name, cast: null, computed: toIrComputedCall(d.cf, null, [], ctx, p) };
         const dbType = d.cf.returns.kind === 'scalar' ? d.cf.returns.dbType : 'text';

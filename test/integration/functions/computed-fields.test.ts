@@ -98,6 +98,10 @@ describe('table-returning computed fields', () => {
         ],
       },
     });
+    const filtered = await gql('{ author(where: {articles: {rating: {_gte: 4}}}, order_by: {id: asc}) { id } }');
+    expect(filtered.data.author).toEqual([{ id: 1 }, { id: 2 }]);
+    const none = await gql('{ author(where: {_not: {articles: {}}}) { id } }');
+    expect(none.data.author).toEqual([{ id: 3 }]);
     const agg = await gql('{ author_aggregate(where: {id: {_eq: 1}}) { nodes { full_name articles { id } } } }');
     expect(agg.data.author_aggregate.nodes).toEqual([{ full_name: 'Ann Lee', articles: [{ id: 1 }, { id: 2 }] }]);
   });

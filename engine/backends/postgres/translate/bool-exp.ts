@@ -95,6 +95,10 @@ export function translateBoolExp(e: ir.BoolExp, row: string, aliases: AliasCount
       const conds = [...translateJoin(e.mapping, row, inner), translateBoolExp(e.where, inner, aliases)];
       return sql`EXISTS (SELECT 1 FROM ${qualified(e.target.schema, e.target.name)} AS ${ident(inner)} WHERE ${conjunction(conds)})`;
     }
+    case 'computed-rows': {
+      const inner = aliases.fresh();
+      return sql`EXISTS (SELECT 1 FROM ${translateComputedCall(e.call, row)} AS ${ident(inner)} WHERE ${translateBoolExp(e.where, inner, aliases)})`;
+    }
     case 'exists': {
       const inner = aliases.fresh();
       return sql`EXISTS (SELECT 1 FROM ${qualified(e.target.schema, e.target.name)} AS ${ident(inner)} WHERE ${translateBoolExp(e.where, inner, aliases)})`;
