@@ -190,6 +190,20 @@ describe('legacy operations on /v1/query', () => {
   });
 });
 
+describe('run_sql', () => {
+  it('a function created by run_sql can be tracked at once; dropping a tracked one needs cascade', async () => {
+    const sql = 'CREATE FUNCTION by_author(a int) RETURNS SETOF article AS $$ SELECT * FROM article WHERE author_id = a $$ LANGUAGE sql STABLE';
+    expect((await engine.post('/v2/query', { type: 'run_sql', args: { sql } })).status).toBe(200);
+    expect((await md('pg_track_function', { function: 'by_author' })).status).toBe(200);
+    expect((await gql('{ by_author(args: {a: 2}, order_by: {id: asc}) { id } }')).data.by_author).toEqual([{ id: 3 }, { id: 4 }]);
+    const drop = await engine.post('/v2/query', { type: 'run_sql', args: { sql: 'DROP FUNCTION by_author(int)' } });
+    expect(drop.status).toBe(400);
+    expect((await engine.post('/v2/query', { type: 'run_sql', args: { sql: 'DROP FUNCTION by_author(int)', cascade: true } })).status).toBe(200);
+    const doc = (await md('export_metadata', {})).body;
+    expect(doc.sources[0].functions.map((f: any) => f.function.name)).not.toContain('by_author');
+  });
+});
+
 describe('a function changed under the engine', () => {
   it('is inconsistent after reload_metadata, and consistent again once restored', async () => {
     await db.sql('DROP FUNCTION first_article()');
