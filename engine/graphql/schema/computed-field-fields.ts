@@ -57,7 +57,7 @@ export function computedObjectFields(view: TableView, types: SchemaTypes): Graph
   const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
   for (const cf of view.computedFields ?? []) {
     const argsType = customizeTypeName(view.source.customization, functionArgsTypeName(cf.function.name));
-    const args = functionArgsArgument(argsType, cf.args, view.source, types);
+    const args = functionArgsArgument(argsType, cf.function.name, cf.args, view.source, types);
     const column = asColumn(cf);
     if (column !== null) {
       fields[cf.name] = {

@@ -60,6 +60,7 @@ export function argAsColumn(a: FunctionArgInfo): ColumnInfo {
  */
 export function functionArgsArgument(
   typeName: string,
+  fnName: string,
   args: readonly FunctionArgInfo[],
   source: SourceInfo,
   types: SchemaTypes,
@@ -72,7 +73,7 @@ export function functionArgsArgument(
   }
   const input = types.inputObject(typeName, () => new GraphQLInputObjectType({ name: typeName, fields }));
   const required = args.some((a) => !a.hasDefault);
-  return { [FUNCTION_ARGS]: { type: required ? new GraphQLNonNull(input) : input, description: 'input parameters for function "' + typeName.replace(/_args$/, '') + '"' } };
+  return { [FUNCTION_ARGS]: { type: required ? new GraphQLNonNull(input) : input, description: `input parameters for function "${fnName}"` } };
 }
 
 function mayCall(fn: FunctionInfo, access: FunctionAccess): boolean {
@@ -95,7 +96,7 @@ export function functionRootFields(
       if (view === undefined) continue;
       const t = types.of(view);
       const argsType = customizeTypeName(source.customization, functionArgsTypeName(fn.gqlName));
-      const args = { ...functionArgsArgument(argsType, fn.args, source, types), ...types.listArgs(view) };
+      const args = { ...functionArgsArgument(argsType, fn.name.name, fn.args, source, types), ...types.listArgs(view) };
       const description = fn.description ?? `execute function "${fn.name.name}" which returns "${fn.returnTable.name}"`;
       fields[fn.rootFields.function] = {
         type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(t.object))),
