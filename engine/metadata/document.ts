@@ -356,7 +356,7 @@ export function toWireDocument(doc: MetadataDocument): Loose {
   const out: Loose = { version: 3 };
   out['sources'] = doc.sources.map((s) => {
     const src: Loose = { name: s.name, kind: s.kind, tables: s.tables.map(toWireTable) };
-    if (s.functions.length > 0) src['functions'] = s.functions;
+    if (s.functions.length > 0) src['functions'] = s.functions.map(toWireFunction);
     src['configuration'] = s.configuration;
     if (s.customization !== undefined) src['customization'] = s.customization;
     return src;
@@ -366,6 +366,13 @@ export function toWireDocument(doc: MetadataDocument): Loose {
     out['custom_types'] = doc.custom_types;
   }
   for (const [k, v] of Object.entries(doc.extra)) out[k] = v;
+  return out;
+}
+
+function toWireFunction(f: FunctionMetadata): Loose {
+  const out: Loose = { ...f, function: { name: f.function.name, schema: f.function.schema } };
+  if (f.configuration !== undefined && isEmptyObject(f.configuration)) delete out['configuration'];
+  if (f.permissions !== undefined && f.permissions.length === 0) delete out['permissions'];
   return out;
 }
 

@@ -91,6 +91,7 @@ describe('explicit function permissions (inference off)', () => {
 
     const drop = await explicit.metadata({ type: 'pg_drop_function_permission', args: { function: 'search_articles', role: 'user' } });
     expect(drop.status).toBe(200);
+    expect((await exportDoc(explicit)).sources[0].functions[0].permissions).toBeUndefined();
     expect(((await explicit.graphql(SEARCH, undefined, user)).body as any).errors[0].extensions.code).toBe('validation-failed');
   });
 
