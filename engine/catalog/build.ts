@@ -82,6 +82,15 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
     }
   }
 
+  // The graphql-default naming convention renames the whole schema, so it must hold for every source.
+  if (sources.some((s) => s.customization.namingConvention === 'graphql-default') && sources.some((s) => s.customization.namingConvention !== 'graphql-default')) {
+    for (const s of sources.filter((x) => x.customization.namingConvention === 'graphql-default')) {
+      const reason = 'the graphql-default naming_convention must be set on every source';
+      bad.push(inconsistency({ kind: 'source', source: s.meta.name }, s.meta.name, reason));
+    }
+    sources.splice(0, sources.length, ...sources.filter((x) => x.customization.namingConvention !== 'graphql-default'));
+  }
+
   // Stage: tables, then names (a clash makes the later table inconsistent).
   const names = new NameRegistry();
   for (const s of sources) {

@@ -16,6 +16,7 @@ import { buildSession, ADMIN_ROLE, type Session } from '../auth/session.ts';
 import { compileExplain, compileQuery } from '../backends/postgres/compile.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError, isEngineError } from '../errors/engine-error.ts';
+import { renameTypenames, toDefaultNames, variablesToDefaultNames } from '../graphql/schema/naming-convention.ts';
 import { SchemaCache } from '../graphql/schema/schema-cache.ts';
 import { toIrOperation } from '../graphql/to-ir/operation.ts';
 import { bindStatement } from './bind.ts';
@@ -117,12 +118,15 @@ export class GraphqlService implements GraphqlApi {
     const catalog = this.#catalogRef.current;
     let entry = this.#plans.get(catalog.version, session.role, req.operationName, req.query);
     if (entry === undefined) {
-      const { schema } = this.#schemas.get(catalog, session.role, session.isAdmin);
-      const { document, operation } = prepareOperation(schema, req.query, req.operationName);
+      const role = this.#schemas.get(catalog, session.role, session.isAdmin);
+      const { document, operation } = prepareOperation(role.schema, req.query, req.operationName);
+      // See Note [Renamed schema] in graphql/schema/naming-convention.ts.
+      const inner = role.naming === undefined ? { document, operation } : toDefaultNames(role.naming, document, operation);
       entry = {
-        schema,
-        document,
-        operation,
+        schema: role.naming?.original ?? role.schema,
+        document: inner.document,
+        operation: inner.operation,
+        ...(role.naming === undefined ? {} : { naming: { convention: role.naming, clientOperation: operation } }),
         hasVariables: (operation.variableDefinitions?.length ?? 0) > 0,
         structural: [],
         shaped: [],
@@ -130,7 +134,12 @@ export class GraphqlService implements GraphqlApi {
       };
       this.#plans.set(catalog.version, session.role, req.operationName, req.query, entry);
     }
-    const variables = entry.hasVariables ? coerceVariables(entry.schema, entry.operation, req.variables) : NO_VARIABLES;
+    const naming = entry.naming;
+    const variables = !entry.hasVariables
+      ? NO_VARIABLES
+      : naming === undefined
+        ? coerceVariables(entry.schema, entry.operation, req.variables)
+        : variablesToDefaultNames(naming.convention, naming.clientOperation, coerceVariables(naming.convention.renamed, naming.clientOperation, req.variables));
     const cached = entry.plans.get(structuralKey(entry, variables));
     if (cached !== undefined) return { plan: cached, variables };
     const op = toIrOperation({
@@ -139,12 +148,13 @@ export class GraphqlService implements GraphqlApi {
       operation: entry.operation,
       variables,
       stringifyNumericTypes: this.#stringify,
+      ...(naming === undefined ? {} : { introspectionSchema: naming.convention.renamed }),
     });
     for (const [name, use] of op.variableUse) {
       if (use === 'structural' && !entry.structural.includes(name)) entry.structural.push(name);
       if (use === 'shape' && !entry.shaped.includes(name)) entry.shaped.push(name);
     }
-    const plan = buildPlan(op.fields, catalog);
+    const plan = buildPlan(naming === undefined ? op.fields : renameTypenames(op.fields, naming.convention.typeNames), catalog);
     storePlan(entry, structuralKey(entry, variables), plan);
     return { plan, variables };
   }

@@ -19,6 +19,7 @@
  * A new catalog version empties the cache; entries are evicted LRU.
  */
 import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import type { NamingConvention } from '../graphql/schema/naming-convention.ts';
 import { shapeKey } from '../graphql/to-ir/mutation-input.ts';
 import type { Plan } from './plan.ts';
 
@@ -34,6 +35,13 @@ export interface OperationEntry {
   readonly shaped: string[];
   /** Plans by structural-variable key (see {@link structuralKey}). */
   readonly plans: Map<string, Plan>;
+  /**
+   * Under the graphql-default naming convention: the convention and the
+   * operation in client names (variables are coerced against it). `schema`,
+   * `document` and `operation` are then in default names; see Note [Renamed
+   * schema] in graphql/schema/naming-convention.ts.
+   */
+  readonly naming?: { readonly convention: NamingConvention; readonly clientOperation: OperationDefinitionNode };
 }
 
 /** Most plans kept per entry (distinct structural values). */

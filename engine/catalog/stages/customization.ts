@@ -4,7 +4,10 @@
  * source (after table and function customization), `root_fields.namespace`
  * puts them under one field of each root type, and `type_names.prefix`/
  * `suffix` wrap every type generated for the source's tables and functions
- * (built-in and database scalars stay shared across sources).
+ * (built-in and database scalars stay shared across sources), and
+ * `naming_convention: graphql-default` renames the whole schema (build.ts
+ * requires it on every source; see Note [Renamed schema] in
+ * graphql/schema/naming-convention.ts).
  */
 import type { JsonObject, JsonValue } from '../../metadata/document.ts';
 import type { SourceCustomizationInfo } from '../types.ts';
@@ -51,9 +54,8 @@ export function resolveSourceCustomization(raw: JsonObject | undefined): SourceC
   };
   for (const v of Object.values(parts)) if (v !== null && typeof v === 'object') return v;
   const naming = raw['naming_convention'] ?? 'hasura-default';
-  if (naming !== 'hasura-default') {
-    // The graphql-default convention (camelCase fields, PascalCase types) is not built; refuse rather than ignore it.
-    return { reason: `naming_convention "${String(naming)}" is not supported; only "hasura-default" is` };
+  if (naming !== 'hasura-default' && naming !== 'graphql-default') {
+    return { reason: `naming_convention "${String(naming)}" is not known; use "hasura-default" or "graphql-default"` };
   }
   const str = (v: string | null | { reason: string }): string => (typeof v === 'string' ? v : '');
   return {
@@ -62,7 +64,7 @@ export function resolveSourceCustomization(raw: JsonObject | undefined): SourceC
     rootSuffix: str(parts.rootSuffix),
     typePrefix: str(parts.typePrefix),
     typeSuffix: str(parts.typeSuffix),
-    namingConvention: 'hasura-default',
+    namingConvention: naming,
   };
 }
 

@@ -19,6 +19,7 @@ import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
 import { functionRootFields } from './function-fields.ts';
 import { mutationRootFields } from './mutation-root.ts';
 import { namespaceRootFields } from './namespace.ts';
+import { renameSchema, type NamingConvention } from './naming-convention.ts';
 import { buildMutationViews } from './mutation-view.ts';
 import { MUTATION_ROOT, NO_QUERIES_FIELD, NO_QUERIES_MESSAGE, QUERY_ROOT, SUBSCRIPTION_ROOT } from './names.ts';
 import { SchemaTypes } from './table-types.ts';
@@ -32,7 +33,10 @@ export interface SchemaOptions {
 
 /** A role's schema plus what it was built from. */
 export interface RoleSchema {
+  /** The client-facing schema (renamed under the graphql-default convention). */
   readonly schema: GraphQLSchema;
+  /** Set under the graphql-default naming convention: see Note [Renamed schema] in naming-convention.ts. */
+  readonly naming?: NamingConvention;
   readonly role: string;
   readonly catalogVersion: number;
 }
@@ -95,5 +99,10 @@ export function buildRoleSchema(catalog: Catalog, role: string, isAdmin: boolean
   const mutation =
     Object.keys(writes).length === 0 ? undefined : new GraphQLObjectType({ name: MUTATION_ROOT, fields: namespaceRootFields(writes, 'mutation') });
   const schema = new GraphQLSchema({ query, mutation, subscription });
+  const sources = [...catalog.sources.values()];
+  if (sources.length > 0 && sources.every((s) => s.customization?.namingConvention === 'graphql-default')) {
+    const naming = renameSchema(schema);
+    return { schema: naming.renamed, naming, role, catalogVersion: catalog.version };
+  }
   return { schema, role, catalogVersion: catalog.version };
 }

@@ -24,6 +24,9 @@ import { arrayComparisonExpName, castExpName, comparisonExpName, isGraphqlName }
 import { sourceTableTypeNames } from './type-customization.ts';
 import { isText, ScalarRegistry } from './scalars.ts';
 
+/** `extensions` key marking the GraphQL enum of an enum table (its values are data, never renamed). */
+export const ENUM_TABLE_EXTENSION = 'engineEnumTable';
+
 /** Column types of one schema, each created once. */
 export class ColumnTypes {
   readonly scalars = new ScalarRegistry();
@@ -42,7 +45,7 @@ export class ColumnTypes {
       for (const v of table.enumValues) {
         if (isGraphqlName(v.value)) values[v.value] = { value: v.value, description: v.comment };
       }
-      t = new GraphQLEnumType({ name, values, description: table.description });
+      t = new GraphQLEnumType({ name, values, description: table.description, extensions: { [ENUM_TABLE_EXTENSION]: true } });
       this.#enums.set(name, t);
     }
     return t;

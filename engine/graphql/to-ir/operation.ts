@@ -43,6 +43,8 @@ export interface ToIrOptions {
   readonly operation: OperationDefinitionNode;
   readonly variables: Readonly<Record<string, unknown>>;
   readonly stringifyNumericTypes: boolean;
+  /** The client-facing schema introspection answers from, when it differs (graphql-default naming). */
+  readonly introspectionSchema?: GraphQLSchema;
 }
 
 function introspect(ctx: ToIrContext, opts: ToIrOptions, alias: string, nodes: readonly FieldNode[]): string {
@@ -56,7 +58,7 @@ function introspect(ctx: ToIrContext, opts: ToIrOptions, alias: string, nodes: r
   }
   const op: OperationDefinitionNode = { ...opts.operation, selectionSet: { kind: Kind.SELECTION_SET, selections: nodes } };
   const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [op, ...ctx.fragments.values()] };
-  const result = execute({ schema: opts.schema, document, variableValues: opts.variables });
+  const result = execute({ schema: opts.introspectionSchema ?? opts.schema, document, variableValues: opts.variables });
   if (result instanceof Promise || result.errors !== undefined || result.data === undefined || result.data === null) {
     throw new EngineError(ErrorCode.ValidationFailed, 'introspection query failed', { path: `$.selectionSet.${alias}` });
   }
