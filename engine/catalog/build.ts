@@ -279,7 +279,6 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
       tables: info.tables,
       names,
       customization: s.customization,
-      inheritedRoles: doc.inherited_roles,
     };
     const functions = new Map([...resolveSourceFunctions(input, bad)].map(([k, f]) => [k, { ...f, permissions: inheritFunctionPermissions(rolePlan, f.permissions) }]));
     catalogSources.set(s.meta.name, { ...info, functions });

@@ -143,23 +143,6 @@ export interface FunctionStageInput {
   readonly tables: ReadonlyMap<string, TableInfo>;
   readonly names: NameRegistry;
   readonly customization?: SourceCustomizationInfo;
-  /** Inherited roles: one gets a function permission when a role of its set (transitively) has one. */
-  readonly inheritedRoles?: ReadonlyArray<{ readonly role_name: string; readonly role_set: readonly string[] }>;
-}
-
-/** `roles` plus every inherited role reaching one of them through its role set. */
-function withInheritedRoles(roles: readonly string[], inherited: FunctionStageInput['inheritedRoles']): string[] {
-  const out = new Set(roles);
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const r of inherited ?? []) {
-      if (!out.has(r.role_name) && r.role_set.some((m) => out.has(m))) {
-        out.add(r.role_name);
-        changed = true;
-      }
-    }
-  }
-  return [...out];
 }
 
 /**
@@ -203,7 +186,7 @@ export function resolveSourceFunctions(input: FunctionStageInput, bad: Inconsist
       bad.push(inconsistency(pref, { function: entry.function, role, source: input.source }, reason));
       return false;
     });
-    out.set(tableKey(entry.function), { ...r, permissions: withInheritedRoles(permitted, input.inheritedRoles) });
+    out.set(tableKey(entry.function), { ...r, permissions: permitted });
   }
   return out;
 }
