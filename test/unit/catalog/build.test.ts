@@ -86,14 +86,10 @@ describe('buildCatalog', () => {
     expect(b.version).toBeGreaterThan(a.version);
   });
 
-  it('builds 500 tables quickly', () => {
+  it('builds 500 related tables without inconsistencies', () => {
     const { doc, prepared } = fixture(500);
-    const start = performance.now();
     const c = buildCatalog(doc, prepared, 1);
-    const ms = performance.now() - start;
     expect(c.sources.get('default')?.tables.size).toBe(500);
     expect(c.inconsistencies).toEqual([]);
-    expect(ms).toBeLessThan(500);
-    console.log(`500 tables: ${ms.toFixed(1)} ms`);
   });
 });
