@@ -45,6 +45,10 @@ export interface OnConflict {
   readonly updateColumns: readonly string[];
   /** Condition on the existing row (user `where` and the role's update filter); null = always update. */
   readonly where: BoolExp | null;
+  /** The role's update presets, set on rows the upsert updates (they win over `update_columns`). */
+  readonly presets: Presets | null;
+  /** The role's update check, on rows the upsert updates (inserted rows get the insert check). */
+  readonly check: BoolExp | null;
 }
 
 /** Rows of one level that give the same input columns and object relationships: one INSERT. */

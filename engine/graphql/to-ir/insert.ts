@@ -44,7 +44,16 @@ function toIrOnConflict(input: Input, view: MutationView, type: GraphQLInputObje
   const columns = constraint === null ? undefined : constraintsOf(view).get(constraint);
   if (columns === undefined) return null;
   const w = andAll([view.update?.filter ?? null, where]);
-  return { constraintColumns: columns, updateColumns, where: isTrue(w) ? null : w };
+  // v2 compat: the row an upsert updates is under the update permission: its filter (above), presets and check.
+  const presets = view.update?.presets ?? null;
+  const check = view.update?.check ?? null;
+  return {
+    constraintColumns: columns,
+    updateColumns: presets === null ? updateColumns : updateColumns.filter((c) => !presets.columns.includes(c)),
+    where: isTrue(w) ? null : w,
+    presets: updateColumns.length === 0 ? null : presets,
+    check: updateColumns.length === 0 || check === null || isTrue(check) ? null : check,
+  };
 }
 
 function inputText(i: Input): string {

@@ -131,18 +131,39 @@ function rowRecord(level: ir.InsertLevel, p: ir.InsertPartition): Fragment {
   return sql`jsonb_populate_record(NULL::${qualified(level.table.schema, level.table.name)}, ${json})`;
 }
 
-function onConflictClause(c: ir.OnConflict, target: string, aliases: AliasCounter): Fragment {
+/** True when the upsert updates conflicting rows (else DO NOTHING). */
+function updatesOnConflict(c: ir.OnConflict): boolean {
+  return c.updateColumns.length > 0 || c.presets !== null;
+}
+
+function onConflictClause(c: ir.OnConflict, level: ir.InsertLevel, target: string, aliases: AliasCounter): Fragment {
   const on = sql` ON CONFLICT (${join(c.constraintColumns.map(ident), ', ')})`;
-  if (c.updateColumns.length === 0) return sql`${on} DO NOTHING`;
+  if (!updatesOnConflict(c)) return sql`${on} DO NOTHING`;
   const sets = c.updateColumns.map((col) => sql`${ident(col)} = EXCLUDED.${ident(col)}`);
+  if (c.presets !== null) {
+    const table = qualified(level.table.schema, level.table.name);
+    const record = sql`jsonb_populate_record(NULL::${table}, ${param(c.presets.value, 'jsonb')})`;
+    for (const col of c.presets.columns) sets.push(sql`${ident(col)} = (${record}).${ident(col)}`);
+  }
   const where = c.where === null ? raw('') : sql` WHERE ${translateBoolExp(c.where, target, aliases)}`;
   return sql`${on} DO UPDATE SET ${join(sets, ', ')}${where}`;
 }
 
 /** True when ON CONFLICT may leave an input row without a returned row. */
 function maySkip(c: ir.OnConflict | null): boolean {
-  return c !== null && (c.updateColumns.length === 0 || c.where !== null);
+  return c !== null && (!updatesOnConflict(c) || c.where !== null);
 }
+
+/**
+ * Whether the returned rows must say which were inserted and which updated:
+ * an upsert that updates applies the insert check to new rows and the update
+ * check to updated ones (`xmax = 0` marks a row this statement inserted).
+ */
+function marksInserted(level: ir.InsertLevel): boolean {
+  const c = level.onConflict;
+  return c !== null && updatesOnConflict(c) && (level.check !== null || c.check !== null);
+}
+const INSERTED = '__inserted';
 
 function errorText(code: string, message: string): string {
   return `${code}|${message}`;
@@ -179,23 +200,34 @@ function insertCtes(n: Node, owner: { node: Node; nested: ir.NestedInsert } | nu
     froms.push(sql` CROSS JOIN LATERAL ${rowRecord(level, part)} AS "r"`);
     const filter = partitionFilter(level, part);
     const colList = cols.length === 0 ? raw('') : sql` (${join(cols.map(ident), ', ')})`;
-    const conflict = level.onConflict === null ? raw('') : onConflictClause(level.onConflict, target, aliases);
+    const conflict = level.onConflict === null ? raw('') : onConflictClause(level.onConflict, level, target, aliases);
+    const marked = marksInserted(level);
     const name = insertCte(n, pi);
     st.ctes.push(
       seq([
         sql`${ident(name)} AS (INSERT INTO ${table} AS ${ident(target)}${colList} SELECT ${join(values, ', ')} FROM ${seq(froms)}`,
         filter === null ? raw('') : sql` WHERE ${filter}`,
-        sql` ORDER BY "s"."__ord"${conflict} RETURNING *)`,
+        sql` ORDER BY "s"."__ord"${conflict} RETURNING *${marked ? sql`, (${columnOf(target, 'xmax')} = 0) AS ${ident(INSERTED)}` : raw('')})`,
       ]),
     );
     const count = sql`(SELECT count(*) FROM ${ident(name)})`;
     st.counts.push(count);
+    const updateCheck = level.onConflict?.check ?? null;
     if (level.check !== null) {
       const a = aliases.fresh();
+      const rows = marked ? sql` AND ${columnOf(a, INSERTED)}` : raw('');
       st.assertions.push({
-        failed: sql`EXISTS (SELECT 1 FROM ${ident(name)} AS ${ident(a)} WHERE (${translateBoolExp(level.check, a, aliases)}) IS NOT TRUE)`,
+        failed: sql`EXISTS (SELECT 1 FROM ${ident(name)} AS ${ident(a)} WHERE (${translateBoolExp(level.check, a, aliases)}) IS NOT TRUE${rows})`,
         code: 'permission-error',
         message: 'check constraint of an insert permission has failed',
+      });
+    }
+    if (marked && updateCheck !== null) {
+      const a = aliases.fresh();
+      st.assertions.push({
+        failed: sql`EXISTS (SELECT 1 FROM ${ident(name)} AS ${ident(a)} WHERE (${translateBoolExp(updateCheck, a, aliases)}) IS NOT TRUE AND NOT ${columnOf(a, INSERTED)})`,
+        code: 'permission-error',
+        message: 'check constraint of an update permission has failed',
       });
     }
     const inputs = sql`(SELECT "s"."__ord", "s"."__pord", row_number() OVER (ORDER BY "s"."__ord") AS "__rn" FROM ${ident(rowsCte(n))} AS "s"${filter === null ? raw('') : sql` WHERE ${filter}`})`;
