@@ -16,7 +16,7 @@
  *   --ops a,b               only these operations
  *   --peers a,b             only these peers (engine, postgraphile, raw)
  *   --roles a,b             only these roles (admin, customer)
- *   --scale-tables N        tables in the metadata-at-scale test (default 2000; quick 200)
+ *   --scale-tables N        tables in the metadata-at-scale test (default 2000; quick 100)
  *   --scale-roles N         roles in it (default 10)
  *   --skip-scale / --only-scale
  *   --cpu-prof              run Engine under `node --cpu-prof` (profiles in results/profiles/)
@@ -63,7 +63,7 @@ const settings = {
   repeats: num('--repeats', quick ? 1 : 2),
   connections: num('--connections', 16),
   pool: num('--pool', 8),
-  scaleTables: num('--scale-tables', quick ? 200 : 2000),
+  scaleTables: num('--scale-tables', quick ? 100 : 2000),
   scaleRoles: num('--scale-roles', 10),
   cpuProf: flag('--cpu-prof'),
 };
