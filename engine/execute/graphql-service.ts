@@ -144,6 +144,8 @@ export class GraphqlService implements GraphqlApi {
     if (cached !== undefined) return { plan: cached, variables };
     const op = toIrOperation({
       schema: entry.schema,
+      // The role's own permissions: its schema may be shared with roles of equal shape (Note [Shared role types]).
+      access: this.#schemas.get(catalog, session.role, session.isAdmin).access,
       document: entry.document,
       operation: entry.operation,
       variables,

@@ -5,9 +5,18 @@
  * to build all 20 role schemas, and the heap/RSS they keep, in two layouts:
  *
  * - distinct: every role has its own rules (a role-specific constant in each
- *   filter), so nothing can be shared;
+ *   filter, limit and check; column sets and allow_aggregations vary with
+ *   the role too, giving 4 different shapes);
+ * - filters: every role has its own filters, limits, checks and presets but
+ *   the same columns (the common real case): one shape, so one schema and 20
+ *   sets of compiled permissions (Note [Shared role types] in
+ *   engine/graphql/schema/role-access.ts);
  * - grouped: the 20 roles fall into 4 groups of equal rules, so the catalog
- *   interns their permissions and the schema cache builds 4 schemas.
+ *   interns their permissions.
+ *
+ * "Through SchemaCache" is what the engine does; the first role of each shape
+ * builds the schema, the others only compile their permissions. The cost per
+ * extra role is (all roles − first role) / (roles − 1).
  *
  * Run: node --expose-gc test/bench/roles-scale.ts [tables] [roles]
  */
@@ -31,20 +40,27 @@ function ddl(i: number): string {
   return `CREATE TABLE ${tableName(i)} (id serial PRIMARY KEY, name text NOT NULL, value int, owner_id int, org_id int, note text, meta jsonb${fk});`;
 }
 
-/** The permissions of role `r` whose rules are those of `variant` (equal variants give equal rules). */
-function permissions(variant: number, r: number): Json {
+type Layout = 'distinct' | 'filters' | 'grouped';
+
+/**
+ * The permissions of role `r` whose rules are those of `variant` (equal variants give equal rules);
+ * `shape` decides the columns and aggregations.
+ */
+function permissions(variant: number, r: number, shape = variant): Json {
   const mine = { owner_id: { _eq: 'X-Engine-User-Id' } };
   const filter = variant % 2 === 0 ? { _or: [mine, { value: { _gt: variant } }] } : { $and: [mine, { org_id: { _in: 'x-engine-orgs' } }, { value: { _neq: variant } }] };
   return {
-    select: { role: `role_${r}`, permission: { columns: variant % 2 === 0 ? '*' : ['id', 'name', 'value', 'owner_id'], filter, limit: 100 + variant, allow_aggregations: variant % 3 === 0 } },
-    insert: { role: `role_${r}`, permission: { check: mine, set: { owner_id: 'x-engine-user-id' }, columns: ['name', 'value', 'note'] } },
+    select: { role: `role_${r}`, permission: { columns: shape % 2 === 0 ? '*' : ['id', 'name', 'value', 'owner_id'], filter, limit: 100 + variant, allow_aggregations: shape % 3 === 0 } },
+    insert: { role: `role_${r}`, permission: { check: mine, set: { owner_id: 'x-engine-user-id', org_id: variant }, columns: ['name', 'value', 'note'] } },
     update: { role: `role_${r}`, permission: { columns: ['name', 'note'], filter, check: { value: { _lt: 1000 + variant } } } },
     delete: { role: `role_${r}`, permission: { filter } },
   };
 }
 
-function tableEntry(i: number, grouped: boolean): Json {
-  const perms = Array.from({ length: ROLES }, (_, r) => permissions(grouped ? r % GROUPS : r, r + 1));
+function tableEntry(i: number, layout: Layout): Json {
+  const perms = Array.from({ length: ROLES }, (_, r) =>
+    layout === 'grouped' ? permissions(r % GROUPS, r + 1) : layout === 'filters' ? permissions(r, r + 1, 0) : permissions(r, r + 1),
+  );
   const entry: Json = {
     table: { schema: 'public', name: tableName(i) },
     select_permissions: perms.map((p) => p['select']),
@@ -75,11 +91,11 @@ async function metadata(engine: BuiltEngine, body: unknown): Promise<Json> {
   return res.json();
 }
 
-async function scenario(engine: BuiltEngine, grouped: boolean): Promise<void> {
+async function scenario(engine: BuiltEngine, layout: Layout): Promise<void> {
   const doc = await metadata(engine, { type: 'export_metadata', args: {} });
   const source = (doc['sources'] as Json[])[0];
   if (source === undefined) throw new Error('no source');
-  source['tables'] = Array.from({ length: TABLES }, (_, k) => tableEntry(k + 1, grouped));
+  source['tables'] = Array.from({ length: TABLES }, (_, k) => tableEntry(k + 1, layout));
   let t = performance.now();
   await metadata(engine, { type: 'replace_metadata', args: doc });
   const replaceMs = performance.now() - t;
@@ -99,21 +115,32 @@ async function scenario(engine: BuiltEngine, grouped: boolean): Promise<void> {
   const heap2 = process.memoryUsage();
   const cache = new SchemaCache();
   t = performance.now();
-  const shared = roles.map((r) => cache.get(catalog, r, false));
-  const sharedMs = performance.now() - t;
+  const first = cache.get(catalog, roles[0] ?? 'role_1', false);
+  const firstMs = performance.now() - t;
+  gc();
+  const heapFirst = process.memoryUsage();
+  t = performance.now();
+  const shared = [first, ...roles.slice(1).map((r) => cache.get(catalog, r, false))];
+  const restMs = performance.now() - t;
+  const sharedMs = firstMs + restMs;
   gc();
   const heap3 = process.memoryUsage();
   const distinct = new Set(shared.map((s) => s.schema)).size;
+  const extra = Math.max(ROLES - 1, 1);
 
   t = performance.now();
   buildRoleSchema(catalog, 'admin', true);
   const adminMs = performance.now() - t;
 
-  console.log(`\n## ${TABLES} tables × ${ROLES} roles, ${grouped ? `${GROUPS} groups of equal rules` : 'every role distinct'}`);
+  const title = { distinct: 'every role distinct (columns vary too)', filters: 'different filters, limits, checks and presets, same columns', grouped: `${GROUPS} groups of equal rules` }[layout];
+  console.log(`\n## ${TABLES} tables × ${ROLES} roles, ${title}`);
   console.log(`replace_metadata (catalog build incl. introspection): ${replaceMs.toFixed(0)} ms`);
   console.log(`admin schema: ${adminMs.toFixed(0)} ms`);
   console.log(`${ROLES} role schemas, each built (no sharing): ${unsharedMs.toFixed(0)} ms total, ${(unsharedMs / ROLES).toFixed(1)} ms/role; heap kept ${mib(heap1.heapUsed - heap0.heapUsed)}, RSS +${mib(heap1.rss - heap0.rss)}`);
   console.log(`${ROLES} role schemas through SchemaCache (shared by fingerprint): ${sharedMs.toFixed(0)} ms total, ${distinct} distinct schemas; heap kept ${mib(heap3.heapUsed - heap2.heapUsed)}`);
+  console.log(
+    `  first role ${firstMs.toFixed(0)} ms, ${mib(heapFirst.heapUsed - heap2.heapUsed)}; each further role ${(restMs / extra).toFixed(1)} ms, ${mib((heap3.heapUsed - heapFirst.heapUsed) / extra)} (average over ${extra})`,
+  );
   console.log(`process RSS now: ${mib(process.memoryUsage().rss)}`);
 }
 
@@ -128,8 +155,9 @@ async function main(): Promise<void> {
     try {
       gc();
       console.log(`engine started, RSS ${mib(process.memoryUsage().rss)}`);
-      await scenario(engine, false);
-      await scenario(engine, true);
+      await scenario(engine, 'distinct');
+      await scenario(engine, 'filters');
+      await scenario(engine, 'grouped');
     } finally {
       await engine.close();
     }

@@ -29,9 +29,9 @@ function generate(dir: string): string {
   const reqFile = path.join(dir, 'request.json');
   const req: CaseRequest = existsSync(reqFile) ? (JSON.parse(readFileSync(reqFile, 'utf8')) as CaseRequest) : {};
   const role = req.role ?? 'admin';
-  const { schema } = schemas.get(catalog, role, role === 'admin');
+  const { schema, access } = schemas.get(catalog, role, role === 'admin');
   const { document, operation } = prepareOperation(schema, query, null);
-  const op = toIrOperation({ schema, document, operation, variables: req.variables ?? {}, stringifyNumericTypes: req.stringifyNumericTypes ?? false });
+  const op = toIrOperation({ schema, access, document, operation, variables: req.variables ?? {}, stringifyNumericTypes: req.stringifyNumericTypes ?? false });
   const plan = buildPlan(op.fields, catalog);
   const written = plan.mutation?.fields.flatMap((f) => (f.kind === 'write' ? f.compiled.statements.map((s) => s.sql) : [])) ?? [];
   const stmts = [...plan.statements.map((s) => s.sql), ...written].map((s) => `${s.text};\n-- params: ${JSON.stringify(s.params)}\n`);

@@ -17,7 +17,7 @@ import {
   type GraphQLInputFieldConfigMap,
 } from 'graphql';
 import type { ColumnInfo } from '../../catalog/types.ts';
-import { withDescriptor, type AggregateFieldDescriptor, type TableFieldDescriptor, type TableTypeDescriptor } from './descriptors.ts';
+import { withDescriptor, type AggregateFieldDescriptor, type TableFieldDescriptor } from './descriptors.ts';
 import { AGGREGATE_OPS, ARG, FIELD, type AggregateOpName } from './names.ts';
 import { isNumeric, isOrdered } from './scalars.ts';
 import type { SchemaTypes } from './table-types.ts';
@@ -97,7 +97,6 @@ export function buildAggregateTypes(
       [FIELD.aggregate]: { type: fields },
       [FIELD.nodes]: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(table.object))) },
     },
-    extensions: withDescriptor<TableTypeDescriptor>({ table: view }),
   });
   const orderBy = new GraphQLInputObjectType({
     name: names.aggregateOrderBy,

@@ -20,10 +20,10 @@ import { functionRootFields } from './function-fields.ts';
 import { mutationRootFields } from './mutation-root.ts';
 import { namespaceRootFields } from './namespace.ts';
 import { renameSchema, type NamingConvention } from './naming-convention.ts';
-import { buildMutationViews } from './mutation-view.ts';
 import { MUTATION_ROOT, NO_QUERIES_FIELD, NO_QUERIES_MESSAGE, QUERY_ROOT, SUBSCRIPTION_ROOT } from './names.ts';
+import { buildRoleAccess, type RoleAccess } from './role-access.ts';
 import { SchemaTypes } from './table-types.ts';
-import { buildTableViews, type TableView } from './table-view.ts';
+import type { TableView } from './table-view.ts';
 
 /** Settings that shape every role's schema. */
 export interface SchemaOptions {
@@ -31,14 +31,19 @@ export interface SchemaOptions {
   readonly inferFunctionPermissions?: boolean;
 }
 
-/** A role's schema plus what it was built from. */
-export interface RoleSchema {
+/** A schema as built for some role; shared by the roles of equal shape (Note [Shared role types] in role-access.ts). */
+export interface SharedSchema {
   /** The client-facing schema (renamed under the graphql-default convention). */
   readonly schema: GraphQLSchema;
   /** Set under the graphql-default naming convention: see Note [Renamed schema] in naming-convention.ts. */
   readonly naming?: NamingConvention;
+}
+
+/** A role's schema plus the role's own compiled permissions, which to-ir reads. */
+export interface RoleSchema extends SharedSchema {
   readonly role: string;
   readonly catalogVersion: number;
+  readonly access: RoleAccess;
 }
 
 function rootFields(views: Iterable<TableView>, types: SchemaTypes): GraphQLFieldConfigMap<unknown, unknown> {
@@ -76,12 +81,22 @@ function rootFields(views: Iterable<TableView>, types: SchemaTypes): GraphQLFiel
   return fields;
 }
 
-/** Builds the schema `role` sees in `catalog` (admin sees every table). */
+/** Builds the schema `role` sees in `catalog` (admin sees every table), unshared. */
 export function buildRoleSchema(catalog: Catalog, role: string, isAdmin: boolean, options: SchemaOptions = {}): RoleSchema {
-  const views = buildTableViews(catalog, role, isAdmin);
+  const access = buildRoleAccess(catalog, role, isAdmin);
+  return { ...buildSchemaOf(catalog, role, access, options), role, catalogVersion: catalog.version, access };
+}
+
+/**
+ * Builds the schema of the views in `access`. Only their shape is read (see
+ * Note [Shared role types] in role-access.ts), so the result serves every
+ * role whose fingerprint equals this one's.
+ */
+export function buildSchemaOf(catalog: Catalog, role: string, access: RoleAccess, options: SchemaOptions = {}): SharedSchema {
+  const views = access.tables;
   const types = new SchemaTypes();
-  const access = { role, isAdmin, inferFunctionPermissions: options.inferFunctionPermissions ?? true };
-  let fields = { ...rootFields(views.values(), types), ...functionRootFields(catalog, views, types, access, 'query') };
+  const fnAccess = { role, isAdmin: access.isAdmin, inferFunctionPermissions: options.inferFunctionPermissions ?? true };
+  let fields = { ...rootFields(views.values(), types), ...functionRootFields(catalog, views, types, fnAccess, 'query') };
   if (Object.keys(fields).length === 0) {
     fields = {
       [NO_QUERIES_FIELD]: {
@@ -93,8 +108,8 @@ export function buildRoleSchema(catalog: Catalog, role: string, isAdmin: boolean
   const query = new GraphQLObjectType({ name: QUERY_ROOT, fields: namespaceRootFields(fields, 'query') });
   const subscription = new GraphQLObjectType({ name: SUBSCRIPTION_ROOT, fields: namespaceRootFields(fields, 'subscription') });
   const writes = {
-    ...mutationRootFields(buildMutationViews(catalog.sources.values(), role, isAdmin, views).values(), types),
-    ...functionRootFields(catalog, views, types, access, 'mutation'),
+    ...mutationRootFields(access.mutations.values(), types),
+    ...functionRootFields(catalog, views, types, fnAccess, 'mutation'),
   };
   const mutation =
     Object.keys(writes).length === 0 ? undefined : new GraphQLObjectType({ name: MUTATION_ROOT, fields: namespaceRootFields(writes, 'mutation') });
@@ -102,7 +117,7 @@ export function buildRoleSchema(catalog: Catalog, role: string, isAdmin: boolean
   const sources = [...catalog.sources.values()];
   if (sources.length > 0 && sources.every((s) => s.customization?.namingConvention === 'graphql-default')) {
     const naming = renameSchema(schema);
-    return { schema: naming.renamed, naming, role, catalogVersion: catalog.version };
+    return { schema: naming.renamed, naming };
   }
-  return { schema, role, catalogVersion: catalog.version };
+  return { schema };
 }

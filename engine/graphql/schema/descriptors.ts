@@ -1,7 +1,9 @@
 /**
  * Descriptors stored in the `extensions` of generated fields, so turning an
  * operation into IR needs no lookups by name: the field definition graphql-js
- * hands back carries what it means.
+ * hands back carries what it means. The views they hold describe shape only:
+ * the schema may be shared by several roles, so to-ir reads permissions from
+ * the requesting role's own views (Note [Shared role types] in role-access.ts).
  */
 import type { ColumnInfo, ComputedFieldInfo, FunctionInfo } from '../../catalog/types.ts';
 import type { AggregateOpName } from './names.ts';
@@ -37,11 +39,6 @@ export type TableFieldDescriptor =
 export type AggregateFieldDescriptor =
   | { readonly kind: 'count' }
   | { readonly kind: 'op'; readonly op: AggregateOpName };
-
-/** The object type `<t>` (and `<t>_aggregate`) carry their table view. */
-export interface TableTypeDescriptor {
-  readonly table: TableView;
-}
 
 /** `{engine: d}` for a field's `extensions`. */
 export function withDescriptor<T>(d: T): { readonly [DESCRIPTOR]: T } {

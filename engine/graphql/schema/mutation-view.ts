@@ -1,7 +1,8 @@
 /**
  * What one role may write in each table: the insertable and updatable
  * columns, `set` presets, filters and checks as IR, and the relationships it
- * may insert through. Built with the role's schema, once per catalog version.
+ * may insert through. Compiled once per (catalog version, role) into a
+ * RoleAccess (role-access.ts).
  * The admin role may write whatever the database allows (view mutability).
  *
  * TODO(#4): the permission language grows there; this file only reads what
@@ -57,6 +58,18 @@ export interface MutationView {
   readonly insertRelationships: InsertRelationshipView[];
 }
 
+/** Mutation type names per table: the same for every role, so made once per catalog table. */
+const typeNames = new WeakMap<TableInfo, MutationTypeNames>();
+
+function namesOf(source: SourceInfo, info: TableInfo): MutationTypeNames {
+  let n = typeNames.get(info);
+  if (n === undefined) {
+    n = sourceMutationTypeNames(info.gqlName, source.customization);
+    typeNames.set(info, n);
+  }
+  return n;
+}
+
 function filterOf(exp: Readonly<Record<string, unknown>> | null, info: TableInfo, source: SourceInfo): ir.BoolExp | null {
   if (exp === null) return null;
   const f = toIrPermissionFilter(exp, info, source);
@@ -85,7 +98,7 @@ function adminView(source: SourceInfo, info: TableInfo, select: TableView | null
   return {
     source,
     info,
-    names: sourceMutationTypeNames(info.gqlName, source.customization),
+    names: namesOf(source, info),
     select,
     insert: m.insertable ? { columns: all, presets: null, check: null } : null,
     update: m.updatable ? { columns: all, presets: null, filter: null, check: null } : null,
@@ -115,7 +128,7 @@ function roleView(source: SourceInfo, info: TableInfo, role: string, select: Tab
   }
   if (perms?.delete != null && m.deletable) del = { filter: filterOf(perms.delete.filter, info, source) };
   if (insert === null && update === null && del === null) return null;
-  return { source, info, names: sourceMutationTypeNames(info.gqlName, source.customization), select, insert, update, delete: del, insertRelationships: [] };
+  return { source, info, names: namesOf(source, info), select, insert, update, delete: del, insertRelationships: [] };
 }
 
 /**

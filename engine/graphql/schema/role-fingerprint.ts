@@ -1,17 +1,55 @@
 /**
- * What a role's schema depends on, as a string: two roles with the same
- * fingerprint in one catalog get the same GraphQLSchema (schema-cache.ts), so
- * 20 roles with equal rules cost one schema, not 20.
+ * Two fingerprints of a role, as strings (schema-cache.ts):
+ * - {@link roleFingerprint}, what its schema depends on: roles with equal
+ *   ones get the same GraphQLSchema. It describes the *shape* of the role's
+ *   permissions, never filters, limits, checks or preset values: see Note
+ *   [Shared role types] in role-access.ts. Anything else the schema builders
+ *   read from a role's views, or from the role name, must be added there, or
+ *   roles would wrongly share.
+ * - {@link rulesFingerprint}, its rules: roles with equal ones get the same
+ *   compiled permissions (RoleAccess).
  *
  * Note [Role fingerprint]
  * The catalog interns equal permissions of a table into one object
- * (catalog/stages/inherited-roles.ts), so a role is described by which
- * permission objects it has on which tables plus the functions it may call.
- * Object identities are numbered in a WeakMap, keeping the fingerprint short
- * and its computation linear in the tables. Anything else that makes a schema
- * depend on the role name must be added here, or roles would wrongly share.
+ * (catalog/stages/inherited-roles.ts), so a role's rules are described by
+ * which permission objects it has on which tables plus the functions it may
+ * call. Object identities are numbered in a WeakMap, keeping the fingerprint
+ * short and its computation linear in the tables.
  */
-import type { Catalog, TablePermissions } from '../../catalog/types.ts';
+import type { Catalog, ColumnInfo, TablePermissions } from '../../catalog/types.ts';
+import type { MutationView } from './mutation-view.ts';
+import type { RoleAccess } from './role-access.ts';
+import type { TableView } from './table-view.ts';
+
+function columnsShape(columns: readonly ColumnInfo[]): string {
+  // Nullability is part of the shape: inherited roles make redacted columns nullable.
+  return columns.map((c) => `${c.name}${c.nullable ? '?' : '!'}`).join(',');
+}
+
+function readShape(v: TableView): string {
+  const cfs = (v.computedFields ?? []).map((c) => c.name).join(',');
+  // Relationships and table-returning computed fields follow from which tables are visible (the keys listed).
+  return `${columnsShape(v.columns)}|${cfs}|${v.allowAggregations ? 'a' : ''}${v.filter === null ? '' : 'f'}`;
+}
+
+function writeShape(m: MutationView): string {
+  const ins = m.insert === null ? '-' : columnsShape(m.insert.columns);
+  const upd = m.update === null ? '-' : columnsShape(m.update.columns);
+  return `i:${ins}|u:${upd}|d:${m.delete === null ? '-' : '+'}`;
+}
+
+/** The fingerprint of the schema of (non-admin) `role` in `catalog`, whose compiled permissions are `access`. */
+export function roleFingerprint(catalog: Catalog, role: string, access: RoleAccess): string {
+  const parts: string[] = [];
+  for (const [key, v] of access.tables) parts.push(`r ${key}\n${readShape(v)}`);
+  for (const [key, m] of access.mutations) parts.push(`w ${key}\n${writeShape(m)}`);
+  for (const source of catalog.sources.values()) {
+    for (const fn of source.functions?.values() ?? []) {
+      if (fn.permissions.includes(role)) parts.push(`f ${source.name}\0${fn.name.schema}.${fn.name.name}`);
+    }
+  }
+  return parts.join('\n');
+}
 
 const ids = new WeakMap<object, number>();
 let nextId = 0;
@@ -31,8 +69,8 @@ function permsId(p: TablePermissions): string {
   return `${idOf(p.select)}.${idOf(p.insert)}.${idOf(p.update)}.${idOf(p.delete)}`;
 }
 
-/** The fingerprint of `role`'s schema in `catalog` (non-admin roles). */
-export function roleFingerprint(catalog: Catalog, role: string): string {
+/** The fingerprint of the rules of (non-admin) `role` in `catalog`. */
+export function rulesFingerprint(catalog: Catalog, role: string): string {
   const parts: string[] = [];
   for (const source of catalog.sources.values()) {
     let i = 0;

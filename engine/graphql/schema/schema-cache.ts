@@ -1,17 +1,22 @@
 /**
  * Role schemas memoized per (catalog version, role). A new catalog version
- * drops every schema of older versions at once. Roles with the same
- * fingerprint (role-fingerprint.ts) share one schema.
+ * drops every schema of older versions at once. Each role gets its own
+ * compiled permissions (role-access.ts); roles with the same fingerprint
+ * (role-fingerprint.ts) share one GraphQLSchema: see Note [Shared role
+ * types] in role-access.ts.
  */
 import type { Catalog } from '../../catalog/types.ts';
-import { buildRoleSchema, type RoleSchema, type SchemaOptions } from './build-schema.ts';
-import { roleFingerprint } from './role-fingerprint.ts';
+import { buildRoleSchema, buildSchemaOf, type RoleSchema, type SchemaOptions, type SharedSchema } from './build-schema.ts';
+import { buildRoleAccess, type RoleAccess } from './role-access.ts';
+import { roleFingerprint, rulesFingerprint } from './role-fingerprint.ts';
 
 /** The memo of role schemas. */
 export class SchemaCache {
   #version = -1;
   readonly #byRole = new Map<string, RoleSchema>();
-  readonly #byFingerprint = new Map<string, RoleSchema>();
+  readonly #byFingerprint = new Map<string, SharedSchema>();
+  /** Compiled permissions by rules fingerprint, with their (shared) schema. */
+  readonly #byRules = new Map<string, { readonly access: RoleAccess; readonly shared: SharedSchema }>();
   readonly #options: SchemaOptions;
 
   constructor(options: SchemaOptions = {}) {
@@ -25,20 +30,43 @@ export class SchemaCache {
       if (catalog.version < this.#version) return buildRoleSchema(catalog, role, isAdmin, this.#options);
       this.#byRole.clear();
       this.#byFingerprint.clear();
+      this.#byRules.clear();
       this.#version = catalog.version;
     }
     const key = isAdmin ? `\0admin` : role;
     let s = this.#byRole.get(key);
     if (s === undefined) {
-      const fp = isAdmin ? null : roleFingerprint(catalog, role);
-      s = fp === null ? undefined : this.#byFingerprint.get(fp);
-      if (s === undefined) {
-        s = buildRoleSchema(catalog, role, isAdmin, this.#options);
-        if (fp !== null) this.#byFingerprint.set(fp, s);
-      }
+      const { access, shared } = isAdmin ? this.#admin(catalog, role) : this.#compiled(catalog, role);
+      s = { ...shared, role, catalogVersion: catalog.version, access };
       this.#byRole.set(key, s);
     }
     return s;
+  }
+
+  #admin(catalog: Catalog, role: string): { readonly access: RoleAccess; readonly shared: SharedSchema } {
+    const access = buildRoleAccess(catalog, role, true);
+    return { access, shared: buildSchemaOf(catalog, role, access, this.#options) };
+  }
+
+  /**
+   * The compiled permissions of a non-admin role, shared by roles with
+   * identical rules, and its schema, shared by roles of equal shape.
+   */
+  #compiled(catalog: Catalog, role: string): { readonly access: RoleAccess; readonly shared: SharedSchema } {
+    const rules = rulesFingerprint(catalog, role);
+    let compiled = this.#byRules.get(rules);
+    if (compiled === undefined) {
+      const access = buildRoleAccess(catalog, role, false);
+      const fingerprint = roleFingerprint(catalog, role, access);
+      let shared = this.#byFingerprint.get(fingerprint);
+      if (shared === undefined) {
+        shared = buildSchemaOf(catalog, role, access, this.#options);
+        this.#byFingerprint.set(fingerprint, shared);
+      }
+      compiled = { access, shared };
+      this.#byRules.set(rules, compiled);
+    }
+    return compiled;
   }
 
   /**

@@ -18,7 +18,7 @@ import {
 import { ColumnTypes } from './column-types.ts';
 import { computedBoolExpFields, computedObjectFields, computedOrderByFields } from './computed-field-fields.ts';
 import { buildAggregateTypes, type AggregateTypes } from './aggregate-types.ts';
-import { withDescriptor, type TableFieldDescriptor, type TableTypeDescriptor } from './descriptors.ts';
+import { withDescriptor, type TableFieldDescriptor } from './descriptors.ts';
 import { ARG, FIELD, ORDER_BY_ENUM, relationshipAggregateField } from './names.ts';
 import type { RelationshipView, TableView } from './table-view.ts';
 
@@ -45,7 +45,8 @@ export const ORDER_BY_VALUES = {
 /**
  * v2 compat: an object relationship over this table's own foreign key with
  * non-null columns always finds its row, so it is non-null; unless the role's
- * filter on the target could hide that row.
+ * filter on the target could hide that row (whether there is a filter is
+ * part of the role's shape, role-fingerprint.ts).
  */
 function isAlwaysPresent(view: TableView, rel: RelationshipView): boolean {
   if (!rel.info.viaLocalForeignKey || rel.target.filter !== null) return false;
@@ -115,12 +116,10 @@ export class SchemaTypes {
       description: `Ordering options when selecting data from ${name}.`,
       fields: () => this.#orderByFields(view),
     });
-    const extensions = withDescriptor<TableTypeDescriptor>({ table: view });
     const object = new GraphQLObjectType({
       name: names.object,
       description: view.info.description ?? `columns and relationships of ${name}`,
       fields: () => this.#objectFields(view),
-      extensions,
     });
     const partial = { object, boolExp, orderBy, selectColumn };
     const aggregate = view.allowAggregations ? buildAggregateTypes(view, partial, this) : null;

@@ -1,7 +1,8 @@
 /**
  * What one role may read of each table: the columns, the permission filter as
  * IR, the limit cap, whether aggregates are allowed, and the relationships
- * whose target it may read. Built with the role's schema.
+ * whose target it may read. Compiled once per (catalog version, role) into
+ * a RoleAccess (role-access.ts).
  */
 import type * as ir from '../../ir/index.ts';
 import type { Catalog, ColumnInfo, ComputedFieldInfo, RelationshipInfo, SourceInfo, TableInfo } from '../../catalog/types.ts';
@@ -24,7 +25,6 @@ export interface TableView {
   readonly names: TableTypeNames;
   /** Selectable columns, in database order. */
   readonly columns: readonly ColumnInfo[];
-  readonly columnByField: ReadonlyMap<string, ColumnInfo>;
   /** The row filter; null when every row is readable. */
   readonly filter: ir.BoolExp | null;
   readonly limitCap: number | null;
@@ -62,6 +62,18 @@ export function buildTableViews(catalog: Catalog, role: string, isAdmin: boolean
   return views;
 }
 
+/** Type names per table: the same for every role, so made once per catalog table. */
+const typeNames = new WeakMap<TableInfo, TableTypeNames>();
+
+function namesOf(source: SourceInfo, info: TableInfo): TableTypeNames {
+  let n = typeNames.get(info);
+  if (n === undefined) {
+    n = sourceTableTypeNames(info.gqlName, source.customization);
+    typeNames.set(info, n);
+  }
+  return n;
+}
+
 function makeView(
   source: SourceInfo,
   info: TableInfo,
@@ -74,9 +86,8 @@ function makeView(
   return {
     source,
     info,
-    names: sourceTableTypeNames(info.gqlName, source.customization),
+    names: namesOf(source, info),
     columns,
-    columnByField: new Map(columns.map((c) => [c.gqlName, c])),
     filter,
     limitCap,
     allowAggregations,
@@ -93,7 +104,8 @@ function roleView(source: SourceInfo, info: TableInfo, role: string): TableView 
   const perm = info.permissions.get(role)?.select ?? null;
   if (perm === null) return null;
   const allowed = new Set(perm.columns);
-  const columns = info.columns.filter((c) => allowed.has(c.name));
+  // Every role granting every column shares the catalog's array (one per role and table otherwise).
+  const columns = info.columns.every((c) => allowed.has(c.name)) ? info.columns : info.columns.filter((c) => allowed.has(c.name));
   // An object type needs a field; a permission granting no column grants nothing.
   if (columns.length === 0) return null;
   const filter = toIrPermissionFilter(perm.filter, info, source);

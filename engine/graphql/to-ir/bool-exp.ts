@@ -7,7 +7,7 @@ import { OPERATOR_EXTENSION, type OperatorSpec } from '../operators/operator.ts'
 import { descriptorOf, type TableFieldDescriptor } from '../schema/descriptors.ts';
 import type { TableView } from '../schema/table-view.ts';
 import { toIrComputedCall } from './computed-field.ts';
-import type { ToIrContext } from './context.ts';
+import { readView, type ToIrContext } from './context.ts';
 import { booleanValue, isNullInput, leafParam, listItems, objectFields, type Input } from './input.ts';
 
 function isJson(dbType: string): boolean {
@@ -79,7 +79,8 @@ export function toIrBoolExp(input: Input, view: TableView, type: GraphQLInputObj
         parts.push({ kind: 'not', item: toIrBoolExp(value, view, type, ctx, p) });
         break;
       case 'computed-rows': {
-        const where = andAll([d.target.filter, toIrBoolExp(value, d.target, inputObjectOf(def.type), ctx, p)]);
+        const target = readView(ctx, d.target);
+        const where = andAll([target.filter, toIrBoolExp(value, target, inputObjectOf(def.type), ctx, p)]);
         parts.push({ kind: 'computed-rows', call: toIrComputedCall(d.cf, null, [], ctx, p), where });
         break;
       }
@@ -98,7 +99,7 @@ export function toIrBoolExp(input: Input, view: TableView, type: GraphQLInputObj
       }
       case 'object-relationship':
       case 'array-relationship': {
-        const target = d.rel.target;
+        const target = readView(ctx, d.rel.target);
         const where = andAll([target.filter, toIrBoolExp(value, target, inputObjectOf(def.type), ctx, p)]);
         const rel: ir.BoolExp = { kind: 'relationship', target: target.info.name, mapping: d.rel.info.columnMapping, where };
         // Inherited roles: following a hidden join column would reveal it, so only rows where it is visible match.

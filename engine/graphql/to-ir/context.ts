@@ -9,6 +9,9 @@
  * ir/mutation.ts and `shapeKey` in to-ir/mutation-input.ts).
  */
 import type { FragmentDefinitionNode, GraphQLSchema } from 'graphql';
+import type { MutationView } from '../schema/mutation-view.ts';
+import { readViewOf, writeViewOf, type RoleAccess } from '../schema/role-access.ts';
+import type { TableView } from '../schema/table-view.ts';
 
 /** How a variable was used. */
 export type VariableUse = 'leaf' | 'shape' | 'structural';
@@ -16,6 +19,8 @@ export type VariableUse = 'leaf' | 'shape' | 'structural';
 /** The translation context of one operation. */
 export interface ToIrContext {
   readonly schema: GraphQLSchema;
+  /** The requesting role's permissions; the schema may be another role's of equal shape. */
+  readonly access: RoleAccess;
   readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
   /** Coerced variable values (graphql-js getVariableValues). */
   readonly variables: Readonly<Record<string, unknown>>;
@@ -40,4 +45,18 @@ export function useLeaf(ctx: ToIrContext, name: string): void {
 export function useShape(ctx: ToIrContext, name: string): unknown {
   if (ctx.variableUse.get(name) !== 'structural') ctx.variableUse.set(name, 'shape');
   return ctx.variables[name];
+}
+
+/**
+ * The requesting role's read view of the table a descriptor's view shows.
+ * Every view taken from a descriptor goes through here before its filter,
+ * limit or redaction is read: see Note [Shared role types] in role-access.ts.
+ */
+export function readView(ctx: ToIrContext, shape: TableView): TableView {
+  return readViewOf(ctx.access, shape);
+}
+
+/** The requesting role's write view of the table a mutation descriptor's view shows. */
+export function writeView(ctx: ToIrContext, shape: MutationView): MutationView {
+  return writeViewOf(ctx.access, shape);
 }

@@ -9,7 +9,7 @@ import type { FunctionArgInfo, FunctionInfo } from '../../catalog/types.ts';
 import type { RootFieldDescriptor } from '../schema/descriptors.ts';
 import { FUNCTION_ARGS } from '../schema/names.ts';
 import { argumentOf } from './collect-fields.ts';
-import type { ToIrContext } from './context.ts';
+import { readView, type ToIrContext } from './context.ts';
 import { astInput, leafParam, objectFields, type Input } from './input.ts';
 import { toIrAggregate, toIrFields, toIrRowSource } from './select.ts';
 
@@ -63,12 +63,13 @@ export function toIrFunctionField(
   path: string,
 ): ir.DbRootField {
   const call = functionCall(d.fn, toIrFunctionArgs(d.fn.args, def, nodes, ctx, path));
-  const source = d.table.source.name;
+  const view = readView(ctx, d.table);
+  const source = view.source.name;
   if (d.kind === 'function-aggregate') {
-    const agg = toIrAggregate(d.table, def, nodes, ctx, path);
+    const agg = toIrAggregate(view, def, nodes, ctx, path);
     return { kind: 'aggregate', alias, source, select: { ...agg, from: { ...agg.from, function: call } } };
   }
-  const from = { ...toIrRowSource(d.table, def, nodes, ctx, path), function: call };
-  const fields = toIrFields(d.table, getNamedType(def.type) as GraphQLObjectType, nodes, ctx, path);
+  const from = { ...toIrRowSource(view, def, nodes, ctx, path), function: call };
+  const fields = toIrFields(view, getNamedType(def.type) as GraphQLObjectType, nodes, ctx, path);
   return { kind: 'select', alias, source, select: { from, fields, cardinality: 'many' } };
 }

@@ -8,7 +8,7 @@ import { descriptorOf } from '../schema/descriptors.ts';
 import type { MutationFieldDescriptor } from '../schema/mutation-root.ts';
 import { MUTATION } from '../schema/names.ts';
 import { argumentOf } from './collect-fields.ts';
-import type { ToIrContext } from './context.ts';
+import { writeView, type ToIrContext } from './context.ts';
 import { astInput, objectFields, type Input } from './input.ts';
 import { toIrInsert } from './insert.ts';
 import { toIrResponse, toIrRowOutput } from './mutation-output.ts';
@@ -20,7 +20,7 @@ function argInput(nodes: readonly FieldNode[], name: string): Input | null {
 }
 
 function toIrMutation(d: MutationFieldDescriptor, def: GraphQLField<unknown, unknown>, nodes: readonly FieldNode[], ctx: ToIrContext, path: string): ir.Mutation {
-  const view = d.table;
+  const view = writeView(ctx, d.table);
   const argType = (name: string): GraphQLInputType | undefined => def.args.find((a) => a.name === name)?.type;
   switch (d.kind) {
     case 'insert': {

@@ -22,7 +22,8 @@ import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
 import { descriptorOf, type RootFieldDescriptor } from '../schema/descriptors.ts';
 import { collectFields } from './collect-fields.ts';
-import { useStructural, type ToIrContext, type VariableUse } from './context.ts';
+import { readView, useStructural, type ToIrContext, type VariableUse } from './context.ts';
+import type { RoleAccess } from '../schema/role-access.ts';
 import { astInput, leafParam } from './input.ts';
 import { toIrFunctionField } from './function.ts';
 import { toIrMutationField } from './mutation.ts';
@@ -39,6 +40,8 @@ export interface OperationIr {
 /** Options of {@link toIrOperation}. */
 export interface ToIrOptions {
   readonly schema: GraphQLSchema;
+  /** The requesting role's compiled permissions (RoleSchema.access); `schema` may be shared with other roles. */
+  readonly access: RoleAccess;
   readonly document: DocumentNode;
   readonly operation: OperationDefinitionNode;
   readonly variables: Readonly<Record<string, unknown>>;
@@ -71,6 +74,7 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
   for (const d of opts.document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   const ctx: ToIrContext = {
     schema: opts.schema,
+    access: opts.access,
     fragments,
     variables: opts.variables,
     variableUse: new Map(),
@@ -118,15 +122,17 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
           fields.push({ kind: 'static', alias, json: d.json });
           break;
         case 'select': {
-          const from = toIrRowSource(d.table, def, nodes, ctx, path);
-          const selected = toIrFields(d.table, getNamedType(def.type) as GraphQLObjectType, nodes, ctx, path);
-          fields.push({ kind: 'select', alias, source: d.table.source.name, select: { from, fields: selected, cardinality: 'many' } });
+          const view = readView(ctx, d.table);
+          const from = toIrRowSource(view, def, nodes, ctx, path);
+          const selected = toIrFields(view, getNamedType(def.type) as GraphQLObjectType, nodes, ctx, path);
+          fields.push({ kind: 'select', alias, source: view.source.name, select: { from, fields: selected, cardinality: 'many' } });
           break;
         }
         case 'select-by-pk': {
+          const view = readView(ctx, d.table);
           const keys: ir.BoolExp[] = [];
-          for (const pk of d.table.info.primaryKey) {
-            const column = d.table.columns.find((c) => c.name === pk);
+          for (const pk of view.info.primaryKey) {
+            const column = view.columns.find((c) => c.name === pk);
             const arg = def.args.find((a) => a.name === column?.gqlName);
             const node = arg === undefined ? undefined : argumentOf(nodes, arg.name);
             if (column === undefined || arg === undefined || node === undefined) continue;
@@ -134,13 +140,13 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
             const right = leafParam(astInput(node), arg.type, encoding, ctx, false, `${path}.args.${arg.name}`);
             if (right !== null) keys.push({ kind: 'compare', left: { column: pk, cast: null }, op: 'eq', right, dbType: column.dbType });
           }
-          const selected = toIrFields(d.table, getNamedType(def.type) as GraphQLObjectType, nodes, ctx, path);
-          const from = plainSource(d.table, andAll(keys));
-          fields.push({ kind: 'select', alias, source: d.table.source.name, select: { from, fields: selected, cardinality: 'one' } });
+          const selected = toIrFields(view, getNamedType(def.type) as GraphQLObjectType, nodes, ctx, path);
+          const from = plainSource(view, andAll(keys));
+          fields.push({ kind: 'select', alias, source: view.source.name, select: { from, fields: selected, cardinality: 'one' } });
           break;
         }
         case 'select-aggregate':
-          fields.push({ kind: 'aggregate', alias, source: d.table.source.name, select: toIrAggregate(d.table, def, nodes, ctx, path) });
+          fields.push({ kind: 'aggregate', alias, source: d.table.source.name, select: toIrAggregate(readView(ctx, d.table), def, nodes, ctx, path) });
           break;
         default:
           break;

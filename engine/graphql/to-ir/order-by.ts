@@ -4,7 +4,7 @@ import type * as ir from '../../ir/index.ts';
 import { descriptorOf, type AggregateFieldDescriptor, type TableFieldDescriptor } from '../schema/descriptors.ts';
 import { ORDER_BY_VALUES } from '../schema/table-types.ts';
 import { toIrComputedCall } from './computed-field.ts';
-import type { ToIrContext } from './context.ts';
+import { readView, type ToIrContext } from './context.ts';
 import { enumValue, listItems, objectFields, type Input } from './input.ts';
 
 type Wrap = (key: ir.OrderTarget) => ir.OrderTarget;
@@ -34,7 +34,7 @@ function orderObject(input: Input, type: GraphQLInputObjectType, wrap: Wrap, ctx
         break;
       }
       case 'object-relationship': {
-        const t = d.rel.target;
+        const t = readView(ctx, d.rel.target);
         const inner: Wrap = (key) =>
           wrap({ kind: 'object-relationship', target: t.info.name, mapping: d.rel.info.columnMapping, filter: t.filter, key });
         orderObject(value, getNamedType(def.type) as GraphQLInputObjectType, inner, ctx, out);
@@ -58,7 +58,7 @@ function aggregateOrder(
   ctx: ToIrContext,
   out: ir.OrderBy[],
 ): void {
-  const t = d.rel.target;
+  const t = readView(ctx, d.rel.target);
   const key = (aggregate: ir.AggregateKey): ir.OrderTarget =>
     wrap({ kind: 'array-aggregate', target: t.info.name, mapping: d.rel.info.columnMapping, filter: t.filter, aggregate });
   const defs = type.getFields();

@@ -20,7 +20,7 @@ import type { TableView } from '../schema/table-view.ts';
 import { toIrBoolExp } from './bool-exp.ts';
 import { toIrComputedCall } from './computed-field.ts';
 import { argumentOf, collectFields } from './collect-fields.ts';
-import type { ToIrContext } from './context.ts';
+import { readView, type ToIrContext } from './context.ts';
 import { astInput, booleanValue, enumValue, leafParam, listItems } from './input.ts';
 import { toIrOrderBy } from './order-by.ts';
 
@@ -107,14 +107,14 @@ export function toIrFields(
         out.push({ kind: 'column', alias, column: d.column.name, asText: ctx.stringifyNumericTypes && isBigNumeric(d.column.dbType) });
         break;
       case 'object-relationship': {
-        const target = d.rel.target;
+        const target = readView(ctx, d.rel.target);
         const fields = toIrFields(target, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx, p);
         const select: ir.Select = { from: plainSource(target), fields, cardinality: 'one' };
         out.push({ kind: 'object-relationship', alias, mapping: d.rel.info.columnMapping, select });
         break;
       }
       case 'array-relationship': {
-        const target = d.rel.target;
+        const target = readView(ctx, d.rel.target);
         const from = toIrRowSource(target, def, fieldNodes, ctx, p);
         const fields = toIrFields(target, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx, p);
         out.push({ kind: 'array-relationship', alias, mapping: d.rel.info.columnMapping, select: { from, fields, cardinality: 'many' } });
@@ -127,14 +127,15 @@ export function toIrFields(
       }
       case 'computed-rows': {
         const many = d.cf.returns.kind === 'table' && d.cf.returns.returnsSet;
-        const from = many ? toIrRowSource(d.target, def, fieldNodes, ctx, p) : plainSource(d.target);
-        const fields = toIrFields(d.target, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx, p);
+        const target = readView(ctx, d.target);
+        const from = many ? toIrRowSource(target, def, fieldNodes, ctx, p) : plainSource(target);
+        const fields = toIrFields(target, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx, p);
         const select: ir.Select = { from, fields, cardinality: many ? 'many' : 'one' };
         out.push({ kind: 'computed-rows', alias, call: toIrComputedCall(d.cf, def, fieldNodes, ctx, p), select });
         break;
       }
       case 'array-aggregate': {
-        const target = d.rel.target;
+        const target = readView(ctx, d.rel.target);
         const select = toIrAggregate(target, def, fieldNodes, ctx, p);
         out.push({ kind: 'array-aggregate', alias, mapping: d.rel.info.columnMapping, select });
         break;

@@ -1,0 +1,79 @@
+/**
+ * What one role may do, compiled once per (catalog version, role): its read
+ * views (columns, row filter, limit cap, redaction) and write views (columns,
+ * presets, filters, checks) of every table, as IR. The role's GraphQLSchema
+ * may be shared with other roles (see Note [Shared role types]); the
+ * permission data used to build IR always comes from here, keyed by the
+ * catalog's TableInfo of the table a descriptor names.
+ *
+ * Note [Shared role types]
+ * A role's schema depends only on the *shape* of its permissions: which
+ * tables it sees, their columns (with the nullability redaction gives them),
+ * computed fields, aggregations, relationships to visible tables, the
+ * columns it may insert and update (preset columns hidden), which of
+ * insert/update/delete it has, which functions it may call, and whether a
+ * read is filtered at all (an object relationship to a filtered table is
+ * nullable). Row filters, limits, checks and preset values never show in
+ * the schema. So roles with the same shape (role-fingerprint.ts) share one
+ * GraphQLSchema, types and root fields included, and the descriptors in
+ * field `extensions` point at the views of whichever role built it. They
+ * are used for shape only: to-ir maps each descriptor's view to the
+ * requesting role's own view (`readViewOf`/`writeViewOf`) before reading a
+ * filter, limit, redaction, preset or check. Twenty roles that differ only
+ * in filters therefore cost one schema plus twenty small RoleAccess maps
+ * (one, when their rules are identical).
+ * Sharing is per role shape, not per table: roles whose column sets differ
+ * in one table build separate schemas.
+ */
+import type { Catalog, TableInfo } from '../../catalog/types.ts';
+import { buildMutationViews, type MutationView } from './mutation-view.ts';
+import { buildTableViews, type TableView } from './table-view.ts';
+
+/**
+ * The compiled permissions of one role in one catalog version; roles with
+ * identical rules (rulesFingerprint in role-fingerprint.ts) share one.
+ */
+export interface RoleAccess {
+  readonly isAdmin: boolean;
+  readonly catalogVersion: number;
+  /** Read views keyed by `source\0schema.name` (as {@link buildTableViews}), in catalog order. */
+  readonly tables: ReadonlyMap<string, TableView>;
+  /** Write views keyed like `tables`. */
+  readonly mutations: ReadonlyMap<string, MutationView>;
+  /** The same read views keyed by the catalog's table object, for lookups from descriptors. */
+  readonly readByInfo: ReadonlyMap<TableInfo, TableView>;
+  readonly writeByInfo: ReadonlyMap<TableInfo, MutationView>;
+}
+
+/** Compiles the views of `role` in `catalog` (admin sees and writes everything). */
+export function buildRoleAccess(catalog: Catalog, role: string, isAdmin: boolean): RoleAccess {
+  const tables = buildTableViews(catalog, role, isAdmin);
+  const mutations = buildMutationViews(catalog.sources.values(), role, isAdmin, tables);
+  return {
+    isAdmin,
+    catalogVersion: catalog.version,
+    tables,
+    mutations,
+    readByInfo: new Map([...tables.values()].map((v) => [v.info, v])),
+    writeByInfo: new Map([...mutations.values()].map((v) => [v.info, v])),
+  };
+}
+
+function missing(table: TableInfo): Error {
+  // A shared schema only holds tables every role of its shape can see, so this is an engine bug.
+  return new Error(`the requesting role has no view of table "${table.name.name}" its schema shows`);
+}
+
+/** The role's own read view of the table `shape` (a view from a possibly shared schema) shows. */
+export function readViewOf(access: RoleAccess, shape: TableView): TableView {
+  const v = access.readByInfo.get(shape.info);
+  if (v === undefined) throw missing(shape.info);
+  return v;
+}
+
+/** The role's own write view of the table `shape` shows. */
+export function writeViewOf(access: RoleAccess, shape: MutationView): MutationView {
+  const v = access.writeByInfo.get(shape.info);
+  if (v === undefined) throw missing(shape.info);
+  return v;
+}
