@@ -11,6 +11,9 @@
  *   the same columns (the common real case): one shape, so one schema and 20
  *   sets of compiled permissions (Note [Shared role types] in
  *   engine/graphql/schema/role-access.ts);
+ * - writes: as filters, but the roles also write differently (update columns
+ *   and delete permission vary: 4 write shapes), so 4 schemas that share one
+ *   set of table types;
  * - grouped: the 20 roles fall into 4 groups of equal rules, so the catalog
  *   interns their permissions.
  *
@@ -40,7 +43,7 @@ function ddl(i: number): string {
   return `CREATE TABLE ${tableName(i)} (id serial PRIMARY KEY, name text NOT NULL, value int, owner_id int, org_id int, note text, meta jsonb${fk});`;
 }
 
-type Layout = 'distinct' | 'filters' | 'grouped';
+type Layout = 'distinct' | 'filters' | 'writes' | 'grouped';
 
 /**
  * The permissions of role `r` whose rules are those of `variant` (equal variants give equal rules);
@@ -59,14 +62,21 @@ function permissions(variant: number, r: number, shape = variant): Json {
 
 function tableEntry(i: number, layout: Layout): Json {
   const perms = Array.from({ length: ROLES }, (_, r) =>
-    layout === 'grouped' ? permissions(r % GROUPS, r + 1) : layout === 'filters' ? permissions(r, r + 1, 0) : permissions(r, r + 1),
+    layout === 'grouped' ? permissions(r % GROUPS, r + 1) : layout === 'distinct' ? permissions(r, r + 1) : permissions(r, r + 1, 0),
   );
+  if (layout === 'writes') {
+    perms.forEach((p, r) => {
+      const update = p['update'] as { permission: Json };
+      update.permission['columns'] = r % 2 === 0 ? ['name', 'note'] : ['name'];
+      if (r % 4 >= 2) delete p['delete'];
+    });
+  }
   const entry: Json = {
     table: { schema: 'public', name: tableName(i) },
     select_permissions: perms.map((p) => p['select']),
     insert_permissions: perms.map((p) => p['insert']),
     update_permissions: perms.map((p) => p['update']),
-    delete_permissions: perms.map((p) => p['delete']),
+    delete_permissions: perms.flatMap((p) => (p['delete'] === undefined ? [] : [p['delete']])),
   };
   if (i > 1) entry['object_relationships'] = [{ name: 'prev', using: { foreign_key_constraint_on: 'prev_id' } }];
   if (i < TABLES) {
@@ -132,7 +142,7 @@ async function scenario(engine: BuiltEngine, layout: Layout): Promise<void> {
   buildRoleSchema(catalog, 'admin', true);
   const adminMs = performance.now() - t;
 
-  const title = { distinct: 'every role distinct (columns vary too)', filters: 'different filters, limits, checks and presets, same columns', grouped: `${GROUPS} groups of equal rules` }[layout];
+  const title = { distinct: 'every role distinct (columns vary too)', filters: 'different filters, limits, checks and presets, same columns', writes: 'different filters, same read columns, 4 kinds of writes', grouped: `${GROUPS} groups of equal rules` }[layout];
   console.log(`\n## ${TABLES} tables × ${ROLES} roles, ${title}`);
   console.log(`replace_metadata (catalog build incl. introspection): ${replaceMs.toFixed(0)} ms`);
   console.log(`admin schema: ${adminMs.toFixed(0)} ms`);
@@ -157,6 +167,7 @@ async function main(): Promise<void> {
       console.log(`engine started, RSS ${mib(process.memoryUsage().rss)}`);
       await scenario(engine, 'distinct');
       await scenario(engine, 'filters');
+      await scenario(engine, 'writes');
       await scenario(engine, 'grouped');
     } finally {
       await engine.close();

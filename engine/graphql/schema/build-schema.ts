@@ -90,11 +90,17 @@ export function buildRoleSchema(catalog: Catalog, role: string, isAdmin: boolean
 /**
  * Builds the schema of the views in `access`. Only their shape is read (see
  * Note [Shared role types] in role-access.ts), so the result serves every
- * role whose fingerprint equals this one's.
+ * role whose fingerprint equals this one's. `types` may already hold the
+ * table types of a role with the same read fingerprint.
  */
-export function buildSchemaOf(catalog: Catalog, role: string, access: RoleAccess, options: SchemaOptions = {}): SharedSchema {
+export function buildSchemaOf(
+  catalog: Catalog,
+  role: string,
+  access: RoleAccess,
+  options: SchemaOptions = {},
+  types: SchemaTypes = new SchemaTypes(),
+): SharedSchema {
   const views = access.tables;
-  const types = new SchemaTypes();
   const fnAccess = { role, isAdmin: access.isAdmin, inferFunctionPermissions: options.inferFunctionPermissions ?? true };
   let fields = { ...rootFields(views.values(), types), ...functionRootFields(catalog, views, types, fnAccess, 'query') };
   if (Object.keys(fields).length === 0) {

@@ -22,8 +22,15 @@
  * filter, limit, redaction, preset or check. Twenty roles that differ only
  * in filters therefore cost one schema plus twenty small RoleAccess maps
  * (one, when their rules are identical).
- * Sharing is per role shape, not per table: roles whose column sets differ
- * in one table build separate schemas.
+ * Roles that read alike but write differently (other insert or update
+ * columns, no delete...) get separate schemas that share the table types
+ * (`<t>`, `<t>_bool_exp`, aggregates: most of a schema) through one
+ * SchemaTypes per read fingerprint; only their mutation types and roots are
+ * their own. Sharing is per role, not per table: roles whose read column
+ * sets differ in one table build all their table types anew (a difference
+ * reaches every type related to that table anyway).
+ * Under graphql-default naming each schema is renamed into new types
+ * (naming-convention.ts), so only whole-schema sharing applies there.
  */
 import type { Catalog, TableInfo } from '../../catalog/types.ts';
 import { buildMutationViews, type MutationView } from './mutation-view.ts';

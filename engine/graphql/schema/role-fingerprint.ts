@@ -6,6 +6,8 @@
  *   [Shared role types] in role-access.ts. Anything else the schema builders
  *   read from a role's views, or from the role name, must be added there, or
  *   roles would wrongly share.
+ * - {@link readFingerprint}, the part of it the table types depend on:
+ *   roles with equal ones share those types even when their mutations differ;
  * - {@link rulesFingerprint}, its rules: roles with equal ones get the same
  *   compiled permissions (RoleAccess).
  *
@@ -38,10 +40,20 @@ function writeShape(m: MutationView): string {
   return `i:${ins}|u:${upd}|d:${m.delete === null ? '-' : '+'}`;
 }
 
-/** The fingerprint of the schema of (non-admin) `role` in `catalog`, whose compiled permissions are `access`. */
-export function roleFingerprint(catalog: Catalog, role: string, access: RoleAccess): string {
+/**
+ * The fingerprint of the table types (`<t>`, `<t>_bool_exp`, aggregates...)
+ * of the role whose compiled permissions are `access`: roles with equal ones
+ * share one SchemaTypes even when they write differently.
+ */
+export function readFingerprint(access: RoleAccess): string {
   const parts: string[] = [];
   for (const [key, v] of access.tables) parts.push(`r ${key}\n${readShape(v)}`);
+  return parts.join('\n');
+}
+
+/** The fingerprint of the schema of (non-admin) `role` in `catalog`, whose compiled permissions are `access`. */
+export function roleFingerprint(catalog: Catalog, role: string, access: RoleAccess): string {
+  const parts: string[] = [readFingerprint(access)];
   for (const [key, m] of access.mutations) parts.push(`w ${key}\n${writeShape(m)}`);
   for (const source of catalog.sources.values()) {
     for (const fn of source.functions?.values() ?? []) {

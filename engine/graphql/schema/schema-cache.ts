@@ -2,19 +2,23 @@
  * Role schemas memoized per (catalog version, role). A new catalog version
  * drops every schema of older versions at once. Each role gets its own
  * compiled permissions (role-access.ts); roles with the same fingerprint
- * (role-fingerprint.ts) share one GraphQLSchema: see Note [Shared role
- * types] in role-access.ts.
+ * (role-fingerprint.ts) share one GraphQLSchema, and roles that only write
+ * differently share the table types: see Note [Shared role types] in
+ * role-access.ts.
  */
 import type { Catalog } from '../../catalog/types.ts';
 import { buildRoleSchema, buildSchemaOf, type RoleSchema, type SchemaOptions, type SharedSchema } from './build-schema.ts';
 import { buildRoleAccess, type RoleAccess } from './role-access.ts';
-import { roleFingerprint, rulesFingerprint } from './role-fingerprint.ts';
+import { readFingerprint, roleFingerprint, rulesFingerprint } from './role-fingerprint.ts';
+import { SchemaTypes } from './table-types.ts';
 
 /** The memo of role schemas. */
 export class SchemaCache {
   #version = -1;
   readonly #byRole = new Map<string, RoleSchema>();
   readonly #byFingerprint = new Map<string, SharedSchema>();
+  /** Table types by read fingerprint: roles that read alike share them even when they write differently. */
+  readonly #typesByRead = new Map<string, SchemaTypes>();
   /** Compiled permissions by rules fingerprint, with their (shared) schema. */
   readonly #byRules = new Map<string, { readonly access: RoleAccess; readonly shared: SharedSchema }>();
   readonly #options: SchemaOptions;
@@ -31,6 +35,7 @@ export class SchemaCache {
       this.#byRole.clear();
       this.#byFingerprint.clear();
       this.#byRules.clear();
+      this.#typesByRead.clear();
       this.#version = catalog.version;
     }
     const key = isAdmin ? `\0admin` : role;
@@ -60,7 +65,13 @@ export class SchemaCache {
       const fingerprint = roleFingerprint(catalog, role, access);
       let shared = this.#byFingerprint.get(fingerprint);
       if (shared === undefined) {
-        shared = buildSchemaOf(catalog, role, access, this.#options);
+        const read = readFingerprint(access);
+        let types = this.#typesByRead.get(read);
+        if (types === undefined) {
+          types = new SchemaTypes();
+          this.#typesByRead.set(read, types);
+        }
+        shared = buildSchemaOf(catalog, role, access, this.#options, types);
         this.#byFingerprint.set(fingerprint, shared);
       }
       compiled = { access, shared };

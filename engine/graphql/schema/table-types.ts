@@ -1,8 +1,10 @@
 /**
  * The GraphQL types of one table for one role: `<t>`, `<t>_bool_exp`,
  * `<t>_order_by`, `<t>_select_column` and, with aggregations allowed, the
- * aggregate types (aggregate-types.ts). Built lazily per schema; relationship
- * fields refer to other tables' types through thunks.
+ * aggregate types (aggregate-types.ts). Built lazily; relationship fields
+ * refer to other tables' types through thunks. One SchemaTypes serves every
+ * schema of the roles with one read fingerprint (role-fingerprint.ts), so
+ * tables are keyed by the catalog's TableInfo, not by a role's view.
  */
 import {
   GraphQLEnumType,
@@ -15,6 +17,7 @@ import {
   type GraphQLFieldConfigMap,
   type GraphQLInputFieldConfigMap,
 } from 'graphql';
+import type { TableInfo } from '../../catalog/types.ts';
 import { ColumnTypes } from './column-types.ts';
 import { computedBoolExpFields, computedObjectFields, computedOrderByFields } from './computed-field-fields.ts';
 import { buildAggregateTypes, type AggregateTypes } from './aggregate-types.ts';
@@ -53,7 +56,7 @@ function isAlwaysPresent(view: TableView, rel: RelationshipView): boolean {
   return rel.info.columnMapping.every(([local]) => view.info.columns.find((c) => c.name === local)?.nullable === false);
 }
 
-/** Every table type of one schema, created on first use. */
+/** Every table type of the schemas of one read fingerprint, created on first use. */
 export class SchemaTypes {
   readonly columns = new ColumnTypes();
   readonly orderByEnum = new GraphQLEnumType({
@@ -63,7 +66,7 @@ export class SchemaTypes {
       Object.entries(ORDER_BY_VALUES).map(([k, v]) => [k, { value: k, description: v.description }]),
     ),
   });
-  readonly #tables = new Map<TableView, TableTypes>();
+  readonly #tables = new Map<TableInfo, TableTypes>();
   readonly #inputs = new Map<string, GraphQLInputObjectType>();
 
   /** The input object named `name`, made by `make` on first use (function `<fn>_args` types). */
@@ -78,10 +81,10 @@ export class SchemaTypes {
 
   /** The types of `view`. */
   of(view: TableView): TableTypes {
-    let t = this.#tables.get(view);
+    let t = this.#tables.get(view.info);
     if (t === undefined) {
       t = this.#build(view);
-      this.#tables.set(view, t);
+      this.#tables.set(view.info, t);
     }
     return t;
   }

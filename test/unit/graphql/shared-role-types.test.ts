@@ -80,6 +80,17 @@ describe('shared role types', () => {
     expect(irOf(cacheOther.get(catalog, 'user', false), OPERATIONS[0] ?? '')).not.toBe(irOf(cache.get(catalog, 'other', false), OPERATIONS[0] ?? ''));
   });
 
+  it('roles that read alike but write differently share the table types', () => {
+    const writes = withRole(musicCatalog(), 'other', (t, p) => (t === 'tracks' && p.update !== null ? { ...p, update: { ...p.update, columns: ['name'] }, delete: null } : p));
+    const cache = new SchemaCache();
+    const user = cache.get(writes, 'user', false).schema;
+    const other = cache.get(writes, 'other', false).schema;
+    expect(other).not.toBe(user);
+    for (const name of ['albums', 'tracks', 'tracks_bool_exp', 'artists_aggregate']) expect(other.getType(name), name).toBe(user.getType(name));
+    expect(other.getType('tracks_set_input')).not.toBe(user.getType('tracks_set_input'));
+    expect(Object.keys(other.getMutationType()?.getFields() ?? {})).not.toContain('delete_tracks');
+  });
+
   it('a different column set, aggregation or filter presence gives another schema', () => {
     const fewer = withRole(musicCatalog(), 'other', (t, p) => (t === 'albums' && p.select !== null ? { ...p, select: { ...p.select, columns: ['id', 'title'] } } : p));
     const agg = withRole(musicCatalog(), 'other', (t, p) => (t === 'albums' && p.select !== null ? { ...p, select: { ...p.select, allowAggregations: true } } : p));
@@ -89,5 +100,8 @@ describe('shared role types', () => {
       const cache = new SchemaCache();
       expect(cache.get(c, 'other', false).schema).not.toBe(cache.get(c, 'user', false).schema);
     }
+    // Reading differently in one table gives every table type anew (relationships reach it).
+    const cache = new SchemaCache();
+    expect(cache.get(fewer, 'other', false).schema.getType('artists')).not.toBe(cache.get(fewer, 'user', false).schema.getType('artists'));
   });
 });
