@@ -10,8 +10,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, print, Kind, type OperationDefinitionNode } from 'graphql';
 import { startReadFixture, type ReadFixture } from './fixture.ts';
+import { CHINOOK_DIR } from '../../support/shared-data.ts';
 
-const dir = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../../../shared/data/chinook');
+const dir = CHINOOK_DIR;
 const present = existsSync(path.join(dir, 'workload.graphql'));
 
 let f: ReadFixture;

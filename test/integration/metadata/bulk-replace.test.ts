@@ -2,8 +2,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixture, type MetadataFixture } from './fixture.ts';
+import { CHINOOK_DIR } from '../../support/shared-data.ts';
 
-const CHINOOK = '/work/shared/data/chinook';
+const CHINOOK = CHINOOK_DIR;
 
 describe('bulk', () => {
   let f: MetadataFixture;
