@@ -7,6 +7,7 @@
 import type { IntrospectedFunction, IntrospectedFunctionArg } from '../../backends/introspection.ts';
 import type { CustomRootField, FunctionMetadata } from '../../metadata/document.ts';
 import { inconsistency } from '../inconsistency.ts';
+import { functionArgsTypeName } from '../graphql-names.ts';
 import {
   tableKey,
   type FunctionArgInfo,
@@ -169,7 +170,7 @@ export function resolveSourceFunctions(input: FunctionStageInput, bad: Inconsist
       [
         [r.rootFields.function, 'root field'],
         [r.rootFields.functionAggregate, 'root field'],
-        [customizeTypeName(input.customization, `${r.gqlName}_args`), 'type name'],
+        [customizeTypeName(input.customization, functionArgsTypeName(r.gqlName)), 'type name'],
       ],
       r.gqlName,
       input.customization?.namespace ?? '',

@@ -1,10 +1,13 @@
 /**
  * Stage "names": GraphQL names must be unique across the whole schema, so two
- * tracked tables (of any sources) may not share a type name or a root field.
+ * tracked tables (of any sources) may not share a type name (their own or a
+ * derived one like `<t>_bool_exp`) or a root field; a function's `<fn>_args`
+ * is claimed the same way (stages/functions.ts).
  * Tables are claimed in document order; a later table that clashes is
  * inconsistent, which is how tracking a clashing table is refused.
  */
 import { formatTableName } from '../../metadata/document.ts';
+import { derivedTableTypeNames } from '../graphql-names.ts';
 import type { SourceCustomizationInfo } from '../types.ts';
 import { customizeTypeName } from './customization.ts';
 import type { TableDraft } from './tables.ts';
@@ -21,24 +24,27 @@ export class NameRegistry {
   claim(t: TableDraft, c?: SourceCustomizationInfo): string | null {
     const owner = `table "${formatTableName(t.entry.table)}" in source "${t.source}"`;
     const names: Array<[string, string]> = [[customizeTypeName(c, t.gqlName), 'type name']];
+    // The derived types (`<t>_bool_exp`, `<t>_aggregate`, `<t>_insert_input`, ...) are global too.
+    for (const n of derivedTableTypeNames(t.gqlName, t.enumValues !== null)) names.push([customizeTypeName(c, n), 'type name']);
     for (const n of Object.values(t.rootFields)) names.push([n, 'root field']);
     return this.claimNames(owner, names, t.gqlName, c?.namespace ?? '');
   }
 
   /**
    * Claims `[name, what]` pairs (`what` is `type name` or `root field`) for
-   * `owner`, or returns the first clash without claiming any. `base` may
-   * double as a root field of the same owner (a table `author` has field `author`).
+   * `owner`, or returns the first clash without claiming any. A name may
+   * serve as a type and a root field at once (`<t>_aggregate`), and `base`
+   * may be two root fields of the same owner.
    */
   claimNames(owner: string, names: ReadonlyArray<readonly [string, string]>, base: string, namespace = ''): string | null {
     // Root fields under different namespaces do not meet; type names are global.
     const key = (n: string, what: string): string => `${what}:${what === 'root field' ? namespace : ''}:${n}`;
     const own = new Set<string>();
     for (const [n, what] of names) {
-      if (what === 'root field' && own.has(n) && n !== base) {
-        return `the root field name "${n}" is used twice by ${owner}`;
+      if (own.has(key(n, what)) && (what !== 'root field' || n !== base)) {
+        return `the ${what} "${n}" is used twice by ${owner}`;
       }
-      own.add(n);
+      own.add(key(n, what));
       const other = this.#owners.get(key(n, what));
       if (other !== undefined) return `the ${what} "${n}" of ${owner} conflicts with the one of ${other}`;
     }
