@@ -49,9 +49,16 @@ function sessionVariablesOf(headers: RequestHeaders): Record<string, string> {
   return vars;
 }
 
+/**
+ * The session of a request trusted with the admin secret (or of any request
+ * when none is configured): the role and variables its headers name, with
+ * backend-only permissions when it asks for them (v2
+ * `x-hasura-use-backend-only-permissions`).
+ */
 function fromHeaders(headers: RequestHeaders): Session {
   const vars = sessionVariablesOf(headers);
-  return buildSession(vars[Header.Role] ?? ADMIN_ROLE, vars);
+  const backendOnly = single(headers[Header.UseBackendOnlyPermissions])?.trim().toLowerCase() === 'true';
+  return buildSession(vars[Header.Role] ?? ADMIN_ROLE, vars, backendOnly);
 }
 
 function denied(message: string): EngineError {

@@ -9,17 +9,38 @@ export interface Session {
   readonly isAdmin: boolean;
   /** Session variables with lower-cased names (`x-engine-user-id`), role included. */
   readonly variables: Readonly<Record<string, string>>;
+  /**
+   * True when the request may use `backend_only` insert/update/delete
+   * permissions: authorized by the admin secret (or sent with none
+   * configured) and carrying `X-Engine-Use-Backend-Only-Permissions: true`
+   * (resolve-session.ts). Absent means false.
+   */
+  readonly backendOnly?: boolean;
 }
 
 /** The name of the role that bypasses permissions. */
 export const ADMIN_ROLE = 'admin';
 
-/** Builds a session from a role and raw variables, lower-casing names. */
-export function buildSession(role: string, variables: Readonly<Record<string, string>>): Session {
+/**
+ * Builds a session from a role and raw variables, lower-casing names;
+ * `backendOnly` (default false) grants the role's backend-only mutation
+ * permissions, see {@link Session.backendOnly}.
+ */
+export function buildSession(role: string, variables: Readonly<Record<string, string>>, backendOnly = false): Session {
   const vars: Record<string, string> = {};
   for (const [k, v] of Object.entries(variables)) vars[k.toLowerCase()] = v;
   vars['x-engine-role'] = role;
-  return { role, isAdmin: role === ADMIN_ROLE, variables: vars };
+  return { role, isAdmin: role === ADMIN_ROLE, variables: vars, backendOnly };
+}
+
+/**
+ * What a session's schema, compiled permissions and cached plans are keyed
+ * by: its role, set apart when it uses backend-only permissions (admin
+ * bypasses permissions, so it never is). Role names are not empty, so the
+ * backend key (starting with NUL) never equals a role's.
+ */
+export function roleViewKey(session: Session): string {
+  return session.backendOnly === true && !session.isAdmin ? `\0backend\0${session.role}` : session.role;
 }
 
 /** The admin session used when no admin secret is configured. */

@@ -198,6 +198,8 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
       const key = tableKey(entry.table);
       const pt = permTable(key);
       const perms = new Map<string, MutableTablePermissions>();
+      /** Backend-only insert/update/delete permissions by role (select never is). */
+      const backendPerms = new Map<string, MutableTablePermissions>();
       for (const item of permissionItems(s.meta.name, entry)) {
         const ref = { kind: 'permission', source: s.meta.name, table: entry.table, role: item.role, permission: item.kind } as const;
         if (pt === undefined) {
@@ -215,10 +217,10 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
           bad.push(inconsistency(ref, item.definition, r.reason));
           continue;
         }
-        // backend_only mutations are for trusted backends (v2: admin secret plus a header); sessions do not
-        // record how they were authorized, so such a permission is checked but grants nothing here.
-        if (isBackendOnly(item)) continue;
-        const slot = perms.get(item.role) ?? { select: null, insert: null, update: null, delete: null };
+        // backend_only mutations are for trusted backends (v2: admin secret plus a header): kept apart and
+        // merged over the role's other permissions below, for backend requests only.
+        const into = isBackendOnly(item) ? backendPerms : perms;
+        const slot = into.get(item.role) ?? { select: null, insert: null, update: null, delete: null };
         switch (r.kind) {
           case 'select':
             slot.select = permitted.names.length === 0 ? r.info : { ...r.info, computedFields: permitted.names };
@@ -233,11 +235,12 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
             slot.delete = r.info;
             break;
         }
-        perms.set(item.role, slot);
+        into.set(item.role, slot);
       }
       if (pt === undefined) continue;
       applyInheritedRoles(rolePlan, perms);
       internPermissions(perms);
+      const backendOnlyPermissions = withBackendOnly(perms, backendPerms);
       const d = pt.draft;
       const i = d.introspected;
       tables.set(key, {
@@ -256,6 +259,7 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
         enumValues: d.enumValues,
         mutability: i.mutability,
         permissions: perms,
+        ...(backendOnlyPermissions === null ? {} : { backendOnlyPermissions }),
         ...(computedFields.get(s)?.has(key) === true ? { computedFields: computedFields.get(s)?.get(key) ?? [] } : {}),
       });
     }
@@ -291,6 +295,32 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
     roles: collectRoles(doc),
     inconsistencies: bad,
   };
+}
+
+/**
+ * The permissions backend requests get for the roles in `backendPerms`:
+ * their `perms` with the backend-only insert/update/delete added (v2 lets a
+ * role have one permission of each kind, so nothing is overridden in valid
+ * metadata), interned like `perms`; null when no role has any. Inherited
+ * roles do not derive backend-only permissions from their parents.
+ */
+function withBackendOnly(
+  perms: ReadonlyMap<string, MutableTablePermissions>,
+  backendPerms: ReadonlyMap<string, MutableTablePermissions>,
+): Map<string, MutableTablePermissions> | null {
+  if (backendPerms.size === 0) return null;
+  const merged = new Map<string, MutableTablePermissions>();
+  for (const [role, b] of backendPerms) {
+    const own = perms.get(role);
+    merged.set(role, {
+      select: own?.select ?? null,
+      insert: b.insert ?? own?.insert ?? null,
+      update: b.update ?? own?.update ?? null,
+      delete: b.delete ?? own?.delete ?? null,
+    });
+  }
+  internPermissions(merged);
+  return merged;
 }
 
 /** Every role named in metadata (permissions, inherited roles), `admin` excluded, sorted. */

@@ -147,6 +147,15 @@ export interface TableInfo {
   readonly mutability: { readonly insertable: boolean; readonly updatable: boolean; readonly deletable: boolean };
   /** Permissions by role. Absent role = no access. */
   readonly permissions: ReadonlyMap<string, TablePermissions>;
+  /**
+   * The permissions of roles with a `backend_only` insert, update or delete
+   * permission on this table, as backend requests (admin secret plus
+   * `X-Engine-Use-Backend-Only-Permissions: true`, see auth/session.ts) get
+   * them: `permissions` with the backend-only ones added. Other requests
+   * never see those. Absent when no role has any; roles absent here get
+   * `permissions` for backend requests too.
+   */
+  readonly backendOnlyPermissions?: ReadonlyMap<string, TablePermissions>;
   /** Consistent computed fields; absent when there are none. */
   readonly computedFields?: readonly ComputedFieldInfo[];
 }

@@ -12,7 +12,7 @@ import { getVariableValues, type GraphQLSchema, type OperationDefinitionNode } f
 import type { ApiResponse, GraphqlApi } from '../server/deps.ts';
 import type { CatalogRef } from '../catalog/snapshot.ts';
 import type { Logger } from '../logger.ts';
-import { buildSession, ADMIN_ROLE, type Session } from '../auth/session.ts';
+import { buildSession, ADMIN_ROLE, roleViewKey, type Session } from '../auth/session.ts';
 import { compileExplain, compileQuery } from '../backends/postgres/compile.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError, isEngineError } from '../errors/engine-error.ts';
@@ -116,9 +116,12 @@ export class GraphqlService implements GraphqlApi {
   /** The plan of a request: cached, or built (parse, validate, toIr, compile) on a miss. */
   #planFor(session: Session, req: GraphqlRequest): { plan: Plan; variables: Readonly<Record<string, unknown>> } {
     const catalog = this.#catalogRef.current;
-    let entry = this.#plans.get(catalog.version, session.role, req.operationName, req.query);
+    // Backend-only requests get their own schema and plans (Note [Plan cache keys]).
+    const view = roleViewKey(session);
+    const backendOnly = session.backendOnly === true;
+    let entry = this.#plans.get(catalog.version, view, req.operationName, req.query);
     if (entry === undefined) {
-      const role = this.#schemas.get(catalog, session.role, session.isAdmin);
+      const role = this.#schemas.get(catalog, session.role, session.isAdmin, backendOnly);
       const { document, operation } = prepareOperation(role.schema, req.query, req.operationName);
       // See Note [Renamed schema] in graphql/schema/naming-convention.ts.
       const inner = role.naming === undefined ? { document, operation } : toDefaultNames(role.naming, document, operation);
@@ -132,7 +135,7 @@ export class GraphqlService implements GraphqlApi {
         shaped: [],
         plans: new Map(),
       };
-      this.#plans.set(catalog.version, session.role, req.operationName, req.query, entry);
+      this.#plans.set(catalog.version, view, req.operationName, req.query, entry);
     }
     const naming = entry.naming;
     const variables = !entry.hasVariables
@@ -145,7 +148,7 @@ export class GraphqlService implements GraphqlApi {
     const op = toIrOperation({
       schema: entry.schema,
       // The role's own permissions: its schema may be shared with roles of equal shape (Note [Shared role types]).
-      access: this.#schemas.get(catalog, session.role, session.isAdmin).access,
+      access: this.#schemas.get(catalog, session.role, session.isAdmin, backendOnly).access,
       document: entry.document,
       operation: entry.operation,
       variables,

@@ -3,7 +3,9 @@
  * building.
  *
  * Note [Plan cache keys]
- * An entry is keyed by (catalog version, role, operationName, query text) and
+ * An entry is keyed by (catalog version, role view, operationName, query text)
+ * (a role view is the role, apart for requests using backend-only
+ * permissions: auth/session.ts roleViewKey) and
  * holds the parsed, validated operation. Its plans are keyed by the values of
  * the operation's *structural* variables: those whose value shapes the SQL
  * (an input object such as `where: $w`, an enum, `_is_null`, an `@include`
@@ -79,7 +81,7 @@ export class PlanCache {
     return `${role}\u0000${operationName ?? ''}\u0000${query}`;
   }
 
-  /** The entry for a request, refreshing its recency. */
+  /** The entry for a request (`role`: its roleViewKey), refreshing its recency. */
   get(version: number, role: string, operationName: string | null, query: string): OperationEntry | undefined {
     if (version !== this.#version) return undefined;
     const key = PlanCache.#key(role, operationName, query);

@@ -161,7 +161,7 @@ export function permissionItems(source: string, entry: TableMetadata): Permissio
   return out;
 }
 
-/** True for an insert, update or delete permission marked `backend_only` (see build.ts: it grants nothing to sessions). */
+/** True for an insert, update or delete permission marked `backend_only` (build.ts: granted to backend requests only). */
 export function isBackendOnly(item: PermissionItem): boolean {
   return item.kind !== 'select' && item.permission['backend_only'] === true;
 }

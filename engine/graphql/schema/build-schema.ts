@@ -81,9 +81,9 @@ function rootFields(views: Iterable<TableView>, types: SchemaTypes): GraphQLFiel
   return fields;
 }
 
-/** Builds the schema `role` sees in `catalog` (admin sees every table), unshared. */
-export function buildRoleSchema(catalog: Catalog, role: string, isAdmin: boolean, options: SchemaOptions = {}): RoleSchema {
-  const access = buildRoleAccess(catalog, role, isAdmin);
+/** Builds the schema `role` sees in `catalog` (admin sees every table), unshared; `backendOnly` as in buildRoleAccess. */
+export function buildRoleSchema(catalog: Catalog, role: string, isAdmin: boolean, options: SchemaOptions = {}, backendOnly = false): RoleSchema {
+  const access = buildRoleAccess(catalog, role, isAdmin, backendOnly);
   return { ...buildSchemaOf(catalog, role, access, options), role, catalogVersion: catalog.version, access };
 }
 

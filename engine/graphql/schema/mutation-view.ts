@@ -9,7 +9,7 @@
  * the catalog resolved (columns, check, filter, set) and folds it into IR.
  */
 import type * as ir from '../../ir/index.ts';
-import type { ColumnInfo, RelationshipInfo, SourceInfo, TableInfo } from '../../catalog/types.ts';
+import type { ColumnInfo, RelationshipInfo, SourceInfo, TableInfo, TablePermissions } from '../../catalog/types.ts';
 import { tableKey } from '../../catalog/types.ts';
 import { isTrue } from '../../ir/bool-exp.ts';
 import { toIrPermissionFilter } from '../to-ir/permission-bool-exp.ts';
@@ -107,8 +107,17 @@ function adminView(source: SourceInfo, info: TableInfo, select: TableView | null
   };
 }
 
-function roleView(source: SourceInfo, info: TableInfo, role: string, select: TableView | null): MutationView | null {
-  const perms = info.permissions.get(role);
+/**
+ * The permissions of `role` on `info` for a request with or without
+ * backend-only permissions (auth/session.ts `backendOnly`; catalog
+ * `backendOnlyPermissions`).
+ */
+export function rolePermissions(info: TableInfo, role: string, backendOnly: boolean): TablePermissions | undefined {
+  return (backendOnly ? info.backendOnlyPermissions?.get(role) : undefined) ?? info.permissions.get(role);
+}
+
+function roleView(source: SourceInfo, info: TableInfo, role: string, backendOnly: boolean, select: TableView | null): MutationView | null {
+  const perms = rolePermissions(info, role, backendOnly);
   const m = info.mutability;
   let insert: InsertView | null = null;
   let update: UpdateView | null = null;
@@ -133,20 +142,22 @@ function roleView(source: SourceInfo, info: TableInfo, role: string, select: Tab
 
 /**
  * Every table the role may write, keyed like {@link buildTableViews}
- * (`source\0schema.name`); `reads` are the role's read views.
+ * (`source\0schema.name`); `reads` are the role's read views; `backendOnly`
+ * adds the role's backend-only permissions ({@link rolePermissions}).
  */
 export function buildMutationViews(
   sources: Iterable<SourceInfo>,
   role: string,
   isAdmin: boolean,
   reads: ReadonlyMap<string, TableView>,
+  backendOnly = false,
 ): Map<string, MutationView> {
   const views = new Map<string, MutationView>();
   for (const source of sources) {
     for (const info of source.tables.values()) {
       const key = `${source.name}\0${tableKey(info.name)}`;
       const select = reads.get(key) ?? null;
-      const view = isAdmin ? adminView(source, info, select) : roleView(source, info, role, select);
+      const view = isAdmin ? adminView(source, info, select) : roleView(source, info, role, backendOnly, select);
       if (view !== null) views.set(key, view);
     }
   }

@@ -42,6 +42,8 @@ import { buildTableViews, type TableView } from './table-view.ts';
  */
 export interface RoleAccess {
   readonly isAdmin: boolean;
+  /** Compiled with the role's backend-only mutation permissions (auth/session.ts `backendOnly`). */
+  readonly backendOnly: boolean;
   readonly catalogVersion: number;
   /** Read views keyed by `source\0schema.name` (as {@link buildTableViews}), in catalog order. */
   readonly tables: ReadonlyMap<string, TableView>;
@@ -52,12 +54,17 @@ export interface RoleAccess {
   readonly writeByInfo: ReadonlyMap<TableInfo, MutationView>;
 }
 
-/** Compiles the views of `role` in `catalog` (admin sees and writes everything). */
-export function buildRoleAccess(catalog: Catalog, role: string, isAdmin: boolean): RoleAccess {
+/**
+ * Compiles the views of `role` in `catalog` (admin sees and writes
+ * everything); `backendOnly` adds the role's backend-only insert, update and
+ * delete permissions (select permissions have none).
+ */
+export function buildRoleAccess(catalog: Catalog, role: string, isAdmin: boolean, backendOnly = false): RoleAccess {
   const tables = buildTableViews(catalog, role, isAdmin);
-  const mutations = buildMutationViews(catalog.sources.values(), role, isAdmin, tables);
+  const mutations = buildMutationViews(catalog.sources.values(), role, isAdmin, tables, backendOnly);
   return {
     isAdmin,
+    backendOnly: backendOnly && !isAdmin,
     catalogVersion: catalog.version,
     tables,
     mutations,

@@ -19,7 +19,7 @@
  * short and its computation linear in the tables.
  */
 import type { Catalog, ColumnInfo, TablePermissions } from '../../catalog/types.ts';
-import type { MutationView } from './mutation-view.ts';
+import { rolePermissions, type MutationView } from './mutation-view.ts';
 import type { RoleAccess } from './role-access.ts';
 import type { TableView } from './table-view.ts';
 
@@ -81,13 +81,16 @@ function permsId(p: TablePermissions): string {
   return `${idOf(p.select)}.${idOf(p.insert)}.${idOf(p.update)}.${idOf(p.delete)}`;
 }
 
-/** The fingerprint of the rules of (non-admin) `role` in `catalog`. */
-export function rulesFingerprint(catalog: Catalog, role: string): string {
+/**
+ * The fingerprint of the rules of (non-admin) `role` in `catalog`, with its
+ * backend-only permissions when `backendOnly`.
+ */
+export function rulesFingerprint(catalog: Catalog, role: string, backendOnly = false): string {
   const parts: string[] = [];
   for (const source of catalog.sources.values()) {
     let i = 0;
     for (const table of source.tables.values()) {
-      const p = table.permissions.get(role);
+      const p = rolePermissions(table, role, backendOnly);
       if (p !== undefined) parts.push(`${i}:${permsId(p)}`);
       i += 1;
     }

@@ -1,5 +1,8 @@
 /**
- * Role schemas memoized per (catalog version, role). A new catalog version
+ * Role schemas memoized per (catalog version, role view): a role view is a
+ * role, or a role with its backend-only mutation permissions (sessions with
+ * `backendOnly`, auth/session.ts), which has its own compiled permissions
+ * and never shares them with the plain role. A new catalog version
  * drops every schema of older versions at once. Each role gets its own
  * compiled permissions (role-access.ts); roles with the same fingerprint
  * (role-fingerprint.ts) share one GraphQLSchema, and roles that only write
@@ -27,21 +30,24 @@ export class SchemaCache {
     this.#options = options;
   }
 
-  /** The schema of `role` in `catalog`, built on first use. */
-  get(catalog: Catalog, role: string, isAdmin: boolean): RoleSchema {
+  /**
+   * The schema of `role` in `catalog`, built on first use; `backendOnly`
+   * (ignored for admin) gives the role's backend-only view.
+   */
+  get(catalog: Catalog, role: string, isAdmin: boolean, backendOnly = false): RoleSchema {
     if (catalog.version !== this.#version) {
       // Requests still holding an older snapshot get a fresh, uncached build.
-      if (catalog.version < this.#version) return buildRoleSchema(catalog, role, isAdmin, this.#options);
+      if (catalog.version < this.#version) return buildRoleSchema(catalog, role, isAdmin, this.#options, backendOnly);
       this.#byRole.clear();
       this.#byFingerprint.clear();
       this.#byRules.clear();
       this.#typesByRead.clear();
       this.#version = catalog.version;
     }
-    const key = isAdmin ? `\0admin` : role;
+    const key = isAdmin ? `\0admin` : backendOnly ? `\0backend\0${role}` : role;
     let s = this.#byRole.get(key);
     if (s === undefined) {
-      const { access, shared } = isAdmin ? this.#admin(catalog, role) : this.#compiled(catalog, role);
+      const { access, shared } = isAdmin ? this.#admin(catalog, role) : this.#compiled(catalog, role, backendOnly);
       s = { ...shared, role, catalogVersion: catalog.version, access };
       this.#byRole.set(key, s);
     }
@@ -57,11 +63,12 @@ export class SchemaCache {
    * The compiled permissions of a non-admin role, shared by roles with
    * identical rules, and its schema, shared by roles of equal shape.
    */
-  #compiled(catalog: Catalog, role: string): { readonly access: RoleAccess; readonly shared: SharedSchema } {
-    const rules = rulesFingerprint(catalog, role);
+  #compiled(catalog: Catalog, role: string, backendOnly: boolean): { readonly access: RoleAccess; readonly shared: SharedSchema } {
+    // The flag is part of the key even when the rules read alike: RoleAccess records it.
+    const rules = `${backendOnly ? 'b' : 'n'}${rulesFingerprint(catalog, role, backendOnly)}`;
     let compiled = this.#byRules.get(rules);
     if (compiled === undefined) {
-      const access = buildRoleAccess(catalog, role, false);
+      const access = buildRoleAccess(catalog, role, false, backendOnly);
       const fingerprint = roleFingerprint(catalog, role, access);
       let shared = this.#byFingerprint.get(fingerprint);
       if (shared === undefined) {
