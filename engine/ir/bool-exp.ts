@@ -43,6 +43,12 @@ export type BoolExp =
       readonly dbType: string;
     }
   | { readonly kind: 'is-null'; readonly left: ColumnRef; readonly isNull: boolean }
+  /**
+   * An array column equal (`in`) or equal to none (`nin`) of a list of
+   * arrays. `right` is ONE parameter: a JSON array of JSON arrays, each cast
+   * to `dbType` (the column's array type) in SQL.
+   */
+  | { readonly kind: 'in-arrays'; readonly left: ColumnRef; readonly op: 'in' | 'nin'; readonly right: ParamSource; readonly dbType: string }
   /** Two columns of the current row compared (permission `_ceq` and friends). */
   | { readonly kind: 'compare-columns'; readonly left: ColumnRef; readonly op: ColumnCompareOp; readonly right: ColumnRef }
   /** Some row of a related table (object or array relationship) satisfies `where`. */

@@ -7,6 +7,8 @@ export type OperandShape =
   | 'value'
   /** A list of the column's values. */
   | 'list'
+  /** A list of the values of an array column, each itself a list (array `_in`/`_nin`): one JSON parameter. */
+  | 'array-list'
   /** `Boolean` (`_is_null`). */
   | 'boolean'
   /** One `String` (`_has_key`). */

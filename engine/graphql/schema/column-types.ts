@@ -106,6 +106,7 @@ export class ColumnTypes {
       case 'value':
         return value;
       case 'list':
+      case 'array-list':
         return new GraphQLList(new GraphQLNonNull(value));
       case 'boolean':
         return GraphQLBoolean;

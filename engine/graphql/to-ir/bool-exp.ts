@@ -2,6 +2,8 @@
 import { getNamedType, type GraphQLInputObjectType, type GraphQLInputType } from 'graphql';
 import type * as ir from '../../ir/index.ts';
 import type { ColumnInfo } from '../../catalog/types.ts';
+import { ErrorCode } from '../../errors/codes.ts';
+import { EngineError } from '../../errors/engine-error.ts';
 import { andAll } from '../../ir/bool-exp.ts';
 import { OPERATOR_EXTENSION, type OperatorSpec } from '../operators/operator.ts';
 import { descriptorOf, type TableFieldDescriptor } from '../schema/descriptors.ts';
@@ -9,6 +11,7 @@ import type { TableView } from '../schema/table-view.ts';
 import { toIrComputedCall } from './computed-field.ts';
 import { readView, type ToIrContext } from './context.ts';
 import { booleanValue, isNullInput, leafParam, listItems, objectFields, type Input } from './input.ts';
+import { docParam, valueDoc } from './mutation-input.ts';
 
 function isJson(dbType: string): boolean {
   return dbType === 'json' || dbType === 'jsonb';
@@ -18,6 +21,20 @@ function encodingFor(op: OperatorSpec, dbType: string): ir.ValueEncoding {
   if (!isJson(dbType)) return 'plain';
   if (op.operand === 'list') return 'json-each';
   return op.operand === 'value' ? 'json' : 'plain';
+}
+
+/**
+ * The list of arrays of an array column's `_in`/`_nin` as ONE JSON parameter:
+ * a literal is a constant, a variable (the whole list, one array or one
+ * element) stays a bind-time value inside the document.
+ */
+function arraysParam(input: Input, type: GraphQLInputType, ctx: ToIrContext, path: string): ir.ParamSource {
+  const doc: ir.JsonDoc = input.kind === 'json' ? { kind: 'const', value: input.value ?? null } : valueDoc(input.node, type, ctx);
+  if (doc.kind === 'variable') return { kind: 'variable', name: doc.name, encoding: 'json', allowNull: false };
+  if (doc.kind === 'const' && doc.value === null) {
+    throw new EngineError(ErrorCode.ValidationFailed, 'unexpected null value for a comparison operator', { path });
+  }
+  return docParam(doc);
 }
 
 function inputObjectOf(t: GraphQLInputType): GraphQLInputObjectType {
@@ -51,6 +68,10 @@ function comparisonExp(
         if (castDef === undefined) continue;
         parts.push(comparisonExp(sub, inputObjectOf(castDef.type), { column: ref.column, cast: 'text' }, 'text', ctx, `${p}.${target}`));
       }
+      continue;
+    }
+    if (op.operand === 'array-list') {
+      if (op.op === 'in' || op.op === 'nin') parts.push({ kind: 'in-arrays', left: ref, op: op.op, right: arraysParam(value, def.type, ctx, p), dbType });
       continue;
     }
     const right = leafParam(value, def.type, encodingFor(op, dbType), ctx, false, p);
