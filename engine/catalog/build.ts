@@ -177,7 +177,7 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
       const key = tableKey(entry.table);
       const rels = new Set(s.relationships.get(key)?.keys() ?? []);
       const fns = s.prepared.introspection.functions;
-      bySource.set(key, resolveTableComputedFields(s.meta.name, entry, s.tables.get(key), rels, fns, isTracked, bad));
+      bySource.set(key, resolveTableComputedFields(s.meta.name, entry, s.tables.get(key), rels, fns, isTracked, bad, { registry: names, customization: s.customization }));
     }
     computedFields.set(s, bySource);
   }

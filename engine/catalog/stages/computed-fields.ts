@@ -9,8 +9,11 @@
 import type { IntrospectedFunction } from '../../backends/introspection.ts';
 import { formatTableName, parseTableName, type ComputedFieldMetadata, type TableMetadata } from '../../metadata/document.ts';
 import { inconsistency } from '../inconsistency.ts';
-import { tableKey, type ColumnInfo, type ComputedFieldInfo, type InconsistentObject, type QualifiedName } from '../types.ts';
+import { functionArgsTypeName } from '../graphql-names.ts';
+import { tableKey, type ColumnInfo, type ComputedFieldInfo, type InconsistentObject, type QualifiedName, type SourceCustomizationInfo } from '../types.ts';
+import { customizeTypeName } from './customization.ts';
 import { checkSessionArgument, functionText, graphqlArguments, singleFunction } from './functions.ts';
+import type { NameRegistry } from './names.ts';
 import { GRAPHQL_NAME, type TableDraft } from './tables.ts';
 
 /** Resolves one computed field of `table`; `isTracked` says whether a table is tracked and consistent. */
@@ -82,6 +85,7 @@ export function resolveTableComputedFields(
   functions: ReadonlyMap<string, readonly IntrospectedFunction[]> | undefined,
   isTracked: (t: QualifiedName) => boolean,
   bad: InconsistentObject[],
+  names: { readonly registry: NameRegistry; readonly customization: SourceCustomizationInfo },
 ): ComputedFieldInfo[] {
   const out: ComputedFieldInfo[] = [];
   for (const cf of entry.computed_fields) {
@@ -100,8 +104,20 @@ export function resolveTableComputedFields(
       continue;
     }
     const r = resolveComputedField(draft, cf, functions, isTracked);
-    if ('reason' in r) bad.push(inconsistency(ref, definition, r.reason));
-    else out.push(r);
+    if ('reason' in r) {
+      bad.push(inconsistency(ref, definition, r.reason));
+      continue;
+    }
+    // `<fn>_args` (when the field takes arguments) is a global type name, shared with the function's other uses.
+    if (r.args.length > 0) {
+      const owner = `function "${functionText(r.function)}" in source "${source}"`;
+      const clash = names.registry.claimShared(owner, customizeTypeName(names.customization, functionArgsTypeName(r.function.name)));
+      if (clash !== null) {
+        bad.push(inconsistency(ref, definition, `in table "${formatTableName(entry.table)}": computed field "${cf.name}": ${clash}`));
+        continue;
+      }
+    }
+    out.push(r);
   }
   return out;
 }

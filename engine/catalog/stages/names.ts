@@ -2,7 +2,8 @@
  * Stage "names": GraphQL names must be unique across the whole schema, so two
  * tracked tables (of any sources) may not share a type name (their own or a
  * derived one like `<t>_bool_exp`) or a root field; a function's `<fn>_args`
- * is claimed the same way (stages/functions.ts).
+ * is claimed the same way (stages/functions.ts), shared with the computed
+ * fields over that function (stages/computed-fields.ts).
  * Tables are claimed in document order; a later table that clashes is
  * inconsistent, which is how tracking a clashing table is refused.
  */
@@ -15,6 +16,22 @@ import type { TableDraft } from './tables.ts';
 /** Claims names table by table; returns why a table clashes, or null when its names are free. */
 export class NameRegistry {
   readonly #owners = new Map<string, string>();
+  /** Keys claimed with {@link claimShared}: their owner may claim them again. */
+  readonly #shared = new Set<string>();
+
+  /**
+   * Claims a type name its owner may claim more than once (a function's
+   * `<fn>_args`, used by every computed field over it and by the tracked
+   * function), or returns the clash with another owner.
+   */
+  claimShared(owner: string, name: string): string | null {
+    const k = `type name::${name}`;
+    const other = this.#owners.get(k);
+    if (other !== undefined && !(other === owner && this.#shared.has(k))) return `the type name "${name}" of ${owner} conflicts with the one of ${other}`;
+    this.#owners.set(k, owner);
+    this.#shared.add(k);
+    return null;
+  }
 
   /**
    * Claims every GraphQL name of `t` or returns the first clash without
@@ -46,7 +63,7 @@ export class NameRegistry {
       }
       own.add(key(n, what));
       const other = this.#owners.get(key(n, what));
-      if (other !== undefined) return `the ${what} "${n}" of ${owner} conflicts with the one of ${other}`;
+      if (other !== undefined && !(other === owner && this.#shared.has(key(n, what)))) return `the ${what} "${n}" of ${owner} conflicts with the one of ${other}`;
     }
     for (const [n, what] of names) this.#owners.set(key(n, what), owner);
     return null;

@@ -21,6 +21,8 @@ CREATE TABLE y_order_by (id int PRIMARY KEY);
 CREATE TABLE y (id int PRIMARY KEY);
 CREATE TABLE find_x_args (id int PRIMARY KEY);
 CREATE FUNCTION find_x(search text) RETURNS SETOF x AS $$ SELECT * FROM x WHERE name = search $$ LANGUAGE sql STABLE;
+CREATE FUNCTION x_label(r x, prefix text) RETURNS text AS $$ SELECT prefix || r.name $$ LANGUAGE sql STABLE;
+CREATE TABLE x_label_args (id int PRIMARY KEY);
 `;
 
 let f: MetadataFixture;
@@ -28,7 +30,7 @@ beforeAll(async () => {
   f = await startFixture(SCHEMA);
 });
 afterAll(async () => {
-  await f.close();
+  await f?.close();
 });
 
 async function xNames(): Promise<unknown> {
@@ -77,6 +79,20 @@ describe('derived GraphQL type names', () => {
     expect(await f.exported()).toEqual(before);
     const q = await f.engine.graphql('{ find_x(args: {search: "two"}) { id } }');
     expect(q.body).toEqual({ data: { find_x: [{ id: 2 }] } });
+  });
+
+  it('claims a computed field\'s <fn>_args: shared by the fields over one function, refused to a table', async () => {
+    const def = { function: 'x_label' };
+    expect((await f.md('pg_add_computed_field', { table: 'x', name: 'label', definition: def })).status).toBe(200);
+    expect((await f.md('pg_add_computed_field', { table: 'x', name: 'label2', definition: def })).status).toBe(200);
+    const before = await f.exported();
+    const r = await f.md('pg_track_table', { table: 'x_label_args' });
+    expect(r.status).toBe(400);
+    expect(r.body.internal.map((o: any) => o.definition.name)).toEqual(['label', 'label2']);
+    for (const o of r.body.internal) expect(o).toMatchObject({ type: 'computed_field', reason: expect.stringContaining('"x_label_args"') });
+    expect(await f.exported()).toEqual(before);
+    const q = await f.engine.graphql('{ x(where: {id: {_eq: 1}}) { label(args: {prefix: "a-"}) label2(args: {prefix: "b-"}) } }');
+    expect(q.body).toEqual({ data: { x: [{ label: 'a-one', label2: 'b-one' }] } });
   });
 
   it('replace_metadata with a clash makes the later table inconsistent; the schema still works', async () => {
