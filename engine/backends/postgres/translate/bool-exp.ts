@@ -90,15 +90,18 @@ export function translateBoolExp(e: ir.BoolExp, row: string, aliases: AliasCount
     }
     case 'in-arrays': {
       // Note [Array _in]: the list of arrays is ONE jsonb parameter, unpacked by an uncorrelated
-      // subquery (`= ANY (SELECT ...)` plans as a semi-join, `<> ALL (SELECT ...)` as a hashed
-      // subplan). Not `= ANY (ARRAY(...))`: an array of arrays is one 2-D array of the elements.
+      // subquery: `= ANY (SELECT ...)` plans as a semi-join (index-usable), and `nin` is
+      // `NOT (= ANY (SELECT ...))`, a hashed subplan (`<> ALL (SELECT ...)`, the same in three-valued
+      // logic, is re-run for every row). Not `= ANY (ARRAY(...))`: an array of arrays is one 2-D
+      // array of the elements.
       // Each array keeps its element order (WITH ORDINALITY), cast to the column's array type.
       const a = aliases.fresh();
       const el = aliases.fresh();
       const item = sql`ARRAY(SELECT ${ident(el)}.x FROM jsonb_array_elements_text(${ident(a)}.v) WITH ORDINALITY AS ${ident(el)}(x, n) ORDER BY ${ident(el)}.n)::${ident(e.dbType)}`;
       const arrays = sql`SELECT ${item} FROM jsonb_array_elements(${param(e.right, 'jsonb')}) AS ${ident(a)}(v)`;
       const left = columnExpr(row, e.left, null);
-      return e.op === 'in' ? sql`(${left} = ANY (${arrays}))` : sql`(${left} <> ALL (${arrays}))`;
+      const any = sql`(${left} = ANY (${arrays}))`;
+      return e.op === 'in' ? any : sql`(NOT ${any})`;
     }
     case 'compare-columns':
       return sql`(${columnExpr(row, e.left, null)} ${raw(INFIX[e.op])} ${columnExpr(row, e.right, null)})`;
