@@ -153,8 +153,15 @@ export function scalarComputedColumn(
   name: string,
 ): { readonly column: ColumnInfo; readonly field: ComputedFieldInfo } | null {
   const cf = computed?.find((c) => c.name === name);
-  if (cf === undefined || cf.returns.kind !== 'scalar' || !cf.args.every((a) => a.hasDefault)) return null;
-  const column: ColumnInfo = {
+  if (cf === undefined || !cf.args.every((a) => a.hasDefault)) return null;
+  const column = computedFieldAsColumn(cf);
+  return column === null ? null : { column, field: cf };
+}
+
+/** A scalar computed field seen as a nullable, read-only column (null for table-returning ones). */
+export function computedFieldAsColumn(cf: ComputedFieldInfo): ColumnInfo | null {
+  if (cf.returns.kind !== 'scalar') return null;
+  return {
     name: cf.name,
     gqlName: cf.name,
     dbType: cf.returns.dbType,
@@ -167,5 +174,4 @@ export function scalarComputedColumn(
     description: cf.description,
     enumTable: null,
   };
-  return { column, field: cf };
 }

@@ -17,31 +17,15 @@ import {
   type GraphQLInputFieldConfigMap,
   type GraphQLOutputType,
 } from 'graphql';
-import type { ColumnInfo, ComputedFieldInfo } from '../../catalog/types.ts';
+import type { ComputedFieldInfo } from '../../catalog/types.ts';
 import { customizeTypeName } from '../../catalog/stages/customization.ts';
+import { computedFieldAsColumn } from '../../catalog/stages/computed-fields.ts';
 import { withDescriptor, type TableFieldDescriptor } from './descriptors.ts';
 import { functionArgsArgument } from './function-fields.ts';
 import { functionArgsTypeName } from './names.ts';
 import type { SchemaTypes } from './table-types.ts';
 import type { TableView } from './table-view.ts';
 
-/** A scalar computed field seen as a nullable column, so column types give its GraphQL types. */
-function asColumn(cf: ComputedFieldInfo): ColumnInfo | null {
-  if (cf.returns.kind !== 'scalar') return null;
-  return {
-    name: cf.name,
-    gqlName: cf.name,
-    dbType: cf.returns.dbType,
-    elementType: cf.returns.elementType,
-    typeCategory: cf.returns.typeCategory,
-    enumLabels: null,
-    nullable: true,
-    hasDefault: false,
-    isGenerated: true,
-    description: cf.description,
-    enumTable: null,
-  };
-}
 
 /** True when the field can be used without arguments (filters, sorting). */
 function argumentFree(cf: ComputedFieldInfo): boolean {
@@ -58,7 +42,7 @@ export function computedObjectFields(view: TableView, types: SchemaTypes): Graph
   for (const cf of view.computedFields ?? []) {
     const argsType = customizeTypeName(view.source.customization, functionArgsTypeName(cf.function.name));
     const args = functionArgsArgument(argsType, cf.function.name, cf.args, view.source, types);
-    const column = asColumn(cf);
+    const column = computedFieldAsColumn(cf);
     if (column !== null) {
       fields[cf.name] = {
         type: types.columns.output(view.source, column),
@@ -87,7 +71,7 @@ export function computedBoolExpFields(view: TableView, types: SchemaTypes): Grap
   const fields: GraphQLInputFieldConfigMap = {};
   for (const cf of view.computedFields ?? []) {
     if (!argumentFree(cf)) continue;
-    const column = asColumn(cf);
+    const column = computedFieldAsColumn(cf);
     const target = view.computedTargets?.get(cf.name);
     if (column !== null) {
       fields[cf.name] = {
@@ -109,7 +93,7 @@ export function computedBoolExpFields(view: TableView, types: SchemaTypes): Grap
 export function computedOrderByFields(view: TableView, types: SchemaTypes): GraphQLInputFieldConfigMap {
   const fields: GraphQLInputFieldConfigMap = {};
   for (const cf of view.computedFields ?? []) {
-    const column = asColumn(cf);
+    const column = computedFieldAsColumn(cf);
     // v2 compat: arrays and json cannot be sorted.
     if (column === null || !argumentFree(cf) || column.elementType !== null || column.dbType === 'json') continue;
     fields[cf.name] = {
