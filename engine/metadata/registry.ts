@@ -60,59 +60,53 @@ const FUNCTION_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
   ['drop_computed_field', dropComputedField],
 ];
 
+/** Table, relationship, permission and function operations: backend-prefixed on `/v1/metadata`, bare on `/v1/query`. */
+const TABLE_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
+  ['track_table', trackTable],
+  ['untrack_table', untrackTable],
+  ['set_table_customization', setTableCustomization],
+  ['set_table_is_enum', setTableIsEnum],
+  ['create_object_relationship', createObjectRelationship],
+  ['create_array_relationship', createArrayRelationship],
+  ['drop_relationship', dropRelationship],
+  ['rename_relationship', renameRelationship],
+  ['set_relationship_comment', setRelationshipComment],
+  ...PERMISSION_OPERATIONS,
+  ...FUNCTION_OPERATIONS,
+];
+
+/** Whole-metadata operations, the same on `/v1/metadata` and `/v1/query`. */
+const MANAGE_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
+  ['export_metadata', exportMetadata],
+  ['replace_metadata', replaceMetadata],
+  ['reload_metadata', reloadMetadata],
+  ['clear_metadata', clearMetadata],
+  ['get_inconsistent_metadata', getInconsistentMetadata],
+  ['drop_inconsistent_metadata', dropInconsistentMetadata],
+  ['bulk', bulk],
+];
+
 /** Operations of a database backend, by name without the backend prefix. */
 const SOURCE_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['add_source', addSource],
   ['drop_source', dropSource],
-  ['track_table', trackTable],
-  ['untrack_table', untrackTable],
-  ['set_table_customization', setTableCustomization],
-  ['set_table_is_enum', setTableIsEnum],
-  ['create_object_relationship', createObjectRelationship],
-  ['create_array_relationship', createArrayRelationship],
-  ['drop_relationship', dropRelationship],
-  ['rename_relationship', renameRelationship],
-  ['set_relationship_comment', setRelationshipComment],
-  ...PERMISSION_OPERATIONS,
-  ...FUNCTION_OPERATIONS,
+  ...TABLE_OPERATIONS,
 ]);
 
 /** Backend-neutral operations of `/v1/metadata`. */
 const METADATA_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
-  ['export_metadata', exportMetadata],
-  ['replace_metadata', replaceMetadata],
-  ['reload_metadata', reloadMetadata],
-  ['clear_metadata', clearMetadata],
-  ['get_inconsistent_metadata', getInconsistentMetadata],
-  ['drop_inconsistent_metadata', dropInconsistentMetadata],
+  ...MANAGE_OPERATIONS,
   ['add_inherited_role', addInheritedRole],
   ['drop_inherited_role', dropInheritedRole],
-  ['bulk', bulk],
 ]);
 
 /** v2 compat: the legacy `/v1/query` operations. */
 const QUERY_V1_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
-  ['track_table', trackTable],
+  ...TABLE_OPERATIONS,
   ['add_existing_table_or_view', trackTable],
-  ['untrack_table', untrackTable],
-  ['set_table_customization', setTableCustomization],
   ['set_table_custom_fields', setTableCustomFields],
-  ['set_table_is_enum', setTableIsEnum],
-  ['create_object_relationship', createObjectRelationship],
-  ['create_array_relationship', createArrayRelationship],
-  ['drop_relationship', dropRelationship],
-  ['rename_relationship', renameRelationship],
-  ['set_relationship_comment', setRelationshipComment],
-  ...PERMISSION_OPERATIONS,
-  ...FUNCTION_OPERATIONS,
-  ['export_metadata', exportMetadata],
-  ['replace_metadata', replaceMetadata],
-  ['reload_metadata', reloadMetadata],
-  ['clear_metadata', clearMetadata],
-  ['get_inconsistent_metadata', getInconsistentMetadata],
-  ['drop_inconsistent_metadata', dropInconsistentMetadata],
+  ...MANAGE_OPERATIONS,
   ['run_sql', runSql],
-  ['bulk', bulk],
 ]);
 
 /** `/v2/query` operations. */
