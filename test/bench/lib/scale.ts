@@ -12,8 +12,8 @@ import type { BenchPostgres } from './postgres.ts';
 import { rssMiB } from './process.ts';
 import type { ScaleResult } from './report.ts';
 
-
-const tableName = (i: number): string => `t${String(i).padStart(5, '0')}`;
+/** The name of table i (1-based). */
+export const tableName = (i: number): string => `t${String(i).padStart(5, '0')}`;
 
 /** Foreign keys of table i as [column, referenced table index]. */
 function foreignKeys(i: number): Array<[string, number]> {
@@ -23,14 +23,16 @@ function foreignKeys(i: number): Array<[string, number]> {
   return out;
 }
 
-function createTableSql(i: number): string {
+/** The CREATE TABLE of table i. */
+export function createTableSql(i: number): string {
   const fks = foreignKeys(i).map(([col, ref]) => `, ${col} int REFERENCES ${tableName(ref)} (id)`).join('');
   return `CREATE TABLE ${tableName(i)} (id serial PRIMARY KEY, name text NOT NULL, value int, owner_id int, created_at timestamptz DEFAULT now()${fks});`;
 }
 
 type Json = Record<string, unknown>;
 
-function tableEntry(i: number, n: number, roles: number): Json {
+/** The metadata of table i of n: its relationships and the select permissions of `roles` roles. */
+export function tableEntry(i: number, n: number, roles: number): Json {
   const objects = foreignKeys(i).map(([col, ref]) => ({ name: `${col === 'a_id' ? 'prev' : 'half'}_${tableName(ref)}`, using: { foreign_key_constraint_on: col } }));
   const arrays: Json[] = [];
   if (i + 1 <= n) arrays.push({ name: `next_${tableName(i + 1)}s`, using: { foreign_key_constraint_on: { table: { schema: 'public', name: tableName(i + 1) }, column: 'a_id' } } });

@@ -1,0 +1,203 @@
+/**
+ * Sharing schemas and types between roles (schema-cache.ts, Note [Shared
+ * role types] in role-access.ts) never changes what a role sees: through a
+ * SchemaCache that serves many roles, each role's printed schema equals the
+ * one built for it alone (buildRoleSchema shares nothing), whatever order the
+ * roles come in, and equals the recorded SDL (golden hashes, taken before any
+ * sharing of types between read shapes existed). A role with fewer columns
+ * never sees another role's columns.
+ */
+import { createHash } from 'node:crypto';
+import { isEnumType, isInputObjectType, isObjectType, printSchema, type GraphQLSchema } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import type { Catalog, TableInfo, TablePermissions } from '../../../engine/catalog/types.ts';
+import { buildRoleSchema } from '../../../engine/graphql/schema/build-schema.ts';
+import { SchemaCache } from '../../../engine/graphql/schema/schema-cache.ts';
+import { arrRel, catalogOf, col, musicCatalog, objRel, selectPerm, tbl } from '../../support/catalog-fixture.ts';
+
+const tableName = (i: number): string => `t${String(i).padStart(3, '0')}`;
+
+/**
+ * The shape of the metadata-at-scale benchmark (test/bench/lib/scale.ts) in
+ * memory: `n` tables chained by foreign keys, relationships both ways, and
+ * `roles` roles (even ones see every column and aggregate, odd ones three
+ * columns with a limit; every third role is unfiltered). With `requiredFk`
+ * the foreign key columns are NOT NULL, so whether a target is filtered
+ * shows in the schema (object relationships become nullable).
+ */
+function scaleCatalog(n: number, roles: number, requiredFk = false): Catalog {
+  const tables: TableInfo[] = [];
+  for (let i = 1; i <= n; i++) {
+    const fks: Array<[string, number]> = [];
+    if (i > 1) fks.push(['a_id', i - 1]);
+    if (i > 2) fks.push(['b_id', Math.floor(i / 2)]);
+    const columns = [
+      col('id', 'int4', { nullable: false, hasDefault: true }),
+      col('name', 'text', { nullable: false }),
+      col('value', 'int4'),
+      col('owner_id', 'int4'),
+      col('created_at', 'timestamptz', { hasDefault: true }),
+      ...fks.map(([c]) => col(c, 'int4', { nullable: !requiredFk })),
+    ];
+    const relationships = fks.map(([c, ref]) => objRel(`${c === 'a_id' ? 'prev' : 'half'}_${tableName(ref)}`, tableName(ref), [[c, 'id']]));
+    if (i + 1 <= n) relationships.push(arrRel(`next_${tableName(i + 1)}s`, tableName(i + 1), [['id', 'a_id']]));
+    for (const j of [2 * i, 2 * i + 1]) if (j > 2 && j <= n) relationships.push(arrRel(`double_${tableName(j)}s`, tableName(j), [['id', 'b_id']]));
+    const permissions: Record<string, TablePermissions> = {};
+    for (let r = 0; r < roles; r++) {
+      permissions[`role_${r + 1}`] = selectPerm({
+        columns: r % 2 === 0 ? columns.map((c) => c.name) : ['id', 'name', 'value'],
+        filter: r % 3 === 0 ? {} : { owner_id: { _eq: 'X-Engine-User-Id' } },
+        ...(r % 2 === 0 ? { allowAggregations: true } : { limit: 100 }),
+      });
+    }
+    tables.push(tbl(tableName(i), columns, { relationships, permissions }));
+  }
+  return catalogOf(tables);
+}
+
+/** `catalog` plus roles made from `user`'s permissions by `edit` (null: no permission on that table). */
+function withRoles(catalog: Catalog, roles: Record<string, (table: string, p: TablePermissions) => TablePermissions | null>): Catalog {
+  const sources = new Map(
+    [...catalog.sources].map(([name, source]) => {
+      const tables = new Map<string, TableInfo>(
+        [...source.tables].map(([key, t]) => {
+          const user = t.permissions.get('user');
+          const all = selectPerm({ columns: t.columns.map((c) => c.name) });
+          const permissions = new Map(t.permissions);
+          for (const [role, edit] of Object.entries(roles)) {
+            const p = edit(t.name.name, user ?? all);
+            if (p !== null) permissions.set(role, p);
+          }
+          return [key, { ...t, permissions }];
+        }),
+      );
+      return [name, { ...source, tables }];
+    }),
+  );
+  return { ...catalog, sources, roles: [...catalog.roles, ...Object.keys(roles)] };
+}
+
+/** The music catalog with roles of many shapes: wide and narrow column sets, aggregations, filters, redaction. */
+function musicRoles(): Catalog {
+  const everything = (t: string, p: TablePermissions): TablePermissions => {
+    const table = musicCatalog().sources.get('default')?.tables.get(`public.${t}`) ?? musicCatalog().sources.get('default')?.tables.get(`shop.${t}`);
+    const columns = table?.columns.map((c) => c.name) ?? [];
+    return { ...p, select: { columns, filter: {}, limit: null, allowAggregations: true } };
+  };
+  return withRoles(musicCatalog(), {
+    wide: everything,
+    wide_filtered: (t, p) => {
+      const e = everything(t, p);
+      return e.select === null ? e : { ...e, select: { ...e.select, filter: { id: { _gt: 'X-Engine-User-Id' } }, limit: 5 } };
+    },
+    narrow: (t, p) => (p.select === null ? null : { ...p, select: { ...p.select, columns: p.select.columns.slice(0, 2), allowAggregations: false } }),
+    narrow_agg: (t, p) => (p.select === null ? null : { ...p, select: { ...p.select, columns: p.select.columns.slice(0, 2), allowAggregations: true } }),
+    // An inherited role's redaction makes a non-null column nullable.
+    redacted: (t, p) => {
+      const e = everything(t, p);
+      if (e.select === null) return e;
+      return { ...e, select: { ...e.select, columnFilters: new Map([['id', { id: { _gt: 1 } }]]) } };
+    },
+    albums_only: (t, p) => (t === 'albums' ? everything(t, p) : null),
+  });
+}
+
+const sha = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 16);
+
+function rolesOf(catalog: Catalog): Array<readonly [string, boolean]> {
+  return [['admin', true], ...catalog.roles.map((r) => [r, false] as const)];
+}
+
+/** Every role's printed schema through one SchemaCache, roles taken in `order`. */
+function sharedSdl(catalog: Catalog, order: ReadonlyArray<readonly [string, boolean]>): Map<string, string> {
+  const cache = new SchemaCache();
+  return new Map(order.map(([role, isAdmin]) => [role, printSchema(cache.get(catalog, role, isAdmin).schema)]));
+}
+
+/** Names of every field, input field and enum value of the types of `table` in `schema`. */
+function tableTypeMembers(schema: GraphQLSchema, table: string): Set<string> {
+  const out = new Set<string>();
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!type.name.startsWith(`${table}_`) && type.name !== table) continue;
+    if (isObjectType(type) || isInputObjectType(type)) for (const f of Object.keys(type.getFields())) out.add(f);
+    if (isEnumType(type)) for (const v of type.getValues()) out.add(v.name);
+  }
+  return out;
+}
+
+describe('schema sharing between roles', () => {
+  for (const [name, catalog] of [
+    ['music catalog', musicRoles()],
+    ['scale shape', scaleCatalog(12, 10)],
+    ['scale shape, NOT NULL foreign keys', scaleCatalog(12, 10, true)],
+  ] as const) {
+    it(`${name}: every role's schema equals its unshared build, in any role order`, () => {
+      const roles = rolesOf(catalog);
+      const own = new Map(roles.map(([role, isAdmin]) => [role, printSchema(buildRoleSchema(catalog, role, isAdmin).schema)]));
+      for (const order of [roles, [...roles].reverse(), [...roles.slice(1), ...roles.slice(0, 1)]]) {
+        const shared = sharedSdl(catalog, order);
+        for (const [role] of roles) expect(shared.get(role), `${name}, ${role}`).toBe(own.get(role));
+      }
+    });
+  }
+
+  it('prints the recorded SDL for every role (golden hashes)', () => {
+    const hashes = (catalog: Catalog): Record<string, string> =>
+      Object.fromEntries(rolesOf(catalog).map(([role, isAdmin]) => [role, sha(printSchema(new SchemaCache().get(catalog, role, isAdmin).schema))]));
+    expect({ music: hashes(musicRoles()), scale: hashes(scaleCatalog(12, 4)), required: hashes(scaleCatalog(12, 4, true)) }).toEqual(GOLDEN);
+  });
+
+  it('a role with fewer columns never sees the columns of a wider role built before it', () => {
+    const catalog = musicRoles();
+    const cache = new SchemaCache();
+    // The wide roles first, so any shared type would have been made from their views.
+    for (const role of ['wide', 'wide_filtered', 'redacted', 'albums_only']) cache.get(catalog, role, false);
+    cache.get(catalog, 'admin', true);
+    for (const role of ['narrow', 'narrow_agg', 'user']) {
+      const schema = cache.get(catalog, role, false).schema;
+      const albums = tableTypeMembers(schema, 'albums');
+      for (const hidden of ['meta', 'color']) expect(albums.has(hidden), `${role} sees albums.${hidden}`).toBe(false);
+      const tracks = tableTypeMembers(schema, 'tracks');
+      for (const hidden of ['unit_price', 'bytes', 'genre_id']) expect(tracks.has(hidden), `${role} sees tracks.${hidden}`).toBe(false);
+      expect(printSchema(schema)).toBe(printSchema(buildRoleSchema(catalog, role, false).schema));
+    }
+    const scale = scaleCatalog(12, 10);
+    const scaleCache = new SchemaCache();
+    scaleCache.get(scale, 'admin', true);
+    scaleCache.get(scale, 'role_1', false);
+    const narrow = scaleCache.get(scale, 'role_2', false).schema;
+    for (let i = 1; i <= 12; i++) {
+      const members = tableTypeMembers(narrow, tableName(i));
+      for (const hidden of ['owner_id', 'created_at', 'a_id', 'b_id']) expect(members.has(hidden), `role_2 sees ${tableName(i)}.${hidden}`).toBe(false);
+    }
+  });
+});
+
+/** printSchema hashes of every role, recorded from the unshared builds. */
+const GOLDEN: Record<string, Record<string, string>> = {
+  music: {
+    admin: '0c41f4112b7e6b0c',
+    albums_only: '31b7e16e73109fd8',
+    narrow: '318c2680a33f5e15',
+    narrow_agg: '65d85cf096a7e571',
+    redacted: '4fc52bebb3df38eb',
+    user: '8cedb520ff6f3b6b',
+    wide: 'b1e040cd4fbfa57c',
+    wide_filtered: 'b1e040cd4fbfa57c',
+  },
+  scale: {
+    admin: 'cf06b953adea59c0',
+    role_1: '703ebe8bfda473b4',
+    role_2: 'c2b63910a3a4c75d',
+    role_3: '703ebe8bfda473b4',
+    role_4: 'c2b63910a3a4c75d',
+  },
+  // NOT NULL foreign keys: a filtered target makes the object relationships to it nullable (role_3 vs role_1).
+  required: {
+    admin: 'ce4ee8da53a0c448',
+    role_1: '2e1e71a745ef7900',
+    role_2: 'c2b63910a3a4c75d',
+    role_3: '465219b0c10a2efb',
+    role_4: '36cfa91714b618b2',
+  },
+};
