@@ -7,17 +7,18 @@
 import {
   GraphQLBoolean,
   GraphQLFloat,
-  GraphQLInputObjectType,
   GraphQLInt,
   GraphQLList,
   GraphQLNonNull,
-  GraphQLObjectType,
   type GraphQLEnumType,
+  type GraphQLInputObjectType,
+  type GraphQLObjectType,
   type GraphQLFieldConfigMap,
   type GraphQLInputFieldConfigMap,
 } from 'graphql';
 import type { ColumnInfo } from '../../catalog/types.ts';
-import { withDescriptor, type AggregateFieldDescriptor, type TableFieldDescriptor } from './descriptors.ts';
+import { aggregateOpExtensions, columnExtensions, COUNT_EXTENSIONS } from './descriptors.ts';
+import { inputObjectType, objectType } from './lean-types.ts';
 import { AGGREGATE_OPS, ARG, FIELD, type AggregateOpName } from './names.ts';
 import { isNumeric, isOrdered } from './scalars.ts';
 import type { SchemaTypes } from './table-types.ts';
@@ -59,15 +60,15 @@ export function buildAggregateTypes(
     const inFields: GraphQLInputFieldConfigMap = {};
     for (const c of cols) {
       const type = outputsColumnType(op) ? types.columns.scalars.forDbType(c.dbType) : GraphQLFloat;
-      outFields[c.gqlName] = { type, extensions: withDescriptor<TableFieldDescriptor>({ kind: 'column', column: c }) };
-      inFields[c.gqlName] = { type: types.orderByEnum, extensions: withDescriptor<TableFieldDescriptor>({ kind: 'column', column: c }) };
+      outFields[c.gqlName] = { type, extensions: columnExtensions(c) };
+      inFields[c.gqlName] = { type: types.orderByEnum, extensions: columnExtensions(c) };
     }
-    opFields[op] = new GraphQLObjectType({ name: names.opFields(op), description: `aggregate ${op} on columns`, fields: outFields });
-    opOrderBy[op] = new GraphQLInputObjectType({ name: names.opOrderBy(op), description: `order by ${op}() on columns of table ${name}`, fields: inFields });
+    opFields[op] = objectType({ name: names.opFields(op), description: `aggregate ${op} on columns`, fields: outFields });
+    opOrderBy[op] = inputObjectType({ name: names.opOrderBy(op), description: `order by ${op}() on columns of table ${name}`, fields: inFields });
   }
   const aggFields: GraphQLFieldConfigMap<unknown, unknown> = {};
   const aggOrder: GraphQLInputFieldConfigMap = {
-    [FIELD.count]: { type: types.orderByEnum, extensions: withDescriptor<AggregateFieldDescriptor>({ kind: 'count' }) },
+    [FIELD.count]: { type: types.orderByEnum, extensions: COUNT_EXTENSIONS },
   };
   for (const op of AGGREGATE_OPS) {
     const t = opFields[op];
@@ -79,18 +80,18 @@ export function buildAggregateTypes(
           [ARG.columns]: { type: new GraphQLList(new GraphQLNonNull(table.selectColumn)) },
           [ARG.distinct]: { type: GraphQLBoolean },
         },
-        extensions: withDescriptor<AggregateFieldDescriptor>({ kind: 'count' }),
+        extensions: COUNT_EXTENSIONS,
       };
     }
-    if (t !== undefined) aggFields[op] = { type: t, extensions: withDescriptor<AggregateFieldDescriptor>({ kind: 'op', op }) };
-    if (o !== undefined) aggOrder[op] = { type: o, extensions: withDescriptor<AggregateFieldDescriptor>({ kind: 'op', op }) };
+    if (t !== undefined) aggFields[op] = { type: t, extensions: aggregateOpExtensions(op) };
+    if (o !== undefined) aggOrder[op] = { type: o, extensions: aggregateOpExtensions(op) };
   }
-  const fields = new GraphQLObjectType({
+  const fields = objectType({
     name: names.aggregateFields,
     description: `aggregate fields of ${name}`,
     fields: aggFields,
   });
-  const aggregate = new GraphQLObjectType({
+  const aggregate = objectType({
     name: names.aggregate,
     description: `aggregated selection of ${name}`,
     fields: {
@@ -98,7 +99,7 @@ export function buildAggregateTypes(
       [FIELD.nodes]: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(table.object))) },
     },
   });
-  const orderBy = new GraphQLInputObjectType({
+  const orderBy = inputObjectType({
     name: names.aggregateOrderBy,
     description: `order by aggregate values of table ${name}`,
     fields: aggOrder,

@@ -8,7 +8,6 @@
 import {
   GraphQLList,
   GraphQLNonNull,
-  GraphQLObjectType,
   GraphQLSchema,
   GraphQLString,
   type GraphQLFieldConfigArgumentMap,
@@ -17,6 +16,7 @@ import {
 import type { Catalog } from '../../catalog/types.ts';
 import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
 import { functionRootFields } from './function-fields.ts';
+import { objectType } from './lean-types.ts';
 import { mutationRootFields } from './mutation-root.ts';
 import { namespaceRootFields } from './namespace.ts';
 import { renameSchema, type NamingConvention } from './naming-convention.ts';
@@ -111,14 +111,14 @@ export function buildSchemaOf(
       },
     };
   }
-  const query = new GraphQLObjectType({ name: QUERY_ROOT, fields: namespaceRootFields(fields, 'query') });
-  const subscription = new GraphQLObjectType({ name: SUBSCRIPTION_ROOT, fields: namespaceRootFields(fields, 'subscription') });
+  const query = objectType({ name: QUERY_ROOT, fields: namespaceRootFields(fields, 'query') });
+  const subscription = objectType({ name: SUBSCRIPTION_ROOT, fields: namespaceRootFields(fields, 'subscription') });
   const writes = {
     ...mutationRootFields(access.mutations.values(), types),
     ...functionRootFields(catalog, views, types, fnAccess, 'mutation'),
   };
   const mutation =
-    Object.keys(writes).length === 0 ? undefined : new GraphQLObjectType({ name: MUTATION_ROOT, fields: namespaceRootFields(writes, 'mutation') });
+    Object.keys(writes).length === 0 ? undefined : objectType({ name: MUTATION_ROOT, fields: namespaceRootFields(writes, 'mutation') });
   const schema = new GraphQLSchema({ query, mutation, subscription });
   const sources = [...catalog.sources.values()];
   if (sources.length > 0 && sources.every((s) => s.customization?.namingConvention === 'graphql-default')) {

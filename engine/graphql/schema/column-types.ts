@@ -5,11 +5,11 @@
  */
 import {
   GraphQLBoolean,
-  GraphQLEnumType,
-  GraphQLInputObjectType,
   GraphQLList,
   GraphQLNonNull,
   GraphQLString,
+  type GraphQLEnumType,
+  type GraphQLInputObjectType,
   type GraphQLInputFieldConfigMap,
   type GraphQLInputType,
   type GraphQLOutputType,
@@ -20,6 +20,7 @@ import { ARRAY_OPERATORS } from '../operators/array.ts';
 import { ENUM_OPERATORS } from '../operators/equality.ts';
 import { operatorsForScalar } from '../operators/for-type.ts';
 import { OPERATOR_EXTENSION, type OperatorSpec } from '../operators/operator.ts';
+import { enumType, inputObjectType, nullProto } from './lean-types.ts';
 import { arrayComparisonExpName, castExpName, comparisonExpName, isGraphqlName } from './names.ts';
 import { sourceTableTypeNames } from './type-customization.ts';
 import { isText, ScalarRegistry } from './scalars.ts';
@@ -45,7 +46,7 @@ export class ColumnTypes {
       for (const v of table.enumValues) {
         if (isGraphqlName(v.value)) values[v.value] = { value: v.value, description: v.comment };
       }
-      t = new GraphQLEnumType({ name, values, description: table.description, extensions: { [ENUM_TABLE_EXTENSION]: true } });
+      t = enumType({ name, values, description: table.description, extensions: nullProto({ [ENUM_TABLE_EXTENSION]: true }) });
       this.#enums.set(name, t);
     }
     return t;
@@ -88,12 +89,12 @@ export class ColumnTypes {
   #comparisonType(name: string, value: GraphQLInputType, ops: readonly OperatorSpec[]): GraphQLInputObjectType {
     let t = this.#comparisons.get(name);
     if (t !== undefined) return t;
-    t = new GraphQLInputObjectType({
+    t = inputObjectType({
       name,
       description: `Boolean expression to compare columns of type "${name.replace(/_comparison_exp$/, '')}". All fields are combined with logical 'AND'.`,
       fields: () => {
         const fields: GraphQLInputFieldConfigMap = {};
-        for (const op of ops) fields[op.field] = { type: this.#operandType(op, value), extensions: { [OPERATOR_EXTENSION]: op } };
+        for (const op of ops) fields[op.field] = { type: this.#operandType(op, value), extensions: nullProto({ [OPERATOR_EXTENSION]: op }) };
         return fields;
       },
     });
@@ -125,7 +126,7 @@ export class ColumnTypes {
     let t = this.#comparisons.get(name);
     if (t === undefined) {
       const text = this.#comparisonType(comparisonExpName('String'), GraphQLString, operatorsForScalar('text', true));
-      t = new GraphQLInputObjectType({ name, fields: { String: { type: text } } });
+      t = inputObjectType({ name, fields: { String: { type: text } } });
       this.#comparisons.set(name, t);
     }
     return t;

@@ -6,6 +6,7 @@
  * the requesting role's own views (Note [Shared role types] in role-access.ts).
  */
 import type { ColumnInfo, ComputedFieldInfo, FunctionInfo } from '../../catalog/types.ts';
+import { nullProto } from './lean-types.ts';
 import type { AggregateOpName } from './names.ts';
 import type { RelationshipView, TableView } from './table-view.ts';
 
@@ -40,9 +41,69 @@ export type AggregateFieldDescriptor =
   | { readonly kind: 'count' }
   | { readonly kind: 'op'; readonly op: AggregateOpName };
 
-/** `{engine: d}` for a field's `extensions`. */
-export function withDescriptor<T>(d: T): { readonly [DESCRIPTOR]: T } {
-  return { [DESCRIPTOR]: d };
+/** `extensions` holding a descriptor of type `T`. */
+export type Extensions<T> = { readonly [DESCRIPTOR]: T };
+
+/** `{engine: d}` for a field's `extensions`: a fast null-prototype object, see Note [Lean extensions] in lean-types.ts. */
+export function withDescriptor<T>(d: T): Extensions<T> {
+  return nullProto({ [DESCRIPTOR]: d });
+}
+
+type ColumnDescriptor = { readonly kind: 'column'; readonly column: ColumnInfo };
+const byColumn = new WeakMap<ColumnInfo, Extensions<ColumnDescriptor>>();
+
+/**
+ * The extensions of a field standing for `column` (object, bool_exp,
+ * order_by, aggregate and insert fields), one object per column.
+ */
+export function columnExtensions(column: ColumnInfo): Extensions<ColumnDescriptor> {
+  let e = byColumn.get(column);
+  if (e === undefined) {
+    e = withDescriptor<ColumnDescriptor>({ kind: 'column', column });
+    byColumn.set(column, e);
+  }
+  return e;
+}
+
+type RelationshipKind = 'object-relationship' | 'array-relationship' | 'array-aggregate';
+type RelationshipDescriptor = { readonly kind: RelationshipKind; readonly rel: RelationshipView };
+const byRelationship = new WeakMap<RelationshipView, Partial<Record<RelationshipKind, Extensions<RelationshipDescriptor>>>>();
+
+/** The extensions of a field following `rel` as `kind`, one object per relationship view and kind. */
+export function relationshipExtensions(rel: RelationshipView, kind: RelationshipKind): Extensions<RelationshipDescriptor> {
+  let m = byRelationship.get(rel);
+  if (m === undefined) {
+    m = {};
+    byRelationship.set(rel, m);
+  }
+  let e = m[kind];
+  if (e === undefined) {
+    e = withDescriptor<RelationshipDescriptor>({ kind, rel });
+    m[kind] = e;
+  }
+  return e;
+}
+
+/** The extensions of the `_and`, `_or` and `_not` fields of every bool_exp. */
+export const COMBINATOR_EXTENSIONS = {
+  _and: withDescriptor<TableFieldDescriptor>({ kind: 'and' }),
+  _or: withDescriptor<TableFieldDescriptor>({ kind: 'or' }),
+  _not: withDescriptor<TableFieldDescriptor>({ kind: 'not' }),
+} as const;
+
+/** The extensions of `count` fields of aggregates. */
+export const COUNT_EXTENSIONS = withDescriptor<AggregateFieldDescriptor>({ kind: 'count' });
+
+const byOp = new Map<AggregateOpName, Extensions<AggregateFieldDescriptor>>();
+
+/** The extensions of the `<op>` fields of aggregates, one object per operator. */
+export function aggregateOpExtensions(op: AggregateOpName): Extensions<AggregateFieldDescriptor> {
+  let e = byOp.get(op);
+  if (e === undefined) {
+    e = withDescriptor<AggregateFieldDescriptor>({ kind: 'op', op });
+    byOp.set(op, e);
+  }
+  return e;
 }
 
 /**

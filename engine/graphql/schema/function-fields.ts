@@ -12,7 +12,6 @@
  * return table's view.
  */
 import {
-  GraphQLInputObjectType,
   GraphQLList,
   GraphQLNonNull,
   type GraphQLFieldConfigArgumentMap,
@@ -23,6 +22,7 @@ import type { Catalog, ColumnInfo, FunctionArgInfo, FunctionInfo, SourceInfo } f
 import { tableKey } from '../../catalog/types.ts';
 import { customizeTypeName } from '../../catalog/stages/customization.ts';
 import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
+import { inputObjectType } from './lean-types.ts';
 import { FUNCTION_ARGS, functionArgsTypeName } from './names.ts';
 import type { SchemaTypes } from './table-types.ts';
 import type { TableView } from './table-view.ts';
@@ -71,7 +71,7 @@ export function functionArgsArgument(
     const t = types.columns.input(source, argAsColumn(a));
     fields[a.name] = { type: a.hasDefault ? t : new GraphQLNonNull(t) };
   }
-  const input = types.inputObject(typeName, () => new GraphQLInputObjectType({ name: typeName, fields }));
+  const input = types.inputObject(typeName, () => inputObjectType({ name: typeName, fields }));
   const required = args.some((a) => !a.hasDefault);
   return { [FUNCTION_ARGS]: { type: required ? new GraphQLNonNull(input) : input, description: `input parameters for function "${fnName}"` } };
 }

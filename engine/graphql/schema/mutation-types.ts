@@ -7,18 +7,19 @@
  * `<t>_updates`. v2 compat: shared/design/compat.md, "Generated GraphQL schema".
  */
 import {
-  GraphQLEnumType,
-  GraphQLInputObjectType,
   GraphQLInt,
   GraphQLList,
   GraphQLNonNull,
-  GraphQLObjectType,
   GraphQLString,
+  type GraphQLEnumType,
   type GraphQLInputFieldConfigMap,
+  type GraphQLInputObjectType,
   type GraphQLInputType,
+  type GraphQLObjectType,
 } from 'graphql';
 import type { ColumnInfo } from '../../catalog/types.ts';
-import { withDescriptor } from './descriptors.ts';
+import { columnExtensions, withDescriptor } from './descriptors.ts';
+import { enumType, inputObjectType, objectType } from './lean-types.ts';
 import type { InsertRelationshipView, MutationView } from './mutation-view.ts';
 import { MUTATION, UPDATE_OPS } from './names.ts';
 import { isNumeric } from './scalars.ts';
@@ -76,7 +77,7 @@ export class MutationTypes {
   /** `<t>_insert_input`: insertable columns and relationships to insertable tables. */
   insertInput(view: MutationView): GraphQLInputObjectType {
     return this.#once(view.names.insertInput, () => {
-      return new GraphQLInputObjectType({
+      return inputObjectType({
         name: view.names.insertInput,
         description: `input type for inserting data into table "${view.info.name.name}"`,
         fields: () => {
@@ -84,7 +85,7 @@ export class MutationTypes {
           for (const c of view.insert?.columns ?? []) {
             fields[c.gqlName] = {
               type: this.#types.columns.input(view.source, c),
-              extensions: withDescriptor<InsertFieldDescriptor>({ kind: 'column', column: c }),
+              extensions: columnExtensions(c),
             };
           }
           for (const rel of view.insertRelationships) {
@@ -102,7 +103,7 @@ export class MutationTypes {
       const fields: GraphQLInputFieldConfigMap = { [MUTATION.data]: { type: new GraphQLNonNull(data) } };
       const onConflict = this.onConflict(view);
       if (onConflict !== null) fields[MUTATION.onConflict] = { type: onConflict, description: 'upsert condition' };
-      return new GraphQLInputObjectType({ name, description: `input type for inserting ${what} relation for remote table "${view.info.name.name}"`, fields });
+      return inputObjectType({ name, description: `input type for inserting ${what} relation for remote table "${view.info.name.name}"`, fields });
     });
   }
 
@@ -125,7 +126,7 @@ export class MutationTypes {
     return this.#once(view.names.onConflict, () => {
       const constraints = constraintsOf(view);
       if (constraints.size === 0 || view.update === null) return null;
-      const constraint = new GraphQLEnumType({
+      const constraint = enumType({
         name: view.names.constraint,
         description: `unique or primary key constraints on table "${view.info.name.name}"`,
         values: Object.fromEntries(
@@ -137,7 +138,7 @@ export class MutationTypes {
         [MUTATION.updateColumns]: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.updateColumn(view)))), defaultValue: [] },
       };
       if (view.select !== null) fields[MUTATION.where] = { type: this.#types.of(view.select).boolExp };
-      return new GraphQLInputObjectType({
+      return inputObjectType({
         name: view.names.onConflict,
         description: `on_conflict condition type for table "${view.info.name.name}"`,
         fields,
@@ -153,7 +154,7 @@ export class MutationTypes {
         cols.length === 0
           ? { [MUTATION.placeholder]: { value: null, description: 'placeholder (do not use)' } }
           : Object.fromEntries(cols.map((c) => [c.gqlName, { value: c.name, description: 'column name' }]));
-      return new GraphQLEnumType({ name: view.names.updateColumn, description: `update columns of table "${view.info.name.name}"`, values });
+      return enumType({ name: view.names.updateColumn, description: `update columns of table "${view.info.name.name}"`, values });
     });
   }
 
@@ -161,7 +162,7 @@ export class MutationTypes {
   mutationResponse(view: MutationView): GraphQLObjectType {
     return this.#once(view.names.mutationResponse, () => {
       const select = view.select;
-      return new GraphQLObjectType({
+      return objectType({
         name: view.names.mutationResponse,
         description: `response of any mutation on the table "${view.info.name.name}"`,
         fields: () => ({
@@ -187,7 +188,7 @@ export class MutationTypes {
       if (cols.length === 0) return null;
       const fields: GraphQLInputFieldConfigMap = {};
       for (const c of cols) fields[c.gqlName] = { type: this.#opValueType(view, c, op) };
-      return new GraphQLInputObjectType({ name, description: `input type for the ${UPDATE_OPS[op]} operator on table "${view.info.name.name}"`, fields });
+      return inputObjectType({ name, description: `input type for the ${UPDATE_OPS[op]} operator on table "${view.info.name.name}"`, fields });
     });
   }
 
@@ -220,7 +221,7 @@ export class MutationTypes {
       const fields: GraphQLInputFieldConfigMap = {};
       for (const c of pkColumns(view) ?? []) fields[c.gqlName] = { type: new GraphQLNonNull(this.#types.columns.input(view.source, c)) };
       if (Object.keys(fields).length === 0) return null;
-      return new GraphQLInputObjectType({ name: view.names.pkColumnsInput, description: `primary key columns input for table: ${view.info.name.name}`, fields });
+      return inputObjectType({ name: view.names.pkColumnsInput, description: `primary key columns input for table: ${view.info.name.name}`, fields });
     });
   }
 
@@ -230,7 +231,7 @@ export class MutationTypes {
       const fields: GraphQLInputFieldConfigMap = {};
       for (const [op, t] of this.opArgs(view)) fields[UPDATE_OPS[op]] = { type: t };
       fields[MUTATION.where] = { type: new GraphQLNonNull(boolExp), description: 'filter the rows which have to be updated' };
-      return new GraphQLInputObjectType({ name: view.names.updates, fields });
+      return inputObjectType({ name: view.names.updates, fields });
     });
   }
 }

@@ -3,10 +3,11 @@
  * under one field of the root type, typed `<ns>_query`, `<ns>_mutation_frontend`
  * or `<ns>_subscription` (v2 compat, with the source's type prefix/suffix).
  */
-import { GraphQLNonNull, GraphQLObjectType, type GraphQLFieldConfig, type GraphQLFieldConfigMap } from 'graphql';
+import { GraphQLNonNull, type GraphQLFieldConfig, type GraphQLFieldConfigMap } from 'graphql';
 import type { SourceInfo } from '../../catalog/types.ts';
 import { customizeTypeName } from '../../catalog/stages/customization.ts';
 import { descriptorOf, withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
+import { objectType } from './lean-types.ts';
 
 /** v2 compat: the suffix of a namespace type per root. */
 const NAMESPACE_SUFFIX = { query: '_query', mutation: '_mutation_frontend', subscription: '_subscription' } as const;
@@ -46,7 +47,7 @@ export function namespaceRootFields(
       if (field !== null) out[name] = field;
       continue;
     }
-    const type = new GraphQLObjectType({
+    const type = objectType({
       name: customizeTypeName(group.source.customization, `${name}${NAMESPACE_SUFFIX[root]}`),
       fields: group.fields,
     });

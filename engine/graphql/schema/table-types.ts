@@ -7,12 +7,12 @@
  * tables are keyed by the catalog's TableInfo, not by a role's view.
  */
 import {
-  GraphQLEnumType,
-  GraphQLInputObjectType,
   GraphQLInt,
   GraphQLList,
   GraphQLNonNull,
-  GraphQLObjectType,
+  type GraphQLEnumType,
+  type GraphQLInputObjectType,
+  type GraphQLObjectType,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
   type GraphQLInputFieldConfigMap,
@@ -21,7 +21,8 @@ import type { TableInfo } from '../../catalog/types.ts';
 import { ColumnTypes } from './column-types.ts';
 import { computedBoolExpFields, computedObjectFields, computedOrderByFields } from './computed-field-fields.ts';
 import { buildAggregateTypes, type AggregateTypes } from './aggregate-types.ts';
-import { withDescriptor, type TableFieldDescriptor } from './descriptors.ts';
+import { COMBINATOR_EXTENSIONS, columnExtensions, relationshipExtensions } from './descriptors.ts';
+import { enumType, inputObjectType, objectType } from './lean-types.ts';
 import { ARG, FIELD, ORDER_BY_ENUM, relationshipAggregateField } from './names.ts';
 import type { RelationshipView, TableView } from './table-view.ts';
 
@@ -59,7 +60,7 @@ function isAlwaysPresent(view: TableView, rel: RelationshipView): boolean {
 /** Every table type of the schemas of one read fingerprint, created on first use. */
 export class SchemaTypes {
   readonly columns = new ColumnTypes();
-  readonly orderByEnum = new GraphQLEnumType({
+  readonly orderByEnum = enumType({
     name: ORDER_BY_ENUM,
     description: 'column ordering options',
     values: Object.fromEntries(
@@ -104,22 +105,22 @@ export class SchemaTypes {
   #build(view: TableView): TableTypes {
     const { names } = view;
     const name = `"${view.info.name.name}"`;
-    const selectColumn = new GraphQLEnumType({
+    const selectColumn = enumType({
       name: names.selectColumn,
       description: `select columns of table ${name}`,
       values: Object.fromEntries(view.columns.map((c) => [c.gqlName, { value: c.name, description: 'column name' }])),
     });
-    const boolExp: GraphQLInputObjectType = new GraphQLInputObjectType({
+    const boolExp: GraphQLInputObjectType = inputObjectType({
       name: names.boolExp,
       description: `Boolean expression to filter rows from the table ${name}. All fields are combined with a logical 'AND'.`,
       fields: () => this.#boolExpFields(view, boolExp),
     });
-    const orderBy = new GraphQLInputObjectType({
+    const orderBy = inputObjectType({
       name: names.orderBy,
       description: `Ordering options when selecting data from ${name}.`,
       fields: () => this.#orderByFields(view),
     });
-    const object = new GraphQLObjectType({
+    const object = objectType({
       name: names.object,
       description: view.info.description ?? `columns and relationships of ${name}`,
       fields: () => this.#objectFields(view),
@@ -135,7 +136,7 @@ export class SchemaTypes {
       fields[c.gqlName] = {
         type: this.columns.output(view.source, c),
         description: c.description ?? undefined,
-        extensions: withDescriptor<TableFieldDescriptor>({ kind: 'column', column: c }),
+        extensions: columnExtensions(c),
       };
     }
     for (const rel of view.relationships) {
@@ -145,7 +146,7 @@ export class SchemaTypes {
         fields[rel.info.name] = {
           type: isAlwaysPresent(view, rel) ? new GraphQLNonNull(target.object) : target.object,
           description,
-          extensions: withDescriptor<TableFieldDescriptor>({ kind: 'object-relationship', rel }),
+          extensions: relationshipExtensions(rel, 'object-relationship'),
         };
         continue;
       }
@@ -153,14 +154,14 @@ export class SchemaTypes {
         type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(target.object))),
         description,
         args: this.listArgs(rel.target),
-        extensions: withDescriptor<TableFieldDescriptor>({ kind: 'array-relationship', rel }),
+        extensions: relationshipExtensions(rel, 'array-relationship'),
       };
       if (target.aggregate !== null) {
         fields[relationshipAggregateField(rel.info.name)] = {
           type: new GraphQLNonNull(target.aggregate.aggregate),
           description: 'An aggregate relationship',
           args: this.listArgs(rel.target),
-          extensions: withDescriptor<TableFieldDescriptor>({ kind: 'array-aggregate', rel }),
+          extensions: relationshipExtensions(rel, 'array-aggregate'),
         };
       }
     }
@@ -171,21 +172,21 @@ export class SchemaTypes {
   #boolExpFields(view: TableView, self: GraphQLInputObjectType): GraphQLInputFieldConfigMap {
     const list = new GraphQLList(new GraphQLNonNull(self));
     const fields: GraphQLInputFieldConfigMap = {
-      [FIELD.and]: { type: list, extensions: withDescriptor<TableFieldDescriptor>({ kind: 'and' }) },
-      [FIELD.not]: { type: self, extensions: withDescriptor<TableFieldDescriptor>({ kind: 'not' }) },
-      [FIELD.or]: { type: list, extensions: withDescriptor<TableFieldDescriptor>({ kind: 'or' }) },
+      [FIELD.and]: { type: list, extensions: COMBINATOR_EXTENSIONS._and },
+      [FIELD.not]: { type: self, extensions: COMBINATOR_EXTENSIONS._not },
+      [FIELD.or]: { type: list, extensions: COMBINATOR_EXTENSIONS._or },
     };
     for (const c of view.columns) {
       fields[c.gqlName] = {
         type: this.columns.comparison(view.source, c),
-        extensions: withDescriptor<TableFieldDescriptor>({ kind: 'column', column: c }),
+        extensions: columnExtensions(c),
       };
     }
     for (const rel of view.relationships) {
       const kind = rel.info.kind === 'object' ? 'object-relationship' : 'array-relationship';
       fields[rel.info.name] = {
         type: this.of(rel.target).boolExp,
-        extensions: withDescriptor<TableFieldDescriptor>({ kind, rel }),
+        extensions: relationshipExtensions(rel, kind),
       };
     }
     Object.assign(fields, computedBoolExpFields(view, this));
@@ -200,7 +201,7 @@ export class SchemaTypes {
       fields[c.gqlName] = {
         type: this.orderByEnum,
         description: c.description ?? undefined,
-        extensions: withDescriptor<TableFieldDescriptor>({ kind: 'column', column: c }),
+        extensions: columnExtensions(c),
       };
     }
     for (const rel of view.relationships) {
@@ -208,12 +209,12 @@ export class SchemaTypes {
       if (rel.info.kind === 'object') {
         fields[rel.info.name] = {
           type: target.orderBy,
-          extensions: withDescriptor<TableFieldDescriptor>({ kind: 'object-relationship', rel }),
+          extensions: relationshipExtensions(rel, 'object-relationship'),
         };
       } else if (target.aggregate !== null) {
         fields[relationshipAggregateField(rel.info.name)] = {
           type: target.aggregate.orderBy,
-          extensions: withDescriptor<TableFieldDescriptor>({ kind: 'array-aggregate', rel }),
+          extensions: relationshipExtensions(rel, 'array-aggregate'),
         };
       }
     }
