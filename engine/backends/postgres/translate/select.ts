@@ -8,12 +8,14 @@
  * builds the JSON from those rows only, so nested relationship subqueries run
  * for kept rows and never for rows a LIMIT drops:
  *
- *   (SELECT coalesce(json_agg(json_build_object('id', "_1"."id", ...)
- *            ORDER BY "_1"."id" ASC NULLS LAST), '[]'::json)
+ *   (SELECT coalesce(json_agg("_2" ORDER BY "_1"."id" ASC NULLS LAST), '[]'::json)
  *      FROM (SELECT "_0"."id", ... FROM "public"."albums" AS "_0"
- *            WHERE <permission AND where> ORDER BY ... LIMIT $1) AS "_1")
+ *            WHERE <permission AND where> ORDER BY ... LIMIT $1) AS "_1",
+ *           LATERAL (SELECT "_1"."id" AS "id", ...) AS "_2")
  *
- * Relationships are correlated scalar subqueries inside json_build_object
+ * where "_2" is the row as a record named by its JSON keys (Note [Row records]).
+ *
+ * Relationships are correlated scalar subqueries inside that record
  * (Postgres runs them as SubPlans, one index probe per outer row), with the
  * join condition in the inner WHERE. json_agg repeats the ORDER BY because an
  * aggregate is not bound to keep its input order; Postgres 16+ sees the input
@@ -179,14 +181,14 @@ export function typenameValue(name: string): Fragment {
   return sql`${{ kind: 'string', value: name }}::text`;
 }
 
-/** The JSON object of one row named `alias` (also used for the rows a mutation returns). */
-export function rowJson(
+/** The key/value pairs of one row named `alias`, in selection order. */
+function rowPairs(
   fields: readonly ir.Field[],
   alias: string,
   aliases: AliasCounter,
-  computed: ReadonlyMap<ir.Field, string> = new Map(),
-): Fragment {
-  const pairs: JsonPair[] = fields.map((f) => {
+  computed: ReadonlyMap<ir.Field, string>,
+): JsonPair[] {
+  return fields.map((f) => {
     switch (f.kind) {
       case 'computed-scalar':
       case 'computed-rows': {
@@ -205,7 +207,57 @@ export function rowJson(
         return { key: f.alias, value: translateAggregate(f.select, { outer: alias, mapping: f.mapping }, aliases) };
     }
   });
-  return jsonObject(pairs);
+}
+
+/** The JSON object of one row named `alias` (also used for the rows a mutation returns). */
+export function rowJson(
+  fields: readonly ir.Field[],
+  alias: string,
+  aliases: AliasCounter,
+  computed: ReadonlyMap<ir.Field, string> = new Map(),
+): Fragment {
+  return jsonObject(rowPairs(fields, alias, aliases, computed));
+}
+
+/** A GraphQL name PostgreSQL keeps whole as a column name (NAMEDATALEN - 1 = 63 bytes). */
+const RECORD_KEY = /^[_A-Za-z][_0-9A-Za-z]{0,62}$/;
+/** Columns a row may have (MaxTupleAttributeNumber is 1664; leave room). */
+const MAX_RECORD_COLUMNS = 1600;
+
+/** One row as a record whose column names are its JSON keys (Note [Row records]). */
+interface RowRecord {
+  /** `, LATERAL (SELECT <value> AS "<key>", ...) AS "_n"`, to append after the row source. */
+  readonly lateral: Fragment;
+  /** `"_n"`, the record. */
+  readonly ref: Fragment;
+}
+
+/**
+ * Note [Row records]
+ * A row's JSON object is built by PostgreSQL's own record-to-JSON conversion
+ * rather than json_build_object: the row source gets a column-less LATERAL
+ * subquery naming each value by its key,
+ *
+ *   FROM (<inner>) AS "_1", LATERAL (SELECT "_1"."id" AS "id", (...) AS "artist") AS "_2"
+ *
+ * and `json_agg("_2")` / `row_to_json("_2")` turn that record into the object.
+ * The planner pulls the subquery up into a ROW(...) expression (no extra
+ * scan), and converting a record costs about 40% less per row than
+ * json_build_object's variadic call (same value encoding: both go through
+ * datum_to_json). The text is more compact (`{"id":1}`, and json_agg puts
+ * `\n ` between records); the JSON is the same. Keys that are not plain
+ * GraphQL names of at most 63 bytes fall back to json_build_object (null here).
+ */
+function rowRecord(pairs: readonly JsonPair[], aliases: AliasCounter): RowRecord | null {
+  if (pairs.length === 0 || pairs.length > MAX_RECORD_COLUMNS) return null;
+  const keys = new Set<string>();
+  for (const p of pairs) {
+    if (!RECORD_KEY.test(p.key) || keys.has(p.key)) return null;
+    keys.add(p.key);
+  }
+  const r = aliases.fresh();
+  const columns = pairs.map((p) => sql`${p.value} AS ${ident(p.key)}`);
+  return { lateral: sql`, LATERAL (SELECT ${join(columns, ', ')}) AS ${ident(r)}`, ref: ident(r) };
 }
 
 /** The value of a computed field for rows named `row` (which must have the table's row type). */
@@ -244,9 +296,15 @@ export function translateSelect(
   const needed = columnsRead(s.fields, []);
   const { extras, names } = computedProjections(s.fields, aliases);
   const src = translateRowSource(s.from, needed, correlation, aliases, extras, from);
-  const row = rowJson(s.fields, src.alias, aliases, names);
-  if (s.cardinality === 'one') return sql`(SELECT ${row} FROM ${src.from} LIMIT 1)`;
-  return sql`(SELECT ${jsonArrayAgg(row, src.order)} FROM ${src.from})`;
+  const pairs = rowPairs(s.fields, src.alias, aliases, names);
+  const rec = rowRecord(pairs, aliases);
+  if (rec === null) {
+    const row = jsonObject(pairs);
+    if (s.cardinality === 'one') return sql`(SELECT ${row} FROM ${src.from} LIMIT 1)`;
+    return sql`(SELECT ${jsonArrayAgg(row, src.order)} FROM ${src.from})`;
+  }
+  if (s.cardinality === 'one') return sql`(SELECT row_to_json(${rec.ref}) FROM ${src.from}${rec.lateral} LIMIT 1)`;
+  return sql`(SELECT ${jsonArrayAgg(rec.ref, src.order)} FROM ${src.from}${rec.lateral})`;
 }
 
 function aggregateExpr(f: ir.AggregateOpField, alias: string): Fragment {
@@ -288,15 +346,21 @@ export function translateAggregate(
   const nodes = s.fields.flatMap((f) => (f.kind === 'nodes' ? f.fields : []));
   const { extras, names } = computedProjections(nodes, aliases);
   const src = translateRowSource(s.from, needed, correlation, aliases, extras);
+  const laterals: Fragment[] = [];
   const pairs: JsonPair[] = s.fields.map((f) => {
     switch (f.kind) {
       case 'typename':
         return { key: f.alias, value: typenameValue(f.typename) };
       case 'aggregate':
         return { key: f.alias, value: jsonObject(f.fields.map((op) => ({ key: op.alias, value: aggregateExpr(op, src.alias) }))) };
-      case 'nodes':
-        return { key: f.alias, value: jsonArrayAgg(rowJson(f.fields, src.alias, aliases, names), src.order) };
+      case 'nodes': {
+        const row = rowPairs(f.fields, src.alias, aliases, names);
+        const rec = rowRecord(row, aliases);
+        if (rec === null) return { key: f.alias, value: jsonArrayAgg(jsonObject(row), src.order) };
+        laterals.push(rec.lateral);
+        return { key: f.alias, value: jsonArrayAgg(rec.ref, src.order) };
+      }
     }
   });
-  return sql`(SELECT ${jsonObject(pairs)} FROM ${src.from})`;
+  return sql`(SELECT ${jsonObject(pairs)} FROM ${src.from}${seq(laterals)})`;
 }
