@@ -2,25 +2,47 @@
  * buildApp(deps): the fastify application. The only importer of fastify.
  * Each route family is an encapsulated plugin under routes/.
  */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppDeps } from './deps.ts';
 import { registerGraphqlRoutes } from './routes/graphql.ts';
 import { registerMetadataRoutes } from './routes/metadata.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerBodyParser } from './body.ts';
-import { registerCors } from './cors.ts';
+import { buildOriginMatcher, registerCors } from './cors.ts';
+import { graphqlFastPath } from './graphql-fast-path.ts';
 
 /** Largest request body accepted (metadata documents can be big). */
 const BODY_LIMIT = 64 * 1024 * 1024;
 
-/** Builds the HTTP app; call `listen` on it (or `inject` in tests). */
+/** fastify's defaults for the servers it creates itself (we create ours: serverFactory). */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
+/**
+ * Builds the HTTP app; call `listen` on it (or `inject` in tests, which
+ * reaches the fastify routes only: see Note [GraphQL fast path]).
+ */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  let closing = false;
+  const fastPath = graphqlFastPath({ deps, bodyLimit: BODY_LIMIT, allowOrigin: buildOriginMatcher(deps.settings.corsDomain), closing: () => closing });
   const app = Fastify({
+    serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
+      const server = createServer((req, res) => {
+        if (!fastPath(req, res)) handler(req, res);
+      });
+      server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+      return server;
+    },
     logger: deps.settings.logLevel === 'debug' ? { level: 'debug' } : { level: deps.settings.logLevel === 'info' ? 'warn' : deps.settings.logLevel },
     bodyLimit: BODY_LIMIT,
     // In-flight requests finish on close; idle keep-alive sockets are closed at once.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+  });
+  // Runs when close() begins, before the server stops accepting: from then on fastify answers 503.
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
   });
   registerBodyParser(app);
   await registerCors(app, deps.settings.corsDomain);

@@ -7,27 +7,20 @@ import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
 import { authenticate } from '../authenticate.ts';
 import { parseJsonBody, tryParseJsonBody } from '../body.ts';
-import { apiErrorBody, graphqlErrorBody, toEngineError } from '../error-response.ts';
+import { apiErrorBody, toEngineError } from '../error-response.ts';
+import { answerGraphql } from '../graphql-answer.ts';
 import { sendApiResponse } from '../reply.ts';
 
 /** Registers the GraphQL routes. */
 export async function registerGraphqlRoutes(app: FastifyInstance, opts: { deps: AppDeps }): Promise<void> {
   const { deps } = opts;
 
+  // Plain `POST /v1/graphql` takes the fast path before fastify (Note [GraphQL fast path]); this
+  // route answers the rest (a query string, inject in tests) the same way.
   app.post('/v1/graphql', async (request, reply) => {
-    let isAdmin = false;
-    try {
-      const parsed = tryParseJsonBody(request.body);
-      const session = await authenticate(deps, request, reply, parsed);
-      isAdmin = session.isAdmin;
-      const body = parsed === undefined ? parseJsonBody(request.body) : parsed;
-      return sendApiResponse(reply, await deps.graphql.execute(session, body));
-    } catch (e) {
-      const err = toEngineError(e);
-      if (err.status >= 500) deps.logger.error('graphql request failed', { error: String(err.internal ?? err.message) });
-      // Auth and body failures keep their HTTP status; query errors are answered by execute() with 200.
-      return sendApiResponse(reply, { status: err.status, json: graphqlErrorBody(err, isAdmin) });
-    }
+    const a = await answerGraphql(deps, request.headers, request.body);
+    if (a.setCookies.length > 0) void reply.header('set-cookie', [...a.setCookies]);
+    return reply.code(a.status).type('application/json; charset=utf-8').send(a.body);
   });
 
   app.post('/v1/graphql/explain', async (request, reply) => {

@@ -1,0 +1,94 @@
+/**
+ * Note [GraphQL fast path]
+ * POST /v1/graphql is nearly all of an engine's traffic, and on a plan-cache
+ * hit the engine's own work is a few microseconds, so per-request framework
+ * cost shows: fastify's routing, hooks, content-type parsing and reply
+ * machinery (with @fastify/cors) cost about as much CPU as the engine's
+ * request handling itself (test/bench, `npm run bench -- --ops AlbumByPK`).
+ * So the HTTP server hands exactly `POST /v1/graphql` to this handler, on bare
+ * node:http, and everything else (other routes, other methods such as the
+ * CORS preflight, a query string, a server that is closing) to fastify.
+ * Both answer through answerGraphql (graphql-answer.ts), and this handler
+ * writes the same headers as the fastify route: content type, the CORS
+ * headers of @fastify/cors as configured in cors.ts (Vary: Origin always;
+ * allow-origin and allow-credentials for an allowed Origin) and the auth
+ * webhook's Set-Cookie. Bodies over the limit get 413, as from fastify.
+ */
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { AppDeps } from './deps.ts';
+import { answerGraphql } from './graphql-answer.ts';
+
+/** Handles a request and returns true, or returns false to leave it to fastify. */
+export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/** Options of {@link graphqlFastPath}. */
+export interface FastPathOptions {
+  readonly deps: AppDeps;
+  /** Largest body accepted, in bytes. */
+  readonly bodyLimit: number;
+  /** The CORS origin predicate (cors.ts buildOriginMatcher). */
+  readonly allowOrigin: (origin: string) => boolean;
+  /** True once the app is closing: fastify then answers 503. */
+  readonly closing: () => boolean;
+}
+
+const TOO_LARGE = JSON.stringify({ errors: [{ message: 'Request body is too large', extensions: { path: '$', code: 'bad-request' } }] });
+
+/** The fast path of POST /v1/graphql; see Note [GraphQL fast path]. */
+export function graphqlFastPath(opts: FastPathOptions): FastPath {
+  const { deps, bodyLimit, allowOrigin, closing } = opts;
+
+  function respond(req: IncomingMessage, res: ServerResponse, status: number, body: string, setCookies: readonly string[]): void {
+    const headers: OutgoingHttpHeaders = {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      vary: 'Origin',
+    };
+    const origin = req.headers.origin;
+    if (origin !== undefined && allowOrigin(origin)) {
+      headers['access-control-allow-origin'] = origin;
+      headers['access-control-allow-credentials'] = 'true';
+    }
+    if (setCookies.length > 0) headers['set-cookie'] = [...setCookies];
+    res.writeHead(status, headers);
+    res.end(body);
+  }
+
+  return (req, res) => {
+    if (req.method !== 'POST' || req.url !== '/v1/graphql' || closing()) return false;
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > bodyLimit) {
+      // Like fastify: answer without reading the body, and close the connection.
+      res.setHeader('connection', 'close');
+      respond(req, res, 413, TOO_LARGE, []);
+      req.resume();
+      return true;
+    }
+    req.setEncoding('utf8');
+    let text = '';
+    let tooLarge = false;
+    req.on('data', (chunk: string) => {
+      if (tooLarge) return;
+      text += chunk;
+      if (text.length > bodyLimit) {
+        tooLarge = true;
+        res.setHeader('connection', 'close');
+        respond(req, res, 413, TOO_LARGE, []);
+      }
+    });
+    req.on('end', () => {
+      if (tooLarge) return;
+      answerGraphql(deps, req.headers, text).then(
+        (a) => respond(req, res, a.status, a.body, a.setCookies),
+        // answerGraphql does not throw; this guards a bug from leaving the client hanging.
+        (e: unknown) => {
+          deps.logger.error('graphql request failed', { error: String(e) });
+          if (!res.headersSent) respond(req, res, 500, JSON.stringify({ errors: [{ message: 'unexpected error', extensions: { path: '$', code: 'unexpected' } }] }), []);
+        },
+      );
+    });
+    // A client that goes away mid-body: nothing to answer.
+    req.on('error', () => {});
+    return true;
+  };
+}
