@@ -7,7 +7,8 @@
  * median req/s and CPU per request (engine process and PostgreSQL).
  *
  * Options: --dataset chinook|sf<N> (default chinook), --seconds N (4),
- * --repeats N (3), --connections N (16), --pool N (8).
+ * --repeats N (3), --connections N (16), --pool N (8), --ops a,b and --roles a,b
+ * (only these operations and roles).
  */
 import path from 'node:path';
 import { chinookWorkloadText } from './data/chinook.ts';
@@ -33,6 +34,8 @@ const seconds = Number(option('--seconds', '4'));
 const repeats = Number(option('--repeats', '3'));
 const connections = Number(option('--connections', '16'));
 const pool = Number(option('--pool', '8'));
+const onlyOps = option('--ops', '').split(',').filter((s) => s !== '');
+const onlyRoles = option('--roles', '').split(',').filter((s) => s !== '');
 if (!datasetAvailable(dataset)) throw new Error(`data set ${dataset} is not available`);
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -56,7 +59,9 @@ try {
     '|---|---|---:|---:|---:|---:|---:|',
   ];
   for (const op of workload.ops) {
+    if (onlyOps.length > 0 && !onlyOps.includes(op.name)) continue;
     for (const role of ROLES) {
+      if (onlyRoles.length > 0 && !onlyRoles.includes(role)) continue;
       if (role === 'customer' && op.customerNotApplicable !== null) continue;
       const body = JSON.stringify({ query: workload.engineQuery.get(op.name), operationName: op.name, variables: op.variables });
       const results: Record<string, LoadResult[]> = { before: [], after: [] };
