@@ -1,0 +1,83 @@
+/**
+ * POST /v1/graphql is answered before fastify (Note [GraphQL fast path] in
+ * engine/server/graphql-fast-path.ts); what a client sees must not depend on
+ * which of the two answered: the fastify route still takes the same request
+ * with a query string, and through `inject`.
+ */
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
+import { startTestEngine, type TestEngine } from '../../support/engine.ts';
+
+let db: TestDatabase;
+let engine: TestEngine;
+
+beforeAll(async () => {
+  db = await createTestDatabase('fastpath');
+  await db.sql(`CREATE TABLE item (id int PRIMARY KEY, name text NOT NULL); INSERT INTO item VALUES (1, 'one'), (2, 'two');`);
+  engine = await startTestEngine({ databaseUrl: db.url, adminSecret: 'sekret', corsDomain: 'https://app.test' });
+  const r = await engine.metadata({ type: 'pg_track_table', args: { source: 'default', table: 'item' } });
+  expect(r.status).toBe(200);
+});
+
+afterAll(async () => {
+  await engine?.close();
+  await db?.drop();
+});
+
+const admin = { 'x-engine-admin-secret': 'sekret', 'content-type': 'application/json' };
+const body = JSON.stringify({ query: '{ item(order_by: {id: asc}) { id name } }' });
+
+async function post(path: string, headers: Record<string, string>, payload = body): Promise<{ status: number; text: string; headers: Headers }> {
+  const res = await fetch(engine.url + path, { method: 'POST', headers, body: payload });
+  return { status: res.status, text: await res.text(), headers: res.headers };
+}
+
+describe('GraphQL fast path', () => {
+  it('answers like the fastify route: body, status, content type, CORS', async () => {
+    const origin = 'https://app.test';
+    const fast = await post('/v1/graphql', { ...admin, origin });
+    const routed = await post('/v1/graphql?via=fastify', { ...admin, origin });
+    expect(fast.status).toBe(200);
+    expect(JSON.parse(fast.text)).toEqual({ data: { item: [{ id: 1, name: 'one' }, { id: 2, name: 'two' }] } });
+    expect(fast.text).toBe(routed.text);
+    for (const name of ['content-type', 'access-control-allow-origin', 'access-control-allow-credentials', 'vary']) {
+      expect(fast.headers.get(name), name).toBe(routed.headers.get(name));
+    }
+    expect(fast.headers.get('access-control-allow-origin')).toBe(origin);
+    const injected = await engine.engine.app.inject({ method: 'POST', url: '/v1/graphql', headers: admin, payload: body });
+    expect(injected.body).toBe(fast.text);
+  });
+
+  it('gives no CORS grant to an origin that is not allowed', async () => {
+    const res = await post('/v1/graphql', { ...admin, origin: 'https://evil.test' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(res.headers.get('vary')).toBe('Origin');
+  });
+
+  it('keeps error statuses and shapes: bad secret, bad JSON, errors in the query', async () => {
+    const denied = await post('/v1/graphql', { 'x-engine-admin-secret': 'wrong', 'content-type': 'application/json' });
+    expect(denied.status).toBe(401);
+    expect(JSON.parse(denied.text)).toMatchObject({ errors: [{ extensions: { code: 'access-denied' } }] });
+    const malformed = await post('/v1/graphql', admin, '{"query": ');
+    expect(malformed.status).toBe(400);
+    expect(JSON.parse(malformed.text)).toMatchObject({ errors: [{ extensions: { code: 'invalid-json' } }] });
+    const invalid = await post('/v1/graphql', admin, JSON.stringify({ query: '{ nope }' }));
+    expect(invalid.status).toBe(200);
+    expect(JSON.parse(invalid.text)).toMatchObject({ errors: [{ extensions: { code: 'validation-failed' } }] });
+  });
+
+  it('refuses a body declared over the limit with 413 without reading it', async () => {
+    const url = new URL(`${engine.url}/v1/graphql`);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { ...admin, 'content-length': String(200 * 1024 * 1024) } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.write('{"query":');
+    });
+    expect(status).toBe(413);
+  });
+});
