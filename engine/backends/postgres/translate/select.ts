@@ -181,12 +181,17 @@ export function typenameValue(name: string): Fragment {
   return sql`${{ kind: 'string', value: name }}::text`;
 }
 
-/** The key/value pairs of one row named `alias`, in selection order. */
+/**
+ * The key/value pairs of one row named `alias`, in selection order. With
+ * `joins`, object relationships become LEFT JOIN LATERAL items pushed there
+ * (Note [Object relationships as joins]); without, scalar subqueries.
+ */
 function rowPairs(
   fields: readonly ir.Field[],
   alias: string,
   aliases: AliasCounter,
   computed: ReadonlyMap<ir.Field, string>,
+  joins: Fragment[] | null,
 ): JsonPair[] {
   return fields.map((f) => {
     switch (f.kind) {
@@ -200,7 +205,14 @@ function rowPairs(
         return { key: f.alias, value: columnValue(alias, f.column, f.asText) };
       case 'typename':
         return { key: f.alias, value: typenameValue(f.typename) };
-      case 'object-relationship':
+      case 'object-relationship': {
+        const correlation = { outer: alias, mapping: f.mapping };
+        if (joins === null) return { key: f.alias, value: translateSelect(f.select, correlation, aliases) };
+        const j = aliases.fresh();
+        const query = selectQuery(f.select, correlation, aliases, null, OBJECT_COLUMN);
+        joins.push(sql` LEFT JOIN LATERAL ${query} AS ${ident(j)} ON true`);
+        return { key: f.alias, value: columnOf(j, OBJECT_COLUMN) };
+      }
       case 'array-relationship':
         return { key: f.alias, value: translateSelect(f.select, { outer: alias, mapping: f.mapping }, aliases) };
       case 'array-aggregate':
@@ -216,8 +228,27 @@ export function rowJson(
   aliases: AliasCounter,
   computed: ReadonlyMap<ir.Field, string> = new Map(),
 ): Fragment {
-  return jsonObject(rowPairs(fields, alias, aliases, computed));
+  return jsonObject(rowPairs(fields, alias, aliases, computed, null));
 }
+
+/** The output column of an object relationship's LEFT JOIN LATERAL. */
+const OBJECT_COLUMN = 'o';
+
+/**
+ * Note [Object relationships as joins]
+ * An object relationship of the rows being built is a LEFT JOIN LATERAL of
+ * the row source rather than a scalar subquery in the row:
+ *
+ *   FROM (<inner>) AS "_5"
+ *     LEFT JOIN LATERAL (SELECT row_to_json(...) AS "o" FROM ... WHERE "_7"."id" = "_5"."genre_id" LIMIT 1) AS "_6" ON true,
+ *     LATERAL (SELECT ..., "_6"."o" AS "genre") AS "_9"
+ *
+ * Same rows (LIMIT 1 keeps at most one, LEFT keeps the row when there is
+ * none, as the scalar subquery's null), same probe per row, but a
+ * parameterized nested loop may get a Memoize node: rows sharing a key
+ * (tracks of one genre or media type, albums of one artist) reuse the
+ * object instead of looking it up again, which a SubPlan never does.
+ */
 
 /** A GraphQL name PostgreSQL keeps whole as a column name (NAMEDATALEN - 1 = 63 bytes). */
 const RECORD_KEY = /^[_A-Za-z][_0-9A-Za-z]{0,62}$/;
@@ -293,18 +324,30 @@ export function translateSelect(
   aliases: AliasCounter,
   from: Fragment | null = null,
 ): Fragment {
+  return selectQuery(s, correlation, aliases, from, null);
+}
+
+/** The parenthesized query of {@link translateSelect}; its one value is named `column` when given. */
+function selectQuery(
+  s: ir.Select,
+  correlation: Correlation | null,
+  aliases: AliasCounter,
+  from: Fragment | null,
+  column: string | null,
+): Fragment {
   const needed = columnsRead(s.fields, []);
   const { extras, names } = computedProjections(s.fields, aliases);
   const src = translateRowSource(s.from, needed, correlation, aliases, extras, from);
-  const pairs = rowPairs(s.fields, src.alias, aliases, names);
+  const joins: Fragment[] = [];
+  const pairs = rowPairs(s.fields, src.alias, aliases, names, joins);
   const rec = rowRecord(pairs, aliases);
-  if (rec === null) {
-    const row = jsonObject(pairs);
-    if (s.cardinality === 'one') return sql`(SELECT ${row} FROM ${src.from} LIMIT 1)`;
-    return sql`(SELECT ${jsonArrayAgg(row, src.order)} FROM ${src.from})`;
+  const rows = seq([src.from, ...joins, rec?.lateral ?? raw('')]);
+  const as = column === null ? raw('') : sql` AS ${ident(column)}`;
+  if (s.cardinality === 'one') {
+    const row = rec === null ? jsonObject(pairs) : sql`row_to_json(${rec.ref})`;
+    return sql`(SELECT ${row}${as} FROM ${rows} LIMIT 1)`;
   }
-  if (s.cardinality === 'one') return sql`(SELECT row_to_json(${rec.ref}) FROM ${src.from}${rec.lateral} LIMIT 1)`;
-  return sql`(SELECT ${jsonArrayAgg(rec.ref, src.order)} FROM ${src.from}${rec.lateral})`;
+  return sql`(SELECT ${jsonArrayAgg(rec === null ? jsonObject(pairs) : rec.ref, src.order)}${as} FROM ${rows})`;
 }
 
 function aggregateExpr(f: ir.AggregateOpField, alias: string): Fragment {
@@ -346,6 +389,7 @@ export function translateAggregate(
   const nodes = s.fields.flatMap((f) => (f.kind === 'nodes' ? f.fields : []));
   const { extras, names } = computedProjections(nodes, aliases);
   const src = translateRowSource(s.from, needed, correlation, aliases, extras);
+  const joins: Fragment[] = [];
   const laterals: Fragment[] = [];
   const pairs: JsonPair[] = s.fields.map((f) => {
     switch (f.kind) {
@@ -354,7 +398,7 @@ export function translateAggregate(
       case 'aggregate':
         return { key: f.alias, value: jsonObject(f.fields.map((op) => ({ key: op.alias, value: aggregateExpr(op, src.alias) }))) };
       case 'nodes': {
-        const row = rowPairs(f.fields, src.alias, aliases, names);
+        const row = rowPairs(f.fields, src.alias, aliases, names, joins);
         const rec = rowRecord(row, aliases);
         if (rec === null) return { key: f.alias, value: jsonArrayAgg(jsonObject(row), src.order) };
         laterals.push(rec.lateral);
@@ -362,5 +406,5 @@ export function translateAggregate(
       }
     }
   });
-  return sql`(SELECT ${jsonObject(pairs)} FROM ${src.from}${seq(laterals)})`;
+  return sql`(SELECT ${jsonObject(pairs)} FROM ${seq([src.from, ...joins, ...laterals])})`;
 }
