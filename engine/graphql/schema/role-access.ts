@@ -11,10 +11,11 @@
  * tables it sees, their columns (with the nullability redaction gives them),
  * computed fields, aggregations, relationships to visible tables, the
  * columns it may insert and update (preset columns hidden), which of
- * insert/update/delete it has, which functions it may call, and whether a
- * read is filtered at all (an object relationship to a filtered table is
- * nullable). Row filters, limits, checks and preset values never show in
- * the schema. So roles with the same shape (role-fingerprint.ts) share one
+ * insert/update/delete it has, which functions it may call, and which
+ * object relationships over NOT NULL foreign keys are non-null (those whose
+ * target it reads unfiltered: `isAlwaysPresent` in table-view.ts, the one
+ * place a filter shows). Row filters, limits, checks and preset values never
+ * show in the schema. So roles with the same shape (role-fingerprint.ts) share one
  * GraphQLSchema, types and root fields included, and the descriptors in
  * field `extensions` point at the views of whichever role built it. They
  * are used for shape only: to-ir maps each descriptor's view to the
@@ -23,7 +24,8 @@
  * in filters therefore cost one schema plus twenty small RoleAccess maps
  * (one, when their rules are identical).
  * Roles that read alike but write differently (other insert or update
- * columns, no delete...) get separate schemas that share the table types
+ * columns, no delete..., or the admin and roles reading everything
+ * unfiltered) get separate schemas that share the table types
  * (`<t>`, `<t>_bool_exp`, aggregates: most of a schema) through one
  * SchemaTypes per read fingerprint; only their mutation types and roots are
  * their own. Sharing is per role, not per table: roles whose read column

@@ -21,7 +21,7 @@
 import type { Catalog, ColumnInfo, TablePermissions } from '../../catalog/types.ts';
 import { rolePermissions, type MutationView } from './mutation-view.ts';
 import type { RoleAccess } from './role-access.ts';
-import type { TableView } from './table-view.ts';
+import { isAlwaysPresent, type TableView } from './table-view.ts';
 
 function columnsShape(columns: readonly ColumnInfo[]): string {
   // Nullability is part of the shape: inherited roles make redacted columns nullable.
@@ -30,8 +30,10 @@ function columnsShape(columns: readonly ColumnInfo[]): string {
 
 function readShape(v: TableView): string {
   const cfs = (v.computedFields ?? []).map((c) => c.name).join(',');
-  // Relationships and table-returning computed fields follow from which tables are visible (the keys listed).
-  return `${columnsShape(v.columns)}|${cfs}|${v.allowAggregations ? 'a' : ''}${v.filter === null ? '' : 'f'}`;
+  // Relationships and table-returning computed fields follow from which tables are visible (the keys listed);
+  // a target's filter shows only in whether an object relationship to it is non-null.
+  const present = v.relationships.filter((r) => isAlwaysPresent(v, r)).map((r) => r.info.name).join(',');
+  return `${columnsShape(v.columns)}|${cfs}|${v.allowAggregations ? 'a' : ''}|${present}`;
 }
 
 function writeShape(m: MutationView): string {

@@ -56,7 +56,19 @@ export class SchemaCache {
 
   #admin(catalog: Catalog, role: string): { readonly access: RoleAccess; readonly shared: SharedSchema } {
     const access = buildRoleAccess(catalog, role, true);
-    return { access, shared: buildSchemaOf(catalog, role, access, this.#options) };
+    // Roles that read everything unfiltered read like the admin: they share its table types.
+    return { access, shared: buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(access)) };
+  }
+
+  /** The table types of the roles that read like `access`. */
+  #typesOf(access: RoleAccess): SchemaTypes {
+    const read = readFingerprint(access);
+    let types = this.#typesByRead.get(read);
+    if (types === undefined) {
+      types = new SchemaTypes();
+      this.#typesByRead.set(read, types);
+    }
+    return types;
   }
 
   /**
@@ -72,13 +84,7 @@ export class SchemaCache {
       const fingerprint = roleFingerprint(catalog, role, access);
       let shared = this.#byFingerprint.get(fingerprint);
       if (shared === undefined) {
-        const read = readFingerprint(access);
-        let types = this.#typesByRead.get(read);
-        if (types === undefined) {
-          types = new SchemaTypes();
-          this.#typesByRead.set(read, types);
-        }
-        shared = buildSchemaOf(catalog, role, access, this.#options, types);
+        shared = buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(access));
         this.#byFingerprint.set(fingerprint, shared);
       }
       compiled = { access, shared };

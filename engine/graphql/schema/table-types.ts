@@ -24,7 +24,7 @@ import { buildAggregateTypes, type AggregateTypes } from './aggregate-types.ts';
 import { COMBINATOR_EXTENSIONS, columnExtensions, relationshipExtensions } from './descriptors.ts';
 import { enumType, inputObjectType, objectType } from './lean-types.ts';
 import { ARG, FIELD, ORDER_BY_ENUM, relationshipAggregateField } from './names.ts';
-import type { RelationshipView, TableView } from './table-view.ts';
+import { isAlwaysPresent, type TableView } from './table-view.ts';
 
 /** The types of one table. */
 export interface TableTypes {
@@ -45,17 +45,6 @@ export const ORDER_BY_VALUES = {
   desc_nulls_first: { direction: 'desc', nulls: 'first', description: 'in descending order, nulls first' },
   desc_nulls_last: { direction: 'desc', nulls: 'last', description: 'in descending order, nulls last' },
 } as const;
-
-/**
- * v2 compat: an object relationship over this table's own foreign key with
- * non-null columns always finds its row, so it is non-null; unless the role's
- * filter on the target could hide that row (whether there is a filter is
- * part of the role's shape, role-fingerprint.ts).
- */
-function isAlwaysPresent(view: TableView, rel: RelationshipView): boolean {
-  if (!rel.info.viaLocalForeignKey || rel.target.filter !== null) return false;
-  return rel.info.columnMapping.every(([local]) => view.info.columns.find((c) => c.name === local)?.nullable === false);
-}
 
 /** Every table type of the schemas of one read fingerprint, created on first use. */
 export class SchemaTypes {

@@ -39,6 +39,17 @@ export interface TableView {
   readonly computedTargets?: Map<string, TableView>;
 }
 
+/**
+ * v2 compat: an object relationship over this table's own foreign key with
+ * non-null columns always finds its row, so it is non-null; unless the role's
+ * filter on the target could hide that row. The one place a filter shows in
+ * the schema: role-fingerprint.ts records the result, not the filter.
+ */
+export function isAlwaysPresent(view: TableView, rel: RelationshipView): boolean {
+  if (rel.info.kind !== 'object' || !rel.info.viaLocalForeignKey || rel.target.filter !== null) return false;
+  return rel.info.columnMapping.every(([local]) => view.info.columns.find((c) => c.name === local)?.nullable === false);
+}
+
 /** Every table the role may read, keyed by `source\0schema.name`. */
 export function buildTableViews(catalog: Catalog, role: string, isAdmin: boolean): Map<string, TableView> {
   const views = new Map<string, TableView>();

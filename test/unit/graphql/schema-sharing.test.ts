@@ -147,6 +147,16 @@ describe('schema sharing between roles', () => {
     expect({ music: hashes(musicRoles()), scale: hashes(scaleCatalog(12, 4)), required: hashes(scaleCatalog(12, 4, true)) }).toEqual(GOLDEN);
   });
 
+  it('the scale shape needs one schema per column set, and the admin shares the table types of roles reading everything', () => {
+    const catalog = scaleCatalog(12, 10);
+    const cache = new SchemaCache();
+    const schemas = new Set(rolesOf(catalog).map(([role, isAdmin]) => cache.get(catalog, role, isAdmin).schema));
+    // admin, the roles reading every column (filtered or not), the roles reading three.
+    expect(schemas.size).toBe(3);
+    const admin = cache.get(catalog, 'admin', true).schema;
+    for (const name of ['t005', 't005_bool_exp', 't005_aggregate_order_by']) expect(cache.get(catalog, 'role_3', false).schema.getType(name), name).toBe(admin.getType(name));
+  });
+
   it('a role with fewer columns never sees the columns of a wider role built before it', () => {
     const catalog = musicRoles();
     const cache = new SchemaCache();

@@ -4,6 +4,7 @@
  * gets its own permissions in the IR (equal to what an unshared schema of its
  * own gives).
  */
+import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { Catalog, TableInfo, TablePermissions } from '../../../engine/catalog/types.ts';
 import { prepareOperation } from '../../../engine/execute/prepare.ts';
@@ -27,6 +28,19 @@ function withRole(catalog: Catalog, role: string, edit: (table: string, p: Table
     }),
   );
   return { ...catalog, sources, roles: [...catalog.roles, role] };
+}
+
+/** `catalog` with tracks.album_id NOT NULL. */
+function requireAlbumId(catalog: Catalog): Catalog {
+  const sources = new Map(
+    [...catalog.sources].map(([name, source]) => {
+      const tables = new Map<string, TableInfo>(
+        [...source.tables].map(([key, t]) => [key, t.name.name !== 'tracks' ? t : { ...t, columns: t.columns.map((c) => (c.name === 'album_id' ? { ...c, nullable: false } : c)) }]),
+      );
+      return [name, { ...source, tables }];
+    }),
+  );
+  return { ...catalog, sources };
 }
 
 /** `user`'s shape with other filters, limits, checks and presets. */
@@ -91,15 +105,26 @@ describe('shared role types', () => {
     expect(Object.keys(other.getMutationType()?.getFields() ?? {})).not.toContain('delete_tracks');
   });
 
-  it('a different column set, aggregation or filter presence gives another schema', () => {
+  it('a different column set, aggregation or filter presence where it shows gives another schema', () => {
     const fewer = withRole(musicCatalog(), 'other', (t, p) => (t === 'albums' && p.select !== null ? { ...p, select: { ...p.select, columns: ['id', 'title'] } } : p));
     const agg = withRole(musicCatalog(), 'other', (t, p) => (t === 'albums' && p.select !== null ? { ...p, select: { ...p.select, allowAggregations: true } } : p));
-    const unfiltered = withRole(musicCatalog(), 'other', (t, p) => (t === 'albums' && p.select !== null ? { ...p, select: { ...p.select, filter: {} } } : p));
     const noDelete = withRole(musicCatalog(), 'other', (_t, p) => ({ ...p, delete: null }));
-    for (const c of [fewer, agg, unfiltered, noDelete]) {
+    for (const c of [fewer, agg, noDelete]) {
       const cache = new SchemaCache();
       expect(cache.get(c, 'other', false).schema).not.toBe(cache.get(c, 'user', false).schema);
     }
+    // tracks.album_id is nullable, so whether albums are filtered does not show: one schema.
+    const unfiltered = withRole(musicCatalog(), 'other', (t, p) => (t === 'albums' && p.select !== null ? { ...p, select: { ...p.select, filter: {} } } : p));
+    const cache1 = new SchemaCache();
+    expect(cache1.get(unfiltered, 'other', false).schema).toBe(cache1.get(unfiltered, 'user', false).schema);
+    // With album_id NOT NULL, tracks.album is non-null for a role reading albums unfiltered only.
+    const required = requireAlbumId(unfiltered);
+    const cache2 = new SchemaCache();
+    const other = cache2.get(required, 'other', false).schema;
+    const user = cache2.get(required, 'user', false).schema;
+    expect(other).not.toBe(user);
+    const albumType = (s: GraphQLSchema): string => String((s.getType('tracks') as GraphQLObjectType).getFields()['album']?.type);
+    expect([albumType(other), albumType(user)]).toEqual(['albums!', 'albums']);
     // Reading differently in one table gives every table type anew (relationships reach it).
     const cache = new SchemaCache();
     expect(cache.get(fewer, 'other', false).schema.getType('artists')).not.toBe(cache.get(fewer, 'user', false).schema.getType('artists'));
