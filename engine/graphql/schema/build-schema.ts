@@ -8,12 +8,13 @@
 import {
   GraphQLList,
   GraphQLNonNull,
-  GraphQLSchema,
   GraphQLString,
+  type GraphQLSchema,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
 } from 'graphql';
 import type { Catalog } from '../../catalog/types.ts';
+import { schemaOf } from './collect-types.ts';
 import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
 import { functionRootFields } from './function-fields.ts';
 import { objectType } from './lean-types.ts';
@@ -119,7 +120,8 @@ export function buildSchemaOf(
   };
   const mutation =
     Object.keys(writes).length === 0 ? undefined : objectType({ name: MUTATION_ROOT, fields: namespaceRootFields(writes, 'mutation') });
-  const schema = new GraphQLSchema({ query, mutation, subscription });
+  // Not `new GraphQLSchema`: see Note [Flat type collection] in collect-types.ts.
+  const schema = schemaOf(query, mutation, subscription);
   const sources = [...catalog.sources.values()];
   if (sources.length > 0 && sources.every((s) => s.customization?.namingConvention === 'graphql-default')) {
     const naming = renameSchema(schema);
