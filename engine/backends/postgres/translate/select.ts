@@ -15,9 +15,11 @@
  *
  * where "_2" is the row as a record named by its JSON keys (Note [Row records]).
  *
- * Relationships are correlated scalar subqueries inside that record
- * (Postgres runs them as SubPlans, one index probe per outer row), with the
- * join condition in the inner WHERE. json_agg repeats the ORDER BY because an
+ * Array relationships and aggregates are correlated scalar subqueries inside
+ * that record (Postgres runs them as SubPlans, one index probe per outer row),
+ * object relationships LEFT JOIN LATERAL items between the row source and the
+ * record (Note [Object relationships as joins]); either way with the join
+ * condition in the inner WHERE. json_agg repeats the ORDER BY because an
  * aggregate is not bound to keep its input order; Postgres 16+ sees the input
  * is already sorted and skips the second sort.
  *
