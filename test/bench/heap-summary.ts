@@ -116,7 +116,7 @@ export function summarize(file: string): Map<string, Group> {
       if (edges[e + eType] === propertyEdge) continue;
       const to = (edges[e + eTo] ?? 0) / nf;
       const target = keys[to];
-      if (target === '(array) (object properties)' || target === '(array) (object elements)') keys[to] = `${target} of ${owner}`;
+      if (target !== undefined && target.startsWith('(array)') && !target.includes(' of ')) keys[to] = `${target} of ${owner}`;
     }
   }
   const groups = new Map<string, Group>();

@@ -8,8 +8,6 @@ import {
   GraphQLBoolean,
   GraphQLFloat,
   GraphQLInt,
-  GraphQLList,
-  GraphQLNonNull,
   type GraphQLEnumType,
   type GraphQLInputObjectType,
   type GraphQLObjectType,
@@ -18,7 +16,7 @@ import {
 } from 'graphql';
 import type { ColumnInfo } from '../../catalog/types.ts';
 import { aggregateOpExtensions, columnExtensions, COUNT_EXTENSIONS } from './descriptors.ts';
-import { inputObjectType, objectType } from './lean-types.ts';
+import { inputObjectType, listOfNonNull, nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
 import { AGGREGATE_OPS, ARG, FIELD, type AggregateOpName } from './names.ts';
 import { isNumeric, isOrdered } from './scalars.ts';
 import type { SchemaTypes } from './table-types.ts';
@@ -43,6 +41,21 @@ function outputsColumnType(op: AggregateOpName): boolean {
   return op === 'sum' || op === 'max' || op === 'min';
 }
 
+/**
+ * Operators whose `<t>_<op>_fields` have the same fields (same columns, same
+ * output types): avg, stddev..., variance (Float over the numeric columns);
+ * max and min (the column's type over the ordered ones); sum. Their types
+ * share one field map (Note [Shared fields] in lean-types.ts).
+ */
+function fieldsFamily(op: AggregateOpName): 'ordered' | 'sum' | 'float' {
+  return op === 'max' || op === 'min' ? 'ordered' : op === 'sum' ? 'sum' : 'float';
+}
+
+/** Operators whose `<t>_<op>_order_by` have the same fields (same columns). */
+function orderByFamily(op: AggregateOpName): 'ordered' | 'numeric' {
+  return op === 'max' || op === 'min' ? 'ordered' : 'numeric';
+}
+
 /** Builds the aggregate types of `view`. */
 export function buildAggregateTypes(
   view: TableView,
@@ -53,18 +66,28 @@ export function buildAggregateTypes(
   const name = `"${view.info.name.name}"`;
   const opFields: Partial<Record<AggregateOpName, GraphQLObjectType>> = {};
   const opOrderBy: Partial<Record<AggregateOpName, GraphQLInputObjectType>> = {};
+  const fieldsOf = new Map<string, GraphQLObjectType>();
+  const orderByOf = new Map<string, GraphQLInputObjectType>();
   for (const op of AGGREGATE_OPS) {
     const cols = columnsForOp(view, op);
     if (cols.length === 0) continue;
+    const sameFields = fieldsOf.get(fieldsFamily(op));
     const outFields: GraphQLFieldConfigMap<unknown, unknown> = {};
-    const inFields: GraphQLInputFieldConfigMap = {};
-    for (const c of cols) {
-      const type = outputsColumnType(op) ? types.columns.scalars.forDbType(c.dbType) : GraphQLFloat;
-      outFields[c.gqlName] = { type, extensions: columnExtensions(c) };
-      inFields[c.gqlName] = { type: types.orderByEnum, extensions: columnExtensions(c) };
+    if (sameFields === undefined) {
+      for (const c of cols) {
+        const type = outputsColumnType(op) ? types.columns.scalars.forDbType(c.dbType) : GraphQLFloat;
+        outFields[c.gqlName] = { type, extensions: columnExtensions(c) };
+      }
     }
-    opFields[op] = objectType({ name: names.opFields(op), description: `aggregate ${op} on columns`, fields: outFields });
-    opOrderBy[op] = inputObjectType({ name: names.opOrderBy(op), description: `order by ${op}() on columns of table ${name}`, fields: inFields });
+    const sameOrderBy = orderByOf.get(orderByFamily(op));
+    const inFields: GraphQLInputFieldConfigMap = {};
+    if (sameOrderBy === undefined) for (const c of cols) inFields[c.gqlName] = { type: types.orderByEnum, extensions: columnExtensions(c) };
+    const fields = objectType({ name: names.opFields(op), description: `aggregate ${op} on columns`, fields: outFields }, sameFields);
+    const orderBy = inputObjectType({ name: names.opOrderBy(op), description: `order by ${op}() on columns of table ${name}`, fields: inFields }, sameOrderBy);
+    if (sameFields === undefined) fieldsOf.set(fieldsFamily(op), fields);
+    if (sameOrderBy === undefined) orderByOf.set(orderByFamily(op), orderBy);
+    opFields[op] = fields;
+    opOrderBy[op] = orderBy;
   }
   const aggFields: GraphQLFieldConfigMap<unknown, unknown> = {};
   const aggOrder: GraphQLInputFieldConfigMap = {
@@ -75,9 +98,9 @@ export function buildAggregateTypes(
     const o = opOrderBy[op];
     if (op === 'max') {
       aggFields[FIELD.count] = {
-        type: new GraphQLNonNull(GraphQLInt),
+        type: nonNull(GraphQLInt),
         args: {
-          [ARG.columns]: { type: new GraphQLList(new GraphQLNonNull(table.selectColumn)) },
+          [ARG.columns]: { type: listOfNonNull(table.selectColumn) },
           [ARG.distinct]: { type: GraphQLBoolean },
         },
         extensions: COUNT_EXTENSIONS,
@@ -96,7 +119,7 @@ export function buildAggregateTypes(
     description: `aggregated selection of ${name}`,
     fields: {
       [FIELD.aggregate]: { type: fields },
-      [FIELD.nodes]: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(table.object))) },
+      [FIELD.nodes]: { type: nonNullListOfNonNull(table.object) },
     },
   });
   const orderBy = inputObjectType({

@@ -6,8 +6,6 @@
  * write nothing gets no mutation type.
  */
 import {
-  GraphQLList,
-  GraphQLNonNull,
   GraphQLString,
   type GraphQLSchema,
   type GraphQLFieldConfigArgumentMap,
@@ -17,7 +15,7 @@ import type { Catalog } from '../../catalog/types.ts';
 import { schemaOf } from './collect-types.ts';
 import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
 import { functionRootFields } from './function-fields.ts';
-import { objectType } from './lean-types.ts';
+import { nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
 import { mutationRootFields } from './mutation-root.ts';
 import { namespaceRootFields } from './namespace.ts';
 import { renameSchema, type NamingConvention } from './naming-convention.ts';
@@ -54,14 +52,14 @@ function rootFields(views: Iterable<TableView>, types: SchemaTypes): GraphQLFiel
     const rf = view.info.rootFields;
     const name = `"${view.info.name.name}"`;
     fields[rf.select] = {
-      type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(t.object))),
+      type: nonNullListOfNonNull(t.object),
       description: `fetch data from the table: ${name}`,
       args: types.listArgs(view),
       extensions: withDescriptor<RootFieldDescriptor>({ kind: 'select', table: view }),
     };
     if (t.aggregate !== null) {
       fields[rf.selectAggregate] = {
-        type: new GraphQLNonNull(t.aggregate.aggregate),
+        type: nonNull(t.aggregate.aggregate),
         description: `fetch aggregated fields from the table: ${name}`,
         args: types.listArgs(view),
         extensions: withDescriptor<RootFieldDescriptor>({ kind: 'select-aggregate', table: view }),
@@ -70,7 +68,7 @@ function rootFields(views: Iterable<TableView>, types: SchemaTypes): GraphQLFiel
     const pk = view.info.primaryKey.map((c) => view.columns.find((col) => col.name === c));
     if (pk.length > 0 && pk.every((c) => c !== undefined)) {
       const args: GraphQLFieldConfigArgumentMap = {};
-      for (const c of pk) if (c !== undefined) args[c.gqlName] = { type: new GraphQLNonNull(types.columns.input(view.source, c)) };
+      for (const c of pk) if (c !== undefined) args[c.gqlName] = { type: nonNull(types.columns.input(view.source, c)) };
       fields[rf.selectByPk] = {
         type: t.object,
         description: `fetch data from the table: ${name} using primary key columns`,
@@ -107,13 +105,18 @@ export function buildSchemaOf(
   if (Object.keys(fields).length === 0) {
     fields = {
       [NO_QUERIES_FIELD]: {
-        type: new GraphQLNonNull(GraphQLString),
+        type: nonNull(GraphQLString),
         extensions: withDescriptor<RootFieldDescriptor>({ kind: 'static', json: JSON.stringify(NO_QUERIES_MESSAGE) }),
       },
     };
   }
-  const query = objectType({ name: QUERY_ROOT, fields: namespaceRootFields(fields, 'query') });
-  const subscription = objectType({ name: SUBSCRIPTION_ROOT, fields: namespaceRootFields(fields, 'subscription') });
+  const queryFields = namespaceRootFields(fields, 'query');
+  const subscriptionFields = namespaceRootFields(fields, 'subscription');
+  const query = objectType({ name: QUERY_ROOT, fields: queryFields });
+  // Without namespaces (whose types differ per root) subscription_root shows query_root's very fields (Note [Shared fields]).
+  const names = Object.keys(queryFields);
+  const same = names.length === Object.keys(subscriptionFields).length && names.every((n) => queryFields[n] === subscriptionFields[n]);
+  const subscription = objectType({ name: SUBSCRIPTION_ROOT, fields: subscriptionFields }, same ? query : undefined);
   const writes = {
     ...mutationRootFields(access.mutations.values(), types),
     ...functionRootFields(catalog, views, types, fnAccess, 'mutation'),

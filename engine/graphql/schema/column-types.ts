@@ -20,7 +20,7 @@ import { ARRAY_OPERATORS } from '../operators/array.ts';
 import { ENUM_OPERATORS } from '../operators/equality.ts';
 import { operatorsForScalar } from '../operators/for-type.ts';
 import { OPERATOR_EXTENSION, type OperatorSpec } from '../operators/operator.ts';
-import { enumType, inputObjectType, nullProto } from './lean-types.ts';
+import { enumType, inputObjectType, listOfNonNull, nonNull, nullProto } from './lean-types.ts';
 import { arrayComparisonExpName, castExpName, comparisonExpName, isGraphqlName } from './names.ts';
 import { sourceTableTypeNames } from './type-customization.ts';
 import { isText, ScalarRegistry } from './scalars.ts';
@@ -60,14 +60,14 @@ export class ColumnTypes {
   /** The output type of a column (`[Int!]` for int4[], non-null when the column is). */
   output(source: SourceInfo, column: ColumnInfo): GraphQLOutputType {
     const base = this.#baseType(source, column);
-    const t = column.elementType !== null ? new GraphQLList(new GraphQLNonNull(base)) : base;
-    return column.nullable ? t : new GraphQLNonNull(t);
+    const t = column.elementType !== null ? listOfNonNull(base) : base;
+    return column.nullable ? t : nonNull(t);
   }
 
   /** The input type of one value of a column (by_pk arguments, operator operands). */
   input(source: SourceInfo, column: ColumnInfo): GraphQLInputType {
     const base = this.#baseType(source, column);
-    return column.elementType !== null ? new GraphQLList(new GraphQLNonNull(base)) : base;
+    return column.elementType !== null ? listOfNonNull(base) : base;
   }
 
   /** The comparison expression of a column. */

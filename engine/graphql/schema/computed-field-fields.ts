@@ -11,8 +11,6 @@
  * - on `<t>_order_by`: scalar ones without required arguments (v2 compat).
  */
 import {
-  GraphQLList,
-  GraphQLNonNull,
   type GraphQLFieldConfigMap,
   type GraphQLInputFieldConfigMap,
   type GraphQLOutputType,
@@ -22,6 +20,7 @@ import { customizeTypeName } from '../../catalog/stages/customization.ts';
 import { computedFieldAsColumn } from '../../catalog/stages/computed-fields.ts';
 import { withDescriptor, type TableFieldDescriptor } from './descriptors.ts';
 import { functionArgsArgument } from './function-fields.ts';
+import { nonNullListOfNonNull } from './lean-types.ts';
 import { functionArgsTypeName } from './names.ts';
 import type { SchemaTypes } from './table-types.ts';
 import type { TableView } from './table-view.ts';
@@ -55,7 +54,7 @@ export function computedObjectFields(view: TableView, types: SchemaTypes): Graph
     const target = view.computedTargets?.get(cf.name);
     if (target === undefined || cf.returns.kind !== 'table') continue;
     const rows = types.of(target).object;
-    const type: GraphQLOutputType = cf.returns.returnsSet ? new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(rows))) : rows;
+    const type: GraphQLOutputType = cf.returns.returnsSet ? nonNullListOfNonNull(rows) : rows;
     fields[cf.name] = {
       type,
       description: description(cf),

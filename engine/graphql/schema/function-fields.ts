@@ -12,8 +12,6 @@
  * return table's view.
  */
 import {
-  GraphQLList,
-  GraphQLNonNull,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
   type GraphQLInputFieldConfigMap,
@@ -22,7 +20,7 @@ import type { Catalog, ColumnInfo, FunctionArgInfo, FunctionInfo, SourceInfo } f
 import { tableKey } from '../../catalog/types.ts';
 import { customizeTypeName } from '../../catalog/stages/customization.ts';
 import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
-import { inputObjectType } from './lean-types.ts';
+import { inputObjectType, nonNull, nonNullListOfNonNull } from './lean-types.ts';
 import { FUNCTION_ARGS, functionArgsTypeName } from './names.ts';
 import type { SchemaTypes } from './table-types.ts';
 import type { TableView } from './table-view.ts';
@@ -69,11 +67,11 @@ export function functionArgsArgument(
   const fields: GraphQLInputFieldConfigMap = {};
   for (const a of args) {
     const t = types.columns.input(source, argAsColumn(a));
-    fields[a.name] = { type: a.hasDefault ? t : new GraphQLNonNull(t) };
+    fields[a.name] = { type: a.hasDefault ? t : nonNull(t) };
   }
   const input = types.inputObject(typeName, () => inputObjectType({ name: typeName, fields }));
   const required = args.some((a) => !a.hasDefault);
-  return { [FUNCTION_ARGS]: { type: required ? new GraphQLNonNull(input) : input, description: `input parameters for function "${fnName}"` } };
+  return { [FUNCTION_ARGS]: { type: required ? nonNull(input) : input, description: `input parameters for function "${fnName}"` } };
 }
 
 function mayCall(fn: FunctionInfo, access: FunctionAccess): boolean {
@@ -99,14 +97,14 @@ export function functionRootFields(
       const args = { ...functionArgsArgument(argsType, fn.name.name, fn.args, source, types), ...types.listArgs(view) };
       const description = fn.description ?? `execute function "${fn.name.name}" which returns "${fn.returnTable.name}"`;
       fields[fn.rootFields.function] = {
-        type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(t.object))),
+        type: nonNullListOfNonNull(t.object),
         description,
         args,
         extensions: withDescriptor<RootFieldDescriptor>({ kind: 'function', table: view, fn }),
       };
       if (exposedAs === 'query' && t.aggregate !== null) {
         fields[fn.rootFields.functionAggregate] = {
-          type: new GraphQLNonNull(t.aggregate.aggregate),
+          type: nonNull(t.aggregate.aggregate),
           description: fn.description ?? `execute function "${fn.name.name}" and query aggregates on result of table type "${fn.returnTable.name}"`,
           args,
           extensions: withDescriptor<RootFieldDescriptor>({ kind: 'function-aggregate', table: view, fn }),

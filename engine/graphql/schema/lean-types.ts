@@ -17,13 +17,21 @@
 import {
   GraphQLEnumType,
   GraphQLInputObjectType,
+  GraphQLList,
+  GraphQLNonNull,
   GraphQLObjectType,
+  type GraphQLArgument,
   type GraphQLEnumTypeConfig,
   type GraphQLEnumValueConfigMap,
+  type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
+  type GraphQLFieldMap,
   type GraphQLInputFieldConfigMap,
+  type GraphQLInputFieldMap,
   type GraphQLInputObjectTypeConfig,
+  type GraphQLNullableType,
   type GraphQLObjectTypeConfig,
+  type GraphQLType,
   type ThunkObjMap,
 } from 'graphql';
 
@@ -60,24 +68,119 @@ function leanValues(values: GraphQLEnumValueConfigMap): GraphQLEnumValueConfigMa
   return values;
 }
 
-/** A GraphQLObjectType whose type, fields and arguments default to {@link NO_EXTENSIONS}. */
-export function objectType(config: GraphQLObjectTypeConfig<unknown, unknown>): GraphQLObjectType {
-  const { fields } = config;
-  return new GraphQLObjectType({
-    ...config,
-    extensions: config.extensions ?? NO_EXTENSIONS,
-    fields: typeof fields === 'function' ? () => leanFields(resolve(fields)) : leanFields(fields),
-  });
+/** The argument list of every field without arguments. */
+const NO_ARGS: readonly GraphQLArgument[] = Object.freeze([]);
+
+/** The interfaces and extension AST nodes of every generated type (none). */
+const NONE: readonly never[] = Object.freeze([]);
+
+/** The (unread) field configuration of a type showing another's fields. */
+const NO_FIELDS: Readonly<Record<string, never>> = Object.freeze({});
+
+/** Argument lists by the argument map they were made from: see Note [Shared fields]. */
+const argumentLists = new WeakMap<GraphQLFieldConfigArgumentMap, readonly GraphQLArgument[]>();
+
+/**
+ * Note [Shared fields]
+ * graphql-js makes a GraphQLField, its argument list and GraphQLArgument
+ * objects anew for every field of every type. Neither refers to the type
+ * holding it, so they can be shared:
+ * - fields made from the same argument map (`SchemaTypes.listArgs` gives one
+ *   per table: the root list and aggregate fields and every array
+ *   relationship to that table) get one argument list, and fields without
+ *   arguments one frozen empty list;
+ * - a type may show the very fields of another (`sameFieldsAs`): the
+ *   `subscription_root` those of `query_root`, the `<t>_<op>_fields` and
+ *   `<t>_<op>_order_by` of operators over the same columns and output type
+ *   (avg, stddev..., variance) those of the first of them.
+ * The types override `getFields` for this: graphql-js and to-ir read fields
+ * only through it.
+ */
+class LeanObjectType extends GraphQLObjectType {
+  readonly #sameAs: GraphQLObjectType | undefined;
+  /** The argument map of each field with arguments, until the fields are made. */
+  #args: Map<string, GraphQLFieldConfigArgumentMap> | undefined;
+
+  constructor(config: GraphQLObjectTypeConfig<unknown, unknown>, sameAs: GraphQLObjectType | undefined, args: Map<string, GraphQLFieldConfigArgumentMap> | undefined) {
+    super(config);
+    this.#sameAs = sameAs;
+    this.#args = args;
+  }
+
+  override getFields(): GraphQLFieldMap<unknown, unknown> {
+    if (this.#sameAs !== undefined) return this.#sameAs.getFields();
+    const fields = super.getFields();
+    const args = this.#args;
+    if (args !== undefined) {
+      this.#args = undefined;
+      for (const [name, field] of Object.entries(fields)) {
+        const config = args.get(name);
+        if (config === undefined) {
+          if (field.args.length === 0) field.args = NO_ARGS;
+          continue;
+        }
+        const shared = argumentLists.get(config);
+        if (shared === undefined) argumentLists.set(config, field.args);
+        else field.args = shared;
+      }
+    }
+    return fields;
+  }
 }
 
-/** A GraphQLInputObjectType whose type and fields default to {@link NO_EXTENSIONS}. */
-export function inputObjectType(config: GraphQLInputObjectTypeConfig): GraphQLInputObjectType {
+class LeanInputObjectType extends GraphQLInputObjectType {
+  readonly #sameAs: GraphQLInputObjectType | undefined;
+
+  constructor(config: GraphQLInputObjectTypeConfig, sameAs: GraphQLInputObjectType | undefined) {
+    super(config);
+    this.#sameAs = sameAs;
+  }
+
+  override getFields(): GraphQLInputFieldMap {
+    return this.#sameAs !== undefined ? this.#sameAs.getFields() : super.getFields();
+  }
+}
+
+/**
+ * A GraphQLObjectType whose type, fields and arguments default to
+ * {@link NO_EXTENSIONS}, with shared argument lists; with `sameFieldsAs`,
+ * showing that type's fields (`config.fields` is then not read). See Note [Shared fields].
+ */
+export function objectType(config: GraphQLObjectTypeConfig<unknown, unknown>, sameFieldsAs?: GraphQLObjectType): GraphQLObjectType {
+  const args = sameFieldsAs === undefined ? new Map<string, GraphQLFieldConfigArgumentMap>() : undefined;
+  const lean = (fields: GraphQLFieldConfigMap<unknown, unknown>): GraphQLFieldConfigMap<unknown, unknown> => {
+    for (const [name, f] of Object.entries(leanFields(fields))) if (f.args !== undefined && Object.keys(f.args).length > 0) args?.set(name, f.args);
+    return fields;
+  };
   const { fields } = config;
-  return new GraphQLInputObjectType({
-    ...config,
-    extensions: config.extensions ?? NO_EXTENSIONS,
-    fields: typeof fields === 'function' ? () => leanInputFields(resolve(fields)) : leanInputFields(fields),
-  });
+  return new LeanObjectType(
+    {
+      ...config,
+      interfaces: NONE,
+      extensionASTNodes: NONE,
+      extensions: config.extensions ?? NO_EXTENSIONS,
+      fields: sameFieldsAs !== undefined ? NO_FIELDS : typeof fields === 'function' ? () => lean(resolve(fields)) : lean(fields),
+    },
+    sameFieldsAs,
+    args,
+  );
+}
+
+/**
+ * A GraphQLInputObjectType whose type and fields default to
+ * {@link NO_EXTENSIONS}; with `sameFieldsAs`, showing that type's fields.
+ */
+export function inputObjectType(config: GraphQLInputObjectTypeConfig, sameFieldsAs?: GraphQLInputObjectType): GraphQLInputObjectType {
+  const { fields } = config;
+  return new LeanInputObjectType(
+    {
+      ...config,
+      extensionASTNodes: NONE,
+      extensions: config.extensions ?? NO_EXTENSIONS,
+      fields: sameFieldsAs !== undefined ? NO_FIELDS : typeof fields === 'function' ? () => leanInputFields(resolve(fields)) : leanInputFields(fields),
+    },
+    sameFieldsAs,
+  );
 }
 
 /** A GraphQLEnumType whose type and values default to {@link NO_EXTENSIONS}. */
@@ -85,7 +188,41 @@ export function enumType(config: GraphQLEnumTypeConfig): GraphQLEnumType {
   const { values } = config;
   return new GraphQLEnumType({
     ...config,
+    extensionASTNodes: NONE,
     extensions: config.extensions ?? NO_EXTENSIONS,
     values: typeof values === 'function' ? () => leanValues(resolve(values)) : leanValues(values),
   });
+}
+
+const nonNulls = new WeakMap<GraphQLNullableType, GraphQLNonNull<GraphQLNullableType>>();
+const lists = new WeakMap<GraphQLType, GraphQLList<GraphQLType>>();
+
+/** `T!`, one wrapper per type. */
+export function nonNull<T extends GraphQLNullableType>(type: T): GraphQLNonNull<T> {
+  let t = nonNulls.get(type);
+  if (t === undefined) {
+    t = new GraphQLNonNull(type);
+    nonNulls.set(type, t);
+  }
+  return t as GraphQLNonNull<T>;
+}
+
+/** `[T]`, one wrapper per type. */
+export function listOf<T extends GraphQLType>(type: T): GraphQLList<T> {
+  let t = lists.get(type);
+  if (t === undefined) {
+    t = new GraphQLList(type);
+    lists.set(type, t);
+  }
+  return t as GraphQLList<T>;
+}
+
+/** `[T!]`. */
+export function listOfNonNull<T extends GraphQLNullableType>(type: T): GraphQLList<GraphQLNonNull<T>> {
+  return listOf(nonNull(type));
+}
+
+/** `[T!]!`. */
+export function nonNullListOfNonNull<T extends GraphQLNullableType>(type: T): GraphQLNonNull<GraphQLList<GraphQLNonNull<T>>> {
+  return nonNull(listOf(nonNull(type)));
 }

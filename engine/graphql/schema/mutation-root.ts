@@ -6,13 +6,12 @@
  * `<t>_bool_exp` need the role's select permission, as in v2.
  */
 import {
-  GraphQLList,
-  GraphQLNonNull,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
   type GraphQLInputObjectType,
 } from 'graphql';
 import { withDescriptor } from './descriptors.ts';
+import { listOf, nonNull, nonNullListOfNonNull } from './lean-types.ts';
 import { MutationTypes, pkColumns } from './mutation-types.ts';
 import type { MutationView } from './mutation-view.ts';
 import { MUTATION, UPDATE_OPS } from './names.ts';
@@ -36,14 +35,14 @@ function insertFields(view: MutationView, m: MutationTypes, types: SchemaTypes, 
   out[rf.insert] = {
     type: m.mutationResponse(view),
     description: `insert data into the table: ${name}`,
-    args: { [MUTATION.objects]: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(input))), description: 'the rows to be inserted' }, ...conflictArg },
+    args: { [MUTATION.objects]: { type: nonNullListOfNonNull(input), description: 'the rows to be inserted' }, ...conflictArg },
     extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'insert', table: view, one: false }),
   };
   if (view.select === null) return;
   out[rf.insertOne] = {
     type: types.of(view.select).object,
     description: `insert a single row into the table: ${name}`,
-    args: { [MUTATION.object]: { type: new GraphQLNonNull(input), description: 'the row to be inserted' }, ...conflictArg },
+    args: { [MUTATION.object]: { type: nonNull(input), description: 'the row to be inserted' }, ...conflictArg },
     extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'insert', table: view, one: true }),
   };
 }
@@ -60,7 +59,7 @@ function updateFields(view: MutationView, m: MutationTypes, types: SchemaTypes, 
   out[rf.update] = {
     type: m.mutationResponse(view),
     description: `update data of the table: ${name}`,
-    args: { ...opArgs, [MUTATION.where]: { type: new GraphQLNonNull(boolExp), description: 'filter the rows which have to be updated' } },
+    args: { ...opArgs, [MUTATION.where]: { type: nonNull(boolExp), description: 'filter the rows which have to be updated' } },
     extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'update', table: view, byPk: false }),
   };
   const pk = m.pkColumnsInput(view);
@@ -68,14 +67,14 @@ function updateFields(view: MutationView, m: MutationTypes, types: SchemaTypes, 
     out[rf.updateByPk] = {
       type: types.of(view.select).object,
       description: `update single row of the table: ${name}`,
-      args: { ...opArgs, [MUTATION.pkColumns]: { type: new GraphQLNonNull(pk) } },
+      args: { ...opArgs, [MUTATION.pkColumns]: { type: nonNull(pk) } },
       extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'update', table: view, byPk: true }),
     };
   }
   out[rf.updateMany] = {
-    type: new GraphQLList(m.mutationResponse(view)),
+    type: listOf(m.mutationResponse(view)),
     description: `update multiples rows of table: ${name}`,
-    args: { [MUTATION.updates]: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(m.updates(view, boolExp)))), description: 'updates to execute, in order' } },
+    args: { [MUTATION.updates]: { type: nonNullListOfNonNull(m.updates(view, boolExp)), description: 'updates to execute, in order' } },
     extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'update-many', table: view }),
   };
 }
@@ -87,13 +86,13 @@ function deleteFields(view: MutationView, m: MutationTypes, types: SchemaTypes, 
   out[rf.delete] = {
     type: m.mutationResponse(view),
     description: `delete data from the table: ${name}`,
-    args: { [MUTATION.where]: { type: new GraphQLNonNull(types.of(view.select).boolExp), description: 'filter the rows which have to be deleted' } },
+    args: { [MUTATION.where]: { type: nonNull(types.of(view.select).boolExp), description: 'filter the rows which have to be deleted' } },
     extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'delete', table: view, byPk: false }),
   };
   const pk = pkColumns(view);
   if (pk === null) return;
   const args: GraphQLFieldConfigArgumentMap = {};
-  for (const c of pk) args[c.gqlName] = { type: new GraphQLNonNull(types.columns.input(view.source, c)) };
+  for (const c of pk) args[c.gqlName] = { type: nonNull(types.columns.input(view.source, c)) };
   out[rf.deleteByPk] = {
     type: types.of(view.select).object,
     description: `delete single row from the table: ${name}`,

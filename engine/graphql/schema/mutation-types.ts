@@ -8,8 +8,6 @@
  */
 import {
   GraphQLInt,
-  GraphQLList,
-  GraphQLNonNull,
   GraphQLString,
   type GraphQLEnumType,
   type GraphQLInputFieldConfigMap,
@@ -19,7 +17,7 @@ import {
 } from 'graphql';
 import type { ColumnInfo } from '../../catalog/types.ts';
 import { columnExtensions, withDescriptor } from './descriptors.ts';
-import { enumType, inputObjectType, objectType } from './lean-types.ts';
+import { enumType, inputObjectType, listOfNonNull, nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
 import type { InsertRelationshipView, MutationView } from './mutation-view.ts';
 import { MUTATION, UPDATE_OPS } from './names.ts';
 import { isNumeric } from './scalars.ts';
@@ -100,7 +98,7 @@ export class MutationTypes {
 
   #relInput(view: MutationView, name: string, data: GraphQLInputType, what: string): GraphQLInputObjectType {
     return this.#once(name, () => {
-      const fields: GraphQLInputFieldConfigMap = { [MUTATION.data]: { type: new GraphQLNonNull(data) } };
+      const fields: GraphQLInputFieldConfigMap = { [MUTATION.data]: { type: nonNull(data) } };
       const onConflict = this.onConflict(view);
       if (onConflict !== null) fields[MUTATION.onConflict] = { type: onConflict, description: 'upsert condition' };
       return inputObjectType({ name, description: `input type for inserting ${what} relation for remote table "${view.info.name.name}"`, fields });
@@ -114,7 +112,7 @@ export class MutationTypes {
 
   /** `<t>_arr_rel_insert_input {data: [...], on_conflict}`. */
   arrRelInsertInput(view: MutationView): GraphQLInputObjectType {
-    const data = new GraphQLList(new GraphQLNonNull(this.insertInput(view)));
+    const data = listOfNonNull(this.insertInput(view));
     return this.#relInput(view, view.names.arrRelInsertInput, data, 'array');
   }
 
@@ -134,8 +132,8 @@ export class MutationTypes {
         ),
       });
       const fields: GraphQLInputFieldConfigMap = {
-        [MUTATION.constraint]: { type: new GraphQLNonNull(constraint) },
-        [MUTATION.updateColumns]: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.updateColumn(view)))), defaultValue: [] },
+        [MUTATION.constraint]: { type: nonNull(constraint) },
+        [MUTATION.updateColumns]: { type: nonNullListOfNonNull(this.updateColumn(view)), defaultValue: [] },
       };
       if (view.select !== null) fields[MUTATION.where] = { type: this.#types.of(view.select).boolExp };
       return inputObjectType({
@@ -166,12 +164,12 @@ export class MutationTypes {
         name: view.names.mutationResponse,
         description: `response of any mutation on the table "${view.info.name.name}"`,
         fields: () => ({
-          [MUTATION.affectedRows]: { type: new GraphQLNonNull(GraphQLInt), description: 'number of rows affected by the mutation' },
+          [MUTATION.affectedRows]: { type: nonNull(GraphQLInt), description: 'number of rows affected by the mutation' },
           ...(select === null
             ? {}
             : {
                 [MUTATION.returning]: {
-                  type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(this.#types.of(select).object))),
+                  type: nonNullListOfNonNull(this.#types.of(select).object),
                   description: 'data from the rows affected by the mutation',
                 },
               }),
@@ -199,7 +197,7 @@ export class MutationTypes {
       case 'delete_elem':
         return GraphQLInt;
       case 'delete_at_path':
-        return new GraphQLList(new GraphQLNonNull(GraphQLString));
+        return listOfNonNull(GraphQLString);
       default:
         return this.#types.columns.input(view.source, c);
     }
@@ -219,7 +217,7 @@ export class MutationTypes {
   pkColumnsInput(view: MutationView): GraphQLInputObjectType | null {
     return this.#once(view.names.pkColumnsInput, () => {
       const fields: GraphQLInputFieldConfigMap = {};
-      for (const c of pkColumns(view) ?? []) fields[c.gqlName] = { type: new GraphQLNonNull(this.#types.columns.input(view.source, c)) };
+      for (const c of pkColumns(view) ?? []) fields[c.gqlName] = { type: nonNull(this.#types.columns.input(view.source, c)) };
       if (Object.keys(fields).length === 0) return null;
       return inputObjectType({ name: view.names.pkColumnsInput, description: `primary key columns input for table: ${view.info.name.name}`, fields });
     });
@@ -230,7 +228,7 @@ export class MutationTypes {
     return this.#once(view.names.updates, () => {
       const fields: GraphQLInputFieldConfigMap = {};
       for (const [op, t] of this.opArgs(view)) fields[UPDATE_OPS[op]] = { type: t };
-      fields[MUTATION.where] = { type: new GraphQLNonNull(boolExp), description: 'filter the rows which have to be updated' };
+      fields[MUTATION.where] = { type: nonNull(boolExp), description: 'filter the rows which have to be updated' };
       return inputObjectType({ name: view.names.updates, fields });
     });
   }

@@ -3,11 +3,11 @@
  * under one field of the root type, typed `<ns>_query`, `<ns>_mutation_frontend`
  * or `<ns>_subscription` (v2 compat, with the source's type prefix/suffix).
  */
-import { GraphQLNonNull, type GraphQLFieldConfig, type GraphQLFieldConfigMap } from 'graphql';
+import { type GraphQLFieldConfig, type GraphQLFieldConfigMap } from 'graphql';
 import type { SourceInfo } from '../../catalog/types.ts';
 import { customizeTypeName } from '../../catalog/stages/customization.ts';
 import { descriptorOf, withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
-import { objectType } from './lean-types.ts';
+import { nonNull, objectType } from './lean-types.ts';
 
 /** v2 compat: the suffix of a namespace type per root. */
 const NAMESPACE_SUFFIX = { query: '_query', mutation: '_mutation_frontend', subscription: '_subscription' } as const;
@@ -52,7 +52,7 @@ export function namespaceRootFields(
       fields: group.fields,
     });
     out[name] = {
-      type: new GraphQLNonNull(type),
+      type: nonNull(type),
       extensions: withDescriptor<RootFieldDescriptor>({ kind: 'namespace', source: group.source.name }),
     };
   }

@@ -8,8 +8,6 @@
  */
 import {
   GraphQLInt,
-  GraphQLList,
-  GraphQLNonNull,
   type GraphQLEnumType,
   type GraphQLInputObjectType,
   type GraphQLObjectType,
@@ -22,7 +20,7 @@ import { ColumnTypes } from './column-types.ts';
 import { computedBoolExpFields, computedObjectFields, computedOrderByFields } from './computed-field-fields.ts';
 import { buildAggregateTypes, type AggregateTypes } from './aggregate-types.ts';
 import { COMBINATOR_EXTENSIONS, columnExtensions, relationshipExtensions } from './descriptors.ts';
-import { enumType, inputObjectType, objectType } from './lean-types.ts';
+import { enumType, inputObjectType, listOfNonNull, nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
 import { ARG, FIELD, ORDER_BY_ENUM, relationshipAggregateField } from './names.ts';
 import { isAlwaysPresent, type TableView } from './table-view.ts';
 
@@ -57,6 +55,7 @@ export class SchemaTypes {
     ),
   });
   readonly #tables = new Map<TableInfo, TableTypes>();
+  readonly #listArgs = new Map<TableInfo, GraphQLFieldConfigArgumentMap>();
   readonly #inputs = new Map<string, GraphQLInputObjectType>();
 
   /** The input object named `name`, made by `make` on first use (function `<fn>_args` types). */
@@ -79,16 +78,25 @@ export class SchemaTypes {
     return t;
   }
 
-  /** `distinct_on, limit, offset, order_by, where` of a list field over `view`. */
+  /**
+   * `distinct_on, limit, offset, order_by, where` of a list field over
+   * `view`: one map per table, so its fields share one argument list (Note
+   * [Shared fields] in lean-types.ts). Not to be modified.
+   */
   listArgs(view: TableView): GraphQLFieldConfigArgumentMap {
-    const t = this.of(view);
-    return {
-      [ARG.distinctOn]: { type: new GraphQLList(new GraphQLNonNull(t.selectColumn)), description: 'distinct select on columns' },
-      [ARG.limit]: { type: GraphQLInt, description: 'limit the number of rows returned' },
-      [ARG.offset]: { type: GraphQLInt, description: 'skip the first n rows. Use only with order_by' },
-      [ARG.orderBy]: { type: new GraphQLList(new GraphQLNonNull(t.orderBy)), description: 'sort the rows by one or more columns' },
-      [ARG.where]: { type: t.boolExp, description: 'filter the rows returned' },
-    };
+    let args = this.#listArgs.get(view.info);
+    if (args === undefined) {
+      const t = this.of(view);
+      args = {
+        [ARG.distinctOn]: { type: listOfNonNull(t.selectColumn), description: 'distinct select on columns' },
+        [ARG.limit]: { type: GraphQLInt, description: 'limit the number of rows returned' },
+        [ARG.offset]: { type: GraphQLInt, description: 'skip the first n rows. Use only with order_by' },
+        [ARG.orderBy]: { type: listOfNonNull(t.orderBy), description: 'sort the rows by one or more columns' },
+        [ARG.where]: { type: t.boolExp, description: 'filter the rows returned' },
+      };
+      this.#listArgs.set(view.info, args);
+    }
+    return args;
   }
 
   #build(view: TableView): TableTypes {
@@ -133,21 +141,21 @@ export class SchemaTypes {
       const description = rel.info.comment ?? (rel.info.kind === 'object' ? 'An object relationship' : 'An array relationship');
       if (rel.info.kind === 'object') {
         fields[rel.info.name] = {
-          type: isAlwaysPresent(view, rel) ? new GraphQLNonNull(target.object) : target.object,
+          type: isAlwaysPresent(view, rel) ? nonNull(target.object) : target.object,
           description,
           extensions: relationshipExtensions(rel, 'object-relationship'),
         };
         continue;
       }
       fields[rel.info.name] = {
-        type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(target.object))),
+        type: nonNullListOfNonNull(target.object),
         description,
         args: this.listArgs(rel.target),
         extensions: relationshipExtensions(rel, 'array-relationship'),
       };
       if (target.aggregate !== null) {
         fields[relationshipAggregateField(rel.info.name)] = {
-          type: new GraphQLNonNull(target.aggregate.aggregate),
+          type: nonNull(target.aggregate.aggregate),
           description: 'An aggregate relationship',
           args: this.listArgs(rel.target),
           extensions: relationshipExtensions(rel, 'array-aggregate'),
@@ -159,7 +167,7 @@ export class SchemaTypes {
   }
 
   #boolExpFields(view: TableView, self: GraphQLInputObjectType): GraphQLInputFieldConfigMap {
-    const list = new GraphQLList(new GraphQLNonNull(self));
+    const list = listOfNonNull(self);
     const fields: GraphQLInputFieldConfigMap = {
       [FIELD.and]: { type: list, extensions: COMBINATOR_EXTENSIONS._and },
       [FIELD.not]: { type: self, extensions: COMBINATOR_EXTENSIONS._not },

@@ -157,6 +157,27 @@ describe('schema sharing between roles', () => {
     for (const name of ['t005', 't005_bool_exp', 't005_aggregate_order_by']) expect(cache.get(catalog, 'role_3', false).schema.getType(name), name).toBe(admin.getType(name));
   });
 
+  it('types share field maps and argument lists where they are the same (Note [Shared fields])', () => {
+    const { schema } = buildRoleSchema(scaleCatalog(12, 1), 'admin', true);
+    const fieldsOf = (name: string): unknown => {
+      const t = schema.getType(name);
+      return isObjectType(t) || isInputObjectType(t) ? t.getFields() : undefined;
+    };
+    expect(schema.getSubscriptionType()?.getFields()).toBe(schema.getQueryType()?.getFields());
+    for (const op of ['stddev', 'stddev_pop', 'stddev_samp', 'var_pop', 'var_samp', 'variance']) expect(fieldsOf(`t005_${op}_fields`), op).toBe(fieldsOf('t005_avg_fields'));
+    expect(fieldsOf('t005_min_fields')).toBe(fieldsOf('t005_max_fields'));
+    expect(fieldsOf('t005_sum_fields')).not.toBe(fieldsOf('t005_avg_fields'));
+    expect(fieldsOf('t005_sum_order_by')).toBe(fieldsOf('t005_avg_order_by'));
+    expect(fieldsOf('t005_min_order_by')).not.toBe(fieldsOf('t005_avg_order_by'));
+    // The list arguments over t005: its root fields and the array relationship from t004.
+    const root = schema.getQueryType()?.getFields() ?? {};
+    const t004 = schema.getType('t004');
+    const next = isObjectType(t004) ? t004.getFields()['next_t005s'] : undefined;
+    expect(root['t005']?.args).toHaveLength(5);
+    expect(root['t005_aggregate']?.args).toBe(root['t005']?.args);
+    expect(next?.args).toBe(root['t005']?.args);
+  });
+
   it('a role with fewer columns never sees the columns of a wider role built before it', () => {
     const catalog = musicRoles();
     const cache = new SchemaCache();
