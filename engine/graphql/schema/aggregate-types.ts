@@ -41,6 +41,9 @@ function outputsColumnType(op: AggregateOpName): boolean {
   return op === 'sum' || op === 'max' || op === 'min';
 }
 
+/** The description of every `<t>_<op>_fields`: one string per operator, not one per table. */
+const OP_FIELDS_DESCRIPTION = Object.fromEntries(AGGREGATE_OPS.map((op) => [op, `aggregate ${op} on columns`])) as Record<AggregateOpName, string>;
+
 /**
  * Operators whose `<t>_<op>_fields` have the same fields (same columns, same
  * output types): avg, stddev..., variance (Float over the numeric columns);
@@ -82,7 +85,7 @@ export function buildAggregateTypes(
     const sameOrderBy = orderByOf.get(orderByFamily(op));
     const inFields: GraphQLInputFieldConfigMap = {};
     if (sameOrderBy === undefined) for (const c of cols) inFields[c.gqlName] = { type: types.orderByEnum, extensions: columnExtensions(c) };
-    const fields = objectType({ name: names.opFields(op), description: `aggregate ${op} on columns`, fields: outFields }, sameFields);
+    const fields = objectType({ name: names.opFields(op), description: OP_FIELDS_DESCRIPTION[op], fields: outFields }, sameFields);
     const orderBy = inputObjectType({ name: names.opOrderBy(op), description: `order by ${op}() on columns of table ${name}`, fields: inFields }, sameOrderBy);
     if (sameFields === undefined) fieldsOf.set(fieldsFamily(op), fields);
     if (sameOrderBy === undefined) orderByOf.set(orderByFamily(op), orderBy);

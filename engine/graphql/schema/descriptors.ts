@@ -46,7 +46,8 @@ export type Extensions<T> = { readonly [DESCRIPTOR]: T };
 
 /** `{engine: d}` for a field's `extensions`: a fast null-prototype object, see Note [Lean extensions] in lean-types.ts. */
 export function withDescriptor<T>(d: T): Extensions<T> {
-  return nullProto({ [DESCRIPTOR]: d });
+  // A literal key (DESCRIPTOR): V8 gives a computed-key literal spare property slots.
+  return nullProto({ engine: d });
 }
 
 type ColumnDescriptor = { readonly kind: 'column'; readonly column: ColumnInfo };
