@@ -37,6 +37,8 @@ const TOO_LARGE = JSON.stringify({ errors: [{ message: 'Request body is too larg
 /** The fast path of POST /v1/graphql; see Note [GraphQL fast path]. */
 export function graphqlFastPath(opts: FastPathOptions): FastPath {
   const { deps, bodyLimit, allowOrigin, closing } = opts;
+  // fastify logs each request at debug level; so does the fast path (and costs nothing otherwise).
+  const debug = deps.settings.logLevel === 'debug';
 
   function respond(req: IncomingMessage, res: ServerResponse, status: number, body: string, setCookies: readonly string[]): void {
     const headers: OutgoingHttpHeaders = {
@@ -52,6 +54,7 @@ export function graphqlFastPath(opts: FastPathOptions): FastPath {
     if (setCookies.length > 0) headers['set-cookie'] = [...setCookies];
     res.writeHead(status, headers);
     res.end(body);
+    if (debug) deps.logger.debug('request completed', { method: 'POST', url: '/v1/graphql', statusCode: status });
   }
 
   return (req, res) => {
