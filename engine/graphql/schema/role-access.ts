@@ -28,9 +28,9 @@
  * unfiltered) get separate schemas that share the table types
  * (`<t>`, `<t>_bool_exp`, aggregates: most of a schema) through one
  * SchemaTypes per read fingerprint; only their mutation types and roots are
- * their own. Sharing is per role, not per table: roles whose read column
- * sets differ in one table build all their table types anew (a difference
- * reaches every type related to that table anyway).
+ * their own. Roles that read differently share the types of the tables
+ * they read alike (and whose types reach no table read differently): Note
+ * [Shared table types] in schema-cache.ts.
  * Under graphql-default naming each schema is renamed into new types
  * (naming-convention.ts), so only whole-schema sharing applies there.
  */

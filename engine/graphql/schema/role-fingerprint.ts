@@ -18,7 +18,7 @@
  * call. Object identities are numbered in a WeakMap, keeping the fingerprint
  * short and its computation linear in the tables.
  */
-import type { Catalog, ColumnInfo, TablePermissions } from '../../catalog/types.ts';
+import { tableKey, type Catalog, type ColumnInfo, type TableInfo, type TablePermissions } from '../../catalog/types.ts';
 import { rolePermissions, type MutationView } from './mutation-view.ts';
 import type { RoleAccess } from './role-access.ts';
 import { isAlwaysPresent, type TableView } from './table-view.ts';
@@ -51,6 +51,57 @@ export function readFingerprint(access: RoleAccess): string {
   const parts: string[] = [];
   for (const [key, v] of access.tables) parts.push(`r ${key}\n${readShape(v)}`);
   return parts.join('\n');
+}
+
+/**
+ * Per table the role reads, what its types (`<t>`, `<t>_bool_exp`...)
+ * depend on besides the types of the tables they refer to: its read shape
+ * and where its relationships and table-returning computed fields lead.
+ * See Note [Shared table types] in schema-cache.ts.
+ */
+export function tableLabels(access: RoleAccess): Map<TableInfo, string> {
+  const out = new Map<TableInfo, string>();
+  for (const v of access.tables.values()) {
+    const rels = v.relationships.map((r) => `${r.info.name}>${tableKey(r.target.info.name)}`).join(',');
+    const cts = [...(v.computedTargets ?? [])].map(([name, t]) => `${name}>${tableKey(t.info.name)}`).join(',');
+    out.set(v.info, `${readShape(v)}|${rels}|${cts}`);
+  }
+  return out;
+}
+
+/** The tables the types of `view` refer to. */
+function targets(view: TableView): TableInfo[] {
+  return [...view.relationships.map((r) => r.target.info), ...[...(view.computedTargets?.values() ?? [])].map((t) => t.info)];
+}
+
+/**
+ * The tables whose types are the same for the role reading `views` (with
+ * labels `mine`) and another role (labels `theirs`): equal labels, and
+ * every table they refer to in the set too. The greatest such set: start
+ * from the equal labels, drop a table whenever a table it refers to is out.
+ */
+export function sameTypeTables(views: ReadonlyMap<TableInfo, TableView>, mine: ReadonlyMap<TableInfo, string>, theirs: ReadonlyMap<TableInfo, string>): Set<TableInfo> {
+  const same = new Set<TableInfo>();
+  for (const [info, label] of mine) if (theirs.get(info) === label) same.add(info);
+  const referrers = new Map<TableInfo, TableInfo[]>();
+  const out: TableInfo[] = [];
+  for (const info of same) {
+    const view = views.get(info);
+    for (const target of view === undefined ? [] : targets(view)) {
+      if (!same.has(target)) out.push(info);
+      let r = referrers.get(target);
+      if (r === undefined) {
+        r = [];
+        referrers.set(target, r);
+      }
+      r.push(info);
+    }
+  }
+  for (let info = out.pop(); info !== undefined; info = out.pop()) {
+    if (!same.delete(info)) continue;
+    for (const r of referrers.get(info) ?? []) if (same.has(r)) out.push(r);
+  }
+  return same;
 }
 
 /** The fingerprint of the schema of (non-admin) `role` in `catalog`, whose compiled permissions are `access`. */

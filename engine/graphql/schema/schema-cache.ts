@@ -8,12 +8,28 @@
  * (role-fingerprint.ts) share one GraphQLSchema, and roles that only write
  * differently share the table types: see Note [Shared role types] in
  * role-access.ts.
+ *
+ * Note [Shared table types]
+ * Roles that read differently still read most tables alike: the admin
+ * reads one table no role may read, a role sees one column fewer of one
+ * table. A table's types (table-types.ts) depend on its read shape and on
+ * the types of the tables its relationships and computed fields lead to,
+ * so a new SchemaTypes takes from an earlier one the types of every table
+ * it reads alike there: equal `tableLabels` (role-fingerprint.ts), and
+ * every table they lead to taken too (`sameTypeTables`, the greatest such
+ * set). Tables whose types reach a table read differently are made anew,
+ * so a type never shows a column or relationship the role does not read:
+ * the printed schema of every role equals its unshared build
+ * (test/unit/graphql/schema-sharing.test.ts). Every table's types come from
+ * the oldest SchemaTypes that made them, so two SchemaTypes never hand one
+ * schema two types of one name; column types, `order_by` and `<fn>_args`
+ * come from one LeafTypes per catalog version for the same reason.
  */
-import type { Catalog } from '../../catalog/types.ts';
+import type { Catalog, TableInfo } from '../../catalog/types.ts';
 import { buildRoleSchema, buildSchemaOf, type RoleSchema, type SchemaOptions, type SharedSchema } from './build-schema.ts';
 import { buildRoleAccess, type RoleAccess } from './role-access.ts';
-import { readFingerprint, roleFingerprint, rulesFingerprint } from './role-fingerprint.ts';
-import { SchemaTypes } from './table-types.ts';
+import { readFingerprint, roleFingerprint, rulesFingerprint, sameTypeTables, tableLabels } from './role-fingerprint.ts';
+import { LeafTypes, SchemaTypes } from './table-types.ts';
 
 /** The memo of role schemas. */
 export class SchemaCache {
@@ -21,7 +37,9 @@ export class SchemaCache {
   readonly #byRole = new Map<string, RoleSchema>();
   readonly #byFingerprint = new Map<string, SharedSchema>();
   /** Table types by read fingerprint: roles that read alike share them even when they write differently. */
-  readonly #typesByRead = new Map<string, SchemaTypes>();
+  readonly #typesByRead = new Map<string, { readonly types: SchemaTypes; readonly labels: ReadonlyMap<TableInfo, string> }>();
+  /** The types every SchemaTypes of this catalog version shares. */
+  #leaves = new LeafTypes();
   /** Compiled permissions by rules fingerprint, with their (shared) schema. */
   readonly #byRules = new Map<string, { readonly access: RoleAccess; readonly shared: SharedSchema }>();
   readonly #options: SchemaOptions;
@@ -42,6 +60,7 @@ export class SchemaCache {
       this.#byFingerprint.clear();
       this.#byRules.clear();
       this.#typesByRead.clear();
+      this.#leaves = new LeafTypes();
       this.#version = catalog.version;
     }
     const key = isAdmin ? `\0admin` : backendOnly ? `\0backend\0${role}` : role;
@@ -60,14 +79,22 @@ export class SchemaCache {
     return { access, shared: buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(access)) };
   }
 
-  /** The table types of the roles that read like `access`. */
+  /**
+   * The table types of the roles that read like `access`; a new SchemaTypes
+   * takes the types of tables it reads like an earlier one from there.
+   */
   #typesOf(access: RoleAccess): SchemaTypes {
     const read = readFingerprint(access);
-    let types = this.#typesByRead.get(read);
-    if (types === undefined) {
-      types = new SchemaTypes();
-      this.#typesByRead.set(read, types);
+    const known = this.#typesByRead.get(read);
+    if (known !== undefined) return known.types;
+    const labels = tableLabels(access);
+    const owners = new Map<TableInfo, SchemaTypes>();
+    // Oldest first: every table's types then come from the first SchemaTypes that made them.
+    for (const other of this.#typesByRead.values()) {
+      for (const info of sameTypeTables(access.readByInfo, labels, other.labels)) if (!owners.has(info)) owners.set(info, other.types.ownerOf(info));
     }
+    const types = new SchemaTypes({ leaves: this.#leaves, views: access.readByInfo, owners });
+    this.#typesByRead.set(read, { types, labels });
     return types;
   }
 

@@ -44,8 +44,14 @@ export const ORDER_BY_VALUES = {
   desc_nulls_last: { direction: 'desc', nulls: 'last', description: 'in descending order, nulls last' },
 } as const;
 
-/** Every table type of the schemas of one read fingerprint, created on first use. */
-export class SchemaTypes {
+/**
+ * The types no table owns: column types (scalars, comparison expressions,
+ * enum-table enums), `order_by` and the `<fn>_args` inputs. The SchemaTypes
+ * of one SchemaCache share one, since types of several SchemaTypes may meet
+ * in one schema (Note [Shared table types] in schema-cache.ts) and each name
+ * must have one type object there.
+ */
+export class LeafTypes {
   readonly columns = new ColumnTypes();
   readonly orderByEnum = enumType({
     name: ORDER_BY_ENUM,
@@ -54,28 +60,73 @@ export class SchemaTypes {
       Object.entries(ORDER_BY_VALUES).map(([k, v]) => [k, { value: k, description: v.description }]),
     ),
   });
+  readonly inputs = new Map<string, GraphQLInputObjectType>();
+}
+
+/** Options of a SchemaTypes shared through a SchemaCache (Note [Shared table types] in schema-cache.ts). */
+export interface SharedTypesOptions {
+  readonly leaves: LeafTypes;
+  /** The read views of the role it is made for, so another SchemaTypes may ask it for a table's types. */
+  readonly views: ReadonlyMap<TableInfo, TableView>;
+  /** Tables whose types another SchemaTypes makes (they are the same there). */
+  readonly owners: ReadonlyMap<TableInfo, SchemaTypes>;
+}
+
+/** Every table type of the schemas of one read fingerprint, created on first use. */
+export class SchemaTypes {
+  readonly columns: ColumnTypes;
+  readonly orderByEnum: GraphQLEnumType;
+  readonly #leaves: LeafTypes;
+  readonly #views: ReadonlyMap<TableInfo, TableView>;
+  readonly #owners: ReadonlyMap<TableInfo, SchemaTypes>;
   readonly #tables = new Map<TableInfo, TableTypes>();
   readonly #listArgs = new Map<TableInfo, GraphQLFieldConfigArgumentMap>();
-  readonly #inputs = new Map<string, GraphQLInputObjectType>();
+
+  constructor(shared?: SharedTypesOptions) {
+    this.#leaves = shared?.leaves ?? new LeafTypes();
+    this.#views = shared?.views ?? new Map();
+    this.#owners = shared?.owners ?? new Map();
+    this.columns = this.#leaves.columns;
+    this.orderByEnum = this.#leaves.orderByEnum;
+  }
+
+  /** The SchemaTypes that makes the types of `info` for this one. */
+  ownerOf(info: TableInfo): SchemaTypes {
+    return this.#owners.get(info) ?? this;
+  }
 
   /** The input object named `name`, made by `make` on first use (function `<fn>_args` types). */
   inputObject(name: string, make: () => GraphQLInputObjectType): GraphQLInputObjectType {
-    let t = this.#inputs.get(name);
+    let t = this.#leaves.inputs.get(name);
     if (t === undefined) {
       t = make();
-      this.#inputs.set(name, t);
+      this.#leaves.inputs.set(name, t);
     }
     return t;
   }
 
   /** The types of `view`. */
   of(view: TableView): TableTypes {
+    const owner = this.#owners.get(view.info);
+    return owner === undefined ? this.#own(view) : owner.#ownOf(view.info);
+  }
+
+  #own(view: TableView): TableTypes {
     let t = this.#tables.get(view.info);
     if (t === undefined) {
       t = this.#build(view);
       this.#tables.set(view.info, t);
     }
     return t;
+  }
+
+  /** The types of `info` made from this SchemaTypes' own view of it. */
+  #ownOf(info: TableInfo): TableTypes {
+    const made = this.#tables.get(info);
+    if (made !== undefined) return made;
+    const view = this.#views.get(info);
+    if (view === undefined) throw new Error(`no view of table "${info.name.name}" to make its types from`);
+    return this.#own(view);
   }
 
   /**

@@ -55,6 +55,15 @@ function scaleCatalog(n: number, roles: number, requiredFk = false): Catalog {
   return catalogOf(tables);
 }
 
+/** {@link scaleCatalog} plus a table only the admin reads (the scale benchmark tracks one more table, no permissions). */
+function scaleWithExtra(n: number, roles: number): Catalog {
+  const base = scaleCatalog(n, roles);
+  const source = base.sources.get('default');
+  if (source === undefined) return base;
+  const extra = tbl('extra', [col('id', 'int4', { nullable: false }), col('name', 'text')]);
+  return { ...base, sources: new Map([['default', { ...source, tables: new Map([...source.tables, ['public.extra', extra]]) }]]) };
+}
+
 /** `catalog` plus roles made from `user`'s permissions by `edit` (null: no permission on that table). */
 function withRoles(catalog: Catalog, roles: Record<string, (table: string, p: TablePermissions) => TablePermissions | null>): Catalog {
   const sources = new Map(
@@ -99,6 +108,11 @@ function musicRoles(): Catalog {
       return { ...e, select: { ...e.select, columnFilters: new Map([['id', { id: { _gt: 1 } }]]) } };
     },
     albums_only: (t, p) => (t === 'albums' ? everything(t, p) : null),
+    // Reads like `wide` except one column fewer of albums: shares the types of tables whose types never reach albums.
+    wide_but_albums: (t, p) => {
+      const e = everything(t, p);
+      return t !== 'albums' || e.select === null ? e : { ...e, select: { ...e.select, columns: e.select.columns.filter((c) => c !== 'meta') } };
+    },
   });
 }
 
@@ -130,6 +144,7 @@ describe('schema sharing between roles', () => {
     ['music catalog', musicRoles()],
     ['scale shape', scaleCatalog(12, 10)],
     ['scale shape, NOT NULL foreign keys', scaleCatalog(12, 10, true)],
+    ['scale shape, a table only the admin reads', scaleWithExtra(12, 10)],
   ] as const) {
     it(`${name}: every role's schema equals its unshared build, in any role order`, () => {
       const roles = rolesOf(catalog);
@@ -178,6 +193,24 @@ describe('schema sharing between roles', () => {
     expect(next?.args).toBe(root['t005']?.args);
   });
 
+  it('schemas of roles reading differently share the types of the tables they read alike (Note [Shared table types])', () => {
+    const scale = scaleWithExtra(12, 2);
+    const cache = new SchemaCache();
+    const role1 = cache.get(scale, 'role_1', false).schema;
+    const admin = cache.get(scale, 'admin', true).schema;
+    expect(admin.getType('extra')).toBeDefined();
+    expect(role1.getType('extra')).toBeUndefined();
+    for (const name of ['t001', 't012', 't005_bool_exp', 't005_aggregate', 'order_by', 'Int_comparison_exp']) expect(admin.getType(name), name).toBe(role1.getType(name));
+    const music = musicRoles();
+    const musicCache = new SchemaCache();
+    const wide = musicCache.get(music, 'wide', false).schema;
+    const fewer = musicCache.get(music, 'wide_but_albums', false).schema;
+    // genres never reach albums; artists and tracks do, through their relationships.
+    expect(fewer.getType('genres')).toBe(wide.getType('genres'));
+    for (const name of ['albums', 'artists', 'tracks', 'tracks_bool_exp']) expect(fewer.getType(name), name).not.toBe(wide.getType(name));
+    expect(tableTypeMembers(fewer, 'albums').has('meta')).toBe(false);
+  });
+
   it('a role with fewer columns never sees the columns of a wider role built before it', () => {
     const catalog = musicRoles();
     const cache = new SchemaCache();
@@ -215,6 +248,7 @@ const GOLDEN: Record<string, Record<string, string>> = {
     user: '8cedb520ff6f3b6b',
     wide: 'b1e040cd4fbfa57c',
     wide_filtered: 'b1e040cd4fbfa57c',
+    wide_but_albums: 'c297cdaa2898bc93',
   },
   scale: {
     admin: 'cf06b953adea59c0',
