@@ -41,10 +41,11 @@ function single(v: string | string[] | undefined): string | undefined {
 /** The `x-engine-*` headers of a request, as session variables. */
 function sessionVariablesOf(headers: RequestHeaders): Record<string, string> {
   const vars: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    const v = single(value);
-    if (v === undefined || !name.startsWith(Header.SessionPrefix) || name === Header.AdminSecret) continue;
-    vars[name] = v;
+  // for-in, not Object.entries: this runs on every request and headers are a plain object.
+  for (const name in headers) {
+    if (!name.startsWith(Header.SessionPrefix) || name === Header.AdminSecret) continue;
+    const v = single(headers[name]);
+    if (v !== undefined) vars[name] = v;
   }
   return vars;
 }

@@ -28,7 +28,7 @@ export const ADMIN_ROLE = 'admin';
  */
 export function buildSession(role: string, variables: Readonly<Record<string, string>>, backendOnly = false): Session {
   const vars: Record<string, string> = {};
-  for (const [k, v] of Object.entries(variables)) vars[k.toLowerCase()] = v;
+  for (const k in variables) vars[k.toLowerCase()] = variables[k] as string;
   vars['x-engine-role'] = role;
   return { role, isAdmin: role === ADMIN_ROLE, variables: vars, backendOnly };
 }

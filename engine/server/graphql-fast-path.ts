@@ -67,20 +67,24 @@ export function graphqlFastPath(opts: FastPathOptions): FastPath {
       req.resume();
       return true;
     }
-    req.setEncoding('utf8');
-    let text = '';
+    // Chunks are kept as bytes and decoded once (a body is usually one chunk).
+    const chunks: Buffer[] = [];
+    let size = 0;
     let tooLarge = false;
-    req.on('data', (chunk: string) => {
+    req.on('data', (chunk: Buffer) => {
       if (tooLarge) return;
-      text += chunk;
-      if (text.length > bodyLimit) {
+      size += chunk.length;
+      if (size > bodyLimit) {
         tooLarge = true;
         res.setHeader('connection', 'close');
         respond(req, res, 413, TOO_LARGE, []);
+        return;
       }
+      chunks.push(chunk);
     });
     req.on('end', () => {
       if (tooLarge) return;
+      const text = chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
       answerGraphql(deps, req.headers, text).then(
         (a) => respond(req, res, a.status, a.body, a.setCookies),
         // answerGraphql does not throw; this guards a bug from leaving the client hanging.
