@@ -253,9 +253,9 @@ async function main(): Promise<void> {
             if (argv.includes('--generic-too')) variants.push(...variants.map((v) => ({ ...v, label: `${v.label}/gen`, generic: true })));
             if (dumpDir !== undefined) {
               for (const v of variants) {
-                await writeFile(path.join(dumpDir, `${prefix}.${v.label}.sql`), `${v.text};\n-- params: ${JSON.stringify(v.values)}\n`);
+                await writeFile(path.join(dumpDir, `${prefix}.${v.label.replace(/\//g, "-")}.sql`), `${v.text};\n-- params: ${JSON.stringify(v.values)}\n`);
                 const plan = await client.query({ text: `EXPLAIN (ANALYZE, BUFFERS, VERBOSE) ${v.text}`, values: v.values });
-                await writeFile(path.join(dumpDir, `${prefix}.${v.label}.plan.txt`), plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n') + '\n');
+                await writeFile(path.join(dumpDir, `${prefix}.${v.label.replace(/\//g, "-")}.plan.txt`), plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n') + '\n');
               }
             }
             await timeCell({ auto: client, generic }, `${op.name} as ${role}`, variants);
