@@ -29,6 +29,7 @@ import { buildRoleSchema } from '../../engine/graphql/schema/build-schema.ts';
 import { SchemaCache } from '../../engine/graphql/schema/schema-cache.ts';
 import { silentLogger } from '../../engine/logger.ts';
 import { startBenchPostgres } from './lib/postgres.ts';
+import { gc, mib } from './lib/heap.ts';
 
 const TABLES = Number(process.argv[2] ?? 200);
 const ROLES = Number(process.argv[3] ?? 20);
@@ -84,16 +85,6 @@ function tableEntry(i: number, layout: Layout): Json {
   }
   return entry;
 }
-
-function gc(): void {
-  const g = (globalThis as { gc?: () => void }).gc;
-  if (g !== undefined) {
-    g();
-    g();
-  }
-}
-
-const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
 async function metadata(engine: BuiltEngine, body: unknown): Promise<Json> {
   const res = await engine.app.inject({ method: 'POST', url: '/v1/metadata', payload: body as Json });

@@ -20,6 +20,7 @@ import { silentLogger } from '../../engine/logger.ts';
 import { MetadataService } from '../../engine/metadata/service.ts';
 import { startBenchPostgres } from './lib/postgres.ts';
 import { createTableSql, tableEntry } from './lib/scale.ts';
+import { gc, mib } from './lib/heap.ts';
 
 const argv = process.argv.slice(2);
 const positional = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--snapshot');
@@ -30,16 +31,6 @@ const SNAPSHOT_DIR = snapshotAt >= 0 ? argv[snapshotAt + 1] : undefined;
 const SDL = argv.includes('--sdl');
 
 type Json = Record<string, unknown>;
-
-function gc(): void {
-  const g = (globalThis as { gc?: () => void }).gc;
-  if (g !== undefined) {
-    g();
-    g();
-  }
-}
-
-const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
 async function call(service: MetadataService, body: Json): Promise<Json> {
   const res = await service.handle('metadata', body, buildSession('admin', {}));
