@@ -1,36 +1,22 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
 /**
- * The Chinook workload (shared/data/chinook/workload.graphql) through HTTP:
- * the sample database, its two bulk metadata files, and the `customer`
- * permission of its README, run as admin and as a customer. Read from the
- * shared folder, never copied; skipped when the folder is absent.
+ * The benchmark workload (the Chinook operations of test/bench/workload.ts)
+ * through HTTP, on the project's own generated Chinook-shaped data, tracked
+ * with two bulks as the classic Chinook metadata files do, and with the
+ * `customer` permission the bench uses. Answers are checked against the
+ * rows read back with plain SQL and assembled here.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse, print, Kind, type OperationDefinitionNode } from 'graphql';
 import { startReadFixture, type ReadFixture } from './fixture.ts';
-import { CHINOOK_DIR } from '../../support/shared-data.ts';
-
-const dir = CHINOOK_DIR;
-const present = existsSync(path.join(dir, 'workload.graphql'));
+import { chinookSql, chinookTrackRelationships, chinookTrackTables } from '../../support/chinook.ts';
+import { CUSTOMER_ID, loadWorkload } from '../../bench/workload.ts';
 
 let f: ReadFixture;
-const ops = new Map<string, string>();
+const ops = loadWorkload(null).engineQuery;
 
 beforeAll(async () => {
-  if (!present) return;
-  const read = (n: string): string => readFileSync(path.join(dir, n), 'utf8');
-  const tables = JSON.parse(read('psql_track_chinook_tables.json')) as Record<string, unknown>;
-  const rels = JSON.parse(read('psql_track_chinook_relationships.json')) as Record<string, unknown>;
-  // The bulk files carry resource_version for a fresh store (1, 2); send them as written.
-  // The tables bulk also tracks `events`, the table graphql-bench's subscription mode creates; it is
-  // not in the SQL file, so it is made here as that tool makes it.
-  const events = `CREATE TABLE events (id serial PRIMARY KEY, label text NOT NULL, connection_id int NOT NULL,
-    operation_id int NOT NULL, event_number int NOT NULL, event_data json NOT NULL, event_time timestamptz NOT NULL,
-    is_error boolean NOT NULL, latency int);`;
-  f = await startReadFixture({}, read('chinook_pg_serial_pk_proper_naming.sql') + events, tables);
-  const r = await f.md(rels);
+  f = await startReadFixture({}, chinookSql(), chinookTrackTables());
+  const r = await f.md(chinookTrackRelationships());
   if (r.status !== 200) throw new Error(`relationships: ${r.text}`);
   const doc = (await f.md({ type: 'export_metadata', args: {} })).body;
   for (const t of doc.sources[0].tables) {
@@ -43,18 +29,19 @@ beforeAll(async () => {
   }
   const p = await f.md({ type: 'replace_metadata', args: doc });
   if (p.status !== 200) throw new Error(`permissions: ${p.text}`);
-  for (const d of parse(read('workload.graphql')).definitions) {
-    if (d.kind === Kind.OPERATION_DEFINITION && d.name !== undefined) ops.set(d.name.value, print(d as OperationDefinitionNode));
-  }
 }, 180_000);
 
 afterAll(async () => {
   await f?.close();
 });
 
-const customer = { 'x-engine-role': 'customer', 'x-engine-user-id': '5' };
+const customer = { 'x-engine-role': 'customer', 'x-engine-user-id': String(CUSTOMER_ID) };
 
-describe.skipIf(!present)('Chinook workload', () => {
+async function rows(sql: string, values?: unknown[]): Promise<any[]> {
+  return (await f.db.sql(sql, values)).rows;
+}
+
+describe('Chinook workload on generated data', () => {
   async function run(name: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<any> {
     const q = ops.get(name);
     expect(q).toBeDefined();
@@ -64,10 +51,11 @@ describe.skipIf(!present)('Chinook workload', () => {
   }
 
   it('every operation runs as admin and as customer', async () => {
+    expect(ops.size).toBeGreaterThanOrEqual(5);
     for (const name of ops.keys()) {
-      const vars = name === 'CustomerInvoices' ? { id: 5 } : undefined;
+      const vars = name === 'CustomerInvoices' ? { id: CUSTOMER_ID } : undefined;
       await run(name, vars);
-      // v2 compat: the README's permission has no allow_aggregations, so `_aggregate` fields are not in
+      // v2 compat: the customer permission has no allow_aggregations, so `_aggregate` fields are not in
       // the customer's schema.
       if (name === 'ArtistAggregates') {
         const r = await f.gql(ops.get(name) ?? '', vars, customer);
@@ -79,25 +67,53 @@ describe.skipIf(!present)('Chinook workload', () => {
   });
 
   it('AlbumByPK', async () => {
-    expect(await run('AlbumByPK')).toEqual({ albums_by_pk: { id: 1, title: 'For Those About To Rock We Salute You' } });
+    const [album] = await rows('SELECT id, title FROM albums WHERE id = 1');
+    expect(await run('AlbumByPK')).toEqual({ albums_by_pk: { id: 1, title: album.title } });
   });
 
-  it('AlbumsArtistTracksGenre and ArtistAggregates have the nested shapes', async () => {
-    const a = await run('AlbumsArtistTracksGenre');
-    expect(a.albums).toHaveLength(50);
-    expect(a.albums[0].artist.name).toBe('AC/DC');
-    expect(a.albums[0].tracks[0]).toMatchObject({ genre: { name: 'Rock' }, media_type: { name: expect.any(String) } });
-    const g = await run('ArtistAggregates');
-    expect(g.artists[0]).toMatchObject({ name: 'AC/DC', albums_aggregate: { aggregate: { count: 2 } } });
-    expect(g.artists[0].albums[0].tracks_aggregate.aggregate.count).toBeGreaterThan(0);
+  it('AlbumsArtistTracksGenre has the nested rows of the database', async () => {
+    const albums = await rows('SELECT id, title, artist_id FROM albums ORDER BY id LIMIT 50');
+    const artists = new Map((await rows('SELECT id, name FROM artists')).map((a) => [a.id, a]));
+    const genres = new Map((await rows('SELECT id, name FROM genres')).map((g) => [g.id, g.name]));
+    const media = new Map((await rows('SELECT id, name FROM media_types')).map((m) => [m.id, m.name]));
+    const tracks = await rows('SELECT id, name, milliseconds, genre_id, media_type_id, album_id FROM tracks WHERE album_id = ANY($1) ORDER BY id', [albums.map((a) => a.id)]);
+    const expected = albums.map((a) => ({
+      id: a.id,
+      title: a.title,
+      artist: { id: a.artist_id, name: artists.get(a.artist_id).name },
+      tracks: tracks
+        .filter((t) => t.album_id === a.id)
+        .map((t) => ({
+          id: t.id,
+          name: t.name,
+          milliseconds: t.milliseconds,
+          genre: t.genre_id === null ? null : { name: genres.get(t.genre_id) },
+          media_type: { name: media.get(t.media_type_id) },
+        })),
+    }));
+    const got = await run('AlbumsArtistTracksGenre');
+    expect(got.albums).toHaveLength(50);
+    expect(got).toEqual({ albums: expected });
+  });
+
+  it('ArtistAggregates counts what the database counts', async () => {
+    const counts = await rows('SELECT ar.id, ar.name, count(al.id)::int AS n FROM artists ar LEFT JOIN albums al ON al.artist_id = ar.id GROUP BY ar.id ORDER BY ar.id LIMIT 100');
+    const got = await run('ArtistAggregates');
+    expect(got.artists.map((a: any) => [a.name, a.albums_aggregate.aggregate.count])).toEqual(counts.map((c) => [c.name, c.n]));
+    const trackCounts = new Map((await rows('SELECT al.title, count(t.id)::int AS n FROM albums al LEFT JOIN tracks t ON t.album_id = al.id GROUP BY al.id')).map((r) => [r.title, r.n]));
+    for (const artist of got.artists) {
+      for (const album of artist.albums) expect(album.tracks_aggregate.aggregate.count).toBe(trackCounts.get(album.title));
+    }
   });
 
   it('CustomerInvoices: the customer sees only their own invoices', async () => {
-    const own = await run('CustomerInvoices', { id: 5 }, customer);
-    expect(own.customers_by_pk.invoices.length).toBeGreaterThan(0);
-    const other = await run('CustomerInvoices', { id: 6 }, customer);
+    const [{ n }] = await rows('SELECT count(*)::int AS n FROM invoices WHERE customer_id = $1', [CUSTOMER_ID]);
+    expect(n).toBeGreaterThan(0);
+    const own = await run('CustomerInvoices', { id: CUSTOMER_ID }, customer);
+    expect(own.customers_by_pk.invoices).toHaveLength(n);
+    const other = await run('CustomerInvoices', { id: CUSTOMER_ID + 1 }, customer);
     expect(other.customers_by_pk).toBeNull();
-    const admin = await run('CustomerInvoices', { id: 6 });
+    const admin = await run('CustomerInvoices', { id: CUSTOMER_ID + 1 });
     expect(admin.customers_by_pk.invoices.length).toBeGreaterThan(0);
   });
 });

@@ -1,10 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
-import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixture, type MetadataFixture } from './fixture.ts';
-import { CHINOOK_DIR } from '../../support/shared-data.ts';
-
-const CHINOOK = CHINOOK_DIR;
+import { chinookSql, chinookTrackRelationships, chinookTrackTables } from '../../support/chinook.ts';
 
 describe('bulk', () => {
   let f: MetadataFixture;
@@ -197,23 +194,18 @@ describe('replace_metadata', () => {
   });
 });
 
-describe.skipIf(!existsSync(CHINOOK))('the Chinook bulk files', () => {
+describe('the Chinook-shaped sample tracked by two bulks', () => {
   let f: MetadataFixture;
   beforeAll(async () => {
-    // The tables bulk also tracks `events`, the table graphql-bench's subscription mode creates for its
-    // latency records; it is not in the SQL file, so it is made here as that tool makes it.
-    const events = `CREATE TABLE events (id serial PRIMARY KEY, label text NOT NULL, connection_id int NOT NULL,
-      operation_id int NOT NULL, event_number int NOT NULL, event_data json NOT NULL, event_time timestamptz NOT NULL,
-      is_error boolean NOT NULL, latency int);`;
-    f = await startFixture(readFileSync(`${CHINOOK}/chinook_pg_serial_pk_proper_naming.sql`, 'utf8') + events);
+    f = await startFixture(chinookSql());
   }, 120_000);
   afterAll(async () => {
     await f?.close();
   });
 
   it('tracks the tables (resource_version 1) then the relationships (2)', async () => {
-    const tables = JSON.parse(readFileSync(`${CHINOOK}/psql_track_chinook_tables.json`, 'utf8'));
-    const rels = JSON.parse(readFileSync(`${CHINOOK}/psql_track_chinook_relationships.json`, 'utf8'));
+    const tables = { ...chinookTrackTables(), resource_version: 1 };
+    const rels = { ...chinookTrackRelationships(), resource_version: 2 };
     const a = await f.engine.metadata(tables);
     expect(a.status, JSON.stringify(a.body)).toBe(200);
     const b = await f.engine.metadata(rels);
