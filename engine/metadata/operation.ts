@@ -9,7 +9,7 @@ import type { PreparedSources } from '../catalog/prepared.ts';
 import type { Catalog } from '../catalog/types.ts';
 import type { ApiFamily } from '../server/deps.ts';
 import type { MetadataDocument } from './document.ts';
-import type { Refresh, SourcePreparer } from './source-preparer.ts';
+import type { Refresh, SourcePreparer } from '../backends/source-preparer.ts';
 
 /** The metadata in force (or pending inside a call): document, version, catalog, prepared sources. */
 export interface MetadataState {

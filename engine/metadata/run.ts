@@ -15,7 +15,7 @@ import type { ApiFamily } from '../server/deps.ts';
 import { cascade } from './cascade.ts';
 import type { CallResult, Edit, MetadataCall, MetadataState, RunContext, RunSqlServices } from './operation.ts';
 import { resolveOperation } from './registry.ts';
-import type { Refresh, SourcePreparer } from './source-preparer.ts';
+import type { Refresh, SourcePreparer } from '../backends/source-preparer.ts';
 import { wireInconsistencies } from './operations/manage/inconsistent-objects.ts';
 
 /*

@@ -24,7 +24,7 @@ import type { MetadataState } from './operation.ts';
 import { CallPipeline } from './run.ts';
 import { documentSchema } from './schemas/document.ts';
 import { assertValid } from './schemas/validate.ts';
-import { SourcePreparer, type Refresh } from './source-preparer.ts';
+import { SourcePreparer, type Refresh } from '../backends/source-preparer.ts';
 import { MetadataStore, type MetadataChange } from './store.ts';
 
 /** Options of {@link MetadataService.start}. */

@@ -7,7 +7,7 @@
 import { defineOperation } from '../../define.ts';
 import { argPath } from '../../operation.ts';
 import { reloadMetadataArgs } from '../../schemas/args.ts';
-import type { Refresh } from '../../source-preparer.ts';
+import type { Refresh } from '../../../backends/source-preparer.ts';
 import { wireInconsistencies } from './inconsistent-objects.ts';
 
 interface ReloadMetadataArgs {

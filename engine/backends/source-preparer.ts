@@ -5,15 +5,15 @@
  * prepared before is reused unless the source's configuration changed or the
  * caller asks for a refresh (`reload_metadata`, `run_sql`).
  */
-import type { EnumTableRows, SourceIntrospection } from '../backends/introspection.ts';
-import { PostgresConnection, type PgQueryable } from '../backends/postgres/connection.ts';
-import { fetchEnumTableRows, introspectPostgres } from '../backends/postgres/introspect.ts';
+import type { EnumTableRows, SourceIntrospection } from './introspection.ts';
+import { PostgresConnection, type PgQueryable } from './postgres/connection.ts';
+import { fetchEnumTableRows, introspectPostgres } from './postgres/introspect.ts';
 import type { PreparedSource, PreparedSources, ReadySource } from '../catalog/prepared.ts';
 import { enumColumns } from '../catalog/stages/tables.ts';
 import { tableKey } from '../catalog/types.ts';
 import { resolveEnv } from '../cli/env.ts';
 import type { Logger } from '../logger.ts';
-import type { MetadataDocument, SourceMetadata, UrlFromEnv } from './document.ts';
+import type { MetadataDocument, SourceMetadata, UrlFromEnv } from '../metadata/document.ts';
 
 /** Which sources to introspect afresh: none, some by name, or all. */
 export type Refresh = ReadonlySet<string> | 'all';
