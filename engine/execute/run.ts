@@ -3,58 +3,12 @@
  * The SQL text and database details go to `internal`, which only admins see.
  */
 import { TransactionStatementError, type BoundStatement, type SourceConnection } from '../backends/backend.ts';
-import { ASSERTION_DETAIL } from '../backends/postgres/compile-mutation.ts';
-import { ErrorCode } from '../errors/codes.ts';
-import { EngineError, isEngineError } from '../errors/engine-error.ts';
-
-interface DatabaseErrorLike {
-  readonly code?: unknown;
-  readonly message?: unknown;
-  readonly detail?: unknown;
-  readonly hint?: unknown;
-}
-
-/** v2 compat: how v2 words each integrity violation ("Uniqueness violation. duplicate key value ..."). */
-const VIOLATION_PREFIX: Readonly<Record<string, string>> = {
-  '23502': 'Not-NULL violation. ',
-  '23503': 'Foreign key violation. ',
-  '23505': 'Uniqueness violation. ',
-  '23514': 'Check constraint violation. ',
-  '23P01': 'Exclusion violation. ',
-};
-
-/** v2 compat: SQLSTATE class → wire code and whether the database message may be shown. */
-function classify(sqlstate: string): { code: ErrorCode; showMessage: boolean } {
-  if (sqlstate.startsWith('22')) return { code: ErrorCode.DataException, showMessage: true };
-  if (sqlstate.startsWith('23')) return { code: ErrorCode.ConstraintViolation, showMessage: true };
-  if (sqlstate === '42501') return { code: ErrorCode.PermissionError, showMessage: true };
-  return { code: ErrorCode.Unexpected, showMessage: false };
-}
+import { toPostgresError } from '../backends/postgres/errors.ts';
+import type { EngineError } from '../errors/engine-error.ts';
 
 /** Wraps a failure of `stmt` as an EngineError. */
 export function toDatabaseError(e: unknown, stmt: BoundStatement): EngineError {
-  if (isEngineError(e)) return e;
-  const d = (typeof e === 'object' && e !== null ? e : {}) as DatabaseErrorLike;
-  const sqlstate = typeof d.code === 'string' ? d.code : '';
-  const message = typeof d.message === 'string' ? d.message : String(e);
-  if (d.detail === ASSERTION_DETAIL && typeof d.hint === 'string') {
-    // A mutation's assertion (permission check, skipped upsert): its message is ours, its HINT the wire code.
-    const known = (Object.values(ErrorCode) as string[]).includes(d.hint);
-    return new EngineError(known ? (d.hint as ErrorCode) : ErrorCode.Unexpected, message, { path: '$', status: 200, cause: e });
-  }
-  const { code, showMessage } = classify(sqlstate);
-  const shown = showMessage ? `${VIOLATION_PREFIX[sqlstate] ?? ''}${message}` : 'database query error';
-  return new EngineError(code, shown, {
-    path: '$',
-    status: 200,
-    internal: {
-      statement: stmt.text,
-      prepared: true,
-      arguments: stmt.values,
-      error: { message, status_code: sqlstate, description: d.detail ?? null, hint: d.hint ?? null },
-    },
-    cause: e,
-  });
+  return toPostgresError(e, stmt);
 }
 
 /** Runs one statement and returns its JSON text (`null` when it returned no row). */

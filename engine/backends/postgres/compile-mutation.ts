@@ -36,7 +36,7 @@ export interface CompiledMutation {
   readonly list: boolean;
 }
 
-/** DETAIL of the error an assertion raises; execute/run.ts maps it back to an Engine error (HINT = wire code). */
+/** DETAIL of the error an assertion raises; errors.ts maps it back to an Engine error (HINT = wire code). */
 export const ASSERTION_DETAIL = 'engine-assertion';
 
 /** The transaction-local setting carrying a nested insert's keys to its read-back statement. */
