@@ -237,7 +237,7 @@ export interface MetadataDocument {
   readonly cron_triggers: readonly JsonObject[];
   readonly rest_endpoints: readonly JsonObject[];
   readonly inherited_roles: readonly InheritedRole[];
-  /** Other top-level keys (network, api_limits, metrics_config...) kept as they came. */
+  /** Other top-level keys of v2's document (network, api_limits, metrics_config...) kept as they came. */
   readonly extra: JsonObject;
 }
 
@@ -287,6 +287,9 @@ export function emptyTable(table: QualifiedName): TableMetadata {
     event_triggers: [],
   };
 }
+
+/** Source keys of v2 the engine does not run yet, kept and exported as they came. */
+export const SOURCE_KEPT_KEYS = ['native_queries', 'logical_models', 'stored_procedures', 'query_tags', 'health_check'] as const;
 
 const TOP_LEVEL_LISTS = [
   'remote_schemas',
@@ -359,6 +362,8 @@ export function toWireDocument(doc: MetadataDocument): Loose {
     if (s.functions.length > 0) src['functions'] = s.functions.map(toWireFunction);
     src['configuration'] = s.configuration;
     if (s.customization !== undefined) src['customization'] = s.customization;
+    const kept = s as unknown as Loose;
+    for (const k of SOURCE_KEPT_KEYS) if (kept[k] !== undefined) src[k] = kept[k];
     return src;
   });
   for (const k of TOP_LEVEL_LISTS) if (doc[k].length > 0) out[k] = doc[k];

@@ -22,7 +22,7 @@ import { EMPTY_DOCUMENT, normalizeDocument, toWireDocument, type MetadataDocumen
 import { Mutex } from './mutex.ts';
 import type { MetadataState } from './operation.ts';
 import { CallPipeline } from './run.ts';
-import { documentSchema } from './schemas/document.ts';
+import { storedDocumentSchema } from './schemas/document.ts';
 import { assertValid } from './schemas/validate.ts';
 import { SourcePreparer, type Refresh } from '../backends/source-preparer.ts';
 import { MetadataStore, type MetadataChange } from './store.ts';
@@ -61,7 +61,7 @@ function initialDocument(defaultDatabaseUrl: string | null): MetadataDocument {
 }
 
 function parseStoredDocument(raw: unknown): MetadataDocument {
-  const valid = assertValid<Record<string, unknown>>(documentSchema, raw, '$');
+  const valid = assertValid<Record<string, unknown>>(storedDocumentSchema, raw, '$');
   return normalizeDocument(valid);
 }
 

@@ -70,7 +70,13 @@ export const sourceConfigurationSchema: JsonSchema = {
       },
       additionalProperties: false,
     },
+    // v2 keys the engine does not run yet, kept as they came.
+    read_replicas: { type: 'array' },
+    extensions_schema: { type: ['string', 'null'] },
+    connection_template: objectSchema,
+    connection_set: { type: 'array' },
   },
+  additionalProperties: false,
 };
 
 const rootFieldSchema: JsonSchema = {

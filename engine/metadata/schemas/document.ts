@@ -1,7 +1,23 @@
 /**
  * JSON schema of the whole metadata document (version 3), used by
- * `replace_metadata`. Objects of later issues are checked for the keys the
- * spec names and otherwise kept open.
+ * `replace_metadata` and when loading the stored document.
+ *
+ * Note [Closed document]
+ * Every object of the document is closed: a key the document does not define
+ * is refused with `parse-failed` and the path of that key
+ * (`$.args.sources[0].tables[1].colums`), so a typo can neither be stored and
+ * exported nor silently drop what it meant (issue 12.4: `{"sourcez": []}`
+ * answered success and untracked every table). The key sets are those of
+ * v2's version 3 document, so every export of v2 is accepted; objects the
+ * engine does not run yet (remote schemas, actions, cron triggers, REST
+ * endpoints, event triggers...) are closed at the level whose keys v2 fixes,
+ * and their inner `definition`s, whose shapes belong to the issues that will
+ * run them, are kept as they came. v2 itself refuses unknown keys only in
+ * table entries ("unexpected keys when parsing TableMetadata"); being stricter
+ * elsewhere refuses only documents v2 would have stored without the key.
+ * A document already stored is read with the same schema opened
+ * ({@link storedDocumentSchema}): a key an earlier engine accepted must not
+ * stop the engine from starting.
  */
 import {
   deletePermissionSchema,
@@ -16,80 +32,163 @@ import {
   tableNameSchema,
   updatePermissionSchema,
 } from './common.ts';
-import { functionConfigurationSchema } from './functions.ts';
+import { computedFieldDefinitionSchema, functionConfigurationSchema } from './functions.ts';
+import { SOURCE_KEPT_KEYS } from '../document.ts';
 import type { JsonSchema } from './validate.ts';
 
 const listOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
 
-const named = (required: readonly string[]): JsonSchema => ({ type: 'object', required: [...required] });
+/** Builds the document schema; `strict` closes every object (see Note [Closed document]). */
+function makeDocumentSchema(strict: boolean): {
+  readonly document: JsonSchema;
+  readonly source: JsonSchema;
+  readonly table: JsonSchema;
+} {
+  /** An object with exactly the keys `required` ∪ `optional` (values not checked beyond `typed`). */
+  const closed = (required: readonly string[], optional: readonly string[], typed: Record<string, JsonSchema> = {}): JsonSchema => ({
+    type: 'object',
+    required: [...required],
+    properties: Object.fromEntries([...required, ...optional].map((k) => [k, typed[k] ?? {}])),
+    additionalProperties: !strict,
+  });
 
-/** One tracked function entry. */
-const functionEntrySchema: JsonSchema = {
-  type: 'object',
-  required: ['function'],
-  properties: {
-    function: tableNameSchema,
-    configuration: functionConfigurationSchema,
-    permissions: listOf({ type: 'object', required: ['role'], properties: { role: nameSchema } }),
-    comment: { type: ['string', 'null'] },
-  },
-};
+  /** Keys only (for objects whose values the catalog checks and reports as inconsistencies). */
+  const keysOnly = (keys: readonly string[], typed: Record<string, JsonSchema> = {}): JsonSchema => ({
+    properties: Object.fromEntries(keys.map((k) => [k, typed[k] ?? {}])),
+    additionalProperties: !strict,
+  });
 
-/** One tracked table entry. */
-export const tableEntrySchema: JsonSchema = {
-  type: 'object',
-  required: ['table'],
-  properties: {
-    table: tableNameSchema,
-    configuration: tableConfigurationSchema,
-    is_enum: { type: 'boolean' },
-    object_relationships: listOf(relationshipSchema),
-    array_relationships: listOf(relationshipSchema),
-    computed_fields: listOf(named(['name', 'definition'])),
-    remote_relationships: listOf(named(['name', 'definition'])),
-    insert_permissions: listOf(permissionEntrySchema(insertPermissionSchema)),
-    select_permissions: listOf(permissionEntrySchema(selectPermissionSchema)),
-    update_permissions: listOf(permissionEntrySchema(updatePermissionSchema)),
-    delete_permissions: listOf(permissionEntrySchema(deletePermissionSchema)),
-    event_triggers: listOf(named(['name', 'definition'])),
-  },
-};
+  /** One tracked function entry. */
+  const functionEntrySchema: JsonSchema = {
+    type: 'object',
+    required: ['function'],
+    properties: {
+      function: tableNameSchema,
+      configuration: functionConfigurationSchema,
+      permissions: listOf(closed(['role'], [], { role: nameSchema })),
+      comment: { type: ['string', 'null'] },
+    },
+    additionalProperties: !strict,
+  };
 
-/** One source entry. */
-export const sourceEntrySchema: JsonSchema = {
-  type: 'object',
-  required: ['name', 'configuration'],
-  properties: {
-    name: nameSchema,
-    kind: { enum: ['postgres', 'pg', 'mssql', 'bigquery'] },
-    tables: listOf(tableEntrySchema),
-    functions: listOf(functionEntrySchema),
-    configuration: objectSchema,
-    customization: objectSchema,
-  },
-  additionalProperties: false,
-  if: { properties: { kind: { enum: ['postgres', 'pg'] } } },
-  then: { properties: { configuration: sourceConfigurationSchema } },
-};
+  /** v2 event trigger keys. */
+  const eventTriggerSchema = closed(
+    ['name', 'definition'],
+    ['retry_conf', 'webhook', 'webhook_from_env', 'headers', 'request_transform', 'response_transform', 'cleanup_config'],
+  );
 
-/** The version 3 document. */
-export const documentSchema: JsonSchema = {
-  type: 'object',
-  required: ['version'],
-  properties: {
+  /** One tracked table entry. */
+  const tableEntrySchema: JsonSchema = {
+    type: 'object',
+    required: ['table'],
+    properties: {
+      table: tableNameSchema,
+      configuration: tableConfigurationSchema,
+      is_enum: { type: 'boolean' },
+      object_relationships: listOf(relationshipSchema),
+      array_relationships: listOf(relationshipSchema),
+      computed_fields: listOf(
+        closed(['name', 'definition'], ['comment'], { definition: computedFieldDefinitionSchema, comment: { type: ['string', 'null'] } }),
+      ),
+      remote_relationships: listOf(closed(['name', 'definition'], [])),
+      insert_permissions: listOf(permissionEntrySchema(insertPermissionSchema)),
+      select_permissions: listOf(permissionEntrySchema(selectPermissionSchema)),
+      update_permissions: listOf(permissionEntrySchema(updatePermissionSchema)),
+      delete_permissions: listOf(permissionEntrySchema(deletePermissionSchema)),
+      event_triggers: listOf(eventTriggerSchema),
+      apollo_federation_config: objectSchema,
+      logical_model: {},
+    },
+    additionalProperties: !strict,
+  };
+
+  /** Source `customization`: the catalog checks the values; here only the keys. */
+  const sourceCustomizationSchema: JsonSchema = {
+    type: 'object',
+    ...keysOnly(['root_fields', 'type_names', 'naming_convention'], {
+      root_fields: keysOnly(['namespace', 'prefix', 'suffix']),
+      type_names: keysOnly(['prefix', 'suffix', 'mapping']),
+    }),
+  };
+
+  /** One source entry. */
+  const sourceEntrySchema: JsonSchema = {
+    type: 'object',
+    required: ['name', 'configuration'],
+    properties: {
+      name: nameSchema,
+      kind: { enum: ['postgres', 'pg', 'mssql', 'bigquery'] },
+      tables: listOf(tableEntrySchema),
+      functions: listOf(functionEntrySchema),
+      configuration: objectSchema,
+      customization: sourceCustomizationSchema,
+      ...Object.fromEntries(SOURCE_KEPT_KEYS.map((k) => [k, {}])),
+    },
+    additionalProperties: false,
+    if: { properties: { kind: { enum: ['postgres', 'pg'] } } },
+    then: { properties: { configuration: sourceConfigurationSchema } },
+  };
+
+  /** The version 3 document. */
+  const documentSchema: JsonSchema = closed(['version'], DOCUMENT_KEYS, {
     version: { const: 3 },
     sources: listOf(sourceEntrySchema),
-    remote_schemas: listOf(named(['name', 'definition'])),
-    query_collections: listOf(named(['name', 'definition'])),
-    allowlist: listOf(named(['collection'])),
-    actions: listOf(named(['name', 'definition'])),
-    custom_types: objectSchema,
-    cron_triggers: listOf(named(['name', 'webhook', 'schedule'])),
-    rest_endpoints: listOf(named(['name', 'url', 'methods', 'definition'])),
-    inherited_roles: listOf({
-      type: 'object',
-      required: ['role_name', 'role_set'],
-      properties: { role_name: nameSchema, role_set: listOf(nameSchema) },
-    }),
-  },
-};
+    remote_schemas: listOf(closed(['name', 'definition'], ['comment', 'permissions', 'remote_relationships'])),
+    query_collections: listOf(closed(['name', 'definition'], ['comment'])),
+    allowlist: listOf(closed(['collection'], ['scope'])),
+    actions: listOf(closed(['name', 'definition'], ['comment', 'permissions'])),
+    custom_types: closed([], ['input_objects', 'objects', 'scalars', 'enums']),
+    cron_triggers: listOf(
+      closed(
+        ['name', 'webhook', 'schedule'],
+        ['payload', 'retry_conf', 'headers', 'include_in_metadata', 'comment', 'request_transform', 'response_transform'],
+      ),
+    ),
+    rest_endpoints: listOf(closed(['name', 'url', 'methods', 'definition'], ['comment'])),
+    api_limits: objectSchema,
+    metrics_config: closed([], ['analyze_query_variables', 'analyze_response_body']),
+    inherited_roles: listOf(closed(['role_name', 'role_set'], [], { role_name: nameSchema, role_set: listOf(nameSchema) })),
+    graphql_schema_introspection: closed([], ['disabled_for_roles']),
+    network: objectSchema,
+    backend_configs: objectSchema,
+    opentelemetry: objectSchema,
+  });
+  return { document: documentSchema, source: sourceEntrySchema, table: tableEntrySchema };
+}
+
+/** Top-level keys of v2's version 3 document. */
+export const DOCUMENT_KEYS = [
+  'version',
+  'sources',
+  'remote_schemas',
+  'query_collections',
+  'allowlist',
+  'actions',
+  'custom_types',
+  'cron_triggers',
+  'rest_endpoints',
+  'api_limits',
+  'metrics_config',
+  'inherited_roles',
+  'graphql_schema_introspection',
+  'network',
+  'backend_configs',
+  'opentelemetry',
+] as const;
+
+const strictSchemas = makeDocumentSchema(true);
+
+/** The version 3 document as `replace_metadata` takes it: every object closed. */
+export const documentSchema: JsonSchema = strictSchemas.document;
+
+/** One source entry (closed). */
+export const sourceEntrySchema: JsonSchema = strictSchemas.source;
+
+/** One table entry (closed). */
+export const tableEntrySchema: JsonSchema = strictSchemas.table;
+
+/** The document as read back from the store: the same checks, objects left open. */
+export const storedDocumentSchema: JsonSchema = makeDocumentSchema(false).document;
+
+/** Document versions `replace_metadata` reads: 1 and 2 keep tables at the top level (upgraded to 3). */
+export const DOCUMENT_VERSIONS: readonly number[] = [1, 2, 3];

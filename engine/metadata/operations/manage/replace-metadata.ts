@@ -8,12 +8,12 @@
  * `default` source's tables.
  */
 import { ErrorCode } from '../../../errors/codes.ts';
-import { EngineError } from '../../../errors/engine-error.ts';
+import { EngineError, isEngineError } from '../../../errors/engine-error.ts';
 import { normalizeDocument, type SourceMetadata } from '../../document.ts';
 import { findSource } from '../../edit.ts';
 import { argPath, SUCCESS, type MetadataCall, type Operation, type RunContext } from '../../operation.ts';
 import { replaceMetadataV2Args } from '../../schemas/args.ts';
-import { documentSchema } from '../../schemas/document.ts';
+import { DOCUMENT_VERSIONS, documentSchema } from '../../schemas/document.ts';
 import { assertValid } from '../../schemas/validate.ts';
 import { wireInconsistencies } from './inconsistent-objects.ts';
 
@@ -23,9 +23,19 @@ function isObject(v: unknown): v is Loose {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** v2 compat: the message for a version outside `allowed`. */
+function versionError(allowed: readonly number[], got: unknown, path: string): EngineError {
+  const list = allowed.length === 2 ? `${allowed[0]} or ${allowed[1]}` : `${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]}`;
+  return new EngineError(ErrorCode.ParseFailed, `expected ${list}, encountered ${JSON.stringify(got) ?? 'nothing'}`, { path });
+}
+
+/** Whether `raw` is a version 1/2 document (tables at the top level). */
+function isOldFormat(raw: Loose): boolean {
+  return !(raw['version'] === 3 || (raw['version'] === undefined && raw['sources'] !== undefined));
+}
+
 /** v2 compat: a version 1/2 document (tables at the top level) as version 3 with a `default` source. */
 function upgradeOldFormat(raw: Loose, ctx: RunContext): Loose {
-  if (raw['version'] === 3 || (raw['version'] === undefined && raw['sources'] !== undefined)) return raw;
   const { tables, functions, version: _v, ...rest } = raw;
   const current = findSource(ctx.state.doc, 'default');
   const configuration: SourceMetadata['configuration'] | undefined =
@@ -36,9 +46,26 @@ function upgradeOldFormat(raw: Loose, ctx: RunContext): Loose {
 }
 
 function parseDocumentArg(raw: unknown, ctx: RunContext, path: string): ReturnType<typeof normalizeDocument> {
-  if (!isObject(raw)) throw new EngineError(ErrorCode.ParseFailed, 'expected Object', { path });
-  const upgraded = upgradeOldFormat(raw, ctx);
-  const valid = assertValid<Loose>(documentSchema, upgraded, path);
+  if (!isObject(raw)) {
+    throw new EngineError(ErrorCode.ParseFailed, `expected Object, encountered ${raw === null ? 'Null' : Array.isArray(raw) ? 'Array' : typeof raw}`, { path });
+  }
+  // v2 compat: an unknown document version is refused, never read as version 1 (which untracked everything).
+  const v = raw['version'];
+  if (v !== undefined && !DOCUMENT_VERSIONS.includes(v as 1 | 2 | 3)) throw versionError(DOCUMENT_VERSIONS, v, `${path}.version`);
+  const old = isOldFormat(raw);
+  if (old && raw['sources'] !== undefined) {
+    throw new EngineError(ErrorCode.ParseFailed, `unexpected key "sources" in a version ${String(v ?? 1)} document`, { path: `${path}.sources` });
+  }
+  const upgraded = old ? upgradeOldFormat(raw, ctx) : raw;
+  let valid: Loose;
+  try {
+    valid = assertValid<Loose>(documentSchema, upgraded, path);
+  } catch (e) {
+    // A version 1/2 document is checked as version 3: report paths in the document as sent.
+    if (!old || !isEngineError(e)) throw e;
+    const sent = e.path.replace(`${path}.sources[0].tables`, `${path}.tables`).replace(`${path}.sources[0].functions`, `${path}.functions`);
+    throw new EngineError(e.code, e.message, { path: sent });
+  }
   const doc = normalizeDocument(valid);
   const names = new Set<string>();
   doc.sources.forEach((s, i) => {
@@ -54,8 +81,16 @@ function parseDocumentArg(raw: unknown, ctx: RunContext, path: string): ReturnTy
 export const replaceMetadata: Operation = {
   mutates: true,
   async run(ctx, call: MetadataCall) {
-    const raw = call.args ?? {};
-    const version = call.version ?? (isObject(raw) && 'metadata' in raw && !('sources' in raw) ? 2 : 1);
+    const raw = call.args;
+    // v2 compat: args are required; a missing or null document is not an empty one.
+    if (!isObject(raw)) {
+      const got = raw === undefined ? 'nothing' : raw === null ? 'Null' : Array.isArray(raw) ? 'Array' : typeof raw;
+      throw new EngineError(ErrorCode.ParseFailed, `expected Object, encountered ${got}`, { path: argPath(call) });
+    }
+    if (call.version !== undefined && call.version !== 1 && call.version !== 2) {
+      throw versionError([1, 2], call.version, call.path === '$' ? '$.version' : `${call.path}.version`);
+    }
+    const version = call.version ?? ('metadata' in raw && !('sources' in raw) ? 2 : 1);
     let docRaw: unknown = raw;
     let allow = false;
     let docPath = argPath(call);
