@@ -93,6 +93,7 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
 
   // Stage: tables, then names (a clash makes the later table inconsistent).
   const names = new NameRegistry();
+  names.reserve(columnTypesOf(sources));
   for (const s of sources) {
     for (const entry of s.meta.tables) {
       const key = tableKey(entry.table);
@@ -321,6 +322,19 @@ function withBackendOnly(
   }
   internPermissions(merged);
   return merged;
+}
+
+/** The database types of the columns of every tracked table (element types of arrays too). */
+function columnTypesOf(sources: readonly SourceDrafts[]): Set<string> {
+  const out = new Set<string>();
+  for (const s of sources) {
+    for (const entry of s.meta.tables) {
+      for (const c of s.prepared.introspection.tables.get(tableKey(entry.table))?.columns ?? []) {
+        out.add(c.elementType ?? c.dbType);
+      }
+    }
+  }
+  return out;
 }
 
 /** Every role named in metadata (permissions, inherited roles), `admin` excluded, sorted. */

@@ -113,3 +113,37 @@ export function derivedTableTypeNames(base: string, isEnum: boolean): string[] {
   for (const op of Object.keys(UPDATE_OPS) as Array<keyof typeof UPDATE_OPS>) out.push(m.opInput(op));
   return out;
 }
+
+/** v2 compat: database types shown as GraphQL's built-in scalars. */
+const BUILTIN_SCALAR_NAMES: Readonly<Record<string, string>> = {
+  int4: 'Int',
+  serial: 'Int',
+  text: 'String',
+  varchar: 'String',
+  bool: 'Boolean',
+  float4: 'Float',
+};
+
+/** v2 compat: database types whose scalar has another name. */
+const RENAMED_SCALARS: Readonly<Record<string, string>> = {
+  int2: 'smallint',
+  int8: 'bigint',
+  bigserial: 'bigint',
+  smallserial: 'smallint',
+};
+
+/** The GraphQL scalar name for a database type (a name from the database made a GraphQL name). */
+export function scalarName(dbType: string): string {
+  const r = BUILTIN_SCALAR_NAMES[dbType] ?? RENAMED_SCALARS[dbType] ?? dbType;
+  return /^[_A-Za-z][_0-9A-Za-z]*$/.test(r) ? r : r.replace(/[^_0-9A-Za-z]/g, '_').replace(/^([0-9])/, '_$1');
+}
+
+/**
+ * Type names every schema may hold besides the tables' own: GraphQL's
+ * scalars, the root types and the shared enums. A table may not take one
+ * (a table named `String` or `order_by` would give a schema two types of
+ * one name, which graphql-js refuses).
+ */
+export const RESERVED_TYPE_NAMES: readonly string[] = [
+  'Int', 'Float', 'String', 'Boolean', 'ID', 'query_root', 'mutation_root', 'subscription_root', 'order_by',
+];

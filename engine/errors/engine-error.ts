@@ -54,3 +54,20 @@ export function isEngineError(e: unknown): e is EngineError {
 }
 
 export { ErrorCode };
+
+/**
+ * A failure as a log field: message, wire code, path and internal details of
+ * an EngineError (the database error, the SQL), its cause's message, or the
+ * message and stack of any other error. `String(e)` logged `[object Object]`
+ * for an EngineError whose `internal` is an object (issue 12).
+ */
+export function errorDetails(e: unknown): Record<string, unknown> {
+  if (isEngineError(e)) {
+    const out: Record<string, unknown> = { message: e.message, code: e.code, path: e.path };
+    if (e.internal !== undefined) out['internal'] = e.internal;
+    if (e.cause instanceof Error && e.cause.message !== e.message) out['cause'] = e.cause.message;
+    return out;
+  }
+  if (e instanceof Error) return { message: e.message, ...(e.stack === undefined ? {} : { stack: e.stack }) };
+  return { message: String(e) };
+}

@@ -15,7 +15,7 @@ import type { Logger } from '../logger.ts';
 import { buildSession, ADMIN_ROLE, roleViewKey, type Session } from '../auth/session.ts';
 import { compileExplain, compileQuery } from '../backends/postgres/compile.ts';
 import { ErrorCode } from '../errors/codes.ts';
-import { EngineError, isEngineError } from '../errors/engine-error.ts';
+import { EngineError, errorDetails, isEngineError } from '../errors/engine-error.ts';
 import { renameTypenames, toDefaultNames, variablesToDefaultNames } from '../graphql/schema/naming-convention.ts';
 import { SchemaCache } from '../graphql/schema/schema-cache.ts';
 import { toIrOperation } from '../graphql/to-ir/operation.ts';
@@ -67,7 +67,9 @@ export class GraphqlService implements GraphqlApi {
     this.#stringify = opts.stringifyNumericTypes;
     this.#logger = opts.logger;
     this.#plans = new PlanCache(opts.planCacheSize ?? 4096);
-    this.#schemas = new SchemaCache({ inferFunctionPermissions: opts.inferFunctionPermissions ?? true });
+    this.#schemas = new SchemaCache({ inferFunctionPermissions: opts.inferFunctionPermissions ?? true }, (role, error) =>
+      this.#logger.error('role schema could not be built', { role, error: errorDetails(error) }),
+    );
     catalogRef.subscribe((c) => {
       this.#plans.clear();
       this.#schemas.warm(c);
@@ -91,7 +93,7 @@ export class GraphqlService implements GraphqlApi {
       return await this.#run(plan, variables, session);
     } catch (e) {
       const err = asEngineError(e);
-      if (err.code === ErrorCode.Unexpected) this.#logger.error('graphql request failed', { error: String(err.internal ?? err.message) });
+      if (err.code === ErrorCode.Unexpected) this.#logger.error('graphql request failed', { error: errorDetails(err) });
       return JSON.stringify(errorResponse(err, session.isAdmin));
     }
   }

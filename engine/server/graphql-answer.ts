@@ -8,6 +8,7 @@ import type { RequestHeaders } from '../auth/resolve-session.ts';
 import type { AppDeps } from './deps.ts';
 import { parseJsonBody, tryParseJsonBody } from './body.ts';
 import { graphqlErrorBody, toEngineError } from './error-response.ts';
+import { errorDetails } from '../errors/engine-error.ts';
 
 /** What to write back. */
 export interface GraphqlAnswer {
@@ -34,7 +35,7 @@ export async function answerGraphql(deps: AppDeps, headers: RequestHeaders, rawB
     return { status: res.status, body: 'jsonText' in res ? res.jsonText : JSON.stringify(res.json), setCookies };
   } catch (e) {
     const err = toEngineError(e);
-    if (err.status >= 500) deps.logger.error('graphql request failed', { error: String(err.internal ?? err.message) });
+    if (err.status >= 500) deps.logger.error('graphql request failed', { error: errorDetails(err) });
     // Auth and body failures keep their HTTP status; query errors are answered by execute() with 200.
     return { status: err.status, body: JSON.stringify(graphqlErrorBody(err, isAdmin)), setCookies };
   }

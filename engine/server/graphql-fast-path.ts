@@ -17,6 +17,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { AppDeps } from './deps.ts';
 import { answerGraphql } from './graphql-answer.ts';
+import { errorDetails } from '../errors/engine-error.ts';
 
 /** Handles a request and returns true, or returns false to leave it to fastify. */
 export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -89,7 +90,7 @@ export function graphqlFastPath(opts: FastPathOptions): FastPath {
         (a) => respond(req, res, a.status, a.body, a.setCookies),
         // answerGraphql does not throw; this guards a bug from leaving the client hanging.
         (e: unknown) => {
-          deps.logger.error('graphql request failed', { error: String(e) });
+          deps.logger.error('graphql request failed', { error: errorDetails(e) });
           if (!res.headersSent) respond(req, res, 500, JSON.stringify({ errors: [{ message: 'unexpected error', extensions: { path: '$', code: 'unexpected' } }] }), []);
         },
       );

@@ -14,7 +14,7 @@ import { tableKey, type ColumnInfo, type ComputedFieldInfo, type InconsistentObj
 import { customizeTypeName } from './customization.ts';
 import { checkSessionArgument, functionText, graphqlArguments, singleFunction } from './functions.ts';
 import type { NameRegistry } from './names.ts';
-import { GRAPHQL_NAME, type TableDraft } from './tables.ts';
+import { isSchemaName, type TableDraft } from './tables.ts';
 
 /** Resolves one computed field of `table`; `isTracked` says whether a table is tracked and consistent. */
 export function resolveComputedField(
@@ -27,7 +27,7 @@ export function resolveComputedField(
   const fn = singleFunction(name, functions?.get(tableKey(name)));
   if ('reason' in fn) return fn;
   const text = `in table "${formatTableName(table.entry.table)}": computed field "${entry.name}"`;
-  if (!GRAPHQL_NAME.test(entry.name)) return { reason: `${text}: the name is not a valid GraphQL name` };
+  if (!isSchemaName(entry.name)) return { reason: `${text}: the name is not a valid GraphQL name` };
   const wanted = entry.definition.table_argument ?? null;
   const rowIndex = wanted === null ? 0 : fn.args.findIndex((a) => a.name === wanted);
   const rowArg = fn.args[rowIndex];

@@ -19,7 +19,7 @@ import {
 } from '../types.ts';
 import { customizeRootFields, customizeTypeName } from './customization.ts';
 import type { NameRegistry } from './names.ts';
-import { GRAPHQL_NAME } from './tables.ts';
+import { isSchemaName } from './tables.ts';
 
 /** v2 compat: how a function is named in reasons (`name`, or `schema.name` outside public). */
 export function functionText(n: QualifiedName): string {
@@ -76,7 +76,7 @@ export function graphqlArguments(
   for (const [i, a] of args.entries()) {
     if (a.name !== null && skip.has(a.name)) continue;
     if (a.name === null) return { reason: `${fnText}: argument ${i + 1} has no name; unnamed arguments are not supported` };
-    if (!GRAPHQL_NAME.test(a.name)) return { reason: `${fnText}: the argument name "${a.name}" is not a valid GraphQL name` };
+    if (!isSchemaName(a.name)) return { reason: `${fnText}: the argument name "${a.name}" is not a valid GraphQL name` };
     out.push({ name: a.name, dbType: a.dbType, elementType: a.elementType, typeCategory: a.typeCategory, hasDefault: a.hasDefault });
   }
   return out;
@@ -117,7 +117,7 @@ export function resolveFunction(
     functionAggregate: rootFieldName(roots.function_aggregate) ?? `${gqlName}_aggregate`,
   };
   for (const n of [gqlName, rootFields.function, rootFields.functionAggregate]) {
-    if (!GRAPHQL_NAME.test(n)) return { reason: `${text}: "${n}" is not a valid GraphQL name; set a custom_name for it` };
+    if (!isSchemaName(n)) return { reason: `${text}: "${n}" is not a valid GraphQL name; set a custom_name for it` };
   }
   const exposed = config.exposed_as ?? (fn.volatility === 'volatile' ? 'mutation' : 'query');
   return {

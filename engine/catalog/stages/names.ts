@@ -8,7 +8,7 @@
  * inconsistent, which is how tracking a clashing table is refused.
  */
 import { formatTableName } from '../../metadata/document.ts';
-import { derivedTableTypeNames } from '../graphql-names.ts';
+import { derivedTableTypeNames, RESERVED_TYPE_NAMES, scalarName } from '../graphql-names.ts';
 import type { SourceCustomizationInfo } from '../types.ts';
 import { customizeTypeName } from './customization.ts';
 import type { TableDraft } from './tables.ts';
@@ -18,6 +18,22 @@ export class NameRegistry {
   readonly #owners = new Map<string, string>();
   /** Keys claimed with {@link claimShared}: their owner may claim them again. */
   readonly #shared = new Set<string>();
+
+  /**
+   * Claims the type names no table may take: GraphQL's scalars, the root
+   * types, the shared enums, and the scalars of `dbTypes` (the column types of
+   * every tracked table, claimed up front so that a table named `uuid` is the
+   * one refused, not a later table with a uuid column). Customized sources
+   * prefix their table types, so a clash there is caught by the schema build
+   * (graphql/schema/schema-cache.ts) instead.
+   */
+  reserve(dbTypes: Iterable<string>): void {
+    for (const n of RESERVED_TYPE_NAMES) this.#owners.set(`type name::${n}`, 'the GraphQL schema itself');
+    for (const t of dbTypes) {
+      const n = scalarName(t);
+      this.#owners.set(`type name::${n}`, `the scalar of database type "${t}"`);
+    }
+  }
 
   /**
    * Claims a type name its owner may claim more than once (a function's

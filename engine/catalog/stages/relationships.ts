@@ -19,7 +19,7 @@ import {
   type RemoteForeignKey,
 } from '../../metadata/document.ts';
 import type { QualifiedName, RelationshipInfo } from '../types.ts';
-import { GRAPHQL_NAME, type TableDraft } from './tables.ts';
+import { isSchemaName, type TableDraft } from './tables.ts';
 
 /** Looks up a consistent table of the same source; `inDocument` tells whether it is tracked at all. */
 export interface TableLookup {
@@ -59,7 +59,7 @@ export function resolveRelationship(
   const fail = (why: string): { reason: string } => ({
     reason: `in table "${formatTableName(table.entry.table)}": in relationship "${rel.name}": ${why}`,
   });
-  if (!GRAPHQL_NAME.test(rel.name)) return fail(`"${rel.name}" is not a valid GraphQL name`);
+  if (!isSchemaName(rel.name)) return fail(`"${rel.name}" is not a valid GraphQL name`);
   const ownColumns = new Set(table.columns.map((c) => c.name));
   const comment = rel.comment ?? null;
   const fk = rel.using.foreign_key_constraint_on;

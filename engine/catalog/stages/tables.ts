@@ -23,6 +23,35 @@ export interface TableDraft {
 /** A GraphQL name (spec: Name). */
 export const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
+/**
+ * Whether `n` may name a type, field, argument or enum value of a generated
+ * schema: a GraphQL name not starting with `__` (reserved for introspection;
+ * graphql-js rejects the whole schema otherwise).
+ *
+ * Note [Names from the database]
+ * Table, column, constraint and enum-value names come from the database,
+ * where almost anything is a legal identifier; graphql-js throws on a
+ * non-GraphQL name while a schema is built, and a throw while warming a
+ * role's schema took the process down (issue 12: a `"t-pk"` primary key
+ * crashed every engine on the metadata and again on restart). So every
+ * database-derived name that becomes part of the schema is checked here, in
+ * the catalog, and its table is inconsistent when one fails, with v2's
+ * reason (`cannot include "x" in the GraphQL schema because it is not a
+ * valid GraphQL identifier`): v2 also refuses such tables rather than
+ * renaming the constraint or column. Columns can be renamed with
+ * `custom_column_names`; constraints cannot (rename them in the database).
+ * graphql/schema/schema-cache.ts still turns any other failure of a schema
+ * build into a clean error for that role.
+ */
+export function isSchemaName(n: string): boolean {
+  return GRAPHQL_NAME.test(n) && !n.startsWith('__');
+}
+
+/** v2's reason for a database name that cannot appear in the schema. */
+export function notGraphqlIdentifier(n: string): string {
+  return `cannot include "${n}" in the GraphQL schema because it is not a valid GraphQL identifier`;
+}
+
 function rootFieldName(f: CustomRootField | null | undefined): string | null {
   if (f === null || f === undefined) return null;
   if (typeof f === 'string') return f;
@@ -82,7 +111,7 @@ function resolveEnumValues(
   if (rows === undefined || rows.length === 0) {
     return { reason: `the table ${name} cannot be used as an enum because it has no rows` };
   }
-  const bad = rows.filter((r) => !GRAPHQL_NAME.test(r.value) || ['true', 'false', 'null'].includes(r.value));
+  const bad = rows.filter((r) => !isSchemaName(r.value) || ['true', 'false', 'null'].includes(r.value));
   if (bad.length > 0) {
     const list = bad.map((r) => `"${r.value}"`).join(', ');
     return { reason: `the table ${name} cannot be used as an enum because these values are not valid GraphQL enum names: ${list}` };
@@ -107,7 +136,7 @@ export function resolveTable(
   enumRows: EnumTableRows | string | undefined,
 ): TableDraft | { reason: string } {
   const gqlName = tableGqlName(entry);
-  if (!GRAPHQL_NAME.test(gqlName)) {
+  if (!isSchemaName(gqlName)) {
     return { reason: `the table name "${gqlName}" is not a valid GraphQL name; set a custom_name for it` };
   }
   const config = entry.configuration ?? {};
@@ -121,7 +150,7 @@ export function resolveTable(
     const list = [...new Set(missing)].map((c) => `"${c}"`).join(', ');
     return { reason: `the following columns are not found in table "${t.name.name}": ${list}` };
   }
-  const badNames = [...customNames.values()].filter((n) => !GRAPHQL_NAME.test(n));
+  const badNames = [...customNames.values()].filter((n) => !isSchemaName(n));
   if (badNames.length > 0) return { reason: `custom column name "${badNames[0] ?? ''}" is not a valid GraphQL name` };
   const columns: ColumnInfo[] = t.columns.map((c) => ({
     name: c.name,
@@ -136,6 +165,12 @@ export function resolveTable(
     description: config.column_config?.[c.name]?.comment ?? c.comment,
     enumTable: null,
   }));
+  const badColumn = columns.find((c) => !isSchemaName(c.gqlName));
+  if (badColumn !== undefined) return { reason: notGraphqlIdentifier(badColumn.gqlName) };
+  // The `<t>_constraint` enum of on_conflict names every primary key and unique constraint.
+  const constraints = [...(t.primaryKey === null ? [] : [t.primaryKey]), ...t.uniqueConstraints];
+  const badConstraint = constraints.find((k) => !isSchemaName(k.name));
+  if (badConstraint !== undefined) return { reason: notGraphqlIdentifier(badConstraint.name) };
   const seen = new Map<string, string>();
   for (const c of columns) {
     const other = seen.get(c.gqlName);
@@ -145,7 +180,7 @@ export function resolveTable(
     seen.set(c.gqlName, c.name);
   }
   const rootFields = resolveRootFields(gqlName, entry);
-  const badRoot = Object.values(rootFields).find((n) => !GRAPHQL_NAME.test(n));
+  const badRoot = Object.values(rootFields).find((n) => !isSchemaName(n));
   if (badRoot !== undefined) return { reason: `the root field name "${badRoot}" is not a valid GraphQL name` };
   let enumValues: EnumValueInfo[] | null = null;
   if (entry.is_enum === true) {

@@ -5,7 +5,7 @@
  * bigint). See shared/design/compat.md, "Generated GraphQL schema".
  */
 import { GraphQLBoolean, GraphQLFloat, GraphQLInt, GraphQLScalarType, GraphQLString, Kind, type ValueNode } from 'graphql';
-import { isGraphqlName } from './names.ts';
+import { scalarName } from '../../catalog/graphql-names.ts';
 
 const BUILTIN: Readonly<Record<string, GraphQLScalarType>> = {
   int4: GraphQLInt,
@@ -14,13 +14,6 @@ const BUILTIN: Readonly<Record<string, GraphQLScalarType>> = {
   varchar: GraphQLString,
   bool: GraphQLBoolean,
   float4: GraphQLFloat,
-};
-
-const RENAMED: Readonly<Record<string, string>> = {
-  int2: 'smallint',
-  int8: 'bigint',
-  bigserial: 'bigint',
-  smallserial: 'smallint',
 };
 
 /** Types whose values are numbers that may not fit a double: JSON strings under stringify-numeric-types. */
@@ -55,13 +48,7 @@ export function isText(dbType: string): boolean {
   return TEXT.has(dbType);
 }
 
-/** The GraphQL scalar name for a database type. */
-export function scalarName(dbType: string): string {
-  const b = BUILTIN[dbType];
-  if (b !== undefined) return b.name;
-  const r = RENAMED[dbType] ?? dbType;
-  return isGraphqlName(r) ? r : r.replace(/[^_0-9A-Za-z]/g, '_').replace(/^([0-9])/, '_$1');
-}
+export { scalarName } from '../../catalog/graphql-names.ts';
 
 /**
  * A literal's value. Numbers keep their source text (bigint/numeric keep full

@@ -24,8 +24,26 @@
  * the oldest SchemaTypes that made them, so two SchemaTypes never hand one
  * schema two types of one name; column types, `order_by` and `<fn>_args`
  * come from one LeafTypes per catalog version for the same reason.
+ *
+ * Note [A schema build never escapes]
+ * Building a role's schema runs graphql-js constructors and validation over
+ * names and shapes that come from the database and metadata; the catalog
+ * checks every name it knows of (Note [Names from the database] in
+ * catalog/stages/tables.ts), but a throw that got through once took every
+ * engine process down: warming runs in a macrotask, where an exception is
+ * uncaught. So `get` turns any failure into an `unexpected` EngineError for
+ * that request (the cause in `internal`, shown to admins), remembers it for
+ * the catalog version so a broken role does not rebuild on every request,
+ * and `warm` reports failures to `onBuildError` (logged by the caller)
+ * instead of throwing. The process stays up and every other role keeps its
+ * schema. A schema that builds but breaks a rule graphql-js checks only in
+ * `validateSchema` fails each request's `validate` (the result is kept on
+ * the schema) the same way; validating at build instead doubled the build
+ * of a 6,000-table schema (test/unit/graphql/deep-schema.test.ts, 3.7 s to
+ * 6.7 s) for roles that may never send a request.
  */
 import type { Catalog, TableInfo } from '../../catalog/types.ts';
+import { EngineError, ErrorCode } from '../../errors/engine-error.ts';
 import { buildRoleSchema, buildSchemaOf, type RoleSchema, type SchemaOptions, type SharedSchema } from './build-schema.ts';
 import { buildRoleAccess, type RoleAccess } from './role-access.ts';
 import { readFingerprint, roleFingerprint, rulesFingerprint, sameTypeTables, tableLabels } from './role-fingerprint.ts';
@@ -42,10 +60,14 @@ export class SchemaCache {
   #leaves = new LeafTypes();
   /** Compiled permissions by rules fingerprint, with their (shared) schema. */
   readonly #byRules = new Map<string, { readonly access: RoleAccess; readonly shared: SharedSchema }>();
+  /** Roles whose schema failed to build in this catalog version: see Note [A schema build never escapes]. */
+  readonly #failed = new Map<string, EngineError>();
   readonly #options: SchemaOptions;
+  readonly #onBuildError: (role: string, error: EngineError) => void;
 
-  constructor(options: SchemaOptions = {}) {
+  constructor(options: SchemaOptions = {}, onBuildError: (role: string, error: EngineError) => void = () => {}) {
     this.#options = options;
+    this.#onBuildError = onBuildError;
   }
 
   /**
@@ -53,9 +75,28 @@ export class SchemaCache {
    * (ignored for admin) gives the role's backend-only view.
    */
   get(catalog: Catalog, role: string, isAdmin: boolean, backendOnly = false): RoleSchema {
+    const key = isAdmin ? `\0admin` : backendOnly ? `\0backend\0${role}` : role;
+    if (catalog.version === this.#version) {
+      const failed = this.#failed.get(key);
+      if (failed !== undefined) throw failed;
+    }
+    try {
+      return this.#get(catalog, role, isAdmin, backendOnly, key);
+    } catch (e) {
+      const err = buildError(role, e);
+      if (catalog.version === this.#version) {
+        this.#failed.set(key, err);
+        this.#onBuildError(role, err);
+      }
+      throw err;
+    }
+  }
+
+  #get(catalog: Catalog, role: string, isAdmin: boolean, backendOnly: boolean, key: string): RoleSchema {
     if (catalog.version !== this.#version) {
       // Requests still holding an older snapshot get a fresh, uncached build.
       if (catalog.version < this.#version) return buildRoleSchema(catalog, role, isAdmin, this.#options, backendOnly);
+      this.#failed.clear();
       this.#byRole.clear();
       this.#byFingerprint.clear();
       this.#byRules.clear();
@@ -63,7 +104,6 @@ export class SchemaCache {
       this.#leaves = new LeafTypes();
       this.#version = catalog.version;
     }
-    const key = isAdmin ? `\0admin` : backendOnly ? `\0backend\0${role}` : role;
     let s = this.#byRole.get(key);
     if (s === undefined) {
       const { access, shared } = isAdmin ? this.#admin(catalog, role) : this.#compiled(catalog, role, backendOnly);
@@ -131,10 +171,20 @@ export class SchemaCache {
     const step = (i: number): void => {
       const next = roles[i];
       if (next === undefined || this.#version > catalog.version) return;
-      this.get(catalog, next[0], next[1]);
+      try {
+        this.get(catalog, next[0], next[1]);
+      } catch {
+        // Reported through onBuildError by `get`; the next request of that role answers the error.
+      }
       // Unref'd: warming never keeps a shutting-down process alive.
       setImmediate(() => step(i + 1)).unref();
     };
     setImmediate(() => step(0)).unref();
   }
+}
+
+/** The error a request gets when its role's schema cannot be built. */
+function buildError(role: string, e: unknown): EngineError {
+  const cause = e instanceof Error ? e.message : String(e);
+  return new EngineError(ErrorCode.Unexpected, `the GraphQL schema of role "${role}" could not be built`, { internal: { error: cause }, cause: e });
 }

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps, ApiFamily } from '../deps.ts';
 import { ErrorCode } from '../../errors/codes.ts';
-import { EngineError } from '../../errors/engine-error.ts';
+import { EngineError, errorDetails } from '../../errors/engine-error.ts';
 import { authenticate } from '../authenticate.ts';
 import { parseJsonBody, tryParseJsonBody } from '../body.ts';
 import { apiErrorBody, toEngineError } from '../error-response.ts';
@@ -33,7 +33,7 @@ export async function registerMetadataRoutes(app: FastifyInstance, opts: { deps:
         return sendApiResponse(reply, await deps.metadata.handle(family, body, session));
       } catch (e) {
         const err = toEngineError(e);
-        if (err.status >= 500) deps.logger.error('metadata request failed', { url, error: String(err.internal ?? err.message) });
+        if (err.status >= 500) deps.logger.error('metadata request failed', { url, error: errorDetails(err) });
         return sendApiResponse(reply, { status: err.status, json: apiErrorBody(err, isAdmin) });
       }
     });
