@@ -10,6 +10,7 @@ import { descriptorOf, type TableFieldDescriptor } from '../schema/descriptors.t
 import type { TableView } from '../schema/table-view.ts';
 import { toIrComputedCall } from './computed-field.ts';
 import { readView, type ToIrContext } from './context.ts';
+import { localKeysVisible, remoteKeysVisible } from './visibility.ts';
 import { booleanValue, isNullInput, leafParam, listItems, objectFields, type Input } from './input.ts';
 import { docParam, valueDoc } from './mutation-input.ts';
 
@@ -121,11 +122,11 @@ export function toIrBoolExp(input: Input, view: TableView, type: GraphQLInputObj
       case 'object-relationship':
       case 'array-relationship': {
         const target = readView(ctx, d.rel.target);
-        const where = andAll([target.filter, toIrBoolExp(value, target, inputObjectOf(def.type), ctx, p)]);
-        const rel: ir.BoolExp = { kind: 'relationship', target: target.info.name, mapping: d.rel.info.columnMapping, where };
-        // Inherited roles: following a hidden join column would reveal it, so only rows where it is visible match.
-        const keys = d.rel.info.columnMapping.map(([local]) => view.redact?.get(local) ?? null);
-        parts.push(andAll([...keys, rel]));
+        const mapping = d.rel.info.columnMapping;
+        // Inherited roles: following a hidden join column (at either end) would reveal it, so only rows where it is visible match.
+        const where = andAll([target.filter, remoteKeysVisible(target, mapping), toIrBoolExp(value, target, inputObjectOf(def.type), ctx, p)]);
+        const rel: ir.BoolExp = { kind: 'relationship', target: target.info.name, mapping, where };
+        parts.push(andAll([localKeysVisible(view, mapping), rel]));
         break;
       }
       case 'array-aggregate':

@@ -6,6 +6,9 @@ import { ORDER_BY_VALUES } from '../schema/table-types.ts';
 import { toIrComputedCall } from './computed-field.ts';
 import { readView, type ToIrContext } from './context.ts';
 import { enumValue, listItems, objectFields, type Input } from './input.ts';
+import type { TableView } from '../schema/table-view.ts';
+import { columnsVisible, localKeysVisible, remoteKeysVisible, withVisible } from './visibility.ts';
+import { andAll, isTrue } from '../../ir/bool-exp.ts';
 
 type Wrap = (key: ir.OrderTarget) => ir.OrderTarget;
 
@@ -16,7 +19,26 @@ function direction(input: Input, type: GraphQLEnumType, ctx: ToIrContext): { dir
   return { direction: d.direction, nulls: d.nulls };
 }
 
-function orderObject(input: Input, type: GraphQLInputObjectType, wrap: Wrap, ctx: ToIrContext, out: ir.OrderBy[]): void {
+/** The target's filter with the visibility of its join columns (Note [Cells a sort key reads]). */
+function targetFilter(target: TableView, mapping: ir.ColumnMapping): ir.BoolExp | null {
+  const f = andAll([target.filter, remoteKeysVisible(target, mapping)]);
+  return isTrue(f) ? null : f;
+}
+
+/**
+ * The sort keys of one `<t>_order_by` object over rows of `view`. `nested`:
+ * those rows are a relationship's target, whose cells the keys redact
+ * themselves (the select's own rows are redacted by the select).
+ */
+function orderObject(
+  input: Input,
+  type: GraphQLInputObjectType,
+  view: TableView,
+  nested: boolean,
+  wrap: Wrap,
+  ctx: ToIrContext,
+  out: ir.OrderBy[],
+): void {
   const defs = type.getFields();
   for (const [name, value] of objectFields(input, ctx)) {
     const def = defs[name];
@@ -25,7 +47,8 @@ function orderObject(input: Input, type: GraphQLInputObjectType, wrap: Wrap, ctx
     switch (d.kind) {
       case 'column': {
         const dir = direction(value, getNamedType(def.type) as GraphQLEnumType, ctx);
-        if (dir !== null) out.push({ target: wrap({ kind: 'column', column: d.column.name }), ...dir });
+        const visible = nested ? columnsVisible(view, [d.column.name]) : null;
+        if (dir !== null) out.push({ target: wrap(withVisible({ kind: 'column', column: d.column.name }, visible)), ...dir });
         break;
       }
       case 'computed-scalar': {
@@ -35,13 +58,22 @@ function orderObject(input: Input, type: GraphQLInputObjectType, wrap: Wrap, ctx
       }
       case 'object-relationship': {
         const t = readView(ctx, d.rel.target);
+        const mapping = d.rel.info.columnMapping;
+        const keyVisible = localKeysVisible(view, mapping);
         const inner: Wrap = (key) =>
-          wrap({ kind: 'object-relationship', target: t.info.name, mapping: d.rel.info.columnMapping, filter: t.filter, key });
-        orderObject(value, getNamedType(def.type) as GraphQLInputObjectType, inner, ctx, out);
+          wrap({
+            kind: 'object-relationship',
+            target: t.info.name,
+            mapping,
+            filter: targetFilter(t, mapping),
+            ...(keyVisible === null ? {} : { keyVisible }),
+            key,
+          });
+        orderObject(value, getNamedType(def.type) as GraphQLInputObjectType, t, true, inner, ctx, out);
         break;
       }
       case 'array-aggregate':
-        aggregateOrder(value, getNamedType(def.type) as GraphQLInputObjectType, d, wrap, ctx, out);
+        aggregateOrder(value, getNamedType(def.type) as GraphQLInputObjectType, view, d, wrap, ctx, out);
         break;
       default:
         break;
@@ -53,14 +85,24 @@ function orderObject(input: Input, type: GraphQLInputObjectType, wrap: Wrap, ctx
 function aggregateOrder(
   input: Input,
   type: GraphQLInputObjectType,
+  view: TableView,
   d: Extract<TableFieldDescriptor, { kind: 'array-aggregate' }>,
   wrap: Wrap,
   ctx: ToIrContext,
   out: ir.OrderBy[],
 ): void {
   const t = readView(ctx, d.rel.target);
+  const mapping = d.rel.info.columnMapping;
+  const keyVisible = localKeysVisible(view, mapping);
   const key = (aggregate: ir.AggregateKey): ir.OrderTarget =>
-    wrap({ kind: 'array-aggregate', target: t.info.name, mapping: d.rel.info.columnMapping, filter: t.filter, aggregate });
+    wrap({
+      kind: 'array-aggregate',
+      target: t.info.name,
+      mapping,
+      filter: targetFilter(t, mapping),
+      ...(keyVisible === null ? {} : { keyVisible }),
+      aggregate,
+    });
   const defs = type.getFields();
   for (const [name, value] of objectFields(input, ctx)) {
     const def = defs[name];
@@ -77,14 +119,15 @@ function aggregateOrder(
       const c = cd === undefined ? undefined : descriptorOf<TableFieldDescriptor>(cd.extensions);
       if (cd === undefined || c?.kind !== 'column') continue;
       const dir = direction(v, getNamedType(cd.type) as GraphQLEnumType, ctx);
-      if (dir !== null) out.push({ target: key({ kind: 'op', op: a.op, column: c.column.name }), ...dir });
+      const visible = columnsVisible(t, [c.column.name]);
+      if (dir !== null) out.push({ target: key(withVisible({ kind: 'op', op: a.op, column: c.column.name }, visible)), ...dir });
     }
   }
 }
 
 /** Converts an `order_by` value (one object or a list of them). */
-export function toIrOrderBy(input: Input, type: GraphQLInputObjectType, ctx: ToIrContext): ir.OrderBy[] {
+export function toIrOrderBy(input: Input, type: GraphQLInputObjectType, view: TableView, ctx: ToIrContext): ir.OrderBy[] {
   const out: ir.OrderBy[] = [];
-  for (const item of listItems(input, ctx)) orderObject(item, type, (k) => k, ctx, out);
+  for (const item of listItems(input, ctx)) orderObject(item, type, view, false, (k) => k, ctx, out);
   return out;
 }

@@ -23,6 +23,7 @@ import { argumentOf, collectFields } from './collect-fields.ts';
 import { readView, type ToIrContext } from './context.ts';
 import { astInput, booleanValue, enumValue, leafParam, listItems } from './input.ts';
 import { toIrOrderBy } from './order-by.ts';
+import { remoteKeysVisible } from './visibility.ts';
 
 function whereOf(filters: readonly (ir.BoolExp | null)[]): ir.BoolExp | null {
   const w = andAll(filters);
@@ -50,6 +51,7 @@ export function toIrRowSource(
   nodes: readonly FieldNode[],
   ctx: ToIrContext,
   path: string,
+  extra: ir.BoolExp | null = null,
 ): ir.RowSource {
   const argType = (name: string): GraphQLInputObjectType | GraphQLEnumType | undefined => {
     const arg = field.args.find((a) => a.name === name);
@@ -59,7 +61,7 @@ export function toIrRowSource(
   const whereType = argType(ARG.where) as GraphQLInputObjectType;
   const userWhere = whereNode === undefined ? null : toIrBoolExp(astInput(whereNode), view, whereType, ctx, `${path}.args.where`);
   const orderNode = argumentOf(nodes, ARG.orderBy);
-  const orderBy = orderNode === undefined ? [] : toIrOrderBy(astInput(orderNode), argType(ARG.orderBy) as GraphQLInputObjectType, ctx);
+  const orderBy = orderNode === undefined ? [] : toIrOrderBy(astInput(orderNode), argType(ARG.orderBy) as GraphQLInputObjectType, view, ctx);
   const distinctNode = argumentOf(nodes, ARG.distinctOn);
   const distinctType = argType(ARG.distinctOn) as GraphQLEnumType;
   const distinctOn =
@@ -72,7 +74,7 @@ export function toIrRowSource(
   const offsetNode = argumentOf(nodes, ARG.offset);
   return {
     table: view.info.name,
-    where: whereOf([view.filter, userWhere]),
+    where: whereOf([view.filter, extra, userWhere]),
     ...(view.redact === null ? {} : { redact: view.redact }),
     orderBy,
     distinctOn,
@@ -109,13 +111,14 @@ export function toIrFields(
       case 'object-relationship': {
         const target = readView(ctx, d.rel.target);
         const fields = toIrFields(target, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx, p);
-        const select: ir.Select = { from: plainSource(target), fields, cardinality: 'one' };
+        // Inherited roles: a target row whose join column is hidden is not related (Note [Cells a sort key reads]).
+        const select: ir.Select = { from: plainSource(target, remoteKeysVisible(target, d.rel.info.columnMapping)), fields, cardinality: 'one' };
         out.push({ kind: 'object-relationship', alias, mapping: d.rel.info.columnMapping, select });
         break;
       }
       case 'array-relationship': {
         const target = readView(ctx, d.rel.target);
-        const from = toIrRowSource(target, def, fieldNodes, ctx, p);
+        const from = toIrRowSource(target, def, fieldNodes, ctx, p, remoteKeysVisible(target, d.rel.info.columnMapping));
         const fields = toIrFields(target, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx, p);
         out.push({ kind: 'array-relationship', alias, mapping: d.rel.info.columnMapping, select: { from, fields, cardinality: 'many' } });
         break;
@@ -136,7 +139,7 @@ export function toIrFields(
       }
       case 'array-aggregate': {
         const target = readView(ctx, d.rel.target);
-        const select = toIrAggregate(target, def, fieldNodes, ctx, p);
+        const select = toIrAggregate(target, def, fieldNodes, ctx, p, remoteKeysVisible(target, d.rel.info.columnMapping));
         out.push({ kind: 'array-aggregate', alias, mapping: d.rel.info.columnMapping, select });
         break;
       }
@@ -154,8 +157,9 @@ export function toIrAggregate(
   nodes: readonly FieldNode[],
   ctx: ToIrContext,
   path: string,
+  extra: ir.BoolExp | null = null,
 ): ir.AggregateSelect {
-  const from = toIrRowSource(view, field, nodes, ctx, path);
+  const from = toIrRowSource(view, field, nodes, ctx, path, extra);
   const type = getNamedType(field.type) as GraphQLObjectType;
   const defs = type.getFields();
   const fields: ir.AggregateField[] = [];

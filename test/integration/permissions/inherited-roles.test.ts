@@ -100,6 +100,42 @@ describe('inherited select', () => {
     expect(d.data.docs).toEqual([{ id: 1, body: 'a body' }, { id: 5, body: 'e body' }, { id: 2, body: null }]);
   });
 
+  it('order_by through an object relationship reads the hidden join column as null (issue 12.6)', async () => {
+    // Rows 3 and 5 are admitted only by rb, which does not grant owner_id: owner_id and owner read as null,
+    // so sorting by the owner's name must sort them as nulls too, not by the hidden owner (Bob, Cid).
+    const q = '{ docs(order_by: [{owner: {name: desc}}, {id: asc}]) { id owner_id owner { name } } }';
+    const r = await f.as('ab', q, user1);
+    expect(r.errors).toBeUndefined();
+    expect(r.data.docs).toEqual([
+      { id: 3, owner_id: null, owner: null },
+      { id: 5, owner_id: null, owner: null },
+      { id: 1, owner_id: 1, owner: { name: 'Ann' } },
+      { id: 2, owner_id: 1, owner: { name: 'Ann' } },
+    ]);
+    // The hidden owners' ids do not order rows 3 and 5 either (ascending by owner id, they would be 3, 5).
+    const asc = await f.as('ab', '{ docs(order_by: [{owner: {id: asc_nulls_first}}, {id: desc}]) { id } }', user1);
+    expect(asc.data.docs.map((d: any) => d.id)).toEqual([5, 3, 2, 1]);
+  });
+
+  it('array relationships, their aggregates and filters do not join through a hidden remote column', async () => {
+    // users → docs joins on docs.owner_id, hidden in rows 3 and 5: those docs belong to no user the role can see.
+    const r = await f.as('ab', '{ users(order_by: {id: asc}) { id docs(order_by: {id: asc}) { id } docs_aggregate { aggregate { count } } } }', user1);
+    expect(r.errors).toBeUndefined();
+    expect(r.data.users).toEqual([
+      { id: 1, docs: [{ id: 1 }, { id: 2 }], docs_aggregate: { aggregate: { count: 2 } } },
+      { id: 2, docs: [], docs_aggregate: { aggregate: { count: 0 } } },
+      { id: 3, docs: [], docs_aggregate: { aggregate: { count: 0 } } },
+    ]);
+    const w = await f.as('ab', '{ users(where: {docs: {id: {_in: [3, 5]}}}) { id } }', user1);
+    expect(w.errors).toBeUndefined();
+    expect(w.data.users).toEqual([]);
+    const o = await f.as('ab', '{ users(order_by: [{docs_aggregate: {count: asc}}, {id: desc}]) { id } }', user1);
+    expect(o.data.users.map((u: any) => u.id)).toEqual([3, 2, 1]);
+    const m = await f.as('ab', '{ users(order_by: [{docs_aggregate: {max: {score: desc_nulls_last}}}, {id: asc}]) { id } }', user1);
+    // Ann's docs are 1 (score 9, visible) and 2 (score hidden): Ann first, then the users with none.
+    expect(m.data.users.map((u: any) => u.id)).toEqual([1, 2, 3]);
+  });
+
   it('limit is the largest of the parents; aggregations when some parent allows them', async () => {
     expect((await f.as('ra', '{ docs { id } }', user1)).data.docs).toHaveLength(1);
     const agg = await f.as('ab', '{ docs_aggregate { aggregate { count sum { score } } } }', user1);

@@ -5,16 +5,23 @@ import { conjunction, translateBoolExp, translateJoin } from './bool-exp.ts';
 import { translateComputedCall } from './computed-field.ts';
 import { columnOf, type AliasCounter } from './context.ts';
 
+/** A cell of `row` as an inherited role sees it: null where `visible` fails (Note [Cells a sort key reads]). */
+function visibleValue(value: Fragment, visible: ir.BoolExp | undefined, row: string, aliases: AliasCounter): Fragment {
+  if (visible === undefined) return value;
+  return sql`(CASE WHEN ${translateBoolExp(visible, row, aliases)} THEN ${value} END)`;
+}
+
 /** The value a sort key reads, for rows named `row`. */
 export function translateOrderTarget(t: ir.OrderTarget, row: string, aliases: AliasCounter): Fragment {
   switch (t.kind) {
     case 'column':
-      return columnOf(row, t.column);
+      return visibleValue(columnOf(row, t.column), t.visible, row, aliases);
     case 'computed-field':
       return translateComputedCall(t.call, row);
     case 'object-relationship': {
       const inner = aliases.fresh();
       const conds = translateJoin(t.mapping, row, inner);
+      if (t.keyVisible !== undefined) conds.push(translateBoolExp(t.keyVisible, row, aliases));
       if (t.filter !== null) conds.push(translateBoolExp(t.filter, inner, aliases));
       const key = translateOrderTarget(t.key, inner, aliases);
       return sql`(SELECT ${key} FROM ${qualified(t.target.schema, t.target.name)} AS ${ident(inner)} WHERE ${conjunction(conds)} LIMIT 1)`;
@@ -22,11 +29,12 @@ export function translateOrderTarget(t: ir.OrderTarget, row: string, aliases: Al
     case 'array-aggregate': {
       const inner = aliases.fresh();
       const conds = translateJoin(t.mapping, row, inner);
+      if (t.keyVisible !== undefined) conds.push(translateBoolExp(t.keyVisible, row, aliases));
       if (t.filter !== null) conds.push(translateBoolExp(t.filter, inner, aliases));
       const agg =
         t.aggregate.kind === 'count'
           ? raw('count(*)')
-          : sql`${raw(t.aggregate.op)}(${columnOf(inner, t.aggregate.column)})`;
+          : sql`${raw(t.aggregate.op)}(${visibleValue(columnOf(inner, t.aggregate.column), t.aggregate.visible, inner, aliases)})`;
       return sql`(SELECT ${agg} FROM ${qualified(t.target.schema, t.target.name)} AS ${ident(inner)} WHERE ${conjunction(conds)})`;
     }
   }
