@@ -56,7 +56,13 @@ export type BoolExp =
   /** Some row a table-returning computed field gives for the current row satisfies `where`. */
   | { readonly kind: 'computed-rows'; readonly call: ComputedFieldCall; readonly where: BoolExp }
   /** Some row of an unrelated table satisfies `where` (permission `_exists`). */
-  | { readonly kind: 'exists'; readonly target: QualifiedName; readonly where: BoolExp };
+  | { readonly kind: 'exists'; readonly target: QualifiedName; readonly where: BoolExp }
+  /**
+   * `item` holds: false where it is false or unknown (SQL null). A cell's
+   * visibility condition is one, so that `_not` over it cannot turn an
+   * unknown into a row that tells a hidden value (Note [Two-valued visibility]).
+   */
+  | { readonly kind: 'holds'; readonly item: BoolExp };
 
 /** The always-true expression. */
 export const TRUE: BoolExp = { kind: 'and', items: [] };

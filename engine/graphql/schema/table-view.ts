@@ -123,7 +123,10 @@ function roleView(source: SourceInfo, info: TableInfo, role: string): TableView 
   let redact: Map<string, ir.BoolExp> | null = null;
   for (const [column, exp] of perm.columnFilters ?? []) {
     redact ??= new Map();
-    redact.set(column, toIrPermissionFilter(exp, info, source));
+    // Note [Two-valued visibility]: a parent's filter may be unknown (null) for a row, e.g. `score > 5` where
+    // score is null. Under `_not`, `NOT (unknown AND cmp)` is unknown when cmp holds and true when it fails, so
+    // a row would appear exactly when the hidden cell fails a comparison. Visibility is therefore `IS TRUE`.
+    redact.set(column, { kind: 'holds', item: toIrPermissionFilter(exp, info, source) });
   }
   // A cell an inherited role may not see reads as null, so its field must be nullable.
   const shown = redact === null ? columns : columns.map((c) => (redact.has(c.name) && !c.nullable ? { ...c, nullable: true } : c));

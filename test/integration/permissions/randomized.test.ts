@@ -5,6 +5,12 @@
  * array session variables), each the select filter of its own role. What the
  * role reads through the engine must equal the rows an independently
  * rendered SQL WHERE admits, for several generated session values each.
+ * Inherited roles (unions of two generated roles) are checked against an
+ * oracle in plain TypeScript over the same rows: which parent admits a row
+ * comes from the rendered SQL, and from there the oracle builds the cells the
+ * role sees and evaluates generated `order_by` and `distinct_on` through the
+ * object relationship, filters through it, aggregates and their use as sort
+ * keys through the array relationship (issue 12.6: none may read a hidden cell).
  * Set PERM_SEED to replay a run; the seed is in every failure message.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -194,6 +200,20 @@ function parentGen(depth: number): Gen {
   return { json: { items: inner.json }, sql: (row, s) => `EXISTS (SELECT 1 FROM items c${depth} WHERE c${depth}.parent_id = ${row}.id AND (${inner.sql(`c${depth}`, s)}))` };
 }
 
+/** A select filter of a role on parents (its own rows, not through items). */
+function parentPermGen(): Gen {
+  switch (int(4)) {
+    case 0:
+      return { json: {}, sql: () => 'true' };
+    case 1: {
+      const v = pick(['x', 'y', 'z']);
+      return { json: { q: { _neq: v } }, sql: (row) => `${row}.q <> ${q(v)}` };
+    }
+    default:
+      return intLeaf('p');
+  }
+}
+
 function rowsSql(): string {
   const r2 = prng(12345);
   const i2 = (n: number): number => Math.floor(r2() * n);
@@ -214,9 +234,13 @@ INSERT INTO items VALUES ${items.join(', ')};
 
 let f: PermissionFixture;
 const filters: Gen[] = [];
-/** Readable columns besides id, per generated role. */
+/** Readable columns of items besides id, per generated role. */
 const columns: string[][] = [];
+/** Select filter and readable columns besides id of parents, per generated role. */
+const parentFilters: Gen[] = [];
+const parentColumns: string[][] = [];
 const INHERITED = 20;
+const INHERITED_SESSIONS = 3;
 /** Inherited role k = union of roles parents[k]. */
 const parents: Array<[number, number]> = [];
 beforeAll(async () => {
@@ -230,12 +254,19 @@ beforeAll(async () => {
   if (t.status !== 200) throw new Error(t.text);
   for (let i = 0; i < FILTERS; i++) {
     filters.push(gen(0));
-    columns.push(['a', 'b', 'c'].filter(() => maybe()));
+    columns.push(['a', 'b', 'c', 'parent_id'].filter(() => maybe()));
+    parentFilters.push(parentPermGen());
+    parentColumns.push(['p', 'q'].filter(() => maybe(0.7)));
   }
   for (let k = 0; k < INHERITED; k++) parents.push([int(FILTERS), int(FILTERS)]);
   const doc = (await f.md('export_metadata')).body;
   const items = doc.sources[0].tables.find((x: any) => x.table.name === 'items');
-  items.select_permissions = filters.map((g, i) => ({ role: `rnd${i}`, permission: { columns: ['id', ...columns[i]!], filter: g.json } }));
+  items.select_permissions = filters.map((g, i) => ({ role: `rnd${i}`, permission: { columns: ['id', ...columns[i]!], filter: g.json, allow_aggregations: true } }));
+  const parentsTable = doc.sources[0].tables.find((x: any) => x.table.name === 'parents');
+  parentsTable.select_permissions = parentFilters.map((g, i) => ({
+    role: `rnd${i}`,
+    permission: { columns: ['id', ...parentColumns[i]!], filter: g.json, allow_aggregations: true },
+  }));
   doc.inherited_roles = parents.map(([x, y], k) => ({ role_name: `inh${k}`, role_set: [...new Set([`rnd${x}`, `rnd${y}`])] }));
   const r = await f.md('replace_metadata', doc);
   if (r.status !== 200) throw new Error(`seed ${SEED}: ${r.text}`);
@@ -243,6 +274,180 @@ beforeAll(async () => {
 afterAll(async () => {
   await f?.close();
 });
+
+
+// ---- Oracle of inherited roles' ordering, distinct_on, relationship filters and aggregates (plain TypeScript) ----
+
+type Cell = number | string | boolean | null;
+type Row = Record<string, Cell>;
+type Dir = 'asc' | 'desc' | 'asc_nulls_first' | 'asc_nulls_last' | 'desc_nulls_first' | 'desc_nulls_last';
+const DIRS: readonly Dir[] = ['asc', 'desc', 'asc_nulls_first', 'asc_nulls_last', 'desc_nulls_first', 'desc_nulls_last'];
+
+/** Compares two cells as `order_by: dir` does (v2: asc puts nulls last, desc first). Only ints and x/y/z text are sorted. */
+function cmpCell(a: Cell, b: Cell, dir: Dir): number {
+  const desc = dir.startsWith('desc');
+  const nullsFirst = dir.endsWith('nulls_first') || dir === 'desc';
+  if (a === null || b === null) {
+    if (a === b) return 0;
+    return (a === null) === nullsFirst ? -1 : 1;
+  }
+  const c = a < b ? -1 : a > b ? 1 : 0;
+  return desc ? -c : c;
+}
+
+/** What one inherited role (the union of two generated roles) sees, for one session. */
+interface RoleView {
+  /** Visible items rows (id order), hidden cells null. */
+  readonly items: Row[];
+  /** Visible parents rows (id order), hidden cells null. */
+  readonly parents: Row[];
+  readonly itemCols: ReadonlySet<string>;
+  readonly parentCols: ReadonlySet<string>;
+  /** The parent a visible item is related to, as the role sees it (null when none). */
+  parentOf(item: Row): Row | null;
+  /** The visible items related to a visible parent. */
+  childrenOf(parent: Row): Row[];
+}
+
+async function roleView(x: number, y: number, s: Session): Promise<RoleView> {
+  const adm = async (table: string, fx: string, fy: string): Promise<Array<Row & { __x: boolean; __y: boolean }>> =>
+    (await f.db.sql(`SELECT t.*, coalesce((${fx}), false) AS __x, coalesce((${fy}), false) AS __y FROM ${table} t ORDER BY t.id`)).rows;
+  const visible = (rows: Array<Row & { __x: boolean; __y: boolean }>, cx: readonly string[], cy: readonly string[]): Row[] =>
+    rows
+      .filter((r) => r.__x || r.__y)
+      .map((r) => {
+        const out: Row = { id: r.id as number };
+        for (const c of new Set([...cx, ...cy])) out[c] = (cx.includes(c) && r.__x) || (cy.includes(c) && r.__y) ? r[c]! : null;
+        return out;
+      });
+  const itemRows = await adm('items', filters[x]!.sql('t', s), filters[y]!.sql('t', s));
+  const parentRows = await adm('parents', parentFilters[x]!.sql('t', s), parentFilters[y]!.sql('t', s));
+  const items = visible(itemRows, columns[x]!, columns[y]!);
+  const parents = visible(parentRows, parentColumns[x]!, parentColumns[y]!);
+  const itemCols = new Set(['id', ...columns[x]!, ...columns[y]!]);
+  const raw = new Map(itemRows.map((r) => [r.id, r]));
+  // A join column no parent grants is not redacted (the relationship is readable as each parent reads it);
+  // one some parent grants reads as the role sees the cell.
+  const key = (item: Row): Cell => (itemCols.has('parent_id') ? item['parent_id']! : raw.get(item['id']!)!['parent_id']!);
+  const byId = new Map(parents.map((p) => [p['id'], p]));
+  return {
+    items,
+    parents,
+    itemCols,
+    parentCols: new Set(['id', ...parentColumns[x]!, ...parentColumns[y]!]),
+    parentOf: (item) => (key(item) === null ? null : (byId.get(key(item)) ?? null)),
+    childrenOf: (parent) => items.filter((i) => key(i) === parent['id']),
+  };
+}
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** A generated query over the inherited role and the answer the oracle expects. */
+interface Probe {
+  readonly query: string;
+  readonly expected: unknown;
+  readonly actual: (data: any) => unknown;
+}
+
+function probes(v: RoleView): Probe[] {
+  const out: Probe[] = [];
+  const pKeys = [...v.parentCols].filter((c) => c !== 'q' || maybe(0.5));
+  const intItemCols = ['a', 'b', 'parent_id'].filter((c) => v.itemCols.has(c));
+  const parentFields = [...v.parentCols].join(' ');
+  const itemFields = [...v.itemCols].join(' ');
+
+  // order_by through the object relationship, with the related row selected.
+  {
+    const k = pick(pKeys);
+    const dir = pick(DIRS);
+    const sorted = [...v.items].sort((a, b) => cmpCell(v.parentOf(a)?.[k] ?? null, v.parentOf(b)?.[k] ?? null, dir) || (a['id'] as number) - (b['id'] as number));
+    out.push({
+      query: `{ items(order_by: [{parent: {${k}: ${dir}}}, {id: asc}]) { ${itemFields} parent { ${parentFields} } } }`,
+      expected: sorted.map((i) => ({ ...i, parent: v.parentOf(i) })),
+      actual: (d) => d.items,
+    });
+  }
+  // distinct_on a (possibly hidden) column, the relationship key breaking ties.
+  if (intItemCols.length > 0) {
+    const col = pick(intItemCols);
+    const k = pick(pKeys);
+    const dir = pick(DIRS);
+    const sorted = [...v.items].sort(
+      (a, b) => cmpCell(a[col]!, b[col]!, 'asc') || cmpCell(v.parentOf(a)?.[k] ?? null, v.parentOf(b)?.[k] ?? null, dir) || (a['id'] as number) - (b['id'] as number),
+    );
+    const seen = new Set<Cell>();
+    const kept = sorted.filter((i) => !seen.has(i[col]!) && seen.add(i[col]!) !== undefined);
+    out.push({
+      query: `{ items(distinct_on: [${col}], order_by: [{${col}: asc}, {parent: {${k}: ${dir}}}, {id: asc}]) { id ${col} } }`,
+      expected: kept.map((i) => ({ id: i['id'], [col]: i[col] })),
+      actual: (d) => d.items,
+    });
+  }
+  // A filter through the object relationship (and its negation).
+  {
+    const k = pick([...v.parentCols].filter((c) => c !== 'q'));
+    const n = int(10);
+    const neg = maybe(0.3);
+    const match = (i: Row): boolean => {
+      const c = v.parentOf(i)?.[k] ?? null;
+      return c !== null && (c as number) >= n;
+    };
+    const cond = `{parent: {${k}: {_gte: ${n}}}}`;
+    out.push({
+      query: `{ items(where: ${neg ? `{_not: ${cond}}` : cond}, order_by: {id: asc}) { id } }`,
+      expected: v.items.filter((i) => match(i) !== neg).map((i) => ({ id: i['id'] })),
+      actual: (d) => d.items,
+    });
+  }
+  // The array relationship: nested rows, an aggregate of them, and that aggregate as a sort key.
+  {
+    const aggCols = ['a', 'b'].filter((c) => v.itemCols.has(c));
+    const op = aggCols.length === 0 ? 'count' : pick(['count', 'max', 'min', 'sum']);
+    const col = op === 'count' ? null : pick(aggCols);
+    const dir = pick(DIRS);
+    const agg = (p: Row): number | null => {
+      const kids = v.childrenOf(p);
+      if (col === null) return kids.length;
+      const xs = kids.map((i) => i[col] as number | null).filter((x): x is number => x !== null);
+      if (xs.length === 0) return null;
+      return op === 'max' ? Math.max(...xs) : op === 'min' ? Math.min(...xs) : xs.reduce((a, b) => a + b, 0);
+    };
+    const sorted = [...v.parents].sort((a, b) => cmpCell(agg(a), agg(b), dir) || (a['id'] as number) - (b['id'] as number));
+    const sel = col === null ? 'count' : `${op} { ${col} }`;
+    const orderArg = col === null ? `{count: ${dir}}` : `{${op}: {${col}: ${dir}}}`;
+    out.push({
+      query: `{ parents(order_by: [{items_aggregate: ${orderArg}}, {id: asc}]) { id items(order_by: {id: asc}) { id } items_aggregate { aggregate { ${sel} } } } }`,
+      expected: sorted.map((p) => ({ id: p['id'], items: v.childrenOf(p).map((i) => ({ id: i['id'] })), agg: agg(p) })),
+      actual: (d) =>
+        d.parents.map((p: any) => ({
+          id: p.id,
+          items: p.items,
+          agg: num(col === null ? p.items_aggregate.aggregate.count : p.items_aggregate.aggregate[op][col]),
+        })),
+    });
+  }
+  // A root aggregate of cells, some hidden.
+  {
+    const fields = intItemCols.map((c) => `${c}_sum: sum { ${c} } ${c}_max: max { ${c} }`).join(' ');
+    const sum = (c: string): number | null => {
+      const xs = v.items.map((i) => i[c] as number | null).filter((x): x is number => x !== null);
+      return xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0);
+    };
+    const max = (c: string): number | null => {
+      const xs = v.items.map((i) => i[c] as number | null).filter((x): x is number => x !== null);
+      return xs.length === 0 ? null : Math.max(...xs);
+    };
+    out.push({
+      query: `{ items_aggregate { aggregate { count ${fields} } } }`,
+      expected: { count: v.items.length, ...Object.fromEntries(intItemCols.flatMap((c) => [[`${c}_sum`, sum(c)], [`${c}_max`, max(c)]])) },
+      actual: (d) => {
+        const a = d.items_aggregate.aggregate;
+        return { count: a.count, ...Object.fromEntries(intItemCols.flatMap((c) => [[`${c}_sum`, num(a[`${c}_sum`][c])], [`${c}_max`, num(a[`${c}_max`][c])]])) };
+      },
+    });
+  }
+  return out;
+}
 
 describe(`randomized permission filters (seed ${SEED})`, () => {
   it(`${FILTERS} filters × ${SESSIONS_PER_FILTER} sessions read exactly the rows SQL admits`, async () => {
@@ -283,5 +488,25 @@ describe(`randomized permission filters (seed ${SEED})`, () => {
       expect(got.errors, context).toBeUndefined();
       expect(got.data.items, context).toEqual(expected);
     }
+  }, 120_000);
+
+  it(`${INHERITED} inherited roles × ${INHERITED_SESSIONS} sessions: order_by, distinct_on, filters and aggregates through relationships see only visible cells`, async () => {
+    let nonTrivial = 0;
+    for (let k = 0; k < INHERITED; k++) {
+      const [x, y] = parents[k]!;
+      for (let n = 0; n < INHERITED_SESSIONS; n++) {
+        const s = randomSession();
+        const v = await roleView(x, y, s);
+        if (v.items.some((i) => v.itemCols.has('parent_id') && i['parent_id'] === null && v.parentOf(i) === null)) nonTrivial += 1;
+        for (const p of probes(v)) {
+          const got = await f.as(`inh${k}`, p.query, headers(s));
+          const context = `seed ${SEED}, inherited ${k} = rnd${x} ∪ rnd${y}, session ${JSON.stringify(headers(s))}\n${p.query}`;
+          expect(got.errors, context).toBeUndefined();
+          expect(p.actual(got.data), context).toEqual(p.expected);
+        }
+      }
+    }
+    // Some generated roles must hide join columns in some rows, or the hidden-cell paths go untested.
+    expect(nonTrivial).toBeGreaterThan(0);
   }, 120_000);
 });

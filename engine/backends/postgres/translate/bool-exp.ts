@@ -114,6 +114,8 @@ export function translateBoolExp(e: ir.BoolExp, row: string, aliases: AliasCount
       const inner = aliases.fresh();
       return sql`EXISTS (SELECT 1 FROM ${translateComputedCall(e.call, row)} AS ${ident(inner)} WHERE ${translateBoolExp(e.where, inner, aliases)})`;
     }
+    case 'holds':
+      return sql`(${translateBoolExp(e.item, row, aliases)}) IS TRUE`;
     case 'exists': {
       const inner = aliases.fresh();
       return sql`EXISTS (SELECT 1 FROM ${qualified(e.target.schema, e.target.name)} AS ${ident(inner)} WHERE ${translateBoolExp(e.where, inner, aliases)})`;
