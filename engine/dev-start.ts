@@ -85,5 +85,5 @@ await runCli(['serve'], serveEnv, () => server.stop());
 if (seeded) {
   const portSetting = serveEnv['ENGINE_GRAPHQL_SERVER_PORT'] ?? '8080';
   await applySampleMetadata(`http://127.0.0.1:${portSetting}`, serveEnv['ENGINE_GRAPHQL_ADMIN_SECRET']);
-  process.stdout.write(`Sample bookshop database created and tracked. Try:\n  curl -s localhost:${portSetting}/v1/graphql -d '{"query":"{ books { title author { name } } }"}'\n`);
+  process.stdout.write(`Sample bookshop database created and tracked. Try:\n  curl -s localhost:${portSetting}/v1/graphql -H 'Content-Type: application/json' -d '{"query":"{ books { title author { name } } }"}'\n`);
 }

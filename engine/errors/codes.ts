@@ -27,6 +27,8 @@ export const ErrorCode = {
   InvalidParams: 'invalid-params',
   PostgresError: 'postgres-error',
   NotFound: 'not-found',
+  MethodNotAllowed: 'method-not-allowed',
+  UnsupportedMediaType: 'unsupported-media-type',
 } as const;
 
 /** One of the wire error codes. */

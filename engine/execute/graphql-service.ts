@@ -8,8 +8,8 @@
  *
  * See architecture.md, "One GraphQL request", and Note [Plan cache keys].
  */
-import { getVariableValues, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import type { ApiResponse, GraphqlApi } from '../server/deps.ts';
+import { getVariableValues, type GraphQLSchema, type OperationDefinitionNode, type OperationTypeNode } from 'graphql';
+import type { ApiResponse, ExecuteOptions, GraphqlApi } from '../server/deps.ts';
 import type { CatalogRef } from '../catalog/snapshot.ts';
 import type { Logger } from '../logger.ts';
 import { buildSession, ADMIN_ROLE, roleViewKey, type Session } from '../auth/session.ts';
@@ -40,6 +40,9 @@ export interface GraphqlServiceOptions {
 }
 
 const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** GraphQL over HTTP: GET must not change anything, so a mutation there is 405 (the whole request). */
+const MUTATION_OVER_GET = new EngineError(ErrorCode.MethodNotAllowed, 'mutations cannot be sent with GET; use POST', { path: '$', status: 405 });
 
 function coerceVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, inputs: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const r = getVariableValues(schema, operation.variableDefinitions ?? [], inputs);
@@ -78,20 +81,29 @@ export class GraphqlService implements GraphqlApi {
   }
 
   /** Executes one request body (or a batch: a list of them). Errors come back with status 200. */
-  async execute(session: Session, body: unknown): Promise<ApiResponse> {
-    if (Array.isArray(body)) {
-      const parts = await Promise.all(body.map((b) => this.#executeOne(session, b)));
-      return { status: 200, jsonText: `[${parts.join(',')}]` };
+  async execute(session: Session, body: unknown, options?: ExecuteOptions): Promise<ApiResponse> {
+    const readOnly = options?.readOnly === true;
+    try {
+      if (Array.isArray(body)) {
+        const parts = await Promise.all(body.map((b) => this.#executeOne(session, b, readOnly)));
+        return { status: 200, jsonText: `[${parts.join(',')}]` };
+      }
+      return { status: 200, jsonText: await this.#executeOne(session, body, readOnly) };
+    } catch (e) {
+      // Only a mutation in a read-only request gets here (see #executeOne).
+      const err = asEngineError(e);
+      return { status: err.status, jsonText: JSON.stringify(errorResponse(err, session.isAdmin)) };
     }
-    return { status: 200, jsonText: await this.#executeOne(session, body) };
   }
 
-  async #executeOne(session: Session, body: unknown): Promise<string> {
+  async #executeOne(session: Session, body: unknown, readOnly: boolean): Promise<string> {
     try {
       const req = parseGraphqlRequest(body);
-      const { plan, variables } = this.#planFor(session, req);
+      const { plan, variables, kind } = this.#planFor(session, req);
+      if (readOnly && kind === 'mutation') throw MUTATION_OVER_GET;
       return await this.#run(plan, variables, session);
     } catch (e) {
+      if (e === MUTATION_OVER_GET) throw e;
       const err = asEngineError(e);
       if (err.code === ErrorCode.Unexpected) this.#logger.error('graphql request failed', { error: errorDetails(err) });
       return JSON.stringify(errorResponse(err, session.isAdmin));
@@ -116,7 +128,7 @@ export class GraphqlService implements GraphqlApi {
   }
 
   /** The plan of a request: cached, or built (parse, validate, toIr, compile) on a miss. */
-  #planFor(session: Session, req: GraphqlRequest): { plan: Plan; variables: Readonly<Record<string, unknown>> } {
+  #planFor(session: Session, req: GraphqlRequest): { plan: Plan; variables: Readonly<Record<string, unknown>>; kind: OperationTypeNode } {
     const catalog = this.#catalogRef.current;
     // Backend-only requests get their own schema and plans (Note [Plan cache keys]).
     const view = roleViewKey(session);
@@ -145,8 +157,9 @@ export class GraphqlService implements GraphqlApi {
       : naming === undefined
         ? coerceVariables(entry.schema, entry.operation, req.variables)
         : variablesToDefaultNames(naming.convention, naming.clientOperation, coerceVariables(naming.convention.renamed, naming.clientOperation, req.variables));
+    const kind = entry.operation.operation;
     const cached = entry.plans.get(structuralKey(entry, variables));
-    if (cached !== undefined) return { plan: cached, variables };
+    if (cached !== undefined) return { plan: cached, variables, kind };
     const op = toIrOperation({
       schema: entry.schema,
       // The role's own permissions: its schema may be shared with roles of equal shape (Note [Shared role types]).
@@ -163,7 +176,7 @@ export class GraphqlService implements GraphqlApi {
     }
     const plan = buildPlan(naming === undefined ? op.fields : renameTypenames(op.fields, naming.convention.typeNames), catalog);
     storePlan(entry, structuralKey(entry, variables), plan);
-    return { plan, variables };
+    return { plan, variables, kind };
   }
 
   /** `/v1/graphql/explain`: the SQL and Postgres plan of each database root field. */

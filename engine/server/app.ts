@@ -11,6 +11,7 @@ import { registerHealthRoutes } from './routes/health.ts';
 import { registerBodyParser } from './body.ts';
 import { buildOriginMatcher, registerCors } from './cors.ts';
 import { graphqlFastPath } from './graphql-fast-path.ts';
+import { registerNotFound } from './not-found.ts';
 
 /** Largest request body accepted (metadata documents can be big). */
 const BODY_LIMIT = 64 * 1024 * 1024;
@@ -45,6 +46,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   registerBodyParser(app);
+  registerNotFound(app);
   await registerCors(app, deps.settings.corsDomain);
   await app.register(registerHealthRoutes, { deps });
   await app.register(registerMetadataRoutes, { deps });

@@ -24,10 +24,16 @@ export interface MetadataApi {
   isConsistent(): boolean;
 }
 
+/** How a GraphQL request came in. */
+export interface ExecuteOptions {
+  /** A GET request: queries only; a mutation is refused with 405 (GraphQL over HTTP). */
+  readonly readOnly?: boolean;
+}
+
 /** The GraphQL API. */
 export interface GraphqlApi {
-  /** Executes one GraphQL-over-HTTP request body. Errors come back as `{errors}` with status 200. */
-  execute(session: Session, body: unknown): Promise<ApiResponse>;
+  /** Executes one GraphQL-over-HTTP request body. Errors come back as `{errors}` with status 200 (405: a mutation in a read-only request). */
+  execute(session: Session, body: unknown, options?: ExecuteOptions): Promise<ApiResponse>;
   /** `/v1/graphql/explain`: `{query: {query, variables, operationName}, user}` → `[{field, sql, plan, prepared_arguments}]`. */
   explain(body: unknown): Promise<ApiResponse>;
 }

@@ -1,42 +1,103 @@
 /**
- * POST /v1/graphql from headers and body text to status and body text, with
- * no HTTP framework in it: the fastify route (routes/graphql.ts) and the
- * node:http fast path (graphql-fast-path.ts) both answer through it, so the
- * two cannot drift apart.
+ * /v1/graphql from method, headers and payload to status, content type and
+ * body text, with no HTTP framework in it: the fastify route
+ * (routes/graphql.ts) and the node:http fast path (graphql-fast-path.ts) both
+ * answer through it, so the two cannot drift apart.
+ *
+ * Statuses (Note [Response media type] in media-type.ts): a body that is not
+ * JSON by its Content-Type is 415 and malformed JSON 400 under either media
+ * type; under `application/json` every other failure is HTTP 200 with the
+ * error in the body, as v2 answers (authentication failures too, 5xx server
+ * faults apart); under `application/graphql-response+json` authentication
+ * failures keep their 401 and a response without `data` is 400.
  */
 import type { RequestHeaders } from '../auth/resolve-session.ts';
+import { ErrorCode } from '../errors/codes.ts';
+import { EngineError, errorDetails } from '../errors/engine-error.ts';
 import type { AppDeps } from './deps.ts';
 import { parseJsonBody, tryParseJsonBody } from './body.ts';
 import { graphqlErrorBody, toEngineError } from './error-response.ts';
-import { errorDetails } from '../errors/engine-error.ts';
+import { contentTypeOf, requireJsonContentType, responseMediaFor, type ResponseMedia } from './media-type.ts';
 
 /** What to write back. */
 export interface GraphqlAnswer {
   readonly status: number;
+  /** The Content-Type header value. */
+  readonly contentType: string;
   /** JSON text. */
   readonly body: string;
   /** Set-Cookie values an auth webhook asked to pass on. */
   readonly setCookies: readonly string[];
 }
 
+/** One request of /v1/graphql. */
+export interface GraphqlHttpRequest {
+  readonly method: 'GET' | 'POST';
+  readonly headers: RequestHeaders;
+  /** POST: the body text. GET: the query string, without its `?`. */
+  readonly payload: unknown;
+}
+
 const NO_COOKIES: readonly string[] = [];
 
-/** Authenticates and executes one GraphQL request body; never throws. */
-export async function answerGraphql(deps: AppDeps, headers: RequestHeaders, rawBody: unknown): Promise<GraphqlAnswer> {
+function single(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** The request object of a GET (`query`, `operationName`, `variables` as JSON text; `extensions` ignored). */
+export function getRequestBody(queryString: string): Record<string, unknown> {
+  const params = new URLSearchParams(queryString);
+  const body: Record<string, unknown> = {};
+  const query = params.get('query');
+  if (query !== null) body['query'] = query;
+  const operationName = params.get('operationName');
+  if (operationName !== null && operationName !== '') body['operationName'] = operationName;
+  const variables = params.get('variables');
+  if (variables !== null && variables !== '') {
+    try {
+      body['variables'] = JSON.parse(variables) as unknown;
+    } catch (e) {
+      throw new EngineError(ErrorCode.InvalidJson, `Error in $.variables: ${(e as Error).message}`, { path: '$.variables' });
+    }
+  }
+  return body;
+}
+
+/** The status written for `status` with this media type (see the header comment). */
+function statusFor(media: ResponseMedia, err: EngineError): number {
+  if (err.status >= 500 || err.status === 415 || err.status === 413 || err.code === ErrorCode.InvalidJson) return err.status;
+  return media === 'json' ? 200 : err.status;
+}
+
+/** Authenticates and executes one GraphQL request; never throws. */
+export async function answerGraphql(deps: AppDeps, req: GraphqlHttpRequest): Promise<GraphqlAnswer> {
+  const { headers } = req;
+  const media = responseMediaFor(single(headers['accept']));
+  const contentType = contentTypeOf(media);
   let isAdmin = false;
   let setCookies = NO_COOKIES;
   try {
-    const parsed = tryParseJsonBody(rawBody);
+    let parsed: unknown;
+    if (req.method === 'POST') {
+      requireJsonContentType(single(headers['content-type']));
+      parsed = tryParseJsonBody(req.payload);
+    } else {
+      parsed = getRequestBody(typeof req.payload === 'string' ? req.payload : '');
+    }
     const auth = await deps.auth.resolve(headers, parsed);
     setCookies = auth.setCookies;
     isAdmin = auth.session.isAdmin;
-    const body = parsed === undefined ? parseJsonBody(rawBody) : parsed;
-    const res = await deps.graphql.execute(auth.session, body);
-    return { status: res.status, body: 'jsonText' in res ? res.jsonText : JSON.stringify(res.json), setCookies };
+    const body = parsed === undefined ? parseJsonBody(req.payload) : parsed;
+    const res = await deps.graphql.execute(auth.session, body, req.method === 'GET' ? READ_ONLY : undefined);
+    const text = 'jsonText' in res ? res.jsonText : JSON.stringify(res.json);
+    // graphql-response+json: no `data` means the request failed before execution (errorResponse's shape).
+    const status = media === 'graphql-response' && res.status === 200 && text.startsWith('{"errors"') ? 400 : res.status;
+    return { status, contentType, body: text, setCookies };
   } catch (e) {
     const err = toEngineError(e);
     if (err.status >= 500) deps.logger.error('graphql request failed', { error: errorDetails(err) });
-    // Auth and body failures keep their HTTP status; query errors are answered by execute() with 200.
-    return { status: err.status, body: JSON.stringify(graphqlErrorBody(err, isAdmin)), setCookies };
+    return { status: statusFor(media, err), contentType, body: JSON.stringify(graphqlErrorBody(err, isAdmin)), setCookies };
   }
 }
+
+const READ_ONLY = { readOnly: true } as const;

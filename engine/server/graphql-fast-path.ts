@@ -5,18 +5,21 @@
  * cost shows: fastify's routing, hooks, content-type parsing and reply
  * machinery (with @fastify/cors) cost about as much CPU as the engine's
  * request handling itself (test/bench, `npm run bench -- --ops AlbumByPK`).
- * So the HTTP server hands exactly `POST /v1/graphql` to this handler, on bare
- * node:http, and everything else (other routes, other methods such as the
- * CORS preflight, a query string, a server that is closing) to fastify.
+ * So the HTTP server hands exactly `POST /v1/graphql` and `GET /v1/graphql?…`
+ * (urql's default for queries) to this handler, on bare node:http, and
+ * everything else (other routes, other methods such as the CORS preflight, a
+ * POST with a query string, a server that is closing) to fastify.
  * Both answer through answerGraphql (graphql-answer.ts), and this handler
  * writes the same headers as the fastify route: content type, the CORS
  * headers of @fastify/cors as configured in cors.ts (Vary: Origin always;
  * allow-origin and allow-credentials for an allowed Origin) and the auth
- * webhook's Set-Cookie. Bodies over the limit get 413, as from fastify.
+ * webhook's Set-Cookie; and compresses as the route does (compression.ts).
+ * Bodies over the limit get 413, as from fastify.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { AppDeps } from './deps.ts';
-import { answerGraphql } from './graphql-answer.ts';
+import { codingFor, compress, type Coding } from './compression.ts';
+import { answerGraphql, type GraphqlAnswer } from './graphql-answer.ts';
 import { errorDetails } from '../errors/engine-error.ts';
 
 /** Handles a request and returns true, or returns false to leave it to fastify. */
@@ -34,19 +37,25 @@ export interface FastPathOptions {
 }
 
 const TOO_LARGE = JSON.stringify({ errors: [{ message: 'Request body is too large', extensions: { path: '$', code: 'bad-request' } }] });
+const UNEXPECTED = JSON.stringify({ errors: [{ message: 'unexpected error', extensions: { path: '$', code: 'unexpected' } }] });
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** Every GraphQL answer varies by these request headers (CORS, compression). */
+export const VARY = 'Origin, Accept-Encoding';
+const GET_PREFIX = '/v1/graphql?';
 
-/** The fast path of POST /v1/graphql; see Note [GraphQL fast path]. */
+/** The fast path of POST and GET /v1/graphql; see Note [GraphQL fast path]. */
 export function graphqlFastPath(opts: FastPathOptions): FastPath {
   const { deps, bodyLimit, allowOrigin, closing } = opts;
   // fastify logs each request at debug level; so does the fast path (and costs nothing otherwise).
   const debug = deps.settings.logLevel === 'debug';
 
-  function respond(req: IncomingMessage, res: ServerResponse, status: number, body: string, setCookies: readonly string[]): void {
+  function write(req: IncomingMessage, res: ServerResponse, status: number, contentType: string, body: string | Buffer, coding: Coding | null, setCookies: readonly string[]): void {
     const headers: OutgoingHttpHeaders = {
-      'content-type': 'application/json; charset=utf-8',
+      'content-type': contentType,
       'content-length': Buffer.byteLength(body),
-      vary: 'Origin',
+      vary: VARY,
     };
+    if (coding !== null) headers['content-encoding'] = coding;
     const origin = req.headers.origin;
     if (origin !== undefined && allowOrigin(origin)) {
       headers['access-control-allow-origin'] = origin;
@@ -55,16 +64,45 @@ export function graphqlFastPath(opts: FastPathOptions): FastPath {
     if (setCookies.length > 0) headers['set-cookie'] = [...setCookies];
     res.writeHead(status, headers);
     res.end(body);
-    if (debug) deps.logger.debug('request completed', { method: 'POST', url: '/v1/graphql', statusCode: status });
+    if (debug) deps.logger.debug('request completed', { method: req.method, url: req.url, statusCode: status });
+  }
+
+  function respond(req: IncomingMessage, res: ServerResponse, a: GraphqlAnswer): void {
+    const coding = codingFor(req.headers['accept-encoding'], a.body.length);
+    if (coding === null) return write(req, res, a.status, a.contentType, a.body, null, a.setCookies);
+    compress(a.body, coding).then(
+      (bytes) => write(req, res, a.status, a.contentType, bytes, coding, a.setCookies),
+      () => write(req, res, a.status, a.contentType, a.body, null, a.setCookies),
+    );
+  }
+
+  function answer(req: IncomingMessage, res: ServerResponse, method: 'GET' | 'POST', payload: string): void {
+    answerGraphql(deps, { method, headers: req.headers, payload }).then(
+      (a) => respond(req, res, a),
+      // answerGraphql does not throw; this guards a bug from leaving the client hanging.
+      (e: unknown) => {
+        deps.logger.error('graphql request failed', { error: errorDetails(e) });
+        if (!res.headersSent) write(req, res, 500, JSON_TYPE, UNEXPECTED, null, []);
+      },
+    );
   }
 
   return (req, res) => {
-    if (req.method !== 'POST' || req.url !== '/v1/graphql' || closing()) return false;
+    if (closing()) return false;
+    const url = req.url;
+    if (req.method === 'GET') {
+      // GET carries the request in its query string (GraphQL over HTTP); no body to read.
+      if (url === undefined || !url.startsWith(GET_PREFIX)) return false;
+      answer(req, res, 'GET', url.slice(GET_PREFIX.length));
+      req.resume();
+      return true;
+    }
+    if (req.method !== 'POST' || url !== '/v1/graphql') return false;
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > bodyLimit) {
       // Like fastify: answer without reading the body, and close the connection.
       res.setHeader('connection', 'close');
-      respond(req, res, 413, TOO_LARGE, []);
+      write(req, res, 413, JSON_TYPE, TOO_LARGE, null, []);
       req.resume();
       return true;
     }
@@ -78,22 +116,14 @@ export function graphqlFastPath(opts: FastPathOptions): FastPath {
       if (size > bodyLimit) {
         tooLarge = true;
         res.setHeader('connection', 'close');
-        respond(req, res, 413, TOO_LARGE, []);
+        write(req, res, 413, JSON_TYPE, TOO_LARGE, null, []);
         return;
       }
       chunks.push(chunk);
     });
     req.on('end', () => {
       if (tooLarge) return;
-      const text = chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
-      answerGraphql(deps, req.headers, text).then(
-        (a) => respond(req, res, a.status, a.body, a.setCookies),
-        // answerGraphql does not throw; this guards a bug from leaving the client hanging.
-        (e: unknown) => {
-          deps.logger.error('graphql request failed', { error: errorDetails(e) });
-          if (!res.headersSent) respond(req, res, 500, JSON.stringify({ errors: [{ message: 'unexpected error', extensions: { path: '$', code: 'unexpected' } }] }), []);
-        },
-      );
+      answer(req, res, 'POST', chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'));
     });
     // A client that goes away mid-body: nothing to answer.
     req.on('error', () => {});

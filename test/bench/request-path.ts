@@ -53,7 +53,7 @@ const textTypes: pg.CustomTypesConfig = { getTypeParser: () => (value: string) =
 
 // Both sides must give the same bytes, or the comparison means nothing.
 async function viaEngine(): Promise<string> {
-  return (await answerGraphql(deps, headers, body)).body;
+  return (await answerGraphql(deps, { method: 'POST', headers, payload: body })).body;
 }
 async function viaPg(): Promise<string> {
   const r = await pool.query({ name: 'request_path', text: first?.sql ?? '', values: first?.prepared_arguments ?? [], rowMode: 'array', types: textTypes });

@@ -1,7 +1,7 @@
 /**
  * The GraphQL schema of one role, built from a catalog snapshot. Each visible
  * table gives `<t>`, `<t>_by_pk` and (with aggregations) `<t>_aggregate` on
- * `query_root`; `subscription_root` has the same fields. Tables the role may
+ * `query_root` (no `subscription_root` until subscriptions are served). Tables the role may
  * write give the `mutation_root` fields (mutation-root.ts); a role that may
  * write nothing gets no mutation type.
  */
@@ -19,7 +19,7 @@ import { nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
 import { mutationRootFields } from './mutation-root.ts';
 import { namespaceRootFields } from './namespace.ts';
 import { renameSchema, type NamingConvention } from './naming-convention.ts';
-import { MUTATION_ROOT, NO_QUERIES_FIELD, NO_QUERIES_MESSAGE, QUERY_ROOT, SUBSCRIPTION_ROOT } from './names.ts';
+import { MUTATION_ROOT, NO_QUERIES_FIELD, NO_QUERIES_MESSAGE, QUERY_ROOT } from './names.ts';
 import { buildRoleAccess, type RoleAccess } from './role-access.ts';
 import { SchemaTypes } from './table-types.ts';
 import type { TableView } from './table-view.ts';
@@ -110,13 +110,10 @@ export function buildSchemaOf(
       },
     };
   }
-  const queryFields = namespaceRootFields(fields, 'query');
-  const subscriptionFields = namespaceRootFields(fields, 'subscription');
-  const query = objectType({ name: QUERY_ROOT, fields: queryFields });
-  // Without namespaces (whose types differ per root) subscription_root shows query_root's very fields (Note [Shared fields]).
-  const names = Object.keys(queryFields);
-  const same = names.length === Object.keys(subscriptionFields).length && names.every((n) => queryFields[n] === subscriptionFields[n]);
-  const subscription = objectType({ name: SUBSCRIPTION_ROOT, fields: subscriptionFields }, same ? query : undefined);
+  const query = objectType({ name: QUERY_ROOT, fields: namespaceRootFields(fields, 'query') });
+  // No subscription_root until a WebSocket transport serves subscriptions: a schema that advertises
+  // it makes clients and codegen offer operations that can only fail (over HTTP they used to run as
+  // queries, which is not what a subscriber expects).
   const writes = {
     ...mutationRootFields(access.mutations.values(), types),
     ...functionRootFields(catalog, views, types, fnAccess, 'mutation'),
@@ -124,7 +121,7 @@ export function buildSchemaOf(
   const mutation =
     Object.keys(writes).length === 0 ? undefined : objectType({ name: MUTATION_ROOT, fields: namespaceRootFields(writes, 'mutation') });
   // Not `new GraphQLSchema`: see Note [Flat type collection] in collect-types.ts.
-  const schema = schemaOf(query, mutation, subscription);
+  const schema = schemaOf(query, mutation);
   const sources = [...catalog.sources.values()];
   if (sources.length > 0 && sources.every((s) => s.customization?.namingConvention === 'graphql-default')) {
     const naming = renameSchema(schema);

@@ -73,6 +73,6 @@ export function collectTypes(roots: ReadonlyArray<GraphQLObjectType | undefined>
 }
 
 /** `new GraphQLSchema` for these roots, with its types collected by {@link collectTypes}. */
-export function schemaOf(query: GraphQLObjectType, mutation: GraphQLObjectType | undefined, subscription: GraphQLObjectType): GraphQLSchema {
+export function schemaOf(query: GraphQLObjectType, mutation: GraphQLObjectType | undefined, subscription?: GraphQLObjectType): GraphQLSchema {
   return new GraphQLSchema({ query, mutation, subscription, types: collectTypes([query, mutation, subscription]) });
 }

@@ -1,31 +1,43 @@
 /**
  * `/v1/graphql` and `/v1/graphql/explain`.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
 import { authenticate } from '../authenticate.ts';
 import { parseJsonBody, tryParseJsonBody } from '../body.ts';
 import { apiErrorBody, toEngineError } from '../error-response.ts';
-import { answerGraphql } from '../graphql-answer.ts';
+import { codingFor, compress } from '../compression.ts';
+import { answerGraphql, type GraphqlAnswer } from '../graphql-answer.ts';
+import { VARY } from '../graphql-fast-path.ts';
+import { requireJsonContentType } from '../media-type.ts';
 import { sendApiResponse } from '../reply.ts';
 
 /** Registers the GraphQL routes. */
 export async function registerGraphqlRoutes(app: FastifyInstance, opts: { deps: AppDeps }): Promise<void> {
   const { deps } = opts;
 
-  // Plain `POST /v1/graphql` takes the fast path before fastify (Note [GraphQL fast path]); this
-  // route answers the rest (a query string, inject in tests) the same way.
-  app.post('/v1/graphql', async (request, reply) => {
-    const a = await answerGraphql(deps, request.headers, request.body);
+  // Plain `POST /v1/graphql` and `GET /v1/graphql?…` take the fast path before fastify (Note [GraphQL
+  // fast path]); these routes answer the rest (a POST with a query string, inject in tests) the same way.
+  const send = async (request: FastifyRequest, reply: FastifyReply, a: GraphqlAnswer): Promise<FastifyReply> => {
     if (a.setCookies.length > 0) void reply.header('set-cookie', [...a.setCookies]);
-    return reply.code(a.status).type('application/json; charset=utf-8').send(a.body);
+    void reply.header('vary', VARY);
+    const coding = codingFor(request.headers['accept-encoding'], a.body.length);
+    const body = coding === null ? a.body : await compress(a.body, coding);
+    if (coding !== null) void reply.header('content-encoding', coding);
+    return reply.code(a.status).type(a.contentType).send(body);
+  };
+  app.post('/v1/graphql', async (request, reply) => send(request, reply, await answerGraphql(deps, { method: 'POST', headers: request.headers, payload: request.body })));
+  app.get('/v1/graphql', async (request, reply) => {
+    const q = request.url.indexOf('?');
+    return send(request, reply, await answerGraphql(deps, { method: 'GET', headers: request.headers, payload: q === -1 ? '' : request.url.slice(q + 1) }));
   });
 
   app.post('/v1/graphql/explain', async (request, reply) => {
     let isAdmin = false;
     try {
+      requireJsonContentType(request.headers['content-type']);
       const session = await authenticate(deps, request, reply, tryParseJsonBody(request.body));
       isAdmin = session.isAdmin;
       if (!session.isAdmin) {

@@ -8,6 +8,7 @@ import { EngineError, errorDetails } from '../../errors/engine-error.ts';
 import { authenticate } from '../authenticate.ts';
 import { parseJsonBody, tryParseJsonBody } from '../body.ts';
 import { apiErrorBody, toEngineError } from '../error-response.ts';
+import { requireJsonContentType } from '../media-type.ts';
 import { sendApiResponse } from '../reply.ts';
 
 const ROUTES: ReadonlyArray<readonly [string, ApiFamily]> = [
@@ -23,6 +24,7 @@ export async function registerMetadataRoutes(app: FastifyInstance, opts: { deps:
     app.post(url, async (request, reply) => {
       let isAdmin = false;
       try {
+        requireJsonContentType(request.headers['content-type']);
         const session = await authenticate(deps, request, reply, tryParseJsonBody(request.body));
         isAdmin = session.isAdmin;
         if (!session.isAdmin) {

@@ -67,7 +67,8 @@ describe('HS256 key', () => {
     const guest = await engine.graphql(PROFILE_IDS, undefined, bearer(token, { 'x-engine-role': 'guest' }));
     expect(guest.body).toEqual({ data: { profile: [{ id: 1 }, { id: 2 }, { id: 3 }] } });
     const admin = await engine.graphql(PROFILE_IDS, undefined, bearer(token, { 'x-engine-role': 'admin' }));
-    expect(admin.status).toBe(401);
+    // v2 compat: /v1/graphql answers authentication failures with 200 and the code in the body.
+    expect(admin.status).toBe(200);
     expect(admin.body).toMatchObject({ errors: [{ extensions: { code: 'access-denied' } }] });
   });
 
@@ -78,9 +79,17 @@ describe('HS256 key', () => {
     ['wrong issuer', () => hs256({ [NS]: claims('1') }, { exp: '5m', aud: 'engine-tests', iss: 'https://evil.test' }), /JWTNotInIssuer/],
     ['bad signature', () => hs256({ [NS]: claims('1') }, { exp: '5m', aud: 'engine-tests', iss: 'https://issuer.test', key: 'another-hmac-key-of-thirty-two-characters!!' }), /JWSInvalidSignature/],
   ])('refuses a token that is %s with invalid-jwt', async (_name, make, message) => {
-    const res = await engine.graphql(PROFILE_IDS, undefined, bearer(await make()));
-    expect(res.status).toBe(401);
+    const token = await make();
+    const res = await engine.graphql(PROFILE_IDS, undefined, bearer(token));
+    // v2 compat: HTTP 200 on /v1/graphql (token-refreshing clients match on the code in the body).
+    expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ errors: [{ message: expect.stringMatching(message), extensions: { code: 'invalid-jwt' } }] });
+    // GraphQL over HTTP's media type gets the HTTP status; the metadata API keeps 401 as v2 does.
+    const spec = await engine.graphql(PROFILE_IDS, undefined, bearer(token, { accept: 'application/graphql-response+json' }));
+    expect(spec.status).toBe(401);
+    expect(spec.headers.get('content-type')).toContain('application/graphql-response+json');
+    expect(spec.body).toMatchObject({ errors: [{ extensions: { code: 'invalid-jwt' } }] });
+    expect((await engine.metadata({ type: 'export_metadata', args: {} }, bearer(token))).status).toBe(401);
   });
 
   it('refuses alg none', async () => {
@@ -141,7 +150,9 @@ describe('claims options and the cookie header', () => {
     const token = await hs256({ [NS]: claims('2') }, { exp: '5m' });
     const res = await engine.graphql(PROFILE_IDS, undefined, { cookie: `theme=dark; session=${token}` });
     expect(res.body).toEqual({ data: { profile: [{ id: 2 }] } });
-    expect((await engine.graphql(PROFILE_IDS, undefined, bearer(token))).status).toBe(401);
+    const refused = await engine.graphql(PROFILE_IDS, undefined, bearer(token));
+    expect(refused.status).toBe(200);
+    expect(refused.body).toMatchObject({ errors: [{ extensions: { code: 'access-denied' } }] });
   });
 });
 

@@ -75,9 +75,11 @@ describe('GET mode', () => {
     expect(res.headers.getSetCookie()).toEqual(['sid=abc; HttpOnly', 'seen=1']);
   });
 
-  it('answers 401 when the webhook says 401, and 500 for any other status or a missing role', async () => {
+  it('answers access-denied when the webhook says 401 (HTTP 200 on /v1/graphql as v2, 401 elsewhere), and 500 for any other status or a missing role', async () => {
     const denied = await engine.graphql(PROFILE_IDS, undefined, { authorization: 'deny' });
-    expect(denied.status).toBe(401);
+    expect(denied.status).toBe(200);
+    expect((await engine.graphql(PROFILE_IDS, undefined, { authorization: 'deny', accept: 'application/graphql-response+json' })).status).toBe(401);
+    expect((await engine.metadata({ type: 'export_metadata', args: {} }, { authorization: 'deny' })).status).toBe(401);
     expect(denied.body).toMatchObject({ errors: [{ extensions: { code: 'access-denied' } }] });
     expect((await engine.graphql(PROFILE_IDS, undefined, { authorization: 'boom' })).status).toBe(500);
     expect((await engine.graphql(PROFILE_IDS, undefined, { authorization: 'norole' })).status).toBe(500);

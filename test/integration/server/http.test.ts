@@ -38,15 +38,18 @@ describe('health and version', () => {
 });
 
 describe('admin secret', () => {
-  it('refuses GraphQL without the secret with 401 access-denied', async () => {
+  it('refuses GraphQL without the secret with access-denied (HTTP 200 as v2; 401 under graphql-response+json)', async () => {
     const res = await engine.graphql('{ note { id } }', undefined, {});
-    expect(res.status).toBe(401);
+    expect(res.status).toBe(200);
+    expect((await engine.graphql('{ note { id } }', undefined, { accept: 'application/graphql-response+json' })).status).toBe(401);
     expect(res.body).toMatchObject({ errors: [{ extensions: { code: 'access-denied', path: '$' } }] });
   });
 
   it('refuses a wrong secret on every API', async () => {
     const wrong = { 'x-engine-admin-secret': 'nope' };
-    expect((await engine.graphql('{ note { id } }', undefined, wrong)).status).toBe(401);
+    const gql = await engine.graphql('{ note { id } }', undefined, wrong);
+    expect(gql.status).toBe(200);
+    expect(gql.body).toMatchObject({ errors: [{ extensions: { code: 'access-denied', path: '$' } }] });
     const md = await engine.metadata({ type: 'export_metadata', args: {} }, wrong);
     expect(md.status).toBe(401);
     expect(md.body).toMatchObject({ code: 'access-denied', path: '$' });
