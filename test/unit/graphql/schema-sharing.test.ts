@@ -178,7 +178,6 @@ describe('schema sharing between roles', () => {
       const t = schema.getType(name);
       return isObjectType(t) || isInputObjectType(t) ? t.getFields() : undefined;
     };
-    expect(schema.getSubscriptionType()?.getFields()).toBe(schema.getQueryType()?.getFields());
     for (const op of ['stddev', 'stddev_pop', 'stddev_samp', 'var_pop', 'var_samp', 'variance']) expect(fieldsOf(`t005_${op}_fields`), op).toBe(fieldsOf('t005_avg_fields'));
     expect(fieldsOf('t005_min_fields')).toBe(fieldsOf('t005_max_fields'));
     expect(fieldsOf('t005_sum_fields')).not.toBe(fieldsOf('t005_avg_fields'));
@@ -237,32 +236,35 @@ describe('schema sharing between roles', () => {
   });
 });
 
-/** printSchema hashes of every role, recorded from the unshared builds. */
+/**
+ * printSchema hashes of every role, recorded from the unshared builds (and re-recorded when
+ * subscription_root went away: the builds before it, printed without subscription_root, give these).
+ */
 const GOLDEN: Record<string, Record<string, string>> = {
   music: {
-    admin: '0c41f4112b7e6b0c',
-    albums_only: '31b7e16e73109fd8',
-    narrow: '318c2680a33f5e15',
-    narrow_agg: '65d85cf096a7e571',
-    redacted: '4fc52bebb3df38eb',
-    user: '8cedb520ff6f3b6b',
-    wide: 'b1e040cd4fbfa57c',
-    wide_filtered: 'b1e040cd4fbfa57c',
-    wide_but_albums: 'c297cdaa2898bc93',
+    admin: '1a42c182c0f8a52c',
+    albums_only: '1fc1214b0ca46ece',
+    narrow: 'f32b14e1a154ebd0',
+    narrow_agg: 'a0958c812921686e',
+    redacted: 'b489235fa2a6bea7',
+    user: '32dc478e0b19d984',
+    wide: '48c0a7392cb6e39f',
+    wide_filtered: '48c0a7392cb6e39f',
+    wide_but_albums: '0beb3aaae69a1f62',
   },
   scale: {
-    admin: 'cf06b953adea59c0',
-    role_1: '703ebe8bfda473b4',
-    role_2: 'c2b63910a3a4c75d',
-    role_3: '703ebe8bfda473b4',
-    role_4: 'c2b63910a3a4c75d',
+    admin: '61ce07254026c6c0',
+    role_1: 'f5005177a7c85502',
+    role_2: 'e4ed909f57ebe145',
+    role_3: 'f5005177a7c85502',
+    role_4: 'e4ed909f57ebe145',
   },
   // NOT NULL foreign keys: a filtered target makes the object relationships to it nullable (role_3 vs role_1).
   required: {
-    admin: 'ce4ee8da53a0c448',
-    role_1: '2e1e71a745ef7900',
-    role_2: 'c2b63910a3a4c75d',
-    role_3: '465219b0c10a2efb',
-    role_4: '36cfa91714b618b2',
+    admin: 'cef1e38c9c2bef73',
+    role_1: '3aeadf0bda148f5d',
+    role_2: 'e4ed909f57ebe145',
+    role_3: '0a41a7a2939d87f7',
+    role_4: 'ef5ef6816c35824f',
   },
 };
