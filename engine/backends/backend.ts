@@ -1,9 +1,13 @@
 /**
  * The backend interface: what the rest of the engine may ask of a database.
  * SQL text exists only under engine/backends/. See architecture.md, "Backend
- * abstraction".
+ * abstraction", and Note [Backend seam] in registry.ts.
  */
+import type * as ir from '../ir/index.ts';
 import type { SourceKind } from '../catalog/types.ts';
+import type { EngineError } from '../errors/engine-error.ts';
+import type { EnumTableQuery, EnumTableRows, SourceIntrospection } from './introspection.ts';
+import type { CompiledSql } from './sql/fragment.ts';
 
 /** A statement with its parameter values bound, ready to run. */
 export interface BoundStatement {
@@ -39,4 +43,121 @@ export class TransactionStatementError extends Error {
     this.name = 'TransactionStatementError';
     this.index = index;
   }
+}
+
+/** Resolved connection settings of a source (v2 `connection_info`, URL already read from the environment). */
+export interface ConnectionSettings {
+  readonly url: string;
+  readonly maxConnections?: number;
+  readonly idleTimeoutSeconds?: number;
+  readonly connectionLifetimeSeconds?: number;
+  readonly connectTimeoutSeconds?: number;
+}
+
+/**
+ * Reads the database's catalog: on the pool, or inside an open transaction
+ * (`run_sql` introspects what its own SQL just changed).
+ */
+export interface Introspector {
+  /** Everything trackable in the database. */
+  introspect(): Promise<SourceIntrospection>;
+  /** Rows of enum tables, in the order asked; an Error for a table that cannot be read. */
+  enumRows(queries: readonly EnumTableQuery[]): Promise<(EnumTableRows | Error)[]>;
+}
+
+/** How a database type appears in GraphQL and travels as a parameter. */
+export interface ScalarInfo {
+  /** GraphQL scalar name: a built-in (`Int`, `String`, `Boolean`, `Float`) or the backend's own (`bigint`, `timestamptz`). */
+  readonly graphqlName: string;
+  /** `json`: values are sent JSON-encoded and literals keep JSON numbers; `plain`: as given. */
+  readonly encoding: 'json' | 'plain';
+  /** Operator family beyond equality (`_like`… for text, `_contains`… for JSON documents). */
+  readonly operators: 'equality' | 'text' | 'json';
+  /** sum/avg/stddev/variance apply. */
+  readonly numeric: boolean;
+  /** max/min apply (enum-typed columns also have them). */
+  readonly ordered: boolean;
+  /** Numbers that may not fit a double: JSON strings under stringify-numeric-types. */
+  readonly bigNumeric: boolean;
+}
+
+/** What a backend supports; the schema builder and metadata operations read these, never the kind. */
+export interface Capabilities {
+  readonly mutations: boolean;
+  readonly returning: boolean;
+  readonly onConflict: boolean;
+  readonly distinctOn: boolean;
+}
+
+/** v2 compat: the answer of `run_sql`. */
+export interface RunSqlResult {
+  readonly result_type: 'TuplesOk' | 'CommandOk';
+  readonly result: ReadonlyArray<ReadonlyArray<string | null>> | null;
+}
+
+/** One statement of a mutation field; `output` marks the statement whose JSON text answers (part of) the field. */
+export interface MutationStatement {
+  readonly sql: CompiledSql;
+  readonly output: boolean;
+}
+
+/** The statements of one mutation field, run in order in the operation's transaction. */
+export interface CompiledMutation {
+  readonly statements: readonly MutationStatement[];
+  /** True when the field's value is the JSON array of its outputs (`update_<t>_many`), else the one output. */
+  readonly list: boolean;
+}
+
+/** The compilers of a backend: pure functions from IR to statements. */
+export interface Compilers {
+  /** The statement whose single text value is the JSON object of `fields`, in order. */
+  query(fields: readonly ir.QueryRootField[]): CompiledSql;
+  /** The statement whose single text value is one read root field's JSON (run inside a mutation's transaction). */
+  readField(field: ir.DbRootField): CompiledSql;
+  /** The statements of one mutation root field. */
+  mutation(m: ir.Mutation): CompiledMutation;
+  /** The statement whose one value is the database's plan of `stmt` as JSON text. */
+  explain(stmt: CompiledSql): CompiledSql;
+}
+
+/** Event triggers (a later issue): trigger DDL in the source and the event log. Optional: a backend without it has no event triggers. */
+export interface EventTriggerSupport {
+  /** Creates or replaces the database triggers of one event trigger definition. */
+  install(conn: SourceConnection, trigger: { readonly name: string; readonly table: { readonly schema: string; readonly name: string } }): Promise<void>;
+  /** Drops them. */
+  remove(conn: SourceConnection, name: string): Promise<void>;
+}
+
+/** Multiplexed live queries (a later issue): many subscribers' variables in one statement. Optional. */
+export interface LiveQuerySupport {
+  /** The statement that answers `fields` for a batch of variable sets given as one parameter. */
+  multiplexed(fields: readonly ir.QueryRootField[]): CompiledSql;
+}
+
+/**
+ * One kind of source database. The registry (registry.ts) holds one object
+ * per kind; everything outside backends/ reaches a database through it.
+ */
+export interface Backend {
+  readonly kind: SourceKind;
+  /** Prefix of its metadata operation names (`pg_track_table`). */
+  readonly operationPrefix: string;
+  readonly capabilities: Capabilities;
+  /** Opens a pool. */
+  connect(settings: ConnectionSettings): SourceConnection;
+  /** Introspection on a connection's pool. */
+  introspector(conn: SourceConnection): Introspector;
+  /** The GraphQL face of a database type (memoized: equal types give the same object). */
+  scalar(dbType: string): ScalarInfo;
+  readonly compile: Compilers;
+  /** A failure of `stmt` as the EngineError users see (v2's codes and wording; details in `internal`). */
+  toEngineError(e: unknown, stmt: BoundStatement): EngineError;
+  /**
+   * `run_sql`: runs `sql` in one transaction (read-only when asked) and, before
+   * it commits, calls `inside` with the result and an introspector on the same
+   * transaction; an error from `inside` rolls everything back.
+   */
+  runSql?<T>(conn: SourceConnection, sql: string, readOnly: boolean, inside: (result: RunSqlResult, tx: Introspector) => Promise<T>): Promise<T>;
+  readonly eventTriggers?: EventTriggerSupport;
+  readonly liveQueries?: LiveQuerySupport;
 }

@@ -3,11 +3,13 @@
  * catalog/prepared.ts): resolves `database_url`, opens or reuses a pool per
  * distinct configuration, introspects, and reads enum table rows. What was
  * prepared before is reused unless the source's configuration changed or the
- * caller asks for a refresh (`reload_metadata`, `run_sql`).
+ * caller asks for a refresh (`reload_metadata`, `run_sql`). Each source's
+ * backend connects and introspects (Note [Backend seam] in registry.ts);
+ * sources of a kind without a backend are left out.
  */
+import type { Backend, Introspector, SourceConnection } from './backend.ts';
 import type { EnumTableRows, SourceIntrospection } from './introspection.ts';
-import { PostgresConnection, type PgQueryable } from './postgres/connection.ts';
-import { fetchEnumTableRows, introspectPostgres } from './postgres/introspect.ts';
+import { findBackend } from './registry.ts';
 import type { PreparedSource, PreparedSources, ReadySource } from '../catalog/prepared.ts';
 import { enumColumns } from '../catalog/stages/tables.ts';
 import { tableKey } from '../catalog/types.ts';
@@ -34,8 +36,8 @@ export function resolveDatabaseUrl(url: UrlFromEnv): { url: string } | { reason:
 
 /** Opens, reuses and retires source connections and their introspection. */
 export class SourcePreparer {
-  readonly #connections = new Map<string, PostgresConnection>();
-  readonly #retiring = new Map<ReturnType<typeof setTimeout>, PostgresConnection>();
+  readonly #connections = new Map<string, SourceConnection>();
+  readonly #retiring = new Map<ReturnType<typeof setTimeout>, SourceConnection>();
   readonly #logger: Logger;
 
   constructor(logger: Logger) {
@@ -43,39 +45,39 @@ export class SourcePreparer {
   }
 
   /** The open connection for a configuration key, if any. */
-  connection(configKey: string): PostgresConnection | undefined {
+  connection(configKey: string): SourceConnection | undefined {
     return this.#connections.get(configKey);
   }
 
-  /** Prepares every Postgres source of `doc`, reusing `current` where allowed. */
+  /** Prepares every source of `doc` that has a backend, reusing `current` where allowed. */
   async prepare(doc: MetadataDocument, current: PreparedSources, refresh: Refresh = new Set()): Promise<PreparedSources> {
     const out = new Map<string, PreparedSource>();
     await Promise.all(
-      doc.sources
-        .filter((s) => s.kind === 'postgres')
-        .map(async (s) => {
-          const fresh = refresh === 'all' || refresh.has(s.name);
-          out.set(s.name, await this.#prepareSource(s, fresh ? undefined : current.get(s.name)));
-        }),
+      doc.sources.map(async (s) => {
+        const backend = findBackend(s.kind);
+        if (backend === undefined) return;
+        const fresh = refresh === 'all' || refresh.has(s.name);
+        out.set(s.name, await this.#prepareSource(backend, s, fresh ? undefined : current.get(s.name)));
+      }),
     );
     return out;
   }
 
   /**
    * Prepares one source from an introspection taken elsewhere (inside a
-   * `run_sql` transaction, on `client`), reading enum rows on the same client.
+   * `run_sql` transaction), reading enum rows through the same `tx`.
    */
   async prepareFromIntrospection(
     s: SourceMetadata,
     previous: ReadySource,
     introspection: SourceIntrospection,
-    client: PgQueryable,
+    tx: Introspector,
   ): Promise<ReadySource> {
-    const enumRows = await this.#readEnumRows(s, introspection, new Map(), client);
+    const enumRows = await this.#readEnumRows(s, introspection, new Map(), tx);
     return { ...previous, introspection, enumRows };
   }
 
-  async #prepareSource(s: SourceMetadata, previous: PreparedSource | undefined): Promise<PreparedSource> {
+  async #prepareSource(backend: Backend, s: SourceMetadata, previous: PreparedSource | undefined): Promise<PreparedSource> {
     const info = s.configuration.connection_info;
     const resolved = resolveDatabaseUrl(info.database_url);
     const configKey = JSON.stringify({
@@ -85,15 +87,16 @@ export class SourcePreparer {
     if (!('url' in resolved)) return { ok: false, name: s.name, configKey, reason: resolved.reason };
     if (previous !== undefined && previous.configKey === configKey) {
       if (!previous.ok) return previous;
-      const q = this.#connections.get(configKey)?.queryable;
-      if (q === undefined) return previous;
-      const enumRows = await this.#readEnumRows(s, previous.introspection, previous.enumRows, q);
+      const open = this.#connections.get(configKey);
+      if (open === undefined) return previous;
+      const enumRows = await this.#readEnumRows(s, previous.introspection, previous.enumRows, backend.introspector(open));
       return enumRows === previous.enumRows ? previous : { ...previous, enumRows };
     }
     let conn = this.#connections.get(configKey);
     if (conn === undefined) {
       const p = info.pool_settings ?? {};
-      conn = new PostgresConnection(resolved.url, {
+      conn = backend.connect({
+        url: resolved.url,
         ...(p.max_connections === undefined ? {} : { maxConnections: p.max_connections }),
         ...(p.idle_timeout === undefined ? {} : { idleTimeoutSeconds: p.idle_timeout }),
         ...(p.connection_lifetime === undefined ? {} : { connectionLifetimeSeconds: p.connection_lifetime }),
@@ -102,8 +105,9 @@ export class SourcePreparer {
       this.#connections.set(configKey, conn);
     }
     try {
-      const introspection = await introspectPostgres(conn.queryable);
-      const enumRows = await this.#readEnumRows(s, introspection, new Map(), conn.queryable);
+      const introspector = backend.introspector(conn);
+      const introspection = await introspector.introspect();
+      const enumRows = await this.#readEnumRows(s, introspection, new Map(), introspector);
       return { ok: true, name: s.name, configKey, connection: conn, introspection, enumRows };
     } catch (e) {
       this.#logger.warn('source unavailable', { source: s.name, error: errorText(e) });
@@ -116,7 +120,7 @@ export class SourcePreparer {
     s: SourceMetadata,
     introspection: SourceIntrospection,
     known: ReadonlyMap<string, EnumTableRows | string>,
-    q: PgQueryable,
+    introspector: Introspector,
   ): Promise<ReadonlyMap<string, EnumTableRows | string>> {
     const wanted: Array<{ key: string; table: { schema: string; name: string }; valueColumn: string; commentColumn: string | null }> = [];
     for (const t of s.tables) {
@@ -128,7 +132,7 @@ export class SourcePreparer {
       if (cols !== null) wanted.push({ key, table: t.table, ...cols });
     }
     if (wanted.length === 0) return known;
-    const rows = await fetchEnumTableRows(q, wanted);
+    const rows = await introspector.enumRows(wanted);
     const out = new Map(known);
     wanted.forEach((w, i) => {
       const r = rows[i];

@@ -13,7 +13,7 @@ import type { ApiResponse, ExecuteOptions, GraphqlApi } from '../server/deps.ts'
 import type { CatalogRef } from '../catalog/snapshot.ts';
 import type { Logger } from '../logger.ts';
 import { buildSession, ADMIN_ROLE, roleViewKey, type Session } from '../auth/session.ts';
-import { compileExplain, compileQuery } from '../backends/postgres/compile.ts';
+import { backendFor } from '../backends/registry.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError, errorDetails, isEngineError } from '../errors/engine-error.ts';
 import { renameTypenames, toDefaultNames, variablesToDefaultNames } from '../graphql/schema/naming-convention.ts';
@@ -194,11 +194,12 @@ export class GraphqlService implements GraphqlApi {
       const out: Array<{ field: string; sql: string; plan: string[]; prepared_arguments: readonly unknown[] }> = [];
       for (const f of plan.fields) {
         if (f.kind === 'static' || f.kind === 'mutation') continue;
-        const conn = catalog.sources.get(f.source)?.connection;
-        if (conn === undefined) continue;
-        const sql = compileQuery([f]);
-        const bound = bindStatement(compileExplain(sql), variables, session);
-        const text = await runStatement(conn, bound);
+        const source = catalog.sources.get(f.source);
+        if (source === undefined) continue;
+        const compile = backendFor(source.kind).compile;
+        const sql = compile.query([f]);
+        const bound = bindStatement(compile.explain(sql), variables, session);
+        const text = await runStatement(source.connection, bound);
         out.push({ field: f.alias, sql: sql.text, plan: text === null ? [] : renderExplain(text), prepared_arguments: bound.values });
       }
       return { status: 200, json: out };

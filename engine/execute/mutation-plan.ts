@@ -3,15 +3,14 @@
  * transaction per source, in request order, so later fields see earlier
  * fields' writes and any error rolls all of them back. The statements of a
  * transaction are sent together (one round trip; see
- * backends/postgres/connection.ts), and a lone statement runs on its own (it
+ * the backend's connection), and a lone statement runs on its own (it
  * is atomic already), so `insert_<t>_one` is one statement and one round trip.
  */
 import type * as ir from '../ir/index.ts';
-import type { BoundStatement, SourceConnection } from '../backends/backend.ts';
+import type { BoundStatement, CompiledMutation, SourceConnection } from '../backends/backend.ts';
 import type { Catalog } from '../catalog/types.ts';
 import type { Session } from '../auth/session.ts';
-import { compileReadField } from '../backends/postgres/compile.ts';
-import { compileMutation, type CompiledMutation } from '../backends/postgres/compile-mutation.ts';
+import { backendFor } from '../backends/registry.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import { bindStatement } from './bind.ts';
@@ -34,12 +33,13 @@ function planField(f: ir.RootField, catalog: Catalog): PlannedMutationField {
   if (f.kind === 'namespace') return { kind: 'namespace', alias: f.alias, fields: f.fields.map((x) => planField(x, catalog)) };
   const source = catalog.sources.get(f.source);
   if (source === undefined) throw new EngineError(ErrorCode.Unexpected, `source "${f.source}" is not available`);
+  const compile = backendFor(source.kind).compile;
   if (f.kind === 'select' || f.kind === 'aggregate') {
     // A tracked function exposed as a mutation: a read that runs in the transaction, in order.
-    const compiled = { statements: [{ sql: compileReadField(f), output: true }], list: false };
+    const compiled = { statements: [{ sql: compile.readField(f), output: true }], list: false };
     return { kind: 'write', alias: f.alias, source: f.source, connection: source.connection, compiled };
   }
-  return { kind: 'write', alias: f.alias, source: f.source, connection: source.connection, compiled: compileMutation(f.mutation) };
+  return { kind: 'write', alias: f.alias, source: f.source, connection: source.connection, compiled: compile.mutation(f.mutation) };
 }
 
 /** Compiles the root fields of a mutation operation. */

@@ -1,13 +1,14 @@
 /**
  * Root fields → an executable plan: one statement per source holding all of
  * that source's query root fields, plus the static fields (introspection,
- * `__typename`). See Note [Select shape] in backends/postgres/translate/select.ts.
+ * `__typename`), compiled by the source's backend (Note [Backend seam] in
+ * backends/registry.ts).
  */
 import type * as ir from '../ir/index.ts';
 import type { SourceConnection } from '../backends/backend.ts';
 import type { CompiledSql } from '../backends/sql/fragment.ts';
 import type { Catalog } from '../catalog/types.ts';
-import { compileQuery } from '../backends/postgres/compile.ts';
+import { backendFor } from '../backends/registry.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import { buildMutationPlan, type MutationPlan } from './mutation-plan.ts';
@@ -73,7 +74,7 @@ export function buildPlan(fields: readonly ir.RootField[], catalog: Catalog): Pl
     const own = bySource.get(name) ?? [];
     // Static fields ride along in the first statement (as parameters), in query order.
     const mine = i === 0 ? fields.filter((f): f is ir.QueryRootField => f.kind === 'static' || (f.kind !== 'mutation' && own.includes(f))) : own;
-    statements.push({ source: name, connection: source.connection, sql: compileQuery(mine) });
+    statements.push({ source: name, connection: source.connection, sql: backendFor(source.kind).compile.query(mine) });
   });
   let needsReorder = false;
   if (statements.length > 1) {

@@ -3,12 +3,12 @@
  * The SQL text and database details go to `internal`, which only admins see.
  */
 import { TransactionStatementError, type BoundStatement, type SourceConnection } from '../backends/backend.ts';
-import { toPostgresError } from '../backends/postgres/errors.ts';
+import { backendFor } from '../backends/registry.ts';
 import type { EngineError } from '../errors/engine-error.ts';
 
-/** Wraps a failure of `stmt` as an EngineError. */
-export function toDatabaseError(e: unknown, stmt: BoundStatement): EngineError {
-  return toPostgresError(e, stmt);
+/** Wraps a failure of `stmt` on `conn` as an EngineError: the source's backend words it (Note [Backend seam]). */
+export function toDatabaseError(conn: SourceConnection, e: unknown, stmt: BoundStatement): EngineError {
+  return backendFor(conn.kind).toEngineError(e, stmt);
 }
 
 /** Runs one statement and returns its JSON text (`null` when it returned no row). */
@@ -16,7 +16,7 @@ export async function runStatement(conn: SourceConnection, stmt: BoundStatement)
   try {
     return await conn.queryJsonText(stmt);
   } catch (e) {
-    throw toDatabaseError(e, stmt);
+    throw toDatabaseError(conn, e, stmt);
   }
 }
 
@@ -32,8 +32,8 @@ export async function runTransaction(conn: SourceConnection, stmts: readonly Bou
   } catch (e) {
     if (e instanceof TransactionStatementError) {
       const failed = stmts[e.index];
-      throw toDatabaseError(e.cause, failed ?? { text: '', values: [] });
+      throw toDatabaseError(conn, e.cause, failed ?? { text: '', values: [] });
     }
-    throw toDatabaseError(e, { text: '', values: [] });
+    throw toDatabaseError(conn, e, { text: '', values: [] });
   }
 }

@@ -12,18 +12,13 @@
  * case a notice was missed); a change seen only by polling refreshes every source.
  */
 import pg from 'pg';
-import {
-  ensureMetadataSchema,
-  initializeMetadata,
-  listenMetadata,
-  loadMetadata,
-  loadResourceVersion,
-  saveMetadata,
-  type StoredMetadata,
-} from '../backends/postgres/metadata-storage.ts';
+import { metadataStorage } from '../backends/registry.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { Logger } from '../logger.ts';
+
+const { ensureMetadataSchema, initializeMetadata, listenMetadata, loadMetadata, loadResourceVersion, saveMetadata } = metadataStorage;
+type StoredMetadata = metadataStorage.StoredMetadata;
 
 /** A change made by another instance. */
 export interface MetadataChange {

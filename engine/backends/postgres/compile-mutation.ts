@@ -17,6 +17,7 @@
  */
 import type * as ir from '../../ir/index.ts';
 import { compileFragment, ident, join, sql, stringLiteral, type CompiledSql, type Fragment } from '../sql/fragment.ts';
+import { POSTGRES_DIALECT } from './dialect.ts';
 import { jsonArrayAgg, jsonObject } from './json.ts';
 import { AliasCounter, columnOf } from './translate/context.ts';
 import { assertionColumns, translateInsert, type Assertion } from './translate/insert.ts';
@@ -53,7 +54,7 @@ const ASSERT_SQL: CompiledSql = {
 
 function withAssertions(main: Fragment, ctes: readonly Fragment[], assertions: readonly Assertion[], output: boolean): MutationStatement[] {
   const cols = [sql`${main}::text`, ...assertionColumns(assertions)];
-  const stmt: MutationStatement = { sql: compileFragment(sql`WITH ${join(ctes, ', ')} SELECT ${join(cols, ', ')}`), output };
+  const stmt: MutationStatement = { sql: compileFragment(sql`WITH ${join(ctes, ', ')} SELECT ${join(cols, ', ')}`, POSTGRES_DIALECT), output };
   return assertions.length === 0 ? [stmt] : [stmt, { sql: ASSERT_SQL, output: false }];
 }
 
@@ -85,7 +86,7 @@ function compileInsert(ins: ir.Insert): MutationStatement[] {
     count: sql`("c"."v" ->> 'affected_rows')::bigint`,
   };
   const out = translateMutationOutput(ins.output, rows, readAliases);
-  const read = compileFragment(sql`SELECT (${out})::text FROM (SELECT current_setting(${stringLiteral(CARRY)})::jsonb AS "v") AS "c"`);
+  const read = compileFragment(sql`SELECT (${out})::text FROM (SELECT current_setting(${stringLiteral(CARRY)})::jsonb AS "v") AS "c"`, POSTGRES_DIALECT);
   return [...write, { sql: read, output: true }];
 }
 

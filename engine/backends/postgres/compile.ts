@@ -6,6 +6,7 @@
  */
 import type * as ir from '../../ir/index.ts';
 import { compileFragment, param, sql, type CompiledSql, type Fragment } from '../sql/fragment.ts';
+import { POSTGRES_DIALECT } from './dialect.ts';
 import { jsonObject } from './json.ts';
 import { AliasCounter } from './translate/context.ts';
 import { translateAggregate, translateSelect } from './translate/select.ts';
@@ -30,7 +31,7 @@ function rootValue(f: ir.QueryRootField, aliases: AliasCounter): Fragment {
 export function compileQuery(fields: readonly ir.QueryRootField[]): CompiledSql {
   const aliases = new AliasCounter();
   const obj = jsonObject(fields.map((f) => ({ key: f.alias, value: rootValue(f, aliases) })));
-  return compileFragment(sql`SELECT ${obj}::text`);
+  return compileFragment(sql`SELECT ${obj}::text`, POSTGRES_DIALECT);
 }
 
 /**
@@ -38,7 +39,7 @@ export function compileQuery(fields: readonly ir.QueryRootField[]): CompiledSql 
  * tracked function exposed as a mutation runs this inside the mutation's transaction).
  */
 export function compileReadField(f: ir.DbRootField): CompiledSql {
-  return compileFragment(sql`SELECT (${rootValue(f, new AliasCounter())})::text`);
+  return compileFragment(sql`SELECT (${rootValue(f, new AliasCounter())})::text`, POSTGRES_DIALECT);
 }
 
 /** `EXPLAIN (FORMAT JSON)` of a compiled statement; its one value is the plan as JSON text. */

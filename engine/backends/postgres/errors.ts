@@ -33,7 +33,7 @@ function classify(sqlstate: string): { code: ErrorCode; showMessage: boolean } {
 }
 
 /** Wraps a failure of `stmt` as an EngineError. */
-export function toPostgresError(e: unknown, stmt: BoundStatement): EngineError {
+export function classifyPostgresError(e: unknown, stmt: BoundStatement): EngineError {
   if (isEngineError(e)) return e;
   const d = (typeof e === 'object' && e !== null ? e : {}) as DatabaseErrorLike;
   const sqlstate = typeof d.code === 'string' ? d.code : '';

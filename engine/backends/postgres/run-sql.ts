@@ -7,13 +7,8 @@
 import type pg from 'pg';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
+import type { RunSqlResult } from '../backend.ts';
 import type { PgQueryable } from './connection.ts';
-
-/** v2 compat: the answer of `run_sql`. */
-export interface RunSqlResult {
-  readonly result_type: 'TuplesOk' | 'CommandOk';
-  readonly result: ReadonlyArray<ReadonlyArray<string | null>> | null;
-}
 
 const textTypes: pg.CustomTypesConfig = { getTypeParser: () => (value: string) => value };
 

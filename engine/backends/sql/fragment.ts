@@ -1,8 +1,9 @@
 /**
  * The SQL fragment tree. Dialect translators build fragments; only
- * {@link compileFragment} turns them into text. Identifiers are quoted here,
- * values are always parameter slots, and raw text is reserved for keywords
- * and operators written in backends/ code. See architecture.md, "Backend
+ * {@link compileFragment} turns them into text, with the placeholder, quoting
+ * and cast syntax of a {@link Dialect}. Identifiers are quoted there, values
+ * are always parameter slots, and raw text is reserved for keywords and
+ * operators written in backends/ code. See architecture.md, "Backend
  * abstraction".
  */
 import type * as ir from '../../ir/index.ts';
@@ -15,7 +16,7 @@ export type Fragment =
   | { readonly kind: 'param'; readonly source: ir.ParamSource; readonly cast: string | null }
   | { readonly kind: 'seq'; readonly parts: readonly Fragment[] };
 
-/** A compiled statement: text with `$n` placeholders and the source of each parameter. */
+/** A compiled statement: text with the dialect's placeholders and the source of each parameter, in placeholder order. */
 export interface CompiledSql {
   readonly text: string;
   readonly params: readonly ir.ParamSource[];
@@ -41,7 +42,7 @@ export function stringLiteral(value: string): Fragment {
   return { kind: 'string', value };
 }
 
-/** A parameter slot, optionally cast (`$1::jsonb`). */
+/** A parameter slot, optionally cast to a database type (`($1)::jsonb` on PostgreSQL). */
 export function param(source: ir.ParamSource, cast: string | null = null): Fragment {
   return { kind: 'param', source, cast };
 }
@@ -73,14 +74,19 @@ export function sql(strings: TemplateStringsArray, ...holes: Fragment[]): Fragme
   return seq(parts);
 }
 
-/** Quotes an identifier the Postgres/ANSI way. */
-function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-/** Quotes a standard-conforming string literal. */
-function quoteString(value: string): string {
-  return `'${value.replaceAll("'", "''")}'`;
+/**
+ * The text syntax of one SQL dialect: each backend folder defines one
+ * (`$1` on PostgreSQL, `@P1` for tedious, `@p1` for BigQuery).
+ */
+export interface Dialect {
+  /** An identifier, quoted (names come from metadata only). */
+  quoteIdent(name: string): string;
+  /** A string literal (metadata-derived text only). */
+  quoteString(value: string): string;
+  /** The placeholder of the `n`th parameter (1-based). */
+  placeholder(n: number): string;
+  /** A placeholder cast to a database type. */
+  cast(placeholder: string, dbType: string): string;
 }
 
 /** Key under which equal bind-time slots share one placeholder. */
@@ -91,10 +97,10 @@ function slotKey(s: ir.ParamSource): string | null {
 }
 
 /**
- * Compiles a fragment to text with `$n` placeholders (Postgres numbering).
- * Bind-time slots naming the same variable share a placeholder.
+ * Compiles a fragment to text in `dialect`'s syntax. Bind-time slots naming
+ * the same variable share a placeholder.
  */
-export function compileFragment(f: Fragment): CompiledSql {
+export function compileFragment(f: Fragment, dialect: Dialect): CompiledSql {
   const chunks: string[] = [];
   const params: ir.ParamSource[] = [];
   const shared = new Map<string, number>();
@@ -104,10 +110,10 @@ export function compileFragment(f: Fragment): CompiledSql {
         chunks.push(x.text);
         return;
       case 'ident':
-        chunks.push(quoteIdent(x.name));
+        chunks.push(dialect.quoteIdent(x.name));
         return;
       case 'string':
-        chunks.push(quoteString(x.value));
+        chunks.push(dialect.quoteString(x.value));
         return;
       case 'param': {
         const key = slotKey(x.source);
@@ -117,7 +123,7 @@ export function compileFragment(f: Fragment): CompiledSql {
           n = params.length;
           if (key !== null) shared.set(key, n);
         }
-        chunks.push(x.cast === null ? `$${n}` : `($${n})::${x.cast}`);
+        chunks.push(x.cast === null ? dialect.placeholder(n) : dialect.cast(dialect.placeholder(n), x.cast));
         return;
       }
       case 'seq':

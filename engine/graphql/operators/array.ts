@@ -1,7 +1,7 @@
 /**
  * Operators of array columns: the column's value is a list, so every operand
  * is a list of the element type, and `_in`/`_nin` take a list of such lists
- * (sent as one JSON parameter, see backends/postgres/translate/bool-exp.ts).
+ * (sent as one JSON parameter; the backend's bool-exp translation casts it).
  */
 import type { OperatorSpec } from './operator.ts';
 

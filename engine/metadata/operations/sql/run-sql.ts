@@ -8,8 +8,8 @@
  * dropped and both are kept (v2 compat). Renamed tables and columns are
  * followed in the metadata (renames.ts).
  */
-import { introspectPostgres } from '../../../backends/postgres/introspect.ts';
-import { runSqlText, type RunSqlResult } from '../../../backends/postgres/run-sql.ts';
+import type { RunSqlResult } from '../../../backends/backend.ts';
+import { findBackend } from '../../../backends/registry.ts';
 import { buildCatalog } from '../../../catalog/build.ts';
 import { dependentsMessage, newInconsistencies } from '../../../catalog/dependencies.ts';
 import type { Catalog } from '../../../catalog/types.ts';
@@ -43,7 +43,8 @@ export const runSql = defineOperation<RunSqlArgs>({
     const source = requireSource(ctx, sourceName, call);
     const prepared = ctx.state.prepared.get(sourceName);
     const conn = prepared === undefined ? undefined : ctx.sql.preparer.connection(prepared.configKey);
-    if (prepared === undefined || !prepared.ok || conn === undefined) {
+    const runInSource = findBackend(source.kind)?.runSql;
+    if (prepared === undefined || !prepared.ok || conn === undefined || runInSource === undefined) {
       const why = prepared !== undefined && !prepared.ok ? prepared.reason : 'it is not a postgres source';
       throw new EngineError(ErrorCode.InvalidConfiguration, `source "${sourceName}" is inconsistent: ${why}`, {
         path: argPath(call, 'source'),
@@ -52,16 +53,18 @@ export const runSql = defineOperation<RunSqlArgs>({
     const readOnly = args.read_only === true;
     const check = !readOnly && args.check_metadata_consistency !== false;
     const before = ctx.state;
-    const outcome = await conn.withTransaction(
-      async (client): Promise<{ result: RunSqlResult; next: MetadataState | null }> => {
-        const result = await runSqlText(client, args.sql);
+    const outcome = await runInSource(
+      conn,
+      args.sql,
+      readOnly,
+      async (result, tx): Promise<{ result: RunSqlResult; next: MetadataState | null }> => {
         if (!check) return { result, next: null };
-        const introspection = await introspectPostgres(client);
+        const introspection = await tx.introspect();
         if (introspection.fingerprint === prepared.introspection.fingerprint) return { result, next: null };
         // v2 compat: renamed tables and columns are followed, not reported.
         const doc = applyRenames(before.doc, sourceName, detectRenames(prepared.introspection, introspection), before.catalog);
         const renamedSource = findSource(doc, sourceName) ?? source;
-        const ready = await ctx.sql.preparer.prepareFromIntrospection(renamedSource, prepared, introspection, client);
+        const ready = await ctx.sql.preparer.prepareFromIntrospection(renamedSource, prepared, introspection, tx);
         const preparedMap = new Map<string, PreparedSource>(before.prepared);
         preparedMap.set(sourceName, ready);
         const build = async (d: MetadataDocument): Promise<{ doc: MetadataDocument; catalog: Catalog }> => ({
@@ -79,7 +82,6 @@ export const runSql = defineOperation<RunSqlArgs>({
         const done = await cascade(before.catalog, first, build);
         return { result, next: { doc: done.doc, resourceVersion: before.resourceVersion, catalog: done.catalog, prepared: preparedMap } };
       },
-      readOnly ? 'BEGIN READ ONLY' : 'BEGIN',
     );
     if (!readOnly) ctx.noteDatabaseChange(sourceName);
     if (outcome.next !== null) ctx.setState(outcome.next, new Set([sourceName]));

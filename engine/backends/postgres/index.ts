@@ -1,0 +1,37 @@
+/**
+ * The PostgreSQL backend: wiring only. Each member delegates to the file of
+ * this folder that does the work. See Note [Backend seam] in ../registry.ts.
+ */
+import type { Backend, Introspector, SourceConnection } from '../backend.ts';
+import { EngineError } from '../../errors/engine-error.ts';
+import { ErrorCode } from '../../errors/codes.ts';
+import { compileMutation } from './compile-mutation.ts';
+import { compileExplain, compileQuery, compileReadField } from './compile.ts';
+import { PostgresConnection, type PgQueryable } from './connection.ts';
+import { classifyPostgresError } from './errors.ts';
+import { fetchEnumTableRows, introspectPostgres } from './introspect.ts';
+import { runSqlText } from './run-sql.ts';
+import { postgresScalar } from './scalars.ts';
+
+function introspectorOn(q: PgQueryable): Introspector {
+  return { introspect: () => introspectPostgres(q), enumRows: (queries) => fetchEnumTableRows(q, queries) };
+}
+
+function own(conn: SourceConnection): PostgresConnection {
+  if (conn instanceof PostgresConnection) return conn;
+  throw new EngineError(ErrorCode.Unexpected, `a ${conn.kind} connection was given to the postgres backend`);
+}
+
+/** The `postgres` source kind. */
+export const postgresBackend: Backend = {
+  kind: 'postgres',
+  operationPrefix: 'pg_',
+  capabilities: { mutations: true, returning: true, onConflict: true, distinctOn: true },
+  connect: (settings) => new PostgresConnection(settings.url, settings),
+  introspector: (conn) => introspectorOn(own(conn).queryable),
+  scalar: postgresScalar,
+  compile: { query: compileQuery, readField: compileReadField, mutation: compileMutation, explain: compileExplain },
+  toEngineError: classifyPostgresError,
+  runSql: (conn, sql, readOnly, inside) =>
+    own(conn).withTransaction(async (client) => inside(await runSqlText(client, sql), introspectorOn(client)), readOnly ? 'BEGIN READ ONLY' : 'BEGIN'),
+};

@@ -1,0 +1,57 @@
+/**
+ * The backends registry: one {@link Backend} per source kind, and the only
+ * module outside a dialect folder that imports one (lint enforces it; see
+ * eslint.config.js).
+ *
+ * Note [Backend seam]
+ * Everything the engine asks of a source database goes through a Backend
+ * object (backend.ts): opening pools (`connect`), introspection, the GraphQL
+ * face of each database type (`scalar`: scalar name, operator family,
+ * parameter encoding, aggregate classes), capabilities, the query, mutation
+ * and explain compilers, turning database failures into Engine errors, and
+ * `run_sql`; event triggers and live queries are optional members for the
+ * issues that add them. SQL text is produced from fragments with the
+ * dialect's syntax (sql/fragment.ts, `Dialect`).
+ *
+ *   metadata/ ── SourcePreparer ──▶ backendFor(kind).connect / introspector
+ *   catalog/ graphql/ ────────────▶ backendFor(kind).scalar(dbType)
+ *   execute/ plan (cache miss) ───▶ backendFor(kind).compile.*
+ *   execute/ run (errors only) ───▶ backendFor(conn.kind).toEngineError
+ *
+ * The plan-cache hit path makes no backend call: a plan holds compiled
+ * statements and the source's connection, so a request binds and runs them
+ * as before; the backend is looked up only to compile (on a miss) and to
+ * classify a failure. Adding a database is a folder with the same file names
+ * as postgres/ and one entry below. Kinds without an entry (mssql, bigquery)
+ * are known to metadata (their operation prefixes answer `not-supported`)
+ * but have no sources.
+ */
+import type { SourceKind } from '../catalog/types.ts';
+import { ErrorCode } from '../errors/codes.ts';
+import { EngineError } from '../errors/engine-error.ts';
+import type { Backend } from './backend.ts';
+import { postgresBackend } from './postgres/index.ts';
+
+/** Every backend that exists, by kind. */
+const BACKENDS: ReadonlyMap<SourceKind, Backend> = new Map([[postgresBackend.kind, postgresBackend]]);
+
+/** The backend of `kind`, or undefined when it has none yet. */
+export function findBackend(kind: SourceKind): Backend | undefined {
+  return BACKENDS.get(kind);
+}
+
+/** The backend of `kind`; a source of a kind without one cannot exist, so its absence is an internal error. */
+export function backendFor(kind: SourceKind): Backend {
+  const b = BACKENDS.get(kind);
+  if (b === undefined) throw new EngineError(ErrorCode.Unexpected, `no backend for source kind "${kind}"`);
+  return b;
+}
+
+/** Operation-name prefixes of every backend that exists (`pg_`). */
+export const OPERATION_PREFIXES: readonly string[] = [...BACKENDS.values()].map((b) => b.operationPrefix);
+
+/**
+ * Where metadata is stored: always PostgreSQL (schema `engine_metadata`),
+ * whatever the sources are.
+ */
+export * as metadataStorage from './postgres/metadata-storage.ts';
