@@ -69,6 +69,8 @@ export interface Introspector {
 export interface ScalarInfo {
   /** GraphQL scalar name: a built-in (`Int`, `String`, `Boolean`, `Float`) or the backend's own (`bigint`, `timestamptz`). */
   readonly graphqlName: string;
+  /** True when `graphqlName` is one of GraphQL's built-in scalars (the type is that scalar). */
+  readonly builtin: boolean;
   /** `json`: values are sent JSON-encoded and literals keep JSON numbers; `plain`: as given. */
   readonly encoding: 'json' | 'plain';
   /** Operator family beyond equality (`_like`… for text, `_contains`… for JSON documents). */
@@ -108,6 +110,9 @@ export interface CompiledMutation {
   readonly list: boolean;
 }
 
+/** Groups of metadata operations a backend may accept (`pg_track_table` is in `tables`). */
+export type OperationFamily = 'sources' | 'tables' | 'relationships' | 'permissions' | 'functions' | 'computed-fields';
+
 /** The compilers of a backend: pure functions from IR to statements. */
 export interface Compilers {
   /** The statement whose single text value is the JSON object of `fields`, in order. */
@@ -142,6 +147,8 @@ export interface Backend {
   readonly kind: SourceKind;
   /** Prefix of its metadata operation names (`pg_track_table`). */
   readonly operationPrefix: string;
+  /** The metadata operation groups it accepts under that prefix; others answer `not-supported`. */
+  readonly operationFamilies: readonly OperationFamily[];
   readonly capabilities: Capabilities;
   /** Opens a pool. */
   connect(settings: ConnectionSettings): SourceConnection;

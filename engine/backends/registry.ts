@@ -47,8 +47,11 @@ export function backendFor(kind: SourceKind): Backend {
   return b;
 }
 
-/** Operation-name prefixes of every backend that exists (`pg_`). */
-export const OPERATION_PREFIXES: readonly string[] = [...BACKENDS.values()].map((b) => b.operationPrefix);
+/** The backend whose metadata operations carry `prefix` (`pg_`), if one exists. */
+export function backendWithPrefix(prefix: string): Backend | undefined {
+  for (const b of BACKENDS.values()) if (b.operationPrefix === prefix) return b;
+  return undefined;
+}
 
 /**
  * Where metadata is stored: always PostgreSQL (schema `engine_metadata`),

@@ -9,6 +9,8 @@
  * inconsistent table, or a permission through an inconsistent relationship,
  * does not resolve and is reported in turn.
  */
+import type { ScalarInfo } from '../backends/backend.ts';
+import { backendFor } from '../backends/registry.ts';
 import { formatTableName, type MetadataDocument, type SourceMetadata } from '../metadata/document.ts';
 import { inconsistency } from './inconsistency.ts';
 import type { PreparedSource, PreparedSources } from './prepared.ts';
@@ -325,12 +327,14 @@ function withBackendOnly(
 }
 
 /** The database types of the columns of every tracked table (element types of arrays too). */
-function columnTypesOf(sources: readonly SourceDrafts[]): Set<string> {
-  const out = new Set<string>();
+function columnTypesOf(sources: readonly SourceDrafts[]): Map<string, ScalarInfo> {
+  const out = new Map<string, ScalarInfo>();
   for (const s of sources) {
+    const backend = backendFor(s.meta.kind);
     for (const entry of s.meta.tables) {
       for (const c of s.prepared.introspection.tables.get(tableKey(entry.table))?.columns ?? []) {
-        out.add(c.elementType ?? c.dbType);
+        const t = c.elementType ?? c.dbType;
+        if (!out.has(t)) out.set(t, backend.scalar(t));
       }
     }
   }

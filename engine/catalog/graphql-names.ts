@@ -5,6 +5,7 @@
  * re-exports them, so the names are still spelled in one place.
  * v2 compat: shared/design/compat.md, "Generated GraphQL schema".
  */
+import type { ScalarInfo } from '../backends/backend.ts';
 
 /** Aggregate functions with column arguments, as v2 names them. */
 export const AGGREGATE_OPS = [
@@ -114,27 +115,12 @@ export function derivedTableTypeNames(base: string, isEnum: boolean): string[] {
   return out;
 }
 
-/** v2 compat: database types shown as GraphQL's built-in scalars. */
-const BUILTIN_SCALAR_NAMES: Readonly<Record<string, string>> = {
-  int4: 'Int',
-  serial: 'Int',
-  text: 'String',
-  varchar: 'String',
-  bool: 'Boolean',
-  float4: 'Float',
-};
-
-/** v2 compat: database types whose scalar has another name. */
-const RENAMED_SCALARS: Readonly<Record<string, string>> = {
-  int2: 'smallint',
-  int8: 'bigint',
-  bigserial: 'bigint',
-  smallserial: 'smallint',
-};
-
-/** The GraphQL scalar name for a database type (a name from the database made a GraphQL name). */
-export function scalarName(dbType: string): string {
-  const r = BUILTIN_SCALAR_NAMES[dbType] ?? RENAMED_SCALARS[dbType] ?? dbType;
+/**
+ * The GraphQL scalar name of a database type, from its backend's ScalarInfo
+ * (a name from the database made a GraphQL name; Note [Backend seam]).
+ */
+export function scalarName(scalar: Pick<ScalarInfo, 'graphqlName'>): string {
+  const r = scalar.graphqlName;
   return /^[_A-Za-z][_0-9A-Za-z]*$/.test(r) ? r : r.replace(/[^_0-9A-Za-z]/g, '_').replace(/^([0-9])/, '_$1');
 }
 

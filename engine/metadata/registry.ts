@@ -3,9 +3,12 @@
  * spelled. `/v1/metadata` takes backend-prefixed names (`pg_track_table`) and
  * the backend-neutral ones (`export_metadata`); the legacy `/v1/query` takes
  * unprefixed names with their legacy arg shapes; `/v2/query` takes `run_sql`
- * and `bulk`. Backends that do not exist yet (`mssql_`, `bigquery_`, ...)
- * answer `not-supported`.
+ * and `bulk`. Which prefixes and operation families are served comes from the
+ * backends registry; v2 backends that do not exist here (`mssql_`,
+ * `bigquery_`, ...) answer `not-supported`.
  */
+import type { OperationFamily } from '../backends/backend.ts';
+import { backendWithPrefix } from '../backends/registry.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { ApiFamily } from '../server/deps.ts';
@@ -115,8 +118,19 @@ const QUERY_V2_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['bulk', bulk],
 ]);
 
-/** Backend prefixes of operation names; only `pg_` has a backend today. */
+/** v2 compat: backend prefixes of operation names; the backends registry says which have a backend. */
 const BACKEND_PREFIXES = ['pg_', 'mssql_', 'bigquery_', 'citus_', 'cockroach_'] as const;
+
+/** The family of a backend operation (by its name without prefix); a backend accepts whole families. */
+function familyOf(name: string): OperationFamily {
+  if (name === 'add_source' || name === 'drop_source') return 'sources';
+  if (name.endsWith('_computed_field')) return 'computed-fields';
+  // Function permissions belong with the functions, as in v2.
+  if (name.includes('function')) return 'functions';
+  if (name.includes('permission')) return 'permissions';
+  if (name.includes('relationship')) return 'relationships';
+  return 'tables';
+}
 
 /** Finds the operation for `call` on `api`; `parse-failed` for unknown names, `not-supported` for absent backends. */
 export function resolveOperation(api: ApiFamily, call: MetadataCall): Operation {
@@ -131,10 +145,13 @@ export function resolveOperation(api: ApiFamily, call: MetadataCall): Operation 
   if (neutral !== undefined) return neutral;
   for (const prefix of BACKEND_PREFIXES) {
     if (!type.startsWith(prefix)) continue;
-    const op = SOURCE_OPERATIONS.get(type.slice(prefix.length));
+    const name = type.slice(prefix.length);
+    const op = SOURCE_OPERATIONS.get(name);
     if (op === undefined) break;
-    if (prefix === 'pg_') return op;
-    throw new EngineError(ErrorCode.NotSupported, `the ${prefix.slice(0, -1)} backend is not supported yet`, { path });
+    const backend = backendWithPrefix(prefix);
+    if (backend === undefined) throw new EngineError(ErrorCode.NotSupported, `the ${prefix.slice(0, -1)} backend is not supported yet`, { path });
+    if (backend.operationFamilies.includes(familyOf(name))) return op;
+    throw new EngineError(ErrorCode.NotSupported, `the ${prefix.slice(0, -1)} backend does not support "${type}"`, { path });
   }
   throw new EngineError(ErrorCode.ParseFailed, `unknown metadata operation "${type}"`, { path });
 }

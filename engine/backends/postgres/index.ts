@@ -26,6 +26,7 @@ function own(conn: SourceConnection): PostgresConnection {
 export const postgresBackend: Backend = {
   kind: 'postgres',
   operationPrefix: 'pg_',
+  operationFamilies: ['sources', 'tables', 'relationships', 'permissions', 'functions', 'computed-fields'],
   capabilities: { mutations: true, returning: true, onConflict: true, distinctOn: true },
   connect: (settings) => new PostgresConnection(settings.url, settings),
   introspector: (conn) => introspectorOn(own(conn).queryable),

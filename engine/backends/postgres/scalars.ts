@@ -48,6 +48,7 @@ export function postgresScalar(dbType: string): ScalarInfo {
   if (s === undefined) {
     s = {
       graphqlName: BUILTIN[dbType] ?? RENAMED[dbType] ?? dbType,
+      builtin: BUILTIN[dbType] !== undefined,
       encoding: isJsonType(dbType) ? 'json' : 'plain',
       // Only jsonb has the document operators (`_contains`, `_has_key`…).
       operators: dbType === 'jsonb' ? 'json' : TEXT.has(dbType) ? 'text' : 'equality',

@@ -7,6 +7,7 @@
  * Tables are claimed in document order; a later table that clashes is
  * inconsistent, which is how tracking a clashing table is refused.
  */
+import type { ScalarInfo } from '../../backends/backend.ts';
 import { formatTableName } from '../../metadata/document.ts';
 import { derivedTableTypeNames, RESERVED_TYPE_NAMES, scalarName } from '../graphql-names.ts';
 import type { SourceCustomizationInfo } from '../types.ts';
@@ -27,10 +28,10 @@ export class NameRegistry {
    * prefix their table types, so a clash there is caught by the schema build
    * (graphql/schema/schema-cache.ts) instead.
    */
-  reserve(dbTypes: Iterable<string>): void {
+  reserve(dbTypes: ReadonlyMap<string, ScalarInfo>): void {
     for (const n of RESERVED_TYPE_NAMES) this.#owners.set(`type name::${n}`, 'the GraphQL schema itself');
-    for (const t of dbTypes) {
-      const n = scalarName(t);
+    for (const [t, scalar] of dbTypes) {
+      const n = scalarName(scalar);
       this.#owners.set(`type name::${n}`, `the scalar of database type "${t}"`);
     }
   }

@@ -33,7 +33,7 @@ export interface AggregateTypes {
 export function columnsForOp(view: TableView, op: AggregateOpName): ColumnInfo[] {
   return view.columns.filter((c) => {
     if (c.elementType !== null || c.enumTable !== null) return false;
-    return op === 'max' || op === 'min' ? isOrdered(c.dbType, c.typeCategory) : isNumeric(c.dbType);
+    return op === 'max' || op === 'min' ? isOrdered(view.source, c.dbType, c.typeCategory) : isNumeric(view.source, c.dbType);
   });
 }
 
@@ -78,7 +78,7 @@ export function buildAggregateTypes(
     const outFields: GraphQLFieldConfigMap<unknown, unknown> = {};
     if (sameFields === undefined) {
       for (const c of cols) {
-        const type = outputsColumnType(op) ? types.columns.scalars.forDbType(c.dbType) : GraphQLFloat;
+        const type = outputsColumnType(op) ? types.columns.scalars.forDbType(view.source, c.dbType) : GraphQLFloat;
         outFields[c.gqlName] = { type, extensions: columnExtensions(c) };
       }
     }

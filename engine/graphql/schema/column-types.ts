@@ -23,7 +23,7 @@ import { OPERATOR_EXTENSION, type OperatorSpec } from '../operators/operator.ts'
 import { enumType, inputObjectType, listOfNonNull, nonNull, nullProto } from './lean-types.ts';
 import { arrayComparisonExpName, castExpName, comparisonExpName, isGraphqlName } from './names.ts';
 import { sourceTableTypeNames } from './type-customization.ts';
-import { isText, ScalarRegistry } from './scalars.ts';
+import { scalarInfo, ScalarRegistry } from './scalars.ts';
 
 /** `extensions` key marking the GraphQL enum of an enum table (its values are data, never renamed). */
 export const ENUM_TABLE_EXTENSION = 'engineEnumTable';
@@ -54,7 +54,7 @@ export class ColumnTypes {
 
   /** The element (or whole) named type of a column, without list/non-null wrappers. */
   #baseType(source: SourceInfo, column: ColumnInfo): GraphQLEnumType | ReturnType<ScalarRegistry['forDbType']> {
-    return this.enumOf(source, column) ?? this.scalars.forDbType(column.elementType ?? column.dbType);
+    return this.enumOf(source, column) ?? this.scalars.forDbType(source, column.elementType ?? column.dbType);
   }
 
   /** The output type of a column (`[Int!]` for int4[], non-null when the column is). */
@@ -79,11 +79,11 @@ export class ColumnTypes {
       return this.#comparisonType(name, enumType, ENUM_OPERATORS);
     }
     if (column.elementType !== null) {
-      const el = this.scalars.forDbType(column.elementType);
+      const el = this.scalars.forDbType(source, column.elementType);
       return this.#comparisonType(arrayComparisonExpName(el.name), new GraphQLList(new GraphQLNonNull(el)), ARRAY_OPERATORS);
     }
-    const scalar = this.scalars.forDbType(column.dbType);
-    return this.#comparisonType(comparisonExpName(scalar.name), scalar, operatorsForScalar(column.dbType, isText(column.dbType)));
+    const scalar = this.scalars.forDbType(source, column.dbType);
+    return this.#comparisonType(comparisonExpName(scalar.name), scalar, operatorsForScalar(scalarInfo(source, column.dbType).operators));
   }
 
   #comparisonType(name: string, value: GraphQLInputType, ops: readonly OperatorSpec[]): GraphQLInputObjectType {
@@ -125,7 +125,7 @@ export class ColumnTypes {
     const name = castExpName('name' in value ? String(value.name) : 'value');
     let t = this.#comparisons.get(name);
     if (t === undefined) {
-      const text = this.#comparisonType(comparisonExpName('String'), GraphQLString, operatorsForScalar('text', true));
+      const text = this.#comparisonType(comparisonExpName('String'), GraphQLString, operatorsForScalar('text'));
       t = inputObjectType({ name, fields: { String: { type: text } } });
       this.#comparisons.set(name, t);
     }

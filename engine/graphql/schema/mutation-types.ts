@@ -20,7 +20,7 @@ import { columnExtensions, withDescriptor } from './descriptors.ts';
 import { enumType, inputObjectType, listOfNonNull, nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
 import type { InsertRelationshipView, MutationView } from './mutation-view.ts';
 import { MUTATION, UPDATE_OPS } from './names.ts';
-import { isNumeric } from './scalars.ts';
+import { isNumeric, scalarInfo } from './scalars.ts';
 import type { SchemaTypes } from './table-types.ts';
 
 /** A field of `<t>_insert_input`. */
@@ -50,9 +50,9 @@ function opColumns(view: MutationView, op: UpdateOpName): readonly ColumnInfo[] 
     case 'set':
       return cols;
     case 'inc':
-      return cols.filter((c) => c.elementType === null && isNumeric(c.dbType));
+      return cols.filter((c) => c.elementType === null && isNumeric(view.source, c.dbType));
     default:
-      return cols.filter((c) => c.dbType === 'jsonb');
+      return cols.filter((c) => scalarInfo(view.source, c.dbType).operators === 'json');
   }
 }
 

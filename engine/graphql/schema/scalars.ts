@@ -1,54 +1,50 @@
 /**
- * Database type → GraphQL scalar. v2 compat: Hasura v2 names scalars after the
- * Postgres type except a few that map to the built-ins (int4 → Int, text and
- * varchar → String, bool → Boolean, float4 → Float) and int2/int8 (smallint,
- * bigint). See shared/design/compat.md, "Generated GraphQL schema".
+ * Database type → GraphQL scalar. The source's backend says how each
+ * database type appears (ScalarInfo in backends/backend.ts: scalar name,
+ * operator family, parameter encoding, aggregate classes); this module makes
+ * the graphql-js types of it. See Note [Backend seam] in backends/registry.ts.
  */
 import { GraphQLBoolean, GraphQLFloat, GraphQLInt, GraphQLScalarType, GraphQLString, Kind, type ValueNode } from 'graphql';
+import type { ScalarInfo } from '../../backends/backend.ts';
+import { backendFor } from '../../backends/registry.ts';
+import type { SourceInfo } from '../../catalog/types.ts';
 import { scalarName } from '../../catalog/graphql-names.ts';
 
+/** The built-in GraphQL scalars a backend may map a type to. */
 const BUILTIN: Readonly<Record<string, GraphQLScalarType>> = {
-  int4: GraphQLInt,
-  serial: GraphQLInt,
-  text: GraphQLString,
-  varchar: GraphQLString,
-  bool: GraphQLBoolean,
-  float4: GraphQLFloat,
+  Int: GraphQLInt,
+  String: GraphQLString,
+  Boolean: GraphQLBoolean,
+  Float: GraphQLFloat,
 };
 
-/** Types whose values are numbers that may not fit a double: JSON strings under stringify-numeric-types. */
-const BIG_NUMERIC = new Set(['int8', 'numeric', 'float8', 'bigserial', 'money']);
+/** A source: anything that knows its backend kind. */
+type OfKind = Pick<SourceInfo, 'kind'>;
 
-/** Types with sum/avg/stddev/variance. */
-const NUMERIC = new Set(['int2', 'int4', 'int8', 'float4', 'float8', 'numeric', 'money', 'serial', 'bigserial', 'smallserial']);
+/** How `source`'s backend presents a database type. */
+export function scalarInfo(source: OfKind, dbType: string): ScalarInfo {
+  return backendFor(source.kind).scalar(dbType);
+}
 
-/** Types with max/min besides the numeric ones. */
-const ORDERED = new Set(['text', 'varchar', 'bpchar', 'citext', 'name', 'date', 'time', 'timetz', 'timestamp', 'timestamptz', 'interval', 'char']);
-
-/** Text types with the `_like`/`_regex` family. */
-const TEXT = new Set(['text', 'varchar', 'bpchar', 'citext', 'name', 'char']);
+/** How a value of the type is sent as a parameter: JSON-encoded or as given. */
+export function valueEncoding(source: OfKind, dbType: string): 'json' | 'plain' {
+  return scalarInfo(source, dbType).encoding;
+}
 
 /** v2 compat: ENGINE_GRAPHQL_STRINGIFY_NUMERIC_TYPES applies to bigint, numeric and double precision. */
-export function isBigNumeric(dbType: string): boolean {
-  return BIG_NUMERIC.has(dbType);
+export function isBigNumeric(source: OfKind, dbType: string): boolean {
+  return scalarInfo(source, dbType).bigNumeric;
 }
 
 /** Whether sum/avg/stddev/variance apply. */
-export function isNumeric(dbType: string): boolean {
-  return NUMERIC.has(dbType);
+export function isNumeric(source: OfKind, dbType: string): boolean {
+  return scalarInfo(source, dbType).numeric;
 }
 
 /** Whether max/min apply. */
-export function isOrdered(dbType: string, typeCategory: string): boolean {
-  return NUMERIC.has(dbType) || ORDERED.has(dbType) || typeCategory === 'enum';
+export function isOrdered(source: OfKind, dbType: string, typeCategory: string): boolean {
+  return scalarInfo(source, dbType).ordered || typeCategory === 'enum';
 }
-
-/** Whether the text operator family applies. */
-export function isText(dbType: string): boolean {
-  return TEXT.has(dbType);
-}
-
-export { scalarName } from '../../catalog/graphql-names.ts';
 
 /**
  * A literal's value. Numbers keep their source text (bigint/numeric keep full
@@ -93,14 +89,15 @@ function passThroughScalar(name: string, json: boolean): GraphQLScalarType {
 export class ScalarRegistry {
   readonly #byName = new Map<string, GraphQLScalarType>();
 
-  /** The scalar type for a database type. */
-  forDbType(dbType: string): GraphQLScalarType {
-    const b = BUILTIN[dbType];
+  /** The scalar type for a database type of `source`. */
+  forDbType(source: OfKind, dbType: string): GraphQLScalarType {
+    const info = scalarInfo(source, dbType);
+    const b = info.builtin ? BUILTIN[info.graphqlName] : undefined;
     if (b !== undefined) return b;
-    const name = scalarName(dbType);
+    const name = scalarName(info);
     let t = this.#byName.get(name);
     if (t === undefined) {
-      t = passThroughScalar(name, dbType === 'json' || dbType === 'jsonb');
+      t = passThroughScalar(name, info.encoding === 'json');
       this.#byName.set(name, t);
     }
     return t;

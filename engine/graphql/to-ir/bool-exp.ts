@@ -1,7 +1,7 @@
 /** A `<t>_bool_exp` argument value → ir.BoolExp. */
 import { getNamedType, type GraphQLInputObjectType, type GraphQLInputType } from 'graphql';
 import type * as ir from '../../ir/index.ts';
-import type { ColumnInfo } from '../../catalog/types.ts';
+import type { ColumnInfo, SourceInfo } from '../../catalog/types.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
 import { andAll } from '../../ir/bool-exp.ts';
@@ -13,13 +13,10 @@ import { readView, type ToIrContext } from './context.ts';
 import { localKeysVisible, remoteKeysVisible } from './visibility.ts';
 import { booleanValue, isNullInput, leafParam, listItems, objectFields, type Input } from './input.ts';
 import { docParam, valueDoc } from './mutation-input.ts';
+import { valueEncoding } from '../schema/scalars.ts';
 
-function isJson(dbType: string): boolean {
-  return dbType === 'json' || dbType === 'jsonb';
-}
-
-function encodingFor(op: OperatorSpec, dbType: string): ir.ValueEncoding {
-  if (!isJson(dbType)) return 'plain';
+function encodingFor(op: OperatorSpec, source: SourceInfo, dbType: string): ir.ValueEncoding {
+  if (valueEncoding(source, dbType) !== 'json') return 'plain';
   if (op.operand === 'list') return 'json-each';
   return op.operand === 'value' ? 'json' : 'plain';
 }
@@ -47,6 +44,7 @@ function comparisonExp(
   input: Input,
   type: GraphQLInputObjectType,
   ref: ir.ColumnRef,
+  source: SourceInfo,
   dbType: string,
   ctx: ToIrContext,
   path: string,
@@ -67,7 +65,7 @@ function comparisonExp(
       for (const [target, sub] of objectFields(value, ctx)) {
         const castDef = inputObjectOf(def.type).getFields()[target];
         if (castDef === undefined) continue;
-        parts.push(comparisonExp(sub, inputObjectOf(castDef.type), { column: ref.column, cast: 'text' }, 'text', ctx, `${p}.${target}`));
+        parts.push(comparisonExp(sub, inputObjectOf(castDef.type), { column: ref.column, cast: 'text' }, source, 'text', ctx, `${p}.${target}`));
       }
       continue;
     }
@@ -75,7 +73,7 @@ function comparisonExp(
       if (op.op === 'in' || op.op === 'nin') parts.push({ kind: 'in-arrays', left: ref, op: op.op, right: arraysParam(value, def.type, ctx, p), dbType });
       continue;
     }
-    const right = leafParam(value, def.type, encodingFor(op, dbType), ctx, false, p);
+    const right = leafParam(value, def.type, encodingFor(op, source, dbType), ctx, false, p);
     if (right !== null) parts.push({ kind: 'compare', left: ref, op: op.op, right, dbType });
   }
   return andAll(parts);
@@ -103,17 +101,17 @@ export function toIrBoolExp(input: Input, view: TableView, type: GraphQLInputObj
       case 'computed-rows': {
         const target = readView(ctx, d.target);
         const where = andAll([target.filter, toIrBoolExp(value, target, inputObjectOf(def.type), ctx, p)]);
-        parts.push({ kind: 'computed-rows', call: toIrComputedCall(d.cf, null, [], ctx, p), where });
+        parts.push({ kind: 'computed-rows', call: toIrComputedCall(d.cf, []), where });
         break;
       }
       case 'computed-scalar': {
-        const ref: ir.ColumnRef = { column: d.cf.name, cast: null, computed: toIrComputedCall(d.cf, null, [], ctx, p) };
+        const ref: ir.ColumnRef = { column: d.cf.name, cast: null, computed: toIrComputedCall(d.cf, []) };
         const dbType = d.cf.returns.kind === 'scalar' ? d.cf.returns.dbType : 'text';
-        parts.push(comparisonExp(value, inputObjectOf(def.type), ref, dbType, ctx, p));
+        parts.push(comparisonExp(value, inputObjectOf(def.type), ref, view.source, dbType, ctx, p));
         break;
       }
       case 'column': {
-        const cmp = columnComparison(value, d.column, inputObjectOf(def.type), ctx, p);
+        const cmp = columnComparison(value, d.column, view.source, inputObjectOf(def.type), ctx, p);
         // Inherited roles: a hidden cell must not be filterable, so it only matches where it is visible.
         const visible = view.redact?.get(d.column.name);
         parts.push(visible === undefined ? cmp : andAll([visible, cmp]));
@@ -136,6 +134,6 @@ export function toIrBoolExp(input: Input, view: TableView, type: GraphQLInputObj
   return andAll(parts);
 }
 
-function columnComparison(value: Input, column: ColumnInfo, type: GraphQLInputObjectType, ctx: ToIrContext, path: string): ir.BoolExp {
-  return comparisonExp(value, type, { column: column.name, cast: null }, column.dbType, ctx, path);
+function columnComparison(value: Input, column: ColumnInfo, source: SourceInfo, type: GraphQLInputObjectType, ctx: ToIrContext, path: string): ir.BoolExp {
+  return comparisonExp(value, type, { column: column.name, cast: null }, source, column.dbType, ctx, path);
 }

@@ -5,9 +5,10 @@
  */
 import { getNamedType, type FieldNode, type GraphQLField, type GraphQLInputObjectType, type GraphQLObjectType } from 'graphql';
 import type * as ir from '../../ir/index.ts';
-import type { FunctionArgInfo, FunctionInfo } from '../../catalog/types.ts';
+import type { FunctionArgInfo, FunctionInfo, SourceInfo } from '../../catalog/types.ts';
 import type { RootFieldDescriptor } from '../schema/descriptors.ts';
 import { FUNCTION_ARGS } from '../schema/names.ts';
+import { valueEncoding } from '../schema/scalars.ts';
 import { argumentOf } from './collect-fields.ts';
 import { readView, type ToIrContext } from './context.ts';
 import { astInput, leafParam, objectFields, type Input } from './input.ts';
@@ -15,15 +16,13 @@ import { toIrAggregate, toIrFields, toIrRowSource } from './select.ts';
 
 type FunctionDescriptor = Extract<RootFieldDescriptor, { kind: 'function' | 'function-aggregate' }>;
 
-function encodingOf(a: FunctionArgInfo): ir.ValueEncoding {
-  return a.dbType === 'json' || a.dbType === 'jsonb' ? 'json' : 'plain';
-}
 
 /**
  * The arguments given in `args: {...}` (absent ones are left to their
  * defaults), as call arguments. `extra` are the engine's own (session, row).
  */
 export function toIrFunctionArgs(
+  source: SourceInfo,
   args: readonly FunctionArgInfo[],
   field: GraphQLField<unknown, unknown>,
   nodes: readonly FieldNode[],
@@ -42,7 +41,7 @@ export function toIrFunctionArgs(
     const def = defs[a.name];
     if (input === undefined || def === undefined) continue;
     // An explicit null is passed as SQL NULL (unlike an absent argument, which takes the default).
-    const value = leafParam(input, def.type, encodingOf(a), ctx, true, `${path}.args.${FUNCTION_ARGS}.${a.name}`);
+    const value = leafParam(input, def.type, valueEncoding(source, a.dbType), ctx, true, `${path}.args.${FUNCTION_ARGS}.${a.name}`);
     out.push({ name: a.name, value: value ?? { kind: 'const', value: null } });
   }
   return out;
@@ -62,8 +61,8 @@ export function toIrFunctionField(
   alias: string,
   path: string,
 ): ir.DbRootField {
-  const call = functionCall(d.fn, toIrFunctionArgs(d.fn.args, def, nodes, ctx, path));
   const view = readView(ctx, d.table);
+  const call = functionCall(d.fn, toIrFunctionArgs(view.source, d.fn.args, def, nodes, ctx, path));
   const source = view.source.name;
   if (d.kind === 'function-aggregate') {
     const agg = toIrAggregate(view, def, nodes, ctx, path);

@@ -24,6 +24,7 @@ import { descriptorOf, type RootFieldDescriptor } from '../schema/descriptors.ts
 import { collectFields } from './collect-fields.ts';
 import { readView, useStructural, type ToIrContext, type VariableUse } from './context.ts';
 import type { RoleAccess } from '../schema/role-access.ts';
+import { valueEncoding } from '../schema/scalars.ts';
 import { astInput, leafParam } from './input.ts';
 import { toIrFunctionField } from './function.ts';
 import { toIrMutationField } from './mutation.ts';
@@ -136,7 +137,7 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
             const arg = def.args.find((a) => a.name === column?.gqlName);
             const node = arg === undefined ? undefined : argumentOf(nodes, arg.name);
             if (column === undefined || arg === undefined || node === undefined) continue;
-            const encoding = column.dbType === 'jsonb' || column.dbType === 'json' ? 'json' : 'plain';
+            const encoding = valueEncoding(view.source, column.dbType);
             const right = leafParam(astInput(node), arg.type, encoding, ctx, false, `${path}.args.${arg.name}`);
             if (right !== null) keys.push({ kind: 'compare', left: { column: pk, cast: null }, op: 'eq', right, dbType: column.dbType });
           }

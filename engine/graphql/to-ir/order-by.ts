@@ -53,7 +53,7 @@ function orderObject(
       }
       case 'computed-scalar': {
         const dir = direction(value, getNamedType(def.type) as GraphQLEnumType, ctx);
-        if (dir !== null) out.push({ target: wrap({ kind: 'computed-field', call: toIrComputedCall(d.cf, null, [], ctx, '$') }), ...dir });
+        if (dir !== null) out.push({ target: wrap({ kind: 'computed-field', call: toIrComputedCall(d.cf, []) }), ...dir });
         break;
       }
       case 'object-relationship': {

@@ -17,6 +17,7 @@ import type * as ir from '../../ir/index.ts';
 import { scalarComputedColumn } from '../../catalog/stages/computed-fields.ts';
 import type { ColumnInfo, ComputedFieldInfo, SourceInfo, TableInfo } from '../../catalog/types.ts';
 import { tableKey } from '../../catalog/types.ts';
+import { valueEncoding } from '../schema/scalars.ts';
 import {
   COLUMN_OPERATORS,
   connective,
@@ -41,8 +42,8 @@ function sessionName(v: unknown): string | null {
   return typeof v === 'string' && /^x-engine-/i.test(v) ? v.toLowerCase() : null;
 }
 
-function operand(op: ir.CompareOp, v: unknown, column: ColumnInfo): ir.ParamSource {
-  const json = column.dbType === 'jsonb' || column.dbType === 'json';
+function operand(op: ir.CompareOp, v: unknown, column: ColumnInfo, source: SourceInfo): ir.ParamSource {
+  const json = valueEncoding(source, column.dbType) === 'json';
   const list = LIST_OPERATORS.has(op);
   const session = sessionName(v);
   if (session !== null) {
@@ -78,9 +79,9 @@ function onComputedField(e: ir.BoolExp, cf: ComputedFieldInfo): ir.BoolExp {
   }
 }
 
-function columnExp(column: ColumnInfo, spec: unknown, table: TableInfo): ir.BoolExp {
+function columnExp(column: ColumnInfo, spec: unknown, table: TableInfo, source: SourceInfo): ir.BoolExp {
   const ref: ir.ColumnRef = { column: column.name, cast: null };
-  if (!isObject(spec)) return { kind: 'compare', left: ref, op: 'eq', right: operand('eq', spec, column), dbType: column.dbType };
+  if (!isObject(spec)) return { kind: 'compare', left: ref, op: 'eq', right: operand('eq', spec, column, source), dbType: column.dbType };
   const parts: ir.BoolExp[] = [];
   for (const [k, v] of Object.entries(spec)) {
     const op = permissionOperator(k);
@@ -94,7 +95,7 @@ function columnExp(column: ColumnInfo, spec: unknown, table: TableInfo): ir.Bool
       parts.push({ kind: 'compare-columns', left: ref, op: cmp, right: { column: other.name, cast: null } });
     } else {
       const cmp = op as ir.CompareOp;
-      parts.push({ kind: 'compare', left: ref, op: cmp, right: operand(cmp, v, column), dbType: column.dbType });
+      parts.push({ kind: 'compare', left: ref, op: cmp, right: operand(cmp, v, column, source), dbType: column.dbType });
     }
   }
   return andAll(parts);
@@ -120,12 +121,12 @@ function convert(exp: unknown, table: TableInfo, source: SourceInfo): ir.BoolExp
     }
     const column = table.columns.find((c) => c.name === key);
     if (column !== undefined) {
-      parts.push(columnExp(column, value, table));
+      parts.push(columnExp(column, value, table, source));
       continue;
     }
     const computed = scalarComputedColumn(table.computedFields, key);
     if (computed !== null) {
-      parts.push(onComputedField(columnExp(computed.column, value, table), computed.field));
+      parts.push(onComputedField(columnExp(computed.column, value, table, source), computed.field));
       continue;
     }
     const rel = table.relationships.find((r) => r.name === key);

@@ -16,6 +16,7 @@ import { andAll, isTrue } from '../../ir/bool-exp.ts';
 import { descriptorOf, type AggregateFieldDescriptor, type TableFieldDescriptor } from '../schema/descriptors.ts';
 import { ARG, FIELD } from '../schema/names.ts';
 import { isBigNumeric } from '../schema/scalars.ts';
+import { toIrFunctionArgs } from './function.ts';
 import type { TableView } from '../schema/table-view.ts';
 import { toIrBoolExp } from './bool-exp.ts';
 import { toIrComputedCall } from './computed-field.ts';
@@ -106,7 +107,7 @@ export function toIrFields(
     const p = `${path}.selectionSet.${alias}`;
     switch (d.kind) {
       case 'column':
-        out.push({ kind: 'column', alias, column: d.column.name, asText: ctx.stringifyNumericTypes && isBigNumeric(d.column.dbType) });
+        out.push({ kind: 'column', alias, column: d.column.name, asText: ctx.stringifyNumericTypes && isBigNumeric(view.source, d.column.dbType) });
         break;
       case 'object-relationship': {
         const target = readView(ctx, d.rel.target);
@@ -124,8 +125,8 @@ export function toIrFields(
         break;
       }
       case 'computed-scalar': {
-        const asText = ctx.stringifyNumericTypes && d.cf.returns.kind === 'scalar' && isBigNumeric(d.cf.returns.dbType);
-        out.push({ kind: 'computed-scalar', alias, call: toIrComputedCall(d.cf, def, fieldNodes, ctx, p), asText });
+        const asText = ctx.stringifyNumericTypes && d.cf.returns.kind === 'scalar' && isBigNumeric(view.source, d.cf.returns.dbType);
+        out.push({ kind: 'computed-scalar', alias, call: toIrComputedCall(d.cf, toIrFunctionArgs(view.source, d.cf.args, def, fieldNodes, ctx, p)), asText });
         break;
       }
       case 'computed-rows': {
@@ -134,7 +135,7 @@ export function toIrFields(
         const from = many ? toIrRowSource(target, def, fieldNodes, ctx, p) : plainSource(target);
         const fields = toIrFields(target, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx, p);
         const select: ir.Select = { from, fields, cardinality: many ? 'many' : 'one' };
-        out.push({ kind: 'computed-rows', alias, call: toIrComputedCall(d.cf, def, fieldNodes, ctx, p), select });
+        out.push({ kind: 'computed-rows', alias, call: toIrComputedCall(d.cf, toIrFunctionArgs(view.source, d.cf.args, def, fieldNodes, ctx, p)), select });
         break;
       }
       case 'array-aggregate': {
@@ -171,13 +172,13 @@ export function toIrAggregate(
     else if (name === FIELD.nodes && def !== undefined) {
       fields.push({ kind: 'nodes', alias, fields: toIrFields(view, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx, p) });
     } else if (name === FIELD.aggregate && def !== undefined) {
-      fields.push({ kind: 'aggregate', alias, fields: aggregateOps(getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx) });
+      fields.push({ kind: 'aggregate', alias, fields: aggregateOps(view, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx) });
     }
   }
   return { from, fields };
 }
 
-function aggregateOps(type: GraphQLObjectType, nodes: readonly FieldNode[], ctx: ToIrContext): ir.AggregateOpField[] {
+function aggregateOps(view: TableView, type: GraphQLObjectType, nodes: readonly FieldNode[], ctx: ToIrContext): ir.AggregateOpField[] {
   const out: ir.AggregateOpField[] = [];
   const defs = type.getFields();
   for (const [alias, fieldNodes] of collectFields(type, nodes.map((n) => n.selectionSet), ctx)) {
@@ -216,7 +217,7 @@ function aggregateOps(type: GraphQLObjectType, nodes: readonly FieldNode[], ctx:
       const c = cd === undefined ? undefined : descriptorOf<TableFieldDescriptor>(cd.extensions);
       if (c?.kind !== 'column') continue;
       const keepsType = d.op === 'sum' || d.op === 'max' || d.op === 'min';
-      const asText = ctx.stringifyNumericTypes && keepsType && isBigNumeric(c.column.dbType);
+      const asText = ctx.stringifyNumericTypes && keepsType && isBigNumeric(view.source, c.column.dbType);
       columns.push({ kind: 'column', alias: colAlias, column: c.column.name, asText });
     }
     out.push({ kind: 'op', alias, op: d.op, columns });

@@ -12,6 +12,7 @@ import { EngineError } from '../../errors/engine-error.ts';
 import type { MutationView } from '../schema/mutation-view.ts';
 import { MUTATION, UPDATE_OPS } from '../schema/names.ts';
 import { UPDATE_OP_NAMES } from '../schema/mutation-types.ts';
+import { valueEncoding } from '../schema/scalars.ts';
 import { toIrBoolExp } from './bool-exp.ts';
 import { argumentOf } from './collect-fields.ts';
 import type { ToIrContext } from './context.ts';
@@ -47,7 +48,7 @@ export function pkWhere(view: MutationView, fields: ReadonlyArray<readonly [stri
     const value = fields.find(([k]) => k === column?.gqlName)?.[1];
     const type = column === undefined ? undefined : types(column.gqlName);
     if (column === undefined || value === undefined || type === undefined) continue;
-    const encoding = column.dbType === 'jsonb' || column.dbType === 'json' ? 'json' : 'plain';
+    const encoding = valueEncoding(view.source, column.dbType);
     const right = leafParam(value, type, encoding, ctx, false, `${path}.${column.gqlName}`);
     if (right !== null) parts.push({ kind: 'compare', left: { column: pk, cast: null }, op: 'eq', right, dbType: column.dbType });
   }
