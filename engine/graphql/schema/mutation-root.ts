@@ -10,6 +10,7 @@ import {
   type GraphQLFieldConfigMap,
   type GraphQLInputObjectType,
 } from 'graphql';
+import { capabilitiesOf } from './capabilities.ts';
 import { withDescriptor } from './descriptors.ts';
 import { listOf, nonNull, nonNullListOfNonNull } from './lean-types.ts';
 import { MutationTypes, pkColumns } from './mutation-types.ts';
@@ -106,6 +107,7 @@ export function mutationRootFields(views: Iterable<MutationView>, types: SchemaT
   const m = new MutationTypes(types);
   const out: Fields = {};
   for (const view of views) {
+    if (!capabilitiesOf(view.source).mutations) continue;
     if (view.insert !== null) insertFields(view, m, types, out);
     if (view.update !== null) updateFields(view, m, types, out);
     if (view.delete !== null) deleteFields(view, m, types, out);

@@ -20,6 +20,7 @@ import { columnExtensions, withDescriptor } from './descriptors.ts';
 import { enumType, inputObjectType, listOfNonNull, nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
 import type { InsertRelationshipView, MutationView } from './mutation-view.ts';
 import { MUTATION, UPDATE_OPS } from './names.ts';
+import { capabilitiesOf } from './capabilities.ts';
 import { isNumeric, scalarInfo } from './scalars.ts';
 import type { SchemaTypes } from './table-types.ts';
 
@@ -123,7 +124,7 @@ export class MutationTypes {
   onConflict(view: MutationView): GraphQLInputObjectType | null {
     return this.#once(view.names.onConflict, () => {
       const constraints = constraintsOf(view);
-      if (constraints.size === 0 || view.update === null) return null;
+      if (constraints.size === 0 || view.update === null || !capabilitiesOf(view.source).onConflict) return null;
       const constraint = enumType({
         name: view.names.constraint,
         description: `unique or primary key constraints on table "${view.info.name.name}"`,
