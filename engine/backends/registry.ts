@@ -21,7 +21,10 @@
  * The plan-cache hit path makes no backend call: a plan holds compiled
  * statements and the source's connection, so a request binds and runs them
  * as before; the backend is looked up only to compile (on a miss) and to
- * classify a failure. Adding a database is a folder with the same file names
+ * classify a failure. Measured with `node test/bench/request-path.ts <url>
+ * AlbumByPK admin 20000 4` on the Chinook bench database (2 shared, loaded
+ * cores): engine CPU per request 30.6-36.9 µs user after the seam, 30.3-37.9
+ * µs before it (same noise band). Adding a database is a folder with the same file names
  * as postgres/ and one entry below. Kinds without an entry (mssql, bigquery)
  * are known to metadata (their operation prefixes answer `not-supported`)
  * but have no sources.
