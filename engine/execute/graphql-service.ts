@@ -45,7 +45,18 @@ const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
 const MUTATION_OVER_GET = new EngineError(ErrorCode.MethodNotAllowed, 'mutations cannot be sent with GET; use POST', { path: '$', status: 405 });
 
 function coerceVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, inputs: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const r = getVariableValues(schema, operation.variableDefinitions ?? [], inputs);
+  let r: ReturnType<typeof getVariableValues>;
+  try {
+    r = getVariableValues(schema, operation.variableDefinitions ?? [], inputs);
+  } catch (e) {
+    // graphql-js coerces recursively: see Note [Depth bounds] in graphql/to-ir/depth.ts.
+    if (e instanceof RangeError) throw new EngineError(ErrorCode.ValidationFailed, 'the variables are nested too deeply', { path: '$.variableValues' });
+    throw e;
+  }
+  // graphql-js reports a throw while coercing (a stack overflow) as one of the errors.
+  if (r.errors?.some((e: unknown) => e instanceof RangeError || (e instanceof Error && 'originalError' in e && e.originalError instanceof RangeError)) === true) {
+    throw new EngineError(ErrorCode.ValidationFailed, 'the variables are nested too deeply', { path: '$.variableValues' });
+  }
   if (r.errors !== undefined) {
     throw new EngineError(ErrorCode.ValidationFailed, r.errors[0]?.message ?? 'invalid variables', { path: '$.variableValues' });
   }

@@ -36,7 +36,7 @@ export function prepareOperation(schema: GraphQLSchema, query: string, operation
   try {
     document = parse(query);
   } catch (e) {
-    const message = e instanceof GraphQLError ? e.message : 'not a valid graphql query';
+    const message = e instanceof GraphQLError ? e.message : e instanceof RangeError ? 'the query is nested too deeply' : 'not a valid graphql query';
     throw new EngineError(ErrorCode.ParseFailed, message, { path: '$.query' });
   }
   if (schema.getMutationType() == null && document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && d.operation === 'mutation')) {
@@ -47,7 +47,14 @@ export function prepareOperation(schema: GraphQLSchema, query: string, operation
   if (schema.getSubscriptionType() == null && document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && d.operation === 'subscription')) {
     throw new EngineError(ErrorCode.ValidationFailed, 'subscriptions are not supported yet', { path: '$' });
   }
-  const errors = validate(schema, document);
+  let errors: readonly GraphQLError[];
+  try {
+    errors = validate(schema, document);
+  } catch (e) {
+    // Some validation rules recurse on nesting: see Note [Depth bounds] in graphql/to-ir/depth.ts.
+    if (e instanceof RangeError) throw new EngineError(ErrorCode.ValidationFailed, 'the query is nested too deeply', { path: '$.query' });
+    throw e;
+  }
   const first = errors[0];
   if (first !== undefined) {
     throw new EngineError(ErrorCode.ValidationFailed, v2Message(first), { path: documentPath(document, first.nodes?.[0]) });

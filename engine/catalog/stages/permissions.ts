@@ -11,7 +11,8 @@ import {
   type TableMetadata,
   type TableNameInput,
 } from '../../metadata/document.ts';
-import { COLUMN_OPERATORS, connective, JSON_OPERATORS, LIST_OPERATORS, permissionOperator } from '../permission-operators.ts';
+import { literalProblem } from '../permission-literals.ts';
+import { COLUMN_OPERATORS, connective, JSON_OPERATORS, LIST_OPERATORS, permissionOperator, type PermissionOperator } from '../permission-operators.ts';
 import type {
   ColumnInfo,
   ComputedFieldInfo,
@@ -42,10 +43,24 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Why the operators applied to `column` do not fit it, or null. */
-function checkColumnExp(column: ColumnInfo, spec: unknown, table: PermissionTable): string | null {
+/**
+ * The deepest boolean expression a permission may hold (each `_and`/`_or`
+ * element, `_not`, `_exists` and relationship is a level). See Note [Depth
+ * bounds] in graphql/to-ir/depth.ts: filters nested 5,000 deep overflowed the
+ * stack here and answered 500.
+ */
+export const MAX_PERMISSION_DEPTH = 100;
+
+/** Operators whose operand is one value of the column (Note [Permission literals]). */
+const VALUE_OPERATORS: ReadonlySet<PermissionOperator> = new Set(['eq', 'neq', 'gt', 'gte', 'lt', 'lte']);
+
+/** Why the operators applied to `column` do not fit it, or null; `path` locates `spec` in the permission. */
+function checkColumnExp(column: ColumnInfo, spec: unknown, table: PermissionTable, path: string): string | null {
   // A non-object is bare `column: value` equality.
-  if (!isObject(spec)) return null;
+  if (!isObject(spec)) {
+    const bad = literalProblem(column, spec);
+    return bad === null ? null : `${bad} (at ${path})`;
+  }
   const isJson = column.dbType === 'jsonb' || column.dbType === 'json';
   for (const [key, value] of Object.entries(spec)) {
     const op = permissionOperator(key);
@@ -59,6 +74,16 @@ function checkColumnExp(column: ColumnInfo, spec: unknown, table: PermissionTabl
     if (LIST_OPERATORS.has(op) && !Array.isArray(value) && typeof value !== 'string') {
       return `"${key}" on column "${column.name}" expects a list or a session variable`;
     }
+    if (VALUE_OPERATORS.has(op)) {
+      const bad = literalProblem(column, value);
+      if (bad !== null) return `${bad} (at ${path}.${key})`;
+    }
+    if ((op === 'in' || op === 'nin') && Array.isArray(value)) {
+      for (const [i, item] of value.entries()) {
+        const bad = literalProblem(column, item);
+        if (bad !== null) return `${bad} (at ${path}.${key}[${i}])`;
+      }
+    }
     if (COLUMN_OPERATORS.has(op)) {
       if (typeof value !== 'string' || !table.draft.columns.some((c) => c.name === value)) {
         return `"${key}" on column "${column.name}" expects the name of a column of the same table`;
@@ -68,32 +93,38 @@ function checkColumnExp(column: ColumnInfo, spec: unknown, table: PermissionTabl
   return null;
 }
 
-/** Returns why `exp` does not fit `table`, or null when every name in it resolves. */
-export function checkBoolExp(exp: unknown, table: PermissionTable, lookup: PermissionLookup): string | null {
+/**
+ * Returns why `exp` does not fit `table`, or null when every name in it
+ * resolves and every literal fits its column; `path` (`filter`, `check`)
+ * locates `exp` in the permission for the message.
+ */
+export function checkBoolExp(exp: unknown, table: PermissionTable, lookup: PermissionLookup, path = '$', depth = 0): string | null {
+  if (depth > MAX_PERMISSION_DEPTH) return `the boolean expression is nested more than ${MAX_PERMISSION_DEPTH} levels deep (at ${path})`;
   if (!isObject(exp)) return 'a boolean expression must be an object';
   const tableName = formatTableName(table.draft.entry.table);
   for (const [key, value] of Object.entries(exp)) {
     const conn = connective(key);
+    const at = `${path}.${key}`;
     if (conn === 'and' || conn === 'or') {
       if (!Array.isArray(value)) return `"${key}" expects a list of boolean expressions`;
-      for (const e of value) {
-        const r = checkBoolExp(e, table, lookup);
+      for (const [i, e] of value.entries()) {
+        const r = checkBoolExp(e, table, lookup, `${at}[${i}]`, depth + 1);
         if (r !== null) return r;
       }
     } else if (conn === 'not') {
-      const r = checkBoolExp(value, table, lookup);
+      const r = checkBoolExp(value, table, lookup, at, depth + 1);
       if (r !== null) return r;
     } else if (conn === 'exists') {
       if (!isObject(value) || value['_table'] === undefined) return `"${key}" expects {_table, _where}`;
       const target = parseTableName(value['_table'] as TableNameInput);
       const t = lookup(target);
       if (t === undefined) return `table "${formatTableName(target)}" used in "${key}" is not tracked or is inconsistent`;
-      const r = checkBoolExp(value['_where'] ?? {}, t, lookup);
+      const r = checkBoolExp(value['_where'] ?? {}, t, lookup, `${at}._where`, depth + 1);
       if (r !== null) return r;
     } else {
       const column = table.draft.columns.find((c) => c.name === key) ?? scalarComputedColumn(table.computedFields, key)?.column;
       if (column !== undefined) {
-        const r = checkColumnExp(column, value, table);
+        const r = checkColumnExp(column, value, table, at);
         if (r !== null) return r;
         continue;
       }
@@ -103,7 +134,7 @@ export function checkBoolExp(exp: unknown, table: PermissionTable, lookup: Permi
       }
       const target = lookup(rel.target);
       if (target === undefined) return `table "${formatTableName(rel.target)}" of relationship "${key}" is inconsistent`;
-      const r = checkBoolExp(value, target, lookup);
+      const r = checkBoolExp(value, target, lookup, at, depth + 1);
       if (r !== null) return r;
     }
   }
@@ -178,7 +209,7 @@ export function resolvePermission(
   const p = item.permission;
   const exp = (key: string): PermissionBoolExp | string => {
     const v = p[key] ?? {};
-    const r = checkBoolExp(v, table, lookup);
+    const r = checkBoolExp(v, table, lookup, key);
     return r ?? (v as PermissionBoolExp);
   };
   const draft = table.draft;

@@ -10,6 +10,7 @@ import { descriptorOf, type TableFieldDescriptor } from '../schema/descriptors.t
 import type { TableView } from '../schema/table-view.ts';
 import { toIrComputedCall } from './computed-field.ts';
 import { readView, type ToIrContext } from './context.ts';
+import { deeper } from './depth.ts';
 import { localKeysVisible, remoteKeysVisible } from './visibility.ts';
 import { booleanValue, isNullInput, leafParam, listItems, objectFields, type Input } from './input.ts';
 import { docParam, valueDoc } from './mutation-input.ts';
@@ -81,6 +82,10 @@ function comparisonExp(
 
 /** Converts a `where` value on `view`. Null or absent means no condition. */
 export function toIrBoolExp(input: Input, view: TableView, type: GraphQLInputObjectType, ctx: ToIrContext, path: string): ir.BoolExp {
+  return deeper(ctx, 'boolExp', path, () => boolExpLevel(input, view, type, ctx, path));
+}
+
+function boolExpLevel(input: Input, view: TableView, type: GraphQLInputObjectType, ctx: ToIrContext, path: string): ir.BoolExp {
   const parts: ir.BoolExp[] = [];
   const defs = type.getFields();
   for (const [name, value] of objectFields(input, ctx)) {

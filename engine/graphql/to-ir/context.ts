@@ -28,6 +28,8 @@ export interface ToIrContext {
   readonly variableUse: Map<string, VariableUse>;
   /** ENGINE_GRAPHQL_STRINGIFY_NUMERIC_TYPES. */
   readonly stringifyNumericTypes: boolean;
+  /** Current nesting, bounded: Note [Depth bounds] in depth.ts. */
+  readonly depth: { selection: number; boolExp: number };
 }
 
 /** Records a variable as structural (its value shapes the plan). */

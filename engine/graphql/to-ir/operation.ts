@@ -80,6 +80,7 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
     variables: opts.variables,
     variableUse: new Map(),
     stringifyNumericTypes: opts.stringifyNumericTypes,
+    depth: { selection: 0, boolExp: 0 },
   };
   const kind = opts.operation.operation;
   const root = (kind === 'subscription' ? opts.schema.getSubscriptionType() : kind === 'mutation' ? opts.schema.getMutationType() : opts.schema.getQueryType()) as GraphQLObjectType;

@@ -22,6 +22,7 @@ import { toIrBoolExp } from './bool-exp.ts';
 import { toIrComputedCall } from './computed-field.ts';
 import { argumentOf, collectFields } from './collect-fields.ts';
 import { readView, type ToIrContext } from './context.ts';
+import { deeper } from './depth.ts';
 import { astInput, booleanValue, enumValue, leafParam, listItems } from './input.ts';
 import { toIrOrderBy } from './order-by.ts';
 import { remoteKeysVisible } from './visibility.ts';
@@ -93,6 +94,10 @@ export function toIrFields(
   ctx: ToIrContext,
   path: string,
 ): ir.Field[] {
+  return deeper(ctx, 'selection', path, () => fieldsLevel(view, type, nodes, ctx, path));
+}
+
+function fieldsLevel(view: TableView, type: GraphQLObjectType, nodes: readonly FieldNode[], ctx: ToIrContext, path: string): ir.Field[] {
   const out: ir.Field[] = [];
   const defs = type.getFields();
   for (const [alias, fieldNodes] of collectFields(type, nodes.map((n) => n.selectionSet), ctx)) {

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps, ApiFamily } from '../deps.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError, errorDetails } from '../../errors/engine-error.ts';
+import { assertMetadataBody } from '../metadata-body.ts';
 import { authenticate } from '../authenticate.ts';
 import { parseJsonBody, tryParseJsonBody } from '../body.ts';
 import { apiErrorBody, toEngineError } from '../error-response.ts';
@@ -32,6 +33,7 @@ export async function registerMetadataRoutes(app: FastifyInstance, opts: { deps:
           throw new EngineError(ErrorCode.AccessDenied, 'restricted access : admin only', { path: '$', status: 400 });
         }
         const body = parseJsonBody(request.body);
+        assertMetadataBody(body);
         return sendApiResponse(reply, await deps.metadata.handle(family, body, session));
       } catch (e) {
         const err = toEngineError(e);

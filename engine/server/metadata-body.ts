@@ -1,0 +1,51 @@
+/**
+ * What a metadata API body may hold beyond being JSON: well-formed strings
+ * and bounded nesting. Both are checked up front, with the path of the
+ * offending value, because both failed late with a 500 (issue 12, point 7):
+ * - `JSON.parse` accepts a `"\ud800"` escape and yields a string no UTF-8
+ *   text (nor PostgreSQL's json) can hold; a role name holding one passed
+ *   every check and failed storing the metadata;
+ * - a permission filter nested 5,000 deep overflowed the stack writing the
+ *   answer (which echoes the definition). The bound, MAX_METADATA_DEPTH, is
+ *   far above what the deepest rule the catalog accepts needs
+ *   (MAX_PERMISSION_DEPTH levels of `{"_and": [...]}`, two JSON levels
+ *   each): Note [Depth bounds] in graphql/to-ir/depth.ts.
+ */
+import { ErrorCode } from '../errors/codes.ts';
+import { EngineError } from '../errors/engine-error.ts';
+
+/** The deepest JSON nesting (objects and arrays) a metadata body may hold. */
+export const MAX_METADATA_DEPTH = 500;
+
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why `value` cannot be a metadata body, with the JSON path of the offending value, or null. */
+export function metadataBodyProblem(value: unknown): { readonly path: string; readonly message: string } | null {
+  // Iterative: the body may be nested deeper than the stack allows.
+  const stack: Array<readonly [unknown, string, number]> = [[value, '$', 0]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [v, p, depth] = top;
+    if (typeof v === 'string') {
+      if (LONE_SURROGATE.test(v)) return { path: p, message: 'invalid string: a lone UTF-16 surrogate is not valid Unicode' };
+      continue;
+    }
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth >= MAX_METADATA_DEPTH) return { path: p, message: `the body is nested more than ${MAX_METADATA_DEPTH} levels deep` };
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${p}[${i}]`, depth + 1]);
+      continue;
+    }
+    for (const [k, child] of Object.entries(v)) {
+      if (LONE_SURROGATE.test(k)) return { path: p, message: 'invalid key: a lone UTF-16 surrogate is not valid Unicode' };
+      stack.push([child, `${p}.${k}`, depth + 1]);
+    }
+  }
+  return null;
+}
+
+/** Throws `parse-failed` (400) at the path of what {@link metadataBodyProblem} finds. */
+export function assertMetadataBody(value: unknown): void {
+  const bad = metadataBodyProblem(value);
+  if (bad !== null) throw new EngineError(ErrorCode.ParseFailed, bad.message, { path: bad.path, status: 400 });
+}
