@@ -18,6 +18,7 @@ import { clearMetadata } from './operations/manage/clear-metadata.ts';
 import { dropInconsistentMetadata } from './operations/manage/drop-inconsistent-metadata.ts';
 import { exportMetadata } from './operations/manage/export-metadata.ts';
 import { getInconsistentMetadata } from './operations/manage/get-inconsistent-metadata.ts';
+import { getResourceVersion } from './operations/manage/get-resource-version.ts';
 import { reloadMetadata } from './operations/manage/reload-metadata.ts';
 import { replaceMetadata } from './operations/manage/replace-metadata.ts';
 import { createArrayRelationship, createObjectRelationship } from './operations/relationships/create-relationship.ts';
@@ -85,6 +86,7 @@ const MANAGE_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
   ['reload_metadata', reloadMetadata],
   ['clear_metadata', clearMetadata],
   ['get_inconsistent_metadata', getInconsistentMetadata],
+  ['get_resource_version', getResourceVersion],
   ['drop_inconsistent_metadata', dropInconsistentMetadata],
   ['bulk', bulk],
 ];
