@@ -52,4 +52,25 @@ describe.skipIf(lua === undefined)('Argo CD health check', () => {
     };
     expect(health(waiting)).toEqual({ status: 'Progressing', message: 'DependencyMissing: table t' });
   });
+
+  it('does not crash on conditions without reason or message, or on odd shapes', () => {
+    const bare = { metadata: { generation: 1 }, status: { observedGeneration: 1, conditions: [{ type: 'Stalled', status: 'True' }] } };
+    expect(health(bare)).toEqual({ status: 'Degraded', message: 'Stalled' });
+    const noReason = { metadata: { generation: 1 }, status: { conditions: [{ type: 'Ready', status: 'True' }] } };
+    expect(health(noReason)).toEqual({ status: 'Healthy', message: 'Ready' });
+    const unknown = { metadata: {}, status: { conditions: [{ type: 'Ready', status: 'Unknown', message: 'engine down' }, { type: 'Reconciling', status: 'True', reason: 'EngineUnreachable' }] } };
+    expect(health(unknown)).toEqual({ status: 'Progressing', message: 'EngineUnreachable' });
+    expect(health({ metadata: {}, status: { conditions: 'nope' } }).status).toBe('Progressing');
+  });
+
+  it('shows an unreachable engine as Progressing, not Degraded (an outage is not a stall)', () => {
+    const outage = {
+      metadata: { generation: 1 },
+      status: {
+        observedGeneration: 1,
+        conditions: [cond('Ready', 'Unknown', 'EngineUnreachable', 'connect ECONNREFUSED'), cond('Reconciling', 'True', 'EngineUnreachable', 'connect ECONNREFUSED'), cond('Stalled', 'False', 'Idle')],
+      },
+    };
+    expect(health(outage)).toEqual({ status: 'Progressing', message: 'EngineUnreachable: connect ECONNREFUSED' });
+  });
 });
