@@ -50,6 +50,7 @@ export function crdFor(k: KindDefinition): Record<string, unknown> {
                 spec: k.specSchema,
                 status: statusSchema(k.statusProperties),
               },
+              ...(k.objectRules === undefined ? {} : { 'x-kubernetes-validations': [...k.objectRules] }),
             },
           },
         },

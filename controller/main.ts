@@ -14,6 +14,8 @@
  *   WORKERS                    concurrent reconciles (default 2)
  *   ENGINE_TIMEOUT_MS          timeout of each metadata API call (default 10000)
  *   HEALTH_PORT                /healthz and /readyz (default 8081; 0 disables)
+ *   METRICS_PORT               Prometheus /metrics (default 8080, as controller-runtime; 0 disables)
+ *   LOG_LEVEL                  "debug" adds a line per reconcile (default info)
  */
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
@@ -21,11 +23,16 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { GROUP } from './api/v1alpha1/common.ts';
 import { Manager } from './manager.ts';
 import { EventRecorder } from './runtime/events.ts';
+import { ControllerMetrics } from './runtime/metrics.ts';
 import { KubeApi } from './runtime/kube-api.ts';
 import { DEFAULT_LEASE_TIMING, LeaderElector } from './runtime/leader-election.ts';
 
 function log(msg: string, fields: Record<string, unknown> = {}): void {
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg, ...fields })}\n`);
+}
+
+function debugLog(msg: string, fields: Record<string, unknown> = {}): void {
+  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'debug', msg, ...fields })}\n`);
 }
 
 function env(name: string): string | undefined {
@@ -40,13 +47,18 @@ export async function main(): Promise<void> {
   const kube = new KubeApi(kc);
   const identity = env('POD_NAME') ?? `${hostname()}-${process.pid}`;
   const events = new EventRecorder(kube, `${GROUP}/operator`, identity);
+  const metrics = new ControllerMetrics();
+  const leaseName = env('LEADER_ELECTION_ID') ?? 'graphql-engine-operator';
+  metrics.leader.set({ name: leaseName }, 0);
   const manager = new Manager({
+    metrics,
     kube,
     events,
     namespace: env('WATCH_NAMESPACE'),
     workers: Number(env('WORKERS') ?? 2),
     engineTimeoutMs: Number(env('ENGINE_TIMEOUT_MS') ?? 10_000),
     log,
+    debug: env('LOG_LEVEL') === 'debug' ? debugLog : undefined,
   });
   manager.startInformers();
 
@@ -54,11 +66,12 @@ export async function main(): Promise<void> {
   let shuttingDown = false;
   if (env('LEADER_ELECTION') === 'false') {
     void manager.startWorkers();
+    metrics.leader.set({ name: leaseName }, 1);
     log('started without leader election', { identity });
   } else {
     elector = new LeaderElector(kube, {
       namespace: env('POD_NAMESPACE') ?? 'default',
-      name: env('LEADER_ELECTION_ID') ?? 'graphql-engine-operator',
+      name: leaseName,
       identity,
       timing: {
         leaseDurationSeconds: Number(env('LEASE_DURATION_SECONDS') ?? DEFAULT_LEASE_TIMING.leaseDurationSeconds),
@@ -67,6 +80,7 @@ export async function main(): Promise<void> {
       },
       onStartedLeading: () => {
         log('became leader', { identity });
+        metrics.leader.set({ name: leaseName }, 1);
         void manager.startWorkers();
       },
       onStoppedLeading: () => {
@@ -90,6 +104,21 @@ export async function main(): Promise<void> {
           res.writeHead(ok ? 200 : 503, { 'content-type': 'text/plain' }).end(ok ? 'ok' : 'not ready');
         }).listen(port);
 
+  const metricsPort = Number(env('METRICS_PORT') ?? 8080);
+  const metricsServer =
+    metricsPort === 0
+      ? undefined
+      : createServer((req, res) => {
+          if (req.url !== '/metrics') {
+            res.writeHead(404).end();
+            return;
+          }
+          metrics.registry.metrics().then(
+            (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+            (e: unknown) => res.writeHead(500).end(String(e)),
+          );
+        }).listen(metricsPort);
+
   await new Promise<void>((resolve) => {
     const stop = (): void => resolve();
     process.once('SIGTERM', stop);
@@ -103,6 +132,7 @@ export async function main(): Promise<void> {
   await elector?.stop().catch(() => undefined);
   manager.stopInformers();
   health?.close();
+  metricsServer?.close();
 }
 
 if (import.meta.main) {

@@ -6,16 +6,18 @@
  * ignored, so the controller's own status writes do not requeue work (the GenerationChanged
  * predicate of controller-runtime).
  */
-import { API_VERSION } from './api/v1alpha1/common.ts';
+import { API_VERSION, DRY_RUN_ANNOTATION } from './api/v1alpha1/common.ts';
 import type { Engine } from './api/v1alpha1/engine.ts';
 import { TARGET_KINDS } from './api/v1alpha1/index.ts';
 import type { TargetResource } from './reconcilers/declarations.ts';
+import { EngineMonitor } from './reconcilers/engine-monitor.ts';
 import { EngineReconciler, type Lister } from './reconcilers/engine-reconciler.ts';
 import { engineNameFor, engineQueueKey, parseQueueKey, unboundQueueKey } from './reconcilers/resolve.ts';
 import type { EventRecorder } from './runtime/events.ts';
 import { Informer } from './runtime/informer.ts';
 import type { KubeApi } from './runtime/kube-api.ts';
-import { WorkQueue, type RateLimit } from './runtime/work-queue.ts';
+import type { ControllerMetrics } from './runtime/metrics.ts';
+import { DEFAULT_RATE_LIMIT, WorkQueue, systemClock, type RateLimit } from './runtime/work-queue.ts';
 
 /** Manager settings. */
 export interface ManagerOptions {
@@ -28,6 +30,9 @@ export interface ManagerOptions {
   readonly rateLimit?: RateLimit;
   readonly engineTimeoutMs?: number;
   readonly log?: (msg: string, fields?: Record<string, unknown>) => void;
+  readonly metrics?: ControllerMetrics;
+  /** Per-reconcile lines (LOG_LEVEL=debug). */
+  readonly debug?: (msg: string, fields?: Record<string, unknown>) => void;
 }
 
 function meaningfulChange(prev: TargetResource | Engine | undefined, next: TargetResource | Engine): boolean {
@@ -38,7 +43,8 @@ function meaningfulChange(prev: TargetResource | Engine | undefined, next: Targe
     a.generation !== b.generation ||
     a.deletionTimestamp !== b.deletionTimestamp ||
     JSON.stringify(a.finalizers ?? []) !== JSON.stringify(b.finalizers ?? []) ||
-    JSON.stringify(a.labels ?? {}) !== JSON.stringify(b.labels ?? {})
+    JSON.stringify(a.labels ?? {}) !== JSON.stringify(b.labels ?? {}) ||
+    a.annotations?.[DRY_RUN_ANNOTATION] !== b.annotations?.[DRY_RUN_ANNOTATION]
   );
 }
 
@@ -47,6 +53,7 @@ export class Manager {
   readonly #o: ManagerOptions;
   readonly queue: WorkQueue;
   readonly reconciler: EngineReconciler;
+  readonly monitor: EngineMonitor;
   readonly #engines: Informer<Engine>;
   readonly #targets: Informer<TargetResource>[];
   #running = false;
@@ -54,7 +61,7 @@ export class Manager {
 
   constructor(o: ManagerOptions) {
     this.#o = o;
-    this.queue = new WorkQueue(o.rateLimit);
+    this.queue = new WorkQueue(o.rateLimit ?? DEFAULT_RATE_LIMIT, systemClock, o.metrics?.queue);
     const onError = (err: Error): void => o.log?.('watch error', { error: err.message });
     this.#engines = new Informer<Engine>(o.kube, { apiVersion: API_VERSION, plural: 'engines', namespace: o.namespace, kind: 'Engine' }, {
       onUpsert: (e, prev) => {
@@ -82,6 +89,18 @@ export class Manager {
       targets: (ns) => this.#targets.flatMap((i) => i.list(ns)),
     };
     this.reconciler = new EngineReconciler({ kube: o.kube, lister, events: o.events, engineTimeoutMs: o.engineTimeoutMs, log: o.log });
+    this.monitor = new EngineMonitor({
+      engines: () => this.#engines.list(),
+      known: this.reconciler.known,
+      queue: this.queue,
+      log: o.log,
+      onPoll: (result) => o.metrics?.polls.inc({ result }),
+    });
+    const reconciler = this.reconciler;
+    o.metrics?.bind({
+      stats: reconciler.stats,
+      inconsistentByEngine: () => new Map([...reconciler.known].flatMap(([k, v]) => (v.inconsistentObjects === undefined ? [] : [[k, v.inconsistentObjects] as const]))),
+    });
   }
 
   /** True when every informer has listed once. */
@@ -109,12 +128,15 @@ export class Manager {
     const namespaces = new Set([...this.#engines.list().map((e) => e.metadata.namespace), ...this.#targets.flatMap((i) => i.list()).map((r) => r.metadata.namespace)]);
     for (const ns of namespaces) this.#enqueueNamespace(ns);
     const n = this.#o.workers ?? 2;
+    this.#o.metrics?.maxConcurrent.set({ controller: 'engine' }, n);
     this.#workers = Array.from({ length: n }, () => this.#work());
+    this.monitor.start();
   }
 
   /** Stops handing out work and waits for running reconciles to finish. */
   async stopWorkers(): Promise<void> {
     this.#running = false;
+    this.monitor.stop();
     this.queue.shutDown();
     await Promise.all(this.#workers);
     this.#workers = [];
@@ -136,6 +158,9 @@ export class Manager {
     for (;;) {
       const key = await this.queue.get();
       if (key === undefined) return;
+      const started = Date.now();
+      const metrics = this.#o.metrics;
+      metrics?.activeWorkers.inc({ controller: 'engine' });
       try {
         const parsed = parseQueueKey(key);
         const result =
@@ -144,6 +169,8 @@ export class Manager {
             : parsed.kind === 'engine'
               ? await this.reconciler.reconcileEngine(parsed.namespace, parsed.name)
               : await this.reconciler.reconcileUnbound(parsed.namespace);
+        this.#o.debug?.('reconciled', { key, ms: Date.now() - started, requeue: result.requeue });
+        metrics?.reconciled(result.requeue === 'backoff' ? 'error' : result.requeue === 'after' ? 'requeue_after' : 'success', (Date.now() - started) / 1000);
         if (result.requeue === 'backoff') {
           const delay = this.queue.addRateLimited(key);
           this.#o.log?.('reconcile failed; retrying', { key, error: result.error, retryInMs: delay });
@@ -153,9 +180,11 @@ export class Manager {
           if (result.requeue === 'after') this.queue.addAfter(key, Math.round(result.afterMs * (0.9 + Math.random() * 0.2)));
         }
       } catch (e) {
+        metrics?.reconciled('error', (Date.now() - started) / 1000);
         const delay = this.queue.addRateLimited(key);
         this.#o.log?.('reconcile error; retrying', { key, error: (e as Error).message, retryInMs: delay });
       } finally {
+        metrics?.activeWorkers.dec({ controller: 'engine' });
         this.queue.done(key);
       }
     }

@@ -33,6 +33,11 @@ export class MetadataApiError extends Error {
   get isConflict(): boolean {
     return this.status === 409;
   }
+
+  /** True when the engine refused the admin secret (a human must fix the Secret). */
+  get isAccessDenied(): boolean {
+    return this.status === 401 || this.status === 403;
+  }
 }
 
 /** `export_metadata` version 2. */
@@ -45,6 +50,12 @@ export interface ExportedMetadata {
 export interface ConsistencyReport {
   readonly isConsistent: boolean;
   readonly inconsistentObjects: readonly InconsistentObject[];
+}
+
+/** `get_resource_version`: the cheap state the controller polls. */
+export interface EngineState {
+  readonly resourceVersion: number;
+  readonly inconsistentObjects: number;
 }
 
 /** Where the engine is and how to authenticate. */
@@ -99,6 +110,22 @@ export class EngineClient {
     return json as T;
   }
 
+  /**
+   * `get_resource_version` (resource_version and the number of inconsistent objects, without the
+   * document). An engine without the operation answers 400 parse-failed; then export_metadata
+   * (heavier) and get_inconsistent_metadata give the same.
+   */
+  async getState(): Promise<EngineState> {
+    try {
+      const r = await this.call<{ resource_version: number; inconsistent_objects: number }>({ type: 'get_resource_version', args: {} });
+      return { resourceVersion: r.resource_version, inconsistentObjects: r.inconsistent_objects };
+    } catch (e) {
+      if (!(e instanceof MetadataApiError) || e.code !== 'parse-failed') throw e;
+    }
+    const [exported, report] = [await this.exportMetadata(), await this.getInconsistentMetadata()];
+    return { resourceVersion: exported.resourceVersion, inconsistentObjects: report.inconsistentObjects.length };
+  }
+
   /** `export_metadata` version 2, normalized. */
   async exportMetadata(): Promise<ExportedMetadata> {
     const r = await this.call<{ resource_version: number; metadata: Record<string, unknown> }>({ type: 'export_metadata', version: 2, args: {} });
@@ -144,17 +171,19 @@ export interface ApplyResult {
 /**
  * Export → build the desired document → replace_metadata with the exported resource_version,
  * re-exporting and rebuilding on 409 (someone else wrote in between). `build` answers null when
- * nothing needs writing. See Note [Fold and replace] in reconcilers/fold.ts.
+ * nothing needs writing; `dryRun` builds without writing. See Note [Fold and replace] in
+ * reconcilers/fold.ts.
  */
 export async function applyDocument<T extends { readonly desired: MetadataDocument; readonly changed: boolean }>(
   client: EngineClient,
   build: (current: ExportedMetadata) => T,
   maxConflicts = 5,
+  dryRun = false,
 ): Promise<ApplyResult & { readonly built: T }> {
   for (let conflicts = 0; ; conflicts++) {
     const current = await client.exportMetadata();
     const built = build(current);
-    if (!built.changed) return { wrote: false, exportedResourceVersion: current.resourceVersion, conflicts, built };
+    if (!built.changed || dryRun) return { wrote: false, exportedResourceVersion: current.resourceVersion, conflicts, built };
     try {
       await client.replaceMetadata(built.desired, current.resourceVersion);
       return { wrote: true, exportedResourceVersion: current.resourceVersion, conflicts, built };

@@ -1,6 +1,7 @@
 /**
  * What each resource declares: one metadata object, identified by an object key, in the shape
- * the metadata document stores it. Specs are checked against the engine's own JSON schemas so
+ * the metadata document stores it, with the parts it lists (Note [Objects and parts] in
+ * objects.ts). Specs are checked against the engine's own JSON schemas so
  * that a malformed resource is reported on itself instead of failing the whole engine's apply.
  *
  * Note [Object keys]
@@ -11,6 +12,10 @@
  *   event_trigger/<source>/<schema>.<table>/<trigger>
  *   remote_schema/<name>
  *   cron_trigger/<name>
+ *   function/<source>/<schema>.<function>, function_permission/<source>/<schema>.<function>/<role>
+ *   inherited_role/<name>
+ * and for the parts of a table: table_configuration/…, table_is_enum/… (<source>/<schema>.<table>),
+ * relationship/…, computed_field/…, remote_relationship/… (<source>/<schema>.<table>/<name>).
  * Keys are what the Engine's status.managedObjects lists, what conflicts are detected on, and
  * what inconsistencies are mapped back to. Parts are JSON-string-escaped when they contain `/`.
  */
@@ -19,89 +24,87 @@ import {
   type JsonObject,
   type JsonValue,
   type PermissionEntry,
-  type TableMetadata,
   type TableNameInput,
 } from '../../engine/metadata/document.ts';
 import {
   deletePermissionSchema,
   insertPermissionSchema,
   selectPermissionSchema,
+  tableNameSchema,
   updatePermissionSchema,
 } from '../../engine/metadata/schemas/common.ts';
 import { sourceEntrySchema, tableEntrySchema } from '../../engine/metadata/schemas/document.ts';
+import { functionConfigurationSchema } from '../../engine/metadata/schemas/functions.ts';
 import { assertValid, type JsonSchema } from '../../engine/metadata/schemas/validate.ts';
 import type { CustomObject, DeletionPolicy, TargetFields } from '../api/v1alpha1/common.ts';
 import type { CronTriggerSpec } from '../api/v1alpha1/cron-trigger.ts';
 import type { EventTriggerSpec } from '../api/v1alpha1/event-trigger.ts';
+import type { FunctionSpec } from '../api/v1alpha1/function.ts';
+import type { InheritedRoleSpec } from '../api/v1alpha1/inherited-role.ts';
 import type { PermissionOperation, PermissionSpec } from '../api/v1alpha1/permission.ts';
 import type { RemoteSchemaSpec } from '../api/v1alpha1/remote-schema.ts';
 import type { SourceSpec } from '../api/v1alpha1/source.ts';
 import { TRACKED_TABLE_KEYS, type TrackedTableSpec } from '../api/v1alpha1/tracked-table.ts';
+import { keyOf, type MetaObject, type ObjectRef } from './objects.ts';
 
 /** A `{schema, name}` table name (the engine's QualifiedName, taken from document.ts). */
 export type QualifiedName = ReturnType<typeof parseTableName>;
 
 /** The kinds whose resources declare metadata. */
-export type TargetKindName = 'Source' | 'TrackedTable' | 'Permission' | 'RemoteSchema' | 'EventTrigger' | 'CronTrigger';
+export type TargetKindName = 'Source' | 'TrackedTable' | 'Permission' | 'RemoteSchema' | 'EventTrigger' | 'CronTrigger' | 'Function' | 'InheritedRole';
 
 /** Any resource of a target kind (spec typed per kind by {@link declare}). */
 export type TargetResource = CustomObject<TargetFields & Record<string, unknown>>;
 
-/** One declared metadata object. */
-export type Declared =
-  | { readonly type: 'source'; readonly key: string; readonly source: string; readonly entry: JsonObject }
-  | { readonly type: 'table'; readonly key: string; readonly source: string; readonly table: QualifiedName; readonly fields: Partial<TableMetadata> }
-  | {
-      readonly type: 'permission';
-      readonly key: string;
-      readonly source: string;
-      readonly table: QualifiedName;
-      readonly operation: PermissionOperation;
-      readonly entry: PermissionEntry<JsonObject>;
-    }
-  | { readonly type: 'event_trigger'; readonly key: string; readonly source: string; readonly table: QualifiedName; readonly entry: JsonObject }
-  | { readonly type: 'remote_schema'; readonly key: string; readonly entry: JsonObject }
-  | { readonly type: 'cron_trigger'; readonly key: string; readonly entry: JsonObject };
+/** What one resource declares: its main object first, then its parts. */
+export interface Declared {
+  /** Key of the main object (what conflicts are detected on). */
+  readonly key: string;
+  readonly main: ObjectRef;
+  readonly objects: readonly MetaObject[];
+}
 
 /** A declaration, or why the spec cannot be one. */
 export type Declaration = { readonly ok: true; readonly declared: Declared } | { readonly ok: false; readonly message: string };
 
-function part(s: string): string {
-  return s.includes('/') ? JSON.stringify(s) : s;
-}
-
-function tablePart(t: QualifiedName): string {
-  return `${part(t.schema)}.${part(t.name)}`;
-}
-
 /** Key of a source. See Note [Object keys]. */
 export function sourceKey(source: string): string {
-  return `source/${part(source)}`;
+  return keyOf({ kind: 'source', source });
 }
 
 /** Key of a tracked table. */
 export function tableKey(source: string, table: QualifiedName): string {
-  return `table/${part(source)}/${tablePart(table)}`;
+  return keyOf({ kind: 'table', source, table });
 }
 
 /** Key of a permission. */
 export function permissionKey(source: string, table: QualifiedName, role: string, op: string): string {
-  return `permission/${part(source)}/${tablePart(table)}/${part(role)}/${op}`;
+  return keyOf({ kind: 'permission', source, table, role, operation: op as PermissionOperation });
 }
 
 /** Key of an event trigger. */
 export function eventTriggerKey(source: string, table: QualifiedName, name: string): string {
-  return `event_trigger/${part(source)}/${tablePart(table)}/${part(name)}`;
+  return keyOf({ kind: 'event_trigger', source, table, name });
 }
 
 /** Key of a remote schema. */
 export function remoteSchemaKey(name: string): string {
-  return `remote_schema/${part(name)}`;
+  return keyOf({ kind: 'remote_schema', name });
 }
 
 /** Key of a cron trigger. */
 export function cronTriggerKey(name: string): string {
-  return `cron_trigger/${part(name)}`;
+  return keyOf({ kind: 'cron_trigger', name });
+}
+
+function obj(ref: ObjectRef, value: unknown): MetaObject {
+  return { ref, key: keyOf(ref), value: value as JsonValue };
+}
+
+function declared(objects: MetaObject[]): Declared {
+  const [main] = objects;
+  if (main === undefined) throw new SpecError('declares nothing');
+  return { key: main.key, main: main.ref, objects };
 }
 
 /** `Kind/namespace/name`: how the controller names a resource internally. */
@@ -143,7 +146,7 @@ function declareSource(spec: SourceSpec, name: string): Declared {
   const sourceName = spec.name ?? name;
   const entry = withoutUndefined({ name: sourceName, kind: spec.kind ?? 'postgres', configuration: spec.configuration, customization: spec.customization });
   check(sourceEntrySchema, entry, '$.spec');
-  return { type: 'source', key: sourceKey(sourceName), source: sourceName, entry };
+  return declared([obj({ kind: 'source', source: sourceName }, entry)]);
 }
 
 function declareTable(spec: TrackedTableSpec): Declared {
@@ -152,17 +155,30 @@ function declareTable(spec: TrackedTableSpec): Declared {
   for (const k of TRACKED_TABLE_KEYS) raw[k] = spec[k];
   check(tableEntrySchema, withoutUndefined(raw), '$.spec');
   const table = parseTableName(spec.table);
-  const fields: Record<string, unknown> = {};
-  for (const k of TRACKED_TABLE_KEYS) if (spec[k] !== undefined) fields[k] = spec[k];
-  return { type: 'table', key: tableKey(source, table), source, table, fields: fields as Partial<TableMetadata> };
+  const objects = [obj({ kind: 'table', source, table }, { table })];
+  if (spec.configuration !== undefined) objects.push(obj({ kind: 'table_configuration', source, table }, spec.configuration));
+  if (spec.is_enum !== undefined) objects.push(obj({ kind: 'table_is_enum', source, table }, spec.is_enum));
+  const names = new Set<string>();
+  const part = (kind: 'relationship' | 'computed_field' | 'remote_relationship', name: string, value: unknown): void => {
+    const k = `${kind}/${name}`;
+    if (names.has(k)) throw new SpecError(`${kind.replace('_', ' ')} ${name} is declared twice`);
+    names.add(k);
+    objects.push(obj({ kind, source, table, name }, value));
+  };
+  for (const r of spec.object_relationships ?? []) part('relationship', r.name, { type: 'object', ...r });
+  for (const r of spec.array_relationships ?? []) part('relationship', r.name, { type: 'array', ...r });
+  for (const c of spec.computed_fields ?? []) part('computed_field', String(c['name']), c);
+  for (const r of spec.remote_relationships ?? []) part('remote_relationship', String(r['name']), r);
+  return declared(objects);
 }
 
 function declarePermission(spec: PermissionSpec): Declared {
   const source = spec.source ?? 'default';
+  check(tableNameSchema, spec.table, '$.spec.table');
   const table = parseTableName(spec.table);
   const permission = check<JsonObject>(PERMISSION_BODY[spec.operation], spec.permission, '$.spec.permission');
   const entry: PermissionEntry<JsonObject> = spec.comment === undefined ? { role: spec.role, permission } : { role: spec.role, permission, comment: spec.comment };
-  return { type: 'permission', key: permissionKey(source, table, spec.role, spec.operation), source, table, operation: spec.operation, entry };
+  return declared([obj({ kind: 'permission', source, table, role: spec.role, operation: spec.operation }, entry)]);
 }
 
 /** Default retry_conf of an event trigger (v2 compat: shared/design/compat.md, webhook payloads). */
@@ -170,6 +186,7 @@ const EVENT_RETRY_DEFAULT: JsonObject = { num_retries: 0, interval_sec: 10, time
 
 function declareEventTrigger(spec: EventTriggerSpec, name: string): Declared {
   const source = spec.source ?? 'default';
+  check(tableNameSchema, spec.table, '$.spec.table');
   const table = parseTableName(spec.table as TableNameInput);
   const triggerName = spec.name ?? name;
   const definition = withoutUndefined({
@@ -188,13 +205,13 @@ function declareEventTrigger(spec: EventTriggerSpec, name: string): Declared {
     request_transform: spec.request_transform,
     response_transform: spec.response_transform,
   });
-  return { type: 'event_trigger', key: eventTriggerKey(source, table, triggerName), source, table, entry };
+  return declared([obj({ kind: 'event_trigger', source, table, name: triggerName }, entry)]);
 }
 
 function declareRemoteSchema(spec: RemoteSchemaSpec, name: string): Declared {
   const schemaName = spec.name ?? name;
   const entry = withoutUndefined({ name: schemaName, definition: spec.definition, comment: spec.comment });
-  return { type: 'remote_schema', key: remoteSchemaKey(schemaName), entry };
+  return declared([obj({ kind: 'remote_schema', name: schemaName }, entry)]);
 }
 
 function declareCronTrigger(spec: CronTriggerSpec, name: string): Declared {
@@ -211,7 +228,30 @@ function declareCronTrigger(spec: CronTriggerSpec, name: string): Declared {
     request_transform: spec.request_transform,
     response_transform: spec.response_transform,
   });
-  return { type: 'cron_trigger', key: cronTriggerKey(triggerName), entry };
+  return declared([obj({ kind: 'cron_trigger', name: triggerName }, entry)]);
+}
+
+function declareFunction(spec: FunctionSpec): Declared {
+  const source = spec.source ?? 'default';
+  check(tableNameSchema, spec.function, '$.spec.function');
+  if (spec.configuration !== undefined) check(functionConfigurationSchema, spec.configuration, '$.spec.configuration');
+  const fn = parseTableName(spec.function);
+  const entry = withoutUndefined({ function: fn, configuration: spec.configuration, comment: spec.comment });
+  const objects = [obj({ kind: 'function', source, fn }, entry)];
+  const roles = new Set<string>();
+  for (const p of spec.permissions ?? []) {
+    if (roles.has(p.role)) throw new SpecError(`role ${p.role} is listed twice in permissions`);
+    roles.add(p.role);
+    objects.push(obj({ kind: 'function_permission', source, fn, role: p.role }, { role: p.role }));
+  }
+  return declared(objects);
+}
+
+function declareInheritedRole(spec: InheritedRoleSpec, name: string): Declared {
+  const roleName = spec.role_name ?? name;
+  if (roleName === 'admin') throw new SpecError('the admin role cannot be an inherited role');
+  if (new Set(spec.role_set).size !== spec.role_set.length) throw new SpecError('role_set lists a role twice');
+  return declared([obj({ kind: 'inherited_role', name: roleName }, { role_name: roleName, role_set: [...spec.role_set] })]);
 }
 
 /** What a resource declares, or why its spec is not valid metadata. */
@@ -232,6 +272,10 @@ export function declare(r: TargetResource): Declaration {
         return { ok: true, declared: declareRemoteSchema(spec as RemoteSchemaSpec, name) };
       case 'CronTrigger':
         return { ok: true, declared: declareCronTrigger(spec as CronTriggerSpec, name) };
+      case 'Function':
+        return { ok: true, declared: declareFunction(spec as FunctionSpec) };
+      case 'InheritedRole':
+        return { ok: true, declared: declareInheritedRole(spec as InheritedRoleSpec, name) };
       default:
         return { ok: false, message: `unknown kind ${r.kind}` };
     }

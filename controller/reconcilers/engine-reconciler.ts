@@ -7,11 +7,21 @@
  * Level-triggered: a reconcile reads only the cached objects and the engine, never the event
  * that queued it, so running it twice is harmless and running it with nothing changed writes
  * nothing (neither to the engine nor to Kubernetes).
+ *
+ * Note [Drift and outages]
+ * The reconciler remembers, per Engine, how it reached it and the resource_version and number of
+ * inconsistent objects it left it with ({@link EngineReconciler.known}); the EngineMonitor polls
+ * the engine's cheap `get_resource_version` every spec.pollSeconds (default 3) and queues the
+ * Engine when either differs, or when the engine stops or starts answering. The reconcile then
+ * tells drift from its own writes by the resource_version: a write needed although the version
+ * moved since the last reconcile is a correction of someone else's edit, recorded as a
+ * DriftCorrected event naming what it restored. Every removal is named in an event, and a
+ * container kept because it holds undeclared metadata (Note [Objects and parts]) as well.
  */
 import type { Condition } from '../api/v1alpha1/common.ts';
 import type { Engine, EngineStatus } from '../api/v1alpha1/engine.ts';
-import { API_VERSION } from '../api/v1alpha1/common.ts';
-import { EngineClient, EngineUnreachableError, MetadataApiError, applyDocument, type ConsistencyReport } from '../engine-client/client.ts';
+import { API_VERSION, DRY_RUN_ANNOTATION } from '../api/v1alpha1/common.ts';
+import { EngineClient, EngineUnreachableError, MetadataApiError, applyDocument, type ConsistencyReport, type EngineClientOptions } from '../engine-client/client.ts';
 import {
   Reason,
   appliedOutcome,
@@ -19,6 +29,7 @@ import {
   failedOutcome,
   readyCondition,
   sameConditions,
+  unknownOutcome,
   type Outcome,
 } from '../runtime/conditions.ts';
 import type { EventRecorder } from '../runtime/events.ts';
@@ -27,7 +38,8 @@ import { addFinalizer, hasFinalizer, patchStatus, removeFinalizer } from '../run
 import { declare, resourceKey, type TargetResource } from './declarations.ts';
 import { foldResources, type FoldResult, type ResourceFold } from './fold.ts';
 import { inconsistenciesByKey, inconsistencyMessage } from './inconsistency-map.ts';
-import { addressOf, engineNameFor, engineUrl, noEngineMessage } from './resolve.ts';
+import { diffLines, emptyDiff, type DocumentDiff } from './objects.ts';
+import { addressOf, engineNameFor, engineQueueKey, engineUrl, noEngineMessage } from './resolve.ts';
 
 /** Read access to the informer caches. */
 export interface Lister {
@@ -57,6 +69,26 @@ export interface ReconcileStats {
   engineWrites: number;
   statusWrites: number;
   conflicts: number;
+  driftCorrections: number;
+}
+
+/** What the last reconcile of an Engine saw of it (Note [Drift and outages]). */
+export interface KnownEngine {
+  /** How to reach it (null while the Engine's spec or Secret does not say). */
+  readonly client: EngineClientOptions | null;
+  readonly reachable: boolean;
+  readonly resourceVersion?: number;
+  readonly inconsistentObjects?: number;
+}
+
+/** True when the dry-run annotation is set. */
+export function isDryRun(e: Engine): boolean {
+  return e.metadata.annotations?.[DRY_RUN_ANNOTATION] === 'true';
+}
+
+function listNote(prefix: string, keys: readonly string[], max = 20): string {
+  const shown = keys.slice(0, max).join(', ');
+  return `${prefix}${shown}${keys.length > max ? ` and ${keys.length - max} more` : ''}`;
 }
 
 function secretPath(ns: string, name: string): string {
@@ -66,7 +98,9 @@ function secretPath(ns: string, name: string): string {
 /** The reconciler of Engines and of unbound resources. */
 export class EngineReconciler {
   readonly #d: ReconcilerDeps;
-  readonly stats: ReconcileStats = { reconciles: 0, engineWrites: 0, statusWrites: 0, conflicts: 0 };
+  readonly stats: ReconcileStats = { reconciles: 0, engineWrites: 0, statusWrites: 0, conflicts: 0, driftCorrections: 0 };
+  /** Per engine queue key. See Note [Drift and outages]. */
+  readonly known = new Map<string, KnownEngine>();
 
   constructor(deps: ReconcilerDeps) {
     this.#d = deps;
@@ -81,12 +115,18 @@ export class EngineReconciler {
   /** Reconciles one Engine. */
   async reconcileEngine(namespace: string, name: string): Promise<ReconcileResult> {
     this.stats.reconciles++;
+    const qk = engineQueueKey(namespace, name);
     // The Engine is read fresh, not from the cache: its status.managedObjects must include our
     // own last write, or a reconcile right after it would prune what it just released.
     const engine = (await this.#d.kube.getOrNull<Engine>(objectPath(API_VERSION, 'engines', namespace, name))) ?? undefined;
-    if (engine === undefined) return { requeue: 'none' };
+    if (engine === undefined) {
+      this.known.delete(qk);
+      return { requeue: 'none' };
+    }
     const resources = this.targetsOf(namespace, name);
     const resyncMs = (engine.spec.resyncSeconds ?? DEFAULT_RESYNC_SECONDS) * 1000;
+    const dryRun = isDryRun(engine);
+    const before = this.known.get(qk);
 
     // Finalizers first: nothing is written to the engine for a resource that could vanish untracked.
     for (const r of resources) {
@@ -94,50 +134,75 @@ export class EngineReconciler {
     }
 
     const url = engineUrl(engine);
-    if (url === null) return await this.#failAll(engine, resources, failedOutcome(Reason.InvalidSpec, 'Engine has neither url nor serviceRef', true), resyncMs);
+    if (url === null) {
+      this.known.set(qk, { client: null, reachable: false });
+      return await this.#failAll(engine, resources, failedOutcome(Reason.InvalidSpec, 'Engine has neither url nor serviceRef', true), resyncMs);
+    }
     let adminSecret: string | undefined;
     const ref = engine.spec.adminSecretRef;
     if (ref !== undefined) {
       const secret = await this.#d.kube.getOrNull<{ data?: Record<string, string> }>(secretPath(namespace, ref.name));
       const value = secret?.data?.[ref.key ?? 'admin-secret'];
       if (value === undefined) {
+        // Often just not created yet (GitOps applies in any order): retried, not a stall.
         const msg = `Secret ${ref.name} ${secret === null ? 'does not exist' : `has no key ${ref.key ?? 'admin-secret'}`}`;
-        return await this.#failAll(engine, resources, failedOutcome(Reason.SecretNotFound, msg, true), resyncMs);
+        this.known.set(qk, { client: null, reachable: false });
+        await this.#failAll(engine, resources, failedOutcome(Reason.SecretNotFound, msg, false), resyncMs);
+        return { requeue: 'backoff', error: msg };
       }
       adminSecret = Buffer.from(value, 'base64').toString('utf8');
     }
 
-    const client = new EngineClient({ url, adminSecret, timeoutMs: this.#d.engineTimeoutMs });
+    const clientOptions: EngineClientOptions = { url, adminSecret, timeoutMs: this.#d.engineTimeoutMs };
+    const client = new EngineClient(clientOptions);
     let fold: FoldResult;
     let report: ConsistencyReport;
     let exportedRv: number;
+    let wrote: boolean;
     try {
-      const applied = await applyDocument(client, (current) =>
-        foldResources({
-          current: current.metadata,
-          resources,
-          previousManaged: engine.status?.managedObjects ?? [],
-          policy: engine.spec.managementPolicy ?? 'Merge',
-        }),
+      const applied = await applyDocument(
+        client,
+        (current) =>
+          foldResources({
+            current: current.metadata,
+            resources,
+            previousManaged: engine.status?.managedObjects ?? [],
+            policy: engine.spec.managementPolicy ?? 'Merge',
+          }),
+        5,
+        dryRun,
       );
       fold = applied.built;
+      wrote = applied.wrote;
       exportedRv = applied.exportedResourceVersion + (applied.wrote ? 1 : 0);
       this.stats.conflicts += applied.conflicts;
       if (applied.wrote) this.stats.engineWrites++;
       report = await client.getInconsistentMetadata();
+      const lastRv = before?.resourceVersion ?? engine.status?.metadataResourceVersion;
+      if (applied.wrote && lastRv !== undefined && applied.exportedResourceVersion !== lastRv) {
+        this.stats.driftCorrections++;
+        await this.#event(engineSubject(engine), 'Warning', 'DriftCorrected', 'Apply', listNote(`The engine's metadata was changed outside the operator (resource_version ${lastRv} -> ${applied.exportedResourceVersion}); restored the declared state: `, diffLines(fold.diff)));
+      }
     } catch (e) {
       if (e instanceof EngineUnreachableError) {
-        await this.#failAll(engine, resources, failedOutcome(Reason.EngineUnreachable, e.message, true), resyncMs);
+        this.known.set(qk, { client: clientOptions, reachable: false });
+        await this.#failAll(engine, resources, unknownOutcome(Reason.EngineUnreachable, e.message), resyncMs);
         return { requeue: 'backoff', error: e.message };
       }
       if (e instanceof MetadataApiError) {
-        const msg = `the engine refused the metadata: ${e.code} at ${e.path}: ${e.message}`;
-        await this.#failAll(engine, resources, failedOutcome(Reason.EngineRejected, msg, true), resyncMs);
+        this.known.set(qk, { client: clientOptions, reachable: true });
+        const msg = e.isAccessDenied
+          ? `the engine refused the admin secret: ${e.code}: ${e.message}`
+          : `the engine refused the metadata: ${e.code} at ${e.path}: ${e.message}`;
+        await this.#failAll(engine, resources, failedOutcome(e.isAccessDenied ? Reason.AccessDenied : Reason.EngineRejected, msg, true), resyncMs);
         return { requeue: 'backoff', error: msg };
       }
       throw e;
     }
+    this.known.set(qk, { client: clientOptions, reachable: true, resourceVersion: exportedRv, inconsistentObjects: report.inconsistentObjects.length });
 
+    const pending = dryRun ? pendingKeys(fold.diff) : new Set<string>();
+    const previousManaged = new Set(engine.status?.managedObjects ?? []);
     const byKey = inconsistenciesByKey(report.inconsistentObjects);
     let notReady = 0;
     const finishing: [TargetResource, ResourceFold][] = [];
@@ -145,28 +210,45 @@ export class EngineReconciler {
       const result = fold.results.get(resourceKey(r));
       if (result === undefined) continue;
       if (result.state === 'removed' || result.state === 'orphaned') {
-        finishing.push([r, result]);
+        // Under a dry run a removal is only planned: the finalizer stays until it is done.
+        if (!dryRun || result.state === 'orphaned') finishing.push([r, result]);
         continue;
       }
-      const outcome = outcomeOf(result, byKey);
+      const planned = result.state === 'applied' ? result.keys.filter((k) => pending.has(k)) : [];
+      const outcome = planned.length > 0 ? failedOutcome(Reason.DryRun, listNote('dry run: applying would change ', planned), false) : outcomeOf(result, byKey);
       if (!outcome.ready) notReady++;
+      if (!dryRun && result.state === 'applied' && !previousManaged.has(result.objectKey) && !fold.diff.added.includes(result.objectKey)) {
+        await this.#event(r, 'Normal', 'Adopted', 'Apply', `${result.objectKey} already existed in the engine; only what this resource declares was applied to it`);
+      }
       await this.#writeStatus(r, outcome);
     }
-    const engineOutcome =
-      notReady === 0 && report.isConsistent
+    const plan = diffLines(fold.diff, 100);
+    const engineOutcome = dryRun && !emptyDiff(fold.diff)
+      ? failedOutcome(Reason.DryRun, `dry run: applying would make ${plan.length} changes (status.plannedChanges); remove the ${DRY_RUN_ANNOTATION} annotation to apply`, false)
+      : notReady === 0 && report.isConsistent
         ? appliedOutcome(`${resources.length} resources applied; metadata consistent`)
         : report.isConsistent
           ? failedOutcome(Reason.Progressing, `${notReady} of ${resources.length} resources are not ready`, false)
           : failedOutcome(Reason.InconsistentMetadata, `${report.inconsistentObjects.length} inconsistent objects; ${notReady} of ${resources.length} resources not ready`, true);
     await this.#writeEngineStatus(engine, engineOutcome, {
-      managedObjects: fold.managed,
+      managedObjects: dryRun ? (engine.status?.managedObjects ?? []) : fold.managed,
       resources: resources.filter((r) => r.metadata.deletionTimestamp === undefined).length,
       inconsistentObjects: report.inconsistentObjects.length,
       metadataResourceVersion: exportedRv,
+      plannedChanges: dryRun ? plan : [],
     });
+    if (!dryRun) await this.#reportRemovals(engine, wrote ? fold.diff.removed : [], fold);
     // Finalizers go last: managedObjects no longer lists what they released (Orphan) or removed.
     for (const [r, result] of finishing) await this.#finalize(r, result);
     return { requeue: 'after', afterMs: resyncMs };
+  }
+
+  /** Names every removed object, and every container kept for what it holds, in Engine events. */
+  async #reportRemovals(engine: Engine, removed: readonly string[], fold: FoldResult): Promise<void> {
+    if (removed.length > 0) await this.#event(engineSubject(engine), 'Normal', 'Removed', 'Apply', listNote('Removed from the engine: ', removed));
+    for (const k of fold.kept) {
+      await this.#event(engineSubject(engine), 'Warning', 'Kept', 'Apply', listNote(`${k.key} stays in the engine: it holds metadata no resource declares: `, k.holds));
+    }
   }
 
   /** Resources of a namespace without an Engine: EngineNotFound, and deletions finish at once. */
@@ -189,7 +271,14 @@ export class EngineReconciler {
   async #finalize(r: TargetResource, result: ResourceFold): Promise<void> {
     const orphan = result.state === 'orphaned';
     await removeFinalizer(this.#d.kube, addressOf(r), r.metadata);
-    await this.#event(r, 'Normal', orphan ? 'Orphaned' : 'Deleted', 'Delete', orphan ? 'Left the declared metadata in the engine (deletionPolicy Orphan)' : 'Removed the declared metadata from the engine');
+    const kept = result.state === 'removed' ? (result.kept ?? []) : [];
+    const objectKey = result.state === 'removed' ? result.objectKey : null;
+    const note = orphan
+      ? 'Left the declared metadata in the engine (deletionPolicy Orphan)'
+      : kept.length > 0
+        ? `${listNote('Removed the declared parts from the engine but kept ', kept, 5)}: it holds metadata no resource declares (see the Engine's events)`
+        : `Removed the declared metadata from the engine${objectKey === null ? '' : ` (${objectKey})`}`;
+    await this.#event(r, 'Normal', orphan ? 'Orphaned' : 'Deleted', 'Delete', note);
   }
 
   async #failAll(engine: Engine, resources: readonly TargetResource[], outcome: Outcome, resyncMs: number): Promise<ReconcileResult> {
@@ -239,11 +328,11 @@ export class EngineReconciler {
       Object.entries(extra).every(([k, v]) => JSON.stringify((old as Record<string, unknown>)[k]) === JSON.stringify(v));
     if (same) return;
     await this.#patch({ apiVersion: API_VERSION, plural: 'engines', namespace: engine.metadata.namespace, name: engine.metadata.name }, status);
-    await this.#maybeEvent(engine as unknown as TargetResource, readyCondition(previous), outcome);
+    await this.#maybeEvent(engineSubject(engine), readyCondition(previous), outcome);
   }
 
   async #maybeEvent(r: TargetResource, before: Condition | undefined, outcome: Outcome): Promise<void> {
-    const status = outcome.ready ? 'True' : 'False';
+    const status = outcome.ready ? 'True' : outcome.unknown === true ? 'Unknown' : 'False';
     if (before !== undefined && before.status === status && before.reason === outcome.reason) return;
     await this.#event(r, outcome.ready ? 'Normal' : 'Warning', outcome.reason, 'Reconcile', outcome.message);
   }
@@ -264,7 +353,7 @@ export class EngineReconciler {
 export function outcomeOf(result: ResourceFold, byKey: ReadonlyMap<string, readonly string[]>): Outcome {
   switch (result.state) {
     case 'applied': {
-      const msg = inconsistencyMessage(result.objectKey, byKey);
+      const msg = inconsistencyMessage(result.ref, result.keys, byKey);
       return msg === null ? appliedOutcome() : failedOutcome(Reason.InconsistentMetadata, msg, true);
     }
     case 'invalid':
@@ -277,4 +366,14 @@ export function outcomeOf(result: ResourceFold, byKey: ReadonlyMap<string, reado
     case 'orphaned':
       return failedOutcome(Reason.Deleting, 'being deleted', false);
   }
+}
+
+/** The keys a dry run would add or change. */
+function pendingKeys(diff: DocumentDiff): Set<string> {
+  return new Set([...diff.added, ...diff.changed]);
+}
+
+/** An Engine as the subject of events (the same shape as a target resource). */
+function engineSubject(e: Engine): TargetResource {
+  return { ...e, apiVersion: e.apiVersion || API_VERSION, kind: 'Engine' } as unknown as TargetResource;
 }

@@ -14,46 +14,29 @@
  * - when two resources declare the same object, the older one wins and the other is reported
  *   as a Conflict;
  * - while any resource of the engine is invalid or in conflict, pruning of previously managed
- *   objects is paused (only explicit deletions are removed), so a typo never deletes metadata.
- * Exclusive only governs the sections the kinds manage (sources with their tables, permissions
- * and event triggers; remote schemas; cron triggers); actions, collections and the rest are
- * always left alone.
+ *   objects is paused (only explicit deletions are removed), so a typo never deletes metadata;
+ * - ownership is per object and part (Note [Objects and parts] in objects.ts): adopting an
+ *   existing object changes only what the resource declares, and under Merge a container
+ *   (source, table, function) that still holds objects nobody declares or manages is kept when
+ *   its resource goes: only the managed parts are removed, and the result says what was kept.
+ * Exclusive only governs the sections the kinds manage (sources with their tables, functions,
+ * permissions and event triggers; remote schemas; cron triggers; inherited roles); actions,
+ * collections and the rest are always left alone.
  */
-import {
-  emptyTable,
-  formatTableName,
-  sameTable,
-  toWireDocument,
-  type JsonObject,
-  type MetadataDocument,
-  type PermissionEntry,
-  type SourceMetadata,
-  type TableMetadata,
-} from '../../engine/metadata/document.ts';
+import type { MetadataDocument } from '../../engine/metadata/document.ts';
 import type { ManagementPolicy } from '../api/v1alpha1/engine.ts';
-import { PERMISSION_OPERATIONS } from '../api/v1alpha1/permission.ts';
-import { TRACKED_TABLE_KEYS } from '../api/v1alpha1/tracked-table.ts';
-import {
-  cronTriggerKey,
-  declare,
-  deletionPolicyOf,
-  eventTriggerKey,
-  permissionKey,
-  remoteSchemaKey,
-  resourceKey,
-  sourceKey,
-  tableKey,
-  type Declared,
-  type TargetResource,
-} from './declarations.ts';
+import { declare, deletionPolicyOf, resourceKey, type Declared, type TargetResource } from './declarations.ts';
+import { DocumentDraft, diffDocuments, emptyDiff, flatten, keyOf, parentOf, type DocumentDiff, type MetaObject, type ObjectRef } from './objects.ts';
+
+export { canonicalJson } from './objects.ts';
 
 /** What the fold decided for one resource. */
 export type ResourceFold =
-  | { readonly state: 'applied'; readonly objectKey: string }
+  | { readonly state: 'applied'; readonly objectKey: string; readonly ref: ObjectRef; readonly keys: readonly string[] }
   | { readonly state: 'invalid'; readonly message: string }
   | { readonly state: 'conflict'; readonly objectKey: string; readonly message: string }
   | { readonly state: 'dependency'; readonly objectKey: string; readonly message: string }
-  | { readonly state: 'removed'; readonly objectKey: string | null }
+  | { readonly state: 'removed'; readonly objectKey: string | null; readonly kept?: readonly string[] }
   | { readonly state: 'orphaned'; readonly objectKey: string | null };
 
 /** Input of {@link foldResources}. */
@@ -66,6 +49,13 @@ export interface FoldInput {
   readonly policy: ManagementPolicy;
 }
 
+/** A container the fold did not remove because it holds objects nobody declares. */
+export interface KeptContainer {
+  readonly key: string;
+  /** The undeclared, unmanaged objects inside it (the reason it stays). */
+  readonly holds: readonly string[];
+}
+
 /** Output of {@link foldResources}. */
 export interface FoldResult {
   readonly desired: MetadataDocument;
@@ -75,6 +65,10 @@ export interface FoldResult {
   readonly results: ReadonlyMap<string, ResourceFold>;
   /** False when desired equals current (then nothing is written). */
   readonly changed: boolean;
+  /** current → desired, object by object. */
+  readonly diff: DocumentDiff;
+  /** Containers kept under Merge although their resource asked to remove them. */
+  readonly kept: readonly KeptContainer[];
 }
 
 function olderFirst(a: TargetResource, b: TargetResource): number {
@@ -88,135 +82,55 @@ function olderFirst(a: TargetResource, b: TargetResource): number {
 
 /** Every key of the objects the kinds manage that a document holds. */
 export function documentKeys(doc: MetadataDocument): Set<string> {
-  const keys = new Set<string>();
-  for (const s of doc.sources) {
-    keys.add(sourceKey(s.name));
-    for (const t of s.tables) {
-      keys.add(tableKey(s.name, t.table));
-      for (const op of PERMISSION_OPERATIONS) for (const p of t[`${op}_permissions`]) keys.add(permissionKey(s.name, t.table, p.role, op));
-      for (const e of t.event_triggers) keys.add(eventTriggerKey(s.name, t.table, String(e['name'])));
-    }
+  return new Set(flatten(doc).keys());
+}
+
+/** Upsert order: containers before what they contain. */
+const KIND_RANK: Readonly<Record<ObjectRef['kind'], number>> = {
+  source: 0,
+  table: 1,
+  function: 1,
+  table_configuration: 2,
+  table_is_enum: 2,
+  relationship: 2,
+  computed_field: 2,
+  remote_relationship: 2,
+  permission: 3,
+  event_trigger: 3,
+  function_permission: 3,
+  remote_schema: 4,
+  cron_trigger: 4,
+  inherited_role: 4,
+};
+
+/**
+ * Containers to keep under Merge: those in `drop` that hold (directly or through a kept child)
+ * an object that is neither dropped, declared nor managed.
+ */
+function containersToKeep(current: ReadonlyMap<string, MetaObject>, drop: ReadonlySet<string>, declaredKeys: ReadonlySet<string>, managed: ReadonlySet<string>): KeptContainer[] {
+  const holds = new Map<string, string[]>();
+  // Children come after their containers in flatten's order, so walking backwards sees a kept
+  // table before its source.
+  for (const o of [...current.values()].reverse()) {
+    const parent = parentOf(o.ref);
+    if (parent === null) continue;
+    const pk = keyOf(parent);
+    if (!drop.has(pk)) continue;
+    const foreign = !drop.has(o.key) && !declaredKeys.has(o.key) && !managed.has(o.key);
+    if (foreign || holds.has(o.key)) holds.set(pk, [...(holds.get(pk) ?? []), o.key]);
   }
-  for (const r of doc.remote_schemas) keys.add(remoteSchemaKey(String(r['name'])));
-  for (const c of doc.cron_triggers) keys.add(cronTriggerKey(String(c['name'])));
-  return keys;
+  return [...holds.entries()].map(([key, list]) => ({ key, holds: list.sort() })).sort((a, b) => (a.key < b.key ? -1 : 1));
 }
 
-function prune(doc: MetadataDocument, drop: ReadonlySet<string>): MetadataDocument {
-  if (drop.size === 0) return doc;
-  const sources = doc.sources
-    .filter((s) => !drop.has(sourceKey(s.name)))
-    .map((s): SourceMetadata => {
-      const tables = s.tables
-        .filter((t) => !drop.has(tableKey(s.name, t.table)))
-        .map((t): TableMetadata => {
-          const out: Record<string, unknown> = { ...t };
-          for (const op of PERMISSION_OPERATIONS) {
-            out[`${op}_permissions`] = t[`${op}_permissions`].filter((p) => !drop.has(permissionKey(s.name, t.table, p.role, op)));
-          }
-          out['event_triggers'] = t.event_triggers.filter((e) => !drop.has(eventTriggerKey(s.name, t.table, String(e['name']))));
-          return out as unknown as TableMetadata;
-        });
-      return { ...s, tables };
-    });
-  return {
-    ...doc,
-    sources,
-    remote_schemas: doc.remote_schemas.filter((r) => !drop.has(remoteSchemaKey(String(r['name'])))),
-    cron_triggers: doc.cron_triggers.filter((c) => !drop.has(cronTriggerKey(String(c['name'])))),
-  };
-}
-
-/** A mutable working copy of the document, edited by upserts. */
-interface Draft {
-  sources: SourceMetadata[];
-  remote_schemas: JsonObject[];
-  cron_triggers: JsonObject[];
-}
-
-function upsertByName(list: JsonObject[], entry: JsonObject): void {
-  const i = list.findIndex((x) => x['name'] === entry['name']);
-  if (i >= 0) list[i] = entry;
-  else list.push(entry);
-}
-
-function findSource(d: Draft, name: string): number {
-  return d.sources.findIndex((s) => s.name === name);
-}
-
-/** Applies one declaration to the draft; answers an error message when a dependency is missing. */
-function upsert(d: Draft, decl: Declared): string | null {
-  switch (decl.type) {
-    case 'source': {
-      const i = findSource(d, decl.source);
-      const prev = i >= 0 ? d.sources[i] : undefined;
-      const next = { ...decl.entry, tables: prev?.tables ?? [], functions: prev?.functions ?? [] } as unknown as SourceMetadata;
-      if (prev !== undefined && i >= 0) d.sources[i] = next;
-      else d.sources.push(next);
-      return null;
-    }
-    case 'remote_schema':
-      upsertByName(d.remote_schemas, decl.entry);
-      return null;
-    case 'cron_trigger':
-      upsertByName(d.cron_triggers, decl.entry);
-      return null;
-    default:
-      break;
-  }
-  const si = findSource(d, decl.source);
-  const src = d.sources[si];
-  if (src === undefined) return `source ${decl.source} is not in the engine's metadata`;
-  const tables = [...src.tables];
-  const ti = tables.findIndex((t) => sameTable(t.table, decl.table));
-  if (decl.type === 'table') {
-    const base: Record<string, unknown> = { ...(ti >= 0 ? tables[ti] : emptyTable(decl.table)) };
-    for (const k of TRACKED_TABLE_KEYS) {
-      const v = (decl.fields as Record<string, unknown>)[k];
-      if (v !== undefined) base[k] = v;
-      else if (k === 'configuration' || k === 'is_enum') delete base[k];
-      else base[k] = [];
-    }
-    if (ti >= 0) tables[ti] = base as unknown as TableMetadata;
-    else tables.push(base as unknown as TableMetadata);
-  } else {
-    const table = tables[ti];
-    if (table === undefined) return `table ${formatTableName(decl.table)} is not tracked in source ${decl.source}`;
-    const out: Record<string, unknown> = { ...table };
-    if (decl.type === 'permission') {
-      const listKey = `${decl.operation}_permissions` as const;
-      const list = [...table[listKey]] as PermissionEntry<unknown>[];
-      const pi = list.findIndex((p) => p.role === decl.entry.role);
-      if (pi >= 0) list[pi] = decl.entry;
-      else list.push(decl.entry);
-      out[listKey] = list;
-    } else {
-      const list = [...table.event_triggers];
-      upsertByName(list, decl.entry);
-      out['event_triggers'] = list;
-    }
-    tables[ti] = out as unknown as TableMetadata;
-  }
-  d.sources[si] = { ...src, tables };
-  return null;
-}
-
-const UPSERT_ORDER: readonly Declared['type'][] = ['source', 'table', 'permission', 'event_trigger', 'remote_schema', 'cron_trigger'];
-
-/** JSON with object keys sorted: equal documents give equal text. */
-export function canonicalJson(v: unknown): string {
-  return JSON.stringify(v, (_k, val: unknown) =>
-    val !== null && typeof val === 'object' && !Array.isArray(val)
-      ? Object.fromEntries(Object.entries(val as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : val,
-  );
+function byKey(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Folds the resources into the current document. See Note [Fold and replace]. */
 export function foldResources(input: FoldInput): FoldResult {
   const results = new Map<string, ResourceFold>();
   const claimed = new Map<string, { decl: Declared; owner: string }>();
-  const deletedKeys = new Set<string>();
+  const deleted = new Map<string, Declared>();
   const orphanedKeys = new Set<string>();
   let blocked = false;
 
@@ -226,10 +140,10 @@ export function foldResources(input: FoldInput): FoldResult {
     if (r.metadata.deletionTimestamp !== undefined) {
       const key = d.ok ? d.declared.key : null;
       if (deletionPolicyOf(r) === 'Orphan') {
-        if (key !== null) orphanedKeys.add(key);
+        if (d.ok) for (const o of d.declared.objects) orphanedKeys.add(o.key);
         results.set(rk, { state: 'orphaned', objectKey: key });
       } else {
-        if (key !== null) deletedKeys.add(key);
+        if (d.ok) deleted.set(rk, d.declared);
         results.set(rk, { state: 'removed', objectKey: key });
       }
       continue;
@@ -248,34 +162,56 @@ export function foldResources(input: FoldInput): FoldResult {
     claimed.set(d.declared.key, { decl: d.declared, owner: rk });
   }
 
-  const declaredKeys = new Set(claimed.keys());
+  const declaredObjects = new Map<string, { obj: MetaObject; owner: string }>();
+  for (const { decl, owner } of claimed.values()) for (const o of decl.objects) if (!declaredObjects.has(o.key)) declaredObjects.set(o.key, { obj: o, owner });
+  const declaredKeys = new Set(declaredObjects.keys());
+  const previous = new Set(input.previousManaged);
+  const current = flatten(input.current);
+
   const drop = new Set<string>();
-  for (const k of deletedKeys) if (!declaredKeys.has(k)) drop.add(k);
+  for (const d of deleted.values()) for (const o of d.objects) if (!declaredKeys.has(o.key)) drop.add(o.key);
   if (!blocked) {
-    const candidates = input.policy === 'Exclusive' ? documentKeys(input.current) : new Set(input.previousManaged);
+    const candidates = input.policy === 'Exclusive' ? [...current.keys()] : [...previous];
     for (const k of candidates) if (!declaredKeys.has(k) && !orphanedKeys.has(k)) drop.add(k);
   }
+  const kept = input.policy === 'Exclusive' ? [] : containersToKeep(current, drop, declaredKeys, previous);
+  const keptKeys = new Set(kept.map((k) => k.key));
+  for (const k of keptKeys) drop.delete(k);
 
-  const pruned = prune(input.current, drop);
-  const draft: Draft = { sources: [...pruned.sources], remote_schemas: [...pruned.remote_schemas], cron_triggers: [...pruned.cron_triggers] };
-  const byOrder = [...claimed.entries()].sort(([a, x], [b, y]) => UPSERT_ORDER.indexOf(x.decl.type) - UPSERT_ORDER.indexOf(y.decl.type) || (a < b ? -1 : a > b ? 1 : 0));
+  const draft = new DocumentDraft(input.current);
+  for (const k of drop) {
+    const o = current.get(k);
+    if (o !== undefined) draft.remove(o.ref);
+  }
+  const ordered = [...declaredObjects.values()].sort((a, b) => KIND_RANK[a.obj.ref.kind] - KIND_RANK[b.obj.ref.kind] || byKey(a.obj.key, b.obj.key));
+  const missingByOwner = new Map<string, string>();
+  for (const { obj, owner } of ordered) {
+    if (missingByOwner.has(owner)) continue;
+    const missing = draft.upsert(obj);
+    if (missing !== null) missingByOwner.set(owner, missing);
+  }
   const applied = new Set<string>();
-  for (const [key, { decl, owner }] of byOrder) {
-    const missing = upsert(draft, decl);
-    if (missing === null) {
-      applied.add(key);
-      results.set(owner, { state: 'applied', objectKey: key });
+  for (const [key, { decl, owner }] of claimed) {
+    const missing = missingByOwner.get(owner);
+    if (missing === undefined) {
+      for (const o of decl.objects) applied.add(o.key);
+      results.set(owner, { state: 'applied', objectKey: key, ref: decl.main, keys: decl.objects.map((o) => o.key) });
     } else {
       results.set(owner, { state: 'dependency', objectKey: key, message: missing });
     }
   }
+  for (const [rk, d] of deleted) {
+    const k = d.objects.map((o) => o.key).filter((x) => keptKeys.has(x));
+    if (k.length > 0) results.set(rk, { state: 'removed', objectKey: d.key, kept: k });
+  }
 
-  const desired: MetadataDocument = { ...pruned, sources: draft.sources, remote_schemas: draft.remote_schemas, cron_triggers: draft.cron_triggers };
+  const desired = draft.build();
   const managed = new Set(applied);
   // Keys whose pruning is paused stay managed, so they are removed once the block clears.
   if (blocked) for (const k of input.previousManaged) if (!drop.has(k) && !orphanedKeys.has(k)) managed.add(k);
   const stillThere = documentKeys(desired);
-  const managedList = [...managed].filter((k) => stillThere.has(k)).sort();
-  const changed = canonicalJson(toWireDocument(desired)) !== canonicalJson(toWireDocument(input.current));
-  return { desired, managed: managedList, results, changed };
+  // A kept container is released: it is no longer ours; what it holds decides its fate.
+  const managedList = [...managed].filter((k) => stillThere.has(k) && !keptKeys.has(k)).sort();
+  const diff = diffDocuments(input.current, desired);
+  return { desired, managed: managedList, results, changed: !emptyDiff(diff), diff, kept };
 }

@@ -4,20 +4,15 @@
  *
  * v2 compat: an inconsistent object is `{type, name, definition, reason}`; `name` reads
  * `source S`, `table T in source S`, `relationship R in table T in source S`,
- * `permission T.role.op in source S` (T is `name` in schema public, else `schema.name`), and
- * remote schemas, event and cron triggers carry their name in `definition.name`. The engine may
- * also send its internal `id` (a JSON array); it is used when present because it is exact.
+ * `permission T.role.op in source S` (T is `name` in schema public, else `schema.name`),
+ * `function F in source S`, `function permission F.role in source S`,
+ * `computed field C in table T in source S`, `inherited role R`, and remote schemas, event and
+ * cron triggers carry their name in `definition.name`. The engine may also send its internal `id`
+ * (a JSON array); it is used when present because it is exact.
  */
 import { parseTableName, type TableNameInput } from '../../engine/metadata/document.ts';
-import {
-  cronTriggerKey,
-  eventTriggerKey,
-  permissionKey,
-  remoteSchemaKey,
-  sourceKey,
-  tableKey,
-  type QualifiedName,
-} from './declarations.ts';
+import type { QualifiedName } from './declarations.ts';
+import { ancestorKeys, keyOf, type ObjectRef } from './objects.ts';
 
 /** One entry of `inconsistent_objects`. */
 export interface InconsistentObject {
@@ -28,12 +23,14 @@ export interface InconsistentObject {
   readonly id?: string;
 }
 
+type Op = 'select' | 'insert' | 'update' | 'delete';
+
 function tableFromText(t: string): QualifiedName {
   const dot = t.indexOf('.');
   return dot < 0 ? { schema: 'public', name: t } : { schema: t.slice(0, dot), name: t.slice(dot + 1) };
 }
 
-function fromId(id: string): string | null {
+function fromId(id: string): ObjectRef | null {
   let parts: unknown;
   try {
     parts = JSON.parse(id);
@@ -45,13 +42,22 @@ function fromId(id: string): string | null {
   const table = { schema, name };
   switch (kind) {
     case 'source':
-      return sourceKey(source);
+      return { kind: 'source', source };
     case 'table':
+      return { kind: 'table', source, table };
     case 'object_relation':
     case 'array_relation':
-      return tableKey(source, table);
+      return { kind: 'relationship', source, table, name: a };
+    case 'computed_field':
+      return { kind: 'computed_field', source, table, name: a };
     case 'permission':
-      return permissionKey(source, table, a, b);
+      return { kind: 'permission', source, table, role: a, operation: b as Op };
+    case 'function':
+      return { kind: 'function', source, fn: table };
+    case 'function_permission':
+      return { kind: 'function_permission', source, fn: table, role: a };
+    case 'inherited_role':
+      return { kind: 'inherited_role', name: source };
     default:
       return null;
   }
@@ -61,14 +67,15 @@ function record(v: unknown): Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
-/**
- * The object key an inconsistency is about. Relationships map to their table (a TrackedTable
- * declares them). Null when it names nothing a resource can declare.
- */
-export function keyOfInconsistency(o: InconsistentObject): string | null {
+function sourceOf(def: Record<string, unknown>): string {
+  return typeof def['source'] === 'string' ? def['source'] : 'default';
+}
+
+/** The object an inconsistency is about; null when it names nothing a resource can declare. */
+export function refOfInconsistency(o: InconsistentObject): ObjectRef | null {
   if (typeof o.id === 'string') {
-    const k = fromId(o.id);
-    if (k !== null) return k;
+    const r = fromId(o.id);
+    if (r !== null) return r;
   }
   const def = record(o.definition);
   const name = o.name ?? '';
@@ -76,76 +83,69 @@ export function keyOfInconsistency(o: InconsistentObject): string | null {
   if (o.type === 'source') {
     m = /^source (.+)$/.exec(name);
     const src = m?.[1] ?? (typeof o.definition === 'string' ? o.definition : typeof def['name'] === 'string' ? def['name'] : null);
-    return src === null ? null : sourceKey(src);
+    return src === null ? null : { kind: 'source', source: src };
   }
   if (o.type === 'table') {
     m = /^table (.+) in source (.+)$/.exec(name);
-    if (m?.[1] !== undefined && m[2] !== undefined) return tableKey(m[2], tableFromText(m[1]));
+    if (m?.[1] !== undefined && m[2] !== undefined) return { kind: 'table', source: m[2], table: tableFromText(m[1]) };
     const t = def['table'] ?? def;
-    const src = typeof def['source'] === 'string' ? def['source'] : 'default';
-    return typeof record(t)['name'] === 'string' || typeof t === 'string' ? tableKey(src, parseTableName(t as TableNameInput)) : null;
+    return typeof record(t)['name'] === 'string' || typeof t === 'string' ? { kind: 'table', source: sourceOf(def), table: parseTableName(t as TableNameInput) } : null;
   }
   if (o.type === 'object_relation' || o.type === 'array_relation') {
-    m = /^relationship .+ in table (.+) in source (.+)$/.exec(name);
-    if (m?.[1] !== undefined && m[2] !== undefined) return tableKey(m[2], tableFromText(m[1]));
-    if (def['table'] !== undefined) return tableKey(typeof def['source'] === 'string' ? def['source'] : 'default', parseTableName(def['table'] as TableNameInput));
+    m = /^relationship (.+) in table (.+) in source (.+)$/.exec(name);
+    if (m?.[1] !== undefined && m[2] !== undefined && m[3] !== undefined) return { kind: 'relationship', source: m[3], table: tableFromText(m[2]), name: m[1] };
+    if (def['table'] !== undefined && typeof def['name'] === 'string') return { kind: 'relationship', source: sourceOf(def), table: parseTableName(def['table'] as TableNameInput), name: def['name'] };
+    return null;
+  }
+  if (o.type === 'computed_field') {
+    m = /^computed field (.+) in table (.+) in source (.+)$/.exec(name);
+    if (m?.[1] !== undefined && m[2] !== undefined && m[3] !== undefined) return { kind: 'computed_field', source: m[3], table: tableFromText(m[2]), name: m[1] };
     return null;
   }
   const perm = /^(select|insert|update|delete)_permission$/.exec(o.type);
   if (perm?.[1] !== undefined) {
-    const op = perm[1];
+    const op = perm[1] as Op;
     m = /^permission (.+)\.([^.]+)\.(select|insert|update|delete) in source (.+)$/.exec(name);
-    if (m?.[1] !== undefined && m[2] !== undefined && m[4] !== undefined) return permissionKey(m[4], tableFromText(m[1]), m[2], op);
+    if (m?.[1] !== undefined && m[2] !== undefined && m[4] !== undefined) return { kind: 'permission', source: m[4], table: tableFromText(m[1]), role: m[2], operation: op };
     if (def['table'] !== undefined && typeof def['role'] === 'string') {
-      return permissionKey(typeof def['source'] === 'string' ? def['source'] : 'default', parseTableName(def['table'] as TableNameInput), def['role'], op);
+      return { kind: 'permission', source: sourceOf(def), table: parseTableName(def['table'] as TableNameInput), role: def['role'], operation: op };
     }
     return null;
+  }
+  if (o.type === 'function') {
+    m = /^function (.+) in source (.+)$/.exec(name);
+    if (m?.[1] !== undefined && m[2] !== undefined) return { kind: 'function', source: m[2], fn: tableFromText(m[1]) };
+    if (def['function'] !== undefined) return { kind: 'function', source: sourceOf(def), fn: parseTableName(def['function'] as TableNameInput) };
+    return null;
+  }
+  if (o.type === 'function_permission') {
+    m = /^function permission (.+)\.([^.]+) in source (.+)$/.exec(name);
+    if (m?.[1] !== undefined && m[2] !== undefined && m[3] !== undefined) return { kind: 'function_permission', source: m[3], fn: tableFromText(m[1]), role: m[2] };
+    return null;
+  }
+  if (o.type === 'inherited_role') {
+    const n = typeof def['role_name'] === 'string' ? def['role_name'] : /^inherited role (.+)$/.exec(name)?.[1];
+    return n === undefined ? null : { kind: 'inherited_role', name: n };
   }
   if (o.type === 'event_trigger') {
     const trig = typeof def['name'] === 'string' ? def['name'] : /^event_trigger (\S+)/.exec(name)?.[1];
     if (trig === undefined || def['table'] === undefined) return null;
-    return eventTriggerKey(typeof def['source'] === 'string' ? def['source'] : 'default', parseTableName(def['table'] as TableNameInput), trig);
+    return { kind: 'event_trigger', source: sourceOf(def), table: parseTableName(def['table'] as TableNameInput), name: trig };
   }
-  if (o.type === 'remote_schema') {
-    const n = typeof def['name'] === 'string' ? def['name'] : /^remote_schema (.+)$/.exec(name)?.[1];
-    return n === undefined ? null : remoteSchemaKey(n);
-  }
-  if (o.type === 'cron_trigger') {
-    const n = typeof def['name'] === 'string' ? def['name'] : /^cron_trigger (.+)$/.exec(name)?.[1];
-    return n === undefined ? null : cronTriggerKey(n);
+  if (o.type === 'remote_schema' || o.type === 'cron_trigger') {
+    const n = typeof def['name'] === 'string' ? def['name'] : new RegExp(`^${o.type} (.+)$`).exec(name)?.[1];
+    return n === undefined ? null : { kind: o.type, name: n };
   }
   return null;
 }
 
-/** The keys an object key depends on, nearest first (a permission's table, then its source). */
-export function parentKeys(key: string): string[] {
-  const [kind, ...rest] = splitKey(key);
-  const source = rest[0];
-  const table = rest[1];
-  if (source === undefined) return [];
-  if (kind === 'permission' || kind === 'event_trigger') return table === undefined ? [] : [`table/${source}/${table}`, `source/${source}`];
-  if (kind === 'table') return [`source/${source}`];
-  return [];
+/** The object key an inconsistency is about (null when it names nothing a resource declares). */
+export function keyOfInconsistency(o: InconsistentObject): string | null {
+  const r = refOfInconsistency(o);
+  return r === null ? null : keyOf(r);
 }
 
-/** Splits a key on `/` outside JSON-quoted parts. */
-function splitKey(key: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < key.length; i++) {
-    const c = key[i];
-    if (c === '"' && key[i - 1] !== '\\') quoted = !quoted;
-    if (c === '/' && !quoted) {
-      out.push(cur);
-      cur = '';
-    } else cur += c;
-  }
-  out.push(cur);
-  return out;
-}
-
-/** Reasons of each inconsistent key (several objects can map to one key: a table and its relationships). */
+/** Reasons of each inconsistent key (several objects can map to one key). */
 export function inconsistenciesByKey(list: readonly InconsistentObject[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const o of list) {
@@ -160,13 +160,14 @@ export function inconsistenciesByKey(list: readonly InconsistentObject[]): Map<s
 }
 
 /**
- * The engine's reasons why the object `key` does not work: its own inconsistencies, or those of
- * what it depends on (a permission on a table of an inconsistent source). Null when consistent.
+ * The engine's reasons why a resource's objects do not work: their own inconsistencies (the main
+ * object and its parts), or those of what the main object depends on (a permission on a table of
+ * an inconsistent source). Null when consistent.
  */
-export function inconsistencyMessage(key: string, byKey: ReadonlyMap<string, readonly string[]>): string | null {
-  const own = byKey.get(key);
-  if (own !== undefined) return own.join('; ');
-  for (const p of parentKeys(key)) {
+export function inconsistencyMessage(main: ObjectRef, keys: readonly string[], byKey: ReadonlyMap<string, readonly string[]>): string | null {
+  const own = keys.flatMap((k) => byKey.get(k) ?? []);
+  if (own.length > 0) return own.join('; ');
+  for (const p of ancestorKeys(main)) {
     const parent = byKey.get(p);
     if (parent !== undefined) return `depends on an inconsistent object: ${parent.join('; ')}`;
   }

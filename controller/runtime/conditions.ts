@@ -7,6 +7,15 @@
  * Ready is "normal-true"; Reconciling and Stalled are "abnormal-true" and are written as False when
  * all is well, so that tools which only look for their presence see the truth. Ready is True only
  * when the last apply succeeded AND the engine lists the object as consistent.
+ *
+ * Note [An outage is not a stall]
+ * kstatus reserves Stalled=True for "will not progress without a change": Argo CD shows it as
+ * Degraded and Flux fails its health check. So Stalled is set only where a human must act (an
+ * invalid spec, a conflict, metadata the engine lists inconsistent, a refused admin secret).
+ * Everything the controller retries by itself (engine unreachable or rolling out, a Secret not
+ * created yet, a missing dependency) is Ready=False with Reconciling=True, which Argo CD shows as
+ * Progressing and Flux waits for. An unreachable engine makes Ready Unknown rather than False:
+ * the metadata may well still be in force, the controller just cannot tell.
  */
 import type { Condition } from '../api/v1alpha1/common.ts';
 
@@ -41,6 +50,12 @@ export const Reason = {
   Progressing: 'Progressing',
   /** Finalizing a deletion. */
   Deleting: 'Deleting',
+  /** The engine answered 401/403 to the admin secret: a human must fix the Secret or the engine. */
+  AccessDenied: 'AccessDenied',
+  /** The Engine's own Deployment is not available yet (spec.deployment). */
+  EngineNotAvailable: 'EngineNotAvailable',
+  /** Dry run (annotation): nothing is written; status lists what would change. */
+  DryRun: 'DryRun',
 } as const;
 
 /** One of {@link Reason}. */
@@ -50,6 +65,8 @@ export type ReasonName = (typeof Reason)[keyof typeof Reason];
 export interface Outcome {
   /** True when Ready. */
   readonly ready: boolean;
+  /** Ready=Unknown instead of False (the state cannot be observed; see Note [An outage is not a stall]). */
+  readonly unknown?: boolean;
   readonly reason: ReasonName;
   readonly message: string;
   /** True when retrying will not help without a change (kstatus Failed). */
@@ -64,6 +81,11 @@ export function appliedOutcome(message = 'Metadata applied and consistent'): Out
 /** A not-ready outcome. */
 export function failedOutcome(reason: ReasonName, message: string, stalled: boolean): Outcome {
   return { ready: false, reason, message, stalled };
+}
+
+/** A transient failure the controller retries by itself: Ready=Unknown, Reconciling=True. */
+export function unknownOutcome(reason: ReasonName, message: string): Outcome {
+  return { ready: false, unknown: true, reason, message, stalled: false };
 }
 
 /** Condition.message is limited to 32768 characters. */
@@ -93,7 +115,7 @@ function condition(
 export function conditionsFor(outcome: Outcome, generation: number | undefined, previous: readonly Condition[], now: Date): Condition[] {
   const reconciling = !outcome.ready && !outcome.stalled;
   return [
-    condition(ConditionType.Ready, outcome.ready ? 'True' : 'False', outcome.reason, outcome.message, generation, previous, now),
+    condition(ConditionType.Ready, outcome.ready ? 'True' : outcome.unknown === true ? 'Unknown' : 'False', outcome.reason, outcome.message, generation, previous, now),
     condition(ConditionType.Reconciling, reconciling ? 'True' : 'False', reconciling ? outcome.reason : 'Idle', reconciling ? outcome.message : '', generation, previous, now),
     condition(ConditionType.Stalled, outcome.stalled ? 'True' : 'False', outcome.stalled ? outcome.reason : 'Idle', outcome.stalled ? outcome.message : '', generation, previous, now),
   ];

@@ -8,6 +8,8 @@
  * - delayed adds (`addAfter`) implement periodic resync.
  */
 
+import type { QueueMetrics } from './metrics.ts';
+
 /** Time source, replaceable in tests. */
 export interface Clock {
   now(): number;
@@ -53,13 +55,17 @@ export class WorkQueue {
   readonly #failures = new Map<string, number>();
   readonly #delayed = new Map<string, { at: number; handle: { unref?: () => unknown } }>();
   readonly #waiters: ((key: string | undefined) => void)[] = [];
+  /** When each queued key was added (for workqueue_queue_duration_seconds). */
+  readonly #addedAt = new Map<string, number>();
+  readonly #metrics: QueueMetrics | undefined;
   #tokens: number;
   #tokensAt: number;
   #shutDown = false;
 
-  constructor(limit: RateLimit = DEFAULT_RATE_LIMIT, clock: Clock = systemClock) {
+  constructor(limit: RateLimit = DEFAULT_RATE_LIMIT, clock: Clock = systemClock, metrics?: QueueMetrics) {
     this.#limit = limit;
     this.#clock = clock;
+    this.#metrics = metrics;
     this.#tokens = limit.burst;
     this.#tokensAt = clock.now();
   }
@@ -67,16 +73,26 @@ export class WorkQueue {
   /** Queues a key now (no-op if it is already queued). */
   add(key: string): void {
     if (this.#shutDown || this.#dirty.has(key)) return;
+    this.#metrics?.added();
     this.#dirty.add(key);
+    if (!this.#addedAt.has(key)) this.#addedAt.set(key, this.#clock.now());
     if (this.#processing.has(key)) return; // handed out again by done()
     const waiter = this.#waiters.shift();
     if (waiter !== undefined) {
       this.#dirty.delete(key);
-      this.#processing.add(key);
+      this.#handOut(key);
       waiter(key);
       return;
     }
     this.#queue.push(key);
+    this.#metrics?.depth(this.#queue.length);
+  }
+
+  #handOut(key: string): void {
+    this.#processing.add(key);
+    const at = this.#addedAt.get(key);
+    this.#addedAt.delete(key);
+    this.#metrics?.started(key, at === undefined ? 0 : this.#clock.now() - at);
   }
 
   /** Queues a key after a delay; an earlier pending delayed add of the key wins. */
@@ -104,6 +120,7 @@ export class WorkQueue {
   addRateLimited(key: string): number {
     const failures = this.#failures.get(key) ?? 0;
     this.#failures.set(key, failures + 1);
+    this.#metrics?.retried();
     const delay = Math.max(backoffDelay(failures, this.#limit), this.#bucketDelay());
     this.addAfter(key, delay);
     return delay;
@@ -123,8 +140,9 @@ export class WorkQueue {
   async get(): Promise<string | undefined> {
     const key = this.#queue.shift();
     if (key !== undefined) {
+      this.#metrics?.depth(this.#queue.length);
       this.#dirty.delete(key);
-      this.#processing.add(key);
+      this.#handOut(key);
       return key;
     }
     if (this.#shutDown) return undefined;
@@ -134,6 +152,7 @@ export class WorkQueue {
   /** Marks a key as processed; if it was re-added meanwhile it is queued again. */
   done(key: string): void {
     this.#processing.delete(key);
+    this.#metrics?.finished(key);
     if (this.#dirty.has(key)) {
       this.#dirty.delete(key);
       this.add(key);

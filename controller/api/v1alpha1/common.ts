@@ -13,6 +13,11 @@ export const VERSION = 'v1alpha1';
 export const API_VERSION = `${GROUP}/${VERSION}`;
 /** The one finalizer the controller adds (architecture.md naming). */
 export const FINALIZER = `${GROUP}/finalizer`;
+/**
+ * Annotation on an Engine: while it is "true" nothing is written to that engine; status.plannedChanges
+ * lists what would change, and resources whose objects would change say so in their Ready condition.
+ */
+export const DRY_RUN_ANNOTATION = `${GROUP}/dry-run`;
 /** The `kubectl get <category>` that lists every kind of this API. */
 export const CATEGORY = 'graphql-engine';
 
@@ -98,6 +103,8 @@ export interface KindDefinition {
   readonly statusProperties?: Readonly<Record<string, OpenApiSchema>>;
   /** Columns shown before Ready/Reason/Age. */
   readonly printerColumns?: readonly PrinterColumn[];
+  /** CEL rules on the whole object (the only place a rule can read metadata.name). */
+  readonly objectRules?: readonly CelRule[];
 }
 
 /** Schema of one `metav1.Condition`, as Kubernetes itself declares it. */

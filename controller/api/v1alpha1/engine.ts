@@ -40,8 +40,10 @@ export interface EngineSpec {
   /** The admin secret, sent as X-Engine-Admin-Secret. */
   readonly adminSecretRef?: SecretKeyRef;
   readonly managementPolicy?: ManagementPolicy;
-  /** Re-read the engine at least this often even without changes (drift, remote schemas). Default 300. */
+  /** Re-read the whole metadata at least this often even without changes. Default 300. */
   readonly resyncSeconds?: number;
+  /** Poll the engine's resource_version and health this often (drift and outages). Default 3. */
+  readonly pollSeconds?: number;
 }
 
 /** `Engine.status`. */
@@ -56,6 +58,8 @@ export interface EngineStatus {
   readonly resources?: number;
   /** How many objects the engine reports inconsistent. */
   readonly inconsistentObjects?: number;
+  /** Under the dry-run annotation: what applying would change (`+ key`, `~ key`, `- key`). */
+  readonly plannedChanges?: readonly string[];
 }
 
 /** An Engine object. */
@@ -90,7 +94,14 @@ const specSchema: OpenApiSchema = {
       default: 'Merge',
       description: 'Merge leaves metadata no resource declares alone; Exclusive removes it.',
     },
-    resyncSeconds: { type: 'integer', minimum: 10, maximum: 86400, default: 300 },
+    resyncSeconds: { type: 'integer', minimum: 10, maximum: 86400, default: 300, description: 'Re-read the whole metadata at least this often.' },
+    pollSeconds: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 3600,
+      default: 3,
+      description: "Poll the engine's resource_version and health this often, to notice edits made around the operator (drift) and outages.",
+    },
   },
   'x-kubernetes-validations': [
     { rule: 'has(self.url) != has(self.serviceRef)', message: 'exactly one of url or serviceRef is required' },
@@ -109,6 +120,7 @@ export const engineKind: KindDefinition = {
     managedObjects: { type: 'array', items: { type: 'string', maxLength: 1024 }, 'x-kubernetes-list-type': 'set' },
     resources: { type: 'integer' },
     inconsistentObjects: { type: 'integer' },
+    plannedChanges: { type: 'array', items: { type: 'string', maxLength: 1100 }, maxItems: 101, description: 'Under the dry-run annotation: what applying would change.' },
   },
   printerColumns: [
     { name: 'URL', type: 'string', jsonPath: '.spec.url' },

@@ -5,6 +5,8 @@ import type { KindDefinition } from './common.ts';
 import { cronTriggerKind } from './cron-trigger.ts';
 import { engineKind } from './engine.ts';
 import { eventTriggerKind } from './event-trigger.ts';
+import { functionKind } from './function.ts';
+import { inheritedRoleKind } from './inherited-role.ts';
 import { permissionKind } from './permission.ts';
 import { remoteSchemaKind } from './remote-schema.ts';
 import { sourceKind } from './source.ts';
@@ -18,6 +20,8 @@ export const TARGET_KINDS: readonly KindDefinition[] = [
   remoteSchemaKind,
   eventTriggerKind,
   cronTriggerKind,
+  functionKind,
+  inheritedRoleKind,
 ];
 
 /** Every kind, Engine first. */

@@ -9,8 +9,9 @@
  * - `type: [T, 'null']` → `type: T, nullable: true`;
  * - `enum` containing null → the enum without null, `nullable: true`; `const` → a one-value enum;
  * - `oneOf` whose branches have different JSON types (a table name is a string or an object) →
- *   a free-form node; the engine still checks the exact shape when the metadata is applied, and
- *   its answer lands in the resource's condition;
+ *   a free-form node that still refuses the JSON types no branch admits (see Note [Typed unions
+ *   without types]) and keeps each branch's own constraints, so `table: 42` fails at
+ *   `kubectl apply --dry-run=server` instead of at reconcile;
  * - `type: object` without properties (a boolean expression) → a free-form object;
  * - `additionalProperties: false` → dropped (the apiserver prunes unknown fields of structural
  *   objects anyway); `additionalProperties: <schema>` → kept as a map;
@@ -68,6 +69,48 @@ function typesOf(s: JsonSchemaNode): Set<string> | null {
   return null;
 }
 
+/**
+ * Note [Typed unions without types]
+ * A structural schema cannot say "string or object" (a node has one type; `anyOf` may not carry
+ * types), and CEL cannot see inside a node without a type (measured on kube-apiserver 1.33: the CRD
+ * is refused with "unable to convert structural schema to CEL declarations", and a rule on the
+ * parent finds no such field). But value validations without a type apply only to values of the
+ * JSON type they are about, and are allowed on a preserve-unknown-fields node. So a union is a
+ * free-form node carrying, for every JSON type outside the union, a pair of constraints no value
+ * of that type can meet (numbers: minimum 1 and maximum 0; arrays: minItems 1, maxItems 0;
+ * objects: minProperties 1, maxProperties 0; strings: minLength 1, maxLength 0; booleans: not an
+ * enum of both), plus the constraints of the branch of each admitted type (a table name's
+ * minLength, the object form's typed `name` and `schema`). Verified on the real apiserver:
+ * `42`, `true`, `[1]`, `""`, `{nam: a}` and `{name: 3}` are refused, `"a"` and `{schema, name}`
+ * pass. The engine still checks the exact shape (extra keys) when the metadata is applied.
+ */
+function unionNode(s: JsonSchemaNode, types: ReadonlySet<string>, branches: readonly JsonSchemaNode[]): OpenApiSchema {
+  const out = freeForm(s);
+  if (!types.has('number') && !types.has('integer')) Object.assign(out, { minimum: 1, maximum: 0 });
+  if (!types.has('array')) Object.assign(out, { minItems: 1, maxItems: 0 });
+  if (!types.has('object')) Object.assign(out, { minProperties: 1, maxProperties: 0 });
+  if (!types.has('string')) Object.assign(out, { minLength: 1, maxLength: 0 });
+  if (!types.has('boolean')) out['not'] = { enum: [true, false] };
+  for (const b of branches) {
+    const bt = typesOf(b);
+    if (bt === null || bt.size !== 1 && !(bt.size === 2 && bt.has('null'))) continue;
+    const typed = toStructural(b);
+    const t = typed['type'];
+    if (t === 'string') {
+      for (const k of ['minLength', 'maxLength', 'pattern'] as const) if (typed[k] !== undefined) out[k] = typed[k];
+      if (Array.isArray(typed['enum']) && out['pattern'] === undefined) {
+        out['pattern'] = `^(${(typed['enum'] as string[]).map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`;
+      }
+    } else if (t === 'object' && typed['properties'] !== undefined) {
+      out['properties'] = typed['properties'];
+      if (typed['required'] !== undefined) out['required'] = typed['required'];
+    } else if (t === 'array' && (typed['items'] as OpenApiSchema | undefined)?.['type'] !== undefined) {
+      out['items'] = typed['items'];
+    }
+  }
+  return out;
+}
+
 function freeForm(s: JsonSchemaNode): OpenApiSchema {
   const out: OpenApiSchema = { 'x-kubernetes-preserve-unknown-fields': true };
   if (typeof s['description'] === 'string') out['description'] = s['description'];
@@ -80,7 +123,10 @@ export function toStructural(s: JsonSchemaNode): OpenApiSchema {
   if (types === null) return freeForm(s);
   const nullable = types.delete('null');
   if (types.has('integer') && types.has('number')) types.delete('integer');
-  if (types.size !== 1) return freeForm(s);
+  if (types.size !== 1) {
+    const branches = (s['oneOf'] ?? s['anyOf']) as JsonSchemaNode[] | undefined;
+    return branches === undefined ? freeForm(s) : unionNode(s, types, branches);
+  }
   const [type] = [...types] as [string];
   const branches = (s['oneOf'] ?? s['anyOf']) as JsonSchemaNode[] | undefined;
   // One JSON type across all branches: merge them as one node (e.g. two object shapes).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Reason, appliedOutcome, conditionsFor, failedOutcome, sameConditions } from '../../../controller/runtime/conditions.ts';
+import { Reason, appliedOutcome, conditionsFor, failedOutcome, sameConditions, unknownOutcome } from '../../../controller/runtime/conditions.ts';
 
 const t0 = new Date('2026-01-01T00:00:00Z');
 const t1 = new Date('2026-01-01T00:05:00Z');
@@ -20,6 +20,15 @@ describe('conditionsFor', () => {
     expect(stalled.find((c) => c.type === 'Ready')).toMatchObject({ status: 'False', reason: 'InconsistentMetadata' });
     const waiting = conditionsFor(failedOutcome(Reason.DependencyMissing, 'table t is not tracked', false), 1, [], t0);
     expect(waiting.find((c) => c.type === 'Reconciling')).toMatchObject({ status: 'True', reason: 'DependencyMissing' });
+  });
+
+  it('reports an unreachable engine as Ready=Unknown and Reconciling, never Stalled (an outage is not a stall)', () => {
+    const cs = conditionsFor(unknownOutcome(Reason.EngineUnreachable, 'connect ECONNREFUSED'), 2, [], t0);
+    expect(cs.map((c) => [c.type, c.status, c.reason])).toEqual([
+      ['Ready', 'Unknown', 'EngineUnreachable'],
+      ['Reconciling', 'True', 'EngineUnreachable'],
+      ['Stalled', 'False', 'Idle'],
+    ]);
   });
 
   it('keeps lastTransitionTime while the status stays, and changes it when the status flips', () => {

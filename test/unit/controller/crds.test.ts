@@ -33,7 +33,24 @@ describe('CRDs', () => {
 
   it('map nullable, free-form and merged shapes of the engine schemas', () => {
     expect(toStructural({ type: ['integer', 'null'], minimum: 0 })).toEqual({ type: 'integer', nullable: true, minimum: 0 });
-    expect(toStructural({ oneOf: [{ type: 'string' }, { type: 'object' }] })).toEqual({ 'x-kubernetes-preserve-unknown-fields': true });
+    // A union refuses the JSON types none of its branches admits (Note [Typed unions without types]).
+    expect(toStructural({ oneOf: [{ type: 'string', minLength: 1 }, { type: 'object', required: ['name'], properties: { name: { type: 'string' } } }] })).toEqual({
+      'x-kubernetes-preserve-unknown-fields': true,
+      minimum: 1,
+      maximum: 0,
+      minItems: 1,
+      maxItems: 0,
+      not: { enum: [true, false] },
+      minLength: 1,
+      required: ['name'],
+      properties: { name: { type: 'string' } },
+    });
+    expect(toStructural({ oneOf: [{ enum: ['*'] }, { type: 'array', items: { type: 'string' } }] })).toMatchObject({
+      pattern: '^(\\*)$',
+      minProperties: 1,
+      maxProperties: 0,
+      items: { type: 'string' },
+    });
     expect(toStructural({ enum: ['a', null] })).toEqual({ type: 'string', nullable: true, enum: ['a'] });
     expect(toStructural({ type: 'object' })).toEqual({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
   });

@@ -45,7 +45,7 @@ describe('foldResources', () => {
     expect(t?.table).toEqual(author);
     expect(t?.configuration).toEqual({ custom_name: 'writer' });
     expect(t?.select_permissions).toEqual([{ role: 'user', permission: { columns: ['id'], filter: {} } }]);
-    expect(r.managed).toEqual(['permission/default/public.author/user/select', 'table/default/public.author']);
+    expect(r.managed).toEqual(['permission/default/public.author/user/select', 'table/default/public.author', 'table_configuration/default/public.author']);
     expect([...r.results.values()].every((x) => x.state === 'applied')).toBe(true);
   });
 
@@ -167,5 +167,97 @@ describe('foldResources', () => {
     ]);
     expect(r.desired.sources[0]?.tables[0]?.event_triggers[0]).toMatchObject({ name: 'order-created', definition: { enable_manual: false, insert: { columns: '*' } } });
     expect(r.desired.cron_triggers[0]).toMatchObject({ name: 'nightly', include_in_metadata: true });
+  });
+
+  describe('ownership of parts (adoption never deletes)', () => {
+    const rel = (name: string, col: string): { name: string; using: { foreign_key_constraint_on: string } } => ({ name, using: { foreign_key_constraint_on: col } });
+    const tracked = {
+      ...emptyTable(author),
+      configuration: { custom_name: 'writer' },
+      object_relationships: [rel('publisher', 'publisher_id')],
+      select_permissions: [{ role: 'guest', permission: { columns: '*' as const, filter: {} } }],
+    };
+    const adopted = docWith([{ ...source, tables: [tracked] }]);
+
+    it('adopting a tracked table leaves its undeclared relationships, configuration and permissions alone', () => {
+      const r = foldResources({ current: adopted, resources: [res('TrackedTable', 'author', { table: 'author', object_relationships: [rel('editor', 'editor_id')] })], previousManaged: [], policy: 'Merge' });
+      const t = r.desired.sources[0]?.tables[0];
+      expect(t?.object_relationships.map((x) => x.name)).toEqual(['publisher', 'editor']);
+      expect(t?.configuration).toEqual({ custom_name: 'writer' });
+      expect(t?.select_permissions).toHaveLength(1);
+      expect(r.diff).toEqual({ added: ['relationship/default/public.author/editor'], changed: [], removed: [] });
+      expect(r.managed).toEqual(['relationship/default/public.author/editor', 'table/default/public.author']);
+    });
+
+    it('removing a part from the spec removes only that part', () => {
+      const first = foldResources({ current: adopted, resources: [res('TrackedTable', 'author', { table: 'author', object_relationships: [rel('editor', 'editor_id')] })], previousManaged: [], policy: 'Merge' });
+      const r = foldResources({ current: first.desired, resources: [res('TrackedTable', 'author', { table: 'author' })], previousManaged: first.managed, policy: 'Merge' });
+      expect(r.desired.sources[0]?.tables[0]?.object_relationships.map((x) => x.name)).toEqual(['publisher']);
+      expect(r.diff.removed).toEqual(['relationship/default/public.author/editor']);
+    });
+
+    it('deleting the resource of an adopted table keeps the table with what nobody declares, and says why', () => {
+      const first = foldResources({ current: adopted, resources: [res('TrackedTable', 'author', { table: 'author', object_relationships: [rel('editor', 'editor_id')] })], previousManaged: [], policy: 'Merge' });
+      const deleting = res('TrackedTable', 'author', { table: 'author', object_relationships: [rel('editor', 'editor_id')] }, { deletionTimestamp: '2026-01-02T00:00:00Z' });
+      const r = foldResources({ current: first.desired, resources: [deleting], previousManaged: first.managed, policy: 'Merge' });
+      const t = r.desired.sources[0]?.tables[0];
+      expect(t?.object_relationships.map((x) => x.name)).toEqual(['publisher']);
+      expect(t?.select_permissions).toHaveLength(1);
+      expect(r.diff.removed).toEqual(['relationship/default/public.author/editor']);
+      expect(r.kept).toEqual([
+        {
+          key: 'table/default/public.author',
+          holds: ['permission/default/public.author/guest/select', 'relationship/default/public.author/publisher', 'table_configuration/default/public.author'],
+        },
+      ]);
+      expect(r.results.get('TrackedTable/ns/author')).toMatchObject({ state: 'removed', kept: ['table/default/public.author'] });
+      expect(r.managed).toEqual([]);
+    });
+
+    it('deleting a table the operator created, with only managed parts, removes it', () => {
+      const perm = res('Permission', 'p', { table: 'author', role: 'user', operation: 'select', permission: { columns: '*' } });
+      const first = foldResources({ current: docWith([source]), resources: [res('TrackedTable', 'author', { table: 'author' }), perm], previousManaged: [], policy: 'Merge' });
+      const deleting = { deletionTimestamp: '2026-01-02T00:00:00Z' };
+      const r = foldResources({ current: first.desired, resources: [res('TrackedTable', 'author', { table: 'author' }, deleting), res('Permission', 'p', perm.spec, deleting)], previousManaged: first.managed, policy: 'Merge' });
+      expect(r.desired.sources[0]?.tables).toEqual([]);
+      expect(r.kept).toEqual([]);
+    });
+
+    it('under Exclusive removes undeclared parts of a declared table', () => {
+      const r = foldResources({ current: adopted, resources: [res('Source', 'default', { configuration: source.configuration }), res('TrackedTable', 'author', { table: 'author' })], previousManaged: [], policy: 'Exclusive' });
+      const t = r.desired.sources[0]?.tables[0];
+      expect(t?.object_relationships).toEqual([]);
+      expect(t?.configuration).toBeUndefined();
+      expect(t?.select_permissions).toEqual([]);
+      expect(r.diff.removed).toEqual([
+        'permission/default/public.author/guest/select',
+        'relationship/default/public.author/publisher',
+        'table_configuration/default/public.author',
+      ]);
+    });
+  });
+
+  it('folds functions with their permissions and inherited roles', () => {
+    const r = foldResources({
+      current: docWith([source]),
+      resources: [
+        res('Function', 'search', { function: { schema: 'public', name: 'search_books' }, configuration: { exposed_as: 'query' }, permissions: [{ role: 'user' }] }),
+        res('InheritedRole', 'staff', { role_set: ['user', 'editor'] }),
+      ],
+      previousManaged: [],
+      policy: 'Merge',
+    });
+    expect(r.desired.sources[0]?.functions).toEqual([{ function: { schema: 'public', name: 'search_books' }, configuration: { exposed_as: 'query' }, permissions: [{ role: 'user' }] }]);
+    expect(r.desired.inherited_roles).toEqual([{ role_name: 'staff', role_set: ['user', 'editor'] }]);
+    expect(r.managed).toEqual(['function/default/public.search_books', 'function_permission/default/public.search_books/user', 'inherited_role/staff']);
+    const dropped = foldResources({
+      current: r.desired,
+      resources: [res('Function', 'search', { function: { schema: 'public', name: 'search_books' }, configuration: { exposed_as: 'query' } })],
+      previousManaged: r.managed,
+      policy: 'Merge',
+    });
+    expect(dropped.desired.sources[0]?.functions[0]?.permissions).toEqual([]);
+    expect(dropped.desired.inherited_roles).toEqual([]);
+    expect(dropped.diff.removed).toEqual(['function_permission/default/public.search_books/user', 'inherited_role/staff']);
   });
 });

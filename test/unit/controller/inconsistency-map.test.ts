@@ -6,7 +6,7 @@ describe('keyOfInconsistency', () => {
     expect(keyOfInconsistency({ type: 'source', name: 'source default', reason: 'x' })).toBe('source/default');
     expect(keyOfInconsistency({ type: 'table', name: 'table shop.order in source default', reason: 'x' })).toBe('table/default/shop.order');
     expect(keyOfInconsistency({ type: 'object_relation', name: 'relationship author in table article in source default', reason: 'x' })).toBe(
-      'table/default/public.article',
+      'relationship/default/public.article/author',
     );
     expect(keyOfInconsistency({ type: 'select_permission', name: 'permission author.user.select in source default', reason: 'x' })).toBe(
       'permission/default/public.author/user/select',
@@ -26,6 +26,17 @@ describe('keyOfInconsistency', () => {
     expect(keyOfInconsistency({ type: 'action', reason: 'x', definition: { name: 'a' } })).toBeNull();
   });
 
+  it('reads functions, function permissions, computed fields and inherited roles', () => {
+    expect(keyOfInconsistency({ type: 'function', name: 'function search_books in source default', reason: 'x' })).toBe('function/default/public.search_books');
+    expect(keyOfInconsistency({ type: 'function_permission', name: 'function permission shop.search.user in source default', reason: 'x' })).toBe(
+      'function_permission/default/shop.search/user',
+    );
+    expect(keyOfInconsistency({ type: 'computed_field', name: 'computed field full_name in table author in source default', reason: 'x' })).toBe(
+      'computed_field/default/public.author/full_name',
+    );
+    expect(keyOfInconsistency({ type: 'inherited_role', name: 'inherited role editor', reason: 'x' })).toBe('inherited_role/editor');
+  });
+
   it('uses the engine id when one is sent', () => {
     expect(keyOfInconsistency({ type: 'table', reason: 'x', id: '["permission","default","public","a","r","delete"]' })).toBe('permission/default/public.a/r/delete');
   });
@@ -37,10 +48,14 @@ describe('inconsistencyMessage', () => {
       { type: 'table', name: 'table gone in source default', reason: 'Inconsistent object: no such table/view exists in source: "gone"' },
       { type: 'object_relation', name: 'relationship x in table gone in source default', reason: 'Inconsistent object: bad column' },
     ]);
-    expect(inconsistencyMessage('table/default/public.gone', byKey)).toBe(
+    const gone = { schema: 'public', name: 'gone' };
+    // A TrackedTable's keys: the table and the relationship it declares.
+    expect(inconsistencyMessage({ kind: 'table', source: 'default', table: gone }, ['table/default/public.gone', 'relationship/default/public.gone/x'], byKey)).toBe(
       'table gone in source default: Inconsistent object: no such table/view exists in source: "gone"; relationship x in table gone in source default: Inconsistent object: bad column',
     );
-    expect(inconsistencyMessage('permission/default/public.gone/user/select', byKey)).toMatch(/^depends on an inconsistent object: table gone/);
-    expect(inconsistencyMessage('table/default/public.fine', byKey)).toBeNull();
+    const perm = { kind: 'permission', source: 'default', table: gone, role: 'user', operation: 'select' } as const;
+    expect(inconsistencyMessage(perm, ['permission/default/public.gone/user/select'], byKey)).toMatch(/^depends on an inconsistent object: table gone/);
+    const fine = { schema: 'public', name: 'fine' };
+    expect(inconsistencyMessage({ kind: 'table', source: 'default', table: fine }, ['table/default/public.fine'], byKey)).toBeNull();
   });
 });
