@@ -7,103 +7,43 @@
  * state the previous one left (as a user's cluster would).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Condition } from '../../controller/api/v1alpha1/common.ts';
-import { EngineClient } from '../../controller/engine-client/client.ts';
-import { createTestDatabase, type TestDatabase } from '../support/pg.ts';
-import { freePort } from '../support/engine-process.ts';
-import { findBinaries, startControlPlane, type ControlPlane } from './control-plane.ts';
-import { startController, startEngineAt, type Proc } from './processes.ts';
+import { API, k8sSkipReason, resource, startOperatorEnv, type Obj, type OperatorEnv } from './harness.ts';
+import { startController } from './processes.ts';
 
-const bins = findBinaries();
-const skipReason = 'missing' in bins ? bins.missing : null;
-if (skipReason !== null) console.warn(`[k8s] skipping operator tests: ${skipReason}`);
-
-const API = 'graphql.engine.dev/v1alpha1';
-const ADMIN_SECRET = 'k8s-test-secret';
-
-interface Obj {
-  metadata: { name: string; generation?: number; resourceVersion?: string; finalizers?: string[] };
-  status?: { observedGeneration?: number; conditions?: Condition[]; managedObjects?: string[] };
-}
+const skipReason = k8sSkipReason();
 
 // Generous per-test timeout: CI runs this file next to the rest of the suite on two cores.
 describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', { timeout: 90_000 }, () => {
-  let cp: ControlPlane;
-  let db: TestDatabase;
-  let engine: Proc;
-  let enginePort: number;
-  let controller: Proc;
-  let client: EngineClient;
-
-  const get = (plural: string, name: string): Obj | null => {
-    try {
-      return JSON.parse(cp.kubectl(['get', `${plural}.graphql.engine.dev`, name, '-o', 'json'])) as Obj;
-    } catch {
-      return null;
-    }
-  };
-  const cond = (plural: string, name: string, type = 'Ready'): Condition | undefined => get(plural, name)?.status?.conditions?.find((c) => c.type === type);
-  const until = async <T>(what: string, fn: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> => {
-    const deadline = Date.now() + timeoutMs;
-    let last: unknown;
-    for (;;) {
-      try {
-        const v = await fn();
-        if (v !== null && v !== undefined && v !== false) return v;
-      } catch (e) {
-        last = e;
-      }
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}\ncontroller:\n${controller?.output().slice(-3000)}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
-  const readyWith = async (plural: string, name: string, status: 'True' | 'False', reason?: string, timeoutMs?: number): Promise<Condition> =>
-    await until(
-      `${plural}/${name} Ready=${status}${reason === undefined ? '' : ` ${reason}`}`,
-      () => {
-        const c = cond(plural, name);
-        return c !== undefined && c.status === status && (reason === undefined || c.reason === reason) ? c : null;
-      },
-      timeoutMs,
-    );
+  let env: OperatorEnv;
+  const get = (plural: string, name: string): Obj | null => env.get(plural, name);
+  const cond = (plural: string, name: string, type = 'Ready'): ReturnType<OperatorEnv['cond']> => env.cond(plural, name, type);
+  const until: OperatorEnv['until'] = async (what, fn, timeoutMs) => await env.until(what, fn, timeoutMs);
+  const readyWith: OperatorEnv['readyWith'] = async (plural, name, status, reason, timeoutMs) => await env.readyWith(plural, name, status, reason, timeoutMs);
   const engineTables = async (): Promise<Array<{ table: { name: string }; configuration?: Record<string, unknown>; select_permissions: { role: string }[]; insert_permissions: { role: string }[] }>> =>
-    (await client.exportMetadata()).metadata.sources.find((s) => s.name === 'default')?.tables as never;
+    (await env.client.exportMetadata()).metadata.sources.find((s) => s.name === 'default')?.tables as never;
 
-  const trackedTable = (name: string, spec: Record<string, unknown>): Record<string, unknown> => ({ apiVersion: API, kind: 'TrackedTable', metadata: { name, namespace: 'default' }, spec });
-  const permission = (name: string, spec: Record<string, unknown>): Record<string, unknown> => ({ apiVersion: API, kind: 'Permission', metadata: { name, namespace: 'default' }, spec });
+  const trackedTable = (name: string, spec: Record<string, unknown>): Record<string, unknown> => resource('TrackedTable', name, spec);
+  const permission = (name: string, spec: Record<string, unknown>): Record<string, unknown> => resource('Permission', name, spec);
 
   beforeAll(async () => {
-    const t0 = Date.now();
-    cp = await startControlPlane();
-    console.log(`[k8s] ${String(cp)}; CRDs installed after ${Date.now() - t0} ms`);
-    db = await createTestDatabase('k8s');
-    await db.sql(`
-      CREATE TABLE author (id serial PRIMARY KEY, name text NOT NULL);
-      CREATE TABLE article (id serial PRIMARY KEY, title text NOT NULL, author_id int REFERENCES author(id));
-    `);
-    for (let i = 0; i < 40; i++) await db.sql(`CREATE TABLE bulk_${i} (id serial PRIMARY KEY, v text)`);
-    enginePort = await freePort();
-    engine = await startEngineAt(enginePort, ['--database-url', db.url, '--admin-secret', ADMIN_SECRET]);
-    client = new EngineClient({ url: `http://127.0.0.1:${enginePort}`, adminSecret: ADMIN_SECRET });
-    cp.kubectl(['create', 'secret', 'generic', 'engine-admin', `--from-literal=admin-secret=${ADMIN_SECRET}`]);
-    // The operator's manifests as a user installs them; no kubelet runs the Deployment, so the
-    // controller runs here, as the operator's ServiceAccount, with exactly that RBAC.
-    cp.kubectl(['apply', '-k', 'config/default']);
-    controller = startController(cp.operatorKubeconfig, 'controller-a');
+    const bulk = Array.from({ length: 40 }, (_, i) => `CREATE TABLE bulk_${i} (id serial PRIMARY KEY, v text);`).join('\n');
+    env = await startOperatorEnv(
+      'k8s',
+      `CREATE TABLE author (id serial PRIMARY KEY, name text NOT NULL);
+       CREATE TABLE article (id serial PRIMARY KEY, title text NOT NULL, author_id int REFERENCES author(id));
+       ${bulk}`,
+    );
   }, 180_000);
 
   afterAll(async () => {
-    await controller?.stop();
-    await engine?.stop();
-    await cp?.stop();
-    await db?.drop();
+    await env?.stop();
   });
 
   it('validates the samples and refuses specs that break the CEL rules', () => {
-    expect(cp.kubectl(['apply', '-k', 'config/samples', '--dry-run=server'])).toContain('permission.graphql.engine.dev/article-user-select created (server dry run)');
+    expect(env.cp.kubectl(['apply', '-k', 'config/samples', '--dry-run=server'])).toContain('permission.graphql.engine.dev/reviews-user-insert created (server dry run)');
     const refused = (manifest: unknown): string => {
       try {
-        cp.apply(manifest);
+        env.cp.apply(manifest);
         return 'accepted';
       } catch (e) {
         return (e as Error).message;
@@ -121,13 +61,14 @@ describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', { time
   });
 
   it('applies an Engine, tracked tables with a relationship and a permission, and marks them Ready', async () => {
-    cp.apply({
+    env.cp.apply({
       apiVersion: API,
       kind: 'Engine',
       metadata: { name: 'main', namespace: 'default' },
-      spec: { url: `http://127.0.0.1:${enginePort}`, adminSecretRef: { name: 'engine-admin' }, resyncSeconds: 10 },
+      // Default settings (resyncSeconds 300, pollSeconds 3): what users get.
+      spec: { url: `http://127.0.0.1:${env.enginePort}`, adminSecretRef: { name: 'engine-admin' } },
     });
-    cp.apply({
+    env.cp.apply({
       apiVersion: 'v1',
       kind: 'List',
       items: [
@@ -145,14 +86,14 @@ describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', { time
     expect(tables.find((t) => t.table.name === 'author')?.select_permissions.map((p) => p.role)).toEqual(['user']);
     expect(get('trackedtables', 'author')?.metadata.finalizers).toEqual(['graphql.engine.dev/finalizer']);
     // kubectl get shows Ready and Reason columns; the category lists every kind; kubectl wait works.
-    expect(cp.kubectl(['get', 'trackedtables.graphql.engine.dev'])).toMatch(/author\s+default\s+True\s+Applied/);
-    expect(cp.kubectl(['get', 'graphql-engine'])).toMatch(/permission\.graphql\.engine\.dev\/author-user-select\s+user\s+select\s+True/);
-    expect(cp.kubectl(['wait', '--for=condition=Ready', '--timeout=10s', 'trackedtables.graphql.engine.dev/article'])).toContain('condition met');
+    expect(env.cp.kubectl(['get', 'trackedtables.graphql.engine.dev'])).toMatch(/author\s+default\s+True\s+Applied/);
+    expect(env.cp.kubectl(['get', 'graphql-engine'])).toMatch(/permission\.graphql\.engine\.dev\/author-user-select\s+user\s+select\s+True/);
+    expect(env.cp.kubectl(['wait', '--for=condition=Ready', '--timeout=10s', 'trackedtables.graphql.engine.dev/article'])).toContain('condition met');
   });
 
   it('marks a broken Permission and a missing table False with the engine reason while the others stay Ready', async () => {
-    cp.apply(permission('author-user-update', { table: 'author', role: 'user', operation: 'update', permission: { columns: ['name', 'nope'], filter: {} } }));
-    cp.apply(trackedTable('ghost', { table: 'ghost' }));
+    env.cp.apply(permission('author-user-update', { table: 'author', role: 'user', operation: 'update', permission: { columns: ['name', 'nope'], filter: {} } }));
+    env.cp.apply(trackedTable('ghost', { table: 'ghost' }));
     const perm = await readyWith('permissions', 'author-user-update', 'False', 'InconsistentMetadata');
     expect(perm.message).toContain('"nope"');
     expect(cond('permissions', 'author-user-update', 'Stalled')?.status).toBe('True');
@@ -163,16 +104,16 @@ describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', { time
     await readyWith('engines', 'main', 'False', 'InconsistentMetadata');
     // kubectl describe shows the condition and the event.
     const describe = await until('the event in kubectl describe', () => {
-      const out = cp.kubectl(['describe', 'permissions.graphql.engine.dev', 'author-user-update']);
+      const out = env.cp.kubectl(['describe', 'permissions.graphql.engine.dev', 'author-user-update']);
       return out.includes('Events:') && /Warning\s+InconsistentMetadata/.test(out) ? out : null;
     });
     expect(describe).toContain('not found in table');
   });
 
   it('applies an update and records the new observedGeneration', async () => {
-    cp.apply(permission('author-user-update', { table: 'author', role: 'user', operation: 'update', permission: { columns: ['name'], filter: {} } }));
-    cp.kubectl(['delete', 'trackedtables.graphql.engine.dev', 'ghost', '--wait=true']);
-    cp.apply(trackedTable('author', { table: 'author', configuration: { custom_name: 'writer' } }));
+    env.cp.apply(permission('author-user-update', { table: 'author', role: 'user', operation: 'update', permission: { columns: ['name'], filter: {} } }));
+    env.cp.kubectl(['delete', 'trackedtables.graphql.engine.dev', 'ghost', '--wait=true']);
+    env.cp.apply(trackedTable('author', { table: 'author', configuration: { custom_name: 'writer' } }));
     const c = await readyWith('permissions', 'author-user-update', 'True', 'Applied');
     expect(c.observedGeneration).toBe(2);
     await until('custom_name in the engine', async () => (await engineTables()).find((t) => t.table.name === 'author')?.configuration?.['custom_name'] === 'writer');
@@ -181,69 +122,80 @@ describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', { time
   });
 
   it('removes what a deleted resource declared (policy Delete) and keeps it with policy Orphan', async () => {
-    cp.kubectl(['delete', 'permissions.graphql.engine.dev', 'author-user-update', '--wait=true']);
+    env.cp.kubectl(['delete', 'permissions.graphql.engine.dev', 'author-user-update', '--wait=true']);
     await until('update permission gone from the engine', async () => {
       const t = (await engineTables()).find((x) => x.table.name === 'author') as unknown as { update_permissions: unknown[] };
       return t.update_permissions.length === 0;
     });
-    cp.apply(permission('author-user-insert', { table: 'author', role: 'user', operation: 'insert', deletionPolicy: 'Orphan', permission: { check: {}, columns: ['name'] } }));
+    env.cp.apply(permission('author-user-insert', { table: 'author', role: 'user', operation: 'insert', deletionPolicy: 'Orphan', permission: { check: {}, columns: ['name'] } }));
     await readyWith('permissions', 'author-user-insert', 'True', 'Applied');
-    cp.kubectl(['delete', 'permissions.graphql.engine.dev', 'author-user-insert', '--wait=true']);
+    env.cp.kubectl(['delete', 'permissions.graphql.engine.dev', 'author-user-insert', '--wait=true']);
     expect(get('permissions', 'author-user-insert')).toBeNull();
     await until('insert permission no longer managed', () => !(get('engines', 'main')?.status?.managedObjects ?? ['x']).some((k) => k.includes('/insert')));
     expect((await engineTables()).find((t) => t.table.name === 'author')?.insert_permissions.map((p) => p.role)).toEqual(['user']);
   });
 
-  it('reports an engine outage as Stalled/EngineUnreachable and recovers when it is back', async () => {
-    await engine.stop();
-    const c = await readyWith('trackedtables', 'author', 'False', 'EngineUnreachable', 40_000);
-    expect(c.message).toContain(String(enginePort));
-    expect(cond('trackedtables', 'author', 'Stalled')?.status).toBe('True');
-    engine = await startEngineAt(enginePort, ['--database-url', db.url, '--admin-secret', ADMIN_SECRET]);
-    await readyWith('trackedtables', 'author', 'True', 'Applied', 60_000);
+  it('reports an engine outage within seconds at default settings as Ready=Unknown/Reconciling (not Stalled), and recovers', async () => {
+    // Nothing touches a resource: only the engine monitor's poll (pollSeconds 3) can notice.
+    await env.engine.stop();
+    const stopped = Date.now();
+    const c = await readyWith('trackedtables', 'author', 'Unknown', 'EngineUnreachable', 20_000);
+    const detectMs = Date.now() - stopped;
+    expect(c.message).toContain(String(env.enginePort));
+    expect(cond('trackedtables', 'author', 'Reconciling')).toMatchObject({ status: 'True', reason: 'EngineUnreachable' });
+    expect(cond('trackedtables', 'author', 'Stalled')).toMatchObject({ status: 'False' });
+    expect(cond('engines', 'main', 'Stalled')).toMatchObject({ status: 'False' });
+    await until('an EngineUnreachable event on the Engine', () => env.events('Engine', 'main').some((e) => e.startsWith('Warning EngineUnreachable')));
+    await env.restartEngine();
+    const restarted = Date.now();
+    await readyWith('trackedtables', 'author', 'True', 'Applied', 20_000);
+    const recoverMs = Date.now() - restarted;
     await readyWith('permissions', 'author-user-select', 'True', 'Applied');
+    console.log(`[k8s] outage at default settings: reported after ${detectMs} ms, recovery reported ${recoverMs} ms after the engine was back`);
+    expect(detectMs).toBeLessThan(15_000);
+    expect(recoverMs).toBeLessThan(15_000);
   }, 120_000);
 
   it('writes nothing when nothing changed, and picks up changes made while the controller was down', async () => {
-    const before = (await client.exportMetadata()).resourceVersion;
+    const before = (await env.client.exportMetadata()).resourceVersion;
     const rvs = ['author', 'article'].map((n) => get('trackedtables', n)?.metadata.resourceVersion);
-    await new Promise((r) => setTimeout(r, 12_000)); // longer than resyncSeconds
-    expect((await client.exportMetadata()).resourceVersion).toBe(before);
+    await new Promise((r) => setTimeout(r, 10_000)); // three polls at the default pollSeconds
+    expect((await env.client.exportMetadata()).resourceVersion).toBe(before);
     expect(['author', 'article'].map((n) => get('trackedtables', n)?.metadata.resourceVersion)).toEqual(rvs);
 
-    await controller.stop();
-    cp.apply(permission('article-user-select', { table: 'article', role: 'user', operation: 'select', permission: { columns: '*', filter: { author: { id: { _eq: 'X-Engine-User-Id' } } } } }));
-    controller = startController(cp.operatorKubeconfig, 'controller-a');
+    await env.controller.stop();
+    env.cp.apply(permission('article-user-select', { table: 'article', role: 'user', operation: 'select', permission: { columns: '*', filter: { author: { id: { _eq: 'X-Engine-User-Id' } } } } }));
+    env.controller = startController(env.cp.operatorKubeconfig, 'controller-a');
     await readyWith('permissions', 'article-user-select', 'True', 'Applied', 60_000);
   }, 120_000);
 
   it('runs two replicas with one leader, and the standby takes over when the leader stops', async () => {
-    const standby = startController(cp.operatorKubeconfig, 'controller-b');
+    const standby = startController(env.cp.operatorKubeconfig, 'controller-b');
     try {
-      await until('a lease holder', () => JSON.parse(cp.kubectl(['get', 'lease', '-n', 'graphql-engine-system', 'graphql-engine-operator', '-o', 'json'])).spec.holderIdentity === 'controller-a');
+      await until('a lease holder', () => JSON.parse(env.cp.kubectl(['get', 'lease', '-n', 'graphql-engine-system', 'graphql-engine-operator', '-o', 'json'])).spec.holderIdentity === 'controller-a');
       await new Promise((r) => setTimeout(r, 3000));
       expect(standby.output()).not.toContain('became leader');
-      await controller.stop(); // releases the lease
+      await env.controller.stop(); // releases the lease
       await until('controller-b leading', () => standby.output().includes('became leader'), 30_000);
-      expect(JSON.parse(cp.kubectl(['get', 'lease', '-n', 'graphql-engine-system', 'graphql-engine-operator', '-o', 'json'])).spec.holderIdentity).toBe('controller-b');
-      cp.apply(permission('author-user-delete', { table: 'author', role: 'user', operation: 'delete', permission: { filter: {} } }));
+      expect(JSON.parse(env.cp.kubectl(['get', 'lease', '-n', 'graphql-engine-system', 'graphql-engine-operator', '-o', 'json'])).spec.holderIdentity).toBe('controller-b');
+      env.cp.apply(permission('author-user-delete', { table: 'author', role: 'user', operation: 'delete', permission: { filter: {} } }));
       await readyWith('permissions', 'author-user-delete', 'True', 'Applied');
     } finally {
-      controller = standby;
+      env.controller = standby;
     }
   }, 90_000);
 
   it('keeps working across an apiserver restart (watches restart with backoff and relist)', async () => {
     // Shorter than the renew deadline the tests give the controllers (30 s), so the leader keeps
     // its lease; with the default 10 s a leader exits and its Deployment restarts it.
-    await cp.restartApiserver(3000);
-    cp.apply(permission('article-user-delete', { table: 'article', role: 'user', operation: 'delete', permission: { filter: {} } }));
+    await env.cp.restartApiserver(3000);
+    env.cp.apply(permission('article-user-delete', { table: 'article', role: 'user', operation: 'delete', permission: { filter: {} } }));
     await readyWith('permissions', 'article-user-delete', 'True', 'Applied', 60_000);
-    expect(controller.child.exitCode).toBeNull();
+    expect(env.controller.child.exitCode).toBeNull();
   }, 120_000);
 
   it('applies remote schemas, event and cron triggers and reports what the engine answered', async () => {
-    cp.apply({
+    env.cp.apply({
       apiVersion: 'v1',
       kind: 'List',
       items: [
@@ -265,11 +217,11 @@ describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', { time
 
   it('reconciles many resources (throughput)', async () => {
     const started = Date.now();
-    cp.apply({ apiVersion: 'v1', kind: 'List', items: Array.from({ length: 40 }, (_, i) => trackedTable(`bulk-${i}`, { table: `bulk_${i}` })) });
+    env.cp.apply({ apiVersion: 'v1', kind: 'List', items: Array.from({ length: 40 }, (_, i) => trackedTable(`bulk-${i}`, { table: `bulk_${i}` })) });
     await until(
       'all bulk tables Ready',
       () => {
-        const list = JSON.parse(cp.kubectl(['get', 'trackedtables.graphql.engine.dev', '-o', 'json'])) as { items: Obj[] };
+        const list = JSON.parse(env.cp.kubectl(['get', 'trackedtables.graphql.engine.dev', '-o', 'json'])) as { items: Obj[] };
         const bulk = list.items.filter((o) => o.metadata.name.startsWith('bulk-'));
         return bulk.length === 40 && bulk.every((o) => o.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'));
       },

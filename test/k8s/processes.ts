@@ -64,6 +64,8 @@ export function startController(kubeconfig: string, identity: string, extraEnv: 
     POD_NAME: identity,
     POD_NAMESPACE: 'graphql-engine-system',
     HEALTH_PORT: '0',
+    METRICS_PORT: '0',
+    LOG_LEVEL: 'debug',
     ENGINE_TIMEOUT_MS: '3000',
     // Long enough to ride out the apiserver restart test; handover in the tests is by release.
     LEASE_DURATION_SECONDS: '40',

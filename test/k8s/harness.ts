@@ -1,0 +1,144 @@
+/**
+ * What every operator test on the real apiserver needs: a control plane with the operator's
+ * manifests applied as a user applies them (config/default), a database, a real engine with an
+ * admin secret, the controller running as the operator's ServiceAccount, and helpers to read
+ * conditions and wait for them with a bound.
+ */
+import type { Condition } from '../../controller/api/v1alpha1/common.ts';
+import { EngineClient } from '../../controller/engine-client/client.ts';
+import { freePort } from '../support/engine-process.ts';
+import { createTestDatabase, type TestDatabase } from '../support/pg.ts';
+import { findBinaries, startControlPlane, type ControlPlane } from './control-plane.ts';
+import { startController, startEngineAt, type Proc } from './processes.ts';
+
+/** apiVersion of the operator's kinds. */
+export const API = 'graphql.engine.dev/v1alpha1';
+/** The admin secret of the test engine. */
+export const ADMIN_SECRET = 'k8s-test-secret';
+
+/** Why the k8s tests skip (null: they run). */
+export function k8sSkipReason(): string | null {
+  const bins = findBinaries();
+  const reason = 'missing' in bins ? bins.missing : null;
+  if (reason !== null) console.warn(`[k8s] skipping operator tests: ${reason}`);
+  return reason;
+}
+
+/** The part of a custom object the tests read. */
+export interface Obj {
+  metadata: { name: string; generation?: number; resourceVersion?: string; finalizers?: string[]; annotations?: Record<string, string> };
+  status?: { observedGeneration?: number; conditions?: Condition[]; managedObjects?: string[]; plannedChanges?: string[]; metadataResourceVersion?: number };
+}
+
+/** A running operator environment. */
+export interface OperatorEnv {
+  readonly cp: ControlPlane;
+  readonly db: TestDatabase;
+  readonly enginePort: number;
+  readonly client: EngineClient;
+  engine: Proc;
+  controller: Proc;
+  get(plural: string, name: string): Obj | null;
+  cond(plural: string, name: string, type?: string): Condition | undefined;
+  until<T>(what: string, fn: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs?: number): Promise<T>;
+  readyWith(plural: string, name: string, status: Condition['status'], reason?: string, timeoutMs?: number): Promise<Condition>;
+  /** Events of one object as `kubectl describe` would list them: `type reason note`. */
+  events(kind: string, name: string): string[];
+  restartEngine(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A resource manifest of the operator's API in namespace default. */
+export function resource(kind: string, name: string, spec: Record<string, unknown>): Record<string, unknown> {
+  return { apiVersion: API, kind, metadata: { name, namespace: 'default' }, spec };
+}
+
+/**
+ * Starts everything. `sql` prepares the database before the engine starts. The Engine resource is
+ * not created here (tests apply their own, at default settings).
+ */
+export async function startOperatorEnv(prefix: string, sql: string, controllerEnv: Record<string, string> = {}): Promise<OperatorEnv> {
+  const t0 = Date.now();
+  const cp = await startControlPlane();
+  console.log(`[k8s] ${String(cp)}; CRDs installed after ${Date.now() - t0} ms`);
+  const db = await createTestDatabase(prefix);
+  await db.sql(sql);
+  const enginePort = await freePort();
+  const engineArgs = ['--database-url', db.url, '--admin-secret', ADMIN_SECRET];
+  const client = new EngineClient({ url: `http://127.0.0.1:${enginePort}`, adminSecret: ADMIN_SECRET });
+  const env: OperatorEnv = {
+    cp,
+    db,
+    enginePort,
+    client,
+    engine: await startEngineAt(enginePort, engineArgs),
+    controller: undefined as unknown as Proc,
+    get(plural, name) {
+      try {
+        return JSON.parse(cp.kubectl(['get', `${plural}.graphql.engine.dev`, name, '-o', 'json'])) as Obj;
+      } catch {
+        return null;
+      }
+    },
+    cond(plural, name, type = 'Ready') {
+      return env.get(plural, name)?.status?.conditions?.find((c) => c.type === type);
+    },
+    async until(what, fn, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      let last: unknown;
+      for (;;) {
+        try {
+          const v = await fn();
+          if (v !== null && v !== undefined && v !== false) return v;
+        } catch (e) {
+          last = e;
+        }
+        if (Date.now() > deadline) {
+          throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}\ncontroller:\n${env.controller?.output().slice(-3000)}`);
+        }
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+    async readyWith(plural, name, status, reason, timeoutMs) {
+      let seen = 'no Ready condition';
+      try {
+        return await env.until(
+          `${plural}/${name} Ready=${status}${reason === undefined ? '' : ` ${reason}`}`,
+          () => {
+            const c = env.cond(plural, name);
+            if (c !== undefined) seen = `Ready=${c.status} ${c.reason}: ${c.message}`;
+            return c !== undefined && c.status === status && (reason === undefined || c.reason === reason) ? c : null;
+          },
+          timeoutMs,
+        );
+      } catch (e) {
+        throw new Error(`${(e as Error).message}\nlast seen: ${seen}`);
+      }
+    },
+    events(kind, name) {
+      // The core view of events.k8s.io events (one storage): what kubectl describe reads.
+      const list = JSON.parse(cp.kubectl(['get', 'events', '-o', 'json', '--field-selector', `involvedObject.kind=${kind},involvedObject.name=${name}`])) as {
+        items: { type: string; reason: string; message: string }[];
+      };
+      return list.items.map((e) => `${e.type} ${e.reason} ${e.message}`);
+    },
+    async restartEngine() {
+      await env.engine.stop();
+      env.engine = await startEngineAt(enginePort, engineArgs);
+    },
+    async stop() {
+      await env.controller?.stop();
+      await env.engine?.stop();
+      await cp.stop();
+      await db.drop();
+    },
+  };
+  cp.kubectl(['create', 'secret', 'generic', 'engine-admin', `--from-literal=admin-secret=${ADMIN_SECRET}`]);
+  // The operator's manifests as a user installs them; no kubelet runs the Deployment, so the
+  // controller runs here, as the operator's ServiceAccount, with exactly that RBAC. Secrets are
+  // readable only where the secret-reader role is bound (config/engine does it per namespace).
+  cp.kubectl(['apply', '-k', 'config/default']);
+  cp.kubectl(['apply', '-n', 'default', '-f', 'config/engine/secret_reader_binding.yaml']);
+  env.controller = startController(cp.operatorKubeconfig, 'controller-a', controllerEnv);
+  return env;
+}
