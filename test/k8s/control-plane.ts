@@ -168,7 +168,8 @@ export async function startControlPlane(): Promise<ControlPlane> {
     const kubeconfig = writeKubeconfig(path.join(dir, 'kubeconfig'), token);
     const operatorKubeconfig = writeKubeconfig(path.join(dir, 'operator.kubeconfig'), operatorToken);
     const kubectl = (args: readonly string[], input?: string): string => {
-      const r = spawnSync(bins.kubectl, ['--kubeconfig', kubeconfig, ...args], { input, encoding: 'utf8', cwd: repoRoot });
+      // maxBuffer: spawnSync's default (1 MiB) is less than a list of 1,000 resources.
+      const r = spawnSync(bins.kubectl, ['--kubeconfig', kubeconfig, ...args], { input, encoding: 'utf8', cwd: repoRoot, maxBuffer: 256 * 1024 * 1024 });
       if (r.status !== 0) throw new Error(`kubectl ${args.join(' ')} failed: ${r.stderr}${r.stdout}`);
       return r.stdout;
     };
