@@ -76,6 +76,43 @@ function buildNode(level: ir.InsertLevel, linked: boolean, next: { n: number }):
 const rowsCte = (n: Node): string => `_r${n.index}`;
 const insertCte = (n: Node, p: number): string => `_i${n.index}_${p}`;
 const linkedCte = (n: Node): string => `_n${n.index}`;
+const sourceCte = (n: Node, p: number): string => `_s${n.index}_${p}`;
+
+/**
+ * Note [Correlated nested inserts]
+ * Rows of a level that other levels link to (a parent of nested rows, or a
+ * root of several partitions, whose output keeps input order) must be
+ * matched to their input rows. RETURNING order is not promised, and a BEFORE
+ * trigger may rewrite any column, the key included, so neither position nor
+ * the row's values are a safe link. Instead:
+ *
+ * - a plain insert is a MERGE .. ON false WHEN NOT MATCHED THEN INSERT over
+ *   the numbered input rows (`_s<L>_<p>`), whose RETURNING names the source
+ *   row's `__ord`, `__pord` beside the inserted row: the link is carried
+ *   through the statement (PostgreSQL 17+: MERGE .. RETURNING);
+ * - an upsert (ON CONFLICT has no MERGE equivalent under concurrency) whose
+ *   rows give every conflict column joins RETURNING back to `_s<L>_<p>` on
+ *   those columns, known before the insert; a row that comes back without
+ *   its key (a trigger changed it) fails the statement's assertion instead
+ *   of linking a child under another parent;
+ * - an upsert whose rows do not give the conflict columns (they come from
+ *   defaults) still matches by position (INSERT .. SELECT .. ORDER BY and
+ *   RETURNING in insertion order, true of PostgreSQL but not promised).
+ *
+ * A level nothing links to (a plain root, leaf children) stays INSERT ..
+ * SELECT: nothing is matched there.
+ */
+type LinkKind = 'none' | 'merge' | 'key' | 'position';
+
+/** The conflict columns when every row of the partition gives each of them (`cols`), else null. */
+function keyColumns(c: ir.OnConflict, cols: readonly string[]): readonly string[] | null {
+  return c.constraintColumns.length > 0 && c.constraintColumns.every((k) => cols.includes(k)) ? c.constraintColumns : null;
+}
+
+/** `"i".k = "s".k AND ...` over the conflict columns. */
+function keyJoin(keys: readonly string[]): Fragment {
+  return join(keys.map((k) => sql`${columnOf('i', k)} = ${columnOf('s', k)}`), ' AND ');
+}
 
 /** `o.__j -> 'key' -> 'data'`. */
 function nestedData(owner: string, key: string): Fragment {
@@ -174,7 +211,7 @@ function insertCtes(n: Node, owner: { node: Node; nested: ir.NestedInsert } | nu
   for (const p of n.parents) insertCtes(p.node, null, aliases, st);
   const level = n.level;
   const table = qualified(level.table.schema, level.table.name);
-  const numbered: Array<{ cte: string; inputs: Fragment }> = [];
+  const numbered: Array<{ cte: string; inputs: Fragment; link: LinkKind; keyed: readonly string[] | null; source: string }> = [];
   level.partitions.forEach((part, pi) => {
     const target = aliases.fresh();
     const cols: string[] = [];
@@ -199,17 +236,42 @@ function insertCtes(n: Node, owner: { node: Node; nested: ir.NestedInsert } | nu
     for (const c of level.presets?.columns ?? []) add(c, columnOf('r', c));
     froms.push(sql` CROSS JOIN LATERAL ${rowRecord(level, part)} AS "r"`);
     const filter = partitionFilter(level, part);
-    const colList = cols.length === 0 ? raw('') : sql` (${join(cols.map(ident), ', ')})`;
     const conflict = level.onConflict === null ? raw('') : onConflictClause(level.onConflict, level, target, aliases);
     const marked = marksInserted(level);
     const name = insertCte(n, pi);
-    st.ctes.push(
-      seq([
-        sql`${ident(name)} AS (INSERT INTO ${table} AS ${ident(target)}${colList} SELECT ${join(values, ', ')} FROM ${seq(froms)}`,
-        filter === null ? raw('') : sql` WHERE ${filter}`,
-        sql` ORDER BY "s"."__ord"${conflict} RETURNING *${marked ? sql`, (${columnOf(target, 'xmax')} = 0) AS ${ident(INSERTED)}` : raw('')})`,
-      ]),
-    );
+    const returning = marked ? sql`, (${columnOf(target, 'xmax')} = 0) AS ${ident(INSERTED)}` : raw('');
+    // Note [Correlated nested inserts]: how the rows of a level others link to are matched to their inputs.
+    const needsLink = n.linked || (n.index === 0 && level.partitions.length > 1);
+    const keyed = level.onConflict === null ? null : keyColumns(level.onConflict, cols);
+    const link: LinkKind = !needsLink ? 'none' : level.onConflict === null ? 'merge' : keyed !== null ? 'key' : 'position';
+    const where = filter === null ? raw('') : sql` WHERE ${filter}`;
+    if (link === 'merge' || link === 'key') {
+      const src = sourceCte(n, pi);
+      const named = cols.map((c, i) => sql`${values[i]!} AS ${ident(c)}`);
+      st.ctes.push(
+        seq([sql`${ident(src)} AS (SELECT "s"."__ord", "s"."__pord"`, named.length === 0 ? raw('') : sql`, ${join(named, ', ')}`, sql` FROM ${seq(froms)}`, where, sql`)`]),
+      );
+      if (link === 'merge') {
+        // MERGE .. RETURNING may name the source row: its input number comes back with the inserted row.
+        const insert = cols.length === 0 ? raw('INSERT DEFAULT VALUES') : sql`INSERT (${join(cols.map(ident), ', ')}) VALUES (${join(cols.map((c) => columnOf('m', c)), ', ')})`;
+        st.ctes.push(
+          sql`${ident(name)} AS (MERGE INTO ${table} AS ${ident(target)} USING (SELECT * FROM ${ident(src)} ORDER BY "__ord") AS "m" ON false WHEN NOT MATCHED THEN ${insert} RETURNING "m"."__ord", "m"."__pord", ${ident(target)}.*)`,
+        );
+      } else {
+        st.ctes.push(
+          sql`${ident(name)} AS (INSERT INTO ${table} AS ${ident(target)} (${join(cols.map(ident), ', ')}) SELECT ${join(cols.map((c) => columnOf('m', c)), ', ')} FROM ${ident(src)} AS "m" ORDER BY "m"."__ord"${conflict} RETURNING *${returning})`,
+        );
+      }
+    } else {
+      const colList = cols.length === 0 ? raw('') : sql` (${join(cols.map(ident), ', ')})`;
+      st.ctes.push(
+        seq([
+          sql`${ident(name)} AS (INSERT INTO ${table} AS ${ident(target)}${colList} SELECT ${join(values, ', ')} FROM ${seq(froms)}`,
+          where,
+          sql` ORDER BY "s"."__ord"${conflict} RETURNING *${returning})`,
+        ]),
+      );
+    }
     const count = sql`(SELECT count(*) FROM ${ident(name)})`;
     st.counts.push(count);
     const updateCheck = level.onConflict?.check ?? null;
@@ -231,6 +293,16 @@ function insertCtes(n: Node, owner: { node: Node; nested: ir.NestedInsert } | nu
       });
     }
     const inputs = sql`(SELECT "s"."__ord", "s"."__pord", row_number() OVER (ORDER BY "s"."__ord") AS "__rn" FROM ${ident(rowsCte(n))} AS "s"${filter === null ? raw('') : sql` WHERE ${filter}`})`;
+    if (link === 'key' && keyed !== null) {
+      // Every returned row must carry the key of one input row, else a trigger changed it. Before the skip
+      // assertion below, so that its (v2) message wins when both fail.
+      const matched = sql`(SELECT count(*) FROM ${ident(name)} AS "i" JOIN ${ident(sourceCte(n, pi))} AS "s" ON ${keyJoin(keyed)})`;
+      st.assertions.push({
+        failed: sql`${matched} <> ${count}`,
+        code: 'unexpected',
+        message: `cannot link nested rows: a row upserted into table "${level.table.name}" came back without the key it was given (changed by a trigger?)`,
+      });
+    }
     if (n.linked && maySkip(level.onConflict)) {
       const what = n.children.length > 0 ? 'array relations' : 'object relation';
       st.assertions.push({
@@ -239,12 +311,16 @@ function insertCtes(n: Node, owner: { node: Node; nested: ir.NestedInsert } | nu
         message: `cannot proceed to insert ${what} since insert to table "${level.table.name}" affects zero rows`,
       });
     }
-    numbered.push({ cte: name, inputs });
+    numbered.push({ cte: name, inputs, link, keyed, source: sourceCte(n, pi) });
   });
   if (n.linked || (n.index === 0 && numbered.length > 1)) {
-    const parts = numbered.map(
-      (j) => sql`SELECT "s"."__ord", "s"."__pord", "i".* FROM (SELECT row_number() OVER () AS "__rn", * FROM ${ident(j.cte)}) AS "i" JOIN ${j.inputs} AS "s" ON "s"."__rn" = "i"."__rn"`,
-    );
+    const parts = numbered.map((j) => {
+      if (j.link === 'merge') return sql`SELECT * FROM ${ident(j.cte)}`;
+      if (j.link === 'key' && j.keyed !== null) {
+        return sql`SELECT "s"."__ord", "s"."__pord", "i".* FROM ${ident(j.cte)} AS "i" JOIN ${ident(j.source)} AS "s" ON ${keyJoin(j.keyed)}`;
+      }
+      return sql`SELECT "s"."__ord", "s"."__pord", "i".* FROM (SELECT row_number() OVER () AS "__rn", * FROM ${ident(j.cte)}) AS "i" JOIN ${j.inputs} AS "s" ON "s"."__rn" = "i"."__rn"`;
+    });
     st.ctes.push(sql`${ident(linkedCte(n))} AS (${join(parts, ' UNION ALL ')})`);
   }
   for (const c of n.children) insertCtes(c.node, { node: n, nested: c.nested }, aliases, st);
