@@ -19,13 +19,13 @@
  * Object relationships (parents) are inserted before their owner, array
  * relationships (children) after it, so one statement writes the whole tree
  * with no per-row round trips. Inserted rows are matched to their input rows
- * by position: INSERT .. SELECT .. ORDER BY inserts in that order and
- * RETURNING yields rows as they are inserted, so row_number() over the CTE
- * equals row_number() over the partition's input rows by __ord. Only an
- * ON CONFLICT that skips rows (DO NOTHING, or DO UPDATE .. WHERE) breaks
- * that, so for a level other rows depend on, a skipped row fails the
- * statement's assertion (v2 compat: "cannot proceed to insert ... affects
- * zero rows") and the transaction rolls back.
+ * as Note [Correlated nested inserts] says. For a level other rows depend
+ * on, a row skipped by ON CONFLICT (DO NOTHING, or DO UPDATE .. WHERE) fails
+ * the statement's assertion (v2 compat: "cannot proceed to insert ...
+ * affects zero rows") and the transaction rolls back. A row a BEFORE trigger
+ * skips (returns NULL) is not asserted on, as that would cost every nested
+ * insert a second statement: the rows nested under it are not inserted
+ * either (they have no row to link to), and no other row's are misplaced.
  *
  * Data-modifying CTEs do not see each other's rows through the tables, so
  * when the output follows relationships of inserted rows, the statement only
