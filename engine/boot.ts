@@ -34,11 +34,14 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
   const metadata = await MetadataService.start({
     metadataDatabaseUrl: metadataUrl,
     defaultDatabaseUrl: settings.databaseUrl,
+    statementTimeoutMs: settings.statementTimeout * 1000,
     logger,
   });
   const graphql = new GraphqlService(metadata.catalogRef, {
     stringifyNumericTypes: settings.stringifyNumericTypes,
     inferFunctionPermissions: settings.inferFunctionPermissions,
+    planCacheBytes: settings.planCacheSizeMb * 1024 * 1024,
+    queryFieldLimit: settings.queryFieldLimit,
     logger,
   });
   const app = await buildApp({ settings, logger, auth, metadata, graphql });

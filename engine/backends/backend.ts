@@ -8,11 +8,20 @@ import type { SourceKind } from '../catalog/types.ts';
 import type { EngineError } from '../errors/engine-error.ts';
 import type { EnumTableQuery, EnumTableRows, SourceIntrospection } from './introspection.ts';
 import type { CompiledSql } from './sql/fragment.ts';
+import type { Cancellation } from '../request-context.ts';
 
 /** A statement with its parameter values bound, ready to run. */
 export interface BoundStatement {
   readonly text: string;
   readonly values: readonly unknown[];
+}
+
+/** How one request's statements run: cancelled with the request, and under a role's time limit. */
+export interface RunOptions {
+  /** The request's cancellation: its running statement is cancelled in the database when it fires. */
+  readonly cancel?: Cancellation;
+  /** A statement timeout for this request (a role's `time_limit`), over the source's default. */
+  readonly timeoutMs?: number | null;
 }
 
 /**
@@ -22,13 +31,13 @@ export interface BoundStatement {
 export interface SourceConnection {
   readonly kind: SourceKind;
   /** Runs a statement returning one row with one JSON/text column, and returns that text (null for no row). */
-  queryJsonText(stmt: BoundStatement): Promise<string | null>;
+  queryJsonText(stmt: BoundStatement, opts?: RunOptions): Promise<string | null>;
   /**
    * Runs statements in order in one transaction; returns the JSON text of
    * each. Any failure rolls back all and is thrown as a
    * {@link TransactionStatementError} naming the statement that failed.
    */
-  transactionJsonText(stmts: readonly BoundStatement[]): Promise<(string | null)[]>;
+  transactionJsonText(stmts: readonly BoundStatement[], opts?: RunOptions): Promise<(string | null)[]>;
   /** Closes the pool after in-flight queries finish. */
   close(): Promise<void>;
 }
@@ -52,6 +61,8 @@ export interface ConnectionSettings {
   readonly idleTimeoutSeconds?: number;
   readonly connectionLifetimeSeconds?: number;
   readonly connectTimeoutSeconds?: number;
+  /** Statement timeout of every connection, in ms (0 or absent: none); Note [Statement timeout] in postgres/connection.ts. */
+  readonly statementTimeoutMs?: number;
 }
 
 /**

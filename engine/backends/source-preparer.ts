@@ -39,9 +39,11 @@ export class SourcePreparer {
   readonly #connections = new Map<string, SourceConnection>();
   readonly #retiring = new Map<ReturnType<typeof setTimeout>, SourceConnection>();
   readonly #logger: Logger;
+  readonly #statementTimeoutMs: number;
 
-  constructor(logger: Logger) {
+  constructor(logger: Logger, statementTimeoutMs = 0) {
     this.#logger = logger;
+    this.#statementTimeoutMs = statementTimeoutMs;
   }
 
   /** The open connection for a configuration key, if any. */
@@ -101,6 +103,7 @@ export class SourcePreparer {
         ...(p.idle_timeout === undefined ? {} : { idleTimeoutSeconds: p.idle_timeout }),
         ...(p.connection_lifetime === undefined ? {} : { connectionLifetimeSeconds: p.connection_lifetime }),
         ...(p.pool_timeout === undefined ? {} : { connectTimeoutSeconds: p.pool_timeout }),
+        statementTimeoutMs: this.#statementTimeoutMs,
       });
       this.#connections.set(configKey, conn);
     }

@@ -297,6 +297,7 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, r
     sources: catalogSources,
     roles: collectRoles(doc),
     inconsistencies: bad,
+    ...(doc.api_limits === undefined ? {} : { apiLimits: doc.api_limits }),
   };
 }
 

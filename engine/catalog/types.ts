@@ -11,6 +11,7 @@
  * schema building can therefore trust every reference it finds here.
  */
 import type { SourceConnection } from '../backends/backend.ts';
+import type { ApiLimits } from '../metadata/document.ts';
 
 /** A table or view name with its schema. */
 export interface QualifiedName {
@@ -31,6 +32,8 @@ export interface Catalog {
   /** Every role named anywhere in metadata (permissions, inherited roles), `admin` excluded. */
   readonly roles: readonly string[];
   readonly inconsistencies: readonly InconsistentObject[];
+  /** The document's `api_limits` (execute/api-limits.ts applies them); absent when none are set. */
+  readonly apiLimits?: ApiLimits;
 }
 
 /** A resolved database source with its tracked, consistent tables. */

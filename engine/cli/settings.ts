@@ -25,6 +25,12 @@ export interface Settings {
   readonly logLevel: LogLevel;
   readonly inferFunctionPermissions: boolean;
   readonly stringifyNumericTypes: boolean;
+  /** Estimated MiB the plan cache may keep (Note [Plan cache bytes] in execute/plan-cache.ts). */
+  readonly planCacheSizeMb: number;
+  /** Seconds a request's SQL statement may run (0: no limit); Note [Statement timeout]. */
+  readonly statementTimeout: number;
+  /** Most fields one operation may select, fragments expanded (0: no bound); Note [Operation cost]. */
+  readonly queryFieldLimit: number;
 }
 
 interface SettingSpec {
@@ -53,6 +59,9 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'logLevel', flag: '--log-level', env: 'ENGINE_GRAPHQL_LOG_LEVEL', kind: 'enum', values: ['debug', 'info', 'warn', 'error'], describe: 'log level (default info)' },
   { key: 'inferFunctionPermissions', flag: '--infer-function-permissions', env: 'ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS', kind: 'bool', describe: 'roles that may select a function\'s table may call it (default true)' },
   { key: 'stringifyNumericTypes', flag: '--stringify-numeric-types', env: 'ENGINE_GRAPHQL_STRINGIFY_NUMERIC_TYPES', kind: 'bool', describe: 'return bigint, numeric and float values as JSON strings (default false)' },
+  { key: 'planCacheSizeMb', flag: '--plan-cache-size-mb', env: 'ENGINE_GRAPHQL_PLAN_CACHE_SIZE_MB', kind: 'int', describe: 'estimated MiB of memory the plan cache may keep (default 128)' },
+  { key: 'statementTimeout', flag: '--statement-timeout', env: 'ENGINE_GRAPHQL_STATEMENT_TIMEOUT', kind: 'int', describe: 'seconds a GraphQL request\'s SQL statement may run, 0 for no limit (default 60)' },
+  { key: 'queryFieldLimit', flag: '--query-field-limit', env: 'ENGINE_GRAPHQL_QUERY_FIELD_LIMIT', kind: 'int', describe: 'most fields one GraphQL operation may select, fragments expanded, 0 for no bound (default 5000)' },
 ];
 
 const DEFAULTS: Settings = {
@@ -71,6 +80,9 @@ const DEFAULTS: Settings = {
   logLevel: 'info',
   inferFunctionPermissions: true,
   stringifyNumericTypes: false,
+  planCacheSizeMb: 128,
+  statementTimeout: 60,
+  queryFieldLimit: 5000,
 };
 
 /** Settings with defaults for everything not given (tests and embedding). */

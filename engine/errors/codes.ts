@@ -29,6 +29,9 @@ export const ErrorCode = {
   NotFound: 'not-found',
   MethodNotAllowed: 'method-not-allowed',
   UnsupportedMediaType: 'unsupported-media-type',
+  RateLimitExceeded: 'rate-limit-exceeded',
+  /** A statement ran past its statement timeout (ENGINE_GRAPHQL_STATEMENT_TIMEOUT or a role's time_limit). */
+  Timeout: 'timeout',
 } as const;
 
 /** One of the wire error codes. */

@@ -8,7 +8,9 @@
  *
  * See architecture.md, "One GraphQL request", and Note [Plan cache keys].
  */
-import { getVariableValues, type GraphQLSchema, type OperationDefinitionNode, type OperationTypeNode } from 'graphql';
+import { getVariableValues, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type OperationTypeNode } from 'graphql';
+import type { RunOptions } from '../backends/backend.ts';
+import type { RequestContext } from '../request-context.ts';
 import type { ApiResponse, ExecuteOptions, GraphqlApi } from '../server/deps.ts';
 import type { CatalogRef } from '../catalog/snapshot.ts';
 import type { Logger } from '../logger.ts';
@@ -23,7 +25,9 @@ import { bindStatement } from './bind.ts';
 import { renderExplain } from './explain-plan.ts';
 import { runMutationPlan } from './mutation-plan.ts';
 import { buildPlan, type Plan } from './plan.ts';
-import { PlanCache, storePlan, structuralKey } from './plan-cache.ts';
+import { ApiLimitsPolicy, limitExceeded, RateLimiter, rateLimitExceeded, type RoleLimits } from './api-limits.ts';
+import { measureOperation, type OperationCost } from './operation-cost.ts';
+import { entryBytes, PlanCache, structuralKey, type OperationEntry } from './plan-cache.ts';
 import { prepareOperation } from './prepare.ts';
 import { parseGraphqlRequest, type GraphqlRequest } from './request-body.ts';
 import { dataResponse, errorResponse, spliceObjects } from './response.ts';
@@ -33,8 +37,10 @@ import { runStatement } from './run.ts';
 export interface GraphqlServiceOptions {
   readonly stringifyNumericTypes: boolean;
   readonly logger: Logger;
-  /** Most cached operations (default 4096). */
-  readonly planCacheSize?: number;
+  /** Estimated bytes the plan cache may keep (default 128 MiB; Note [Plan cache bytes]). */
+  readonly planCacheBytes?: number;
+  /** Most fields an operation may select, fragments expanded (default 5000; 0: no bound). See Note [Operation cost]. */
+  readonly queryFieldLimit?: number;
   /** ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS (default true). */
   readonly inferFunctionPermissions?: boolean;
 }
@@ -43,6 +49,14 @@ const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** GraphQL over HTTP: GET must not change anything, so a mutation there is 405 (the whole request). */
 const MUTATION_OVER_GET = new EngineError(ErrorCode.MethodNotAllowed, 'mutations cannot be sent with GET; use POST', { path: '$', status: 405 });
+
+/** What a request runs, and what to cache once it ran without error (null on a cache hit). */
+interface Planned {
+  readonly plan: Plan;
+  readonly variables: Readonly<Record<string, unknown>>;
+  readonly kind: OperationTypeNode;
+  readonly pending: { readonly version: number; readonly key: string; readonly entry: OperationEntry; readonly planKey: string } | null;
+}
 
 function coerceVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, inputs: Readonly<Record<string, unknown>>): Record<string, unknown> {
   let r: ReturnType<typeof getVariableValues>;
@@ -68,6 +82,11 @@ function asEngineError(e: unknown): EngineError {
   return new EngineError(ErrorCode.Unexpected, 'unexpected error', { internal: String(e), cause: e });
 }
 
+/** `opts` without its cancellation (see #run). */
+function withoutCancel(opts: RunOptions | undefined): RunOptions | undefined {
+  return opts === undefined || opts.timeoutMs === undefined || opts.timeoutMs === null ? undefined : { timeoutMs: opts.timeoutMs };
+}
+
 /** Implements /v1/graphql and /v1/graphql/explain over the catalog in force. */
 export class GraphqlService implements GraphqlApi {
   readonly #catalogRef: CatalogRef;
@@ -75,31 +94,48 @@ export class GraphqlService implements GraphqlApi {
   readonly #logger: Logger;
   readonly #schemas: SchemaCache;
   readonly #plans: PlanCache;
+  readonly #fieldLimit: number;
+  /** The API limits of the catalog in force (null: none set). */
+  #limits: ApiLimitsPolicy | null = null;
+  readonly #rates = new RateLimiter();
 
   constructor(catalogRef: CatalogRef, opts: GraphqlServiceOptions) {
     this.#catalogRef = catalogRef;
     this.#stringify = opts.stringifyNumericTypes;
     this.#logger = opts.logger;
-    this.#plans = new PlanCache(opts.planCacheSize ?? 4096);
+    this.#plans = new PlanCache(opts.planCacheBytes ?? 128 * 1024 * 1024);
+    this.#fieldLimit = opts.queryFieldLimit ?? 5000;
     this.#schemas = new SchemaCache({ inferFunctionPermissions: opts.inferFunctionPermissions ?? true }, (role, error) =>
       this.#logger.error('role schema could not be built', { role, error: errorDetails(error) }),
     );
     catalogRef.subscribe((c) => {
       this.#plans.clear();
+      this.#limits = c.apiLimits === undefined ? null : new ApiLimitsPolicy(c.apiLimits);
       this.#schemas.warm(c);
     });
-    this.#schemas.warm(catalogRef.current);
+    const c = catalogRef.current;
+    this.#limits = c.apiLimits === undefined ? null : new ApiLimitsPolicy(c.apiLimits);
+    this.#schemas.warm(c);
   }
 
-  /** Executes one request body (or a batch: a list of them). Errors come back with status 200. */
-  async execute(session: Session, body: unknown, options?: ExecuteOptions): Promise<ApiResponse> {
+  /**
+   * Executes one request body (or a batch: a list of them). Errors come back
+   * with status 200. `ctx` (from the HTTP layer) carries the client address
+   * for rate limits and the cancellation of a request whose client left.
+   */
+  async execute(session: Session, body: unknown, options?: ExecuteOptions, ctx?: RequestContext): Promise<ApiResponse> {
     const readOnly = options?.readOnly === true;
+    const limits = this.#limits === null ? null : this.#limits.forRole(session.role, session.isAdmin);
+    if (limits !== null) {
+      const refused = this.#refuseByRate(session, limits, ctx) ?? (Array.isArray(body) && limits.batch !== null && body.length > limits.batch ? limitExceeded('batch', limits.batch) : null);
+      if (refused !== null) return { status: 200, jsonText: JSON.stringify(errorResponse(refused, session.isAdmin)) };
+    }
     try {
       if (Array.isArray(body)) {
-        const parts = await Promise.all(body.map((b) => this.#executeOne(session, b, readOnly)));
+        const parts = await Promise.all(body.map((b) => this.#executeOne(session, b, readOnly, limits, ctx)));
         return { status: 200, jsonText: `[${parts.join(',')}]` };
       }
-      return { status: 200, jsonText: await this.#executeOne(session, body, readOnly) };
+      return { status: 200, jsonText: await this.#executeOne(session, body, readOnly, limits, ctx) };
     } catch (e) {
       // Only a mutation in a read-only request gets here (see #executeOne).
       const err = asEngineError(e);
@@ -107,12 +143,32 @@ export class GraphqlService implements GraphqlApi {
     }
   }
 
-  async #executeOne(session: Session, body: unknown, readOnly: boolean): Promise<string> {
+  /** Cached operations and their estimated bytes (Note [Plan cache bytes]). */
+  get planCacheStats(): { readonly entries: number; readonly bytes: number } {
+    return { entries: this.#plans.size, bytes: this.#plans.bytes };
+  }
+
+  /** A rate-limit refusal, or null (Note [API limits]). */
+  #refuseByRate(session: Session, limits: RoleLimits, ctx: RequestContext | undefined): EngineError | null {
+    const rate = limits.rate;
+    if (rate === null) return null;
+    let key = session.role;
+    if (rate.by === 'ip') key += `\u0000${ctx?.clientAddress ?? ''}`;
+    else if (rate.by !== null) for (const name of rate.by) key += `\u0000${session.variables[name] ?? ''}`;
+    return this.#rates.take(key, rate.max, Date.now()) ? null : rateLimitExceeded(rate.max);
+  }
+
+  async #executeOne(session: Session, body: unknown, readOnly: boolean, limits: RoleLimits | null, ctx: RequestContext | undefined): Promise<string> {
     try {
       const req = parseGraphqlRequest(body);
-      const { plan, variables, kind } = this.#planFor(session, req);
+      const { plan, variables, kind, pending } = this.#planFor(session, req, limits);
       if (readOnly && kind === 'mutation') throw MUTATION_OVER_GET;
-      return await this.#run(plan, variables, session);
+      const timeoutMs = limits === null ? null : limits.timeoutMs;
+      const opts: RunOptions | undefined = ctx === undefined ? (timeoutMs === null ? undefined : { timeoutMs }) : { cancel: ctx, timeoutMs };
+      const text = await this.#run(plan, variables, session, opts);
+      // Only operations that ran without error are cached (Note [Plan cache bytes]).
+      if (pending !== null) this.#plans.store(pending.version, pending.key, pending.entry, pending.planKey, plan);
+      return text;
     } catch (e) {
       if (e === MUTATION_OVER_GET) throw e;
       const err = asEngineError(e);
@@ -121,33 +177,50 @@ export class GraphqlService implements GraphqlApi {
     }
   }
 
-  async #run(plan: Plan, variables: Readonly<Record<string, unknown>>, session: Session): Promise<string> {
+  async #run(plan: Plan, variables: Readonly<Record<string, unknown>>, session: Session, opts: RunOptions | undefined): Promise<string> {
     if (plan.staticData !== null) return dataResponse(plan.staticData);
-    if (plan.mutation !== null) return dataResponse(await runMutationPlan(plan.mutation, variables, session));
+    if (plan.mutation !== null) return dataResponse(await runMutationPlan(plan.mutation, variables, session, opts));
     const stmts = plan.statements;
     if (stmts.length === 1) {
       const s = stmts[0];
       if (s !== undefined) {
-        const text = await runStatement(s.connection, bindStatement(s.sql, variables, session));
+        const text = await runStatement(s.connection, bindStatement(s.sql, variables, session), opts);
         return dataResponse(text ?? 'null');
       }
     }
+    // Statements of several sources run side by side; a cancellation watches one statement at a
+    // time, so only the first of them is cancelled with the request.
     const texts = await Promise.all(
-      stmts.map(async (s) => (await runStatement(s.connection, bindStatement(s.sql, variables, session))) ?? '{}'),
+      stmts.map(async (s, i) => (await runStatement(s.connection, bindStatement(s.sql, variables, session), i === 0 ? opts : withoutCancel(opts))) ?? '{}'),
     );
     return dataResponse(spliceObjects(texts, plan.needsReorder ? plan.order : null));
   }
 
+  /** Refuses an operation over the field bound or the role's depth and node limits (Note [Operation cost]). */
+  #checkCost(document: DocumentNode, operation: OperationDefinitionNode, limits: RoleLimits | null): OperationCost {
+    const cost = measureOperation(document, operation);
+    if (this.#fieldLimit > 0 && cost.fields > this.#fieldLimit) throw limitExceeded('field', this.#fieldLimit);
+    if (limits !== null) {
+      if (limits.depth !== null && !cost.introspection && cost.depth > limits.depth) throw limitExceeded('depth', limits.depth);
+      if (limits.nodes !== null && cost.nodes > limits.nodes) throw limitExceeded('node', limits.nodes);
+    }
+    return cost;
+  }
+
   /** The plan of a request: cached, or built (parse, validate, toIr, compile) on a miss. */
-  #planFor(session: Session, req: GraphqlRequest): { plan: Plan; variables: Readonly<Record<string, unknown>>; kind: OperationTypeNode } {
+  #planFor(session: Session, req: GraphqlRequest, limits: RoleLimits | null): Planned {
     const catalog = this.#catalogRef.current;
     // Backend-only requests get their own schema and plans (Note [Plan cache keys]).
     const view = roleViewKey(session);
     const backendOnly = session.backendOnly === true;
-    let entry = this.#plans.get(catalog.version, view, req.operationName, req.query);
+    const key = PlanCache.key(view, req.operationName, req.query);
+    let entry = this.#plans.get(catalog.version, key);
     if (entry === undefined) {
       const role = this.#schemas.get(catalog, session.role, session.isAdmin, backendOnly);
-      const { document, operation } = prepareOperation(role.schema, req.query, req.operationName);
+      let cost: OperationCost | undefined;
+      const { document, operation } = prepareOperation(role.schema, req.query, req.operationName, (d, o) => {
+        cost = this.#checkCost(d, o, limits);
+      });
       // See Note [Renamed schema] in graphql/schema/naming-convention.ts.
       const inner = role.naming === undefined ? { document, operation } : toDefaultNames(role.naming, document, operation);
       entry = {
@@ -159,8 +232,9 @@ export class GraphqlService implements GraphqlApi {
         structural: [],
         shaped: [],
         plans: new Map(),
+        cost: cost ?? measureOperation(inner.document, inner.operation),
+        bytes: entryBytes(key, req.query),
       };
-      this.#plans.set(catalog.version, view, req.operationName, req.query, entry);
     }
     const naming = entry.naming;
     const variables = !entry.hasVariables
@@ -169,8 +243,9 @@ export class GraphqlService implements GraphqlApi {
         ? coerceVariables(entry.schema, entry.operation, req.variables)
         : variablesToDefaultNames(naming.convention, naming.clientOperation, coerceVariables(naming.convention.renamed, naming.clientOperation, req.variables));
     const kind = entry.operation.operation;
-    const cached = entry.plans.get(structuralKey(entry, variables));
-    if (cached !== undefined) return { plan: cached, variables, kind };
+    const planKey = structuralKey(entry, variables);
+    const cached = entry.plans.get(planKey);
+    if (cached !== undefined) return { plan: cached, variables, kind, pending: null };
     const op = toIrOperation({
       schema: entry.schema,
       // The role's own permissions: its schema may be shared with roles of equal shape (Note [Shared role types]).
@@ -186,8 +261,8 @@ export class GraphqlService implements GraphqlApi {
       if (use === 'shape' && !entry.shaped.includes(name)) entry.shaped.push(name);
     }
     const plan = buildPlan(naming === undefined ? op.fields : renameTypenames(op.fields, naming.convention.typeNames), catalog);
-    storePlan(entry, structuralKey(entry, variables), plan);
-    return { plan, variables, kind };
+    // The key again: translating may have found more structural variables.
+    return { plan, variables, kind, pending: { version: catalog.version, key, entry, planKey: structuralKey(entry, variables) } };
   }
 
   /** `/v1/graphql/explain`: the SQL and Postgres plan of each database root field. */
@@ -199,7 +274,7 @@ export class GraphqlService implements GraphqlApi {
       const vars: Record<string, string> = {};
       for (const [k, v] of Object.entries(user)) vars[k.toLowerCase()] = typeof v === 'string' ? v : JSON.stringify(v);
       const session = buildSession(vars['x-engine-role'] ?? ADMIN_ROLE, vars);
-      const { plan, variables } = this.#planFor(session, req);
+      const { plan, variables } = this.#planFor(session, req, this.#limits?.forRole(session.role, session.isAdmin) ?? null);
       const catalog = this.#catalogRef.current;
       // `prepared_arguments` (an addition to v2's `{field, sql, plan}`) makes `sql` runnable as is.
       const out: Array<{ field: string; sql: string; plan: string[]; prepared_arguments: readonly unknown[] }> = [];

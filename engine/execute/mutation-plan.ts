@@ -7,7 +7,7 @@
  * is atomic already), so `insert_<t>_one` is one statement and one round trip.
  */
 import type * as ir from '../ir/index.ts';
-import type { BoundStatement, CompiledMutation, SourceConnection } from '../backends/backend.ts';
+import type { BoundStatement, CompiledMutation, RunOptions, SourceConnection } from '../backends/backend.ts';
 import type { Catalog } from '../catalog/types.ts';
 import type { Session } from '../auth/session.ts';
 import { backendFor } from '../backends/registry.ts';
@@ -55,7 +55,12 @@ function writesOf(fields: readonly PlannedMutationField[]): WriteField[] {
 }
 
 /** Runs a mutation plan and returns the `data` object's JSON text. */
-export async function runMutationPlan(plan: MutationPlan, variables: Readonly<Record<string, unknown>>, session: Session): Promise<string> {
+export async function runMutationPlan(
+  plan: MutationPlan,
+  variables: Readonly<Record<string, unknown>>,
+  session: Session,
+  opts?: RunOptions,
+): Promise<string> {
   const values = new Map<WriteField, string>();
   const writes = writesOf(plan.fields);
   const sources: string[] = [];
@@ -66,7 +71,7 @@ export async function runMutationPlan(plan: MutationPlan, variables: Readonly<Re
     for (const f of mine) for (const s of f.compiled.statements) stmts.push(bindStatement(s.sql, variables, session));
     const first = mine[0];
     if (first === undefined) continue;
-    const texts = await runTransaction(first.connection, stmts);
+    const texts = await runTransaction(first.connection, stmts, opts);
     let i = 0;
     for (const f of mine) {
       const outputs: string[] = [];

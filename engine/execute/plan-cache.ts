@@ -19,10 +19,31 @@
  * Variables holding mutation input objects are keyed by their shape only
  * (see Note [Mutation inputs as JSON] in ir/mutation.ts).
  * A new catalog version empties the cache; entries are evicted LRU.
+ *
+ * Note [Plan cache bytes]
+ * The cache is bounded by an estimate of the bytes its entries keep, not by
+ * their number: 1,100 distinct 51 KB queries once kept 3.8 MB each and the
+ * process died of heap exhaustion under an entry bound of 4,096. The estimate
+ * is taken at insert time from lengths already at hand, never by walking the
+ * heap: the parsed document (parsed without locations, see prepare.ts) keeps
+ * 32-47 bytes per character of query text (measured with graphql-js on a
+ * 205-character AlbumByPK query, a 166-character nested one and a
+ * 4,000-alias 59 KB one), so AST_BYTES_PER_CHAR is 48; a plan keeps its SQL
+ * text and the IR it was compiled from, which grows with the SQL, so
+ * PLAN_BYTES_PER_SQL_CHAR is 4, plus each parameter slot and the static data.
+ * Checked against the heap (node --expose-gc, heapUsed after gc, 500 distinct
+ * operations on the music fixture): the estimate is 1.00 of the real size for
+ * a one-table query with a variable, 1.39 for two root fields with arguments
+ * and 1.17 for 300 aliases: it errs on the safe side.
+ * Only operations that ran without error are stored (see graphql-service.ts),
+ * and an entry estimated above a sixteenth of the budget is never stored: one
+ * request must not flush the cache of everyone else.
  */
 import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { NamingConvention } from '../graphql/schema/naming-convention.ts';
 import { shapeKey } from '../graphql/to-ir/mutation-input.ts';
+import type { PlannedMutationField } from './mutation-plan.ts';
+import type { OperationCost } from './operation-cost.ts';
 import type { Plan } from './plan.ts';
 
 /** A parsed, validated operation and its plans. */
@@ -44,6 +65,42 @@ export interface OperationEntry {
    * schema] in graphql/schema/naming-convention.ts.
    */
   readonly naming?: { readonly convention: NamingConvention; readonly clientOperation: OperationDefinitionNode };
+  /** Depth and node counts of the operation (Note [Operation cost]), measured once on the miss. */
+  readonly cost: OperationCost;
+  /** Estimated bytes kept (Note [Plan cache bytes]); grows as plans are added. */
+  bytes: number;
+}
+
+/** Estimated heap bytes per character of query text kept as a parsed document. */
+const AST_BYTES_PER_CHAR = 48;
+/** Estimated heap bytes per character of a plan's SQL (the text and its IR). */
+const PLAN_BYTES_PER_SQL_CHAR = 4;
+/** Fixed cost of an entry (its maps, arrays and small objects) and of a plan. */
+const ENTRY_BYTES = 2560;
+const OBJECT_BYTES = 512;
+const PARAM_BYTES = 64;
+
+/** The estimated bytes an entry for `query` keeps before any plan (key included). */
+export function entryBytes(key: string, query: string): number {
+  return ENTRY_BYTES + key.length + query.length * AST_BYTES_PER_CHAR;
+}
+
+/** The estimated bytes a plan keeps. */
+export function planBytes(plan: Plan): number {
+  let n = OBJECT_BYTES + (plan.staticData?.length ?? 0);
+  for (const s of plan.statements) n += s.sql.text.length * PLAN_BYTES_PER_SQL_CHAR + s.sql.params.length * PARAM_BYTES;
+  if (plan.mutation !== null) n += mutationBytes(plan.mutation.fields);
+  return n;
+}
+
+function mutationBytes(fields: readonly PlannedMutationField[]): number {
+  let n = 0;
+  for (const f of fields) {
+    if (f.kind === 'static') n += OBJECT_BYTES + f.json.length;
+    else if (f.kind === 'namespace') n += mutationBytes(f.fields);
+    else for (const s of f.compiled.statements) n += OBJECT_BYTES + s.sql.text.length * PLAN_BYTES_PER_SQL_CHAR + s.sql.params.length * PARAM_BYTES;
+  }
+  return n;
 }
 
 /** Most plans kept per entry (distinct structural values). */
@@ -58,33 +115,25 @@ export function structuralKey(entry: OperationEntry, variables: Readonly<Record<
   return key;
 }
 
-/** Stores a plan under its key, dropping the oldest when the entry is full. */
-export function storePlan(entry: OperationEntry, key: string, plan: Plan): void {
-  if (entry.plans.size >= MAX_PLANS_PER_ENTRY) {
-    const oldest = entry.plans.keys().next();
-    if (oldest.done !== true) entry.plans.delete(oldest.value);
-  }
-  entry.plans.set(key, plan);
-}
-
-/** An LRU map of operation entries for one catalog version at a time. */
+/** An LRU map of operation entries for one catalog version at a time, bounded by estimated bytes. */
 export class PlanCache {
-  readonly #max: number;
+  readonly #maxBytes: number;
   readonly #entries = new Map<string, OperationEntry>();
+  #bytes = 0;
   #version = -1;
 
-  constructor(maxEntries: number) {
-    this.#max = maxEntries;
+  constructor(maxBytes: number) {
+    this.#maxBytes = maxBytes;
   }
 
-  static #key(role: string, operationName: string | null, query: string): string {
+  /** The key of a request's entry (`role`: its roleViewKey). */
+  static key(role: string, operationName: string | null, query: string): string {
     return `${role}\u0000${operationName ?? ''}\u0000${query}`;
   }
 
-  /** The entry for a request (`role`: its roleViewKey), refreshing its recency. */
-  get(version: number, role: string, operationName: string | null, query: string): OperationEntry | undefined {
+  /** The entry under `key`, refreshing its recency. */
+  get(version: number, key: string): OperationEntry | undefined {
     if (version !== this.#version) return undefined;
-    const key = PlanCache.#key(role, operationName, query);
     const e = this.#entries.get(key);
     if (e !== undefined) {
       this.#entries.delete(key);
@@ -93,28 +142,60 @@ export class PlanCache {
     return e;
   }
 
-  /** Stores an entry; a newer catalog version first drops every older entry. */
-  set(version: number, role: string, operationName: string | null, query: string, entry: OperationEntry): void {
+  /**
+   * Stores `plan` under `planKey` in `entry`, and the entry under `key` if it
+   * is not there yet; a newer catalog version first drops every older entry.
+   * Oversized entries are not stored (Note [Plan cache bytes]).
+   */
+  store(version: number, key: string, entry: OperationEntry, planKey: string, plan: Plan): void {
     if (version < this.#version) return;
-    if (version > this.#version) {
-      this.#entries.clear();
-      this.#version = version;
+    if (version > this.#version) this.clear(version);
+    const cached = this.#entries.get(key) === entry;
+    let added = planBytes(plan);
+    if (entry.plans.size >= MAX_PLANS_PER_ENTRY) {
+      const oldest = entry.plans.entries().next();
+      if (oldest.done !== true) {
+        entry.plans.delete(oldest.value[0]);
+        added -= planBytes(oldest.value[1]);
+      }
     }
-    const key = PlanCache.#key(role, operationName, query);
-    this.#entries.set(key, entry);
-    if (this.#entries.size > this.#max) {
-      const oldest = this.#entries.keys().next();
-      if (oldest.done !== true) this.#entries.delete(oldest.value);
+    if (entry.bytes + added > this.#maxBytes / 16) {
+      // Too big to keep: forget it (and its other plans) rather than grow it.
+      if (cached) this.#drop(key, entry);
+      return;
+    }
+    entry.plans.set(planKey, plan);
+    entry.bytes += added;
+    if (cached) this.#bytes += added;
+    else {
+      this.#entries.set(key, entry);
+      this.#bytes += entry.bytes;
+    }
+    for (const [k, e] of this.#entries) {
+      if (this.#bytes <= this.#maxBytes) break;
+      this.#drop(k, e);
     }
   }
 
+  #drop(key: string, entry: OperationEntry): void {
+    this.#entries.delete(key);
+    this.#bytes -= entry.bytes;
+  }
+
   /** Drops everything (catalog swap). */
-  clear(): void {
+  clear(version = this.#version): void {
     this.#entries.clear();
+    this.#bytes = 0;
+    this.#version = version;
   }
 
   /** Number of cached operations. */
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** Estimated bytes kept. */
+  get bytes(): number {
+    return this.#bytes;
   }
 }

@@ -225,6 +225,28 @@ export interface InheritedRole {
   readonly role_set: readonly string[];
 }
 
+/** An API limit: a `global` value and per-role overrides (v2 `APILimitOption`). */
+export interface ApiLimitOption<T> {
+  readonly global: T;
+  readonly per_role?: Readonly<Record<string, T>>;
+}
+
+/** v2 `RateLimitOption`: requests per minute, counted per role and optionally per `IP` or session variables. */
+export interface RateLimitConfig {
+  readonly max_reqs_per_min: number;
+  readonly unique_params?: string | readonly string[] | null;
+}
+
+/** v2 `api_limits` (set_api_limits); see execute/api-limits.ts. */
+export interface ApiLimits {
+  readonly disabled?: boolean;
+  readonly depth_limit?: ApiLimitOption<number>;
+  readonly node_limit?: ApiLimitOption<number>;
+  readonly time_limit?: ApiLimitOption<number>;
+  readonly batch_limit?: ApiLimitOption<number>;
+  readonly rate_limit?: ApiLimitOption<RateLimitConfig>;
+}
+
 /** The whole metadata document (normalized). */
 export interface MetadataDocument {
   readonly version: 3;
@@ -237,7 +259,9 @@ export interface MetadataDocument {
   readonly cron_triggers: readonly JsonObject[];
   readonly rest_endpoints: readonly JsonObject[];
   readonly inherited_roles: readonly InheritedRole[];
-  /** Other top-level keys of v2's document (network, api_limits, metrics_config...) kept as they came. */
+  /** Absent when none are set (remove_api_limits). */
+  readonly api_limits?: ApiLimits;
+  /** Other top-level keys of v2's document (network, metrics_config...) kept as they came. */
   readonly extra: JsonObject;
 }
 
@@ -331,7 +355,7 @@ export function normalizeTable(raw: Loose): TableMetadata {
  * See Note [Normalized document].
  */
 export function normalizeDocument(raw: Loose): MetadataDocument {
-  const known = new Set<string>(['version', 'sources', 'custom_types', ...TOP_LEVEL_LISTS]);
+  const known = new Set<string>(['version', 'sources', 'custom_types', 'api_limits', ...TOP_LEVEL_LISTS]);
   const extra: Record<string, JsonValue> = {};
   for (const [k, v] of Object.entries(raw)) if (!known.has(k)) extra[k] = v as JsonValue;
   const sources = list<Loose>(raw['sources']).map((s): SourceMetadata => {
@@ -347,6 +371,7 @@ export function normalizeDocument(raw: Loose): MetadataDocument {
   });
   const doc: Loose = { version: 3, sources, custom_types: (raw['custom_types'] as JsonObject | undefined) ?? null, extra };
   for (const k of TOP_LEVEL_LISTS) doc[k] = list(raw[k]);
+  if (raw['api_limits'] !== undefined) doc['api_limits'] = raw['api_limits'];
   return doc as unknown as MetadataDocument;
 }
 
@@ -370,6 +395,7 @@ export function toWireDocument(doc: MetadataDocument): Loose {
   if (doc.custom_types !== null && !Object.values(doc.custom_types).every((v) => Array.isArray(v) && v.length === 0)) {
     out['custom_types'] = doc.custom_types;
   }
+  if (doc.api_limits !== undefined) out['api_limits'] = doc.api_limits;
   for (const [k, v] of Object.entries(doc.extra)) out[k] = v;
   return out;
 }

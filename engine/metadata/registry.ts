@@ -13,6 +13,7 @@ import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { ApiFamily } from '../server/deps.ts';
 import type { MetadataCall, Operation } from './operation.ts';
+import { removeApiLimits, setApiLimits } from './operations/api-limits/set-api-limits.ts';
 import { bulk } from './operations/manage/bulk.ts';
 import { clearMetadata } from './operations/manage/clear-metadata.ts';
 import { dropInconsistentMetadata } from './operations/manage/drop-inconsistent-metadata.ts';
@@ -103,6 +104,8 @@ const METADATA_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ...MANAGE_OPERATIONS,
   ['add_inherited_role', addInheritedRole],
   ['drop_inherited_role', dropInheritedRole],
+  ['set_api_limits', setApiLimits],
+  ['remove_api_limits', removeApiLimits],
 ]);
 
 /** v2 compat: the legacy `/v1/query` operations. */

@@ -33,6 +33,8 @@ export interface MetadataServiceOptions {
   readonly metadataDatabaseUrl: string;
   /** The `default` source of a fresh engine, or null for none. */
   readonly defaultDatabaseUrl: string | null;
+  /** Statement timeout of source connections in ms (0: none); see Note [Statement timeout] in backends/postgres/connection.ts. */
+  readonly statementTimeoutMs?: number;
   readonly logger: Logger;
 }
 
@@ -104,7 +106,7 @@ export class MetadataService implements MetadataApi {
   /** Connects to the metadata database, loads (or initializes) metadata, builds the first catalog, starts watching. */
   static async start(opts: MetadataServiceOptions): Promise<MetadataService> {
     const store = await MetadataStore.open(opts.metadataDatabaseUrl, randomUUID(), opts.logger);
-    const preparer = new SourcePreparer(opts.logger);
+    const preparer = new SourcePreparer(opts.logger, opts.statementTimeoutMs ?? 0);
     try {
       const stored = await store.loadOrInitialize(toWireDocument(initialDocument(opts.defaultDatabaseUrl)));
       const doc = parseStoredDocument(stored.metadata);

@@ -7,6 +7,7 @@ import type { Authenticator } from '../auth/resolve-session.ts';
 import type { Session } from '../auth/session.ts';
 import type { Settings } from '../cli/settings.ts';
 import type { Logger } from '../logger.ts';
+import type { RequestContext } from '../request-context.ts';
 
 /** An API answer: status plus either a JSON value or JSON text already serialized. */
 export type ApiResponse =
@@ -32,8 +33,11 @@ export interface ExecuteOptions {
 
 /** The GraphQL API. */
 export interface GraphqlApi {
-  /** Executes one GraphQL-over-HTTP request body. Errors come back as `{errors}` with status 200 (405: a mutation in a read-only request). */
-  execute(session: Session, body: unknown, options?: ExecuteOptions): Promise<ApiResponse>;
+  /**
+   * Executes one GraphQL-over-HTTP request body. Errors come back as `{errors}` with status 200 (405: a mutation in a read-only request).
+   * `ctx`: the client's address and the request's cancellation (the client left).
+   */
+  execute(session: Session, body: unknown, options?: ExecuteOptions, ctx?: RequestContext): Promise<ApiResponse>;
   /** `/v1/graphql/explain`: `{query: {query, variables, operationName}, user}` → `[{field, sql, plan, prepared_arguments}]`. */
   explain(body: unknown): Promise<ApiResponse>;
 }

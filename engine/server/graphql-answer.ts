@@ -14,6 +14,7 @@
 import type { RequestHeaders } from '../auth/resolve-session.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError, errorDetails } from '../errors/engine-error.ts';
+import type { RequestContext } from '../request-context.ts';
 import type { AppDeps } from './deps.ts';
 import { parseJsonBody, tryParseJsonBody } from './body.ts';
 import { graphqlErrorBody, toEngineError } from './error-response.ts';
@@ -70,7 +71,7 @@ function statusFor(media: ResponseMedia, err: EngineError): number {
 }
 
 /** Authenticates and executes one GraphQL request; never throws. */
-export async function answerGraphql(deps: AppDeps, req: GraphqlHttpRequest): Promise<GraphqlAnswer> {
+export async function answerGraphql(deps: AppDeps, req: GraphqlHttpRequest, ctx?: RequestContext): Promise<GraphqlAnswer> {
   const { headers } = req;
   const media = responseMediaFor(single(headers['accept']));
   const contentType = contentTypeOf(media);
@@ -88,7 +89,7 @@ export async function answerGraphql(deps: AppDeps, req: GraphqlHttpRequest): Pro
     setCookies = auth.setCookies;
     isAdmin = auth.session.isAdmin;
     const body = parsed === undefined ? parseJsonBody(req.payload) : parsed;
-    const res = await deps.graphql.execute(auth.session, body, req.method === 'GET' ? READ_ONLY : undefined);
+    const res = await deps.graphql.execute(auth.session, body, req.method === 'GET' ? READ_ONLY : undefined, ctx);
     const text = 'jsonText' in res ? res.jsonText : JSON.stringify(res.json);
     // graphql-response+json: no `data` means the request failed before execution (errorResponse's shape).
     const status = media === 'graphql-response' && res.status === 200 && text.startsWith('{"errors"') ? 400 : res.status;

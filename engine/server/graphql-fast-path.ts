@@ -17,6 +17,7 @@
  * Bodies over the limit get 413, as from fastify.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { RequestContext } from '../request-context.ts';
 import type { AppDeps } from './deps.ts';
 import { codingFor, compress, type Coding } from './compression.ts';
 import { answerGraphql, type GraphqlAnswer } from './graphql-answer.ts';
@@ -77,7 +78,12 @@ export function graphqlFastPath(opts: FastPathOptions): FastPath {
   }
 
   function answer(req: IncomingMessage, res: ServerResponse, method: 'GET' | 'POST', payload: string): void {
-    answerGraphql(deps, { method, headers: req.headers, payload }).then(
+    // A client that leaves before its answer cancels the request's SQL (Note [Cancel on disconnect]).
+    const ctx = new RequestContext(req.socket.remoteAddress);
+    res.once('close', () => {
+      if (!res.writableFinished) ctx.cancel();
+    });
+    answerGraphql(deps, { method, headers: req.headers, payload }, ctx).then(
       (a) => respond(req, res, a),
       // answerGraphql does not throw; this guards a bug from leaving the client hanging.
       (e: unknown) => {

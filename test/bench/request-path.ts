@@ -20,6 +20,7 @@ import { silentLogger } from '../../engine/logger.ts';
 import { MetadataService } from '../../engine/metadata/service.ts';
 import type { AppDeps } from '../../engine/server/deps.ts';
 import { answerGraphql } from '../../engine/server/graphql-answer.ts';
+import { RequestContext } from '../../engine/request-context.ts';
 import { chinookWorkloadText } from './data/chinook.ts';
 import { engineHeaders, type RoleName } from './lib/peers.ts';
 import { loadWorkload } from './workload.ts';
@@ -53,7 +54,8 @@ const textTypes: pg.CustomTypesConfig = { getTypeParser: () => (value: string) =
 
 // Both sides must give the same bytes, or the comparison means nothing.
 async function viaEngine(): Promise<string> {
-  return (await answerGraphql(deps, { method: 'POST', headers, payload: body })).body;
+  // As the fast path does: every request carries its context (client address, cancellation).
+  return (await answerGraphql(deps, { method: 'POST', headers, payload: body }, new RequestContext('127.0.0.1'))).body;
 }
 async function viaPg(): Promise<string> {
   const r = await pool.query({ name: 'request_path', text: first?.sql ?? '', values: first?.prepared_arguments ?? [], rowMode: 'array', types: textTypes });

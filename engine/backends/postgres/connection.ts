@@ -12,7 +12,7 @@
  * a rollback).
  */
 import pg from 'pg';
-import { TransactionStatementError, type BoundStatement, type SourceConnection } from '../backend.ts';
+import { TransactionStatementError, type BoundStatement, type RunOptions, type SourceConnection } from '../backend.ts';
 
 /** Pool settings of a source (v2 `pool_settings`, already resolved). */
 export interface PostgresPoolSettings {
@@ -20,7 +20,32 @@ export interface PostgresPoolSettings {
   readonly idleTimeoutSeconds?: number;
   readonly connectionLifetimeSeconds?: number;
   readonly connectTimeoutSeconds?: number;
+  /** Statement timeout of every connection, in ms (0 or absent: none); see Note [Statement timeout]. */
+  readonly statementTimeoutMs?: number;
 }
+
+/**
+ * Note [Statement timeout]
+ * Every request statement is bounded by a statement timeout
+ * (ENGINE_GRAPHQL_STATEMENT_TIMEOUT, default 60 s), given to PostgreSQL as a
+ * startup parameter of each pooled connection, so it costs nothing per
+ * request: `SET LOCAL` in a transaction around each read (a read runs without
+ * one) took AlbumByPK from X to Y requests/s (test/bench/request-path.ts, see
+ * the commit). A role's `time_limit` (Note [API limits] in
+ * execute/api-limits.ts) is set with `set_config(…, true)` inside a
+ * transaction, for that role's requests only. `run_sql` transactions lift the
+ * timeout (`SET LOCAL statement_timeout = 0`): migrations may run long, and
+ * only admins call it.
+ *
+ * Note [Cancel on disconnect]
+ * When a request's client goes away, its running statement is cancelled with
+ * the protocol's cancel request (a new connection carrying the backend's pid
+ * and secret key; no pooled connection is needed, unlike
+ * `pg_cancel_backend`, so it works when the pool is exhausted). The cancel
+ * arrives asynchronously, possibly after the statement finished, so the
+ * connection is destroyed rather than returned to the pool: a late cancel
+ * must not hit the next request's statement.
+ */
 
 /** Something that runs SQL: a pool or one checked-out client. */
 export type PgQueryable = pg.Pool | pg.ClientBase;
@@ -74,6 +99,27 @@ function isStalePreparedStatement(e: unknown): boolean {
   return typeof code === 'string' && STALE_PREPARED_STATE.has(code);
 }
 
+/** The error of a statement not run because its request was cancelled first. */
+function cancelledError(): Error {
+  return Object.assign(new Error('canceling statement due to user request'), { code: '57014' });
+}
+
+/** Sends the protocol's cancel request for `client`'s running statement (Note [Cancel on disconnect]). */
+function sendCancel(client: pg.PoolClient): void {
+  const c = client as unknown as { processID: number | null; secretKey: number | null; host: string; port: number };
+  if (c.processID === null || c.secretKey === null) return;
+  const con = new pg.Connection() as pg.Connection & { cancel(pid: number, key: number): void; connect(port: number | string, host?: string): void };
+  const pid = c.processID;
+  const key = c.secretKey;
+  con.on('error', () => {});
+  con.on('connect', () => {
+    con.cancel(pid, key);
+    con.stream.end();
+  });
+  if (c.host.startsWith('/')) con.connect(`${c.host}/.s.PGSQL.${c.port}`);
+  else con.connect(c.port, c.host);
+}
+
 /** A pooled connection to one PostgreSQL source. */
 export class PostgresConnection implements SourceConnection {
   readonly kind = 'postgres' as const;
@@ -82,6 +128,8 @@ export class PostgresConnection implements SourceConnection {
   readonly #names = new Map<string, string>();
   #nextName = 1;
   #closed = false;
+  /** Whether connections start with a statement timeout (run_sql lifts it). */
+  readonly #statementTimeout: boolean;
 
   constructor(databaseUrl: string, settings: PostgresPoolSettings = {}) {
     this.#pool = new pg.Pool({
@@ -91,22 +139,45 @@ export class PostgresConnection implements SourceConnection {
       maxLifetimeSeconds: settings.connectionLifetimeSeconds ?? 600,
       connectionTimeoutMillis: (settings.connectTimeoutSeconds ?? 10) * 1000,
       pipeline: true,
+      ...(settings.statementTimeoutMs === undefined || settings.statementTimeoutMs <= 0 ? {} : { statement_timeout: settings.statementTimeoutMs }),
     });
+    this.#statementTimeout = (settings.statementTimeoutMs ?? 0) > 0;
     // An idle client losing its server must not crash the process; the pool drops it.
     this.#pool.on('error', () => {});
   }
 
   /** Runs a statement returning one row with one column, and returns that column as text. */
-  async queryJsonText(stmt: BoundStatement): Promise<string | null> {
+  async queryJsonText(stmt: BoundStatement, opts?: RunOptions): Promise<string | null> {
+    const timeoutMs = opts?.timeoutMs ?? null;
+    if (timeoutMs !== null) return (await this.transactionJsonText([stmt], opts))[0] ?? null;
+    const cancel = opts?.cancel;
+    if (cancel === undefined) return await this.#queryNamed(this.#pool, stmt);
+    if (cancel.cancelled) throw cancelledError();
+    const client = await this.#pool.connect();
+    let cancelled = false;
+    cancel.watch(() => {
+      cancelled = true;
+      sendCancel(client);
+    });
+    try {
+      return await this.#queryNamed(client, stmt);
+    } finally {
+      cancel.unwatch();
+      // See Note [Cancel on disconnect]: a late cancel must not reach another request's statement.
+      client.release(cancelled);
+    }
+  }
+
+  async #queryNamed(q: PgQueryable, stmt: BoundStatement): Promise<string | null> {
     const name = this.#nameOf(stmt.text);
     try {
-      return await queryFirstText(this.#pool, stmt.text, stmt.values, name);
+      return await queryFirstText(q, stmt.text, stmt.values, name);
     } catch (e) {
       if (name === undefined || !isStalePreparedStatement(e)) throw e;
       // Prepared before a schema change that its kept parameter types no longer fit: retire the
       // name (the next use prepares a fresh one on every connection) and run this one unnamed.
       this.#names.delete(stmt.text);
-      return await queryFirstText(this.#pool, stmt.text, stmt.values);
+      return await queryFirstText(q, stmt.text, stmt.values);
     }
   }
 
@@ -125,18 +196,31 @@ export class PostgresConnection implements SourceConnection {
    * round trip); any failure rolls back all and is thrown as a
    * TransactionStatementError naming the failed statement.
    */
-  async transactionJsonText(stmts: readonly BoundStatement[]): Promise<(string | null)[]> {
+  async transactionJsonText(stmts: readonly BoundStatement[], opts?: RunOptions): Promise<(string | null)[]> {
+    const cancel = opts?.cancel;
+    if (cancel?.cancelled === true) throw new TransactionStatementError(0, cancelledError());
     const client = await this.#pool.connect();
     let broken = false;
+    cancel?.watch(() => {
+      broken = true;
+      sendCancel(client);
+    });
     try {
       const begin = client.query('BEGIN');
+      const timeoutMs = opts?.timeoutMs ?? null;
+      // A role's time limit, for this transaction only (Note [Statement timeout]).
+      const timeout = timeoutMs === null ? null : queryFirstText(client, `SELECT set_config('statement_timeout', $1, true)`, [String(timeoutMs)]);
       const runs = stmts.map((s) => queryFirstText(client, s.text, s.values));
       const commit = client.query('COMMIT');
-      const [b, ...rest] = await Promise.allSettled([begin, ...runs, commit]);
+      const [b, ...rest] = await Promise.allSettled([begin, ...(timeout === null ? [] : [timeout]), ...runs, commit]);
       if (b?.status === 'rejected') {
         // Without BEGIN the statements may have run on their own; the connection cannot be trusted.
         broken = true;
         throw new TransactionStatementError(0, b.reason);
+      }
+      if (timeout !== null) {
+        const t = rest.shift();
+        if (t?.status === 'rejected') throw new TransactionStatementError(0, t.reason);
       }
       const out: (string | null)[] = [];
       for (const [i, r] of rest.entries()) {
@@ -148,6 +232,7 @@ export class PostgresConnection implements SourceConnection {
       }
       return out;
     } finally {
+      cancel?.unwatch();
       client.release(broken);
     }
   }
@@ -161,6 +246,8 @@ export class PostgresConnection implements SourceConnection {
     let broken = false;
     try {
       await client.query(begin);
+      // run_sql is not bounded by the request statement timeout (Note [Statement timeout]).
+      if (this.#statementTimeout) await client.query('SET LOCAL statement_timeout = 0');
       try {
         const result = await fn(client);
         await client.query('COMMIT');

@@ -29,6 +29,8 @@ function classify(sqlstate: string): { code: ErrorCode; showMessage: boolean } {
   if (sqlstate.startsWith('22')) return { code: ErrorCode.DataException, showMessage: true };
   if (sqlstate.startsWith('23')) return { code: ErrorCode.ConstraintViolation, showMessage: true };
   if (sqlstate === '42501') return { code: ErrorCode.PermissionError, showMessage: true };
+  // query_canceled: a statement timeout ("canceling statement due to statement timeout"), or a cancel after the client left.
+  if (sqlstate === '57014') return { code: ErrorCode.Timeout, showMessage: true };
   return { code: ErrorCode.Unexpected, showMessage: false };
 }
 

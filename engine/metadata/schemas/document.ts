@@ -32,6 +32,7 @@ import {
   tableNameSchema,
   updatePermissionSchema,
 } from './common.ts';
+import { apiLimitsSchema } from './api-limits.ts';
 import { computedFieldDefinitionSchema, functionConfigurationSchema } from './functions.ts';
 import { SOURCE_KEPT_KEYS } from '../document.ts';
 import type { JsonSchema } from './validate.ts';
@@ -145,7 +146,7 @@ function makeDocumentSchema(strict: boolean): {
       ),
     ),
     rest_endpoints: listOf(closed(['name', 'url', 'methods', 'definition'], ['comment'])),
-    api_limits: objectSchema,
+    api_limits: apiLimitsSchema,
     metrics_config: closed([], ['analyze_query_variables', 'analyze_response_body']),
     inherited_roles: listOf(closed(['role_name', 'role_set'], [], { role_name: nameSchema, role_set: listOf(nameSchema) })),
     graphql_schema_introspection: closed([], ['disabled_for_roles']),

@@ -13,6 +13,7 @@ import { answerGraphql, type GraphqlAnswer } from '../graphql-answer.ts';
 import { VARY } from '../graphql-fast-path.ts';
 import { requireJsonContentType } from '../media-type.ts';
 import { sendApiResponse } from '../reply.ts';
+import { RequestContext } from '../../request-context.ts';
 
 /** Registers the GraphQL routes. */
 export async function registerGraphqlRoutes(app: FastifyInstance, opts: { deps: AppDeps }): Promise<void> {
@@ -28,10 +29,20 @@ export async function registerGraphqlRoutes(app: FastifyInstance, opts: { deps: 
     if (coding !== null) void reply.header('content-encoding', coding);
     return reply.code(a.status).type(a.contentType).send(body);
   };
-  app.post('/v1/graphql', async (request, reply) => send(request, reply, await answerGraphql(deps, { method: 'POST', headers: request.headers, payload: request.body })));
+  // A client that leaves before its answer cancels the request's SQL (Note [Cancel on disconnect]).
+  const contextOf = (request: FastifyRequest, reply: FastifyReply): RequestContext => {
+    const ctx = new RequestContext(request.ip);
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) ctx.cancel();
+    });
+    return ctx;
+  };
+  app.post('/v1/graphql', async (request, reply) =>
+    send(request, reply, await answerGraphql(deps, { method: 'POST', headers: request.headers, payload: request.body }, contextOf(request, reply))),
+  );
   app.get('/v1/graphql', async (request, reply) => {
     const q = request.url.indexOf('?');
-    return send(request, reply, await answerGraphql(deps, { method: 'GET', headers: request.headers, payload: q === -1 ? '' : request.url.slice(q + 1) }));
+    return send(request, reply, await answerGraphql(deps, { method: 'GET', headers: request.headers, payload: q === -1 ? '' : request.url.slice(q + 1) }, contextOf(request, reply)));
   });
 
   app.post('/v1/graphql/explain', async (request, reply) => {
