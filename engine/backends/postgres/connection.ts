@@ -29,11 +29,14 @@ export interface PostgresPoolSettings {
  * Every request statement is bounded by a statement timeout
  * (ENGINE_GRAPHQL_STATEMENT_TIMEOUT, default 60 s), given to PostgreSQL as a
  * startup parameter of each pooled connection, so it costs nothing per
- * request: `SET LOCAL` in a transaction around each read (a read runs without
- * one) took AlbumByPK from X to Y requests/s (test/bench/request-path.ts, see
- * the commit). A role's `time_limit` (Note [API limits] in
- * execute/api-limits.ts) is set with `set_config(…, true)` inside a
- * transaction, for that role's requests only. `run_sql` transactions lift the
+ * request. Setting it per request instead needs a transaction around each
+ * read (a read runs without one): measured with the one path that does so, a
+ * role's `time_limit` (`set_config(…, true)` after BEGIN, Note [API limits]
+ * in execute/api-limits.ts), AlbumByPK as `customer` on Chinook
+ * (test/bench/request-path.ts, 20,000 requests × 3 rounds, twice) went from
+ * 4,000-7,200 requests/s at 36-48 µs user CPU per request to 1,850-2,650/s at
+ * 67-76 µs (under a machine load average near 19, so only the ratio means
+ * anything). So only requests of a role with a `time_limit` pay for it. `run_sql` transactions lift the
  * timeout (`SET LOCAL statement_timeout = 0`): migrations may run long, and
  * only admins call it.
  *
@@ -149,7 +152,13 @@ export class PostgresConnection implements SourceConnection {
   /** Runs a statement returning one row with one column, and returns that column as text. */
   async queryJsonText(stmt: BoundStatement, opts?: RunOptions): Promise<string | null> {
     const timeoutMs = opts?.timeoutMs ?? null;
-    if (timeoutMs !== null) return (await this.transactionJsonText([stmt], opts))[0] ?? null;
+    if (timeoutMs !== null) {
+      try {
+        return (await this.transactionJsonText([stmt], opts))[0] ?? null;
+      } catch (e) {
+        throw e instanceof TransactionStatementError ? e.cause : e;
+      }
+    }
     const cancel = opts?.cancel;
     if (cancel === undefined) return await this.#queryNamed(this.#pool, stmt);
     if (cancel.cancelled) throw cancelledError();
