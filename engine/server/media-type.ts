@@ -23,6 +23,11 @@
  * type is used only when the client prefers it in Accept (first listed or a
  * higher q than application/json); the check is a substring test when Accept
  * does not mention it, so v2 clients pay nothing for it.
+ * The `graphql-http` server audit (test/integration/server/graphql-over-http.test.ts), on an
+ * engine without admin secret: before, 32 ok, 7 warnings, 22 notices (issue 14 counted 22
+ * errors); after, 43 ok, 0 warnings, 0 errors, 18 notices. The notices are the MAY items "400 for
+ * a malformed {query}/{operationName}/{variables}/{extensions} parameter" under application/json,
+ * where v2's 200 stays.
  */
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
