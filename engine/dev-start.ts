@@ -172,7 +172,17 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const { dataRoot, EmbeddedPostgresClass } = await placePostgres();
+  // Until the engine serves (and handles signals itself), a signal stops PostgreSQL before exiting:
+  // `kill` during the first-run set-up must not leave an orphan server holding the data folder.
+  const running: { server?: EmbeddedPostgres } = {};
+  const onSignal = (signal: NodeJS.Signals): void => {
+    say(`${signal} during start-up: stopping PostgreSQL; the next start completes the set-up`);
+    void (running.server?.stop() ?? Promise.resolve()).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   const server = await startPostgres(path.join(dataRoot, 'postgres'), EmbeddedPostgresClass);
+  running.server = server;
   const adminUrl = `postgres://postgres:${password}@127.0.0.1:${pgPort}/postgres`;
   const databaseUrl = `postgres://postgres:${password}@127.0.0.1:${pgPort}/${database}`;
   try {
@@ -189,9 +199,12 @@ async function main(): Promise<void> {
     ENGINE_GRAPHQL_SERVER_HOST: env['ENGINE_GRAPHQL_SERVER_HOST'] || '127.0.0.1',
   };
   say('starting the engine');
-  const started = await runCli(['serve', ...args], serveEnv, () => server.stop());
-  if (started === undefined) return;
-  const { settings, engine } = started;
+  const serving = await runCli(['serve', ...args], serveEnv, () => server.stop());
+  // runCli has installed its own signal handlers (graceful close, then PostgreSQL stops).
+  process.removeListener('SIGINT', onSignal);
+  process.removeListener('SIGTERM', onSignal);
+  if (serving === undefined) return;
+  const { settings, engine } = serving;
   const port = (engine.app.server.address() as AddressInfo).port;
   const { url, scope } = describeBind(settings.serverHost, port);
   const localUrl = `http://127.0.0.1:${port}`;

@@ -89,14 +89,19 @@ describe('npm start', () => {
     const data = await dataFolder();
     const [pgPort, httpPort] = [await freePort(), await freePort()];
     const env = { ENGINE_DEV_DATA_DIR: data, ENGINE_DEV_PG_PORT: String(pgPort), ENGINE_GRAPHQL_SERVER_PORT: String(httpPort) };
-    // The HTTP port is taken: the first start creates the database, then cannot listen.
+    // Killed right after the sample database was created: PostgreSQL is stopped too.
+    const killed = devStart(root, env);
+    await killed.waitFor('creating the sample database "engine"');
+    expect(await killed.stop()).toBe(143);
+    expect(killed.output()).toContain('SIGTERM during start-up: stopping PostgreSQL');
+    expect(existsSync(path.join(data, 'postgres', 'postmaster.pid'))).toBe(false);
+    // The HTTP port is taken: the next start cannot listen.
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(httpPort, '127.0.0.1', resolve));
     const first = devStart(root, env);
     expect(await first.exited).not.toBe(0);
     blocker.close();
-    expect(first.output()).toContain('first run: creating the PostgreSQL data folder');
-    expect(first.output()).toContain('creating the sample database "engine"');
+    expect(killed.output()).toContain('first run: creating the PostgreSQL data folder');
     expect(first.output()).toContain('engine failed to start');
     expect(existsSync(path.join(data, 'sample-tracked'))).toBe(false);
 
