@@ -73,10 +73,13 @@ async function placePostgres(): Promise<{ dataRoot: string; EmbeddedPostgresClas
   return { dataRoot, EmbeddedPostgresClass };
 }
 
+/** Set when a signal stops the start: what fails after it (a closed connection) is not an error to report. */
+let stopping = false;
+
 /** A start failure that one line explains (no stack trace). */
 class DevStartError extends Error {}
 
-async function startPostgres(dataDir: string, EmbeddedPostgresClass: typeof EmbeddedPostgres): Promise<EmbeddedPostgres> {
+async function startPostgres(dataDir: string, EmbeddedPostgresClass: typeof EmbeddedPostgres, running: { server?: EmbeddedPostgres }): Promise<EmbeddedPostgres> {
   const fresh = !existsSync(path.join(dataDir, 'PG_VERSION'));
   await mkdir(path.dirname(dataDir), { recursive: true });
   const server = new EmbeddedPostgresClass({
@@ -91,6 +94,8 @@ async function startPostgres(dataDir: string, EmbeddedPostgresClass: typeof Embe
     onLog: () => {},
     onError: (e) => process.stderr.write(`[postgres] ${String(e)}\n`),
   });
+  // Known to the signal handler from now on, so a signal during start() stops it too.
+  running.server = server;
   if (fresh) {
     say(`first run: creating the PostgreSQL data folder ${dataDir} (initdb, about 10 s)`);
     await server.initialise();
@@ -107,6 +112,8 @@ async function startPostgres(dataDir: string, EmbeddedPostgresClass: typeof Embe
 /** Creates the sample database and fills it, each step only if not done yet (Note [Idempotent sample]). */
 async function seedSampleDatabase(adminUrl: string, databaseUrl: string): Promise<void> {
   const admin = new pg.Client({ connectionString: adminUrl });
+  // A connection lost between queries (PostgreSQL stopped by a signal) rejects the next query instead.
+  admin.on('error', () => {});
   await admin.connect();
   try {
     const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
@@ -118,6 +125,7 @@ async function seedSampleDatabase(adminUrl: string, databaseUrl: string): Promis
     await admin.end();
   }
   const db = new pg.Client({ connectionString: databaseUrl });
+  db.on('error', () => {});
   await db.connect();
   try {
     const tables = await db.query("SELECT 1 FROM pg_tables WHERE schemaname = 'public' LIMIT 1");
@@ -176,13 +184,13 @@ async function main(): Promise<void> {
   // `kill` during the first-run set-up must not leave an orphan server holding the data folder.
   const running: { server?: EmbeddedPostgres } = {};
   const onSignal = (signal: NodeJS.Signals): void => {
+    stopping = true;
     say(`${signal} during start-up: stopping PostgreSQL; the next start completes the set-up`);
     void (running.server?.stop() ?? Promise.resolve()).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const server = await startPostgres(path.join(dataRoot, 'postgres'), EmbeddedPostgresClass);
-  running.server = server;
+  const server = await startPostgres(path.join(dataRoot, 'postgres'), EmbeddedPostgresClass, running);
   const adminUrl = `postgres://postgres:${password}@127.0.0.1:${pgPort}/postgres`;
   const databaseUrl = `postgres://postgres:${password}@127.0.0.1:${pgPort}/${database}`;
   try {
@@ -224,6 +232,8 @@ async function main(): Promise<void> {
 try {
   await main();
 } catch (e) {
+  // The signal handler exits once PostgreSQL has stopped.
+  if (stopping) await new Promise(() => {});
   if (!(e instanceof DevStartError)) throw e;
   process.stderr.write(`[npm start] ${e.message}\n`);
   process.exit(1);
