@@ -9,7 +9,7 @@
  * oracle in plain TypeScript over the same rows: which parent admits a row
  * comes from the rendered SQL, and from there the oracle builds the cells the
  * role sees and evaluates generated `order_by` and `distinct_on` through the
- * object relationship, filters through it, aggregates and their use as sort
+ * object relationship, filters through both relationships, aggregates and their use as sort
  * keys through the array relationship (issue 12.6: none may read a hidden cell).
  * Set PERM_SEED to replay a run; the seed is in every failure message.
  */
@@ -397,6 +397,16 @@ function probes(v: RoleView): Probe[] {
       query: `{ items(where: ${neg ? `{_not: ${cond}}` : cond}, order_by: {id: asc}) { id } }`,
       expected: v.items.filter((i) => match(i) !== neg).map((i) => ({ id: i['id'] })),
       actual: (d) => d.items,
+    });
+  }
+  // A filter through the array relationship: some visible child matches on a visible cell.
+  {
+    const col = pick(['id', ...['a', 'b'].filter((c) => v.itemCols.has(c))]);
+    const n = col === 'id' ? int(60) : int(10);
+    out.push({
+      query: `{ parents(where: {items: {${col}: {_gte: ${n}}}}, order_by: {id: asc}) { id } }`,
+      expected: v.parents.filter((p) => v.childrenOf(p).some((i) => i[col] !== null && (i[col] as number) >= n)).map((p) => ({ id: p['id'] })),
+      actual: (d) => d.parents,
     });
   }
   // The array relationship: nested rows, an aggregate of them, and that aggregate as a sort key.
