@@ -76,6 +76,22 @@ export interface Introspector {
   enumRows(queries: readonly EnumTableQuery[]): Promise<(EnumTableRows | Error)[]>;
 }
 
+/** A transaction kept open across the calls of one metadata request ({@link Backend.openSqlTransaction}). */
+export interface SqlTransaction {
+  /** Runs `sql` in the transaction; `readOnly` runs it so that it cannot write, and leaves the transaction writable. */
+  runSql(sql: string, readOnly: boolean): Promise<RunSqlResult>;
+  /** Introspection inside the transaction: it sees the transaction's own changes. */
+  readonly introspector: Introspector;
+  /** Checks now what COMMIT would (deferred constraints), so that COMMIT fails only if the connection does. */
+  prepareCommit(): Promise<void>;
+  /** COMMIT; throws when it fails (the transaction is then gone). */
+  commit(): Promise<void>;
+  /** ROLLBACK; never throws; a no-op after commit. */
+  rollback(): Promise<void>;
+  /** What the metadata store writes through when this database is also the metadata database. */
+  readonly storeHandle: unknown;
+}
+
 /** How a database type appears in GraphQL and travels as a parameter. */
 export interface ScalarInfo {
   /** GraphQL scalar name: a built-in (`Int`, `String`, `Boolean`, `Float`) or the backend's own (`bigint`, `timestamptz`). */
@@ -176,6 +192,11 @@ export interface Backend {
    * transaction; an error from `inside` rolls everything back.
    */
   runSql?<T>(conn: SourceConnection, sql: string, readOnly: boolean, inside: (result: RunSqlResult, tx: Introspector) => Promise<T>): Promise<T>;
+  /**
+   * `run_sql` of a request: a transaction on `conn` kept open until the
+   * metadata is stored (Note [Effects] in metadata/effects.ts).
+   */
+  openSqlTransaction?(conn: SourceConnection): Promise<SqlTransaction>;
   readonly eventTriggers?: EventTriggerSupport;
   readonly liveQueries?: LiveQuerySupport;
 }

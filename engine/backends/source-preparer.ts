@@ -51,15 +51,26 @@ export class SourcePreparer {
     return this.#connections.get(configKey);
   }
 
-  /** Prepares every source of `doc` that has a backend, reusing `current` where allowed. */
-  async prepare(doc: MetadataDocument, current: PreparedSources, refresh: Refresh = new Set()): Promise<PreparedSources> {
+  /**
+   * Prepares every source of `doc` that has a backend, reusing `current` where
+   * allowed. `via` maps configuration keys to an introspector inside a
+   * transaction open on that database (a request's `run_sql`): those sources
+   * are read through it, so they see its uncommitted changes and do not wait
+   * on its locks.
+   */
+  async prepare(
+    doc: MetadataDocument,
+    current: PreparedSources,
+    refresh: Refresh = new Set(),
+    via: ReadonlyMap<string, Introspector> = new Map(),
+  ): Promise<PreparedSources> {
     const out = new Map<string, PreparedSource>();
     await Promise.all(
       doc.sources.map(async (s) => {
         const backend = findBackend(s.kind);
         if (backend === undefined) return;
         const fresh = refresh === 'all' || refresh.has(s.name);
-        out.set(s.name, await this.#prepareSource(backend, s, fresh ? undefined : current.get(s.name)));
+        out.set(s.name, await this.#prepareSource(backend, s, fresh ? undefined : current.get(s.name), via));
       }),
     );
     return out;
@@ -79,7 +90,12 @@ export class SourcePreparer {
     return { ...previous, introspection, enumRows };
   }
 
-  async #prepareSource(backend: Backend, s: SourceMetadata, previous: PreparedSource | undefined): Promise<PreparedSource> {
+  async #prepareSource(
+    backend: Backend,
+    s: SourceMetadata,
+    previous: PreparedSource | undefined,
+    via: ReadonlyMap<string, Introspector>,
+  ): Promise<PreparedSource> {
     const info = s.configuration.connection_info;
     const resolved = resolveDatabaseUrl(info.database_url);
     const configKey = JSON.stringify({
@@ -91,7 +107,7 @@ export class SourcePreparer {
       if (!previous.ok) return previous;
       const open = this.#connections.get(configKey);
       if (open === undefined) return previous;
-      const enumRows = await this.#readEnumRows(s, previous.introspection, previous.enumRows, backend.introspector(open));
+      const enumRows = await this.#readEnumRows(s, previous.introspection, previous.enumRows, via.get(configKey) ?? backend.introspector(open));
       return enumRows === previous.enumRows ? previous : { ...previous, enumRows };
     }
     let conn = this.#connections.get(configKey);
@@ -108,7 +124,7 @@ export class SourcePreparer {
       this.#connections.set(configKey, conn);
     }
     try {
-      const introspector = backend.introspector(conn);
+      const introspector = via.get(configKey) ?? backend.introspector(conn);
       const introspection = await introspector.introspect();
       const enumRows = await this.#readEnumRows(s, introspection, new Map(), introspector);
       return { ok: true, name: s.name, configKey, connection: conn, introspection, enumRows };

@@ -1,15 +1,18 @@
 /**
  * The shape of a metadata operation and the context it runs in. An operation
  * validates its args, checks preconditions against the current state, and
- * either answers (read) or returns the next state (write), built through
- * {@link RunContext.commitEdit}. See run.ts for the pipeline around it.
+ * either answers (read) or applies a pure edit through
+ * {@link RunContext.commitEdit}, declaring the effects that must happen with
+ * the store's commit (Note [Effects] in effects.ts). See run.ts for the
+ * pipeline around it.
  */
 import type { MetadataObjectRef } from '../catalog/object-id.ts';
-import type { PreparedSources } from '../catalog/prepared.ts';
+import type { PreparedSource, PreparedSources } from '../catalog/prepared.ts';
 import type { Catalog } from '../catalog/types.ts';
 import type { ApiFamily } from '../server/deps.ts';
 import type { MetadataDocument } from './document.ts';
 import type { Refresh, SourcePreparer } from '../backends/source-preparer.ts';
+import type { Effect } from './effects.ts';
 
 /** The metadata in force (or pending inside a call): document, version, catalog, prepared sources. */
 export interface MetadataState {
@@ -42,6 +45,11 @@ export interface Edit {
   readonly drop?: { readonly cascade: boolean };
   /** Sources to introspect afresh before building. */
   readonly refresh?: Refresh;
+  /**
+   * Sources already prepared for this edit (run_sql: introspected inside its
+   * transaction); they are used as they are and count as introspected afresh.
+   */
+  readonly prepared?: ReadonlyMap<string, PreparedSource>;
   /** Accept every new inconsistency (replace_metadata with allow_inconsistent_metadata, reload). */
   readonly allowInconsistency?: boolean;
   /** JSON path reported when the edit is refused (`$.args`). */
@@ -61,8 +69,6 @@ export interface RunContext {
   readonly state: MetadataState;
   /** Prepares, builds and checks an edit, and makes it the pending state. */
   commitEdit(edit: Edit): Promise<MetadataState>;
-  /** Makes `next` the pending state directly (run_sql, which builds its own). */
-  setState(next: MetadataState, refreshed: Refresh): void;
   /** Runs one call (bulk uses this for its items). */
   runCall(call: MetadataCall): Promise<CallResult>;
   /**
@@ -71,8 +77,15 @@ export interface RunContext {
    * call that touched a newly inconsistent object. See Note [Deferred builds] in run.ts.
    */
   batch<T>(fn: () => Promise<T>): Promise<T>;
-  /** Records that committed SQL changed a source's database (so a failing request still re-introspects it). */
-  noteDatabaseChange(source: string): void;
+  /**
+   * The effect with `key` declared earlier in this request, or the one
+   * `open` makes (declared from then on). See Note [Effects] in effects.ts.
+   */
+  effect<E extends Effect>(key: string, open: () => Promise<E>): Promise<E>;
+  /** The effects declared so far in this request, in order. */
+  readonly effects: readonly Effect[];
+  /** The URL of the metadata database (run_sql commits with the store when its source is that database). */
+  readonly metadataDatabaseUrl: string;
   /** Brings `state.catalog` up to date with `state.doc` (operations that read the catalog call this first). */
   flush(): Promise<void>;
   /** The URL of the `default` source given at start, if any (clear_metadata keeps that source). */

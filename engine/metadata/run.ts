@@ -12,7 +12,9 @@ import { objectId } from '../catalog/object-id.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { ApiFamily } from '../server/deps.ts';
+import type { Introspector } from '../backends/backend.ts';
 import { cascade } from './cascade.ts';
+import type { Effect } from './effects.ts';
 import type { CallResult, Edit, MetadataCall, MetadataState, RunContext, RunSqlServices } from './operation.ts';
 import { resolveOperation } from './registry.ts';
 import type { Refresh, SourcePreparer } from '../backends/source-preparer.ts';
@@ -36,25 +38,28 @@ export interface CallPipelineOptions {
   readonly state: MetadataState;
   readonly preparer: SourcePreparer;
   readonly defaultDatabaseUrl: string | null;
+  readonly metadataDatabaseUrl: string;
 }
 
 /** Runs the calls of one request against a pending state. */
 export class CallPipeline implements RunContext {
   readonly api: ApiFamily;
   readonly defaultDatabaseUrl: string | null;
+  readonly metadataDatabaseUrl: string;
   readonly sql: RunSqlServices;
   readonly #initial: MetadataState;
   readonly #preparer: SourcePreparer;
   #state: MetadataState;
   #refreshed: Set<string> | 'all' = new Set();
   #batchDepth = 0;
-  readonly #databaseChanged = new Set<string>();
+  readonly #effects = new Map<string, Effect>();
   /** Deferred edits since the catalog was last built. */
   #deferred: Array<{ readonly touched: ReadonlySet<string>; readonly path: string }> = [];
 
   constructor(opts: CallPipelineOptions) {
     this.api = opts.api;
     this.defaultDatabaseUrl = opts.defaultDatabaseUrl;
+    this.metadataDatabaseUrl = opts.metadataDatabaseUrl;
     this.#initial = opts.state;
     this.#state = opts.state;
     this.#preparer = opts.preparer;
@@ -76,14 +81,24 @@ export class CallPipeline implements RunContext {
     return this.#refreshed;
   }
 
-  /** Sources whose database committed SQL changed during this request. */
-  get databaseChanged(): ReadonlySet<string> {
-    return this.#databaseChanged;
+  /** The effects declared by the calls so far, in order; see Note [Effects] in effects.ts. */
+  get effects(): readonly Effect[] {
+    return [...this.#effects.values()];
   }
 
-  /** Records a committed database change of `source`. */
-  noteDatabaseChange(source: string): void {
-    this.#databaseChanged.add(source);
+  async effect<E extends Effect>(key: string, open: () => Promise<E>): Promise<E> {
+    const known = this.#effects.get(key);
+    if (known !== undefined) return known as E;
+    const made = await open();
+    this.#effects.set(key, made);
+    return made;
+  }
+
+  /** Clients of databases with a transaction open in this request, by configuration key. */
+  #via(): ReadonlyMap<string, Introspector> {
+    const out = new Map<string, Introspector>();
+    for (const e of this.#effects.values()) if (e.database !== undefined) out.set(e.database.configKey, e.database.introspector);
+    return out;
   }
 
   /** Runs one call. */
@@ -93,7 +108,7 @@ export class CallPipeline implements RunContext {
   }
 
   /** Makes `next` the pending state. */
-  setState(next: MetadataState, refreshed: Refresh): void {
+  #setState(next: MetadataState, refreshed: Refresh): void {
     this.#noteRefresh(refreshed);
     this.#state = next;
   }
@@ -106,7 +121,9 @@ export class CallPipeline implements RunContext {
 
   async #build(edit: Edit, doc = edit.doc): Promise<MetadataState> {
     const refresh = edit.refresh ?? new Set<string>();
-    const prepared = await this.#preparer.prepare(doc, this.#state.prepared, refresh);
+    let current = this.#state.prepared;
+    if (edit.prepared !== undefined) current = new Map([...current, ...edit.prepared]);
+    const prepared = await this.#preparer.prepare(doc, current, refresh, this.#via());
     const catalog = buildCatalog(doc, prepared, this.#state.resourceVersion + 1);
     return { doc, resourceVersion: this.#state.resourceVersion, catalog, prepared };
   }
@@ -151,7 +168,7 @@ export class CallPipeline implements RunContext {
 
   /** Prepares, builds and checks an edit; on success it becomes the pending state. */
   async commitEdit(edit: Edit): Promise<MetadataState> {
-    const plain = edit.drop === undefined && edit.refresh === undefined && edit.allowInconsistency !== true;
+    const plain = edit.drop === undefined && edit.refresh === undefined && edit.prepared === undefined && edit.allowInconsistency !== true;
     if (this.#batchDepth > 0 && plain) {
       this.#deferred.push({ touched: new Set(edit.touched.map(objectId)), path: edit.path });
       this.#state = { ...this.#state, doc: edit.doc };
@@ -189,7 +206,8 @@ export class CallPipeline implements RunContext {
         });
       }
     }
-    this.setState(next, edit.refresh ?? new Set());
+    this.#setState(next, edit.refresh ?? new Set());
+    if (edit.prepared !== undefined) this.#noteRefresh(new Set(edit.prepared.keys()));
     return next;
   }
 }

@@ -19,6 +19,7 @@ import { EngineError, isEngineError } from '../errors/engine-error.ts';
 import type { Logger } from '../logger.ts';
 import type { ApiFamily, ApiResponse, MetadataApi } from '../server/deps.ts';
 import { EMPTY_DOCUMENT, normalizeDocument, toWireDocument, type MetadataDocument } from './document.ts';
+import { abandonEffects, commitWithEffects } from './effects.ts';
 import { Mutex } from './mutex.ts';
 import type { MetadataState } from './operation.ts';
 import { CallPipeline } from './run.ts';
@@ -160,21 +161,36 @@ export class MetadataService implements MetadataApi {
       state: before,
       preparer: this.#preparer,
       defaultDatabaseUrl: this.#defaultDatabaseUrl,
+      metadataDatabaseUrl: this.#store.url,
     });
     let result;
+    let outcome;
     try {
       result = await pipeline.runCall({ type: call.type, args: call.args, version: call.version, path: '$', legacy: api !== 'metadata' });
+      const next = pipeline.state;
+      outcome = await commitWithEffects(pipeline.effects, pipeline.changed, async (within) => {
+        const refreshed = toRefreshList(pipeline.refreshed);
+        return await this.#store.save(toWireDocument(next.doc), before.resourceVersion, refreshed, within);
+      });
+      if (outcome.stored !== undefined) {
+        const version = outcome.stored;
+        this.#install({ ...next, resourceVersion: version, catalog: { ...next.catalog, resourceVersion: version } });
+      }
     } catch (e) {
-      // SQL a bulk committed before failing stays committed: the catalog must see it.
-      if (pipeline.databaseChanged.size > 0) await this.#refreshCommitted(pipeline.databaseChanged);
+      await abandonEffects(pipeline.effects);
       // Connections opened for a refused edit are not kept.
       this.#preparer.retain(this.#state.prepared);
       throw e;
     }
-    if (pipeline.changed) {
-      const next = pipeline.state;
-      const version = await this.#store.save(toWireDocument(next.doc), before.resourceVersion, toRefreshList(pipeline.refreshed));
-      this.#install({ ...next, resourceVersion: version, catalog: { ...next.catalog, resourceVersion: version } });
+    if (outcome.failed.length > 0) {
+      // The metadata is stored, but some SQL did not commit: the catalog must see the databases as they are.
+      const sources = new Set(pipeline.refreshed === 'all' ? this.#state.doc.sources.map((s) => s.name) : pipeline.refreshed);
+      await this.#refreshCommitted(sources);
+      const why = outcome.failed.map((f) => `${f.effect.description}: ${f.error instanceof Error ? f.error.message : String(f.error)}`);
+      throw new EngineError(ErrorCode.Unexpected, `the metadata was stored, but committing failed for ${why.join('; ')}`, {
+        path: '$',
+        status: 500,
+      });
     }
     return { status: result.status ?? 200, json: result.response };
   }

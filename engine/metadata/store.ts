@@ -17,7 +17,8 @@ import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { Logger } from '../logger.ts';
 
-const { ensureMetadataSchema, initializeMetadata, listenMetadata, loadMetadata, loadResourceVersion, saveMetadata } = metadataStorage;
+const { ensureMetadataSchema, initializeMetadata, listenMetadata, loadMetadata, loadResourceVersion, saveMetadata, saveMetadataIn } =
+  metadataStorage;
 type StoredMetadata = metadataStorage.StoredMetadata;
 
 /** A change made by another instance. */
@@ -56,6 +57,11 @@ export class MetadataStore {
     this.#pool.on('error', () => {});
   }
 
+  /** The URL of the metadata database. */
+  get url(): string {
+    return this.#url;
+  }
+
   /** Connects and makes sure the schema exists. */
   static async open(url: string, instance: string, logger: Logger): Promise<MetadataStore> {
     const store = new MetadataStore(url, instance, logger);
@@ -82,11 +88,18 @@ export class MetadataStore {
 
   /**
    * Stores `metadata` as `expected + 1`; 409 `conflict` when another writer
-   * stored first. Returns the new version.
+   * stored first. Returns the new version. With `within` (a transaction's
+   * handle from the metadata database's backend), writes in that transaction
+   * and leaves committing to the caller.
    */
-  async save(metadata: unknown, expected: number, refreshed: readonly string[] | 'all'): Promise<number> {
+  async save(metadata: unknown, expected: number, refreshed: readonly string[] | 'all', within?: unknown): Promise<number> {
     const notice: Notice = { instance: this.#instance, resource_version: expected + 1, refreshed };
-    const v = await saveMetadata(this.#pool, metadata, expected, JSON.stringify(notice));
+    const text = JSON.stringify(notice);
+    // `within`: the client of a transaction open on this same database, committed by the caller (Note [Effects]).
+    const v =
+      within === undefined
+        ? await saveMetadata(this.#pool, metadata, expected, text)
+        : await saveMetadataIn(within as pg.ClientBase, metadata, expected, text);
     if (v === null) {
       throw new EngineError(ErrorCode.Conflict, 'metadata was changed by another engine instance; retry the call', {
         path: '$',

@@ -53,6 +53,15 @@ export interface PostgresPoolSettings {
 /** Something that runs SQL: a pool or one checked-out client. */
 export type PgQueryable = pg.Pool | pg.ClientBase;
 
+/** A transaction kept open by {@link PostgresConnection.openTransaction}. */
+export interface OpenTransaction {
+  readonly client: pg.ClientBase;
+  /** COMMIT; throws when the server refuses (the transaction is then gone). */
+  commit(): Promise<void>;
+  /** ROLLBACK; never throws. */
+  rollback(): Promise<void>;
+}
+
 /** Returns every value as its text form (null stays null). */
 const textTypes: pg.CustomTypesConfig = { getTypeParser: () => (value: string) => value };
 
@@ -272,6 +281,37 @@ export class PostgresConnection implements SourceConnection {
     } finally {
       client.release(broken);
     }
+  }
+
+  /**
+   * Opens a transaction on one client and keeps it open: the caller runs
+   * statements on `client` and ends it with `commit` or `rollback` (a bulk's
+   * `run_sql` statements, committed with the metadata; see Note [Effects] in
+   * metadata/effects.ts). `begin` as in {@link withTransaction}.
+   */
+  async openTransaction(begin = 'BEGIN'): Promise<OpenTransaction> {
+    const client = await this.#pool.connect();
+    try {
+      await client.query(begin);
+    } catch (e) {
+      client.release(true);
+      throw e;
+    }
+    let done = false;
+    const end = async (statement: 'COMMIT' | 'ROLLBACK'): Promise<void> => {
+      if (done) return;
+      done = true;
+      let broken = false;
+      try {
+        await client.query(statement);
+      } catch (e) {
+        broken = true;
+        throw e;
+      } finally {
+        client.release(broken);
+      }
+    };
+    return { client, commit: async () => await end('COMMIT'), rollback: async () => await end('ROLLBACK').catch(() => {}) };
   }
 
   /** The pool itself, for one-off queries (introspection). */

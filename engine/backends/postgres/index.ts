@@ -10,7 +10,7 @@ import { compileExplain, compileQuery, compileReadField } from './compile.ts';
 import { PostgresConnection, type PgQueryable } from './connection.ts';
 import { classifyPostgresError } from './errors.ts';
 import { fetchEnumTableRows, introspectPostgres } from './introspect.ts';
-import { runSqlText } from './run-sql.ts';
+import { checkDeferredConstraints, runSqlReadOnlyIn, runSqlText } from './run-sql.ts';
 import { postgresScalar } from './scalars.ts';
 
 function introspectorOn(q: PgQueryable): Introspector {
@@ -35,4 +35,16 @@ export const postgresBackend: Backend = {
   toEngineError: classifyPostgresError,
   runSql: (conn, sql, readOnly, inside) =>
     own(conn).withTransaction(async (client) => inside(await runSqlText(client, sql), introspectorOn(client)), readOnly ? 'BEGIN READ ONLY' : 'BEGIN'),
+  openSqlTransaction: async (conn) => {
+    const open = await own(conn).openTransaction();
+    const client = open.client;
+    return {
+      runSql: async (sql, readOnly) => (readOnly ? await runSqlReadOnlyIn(client, sql) : await runSqlText(client, sql)),
+      introspector: introspectorOn(client),
+      prepareCommit: async () => await checkDeferredConstraints(client),
+      commit: open.commit,
+      rollback: open.rollback,
+      storeHandle: client,
+    };
+  },
 };

@@ -81,25 +81,32 @@ export async function saveMetadata(pool: pg.Pool, metadata: unknown, expected: n
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const res = await client.query<{ resource_version: number }>(
-      `UPDATE engine_metadata.metadata SET metadata = $1, resource_version = resource_version + 1, updated_at = now()
-       WHERE id = 1 AND resource_version = $2 RETURNING resource_version`,
-      [JSON.stringify(metadata), expected],
-    );
-    const row = res.rows[0];
-    if (row === undefined) {
-      await client.query('ROLLBACK');
-      return null;
-    }
-    await client.query('SELECT pg_notify($1, $2)', [METADATA_CHANNEL, notice]);
-    await client.query('COMMIT');
-    return row.resource_version;
+    const v = await saveMetadataIn(client, metadata, expected, notice);
+    await client.query(v === null ? 'ROLLBACK' : 'COMMIT');
+    return v;
   } catch (e) {
     await client.query('ROLLBACK').catch(() => {});
     throw e;
   } finally {
     client.release();
   }
+}
+
+/**
+ * {@link saveMetadata} inside a transaction the caller opened (and commits or
+ * rolls back): a `run_sql` transaction on the metadata database, so that its
+ * SQL and the metadata commit together.
+ */
+export async function saveMetadataIn(client: pg.ClientBase, metadata: unknown, expected: number, notice: string): Promise<number | null> {
+  const res = await client.query<{ resource_version: number }>(
+    `UPDATE engine_metadata.metadata SET metadata = $1, resource_version = resource_version + 1, updated_at = now()
+     WHERE id = 1 AND resource_version = $2 RETURNING resource_version`,
+    [JSON.stringify(metadata), expected],
+  );
+  const row = res.rows[0];
+  if (row === undefined) return null;
+  await client.query('SELECT pg_notify($1, $2)', [METADATA_CHANNEL, notice]);
+  return row.resource_version;
 }
 
 /** Opens a dedicated client LISTENing on the channel; `onNotice` gets each payload. */

@@ -61,3 +61,30 @@ export async function runSqlText(client: PgQueryable, sql: string): Promise<RunS
   const rows = last.rows.map((r) => (r as unknown[]).map((c) => (c === null || c === undefined ? null : String(c))));
   return { result_type: 'TuplesOk', result: [header, ...rows] };
 }
+
+/**
+ * Runs `sql` read-only inside the transaction open on `client` (a `read_only`
+ * run_sql after a writing one in the same bulk): in a savepoint with
+ * `SET TRANSACTION READ ONLY`, rolled back to the savepoint afterwards, which
+ * also restores read-write for the rest of the transaction.
+ */
+export async function runSqlReadOnlyIn(client: PgQueryable, sql: string): Promise<RunSqlResult> {
+  const c = client as pg.ClientBase;
+  await c.query('SAVEPOINT engine_read_only');
+  try {
+    await c.query('SET TRANSACTION READ ONLY');
+    return await runSqlText(client, sql);
+  } finally {
+    await c.query('ROLLBACK TO SAVEPOINT engine_read_only');
+    await c.query('RELEASE SAVEPOINT engine_read_only');
+  }
+}
+
+/** Checks the deferred constraints of the open transaction now, so that its COMMIT is not where they fail. */
+export async function checkDeferredConstraints(client: PgQueryable): Promise<void> {
+  try {
+    await (client as pg.ClientBase).query('SET CONSTRAINTS ALL IMMEDIATE');
+  } catch (e) {
+    throw toPostgresError(e, 'COMMIT');
+  }
+}

@@ -51,14 +51,14 @@ describe('run_sql', () => {
     ]);
     expect(r.status).toBe(200);
     expect(tables()?.has('public.migrated')).toBe(true);
-    // A failing later call keeps nothing of the metadata, but committed SQL stays and is seen.
+    // A failing later call keeps nothing: neither the metadata nor the SQL (issue 12.5).
     const bad = await f.q1('bulk', [
       { type: 'run_sql', args: { sql: 'CREATE TABLE migrated2 (id int PRIMARY KEY)' } },
       { type: 'track_table', args: { table: 'nope' } },
     ]);
     expect(bad.body).toMatchObject({ code: 'not-exists', path: '$.args[1].args.table' });
-    expect((await f.md('pg_track_table', { table: 'migrated2' })).status).toBe(200);
-    expect((await f.md('pg_untrack_table', { table: 'migrated2' })).status).toBe(200);
+    expect((await f.md('pg_track_table', { table: 'migrated2' })).body).toMatchObject({ code: 'not-exists' });
+    expect((await f.db.sql("SELECT to_regclass('public.migrated2') AS t")).rows).toEqual([{ t: null }]);
     expect((await f.md('pg_untrack_table', { table: 'migrated' })).status).toBe(200);
   });
 

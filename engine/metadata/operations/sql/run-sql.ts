@@ -1,29 +1,29 @@
 /**
- * `run_sql` (`/v2/query` and legacy `/v1/query`): runs SQL on a source in one
- * transaction (`BEGIN READ ONLY` with `read_only`). Unless `read_only` or
+ * `run_sql` (`/v2/query` and legacy `/v1/query`): runs SQL on a source in a
+ * transaction that stays open until the request's metadata is stored, and is
+ * committed with it (an effect, see Note [Effects] in effects.ts): a `bulk`
+ * whose later call fails leaves no trace of its SQL. `read_only` SQL runs in
+ * `BEGIN READ ONLY` (or read-only inside a transaction this request already
+ * holds on that database). Unless `read_only` or
  * `check_metadata_consistency: false`, the source is introspected again inside
- * that transaction and the catalog rebuilt: when tracked objects became
- * inconsistent (a table dropped, a column renamed), the transaction is rolled
- * back with a `dependency-error`, or with `cascade` the dependent metadata is
- * dropped and both are kept (v2 compat). Renamed tables and columns are
- * followed in the metadata (renames.ts).
+ * the transaction and the result is an edit like any other: renamed tables
+ * and columns are followed (renames.ts), and tracked objects that became
+ * inconsistent refuse the call with `dependency-error`, or with `cascade` are
+ * dropped (v2 compat).
  */
-import type { RunSqlResult } from '../../../backends/backend.ts';
+import type { Backend, SourceConnection, SqlTransaction } from '../../../backends/backend.ts';
 import { findBackend } from '../../../backends/registry.ts';
-import { buildCatalog } from '../../../catalog/build.ts';
-import { dependentsMessage, newInconsistencies } from '../../../catalog/dependencies.ts';
-import type { Catalog } from '../../../catalog/types.ts';
-import { cascade } from '../../cascade.ts';
-import type { MetadataDocument } from '../../document.ts';
-import type { PreparedSource } from '../../../catalog/prepared.ts';
+import { resolveDatabaseUrl } from '../../../backends/source-preparer.ts';
+import type { ReadySource } from '../../../catalog/prepared.ts';
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation, requireSource } from '../../define.ts';
+import type { SourceMetadata } from '../../document.ts';
 import { findSource } from '../../edit.ts';
+import type { Effect } from '../../effects.ts';
+import { argPath, type RunContext } from '../../operation.ts';
 import { applyRenames, detectRenames } from '../../renames.ts';
-import { argPath, type MetadataState } from '../../operation.ts';
 import { runSqlArgs } from '../../schemas/args.ts';
-import { wireInconsistencies } from '../manage/inconsistent-objects.ts';
 
 interface RunSqlArgs {
   sql: string;
@@ -31,6 +31,38 @@ interface RunSqlArgs {
   cascade?: boolean;
   check_metadata_consistency?: boolean;
   read_only?: boolean;
+}
+
+/** A transaction held open on a source's database until the store commits. */
+interface SourceTransaction extends Effect {
+  readonly tx: SqlTransaction;
+}
+
+const effectKey = (configKey: string): string => `source-transaction:${configKey}`;
+
+/** The transaction this request holds on `source`'s database, opened on first use. */
+async function sourceTransaction(
+  ctx: RunContext,
+  open: NonNullable<Backend['openSqlTransaction']>,
+  source: SourceMetadata,
+  prepared: ReadySource,
+  conn: SourceConnection,
+): Promise<SourceTransaction> {
+  return await ctx.effect<SourceTransaction>(effectKey(prepared.configKey), async () => {
+    const tx = await open(conn);
+    const resolved = resolveDatabaseUrl(source.configuration.connection_info.database_url);
+    // Same URL text means same database; another spelling of it is handled as another database (Note [Effects]).
+    const isMetadataDatabase = 'url' in resolved && resolved.url === ctx.metadataDatabaseUrl;
+    return {
+      key: effectKey(prepared.configKey),
+      description: `the SQL of source "${source.name}"`,
+      tx,
+      database: { configKey: prepared.configKey, introspector: tx.introspector, isMetadataDatabase, storeHandle: tx.storeHandle },
+      beforeCommit: async () => await tx.prepareCommit(),
+      afterCommit: async () => await tx.commit(),
+      abandon: async () => await tx.rollback(),
+    };
+  });
 }
 
 /** The run-sql operation. */
@@ -43,48 +75,39 @@ export const runSql = defineOperation<RunSqlArgs>({
     const source = requireSource(ctx, sourceName, call);
     const prepared = ctx.state.prepared.get(sourceName);
     const conn = prepared === undefined ? undefined : ctx.sql.preparer.connection(prepared.configKey);
-    const runInSource = findBackend(source.kind)?.runSql;
-    if (prepared === undefined || !prepared.ok || conn === undefined || runInSource === undefined) {
+    const backend = findBackend(source.kind);
+    const runAlone = backend?.runSql;
+    const open = backend?.openSqlTransaction;
+    if (prepared === undefined || !prepared.ok || conn === undefined || runAlone === undefined || open === undefined) {
       const why = prepared !== undefined && !prepared.ok ? prepared.reason : 'it is not a postgres source';
       throw new EngineError(ErrorCode.InvalidConfiguration, `source "${sourceName}" is inconsistent: ${why}`, {
         path: argPath(call, 'source'),
       });
     }
-    const readOnly = args.read_only === true;
-    const check = !readOnly && args.check_metadata_consistency !== false;
+    if (args.read_only === true) {
+      const held = ctx.effects.find((e) => e.key === effectKey(prepared.configKey)) as SourceTransaction | undefined;
+      const result =
+        held === undefined
+          ? await runAlone.call(backend, conn, args.sql, true, async (r) => await Promise.resolve(r))
+          : await held.tx.runSql(args.sql, true);
+      return { response: result };
+    }
+    const { tx } = await sourceTransaction(ctx, open.bind(backend), source, prepared, conn);
+    const result = await tx.runSql(args.sql, false);
+    if (args.check_metadata_consistency === false) return { response: result };
+    const introspection = await tx.introspector.introspect();
+    if (introspection.fingerprint === prepared.introspection.fingerprint) return { response: result };
+    // v2 compat: renamed tables and columns are followed, not reported.
     const before = ctx.state;
-    const outcome = await runInSource(
-      conn,
-      args.sql,
-      readOnly,
-      async (result, tx): Promise<{ result: RunSqlResult; next: MetadataState | null }> => {
-        if (!check) return { result, next: null };
-        const introspection = await tx.introspect();
-        if (introspection.fingerprint === prepared.introspection.fingerprint) return { result, next: null };
-        // v2 compat: renamed tables and columns are followed, not reported.
-        const doc = applyRenames(before.doc, sourceName, detectRenames(prepared.introspection, introspection), before.catalog);
-        const renamedSource = findSource(doc, sourceName) ?? source;
-        const ready = await ctx.sql.preparer.prepareFromIntrospection(renamedSource, prepared, introspection, tx);
-        const preparedMap = new Map<string, PreparedSource>(before.prepared);
-        preparedMap.set(sourceName, ready);
-        const build = async (d: MetadataDocument): Promise<{ doc: MetadataDocument; catalog: Catalog }> => ({
-          doc: d,
-          catalog: buildCatalog(d, preparedMap, before.resourceVersion + 1),
-        });
-        const first = await build(doc);
-        const added = newInconsistencies(before.catalog, first.catalog);
-        if (added.length > 0 && args.cascade !== true) {
-          throw new EngineError(ErrorCode.DependencyError, dependentsMessage(added), {
-            path: argPath(call),
-            internal: wireInconsistencies(added),
-          });
-        }
-        const done = await cascade(before.catalog, first, build);
-        return { result, next: { doc: done.doc, resourceVersion: before.resourceVersion, catalog: done.catalog, prepared: preparedMap } };
-      },
-    );
-    if (!readOnly) ctx.noteDatabaseChange(sourceName);
-    if (outcome.next !== null) ctx.setState(outcome.next, new Set([sourceName]));
-    return { response: outcome.result };
+    const doc = applyRenames(before.doc, sourceName, detectRenames(prepared.introspection, introspection), before.catalog);
+    const ready = await ctx.sql.preparer.prepareFromIntrospection(findSource(doc, sourceName) ?? source, prepared, introspection, tx.introspector);
+    await ctx.commitEdit({
+      doc,
+      touched: [],
+      drop: { cascade: args.cascade === true },
+      prepared: new Map([[sourceName, ready]]),
+      path: argPath(call),
+    });
+    return { response: result };
   },
 });
