@@ -25,6 +25,8 @@ const zones = [
   { target: './engine/backends', from: './engine/graphql', message: 'backends/ must not import graphql/' },
   { target: './engine/backends', from: './engine/server', message: 'backends/ must not import server/' },
   { target: './engine/backends', from: './engine/metadata/operations', message: 'backends/ must not import metadata operations' },
+  // The API contract lives in api/; the engines behind it never import the HTTP layer.
+  { target: ['./engine/metadata', './engine/execute', './engine/api'], from: './engine/server', message: 'import the API contract from api/contract.ts, not server/' },
   // graphql/ never imports execute/ or a dialect folder.
   { target: './engine/graphql', from: './engine/execute', message: 'graphql/ must not import execute/' },
   // No folder but backends/ imports a dialect folder.

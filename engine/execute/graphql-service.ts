@@ -11,7 +11,7 @@
 import { getVariableValues, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type OperationTypeNode } from 'graphql';
 import type { RunOptions } from '../backends/backend.ts';
 import type { RequestContext } from '../request-context.ts';
-import type { ApiResponse, ExecuteOptions, GraphqlApi } from '../server/deps.ts';
+import type { ApiResponse, ExecuteOptions, GraphqlApi } from '../api/contract.ts';
 import type { CatalogRef } from '../catalog/snapshot.ts';
 import type { Logger } from '../logger.ts';
 import { buildSession, ADMIN_ROLE, roleViewKey, type Session } from '../auth/session.ts';

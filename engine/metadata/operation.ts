@@ -9,7 +9,7 @@
 import type { MetadataObjectRef } from '../catalog/object-id.ts';
 import type { PreparedSource, PreparedSources } from '../catalog/prepared.ts';
 import type { Catalog } from '../catalog/types.ts';
-import type { ApiFamily } from '../server/deps.ts';
+import type { ApiFamily } from '../api/contract.ts';
 import type { MetadataDocument } from './document.ts';
 import type { Refresh, SourcePreparer } from '../backends/source-preparer.ts';
 import type { Effect } from './effects.ts';

@@ -11,7 +11,7 @@ import type { OperationFamily } from '../backends/backend.ts';
 import { backendWithPrefix } from '../backends/registry.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
-import type { ApiFamily } from '../server/deps.ts';
+import type { ApiFamily } from '../api/contract.ts';
 import type { MetadataCall, Operation } from './operation.ts';
 import { removeApiLimits, setApiLimits } from './operations/api-limits/set-api-limits.ts';
 import { bulk } from './operations/manage/bulk.ts';

@@ -11,7 +11,7 @@ import { dependentsMessage, newInconsistencies } from '../catalog/dependencies.t
 import { objectId } from '../catalog/object-id.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
-import type { ApiFamily } from '../server/deps.ts';
+import type { ApiFamily } from '../api/contract.ts';
 import type { Introspector } from '../backends/backend.ts';
 import { cascade } from './cascade.ts';
 import type { Effect } from './effects.ts';

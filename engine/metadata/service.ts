@@ -1,7 +1,7 @@
 /**
  * The metadata service: owns the stored document, the catalog snapshot built
  * from it, and the source connections. Implements the metadata and legacy
- * query APIs for the HTTP layer (server/deps.ts `MetadataApi`).
+ * query APIs for the HTTP layer (api/contract.ts `MetadataApi`).
  *
  * Calls are serialized in this process (one at a time), which keeps
  * "read state → edit → store" atomic here; between processes the store's
@@ -17,7 +17,7 @@ import { SETTING_SPECS } from '../cli/settings.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError, isEngineError } from '../errors/engine-error.ts';
 import type { Logger } from '../logger.ts';
-import type { ApiFamily, ApiResponse, MetadataApi } from '../server/deps.ts';
+import type { ApiFamily, ApiResponse, MetadataApi } from '../api/contract.ts';
 import { EMPTY_DOCUMENT, normalizeDocument, toWireDocument, type MetadataDocument } from './document.ts';
 import { abandonEffects, commitWithEffects } from './effects.ts';
 import { Mutex } from './mutex.ts';

@@ -1,46 +1,12 @@
 /**
  * What the HTTP layer needs from the rest of the engine. The server only
- * routes, authenticates and writes responses; the work is behind these
- * interfaces (implemented by metadata/service.ts and execute/graphql-service.ts).
+ * routes, authenticates and writes responses; the work is behind the
+ * interfaces of api/contract.ts.
  */
+import type { GraphqlApi, MetadataApi } from '../api/contract.ts';
 import type { Authenticator } from '../auth/resolve-session.ts';
-import type { Session } from '../auth/session.ts';
 import type { Settings } from '../cli/settings.ts';
 import type { Logger } from '../logger.ts';
-import type { RequestContext } from '../request-context.ts';
-
-/** An API answer: status plus either a JSON value or JSON text already serialized. */
-export type ApiResponse =
-  | { readonly status: number; readonly json: unknown }
-  | { readonly status: number; readonly jsonText: string };
-
-/** Which API family a metadata/query request came in on. */
-export type ApiFamily = 'metadata' | 'query-v1' | 'query-v2';
-
-/** The metadata and legacy query APIs. */
-export interface MetadataApi {
-  /** Handles one POST body of /v1/metadata, /v1/query or /v2/query. Never throws for bad input. */
-  handle(api: ApiFamily, body: unknown, session: Session): Promise<ApiResponse>;
-  /** Whether the metadata in force has inconsistent objects (for /healthz). */
-  isConsistent(): boolean;
-}
-
-/** How a GraphQL request came in. */
-export interface ExecuteOptions {
-  /** A GET request: queries only; a mutation is refused with 405 (GraphQL over HTTP). */
-  readonly readOnly?: boolean;
-}
-
-/** The GraphQL API. */
-export interface GraphqlApi {
-  /**
-   * Executes one GraphQL-over-HTTP request body. Errors come back as `{errors}` with status 200 (405: a mutation in a read-only request).
-   * `ctx`: the client's address and the request's cancellation (the client left).
-   */
-  execute(session: Session, body: unknown, options?: ExecuteOptions, ctx?: RequestContext): Promise<ApiResponse>;
-  /** `/v1/graphql/explain`: `{query: {query, variables, operationName}, user}` → `[{field, sql, plan, prepared_arguments}]`. */
-  explain(body: unknown): Promise<ApiResponse>;
-}
 
 /** Everything buildApp needs. */
 export interface AppDeps {

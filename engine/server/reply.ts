@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { ApiResponse } from './deps.ts';
+import type { ApiResponse } from '../api/contract.ts';
 
 /** Writes an ApiResponse; JSON text from the database goes out as is, unparsed. */
 export function sendApiResponse(reply: FastifyReply, res: ApiResponse): FastifyReply {

@@ -2,7 +2,8 @@
  * `/v1/metadata`, `/v1/query` and `/v2/query`: admin-only JSON APIs.
  */
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps, ApiFamily } from '../deps.ts';
+import type { ApiFamily } from '../../api/contract.ts';
+import type { AppDeps } from '../deps.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError, errorDetails } from '../../errors/engine-error.ts';
 import { assertMetadataBody } from '../metadata-body.ts';

@@ -1,0 +1,42 @@
+/**
+ * The contract between the HTTP layer and the engine's APIs: what a metadata
+ * or GraphQL request answers, and the interfaces server/ calls
+ * (implemented by metadata/service.ts and execute/graphql-service.ts). It
+ * lives outside server/ so that those implementations do not import the HTTP
+ * layer.
+ */
+import type { Session } from '../auth/session.ts';
+import type { RequestContext } from '../request-context.ts';
+
+/** An API answer: status plus either a JSON value or JSON text already serialized. */
+export type ApiResponse =
+  | { readonly status: number; readonly json: unknown }
+  | { readonly status: number; readonly jsonText: string };
+
+/** Which API family a metadata/query request came in on. */
+export type ApiFamily = 'metadata' | 'query-v1' | 'query-v2';
+
+/** The metadata and legacy query APIs. */
+export interface MetadataApi {
+  /** Handles one POST body of /v1/metadata, /v1/query or /v2/query. Never throws for bad input. */
+  handle(api: ApiFamily, body: unknown, session: Session): Promise<ApiResponse>;
+  /** Whether the metadata in force has inconsistent objects (for /healthz). */
+  isConsistent(): boolean;
+}
+
+/** How a GraphQL request came in. */
+export interface ExecuteOptions {
+  /** A GET request: queries only; a mutation is refused with 405 (GraphQL over HTTP). */
+  readonly readOnly?: boolean;
+}
+
+/** The GraphQL API. */
+export interface GraphqlApi {
+  /**
+   * Executes one GraphQL-over-HTTP request body. Errors come back as `{errors}` with status 200 (405: a mutation in a read-only request).
+   * `ctx`: the client's address and the request's cancellation (the client left).
+   */
+  execute(session: Session, body: unknown, options?: ExecuteOptions, ctx?: RequestContext): Promise<ApiResponse>;
+  /** `/v1/graphql/explain`: `{query: {query, variables, operationName}, user}` → `[{field, sql, plan, prepared_arguments}]`. */
+  explain(body: unknown): Promise<ApiResponse>;
+}
