@@ -17,7 +17,7 @@ import { EngineError, errorDetails } from '../errors/engine-error.ts';
 import type { RequestContext } from '../request-context.ts';
 import type { AppDeps } from './deps.ts';
 import { parseJsonBody, tryParseJsonBody } from './body.ts';
-import { graphqlErrorBody, toEngineError } from './error-response.ts';
+import { graphqlErrorBody, toEngineError } from '../errors/wire-body.ts';
 import { contentTypeOf, requireJsonContentType, responseMediaFor, type ResponseMedia } from './media-type.ts';
 
 /** What to write back. */

@@ -7,7 +7,7 @@ import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
 import { authenticate } from '../authenticate.ts';
 import { parseJsonBody, tryParseJsonBody } from '../body.ts';
-import { apiErrorBody, toEngineError } from '../error-response.ts';
+import { apiErrorBody, toEngineError } from '../../errors/wire-body.ts';
 import { codingFor, compress } from '../compression.ts';
 import { answerGraphql, type GraphqlAnswer } from '../graphql-answer.ts';
 import { VARY } from '../graphql-fast-path.ts';

@@ -9,7 +9,7 @@ import { EngineError, errorDetails } from '../../errors/engine-error.ts';
 import { assertMetadataBody } from '../metadata-body.ts';
 import { authenticate } from '../authenticate.ts';
 import { parseJsonBody, tryParseJsonBody } from '../body.ts';
-import { apiErrorBody, toEngineError } from '../error-response.ts';
+import { apiErrorBody, toEngineError } from '../../errors/wire-body.ts';
 import { requireJsonContentType } from '../media-type.ts';
 import { sendApiResponse } from '../reply.ts';
 

@@ -4,8 +4,8 @@
  * `{errors: [{message, extensions: {path, code}}]}`. `internal` is shown to
  * admins only; stack traces never.
  */
-import { ErrorCode } from '../errors/codes.ts';
-import { EngineError, isEngineError } from '../errors/engine-error.ts';
+import { ErrorCode } from './codes.ts';
+import { EngineError, isEngineError } from './engine-error.ts';
 
 /** Wraps anything thrown into an EngineError (unknown faults become `unexpected`). */
 export function toEngineError(e: unknown): EngineError {
