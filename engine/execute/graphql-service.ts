@@ -30,7 +30,8 @@ import { measureOperation, type OperationCost } from './operation-cost.ts';
 import { entryBytes, PlanCache, structuralKey, type OperationEntry } from './plan-cache.ts';
 import { prepareOperation } from './prepare.ts';
 import { parseGraphqlRequest, type GraphqlRequest } from './request-body.ts';
-import { dataResponse, errorResponse, spliceObjects } from './response.ts';
+import { dataResponse, spliceObjects } from './response.ts';
+import { apiErrorBody, graphqlErrorBody } from '../errors/wire-body.ts';
 import { runStatement } from './run.ts';
 
 /** Options of {@link GraphqlService}. */
@@ -128,7 +129,7 @@ export class GraphqlService implements GraphqlApi {
     const limits = this.#limits === null ? null : this.#limits.forRole(session.role, session.isAdmin);
     if (limits !== null) {
       const refused = this.#refuseByRate(session, limits, ctx) ?? (Array.isArray(body) && limits.batch !== null && body.length > limits.batch ? limitExceeded('batch', limits.batch) : null);
-      if (refused !== null) return { status: 200, jsonText: JSON.stringify(errorResponse(refused, session.isAdmin)) };
+      if (refused !== null) return { status: 200, jsonText: JSON.stringify(graphqlErrorBody(refused, session.isAdmin)) };
     }
     try {
       if (Array.isArray(body)) {
@@ -139,7 +140,7 @@ export class GraphqlService implements GraphqlApi {
     } catch (e) {
       // Only a mutation in a read-only request gets here (see #executeOne).
       const err = asEngineError(e);
-      return { status: err.status, jsonText: JSON.stringify(errorResponse(err, session.isAdmin)) };
+      return { status: err.status, jsonText: JSON.stringify(graphqlErrorBody(err, session.isAdmin)) };
     }
   }
 
@@ -173,7 +174,7 @@ export class GraphqlService implements GraphqlApi {
       if (e === MUTATION_OVER_GET) throw e;
       const err = asEngineError(e);
       if (err.code === ErrorCode.Unexpected) this.#logger.error('graphql request failed', { error: errorDetails(err) });
-      return JSON.stringify(errorResponse(err, session.isAdmin));
+      return JSON.stringify(graphqlErrorBody(err, session.isAdmin));
     }
   }
 
@@ -291,7 +292,7 @@ export class GraphqlService implements GraphqlApi {
       return { status: 200, json: out };
     } catch (e) {
       const err = asEngineError(e);
-      return { status: err.status === 500 ? 500 : 400, json: { path: err.path, error: err.message, code: err.code } };
+      return { status: err.status === 500 ? 500 : 400, json: apiErrorBody(err, false) };
     }
   }
 }

@@ -2,7 +2,6 @@
  * Response bodies as text. The `data` object is the database's JSON text,
  * spliced without parsing (see architecture.md, "One GraphQL request", step 7).
  */
-import type { EngineError } from '../errors/engine-error.ts';
 
 /** `{"data":<object>}`. */
 export function dataResponse(objectText: string): string {
@@ -28,11 +27,4 @@ export function spliceObjects(objects: readonly string[], order: readonly string
     if (inner.length > 0) members.push(inner);
   }
   return `{${members.join(',')}}`;
-}
-
-/** The `{errors: [...]}` body of one error (v2 shape); `internal` for admins only. */
-export function errorResponse(e: EngineError, isAdmin: boolean): Record<string, unknown> {
-  const extensions: Record<string, unknown> = { path: e.path, code: e.code };
-  if (isAdmin && e.internal !== undefined) extensions['internal'] = e.internal;
-  return { errors: [{ message: e.message, extensions }] };
 }

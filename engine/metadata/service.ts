@@ -16,6 +16,7 @@ import { resolveEnv } from '../cli/env.ts';
 import { SETTING_SPECS } from '../cli/settings.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError, isEngineError } from '../errors/engine-error.ts';
+import { apiErrorBody } from '../errors/wire-body.ts';
 import type { Logger } from '../logger.ts';
 import type { ApiFamily, ApiResponse, MetadataApi } from '../api/contract.ts';
 import { EMPTY_DOCUMENT, normalizeDocument, toWireDocument, type MetadataDocument } from './document.ts';
@@ -27,6 +28,7 @@ import { storedDocumentSchema } from './schemas/document.ts';
 import { assertValid } from './schemas/validate.ts';
 import { SourcePreparer, type Refresh } from '../backends/source-preparer.ts';
 import { MetadataStore, type MetadataChange } from './store.ts';
+import { requireAdmin } from '../auth/require-admin.ts';
 
 /** Options of {@link MetadataService.start}. */
 export interface MetadataServiceOptions {
@@ -72,10 +74,9 @@ function toRefreshList(r: Refresh): readonly string[] | 'all' {
   return r === 'all' ? 'all' : [...r];
 }
 
+/** The answer of a refused call; `internal` is shown (every call that gets this far is an admin's). */
 function errorResponse(e: EngineError): ApiResponse {
-  const body: Record<string, unknown> = { path: e.path, error: e.message, code: e.code };
-  if (e.internal !== undefined) body['internal'] = e.internal;
-  return { status: e.status, json: body };
+  return { status: e.status, json: apiErrorBody(e, true) };
 }
 
 /** The metadata service. */
@@ -134,9 +135,7 @@ export class MetadataService implements MetadataApi {
   /** Handles one body of /v1/metadata, /v1/query or /v2/query. Never throws for bad input. */
   async handle(api: ApiFamily, body: unknown, session: Session): Promise<ApiResponse> {
     try {
-      if (!session.isAdmin) {
-        throw new EngineError(ErrorCode.AccessDenied, 'restricted access : admin only', { path: '$', status: 400 });
-      }
+      requireAdmin(session);
       const call = parseBody(body);
       return await this.#mutex.run(async () => await this.#run(api, call));
     } catch (e) {

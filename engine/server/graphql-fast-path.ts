@@ -21,7 +21,9 @@ import { RequestContext } from '../request-context.ts';
 import type { AppDeps } from './deps.ts';
 import { codingFor, compress, type Coding } from './compression.ts';
 import { answerGraphql, type GraphqlAnswer } from './graphql-answer.ts';
-import { errorDetails } from '../errors/engine-error.ts';
+import { ErrorCode } from '../errors/codes.ts';
+import { EngineError, errorDetails } from '../errors/engine-error.ts';
+import { graphqlErrorBody } from '../errors/wire-body.ts';
 
 /** Handles a request and returns true, or returns false to leave it to fastify. */
 export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -37,8 +39,8 @@ export interface FastPathOptions {
   readonly closing: () => boolean;
 }
 
-const TOO_LARGE = JSON.stringify({ errors: [{ message: 'Request body is too large', extensions: { path: '$', code: 'bad-request' } }] });
-const UNEXPECTED = JSON.stringify({ errors: [{ message: 'unexpected error', extensions: { path: '$', code: 'unexpected' } }] });
+const TOO_LARGE = JSON.stringify(graphqlErrorBody(new EngineError(ErrorCode.BadRequest, 'Request body is too large', { path: '$' }), false));
+const UNEXPECTED = JSON.stringify(graphqlErrorBody(new EngineError(ErrorCode.Unexpected, 'unexpected error', { path: '$' }), false));
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** Every GraphQL answer varies by these request headers (CORS, compression). */
 export const VARY = 'Origin, Accept-Encoding';

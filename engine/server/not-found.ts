@@ -6,6 +6,12 @@
  */
 import type { FastifyError, FastifyInstance, HTTPMethods } from 'fastify';
 import { ErrorCode } from '../errors/codes.ts';
+import { EngineError } from '../errors/engine-error.ts';
+import { apiErrorBody } from '../errors/wire-body.ts';
+
+function body(code: ErrorCode, message: string): Record<string, unknown> {
+  return apiErrorBody(new EngineError(code, message, { path: '$' }), false);
+}
 
 const METHODS: readonly HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -19,13 +25,13 @@ export function registerNotFound(app: FastifyInstance): void {
       return reply
         .code(405)
         .header('allow', [...allowed, 'OPTIONS'].join(', '))
-        .send({ path: '$', error: `method ${request.method} is not allowed on ${url}; use ${allowed.join(' or ')}`, code: ErrorCode.MethodNotAllowed });
+        .send(body(ErrorCode.MethodNotAllowed, `method ${request.method} is not allowed on ${url}; use ${allowed.join(' or ')}`));
     }
-    return reply.code(404).send({ path: '$', error: 'resource does not exist', code: ErrorCode.NotFound });
+    return reply.code(404).send(body(ErrorCode.NotFound, 'resource does not exist'));
   });
   app.setErrorHandler(async (error: FastifyError, _request, reply) => {
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
     const code = status === 415 ? ErrorCode.UnsupportedMediaType : status >= 500 ? ErrorCode.Unexpected : ErrorCode.BadRequest;
-    return reply.code(status).send({ path: '$', error: status >= 500 ? 'unexpected error' : error.message, code });
+    return reply.code(status).send(body(code, status >= 500 ? 'unexpected error' : error.message));
   });
 }

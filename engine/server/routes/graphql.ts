@@ -3,8 +3,6 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.ts';
-import { ErrorCode } from '../../errors/codes.ts';
-import { EngineError } from '../../errors/engine-error.ts';
 import { authenticate } from '../authenticate.ts';
 import { parseJsonBody, tryParseJsonBody } from '../body.ts';
 import { apiErrorBody, toEngineError } from '../../errors/wire-body.ts';
@@ -14,6 +12,7 @@ import { VARY } from '../graphql-fast-path.ts';
 import { requireJsonContentType } from '../media-type.ts';
 import { sendApiResponse } from '../reply.ts';
 import { RequestContext } from '../../request-context.ts';
+import { requireAdmin } from '../../auth/require-admin.ts';
 
 /** Registers the GraphQL routes. */
 export async function registerGraphqlRoutes(app: FastifyInstance, opts: { deps: AppDeps }): Promise<void> {
@@ -51,9 +50,7 @@ export async function registerGraphqlRoutes(app: FastifyInstance, opts: { deps: 
       requireJsonContentType(request.headers['content-type']);
       const session = await authenticate(deps, request, reply, tryParseJsonBody(request.body));
       isAdmin = session.isAdmin;
-      if (!session.isAdmin) {
-        throw new EngineError(ErrorCode.AccessDenied, 'restricted access : admin only', { path: '$', status: 400 });
-      }
+      requireAdmin(session);
       return sendApiResponse(reply, await deps.graphql.explain(parseJsonBody(request.body)));
     } catch (e) {
       const err = toEngineError(e);

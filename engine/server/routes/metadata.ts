@@ -4,14 +4,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiFamily } from '../../api/contract.ts';
 import type { AppDeps } from '../deps.ts';
-import { ErrorCode } from '../../errors/codes.ts';
-import { EngineError, errorDetails } from '../../errors/engine-error.ts';
+import { errorDetails } from '../../errors/engine-error.ts';
 import { assertMetadataBody } from '../metadata-body.ts';
 import { authenticate } from '../authenticate.ts';
 import { parseJsonBody, tryParseJsonBody } from '../body.ts';
 import { apiErrorBody, toEngineError } from '../../errors/wire-body.ts';
 import { requireJsonContentType } from '../media-type.ts';
 import { sendApiResponse } from '../reply.ts';
+import { requireAdmin } from '../../auth/require-admin.ts';
 
 const ROUTES: ReadonlyArray<readonly [string, ApiFamily]> = [
   ['/v1/metadata', 'metadata'],
@@ -29,10 +29,7 @@ export async function registerMetadataRoutes(app: FastifyInstance, opts: { deps:
         requireJsonContentType(request.headers['content-type']);
         const session = await authenticate(deps, request, reply, tryParseJsonBody(request.body));
         isAdmin = session.isAdmin;
-        if (!session.isAdmin) {
-          // v2 compat: non-admin roles get 400 access-denied on the admin APIs.
-          throw new EngineError(ErrorCode.AccessDenied, 'restricted access : admin only', { path: '$', status: 400 });
-        }
+        requireAdmin(session);
         const body = parseJsonBody(request.body);
         assertMetadataBody(body);
         return sendApiResponse(reply, await deps.metadata.handle(family, body, session));
