@@ -39,6 +39,7 @@ import { declare, resourceKey, type TargetResource } from './declarations.ts';
 import { foldResources, type FoldResult, type ResourceFold } from './fold.ts';
 import { inconsistenciesByKey, inconsistencyMessage } from './inconsistency-map.ts';
 import { diffLines, emptyDiff, type DocumentDiff } from './objects.ts';
+import { reconcileDeployment, type Rollout } from './engine-deployment.ts';
 import { addressOf, engineNameFor, engineQueueKey, engineUrl, noEngineMessage } from './resolve.ts';
 
 /** Read access to the informer caches. */
@@ -133,6 +134,29 @@ export class EngineReconciler {
       if (r.metadata.deletionTimestamp === undefined && !hasFinalizer(r.metadata)) await addFinalizer(this.#d.kube, addressOf(r), r.metadata);
     }
 
+    // Deleting an Engine: Orphan (default) leaves its metadata; Delete removes what it manages first.
+    if (engine.metadata.deletionTimestamp !== undefined) return await this.#deleteEngine(engine);
+    if (engine.spec.deletionPolicy === 'Delete' && !hasFinalizer(engine.metadata)) await addFinalizer(this.#d.kube, engineAddress(engine), engine.metadata);
+
+    // An Engine that runs the engine: metadata waits until the rollout is available.
+    let rollout: Rollout | undefined;
+    if (engine.spec.deployment !== undefined) {
+      try {
+        rollout = await reconcileDeployment(this.#d.kube, engine, engine.spec.deployment);
+      } catch (e) {
+        if (!(e instanceof KubeApiError) || e.status === 0 || e.status >= 500) throw e;
+        this.known.set(qk, { client: null, reachable: false });
+        return await this.#failAll(engine, resources, failedOutcome(Reason.InvalidSpec, `the engine's Deployment or Service was refused: ${e.message}`, true), resyncMs);
+      }
+      if (!rollout.available) {
+        this.known.set(qk, { client: null, reachable: false });
+        await this.#failAll(engine, resources, failedOutcome(Reason.EngineNotAvailable, `waiting for the engine's rollout: ${rollout.message}`, false), resyncMs, { deployment: rolloutCounts(rollout) });
+        // Deployments are not watched (no list/watch on them): look again shortly.
+        return { requeue: 'after', afterMs: ROLLOUT_POLL_MS };
+      }
+    }
+
+    const deploymentStatus: Partial<EngineStatus> = rollout === undefined ? {} : { deployment: rolloutCounts(rollout) };
     const url = engineUrl(engine);
     if (url === null) {
       this.known.set(qk, { client: null, reachable: false });
@@ -147,7 +171,7 @@ export class EngineReconciler {
         // Often just not created yet (GitOps applies in any order): retried, not a stall.
         const msg = `Secret ${ref.name} ${secret === null ? 'does not exist' : `has no key ${ref.key ?? 'admin-secret'}`}`;
         this.known.set(qk, { client: null, reachable: false });
-        await this.#failAll(engine, resources, failedOutcome(Reason.SecretNotFound, msg, false), resyncMs);
+        await this.#failAll(engine, resources, failedOutcome(Reason.SecretNotFound, msg, false), resyncMs, deploymentStatus);
         return { requeue: 'backoff', error: msg };
       }
       adminSecret = Buffer.from(value, 'base64').toString('utf8');
@@ -186,7 +210,7 @@ export class EngineReconciler {
     } catch (e) {
       if (e instanceof EngineUnreachableError) {
         this.known.set(qk, { client: clientOptions, reachable: false });
-        await this.#failAll(engine, resources, unknownOutcome(Reason.EngineUnreachable, e.message), resyncMs);
+        await this.#failAll(engine, resources, unknownOutcome(Reason.EngineUnreachable, e.message), resyncMs, deploymentStatus);
         return { requeue: 'backoff', error: e.message };
       }
       if (e instanceof MetadataApiError) {
@@ -194,7 +218,7 @@ export class EngineReconciler {
         const msg = e.isAccessDenied
           ? `the engine refused the admin secret: ${e.code}: ${e.message}`
           : `the engine refused the metadata: ${e.code} at ${e.path}: ${e.message}`;
-        await this.#failAll(engine, resources, failedOutcome(e.isAccessDenied ? Reason.AccessDenied : Reason.EngineRejected, msg, true), resyncMs);
+        await this.#failAll(engine, resources, failedOutcome(e.isAccessDenied ? Reason.AccessDenied : Reason.EngineRejected, msg, true), resyncMs, deploymentStatus);
         return { requeue: 'backoff', error: msg };
       }
       throw e;
@@ -236,6 +260,7 @@ export class EngineReconciler {
       inconsistentObjects: report.inconsistentObjects.length,
       metadataResourceVersion: exportedRv,
       plannedChanges: dryRun ? plan : [],
+      ...deploymentStatus,
     });
     if (!dryRun) await this.#reportRemovals(engine, wrote ? fold.diff.removed : [], fold);
     // Finalizers go last: managedObjects no longer lists what they released (Orphan) or removed.
@@ -249,6 +274,42 @@ export class EngineReconciler {
     for (const k of fold.kept) {
       await this.#event(engineSubject(engine), 'Warning', 'Kept', 'Apply', listNote(`${k.key} stays in the engine: it holds metadata no resource declares: `, k.holds));
     }
+  }
+
+  /**
+   * An Engine being deleted with deletionPolicy Delete: removes every object it manages (keeping
+   * containers that hold undeclared metadata, as for resources), then releases its finalizer. An
+   * unreachable engine keeps the Engine until it answers (or until the policy is set to Orphan).
+   */
+  async #deleteEngine(engine: Engine): Promise<ReconcileResult> {
+    if (!hasFinalizer(engine.metadata)) return { requeue: 'none' };
+    if (engine.spec.deletionPolicy === 'Delete') {
+      const url = engineUrl(engine);
+      const adminSecret = await this.#adminSecret(engine);
+      if (url !== null && adminSecret !== null) {
+        const client = new EngineClient({ url, adminSecret: adminSecret === '' ? undefined : adminSecret, timeoutMs: this.#d.engineTimeoutMs });
+        try {
+          const applied = await applyDocument(client, (current) => foldResources({ current: current.metadata, resources: [], previousManaged: engine.status?.managedObjects ?? [], policy: 'Merge' }));
+          if (applied.wrote) this.stats.engineWrites++;
+          await this.#reportRemovals(engine, applied.wrote ? applied.built.diff.removed : [], applied.built);
+        } catch (e) {
+          if (e instanceof EngineUnreachableError || e instanceof MetadataApiError) return { requeue: 'backoff', error: `deleting Engine ${engine.metadata.name}: ${e.message}` };
+          throw e;
+        }
+      }
+    }
+    await removeFinalizer(this.#d.kube, engineAddress(engine), engine.metadata);
+    this.known.delete(engineQueueKey(engine.metadata.namespace, engine.metadata.name));
+    return { requeue: 'none' };
+  }
+
+  /** The admin secret of an Engine: '' when it has none, null when its Secret is missing. */
+  async #adminSecret(engine: Engine): Promise<string | null> {
+    const ref = engine.spec.adminSecretRef;
+    if (ref === undefined) return '';
+    const secret = await this.#d.kube.getOrNull<{ data?: Record<string, string> }>(secretPath(engine.metadata.namespace, ref.name));
+    const value = secret?.data?.[ref.key ?? 'admin-secret'];
+    return value === undefined ? null : Buffer.from(value, 'base64').toString('utf8');
   }
 
   /** Resources of a namespace without an Engine: EngineNotFound, and deletions finish at once. */
@@ -281,7 +342,7 @@ export class EngineReconciler {
     await this.#event(r, 'Normal', orphan ? 'Orphaned' : 'Deleted', 'Delete', note);
   }
 
-  async #failAll(engine: Engine, resources: readonly TargetResource[], outcome: Outcome, resyncMs: number): Promise<ReconcileResult> {
+  async #failAll(engine: Engine, resources: readonly TargetResource[], outcome: Outcome, resyncMs: number, engineExtra: Partial<EngineStatus> = {}): Promise<ReconcileResult> {
     const released = new Set<string>();
     const orphans: TargetResource[] = [];
     for (const r of resources) {
@@ -295,7 +356,7 @@ export class EngineReconciler {
       await this.#writeStatus(r, outcome);
     }
     const managed = engine.status?.managedObjects;
-    const extra: Partial<EngineStatus> = released.size > 0 && managed !== undefined ? { managedObjects: managed.filter((k) => !released.has(k)) } : {};
+    const extra: Partial<EngineStatus> = { ...engineExtra, ...(released.size > 0 && managed !== undefined ? { managedObjects: managed.filter((k) => !released.has(k)) } : {}) };
     await this.#writeEngineStatus(engine, outcome, extra);
     for (const r of orphans) await this.#finalize(r, { state: 'orphaned', objectKey: null });
     return { requeue: 'after', afterMs: resyncMs };
@@ -376,4 +437,15 @@ function pendingKeys(diff: DocumentDiff): Set<string> {
 /** An Engine as the subject of events (the same shape as a target resource). */
 function engineSubject(e: Engine): TargetResource {
   return { ...e, apiVersion: e.apiVersion || API_VERSION, kind: 'Engine' } as unknown as TargetResource;
+}
+
+/** How often the rollout of an Engine's Deployment is looked at while it is not available. */
+const ROLLOUT_POLL_MS = 3000;
+
+function rolloutCounts(r: Rollout): NonNullable<EngineStatus['deployment']> {
+  return { replicas: r.replicas, updatedReplicas: r.updatedReplicas, readyReplicas: r.readyReplicas, availableReplicas: r.availableReplicas };
+}
+
+function engineAddress(e: Engine): { apiVersion: string; plural: string; namespace: string; name: string } {
+  return { apiVersion: API_VERSION, plural: 'engines', namespace: e.metadata.namespace, name: e.metadata.name };
 }

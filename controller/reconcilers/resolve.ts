@@ -28,6 +28,8 @@ export function noEngineMessage(r: TargetResource, enginesInNamespace: readonly 
 /** The metadata API base URL of an Engine. */
 export function engineUrl(e: Engine): string | null {
   if (e.spec.url !== undefined) return e.spec.url;
+  const d = e.spec.deployment;
+  if (d !== undefined) return `http://${e.metadata.name}.${e.metadata.namespace}.svc:${d.port ?? 8080}`;
   const s = e.spec.serviceRef;
   if (s === undefined) return null;
   return `${s.scheme ?? 'http'}://${s.name}.${e.metadata.namespace}.svc:${s.port ?? 8080}`;

@@ -175,4 +175,82 @@ describe.skipIf(skipReason !== null)('operator ownership, drift and validation o
     expect(series('graphql_engine_operator_drift_corrections_total')).toBeGreaterThanOrEqual(1);
     expect(series('graphql_engine_operator_engine_polls_total{result="unchanged"}')).toBeGreaterThan(0);
   });
+
+  it('runs the engine from an Engine with spec.deployment: owns its Deployment and Service and applies metadata only once the rollout is available', async () => {
+    env.cp.kubectl(['create', 'namespace', 'team-b']);
+    env.cp.kubectl(['-n', 'team-b', 'create', 'secret', 'generic', 'db', '--from-literal=database-url=postgres://u:p@db:5432/shop']);
+    env.cp.kubectl(['-n', 'team-b', 'create', 'secret', 'generic', 'engine-admin', '--from-literal=admin-secret=s3cret']);
+    env.cp.kubectl(['apply', '-n', 'team-b', '-f', 'config/engine/secret_reader_binding.yaml']);
+    const shop = (version: string): Record<string, unknown> => ({
+      ...resource('Engine', 'shop', {
+        deployment: { image: 'ghcr.io/example/graphql-engine', version, replicas: 2, databaseUrlSecretRef: { name: 'db' }, resources: { limits: { memory: '512Mi' } } },
+        adminSecretRef: { name: 'engine-admin' },
+      }),
+      metadata: { name: 'shop', namespace: 'team-b' },
+    });
+    env.cp.apply(shop('1.2.3'));
+    env.cp.apply({ ...resource('TrackedTable', 'orders', { table: 'orders' }), metadata: { name: 'orders', namespace: 'team-b' } });
+    const engineCond = async (reason: string, status = 'False'): Promise<{ message: string }> =>
+      await env.until(`Engine shop ${reason}`, () => {
+        const o = JSON.parse(env.cp.kubectl(['-n', 'team-b', 'get', 'engines.graphql.engine.dev', 'shop', '-o', 'json'])) as { status?: { conditions?: { type: string; status: string; reason: string; message: string }[] } };
+        const c = o.status?.conditions?.find((x) => x.type === 'Ready');
+        return c?.reason === reason && c.status === status ? c : null;
+      });
+    expect((await engineCond('EngineNotAvailable')).message).toContain("waiting for the engine's rollout");
+    const uid = (JSON.parse(env.cp.kubectl(['-n', 'team-b', 'get', 'engines.graphql.engine.dev', 'shop', '-o', 'json'])) as { metadata: { uid: string } }).metadata.uid;
+    const dep = JSON.parse(env.cp.kubectl(['-n', 'team-b', 'get', 'deployment', 'shop', '-o', 'json'])) as {
+      metadata: { generation: number; ownerReferences: unknown[] };
+      spec: { replicas: number; template: { spec: { securityContext: Record<string, unknown>; containers: { image: string; env: unknown[]; resources: unknown; ports: unknown[] }[] } } };
+    };
+    expect(dep.metadata.ownerReferences).toEqual([{ apiVersion: 'graphql.engine.dev/v1alpha1', kind: 'Engine', name: 'shop', uid, controller: true }]);
+    expect(dep.spec.replicas).toBe(2);
+    const c = dep.spec.template.spec.containers[0];
+    expect(c?.image).toBe('ghcr.io/example/graphql-engine:1.2.3');
+    expect(c?.env).toEqual([
+      { name: 'ENGINE_GRAPHQL_DATABASE_URL', valueFrom: { secretKeyRef: { name: 'db', key: 'database-url' } } },
+      { name: 'ENGINE_GRAPHQL_ADMIN_SECRET', valueFrom: { secretKeyRef: { name: 'engine-admin', key: 'admin-secret' } } },
+    ]);
+    expect(c?.resources).toEqual({ limits: { memory: '512Mi' } });
+    expect(dep.spec.template.spec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
+    const svc = JSON.parse(env.cp.kubectl(['-n', 'team-b', 'get', 'service', 'shop', '-o', 'json'])) as { spec: { ports: { port: number }[] }; metadata: { ownerReferences: { uid: string }[] } };
+    expect(svc.spec.ports[0]?.port).toBe(8080);
+    expect(svc.metadata.ownerReferences[0]?.uid).toBe(uid);
+    // Dependency ordering: the metadata waits for the engine.
+    const orders = await env.until('orders waiting for the rollout', () => {
+      const o = JSON.parse(env.cp.kubectl(['-n', 'team-b', 'get', 'trackedtables.graphql.engine.dev', 'orders', '-o', 'json'])) as { status?: { conditions?: { type: string; reason: string; status: string }[] } };
+      return o.status?.conditions?.find((x) => x.type === 'Ready' && x.reason === 'EngineNotAvailable');
+    });
+    expect(orders.status).toBe('False');
+
+    // No kubelet runs here: play the Deployment controller and mark the rollout done. The Engine
+    // then goes on to the metadata API at the Service's address (which does not resolve here).
+    const available = { observedGeneration: dep.metadata.generation, replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2 };
+    env.cp.kubectl(['-n', 'team-b', 'patch', 'deployment', 'shop', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: available })]);
+    expect((await engineCond('EngineUnreachable', 'Unknown')).message).toContain('shop.team-b.svc');
+    const st = JSON.parse(env.cp.kubectl(['-n', 'team-b', 'get', 'engines.graphql.engine.dev', 'shop', '-o', 'json'])) as { status: { deployment: Record<string, number> } };
+    expect(st.status.deployment).toEqual({ replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2 });
+
+    // A new version rolls out again: the Engine says so until the Deployment reports it.
+    env.cp.apply(shop('1.2.4'));
+    await env.until('the new image in the Deployment', () =>
+      env.cp.kubectl(['-n', 'team-b', 'get', 'deployment', 'shop', '-o', 'jsonpath={.spec.template.spec.containers[0].image}']) === 'ghcr.io/example/graphql-engine:1.2.4' ? true : null,
+    );
+    await engineCond('EngineNotAvailable');
+  });
+
+  it('deleting an Engine with deletionPolicy Delete removes the metadata it manages first', async () => {
+    const before = (await env.client.exportMetadata()).metadata;
+    expect(before.inherited_roles).toHaveLength(1);
+    env.cp.kubectl(['patch', 'engines.graphql.engine.dev', 'main', '--type=merge', '-p', '{"spec":{"deletionPolicy":"Delete"}}']);
+    await env.until('the Engine finalizer', () => (env.get('engines', 'main')?.metadata.finalizers ?? []).includes('graphql.engine.dev/finalizer'));
+    env.cp.kubectl(['delete', 'engines.graphql.engine.dev', 'main', '--wait=true', '--timeout=30s']);
+    const after = (await env.client.exportMetadata()).metadata;
+    expect(after.inherited_roles).toEqual([]);
+    const tables = (after.sources.find((s) => s.name === 'default')?.tables ?? []).map((t) => t.table.name).sort();
+    // publisher and shelf were the operator's; book was tracked by hand and stays.
+    expect(tables).toEqual(['book']);
+    expect(env.events('Engine', 'main').some((e) => e.includes('Removed from the engine:') && e.includes('table/default/public.publisher'))).toBe(true);
+    // Its resources are unbound now.
+    await env.readyWith('trackedtables', 'publisher', 'False', 'EngineNotFound');
+  });
 });

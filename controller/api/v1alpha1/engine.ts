@@ -32,11 +32,31 @@ export interface ServiceRef {
  */
 export type ManagementPolicy = 'Merge' | 'Exclusive';
 
+/** The engine the operator runs itself: a Deployment and a Service named after the Engine. */
+export interface EngineDeployment {
+  /** Image repository. Default `graphql-engine`. */
+  readonly image?: string;
+  /** Image tag. */
+  readonly version: string;
+  /** Default 1. */
+  readonly replicas?: number;
+  /** The PostgreSQL URL of the `default` source (and of the metadata), from a Secret. */
+  readonly databaseUrlSecretRef: SecretKeyRef;
+  /** Container resources (`requests`, `limits`), as in a Pod spec. */
+  readonly resources?: Readonly<Record<string, unknown>>;
+  /** HTTP port. Default 8080. */
+  readonly port?: number;
+}
+
 /** `Engine.spec`. */
 export interface EngineSpec {
-  /** Base URL of the engine (`http://engine.ns.svc:8080`); exactly one of url and serviceRef. */
+  /** Base URL of the engine (`http://engine.ns.svc:8080`); exactly one of url, serviceRef and deployment. */
   readonly url?: string;
   readonly serviceRef?: ServiceRef;
+  /** Run the engine: a Deployment and Service owned by this Engine. */
+  readonly deployment?: EngineDeployment;
+  /** What deleting the Engine does to the metadata it manages: Orphan (default) leaves it, Delete removes it first. */
+  readonly deletionPolicy?: 'Delete' | 'Orphan';
   /** The admin secret, sent as X-Engine-Admin-Secret. */
   readonly adminSecretRef?: SecretKeyRef;
   readonly managementPolicy?: ManagementPolicy;
@@ -60,6 +80,8 @@ export interface EngineStatus {
   readonly inconsistentObjects?: number;
   /** Under the dry-run annotation: what applying would change (`+ key`, `~ key`, `- key`). */
   readonly plannedChanges?: readonly string[];
+  /** Replica counts of the Deployment the Engine runs (spec.deployment). */
+  readonly deployment?: { readonly replicas: number; readonly updatedReplicas: number; readonly readyReplicas: number; readonly availableReplicas: number };
 }
 
 /** An Engine object. */
@@ -78,6 +100,40 @@ const specSchema: OpenApiSchema = {
         port: { type: 'integer', minimum: 1, maximum: 65535, default: 8080 },
         scheme: { type: 'string', enum: ['http', 'https'], default: 'http' },
       },
+    },
+    deployment: {
+      type: 'object',
+      required: ['version', 'databaseUrlSecretRef'],
+      description: 'Run the engine: the operator owns a Deployment and a Service named after this Engine, and applies metadata once the rollout is available.',
+      properties: {
+        image: { type: 'string', minLength: 1, maxLength: 512, default: 'graphql-engine', description: 'Image repository.' },
+        version: { type: 'string', minLength: 1, maxLength: 128, description: 'Image tag.' },
+        replicas: { type: 'integer', minimum: 0, maximum: 100, default: 1 },
+        databaseUrlSecretRef: {
+          type: 'object',
+          required: ['name'],
+          description: 'Secret key holding the PostgreSQL URL (ENGINE_GRAPHQL_DATABASE_URL).',
+          properties: {
+            name: { type: 'string', minLength: 1, maxLength: 253 },
+            key: { type: 'string', minLength: 1, maxLength: 253, default: 'database-url' },
+          },
+        },
+        resources: {
+          type: 'object',
+          description: 'Container resources (requests, limits) as in a Pod spec.',
+          properties: {
+            requests: { type: 'object', additionalProperties: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] } },
+            limits: { type: 'object', additionalProperties: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] } },
+          },
+        },
+        port: { type: 'integer', minimum: 1, maximum: 65535, default: 8080 },
+      },
+    },
+    deletionPolicy: {
+      type: 'string',
+      enum: ['Delete', 'Orphan'],
+      default: 'Orphan',
+      description: 'Deleting the Engine: Orphan leaves the metadata it manages in the engine; Delete removes it first.',
     },
     adminSecretRef: {
       type: 'object',
@@ -104,7 +160,10 @@ const specSchema: OpenApiSchema = {
     },
   },
   'x-kubernetes-validations': [
-    { rule: 'has(self.url) != has(self.serviceRef)', message: 'exactly one of url or serviceRef is required' },
+    {
+      rule: '(has(self.url) ? 1 : 0) + (has(self.serviceRef) ? 1 : 0) + (has(self.deployment) ? 1 : 0) == 1',
+      message: 'exactly one of url, serviceRef or deployment is required',
+    },
   ],
 };
 
@@ -120,10 +179,17 @@ export const engineKind: KindDefinition = {
     managedObjects: { type: 'array', items: { type: 'string', maxLength: 1024 }, 'x-kubernetes-list-type': 'set' },
     resources: { type: 'integer' },
     inconsistentObjects: { type: 'integer' },
+    deployment: {
+      type: 'object',
+      description: 'Replica counts of the Deployment this Engine runs.',
+      properties: { replicas: { type: 'integer' }, updatedReplicas: { type: 'integer' }, readyReplicas: { type: 'integer' }, availableReplicas: { type: 'integer' } },
+    },
     plannedChanges: { type: 'array', items: { type: 'string', maxLength: 1100 }, maxItems: 101, description: 'Under the dry-run annotation: what applying would change.' },
   },
   printerColumns: [
     { name: 'URL', type: 'string', jsonPath: '.spec.url' },
+    { name: 'Version', type: 'string', jsonPath: '.spec.deployment.version' },
+    { name: 'Available', type: 'integer', jsonPath: '.status.deployment.availableReplicas', priority: 1 },
     { name: 'Resources', type: 'integer', jsonPath: '.status.resources' },
     { name: 'Inconsistent', type: 'integer', jsonPath: '.status.inconsistentObjects' },
     ...STANDARD_PRINTER_COLUMNS,

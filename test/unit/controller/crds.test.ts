@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 /** Every node of a structural schema has a type unless it is free-form (apiserver rule). */
 function untypedPaths(s: Record<string, unknown>, path = '$'): string[] {
   if (s['x-kubernetes-preserve-unknown-fields'] === true && s['type'] === undefined) return [];
+  // Quantities (resources): the one typed union structural schemas allow.
+  if (s['x-kubernetes-int-or-string'] === true) return [];
   const out: string[] = [];
   if (typeof s['type'] !== 'string') out.push(path);
   for (const k of ['oneOf', 'anyOf', 'allOf', 'if', 'then', 'not', 'const']) if (k in s) out.push(`${path} has ${k}`);
