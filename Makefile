@@ -2,7 +2,7 @@
 # install the operator and an engine, and run the end-to-end check (test/k8s/kind/e2e.sh).
 # Needs Docker, kind and kubectl. `npm run e2e:kind` does the same as `make e2e-kind`.
 KIND_CLUSTER    ?= graphql-engine-e2e
-TAG             ?= dev
+TAG             ?= $(shell node -p "require('./package.json').version")
 ENGINE_IMAGE    ?= graphql-engine:$(TAG)
 CONTROLLER_IMAGE ?= graphql-engine-controller:$(TAG)
 

@@ -41,6 +41,7 @@ describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', { time
 
   it('validates the samples and refuses specs that break the CEL rules', () => {
     expect(env.cp.kubectl(['apply', '-k', 'config/samples', '--dry-run=server'])).toContain('permission.graphql.engine.dev/reviews-user-insert created (server dry run)');
+    expect(env.cp.kubectl(['apply', '-f', 'config/samples/engine_with_deployment.yaml', '--dry-run=server'])).toContain('engine.graphql.engine.dev/engine created (server dry run)');
     const refused = (manifest: unknown): string => {
       try {
         env.cp.apply(manifest);
