@@ -4,7 +4,8 @@
  * offending value, because both failed late with a 500 (issue 12, point 7):
  * - `JSON.parse` accepts a `"\ud800"` escape and yields a string no UTF-8
  *   text (nor PostgreSQL's json) can hold; a role name holding one passed
- *   every check and failed storing the metadata;
+ *   every check and failed storing the metadata; so did a NUL character
+ *   (`"\u0000"`), which no PostgreSQL text or jsonb value holds;
  * - a permission filter nested 5,000 deep overflowed the stack writing the
  *   answer (which echoes the definition). The bound, MAX_METADATA_DEPTH, is
  *   far above what the deepest rule the catalog accepts needs
@@ -19,6 +20,13 @@ export const MAX_METADATA_DEPTH = 500;
 
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const NUL = '\u0000';
+
+function stringProblem(s: string, what: string): string | null {
+  if (LONE_SURROGATE.test(s)) return `invalid ${what}: a lone UTF-16 surrogate is not valid Unicode`;
+  if (s.includes(NUL)) return `invalid ${what}: the NUL character (\\u0000) cannot be stored`;
+  return null;
+}
 
 /** Why `value` cannot be a metadata body, with the JSON path of the offending value, or null. */
 export function metadataBodyProblem(value: unknown): { readonly path: string; readonly message: string } | null {
@@ -27,7 +35,8 @@ export function metadataBodyProblem(value: unknown): { readonly path: string; re
   for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
     const [v, p, depth] = top;
     if (typeof v === 'string') {
-      if (LONE_SURROGATE.test(v)) return { path: p, message: 'invalid string: a lone UTF-16 surrogate is not valid Unicode' };
+      const bad = stringProblem(v, 'string');
+      if (bad !== null) return { path: p, message: bad };
       continue;
     }
     if (typeof v !== 'object' || v === null) continue;
@@ -37,7 +46,8 @@ export function metadataBodyProblem(value: unknown): { readonly path: string; re
       continue;
     }
     for (const [k, child] of Object.entries(v)) {
-      if (LONE_SURROGATE.test(k)) return { path: p, message: 'invalid key: a lone UTF-16 surrogate is not valid Unicode' };
+      const bad = stringProblem(k, 'key');
+      if (bad !== null) return { path: p, message: bad };
       stack.push([child, `${p}.${k}`, depth + 1]);
     }
   }

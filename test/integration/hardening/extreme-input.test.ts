@@ -79,9 +79,11 @@ describe('deep nesting', () => {
 });
 
 describe('odd unicode in metadata', () => {
-  it('a lone surrogate in a role name is a 400 parse-failed at its path', async () => {
+  it('a lone surrogate or a NUL in a role name is a 400 parse-failed at its path', async () => {
     const r = await te.post('/v1/metadata', '{"type":"pg_create_select_permission","args":{"table":"item","role":"r\\ud800","permission":{"columns":["id"],"filter":{}}}}');
     expect(r).toMatchObject({ status: 400, body: { path: '$.args.role', code: 'parse-failed' } });
+    const nul = await te.post('/v1/metadata', '{"type":"pg_create_select_permission","args":{"table":"item","role":"r\\u0000","permission":{"columns":["id"],"filter":{}}}}');
+    expect(nul).toMatchObject({ status: 400, body: { path: '$.args.role', code: 'parse-failed' } });
     const paired = await te.post('/v1/metadata', perm('r\\ud83d\\ude00', '{}'));
     expect(paired.body).toEqual({ message: 'success' });
   });
