@@ -28,7 +28,7 @@ import { buildPlan, type Plan } from './plan.ts';
 import { ApiLimitsPolicy, limitExceeded, RateLimiter, rateLimitExceeded, type RoleLimits } from './api-limits.ts';
 import { measureOperation, type OperationCost } from './operation-cost.ts';
 import { entryBytes, PlanCache, structuralKey, type OperationEntry } from './plan-cache.ts';
-import { prepareOperation } from './prepare.ts';
+import { prepareOperation } from './validate.ts';
 import { parseGraphqlRequest, type GraphqlRequest } from './request-body.ts';
 import { dataResponse, spliceObjects } from './response.ts';
 import { apiErrorBody, graphqlErrorBody } from '../errors/wire-body.ts';

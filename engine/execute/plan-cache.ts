@@ -25,7 +25,7 @@
  * their number: 1,100 distinct 51 KB queries once kept 3.8 MB each and the
  * process died of heap exhaustion under an entry bound of 4,096. The estimate
  * is taken at insert time from lengths already at hand, never by walking the
- * heap: the parsed document (parsed without locations, see prepare.ts) keeps
+ * heap: the parsed document (parsed without locations, see validate.ts) keeps
  * 32-47 bytes per character of query text (measured with graphql-js on a
  * 205-character AlbumByPK query, a 166-character nested one and a
  * 4,000-alias 59 KB one), so AST_BYTES_PER_CHAR is 48; a plan keeps its SQL

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, writeFileSync, existsSync, statSync } from '
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../engine/execute/plan.ts';
-import { prepareOperation } from '../../engine/execute/prepare.ts';
+import { prepareOperation } from '../../engine/execute/validate.ts';
 import { SchemaCache } from '../../engine/graphql/schema/schema-cache.ts';
 import { toIrOperation } from '../../engine/graphql/to-ir/operation.ts';
 import { musicCatalog } from '../support/catalog-fixture.ts';

@@ -18,7 +18,7 @@
  *   relationships): 100 levels; permission rules have the same bound,
  *   MAX_PERMISSION_DEPTH in catalog/stages/permissions.ts;
  * - anything deeper than graphql-js can coerce or validate (a stack
- *   overflow there) is refused as nested too deeply (execute/prepare.ts,
+ *   overflow there) is refused as nested too deeply (execute/validate.ts,
  *   execute/graphql-service.ts).
  * Each refusal is `validation-failed` with the path of the level that broke
  * the bound.

@@ -7,7 +7,7 @@
 import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { Catalog, TableInfo, TablePermissions } from '../../../engine/catalog/types.ts';
-import { prepareOperation } from '../../../engine/execute/prepare.ts';
+import { prepareOperation } from '../../../engine/execute/validate.ts';
 import { buildRoleSchema, type RoleSchema } from '../../../engine/graphql/schema/build-schema.ts';
 import { SchemaCache } from '../../../engine/graphql/schema/schema-cache.ts';
 import { toIrOperation } from '../../../engine/graphql/to-ir/operation.ts';
