@@ -9,6 +9,7 @@
 import { buildCatalog } from '../catalog/build.ts';
 import { dependentsMessage, newInconsistencies } from '../catalog/dependencies.ts';
 import { objectId } from '../catalog/object-id.ts';
+import type { CatalogVersions } from '../catalog/version.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { ApiFamily } from '../api/contract.ts';
@@ -39,6 +40,8 @@ export interface CallPipelineOptions {
   readonly preparer: SourcePreparer;
   readonly defaultDatabaseUrl: string | null;
   readonly metadataDatabaseUrl: string;
+  /** Numbers the catalogs this pipeline builds (catalog/version.ts). */
+  readonly catalogVersions: CatalogVersions;
 }
 
 /** Runs the calls of one request against a pending state. */
@@ -49,6 +52,7 @@ export class CallPipeline implements RunContext {
   readonly sql: RunSqlServices;
   readonly #initial: MetadataState;
   readonly #preparer: SourcePreparer;
+  readonly #catalogVersions: CatalogVersions;
   #state: MetadataState;
   #refreshed: Set<string> | 'all' = new Set();
   #batchDepth = 0;
@@ -63,6 +67,7 @@ export class CallPipeline implements RunContext {
     this.#initial = opts.state;
     this.#state = opts.state;
     this.#preparer = opts.preparer;
+    this.#catalogVersions = opts.catalogVersions;
     this.sql = { preparer: opts.preparer };
   }
 
@@ -124,7 +129,7 @@ export class CallPipeline implements RunContext {
     let current = this.#state.prepared;
     if (edit.prepared !== undefined) current = new Map([...current, ...edit.prepared]);
     const prepared = await this.#preparer.prepare(doc, current, refresh, this.#via());
-    const catalog = buildCatalog(doc, prepared, this.#state.resourceVersion + 1);
+    const catalog = buildCatalog(doc, prepared, { version: this.#catalogVersions.next(), resourceVersion: this.#state.resourceVersion + 1 });
     return { doc, resourceVersion: this.#state.resourceVersion, catalog, prepared };
   }
 

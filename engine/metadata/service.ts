@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Session } from '../auth/session.ts';
 import { buildCatalog } from '../catalog/build.ts';
 import { CatalogRef } from '../catalog/snapshot.ts';
+import { CatalogVersions, type CatalogStamp } from '../catalog/version.ts';
 import { resolveEnv } from '../cli/env.ts';
 import { SETTING_SPECS } from '../cli/settings.ts';
 import { ErrorCode } from '../errors/codes.ts';
@@ -85,6 +86,8 @@ export class MetadataService implements MetadataApi {
   readonly catalogRef: CatalogRef;
   readonly #store: MetadataStore;
   readonly #preparer: SourcePreparer;
+  /** Numbers every catalog this service builds, so installed snapshots are strictly increasing. */
+  readonly #catalogVersions: CatalogVersions;
   readonly #logger: Logger;
   readonly #defaultDatabaseUrl: string | null;
   readonly #mutex = new Mutex();
@@ -94,11 +97,13 @@ export class MetadataService implements MetadataApi {
   private constructor(
     store: MetadataStore,
     preparer: SourcePreparer,
+    catalogVersions: CatalogVersions,
     state: MetadataState,
     opts: MetadataServiceOptions,
   ) {
     this.#store = store;
     this.#preparer = preparer;
+    this.#catalogVersions = catalogVersions;
     this.#state = state;
     this.#logger = opts.logger;
     this.#defaultDatabaseUrl = opts.defaultDatabaseUrl;
@@ -113,8 +118,9 @@ export class MetadataService implements MetadataApi {
       const stored = await store.loadOrInitialize(toWireDocument(initialDocument(opts.defaultDatabaseUrl)));
       const doc = parseStoredDocument(stored.metadata);
       const prepared = await preparer.prepare(doc, new Map(), 'all');
-      const catalog = buildCatalog(doc, prepared, stored.resourceVersion);
-      const service = new MetadataService(store, preparer, { doc, resourceVersion: stored.resourceVersion, catalog, prepared }, opts);
+      const catalogVersions = new CatalogVersions();
+      const catalog = buildCatalog(doc, prepared, { version: catalogVersions.next(), resourceVersion: stored.resourceVersion });
+      const service = new MetadataService(store, preparer, catalogVersions, { doc, resourceVersion: stored.resourceVersion, catalog, prepared }, opts);
       if (catalog.inconsistencies.length > 0) {
         opts.logger.warn('metadata is inconsistent', { inconsistent_objects: catalog.inconsistencies.length });
       }
@@ -161,6 +167,7 @@ export class MetadataService implements MetadataApi {
       preparer: this.#preparer,
       defaultDatabaseUrl: this.#defaultDatabaseUrl,
       metadataDatabaseUrl: this.#store.url,
+      catalogVersions: this.#catalogVersions,
     });
     let result;
     let outcome;
@@ -198,10 +205,14 @@ export class MetadataService implements MetadataApi {
     try {
       const s = this.#state;
       const prepared = await this.#preparer.prepare(s.doc, s.prepared, sources);
-      this.#install({ ...s, prepared, catalog: buildCatalog(s.doc, prepared, s.resourceVersion) });
+      this.#install({ ...s, prepared, catalog: buildCatalog(s.doc, prepared, this.#stamp(s.resourceVersion)) });
     } catch (e) {
       this.#logger.error('could not re-introspect after a failed request', { error: String(e) });
     }
+  }
+
+  #stamp(resourceVersion: number): CatalogStamp {
+    return { version: this.#catalogVersions.next(), resourceVersion };
   }
 
   #install(next: MetadataState): void {
@@ -219,7 +230,7 @@ export class MetadataService implements MetadataApi {
         const doc = parseStoredDocument(stored.metadata);
         const refresh: Refresh = change.refreshed === 'all' ? 'all' : new Set(change.refreshed);
         const prepared = await this.#preparer.prepare(doc, this.#state.prepared, refresh);
-        const catalog = buildCatalog(doc, prepared, stored.resourceVersion);
+        const catalog = buildCatalog(doc, prepared, this.#stamp(stored.resourceVersion));
         this.#install({ doc, resourceVersion: stored.resourceVersion, catalog, prepared });
         this.#logger.info('metadata reloaded after a change by another instance', { resource_version: stored.resourceVersion });
       } catch (e) {

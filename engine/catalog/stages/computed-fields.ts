@@ -14,7 +14,11 @@ import { tableKey, type ColumnInfo, type ComputedFieldInfo, type InconsistentObj
 import { customizeTypeName } from './customization.ts';
 import { checkSessionArgument, functionText, graphqlArguments, singleFunction } from './functions.ts';
 import type { NameRegistry } from './names.ts';
+import type { RelationshipsBySource } from './relationships.ts';
+import type { ResolvedSource } from './sources.ts';
+import type { StageResult } from './stage.ts';
 import { isSchemaName, type TableDraft } from './tables.ts';
+import type { TablesBySource } from './tracked-tables.ts';
 
 /** Resolves one computed field of `table`; `isTracked` says whether a table is tracked and consistent. */
 export function resolveComputedField(
@@ -84,9 +88,9 @@ export function resolveTableComputedFields(
   relationshipNames: ReadonlySet<string>,
   functions: ReadonlyMap<string, readonly IntrospectedFunction[]> | undefined,
   isTracked: (t: QualifiedName) => boolean,
-  bad: InconsistentObject[],
   names: { readonly registry: NameRegistry; readonly customization: SourceCustomizationInfo },
-): ComputedFieldInfo[] {
+): StageResult<ComputedFieldInfo[]> {
+  const bad: InconsistentObject[] = [];
   const out: ComputedFieldInfo[] = [];
   for (const cf of entry.computed_fields) {
     const ref = { kind: 'computed_field', source, table: entry.table, name: cf.name } as const;
@@ -119,7 +123,38 @@ export function resolveTableComputedFields(
     }
     out.push(r);
   }
-  return out;
+  return { output: out, inconsistencies: bad };
+}
+
+/** Per source, the consistent computed fields of each table (by `schema.name`) that has computed field entries. */
+export type ComputedFieldsBySource = ReadonlyMap<ResolvedSource, ReadonlyMap<string, readonly ComputedFieldInfo[]>>;
+
+/**
+ * Resolves the computed fields of every tracked table. After relationships,
+ * whose names they must not take; before permissions, which name them.
+ */
+export function resolveComputedFields(
+  tablesBySource: TablesBySource,
+  relationships: RelationshipsBySource,
+  names: NameRegistry,
+): StageResult<ComputedFieldsBySource> {
+  const bad: InconsistentObject[] = [];
+  const out = new Map<ResolvedSource, Map<string, readonly ComputedFieldInfo[]>>();
+  for (const [s, { tables }] of tablesBySource) {
+    const bySource = new Map<string, readonly ComputedFieldInfo[]>();
+    const isTracked = (n: { schema: string; name: string }): boolean => tables.has(tableKey(n));
+    for (const entry of s.meta.tables) {
+      if (entry.computed_fields.length === 0) continue;
+      const key = tableKey(entry.table);
+      const rels = new Set(relationships.get(s)?.get(key)?.keys() ?? []);
+      const fns = s.prepared.introspection.functions;
+      const r = resolveTableComputedFields(s.meta.name, entry, tables.get(key), rels, fns, isTracked, { registry: names, customization: s.customization });
+      bad.push(...r.inconsistencies);
+      bySource.set(key, r.output);
+    }
+    out.set(s, bySource);
+  }
+  return { output: out, inconsistencies: bad };
 }
 
 /**

@@ -15,10 +15,14 @@ import {
   type InconsistentObject,
   type QualifiedName,
   type SourceCustomizationInfo,
+  type SourceInfo,
   type TableInfo,
 } from '../types.ts';
 import { customizeRootFields, customizeTypeName } from './customization.ts';
+import { inheritFunctionPermissions, type InheritedRolePlan } from './inherited-roles.ts';
 import type { NameRegistry } from './names.ts';
+import type { ResolvedSource } from './sources.ts';
+import type { StageResult } from './stage.ts';
 import { isSchemaName } from './tables.ts';
 
 /** v2 compat: how a function is named in reasons (`name`, or `schema.name` outside public). */
@@ -151,7 +155,8 @@ export interface FunctionStageInput {
  * role may not select from the return table is inconsistent on its own; the
  * function stays.
  */
-export function resolveSourceFunctions(input: FunctionStageInput, bad: InconsistentObject[]): Map<string, FunctionInfo> {
+export function resolveSourceFunctions(input: FunctionStageInput): StageResult<Map<string, FunctionInfo>> {
+  const bad: InconsistentObject[] = [];
   const out = new Map<string, FunctionInfo>();
   for (const entry of input.entries) {
     const ref = { kind: 'function', source: input.source, function: entry.function } as const;
@@ -189,5 +194,38 @@ export function resolveSourceFunctions(input: FunctionStageInput, bad: Inconsist
     });
     out.set(tableKey(entry.function), { ...r, permissions: permitted });
   }
-  return out;
+  return { output: out, inconsistencies: bad };
+}
+
+/**
+ * Stage "functions" over every source: `sources` (the assembled catalog
+ * sources) with their tracked functions added. After permissions: a function
+ * permission needs the role's select permission on the return table, and
+ * inherited roles get the functions of their parents. Claims `<fn>_args` and
+ * the root fields in `names`, after the tables and computed fields.
+ */
+export function resolveFunctions(
+  resolved: readonly ResolvedSource[],
+  sources: ReadonlyMap<string, SourceInfo>,
+  names: NameRegistry,
+  roles: InheritedRolePlan,
+): StageResult<Map<string, SourceInfo>> {
+  const bad: InconsistentObject[] = [];
+  const out = new Map(sources);
+  for (const s of resolved) {
+    const info = out.get(s.meta.name);
+    if (info === undefined || s.meta.functions.length === 0) continue;
+    const r = resolveSourceFunctions({
+      source: s.meta.name,
+      entries: s.meta.functions,
+      introspected: s.prepared.introspection.functions,
+      tables: info.tables,
+      names,
+      customization: s.customization,
+    });
+    bad.push(...r.inconsistencies);
+    const functions = new Map([...r.output].map(([k, f]) => [k, { ...f, permissions: inheritFunctionPermissions(roles, f.permissions) }]));
+    out.set(s.meta.name, { ...info, functions });
+  }
+  return { output: out, inconsistencies: bad };
 }

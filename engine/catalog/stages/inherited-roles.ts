@@ -16,9 +16,10 @@
  * Insert, update and delete are inherited only when every parent that has
  * one has the same one; otherwise the inherited role has none of that kind.
  */
-import type { InheritedRole } from '../../metadata/document.ts';
+import type { InheritedRole, MetadataDocument } from '../../metadata/document.ts';
 import { inconsistency } from '../inconsistency.ts';
 import type { InconsistentObject, PermissionBoolExp, SelectPermissionInfo, TablePermissions } from '../types.ts';
+import type { StageResult } from './stage.ts';
 
 /** The permissions of one role on one table while the catalog is being built. */
 export type MutableTablePermissions = { -readonly [K in keyof TablePermissions]: TablePermissions[K] };
@@ -54,6 +55,30 @@ export function planInheritedRoles(roles: readonly InheritedRole[]): InheritedRo
   };
   for (const r of roles) visit(r.role_name);
   return { order, bad };
+}
+
+/** Stage "inherited roles": their order, parents first; roles in a cycle or naming admin left out. */
+export function resolveInheritedRoles(roles: readonly InheritedRole[]): StageResult<InheritedRolePlan> {
+  const plan = planInheritedRoles(roles);
+  return { output: plan, inconsistencies: plan.bad };
+}
+
+/** Every role named in metadata (permissions, inherited roles), `admin` excluded, sorted. */
+export function rolesOf(doc: MetadataDocument): string[] {
+  const roles = new Set<string>();
+  for (const s of doc.sources) {
+    for (const t of s.tables) {
+      for (const list of [t.select_permissions, t.insert_permissions, t.update_permissions, t.delete_permissions]) {
+        for (const p of list) roles.add(p.role);
+      }
+    }
+  }
+  for (const r of doc.inherited_roles) {
+    roles.add(r.role_name);
+    for (const m of r.role_set) roles.add(m);
+  }
+  roles.delete('admin');
+  return [...roles].sort();
 }
 
 const TRUE_KEY = '{}';

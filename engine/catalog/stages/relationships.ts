@@ -18,8 +18,12 @@ import {
   type RelationshipUsing,
   type RemoteForeignKey,
 } from '../../metadata/document.ts';
-import type { QualifiedName, RelationshipInfo } from '../types.ts';
+import { inconsistency } from '../inconsistency.ts';
+import { tableKey, type InconsistentObject, type QualifiedName, type RelationshipInfo } from '../types.ts';
+import type { ResolvedSource } from './sources.ts';
+import type { StageResult } from './stage.ts';
 import { isSchemaName, type TableDraft } from './tables.ts';
+import type { TablesBySource } from './tracked-tables.ts';
 
 /** Looks up a consistent table of the same source; `inDocument` tells whether it is tracked at all. */
 export interface TableLookup {
@@ -119,4 +123,55 @@ export function resolveRelationship(
     };
   }
   return fail('"using" needs foreign_key_constraint_on or manual_configuration');
+}
+
+/** A table's relationships by name. */
+export type TableRelationships = ReadonlyMap<string, RelationshipInfo>;
+
+/** Per source, the relationships of each consistent table by `schema.name`. */
+export type RelationshipsBySource = ReadonlyMap<ResolvedSource, ReadonlyMap<string, TableRelationships>>;
+
+/** Resolves the object and array relationships of every tracked table. */
+export function resolveRelationships(tablesBySource: TablesBySource): StageResult<RelationshipsBySource> {
+  const bad: InconsistentObject[] = [];
+  const out = new Map<ResolvedSource, Map<string, TableRelationships>>();
+  for (const [s, { tables, tracked }] of tablesBySource) {
+    const bySource = new Map<string, TableRelationships>();
+    const lookup: TableLookup = {
+      table: (n) => tables.get(tableKey(n)),
+      isTracked: (n) => tracked.has(tableKey(n)),
+      foreignKeys: (n) => s.prepared.introspection.tables.get(tableKey(n))?.foreignKeys,
+    };
+    for (const entry of s.meta.tables) {
+      const key = tableKey(entry.table);
+      const draft = tables.get(key);
+      const rels = new Map<string, RelationshipInfo>();
+      const lists = [
+        ['object', entry.object_relationships],
+        ['array', entry.array_relationships],
+      ] as const;
+      for (const [kind, list] of lists) {
+        for (const rel of list) {
+          const ref = { kind: `${kind}_relation`, source: s.meta.name, table: entry.table, name: rel.name } as const;
+          const definition = { name: rel.name, source: s.meta.name, comment: rel.comment ?? null, table: entry.table, using: rel.using };
+          if (draft === undefined) {
+            bad.push(inconsistency(ref, definition, `table "${formatTableName(entry.table)}" is inconsistent`));
+            continue;
+          }
+          if (rels.has(rel.name) || draft.columns.some((c) => c.name === rel.name || c.gqlName === rel.name)) {
+            bad.push(
+              inconsistency(ref, definition, `in table "${formatTableName(entry.table)}": column/relationship "${rel.name}" already exists`),
+            );
+            continue;
+          }
+          const r = resolveRelationship(kind, rel, draft, lookup);
+          if ('reason' in r) bad.push(inconsistency(ref, definition, r.reason));
+          else rels.set(rel.name, r);
+        }
+      }
+      if (draft !== undefined) bySource.set(key, rels);
+    }
+    out.set(s, bySource);
+  }
+  return { output: out, inconsistencies: bad };
 }

@@ -15,8 +15,8 @@ export interface TableDraft {
   readonly gqlName: string;
   readonly rootFields: TableRootFields;
   readonly description: string | null;
-  /** Columns; `enumTable` is filled in by the enum-links step. */
-  columns: ColumnInfo[];
+  /** Columns; `enumTable` is filled in by the enum-links stage (a new draft). */
+  readonly columns: readonly ColumnInfo[];
   readonly enumValues: readonly EnumValueInfo[] | null;
 }
 

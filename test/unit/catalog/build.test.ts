@@ -3,6 +3,7 @@ import type { IntrospectedTable, SourceIntrospection } from '../../../engine/bac
 import type { SourceConnection } from '../../../engine/backends/backend.ts';
 import { buildCatalog } from '../../../engine/catalog/build.ts';
 import type { PreparedSources } from '../../../engine/catalog/prepared.ts';
+import { CatalogVersions } from '../../../engine/catalog/version.ts';
 import { emptyTable, EMPTY_DOCUMENT, type MetadataDocument, type TableMetadata } from '../../../engine/metadata/document.ts';
 
 const connection: SourceConnection = {
@@ -67,7 +68,7 @@ function fixture(n: number): { doc: MetadataDocument; prepared: PreparedSources 
 describe('buildCatalog', () => {
   it('resolves tables, relationships and permissions', () => {
     const { doc, prepared } = fixture(3);
-    const c = buildCatalog(doc, prepared, 7);
+    const c = buildCatalog(doc, prepared, { version: 3, resourceVersion: 7 });
     expect(c.inconsistencies).toEqual([]);
     expect(c.resourceVersion).toBe(7);
     expect(c.roles).toEqual(['user']);
@@ -79,16 +80,22 @@ describe('buildCatalog', () => {
     expect(t1?.permissions.get('user')?.select?.columns).toHaveLength(8);
   });
 
-  it('gives strictly increasing versions', () => {
-    const { doc, prepared } = fixture(1);
-    const a = buildCatalog(doc, prepared, 1);
-    const b = buildCatalog(doc, prepared, 1);
+  it('carries the version its caller numbers it with, and depends on its arguments only', () => {
+    const { doc, prepared } = fixture(3);
+    const versions = new CatalogVersions();
+    const a = buildCatalog(doc, prepared, { version: versions.next(), resourceVersion: 1 });
+    const b = buildCatalog(doc, prepared, { version: versions.next(), resourceVersion: 1 });
     expect(b.version).toBeGreaterThan(a.version);
+    // No hidden state between builds: the same arguments give the same catalog.
+    const again = buildCatalog(doc, prepared, { version: a.version, resourceVersion: 1 });
+    expect(again.version).toBe(a.version);
+    expect(again.inconsistencies).toEqual(a.inconsistencies);
+    expect([...again.sources.get('default')!.tables.keys()]).toEqual([...a.sources.get('default')!.tables.keys()]);
   });
 
   it('builds 500 related tables without inconsistencies', () => {
     const { doc, prepared } = fixture(500);
-    const c = buildCatalog(doc, prepared, 1);
+    const c = buildCatalog(doc, prepared, { version: 1, resourceVersion: 1 });
     expect(c.sources.get('default')?.tables.size).toBe(500);
     expect(c.inconsistencies).toEqual([]);
   });

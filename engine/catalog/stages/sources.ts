@@ -1,0 +1,50 @@
+/**
+ * Stage "sources": each source of the document with its prepared database
+ * (connection + introspection) and its customization, or why it is left
+ * out: an unsupported kind, a database that could not be prepared, a bad
+ * customization, or a graphql-default naming convention not shared by every
+ * source (it renames the whole schema, so it must hold for all of them).
+ */
+import type { MetadataDocument, SourceMetadata } from '../../metadata/document.ts';
+import { inconsistency } from '../inconsistency.ts';
+import type { PreparedSources, ReadySource } from '../prepared.ts';
+import type { InconsistentObject, SourceCustomizationInfo } from '../types.ts';
+import { resolveSourceCustomization } from './customization.ts';
+import type { StageResult } from './stage.ts';
+
+/** A consistent source; later stages key their per-source outputs by this object. */
+export interface ResolvedSource {
+  readonly meta: SourceMetadata;
+  readonly prepared: ReadySource;
+  readonly customization: SourceCustomizationInfo;
+}
+
+/** Resolves the sources of `doc` against `prepared`. */
+export function resolveSources(doc: MetadataDocument, prepared: PreparedSources): StageResult<readonly ResolvedSource[]> {
+  const bad: InconsistentObject[] = [];
+  let sources: ResolvedSource[] = [];
+  for (const meta of doc.sources) {
+    const ref = { kind: 'source', source: meta.name } as const;
+    const p = prepared.get(meta.name);
+    if (meta.kind !== 'postgres') {
+      bad.push(inconsistency(ref, meta.name, `the ${meta.kind} backend is not supported yet`));
+    } else if (p === undefined) {
+      bad.push(inconsistency(ref, meta.name, `source "${meta.name}" was not prepared`));
+    } else if (!p.ok) {
+      bad.push(inconsistency(ref, meta.name, p.reason));
+    } else {
+      const customization = resolveSourceCustomization(meta.customization);
+      if ('reason' in customization) bad.push(inconsistency(ref, meta.name, customization.reason));
+      else sources.push({ meta, prepared: p, customization });
+    }
+  }
+  const isDefault = (s: ResolvedSource): boolean => s.customization.namingConvention === 'graphql-default';
+  if (sources.some(isDefault) && !sources.every(isDefault)) {
+    for (const s of sources.filter(isDefault)) {
+      const reason = 'the graphql-default naming_convention must be set on every source';
+      bad.push(inconsistency({ kind: 'source', source: s.meta.name }, s.meta.name, reason));
+    }
+    sources = sources.filter((s) => !isDefault(s));
+  }
+  return { output: sources, inconsistencies: bad };
+}

@@ -1,0 +1,105 @@
+/**
+ * Stage "tables" over every source: each tracked table entry → its
+ * {@link TableDraft} (tables.ts), its GraphQL names claimed in document order
+ * (names.ts: a later table that clashes is inconsistent). Then stage "enum
+ * links": a column with a single-column foreign key to a consistent enum
+ * table takes that enum.
+ */
+import type { ScalarInfo } from '../../backends/backend.ts';
+import { backendFor } from '../../backends/registry.ts';
+import { formatTableName } from '../../metadata/document.ts';
+import { inconsistency } from '../inconsistency.ts';
+import { tableKey, type InconsistentObject } from '../types.ts';
+import { customizeRootFields } from './customization.ts';
+import { NameRegistry } from './names.ts';
+import type { ResolvedSource } from './sources.ts';
+import type { StageResult } from './stage.ts';
+import { resolveTable, type TableDraft } from './tables.ts';
+
+/** A source's consistent tables by `schema.name`, and the keys of every table it tracks. */
+export interface SourceTables {
+  readonly tables: ReadonlyMap<string, TableDraft>;
+  readonly tracked: ReadonlySet<string>;
+}
+
+/** Per source, its tables. */
+export type TablesBySource = ReadonlyMap<ResolvedSource, SourceTables>;
+
+/** The output of the tables stage: the tables, and the registry later stages claim their names in. */
+export interface TablesOutput {
+  readonly tables: TablesBySource;
+  /** Handed on to computed fields and functions, which claim in it in stage order (Note [Catalog stages]). */
+  readonly names: NameRegistry;
+}
+
+/** Resolves the tracked tables of `sources`. */
+export function resolveTables(sources: readonly ResolvedSource[]): StageResult<TablesOutput> {
+  const bad: InconsistentObject[] = [];
+  const names = new NameRegistry();
+  names.reserve(columnTypesOf(sources));
+  const out = new Map<ResolvedSource, SourceTables>();
+  for (const s of sources) {
+    const tables = new Map<string, TableDraft>();
+    const tracked = new Set<string>();
+    for (const entry of s.meta.tables) {
+      const key = tableKey(entry.table);
+      tracked.add(key);
+      const ref = { kind: 'table', source: s.meta.name, table: entry.table } as const;
+      const intro = s.prepared.introspection.tables.get(key);
+      if (intro === undefined) {
+        bad.push(inconsistency(ref, entry.table, `no such table/view exists in source: "${formatTableName(entry.table)}"`));
+        continue;
+      }
+      const resolved = resolveTable(s.meta.name, entry, intro, s.prepared.enumRows.get(key));
+      if ('reason' in resolved) {
+        bad.push(inconsistency(ref, entry.table, resolved.reason));
+        continue;
+      }
+      const r = { ...resolved, rootFields: customizeRootFields(s.customization, resolved.rootFields) };
+      const clash = names.claim(r, s.customization);
+      if (clash !== null) {
+        bad.push(inconsistency(ref, entry.table, clash));
+        continue;
+      }
+      tables.set(key, r);
+    }
+    out.set(s, { tables, tracked });
+  }
+  return { output: { tables: out, names }, inconsistencies: bad };
+}
+
+/** `tables` with enum links: new drafts for the tables with a column that takes an enum table's enum. */
+export function linkEnumTables(tables: TablesBySource): TablesBySource {
+  const out = new Map<ResolvedSource, SourceTables>();
+  for (const [s, st] of tables) {
+    const linked = new Map<string, TableDraft>();
+    for (const [key, t] of st.tables) {
+      let changed = false;
+      const columns = t.columns.map((c) => {
+        const fk = t.introspected.foreignKeys.find((k) => k.columnMapping.length === 1 && k.columnMapping[0]?.[0] === c.name);
+        const target = fk === undefined ? undefined : st.tables.get(tableKey(fk.target));
+        if (target?.enumValues === null || target === undefined || fk === undefined) return c;
+        changed = true;
+        return { ...c, enumTable: fk.target };
+      });
+      linked.set(key, changed ? { ...t, columns } : t);
+    }
+    out.set(s, { tables: linked, tracked: st.tracked });
+  }
+  return out;
+}
+
+/** The database types of the columns of every tracked table (element types of arrays too). */
+function columnTypesOf(sources: readonly ResolvedSource[]): Map<string, ScalarInfo> {
+  const out = new Map<string, ScalarInfo>();
+  for (const s of sources) {
+    const backend = backendFor(s.meta.kind);
+    for (const entry of s.meta.tables) {
+      for (const c of s.prepared.introspection.tables.get(tableKey(entry.table))?.columns ?? []) {
+        const t = c.elementType ?? c.dbType;
+        if (!out.has(t)) out.set(t, backend.scalar(t));
+      }
+    }
+  }
+  return out;
+}
