@@ -10,7 +10,7 @@
 import type { Backend, Introspector, SourceConnection } from './backend.ts';
 import type { EnumTableRows, SourceIntrospection } from './introspection.ts';
 import { findBackend } from './registry.ts';
-import type { PreparedSource, PreparedSources, ReadySource } from '../catalog/prepared.ts';
+import type { ObjectPreparer, PreparedSource, PreparedSources, ReadySource, Refresh } from '../catalog/prepared.ts';
 import { enumColumns } from '../catalog/stages/tables.ts';
 import { tableKey } from '../catalog/types.ts';
 import { resolveEnv } from '../cli/env.ts';
@@ -18,7 +18,7 @@ import type { Logger } from '../logger.ts';
 import type { MetadataDocument, SourceMetadata, UrlFromEnv } from '../metadata/document.ts';
 
 /** Which sources to introspect afresh: none, some by name, or all. */
-export type Refresh = ReadonlySet<string> | 'all';
+export type { Refresh };
 
 /** How long a pool no longer in use stays open, so requests on the old snapshot can finish. */
 const RETIRE_DELAY_MS = 5_000;
@@ -34,8 +34,8 @@ export function resolveDatabaseUrl(url: UrlFromEnv): { url: string } | { reason:
   return v === undefined || v === '' ? { reason: `environment variable "${url.from_env}" is not set` } : { url: v };
 }
 
-/** Opens, reuses and retires source connections and their introspection. */
-export class SourcePreparer {
+/** Opens, reuses and retires source connections and their introspection: the preparer of sources (Note [Preparers]). */
+export class SourcePreparer implements ObjectPreparer<PreparedSource> {
   readonly #connections = new Map<string, SourceConnection>();
   readonly #retiring = new Map<ReturnType<typeof setTimeout>, SourceConnection>();
   readonly #logger: Logger;

@@ -7,6 +7,45 @@
  */
 import type { SourceConnection } from '../backends/backend.ts';
 import type { EnumTableRows, SourceIntrospection } from '../backends/introspection.ts';
+import type { MetadataDocument } from '../metadata/document.ts';
+
+/*
+ * Note [Preparers]
+ * Everything a catalog build needs from outside the process is fetched
+ * before it, by one preparer per kind of metadata object, so the build (and
+ * each of its stages, Note [Catalog stages] in build.ts) stays pure and
+ * synchronous and can run once per call of a `bulk`. A preparer maps the
+ * objects of its kind in a document to prepared values by name, each either
+ * ready or failed with a reason (the build reports a failed one as an
+ * inconsistent object of that kind), reuses what it prepared before unless
+ * told to refresh it, and owns the clients it opened. Sources are the one
+ * kind today (backends/source-preparer.ts: pools, introspection, enum rows).
+ * Remote schemas are the next: a RemoteSchemaPreparer implementing
+ * `ObjectPreparer<PreparedRemoteSchema>` (ready: the introspected SDL and the
+ * resolved headers; failed: why the server did not answer), a second map in
+ * MetadataState next to `prepared`, a second argument of buildCatalog, and a
+ * "remote schemas" stage reading it; `refresh` then names remote schemas for
+ * `reload_remote_schema` as it names sources for `reload_metadata`.
+ */
+
+/** Which objects to prepare afresh: none, some by name, or all. */
+export type Refresh = ReadonlySet<string> | 'all';
+
+/** What every prepared object has: its name, and whether it is usable. */
+export interface PreparedObject {
+  readonly name: string;
+  readonly ok: boolean;
+}
+
+/** Prepares the objects of one kind for catalog builds; see Note [Preparers]. */
+export interface ObjectPreparer<P extends PreparedObject> {
+  /** Prepares the objects of this kind in `doc`, reusing `current` except those `refresh` names. */
+  prepare(doc: MetadataDocument, current: ReadonlyMap<string, P>, refresh?: Refresh): Promise<ReadonlyMap<string, P>>;
+  /** Releases (eventually) the clients only objects outside `keep` used. */
+  retain(keep: ReadonlyMap<string, P>): void;
+  /** Releases every client now (shutdown). */
+  closeAll(): Promise<void>;
+}
 
 /** A source whose database answered. */
 export interface ReadySource {
