@@ -5,24 +5,19 @@
  * write give the `mutation_root` fields (mutation-root.ts); a role that may
  * write nothing gets no mutation type.
  */
-import {
-  GraphQLString,
-  type GraphQLSchema,
-  type GraphQLFieldConfigArgumentMap,
-  type GraphQLFieldConfigMap,
-} from 'graphql';
+import { GraphQLString, type GraphQLSchema } from 'graphql';
 import type { Catalog } from '../../catalog/types.ts';
 import { schemaOf } from './collect-types.ts';
 import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
 import { functionRootFields } from './function-fields.ts';
-import { nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
+import { nonNull, objectType } from './lean-types.ts';
 import { mutationRootFields } from './mutation-root.ts';
 import { namespaceRootFields } from './namespace.ts';
 import { renameSchema, type NamingConvention } from './naming-convention.ts';
 import { MUTATION_ROOT, NO_QUERIES_FIELD, NO_QUERIES_MESSAGE, QUERY_ROOT } from './names.ts';
 import { buildRoleAccess, type RoleAccess } from './role-access.ts';
+import { tableSelectRootFields } from './table-root-fields.ts';
 import { SchemaTypes } from './table-types.ts';
-import type { TableView } from './table-view.ts';
 
 /** Settings that shape every role's schema. */
 export interface SchemaOptions {
@@ -43,41 +38,6 @@ export interface RoleSchema extends SharedSchema {
   readonly role: string;
   readonly catalogVersion: number;
   readonly access: RoleAccess;
-}
-
-function rootFields(views: Iterable<TableView>, types: SchemaTypes): GraphQLFieldConfigMap<unknown, unknown> {
-  const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
-  for (const view of views) {
-    const t = types.of(view);
-    const rf = view.info.rootFields;
-    const name = `"${view.info.name.name}"`;
-    fields[rf.select] = {
-      type: nonNullListOfNonNull(t.object),
-      description: `fetch data from the table: ${name}`,
-      args: types.listArgs(view),
-      extensions: withDescriptor<RootFieldDescriptor>({ kind: 'select', table: view }),
-    };
-    if (t.aggregate !== null) {
-      fields[rf.selectAggregate] = {
-        type: nonNull(t.aggregate.aggregate),
-        description: `fetch aggregated fields from the table: ${name}`,
-        args: types.listArgs(view),
-        extensions: withDescriptor<RootFieldDescriptor>({ kind: 'select-aggregate', table: view }),
-      };
-    }
-    const pk = view.info.primaryKey.map((c) => view.columns.find((col) => col.name === c));
-    if (pk.length > 0 && pk.every((c) => c !== undefined)) {
-      const args: GraphQLFieldConfigArgumentMap = {};
-      for (const c of pk) if (c !== undefined) args[c.gqlName] = { type: nonNull(types.columns.input(view.source, c)) };
-      fields[rf.selectByPk] = {
-        type: t.object,
-        description: `fetch data from the table: ${name} using primary key columns`,
-        args,
-        extensions: withDescriptor<RootFieldDescriptor>({ kind: 'select-by-pk', table: view }),
-      };
-    }
-  }
-  return fields;
 }
 
 /** Builds the schema `role` sees in `catalog` (admin sees every table), unshared; `backendOnly` as in buildRoleAccess. */
@@ -101,7 +61,7 @@ export function buildSchemaOf(
 ): SharedSchema {
   const views = access.tables;
   const fnAccess = { role, isAdmin: access.isAdmin, inferFunctionPermissions: options.inferFunctionPermissions ?? true };
-  let fields = { ...rootFields(views.values(), types), ...functionRootFields(catalog, views, types, fnAccess, 'query') };
+  let fields = { ...tableSelectRootFields(views.values(), types), ...functionRootFields(catalog, views, types, fnAccess, 'query') };
   if (Object.keys(fields).length === 0) {
     fields = {
       [NO_QUERIES_FIELD]: {
