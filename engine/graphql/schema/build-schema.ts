@@ -1,28 +1,36 @@
 /**
- * The GraphQL schema of one role, built from a catalog snapshot. Each visible
- * table gives `<t>`, `<t>_by_pk` and (with aggregations) `<t>_aggregate` on
- * `query_root` (no `subscription_root` until subscriptions are served). Tables the role may
- * write give the `mutation_root` fields (mutation-root.ts); a role that may
- * write nothing gets no mutation type.
+ * The GraphQL schema of one role, built from a catalog snapshot: the root
+ * fields of every root-field contributor (tables, functions; Note [Root-field
+ * contributors] in root-fields.ts) on `query_root` and `mutation_root` (no
+ * `subscription_root` until subscriptions are served). A role that may write
+ * nothing gets no mutation type.
  */
-import { GraphQLString, type GraphQLSchema } from 'graphql';
+import { GraphQLString, type GraphQLFieldConfigMap, type GraphQLSchema } from 'graphql';
 import type { Catalog } from '../../catalog/types.ts';
 import { schemaOf } from './collect-types.ts';
 import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
-import { functionRootFields } from './function-fields.ts';
 import { nonNull, objectType } from './lean-types.ts';
-import { mutationRootFields } from './mutation-root.ts';
 import { namespaceRootFields } from './namespace.ts';
 import { renameSchema, type NamingConvention } from './naming-convention.ts';
 import { MUTATION_ROOT, NO_QUERIES_FIELD, NO_QUERIES_MESSAGE, QUERY_ROOT } from './names.ts';
 import { buildRoleAccess, type RoleAccess } from './role-access.ts';
-import { tableSelectRootFields } from './table-root-fields.ts';
+import type { RootFieldContributor, RootFieldInput, ServedRoot } from './root-field-contributor.ts';
+import { ROOT_FIELD_CONTRIBUTORS } from './root-fields.ts';
 import { SchemaTypes } from './table-types.ts';
 
 /** Settings that shape every role's schema. */
 export interface SchemaOptions {
   /** ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS (default true); see function-fields.ts. */
   readonly inferFunctionPermissions?: boolean;
+  /** The root-field contributors, in schema order (default ROOT_FIELD_CONTRIBUTORS). */
+  readonly contributors?: readonly RootFieldContributor[];
+}
+
+/** The root fields every contributor adds to `root`, in contributor order. */
+function contributedFields(contributors: readonly RootFieldContributor[], input: RootFieldInput, root: ServedRoot): GraphQLFieldConfigMap<unknown, unknown> {
+  const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+  for (const c of contributors) Object.assign(fields, c.rootFields(input, root));
+  return fields;
 }
 
 /** A schema as built for some role; shared by the roles of equal shape (Note [Shared role types] in role-access.ts). */
@@ -59,9 +67,9 @@ export function buildSchemaOf(
   options: SchemaOptions = {},
   types: SchemaTypes = new SchemaTypes(),
 ): SharedSchema {
-  const views = access.tables;
-  const fnAccess = { role, isAdmin: access.isAdmin, inferFunctionPermissions: options.inferFunctionPermissions ?? true };
-  let fields = { ...tableSelectRootFields(views.values(), types), ...functionRootFields(catalog, views, types, fnAccess, 'query') };
+  const contributors = options.contributors ?? ROOT_FIELD_CONTRIBUTORS;
+  const input: RootFieldInput = { catalog, role, access, types, inferFunctionPermissions: options.inferFunctionPermissions ?? true };
+  let fields = contributedFields(contributors, input, 'query');
   if (Object.keys(fields).length === 0) {
     fields = {
       [NO_QUERIES_FIELD]: {
@@ -74,10 +82,7 @@ export function buildSchemaOf(
   // No subscription_root until a WebSocket transport serves subscriptions: a schema that advertises
   // it makes clients and codegen offer operations that can only fail (over HTTP they used to run as
   // queries, which is not what a subscriber expects).
-  const writes = {
-    ...mutationRootFields(access.mutations.values(), types),
-    ...functionRootFields(catalog, views, types, fnAccess, 'mutation'),
-  };
+  const writes = contributedFields(contributors, input, 'mutation');
   const mutation =
     Object.keys(writes).length === 0 ? undefined : objectType({ name: MUTATION_ROOT, fields: namespaceRootFields(writes, 'mutation') });
   // Not `new GraphQLSchema`: see Note [Flat type collection] in collect-types.ts.

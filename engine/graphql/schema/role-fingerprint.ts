@@ -3,9 +3,10 @@
  * - {@link roleFingerprint}, what its schema depends on: roles with equal
  *   ones get the same GraphQLSchema. It describes the *shape* of the role's
  *   permissions, never filters, limits, checks or preset values: see Note
- *   [Shared role types] in role-access.ts. Anything else the schema builders
- *   read from a role's views, or from the role name, must be added there, or
- *   roles would wrongly share.
+ *   [Shared role types] in role-access.ts. It is made of the parts of the
+ *   root-field contributors (root-fields.ts): anything else a contributor
+ *   reads from a role's views, or from the role name, must be added to its
+ *   part, or roles would wrongly share.
  * - {@link readFingerprint}, the part of it the table types depend on:
  *   roles with equal ones share those types even when their mutations differ;
  * - {@link rulesFingerprint}, its rules: roles with equal ones get the same
@@ -21,6 +22,7 @@
 import { tableKey, type Catalog, type ColumnInfo, type TableInfo, type TablePermissions } from '../../catalog/types.ts';
 import { rolePermissions, type MutationView } from './mutation-view.ts';
 import type { RoleAccess } from './role-access.ts';
+import type { RootFieldContributor } from './root-field-contributor.ts';
 import { isAlwaysPresent, type TableView } from './table-view.ts';
 
 function columnsShape(columns: readonly ColumnInfo[]): string {
@@ -104,15 +106,32 @@ export function sameTypeTables(views: ReadonlyMap<TableInfo, TableView>, mine: R
   return same;
 }
 
-/** The fingerprint of the schema of (non-admin) `role` in `catalog`, whose compiled permissions are `access`. */
-export function roleFingerprint(catalog: Catalog, role: string, access: RoleAccess): string {
+/** The tables' part of a role fingerprint: how the role reads and writes each table. */
+export function tableFingerprint(access: RoleAccess): string[] {
   const parts: string[] = [readFingerprint(access)];
   for (const [key, m] of access.mutations) parts.push(`w ${key}\n${writeShape(m)}`);
+  return parts;
+}
+
+/** The functions' part of a role fingerprint: which functions the role may call (what their fields read is in the tables' part). */
+export function functionFingerprint(catalog: Catalog, role: string): string[] {
+  const parts: string[] = [];
   for (const source of catalog.sources.values()) {
     for (const fn of source.functions?.values() ?? []) {
       if (fn.permissions.includes(role)) parts.push(`f ${source.name}\0${fn.name.schema}.${fn.name.name}`);
     }
   }
+  return parts;
+}
+
+/**
+ * The fingerprint of the schema of (non-admin) `role` in `catalog`, whose
+ * compiled permissions are `access`: the parts of every contributor of its
+ * root fields (Note [Root-field contributors] in root-fields.ts).
+ */
+export function roleFingerprint(catalog: Catalog, role: string, access: RoleAccess, contributors: readonly RootFieldContributor[]): string {
+  const parts: string[] = [];
+  for (const c of contributors) for (const p of c.fingerprint(catalog, role, access)) parts.push(p);
   return parts.join('\n');
 }
 

@@ -47,6 +47,7 @@ import { EngineError, ErrorCode } from '../../errors/engine-error.ts';
 import { buildRoleSchema, buildSchemaOf, type RoleSchema, type SchemaOptions, type SharedSchema } from './build-schema.ts';
 import { buildRoleAccess, type RoleAccess } from './role-access.ts';
 import { readFingerprint, roleFingerprint, rulesFingerprint, sameTypeTables, tableLabels } from './role-fingerprint.ts';
+import { ROOT_FIELD_CONTRIBUTORS } from './root-fields.ts';
 import { LeafTypes, SchemaTypes } from './table-types.ts';
 
 /** The memo of role schemas. */
@@ -58,8 +59,8 @@ export class SchemaCache {
   readonly #typesByRead = new Map<string, { readonly types: SchemaTypes; readonly labels: ReadonlyMap<TableInfo, string> }>();
   /** The types every SchemaTypes of this catalog version shares. */
   #leaves = new LeafTypes();
-  /** Compiled permissions by rules fingerprint, with their (shared) schema. */
-  readonly #byRules = new Map<string, { readonly access: RoleAccess; readonly shared: SharedSchema }>();
+  /** Compiled permissions by rules fingerprint. */
+  readonly #byRules = new Map<string, RoleAccess>();
   /** Roles whose schema failed to build in this catalog version: see Note [A schema build never escapes]. */
   readonly #failed = new Map<string, EngineError>();
   readonly #options: SchemaOptions;
@@ -140,24 +141,26 @@ export class SchemaCache {
 
   /**
    * The compiled permissions of a non-admin role, shared by roles with
-   * identical rules, and its schema, shared by roles of equal shape.
+   * identical rules, and its schema, shared by roles of equal shape. The
+   * shape is taken per role, not per rules: a root-field contributor may read
+   * the role name (function permissions do), so equal rules alone do not make
+   * equal schemas (Note [Root-field contributors] in root-fields.ts).
    */
   #compiled(catalog: Catalog, role: string, backendOnly: boolean): { readonly access: RoleAccess; readonly shared: SharedSchema } {
     // The flag is part of the key even when the rules read alike: RoleAccess records it.
     const rules = `${backendOnly ? 'b' : 'n'}${rulesFingerprint(catalog, role, backendOnly)}`;
-    let compiled = this.#byRules.get(rules);
-    if (compiled === undefined) {
-      const access = buildRoleAccess(catalog, role, false, backendOnly);
-      const fingerprint = roleFingerprint(catalog, role, access);
-      let shared = this.#byFingerprint.get(fingerprint);
-      if (shared === undefined) {
-        shared = buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(access));
-        this.#byFingerprint.set(fingerprint, shared);
-      }
-      compiled = { access, shared };
-      this.#byRules.set(rules, compiled);
+    let access = this.#byRules.get(rules);
+    if (access === undefined) {
+      access = buildRoleAccess(catalog, role, false, backendOnly);
+      this.#byRules.set(rules, access);
     }
-    return compiled;
+    const fingerprint = roleFingerprint(catalog, role, access, this.#options.contributors ?? ROOT_FIELD_CONTRIBUTORS);
+    let shared = this.#byFingerprint.get(fingerprint);
+    if (shared === undefined) {
+      shared = buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(access));
+      this.#byFingerprint.set(fingerprint, shared);
+    }
+    return { access, shared };
   }
 
   /**

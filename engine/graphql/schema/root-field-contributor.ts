@@ -1,0 +1,40 @@
+/**
+ * What a kind of metadata object gives a role's schema: its root fields and
+ * its part of the role fingerprint. See Note [Root-field contributors] in
+ * root-fields.ts.
+ */
+import type { GraphQLFieldConfigMap } from 'graphql';
+import type { Catalog } from '../../catalog/types.ts';
+import type { RoleAccess } from './role-access.ts';
+import type { SchemaTypes } from './table-types.ts';
+
+/**
+ * The root types a schema serves. `subscription` joins when a WebSocket
+ * transport serves subscriptions; every contributor then answers it.
+ */
+export type ServedRoot = 'query' | 'mutation';
+
+/** What a contributor reads to make a role's root fields. */
+export interface RootFieldInput {
+  readonly catalog: Catalog;
+  readonly role: string;
+  /** The role's compiled permissions; only their shape may be read (Note [Shared role types] in role-access.ts). */
+  readonly access: RoleAccess;
+  /** The table types, shared with other contributors and roles (Note [Shared table types] in schema-cache.ts). */
+  readonly types: SchemaTypes;
+  /** ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS. */
+  readonly inferFunctionPermissions: boolean;
+}
+
+/** One kind of metadata object's part of a role schema. */
+export interface RootFieldContributor {
+  /** For errors and notes: `tables`, `functions`, later `remote schemas`, `actions`. */
+  readonly name: string;
+  /** The fields this contributor adds to `root` for the role, in schema order (empty when none). */
+  rootFields(input: RootFieldInput, root: ServedRoot): GraphQLFieldConfigMap<unknown, unknown>;
+  /**
+   * Everything of the role that `rootFields` depends on, as strings: roles
+   * whose parts are equal for every contributor share one schema.
+   */
+  fingerprint(catalog: Catalog, role: string, access: RoleAccess): readonly string[];
+}
