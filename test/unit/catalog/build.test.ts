@@ -4,6 +4,9 @@ import type { SourceConnection } from '../../../engine/backends/backend.ts';
 import { buildCatalog } from '../../../engine/catalog/build.ts';
 import type { PreparedSources } from '../../../engine/catalog/prepared.ts';
 import { CatalogVersions } from '../../../engine/catalog/version.ts';
+import { resolveRelationships } from '../../../engine/catalog/stages/relationships.ts';
+import { resolveSources } from '../../../engine/catalog/stages/sources.ts';
+import { linkEnumTables, resolveTables } from '../../../engine/catalog/stages/tracked-tables.ts';
 import { emptyTable, EMPTY_DOCUMENT, type MetadataDocument, type TableMetadata } from '../../../engine/metadata/document.ts';
 
 const connection: SourceConnection = {
@@ -98,5 +101,29 @@ describe('buildCatalog', () => {
     const c = buildCatalog(doc, prepared, { version: 1, resourceVersion: 1 });
     expect(c.sources.get('default')?.tables.size).toBe(500);
     expect(c.inconsistencies).toEqual([]);
+  });
+
+  it('lists each stage’s inconsistencies in stage order, as the stages return them', () => {
+    const { doc, prepared } = fixture(3);
+    const ready = prepared.get('default');
+    if (ready === undefined || !ready.ok) throw new Error('fixture');
+    const tables = new Map(ready.introspection.tables);
+    tables.delete('public.t1');
+    const without = new Map([['default', { ...ready, introspection: { ...ready.introspection, tables } }]]);
+    const c = buildCatalog(doc, without, { version: 1, resourceVersion: 1 });
+    expect(c.inconsistencies.map((o) => o.name)).toEqual([
+      'table t1 in source default',
+      'relationship children in table t0 in source default',
+      'relationship parent in table t1 in source default',
+      'relationship children in table t1 in source default',
+      'relationship parent in table t2 in source default',
+      'permission t1.user.select in source default',
+      'permission t2.user.select in source default',
+    ]);
+    // The relationships stage alone returns exactly its part, from explicit inputs.
+    const sources = resolveSources(doc, without).output;
+    const rels = resolveRelationships(linkEnumTables(resolveTables(sources).output.tables));
+    expect(rels.inconsistencies).toEqual(c.inconsistencies.slice(1, 5));
+    expect([...(rels.output.get(sources[0]!)?.keys() ?? [])]).toEqual(['public.t0', 'public.t2']);
   });
 });
