@@ -15,5 +15,5 @@ export function newInconsistencies(before: Catalog, after: Catalog): Inconsisten
 
 /** v2 compat: the message of a `dependency-error`. */
 export function dependentsMessage(dependents: readonly InconsistentObject[]): string {
-  return `cannot drop due to the following dependent objects: ${dependents.map((o) => o.name ?? o.type).join(', ')}`;
+  return `cannot drop due to the following dependent objects: ${dependents.map((o) => o.name ?? o.type).join(', ')}; add "cascade": true to the args to drop them too`;
 }

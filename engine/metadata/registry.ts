@@ -11,6 +11,7 @@ import type { OperationFamily } from '../backends/backend.ts';
 import { backendWithPrefix } from '../backends/registry.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
+import { didYouMean } from '../errors/suggest.ts';
 import type { ApiFamily } from '../api/contract.ts';
 import type { MetadataCall, Operation } from './operation.ts';
 import { removeApiLimits, setApiLimits } from './operations/api-limits/set-api-limits.ts';
@@ -144,7 +145,7 @@ export function resolveOperation(api: ApiFamily, call: MetadataCall): Operation 
   if (api === 'query-v1' || api === 'query-v2') {
     const op = (api === 'query-v1' ? QUERY_V1_OPERATIONS : QUERY_V2_OPERATIONS).get(type);
     if (op !== undefined) return op;
-    throw new EngineError(ErrorCode.ParseFailed, `unknown query type "${type}"`, { path });
+    throw new EngineError(ErrorCode.ParseFailed, `unknown query type "${type}"${unknownHint(api, type)}`, { path });
   }
   const neutral = METADATA_OPERATIONS.get(type);
   if (neutral !== undefined) return neutral;
@@ -158,5 +159,36 @@ export function resolveOperation(api: ApiFamily, call: MetadataCall): Operation 
     if (backend.operationFamilies.includes(familyOf(name))) return op;
     throw new EngineError(ErrorCode.NotSupported, `the ${prefix.slice(0, -1)} backend does not support "${type}"`, { path });
   }
-  throw new EngineError(ErrorCode.ParseFailed, `unknown metadata operation "${type}"`, { path });
+  throw new EngineError(ErrorCode.ParseFailed, `unknown metadata operation "${type}"${unknownHint(api, type)}`, { path });
+}
+
+/** Every name `/v1/metadata` takes (prefixed with `pg_`, the one backend). */
+function metadataNames(): string[] {
+  return [...METADATA_OPERATIONS.keys(), ...[...SOURCE_OPERATIONS.keys()].map((n) => `pg_${n}`)];
+}
+
+/** The backend prefix of `type`, if any, and the name without it. */
+function unprefixed(type: string): string {
+  const prefix = BACKEND_PREFIXES.find((p) => type.startsWith(p));
+  return prefix === undefined ? type : type.slice(prefix.length);
+}
+
+/**
+ * What to say after an unknown name: the same operation under the other
+ * endpoint's name (legacy unprefixed on `/v1/query`, `pg_`-prefixed on
+ * `/v1/metadata`, `run_sql` on `/v2/query`), else the closest name here.
+ */
+function unknownHint(api: ApiFamily, type: string): string {
+  if (api === 'metadata') {
+    if (type === 'run_sql') return '; run_sql is served on /v2/query (and /v1/query)';
+    if (SOURCE_OPERATIONS.has(type)) return `; on /v1/metadata it is "pg_${type}" ("${type}" is its legacy name on /v1/query)`;
+    if (QUERY_V1_OPERATIONS.has(type)) return `; "${type}" is a legacy /v1/query operation`;
+    return didYouMean(type, metadataNames());
+  }
+  const here = api === 'query-v1' ? QUERY_V1_OPERATIONS : QUERY_V2_OPERATIONS;
+  const bare = unprefixed(type);
+  if (bare !== type && here.has(bare)) return `; on ${api === 'query-v1' ? '/v1/query' : '/v2/query'} it is "${bare}" ("${type}" is the /v1/metadata name)`;
+  if (METADATA_OPERATIONS.has(type) || (bare !== type && SOURCE_OPERATIONS.has(bare))) return `; "${type}" is a /v1/metadata operation`;
+  if (api === 'query-v2' && QUERY_V1_OPERATIONS.has(type)) return `; "${type}" is served on /v1/query, or as "pg_${type}" on /v1/metadata`;
+  return didYouMean(type, here.keys());
 }

@@ -5,11 +5,13 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
+import { didYouMean } from '../../errors/suggest.ts';
 
 /** A JSON schema as a plain object. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+// verbose: errors carry their parentSchema, whose properties are the keys to suggest (Note [Key suggestions]).
+const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
 function validatorFor(schema: JsonSchema): ValidateFunction {
@@ -77,7 +79,14 @@ function describe(errors: readonly ErrorObject[], value: unknown, base: string):
     e.instancePath.split('/').length + (e.keyword === 'required' || e.keyword === 'additionalProperties' ? 1 : 0);
   const maxDepth = Math.max(...pool.map(depth));
   const deepest = pool.filter((e) => depth(e) === maxDepth);
-  const first = deepest.find((e) => e.keyword !== 'type') ?? deepest[0] ?? pool[0];
+  let first = deepest.find((e) => e.keyword !== 'type') ?? deepest[0] ?? pool[0];
+  // A missing key beside an unexpected one that is close to it is a typo: name the typo.
+  if (first?.keyword === 'required') {
+    const missing = String(first.params['missingProperty']);
+    const at = first.instancePath;
+    const typo = deepest.find((e) => e.keyword === 'additionalProperties' && e.instancePath === at && didYouMean(String(e.params['additionalProperty']), [missing]) !== '');
+    if (typo !== undefined) first = typo;
+  }
   if (first === undefined) return { path: base, message: 'invalid value' };
   const path = toJsonPath(base, first.instancePath);
   const here = valueAt(value, first.instancePath);
@@ -88,7 +97,7 @@ function describe(errors: readonly ErrorObject[], value: unknown, base: string):
     }
     case 'additionalProperties': {
       const key = String(first.params['additionalProperty']);
-      return { path: `${path}.${key}`, message: `unexpected key "${key}"` };
+      return { path: `${path}.${key}`, message: unexpectedKeyMessage(key, first.parentSchema) };
     }
     case 'type': {
       const wanted = new Set<string>();
@@ -108,6 +117,20 @@ function describe(errors: readonly ErrorObject[], value: unknown, base: string):
     default:
       return { path, message: first.message ?? 'invalid value' };
   }
+}
+
+/**
+ * Note [Key suggestions]
+ * A misspelled key is the commonest mistake in a hand-written metadata call,
+ * and ajv only says "must NOT have additional properties". The message names
+ * the key and, when one is close (errors/suggest.ts), the valid key it was
+ * probably meant to be: `unexpected key "colums"; did you mean "columns"?`.
+ * Every strict schema (additionalProperties: false) gets this wording.
+ */
+export function unexpectedKeyMessage(key: string, parentSchema: unknown): string {
+  const props = parentSchema !== null && typeof parentSchema === 'object' ? (parentSchema as { properties?: unknown }).properties : undefined;
+  const valid = props !== null && typeof props === 'object' ? Object.keys(props) : [];
+  return `unexpected key "${key}"${didYouMean(key, valid)}`;
 }
 
 /**
