@@ -29,7 +29,21 @@ async function freePort(): Promise<number> {
   });
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+interface SharedServer {
+  url: string;
+  users: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Note [One server for the run]: the integration and scale projects both name this setup, and
+ * vitest runs a project's global setup per project. The server is kept on `globalThis` (both run
+ * in vitest's main process) with a count of its users, so a run of both starts one PostgreSQL.
+ */
+const KEY = Symbol.for('engine.test.postgres');
+type Holder = { [KEY]?: Promise<SharedServer> };
+
+async function startServer(): Promise<SharedServer> {
   const dir = await mkdtemp(path.join(tmpdir(), 'engine-test-pg-'));
   await chmod(dir, 0o777);
   const port = await freePort();
@@ -48,9 +62,25 @@ export default async function setup(project: TestProject): Promise<() => Promise
   });
   await pg.initialise();
   await pg.start();
-  project.provide('pgAdminUrl', `postgres://postgres:${password}@127.0.0.1:${port}/postgres`);
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    users: 0,
+    async stop() {
+      await pg.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const holder = globalThis as Holder;
+  holder[KEY] ??= startServer();
+  const server = await holder[KEY];
+  server.users++;
+  project.provide('pgAdminUrl', server.url);
   return async () => {
-    await pg.stop();
-    await rm(dir, { recursive: true, force: true });
+    if (--server.users > 0) return;
+    delete holder[KEY];
+    await server.stop();
   };
 }
