@@ -1,5 +1,5 @@
 /**
- * Golden SQL: every folder test/golden/<area>/<case>/ holds `query.graphql`,
+ * Golden SQL: every folder test/golden/passing/<area>/<case>/ holds `query.graphql`,
  * optionally `request.json` ({role?, variables?, stringifyNumericTypes?}), and
  * `expected.postgres.sql`, the statements the engine must generate for the
  * music fixture catalog (a mutation: every statement of its transaction, in order). Any difference fails; run with UPDATE_GOLDEN=1 to
@@ -14,7 +14,7 @@ import { SchemaCache } from '../../engine/graphql/schema/schema-cache.ts';
 import { toIrOperation } from '../../engine/graphql/to-ir/operation.ts';
 import { musicCatalog } from '../support/catalog-fixture.ts';
 
-const root = path.dirname(new URL(import.meta.url).pathname);
+const root = path.join(path.dirname(new URL(import.meta.url).pathname), 'passing');
 const catalog = musicCatalog();
 const schemas = new SchemaCache();
 
