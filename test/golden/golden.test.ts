@@ -1,56 +1,84 @@
 /**
- * Golden SQL: every folder test/golden/passing/<area>/<case>/ holds `query.graphql`,
- * optionally `request.json` ({role?, variables?, stringifyNumericTypes?}), and
- * `expected.postgres.sql`, the statements the engine must generate for the
- * music fixture catalog (a mutation: every statement of its transaction, in order). Any difference fails; run with UPDATE_GOLDEN=1 to
- * rewrite the expected files, then review the diff.
+ * Golden cases (see test/golden/README.md). Every folder test/golden/passing/<area>/<case>/
+ * holds `query.graphql`, optionally `request.json` ({role?, variables?, operationName?,
+ * stringifyNumericTypes?}), and `expected.postgres.sql`: the statements the engine generates
+ * for the music fixture catalog (a mutation: every statement of its transaction, in order),
+ * laid out one clause per line (Note [Golden SQL layout]). Every folder
+ * test/golden/failing/<area>/<case>/ holds the same request files and `expected.error.json`,
+ * the GraphQL error body a client gets. A missing or different expected file fails; with
+ * UPDATE_GOLDEN=1 the expected files are (re)written instead: review the diff.
  */
-import { readdirSync, readFileSync, writeFileSync, existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildPlan } from '../../engine/execute/plan.ts';
-import { prepareOperation } from '../../engine/execute/validate.ts';
+import type { Plan } from '../../engine/execute/plan.ts';
+import { graphqlErrorBody, toEngineError } from '../../engine/errors/wire-body.ts';
 import { SchemaCache } from '../../engine/graphql/schema/schema-cache.ts';
-import { toIrOperation } from '../../engine/graphql/to-ir/operation.ts';
 import { musicCatalog } from '../support/catalog-fixture.ts';
+import { planRequest, type PipelineRequest } from '../support/request-pipeline.ts';
+import { layoutSql } from '../support/sql-layout.ts';
 
-const root = path.join(path.dirname(new URL(import.meta.url).pathname), 'passing');
+const here = path.dirname(new URL(import.meta.url).pathname);
 const catalog = musicCatalog();
 const schemas = new SchemaCache();
+const update = process.env['UPDATE_GOLDEN'] === '1';
 
-interface CaseRequest {
-  role?: string;
-  variables?: Record<string, unknown>;
-  stringifyNumericTypes?: boolean;
+/** `<area>/<case>` of every case folder under `root`. */
+function casesUnder(root: string): string[] {
+  const cases: string[] = [];
+  for (const area of readdirSync(root).sort()) {
+    const a = path.join(root, area);
+    if (!statSync(a).isDirectory()) continue;
+    for (const c of readdirSync(a).sort()) if (existsSync(path.join(a, c, 'query.graphql'))) cases.push(path.join(area, c));
+  }
+  return cases;
 }
 
-function generate(dir: string): string {
+function requestOf(dir: string): PipelineRequest {
   const query = readFileSync(path.join(dir, 'query.graphql'), 'utf8');
   const reqFile = path.join(dir, 'request.json');
-  const req: CaseRequest = existsSync(reqFile) ? (JSON.parse(readFileSync(reqFile, 'utf8')) as CaseRequest) : {};
-  const role = req.role ?? 'admin';
-  const { schema, access } = schemas.get(catalog, role, role === 'admin');
-  const { document, operation } = prepareOperation(schema, query, null);
-  const op = toIrOperation({ schema, access, document, operation, variables: req.variables ?? {}, stringifyNumericTypes: req.stringifyNumericTypes ?? false });
-  const plan = buildPlan(op.fields, catalog);
+  const req = existsSync(reqFile) ? (JSON.parse(readFileSync(reqFile, 'utf8')) as Omit<PipelineRequest, 'query'>) : {};
+  return { ...req, query };
+}
+
+/** Every statement of the plan, laid out, with its parameters; or the static answer. */
+function renderPlan(plan: Plan): string {
   const written = plan.mutation?.fields.flatMap((f) => (f.kind === 'write' ? f.compiled.statements.map((s) => s.sql) : [])) ?? [];
-  const stmts = [...plan.statements.map((s) => s.sql), ...written].map((s) => `${s.text};\n-- params: ${JSON.stringify(s.params)}\n`);
+  const stmts = [...plan.statements.map((s) => s.sql), ...written].map((s) => `${layoutSql(s.text)};\n-- params: ${JSON.stringify(s.params)}\n`);
   return stmts.length > 0 ? stmts.join('\n') : `-- static: ${plan.staticData ?? ''}\n`;
 }
 
-const cases: string[] = [];
-for (const area of readdirSync(root)) {
-  const a = path.join(root, area);
-  if (!statSync(a).isDirectory()) continue;
-  for (const c of readdirSync(a)) if (existsSync(path.join(a, c, 'query.graphql'))) cases.push(path.join(area, c));
+/** Compares `actual` with the expected file, or writes it under UPDATE_GOLDEN=1. */
+function expectFile(file: string, actual: string): void {
+  if (update) {
+    writeFileSync(file, actual);
+    return;
+  }
+  if (!existsSync(file)) {
+    expect.fail(`${path.relative(here, file)} is missing: run UPDATE_GOLDEN=1 npx vitest run test/golden, then review what it wrote`);
+  }
+  expect(actual).toBe(readFileSync(file, 'utf8'));
 }
 
 describe('golden SQL (postgres)', () => {
-  it.each(cases)('%s', (c) => {
+  const root = path.join(here, 'passing');
+  it.each(casesUnder(root))('%s', (c) => {
     const dir = path.join(root, c);
-    const actual = generate(dir);
-    const file = path.join(dir, 'expected.postgres.sql');
-    if (process.env['UPDATE_GOLDEN'] === '1' || !existsSync(file)) writeFileSync(file, actual);
-    expect(actual).toBe(readFileSync(file, 'utf8'));
+    expectFile(path.join(dir, 'expected.postgres.sql'), renderPlan(planRequest(schemas, catalog, requestOf(dir))));
+  });
+});
+
+describe('golden errors', () => {
+  const root = path.join(here, 'failing');
+  it.each(casesUnder(root))('%s', (c) => {
+    const dir = path.join(root, c);
+    let body: Record<string, unknown> | null = null;
+    try {
+      planRequest(schemas, catalog, requestOf(dir));
+    } catch (e) {
+      body = graphqlErrorBody(toEngineError(e), false);
+    }
+    expect(body, 'the request was planned, but this case expects it to be refused').not.toBeNull();
+    expectFile(path.join(dir, 'expected.error.json'), `${JSON.stringify(body, null, 2)}\n`);
   });
 });

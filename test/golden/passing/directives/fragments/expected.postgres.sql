@@ -1,2 +1,8 @@
-SELECT json_build_object('albums', (SELECT coalesce(json_agg("_2"), '[]'::json) FROM (SELECT "_0"."title" FROM "public"."albums" AS "_0") AS "_1", LATERAL (SELECT "_1"."title" AS "title", "_1"."title" AS "t") AS "_2"))::text;
+SELECT json_build_object('albums', (
+  SELECT coalesce(json_agg("_2"), '[]'::json)
+  FROM (
+    SELECT "_0"."title"
+    FROM "public"."albums" AS "_0") AS "_1",
+  LATERAL (
+    SELECT "_1"."title" AS "title", "_1"."title" AS "t") AS "_2"))::text;
 -- params: []
