@@ -2,7 +2,7 @@
  * Golden cases (see test/golden/README.md). Every folder test/golden/passing/<area>/<case>/
  * holds `query.graphql`, optionally `request.json` ({role?, variables?, operationName?,
  * stringifyNumericTypes?}), and `expected.postgres.sql`: the statements the engine generates
- * for the music fixture catalog (a mutation: every statement of its transaction, in order),
+ * for the music fixture (test/golden/fixture/: schema, metadata, recorded introspection) (a mutation: every statement of its transaction, in order),
  * laid out one clause per line (Note [Golden SQL layout]). Every folder
  * test/golden/failing/<area>/<case>/ holds the same request files and `expected.error.json`,
  * the GraphQL error body a client gets. A missing or different expected file fails; with
@@ -14,12 +14,14 @@ import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../engine/execute/plan.ts';
 import { graphqlErrorBody, toEngineError } from '../../engine/errors/wire-body.ts';
 import { SchemaCache } from '../../engine/graphql/schema/schema-cache.ts';
-import { musicCatalog } from '../support/catalog-fixture.ts';
+import { catalogFromRecording, readMetadata, readRecording } from '../support/recorded-catalog.ts';
 import { planRequest, type PipelineRequest } from '../support/request-pipeline.ts';
 import { layoutSql } from '../support/sql-layout.ts';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
-const catalog = musicCatalog();
+// Built by the engine's own catalog build from the fixture's metadata and recorded introspection.
+const catalog = catalogFromRecording(readMetadata(path.join(here, 'fixture/metadata.json')), readRecording(path.join(here, 'fixture/introspection.json')));
+if (catalog.inconsistencies.length > 0) throw new Error(`the golden fixture is inconsistent: ${JSON.stringify(catalog.inconsistencies)}`);
 const schemas = new SchemaCache();
 const update = process.env['UPDATE_GOLDEN'] === '1';
 
