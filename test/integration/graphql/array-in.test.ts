@@ -5,7 +5,7 @@
  * structural `where`), sent as one JSON parameter.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReadFixture, type ReadFixture } from './fixture.ts';
+import { startReadFixture, type ReadFixture } from '../../support/read-schema.ts';
 
 const SCHEMA = `
 CREATE TYPE mood AS ENUM ('happy', 'sad');

@@ -7,7 +7,7 @@
  * rows read back with plain SQL and assembled here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReadFixture, type ReadFixture } from './fixture.ts';
+import { startReadFixture, type ReadFixture } from '../../support/read-schema.ts';
 import { chinookSql, chinookTrackRelationships, chinookTrackTables } from '../../support/chinook.ts';
 import { CUSTOMER_ID, loadWorkload } from '../../bench/workload.ts';
 

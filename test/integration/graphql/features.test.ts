@@ -4,7 +4,7 @@
  * directives, __typename), error shapes, explain, and stringified numerics.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReadFixture, type ReadFixture } from './fixture.ts';
+import { startReadFixture, type ReadFixture } from '../../support/read-schema.ts';
 
 let f: ReadFixture;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
 /** `where` operators per column type, combinators, variables in every position. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReadFixture, type ReadFixture } from './fixture.ts';
+import { startReadFixture, type ReadFixture } from '../../support/read-schema.ts';
 
 let f: ReadFixture;
 beforeAll(async () => {

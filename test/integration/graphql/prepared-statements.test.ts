@@ -5,7 +5,7 @@
  * it; the engine must still answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReadFixture, type ReadFixture } from './fixture.ts';
+import { startReadFixture, type ReadFixture } from '../../support/read-schema.ts';
 
 let f: ReadFixture;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
 /** Select permissions of a role: columns, row filter with session variables, limit, aggregations; stringified numerics. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReadFixture, type ReadFixture } from './fixture.ts';
+import { startReadFixture, type ReadFixture } from '../../support/read-schema.ts';
 
 let f: ReadFixture;
 beforeAll(async () => {
@@ -70,7 +70,7 @@ describe('select permissions', () => {
 
 describe('stringify numeric types', () => {
   it('bigint, numeric and float8 come back as strings', async () => {
-    const s = await (await import('./fixture.ts')).startReadFixture({ stringifyNumericTypes: true });
+    const s = await (await import('../../support/read-schema.ts')).startReadFixture({ stringifyNumericTypes: true });
     try {
       const r = await s.gql('{ authors_by_pk(id: 1) { id followers rating score } authors_aggregate { aggregate { sum { followers } max { rating } } } }');
       expect(r.data.authors_by_pk).toEqual({ id: 1, followers: '9007199254740993', rating: '4.5', score: '1.5' });

@@ -5,7 +5,7 @@
  * pagination, other schemas, views, enum tables, custom names.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReadFixture, type ReadFixture } from './fixture.ts';
+import { startReadFixture, type ReadFixture } from '../../support/read-schema.ts';
 
 let f: ReadFixture;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixture, type MetadataFixture } from './fixture.ts';
+import { startFixture, type MetadataFixture } from '../../support/metadata-schema.ts';
 import { chinookSql, chinookTrackRelationships, chinookTrackTables } from '../../support/chinook.ts';
 
 describe('bulk', () => {

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../support/engine.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
-import { BASE_SCHEMA, startFixture, type MetadataFixture } from './fixture.ts';
+import { BASE_SCHEMA, startFixture, type MetadataFixture } from '../../support/metadata-schema.ts';
 
 async function exists(db: TestDatabase, name: string): Promise<boolean> {
   return (await db.sql('SELECT to_regclass($1) IS NOT NULL AS e', [name])).rows[0].e as boolean;

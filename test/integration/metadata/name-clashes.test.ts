@@ -7,7 +7,7 @@
  * while the schema keeps working.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixture, type MetadataFixture } from './fixture.ts';
+import { startFixture, type MetadataFixture } from '../../support/metadata-schema.ts';
 
 const SCHEMA = `
 CREATE TABLE x (id int PRIMARY KEY, name text);

@@ -6,7 +6,7 @@
  * every key of v2's version 3 document.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixture, type MetadataFixture } from './fixture.ts';
+import { startFixture, type MetadataFixture } from '../../support/metadata-schema.ts';
 
 describe('replace_metadata refuses bad documents', () => {
   let f: MetadataFixture;

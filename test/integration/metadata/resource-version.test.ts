@@ -3,7 +3,7 @@
  * `get_resource_version`: the cheap read the operator polls (drift and outage detection).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixture, type MetadataFixture } from './fixture.ts';
+import { startFixture, type MetadataFixture } from '../../support/metadata-schema.ts';
 
 let f: MetadataFixture;
 beforeAll(async () => {

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../support/engine.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
-import { BASE_SCHEMA } from './fixture.ts';
+import { BASE_SCHEMA } from '../../support/metadata-schema.ts';
 
 let db: TestDatabase;
 let a: TestEngine;

@@ -5,7 +5,7 @@
  * input values of every column type as literals and as variables.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWriteFixture, type WriteFixture } from './fixture.ts';
+import { startWriteFixture, type WriteFixture } from '../../support/write-schema.ts';
 
 let f: WriteFixture;
 beforeAll(async () => {

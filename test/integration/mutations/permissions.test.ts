@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
 /** Insert, update and delete permissions of a role: fields, columns, presets, filters and checks. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWriteFixture, type WriteFixture } from './fixture.ts';
+import { startWriteFixture, type WriteFixture } from '../../support/write-schema.ts';
 
 let f: WriteFixture;
 beforeAll(async () => {

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPgProxy, type PgProxy } from '../../support/pg-proxy.ts';
-import { startWriteFixture, type WriteFixture } from './fixture.ts';
+import { startWriteFixture, type WriteFixture } from '../../support/write-schema.ts';
 
 let f: WriteFixture;
 let proxy: PgProxy;

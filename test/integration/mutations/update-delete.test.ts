@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
 /** update_<t>, update_<t>_by_pk, update_<t>_many, delete_<t>, delete_<t>_by_pk through HTTP, every operator. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWriteFixture, type WriteFixture } from './fixture.ts';
+import { startWriteFixture, type WriteFixture } from '../../support/write-schema.ts';
 
 let f: WriteFixture;
 beforeAll(async () => {

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT } from 'jose';
-import { startPermissionFixture, type PermissionFixture } from './fixture.ts';
+import { startPermissionFixture, type PermissionFixture } from '../../support/permission-schema.ts';
 
 const SECRET = 'backend-only-test-secret';
 const HS_KEY = 'an-hmac-key-of-at-least-thirty-two-characters';

@@ -5,7 +5,7 @@
  * equivalent SQL WHERE (written by hand here) selects.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPermissionFixture, type PermissionFixture } from './fixture.ts';
+import { startPermissionFixture, type PermissionFixture } from '../../support/permission-schema.ts';
 
 interface Case {
   readonly name: string;

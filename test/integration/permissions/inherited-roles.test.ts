@@ -6,7 +6,7 @@
  * permission of the inherited role wins; mutations only when parents agree.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPermissionFixture, type PermissionFixture } from './fixture.ts';
+import { startPermissionFixture, type PermissionFixture } from '../../support/permission-schema.ts';
 
 let f: PermissionFixture;
 beforeAll(async () => {

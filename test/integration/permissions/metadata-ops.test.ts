@@ -5,7 +5,7 @@
  * dependency reports and cascade, inconsistency after a database change.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixture, type MetadataFixture } from '../metadata/fixture.ts';
+import { startFixture, type MetadataFixture } from '../../support/metadata-schema.ts';
 
 let f: MetadataFixture;
 beforeAll(async () => {

@@ -7,7 +7,7 @@
  * `filter`, `check` on the new row, `set`; delete `filter`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPermissionFixture, type PermissionFixture } from './fixture.ts';
+import { startPermissionFixture, type PermissionFixture } from '../../support/permission-schema.ts';
 
 let f: PermissionFixture;
 beforeAll(async () => {

@@ -14,7 +14,7 @@
  * Set PERM_SEED to replay a run; the seed is in every failure message.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPermissionFixture, type PermissionFixture } from './fixture.ts';
+import { startPermissionFixture, type PermissionFixture } from '../../support/permission-schema.ts';
 
 const SEED = Number(process.env['PERM_SEED'] ?? Date.now() % 1_000_000);
 const FILTERS = 80;

@@ -5,7 +5,7 @@
  * to readable tables, introspection per role, admin sees all, placeholder.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPermissionFixture, type PermissionFixture } from './fixture.ts';
+import { startPermissionFixture, type PermissionFixture } from '../../support/permission-schema.ts';
 import { startTestEngine } from '../../support/engine.ts';
 
 let f: PermissionFixture;

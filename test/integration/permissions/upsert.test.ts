@@ -5,7 +5,7 @@
  * `check`), while a row it inserts is governed by the insert permission.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPermissionFixture, type PermissionFixture } from './fixture.ts';
+import { startPermissionFixture, type PermissionFixture } from '../../support/permission-schema.ts';
 
 let f: PermissionFixture;
 const me = { owner_id: { _eq: 'X-Engine-User-Id' } };

@@ -4,7 +4,7 @@
  * a loaded machine).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixture, type MetadataFixture } from '../../integration/metadata/fixture.ts';
+import { startFixture, type MetadataFixture } from '../../support/metadata-schema.ts';
 
 describe('bulk', () => {
   let f: MetadataFixture;

@@ -3,8 +3,8 @@
  * Shared set-up of the metadata integration tests: a fresh database with a
  * small schema, an engine over it, and short-hands for metadata calls.
  */
-import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
-import { startTestEngine, type HttpResult, type TestEngine } from '../../support/engine.ts';
+import { createTestDatabase, type TestDatabase } from './pg.ts';
+import { startTestEngine, type HttpResult, type TestEngine } from './engine.ts';
 
 /** A small schema: authors, articles (FK to authors), tags, an enum table, a view. */
 export const BASE_SCHEMA = `

@@ -5,9 +5,9 @@
  * tracked through /v1/metadata; helpers to install permissions per role and
  * to query as a role.
  */
-import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
-import { startTestEngine, type HttpResult, type TestEngine } from '../../support/engine.ts';
-import type { Settings } from '../../../engine/cli/settings.ts';
+import { createTestDatabase, type TestDatabase } from './pg.ts';
+import { startTestEngine, type HttpResult, type TestEngine } from './engine.ts';
+import type { Settings } from '../../engine/cli/settings.ts';
 
 /** The permission test schema and rows. */
 export const PERMISSION_SCHEMA = `

@@ -6,9 +6,9 @@
  * custom column names, an updatable and a read-only view, tracked through
  * /v1/metadata, and an engine over them.
  */
-import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
-import { startTestEngine, type HttpResult, type TestEngine } from '../../support/engine.ts';
-import type { Settings } from '../../../engine/cli/settings.ts';
+import { createTestDatabase, type TestDatabase } from './pg.ts';
+import { startTestEngine, type HttpResult, type TestEngine } from './engine.ts';
+import type { Settings } from '../../engine/cli/settings.ts';
 
 /** The tables. */
 export const WRITE_SCHEMA = `

@@ -5,9 +5,9 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
-import { startTestEngine, type TestEngine } from '../../support/engine.ts';
-import type { Settings } from '../../../engine/cli/settings.ts';
+import { createTestDatabase, type TestDatabase } from './pg.ts';
+import { startTestEngine, type TestEngine } from './engine.ts';
+import type { Settings } from '../../engine/cli/settings.ts';
 
 export const ADMIN_SECRET = 'auth-test-secret';
 

@@ -3,9 +3,9 @@
  * Shared set-up of the GraphQL read tests: a database with related tables of
  * every column family, tracked through /v1/metadata, and an engine over it.
  */
-import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
-import { startTestEngine, type HttpResult, type TestEngine } from '../../support/engine.ts';
-import type { Settings } from '../../../engine/cli/settings.ts';
+import { createTestDatabase, type TestDatabase } from './pg.ts';
+import { startTestEngine, type HttpResult, type TestEngine } from './engine.ts';
+import type { Settings } from '../../engine/cli/settings.ts';
 
 /** Tables: authors ← articles → tags (array), an enum table, jsonb, arrays, numeric, timestamps, another schema, a view. */
 export const READ_SCHEMA = `
