@@ -3,8 +3,9 @@
  * Shared set-up of the metadata integration tests: a fresh database with a
  * small schema, an engine over it, and short-hands for metadata calls.
  */
-import { createTestDatabase, type TestDatabase } from './pg.ts';
-import { startTestEngine, type HttpResult, type TestEngine } from './engine.ts';
+import type { HttpResult, TestEngine } from './engine.ts';
+import type { TestDatabase } from './pg.ts';
+import { startSeededEngine } from './seeded-engine.ts';
 
 /** A small schema: authors, articles (FK to authors), tags, an enum table, a view. */
 export const BASE_SCHEMA = `
@@ -45,9 +46,7 @@ export interface MetadataFixture {
 
 /** Creates the database, loads `schema` and starts an engine with it as the `default` source. */
 export async function startFixture(schema = BASE_SCHEMA): Promise<MetadataFixture> {
-  const db = await createTestDatabase('md');
-  await db.sql(schema);
-  const engine = await startTestEngine({ databaseUrl: db.url });
+  const { db, engine, close } = await startSeededEngine({ prefix: 'md', sql: schema });
   const md = <T>(type: string, args: unknown = {}, extra: Record<string, unknown> = {}): Promise<HttpResult<T>> =>
     engine.metadata<T>({ type, args, ...extra });
   return {
@@ -59,9 +58,6 @@ export async function startFixture(schema = BASE_SCHEMA): Promise<MetadataFixtur
     async exported() {
       return (await md('export_metadata')).body;
     },
-    async close() {
-      await engine.close();
-      await db.drop();
-    },
+    close,
   };
 }

@@ -5,8 +5,9 @@
  * tracked through /v1/metadata; helpers to install permissions per role and
  * to query as a role.
  */
-import { createTestDatabase, type TestDatabase } from './pg.ts';
-import { startTestEngine, type HttpResult, type TestEngine } from './engine.ts';
+import type { HttpResult, TestEngine } from './engine.ts';
+import type { TestDatabase } from './pg.ts';
+import { startSeededEngine } from './seeded-engine.ts';
 import type { Settings } from '../../engine/cli/settings.ts';
 
 /** The permission test schema and rows. */
@@ -64,13 +65,9 @@ export interface PermissionFixture {
 
 /** Starts the fixture (optionally with extra SQL after the schema, and engine settings). */
 export async function startPermissionFixture(extraSql = '', settings: Partial<Settings> = {}): Promise<PermissionFixture> {
-  const db = await createTestDatabase('perm');
-  await db.sql(PERMISSION_SCHEMA + extraSql);
-  const engine = await startTestEngine({ databaseUrl: db.url, ...settings });
+  const { db, engine, close } = await startSeededEngine({ prefix: 'perm', sql: PERMISSION_SCHEMA + extraSql, settings, track: TRACK_PERMISSION_SCHEMA });
   const md = (type: string, args: unknown = {}, extra: Record<string, unknown> = {}): Promise<HttpResult<any>> =>
     engine.metadata({ type, args, ...extra });
-  const r = await engine.metadata(TRACK_PERMISSION_SCHEMA);
-  if (r.status !== 200) throw new Error(`tracking failed: ${r.text}`);
   return {
     db,
     engine,
@@ -92,9 +89,6 @@ export async function startPermissionFixture(extraSql = '', settings: Partial<Se
       const res = await md('replace_metadata', doc);
       if (res.status !== 200) throw new Error(`replace_metadata failed: ${res.text}`);
     },
-    async close() {
-      await engine.close();
-      await db.drop();
-    },
+    close,
   };
 }

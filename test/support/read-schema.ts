@@ -3,8 +3,9 @@
  * Shared set-up of the GraphQL read tests: a database with related tables of
  * every column family, tracked through /v1/metadata, and an engine over it.
  */
-import { createTestDatabase, type TestDatabase } from './pg.ts';
-import { startTestEngine, type HttpResult, type TestEngine } from './engine.ts';
+import type { HttpResult, TestEngine } from './engine.ts';
+import type { TestDatabase } from './pg.ts';
+import { startSeededEngine } from './seeded-engine.ts';
 import type { Settings } from '../../engine/cli/settings.ts';
 
 /** Tables: authors ← articles → tags (array), an enum table, jsonb, arrays, numeric, timestamps, another schema, a view. */
@@ -68,22 +69,14 @@ export interface ReadFixture {
 
 /** Starts the fixture; `settings` are passed to the engine. */
 export async function startReadFixture(settings: Partial<Settings> = {}, schema = READ_SCHEMA, track: unknown = TRACK): Promise<ReadFixture> {
-  const db = await createTestDatabase('gql');
-  await db.sql(schema);
-  const engine = await startTestEngine({ databaseUrl: db.url, ...settings });
-  const md = (body: unknown): Promise<HttpResult<any>> => engine.metadata(body);
-  const r = await md(track);
-  if (r.status !== 200) throw new Error(`tracking failed: ${r.text}`);
+  const { db, engine, close } = await startSeededEngine({ prefix: 'gql', sql: schema, settings, track });
   return {
     db,
     engine,
-    md,
+    md: (body) => engine.metadata(body),
     async gql(query, variables, headers) {
       return (await engine.graphql(query, variables, headers)).body;
     },
-    async close() {
-      await engine.close();
-      await db.drop();
-    },
+    close,
   };
 }

@@ -6,8 +6,9 @@
  * custom column names, an updatable and a read-only view, tracked through
  * /v1/metadata, and an engine over them.
  */
-import { createTestDatabase, type TestDatabase } from './pg.ts';
-import { startTestEngine, type HttpResult, type TestEngine } from './engine.ts';
+import type { HttpResult, TestEngine } from './engine.ts';
+import type { TestDatabase } from './pg.ts';
+import { startSeededEngine } from './seeded-engine.ts';
 import type { Settings } from '../../engine/cli/settings.ts';
 
 /** The tables. */
@@ -76,25 +77,17 @@ export interface WriteFixture {
 
 /** Starts the fixture; `settings(db)` may override engine settings (the database URL through a proxy, say). */
 export async function startWriteFixture(settings: (db: TestDatabase) => Promise<Partial<Settings>> = async () => ({})): Promise<WriteFixture> {
-  const db = await createTestDatabase('mut');
-  await db.sql(WRITE_SCHEMA);
-  const engine = await startTestEngine({ databaseUrl: db.url, ...(await settings(db)) });
-  const md = (body: unknown): Promise<HttpResult<any>> => engine.metadata(body);
-  const r = await md(TRACK_WRITES);
-  if (r.status !== 200) throw new Error(`tracking failed: ${r.text}`);
+  const { db, engine, close } = await startSeededEngine({ prefix: 'mut', sql: WRITE_SCHEMA, settings, track: TRACK_WRITES });
   return {
     db,
     engine,
-    md,
+    md: (body) => engine.metadata(body),
     async gql(query, variables, headers) {
       return (await engine.graphql(query, variables, headers)).body;
     },
     async rows(sql) {
       return (await db.sql(sql)).rows;
     },
-    async close() {
-      await engine.close();
-      await db.drop();
-    },
+    close,
   };
 }

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
 import type { TestDatabase } from '../../support/pg.ts';
 import type { TestEngine } from '../../support/engine.ts';
-import { ADMIN_SECRET, createProfileDatabase, PROFILE_IDS, startProfileEngine, startTestServer, type TestServer } from '../../support/profile-schema.ts';
+import { startTestServer, type TestServer } from '../../support/http-server.ts';
+import { ADMIN_SECRET, createProfileDatabase, PROFILE_IDS, startProfileEngine } from '../../support/profile-schema.ts';
 
 const NS = 'https://engine.dev/jwt/claims';
 const HS_KEY = 'an-hmac-key-of-at-least-thirty-two-characters';

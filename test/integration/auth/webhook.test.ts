@@ -5,7 +5,8 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDatabase } from '../../support/pg.ts';
 import type { TestEngine } from '../../support/engine.ts';
-import { ADMIN_SECRET, createProfileDatabase, PROFILE_IDS, startProfileEngine, startTestServer, type TestServer } from '../../support/profile-schema.ts';
+import { startTestServer, type TestServer } from '../../support/http-server.ts';
+import { ADMIN_SECRET, createProfileDatabase, PROFILE_IDS, startProfileEngine } from '../../support/profile-schema.ts';
 
 let db: TestDatabase;
 const engines: TestEngine[] = [];
