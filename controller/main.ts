@@ -2,7 +2,8 @@
  * The controller's entry point: `node controller/main.ts`.
  *
  * Settings (environment, as a Deployment passes them):
- *   KUBECONFIG                 kubeconfig file; in a pod the service account is used instead
+ *   KUBECONFIG                 kubeconfig file (token, token file or client certificate; no exec
+ *                              plugins); else ~/.kube/config; in a pod the service account
  *   WATCH_NAMESPACE            watch one namespace (default: all)
  *   POD_NAMESPACE              where the leader-election Lease lives (default: default)
  *   POD_NAME                   this replica's identity (default: hostname-pid)
@@ -18,13 +19,13 @@
  *   LOG_LEVEL                  "debug" adds a line per reconcile (default info)
  */
 import { createServer } from 'node:http';
-import { hostname } from 'node:os';
-import { KubeConfig } from '@kubernetes/client-node';
+import { homedir, hostname } from 'node:os';
 import { GROUP } from './api/v1alpha1/common.ts';
 import { Manager } from './manager.ts';
 import { EventRecorder } from './runtime/events.ts';
 import { ControllerMetrics } from './runtime/metrics.ts';
 import { KubeApi } from './runtime/kube-api.ts';
+import { loadKubeConnection } from './runtime/kube-connection.ts';
 import { DEFAULT_LEASE_TIMING, LeaderElector } from './runtime/leader-election.ts';
 
 function log(msg: string, fields: Record<string, unknown> = {}): void {
@@ -42,9 +43,9 @@ function env(name: string): string | undefined {
 
 /** Starts the controller and resolves once it has shut down (SIGTERM/SIGINT). */
 export async function main(): Promise<void> {
-  const kc = new KubeConfig();
-  kc.loadFromDefault();
-  const kube = new KubeApi(kc);
+  const kube = new KubeApi(
+    loadKubeConnection({ kubeconfig: env('KUBECONFIG'), home: homedir(), serviceHost: env('KUBERNETES_SERVICE_HOST'), servicePort: env('KUBERNETES_SERVICE_PORT') }),
+  );
   const identity = env('POD_NAME') ?? `${hostname()}-${process.pid}`;
   const events = new EventRecorder(kube, `${GROUP}/operator`, identity);
   const metrics = new ControllerMetrics();

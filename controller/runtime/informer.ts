@@ -1,7 +1,7 @@
 /**
  * A list-watch cache of one resource type that never gives up (operator-notes.md §3.6, §4.2):
  * - lists, then watches from the list's resourceVersion with bookmarks;
- * - a watch that ends normally (server timeout, client-node's 30 s inactivity timeout) resumes
+ * - a watch that ends normally (server timeout, watch.ts's inactivity timeout) resumes
  *   from the last seen resourceVersion;
  * - `410 Gone` (status or ERROR event) relists and diffs the cache, emitting deletes for objects
  *   that vanished meanwhile;
@@ -9,8 +9,8 @@
  *   reset once a watch delivers events), so a broken apiserver never causes a tight loop.
  * Handlers only receive the object and must not block: the controller turns them into queue keys.
  */
-import { Watch } from '@kubernetes/client-node';
-import { KubeApiError, collectionPath, type KubeApi, type KubeList } from './kube-api.ts';
+import { collectionPath, type KubeApi, type KubeList } from './kube-api.ts';
+import { watch } from './watch.ts';
 
 /** The part of an object the informer needs. */
 export interface Watchable {
@@ -212,15 +212,11 @@ export class Informer<T extends Watchable> {
       }
       this.#fail(err instanceof Error ? err : new Error(String(err)), true);
     };
-    try {
-      const query: Record<string, string | boolean> = { allowWatchBookmarks: true };
-      if (this.#resourceVersion !== undefined) query['resourceVersion'] = this.#resourceVersion;
-      if (this.#opts.labelSelector !== undefined) query['labelSelector'] = this.#opts.labelSelector;
-      const abort = await new Watch(this.#api.config).watch(path, query, onEvent, onDone);
-      if (this.#stopped) abort.abort();
-      else this.#abort = abort;
-    } catch (e) {
-      this.#fail(e instanceof Error ? e : new KubeApiError(0, undefined, String(e)), true);
-    }
+    const query: Record<string, string | boolean> = { allowWatchBookmarks: true };
+    if (this.#resourceVersion !== undefined) query['resourceVersion'] = this.#resourceVersion;
+    if (this.#opts.labelSelector !== undefined) query['labelSelector'] = this.#opts.labelSelector;
+    const abort = watch(this.#api.connection, path, query, onEvent, onDone);
+    if (this.#stopped) abort.abort();
+    else this.#abort = abort;
   }
 }

@@ -1,14 +1,14 @@
 /**
- * A small JSON client for the Kubernetes API on top of client-node's KubeConfig (which handles
- * kubeconfig files, in-cluster service accounts, tokens and TLS).
+ * A small JSON client for the Kubernetes API over a {@link KubeConnection} (kubeconfig or
+ * in-cluster service account; see Note [Own Kubernetes client] in kube-connection.ts).
  *
- * Why not the generated clients: their serializer turns `MicroTime` fields (Lease renewTime,
- * Event eventTime) into millisecond timestamps that the apiserver refuses, their patch calls
- * default to content types custom resources reject, and custom objects are untyped anyway
- * (operator-notes.md §4.3/§4.5). Plain JSON over the authenticated dispatcher avoids all three.
+ * Why not client-node's generated clients: their serializer turns `MicroTime` fields (Lease
+ * renewTime, Event eventTime) into millisecond timestamps that the apiserver refuses, their patch
+ * calls default to content types custom resources reject, and custom objects are untyped anyway
+ * (operator-notes.md §4.3/§4.5). Plain JSON over an authenticated dispatcher avoids all three.
  */
-import { HttpMethod, RequestContext, type KubeConfig } from '@kubernetes/client-node';
 import { fetch } from 'undici';
+import type { KubeConnection } from './kube-connection.ts';
 
 /** An error answer of the apiserver (a `Status` object) or a transport failure (status 0). */
 export class KubeApiError extends Error {
@@ -41,45 +41,36 @@ export interface KubeList<T> {
   readonly metadata: { readonly resourceVersion?: string; readonly continue?: string };
 }
 
-const METHODS: Readonly<Record<string, HttpMethod>> = {
-  GET: HttpMethod.GET,
-  POST: HttpMethod.POST,
-  PUT: HttpMethod.PUT,
-  PATCH: HttpMethod.PATCH,
-  DELETE: HttpMethod.DELETE,
-};
+/** HTTP methods the controller uses. */
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** JSON requests against the apiserver of a KubeConfig's current context. */
+/** JSON requests against the apiserver of a connection. */
 export class KubeApi {
-  readonly config: KubeConfig;
+  readonly connection: KubeConnection;
   readonly #timeoutMs: number;
 
-  constructor(config: KubeConfig, timeoutMs = 15_000) {
-    this.config = config;
+  constructor(connection: KubeConnection, timeoutMs = 15_000) {
+    this.connection = connection;
     this.#timeoutMs = timeoutMs;
   }
 
   /** The apiserver base URL. */
   get server(): string {
-    const cluster = this.config.getCurrentCluster();
-    if (cluster === null) throw new KubeApiError(0, undefined, 'kubeconfig has no current cluster');
-    return cluster.server.replace(/\/$/, '');
+    return this.connection.server;
   }
 
   /** Sends one request and parses the JSON answer; throws {@link KubeApiError} on non-2xx. */
-  async request<T>(method: keyof typeof METHODS, path: string, body?: unknown, contentType = 'application/json'): Promise<T> {
+  async request<T>(method: Method, path: string, body?: unknown, contentType = 'application/json'): Promise<T> {
     const url = this.server + path;
-    const ctx = new RequestContext(url, METHODS[method] ?? HttpMethod.GET);
-    await this.config.applySecurityAuthentication(ctx);
-    const headers: Record<string, string> = { ...ctx.getHeaders(), accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = contentType;
     let res;
     try {
+      const headers: Record<string, string> = { ...this.connection.authHeaders(), accept: 'application/json' };
+      if (body !== undefined) headers['content-type'] = contentType;
       res = await fetch(url, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
-        dispatcher: ctx.getDispatcher(),
+        dispatcher: this.connection.dispatcher,
         signal: AbortSignal.timeout(this.#timeoutMs),
       });
     } catch (e) {
