@@ -10,8 +10,8 @@ import { k8sSkipReason, resource, startOperatorEnv, type OperatorEnv } from './h
 
 const COUNT = Number(process.env['ENGINE_K8S_SCALE_COUNT'] ?? 1000);
 /** The heap cap config/manager/manager.yaml sets (NODE_OPTIONS) and the container limit. */
-const HEAP_MIB = Number(process.env['ENGINE_K8S_SCALE_HEAP_MIB'] ?? 192);
-const LIMIT_MIB = 384;
+const HEAP_MIB = Number(process.env['ENGINE_K8S_SCALE_HEAP_MIB'] ?? 128);
+const LIMIT_MIB = 320;
 const enabled = process.env['ENGINE_K8S_SCALE'] === '1';
 const skipReason = enabled ? k8sSkipReason() : 'set ENGINE_K8S_SCALE=1 to run the scale test';
 if (!enabled) console.warn(`[k8s-scale] skipping: ${skipReason}`);
