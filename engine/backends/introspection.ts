@@ -28,6 +28,10 @@ export interface IntrospectedColumn {
   /** Generated columns and identity-always columns cannot be written. */
   readonly isGenerated: boolean;
   readonly comment: string | null;
+  /** The default as SQL (pg_get_expr), when the column has a plain default; for keys assigned before an insert. */
+  readonly defaultSql?: string | null;
+  /** An identity column's kind, else null (absent = unknown). */
+  readonly identity?: 'always' | 'by-default' | null;
 }
 
 /** A primary key or unique constraint. */
@@ -91,6 +95,8 @@ export interface SourceIntrospection {
   readonly functions?: ReadonlyMap<string, readonly IntrospectedFunction[]>;
   /** A digest of everything found; equal digests mean nothing changed. */
   readonly fingerprint: string;
+  /** The server's version as a number (PostgreSQL: server_version_num, 170002 for 17.2); absent when unknown. */
+  readonly serverVersion?: number;
 }
 
 /** Which columns of an enum table to read its values from. */

@@ -10,7 +10,7 @@
  * column are left out of it and listed in `inconsistencies` instead. GraphQL
  * schema building can therefore trust every reference it finds here.
  */
-import type { SourceConnection } from '../backends/backend.ts';
+import type { CompileTarget, SourceConnection } from '../backends/backend.ts';
 import type { ApiLimits } from '../metadata/document.ts';
 
 /** A table or view name with its schema. */
@@ -41,6 +41,8 @@ export interface SourceInfo {
   readonly name: string;
   readonly kind: SourceKind;
   readonly connection: SourceConnection;
+  /** What compilers may know of the database (server version, table details); absent = unknown. */
+  readonly target?: CompileTarget;
   /** Tracked tables, keyed by `schema.name` (see {@link tableKey}). */
   readonly tables: ReadonlyMap<string, TableInfo>;
   /** Tracked, consistent functions, keyed by `schema.name`; absent when there are none. */

@@ -7,7 +7,7 @@
  * is atomic already), so `insert_<t>_one` is one statement and one round trip.
  */
 import type * as ir from '../ir/index.ts';
-import type { BoundStatement, CompiledMutation, RunOptions, SourceConnection } from '../backends/backend.ts';
+import { UNKNOWN_TARGET, type BoundStatement, type CompiledMutation, type RunOptions, type SourceConnection } from '../backends/backend.ts';
 import type { Catalog } from '../catalog/types.ts';
 import type { Session } from '../auth/session.ts';
 import { backendFor } from '../backends/registry.ts';
@@ -39,7 +39,7 @@ function planField(f: ir.RootField, catalog: Catalog): PlannedMutationField {
     const compiled = { statements: [{ sql: compile.readField(f), output: true }], list: false };
     return { kind: 'write', alias: f.alias, source: f.source, connection: source.connection, compiled };
   }
-  return { kind: 'write', alias: f.alias, source: f.source, connection: source.connection, compiled: compile.mutation(f.mutation) };
+  return { kind: 'write', alias: f.alias, source: f.source, connection: source.connection, compiled: compile.mutation(f.mutation, source.target ?? UNKNOWN_TARGET) };
 }
 
 /** Compiles the root fields of a mutation operation. */

@@ -61,6 +61,8 @@ export interface InsertPartition {
 /** The rows of one table at one place of a (nested) insert. */
 export interface InsertLevel {
   readonly table: QualifiedName;
+  /** The table's primary key columns (empty when it has none): a link known before the insert. */
+  readonly primaryKey: readonly string[];
   /** Every column key the input objects of this level may give (to tell partitions apart). */
   readonly inputColumns: readonly InputColumn[];
   readonly partitions: readonly InsertPartition[];

@@ -21,9 +21,8 @@ function withDatabase(url: string, db: string): string {
   return u.toString();
 }
 
-/** Creates an empty database with a random name. */
-export async function createTestDatabase(prefix = 't'): Promise<TestDatabase> {
-  const adminUrl = inject('pgAdminUrl');
+/** Creates an empty database with a random name (on the run's server, or on the one `adminUrl` names). */
+export async function createTestDatabase(prefix = 't', adminUrl: string = inject('pgAdminUrl')): Promise<TestDatabase> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -16,6 +16,7 @@
  * transaction's statements are sent in one round trip (connection.ts).
  */
 import type * as ir from '../../ir/index.ts';
+import type { CompileTarget } from '../backend.ts';
 import { compileFragment, ident, join, sql, stringLiteral, type CompiledSql, type Fragment } from '../sql/fragment.ts';
 import { POSTGRES_DIALECT } from './dialect.ts';
 import { jsonArrayAgg, jsonObject } from './json.ts';
@@ -58,9 +59,9 @@ function withAssertions(main: Fragment, ctes: readonly Fragment[], assertions: r
   return assertions.length === 0 ? [stmt] : [stmt, { sql: ASSERT_SQL, output: false }];
 }
 
-function compileInsert(ins: ir.Insert): MutationStatement[] {
+function compileInsert(ins: ir.Insert, target: CompileTarget): MutationStatement[] {
   const aliases = new AliasCounter();
-  const t = translateInsert(ins, aliases);
+  const t = translateInsert(ins, aliases, target);
   const nested = ins.root.parents.length > 0 || ins.root.children.length > 0;
   if (!nested || ins.primaryKey.length === 0 || !outputFollowsRelationships(ins.output)) {
     const out = translateMutationOutput(ins.output, cteRows(t.rootRows, t.count, t.rootOrdered), aliases);
@@ -101,10 +102,10 @@ function compileUpdate(u: ir.Update): MutationStatement[] {
 }
 
 /** Compiles one mutation root field. */
-export function compileMutation(m: ir.Mutation): CompiledMutation {
+export function compileMutation(m: ir.Mutation, target: CompileTarget): CompiledMutation {
   switch (m.kind) {
     case 'insert':
-      return { statements: compileInsert(m.insert), list: false };
+      return { statements: compileInsert(m.insert, target), list: false };
     case 'update':
       return { statements: compileUpdate(m.update), list: false };
     case 'update-many':

@@ -35,7 +35,10 @@ SELECT coalesce(json_agg(t), '[]') FROM (
         'nullable', NOT a.attnotnull,
         'has_default', a.atthasdef OR a.attidentity <> '',
         'generated', a.attgenerated <> '' OR a.attidentity = 'a',
-        'comment', col_description(c.oid, a.attnum)
+        'comment', col_description(c.oid, a.attnum),
+        'default_sql', (SELECT pg_catalog.pg_get_expr(d.adbin, d.adrelid) FROM pg_catalog.pg_attrdef d
+                        WHERE a.atthasdef AND a.attgenerated = '' AND d.adrelid = a.attrelid AND d.adnum = a.attnum),
+        'identity', a.attidentity::text
       ) ORDER BY a.attnum), '[]')
       FROM pg_catalog.pg_attribute a
       JOIN pg_catalog.pg_type ty ON ty.oid = a.atttypid
@@ -69,7 +72,19 @@ SELECT coalesce(json_agg(t), '[]') FROM (
 ) t`;
 
 /** The one catalog query: tables and functions in one JSON object. */
-const INTROSPECTION_SQL = `SELECT json_build_object('tables', (${TABLES_JSON_SQL}), 'functions', (${FUNCTIONS_JSON_SQL}))::text`;
+const INTROSPECTION_SQL = `SELECT json_build_object('server_version', current_setting('server_version_num')::int, 'tables', (${TABLES_JSON_SQL}), 'functions', (${FUNCTIONS_JSON_SQL}))::text`;
+
+/**
+ * Note [Minimum PostgreSQL version]
+ * 12 (as v2): the compiler needs generated-column catalog fields (attgenerated),
+ * `WITH .. AS MATERIALIZED` and jsonb_populate_record; nothing in translate/
+ * uses JSON functions newer than that (no JSON_TABLE, IS JSON, json_scalar).
+ * MERGE .. RETURNING (17) is used only when the server has it (Note
+ * [Correlated nested inserts] in translate/insert.ts). A source below 12 is
+ * refused when it is introspected, so it is reported inconsistent with the
+ * reason instead of failing queries later.
+ */
+export const MIN_SERVER_VERSION = 120000;
 
 interface RawColumn {
   name: string;
@@ -82,6 +97,8 @@ interface RawColumn {
   has_default: boolean;
   generated: boolean;
   comment: string | null;
+  default_sql?: string | null;
+  identity?: string;
 }
 
 interface RawConstraint {
@@ -150,6 +167,8 @@ function toTable(r: RawRelation): IntrospectedTable {
       hasDefault: c.has_default,
       isGenerated: c.generated,
       comment: c.comment,
+      defaultSql: c.default_sql ?? null,
+      identity: c.identity === 'a' ? 'always' : c.identity === 'd' ? 'by-default' : null,
     })),
     primaryKey: pk === undefined ? null : { name: pk.name, columns: pk.columns ?? [] },
     uniqueConstraints: r.constraints
@@ -177,14 +196,26 @@ function toTable(r: RawRelation): IntrospectedTable {
 /** Introspects every trackable relation of the database behind `q` in one query. */
 export async function introspectPostgres(q: PgQueryable): Promise<SourceIntrospection> {
   const text = await queryFirstText(q, INTROSPECTION_SQL);
-  const raw = JSON.parse(text ?? '{}') as { tables?: RawRelation[]; functions?: RawFunction[] };
+  const raw = JSON.parse(text ?? '{}') as { server_version?: number; tables?: RawRelation[]; functions?: RawFunction[] };
+  const serverVersion = raw.server_version;
+  if (serverVersion !== undefined && serverVersion < MIN_SERVER_VERSION) {
+    // Note [Minimum PostgreSQL version]
+    throw new Error(`PostgreSQL ${versionText(serverVersion)} is not supported: the engine needs PostgreSQL ${versionText(MIN_SERVER_VERSION)} or later`);
+  }
   const tables = new Map<string, IntrospectedTable>();
   for (const r of raw.tables ?? []) {
     const t = toTable(r);
     tables.set(relationKey(t.name), t);
   }
   const functions = toFunctions(raw.functions ?? [], (t) => TYPTYPES[t] ?? 'base');
-  return { tables, functions, fingerprint: createHash('sha1').update(text ?? '').digest('hex') };
+  const fingerprint = createHash('sha1').update(text ?? '').digest('hex');
+  return serverVersion === undefined ? { tables, functions, fingerprint } : { tables, functions, fingerprint, serverVersion };
+}
+
+/** 160004 → "16.4"; 90624 → "9.6.24" (before 10 the minor number had two digits). */
+function versionText(v: number): string {
+  const major = Math.floor(v / 10000);
+  return major >= 10 ? `${major}.${v % 10000}` : `${major}.${Math.floor(v / 100) % 100}.${v % 100}`;
 }
 
 /** Quotes an identifier for PostgreSQL. */

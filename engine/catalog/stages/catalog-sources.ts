@@ -4,6 +4,7 @@
  * {@link SourceInfo}s the GraphQL side reads (functions are added by the
  * functions stage, which needs the permissions). Nothing is left out here.
  */
+import { compileTargetOf } from '../../backends/backend.ts';
 import { tableKey, type SourceInfo, type TableInfo } from '../types.ts';
 import type { ComputedFieldsBySource } from './computed-fields.ts';
 import { NO_CUSTOMIZATION } from './customization.ts';
@@ -58,6 +59,7 @@ export function assembleSources(input: AssembleInput): Map<string, SourceInfo> {
       name: s.meta.name,
       kind: 'postgres',
       connection: s.prepared.connection,
+      target: compileTargetOf(s.prepared.introspection),
       tables,
       ...(s.customization === NO_CUSTOMIZATION ? {} : { customization: s.customization }),
     });

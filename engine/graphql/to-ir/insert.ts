@@ -140,6 +140,7 @@ function toIrLevel(view: MutationView, level: LevelRows, linked: readonly string
   if (partitions.size === 0) partitions.set('', { columns: [], parents: [] });
   return {
     table: view.info.name,
+    primaryKey: view.info.primaryKey,
     inputColumns,
     partitions: [...partitions.values()],
     presets: insert.presets,

@@ -33,6 +33,9 @@
  * second statement in the same transaction builds the output from the table.
  */
 import type * as ir from '../../../ir/index.ts';
+import { EngineError } from '../../../errors/engine-error.ts';
+import { ErrorCode } from '../../../errors/codes.ts';
+import type { CompileTarget } from '../../backend.ts';
 import { ident, join, param, qualified, raw, seq, sql, stringLiteral, type Fragment } from '../../sql/fragment.ts';
 import { translateBoolExp } from './bool-exp.ts';
 import { columnOf, type AliasCounter } from './context.ts';
@@ -90,6 +93,24 @@ const sourceCte = (n: Node, p: number): string => `_s${n.index}_${p}`;
  *   the numbered input rows (`_s<L>_<p>`), whose RETURNING names the source
  *   row's `__ord`, `__pord` beside the inserted row: the link is carried
  *   through the statement (PostgreSQL 17+: MERGE .. RETURNING);
+ * - on PostgreSQL before 17, a plain insert assigns the primary key before
+ *   the insert instead: the input gives it, or `_s<L>_<p>` (MATERIALIZED, so
+ *   once per row) evaluates the column's own default (`nextval(..)`,
+ *   `gen_random_uuid()`; a default cannot read other columns, so this is the
+ *   value the INSERT would have drawn) or, for an identity column, nextval of
+ *   its sequence, inserted with OVERRIDING SYSTEM VALUE. RETURNING then joins
+ *   back to `_s<L>_<p>` on the key, as for an upsert below (a trigger that
+ *   changes the key fails the statement's assertion, never mislinks). A
+ *   linked level without a primary key, or whose key is neither given nor
+ *   defaulted, is refused (not-supported) on those versions; a root linked
+ *   only for output order falls back to position (order, not integrity).
+ *   Weighed against this: one CTE per input row (the link holds by
+ *   construction) makes the statement's text depend on the row count, which
+ *   is a variable, so plans could no longer be cached per query; one
+ *   statement per parent row (v2) costs a round trip per row. Pre-assigning
+ *   keeps one statement, one round trip and a text independent of the rows;
+ *   the cut-over is the server version alone (server_version_num, read at
+ *   introspection: CompileTarget);
  * - an upsert (ON CONFLICT has no MERGE equivalent under concurrency) whose
  *   rows give every conflict column joins RETURNING back to `_s<L>_<p>` on
  *   those columns, known before the insert; a row that comes back without
@@ -103,6 +124,36 @@ const sourceCte = (n: Node, p: number): string => `_s${n.index}_${p}`;
  * SELECT: nothing is matched there.
  */
 type LinkKind = 'none' | 'merge' | 'key' | 'position';
+
+/** The first server_version_num with MERGE .. RETURNING. */
+const MERGE_RETURNING_VERSION = 170000;
+
+/** Primary key values assigned before the insert (PostgreSQL < 17), or why they cannot be. */
+type PreassignedKey = { readonly values: ReadonlyArray<readonly [string, Fragment]>; readonly overriding: boolean } | { readonly missing: string };
+
+/** How each primary key column not given by the input gets its value before the insert. See Note [Correlated nested inserts]. */
+function preassignKey(level: ir.InsertLevel, given: readonly string[], target: CompileTarget): PreassignedKey {
+  if (level.primaryKey.length === 0) return { missing: 'it has no primary key' };
+  const table = target.table(level.table);
+  const values: Array<readonly [string, Fragment]> = [];
+  let overriding = false;
+  for (const k of level.primaryKey) {
+    if (given.includes(k)) continue;
+    const col = table?.columns.find((c) => c.name === k);
+    if (col?.identity === 'always' || col?.identity === 'by-default') {
+      const quote = (x: string): string => `"${x.replace(/"/g, '""')}"`;
+      const name = `${quote(level.table.schema)}.${quote(level.table.name)}`;
+      values.push([k, sql`nextval(pg_get_serial_sequence(${stringLiteral(name)}, ${stringLiteral(k)}))`]);
+      overriding = true;
+    } else if (typeof col?.defaultSql === 'string' && col.defaultSql !== '') {
+      // The column's own default, as the catalog deparses it (table DDL, not request input).
+      values.push([k, sql`(${raw(col.defaultSql)})`]);
+    } else {
+      return { missing: `its primary key column "${k}" is neither given nor has a default` };
+    }
+  }
+  return { values, overriding };
+}
 
 /** The conflict columns when every row of the partition gives each of them (`cols`), else null. */
 function keyColumns(c: ir.OnConflict, cols: readonly string[]): readonly string[] | null {
@@ -207,7 +258,14 @@ function errorText(code: string, message: string): string {
 }
 
 /** The INSERT CTEs of `n` and the levels it links to, dependencies first. */
-function insertCtes(n: Node, owner: { node: Node; nested: ir.NestedInsert } | null, aliases: AliasCounter, st: { ctes: Fragment[]; counts: Fragment[]; assertions: Assertion[] }): void {
+interface Statement {
+  readonly ctes: Fragment[];
+  readonly counts: Fragment[];
+  readonly assertions: Assertion[];
+  readonly target: CompileTarget;
+}
+
+function insertCtes(n: Node, owner: { node: Node; nested: ir.NestedInsert } | null, aliases: AliasCounter, st: Statement): void {
   for (const p of n.parents) insertCtes(p.node, null, aliases, st);
   const level = n.level;
   const table = qualified(level.table.schema, level.table.name);
@@ -242,14 +300,34 @@ function insertCtes(n: Node, owner: { node: Node; nested: ir.NestedInsert } | nu
     const returning = marked ? sql`, (${columnOf(target, 'xmax')} = 0) AS ${ident(INSERTED)}` : raw('');
     // Note [Correlated nested inserts]: how the rows of a level others link to are matched to their inputs.
     const needsLink = n.linked || (n.index === 0 && level.partitions.length > 1);
-    const keyed = level.onConflict === null ? null : keyColumns(level.onConflict, cols);
-    const link: LinkKind = !needsLink ? 'none' : level.onConflict === null ? 'merge' : keyed !== null ? 'key' : 'position';
+    let keyed = level.onConflict === null ? null : keyColumns(level.onConflict, cols);
+    let link: LinkKind = !needsLink ? 'none' : level.onConflict === null ? 'merge' : keyed !== null ? 'key' : 'position';
+    let preassigned = false;
+    let overriding = false;
+    const version = st.target.serverVersion;
+    if (link === 'merge' && version !== null && version < MERGE_RETURNING_VERSION) {
+      const key = preassignKey(level, cols, st.target);
+      if ('values' in key) {
+        for (const [k, v] of key.values) add(k, v);
+        link = 'key';
+        keyed = level.primaryKey;
+        preassigned = key.values.length > 0;
+        overriding = key.overriding;
+      } else if (n.linked) {
+        throw new EngineError(
+          ErrorCode.NotSupported,
+          `nested insert through table "${level.table.name}" needs PostgreSQL 17 or later: ${key.missing}, so its rows cannot be linked before they are inserted`,
+        );
+      } else {
+        link = 'position';
+      }
+    }
     const where = filter === null ? raw('') : sql` WHERE ${filter}`;
     if (link === 'merge' || link === 'key') {
       const src = sourceCte(n, pi);
       const named = cols.map((c, i) => sql`${values[i]!} AS ${ident(c)}`);
       st.ctes.push(
-        seq([sql`${ident(src)} AS (SELECT "s"."__ord", "s"."__pord"`, named.length === 0 ? raw('') : sql`, ${join(named, ', ')}`, sql` FROM ${seq(froms)}`, where, sql`)`]),
+        seq([sql`${ident(src)} AS ${raw(preassigned ? 'MATERIALIZED ' : '')}(SELECT "s"."__ord", "s"."__pord"`, named.length === 0 ? raw('') : sql`, ${join(named, ', ')}`, sql` FROM ${seq(froms)}`, where, sql`)`]),
       );
       if (link === 'merge') {
         // MERGE .. RETURNING may name the source row: its input number comes back with the inserted row.
@@ -259,7 +337,7 @@ function insertCtes(n: Node, owner: { node: Node; nested: ir.NestedInsert } | nu
         );
       } else {
         st.ctes.push(
-          sql`${ident(name)} AS (INSERT INTO ${table} AS ${ident(target)} (${join(cols.map(ident), ', ')}) SELECT ${join(cols.map((c) => columnOf('m', c)), ', ')} FROM ${ident(src)} AS "m" ORDER BY "m"."__ord"${conflict} RETURNING *${returning})`,
+          sql`${ident(name)} AS (INSERT INTO ${table} AS ${ident(target)} (${join(cols.map(ident), ', ')})${raw(overriding ? ' OVERRIDING SYSTEM VALUE' : '')} SELECT ${join(cols.map((c) => columnOf('m', c)), ', ')} FROM ${ident(src)} AS "m" ORDER BY "m"."__ord"${conflict} RETURNING *${returning})`,
         );
       }
     } else {
@@ -300,7 +378,7 @@ function insertCtes(n: Node, owner: { node: Node; nested: ir.NestedInsert } | nu
       st.assertions.push({
         failed: sql`${matched} <> ${count}`,
         code: 'unexpected',
-        message: `cannot link nested rows: a row upserted into table "${level.table.name}" came back without the key it was given (changed by a trigger?)`,
+        message: `cannot link nested rows: a row ${level.onConflict === null ? 'inserted' : 'upserted'} into table "${level.table.name}" came back without the key it was given (changed by a trigger?)`,
       });
     }
     if (n.linked && maySkip(level.onConflict)) {
@@ -327,11 +405,11 @@ function insertCtes(n: Node, owner: { node: Node; nested: ir.NestedInsert } | nu
 }
 
 /** The CTEs writing every level of `ins`. See Note [Nested insert shape]. */
-export function translateInsert(ins: ir.Insert, aliases: AliasCounter): TranslatedInsert {
+export function translateInsert(ins: ir.Insert, aliases: AliasCounter, target: CompileTarget): TranslatedInsert {
   const root = buildNode(ins.root, false, { n: 0 });
   const ctes: Fragment[] = [];
   rowsCtes(root, ins.rows, ctes);
-  const st = { ctes, counts: [] as Fragment[], assertions: [] as Assertion[] };
+  const st: Statement = { ctes, counts: [], assertions: [], target };
   insertCtes(root, null, aliases, st);
   const count = st.counts.length === 1 && st.counts[0] !== undefined ? st.counts[0] : sql`(${join(st.counts, ' + ')})`;
   // A lone INSERT's RETURNING rows are in input order already; only several partitions need renumbering.
