@@ -1,7 +1,7 @@
 /**
  * Golden cases (see test/golden/README.md). Every folder test/golden/passing/<area>/<case>/
  * holds `query.graphql`, optionally `request.json` ({role?, variables?, operationName?,
- * stringifyNumericTypes?}), and `expected.postgres.sql`: the statements the engine generates
+ * stringifyNumericTypes?, serverVersion?: the source's server_version_num, default the recorded one}), and `expected.postgres.sql`: the statements the engine generates
  * for the music fixture (test/golden/fixture/: schema, metadata, recorded introspection) (a mutation: every statement of its transaction, in order),
  * laid out one clause per line (Note [Golden SQL layout]). Every folder
  * test/golden/failing/<area>/<case>/ holds the same request files and `expected.error.json`,
@@ -11,6 +11,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Catalog } from '../../engine/catalog/types.ts';
 import type { Plan } from '../../engine/execute/plan.ts';
 import { graphqlErrorBody, toEngineError } from '../../engine/errors/wire-body.ts';
 import { SchemaCache } from '../../engine/graphql/schema/schema-cache.ts';
@@ -34,6 +35,20 @@ function casesUnder(root: string): string[] {
     for (const c of readdirSync(a).sort()) if (existsSync(path.join(a, c, 'query.graphql'))) cases.push(path.join(area, c));
   }
   return cases;
+}
+
+/** The fixture catalog as a server of `serverVersion` gives it (the recorded introspection otherwise). */
+function catalogOn(serverVersion: number | undefined): Catalog {
+  if (serverVersion === undefined) return catalog;
+  const sources = new Map(
+    [...catalog.sources].map(([k, s]) => [k, { ...s, target: { serverVersion, table: s.target?.table ?? (() => undefined) } }] as const),
+  );
+  return { ...catalog, sources };
+}
+
+function serverVersionOf(dir: string): number | undefined {
+  const reqFile = path.join(dir, 'request.json');
+  return existsSync(reqFile) ? (JSON.parse(readFileSync(reqFile, 'utf8')) as { serverVersion?: number }).serverVersion : undefined;
 }
 
 function requestOf(dir: string): PipelineRequest {
@@ -66,7 +81,7 @@ describe('golden SQL (postgres)', () => {
   const root = path.join(here, 'passing');
   it.each(casesUnder(root))('%s', (c) => {
     const dir = path.join(root, c);
-    expectFile(path.join(dir, 'expected.postgres.sql'), renderPlan(planRequest(schemas, catalog, requestOf(dir))));
+    expectFile(path.join(dir, 'expected.postgres.sql'), renderPlan(planRequest(schemas, catalogOn(serverVersionOf(dir)), requestOf(dir))));
   });
 });
 
@@ -76,7 +91,7 @@ describe('golden errors', () => {
     const dir = path.join(root, c);
     let body: Record<string, unknown> | null = null;
     try {
-      planRequest(schemas, catalog, requestOf(dir));
+      planRequest(schemas, catalogOn(serverVersionOf(dir)), requestOf(dir));
     } catch (e) {
       body = graphqlErrorBody(toEngineError(e), false);
     }
