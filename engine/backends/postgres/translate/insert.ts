@@ -110,7 +110,10 @@ const sourceCte = (n: Node, p: number): string => `_s${n.index}_${p}`;
  *   statement per parent row (v2) costs a round trip per row. Pre-assigning
  *   keeps one statement, one round trip and a text independent of the rows;
  *   the cut-over is the server version alone (server_version_num, read at
- *   introspection: CompileTarget);
+ *   introspection: CompileTarget). Cost, 200 parents × 20 children, 30 runs
+ *   on 18 (`node test/bench/nested-insert-cost.ts` over the goldens
+ *   insert-nested-two-levels and insert-nested-before-17): MERGE median
+ *   40.7 ms, p10 36.9; keys given before the insert median 44.1, p10 36.4;
  * - an upsert (ON CONFLICT has no MERGE equivalent under concurrency) whose
  *   rows give every conflict column joins RETURNING back to `_s<L>_<p>` on
  *   those columns, known before the insert; a row that comes back without
