@@ -22,6 +22,25 @@ export interface MetadataApi {
   handle(api: ApiFamily, body: unknown, session: Session): Promise<ApiResponse>;
   /** Whether the metadata in force has inconsistent objects (for /healthz). */
   isConsistent(): boolean;
+  /** Reaches the metadata database and each source (for /readyz). */
+  readiness(timeoutMs: number): Promise<Readiness>;
+}
+
+/** One reachability check of /readyz. */
+export interface ReadinessCheck {
+  readonly kind: 'metadata' | 'source';
+  readonly name: string;
+  readonly ok: boolean;
+  /** Why it could not be reached. */
+  readonly error?: string;
+  /** A source that was already unreachable when metadata was built (see /healthz). */
+  readonly inconsistent?: string;
+}
+
+/** The answer of /readyz. */
+export interface Readiness {
+  readonly ready: boolean;
+  readonly checks: readonly ReadinessCheck[];
 }
 
 /** How a GraphQL request came in. */

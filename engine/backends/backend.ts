@@ -40,6 +40,8 @@ export interface SourceConnection {
   transactionJsonText(stmts: readonly BoundStatement[], opts?: RunOptions): Promise<(string | null)[]>;
   /** Closes the pool after in-flight queries finish. */
   close(): Promise<void>;
+  /** Round trip to the database (readiness); rejects when it cannot be reached. */
+  ping?(): Promise<void>;
 }
 
 /** The failure of one statement of a transaction (everything was rolled back). */

@@ -19,7 +19,7 @@ import { ErrorCode } from '../errors/codes.ts';
 import { EngineError, isEngineError } from '../errors/engine-error.ts';
 import { apiErrorBody } from '../errors/wire-body.ts';
 import type { Logger } from '../logger.ts';
-import type { ApiFamily, ApiResponse, MetadataApi } from '../api/contract.ts';
+import type { ApiFamily, ApiResponse, MetadataApi, Readiness, ReadinessCheck } from '../api/contract.ts';
 import { EMPTY_DOCUMENT, normalizeDocument, toWireDocument, type MetadataDocument } from './document.ts';
 import { abandonEffects, commitWithEffects } from './effects.ts';
 import { Mutex } from './mutex.ts';
@@ -137,6 +137,24 @@ export class MetadataService implements MetadataApi {
   isConsistent(): boolean {
     return this.#state.catalog.inconsistencies.length === 0;
   }
+  /**
+   * Reaches the metadata database and every source whose connection is open
+   * (readiness). A source that failed when metadata was built is an
+   * inconsistency, not a readiness failure: /healthz reports it, and
+   * restarting the engine would not fix it.
+   */
+  async readiness(timeoutMs: number): Promise<Readiness> {
+    const checks: Promise<ReadinessCheck>[] = [timedCheck('metadata', 'metadata database', () => this.#store.ping(), timeoutMs)];
+    for (const p of this.#state.prepared.values()) {
+      if (p.ok) {
+        const ping = p.connection.ping?.bind(p.connection);
+        if (ping !== undefined) checks.push(timedCheck('source', p.name, ping, timeoutMs));
+      } else checks.push(Promise.resolve({ kind: 'source', name: p.name, ok: true, inconsistent: p.reason }));
+    }
+    const all = await Promise.all(checks);
+    return { ready: all.every((c) => c.ok), checks: all };
+  }
+
 
   /** Handles one body of /v1/metadata, /v1/query or /v2/query. Never throws for bad input. */
   async handle(api: ApiFamily, body: unknown, session: Session): Promise<ApiResponse> {
@@ -292,4 +310,20 @@ function parseBody(body: unknown): ParsedBody {
     version: version as number | undefined,
     resourceVersion: rv === null ? undefined : (rv as number | undefined),
   };
+}
+
+/** Runs one readiness check with a deadline. */
+async function timedCheck(kind: ReadinessCheck['kind'], name: string, ping: () => Promise<void>, timeoutMs: number): Promise<ReadinessCheck> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    await Promise.race([ping(), deadline]);
+    return { kind, name, ok: true };
+  } catch (e) {
+    return { kind, name, ok: false, error: e instanceof Error ? e.message : String(e) };
+  } finally {
+    clearTimeout(timer);
+  }
 }

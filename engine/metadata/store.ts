@@ -17,7 +17,7 @@ import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { Logger } from '../logger.ts';
 
-const { ensureMetadataSchema, initializeMetadata, listenMetadata, loadMetadata, loadResourceVersion, saveMetadata, saveMetadataIn } =
+const { ensureMetadataSchema, initializeMetadata, listenMetadata, loadMetadata, loadResourceVersion, pingDatabase, saveMetadata, saveMetadataIn } =
   metadataStorage;
 type StoredMetadata = metadataStorage.StoredMetadata;
 
@@ -175,6 +175,11 @@ export class MetadataStore {
     } finally {
       this.#schedulePoll();
     }
+  }
+
+  /** One round trip to the metadata database (readiness). */
+  async ping(): Promise<void> {
+    await pingDatabase(this.#pool);
   }
 
   /** Stops watching and closes connections. */

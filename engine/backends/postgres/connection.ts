@@ -12,6 +12,7 @@
  * a rollback).
  */
 import pg from 'pg';
+import { pingDatabase } from './metadata-storage.ts';
 import { TransactionStatementError, type BoundStatement, type RunOptions, type SourceConnection } from '../backend.ts';
 
 /** Pool settings of a source (v2 `pool_settings`, already resolved). */
@@ -317,6 +318,11 @@ export class PostgresConnection implements SourceConnection {
   /** The pool itself, for one-off queries (introspection). */
   get queryable(): PgQueryable {
     return this.#pool;
+  }
+
+  /** One round trip on a pooled connection (readiness). */
+  async ping(): Promise<void> {
+    await pingDatabase(this.#pool);
   }
 
   /** Closes the pool after in-flight queries finish. Safe to call twice. */

@@ -24,6 +24,11 @@ export interface StoredMetadata {
  * Creates the schema and table if missing. An advisory lock makes two engines
  * starting at once on one database take turns, so neither sees a half-made schema.
  */
+/** One round trip (readiness of the metadata database and of sources). */
+export async function pingDatabase(pool: pg.Pool): Promise<void> {
+  await pool.query('SELECT 1');
+}
+
 export async function ensureMetadataSchema(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   try {
