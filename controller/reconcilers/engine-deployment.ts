@@ -42,15 +42,15 @@ export function desiredDeployment(e: Engine, d: EngineDeployment): Record<string
   ];
   const admin = e.spec.adminSecretRef;
   if (admin !== undefined) env.push({ name: 'ENGINE_GRAPHQL_ADMIN_SECRET', valueFrom: { secretKeyRef: { name: admin.name, key: admin.key ?? 'admin-secret' } } });
-  const probe = { httpGet: { path: '/healthz', port: 'http' } };
+  // Ready only when the engine reaches its databases (/readyz); alive as long as it answers (/healthz, v2's).
   const container: Record<string, unknown> = {
     name: 'engine',
     image: `${d.image ?? 'graphql-engine'}:${d.version}`,
     args: ['serve', '--server-host', '0.0.0.0', '--server-port', String(port)],
     env,
     ports: [{ name: 'http', containerPort: port, protocol: 'TCP' }],
-    readinessProbe: { ...probe, periodSeconds: 5 },
-    livenessProbe: { ...probe, periodSeconds: 10, failureThreshold: 6 },
+    readinessProbe: { httpGet: { path: '/readyz', port: 'http' }, periodSeconds: 5 },
+    livenessProbe: { httpGet: { path: '/healthz', port: 'http' }, periodSeconds: 10, failureThreshold: 6 },
     securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } },
   };
   if (d.resources !== undefined) container['resources'] = d.resources;

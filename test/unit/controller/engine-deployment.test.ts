@@ -26,6 +26,9 @@ describe('the Deployment and Service of an Engine', () => {
       { name: 'ENGINE_GRAPHQL_ADMIN_SECRET', valueFrom: { secretKeyRef: { name: 'admin', key: 'secret' } } },
     ]);
     expect(c.resources).toEqual({ limits: { memory: '512Mi' } });
+    // Ready once the engine reaches its databases; alive while it answers.
+    expect(c.readinessProbe.httpGet.path).toBe('/readyz');
+    expect(c.livenessProbe.httpGet.path).toBe('/healthz');
     expect(d.spec.template.spec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
     expect(d.spec.selector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'graphql-engine', 'app.kubernetes.io/instance': 'shop' });
     const s = desiredService(engine, engine.spec.deployment!) as any;
