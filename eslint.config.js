@@ -31,6 +31,12 @@ const zones = [
   { target: './engine/graphql', from: './engine/execute', message: 'graphql/ must not import execute/' },
   // No folder but backends/ imports a dialect folder.
   ...dialectZones,
+  // execute/ never sees the naming convention: graphql/role-operation.ts translates (Note [Request steps]).
+  {
+    target: './engine/execute',
+    from: './engine/graphql/schema/naming-convention.ts',
+    message: 'execute/ must not import naming-convention.ts; go through graphql/role-operation.ts',
+  },
   // controller/ talks to the engine over HTTP; it may share only the document types and schemas.
   {
     target: './controller',

@@ -9,6 +9,8 @@ import type { CompiledSql } from '../backends/sql/fragment.ts';
 import type { Session } from '../auth/session.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
+import { bindWrites, type BoundTransaction } from './mutation-plan.ts';
+import type { Plan, ReadStep, StaticStep, WriteStep } from './plan.ts';
 
 function encode(value: unknown, encoding: ir.ValueEncoding): unknown {
   if (value === null || value === undefined) return null;
@@ -86,4 +88,31 @@ export function bindStatement(sql: CompiledSql, variables: Readonly<Record<strin
   const values = new Array<unknown>(params.length);
   for (let i = 0; i < params.length; i++) values[i] = valueOf(params[i] as ir.ParamSource, variables, session);
   return { text: sql.text, values };
+}
+
+/** A plan step bound for one request. */
+export type BoundStep =
+  | { readonly kind: 'read'; readonly step: ReadStep; readonly statement: BoundStatement }
+  | { readonly kind: 'write'; readonly step: WriteStep; readonly transactions: readonly BoundTransaction[] }
+  | { readonly kind: 'static'; readonly step: StaticStep };
+
+/** A plan with every parameter slot filled: what `run` takes. */
+export interface BoundPlan {
+  readonly plan: Plan;
+  readonly steps: readonly BoundStep[];
+}
+
+/** The `bind` request step: fills every step's parameter slots from the variables and session (Note [Request steps]). */
+export function bindPlan(plan: Plan, variables: Readonly<Record<string, unknown>>, session: Session): BoundPlan {
+  const steps = plan.steps.map((step): BoundStep => {
+    switch (step.kind) {
+      case 'read':
+        return { kind: 'read', step, statement: bindStatement(step.sql, variables, session) };
+      case 'write':
+        return { kind: 'write', step, transactions: bindWrites(step.fields, variables, session) };
+      case 'static':
+        return { kind: 'static', step };
+    }
+  });
+  return { plan, steps };
 }

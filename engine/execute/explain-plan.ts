@@ -1,4 +1,15 @@
-/** Postgres `EXPLAIN (FORMAT JSON)` output → the text lines users read. */
+/**
+ * `/v1/graphql/explain` after the request steps up to `plan` (Note [Request
+ * steps]): each database root field's statement, its bound values and the
+ * database's plan, rendered from Postgres `EXPLAIN (FORMAT JSON)` output as
+ * the text lines users read.
+ */
+import type { Session } from '../auth/session.ts';
+import { backendFor } from '../backends/registry.ts';
+import type { Catalog } from '../catalog/types.ts';
+import { bindStatement } from './bind.ts';
+import type { Plan } from './plan.ts';
+import { runStatement } from './run.ts';
 
 interface PlanNode {
   readonly [key: string]: unknown;
@@ -33,5 +44,29 @@ export function renderExplain(jsonText: string): string[] {
   const parsed = JSON.parse(jsonText) as Array<{ Plan?: PlanNode }>;
   const out: string[] = [];
   for (const item of parsed) if (item.Plan !== undefined) walk(item.Plan, 0, out);
+  return out;
+}
+
+/** One root field's explanation. `prepared_arguments` (an addition to v2's `{field, sql, plan}`) makes `sql` runnable as is. */
+export interface FieldExplanation {
+  readonly field: string;
+  readonly sql: string;
+  readonly plan: string[];
+  readonly prepared_arguments: readonly unknown[];
+}
+
+/** Explains each database root field of `plan` on its own (the plan's IR, compiled one field at a time). */
+export async function explainPlan(plan: Plan, variables: Readonly<Record<string, unknown>>, session: Session, catalog: Catalog): Promise<FieldExplanation[]> {
+  const out: FieldExplanation[] = [];
+  for (const f of plan.fields) {
+    if (f.kind === 'static' || f.kind === 'mutation') continue;
+    const source = catalog.sources.get(f.source);
+    if (source === undefined) continue;
+    const compile = backendFor(source.kind).compile;
+    const sql = compile.query([f]);
+    const bound = bindStatement(compile.explain(sql), variables, session);
+    const text = await runStatement(source.connection, bound);
+    out.push({ field: f.alias, sql: sql.text, plan: text === null ? [] : renderExplain(text), prepared_arguments: bound.values });
+  }
   return out;
 }

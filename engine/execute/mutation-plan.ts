@@ -16,17 +16,12 @@ import { EngineError } from '../errors/engine-error.ts';
 import { bindStatement } from './bind.ts';
 import { runTransaction } from './run.ts';
 
-/** One root field of a mutation plan. */
+/** One root field of a write step. */
 export type PlannedMutationField =
   | { readonly kind: 'write'; readonly alias: string; readonly source: string; readonly connection: SourceConnection; readonly compiled: CompiledMutation }
   | { readonly kind: 'static'; readonly alias: string; readonly json: string }
   /** A source's fields under its customization namespace. */
   | { readonly kind: 'namespace'; readonly alias: string; readonly fields: readonly PlannedMutationField[] };
-
-/** The plan of a mutation operation. */
-export interface MutationPlan {
-  readonly fields: readonly PlannedMutationField[];
-}
 
 function planField(f: ir.RootField, catalog: Catalog): PlannedMutationField {
   if (f.kind === 'static') return { kind: 'static', alias: f.alias, json: f.json };
@@ -42,9 +37,9 @@ function planField(f: ir.RootField, catalog: Catalog): PlannedMutationField {
   return { kind: 'write', alias: f.alias, source: f.source, connection: source.connection, compiled: compile.mutation(f.mutation, source.target ?? UNKNOWN_TARGET) };
 }
 
-/** Compiles the root fields of a mutation operation. */
-export function buildMutationPlan(fields: readonly ir.RootField[], catalog: Catalog): MutationPlan {
-  return { fields: fields.map((f) => planField(f, catalog)) };
+/** Compiles the root fields of a mutation operation (a plan's write step: Note [Plan steps] in plan.ts). */
+export function planWrites(fields: readonly ir.RootField[], catalog: Catalog): PlannedMutationField[] {
+  return fields.map((f) => planField(f, catalog));
 }
 
 type WriteField = Extract<PlannedMutationField, { kind: 'write' }>;
@@ -54,26 +49,43 @@ function writesOf(fields: readonly PlannedMutationField[]): WriteField[] {
   return fields.flatMap((f) => (f.kind === 'write' ? [f] : f.kind === 'namespace' ? writesOf(f.fields) : []));
 }
 
-/** Runs a mutation plan and returns the `data` object's JSON text. */
-export async function runMutationPlan(
-  plan: MutationPlan,
-  variables: Readonly<Record<string, unknown>>,
-  session: Session,
-  opts?: RunOptions,
-): Promise<string> {
-  const values = new Map<WriteField, string>();
-  const writes = writesOf(plan.fields);
+/** One source's transaction of a bound write step. */
+export interface BoundTransaction {
+  readonly connection: SourceConnection;
+  /** The source's write fields, in request order. */
+  readonly fields: readonly WriteField[];
+  /** Their statements, in order. */
+  readonly statements: readonly BoundStatement[];
+}
+
+/**
+ * Binds the write fields of `fields` for one request: a transaction per
+ * source, sources in order of first use. Every source is bound before any
+ * runs, so a missing variable fails the request before anything is written.
+ */
+export function bindWrites(fields: readonly PlannedMutationField[], variables: Readonly<Record<string, unknown>>, session: Session): BoundTransaction[] {
+  const writes = writesOf(fields);
   const sources: string[] = [];
   for (const f of writes) if (!sources.includes(f.source)) sources.push(f.source);
+  const out: BoundTransaction[] = [];
   for (const source of sources) {
     const mine = writes.filter((f) => f.source === source);
-    const stmts: BoundStatement[] = [];
-    for (const f of mine) for (const s of f.compiled.statements) stmts.push(bindStatement(s.sql, variables, session));
     const first = mine[0];
     if (first === undefined) continue;
-    const texts = await runTransaction(first.connection, stmts, opts);
+    const statements: BoundStatement[] = [];
+    for (const f of mine) for (const s of f.compiled.statements) statements.push(bindStatement(s.sql, variables, session));
+    out.push({ connection: first.connection, fields: mine, statements });
+  }
+  return out;
+}
+
+/** Runs the transactions one after the other and returns the `data` object's JSON text of `fields`. */
+export async function runWrites(fields: readonly PlannedMutationField[], transactions: readonly BoundTransaction[], opts?: RunOptions): Promise<string> {
+  const values = new Map<WriteField, string>();
+  for (const t of transactions) {
+    const texts = await runTransaction(t.connection, t.statements, opts);
     let i = 0;
-    for (const f of mine) {
+    for (const f of t.fields) {
       const outputs: string[] = [];
       for (const s of f.compiled.statements) {
         const text = texts[i++] ?? null;
@@ -82,12 +94,12 @@ export async function runMutationPlan(
       values.set(f, f.compiled.list ? `[${outputs.join(',')}]` : (outputs[0] ?? 'null'));
     }
   }
-  const objectOf = (fields: readonly PlannedMutationField[]): string => {
-    const members = fields.map((f) => {
+  const objectOf = (list: readonly PlannedMutationField[]): string => {
+    const members = list.map((f) => {
       const value = f.kind === 'static' ? f.json : f.kind === 'namespace' ? objectOf(f.fields) : (values.get(f) ?? 'null');
       return `${JSON.stringify(f.alias)}:${value}`;
     });
     return `{${members.join(',')}}`;
   };
-  return objectOf(plan.fields);
+  return objectOf(fields);
 }

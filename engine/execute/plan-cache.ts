@@ -39,8 +39,7 @@
  * and an entry estimated above a sixteenth of the budget is never stored: one
  * request must not flush the cache of everyone else.
  */
-import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import type { NamingConvention } from '../graphql/schema/naming-convention.ts';
+import type { RoleOperation } from '../graphql/role-operation.ts';
 import { shapeKey } from '../graphql/to-ir/mutation-input.ts';
 import type { PlannedMutationField } from './mutation-plan.ts';
 import type { OperationCost } from './operation-cost.ts';
@@ -48,23 +47,14 @@ import type { Plan } from './plan.ts';
 
 /** A parsed, validated operation and its plans. */
 export interface OperationEntry {
-  readonly schema: GraphQLSchema;
-  readonly document: DocumentNode;
-  readonly operation: OperationDefinitionNode;
-  readonly hasVariables: boolean;
+  /** The operation as its role's schema reads it (graphql/role-operation.ts). */
+  readonly op: RoleOperation;
   /** Names of structural variables seen so far. */
   readonly structural: string[];
   /** Names of shape variables seen so far (mutation input rows: only their shape keys the plan). */
   readonly shaped: string[];
   /** Plans by structural-variable key (see {@link structuralKey}). */
   readonly plans: Map<string, Plan>;
-  /**
-   * Under the graphql-default naming convention: the convention and the
-   * operation in client names (variables are coerced against it). `schema`,
-   * `document` and `operation` are then in default names; see Note [Renamed
-   * schema] in graphql/schema/naming-convention.ts.
-   */
-  readonly naming?: { readonly convention: NamingConvention; readonly clientOperation: OperationDefinitionNode };
   /** Depth and node counts of the operation (Note [Operation cost]), measured once on the miss. */
   readonly cost: OperationCost;
   /** Estimated bytes kept (Note [Plan cache bytes]); grows as plans are added. */
@@ -87,9 +77,12 @@ export function entryBytes(key: string, query: string): number {
 
 /** The estimated bytes a plan keeps. */
 export function planBytes(plan: Plan): number {
-  let n = OBJECT_BYTES + (plan.staticData?.length ?? 0);
-  for (const s of plan.statements) n += s.sql.text.length * PLAN_BYTES_PER_SQL_CHAR + s.sql.params.length * PARAM_BYTES;
-  if (plan.mutation !== null) n += mutationBytes(plan.mutation.fields);
+  let n = OBJECT_BYTES;
+  for (const s of plan.steps) {
+    if (s.kind === 'static') n += s.json.length;
+    else if (s.kind === 'read') n += s.sql.text.length * PLAN_BYTES_PER_SQL_CHAR + s.sql.params.length * PARAM_BYTES;
+    else n += mutationBytes(s.fields);
+  }
   return n;
 }
 

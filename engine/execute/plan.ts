@@ -1,8 +1,30 @@
 /**
- * Root fields → an executable plan: one statement per source holding all of
- * that source's query root fields, plus the static fields (introspection,
- * `__typename`), compiled by the source's backend (Note [Backend seam] in
- * backends/registry.ts).
+ * Root fields → a plan: a list of typed steps (Note [Plan steps]), compiled by
+ * the sources' backends (Note [Backend seam] in backends/registry.ts).
+ *
+ * Note [Plan steps]
+ * A plan is a list of steps, each a member of one discriminated union:
+ * - `read`: one statement per source, holding all of that source's query
+ *   root fields; the first read also carries the static fields (as
+ *   parameters), so a query's `data` is spliced from the databases' JSON text.
+ * - `write`: a mutation operation's root fields, run in one transaction per
+ *   source in request order (mutation-plan.ts).
+ * - `static`: the whole `data` object as JSON text, when no field needs a
+ *   database (introspection, `__typename`).
+ * Every step may carry `joins` (StepJoin): work to run on its result and
+ * splice into it. The kinds of the next issues slot in here without touching
+ * the request steps around them: `remote` (a remote schema's root fields:
+ * one HTTP request per remote schema) and `action` (a webhook call) are new
+ * members whose results are JSON text like a read's, joined into `data`
+ * the same way; remote relationships are `joins` of a read step, whose
+ * executor (collect the join keys from the result, one remote call, splice
+ * by key) comes with remote schemas; `live` (subscriptions) is a read step
+ * run repeatedly by a poller, multiplexed per statement, so it is a way of
+ * running steps rather than a step. They are not members of the union until
+ * they have a consumer: an unused member is a `switch` case nothing can test.
+ * `respond` splices JSON text without parsing unless the plan needs
+ * post-processing (`needsPostProcessing`): root fields of several sources
+ * interleaved, or a step with joins.
  */
 import type * as ir from '../ir/index.ts';
 import type { SourceConnection } from '../backends/backend.ts';
@@ -11,23 +33,52 @@ import type { Catalog } from '../catalog/types.ts';
 import { backendFor } from '../backends/registry.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
-import { buildMutationPlan, type MutationPlan } from './mutation-plan.ts';
+import { planWrites, type PlannedMutationField } from './mutation-plan.ts';
 import { isMutationField } from '../ir/root.ts';
 
-/** One statement of a plan. */
-export interface PlannedStatement {
+/**
+ * Work to run on a step's result and splice into it at `path` (remote
+ * relationships; Note [Plan steps]). No planner emits one yet.
+ */
+export interface StepJoin {
+  /** Response keys from the step's result object down to the joined field. */
+  readonly path: readonly string[];
+  /** The step that produces the joined values. */
+  readonly step: PlanStep;
+}
+
+interface StepBase {
+  readonly joins?: readonly StepJoin[];
+}
+
+/** One statement on one source: that source's query root fields. */
+export interface ReadStep extends StepBase {
+  readonly kind: 'read';
   readonly source: string;
   readonly connection: SourceConnection;
   readonly sql: CompiledSql;
 }
 
-/** A compiled plan: run the statements, splice their JSON objects. */
+/** A mutation operation's root fields: one transaction per source (mutation-plan.ts). */
+export interface WriteStep extends StepBase {
+  readonly kind: 'write';
+  readonly fields: readonly PlannedMutationField[];
+}
+
+/** The `data` object as JSON text, no database involved. */
+export interface StaticStep extends StepBase {
+  readonly kind: 'static';
+  readonly json: string;
+}
+
+/** A step of a plan (Note [Plan steps]). */
+export type PlanStep = ReadStep | WriteStep | StaticStep;
+
+/** A compiled plan: run its steps, splice their JSON objects. */
 export interface Plan {
-  readonly statements: readonly PlannedStatement[];
-  /** With no statement, the whole `data` object as JSON text. */
-  readonly staticData: string | null;
+  readonly steps: readonly PlanStep[];
   /**
-   * True when splicing the statements' objects in order would not give the
+   * True when splicing the steps' objects in order would not give the
    * query's field order (root fields of several sources interleaved); the
    * response is then rebuilt in order.
    */
@@ -36,15 +87,34 @@ export interface Plan {
   readonly order: readonly string[];
   /** The IR, kept for explain. */
   readonly fields: readonly ir.RootField[];
-  /** For a mutation operation, its plan (see mutation-plan.ts); null for queries and subscriptions. */
-  readonly mutation: MutationPlan | null;
+}
+
+/** True when the response cannot be spliced as is (Note [Plan steps]). */
+export function needsPostProcessing(plan: Plan): boolean {
+  return plan.needsReorder || plan.steps.some((s) => s.joins !== undefined && s.joins.length > 0);
+}
+
+/** Every statement of `plan`, in the order they run (reads, then each write's statements). */
+export function planStatements(plan: Plan): CompiledSql[] {
+  const out: CompiledSql[] = [];
+  const writes = (fields: readonly PlannedMutationField[]): void => {
+    for (const f of fields) {
+      if (f.kind === 'write') for (const s of f.compiled.statements) out.push(s.sql);
+      else if (f.kind === 'namespace') writes(f.fields);
+    }
+  };
+  for (const s of plan.steps) {
+    if (s.kind === 'read') out.push(s.sql);
+    else if (s.kind === 'write') writes(s.fields);
+  }
+  return out;
 }
 
 /** Builds the plan of `fields` against `catalog`. */
 export function buildPlan(fields: readonly ir.RootField[], catalog: Catalog): Plan {
   const order = fields.map((f) => f.alias);
   if (fields.some(isMutationField)) {
-    return { statements: [], staticData: null, needsReorder: false, order, fields, mutation: buildMutationPlan(fields, catalog) };
+    return { steps: [{ kind: 'write', fields: planWrites(fields, catalog) }], needsReorder: false, order, fields };
   }
   const bySource = new Map<string, ir.DbRootField[]>();
   const statics: ir.StaticRootField[] = [];
@@ -64,25 +134,25 @@ export function buildPlan(fields: readonly ir.RootField[], catalog: Catalog): Pl
     list.push(f);
   }
   if (bySource.size === 0) {
-    const data = `{${statics.map((s) => `${JSON.stringify(s.alias)}:${s.json}`).join(',')}}`;
-    return { statements: [], staticData: data, needsReorder: false, order, fields, mutation: null };
+    const json = `{${statics.map((s) => `${JSON.stringify(s.alias)}:${s.json}`).join(',')}}`;
+    return { steps: [{ kind: 'static', json }], needsReorder: false, order, fields };
   }
-  const statements: PlannedStatement[] = [];
+  const steps: ReadStep[] = [];
   sourceOrder.forEach((name, i) => {
     const source = catalog.sources.get(name);
     if (source === undefined) throw new EngineError(ErrorCode.Unexpected, `source "${name}" is not available`);
     const own = bySource.get(name) ?? [];
     // Static fields ride along in the first statement (as parameters), in query order.
     const mine = i === 0 ? fields.filter((f): f is ir.QueryRootField => f.kind === 'static' || (f.kind !== 'mutation' && own.includes(f))) : own;
-    statements.push({ source: name, connection: source.connection, sql: backendFor(source.kind).compile.query(mine) });
+    steps.push({ kind: 'read', source: name, connection: source.connection, sql: backendFor(source.kind).compile.query(mine) });
   });
   let needsReorder = false;
-  if (statements.length > 1) {
-    const spliced = statements.flatMap((_, i) => {
+  if (steps.length > 1) {
+    const spliced = steps.flatMap((_, i) => {
       const own = bySource.get(sourceOrder[i] ?? '') ?? [];
       return i === 0 ? fields.filter((f) => f.kind === 'static' || (f.kind !== 'mutation' && own.includes(f))) : own;
     });
     needsReorder = spliced.some((f, i) => f.alias !== order[i]);
   }
-  return { statements, staticData: null, needsReorder, order, fields, mutation: null };
+  return { steps, needsReorder, order, fields };
 }

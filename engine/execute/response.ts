@@ -2,6 +2,7 @@
  * Response bodies as text. The `data` object is the database's JSON text,
  * spliced without parsing (see architecture.md, "One GraphQL request", step 7).
  */
+import type { Plan } from './plan.ts';
 
 /** `{"data":<object>}`. */
 export function dataResponse(objectText: string): string {
@@ -27,4 +28,15 @@ export function spliceObjects(objects: readonly string[], order: readonly string
     if (inner.length > 0) members.push(inner);
   }
   return `{${members.join(',')}}`;
+}
+
+/**
+ * The `respond` request step (Note [Request steps]): the `{"data":…}` text of
+ * a plan's step results (from runPlan), spliced without parsing unless the
+ * plan needs post-processing (Note [Plan steps]).
+ */
+export function respond(plan: Plan, results: readonly string[]): string {
+  const only = results.length === 1 ? results[0] : undefined;
+  if (only !== undefined) return dataResponse(only);
+  return dataResponse(spliceObjects(results, plan.needsReorder ? plan.order : null));
 }

@@ -4,7 +4,10 @@
  */
 import { TransactionStatementError, type BoundStatement, type RunOptions, type SourceConnection } from '../backends/backend.ts';
 import { backendFor } from '../backends/registry.ts';
-import type { EngineError } from '../errors/engine-error.ts';
+import { ErrorCode } from '../errors/codes.ts';
+import { EngineError } from '../errors/engine-error.ts';
+import type { BoundPlan, BoundStep } from './bind.ts';
+import { runWrites } from './mutation-plan.ts';
 
 /** Wraps a failure of `stmt` on `conn` as an EngineError: the source's backend words it (Note [Backend seam]). */
 export function toDatabaseError(conn: SourceConnection, e: unknown, stmt: BoundStatement): EngineError {
@@ -35,5 +38,39 @@ export async function runTransaction(conn: SourceConnection, stmts: readonly Bou
       throw toDatabaseError(conn, e.cause, failed ?? { text: '', values: [] });
     }
     throw toDatabaseError(conn, e, { text: '', values: [] });
+  }
+}
+
+/** `opts` without its cancellation (see runPlan). */
+function withoutCancel(opts: RunOptions | undefined): RunOptions | undefined {
+  return opts === undefined || opts.timeoutMs === undefined || opts.timeoutMs === null ? undefined : { timeoutMs: opts.timeoutMs };
+}
+
+/**
+ * The `run` request step (Note [Request steps]): each step's result as JSON
+ * object text, in plan order. A lone read that returned no row gives `null`
+ * (the whole `data`); reads of several sources run side by side, and as a
+ * cancellation watches one statement at a time, only the first of them is
+ * cancelled with the request.
+ */
+export async function runPlan(bound: BoundPlan, opts?: RunOptions): Promise<string[]> {
+  const steps = bound.steps;
+  const only = steps.length === 1 ? steps[0] : undefined;
+  if (only !== undefined) return [await runStep(only, opts, 'null')];
+  return await Promise.all(steps.map((s, i) => runStep(s, i === 0 ? opts : withoutCancel(opts), '{}')));
+}
+
+async function runStep(s: BoundStep, opts: RunOptions | undefined, noRow: string): Promise<string> {
+  if (s.step.joins !== undefined && s.step.joins.length > 0) {
+    // No planner emits joins before remote schemas bring their executor (Note [Plan steps]).
+    throw new EngineError(ErrorCode.Unexpected, 'a plan step with joins cannot run: no join executor', { path: '$' });
+  }
+  switch (s.kind) {
+    case 'read':
+      return (await runStatement(s.step.connection, s.statement, opts)) ?? noRow;
+    case 'write':
+      return await runWrites(s.step.fields, s.transactions, opts);
+    case 'static':
+      return s.step.json;
   }
 }

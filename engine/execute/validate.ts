@@ -1,26 +1,40 @@
 /**
- * The cache-miss half of a request: parse, validate and pick the operation.
- * Errors are v2-shaped: `parse-failed` for syntax, `validation-failed` with
- * the document path of the offending node.
+ * The `parse` and `validate` request steps (Note [Request steps]), the
+ * cache-miss half of a request. Errors are v2-shaped: `parse-failed` for
+ * syntax, `validation-failed` with the document path of the offending node.
+ * `validate` also holds the bounds on an operation's size (Note [Operation
+ * cost]): they are checked before graphql-js's rules run, so a huge
+ * operation is refused before it costs a validation.
  */
 import {
   getOperationAST,
   GraphQLError,
   Kind,
-  parse,
-  validate,
+  parse as parseDocument,
+  validate as validateDocument,
   type DocumentNode,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
+import { limitExceeded, type RoleLimits } from './api-limits.ts';
 import { documentPath } from './document-path.ts';
+import { measureOperation, type OperationCost } from './operation-cost.ts';
 
-/** A parsed, validated document and its chosen operation. */
-export interface PreparedOperation {
+/** A parsed, validated document, its chosen operation and that operation's cost. */
+export interface ValidatedOperation {
   readonly document: DocumentNode;
   readonly operation: OperationDefinitionNode;
+  readonly cost: OperationCost;
+}
+
+/** The size bounds `validate` applies (Note [Operation cost], Note [API limits]). */
+export interface OperationBounds {
+  /** Most fields, fragments expanded (0: no bound). */
+  readonly fieldLimit: number;
+  /** The role's depth and node limits (null: none). */
+  readonly limits: RoleLimits | null;
 }
 
 /** v2 compat: the wording users see for the commonest validation error. */
@@ -31,24 +45,36 @@ function v2Message(e: GraphQLError): string {
 }
 
 /**
- * Parses and validates `query` against `schema`. `check` sees the parsed
- * operation before validation (cost limits: Note [Operation cost]) and may
- * throw. Documents are parsed without locations: nothing reads them, and a
- * cached document then keeps a third of the memory (Note [Plan cache bytes]).
+ * The `parse` step. Documents are parsed without locations: nothing reads
+ * them, and a cached document then keeps a third of the memory (Note [Plan
+ * cache bytes]).
  */
-export function prepareOperation(
-  schema: GraphQLSchema,
-  query: string,
-  operationName: string | null,
-  check?: (document: DocumentNode, operation: OperationDefinitionNode) => void,
-): PreparedOperation {
-  let document: DocumentNode;
+export function parse(query: string): DocumentNode {
   try {
-    document = parse(query, { noLocation: true });
+    return parseDocument(query, { noLocation: true });
   } catch (e) {
     const message = e instanceof GraphQLError ? e.message : e instanceof RangeError ? 'the query is nested too deeply' : 'not a valid graphql query';
     throw new EngineError(ErrorCode.ParseFailed, message, { path: '$.query' });
   }
+}
+
+/** Refuses an operation over the field bound or the role's depth and node limits (Note [Operation cost]). */
+function checkBounds(cost: OperationCost, bounds: OperationBounds): void {
+  if (bounds.fieldLimit > 0 && cost.fields > bounds.fieldLimit) throw limitExceeded('field', bounds.fieldLimit);
+  const limits = bounds.limits;
+  if (limits !== null) {
+    if (limits.depth !== null && !cost.introspection && cost.depth > limits.depth) throw limitExceeded('depth', limits.depth);
+    if (limits.nodes !== null && cost.nodes > limits.nodes) throw limitExceeded('node', limits.nodes);
+  }
+}
+
+const NO_BOUNDS: OperationBounds = { fieldLimit: 0, limits: null };
+
+/**
+ * The `validate` step: picks the operation of `document`, measures it and
+ * refuses it over `bounds`, then validates the document against `schema`.
+ */
+export function validate(schema: GraphQLSchema, document: DocumentNode, operationName: string | null, bounds: OperationBounds = NO_BOUNDS): ValidatedOperation {
   if (schema.getMutationType() == null && document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && d.operation === 'mutation')) {
     // v2 compat: the wording for a role that may write nothing.
     throw new EngineError(ErrorCode.ValidationFailed, 'no mutations exist', { path: '$' });
@@ -59,9 +85,13 @@ export function prepareOperation(
   }
   const chosen = getOperationAST(document, operationName);
   let errors: readonly GraphQLError[];
+  let cost: OperationCost | undefined;
   try {
-    if (check !== undefined && chosen !== null && chosen !== undefined) check(document, chosen);
-    errors = validate(schema, document);
+    if (chosen !== null && chosen !== undefined) {
+      cost = measureOperation(document, chosen);
+      checkBounds(cost, bounds);
+    }
+    errors = validateDocument(schema, document);
   } catch (e) {
     // Some validation rules (and the cost walk) recurse on nesting: see Note [Depth bounds] in graphql/to-ir/depth.ts.
     if (e instanceof RangeError) throw new EngineError(ErrorCode.ValidationFailed, 'the query is nested too deeply', { path: '$.query' });
@@ -72,13 +102,17 @@ export function prepareOperation(
     throw new EngineError(ErrorCode.ValidationFailed, v2Message(first), { path: documentPath(document, first.nodes?.[0]) });
   }
   const operation = chosen;
-  if (operation === null || operation === undefined) {
+  if (operation === null || operation === undefined || cost === undefined) {
     const message =
       operationName === null
         ? 'exactly one operation has to be present in the document when operationName is not specified'
         : `no such operation found in the document: "${operationName}"`;
     throw new EngineError(ErrorCode.ValidationFailed, message, { path: '$' });
   }
+  return { document, operation, cost };
+}
 
-  return { document, operation };
+/** `parse` then `validate`, with no bounds. */
+export function prepareOperation(schema: GraphQLSchema, query: string, operationName: string | null): ValidatedOperation {
+  return validate(schema, parse(query), operationName);
 }

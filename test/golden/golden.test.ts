@@ -12,7 +12,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Catalog } from '../../engine/catalog/types.ts';
-import type { Plan } from '../../engine/execute/plan.ts';
+import { planStatements, type Plan } from '../../engine/execute/plan.ts';
 import { graphqlErrorBody, toEngineError } from '../../engine/errors/wire-body.ts';
 import { SchemaCache } from '../../engine/graphql/schema/schema-cache.ts';
 import { catalogFromRecording, readMetadata, readRecording } from '../support/recorded-catalog.ts';
@@ -60,9 +60,9 @@ function requestOf(dir: string): PipelineRequest {
 
 /** Every statement of the plan, laid out, with its parameters; or the static answer. */
 function renderPlan(plan: Plan): string {
-  const written = plan.mutation?.fields.flatMap((f) => (f.kind === 'write' ? f.compiled.statements.map((s) => s.sql) : [])) ?? [];
-  const stmts = [...plan.statements.map((s) => s.sql), ...written].map((s) => `${layoutSql(s.text)};\n-- params: ${JSON.stringify(s.params)}\n`);
-  return stmts.length > 0 ? stmts.join('\n') : `-- static: ${plan.staticData ?? ''}\n`;
+  const stmts = planStatements(plan).map((s) => `${layoutSql(s.text)};\n-- params: ${JSON.stringify(s.params)}\n`);
+  const statics = plan.steps.flatMap((s) => (s.kind === 'static' ? [s.json] : []));
+  return stmts.length > 0 ? stmts.join('\n') : `-- static: ${statics.join('')}\n`;
 }
 
 /** Compares `actual` with the expected file, or writes it under UPDATE_GOLDEN=1. */

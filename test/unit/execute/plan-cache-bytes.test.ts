@@ -4,22 +4,19 @@
  * failed never cached.
  */
 import { describe, expect, it } from 'vitest';
-import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { SourceConnection } from '../../../engine/backends/backend.ts';
 import { buildSession } from '../../../engine/auth/session.ts';
 import { CatalogRef } from '../../../engine/catalog/snapshot.ts';
 import { GraphqlService } from '../../../engine/execute/graphql-service.ts';
 import { entryBytes, PlanCache, planBytes, type OperationEntry } from '../../../engine/execute/plan-cache.ts';
 import type { Plan } from '../../../engine/execute/plan.ts';
+import type { RoleOperation } from '../../../engine/graphql/role-operation.ts';
 import { silentLogger } from '../../../engine/logger.ts';
 import { musicCatalog } from '../../support/catalog-fixture.ts';
 
 function entry(query: string): OperationEntry {
   return {
-    schema: null as unknown as GraphQLSchema,
-    document: null as unknown as DocumentNode,
-    operation: null as unknown as OperationDefinitionNode,
-    hasVariables: false,
+    op: null as unknown as RoleOperation,
     structural: [],
     shaped: [],
     plans: new Map(),
@@ -28,7 +25,7 @@ function entry(query: string): OperationEntry {
   };
 }
 
-const plan: Plan = { statements: [], staticData: '{"x":1}', needsReorder: false, order: [], fields: [], mutation: null };
+const plan: Plan = { steps: [{ kind: 'static', json: '{"x":1}' }], needsReorder: false, order: [], fields: [] };
 const one = entryBytes('q00', 'q00') + planBytes(plan);
 
 describe('PlanCache', () => {

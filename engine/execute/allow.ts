@@ -1,0 +1,45 @@
+/**
+ * The `allow` request step (Note [Request steps]): whether this request may
+ * run at all, apart from what its operation says. It runs on every request,
+ * cache hit or not, and costs nothing for a role without API limits.
+ * - the request: its role's rate limit and batch limit (Note [API limits]);
+ * - the operation: a mutation sent with GET is refused with 405 (GraphQL
+ *   over HTTP), for the whole request.
+ * The size bounds of an operation (fields, depth, nodes) belong to `validate`
+ * (validate.ts): they are checked once, on a plan-cache miss.
+ */
+import type { OperationTypeNode } from 'graphql';
+import type { Session } from '../auth/session.ts';
+import { ErrorCode } from '../errors/codes.ts';
+import { EngineError } from '../errors/engine-error.ts';
+import { limitExceeded, rateLimitExceeded, type RateLimiter, type RoleLimits } from './api-limits.ts';
+
+/** GraphQL over HTTP: GET must not change anything, so a mutation there is 405 (the whole request). */
+export const MUTATION_OVER_GET = new EngineError(ErrorCode.MethodNotAllowed, 'mutations cannot be sent with GET; use POST', { path: '$', status: 405 });
+
+/**
+ * The request half of `allow`: a refusal (rate or batch limit) or null.
+ * `clientAddress` keys rate limits by IP; `batchSize` is null for a single operation.
+ */
+export function allowRequest(
+  session: Session,
+  limits: RoleLimits,
+  rates: RateLimiter,
+  clientAddress: string | undefined,
+  batchSize: number | null,
+): EngineError | null {
+  const rate = limits.rate;
+  if (rate !== null) {
+    let key = session.role;
+    if (rate.by === 'ip') key += `\u0000${clientAddress ?? ''}`;
+    else if (rate.by !== null) for (const name of rate.by) key += `\u0000${session.variables[name] ?? ''}`;
+    if (!rates.take(key, rate.max, Date.now())) return rateLimitExceeded(rate.max);
+  }
+  if (batchSize !== null && limits.batch !== null && batchSize > limits.batch) return limitExceeded('batch', limits.batch);
+  return null;
+}
+
+/** The operation half of `allow`: throws {@link MUTATION_OVER_GET} for a mutation in a read-only (GET) request. */
+export function allowOperation(kind: OperationTypeNode, readOnly: boolean): void {
+  if (readOnly && kind === 'mutation') throw MUTATION_OVER_GET;
+}

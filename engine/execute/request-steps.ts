@@ -1,0 +1,184 @@
+/**
+ * The named steps of one GraphQL request, for every caller: the HTTP handler
+ * (graphql-service.ts, behind the fast path and the fastify route), explain,
+ * the golden tests, and the coming REST endpoints and WebSocket.
+ *
+ * Note [Request steps]
+ * A request is eight named steps, each an exported function of execute/:
+ *
+ *   body ─▶ allow ─▶ plan cache ─hit───────────────────────────────┐
+ *   (rate, batch)     │ miss                                        │
+ *                     ▼                                             ▼
+ *            role schema (memoized) ─▶ parse ─▶ validate ─▶ [entry] ─▶ allow ─▶ coerce
+ *                                              (fields,     cached    (GET      variables
+ *                                               depth,                mutation)    │
+ *                                               nodes)                             ▼
+ *                     ┌──────────────────────────────────── plan ◀─ toIr ◀─ plan for the
+ *                     │  (typed steps: read, write,                         structural key?
+ *                     │   static; Note [Plan steps])                           │ hit
+ *                     ▼                                                        │
+ *                   bind ◀─────────────────────────────────────────────────────┘
+ *                     │  (parameter slots ← variables, session)
+ *                     ▼
+ *                    run ─▶ respond ─▶ `{"data":…}` text
+ *                  (SQL;    (splice the steps' JSON text, parse only
+ *                  cancel    when the plan needs post-processing)
+ *                  on client
+ *                  gone)
+ *
+ * - allow (allow.ts): rate and batch limits of the role (every request), and
+ *   a mutation over GET refused (once the operation is known).
+ * - parse, validate (validate.ts): on a plan-cache miss; validate holds the
+ *   size bounds (field bound, API depth and node limits) and graphql-js's rules.
+ * - toIr (graphql/role-operation.ts): the operation as its role's schema
+ *   reads it; the naming convention is translated there, so no step of
+ *   execute/ knows about it (Note [Renamed schema]).
+ * - plan (plan.ts): IR → typed steps, compiled by the sources' backends.
+ * - bind (bind.ts), run (run.ts), respond (response.ts): every request.
+ * A plan-cache hit runs allow, coerce, bind, run and respond only: the
+ * per-request work stays parse-free (Note [Plan cache keys]).
+ * `planRequest` runs the steps up to `plan` (with or without a cache) and
+ * `executeRequest` all of them; GraphqlService, explain and the golden tests
+ * call these, so they cannot drift apart.
+ */
+import type { RunOptions } from '../backends/backend.ts';
+import type { CompiledSql } from '../backends/sql/fragment.ts';
+import type { Catalog } from '../catalog/types.ts';
+import type { OperationTypeNode } from 'graphql';
+import { roleViewKey, type Session } from '../auth/session.ts';
+import { isEngineError, EngineError } from '../errors/engine-error.ts';
+import { ErrorCode } from '../errors/codes.ts';
+import { roleOperation, type RoleOperation, type ToIrInput } from '../graphql/role-operation.ts';
+import type { OperationIr } from '../graphql/to-ir/operation.ts';
+import { SchemaCache } from '../graphql/schema/schema-cache.ts';
+import { allowOperation, allowRequest, MUTATION_OVER_GET } from './allow.ts';
+import { bindPlan } from './bind.ts';
+import { buildPlan, planStatements, type Plan } from './plan.ts';
+import { entryBytes, PlanCache, structuralKey, type OperationEntry } from './plan-cache.ts';
+import type { GraphqlRequest } from './request-body.ts';
+import { respond } from './response.ts';
+import { graphqlErrorBody } from '../errors/wire-body.ts';
+import { runPlan } from './run.ts';
+import { parse, validate, type OperationBounds } from './validate.ts';
+
+export { allowOperation, allowRequest, MUTATION_OVER_GET, parse, validate, respond };
+/** The `plan` step: IR root fields → a plan of typed steps. */
+export const plan = buildPlan;
+/** The `bind` step. */
+export const bind = bindPlan;
+/** The `run` step. */
+export const run = runPlan;
+
+/** The `toIr` step: the operation as IR, in the role schema's terms (graphql/role-operation.ts). */
+export function toIr(op: RoleOperation, input: ToIrInput): OperationIr {
+  return op.toIr(input);
+}
+
+const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** What the steps up to `plan` need besides the request. */
+export interface PlanContext {
+  readonly catalog: Catalog;
+  readonly schemas: SchemaCache;
+  readonly session: Session;
+  readonly stringifyNumericTypes: boolean;
+  /** validate's bounds (none when absent). */
+  readonly bounds?: OperationBounds;
+  /** A GET request: a mutation is refused (allow). */
+  readonly readOnly?: boolean;
+  /** The plan cache (none: every request is a miss). */
+  readonly cache?: PlanCache;
+  /** Take the variables as given instead of coercing them (the golden cases were recorded so). */
+  readonly uncoerced?: boolean;
+}
+
+/** What a request runs, and what to cache once it ran without error (null on a cache hit or without a cache). */
+export interface PlannedRequest {
+  readonly plan: Plan;
+  readonly variables: Readonly<Record<string, unknown>>;
+  readonly kind: OperationTypeNode;
+  readonly pending: { readonly version: number; readonly key: string; readonly entry: OperationEntry; readonly planKey: string } | null;
+}
+
+/** The steps up to `plan`: cached, or parse, validate, toIr and plan on a miss (Note [Request steps]). */
+export function planRequest(ctx: PlanContext, req: GraphqlRequest): PlannedRequest {
+  const { catalog, session, cache } = ctx;
+  // Backend-only requests get their own schema and plans (Note [Plan cache keys]).
+  const backendOnly = session.backendOnly === true;
+  const key = cache === undefined ? '' : PlanCache.key(roleViewKey(session), req.operationName, req.query);
+  let entry = cache === undefined ? undefined : cache.get(catalog.version, key);
+  if (entry === undefined) {
+    const role = ctx.schemas.get(catalog, session.role, session.isAdmin, backendOnly);
+    const { document, operation, cost } = validate(role.schema, parse(req.query), req.operationName, ctx.bounds);
+    entry = { op: roleOperation(role, document, operation), structural: [], shaped: [], plans: new Map(), cost, bytes: entryBytes(key, req.query) };
+  }
+  const op = entry.op;
+  const kind = op.kind;
+  allowOperation(kind, ctx.readOnly === true);
+  const variables = !op.hasVariables ? NO_VARIABLES : ctx.uncoerced === true ? req.variables : op.coerceVariables(req.variables);
+  const planKey = structuralKey(entry, variables);
+  const cached = entry.plans.get(planKey);
+  if (cached !== undefined) return { plan: cached, variables, kind, pending: null };
+  const ir = toIr(op, {
+    // The role's own permissions: its schema may be shared with roles of equal shape (Note [Shared role types]).
+    access: ctx.schemas.get(catalog, session.role, session.isAdmin, backendOnly).access,
+    variables,
+    stringifyNumericTypes: ctx.stringifyNumericTypes,
+  });
+  for (const [name, use] of ir.variableUse) {
+    if (use === 'structural' && !entry.structural.includes(name)) entry.structural.push(name);
+    if (use === 'shape' && !entry.shaped.includes(name)) entry.shaped.push(name);
+  }
+  const planned = plan(ir.fields, catalog);
+  if (cache === undefined) return { plan: planned, variables, kind, pending: null };
+  // The key again: translating may have found more structural variables.
+  return { plan: planned, variables, kind, pending: { version: catalog.version, key, entry, planKey: structuralKey(entry, variables) } };
+}
+
+/** One request for {@link planOne} and {@link executeOne} (golden tests, tools). */
+export interface OneRequest {
+  readonly catalog: Catalog;
+  readonly session: Session;
+  readonly query: string;
+  readonly variables?: Readonly<Record<string, unknown>>;
+  readonly operationName?: string | null;
+  readonly stringifyNumericTypes?: boolean;
+  /** Role schemas to reuse across calls (a new cache otherwise). */
+  readonly schemas?: SchemaCache;
+  /** See PlanContext.uncoerced. */
+  readonly uncoerced?: boolean;
+}
+
+function contextOf(r: OneRequest): { ctx: PlanContext; req: GraphqlRequest } {
+  return {
+    ctx: {
+      catalog: r.catalog,
+      schemas: r.schemas ?? new SchemaCache(),
+      session: r.session,
+      stringifyNumericTypes: r.stringifyNumericTypes ?? false,
+      uncoerced: r.uncoerced === true,
+    },
+    req: { query: r.query, variables: r.variables ?? NO_VARIABLES, operationName: r.operationName ?? null },
+  };
+}
+
+/** The plan of one request, without a plan cache or limits, and its statements in the order they run. Throws EngineError. */
+export function planOne(r: OneRequest): { readonly plan: Plan; readonly sql: readonly CompiledSql[] } {
+  const { ctx, req } = contextOf(r);
+  const planned = planRequest(ctx, req).plan;
+  return { plan: planned, sql: planStatements(planned) };
+}
+
+/** One request through every step on the catalog's connections: its statements and the response text (errors in v2 shape). */
+export async function executeOne(r: OneRequest, opts?: RunOptions): Promise<{ readonly sql: readonly CompiledSql[]; readonly response: string }> {
+  const { ctx, req } = contextOf(r);
+  let sql: readonly CompiledSql[] = [];
+  try {
+    const { plan: planned, variables } = planRequest(ctx, req);
+    sql = planStatements(planned);
+    return { sql, response: respond(planned, await run(bind(planned, variables, r.session), opts)) };
+  } catch (e) {
+    const err = isEngineError(e) ? e : new EngineError(ErrorCode.Unexpected, 'unexpected error', { internal: String(e), cause: e });
+    return { sql, response: JSON.stringify(graphqlErrorBody(err, r.session.isAdmin)) };
+  }
+}
