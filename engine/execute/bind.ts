@@ -104,15 +104,19 @@ export interface BoundPlan {
 
 /** The `bind` request step: fills every step's parameter slots from the variables and session (Note [Request steps]). */
 export function bindPlan(plan: Plan, variables: Readonly<Record<string, unknown>>, session: Session): BoundPlan {
-  const steps = plan.steps.map((step): BoundStep => {
+  const steps: BoundStep[] = [];
+  for (const step of plan.steps) {
     switch (step.kind) {
       case 'read':
-        return { kind: 'read', step, statement: bindStatement(step.sql, variables, session) };
+        steps.push({ kind: 'read', step, statement: bindStatement(step.sql, variables, session) });
+        break;
       case 'write':
-        return { kind: 'write', step, transactions: bindWrites(step.fields, variables, session) };
+        steps.push({ kind: 'write', step, transactions: bindWrites(step.fields, variables, session) });
+        break;
       case 'static':
-        return { kind: 'static', step };
+        steps.push({ kind: 'static', step });
+        break;
     }
-  });
+  }
   return { plan, steps };
 }

@@ -21,7 +21,7 @@ import { SchemaCache } from '../graphql/schema/schema-cache.ts';
 import { explainPlan } from './explain-plan.ts';
 import { ApiLimitsPolicy, RateLimiter, type RoleLimits } from './api-limits.ts';
 import { PlanCache } from './plan-cache.ts';
-import { allowRequest, bind, MUTATION_OVER_GET, planRequest, respond, run, type PlannedRequest } from './request-steps.ts';
+import { allowRequest, bind, MUTATION_OVER_GET, planRequest, respond, run, type PlanEnv, type PlannedRequest } from './request-steps.ts';
 import { parseGraphqlRequest, type GraphqlRequest } from './request-body.ts';
 import { apiErrorBody, graphqlErrorBody } from '../errors/wire-body.ts';
 
@@ -45,24 +45,23 @@ function asEngineError(e: unknown): EngineError {
 /** Implements /v1/graphql and /v1/graphql/explain over the catalog in force. */
 export class GraphqlService implements GraphqlApi {
   readonly #catalogRef: CatalogRef;
-  readonly #stringify: boolean;
   readonly #logger: Logger;
   readonly #schemas: SchemaCache;
   readonly #plans: PlanCache;
-  readonly #fieldLimit: number;
+  /** What the request steps up to `plan` share across requests. */
+  readonly #env: PlanEnv;
   /** The API limits of the catalog in force (null: none set). */
   #limits: ApiLimitsPolicy | null = null;
   readonly #rates = new RateLimiter();
 
   constructor(catalogRef: CatalogRef, opts: GraphqlServiceOptions) {
     this.#catalogRef = catalogRef;
-    this.#stringify = opts.stringifyNumericTypes;
     this.#logger = opts.logger;
     this.#plans = new PlanCache(opts.planCacheBytes ?? 128 * 1024 * 1024);
-    this.#fieldLimit = opts.queryFieldLimit ?? 5000;
     this.#schemas = new SchemaCache({ inferFunctionPermissions: opts.inferFunctionPermissions ?? true }, (role, error) =>
       this.#logger.error('role schema could not be built', { role, error: errorDetails(error) }),
     );
+    this.#env = { schemas: this.#schemas, stringifyNumericTypes: opts.stringifyNumericTypes, fieldLimit: opts.queryFieldLimit ?? 5000, cache: this.#plans };
     catalogRef.subscribe((c) => {
       this.#plans.clear();
       this.#limits = c.apiLimits === undefined ? null : new ApiLimitsPolicy(c.apiLimits);
@@ -122,19 +121,8 @@ export class GraphqlService implements GraphqlApi {
   }
 
   /** The plan of a request: the request steps up to `plan`, through the plan cache (Note [Request steps]). */
-  #planFor(session: Session, req: GraphqlRequest, limits: RoleLimits | null, readOnly: boolean): PlannedRequest {
-    return planRequest(
-      {
-        catalog: this.#catalogRef.current,
-        schemas: this.#schemas,
-        session,
-        stringifyNumericTypes: this.#stringify,
-        bounds: { fieldLimit: this.#fieldLimit, limits },
-        readOnly,
-        cache: this.#plans,
-      },
-      req,
-    );
+  #planFor(session: Session, request: GraphqlRequest, limits: RoleLimits | null, readOnly: boolean): PlannedRequest {
+    return planRequest(this.#env, { catalog: this.#catalogRef.current, session, request, limits, readOnly });
   }
 
   /** `/v1/graphql/explain`: the SQL and Postgres plan of each database root field. */

@@ -59,7 +59,8 @@ import type { GraphqlRequest } from './request-body.ts';
 import { respond } from './response.ts';
 import { graphqlErrorBody } from '../errors/wire-body.ts';
 import { runPlan } from './run.ts';
-import { parse, validate, type OperationBounds } from './validate.ts';
+import type { RoleLimits } from './api-limits.ts';
+import { parse, validate } from './validate.ts';
 
 export { allowOperation, allowRequest, MUTATION_OVER_GET, parse, validate, respond };
 /** The `plan` step: IR root fields → a plan of typed steps. */
@@ -76,20 +77,27 @@ export function toIr(op: RoleOperation, input: ToIrInput): OperationIr {
 
 const NO_VARIABLES: Readonly<Record<string, unknown>> = Object.freeze({});
 
-/** What the steps up to `plan` need besides the request. */
-export interface PlanContext {
-  readonly catalog: Catalog;
+/** What the steps up to `plan` share across requests (made once by the caller). */
+export interface PlanEnv {
   readonly schemas: SchemaCache;
-  readonly session: Session;
   readonly stringifyNumericTypes: boolean;
-  /** validate's bounds (none when absent). */
-  readonly bounds?: OperationBounds;
-  /** A GET request: a mutation is refused (allow). */
-  readonly readOnly?: boolean;
+  /** validate's field bound (0: none; Note [Operation cost]). */
+  readonly fieldLimit: number;
   /** The plan cache (none: every request is a miss). */
   readonly cache?: PlanCache;
   /** Take the variables as given instead of coercing them (the golden cases were recorded so). */
   readonly uncoerced?: boolean;
+}
+
+/** One request's own inputs to the steps up to `plan`. */
+export interface PlanInput {
+  readonly catalog: Catalog;
+  readonly session: Session;
+  readonly request: GraphqlRequest;
+  /** The role's API limits (validate's depth and node bounds); null: none. */
+  readonly limits: RoleLimits | null;
+  /** A GET request: a mutation is refused (allow). */
+  readonly readOnly: boolean;
 }
 
 /** What a request runs, and what to cache once it ran without error (null on a cache hit or without a cache). */
@@ -101,29 +109,30 @@ export interface PlannedRequest {
 }
 
 /** The steps up to `plan`: cached, or parse, validate, toIr and plan on a miss (Note [Request steps]). */
-export function planRequest(ctx: PlanContext, req: GraphqlRequest): PlannedRequest {
-  const { catalog, session, cache } = ctx;
+export function planRequest(env: PlanEnv, input: PlanInput): PlannedRequest {
+  const { catalog, session, request: req } = input;
+  const cache = env.cache;
   // Backend-only requests get their own schema and plans (Note [Plan cache keys]).
   const backendOnly = session.backendOnly === true;
   const key = cache === undefined ? '' : PlanCache.key(roleViewKey(session), req.operationName, req.query);
   let entry = cache === undefined ? undefined : cache.get(catalog.version, key);
   if (entry === undefined) {
-    const role = ctx.schemas.get(catalog, session.role, session.isAdmin, backendOnly);
-    const { document, operation, cost } = validate(role.schema, parse(req.query), req.operationName, ctx.bounds);
+    const role = env.schemas.get(catalog, session.role, session.isAdmin, backendOnly);
+    const { document, operation, cost } = validate(role.schema, parse(req.query), req.operationName, { fieldLimit: env.fieldLimit, limits: input.limits });
     entry = { op: roleOperation(role, document, operation), structural: [], shaped: [], plans: new Map(), cost, bytes: entryBytes(key, req.query) };
   }
   const op = entry.op;
   const kind = op.kind;
-  allowOperation(kind, ctx.readOnly === true);
-  const variables = !op.hasVariables ? NO_VARIABLES : ctx.uncoerced === true ? req.variables : op.coerceVariables(req.variables);
+  allowOperation(kind, input.readOnly);
+  const variables = !op.hasVariables ? NO_VARIABLES : env.uncoerced === true ? req.variables : op.coerceVariables(req.variables);
   const planKey = structuralKey(entry, variables);
   const cached = entry.plans.get(planKey);
   if (cached !== undefined) return { plan: cached, variables, kind, pending: null };
   const ir = toIr(op, {
     // The role's own permissions: its schema may be shared with roles of equal shape (Note [Shared role types]).
-    access: ctx.schemas.get(catalog, session.role, session.isAdmin, backendOnly).access,
+    access: env.schemas.get(catalog, session.role, session.isAdmin, backendOnly).access,
     variables,
-    stringifyNumericTypes: ctx.stringifyNumericTypes,
+    stringifyNumericTypes: env.stringifyNumericTypes,
   });
   for (const [name, use] of ir.variableUse) {
     if (use === 'structural' && !entry.structural.includes(name)) entry.structural.push(name);
@@ -145,36 +154,36 @@ export interface OneRequest {
   readonly stringifyNumericTypes?: boolean;
   /** Role schemas to reuse across calls (a new cache otherwise). */
   readonly schemas?: SchemaCache;
-  /** See PlanContext.uncoerced. */
+  /** See PlanEnv.uncoerced. */
   readonly uncoerced?: boolean;
 }
 
-function contextOf(r: OneRequest): { ctx: PlanContext; req: GraphqlRequest } {
+function inputsOf(r: OneRequest): { env: PlanEnv; input: PlanInput } {
   return {
-    ctx: {
+    env: { schemas: r.schemas ?? new SchemaCache(), stringifyNumericTypes: r.stringifyNumericTypes ?? false, fieldLimit: 0, uncoerced: r.uncoerced === true },
+    input: {
       catalog: r.catalog,
-      schemas: r.schemas ?? new SchemaCache(),
       session: r.session,
-      stringifyNumericTypes: r.stringifyNumericTypes ?? false,
-      uncoerced: r.uncoerced === true,
+      request: { query: r.query, variables: r.variables ?? NO_VARIABLES, operationName: r.operationName ?? null },
+      limits: null,
+      readOnly: false,
     },
-    req: { query: r.query, variables: r.variables ?? NO_VARIABLES, operationName: r.operationName ?? null },
   };
 }
 
 /** The plan of one request, without a plan cache or limits, and its statements in the order they run. Throws EngineError. */
 export function planOne(r: OneRequest): { readonly plan: Plan; readonly sql: readonly CompiledSql[] } {
-  const { ctx, req } = contextOf(r);
-  const planned = planRequest(ctx, req).plan;
+  const { env, input } = inputsOf(r);
+  const planned = planRequest(env, input).plan;
   return { plan: planned, sql: planStatements(planned) };
 }
 
 /** One request through every step on the catalog's connections: its statements and the response text (errors in v2 shape). */
 export async function executeOne(r: OneRequest, opts?: RunOptions): Promise<{ readonly sql: readonly CompiledSql[]; readonly response: string }> {
-  const { ctx, req } = contextOf(r);
+  const { env, input } = inputsOf(r);
   let sql: readonly CompiledSql[] = [];
   try {
-    const { plan: planned, variables } = planRequest(ctx, req);
+    const { plan: planned, variables } = planRequest(env, input);
     sql = planStatements(planned);
     return { sql, response: respond(planned, await run(bind(planned, variables, r.session), opts)) };
   } catch (e) {

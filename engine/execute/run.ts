@@ -56,7 +56,11 @@ function withoutCancel(opts: RunOptions | undefined): RunOptions | undefined {
 export async function runPlan(bound: BoundPlan, opts?: RunOptions): Promise<string[]> {
   const steps = bound.steps;
   const only = steps.length === 1 ? steps[0] : undefined;
-  if (only !== undefined) return [await runStep(only, opts, 'null')];
+  if (only !== undefined) {
+    // The common case, one read, awaits the statement directly (no promise of runStep around it).
+    if (only.kind === 'read' && only.step.joins === undefined) return [(await runStatement(only.step.connection, only.statement, opts)) ?? 'null'];
+    return [await runStep(only, opts, 'null')];
+  }
   return await Promise.all(steps.map((s, i) => runStep(s, i === 0 ? opts : withoutCancel(opts), '{}')));
 }
 
