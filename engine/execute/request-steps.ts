@@ -6,25 +6,38 @@
  * Note [Request steps]
  * A request is eight named steps, each an exported function of execute/:
  *
- *   body ─▶ allow ─▶ plan cache ─hit───────────────────────────────┐
- *   (rate, batch)     │ miss                                        │
- *                     ▼                                             ▼
- *            role schema (memoized) ─▶ parse ─▶ validate ─▶ [entry] ─▶ allow ─▶ coerce
- *                                              (fields,     cached    (GET      variables
- *                                               depth,                mutation)    │
- *                                               nodes)                             ▼
- *                     ┌──────────────────────────────────── plan ◀─ toIr ◀─ plan for the
- *                     │  (typed steps: read, write,                         structural key?
- *                     │   static; Note [Plan steps])                           │ hit
- *                     ▼                                                        │
- *                   bind ◀─────────────────────────────────────────────────────┘
- *                     │  (parameter slots ← variables, session)
- *                     ▼
- *                    run ─▶ respond ─▶ `{"data":…}` text
- *                  (SQL;    (splice the steps' JSON text, parse only
- *                  cancel    when the plan needs post-processing)
- *                  on client
- *                  gone)
+ *   request body
+ *        │
+ *        ▼
+ *      allow ──────────── rate and batch limits of the role (every request)
+ *        │
+ *        ▼
+ *   plan cache: entry for (catalog version, role view, operationName, query)?
+ *        │ miss                                              │ hit
+ *        ▼                                                   │
+ *   role schema (memoized per role view)                     │
+ *        ▼                                                   │
+ *      parse ─▶ validate ──── field bound, API depth/node    │
+ *        │        limits, then graphql-js's rules            │
+ *        ▼                                                   │
+ *   entry = the operation as the role schema reads it ◀──────┘
+ *        │      (graphql/role-operation.ts)
+ *        ▼
+ *      allow ──────────── a mutation sent with GET: 405
+ *        ▼
+ *   coerce variables ─▶ plan for the structural variables' values?
+ *        │ miss                                  │ hit
+ *        ▼                                       │
+ *      toIr ─▶ plan ── typed steps: read,        │
+ *        │       write, static (Note [Plan steps])
+ *        ▼                                       │
+ *      bind ◀────────────────────────────────────┘
+ *        │   parameter slots ← variables, session
+ *        ▼
+ *      run ───────────── SQL per step; cancelled when the client leaves
+ *        ▼
+ *    respond ─────────── `{"data":…}`: the steps' JSON text spliced, parsed
+ *                        only when the plan needs post-processing
  *
  * - allow (allow.ts): rate and batch limits of the role (every request), and
  *   a mutation over GET refused (once the operation is known).
@@ -37,9 +50,16 @@
  * - bind (bind.ts), run (run.ts), respond (response.ts): every request.
  * A plan-cache hit runs allow, coerce, bind, run and respond only: the
  * per-request work stays parse-free (Note [Plan cache keys]).
- * `planRequest` runs the steps up to `plan` (with or without a cache) and
- * `executeRequest` all of them; GraphqlService, explain and the golden tests
- * call these, so they cannot drift apart.
+ * `planRequest` runs the steps up to `plan` (with or without a cache);
+ * GraphqlService and explain call it, and the golden tests call `planOne`
+ * (a catalog, a session and query text → the plan and its SQL) and may call
+ * `executeOne` (→ the SQL and the response), so they cannot drift apart.
+ * Splitting the request into these steps did not add to a plan-cache hit:
+ * `node test/bench/request-path.ts <url> AlbumByPK admin 8000 2` on sf1, the
+ * old and new builds alternated three times on the loaded two-core machine,
+ * engine user CPU per request in the warm round 71.3/69.9/59.0 µs before and
+ * 52.3/47.6/60.1 µs after (bare pg in the same runs: 23.0/38.8/23.1 and
+ * 31.7/19.5/25.2 µs); the noise is larger than any difference.
  */
 import type { RunOptions } from '../backends/backend.ts';
 import type { CompiledSql } from '../backends/sql/fragment.ts';
