@@ -10,7 +10,7 @@ import type { Session } from '../auth/session.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import { bindWrites, type BoundTransaction } from './mutation-plan.ts';
-import type { Plan, ReadStep, StaticStep, WriteStep } from './plan.ts';
+import type { Plan, PlanStep, ReadStep, StaticStep, WriteStep } from './plan.ts';
 
 function encode(value: unknown, encoding: ir.ValueEncoding): unknown {
   if (value === null || value === undefined) return null;
@@ -96,16 +96,15 @@ export type BoundStep =
   | { readonly kind: 'write'; readonly step: WriteStep; readonly transactions: readonly BoundTransaction[] }
   | { readonly kind: 'static'; readonly step: StaticStep };
 
-/** A plan with every parameter slot filled: what `run` takes. */
-export interface BoundPlan {
-  readonly plan: Plan;
-  readonly steps: readonly BoundStep[];
-}
+/** A plan's steps with every parameter slot filled, in plan order: what `run` takes. */
+export type BoundPlan = readonly BoundStep[];
 
 /** The `bind` request step: fills every step's parameter slots from the variables and session (Note [Request steps]). */
 export function bindPlan(plan: Plan, variables: Readonly<Record<string, unknown>>, session: Session): BoundPlan {
   const steps: BoundStep[] = [];
-  for (const step of plan.steps) {
+  const planned = plan.steps;
+  for (let i = 0; i < planned.length; i++) {
+    const step = planned[i] as PlanStep;
     switch (step.kind) {
       case 'read':
         steps.push({ kind: 'read', step, statement: bindStatement(step.sql, variables, session) });
@@ -118,5 +117,5 @@ export function bindPlan(plan: Plan, variables: Readonly<Record<string, unknown>
         break;
     }
   }
-  return { plan, steps };
+  return steps;
 }

@@ -53,8 +53,7 @@ function withoutCancel(opts: RunOptions | undefined): RunOptions | undefined {
  * cancellation watches one statement at a time, only the first of them is
  * cancelled with the request.
  */
-export async function runPlan(bound: BoundPlan, opts?: RunOptions): Promise<string[]> {
-  const steps = bound.steps;
+export async function runPlan(steps: BoundPlan, opts?: RunOptions): Promise<string[]> {
   const only = steps.length === 1 ? steps[0] : undefined;
   if (only !== undefined) {
     // The common case, one read, awaits the statement directly (no promise of runStep around it).
