@@ -54,12 +54,16 @@
  * GraphqlService and explain call it, and the golden tests call `planOne`
  * (a catalog, a session and query text → the plan and its SQL) and may call
  * `executeOne` (→ the SQL and the response), so they cannot drift apart.
- * Splitting the request into these steps did not add to a plan-cache hit:
- * `node test/bench/request-path.ts <url> AlbumByPK admin 8000 2` on sf1, the
- * old and new builds alternated three times on the loaded two-core machine,
- * engine user CPU per request in the warm round 71.3/69.9/59.0 µs before and
- * 52.3/47.6/60.1 µs after (bare pg in the same runs: 23.0/38.8/23.1 and
- * 31.7/19.5/25.2 µs); the noise is larger than any difference.
+ * Cost of the split on a plan-cache hit (old and new builds alternated on
+ * the loaded two-core machine): `node test/bench/request-path.ts <url>
+ * AlbumByPK admin 8000 2` on sf1, engine user CPU per request in the warm
+ * round, was 71.3/69.9/59.0 µs before and 52.3/47.6/60.1 after in one
+ * session, 55.1/50.3/47.7 before and 61.8/55.6/51.7 after in another: the
+ * sign of the difference changes with the session. In process, with the
+ * database replaced by a constant answer (a hit then costs about 2 µs), the
+ * best of three rounds was 1.92-2.66 µs before and 2.09-2.81 after: the few
+ * objects the steps hand each other (the bound steps, the results) cost at
+ * most a few tenths of a µs, below what this machine resolves.
  */
 import type { RunOptions } from '../backends/backend.ts';
 import type { CompiledSql } from '../backends/sql/fragment.ts';
