@@ -1,5 +1,5 @@
 // ESLint: typescript-eslint (type-aware) plus the layering rules of
-// shared/design/architecture.md, enforced with import-x.
+// docs/architecture.md, enforced with import-x.
 import { readdirSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';

@@ -181,7 +181,7 @@ function declarePermission(spec: PermissionSpec): Declared {
   return declared([obj({ kind: 'permission', source, table, role: spec.role, operation: spec.operation }, entry)]);
 }
 
-/** Default retry_conf of an event trigger (v2 compat: shared/design/compat.md, webhook payloads). */
+/** Default retry_conf of an event trigger (v2 compat: docs/compat.md, webhook payloads). */
 const EVENT_RETRY_DEFAULT: JsonObject = { num_retries: 0, interval_sec: 10, timeout_sec: 60 };
 
 function declareEventTrigger(spec: EventTriggerSpec, name: string): Declared {

@@ -1,6 +1,6 @@
 /**
  * Header names, lower-cased as Node presents them. v2 compat: the product word
- * is `Engine` (shared/design/compat.md, "Names").
+ * is `Engine` (docs/compat.md, "Names").
  */
 export const Header = {
   AdminSecret: 'x-engine-admin-secret',

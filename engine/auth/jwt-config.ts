@@ -1,6 +1,6 @@
 /**
  * ENGINE_GRAPHQL_JWT_SECRET (JSON) → a validated JwtConfig. v2 compat: keys
- * and defaults of shared/design/compat.md, "JWT".
+ * and defaults of docs/compat.md, "JWT".
  */
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';

@@ -1,7 +1,7 @@
 /**
  * The session of one request: the role and the session variables. v2 compat:
  * variable names are case-insensitive, so they are stored lower-cased
- * (shared/design/compat.md, "Names").
+ * (docs/compat.md, "Names").
  */
 export interface Session {
   readonly role: string;

@@ -3,7 +3,7 @@
  * functions, here so that the catalog's names stage can claim every type name
  * a table will produce (it may not import graphql/) and graphql/schema/names.ts
  * re-exports them, so the names are still spelled in one place.
- * v2 compat: shared/design/compat.md, "Generated GraphQL schema".
+ * v2 compat: docs/compat.md, "Generated GraphQL schema".
  */
 import type { ScalarInfo } from '../backends/backend.ts';
 

@@ -1,6 +1,6 @@
 /**
  * Flags and ENGINE_GRAPHQL_* environment → one validated Settings object.
- * v2 compat: names from shared/design/compat.md ("Names"); flags win over the
+ * v2 compat: names from docs/compat.md ("Names"); flags win over the
  * environment. This is the only module that reads process.env.
  */
 import { ErrorCode } from '../errors/codes.ts';

@@ -1,6 +1,6 @@
 /**
  * Every wire error code, as a constant. v2 compat: the codes users match on
- * (see shared/design/compat.md, "Errors").
+ * (see docs/compat.md, "Errors").
  */
 export const ErrorCode = {
   ValidationFailed: 'validation-failed',

@@ -1,5 +1,5 @@
 /**
- * EngineError → wire shapes. v2 compat (shared/design/compat.md, "Errors"):
+ * EngineError → wire shapes. v2 compat (docs/compat.md, "Errors"):
  * the metadata/query APIs answer `{path, error, code}`, GraphQL answers
  * `{errors: [{message, extensions: {path, code}}]}`. `internal` is shown to
  * admins only; stack traces never.

@@ -1,6 +1,6 @@
 /**
  * The metadata document, version 3: the wire JSON of `export_metadata`, typed.
- * Keys keep the exact v2 snake_case (v2 compat: shared/design/compat.md,
+ * Keys keep the exact v2 snake_case (v2 compat: docs/compat.md,
  * "Metadata document"). Objects whose operations arrive in later issues are
  * typed by the keys the spec names and otherwise kept as they came, so that
  * export/replace round-trips them unchanged.

@@ -3,7 +3,7 @@
  * compat: Hasura v2 names scalars after the Postgres type except a few that
  * map to the built-ins (int4 → Int, text and varchar → String, bool →
  * Boolean, float4 → Float) and int2/int8 (smallint, bigint). See
- * shared/design/compat.md, "Generated GraphQL schema".
+ * docs/compat.md, "Generated GraphQL schema".
  */
 import type { ScalarInfo } from '../backend.ts';
 

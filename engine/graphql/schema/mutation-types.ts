@@ -4,7 +4,7 @@
  * `<t>_arr_rel_insert_input`, `<t>_on_conflict`, `<t>_constraint`,
  * `<t>_update_column`, `<t>_mutation_response`, the update operator inputs
  * (`<t>_set_input`, `<t>_inc_input`, ...), `<t>_pk_columns_input` and
- * `<t>_updates`. v2 compat: shared/design/compat.md, "Generated GraphQL schema".
+ * `<t>_updates`. v2 compat: docs/compat.md, "Generated GraphQL schema".
  */
 import {
   GraphQLInt,

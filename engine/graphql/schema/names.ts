@@ -1,6 +1,6 @@
 /**
  * The v2 naming rules of the generated schema, in one place.
- * v2 compat: shared/design/compat.md, "Generated GraphQL schema".
+ * v2 compat: docs/compat.md, "Generated GraphQL schema".
  */
 
 export {

@@ -6,7 +6,7 @@
  *
  * v2 compat: besides the GraphQL operator names this accepts the aliases of
  * the permission JSON (catalog/permission-operators.ts) and bare
- * `column: value` equality (shared/design/compat.md). A string value naming
+ * `column: value` equality (docs/compat.md). A string value naming
  * `x-engine-*` (any case) is a session variable and becomes a session
  * parameter slot; with a list operator it is an array session variable (a
  * JSON array or a Postgres array literal, decoded at bind time). Anything not
