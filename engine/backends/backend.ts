@@ -74,6 +74,11 @@ export interface ConnectionSettings {
 export interface Introspector {
   /** Everything trackable in the database. */
   introspect(): Promise<SourceIntrospection>;
+  /**
+   * A cheap digest of the catalog that changes whenever something
+   * `introspect` reports may have changed (Note [Introspection freshness] in source-preparer.ts).
+   */
+  stamp(): Promise<string>;
   /** Rows of enum tables, in the order asked; an Error for a table that cannot be read. */
   enumRows(queries: readonly EnumTableQuery[]): Promise<(EnumTableRows | Error)[]>;
 }

@@ -97,6 +97,11 @@ export interface SourceIntrospection {
   readonly fingerprint: string;
   /** The server's version as a number (PostgreSQL: server_version_num, 170002 for 17.2); absent when unknown. */
   readonly serverVersion?: number;
+  /**
+   * The catalog stamp read in the same snapshot (Introspector.stamp): while
+   * the database's stamp still equals it, this introspection is current.
+   */
+  readonly stamp: string;
 }
 
 /** Which columns of an enum table to read its values from. */

@@ -179,9 +179,10 @@ export class MetadataService implements MetadataApi {
         { path: '$' },
       );
     }
+    const freshened = await this.#freshen();
     const pipeline = new CallPipeline({
       api,
-      state: before,
+      state: this.#state,
       preparer: this.#preparer,
       defaultDatabaseUrl: this.#defaultDatabaseUrl,
       metadataDatabaseUrl: this.#store.url,
@@ -193,7 +194,8 @@ export class MetadataService implements MetadataApi {
       result = await pipeline.runCall({ type: call.type, args: call.args, version: call.version, path: '$', legacy: api !== 'metadata' });
       const next = pipeline.state;
       outcome = await commitWithEffects(pipeline.effects, pipeline.changed, async (within) => {
-        const refreshed = toRefreshList(pipeline.refreshed);
+        // Sources re-read before the call are announced too, so other instances re-read them.
+        const refreshed = toRefreshList(pipeline.refreshed === 'all' ? 'all' : new Set([...pipeline.refreshed, ...freshened]));
         return await this.#store.save(toWireDocument(next.doc), before.resourceVersion, refreshed, within);
       });
       if (outcome.stored !== undefined) {
@@ -217,6 +219,20 @@ export class MetadataService implements MetadataApi {
       });
     }
     return { status: result.status ?? 200, json: result.response };
+  }
+
+  /**
+   * Re-reads the sources whose catalog changed outside the engine and installs
+   * the rebuilt catalog; returns their names. See Note [Introspection freshness]
+   * in backends/source-preparer.ts.
+   */
+  async #freshen(): Promise<ReadonlySet<string>> {
+    const s = this.#state;
+    const stale = await this.#preparer.stale(s.doc, s.prepared);
+    if (stale.size === 0) return stale;
+    const prepared = await this.#preparer.prepare(s.doc, s.prepared, stale);
+    this.#install({ ...s, prepared, catalog: buildCatalog(s.doc, prepared, s.resourceVersion) });
+    return stale;
   }
 
   async #refreshCommitted(sources: ReadonlySet<string>): Promise<void> {

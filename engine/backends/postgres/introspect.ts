@@ -14,6 +14,7 @@ import type {
   TypeCategory,
 } from '../introspection.ts';
 import { queryFirstText, type PgQueryable } from './connection.ts';
+import { CATALOG_STAMP_SQL } from './catalog-stamp.ts';
 import { FUNCTIONS_JSON_SQL, toFunctions, type RawFunction } from './introspect-functions.ts';
 
 /** Schemas never offered for tracking: system schemas and the engine's own metadata schema. */
@@ -71,8 +72,11 @@ SELECT coalesce(json_agg(t), '[]') FROM (
     AND n.nspname NOT LIKE 'pg\\_temp\\_%'
 ) t`;
 
-/** The one catalog query: tables and functions in one JSON object. */
-const INTROSPECTION_SQL = `SELECT json_build_object('server_version', current_setting('server_version_num')::int, 'tables', (${TABLES_JSON_SQL}), 'functions', (${FUNCTIONS_JSON_SQL}))::text`;
+/**
+ * The one catalog query: the catalog stamp of the same snapshot, a newline,
+ * then the server version, tables and functions in one JSON object.
+ */
+const INTROSPECTION_SQL = `SELECT (${CATALOG_STAMP_SQL}) || E'\\n' || json_build_object('server_version', current_setting('server_version_num')::int, 'tables', (${TABLES_JSON_SQL}), 'functions', (${FUNCTIONS_JSON_SQL}))::text`;
 
 /**
  * Note [Minimum PostgreSQL version]
@@ -195,8 +199,11 @@ function toTable(r: RawRelation): IntrospectedTable {
 
 /** Introspects every trackable relation of the database behind `q` in one query. */
 export async function introspectPostgres(q: PgQueryable): Promise<SourceIntrospection> {
-  const text = await queryFirstText(q, INTROSPECTION_SQL);
-  const raw = JSON.parse(text ?? '{}') as { server_version?: number; tables?: RawRelation[]; functions?: RawFunction[] };
+  const both = (await queryFirstText(q, INTROSPECTION_SQL)) ?? '';
+  const cut = both.indexOf('\n');
+  const stamp = both.slice(0, cut);
+  const text = both.slice(cut + 1);
+  const raw = JSON.parse(text) as { server_version?: number; tables?: RawRelation[]; functions?: RawFunction[] };
   const serverVersion = raw.server_version;
   if (serverVersion !== undefined && serverVersion < MIN_SERVER_VERSION) {
     // Note [Minimum PostgreSQL version]
@@ -208,8 +215,9 @@ export async function introspectPostgres(q: PgQueryable): Promise<SourceIntrospe
     tables.set(relationKey(t.name), t);
   }
   const functions = toFunctions(raw.functions ?? [], (t) => TYPTYPES[t] ?? 'base');
-  const fingerprint = createHash('sha1').update(text ?? '').digest('hex');
-  return serverVersion === undefined ? { tables, functions, fingerprint } : { tables, functions, fingerprint, serverVersion };
+  // The stamp is left out of the fingerprint: it also moves with changes introspection does not report.
+  const fingerprint = createHash('sha1').update(text).digest('hex');
+  return serverVersion === undefined ? { tables, functions, fingerprint, stamp } : { tables, functions, fingerprint, stamp, serverVersion };
 }
 
 /** 160004 → "16.4"; 90624 → "9.6.24" (before 10 the minor number had two digits). */
