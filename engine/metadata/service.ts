@@ -179,7 +179,8 @@ export class MetadataService implements MetadataApi {
         { path: '$' },
       );
     }
-    const freshened = await this.#freshen();
+    // reload_metadata re-reads its sources anyway: checking first would read them twice.
+    const freshened = call.type === 'reload_metadata' ? new Set<string>() : await this.#freshen();
     const pipeline = new CallPipeline({
       api,
       state: this.#state,

@@ -58,6 +58,8 @@ export interface ScaleResult {
   /** Tracking plus the first admin query on the new table. */
   readonly trackThenFirstQueryMs: number;
   readonly trackToReadyMs: number;
+  /** Tracking a table made by a separate client (the first metadata call after that DDL re-reads the source). */
+  readonly trackExternalMs?: number;
   readonly restartToHealthyMs: number;
   readonly restartToFirstQueryMs: number;
   readonly restartToReadyMs: number;
@@ -154,6 +156,7 @@ export function renderMarkdown(r: BenchReport): string {
     lines.push(`| track one more table afterwards (pg_track_table answer) | ${fmt(s.trackOneMoreMs)} ms |`);
     lines.push(`| track one more → first admin query on it answered | ${fmt(s.trackThenFirstQueryMs)} ms |`);
     lines.push(`| track one more → admin and all roles answered | ${fmt(s.trackToReadyMs)} ms |`);
+    if (s.trackExternalMs !== undefined) lines.push(`| track a table made by a separate client (pg_track_table answer) | ${fmt(s.trackExternalMs)} ms |`);
     lines.push(`| restart: spawn → /healthz 200 | ${fmt(s.restartToHealthyMs)} ms |`);
     lines.push(`| restart: spawn → first admin query answered | ${fmt(s.restartToFirstQueryMs)} ms |`);
     lines.push(`| restart: spawn → admin and all roles answered | ${fmt(s.restartToReadyMs)} ms |`);

@@ -4,7 +4,8 @@
  * on also references table ⌊i/2⌋), every foreign key tracked as an object
  * relationship one way and an array relationship the other, and R roles with
  * a select permission on every table. Measures replace_metadata, tracking
- * one more table afterwards, restarting the engine on that metadata, and RSS.
+ * one more table afterwards (made through run_sql, then one made by a
+ * separate client), restarting the engine on that metadata, and RSS.
  */
 import { metadataCall } from './engine-metadata.ts';
 import { startEngine } from './engine.ts';
@@ -104,7 +105,14 @@ export async function runScaleBench(pg: BenchPostgres, tables: number, roles: nu
     const trackThenFirstQueryMs = performance.now() - t;
     await allRolesAnswer(engine.url, tableName(tables), roles);
     const trackToReadyMs = performance.now() - t;
-    log(`scale: replace ${replaceMetadataMs.toFixed(0)} ms (ready ${replaceToReadyMs.toFixed(0)} ms), track one more ${trackOneMoreMs.toFixed(0)} ms (ready ${trackToReadyMs.toFixed(0)} ms)`);
+    // And one made by a separate client (psql, a migration tool): seen without reload_metadata.
+    const external = tableName(tables + 2);
+    await pg.sql(db, `CREATE TABLE ${external} (id serial PRIMARY KEY, name text, a_id int REFERENCES ${tableName(tables)} (id));`);
+    t = performance.now();
+    await metadataCall(engine.url, { type: 'pg_track_table', args: { source: 'default', table: { schema: 'public', name: external } } });
+    const trackExternalMs = performance.now() - t;
+    await gql(engine.url, `{ ${external}(limit: 1) { id } }`);
+    log(`scale: replace ${replaceMetadataMs.toFixed(0)} ms (ready ${replaceToReadyMs.toFixed(0)} ms), track one more ${trackOneMoreMs.toFixed(0)} ms (ready ${trackToReadyMs.toFixed(0)} ms), track one made outside ${trackExternalMs.toFixed(0)} ms`);
 
     await engine.stop();
     t = performance.now();
@@ -125,6 +133,7 @@ export async function runScaleBench(pg: BenchPostgres, tables: number, roles: nu
       trackOneMoreMs,
       trackThenFirstQueryMs,
       trackToReadyMs,
+      trackExternalMs,
       restartToHealthyMs,
       restartToFirstQueryMs,
       restartToReadyMs,
