@@ -3,7 +3,8 @@
  * that the build itself is pure and synchronous: per source, an open
  * connection and its introspection (or why it could not be had), plus the rows
  * of its enum tables. Kept between builds and refreshed only when a source's
- * configuration changes, on `reload_metadata` and after `run_sql`.
+ * configuration changes, on `reload_metadata`, after `run_sql`, and when its
+ * catalog changed outside the engine (Note [Introspection freshness]).
  */
 import type { SourceConnection } from '../backends/backend.ts';
 import type { EnumTableRows, SourceIntrospection } from '../backends/introspection.ts';
