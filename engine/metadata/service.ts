@@ -232,7 +232,7 @@ export class MetadataService implements MetadataApi {
     const stale = await this.#preparer.stale(s.doc, s.prepared);
     if (stale.size === 0) return stale;
     const prepared = await this.#preparer.prepare(s.doc, s.prepared, stale);
-    this.#install({ ...s, prepared, catalog: buildCatalog(s.doc, prepared, s.resourceVersion) });
+    this.#install({ ...s, prepared, catalog: buildCatalog(s.doc, prepared, this.#stamp(s.resourceVersion)) });
     return stale;
   }
 
