@@ -78,7 +78,7 @@ export interface Introspector {
    * A cheap digest of the catalog that changes whenever something
    * `introspect` reports may have changed (Note [Introspection freshness] in source-preparer.ts).
    */
-  stamp(): Promise<string>;
+  ddlStamp(): Promise<string>;
   /** Rows of enum tables, in the order asked; an Error for a table that cannot be read. */
   enumRows(queries: readonly EnumTableQuery[]): Promise<(EnumTableRows | Error)[]>;
 }

@@ -98,10 +98,10 @@ export interface SourceIntrospection {
   /** The server's version as a number (PostgreSQL: server_version_num, 170002 for 17.2); absent when unknown. */
   readonly serverVersion?: number;
   /**
-   * The catalog stamp read in the same snapshot (Introspector.stamp): while
+   * The DDL stamp read in the same snapshot (Introspector.ddlStamp): while
    * the database's stamp still equals it, this introspection is current.
    */
-  readonly stamp: string;
+  readonly ddlStamp: string;
 }
 
 /** Which columns of an enum table to read its values from. */

@@ -25,8 +25,8 @@ import type { MetadataDocument, SourceMetadata, UrlFromEnv } from '../metadata/d
  * give back the speed of tracking at scale, so what is re-read when is:
  *
  * - Before every metadata request (a `bulk` is one request), the service asks
- *   each ready source for its catalog stamp ({@link SourcePreparer.stale};
- *   postgres/catalog-stamp.ts, Note [Catalog stamp]): one statement over the
+ *   each ready source for its DDL stamp ({@link SourcePreparer.stale};
+ *   postgres/ddl-stamp.ts, Note [DDL stamp]): one statement over the
  *   system catalogs, no rows of user tables. A source whose stamp differs
  *   from the one taken with its introspection (same snapshot) is introspected
  *   again whole, its enum tables' rows read again, and the catalog rebuilt and
@@ -128,7 +128,7 @@ export class SourcePreparer implements ObjectPreparer<PreparedSource> {
         const open = this.#connections.get(p.configKey);
         if (open === undefined) return;
         try {
-          if ((await backend.introspector(open).stamp()) !== p.introspection.stamp) out.add(s.name);
+          if ((await backend.introspector(open).ddlStamp()) !== p.introspection.ddlStamp) out.add(s.name);
         } catch (e) {
           this.#logger.warn('could not check a source for changes', { source: s.name, error: errorText(e) });
         }

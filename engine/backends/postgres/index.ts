@@ -9,7 +9,7 @@ import { compileMutation } from './compile-mutation.ts';
 import { compileExplain, compileQuery, compileReadField } from './compile.ts';
 import { PostgresConnection, type PgQueryable } from './connection.ts';
 import { classifyPostgresError } from './errors.ts';
-import { catalogStamp } from './catalog-stamp.ts';
+import { ddlStamp } from './ddl-stamp.ts';
 import { fetchEnumTableRows, introspectPostgres } from './introspect.ts';
 import { checkDeferredConstraints, runSqlReadOnlyIn, runSqlText } from './run-sql.ts';
 import { postgresScalar } from './scalars.ts';
@@ -17,7 +17,7 @@ import { postgresScalar } from './scalars.ts';
 function introspectorOn(q: PgQueryable): Introspector {
   return {
     introspect: () => introspectPostgres(q),
-    stamp: () => catalogStamp(q),
+    ddlStamp: () => ddlStamp(q),
     enumRows: (queries) => fetchEnumTableRows(q, queries),
   };
 }

@@ -14,7 +14,7 @@ import type {
   TypeCategory,
 } from '../introspection.ts';
 import { queryFirstText, type PgQueryable } from './connection.ts';
-import { CATALOG_STAMP_SQL } from './catalog-stamp.ts';
+import { DDL_STAMP_SQL } from './ddl-stamp.ts';
 import { FUNCTIONS_JSON_SQL, toFunctions, type RawFunction } from './introspect-functions.ts';
 
 /** Schemas never offered for tracking: system schemas and the engine's own metadata schema. */
@@ -73,10 +73,10 @@ SELECT coalesce(json_agg(t), '[]') FROM (
 ) t`;
 
 /**
- * The one catalog query: the catalog stamp of the same snapshot, a newline,
+ * The one catalog query: the DDL stamp of the same snapshot, a newline,
  * then the server version, tables and functions in one JSON object.
  */
-const INTROSPECTION_SQL = `SELECT (${CATALOG_STAMP_SQL}) || E'\\n' || json_build_object('server_version', current_setting('server_version_num')::int, 'tables', (${TABLES_JSON_SQL}), 'functions', (${FUNCTIONS_JSON_SQL}))::text`;
+const INTROSPECTION_SQL = `SELECT (${DDL_STAMP_SQL}) || E'\\n' || json_build_object('server_version', current_setting('server_version_num')::int, 'tables', (${TABLES_JSON_SQL}), 'functions', (${FUNCTIONS_JSON_SQL}))::text`;
 
 /**
  * Note [Minimum PostgreSQL version]
@@ -217,7 +217,7 @@ export async function introspectPostgres(q: PgQueryable): Promise<SourceIntrospe
   const functions = toFunctions(raw.functions ?? [], (t) => TYPTYPES[t] ?? 'base');
   // The stamp is left out of the fingerprint: it also moves with changes introspection does not report.
   const fingerprint = createHash('sha1').update(text).digest('hex');
-  return serverVersion === undefined ? { tables, functions, fingerprint, stamp } : { tables, functions, fingerprint, stamp, serverVersion };
+  return serverVersion === undefined ? { tables, functions, fingerprint, ddlStamp: stamp } : { tables, functions, fingerprint, ddlStamp: stamp, serverVersion };
 }
 
 /** 160004 → "16.4"; 90624 → "9.6.24" (before 10 the minor number had two digits). */

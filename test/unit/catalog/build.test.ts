@@ -57,7 +57,7 @@ function fixture(n: number): { doc: MetadataDocument; prepared: PreparedSources 
   }
   // The first table has no `parent` relationship, so its permission goes through `children` instead.
   tables[0] = { ...tables[0]!, select_permissions: [{ role: 'user', permission: { columns: ['id'], filter: {} } }] };
-  const introspection: SourceIntrospection = { tables: intro, fingerprint: 'x', stamp: 'x' };
+  const introspection: SourceIntrospection = { tables: intro, fingerprint: 'x', ddlStamp: 'x' };
   const doc: MetadataDocument = {
     ...EMPTY_DOCUMENT,
     sources: [{ name: 'default', kind: 'postgres', tables, functions: [], configuration: { connection_info: { database_url: 'x' } } }],

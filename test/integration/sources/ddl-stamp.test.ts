@@ -1,12 +1,12 @@
 /**
- * The PostgreSQL catalog stamp (Note [Catalog stamp]) on a real server: every
+ * The PostgreSQL DDL stamp (Note [DDL stamp]) on a real server: every
  * kind of DDL that changes what introspection reports moves it; data changes,
  * maintenance and temporary tables do not. And the stamp taken with an
  * introspection equals the one asked for afterwards when nothing changed.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogStamp } from '../../../engine/backends/postgres/catalog-stamp.ts';
+import { ddlStamp } from '../../../engine/backends/postgres/ddl-stamp.ts';
 import { introspectPostgres } from '../../../engine/backends/postgres/introspect.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 
@@ -32,17 +32,17 @@ afterAll(async () => {
 });
 
 async function moves(sql: string): Promise<boolean> {
-  const before = await catalogStamp(client);
+  const before = await ddlStamp(client);
   await db.sql(sql);
-  const after = await catalogStamp(client);
+  const after = await ddlStamp(client);
   return after !== before;
 }
 
-describe('catalog stamp', () => {
+describe('DDL stamp', () => {
   it('equals the stamp taken with an introspection while nothing changes', async () => {
     const intro = await introspectPostgres(client);
-    expect(intro.stamp).not.toBe('');
-    expect(await catalogStamp(client)).toBe(intro.stamp);
+    expect(intro.ddlStamp).not.toBe('');
+    expect(await ddlStamp(client)).toBe(intro.ddlStamp);
   });
 
   it.each([

@@ -1,5 +1,5 @@
 /**
- * The catalog stamp of a PostgreSQL source: a short text that changes
+ * The DDL stamp of a PostgreSQL source: a short text that changes
  * whenever DDL changes something introspection reports, cheap enough to ask
  * for before every metadata call. See Note [Introspection freshness] in
  * ../source-preparer.ts for when it is asked and what follows.
@@ -7,7 +7,7 @@
 import { queryFirstText, type PgQueryable } from './connection.ts';
 
 /*
- * Note [Catalog stamp]
+ * Note [DDL stamp]
  * Every row PostgreSQL writes carries the id of the transaction that wrote it
  * (`xmin`); DDL inserts, updates or deletes rows of the system catalogs. Per
  * catalog the stamp keeps the row count and the sum of the rows' `xmin`, over
@@ -39,7 +39,7 @@ const USER_SCHEMAS = `SELECT oid FROM pg_catalog.pg_namespace
 const part = (from: string): string => `(SELECT count(*) || '.' || coalesce(sum(x.xmin::text::int8), 0) FROM ${from})`;
 
 /** One text value: the stamp. Evaluated in the statement's snapshot. */
-export const CATALOG_STAMP_SQL = `
+export const DDL_STAMP_SQL = `
 WITH ns AS (${USER_SCHEMAS}),
 rel AS (SELECT c.oid FROM pg_catalog.pg_class c
         WHERE c.relnamespace IN (SELECT oid FROM ns) AND c.relkind IN ('r', 'v', 'm', 'f', 'p') AND NOT c.relispartition)
@@ -56,6 +56,6 @@ SELECT concat_ws(' ',
   ${part('pg_catalog.pg_description x')})`;
 
 /** The stamp of the database behind `q`. */
-export async function catalogStamp(q: PgQueryable): Promise<string> {
-  return (await queryFirstText(q, CATALOG_STAMP_SQL)) ?? '';
+export async function ddlStamp(q: PgQueryable): Promise<string> {
+  return (await queryFirstText(q, DDL_STAMP_SQL)) ?? '';
 }
