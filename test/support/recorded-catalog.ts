@@ -57,6 +57,7 @@ export function catalogFromRecording(doc: MetadataDocument, recording: Recording
     tables: new Map(recording.tables),
     functions: new Map(recording.functions),
     fingerprint: 'recorded',
+    ddlStamp: 'recorded',
   };
   const prepared: PreparedSources = new Map([
     ['default', { ok: true, name: 'default', configKey: 'recorded', connection: unusedConnection, introspection, enumRows: new Map(recording.enumRows) }],

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../support/engine.ts';
-import { startFixture, type MetadataFixture } from './fixture.ts';
+import { startFixture, type MetadataFixture } from '../../support/metadata-schema.ts';
 
 let f: MetadataFixture;
 beforeAll(async () => {
