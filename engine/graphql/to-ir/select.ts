@@ -12,6 +12,8 @@ import {
   type GraphQLObjectType,
 } from 'graphql';
 import type * as ir from '../../ir/index.ts';
+import { EngineError } from '../../errors/engine-error.ts';
+import { ErrorCode } from '../../errors/codes.ts';
 import { andAll, isTrue } from '../../ir/bool-exp.ts';
 import { descriptorOf, type AggregateFieldDescriptor, type TableFieldDescriptor } from '../schema/descriptors.ts';
 import { ARG, FIELD } from '../schema/names.ts';
@@ -72,6 +74,7 @@ export function toIrRowSource(
       : listItems(astInput(distinctNode), ctx)
           .map((i) => enumValue(i, distinctType, ctx))
           .filter((c): c is string => c !== null);
+  checkDistinctOn(distinctOn, orderBy, path);
   const limitNode = argumentOf(nodes, ARG.limit);
   const offsetNode = argumentOf(nodes, ARG.offset);
   return {
@@ -84,6 +87,25 @@ export function toIrRowSource(
     limitCap: view.limitCap,
     offset: offsetNode === undefined ? null : leafParam(astInput(offsetNode), GraphQLInt, 'plain', ctx, true, `${path}.args.offset`),
   };
+}
+
+/*
+ * Note [distinct_on leads order_by]
+ * PostgreSQL requires the DISTINCT ON expressions to be the leftmost ORDER BY
+ * expressions. v2 refuses a request whose `order_by` starts with other keys
+ * (a validation error) rather than reordering the sort behind the client's
+ * back, which would change which row of each group is kept. Without any
+ * `order_by` there is nothing to contradict, and the translator sorts by the
+ * distinct columns itself (as v2 does).
+ */
+function checkDistinctOn(distinctOn: readonly string[], orderBy: readonly ir.OrderBy[], path: string): void {
+  if (distinctOn.length === 0 || orderBy.length === 0) return;
+  const lead = orderBy.slice(0, distinctOn.length);
+  const cols = new Set(lead.map((o) => (o.target.kind === 'column' ? o.target.column : null)));
+  const covered = lead.length === distinctOn.length && lead.every((o) => o.target.kind === 'column') && distinctOn.every((c) => cols.has(c));
+  if (!covered) {
+    throw new EngineError(ErrorCode.ValidationFailed, '"distinct_on" columns must match initial "order_by" columns', { path });
+  }
 }
 
 /** The fields selected on a table's object type. */

@@ -1,5 +1,5 @@
 SELECT json_build_object('tracks', (
-  SELECT coalesce(json_agg("_2" ORDER BY "_1"."milliseconds" DESC NULLS FIRST), '[]'::json)
+  SELECT coalesce(json_agg("_2" ORDER BY "_1"."album_id" ASC NULLS LAST, "_1"."milliseconds" DESC NULLS FIRST), '[]'::json)
   FROM (
     SELECT DISTINCT ON ("_0"."album_id") "_0"."album_id", "_0"."name", "_0"."milliseconds"
     FROM "public"."tracks" AS "_0"

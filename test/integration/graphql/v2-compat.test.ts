@@ -1,0 +1,54 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
+/**
+ * v2 behaviours existing clients rely on (issue 15), over HTTP against a real
+ * PostgreSQL: each case is v2's documented answer.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReadFixture, type ReadFixture } from '../../support/read-schema.ts';
+
+let f: ReadFixture;
+beforeAll(async () => {
+  f = await startReadFixture();
+});
+afterAll(async () => {
+  await f?.close();
+});
+
+describe('distinct_on and order_by', () => {
+  it('distinct_on columns leading order_by: one row per group, the first by the rest of the order', async () => {
+    const r = await f.gql('{ articles(distinct_on: [author_id], order_by: [{author_id: asc}, {words: desc}]) { author_id title } }');
+    expect(r).toEqual({
+      data: {
+        articles: [
+          { author_id: 1, title: 'Second Post' },
+          { author_id: 2, title: 'Bob Writes' },
+          { author_id: null, title: 'Orphan' },
+        ],
+      },
+    });
+  });
+
+  it('distinct_on without order_by still works', async () => {
+    const r = await f.gql('{ articles(distinct_on: author_id) { author_id } }');
+    expect(r.data.articles).toEqual([{ author_id: 1 }, { author_id: 2 }, { author_id: null }]);
+  });
+
+  it('order_by starting with another column is refused as v2 does', async () => {
+    const r = await f.gql('{ articles(distinct_on: [author_id], order_by: {words: desc}) { id } }');
+    expect(r.data).toBeUndefined();
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0].message).toBe('"distinct_on" columns must match initial "order_by" columns');
+    expect(r.errors[0].extensions.code).toBe('validation-failed');
+  });
+
+  it('every distinct_on column must be among the leading order_by keys, also nested', async () => {
+    const two = await f.gql('{ articles(distinct_on: [author_id, status], order_by: [{author_id: asc}, {id: asc}]) { id } }');
+    expect(two.errors?.[0]?.extensions.code).toBe('validation-failed');
+    const swapped = await f.gql('{ articles(distinct_on: [author_id, status], order_by: [{status: asc}, {author_id: asc}]) { id } }');
+    expect(swapped.errors).toBeUndefined();
+    const nested = await f.gql('{ authors { articles(distinct_on: status, order_by: {id: asc}) { id } } }');
+    expect(nested.errors?.[0]?.message).toBe('"distinct_on" columns must match initial "order_by" columns');
+    const viaRel = await f.gql('{ articles(distinct_on: author_id, order_by: {author: {name: asc}}) { id } }');
+    expect(viaRel.errors?.[0]?.extensions.code).toBe('validation-failed');
+  });
+});
