@@ -9,6 +9,7 @@ import type { CompiledSql } from '../backends/sql/fragment.ts';
 import type { Session } from '../auth/session.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
+import { negativeRowCount } from '../errors/row-count.ts';
 import { bindWrites, type BoundTransaction } from './mutation-plan.ts';
 import type { Plan, PlanStep, ReadStep, StaticStep, WriteStep } from './plan.ts';
 
@@ -16,6 +17,7 @@ function encode(value: unknown, encoding: ir.ValueEncoding): unknown {
   if (value === null || value === undefined) return null;
   switch (encoding) {
     case 'plain':
+    case 'row-count':
       return value;
     case 'json':
       return JSON.stringify(value);
@@ -44,6 +46,7 @@ function valueOf(p: ir.ParamSource, variables: Readonly<Record<string, unknown>>
           path: `$.variables.${p.name}`,
         });
       }
+      if (p.encoding === 'row-count' && typeof v === 'number' && v < 0) throw negativeRowCount(`$.variables.${p.name}`);
       return encode(v, p.encoding);
     }
     case 'session': {

@@ -13,6 +13,8 @@ export type ValueEncoding =
   | 'json'
   /** A list whose items are each JSON-encoded (`_in` on json/jsonb). */
   | 'json-each'
+  /** A row count (`limit`, `offset`): passed as is; negative is a validation error, Note [Row counts]. */
+  | 'row-count'
   /**
    * A session variable used as an array: a JSON array (`[1,2]`) is parsed, a
    * Postgres array literal (`{1,2}`) is passed through.

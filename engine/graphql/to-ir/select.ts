@@ -14,6 +14,7 @@ import {
 import type * as ir from '../../ir/index.ts';
 import { EngineError } from '../../errors/engine-error.ts';
 import { ErrorCode } from '../../errors/codes.ts';
+import { negativeRowCount } from '../../errors/row-count.ts';
 import { andAll, isTrue } from '../../ir/bool-exp.ts';
 import { descriptorOf, type AggregateFieldDescriptor, type TableFieldDescriptor } from '../schema/descriptors.ts';
 import { ARG, FIELD } from '../schema/names.ts';
@@ -83,10 +84,16 @@ export function toIrRowSource(
     ...(view.redact === null ? {} : { redact: view.redact }),
     orderBy,
     distinctOn,
-    limit: limitNode === undefined ? null : leafParam(astInput(limitNode), GraphQLInt, 'plain', ctx, true, `${path}.args.limit`),
+    limit: limitNode === undefined ? null : rowCount(leafParam(astInput(limitNode), GraphQLInt, 'row-count', ctx, true, `${path}.args.limit`), `${path}.args.limit`),
     limitCap: view.limitCap,
-    offset: offsetNode === undefined ? null : leafParam(astInput(offsetNode), GraphQLInt, 'plain', ctx, true, `${path}.args.offset`),
+    offset: offsetNode === undefined ? null : rowCount(leafParam(astInput(offsetNode), GraphQLInt, 'row-count', ctx, true, `${path}.args.offset`), `${path}.args.offset`),
   };
+}
+
+/** A literal `limit`/`offset` must not be negative (a variable is checked when bound): Note [Row counts]. */
+function rowCount(p: ir.ParamSource | null, path: string): ir.ParamSource | null {
+  if (p !== null && p.kind === 'const' && typeof p.value === 'number' && p.value < 0) throw negativeRowCount(path);
+  return p;
 }
 
 /*

@@ -52,3 +52,28 @@ describe('distinct_on and order_by', () => {
     expect(viaRel.errors?.[0]?.extensions.code).toBe('validation-failed');
   });
 });
+
+describe('negative limit and offset', () => {
+  it('a negative literal limit or offset is validation-failed at the argument, not a database error', async () => {
+    const l = await f.gql('{ articles(limit: -1) { id } }');
+    expect(l.data).toBeUndefined();
+    expect(l.errors).toHaveLength(1);
+    expect(l.errors[0].extensions).toEqual({ path: '$.selectionSet.articles.args.limit', code: 'validation-failed' });
+    expect(l.errors[0].message).toContain('non-negative');
+    const o = await f.gql('{ authors { articles_aggregate(offset: -2) { aggregate { count } } } }');
+    expect(o.errors[0].extensions).toEqual({ path: '$.selectionSet.authors.selectionSet.articles_aggregate.args.offset', code: 'validation-failed' });
+  });
+
+  it('a negative limit or offset from a variable is validation-failed, also when the plan is cached', async () => {
+    const q = 'query($l: Int, $o: Int) { articles(order_by: {id: asc}, limit: $l, offset: $o) { id } }';
+    expect((await f.gql(q, { l: 1, o: 1 })).data).toEqual({ articles: [{ id: 2 }] });
+    for (let i = 0; i < 2; i++) {
+      const l = await f.gql(q, { l: -1, o: 0 });
+      expect(l).toEqual({ errors: [{ message: expect.stringContaining('non-negative'), extensions: { path: '$.variables.l', code: 'validation-failed' } }] });
+      const o = await f.gql(q, { l: 1, o: -5 });
+      expect(o.errors[0].extensions).toEqual({ path: '$.variables.o', code: 'validation-failed' });
+    }
+    expect((await f.gql(q, { l: 0, o: 0 })).data).toEqual({ articles: [] });
+    expect((await f.gql(q, { l: null, o: null })).data.articles).toHaveLength(4);
+  });
+});
