@@ -118,13 +118,18 @@ export class MutationTypes {
   }
 
   /**
-   * `<t>_on_conflict`, or null when the table has no unique constraint or the
-   * role may not update it (v2 compat: an upsert needs update permission).
+   * `<t>_on_conflict`, or null when the table has no unique constraint.
+   *
+   * Note [Upsert without update permission]
+   * v2 offers `on_conflict` to a role that may insert but not update: its
+   * `<t>_update_column` enum holds only `_PLACEHOLDER`, so the one upsert it
+   * can ask for is `update_columns: []`, i.e. ON CONFLICT DO NOTHING, which
+   * writes no existing row (the update permission guards only overwrites).
    */
   onConflict(view: MutationView): GraphQLInputObjectType | null {
     return this.#once(view.names.onConflict, () => {
       const constraints = constraintsOf(view);
-      if (constraints.size === 0 || view.update === null || !capabilitiesOf(view.source).onConflict) return null;
+      if (constraints.size === 0 || !capabilitiesOf(view.source).onConflict) return null;
       const constraint = enumType({
         name: view.names.constraint,
         description: `unique or primary key constraints on table "${view.info.name.name}"`,
