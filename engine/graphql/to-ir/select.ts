@@ -250,8 +250,8 @@ function aggregateOps(view: TableView, type: GraphQLObjectType, nodes: readonly 
       const cd = colDefs[colName];
       const c = cd === undefined ? undefined : descriptorOf<TableFieldDescriptor>(cd.extensions);
       if (c?.kind !== 'column') continue;
-      const keepsType = d.op === 'sum' || d.op === 'max' || d.op === 'min';
-      const asText = ctx.stringifyNumericTypes && keepsType && isBigNumeric(view.source, c.column.dbType);
+      // v2 compat: every aggregate of a big-numeric column (avg and stddev too) is stringified; of an int4 column none.
+      const asText = ctx.stringifyNumericTypes && isBigNumeric(view.source, c.column.dbType);
       columns.push({ kind: 'column', alias: colAlias, column: c.column.name, asText });
     }
     out.push({ kind: 'op', alias, op: d.op, columns });

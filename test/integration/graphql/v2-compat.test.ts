@@ -77,3 +77,31 @@ describe('negative limit and offset', () => {
     expect((await f.gql(q, { l: null, o: null })).data.articles).toHaveLength(4);
   });
 });
+
+describe('stringify numeric types in aggregates', () => {
+  it('avg, sum, stddev, variance… of bigint, numeric and float8 columns are strings; of int columns numbers', async () => {
+    const s = await startReadFixture({ stringifyNumericTypes: true });
+    try {
+      const r = await s.gql(`{ authors_aggregate { aggregate { count
+          avg { rating score followers } sum { rating score } stddev { score } variance { score } var_pop { rating } min { score } } }
+        articles_aggregate { aggregate { avg { words } sum { words } } } }`);
+      expect(r.errors).toBeUndefined();
+      const a = r.data.authors_aggregate.aggregate;
+      expect(a.count).toBe(3);
+      expect(a.avg.score).toBe('1.875');
+      expect(a.sum).toEqual({ rating: '7.75', score: '3.75' });
+      expect(a.min).toEqual({ score: '1.5' });
+      for (const v of [a.avg.rating, a.avg.followers, a.stddev.score, a.variance.score, a.var_pop.rating]) expect(typeof v).toBe('string');
+      expect(Number(a.avg.rating)).toBe(3.875);
+      expect(Number(a.var_pop.rating)).toBeCloseTo(0.390625, 10);
+      // int4 is not a big numeric type: its aggregates stay JSON numbers.
+      expect(typeof r.data.articles_aggregate.aggregate.avg.words).toBe('number');
+      expect(r.data.articles_aggregate.aggregate.sum.words).toBe(400);
+      // Nested aggregates too.
+      const n = await s.gql('{ authors_by_pk(id: 1) { articles_aggregate { aggregate { avg { words } } } } shop_orders_aggregate { aggregate { avg { total } } } }');
+      expect(n.data.shop_orders_aggregate.aggregate.avg.total).toMatch(/^55\.245/);
+    } finally {
+      await s.close();
+    }
+  });
+});
