@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
 /**
  * v2 behaviours existing clients rely on (issue 15), over HTTP against a real
  * PostgreSQL: each case is v2's documented answer.
@@ -103,5 +102,50 @@ describe('stringify numeric types in aggregates', () => {
     } finally {
       await s.close();
     }
+  });
+});
+
+describe('a select permission limit caps rows read, not rows aggregated', () => {
+  const reader = { 'x-engine-role': 'reader' };
+  beforeAll(async () => {
+    for (const table of ['articles', 'authors']) {
+      const r = await f.md({
+        type: 'pg_create_select_permission',
+        args: { table, role: 'reader', permission: { columns: '*', filter: {}, limit: 2, allow_aggregations: true } },
+      });
+      expect(r.status).toBe(200);
+    }
+  });
+
+  it('the root list and nodes are capped; count, sum and avg cover every permitted row', async () => {
+    const r = await f.gql(
+      `{ articles(order_by: {id: asc}) { id }
+         articles_aggregate(order_by: {id: asc}) { n: nodes { id } aggregate { count sum { words } } __typename nodes { title } } }`,
+      undefined,
+      reader,
+    );
+    expect(r).toEqual({
+      data: {
+        articles: [{ id: 1 }, { id: 2 }],
+        articles_aggregate: {
+          n: [{ id: 1 }, { id: 2 }],
+          aggregate: { count: 4, sum: { words: 400 } },
+          __typename: 'articles_aggregate',
+          nodes: [{ title: 'Hello World' }, { title: 'Second Post' }],
+        },
+      },
+    });
+  });
+
+  it('aggregates alone, nested aggregates, and a request limit (which applies to aggregates too)', async () => {
+    const alone = await f.gql('{ articles_aggregate { aggregate { count max { id } } } }', undefined, reader);
+    expect(alone.data.articles_aggregate.aggregate).toEqual({ count: 4, max: { id: 4 } });
+    const nested = await f.gql('{ authors(order_by: {id: asc}) { id articles_aggregate { aggregate { count } nodes { id } } } }', undefined, reader);
+    expect(nested.data.authors).toEqual([
+      { id: 1, articles_aggregate: { aggregate: { count: 2 }, nodes: [{ id: 1 }, { id: 2 }] } },
+      { id: 2, articles_aggregate: { aggregate: { count: 1 }, nodes: [{ id: 3 }] } },
+    ]);
+    const limited = await f.gql('{ articles_aggregate(limit: 3, order_by: {id: desc}) { aggregate { count } nodes { id } } }', undefined, reader);
+    expect(limited.data.articles_aggregate).toEqual({ aggregate: { count: 3 }, nodes: [{ id: 4 }, { id: 3 }] });
   });
 });

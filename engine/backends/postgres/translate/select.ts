@@ -443,12 +443,34 @@ function treeRecordSelect(t: AggregateTree & { kind: 'object' }, g: string, hois
   return sql`SELECT ${join(columns, ', ')}${from.length === 0 ? raw('') : sql` FROM ${join(from, ', ')}`}`;
 }
 
+/*
+ * Note [Permission limit and aggregates]
+ * A select permission's `limit` caps the rows a role reads, not the rows its
+ * aggregates are computed over (v2, since its fix of #1837: the cap applies to
+ * `nodes` only; a request's own `limit` applies to both). When a capped
+ * aggregate select reads `nodes` and aggregates, the two are computed from
+ * two row sources (capped and uncapped) and their keys put back in request
+ * order; with only one of the two, one source suffices.
+ */
+function splitCapped(s: ir.AggregateSelect, correlation: Correlation | null, aliases: AliasCounter): Fragment | null {
+  if (s.from.limitCap === null || !s.fields.some((f) => f.kind === 'aggregate')) return null;
+  const uncapped: ir.RowSource = { ...s.from, limitCap: null };
+  if (!s.fields.some((f) => f.kind === 'nodes')) return translateAggregate({ from: uncapped, fields: s.fields }, correlation, aliases);
+  const counted = translateAggregate({ from: uncapped, fields: s.fields.filter((f) => f.kind !== 'nodes') }, correlation, aliases);
+  const read = translateAggregate({ from: s.from, fields: s.fields.filter((f) => f.kind === 'nodes') }, correlation, aliases);
+  const both = aliases.fresh();
+  const pairs = s.fields.map((f) => ({ key: f.alias, value: sql`${columnOf(both, f.kind === 'nodes' ? 'n' : 'a')} -> ${param({ kind: 'const', value: f.alias }, 'text')}` }));
+  return sql`(SELECT ${jsonObject(pairs)} FROM (SELECT ${counted} AS "a", ${read} AS "n") AS ${ident(both)})`;
+}
+
 /** An aggregate select as a scalar subquery yielding one JSON object. */
 export function translateAggregate(
   s: ir.AggregateSelect,
   correlation: Correlation | null,
   aliases: AliasCounter,
 ): Fragment {
+  const split = splitCapped(s, correlation, aliases);
+  if (split !== null) return split;
   const needed: string[] = [];
   for (const f of s.fields) {
     if (f.kind === 'nodes') columnsRead(f.fields, needed);
