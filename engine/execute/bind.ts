@@ -10,6 +10,7 @@ import type { Session } from '../auth/session.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import { negativeRowCount } from '../errors/row-count.ts';
+import { parseJsonPath } from '../ir/json-path.ts';
 import { bindWrites, type BoundTransaction } from './mutation-plan.ts';
 import type { Plan, PlanStep, ReadStep, StaticStep, WriteStep } from './plan.ts';
 
@@ -19,6 +20,8 @@ function encode(value: unknown, encoding: ir.ValueEncoding): unknown {
     case 'plain':
     case 'row-count':
       return value;
+    case 'json-path':
+      return typeof value === 'string' ? parseJsonPath(value, '$') : value;
     case 'json':
       return JSON.stringify(value);
     case 'json-each':

@@ -46,6 +46,8 @@ export interface ColumnField {
   readonly alias: string;
   readonly column: string;
   readonly asText: boolean;
+  /** json/jsonb: the value at this path (a text[] of elements), Note [JSON path argument]; absent = the whole value. */
+  readonly path?: ParamSource;
 }
 
 /** A constant string field (`__typename`). */

@@ -15,6 +15,8 @@ export type ValueEncoding =
   | 'json-each'
   /** A row count (`limit`, `offset`): passed as is; negative is a validation error, Note [Row counts]. */
   | 'row-count'
+  /** A v2 JSON path string (a json column's `path`), sent as its elements (text[]): Note [JSON path argument]. */
+  | 'json-path'
   /**
    * A session variable used as an array: a JSON array (`[1,2]`) is parsed, a
    * Postgres array literal (`{1,2}`) is passed through.

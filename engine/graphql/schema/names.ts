@@ -36,6 +36,8 @@ export const ARG = {
   where: 'where',
   columns: 'columns',
   distinct: 'distinct',
+  /** json/jsonb columns: v2's JSON select path. */
+  path: 'path',
 } as const;
 
 /** Field names of `<t>_aggregate` and combinators of bool_exp. */

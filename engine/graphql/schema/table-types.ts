@@ -8,6 +8,7 @@
  */
 import {
   GraphQLInt,
+  GraphQLString,
   type GraphQLEnumType,
   type GraphQLInputObjectType,
   type GraphQLObjectType,
@@ -23,6 +24,10 @@ import { COMBINATOR_EXTENSIONS, columnExtensions, relationshipExtensions } from 
 import { enumType, inputObjectType, listOfNonNull, nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
 import { ARG, FIELD, ORDER_BY_ENUM, relationshipAggregateField } from './names.ts';
 import { isAlwaysPresent, type TableView } from './table-view.ts';
+import { valueEncoding } from './scalars.ts';
+
+/** v2 compat: json/jsonb column fields take `path` (Note [JSON path argument] in ir/json-path.ts). */
+const JSON_PATH_ARGS: GraphQLFieldConfigArgumentMap = { [ARG.path]: { type: GraphQLString, description: 'JSON select path' } };
 
 /** The types of one table. */
 export interface TableTypes {
@@ -184,6 +189,7 @@ export class SchemaTypes {
       fields[c.gqlName] = {
         type: this.columns.output(view.source, c),
         description: c.description ?? undefined,
+        ...(valueEncoding(view.source, c.dbType) === 'json' ? { args: JSON_PATH_ARGS } : {}),
         extensions: columnExtensions(c),
       };
     }

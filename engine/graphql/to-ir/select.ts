@@ -5,6 +5,7 @@
 import {
   getNamedType,
   GraphQLInt,
+  GraphQLString,
   type FieldNode,
   type GraphQLEnumType,
   type GraphQLField,
@@ -15,6 +16,7 @@ import type * as ir from '../../ir/index.ts';
 import { EngineError } from '../../errors/engine-error.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { negativeRowCount } from '../../errors/row-count.ts';
+import { parseJsonPath } from '../../ir/json-path.ts';
 import { andAll, isTrue } from '../../ir/bool-exp.ts';
 import { descriptorOf, type AggregateFieldDescriptor, type TableFieldDescriptor } from '../schema/descriptors.ts';
 import { ARG, FIELD } from '../schema/names.ts';
@@ -90,6 +92,12 @@ export function toIrRowSource(
   };
 }
 
+/** A literal `path` parsed now (errors at the selecting field, as v2), a variable when bound; null = the whole value. */
+function toIrJsonPath(p: ir.ParamSource | null, fieldPath: string): ir.ParamSource | null {
+  if (p === null || p.kind !== 'const') return p;
+  return { kind: 'const', value: parseJsonPath(String(p.value), fieldPath) };
+}
+
 /** A literal `limit`/`offset` must not be negative (a variable is checked when bound): Note [Row counts]. */
 function rowCount(p: ir.ParamSource | null, path: string): ir.ParamSource | null {
   if (p !== null && p.kind === 'const' && typeof p.value === 'number' && p.value < 0) throw negativeRowCount(path);
@@ -140,9 +148,13 @@ function fieldsLevel(view: TableView, type: GraphQLObjectType, nodes: readonly F
     if (def === undefined || d === undefined) continue;
     const p = `${path}.selectionSet.${alias}`;
     switch (d.kind) {
-      case 'column':
-        out.push({ kind: 'column', alias, column: d.column.name, asText: ctx.stringifyNumericTypes && isBigNumeric(view.source, d.column.dbType) });
+      case 'column': {
+        const asText = ctx.stringifyNumericTypes && isBigNumeric(view.source, d.column.dbType);
+        const pathNode = argumentOf(fieldNodes, ARG.path);
+        const jsonPath = pathNode === undefined ? null : toIrJsonPath(leafParam(astInput(pathNode), GraphQLString, 'json-path', ctx, true, `${p}.args.path`), path);
+        out.push({ kind: 'column', alias, column: d.column.name, asText, ...(jsonPath === null ? {} : { path: jsonPath }) });
         break;
+      }
       case 'object-relationship': {
         const target = readView(ctx, d.rel.target);
         const fields = toIrFields(target, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx, p);

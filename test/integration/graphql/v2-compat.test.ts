@@ -149,3 +149,45 @@ describe('a select permission limit caps rows read, not rows aggregated', () => 
     expect(limited.data.articles_aggregate).toEqual({ aggregate: { count: 3 }, nodes: [{ id: 4 }, { id: 3 }] });
   });
 });
+
+describe('json/jsonb path argument', () => {
+  it('reads the value at a path: keys, indexes, quoted keys, bare first key, $ alone', async () => {
+    await f.db.sql(`UPDATE articles SET meta = '{"lang": "en", "x": {"y": 2, "a b": [10, {"z": true}]}, "list": ["p", "q"]}' WHERE id = 4`);
+    const r = await f.gql(`{ articles_by_pk(id: 4) {
+      a: meta(path: "$.x.y") b: meta(path: "x.y") c: meta(path: "$.x['a b'][1].z") d: meta(path: "$.list[1]")
+      e: meta(path: "$") f: meta(path: "$.missing.key") g: meta(path: "[\\"list\\"][0]") h: meta } }`);
+    expect(r.errors).toBeUndefined();
+    const m = r.data.articles_by_pk;
+    expect(m.a).toBe(2);
+    expect(m.b).toBe(2);
+    expect(m.c).toBe(true);
+    expect(m.d).toBe('q');
+    expect(m.e).toEqual(m.h);
+    expect(m.f).toBeNull();
+    expect(m.g).toBe('p');
+    expect(m.h.x).toEqual({ y: 2, 'a b': [10, { z: true }] });
+  });
+
+  it('takes the path from a variable (null = the whole value), in lists and nested rows', async () => {
+    const q = 'query($p: String) { articles(order_by: {id: asc}, where: {id: {_lte: 3}}) { meta(path: $p) } }';
+    expect((await f.gql(q, { p: '$.lang' })).data.articles).toEqual([{ meta: 'en' }, { meta: 'fr' }, { meta: 'en' }]);
+    expect((await f.gql(q, { p: '$.x.y' })).data.articles).toEqual([{ meta: null }, { meta: null }, { meta: 2 }]);
+    expect((await f.gql(q, { p: null })).data.articles[1]).toEqual({ meta: { lang: 'fr' } });
+    const nested = await f.gql('{ authors_by_pk(id: 2) { articles { meta(path: "x") } } }');
+    expect(nested.data.authors_by_pk.articles).toEqual([{ meta: { y: 2 } }]);
+  });
+
+  it('refuses a malformed path with v2 parse-failed error, literal or variable; the argument is only on json columns', async () => {
+    const bad = await f.gql('{ articles { meta(path: "$.x[*].y") } }');
+    expect(bad.data).toBeUndefined();
+    expect(bad.errors[0].extensions.code).toBe('parse-failed');
+    expect(bad.errors[0].message).toMatch(/^parse json path error: \$\.x\[\*\]\.y\. Accept letters, digits, underscore \(_\) or hyphen \(-\) only/);
+    const badVar = await f.gql('query($p: String) { articles { meta(path: $p) } }', { p: '$.a b' });
+    expect(badVar.errors[0].extensions.code).toBe('parse-failed');
+    const notJson = await f.gql('{ articles { title(path: "$.a") } }');
+    expect(notJson.errors[0].extensions.code).toBe('validation-failed');
+    const t = await f.gql('{ __type(name: "articles") { fields { name args { name type { name } } } } }');
+    const meta = t.data.__type.fields.find((x: { name: string }) => x.name === 'meta');
+    expect(meta.args).toEqual([{ name: 'path', type: { name: 'String' } }]);
+  });
+});

@@ -187,9 +187,9 @@ function columnsRead(fields: readonly ir.Field[], into: string[]): string[] {
   return into;
 }
 
-/** A column value, as text when stringified. */
-function columnValue(alias: string, column: string, asText: boolean): Fragment {
-  const c = columnOf(alias, column);
+/** A column value, as text when stringified; at a JSON path when given (Note [JSON path argument]). */
+function columnValue(alias: string, column: string, asText: boolean, path?: ir.ParamSource): Fragment {
+  const c = path === undefined ? columnOf(alias, column) : sql`(${columnOf(alias, column)} #> coalesce(${param(path, 'text[]')}, '{}'))`;
   return asText ? sql`(${c})::text` : c;
 }
 
@@ -219,7 +219,7 @@ function rowPairs(
         return { key: f.alias, value: name === undefined ? computedValue(f, alias, aliases) : columnOf(alias, name) };
       }
       case 'column':
-        return { key: f.alias, value: columnValue(alias, f.column, f.asText) };
+        return { key: f.alias, value: columnValue(alias, f.column, f.asText, f.path) };
       case 'typename':
         return { key: f.alias, value: typenameValue(f.typename) };
       case 'object-relationship': {
