@@ -11,3 +11,12 @@ export function legacyTableArgs(raw: unknown): unknown {
   const { schema, name, ...rest } = r;
   return { ...rest, table: schema === undefined ? { name } : { schema, name } };
 }
+
+/**
+ * `track_table`/`untrack_table` on `/v1/query` also take the bare table name
+ * as `args` (`{"type": "track_table", "args": "authors"}`: a table of the
+ * `public` schema), which v2 still accepts; other shapes as {@link legacyTableArgs}.
+ */
+export function legacyTrackArgs(raw: unknown): unknown {
+  return typeof raw === 'string' ? { table: raw } : legacyTableArgs(raw);
+}

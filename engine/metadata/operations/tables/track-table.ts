@@ -15,7 +15,7 @@ import {
 import { findTable, updateSource } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { trackTableArgs } from '../../schemas/args.ts';
-import { legacyTableArgs } from './legacy-table-args.ts';
+import { legacyTrackArgs } from './legacy-table-args.ts';
 
 interface TrackTableArgs {
   table: TableNameInput;
@@ -28,7 +28,7 @@ interface TrackTableArgs {
 export const trackTable = defineOperation<TrackTableArgs>({
   mutates: true,
   schema: trackTableArgs,
-  legacyArgs: legacyTableArgs,
+  legacyArgs: legacyTrackArgs,
   async run(ctx, args, call) {
     const source = args.source ?? 'default';
     const table = parseTableName(args.table);

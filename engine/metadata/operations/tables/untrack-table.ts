@@ -11,7 +11,7 @@ import { formatTableName, parseTableName, type TableNameInput } from '../../docu
 import { findTable, updateTable } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { untrackTableArgs } from '../../schemas/args.ts';
-import { legacyTableArgs } from './legacy-table-args.ts';
+import { legacyTrackArgs } from './legacy-table-args.ts';
 
 interface UntrackTableArgs {
   table: TableNameInput;
@@ -23,7 +23,7 @@ interface UntrackTableArgs {
 export const untrackTable = defineOperation<UntrackTableArgs>({
   mutates: true,
   schema: untrackTableArgs,
-  legacyArgs: legacyTableArgs,
+  legacyArgs: legacyTrackArgs,
   async run(ctx, args, call) {
     const source = args.source ?? 'default';
     const table = parseTableName(args.table);
