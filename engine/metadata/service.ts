@@ -180,10 +180,11 @@ export class MetadataService implements MetadataApi {
       );
     }
     // reload_metadata re-reads its sources anyway: checking first would read them twice.
-    const freshened = call.type === 'reload_metadata' ? new Set<string>() : await this.#freshen();
+    const fresh = call.type === 'reload_metadata' ? { state: before, stale: new Set<string>() } : await this.#freshen();
+    const freshened = fresh.stale;
     const pipeline = new CallPipeline({
       api,
-      state: this.#state,
+      state: fresh.state,
       preparer: this.#preparer,
       defaultDatabaseUrl: this.#defaultDatabaseUrl,
       metadataDatabaseUrl: this.#store.url,
@@ -202,9 +203,10 @@ export class MetadataService implements MetadataApi {
       if (outcome.stored !== undefined) {
         const version = outcome.stored;
         this.#install({ ...next, resourceVersion: version, catalog: { ...next.catalog, resourceVersion: version } });
-      }
+      } else if (fresh.state !== before) this.#install(fresh.state);
     } catch (e) {
       await abandonEffects(pipeline.effects);
+      if (fresh.state !== before) this.#install(fresh.state);
       // Connections opened for a refused edit are not kept.
       this.#preparer.retain(this.#state.prepared);
       throw e;
@@ -223,17 +225,17 @@ export class MetadataService implements MetadataApi {
   }
 
   /**
-   * Re-reads the sources whose catalog changed outside the engine and installs
-   * the rebuilt catalog; returns their names. See Note [Introspection freshness]
-   * in backends/source-preparer.ts.
+   * Re-reads the sources whose catalog changed outside the engine: the state
+   * to run the call on, and their names. The caller installs it (once, with or
+   * instead of the call's result: each install warms the role schemas again).
+   * See Note [Introspection freshness] in backends/source-preparer.ts.
    */
-  async #freshen(): Promise<ReadonlySet<string>> {
+  async #freshen(): Promise<{ state: MetadataState; stale: ReadonlySet<string> }> {
     const s = this.#state;
     const stale = await this.#preparer.stale(s.doc, s.prepared);
-    if (stale.size === 0) return stale;
+    if (stale.size === 0) return { state: s, stale };
     const prepared = await this.#preparer.prepare(s.doc, s.prepared, stale);
-    this.#install({ ...s, prepared, catalog: buildCatalog(s.doc, prepared, this.#stamp(s.resourceVersion)) });
-    return stale;
+    return { state: { ...s, prepared, catalog: buildCatalog(s.doc, prepared, this.#stamp(s.resourceVersion)) }, stale };
   }
 
   async #refreshCommitted(sources: ReadonlySet<string>): Promise<void> {
