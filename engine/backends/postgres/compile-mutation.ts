@@ -16,7 +16,7 @@
  * transaction's statements are sent in one round trip (connection.ts).
  */
 import type * as ir from '../../ir/index.ts';
-import type { CompileTarget } from '../backend.ts';
+import type { CompiledMutation, CompileTarget, MutationStatement } from '../backend.ts';
 import { compileFragment, ident, join, sql, stringLiteral, type CompiledSql, type Fragment } from '../sql/fragment.ts';
 import { POSTGRES_DIALECT } from './dialect.ts';
 import { jsonArrayAgg, jsonObject } from './json.ts';
@@ -25,18 +25,6 @@ import { assertionColumns, translateInsert, type Assertion } from './translate/i
 import { cteRows, outputFollowsRelationships, translateMutationOutput, type WrittenRows } from './translate/mutation-output.ts';
 import { translateDelete, translateUpdate, WRITTEN, writtenCount, type TranslatedWrite } from './translate/update.ts';
 
-/** One statement of a mutation field; `output` marks the statement whose JSON text answers (part of) the field. */
-export interface MutationStatement {
-  readonly sql: CompiledSql;
-  readonly output: boolean;
-}
-
-/** The statements of one mutation field. */
-export interface CompiledMutation {
-  readonly statements: readonly MutationStatement[];
-  /** True when the field's value is the JSON array of its outputs (`update_<t>_many`), else the one output. */
-  readonly list: boolean;
-}
 
 /** DETAIL of the error an assertion raises; errors.ts maps it back to an Engine error (HINT = wire code). */
 export const ASSERTION_DETAIL = 'engine-assertion';
