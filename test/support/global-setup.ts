@@ -7,7 +7,7 @@
 import { mkdtemp, rm, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
+import { freePort } from './engine-process.ts';
 import { loadEmbeddedPostgres } from '../../engine/embedded-postgres.ts';
 import type { TestProject } from 'vitest/node';
 
@@ -17,17 +17,6 @@ declare module 'vitest' {
   }
 }
 
-async function freePort(): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 interface SharedServer {
   url: string;

@@ -9,7 +9,7 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
+import { freePort } from './engine-process.ts';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { copyEmbeddedPostgresTo } from '../../engine/embedded-postgres.ts';
@@ -23,17 +23,6 @@ export interface ExtraServer {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts a PostgreSQL 16 server on a free port with a throw-away data folder. */
 export async function startPostgres16(): Promise<ExtraServer> {
