@@ -19,6 +19,8 @@
  *   --scale-tables N        tables in the metadata-at-scale test (default 2000; quick 100)
  *   --scale-roles N         roles in it (default 10)
  *   --skip-scale / --only-scale
+ *   --capabilities a,b|all  only these capability cells (test/bench/capabilities/), no workload or scale test
+ *   --skip-capabilities     leave the capability cells out (a full run has them; --quick does not)
  *   --cpu-prof              run Engine under `node --cpu-prof` (profiles in results/profiles/)
  *   --label text            added to the result file names
  *   --engine-root dir       run Engine from another checkout (e.g. `git worktree add /tmp/before <commit>`
@@ -38,6 +40,8 @@ import { startBenchPostgres, type BenchPostgres } from './lib/postgres.ts';
 import { ROOT, rssMiB } from './lib/process.ts';
 import { renderMarkdown, renderSvg, summarize, type BenchReport, type RunRecord, type ScaleResult, type SummaryRow } from './lib/report.ts';
 import { runScaleBench } from './lib/scale.ts';
+import { runCapabilities, type CapabilityOutcome } from './capabilities/load.ts';
+import { renderCapabilities } from './capabilities/render.ts';
 import { loadWorkload } from './workload.ts';
 
 const argv = process.argv.slice(2);
@@ -189,24 +193,33 @@ async function main(): Promise<void> {
   const engineRoot = option('--engine-root');
   if (engineRoot !== undefined) setEngineRoot(path.resolve(engineRoot));
   const onlyScale = flag('--only-scale');
+  const capabilityList = option('--capabilities');
+  const onlyCapabilities = capabilityList !== undefined;
+  const runCells = onlyCapabilities || (!quick && !onlyScale && !flag('--skip-capabilities'));
   let datasets = parseDatasets(option('--datasets') ?? (quick ? (chinookPresent() ? 'chinook' : 'sf1') : 'chinook,sf10,sf100'));
   const unavailable = datasets.filter((d) => !datasetAvailable(d));
   for (const d of unavailable) log(`skipping data set ${d}: ../shared/data/chinook is absent`);
   datasets = datasets.filter(datasetAvailable);
-  if (onlyScale) datasets = [];
+  if (onlyScale || onlyCapabilities) datasets = [];
 
   const bench = await startBenchPostgres();
   const runs: RunRecord[] = [];
   const summary: SummaryRow[] = [];
   const idle: Record<string, number | null> = {};
   let scale: ScaleResult | null = null;
+  let capabilities: CapabilityOutcome[] = [];
   let pgVersion = 'unknown';
   try {
     pgVersion = await postgresVersion(bench);
     for (const name of datasets) await benchDataset(bench, name, runs, summary, idle);
-    if (!flag('--skip-scale')) {
+    if (!flag('--skip-scale') && !onlyCapabilities) {
       log(`\n== metadata at scale: ${settings.scaleTables} tables × ${settings.scaleRoles} roles`);
       scale = await runScaleBench(bench, settings.scaleTables, settings.scaleRoles, (s) => log(`   ${s}`));
+    }
+    if (runCells) {
+      const names = capabilityList === undefined || capabilityList === 'all' ? null : (list('--capabilities') ?? []);
+      const ctx = { postgres: bench, quick, seconds: settings.seconds, connections: settings.connections };
+      capabilities = await runCapabilities(names, ctx, log);
     }
   } finally {
     await bench.stop();
@@ -228,12 +241,13 @@ async function main(): Promise<void> {
     runs,
     idleEngineRssMiB: idle,
     scale,
+    capabilities,
   };
   const outDir = path.join(ROOT, 'test', 'bench', 'results');
   await mkdir(outDir, { recursive: true });
   const label = option('--label');
   const stem = `bench-${started.toISOString().replace(/[:.]/g, '-')}${label === undefined ? '' : `-${label}`}`;
-  const md = renderMarkdown(report);
+  const md = `${renderMarkdown(report)}\n${renderCapabilities(capabilities)}`;
   await writeFile(path.join(outDir, `${stem}.json`), JSON.stringify(report, null, 2));
   await writeFile(path.join(outDir, `${stem}.md`), md);
   if (summary.length > 0) await writeFile(path.join(outDir, `${stem}.svg`), renderSvg(report));

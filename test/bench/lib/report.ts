@@ -3,6 +3,7 @@
  * Engine/PostGraphile and Engine/raw-SQL ratios, and a hand-written SVG bar
  * chart of requests per second.
  */
+import type { CapabilityOutcome } from '../capabilities/load.ts';
 import { PEERS, type PeerName, type RoleName } from './peers.ts';
 import type { LoadResult } from './load.ts';
 
@@ -79,6 +80,8 @@ export interface BenchReport {
   readonly runs: readonly RunRecord[];
   readonly idleEngineRssMiB: Record<string, number | null>;
   readonly scale: ScaleResult | null;
+  /** The capability cells' outcomes (test/bench/capabilities/), in the JSON file. */
+  readonly capabilities?: readonly CapabilityOutcome[];
 }
 
 function median(xs: readonly number[]): number {
