@@ -38,6 +38,7 @@ import { createFunctionPermission, dropFunctionPermission } from './operations/f
 import { setFunctionCustomization } from './operations/functions/set-function-customization.ts';
 import { trackFunction } from './operations/functions/track-function.ts';
 import { untrackFunction } from './operations/functions/untrack-function.ts';
+import { testWebhookTransformOp } from './operations/actions/test-webhook-transform.ts';
 import { addSource } from './operations/sources/add-source.ts';
 import { dropSource } from './operations/sources/drop-source.ts';
 import { runSql } from './operations/sql/run-sql.ts';
@@ -107,6 +108,7 @@ const METADATA_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['drop_inherited_role', dropInheritedRole],
   ['set_api_limits', setApiLimits],
   ['remove_api_limits', removeApiLimits],
+  ['test_webhook_transform', testWebhookTransformOp],
 ]);
 
 /** v2 compat: the legacy `/v1/query` operations. */
