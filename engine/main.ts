@@ -33,7 +33,27 @@ export const CONSOLE_NOT_BUILT =
 export async function serve(settings: Settings, logger: Logger): Promise<BuiltEngine> {
   const engine = await buildEngine(settings, logger);
   const address = await engine.app.listen({ port: settings.serverPort, host: settings.serverHost });
-  logger.info('engine serving', { address, version: ENGINE_VERSION });
+  // v2's startup line of kind server_configuration (secrets only as whether they are set).
+  logger.log('startup', 'info', {
+    kind: 'server_configuration',
+    message: 'engine serving',
+    info: {
+      address,
+      version: ENGINE_VERSION,
+      port: settings.serverPort,
+      server_host: settings.serverHost,
+      log_level: settings.logLevel,
+      enabled_log_types: settings.enabledLogTypes,
+      admin_secret_set: settings.adminSecret !== null,
+      jwt_secret_set: settings.jwtSecret !== null,
+      auth_hook: settings.authHook,
+      auth_hook_mode: settings.authHook === null ? null : settings.authHookMode,
+      unauth_role: settings.unauthorizedRole,
+      cors_domain: settings.corsDomain ?? '*',
+      stringify_numeric_types: settings.stringifyNumericTypes,
+      infer_function_permissions: settings.inferFunctionPermissions,
+    },
+  });
   return engine;
 }
 
@@ -43,13 +63,17 @@ export function closeOnSignals(engine: BuiltEngine, logger: Logger, after: () =>
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
-    logger.info('shutting down', { signal });
+    logger.log('startup', 'info', { kind: 'shutdown', message: 'shutting down', signal });
     engine
       .close()
       .then(after)
-      .then(() => process.exit(0))
+      .then(() => {
+        logger.flush();
+        process.exit(0);
+      })
       .catch((e: unknown) => {
-        logger.error('shutdown failed', { error: String(e) });
+        logger.error('shutdown failed', { error: e });
+        logger.flush();
         process.exit(1);
       });
   };
@@ -94,13 +118,14 @@ export async function runCli(
     await afterClose();
     process.exit(2);
   }
-  const logger = createLogger(settings.logLevel);
+  const logger = createLogger({ level: settings.logLevel, enabledLogTypes: settings.enabledLogTypes });
   try {
     const engine = await serve(settings, logger);
     closeOnSignals(engine, logger, afterClose);
     return { engine, settings };
   } catch (e) {
-    logger.error('engine failed to start', { error: isEngineError(e) ? e.message : String(e) });
+    logger.error('engine failed to start', { error: e });
+    logger.flush();
     await afterClose();
     process.exit(1);
   }

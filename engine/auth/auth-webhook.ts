@@ -73,7 +73,7 @@ export class AuthWebhook {
       throw new EngineError(ErrorCode.AccessDenied, 'Authentication hook unauthorized this request', { status: 401 });
     }
     if (res.status !== 200) {
-      this.#logger.warn('authentication webhook failed', { status: res.status });
+      this.#logger.log('webhook-log', 'error', { message: 'authentication webhook failed', url: this.#url, method: this.#mode, status_code: res.status });
       throw new EngineError(ErrorCode.Unexpected, 'Invalid response from authorization hook', { status: 500 });
     }
     const result: WebhookResult = { session: await this.#sessionOf(res), setCookies: res.headers.getSetCookie() };
@@ -93,8 +93,8 @@ export class AuthWebhook {
       if (body !== undefined) payload['request'] = body;
       return await fetch(this.#url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload), signal });
     } catch (e) {
-      this.#logger.warn('authentication webhook unreachable', { error: String(e) });
-      throw new EngineError(ErrorCode.Unexpected, 'authentication webhook did not answer', { status: 500 });
+      this.#logger.log('webhook-log', 'error', { message: 'authentication webhook unreachable', url: this.#url, method: this.#mode, http_error: e });
+      throw new EngineError(ErrorCode.Unexpected, 'authentication webhook did not answer', { status: 500, cause: e });
     }
   }
 

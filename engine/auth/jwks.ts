@@ -56,7 +56,7 @@ export class RemoteJwks {
       try {
         await this.refresh();
       } catch (e) {
-        this.#logger.warn('JWK set refresh failed', { url: this.#url, error: String(e) });
+        this.#logger.log('jwk-refresh-log', 'error', { message: 'JWK set refresh failed', url: this.#url, http_error: e });
       }
     }
     if (this.#keys === null) throw new EngineError(ErrorCode.InvalidJwt, 'Could not verify JWT: the JWK set could not be fetched');

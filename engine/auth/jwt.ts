@@ -70,7 +70,7 @@ export class JwtAuthenticator {
         await jwks.refresh();
       } catch (e) {
         // v2 compat: start anyway; the set is fetched again on the first token.
-        logger.warn('JWK set fetch failed at start-up', { url: config.jwkUrl, error: String(e) });
+        logger.log('jwk-refresh-log', 'error', { message: 'JWK set fetch failed at start-up', url: config.jwkUrl, http_error: e });
       }
       return new JwtAuthenticator(config, null, jwks);
     }

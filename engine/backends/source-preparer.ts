@@ -135,7 +135,7 @@ export class SourcePreparer implements ObjectPreparer<PreparedSource> {
         try {
           if ((await backend.introspector(open).ddlStamp()) !== p.introspection.ddlStamp) out.add(s.name);
         } catch (e) {
-          this.#logger.warn('could not check a source for changes', { source: s.name, error: errorText(e) });
+          this.#logger.log('pg-client', 'warn', { message: 'could not check a source for changes', source: s.name, error: e });
         }
       }),
     );
@@ -195,7 +195,7 @@ export class SourcePreparer implements ObjectPreparer<PreparedSource> {
       const enumRows = await this.#readEnumRows(s, introspection, new Map(), introspector);
       return { ok: true, name: s.name, configKey, connection: conn, introspection, enumRows };
     } catch (e) {
-      this.#logger.warn('source unavailable', { source: s.name, error: errorText(e) });
+      this.#logger.log('pg-client', 'warn', { message: 'source unavailable', source: s.name, error: e });
       return { ok: false, name: s.name, configKey, reason: `could not connect to source "${s.name}": ${errorText(e)}` };
     }
   }

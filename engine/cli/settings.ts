@@ -5,7 +5,12 @@
  */
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
-import type { LogLevel } from '../logger.ts';
+import type { LogLevel, LogType } from '../logger.ts';
+
+/** v2's configurable log types (engine/logger.ts LOG_TYPES; named here so cli/ imports no logger code). */
+const LOG_TYPES = ['startup', 'http-log', 'webhook-log', 'websocket-log', 'query-log', 'jwk-refresh-log'] as const satisfies readonly LogType[];
+/** v2's default set: every type but query-log. */
+const DEFAULT_LOG_TYPES: readonly LogType[] = ['startup', 'http-log', 'webhook-log', 'websocket-log', 'jwk-refresh-log'];
 
 /** The engine's settings after parsing. */
 export interface Settings {
@@ -23,6 +28,8 @@ export interface Settings {
   readonly enableConsole: boolean;
   readonly corsDomain: string | null;
   readonly logLevel: LogLevel;
+  /** v2's log types to write (ENGINE_GRAPHQL_ENABLED_LOG_TYPES, comma-separated); engine/logger.ts. */
+  readonly enabledLogTypes: readonly LogType[];
   readonly inferFunctionPermissions: boolean;
   readonly stringifyNumericTypes: boolean;
   /** Estimated MiB the plan cache may keep (Note [Plan cache bytes] in execute/plan-cache.ts). */
@@ -37,7 +44,7 @@ interface SettingSpec {
   readonly key: keyof Settings;
   readonly flag: string;
   readonly env: string;
-  readonly kind: 'string' | 'int' | 'bool' | 'enum';
+  readonly kind: 'string' | 'int' | 'bool' | 'enum' | 'list';
   readonly values?: readonly string[];
   readonly describe: string;
 }
@@ -57,6 +64,7 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'enableConsole', flag: '--enable-console', env: 'ENGINE_GRAPHQL_ENABLE_CONSOLE', kind: 'bool', describe: 'the web console: not built yet, so true stops the start with a message' },
   { key: 'corsDomain', flag: '--cors-domain', env: 'ENGINE_GRAPHQL_CORS_DOMAIN', kind: 'string', describe: 'allowed CORS origins, comma-separated, wildcards allowed' },
   { key: 'logLevel', flag: '--log-level', env: 'ENGINE_GRAPHQL_LOG_LEVEL', kind: 'enum', values: ['debug', 'info', 'warn', 'error'], describe: 'log level (default info)' },
+  { key: 'enabledLogTypes', flag: '--enabled-log-types', env: 'ENGINE_GRAPHQL_ENABLED_LOG_TYPES', kind: 'list', values: LOG_TYPES, describe: `log types to write, comma-separated, of ${LOG_TYPES.join(', ')} (default ${DEFAULT_LOG_TYPES.join(',')})` },
   { key: 'inferFunctionPermissions', flag: '--infer-function-permissions', env: 'ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS', kind: 'bool', describe: 'roles that may select a function\'s table may call it (default true)' },
   { key: 'stringifyNumericTypes', flag: '--stringify-numeric-types', env: 'ENGINE_GRAPHQL_STRINGIFY_NUMERIC_TYPES', kind: 'bool', describe: 'return bigint, numeric and float values as JSON strings (default false)' },
   { key: 'planCacheSizeMb', flag: '--plan-cache-size-mb', env: 'ENGINE_GRAPHQL_PLAN_CACHE_SIZE_MB', kind: 'int', describe: 'estimated MiB of memory the plan cache may keep (default 128)' },
@@ -78,6 +86,7 @@ const DEFAULTS: Settings = {
   enableConsole: false,
   corsDomain: null,
   logLevel: 'info',
+  enabledLogTypes: DEFAULT_LOG_TYPES,
   inferFunctionPermissions: true,
   stringifyNumericTypes: false,
   planCacheSizeMb: 128,
@@ -114,6 +123,14 @@ function convert(spec: SettingSpec, raw: string, origin: string): unknown {
         throw new EngineError(ErrorCode.InvalidConfiguration, `${origin}: expected one of ${values.join(', ')}, got "${raw}"`);
       }
       return hit;
+    }
+    case 'list': {
+      const values = spec.values ?? [];
+      const items = raw.split(',').map((x) => x.trim()).filter((x) => x !== '');
+      for (const item of items) {
+        if (!values.includes(item)) throw new EngineError(ErrorCode.InvalidConfiguration, `${origin}: unknown value "${item}"; expected some of ${values.join(', ')}`);
+      }
+      return [...new Set(items)];
     }
   }
 }

@@ -57,17 +57,34 @@ export { ErrorCode };
 
 /**
  * A failure as a log field: message, wire code, path and internal details of
- * an EngineError (the database error, the SQL), its cause's message, or the
- * message and stack of any other error. `String(e)` logged `[object Object]`
- * for an EngineError whose `internal` is an object (issue 12).
+ * an EngineError (the database error, the SQL); name, message, code, detail,
+ * hint and stack of any other error; then its cause, the same way, down the
+ * chain. `String(e)` logged `[object Object]` for an EngineError whose
+ * `internal` is an object and dropped every cause (issue 12). The logger
+ * (logger.ts) applies this to any Error-valued field, so callers may pass the
+ * error itself.
  */
-export function errorDetails(e: unknown): Record<string, unknown> {
+export function errorDetails(e: unknown, depth = 0): Record<string, unknown> {
+  if (!(e instanceof Error)) return { message: typeof e === 'string' ? e : (safeJson(e) ?? String(e)) };
+  const out: Record<string, unknown> = isEngineError(e) ? { message: e.message, code: e.code, path: e.path } : { name: e.name, message: e.message };
   if (isEngineError(e)) {
-    const out: Record<string, unknown> = { message: e.message, code: e.code, path: e.path };
     if (e.internal !== undefined) out['internal'] = e.internal;
-    if (e.cause instanceof Error && e.cause.message !== e.message) out['cause'] = e.cause.message;
-    return out;
+  } else {
+    // pg's DatabaseError and Node's system errors carry these.
+    const x = e as Error & { code?: unknown; detail?: unknown; hint?: unknown };
+    if (x.code !== undefined) out['code'] = x.code;
+    if (x.detail !== undefined) out['detail'] = x.detail;
+    if (x.hint !== undefined) out['hint'] = x.hint;
+    if (e.stack !== undefined) out['stack'] = e.stack;
   }
-  if (e instanceof Error) return { message: e.message, ...(e.stack === undefined ? {} : { stack: e.stack }) };
-  return { message: String(e) };
+  if (e.cause !== undefined && depth < 8) out['cause'] = errorDetails(e.cause, depth + 1);
+  return out;
+}
+
+function safeJson(v: unknown): string | undefined {
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return undefined;
+  }
 }

@@ -16,7 +16,8 @@ import type { CatalogRef } from '../catalog/snapshot.ts';
 import type { Logger } from '../logger.ts';
 import { buildSession, ADMIN_ROLE, type Session } from '../auth/session.ts';
 import { ErrorCode } from '../errors/codes.ts';
-import { EngineError, errorDetails, isEngineError } from '../errors/engine-error.ts';
+import { EngineError, isEngineError } from '../errors/engine-error.ts';
+import type { BoundPlan } from './bind.ts';
 import { SchemaCache } from '../graphql/schema/schema-cache.ts';
 import { explainPlan } from './explain-plan.ts';
 import { ApiLimitsPolicy, RateLimiter, type RoleLimits } from './api-limits.ts';
@@ -46,6 +47,8 @@ function asEngineError(e: unknown): EngineError {
 export class GraphqlService implements GraphqlApi {
   readonly #catalogRef: CatalogRef;
   readonly #logger: Logger;
+  /** v2's query-log is on (read once: off, it costs one field check per request). */
+  readonly #queryLog: boolean;
   readonly #schemas: SchemaCache;
   readonly #plans: PlanCache;
   /** What the request steps up to `plan` share across requests. */
@@ -57,9 +60,10 @@ export class GraphqlService implements GraphqlApi {
   constructor(catalogRef: CatalogRef, opts: GraphqlServiceOptions) {
     this.#catalogRef = catalogRef;
     this.#logger = opts.logger;
+    this.#queryLog = opts.logger.enabled('query-log', 'info');
     this.#plans = new PlanCache(opts.planCacheBytes ?? 128 * 1024 * 1024);
     this.#schemas = new SchemaCache({ inferFunctionPermissions: opts.inferFunctionPermissions ?? true }, (role, error) =>
-      this.#logger.error('role schema could not be built', { role, error: errorDetails(error) }),
+      this.#logger.log('schema-sync', 'error', { message: 'role schema could not be built', role, error }),
     );
     this.#env = { schemas: this.#schemas, stringifyNumericTypes: opts.stringifyNumericTypes, fieldLimit: opts.queryFieldLimit ?? 5000, cache: this.#plans };
     catalogRef.subscribe((c) => {
@@ -108,16 +112,35 @@ export class GraphqlService implements GraphqlApi {
       const { plan, variables, pending } = this.#planFor(session, req, limits, readOnly);
       const timeoutMs = limits === null ? null : limits.timeoutMs;
       const opts: RunOptions | undefined = ctx === undefined ? (timeoutMs === null ? undefined : { timeoutMs }) : { cancel: ctx, timeoutMs };
-      const text = respond(plan, await run(bind(plan, variables, session), opts));
+      const bound = bind(plan, variables, session);
+      if (this.#queryLog) this.#logQuery(req, bound, ctx);
+      const text = respond(plan, await run(bound, opts));
       // Only operations that ran without error are cached (Note [Plan cache bytes]).
       if (pending !== null) this.#plans.store(pending.version, pending.key, pending.entry, pending.planKey, plan);
       return text;
     } catch (e) {
       if (e === MUTATION_OVER_GET) throw e;
       const err = asEngineError(e);
-      if (err.code === ErrorCode.Unexpected) this.#logger.error('graphql request failed', { error: errorDetails(err) });
+      if (ctx !== undefined) ctx.failure = err;
+      if (err.code === ErrorCode.Unexpected) this.#logger.error('graphql request failed', { request_id: ctx?.requestId, error: err });
       return JSON.stringify(graphqlErrorBody(err, session.isAdmin));
     }
+  }
+
+  /** v2's query-log line: the request and the statements it runs, with their arguments. */
+  #logQuery(req: GraphqlRequest, bound: BoundPlan, ctx: RequestContext | undefined): void {
+    const generated: Array<{ source: string; query: string; prepared_arguments: readonly unknown[] }> = [];
+    for (const step of bound) {
+      if (step.kind === 'read') generated.push({ source: step.step.source, query: step.statement.text, prepared_arguments: step.statement.values });
+      else if (step.kind === 'write')
+        for (const t of step.transactions) for (const st of t.statements) generated.push({ source: t.fields[0]?.source ?? '', query: st.text, prepared_arguments: st.values });
+    }
+    this.#logger.log('query-log', 'info', {
+      kind: 'database',
+      request_id: ctx?.requestId ?? null,
+      query: { query: req.query, variables: req.variables, operationName: req.operationName },
+      generated_sql: generated,
+    });
   }
 
   /** The plan of a request: the request steps up to `plan`, through the plan cache (Note [Request steps]). */

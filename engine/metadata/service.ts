@@ -122,7 +122,7 @@ export class MetadataService implements MetadataApi {
       const catalog = buildCatalog(doc, prepared, { version: catalogVersions.next(), resourceVersion: stored.resourceVersion });
       const service = new MetadataService(store, preparer, catalogVersions, { doc, resourceVersion: stored.resourceVersion, catalog, prepared }, opts);
       if (catalog.inconsistencies.length > 0) {
-        opts.logger.warn('metadata is inconsistent', { inconsistent_objects: catalog.inconsistencies.length });
+        opts.logger.log('metadata', 'warn', { message: 'metadata is inconsistent', inconsistent_objects: catalog.inconsistencies.length });
       }
       await store.watch((c) => void service.#onRemoteChange(c));
       return service;
@@ -164,7 +164,7 @@ export class MetadataService implements MetadataApi {
       return await this.#mutex.run(async () => await this.#run(api, call));
     } catch (e) {
       if (isEngineError(e)) return errorResponse(e);
-      this.#logger.error('metadata call failed', { error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+      this.#logger.log('metadata', 'error', { message: 'metadata call failed', error: e });
       return errorResponse(new EngineError(ErrorCode.Unexpected, 'an unexpected error occurred', { status: 500 }));
     }
   }
@@ -244,7 +244,7 @@ export class MetadataService implements MetadataApi {
       const prepared = await this.#preparer.prepare(s.doc, s.prepared, sources);
       this.#install({ ...s, prepared, catalog: buildCatalog(s.doc, prepared, this.#stamp(s.resourceVersion)) });
     } catch (e) {
-      this.#logger.error('could not re-introspect after a failed request', { error: String(e) });
+      this.#logger.log('metadata', 'error', { message: 'could not re-introspect after a failed request', error: e });
     }
   }
 
@@ -269,9 +269,9 @@ export class MetadataService implements MetadataApi {
         const prepared = await this.#preparer.prepare(doc, this.#state.prepared, refresh);
         const catalog = buildCatalog(doc, prepared, this.#stamp(stored.resourceVersion));
         this.#install({ doc, resourceVersion: stored.resourceVersion, catalog, prepared });
-        this.#logger.info('metadata reloaded after a change by another instance', { resource_version: stored.resourceVersion });
+        this.#logger.log('schema-sync', 'info', { message: 'metadata reloaded after a change by another instance', resource_version: stored.resourceVersion });
       } catch (e) {
-        this.#logger.error('could not apply a metadata change from another instance', { error: String(e) });
+        this.#logger.log('schema-sync', 'error', { message: 'could not apply a metadata change from another instance', error: e });
       }
     });
   }

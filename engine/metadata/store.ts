@@ -134,7 +134,7 @@ export class MetadataStore {
       this.#listener = null;
       return;
     }
-    this.#logger.warn('metadata listener lost; polling until it is back', { error: String(e) });
+    this.#logger.log('schema-sync', 'warn', { message: 'metadata listener lost; polling until it is back', error: e });
     const l = this.#listener;
     this.#listener = null;
     void l.end().catch(() => {});
@@ -171,7 +171,7 @@ export class MetadataStore {
         this.#onChange?.({ resourceVersion: v, refreshed: 'all' });
       }
     } catch (e) {
-      this.#logger.warn('metadata poll failed', { error: String(e) });
+      this.#logger.log('schema-sync', 'warn', { message: 'metadata poll failed', error: e });
     } finally {
       this.#schedulePoll();
     }

@@ -3,7 +3,7 @@
  * Each route family is an encapsulated plugin under routes/.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppDeps } from './deps.ts';
 import { registerGraphqlRoutes } from './routes/graphql.ts';
 import { registerMetadataRoutes } from './routes/metadata.ts';
@@ -12,6 +12,7 @@ import { registerBodyParser } from './body.ts';
 import { buildOriginMatcher, registerCors } from './cors.ts';
 import { graphqlFastPath } from './graphql-fast-path.ts';
 import { registerNotFound } from './not-found.ts';
+import { contextOf, requestEnvelope } from './request-envelope.ts';
 
 /** Largest request body accepted (metadata documents can be big). */
 const BODY_LIMIT = 64 * 1024 * 1024;
@@ -28,13 +29,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const fastPath = graphqlFastPath({ deps, bodyLimit: BODY_LIMIT, allowOrigin: buildOriginMatcher(deps.settings.corsDomain), closing: () => closing });
   const app = Fastify({
     serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
-      const server = createServer((req, res) => {
-        if (!fastPath(req, res)) handler(req, res);
-      });
+      const server = createServer(
+        requestEnvelope(deps.logger, deps.observers ?? [], (req, res) => {
+          if (!fastPath(req, res)) handler(req, res);
+        }),
+      );
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
       return server;
     },
-    logger: deps.settings.logLevel === 'debug' ? { level: 'debug' } : { level: deps.settings.logLevel === 'info' ? 'warn' : deps.settings.logLevel },
+    // One logger, one line shape (Note [One logger]); the http-log replaces fastify's request lines.
+    loggerInstance: deps.logger.pino as unknown as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+    // fastify's request id is the envelope's (Note [Request ids]).
+    genReqId: (req) => contextOf(req).requestId,
     bodyLimit: BODY_LIMIT,
     // In-flight requests finish on close; idle keep-alive sockets are closed at once.
     forceCloseConnections: 'idle',
@@ -43,6 +50,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Runs when close() begins, before the server stops accepting: from then on fastify answers 503.
   app.addHook('preClose', (done) => {
     closing = true;
+    done();
+  });
+  // Requests that did not come through the envelope (inject in tests) echo their id too.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!reply.raw.hasHeader('x-request-id')) void reply.header('x-request-id', request.id);
     done();
   });
   registerBodyParser(app);

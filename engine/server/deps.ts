@@ -7,6 +7,7 @@ import type { GraphqlApi, MetadataApi } from '../api/contract.ts';
 import type { Authenticator } from '../auth/resolve-session.ts';
 import type { Settings } from '../cli/settings.ts';
 import type { Logger } from '../logger.ts';
+import type { FinishedRequest } from './request-envelope.ts';
 
 /** Everything buildApp needs. */
 export interface AppDeps {
@@ -15,4 +16,6 @@ export interface AppDeps {
   readonly auth: Authenticator;
   readonly metadata: MetadataApi;
   readonly graphql: GraphqlApi;
+  /** Told of every finished HTTP request (metrics); none by default. */
+  readonly observers?: readonly FinishedRequest[];
 }

@@ -13,7 +13,7 @@
  */
 import type { RequestHeaders } from '../auth/resolve-session.ts';
 import { ErrorCode } from '../errors/codes.ts';
-import { EngineError, errorDetails } from '../errors/engine-error.ts';
+import { EngineError } from '../errors/engine-error.ts';
 import type { RequestContext } from '../request-context.ts';
 import type { AppDeps } from './deps.ts';
 import { parseJsonBody, tryParseJsonBody } from './body.ts';
@@ -88,6 +88,7 @@ export async function answerGraphql(deps: AppDeps, req: GraphqlHttpRequest, ctx?
     const auth = await deps.auth.resolve(headers, parsed);
     setCookies = auth.setCookies;
     isAdmin = auth.session.isAdmin;
+    if (ctx !== undefined) ctx.session = auth.session;
     const body = parsed === undefined ? parseJsonBody(req.payload) : parsed;
     const res = await deps.graphql.execute(auth.session, body, req.method === 'GET' ? READ_ONLY : undefined, ctx);
     const text = 'jsonText' in res ? res.jsonText : JSON.stringify(res.json);
@@ -96,7 +97,8 @@ export async function answerGraphql(deps: AppDeps, req: GraphqlHttpRequest, ctx?
     return { status, contentType, body: text, setCookies };
   } catch (e) {
     const err = toEngineError(e);
-    if (err.status >= 500) deps.logger.error('graphql request failed', { error: errorDetails(err) });
+    if (ctx !== undefined) ctx.failure = err;
+    if (err.status >= 500) deps.logger.error('graphql request failed', { request_id: ctx?.requestId, error: err });
     return { status: statusFor(media, err), contentType, body: JSON.stringify(graphqlErrorBody(err, isAdmin)), setCookies };
   }
 }

@@ -17,12 +17,12 @@
  * Bodies over the limit get 413, as from fastify.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { RequestContext } from '../request-context.ts';
+import { contextOf } from './request-envelope.ts';
 import type { AppDeps } from './deps.ts';
 import { codingFor, compress, type Coding } from './compression.ts';
 import { answerGraphql, type GraphqlAnswer } from './graphql-answer.ts';
 import { ErrorCode } from '../errors/codes.ts';
-import { EngineError, errorDetails } from '../errors/engine-error.ts';
+import { EngineError } from '../errors/engine-error.ts';
 import { graphqlErrorBody } from '../errors/wire-body.ts';
 
 /** Handles a request and returns true, or returns false to leave it to fastify. */
@@ -49,9 +49,6 @@ const GET_PREFIX = '/v1/graphql?';
 /** The fast path of POST and GET /v1/graphql; see Note [GraphQL fast path]. */
 export function graphqlFastPath(opts: FastPathOptions): FastPath {
   const { deps, bodyLimit, allowOrigin, closing } = opts;
-  // fastify logs each request at debug level; so does the fast path (and costs nothing otherwise).
-  const debug = deps.settings.logLevel === 'debug';
-
   function write(req: IncomingMessage, res: ServerResponse, status: number, contentType: string, body: string | Buffer, coding: Coding | null, setCookies: readonly string[]): void {
     const headers: OutgoingHttpHeaders = {
       'content-type': contentType,
@@ -66,8 +63,8 @@ export function graphqlFastPath(opts: FastPathOptions): FastPath {
     }
     if (setCookies.length > 0) headers['set-cookie'] = [...setCookies];
     res.writeHead(status, headers);
+    // The http-log line is the envelope's (request-envelope.ts), for both paths.
     res.end(body);
-    if (debug) deps.logger.debug('request completed', { method: req.method, url: req.url, statusCode: status });
   }
 
   function respond(req: IncomingMessage, res: ServerResponse, a: GraphqlAnswer): void {
@@ -81,7 +78,7 @@ export function graphqlFastPath(opts: FastPathOptions): FastPath {
 
   function answer(req: IncomingMessage, res: ServerResponse, method: 'GET' | 'POST', payload: string): void {
     // A client that leaves before its answer cancels the request's SQL (Note [Cancel on disconnect]).
-    const ctx = new RequestContext(req.socket.remoteAddress);
+    const ctx = contextOf(req);
     res.once('close', () => {
       if (!res.writableFinished) ctx.cancel();
     });
@@ -89,7 +86,7 @@ export function graphqlFastPath(opts: FastPathOptions): FastPath {
       (a) => respond(req, res, a),
       // answerGraphql does not throw; this guards a bug from leaving the client hanging.
       (e: unknown) => {
-        deps.logger.error('graphql request failed', { error: errorDetails(e) });
+        deps.logger.error('graphql request failed', { request_id: contextOf(req).requestId, error: e });
         if (!res.headersSent) write(req, res, 500, JSON_TYPE, UNEXPECTED, null, []);
       },
     );

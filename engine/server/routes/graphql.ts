@@ -11,7 +11,8 @@ import { answerGraphql, type GraphqlAnswer } from '../graphql-answer.ts';
 import { VARY } from '../graphql-fast-path.ts';
 import { requireJsonContentType } from '../media-type.ts';
 import { sendApiResponse } from '../reply.ts';
-import { RequestContext } from '../../request-context.ts';
+import type { RequestContext } from '../../request-context.ts';
+import { contextOf } from '../request-envelope.ts';
 import { requireAdmin } from '../../auth/require-admin.ts';
 
 /** Registers the GraphQL routes. */
@@ -29,19 +30,19 @@ export async function registerGraphqlRoutes(app: FastifyInstance, opts: { deps: 
     return reply.code(a.status).type(a.contentType).send(body);
   };
   // A client that leaves before its answer cancels the request's SQL (Note [Cancel on disconnect]).
-  const contextOf = (request: FastifyRequest, reply: FastifyReply): RequestContext => {
-    const ctx = new RequestContext(request.ip);
+  const cancellable = (request: FastifyRequest, reply: FastifyReply): RequestContext => {
+    const ctx = contextOf(request.raw);
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) ctx.cancel();
     });
     return ctx;
   };
   app.post('/v1/graphql', async (request, reply) =>
-    send(request, reply, await answerGraphql(deps, { method: 'POST', headers: request.headers, payload: request.body }, contextOf(request, reply))),
+    send(request, reply, await answerGraphql(deps, { method: 'POST', headers: request.headers, payload: request.body }, cancellable(request, reply))),
   );
   app.get('/v1/graphql', async (request, reply) => {
     const q = request.url.indexOf('?');
-    return send(request, reply, await answerGraphql(deps, { method: 'GET', headers: request.headers, payload: q === -1 ? '' : request.url.slice(q + 1) }, contextOf(request, reply)));
+    return send(request, reply, await answerGraphql(deps, { method: 'GET', headers: request.headers, payload: q === -1 ? '' : request.url.slice(q + 1) }, cancellable(request, reply)));
   });
 
   app.post('/v1/graphql/explain', async (request, reply) => {

@@ -4,7 +4,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiFamily } from '../../api/contract.ts';
 import type { AppDeps } from '../deps.ts';
-import { errorDetails } from '../../errors/engine-error.ts';
+import { contextOf } from '../request-envelope.ts';
+import type { RequestFailure } from '../../request-context.ts';
 import { assertMetadataBody } from '../metadata-body.ts';
 import { authenticate } from '../authenticate.ts';
 import { parseJsonBody, tryParseJsonBody } from '../body.ts';
@@ -25,19 +26,31 @@ export async function registerMetadataRoutes(app: FastifyInstance, opts: { deps:
   for (const [url, family] of ROUTES) {
     app.post(url, async (request, reply) => {
       let isAdmin = false;
+      const ctx = contextOf(request.raw);
       try {
         requireJsonContentType(request.headers['content-type']);
         const session = await authenticate(deps, request, reply, tryParseJsonBody(request.body));
         isAdmin = session.isAdmin;
+        ctx.session = session;
         requireAdmin(session);
         const body = parseJsonBody(request.body);
         assertMetadataBody(body);
-        return sendApiResponse(reply, await deps.metadata.handle(family, body, session));
+        const res = await deps.metadata.handle(family, body, session);
+        if (res.status >= 400 && 'json' in res) ctx.failure = failureOf(res.json);
+        return sendApiResponse(reply, res);
       } catch (e) {
         const err = toEngineError(e);
-        if (err.status >= 500) deps.logger.error('metadata request failed', { url, error: errorDetails(err) });
+        ctx.failure = err;
+        if (err.status >= 500) deps.logger.error('metadata request failed', { request_id: ctx.requestId, url, error: err });
         return sendApiResponse(reply, { status: err.status, json: apiErrorBody(err, isAdmin) });
       }
     });
   }
+}
+
+/** The `{code, error, path}` of a v2 error body, for the http-log. */
+function failureOf(json: unknown): RequestFailure | null {
+  if (typeof json !== 'object' || json === null) return null;
+  const { code, error, path } = json as Record<string, unknown>;
+  return typeof code === 'string' && typeof error === 'string' ? { code, message: error, path: typeof path === 'string' ? path : undefined } : null;
 }

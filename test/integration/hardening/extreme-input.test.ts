@@ -115,7 +115,7 @@ describe('permission literals', () => {
 describe('logging of failed requests', () => {
   it('logs the message, code and internal details, not [object Object]', async () => {
     const lines: string[] = [];
-    const engine = await buildEngine(defaultSettings({ databaseUrl: db.url, logLevel: 'error' }), createLogger('error', (l) => lines.push(l)));
+    const engine = await buildEngine(defaultSettings({ databaseUrl: db.url, logLevel: 'error' }), createLogger({ level: 'error', write: (l) => lines.push(l) }));
     try {
       const url = await engine.app.listen({ port: 0, host: '127.0.0.1' });
       // A database error of no class the engine maps (P0001, raise_exception) answers `unexpected`, which is logged.
@@ -123,9 +123,9 @@ describe('logging of failed requests', () => {
       expect(await track.text()).toBe('{"message":"success"}');
       const res = await fetch(`${url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ boom_view { x } }' }) });
       expect(await res.json()).toMatchObject({ errors: [{ extensions: { code: 'unexpected' } }] });
-      const failed = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['msg'] === 'graphql request failed');
+      const failed = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => (l['detail'] as Record<string, unknown>)['message'] === 'graphql request failed');
       expect(lines.join('')).not.toContain('[object Object]');
-      expect(failed[0]).toMatchObject({ error: { message: 'database query error', code: 'unexpected', internal: { error: { message: 'boom' } } } });
+      expect(failed[0]).toMatchObject({ type: 'unstructured', level: 'error', detail: { error: { message: 'database query error', code: 'unexpected', internal: { error: { message: 'boom' } } } } });
     } finally {
       await engine.close();
     }
