@@ -11,11 +11,16 @@ import { buildApp, closeApp } from './server/app.ts';
 import { Authenticator } from './auth/resolve-session.ts';
 import { ErrorCode } from './errors/codes.ts';
 import { EngineError } from './errors/engine-error.ts';
+import { EngineMetrics } from './observability/metrics.ts';
+import { loadOtlpTracer } from './observability/tracing.ts';
+import { ENGINE_VERSION } from './version.ts';
 
 /** An engine whose HTTP app is built (not yet listening). */
 export interface BuiltEngine {
   readonly app: FastifyInstance;
   readonly metadata: MetadataService;
+  /** Its metrics (GET /v1/metrics); the WebSocket server moves their live gauges (LiveMetrics). */
+  readonly metrics: EngineMetrics;
   /** Stops taking requests, waits for in-flight ones, closes pools and listeners. */
   close(): Promise<void>;
 }
@@ -37,23 +42,35 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
     statementTimeoutMs: settings.statementTimeout * 1000,
     logger,
   });
+  const metrics = new EngineMetrics({ nodeDefaults: settings.metricsNodeDefaults });
   const graphql = new GraphqlService(metadata.catalogRef, {
+    metrics,
     stringifyNumericTypes: settings.stringifyNumericTypes,
     inferFunctionPermissions: settings.inferFunctionPermissions,
     planCacheBytes: settings.planCacheSizeMb * 1024 * 1024,
     queryFieldLimit: settings.queryFieldLimit,
     logger,
   });
-  const app = await buildApp({ settings, logger, auth, metadata, graphql });
+  const tracer = settings.otlpTracesEndpoint === null ? null : await loadOtlpTracer(settings.otlpTracesEndpoint, 'engine', ENGINE_VERSION);
+  const app = await buildApp({ settings, logger, auth, metadata, graphql, metrics, tracer });
+  metrics.setSources({
+    planCache: () => graphql.planCacheStats,
+    resourceVersion: () => metadata.catalogRef.current.resourceVersion,
+    inconsistentObjects: () => metadata.catalogRef.current.inconsistencies.length,
+    httpConnections: () => new Promise((resolve) => app.server.getConnections((e, n) => resolve(e === null ? n : 0))),
+  });
   let closed = false;
   return {
     app,
     metadata,
+    metrics,
     async close() {
       if (closed) return;
       closed = true;
       await closeApp(app);
       await metadata.close();
+      // Spans of the last requests are exported before the process goes.
+      await tracer?.shutdown();
     },
   };
 }

@@ -16,6 +16,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Session } from './auth/session.ts';
+import type { Span } from './observability/tracing.ts';
 
 /** A request's cancellation, as the database layer sees it. */
 export interface Cancellation {
@@ -45,6 +46,10 @@ export class RequestContext implements Cancellation {
   readonly clientAddress: string | undefined;
   /** Note [Request ids]. */
   readonly requestId: string;
+  /** When the request arrived (performance.now(); v2's execution time counts from there). */
+  readonly startedAt: number = performance.now();
+  /** The request's span when tracing, else null (Note [Tracing off costs a null check]). */
+  trace: Span | null = null;
   /** The session once authenticated (the http-log's `user_vars`). */
   session: Session | null = null;
   /** Why the request failed, when it did (the http-log's `error`; an EngineError fits). */

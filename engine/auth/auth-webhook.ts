@@ -17,6 +17,12 @@ const NOT_FORWARDED = new Set([
   'content-length', 'content-type', 'content-md5', 'user-agent', 'host', 'origin', 'referer', 'accept', 'accept-encoding',
   'accept-language', 'accept-datetime', 'cache-control', 'connection', 'dnt',
 ]);
+/**
+ * Headers that differ on every request (the request id, the trace context):
+ * passed to the webhook, so that its logs and spans join the engine's, but
+ * left out of the cache key, or no answer would ever be reused.
+ */
+const PER_REQUEST = new Set(['x-request-id', 'traceparent', 'tracestate']);
 /** A webhook that has not answered by then makes the request fail with 500, never hang. */
 const DEFAULT_TIMEOUT_MS = 10_000;
 const MAX_CACHE_ENTRIES = 10_000;
@@ -62,7 +68,8 @@ export class AuthWebhook {
     const forwarded: Record<string, string> = {};
     for (const [k, v] of Object.entries(all)) if (!NOT_FORWARDED.has(k)) forwarded[k] = v;
     const keyHeaders = this.#mode === 'GET' ? forwarded : all;
-    const key = createHash('sha256').update(JSON.stringify(Object.entries(keyHeaders).sort(([a], [b]) => (a < b ? -1 : 1)))).digest('hex');
+    const keyEntries = Object.entries(keyHeaders).filter(([k]) => !PER_REQUEST.has(k));
+    const key = createHash('sha256').update(JSON.stringify(keyEntries.sort(([a], [b]) => (a < b ? -1 : 1)))).digest('hex');
     const hit = this.#cache.get(key);
     if (hit !== undefined) {
       if (hit.expiresAt > Date.now()) return hit.result;
@@ -91,7 +98,10 @@ export class AuthWebhook {
       if (this.#mode === 'GET') return await fetch(this.#url, { method: 'GET', headers: forwarded, signal });
       const payload: Record<string, unknown> = { headers: all };
       if (body !== undefined) payload['request'] = body;
-      return await fetch(this.#url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload), signal });
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      // The trace context as real headers too, for the webhook's own tracing.
+      for (const h of ['traceparent', 'tracestate']) if (all[h] !== undefined) headers[h] = all[h] as string;
+      return await fetch(this.#url, { method: 'POST', headers, body: JSON.stringify(payload), signal });
     } catch (e) {
       this.#logger.log('webhook-log', 'error', { message: 'authentication webhook unreachable', url: this.#url, method: this.#mode, http_error: e });
       throw new EngineError(ErrorCode.Unexpected, 'authentication webhook did not answer', { status: 500, cause: e });

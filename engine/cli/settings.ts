@@ -30,6 +30,12 @@ export interface Settings {
   readonly logLevel: LogLevel;
   /** v2's log types to write (ENGINE_GRAPHQL_ENABLED_LOG_TYPES, comma-separated); engine/logger.ts. */
   readonly enabledLogTypes: readonly LogType[];
+  /** Bearer secret of GET /v1/metrics (Note [Metrics secret] in server/routes/metrics.ts). */
+  readonly metricsSecret: string | null;
+  /** prom-client's default Node metrics on /v1/metrics (Note [Cheap request metrics]). */
+  readonly metricsNodeDefaults: boolean;
+  /** OTLP/HTTP traces endpoint (full URL); unset: no tracing (engine/observability/tracing.ts). */
+  readonly otlpTracesEndpoint: string | null;
   readonly inferFunctionPermissions: boolean;
   readonly stringifyNumericTypes: boolean;
   /** Estimated MiB the plan cache may keep (Note [Plan cache bytes] in execute/plan-cache.ts). */
@@ -46,6 +52,8 @@ interface SettingSpec {
   readonly env: string;
   readonly kind: 'string' | 'int' | 'bool' | 'enum' | 'list';
   readonly values?: readonly string[];
+  /** A standard variable read when `env` is unset (OpenTelemetry's own names). */
+  readonly fallbackEnv?: string;
   readonly describe: string;
 }
 
@@ -65,6 +73,9 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'corsDomain', flag: '--cors-domain', env: 'ENGINE_GRAPHQL_CORS_DOMAIN', kind: 'string', describe: 'allowed CORS origins, comma-separated, wildcards allowed' },
   { key: 'logLevel', flag: '--log-level', env: 'ENGINE_GRAPHQL_LOG_LEVEL', kind: 'enum', values: ['debug', 'info', 'warn', 'error'], describe: 'log level (default info)' },
   { key: 'enabledLogTypes', flag: '--enabled-log-types', env: 'ENGINE_GRAPHQL_ENABLED_LOG_TYPES', kind: 'list', values: LOG_TYPES, describe: `log types to write, comma-separated, of ${LOG_TYPES.join(', ')} (default ${DEFAULT_LOG_TYPES.join(',')})` },
+  { key: 'metricsSecret', flag: '--metrics-secret', env: 'ENGINE_GRAPHQL_METRICS_SECRET', kind: 'string', describe: 'secret of GET /v1/metrics, sent as `Authorization: Bearer <secret>`; unset: the admin secret guards it' },
+  { key: 'metricsNodeDefaults', flag: '--metrics-node-defaults', env: 'ENGINE_GRAPHQL_METRICS_NODE_DEFAULTS', kind: 'bool', describe: "prom-client's default Node process metrics on /v1/metrics too (default false)" },
+  { key: 'otlpTracesEndpoint', flag: '--otlp-traces-endpoint', env: 'ENGINE_GRAPHQL_OTLP_TRACES_ENDPOINT', fallbackEnv: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', kind: 'string', describe: 'OTLP/HTTP endpoint traces are exported to (e.g. http://collector:4318/v1/traces; else OTEL_EXPORTER_OTLP_TRACES_ENDPOINT); unset: no tracing' },
   { key: 'inferFunctionPermissions', flag: '--infer-function-permissions', env: 'ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS', kind: 'bool', describe: 'roles that may select a function\'s table may call it (default true)' },
   { key: 'stringifyNumericTypes', flag: '--stringify-numeric-types', env: 'ENGINE_GRAPHQL_STRINGIFY_NUMERIC_TYPES', kind: 'bool', describe: 'return bigint, numeric and float values as JSON strings (default false)' },
   { key: 'planCacheSizeMb', flag: '--plan-cache-size-mb', env: 'ENGINE_GRAPHQL_PLAN_CACHE_SIZE_MB', kind: 'int', describe: 'estimated MiB of memory the plan cache may keep (default 128)' },
@@ -87,6 +98,9 @@ const DEFAULTS: Settings = {
   corsDomain: null,
   logLevel: 'info',
   enabledLogTypes: DEFAULT_LOG_TYPES,
+  metricsSecret: null,
+  metricsNodeDefaults: false,
+  otlpTracesEndpoint: null,
   inferFunctionPermissions: true,
   stringifyNumericTypes: false,
   planCacheSizeMb: 128,
@@ -142,8 +156,11 @@ function convert(spec: SettingSpec, raw: string, origin: string): unknown {
 export function parseSettings(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Settings {
   const out: Record<string, unknown> = { ...DEFAULTS };
   for (const spec of SETTING_SPECS) {
-    const raw = env[spec.env];
-    if (raw !== undefined && raw !== '') out[spec.key] = convert(spec, raw, spec.env);
+    const own = env[spec.env];
+    const fallback = spec.fallbackEnv;
+    const useFallback = (own === undefined || own === '') && fallback !== undefined;
+    const raw = useFallback ? env[fallback] : own;
+    if (raw !== undefined && raw !== '') out[spec.key] = convert(spec, raw, useFallback ? fallback : spec.env);
   }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';

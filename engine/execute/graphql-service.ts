@@ -18,6 +18,8 @@ import { buildSession, ADMIN_ROLE, type Session } from '../auth/session.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError, isEngineError } from '../errors/engine-error.ts';
 import type { BoundPlan } from './bind.ts';
+import type { GraphqlMetrics, OperationType } from '../observability/metrics.ts';
+import { StepSpans } from '../observability/tracing.ts';
 import { SchemaCache } from '../graphql/schema/schema-cache.ts';
 import { explainPlan } from './explain-plan.ts';
 import { ApiLimitsPolicy, RateLimiter, type RoleLimits } from './api-limits.ts';
@@ -36,6 +38,8 @@ export interface GraphqlServiceOptions {
   readonly queryFieldLimit?: number;
   /** ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS (default true). */
   readonly inferFunctionPermissions?: boolean;
+  /** Told of every operation answered (observability/metrics.ts); none: nothing counted. */
+  readonly metrics?: GraphqlMetrics;
 }
 
 function asEngineError(e: unknown): EngineError {
@@ -56,11 +60,13 @@ export class GraphqlService implements GraphqlApi {
   /** The API limits of the catalog in force (null: none set). */
   #limits: ApiLimitsPolicy | null = null;
   readonly #rates = new RateLimiter();
+  readonly #metrics: GraphqlMetrics | null;
 
   constructor(catalogRef: CatalogRef, opts: GraphqlServiceOptions) {
     this.#catalogRef = catalogRef;
     this.#logger = opts.logger;
     this.#queryLog = opts.logger.enabled('query-log', 'info');
+    this.#metrics = opts.metrics ?? null;
     this.#plans = new PlanCache(opts.planCacheBytes ?? 128 * 1024 * 1024);
     this.#schemas = new SchemaCache({ inferFunctionPermissions: opts.inferFunctionPermissions ?? true }, (role, error) =>
       this.#logger.log('schema-sync', 'error', { message: 'role schema could not be built', role, error }),
@@ -85,8 +91,14 @@ export class GraphqlService implements GraphqlApi {
     const readOnly = options?.readOnly === true;
     const limits = this.#limits === null ? null : this.#limits.forRole(session.role, session.isAdmin);
     if (limits !== null) {
+      const span = ctx?.trace?.child('allow') ?? null;
       const refused = allowRequest(session, limits, this.#rates, ctx?.clientAddress, Array.isArray(body) ? body.length : null);
-      if (refused !== null) return { status: 200, jsonText: JSON.stringify(graphqlErrorBody(refused, session.isAdmin)) };
+      span?.end(refused ?? undefined);
+      if (refused !== null) {
+        if (ctx !== undefined) ctx.failure = refused;
+        this.#metrics?.graphqlOperation('unknown', false, 0);
+        return { status: 200, jsonText: JSON.stringify(graphqlErrorBody(refused, session.isAdmin)) };
+      }
     }
     try {
       if (Array.isArray(body)) {
@@ -101,24 +113,44 @@ export class GraphqlService implements GraphqlApi {
     }
   }
 
-  /** Cached operations and their estimated bytes (Note [Plan cache bytes]). */
-  get planCacheStats(): { readonly entries: number; readonly bytes: number } {
-    return { entries: this.#plans.size, bytes: this.#plans.bytes };
+  /** Cached operations, their estimated bytes, and lookups that hit or missed (Note [Plan cache bytes]). */
+  get planCacheStats(): { readonly entries: number; readonly bytes: number; readonly hits: number; readonly misses: number } {
+    return { entries: this.#plans.size, bytes: this.#plans.bytes, hits: this.#plans.hits, misses: this.#plans.misses };
   }
 
   async #executeOne(session: Session, body: unknown, readOnly: boolean, limits: RoleLimits | null, ctx: RequestContext | undefined): Promise<string> {
+    // The operation's span and its steps' spans, when tracing (Note [Tracing off costs a null check]).
+    const trace = ctx === undefined ? null : ctx.trace;
+    const steps = trace === null ? null : new StepSpans(trace.child('graphql'));
+    let kind: OperationType = 'unknown';
     try {
       const req = parseGraphqlRequest(body);
-      const { plan, variables, pending } = this.#planFor(session, req, limits, readOnly);
+      const planned = planRequest(this.#env, { catalog: this.#catalogRef.current, session, request: req, limits, readOnly, steps });
+      const { plan, variables, pending } = planned;
+      kind = planned.kind;
       const timeoutMs = limits === null ? null : limits.timeoutMs;
       const opts: RunOptions | undefined = ctx === undefined ? (timeoutMs === null ? undefined : { timeoutMs }) : { cancel: ctx, timeoutMs };
+      steps?.begin('bind');
       const bound = bind(plan, variables, session);
       if (this.#queryLog) this.#logQuery(req, bound, ctx);
-      const text = respond(plan, await run(bound, opts));
+      steps?.begin('run');
+      const results = await run(bound, opts);
+      steps?.begin('respond');
+      const text = respond(plan, results);
+      if (steps !== null) {
+        steps.end();
+        steps.parent.end();
+      }
       // Only operations that ran without error are cached (Note [Plan cache bytes]).
       if (pending !== null) this.#plans.store(pending.version, pending.key, pending.entry, pending.planKey, plan);
+      if (this.#metrics !== null) this.#metrics.graphqlOperation(kind, true, secondsSince(ctx));
       return text;
     } catch (e) {
+      if (steps !== null) {
+        steps.fail(e);
+        steps.parent.end(e);
+      }
+      this.#metrics?.graphqlOperation(kind, false, 0);
       if (e === MUTATION_OVER_GET) throw e;
       const err = asEngineError(e);
       if (ctx !== undefined) ctx.failure = err;
@@ -164,4 +196,9 @@ export class GraphqlService implements GraphqlApi {
       return { status: err.status === 500 ? 500 : 400, json: apiErrorBody(err, false) };
     }
   }
+}
+
+/** Seconds since the request arrived (v2's execution time includes authentication); 0 without a context. */
+function secondsSince(ctx: RequestContext | undefined): number {
+  return ctx === undefined ? 0 : (performance.now() - ctx.startedAt) / 1000;
 }

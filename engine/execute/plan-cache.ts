@@ -114,6 +114,9 @@ export class PlanCache {
   readonly #entries = new Map<string, OperationEntry>();
   #bytes = 0;
   #version = -1;
+  /** Lookups that found / did not find their entry (read by the metrics when scraped). */
+  hits = 0;
+  misses = 0;
 
   constructor(maxBytes: number) {
     this.#maxBytes = maxBytes;
@@ -126,12 +129,16 @@ export class PlanCache {
 
   /** The entry under `key`, refreshing its recency. */
   get(version: number, key: string): OperationEntry | undefined {
-    if (version !== this.#version) return undefined;
+    if (version !== this.#version) {
+      this.misses++;
+      return undefined;
+    }
     const e = this.#entries.get(key);
     if (e !== undefined) {
+      this.hits++;
       this.#entries.delete(key);
       this.#entries.set(key, e);
-    }
+    } else this.misses++;
     return e;
   }
 

@@ -50,6 +50,11 @@
  * - bind (bind.ts), run (run.ts), respond (response.ts): every request.
  * A plan-cache hit runs allow, coerce, bind, run and respond only: the
  * per-request work stays parse-free (Note [Plan cache keys]).
+ * Each step is a timing span when tracing (`steps?.begin('parse')`: a
+ * StepSpans of observability/tracing.ts, null when tracing is off, so the
+ * cost off is one null check per step; Note [Tracing off costs a null check]).
+ * Variable coercion and the plan lookup fall between steps, in the
+ * operation's own span.
  * `planRequest` runs the steps up to `plan` (with or without a cache);
  * GraphqlService and explain call it, and the golden tests call `planOne`
  * (a catalog, a session and query text → the plan and its SQL) and may call
@@ -85,6 +90,7 @@ import { graphqlErrorBody } from '../errors/wire-body.ts';
 import { runPlan } from './run.ts';
 import type { RoleLimits } from './api-limits.ts';
 import { parse, validate } from './validate.ts';
+import type { StepSpans } from '../observability/tracing.ts';
 
 export { allowOperation, allowRequest, MUTATION_OVER_GET, parse, validate, respond };
 /** The `plan` step: IR root fields → a plan of typed steps. */
@@ -122,6 +128,8 @@ export interface PlanInput {
   readonly limits: RoleLimits | null;
   /** A GET request: a mutation is refused (allow). */
   readonly readOnly: boolean;
+  /** The operation's step spans when tracing, else null or absent (Note [Tracing off costs a null check]). */
+  readonly steps?: StepSpans | null;
 }
 
 /** What a request runs, and what to cache once it ran without error (null on a cache hit or without a cache). */
@@ -135,6 +143,7 @@ export interface PlannedRequest {
 /** The steps up to `plan`: cached, or parse, validate, toIr and plan on a miss (Note [Request steps]). */
 export function planRequest(env: PlanEnv, input: PlanInput): PlannedRequest {
   const { catalog, session, request: req } = input;
+  const steps = input.steps ?? null;
   const cache = env.cache;
   // Backend-only requests get their own schema and plans (Note [Plan cache keys]).
   const backendOnly = session.backendOnly === true;
@@ -142,16 +151,28 @@ export function planRequest(env: PlanEnv, input: PlanInput): PlannedRequest {
   let entry = cache === undefined ? undefined : cache.get(catalog.version, key);
   if (entry === undefined) {
     const role = env.schemas.get(catalog, session.role, session.isAdmin, backendOnly);
-    const { document, operation, cost } = validate(role.schema, parse(req.query), req.operationName, { fieldLimit: env.fieldLimit, limits: input.limits });
+    steps?.begin('parse');
+    const parsed = parse(req.query);
+    steps?.begin('validate');
+    const { document, operation, cost } = validate(role.schema, parsed, req.operationName, { fieldLimit: env.fieldLimit, limits: input.limits });
+    steps?.end();
     entry = { op: roleOperation(role, document, operation), structural: [], shaped: [], plans: new Map(), cost, bytes: entryBytes(key, req.query) };
   }
   const op = entry.op;
   const kind = op.kind;
+  if (steps !== null) {
+    steps.parent.setAttribute('graphql.operation.type', kind);
+    const name = op.operation.name?.value;
+    if (name !== undefined) steps.parent.setAttribute('graphql.operation.name', name);
+    steps.begin('allow');
+  }
   allowOperation(kind, input.readOnly);
+  steps?.end();
   const variables = !op.hasVariables ? NO_VARIABLES : env.uncoerced === true ? req.variables : op.coerceVariables(req.variables);
   const planKey = structuralKey(entry, variables);
   const cached = entry.plans.get(planKey);
   if (cached !== undefined) return { plan: cached, variables, kind, pending: null };
+  steps?.begin('toIr');
   const ir = toIr(op, {
     // The role's own permissions: its schema may be shared with roles of equal shape (Note [Shared role types]).
     access: env.schemas.get(catalog, session.role, session.isAdmin, backendOnly).access,
@@ -162,7 +183,9 @@ export function planRequest(env: PlanEnv, input: PlanInput): PlannedRequest {
     if (use === 'structural' && !entry.structural.includes(name)) entry.structural.push(name);
     if (use === 'shape' && !entry.shaped.includes(name)) entry.shaped.push(name);
   }
+  steps?.begin('plan');
   const planned = plan(ir.fields, catalog);
+  steps?.end();
   if (cache === undefined) return { plan: planned, variables, kind, pending: null };
   // The key again: translating may have found more structural variables.
   return { plan: planned, variables, kind, pending: { version: catalog.version, key, entry, planKey: structuralKey(entry, variables) } };

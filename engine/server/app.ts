@@ -12,7 +12,8 @@ import { registerBodyParser } from './body.ts';
 import { buildOriginMatcher, registerCors } from './cors.ts';
 import { graphqlFastPath } from './graphql-fast-path.ts';
 import { registerNotFound } from './not-found.ts';
-import { contextOf, requestEnvelope } from './request-envelope.ts';
+import { contextOf, requestEnvelope, type FinishedRequest } from './request-envelope.ts';
+import { registerMetricsRoutes } from './routes/metrics.ts';
 
 /** Largest request body accepted (metadata documents can be big). */
 const BODY_LIMIT = 64 * 1024 * 1024;
@@ -30,7 +31,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
       const server = createServer(
-        requestEnvelope(deps.logger, deps.observers ?? [], (req, res) => {
+        requestEnvelope({ logger: deps.logger, observers: observersOf(deps), tracer: deps.tracer ?? null }, (req, res) => {
           if (!fastPath(req, res)) handler(req, res);
         }),
       );
@@ -63,7 +64,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(registerHealthRoutes, { deps });
   await app.register(registerMetadataRoutes, { deps });
   await app.register(registerGraphqlRoutes, { deps });
+  await app.register(registerMetricsRoutes, { deps });
   return app;
+}
+
+/** Who is told of each finished request: the given observers, and the metrics when there are any. */
+function observersOf(deps: AppDeps): FinishedRequest[] {
+  const out = [...(deps.observers ?? [])];
+  const metrics = deps.metrics;
+  if (metrics !== undefined) out.push((req, res, _ctx, seconds) => metrics.httpRequest(req.url, res.statusCode, seconds));
+  return out;
 }
 
 /**

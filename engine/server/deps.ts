@@ -7,6 +7,8 @@ import type { GraphqlApi, MetadataApi } from '../api/contract.ts';
 import type { Authenticator } from '../auth/resolve-session.ts';
 import type { Settings } from '../cli/settings.ts';
 import type { Logger } from '../logger.ts';
+import type { EngineMetrics } from '../observability/metrics.ts';
+import type { Tracer } from '../observability/tracing.ts';
 import type { FinishedRequest } from './request-envelope.ts';
 
 /** Everything buildApp needs. */
@@ -16,6 +18,10 @@ export interface AppDeps {
   readonly auth: Authenticator;
   readonly metadata: MetadataApi;
   readonly graphql: GraphqlApi;
-  /** Told of every finished HTTP request (metrics); none by default. */
+  /** Told of every finished HTTP request; none by default. */
   readonly observers?: readonly FinishedRequest[];
+  /** The engine's metrics: served at /v1/metrics and bumped per request (none: no route, no counting). */
+  readonly metrics?: EngineMetrics;
+  /** Null or absent unless tracing is configured (Note [Tracing off costs a null check]). */
+  readonly tracer?: Tracer | null;
 }

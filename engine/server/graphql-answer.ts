@@ -15,6 +15,7 @@ import type { RequestHeaders } from '../auth/resolve-session.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { RequestContext } from '../request-context.ts';
+import type { Span } from '../observability/tracing.ts';
 import type { AppDeps } from './deps.ts';
 import { parseJsonBody, tryParseJsonBody } from './body.ts';
 import { graphqlErrorBody, toEngineError } from '../errors/wire-body.ts';
@@ -85,7 +86,9 @@ export async function answerGraphql(deps: AppDeps, req: GraphqlHttpRequest, ctx?
     } else {
       parsed = getRequestBody(typeof req.payload === 'string' ? req.payload : '');
     }
-    const auth = await deps.auth.resolve(headers, parsed);
+    // The authenticate step; an auth webhook gets its span as `traceparent` (Note [Tracing off costs a null check]).
+    const span = ctx === undefined || ctx.trace === null ? null : ctx.trace.child('authenticate');
+    const auth = span === null ? await deps.auth.resolve(headers, parsed) : await traced(span, deps.auth.resolve(withTraceContext(headers, span), parsed));
     setCookies = auth.setCookies;
     isAdmin = auth.session.isAdmin;
     if (ctx !== undefined) ctx.session = auth.session;
@@ -98,9 +101,30 @@ export async function answerGraphql(deps: AppDeps, req: GraphqlHttpRequest, ctx?
   } catch (e) {
     const err = toEngineError(e);
     if (ctx !== undefined) ctx.failure = err;
+    // Failed before the operation was known (authentication, the body): v2's `unknown` operation type.
+    deps.metrics?.graphqlOperation('unknown', false, 0);
     if (err.status >= 500) deps.logger.error('graphql request failed', { request_id: ctx?.requestId, error: err });
     return { status: statusFor(media, err), contentType, body: JSON.stringify(graphqlErrorBody(err, isAdmin)), setCookies };
   }
 }
 
 const READ_ONLY = { readOnly: true } as const;
+
+/** The client's headers with the trace context of `span` (what an auth webhook is sent). */
+function withTraceContext(headers: RequestHeaders, span: Span): RequestHeaders {
+  const out: Record<string, string | string[] | undefined> = { ...headers, traceparent: span.traceparent() };
+  delete out['tracestate'];
+  return out;
+}
+
+/** `p`, ending `span` when it settles (with the error when it fails). */
+async function traced<T>(span: Span, p: Promise<T>): Promise<T> {
+  try {
+    const v = await p;
+    span.end();
+    return v;
+  } catch (e) {
+    span.end(e);
+    throw e;
+  }
+}

@@ -2,7 +2,9 @@
  * What every HTTP request gets before it is routed (fast path or fastify):
  * its RequestContext with the request id (echoed as `X-Request-Id`, Note
  * [Request ids] in request-context.ts), and once the response is written,
- * the `http-log` line and the request's observers (metrics).
+ * the `http-log` line and the request's observers (metrics). When tracing,
+ * it also starts the request's span (continuing the client's `traceparent`)
+ * and ends it with the response's status.
  *
  * Note [Request envelope cost]
  * Per request this costs reading one header, a UUID when the client sent no
@@ -10,9 +12,11 @@
  * header set, and one 'finish' listener, which exists only when something
  * observes finished requests (the http-log is enabled at this level, or
  * metrics are served). The http-log is v2's default, at level `info`.
+ * The request span exists only when tracing is configured.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.ts';
+import type { Span, Tracer } from '../observability/tracing.ts';
 import { RequestContext, requestIdOf } from '../request-context.ts';
 
 const CONTEXT = Symbol('engine.requestContext');
@@ -35,8 +39,16 @@ export type FinishedRequest = (req: IncomingMessage, res: ServerResponse, ctx: R
 /** Handles a request (routing it somewhere). */
 export type Dispatch = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** Wraps `dispatch` with the request context, the `X-Request-Id` header, the http-log and `observers`. */
-export function requestEnvelope(logger: Logger, observers: readonly FinishedRequest[], dispatch: Dispatch): Dispatch {
+/** What the envelope needs. */
+export interface EnvelopeOptions {
+  readonly logger: Logger;
+  readonly observers: readonly FinishedRequest[];
+  readonly tracer: Tracer | null;
+}
+
+/** Wraps `dispatch` with the request context, the `X-Request-Id` header, the http-log, `observers` and the request span. */
+export function requestEnvelope(opts: EnvelopeOptions, dispatch: Dispatch): Dispatch {
+  const { logger, observers, tracer } = opts;
   const httpLog = logger.enabled('http-log', 'info');
   const httpErrorLog = logger.enabled('http-log', 'error');
   const watching = httpErrorLog || observers.length > 0;
@@ -44,10 +56,10 @@ export function requestEnvelope(logger: Logger, observers: readonly FinishedRequ
     const ctx = new RequestContext(req.socket.remoteAddress, requestIdOf(req.headers['x-request-id']));
     (req as WithContext)[CONTEXT] = ctx;
     res.setHeader('x-request-id', ctx.requestId);
+    if (tracer !== null) traceRequest(tracer, req, res, ctx);
     if (watching) {
-      const start = performance.now();
       res.once('finish', () => {
-        const seconds = (performance.now() - start) / 1000;
+        const seconds = (performance.now() - ctx.startedAt) / 1000;
         for (const o of observers) o(req, res, ctx, seconds);
         const failed = res.statusCode >= 400 || ctx.failure !== null;
         if (failed ? httpErrorLog : httpLog) logHttp(logger, req, res, ctx, seconds, failed);
@@ -55,6 +67,36 @@ export function requestEnvelope(logger: Logger, observers: readonly FinishedRequ
     }
     dispatch(req, res);
   };
+}
+
+function single(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Starts the request's span (a child of the client's `traceparent` when valid) and ends it with the response. */
+function traceRequest(tracer: Tracer, req: IncomingMessage, res: ServerResponse, ctx: RequestContext): void {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const method = req.method ?? 'GET';
+  const span: Span = tracer.startRequest(`${method} ${path}`, single(req.headers.traceparent), single(req.headers.tracestate), {
+    'http.request.method': method,
+    'url.path': path,
+    'engine.request_id': ctx.requestId,
+  });
+  ctx.trace = span;
+  let ended = false;
+  const end = (): void => {
+    if (ended) return;
+    ended = true;
+    span.setAttribute('http.response.status_code', res.statusCode);
+    const failure = ctx.failure;
+    if (!res.writableFinished) span.end(new Error('the client closed the connection before the response'));
+    else if (res.statusCode >= 500) span.end(failure ?? new Error(`HTTP ${res.statusCode}`));
+    else span.end();
+  };
+  res.once('finish', end);
+  res.once('close', end);
 }
 
 /** v2's http-log line. */
