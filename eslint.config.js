@@ -27,6 +27,8 @@ const zones = [
   { target: './engine/backends', from: './engine/metadata/operations', message: 'backends/ must not import metadata operations' },
   // The API contract lives in api/; the engines behind it never import the HTTP layer.
   { target: ['./engine/metadata', './engine/execute', './engine/api'], from: './engine/server', message: 'import the API contract from api/contract.ts, not server/' },
+  // observability/ (metrics, traces) stands alone: every layer may report to it without a cycle.
+  { target: './engine/observability', from: './engine', except: ['./observability'], message: 'observability/ imports nothing of the engine' },
   // graphql/ never imports execute/ or a dialect folder.
   { target: './engine/graphql', from: './engine/execute', message: 'graphql/ must not import execute/' },
   // No folder but backends/ imports a dialect folder.
