@@ -66,6 +66,9 @@ const ORDER: Record<LogLevel, number> = { debug: 20, info: 30, warn: 40, error: 
 /** pino's level names → v2's (pino's trace and fatal are not used by the engine; fastify may). */
 const LABEL: Record<string, LogLevel> = { trace: 'debug', debug: 'debug', info: 'info', warn: 'warn', error: 'error', fatal: 'error' };
 const CONFIGURABLE = new Set<string>(LOG_TYPES);
+/** The request id a fastify child logger was bound to (see onChild below). */
+const CHILD_REQUEST_ID = Symbol('engine.childRequestId');
+const REQ_ID = /"reqId":"([^"]*)"/;
 
 /** `fields` with every Error-valued field written by errorDetails (Note [One logger]). */
 function withErrors(fields: Record<string, unknown>): Record<string, unknown> {
@@ -85,7 +88,7 @@ function withErrors(fields: Record<string, unknown>): Record<string, unknown> {
  * the engine's own calls pass `{type, detail}` already; another caller's
  * object and message become the detail of an `unstructured` line.
  */
-function toV2Shape(args: unknown[]): unknown[] {
+function toV2Shape(args: unknown[], childRequestId: string | undefined): unknown[] {
   const [first, second] = args;
   if (typeof first === 'object' && first !== null && 'type' in first && 'detail' in first) return [first];
   const message = typeof first === 'string' ? first : typeof second === 'string' ? second : undefined;
@@ -93,6 +96,7 @@ function toV2Shape(args: unknown[]): unknown[] {
   const { req, res: _res, ...fields } = given as Record<string, unknown> & { req?: { method?: unknown; url?: unknown; id?: unknown } };
   // fastify passes its request and reply objects: only what identifies the request is kept.
   if (req !== undefined && req !== null) Object.assign(fields, { request_id: req.id, method: req.method, url: req.url });
+  else if (childRequestId !== undefined) fields['request_id'] = childRequestId;
   const detail = withErrors(message === undefined ? fields : { message, ...fields });
   return [{ type: 'unstructured', detail }];
 }
@@ -109,12 +113,20 @@ export function createLogger(opts: LoggerOptions): Logger {
       timestamp: () => `,"timestamp":"${new Date().toISOString()}"`,
       formatters: {
         level: (label) => ({ level: LABEL[label] ?? label }),
-        // fastify's child loggers bind `reqId` and the like: the request id is in detail instead.
         bindings: () => ({}),
+      },
+      // fastify's child loggers bind `reqId`, which pino would write at the top level of each of
+      // their lines; the request id belongs in `detail` (Note [One logger]), so children bind nothing.
+      // Its request id is kept aside and put in the detail of the child's lines (toV2Shape).
+      onChild: (child) => {
+        const c = child as unknown as Record<symbol, string | undefined>;
+        const id = REQ_ID.exec(c[pino.symbols.chindingsSym] ?? '');
+        if (id !== null) c[CHILD_REQUEST_ID] = id[1];
+        c[pino.symbols.chindingsSym] = '';
       },
       hooks: {
         logMethod(args, method) {
-          method.apply(this, toV2Shape(args) as Parameters<typeof method>);
+          method.apply(this, toV2Shape(args, (this as unknown as Record<symbol, string | undefined>)[CHILD_REQUEST_ID]) as Parameters<typeof method>);
         },
       },
     },
