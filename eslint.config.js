@@ -24,6 +24,7 @@ const zones = [
   // backends/ never imports graphql/, server/ or metadata operations.
   { target: './engine/backends', from: './engine/graphql', message: 'backends/ must not import graphql/' },
   { target: './engine/backends', from: './engine/server', message: 'backends/ must not import server/' },
+  { target: './engine/subscriptions', from: './engine/server', message: 'subscriptions/ is called by server/ws/ through api/contract.ts, never the reverse' },
   { target: './engine/backends', from: './engine/metadata/operations', message: 'backends/ must not import metadata operations' },
   // The API contract lives in api/; the engines behind it never import the HTTP layer.
   { target: ['./engine/metadata', './engine/execute', './engine/api'], from: './engine/server', message: 'import the API contract from api/contract.ts, not server/' },

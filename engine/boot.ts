@@ -7,6 +7,7 @@ import type { Settings } from './cli/settings.ts';
 import type { Logger } from './logger.ts';
 import { MetadataService } from './metadata/service.ts';
 import { GraphqlService } from './execute/graphql-service.ts';
+import { SocketService } from './subscriptions/service.ts';
 import { buildApp, closeApp } from './server/app.ts';
 import { Authenticator } from './auth/resolve-session.ts';
 import { ErrorCode } from './errors/codes.ts';
@@ -21,6 +22,8 @@ export interface BuiltEngine {
   readonly metadata: MetadataService;
   /** Its metrics (GET /v1/metrics); the WebSocket server moves their live gauges (LiveMetrics). */
   readonly metrics: EngineMetrics;
+  /** Operations over WebSocket (subscriptions). */
+  readonly socket: SocketService;
   /** Stops taking requests, waits for in-flight ones, closes pools and listeners. */
   close(): Promise<void>;
 }
@@ -52,7 +55,15 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
     logger,
   });
   const tracer = settings.otlpTracesEndpoint === null ? null : await loadOtlpTracer(settings.otlpTracesEndpoint, 'engine', ENGINE_VERSION);
-  const app = await buildApp({ settings, logger, auth, metadata, graphql, metrics, tracer });
+  const socket = new SocketService(graphql, {
+    logger,
+    liveRefetchIntervalMs: settings.liveQueriesMultiplexedRefetchInterval,
+    liveBatchSize: settings.liveQueriesMultiplexedBatchSize,
+    streamRefetchIntervalMs: settings.streamingQueriesMultiplexedRefetchInterval,
+    streamBatchSize: settings.streamingQueriesMultiplexedBatchSize,
+    refetchOnChange: settings.liveQueriesRefetchOnChange,
+  });
+  const app = await buildApp({ settings, logger, auth, metadata, graphql, metrics, tracer, socket });
   metrics.setSources({
     planCache: () => graphql.planCacheStats,
     resourceVersion: () => metadata.catalogRef.current.resourceVersion,
@@ -64,10 +75,12 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
     app,
     metadata,
     metrics,
+    socket,
     async close() {
       if (closed) return;
       closed = true;
       await closeApp(app);
+      await socket.close();
       await metadata.close();
       // Spans of the last requests are exported before the process goes.
       await tracer?.shutdown();

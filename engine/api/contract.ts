@@ -59,3 +59,29 @@ export interface GraphqlApi {
   /** `/v1/graphql/explain`: `{query: {query, variables, operationName}, user}` → `[{field, sql, plan, prepared_arguments}]`. */
   explain(body: unknown): Promise<ApiResponse>;
 }
+
+/** Where one WebSocket operation's results go; server/ws/ writes them in the socket's protocol. */
+export interface OperationSink {
+  /** A result as JSON text: `{"data":…}` or `{"errors":[…]}`. */
+  next(resultText: string): void;
+  /** The operation was refused before it ran (validation, permissions): its GraphQL errors; the operation is over. */
+  error(errors: readonly unknown[]): void;
+  /** The operation is over (a query or mutation answered, a subscription ended by the engine). */
+  complete(): void;
+}
+
+/** A running WebSocket operation. */
+export interface OperationHandle {
+  /** Stops it (the client's `complete`/`stop`, or the socket closed); nothing more reaches its sink. */
+  stop(): void;
+}
+
+/** GraphQL operations over a WebSocket: queries, mutations and subscriptions (engine/subscriptions/). */
+export interface SocketApi {
+  /**
+   * Starts one operation (`{query, variables?, operationName?}`): a query or
+   * mutation answers once and completes; a subscription answers until
+   * stopped. Never throws for bad input: refusals go to `sink.error`.
+   */
+  start(session: Session, payload: unknown, sink: OperationSink, ctx?: RequestContext): Promise<OperationHandle>;
+}

@@ -83,8 +83,10 @@ export class AuthWebhook {
       this.#logger.log('webhook-log', 'error', { message: 'authentication webhook failed', url: this.#url, method: this.#mode, status_code: res.status });
       throw new EngineError(ErrorCode.Unexpected, 'Invalid response from authorization hook', { status: 500 });
     }
-    const result: WebhookResult = { session: await this.#sessionOf(res), setCookies: res.headers.getSetCookie() };
     const expiresAt = cacheExpiryOf(res.headers);
+    const session = await this.#sessionOf(res);
+    // A socket authenticated by this answer lives until it expires (server/ws/).
+    const result: WebhookResult = { session: expiresAt === null ? session : { ...session, expiresAt }, setCookies: res.headers.getSetCookie() };
     if (expiresAt !== null && expiresAt > Date.now()) {
       if (this.#cache.size >= MAX_CACHE_ENTRIES) this.#evictExpired();
       if (this.#cache.size < MAX_CACHE_ENTRIES) this.#cache.set(key, { result, expiresAt });

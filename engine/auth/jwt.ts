@@ -168,7 +168,8 @@ export class JwtAuthenticator {
 
   /** Verifies `token` and builds the session; `requestedRole` is the X-Engine-Role header, if any. */
   async session(token: string, requestedRole: string | undefined): Promise<Session> {
-    const claims = this.#claimsOf(await this.#verify(token));
+    const payload = await this.#verify(token);
+    const claims = this.#claimsOf(payload);
     const allowed = claims[ALLOWED_ROLES];
     if (!Array.isArray(allowed) || allowed.length === 0 || !allowed.every((r) => typeof r === 'string')) {
       throw invalidClaims(`${ALLOWED_ROLES} should be a non-empty list of strings`);
@@ -185,6 +186,7 @@ export class JwtAuthenticator {
       // Array and object claims stay JSON text; permissions read them as array session variables.
       vars[k] = typeof v === 'string' ? v : JSON.stringify(v);
     }
-    return buildSession(role, vars);
+    const session = buildSession(role, vars);
+    return typeof payload.exp === 'number' ? { ...session, expiresAt: payload.exp * 1000 } : session;
   }
 }

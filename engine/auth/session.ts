@@ -16,6 +16,12 @@ export interface Session {
    * (resolve-session.ts). Absent means false.
    */
   readonly backendOnly?: boolean;
+  /**
+   * When the credentials behind the session expire (ms since the epoch): a
+   * JWT's `exp`, an auth webhook answer's `Expires`/`Cache-Control`. A
+   * WebSocket is closed then (server/ws/). Absent: never.
+   */
+  readonly expiresAt?: number;
 }
 
 /** The name of the role that bypasses permissions. */

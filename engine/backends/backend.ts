@@ -187,10 +187,42 @@ export interface EventTriggerSupport {
   remove(conn: SourceConnection, name: string): Promise<void>;
 }
 
-/** Multiplexed live queries (a later issue): many subscribers' variables in one statement. Optional. */
+/** A table as the database names it. */
+export interface TableName {
+  readonly schema: string;
+  readonly name: string;
+}
+
+/**
+ * One read statement made to answer many subscribers at once (Note
+ * [Multiplexed live queries] in postgres/live-query.ts).
+ */
+export interface MultiplexedStatement {
+  /** The statement's text (tests, logs). */
+  readonly text: string;
+  /** The tables it reads; null when the database cannot tell (a function call): then only polling sees changes. */
+  readonly tables: readonly TableName[] | null;
+  /**
+   * Runs it for a batch: each entry is one subscriber's bound parameter values
+   * (as for the single statement); answers each one's JSON text, in order
+   * (null: no row).
+   */
+  run(batch: readonly (readonly unknown[])[]): Promise<(string | null)[]>;
+}
+
+/** A listener for table changes ({@link LiveQuerySupport.listen}). */
+export interface ChangeFeed {
+  close(): Promise<void>;
+}
+
+/** Multiplexed live queries and change notification (subscriptions/). Optional: without it a source serves no live queries. */
 export interface LiveQuerySupport {
-  /** The statement that answers `fields` for a batch of variable sets given as one parameter. */
-  multiplexed(fields: readonly ir.QueryRootField[]): CompiledSql;
+  /** The multiplexed form of one compiled read statement on `conn` (asks the database once for what it needs). */
+  multiplex(conn: SourceConnection, stmt: CompiledSql): Promise<MultiplexedStatement>;
+  /** Makes every committed write to `tables` reported to {@link listen}ers; throws when it may not (privileges, foreign tables). */
+  watchTables(conn: SourceConnection, tables: readonly TableName[]): Promise<void>;
+  /** Reports changes to watched tables of `conn`'s database; `lost` when notifications may have been missed (the listener reconnects). */
+  listen(conn: SourceConnection, changed: (table: TableName) => void, lost: () => void): Promise<ChangeFeed>;
 }
 
 /**

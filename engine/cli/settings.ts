@@ -44,6 +44,20 @@ export interface Settings {
   readonly statementTimeout: number;
   /** Most fields one operation may select, fragments expanded (0: no bound); Note [Operation cost]. */
   readonly queryFieldLimit: number;
+  /** ms between refetches of a live-query cohort at most (v2 default 1000); Note [Refetch on change] in subscriptions/. */
+  readonly liveQueriesMultiplexedRefetchInterval: number;
+  /** Subscribers' variable sets per multiplexed statement (v2 default 100). */
+  readonly liveQueriesMultiplexedBatchSize: number;
+  /** ms between polls of a streaming cohort (v2 default 1000). */
+  readonly streamingQueriesMultiplexedRefetchInterval: number;
+  /** Subscribers' cursors per multiplexed streaming statement (v2 default 100). */
+  readonly streamingQueriesMultiplexedBatchSize: number;
+  /** Seconds between keep-alive messages on a WebSocket (v2 default 5). */
+  readonly websocketKeepalive: number;
+  /** Seconds a WebSocket may take to send connection_init (v2 default 3). */
+  readonly websocketConnectionInitTimeout: number;
+  /** Refetch a live query only when a table it reads may have changed (default true); false: plain polling as v2. */
+  readonly liveQueriesRefetchOnChange: boolean;
 }
 
 interface SettingSpec {
@@ -80,6 +94,13 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'stringifyNumericTypes', flag: '--stringify-numeric-types', env: 'ENGINE_GRAPHQL_STRINGIFY_NUMERIC_TYPES', kind: 'bool', describe: 'return bigint, numeric and float values as JSON strings (default false)' },
   { key: 'planCacheSizeMb', flag: '--plan-cache-size-mb', env: 'ENGINE_GRAPHQL_PLAN_CACHE_SIZE_MB', kind: 'int', describe: 'estimated MiB of memory the plan cache may keep (default 128)' },
   { key: 'statementTimeout', flag: '--statement-timeout', env: 'ENGINE_GRAPHQL_STATEMENT_TIMEOUT', kind: 'int', describe: 'seconds a GraphQL request\'s SQL statement may run, 0 for no limit (default 60)' },
+  { key: 'liveQueriesMultiplexedRefetchInterval', flag: '--live-queries-multiplexed-refetch-interval', env: 'ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL', kind: 'int', describe: 'ms between refetches of a live query at most (default 1000)' },
+  { key: 'liveQueriesMultiplexedBatchSize', flag: '--live-queries-multiplexed-batch-size', env: 'ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE', kind: 'int', describe: 'subscribers per multiplexed live-query statement (default 100)' },
+  { key: 'streamingQueriesMultiplexedRefetchInterval', flag: '--streaming-queries-multiplexed-refetch-interval', env: 'ENGINE_GRAPHQL_STREAMING_QUERIES_MULTIPLEXED_REFETCH_INTERVAL', kind: 'int', describe: 'ms between polls of a streaming subscription (default 1000)' },
+  { key: 'streamingQueriesMultiplexedBatchSize', flag: '--streaming-queries-multiplexed-batch-size', env: 'ENGINE_GRAPHQL_STREAMING_QUERIES_MULTIPLEXED_BATCH_SIZE', kind: 'int', describe: 'subscribers per multiplexed streaming statement (default 100)' },
+  { key: 'websocketKeepalive', flag: '--websocket-keepalive', env: 'ENGINE_GRAPHQL_WEBSOCKET_KEEPALIVE', kind: 'int', describe: 'seconds between WebSocket keep-alive messages (default 5)' },
+  { key: 'websocketConnectionInitTimeout', flag: '--websocket-connection-init-timeout', env: 'ENGINE_GRAPHQL_WEBSOCKET_CONNECTION_INIT_TIMEOUT', kind: 'int', describe: 'seconds a WebSocket may take to send connection_init (default 3)' },
+  { key: 'liveQueriesRefetchOnChange', flag: '--live-queries-refetch-on-change', env: 'ENGINE_GRAPHQL_LIVE_QUERIES_REFETCH_ON_CHANGE', kind: 'bool', describe: 'refetch a live query only when a table it reads may have changed (default true; false polls every interval)' },
   { key: 'queryFieldLimit', flag: '--query-field-limit', env: 'ENGINE_GRAPHQL_QUERY_FIELD_LIMIT', kind: 'int', describe: 'most fields one GraphQL operation may select, fragments expanded, 0 for no bound (default 5000)' },
 ];
 
@@ -106,6 +127,13 @@ const DEFAULTS: Settings = {
   planCacheSizeMb: 128,
   statementTimeout: 60,
   queryFieldLimit: 5000,
+  liveQueriesMultiplexedRefetchInterval: 1000,
+  liveQueriesMultiplexedBatchSize: 100,
+  streamingQueriesMultiplexedRefetchInterval: 1000,
+  streamingQueriesMultiplexedBatchSize: 100,
+  websocketKeepalive: 5,
+  websocketConnectionInitTimeout: 3,
+  liveQueriesRefetchOnChange: true,
 };
 
 /** Settings with defaults for everything not given (tests and embedding). */

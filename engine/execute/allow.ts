@@ -39,7 +39,15 @@ export function allowRequest(
   return null;
 }
 
-/** The operation half of `allow`: throws {@link MUTATION_OVER_GET} for a mutation in a read-only (GET) request. */
-export function allowOperation(kind: OperationTypeNode, readOnly: boolean): void {
+/** v2 compat: a subscription needs a WebSocket (server/ws/). */
+export const SUBSCRIPTION_OVER_HTTP = new EngineError(ErrorCode.ValidationFailed, 'subscriptions are not supported over HTTP, use websockets instead', { path: '$' });
+
+/**
+ * The operation half of `allow`: throws {@link MUTATION_OVER_GET} for a
+ * mutation in a read-only (GET) request, {@link SUBSCRIPTION_OVER_HTTP} for a
+ * subscription not sent over a WebSocket (`socket`).
+ */
+export function allowOperation(kind: OperationTypeNode, readOnly: boolean, socket = false): void {
   if (readOnly && kind === 'mutation') throw MUTATION_OVER_GET;
+  if (kind === 'subscription' && !socket) throw SUBSCRIPTION_OVER_HTTP;
 }

@@ -14,7 +14,7 @@ import type { RequestContext } from '../request-context.ts';
 import type { ApiResponse, ExecuteOptions, GraphqlApi } from '../api/contract.ts';
 import type { CatalogRef } from '../catalog/snapshot.ts';
 import type { Logger } from '../logger.ts';
-import { buildSession, ADMIN_ROLE, type Session } from '../auth/session.ts';
+import { buildSession, roleViewKey, ADMIN_ROLE, type Session } from '../auth/session.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError, isEngineError } from '../errors/engine-error.ts';
 import type { BoundPlan } from './bind.ts';
@@ -45,6 +45,15 @@ export interface GraphqlServiceOptions {
 function asEngineError(e: unknown): EngineError {
   if (isEngineError(e)) return e;
   return new EngineError(ErrorCode.Unexpected, 'unexpected error', { internal: String(e), cause: e });
+}
+
+/** A WebSocket operation planned by {@link GraphqlService.planSocketOperation}. */
+export interface SocketOperationPlan extends PlannedRequest {
+  readonly catalogVersion: number;
+  readonly shareKey: string;
+  readonly runOptions: RunOptions | undefined;
+  /** Keeps the plan in the plan cache (call once it ran without error). */
+  remember(): void;
 }
 
 /** Implements /v1/graphql and /v1/graphql/explain over the catalog in force. */
@@ -178,6 +187,40 @@ export class GraphqlService implements GraphqlApi {
   /** The plan of a request: the request steps up to `plan`, through the plan cache (Note [Request steps]). */
   #planFor(session: Session, request: GraphqlRequest, limits: RoleLimits | null, readOnly: boolean): PlannedRequest {
     return planRequest(this.#env, { catalog: this.#catalogRef.current, session, request, limits, readOnly });
+  }
+
+  /**
+   * The request steps up to `plan` for the WebSocket transport
+   * (engine/subscriptions/; Note [Request steps]): `allow` (rate limits), then
+   * planRequest through this service's plan cache. Throws EngineError.
+   * `shareKey` is equal for requests that run the same plan (catalog version,
+   * role view, operation, structural variables): a live-query cohort.
+   */
+  planSocketOperation(session: Session, body: unknown, ctx?: RequestContext): SocketOperationPlan {
+    const limits = this.#limits === null ? null : this.#limits.forRole(session.role, session.isAdmin);
+    if (limits !== null) {
+      const refused = allowRequest(session, limits, this.#rates, ctx?.clientAddress, null);
+      if (refused !== null) throw refused;
+    }
+    const request = parseGraphqlRequest(body);
+    const catalog = this.#catalogRef.current;
+    const planned = planRequest(this.#env, { catalog, session, request, limits, readOnly: false, socket: true });
+    const timeoutMs = limits === null ? null : limits.timeoutMs;
+    const pending = planned.pending;
+    return {
+      ...planned,
+      catalogVersion: catalog.version,
+      shareKey: `${catalog.version}\u0000${PlanCache.key(roleViewKey(session), request.operationName, request.query)}\u0000${planned.planKey}`,
+      runOptions: ctx === undefined ? (timeoutMs === null ? undefined : { timeoutMs }) : { cancel: ctx, timeoutMs },
+      remember: () => {
+        if (pending !== null) this.#plans.store(pending.version, pending.key, pending.entry, pending.planKey, planned.plan);
+      },
+    };
+  }
+
+  /** The catalog in force changes (subscriptions re-plan their operations). */
+  onCatalogChange(fn: (version: number) => void): () => void {
+    return this.#catalogRef.subscribe((c) => fn(c.version));
   }
 
   /** `/v1/graphql/explain`: the SQL and Postgres plan of each database root field. */

@@ -130,6 +130,8 @@ export interface PlanInput {
   readonly readOnly: boolean;
   /** The operation's step spans when tracing, else null or absent (Note [Tracing off costs a null check]). */
   readonly steps?: StepSpans | null;
+  /** Sent over a WebSocket: subscriptions are allowed (allow). */
+  readonly socket?: boolean;
 }
 
 /** What a request runs, and what to cache once it ran without error (null on a cache hit or without a cache). */
@@ -137,6 +139,8 @@ export interface PlannedRequest {
   readonly plan: Plan;
   readonly variables: Readonly<Record<string, unknown>>;
   readonly kind: OperationTypeNode;
+  /** The plan's key among the operation's plans (its structural variables' values): with the plan-cache key, what requests sharing this plan have in common. */
+  readonly planKey: string;
   readonly pending: { readonly version: number; readonly key: string; readonly entry: OperationEntry; readonly planKey: string } | null;
 }
 
@@ -166,12 +170,12 @@ export function planRequest(env: PlanEnv, input: PlanInput): PlannedRequest {
     if (name !== undefined) steps.parent.setAttribute('graphql.operation.name', name);
     steps.begin('allow');
   }
-  allowOperation(kind, input.readOnly);
+  allowOperation(kind, input.readOnly, input.socket === true);
   steps?.end();
   const variables = !op.hasVariables ? NO_VARIABLES : env.uncoerced === true ? req.variables : op.coerceVariables(req.variables);
   const planKey = structuralKey(entry, variables);
   const cached = entry.plans.get(planKey);
-  if (cached !== undefined) return { plan: cached, variables, kind, pending: null };
+  if (cached !== undefined) return { plan: cached, variables, kind, planKey, pending: null };
   steps?.begin('toIr');
   const ir = toIr(op, {
     // The role's own permissions: its schema may be shared with roles of equal shape (Note [Shared role types]).
@@ -186,9 +190,10 @@ export function planRequest(env: PlanEnv, input: PlanInput): PlannedRequest {
   steps?.begin('plan');
   const planned = plan(ir.fields, catalog);
   steps?.end();
-  if (cache === undefined) return { plan: planned, variables, kind, pending: null };
   // The key again: translating may have found more structural variables.
-  return { plan: planned, variables, kind, pending: { version: catalog.version, key, entry, planKey: structuralKey(entry, variables) } };
+  const finalKey = structuralKey(entry, variables);
+  if (cache === undefined) return { plan: planned, variables, kind, planKey: finalKey, pending: null };
+  return { plan: planned, variables, kind, planKey: finalKey, pending: { version: catalog.version, key, entry, planKey: finalKey } };
 }
 
 /** One request for {@link planOne} and {@link executeOne} (golden tests, tools). */

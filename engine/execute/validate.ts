@@ -79,10 +79,6 @@ export function validate(schema: GraphQLSchema, document: DocumentNode, operatio
     // v2 compat: the wording for a role that may write nothing.
     throw new EngineError(ErrorCode.ValidationFailed, 'no mutations exist', { path: '$' });
   }
-  // No subscription_root is advertised until a WebSocket serves subscriptions (build-schema.ts).
-  if (schema.getSubscriptionType() == null && document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && d.operation === 'subscription')) {
-    throw new EngineError(ErrorCode.ValidationFailed, 'subscriptions are not supported yet', { path: '$' });
-  }
   const chosen = getOperationAST(document, operationName);
   let errors: readonly GraphQLError[];
   let cost: OperationCost | undefined;

@@ -14,6 +14,7 @@ import { graphqlFastPath } from './graphql-fast-path.ts';
 import { registerNotFound } from './not-found.ts';
 import { contextOf, requestEnvelope, type FinishedRequest } from './request-envelope.ts';
 import { registerMetricsRoutes } from './routes/metrics.ts';
+import { attachWebSocket } from './ws/upgrade.ts';
 
 /** Largest request body accepted (metadata documents can be big). */
 const BODY_LIMIT = 64 * 1024 * 1024;
@@ -27,7 +28,8 @@ const KEEP_ALIVE_TIMEOUT_MS = 72_000;
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   let closing = false;
-  const fastPath = graphqlFastPath({ deps, bodyLimit: BODY_LIMIT, allowOrigin: buildOriginMatcher(deps.settings.corsDomain), closing: () => closing });
+  const allowOrigin = buildOriginMatcher(deps.settings.corsDomain);
+  const fastPath = graphqlFastPath({ deps, bodyLimit: BODY_LIMIT, allowOrigin, closing: () => closing });
   const app = Fastify({
     serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
       const server = createServer(
@@ -48,9 +50,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   });
+  // GraphQL over WebSocket: upgrades of /v1/graphql (server/ws/).
+  const sockets = attachWebSocket(app.server, deps, allowOrigin);
   // Runs when close() begins, before the server stops accepting: from then on fastify answers 503.
   app.addHook('preClose', (done) => {
     closing = true;
+    sockets.close();
     done();
   });
   // Requests that did not come through the envelope (inject in tests) echo their id too.

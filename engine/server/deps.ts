@@ -3,7 +3,7 @@
  * routes, authenticates and writes responses; the work is behind the
  * interfaces of api/contract.ts.
  */
-import type { GraphqlApi, MetadataApi } from '../api/contract.ts';
+import type { GraphqlApi, MetadataApi, SocketApi } from '../api/contract.ts';
 import type { Authenticator } from '../auth/resolve-session.ts';
 import type { Settings } from '../cli/settings.ts';
 import type { Logger } from '../logger.ts';
@@ -24,4 +24,6 @@ export interface AppDeps {
   readonly metrics?: EngineMetrics;
   /** Null or absent unless tracing is configured (Note [Tracing off costs a null check]). */
   readonly tracer?: Tracer | null;
+  /** Operations over WebSocket on /v1/graphql (server/ws/); absent: upgrades are refused. */
+  readonly socket?: SocketApi;
 }

@@ -143,8 +143,11 @@ export class PostgresConnection implements SourceConnection {
   #closed = false;
   /** Whether connections start with a statement timeout (run_sql lifts it). */
   readonly #statementTimeout: boolean;
+  /** The database URL (a LISTEN connection of live queries opens its own client). */
+  readonly url: string;
 
   constructor(databaseUrl: string, settings: PostgresPoolSettings = {}) {
+    this.url = databaseUrl;
     this.#pool = new pg.Pool({
       connectionString: databaseUrl,
       max: settings.maxConnections ?? 50,

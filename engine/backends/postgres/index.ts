@@ -13,6 +13,7 @@ import { ddlStamp } from './ddl-stamp.ts';
 import { fetchEnumTableRows, introspectPostgres } from './introspect.ts';
 import { checkDeferredConstraints, runSqlReadOnlyIn, runSqlText } from './run-sql.ts';
 import { postgresScalar } from './scalars.ts';
+import { postgresLiveQueries } from './live-query.ts';
 
 function introspectorOn(q: PgQueryable): Introspector {
   return {
@@ -52,4 +53,5 @@ export const postgresBackend: Backend = {
       storeHandle: client,
     };
   },
+  liveQueries: postgresLiveQueries,
 };

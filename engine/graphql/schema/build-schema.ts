@@ -1,9 +1,9 @@
 /**
  * The GraphQL schema of one role, built from a catalog snapshot: the root
  * fields of every root-field contributor (tables, functions; Note [Root-field
- * contributors] in root-fields.ts) on `query_root` and `mutation_root` (no
- * `subscription_root` until subscriptions are served). A role that may write
- * nothing gets no mutation type.
+ * contributors] in root-fields.ts) on `query_root`, `mutation_root` and
+ * `subscription_root` (the query fields plus `<t>_stream`; served over the
+ * WebSocket of server/ws/). A role that may write nothing gets no mutation type.
  */
 import { GraphQLString, type GraphQLFieldConfigMap, type GraphQLSchema } from 'graphql';
 import type { Catalog } from '../../catalog/types.ts';
@@ -12,7 +12,7 @@ import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
 import { nonNull, objectType } from './lean-types.ts';
 import { namespaceRootFields } from './namespace.ts';
 import { renameSchema, type NamingConvention } from './naming-convention.ts';
-import { MUTATION_ROOT, NO_QUERIES_FIELD, NO_QUERIES_MESSAGE, QUERY_ROOT } from './names.ts';
+import { MUTATION_ROOT, NO_QUERIES_FIELD, NO_QUERIES_MESSAGE, QUERY_ROOT, SUBSCRIPTION_ROOT } from './names.ts';
 import { buildRoleAccess, type RoleAccess } from './role-access.ts';
 import type { RootFieldContributor, RootFieldInput, ServedRoot } from './root-field-contributor.ts';
 import { ROOT_FIELD_CONTRIBUTORS } from './root-fields.ts';
@@ -78,15 +78,20 @@ export function buildSchemaOf(
       },
     };
   }
-  const query = objectType({ name: QUERY_ROOT, fields: namespaceRootFields(fields, 'query') });
-  // No subscription_root until a WebSocket transport serves subscriptions: a schema that advertises
-  // it makes clients and codegen offer operations that can only fail (over HTTP they used to run as
-  // queries, which is not what a subscriber expects).
+  const queryFields = namespaceRootFields(fields, 'query');
+  const query = objectType({ name: QUERY_ROOT, fields: queryFields });
+  // subscription_root: the query fields (live queries) plus the contributors' own (`<t>_stream`).
+  const streams = contributedFields(contributors, input, 'subscription');
+  const subscriptionFields = namespaceRootFields({ ...fields, ...streams }, 'subscription');
+  // Without namespaces or streams (whose types differ per root) subscription_root shows query_root's very fields (Note [Shared fields]).
+  const names = Object.keys(queryFields);
+  const same = names.length === Object.keys(subscriptionFields).length && names.every((n) => queryFields[n] === subscriptionFields[n]);
+  const subscription = objectType({ name: SUBSCRIPTION_ROOT, fields: subscriptionFields }, same ? query : undefined);
   const writes = contributedFields(contributors, input, 'mutation');
   const mutation =
     Object.keys(writes).length === 0 ? undefined : objectType({ name: MUTATION_ROOT, fields: namespaceRootFields(writes, 'mutation') });
   // Not `new GraphQLSchema`: see Note [Flat type collection] in collect-types.ts.
-  const schema = schemaOf(query, mutation);
+  const schema = schemaOf(query, mutation, subscription);
   const sources = [...catalog.sources.values()];
   if (sources.length > 0 && sources.every((s) => s.customization?.namingConvention === 'graphql-default')) {
     const naming = renameSchema(schema);

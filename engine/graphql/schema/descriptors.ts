@@ -18,6 +18,8 @@ export type RootFieldDescriptor =
   | { readonly kind: 'select'; readonly table: TableView }
   | { readonly kind: 'select-by-pk'; readonly table: TableView }
   | { readonly kind: 'select-aggregate'; readonly table: TableView }
+  /** `<t>_stream` on subscription_root (stream-fields.ts). */
+  | { readonly kind: 'select-stream'; readonly table: TableView }
   | { readonly kind: 'static'; readonly json: string }
   /** A tracked function's rows (`<fn>`) or their aggregate (`<fn>_aggregate`); see function-fields.ts. */
   | { readonly kind: 'function' | 'function-aggregate'; readonly table: TableView; readonly fn: FunctionInfo }

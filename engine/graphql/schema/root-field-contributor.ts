@@ -9,10 +9,11 @@ import type { RoleAccess } from './role-access.ts';
 import type { SchemaTypes } from './table-types.ts';
 
 /**
- * The root types a schema serves. `subscription` joins when a WebSocket
- * transport serves subscriptions; every contributor then answers it.
+ * The root types a schema serves. For `subscription` a contributor answers
+ * only the fields of its own that query_root lacks (`<t>_stream`): the query
+ * fields are on subscription_root already (live queries).
  */
-export type ServedRoot = 'query' | 'mutation';
+export type ServedRoot = 'query' | 'mutation' | 'subscription';
 
 /** What a contributor reads to make a role's root fields. */
 export interface RootFieldInput {

@@ -23,12 +23,17 @@ import { mutationRootFields } from './mutation-root.ts';
 import { functionFingerprint, tableFingerprint } from './role-fingerprint.ts';
 import type { RootFieldContributor } from './root-field-contributor.ts';
 import { tableSelectRootFields } from './table-root-fields.ts';
+import { tableStreamRootFields } from './stream-fields.ts';
 
-/** Tracked tables: select, select-by-pk and aggregate on query_root; insert, update, delete on mutation_root. */
+/** Tracked tables: select, select-by-pk and aggregate on query_root; insert, update, delete on mutation_root; `<t>_stream` on subscription_root. */
 export const TABLE_ROOT_FIELDS: RootFieldContributor = {
   name: 'tables',
   rootFields: (input, root) =>
-    root === 'query' ? tableSelectRootFields(input.access.tables.values(), input.types) : mutationRootFields(input.access.mutations.values(), input.types),
+    root === 'query'
+      ? tableSelectRootFields(input.access.tables.values(), input.types)
+      : root === 'mutation'
+        ? mutationRootFields(input.access.mutations.values(), input.types)
+        : tableStreamRootFields(input.access.tables.values(), input.types),
   fingerprint: (_catalog, _role, access) => tableFingerprint(access),
 };
 
@@ -36,7 +41,9 @@ export const TABLE_ROOT_FIELDS: RootFieldContributor = {
 export const FUNCTION_ROOT_FIELDS: RootFieldContributor = {
   name: 'functions',
   rootFields: (input, root) =>
-    functionRootFields(
+    root === 'subscription'
+      ? {}
+      : functionRootFields(
       input.catalog,
       input.access.tables,
       input.types,

@@ -28,6 +28,7 @@ import { valueEncoding } from '../schema/scalars.ts';
 import { astInput, leafParam } from './input.ts';
 import { toIrFunctionField } from './function.ts';
 import { toIrMutationField } from './mutation.ts';
+import { toIrStreamField } from './stream.ts';
 import { plainSource, toIrAggregate, toIrFields, toIrRowSource } from './select.ts';
 import { argumentOf } from './collect-fields.ts';
 import { andAll } from '../../ir/bool-exp.ts';
@@ -147,6 +148,9 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
           fields.push({ kind: 'select', alias, source: view.source.name, select: { from, fields: selected, cardinality: 'one' } });
           break;
         }
+        case 'select-stream':
+          fields.push(toIrStreamField(readView(ctx, d.table), def, nodes, ctx, alias, path));
+          break;
         case 'select-aggregate':
           fields.push({ kind: 'aggregate', alias, source: d.table.source.name, select: toIrAggregate(readView(ctx, d.table), def, nodes, ctx, path) });
           break;

@@ -72,11 +72,11 @@ describe('language features', () => {
     expect(r).toEqual({ data: { __typename: 'query_root' } });
   });
 
-  it('advertises no subscription root until a WebSocket serves subscriptions', async () => {
+  it('advertises the subscription root, and refuses subscriptions over HTTP as v2 does', async () => {
     const r = await f.gql('{ __type(name: "subscription_root") { name } }');
-    expect(r.data.__type).toBeNull();
+    expect(r.data.__type).toEqual({ name: 'subscription_root' });
     const s = await f.gql('subscription { authors { id } }');
-    expect(s.errors[0].extensions.code).toBe('validation-failed');
+    expect(s.errors[0]).toEqual({ message: 'subscriptions are not supported over HTTP, use websockets instead', extensions: { path: '$', code: 'validation-failed' } });
   });
 });
 

@@ -28,9 +28,9 @@ describe('buildRoleSchema', () => {
     ]) {
       expect(schema.getType(name), name).toBeDefined();
     }
-    // Not advertised until a WebSocket serves subscriptions.
-    expect(schema.getType('subscription_root')).toBeUndefined();
-    expect(schema.getSubscriptionType()).toBeUndefined();
+    // Served over the WebSocket: the query fields (live queries).
+    expect(schema.getSubscriptionType()?.name).toBe('subscription_root');
+    expect(Object.keys(schema.getSubscriptionType()?.getFields() ?? {})).toEqual(expect.arrayContaining(['albums', 'albums_by_pk', 'albums_aggregate']));
     expect(schema.getMutationType()?.name).toBe('mutation_root');
     expect(Object.keys(schema.getMutationType()?.getFields() ?? {})).toEqual(
       expect.arrayContaining(['insert_albums', 'insert_albums_one', 'update_albums', 'update_albums_by_pk', 'update_albums_many', 'delete_albums', 'delete_albums_by_pk']),

@@ -1,0 +1,297 @@
+/**
+ * Multiplexed live queries on PostgreSQL: one statement answers a batch of
+ * subscribers of one cohort, and statement-level triggers say when a table a
+ * cohort reads changed. The backend half of Note [Refetch on change] in
+ * subscriptions/live-queries.ts.
+ *
+ * Note [Multiplexed live queries]
+ * A cohort's read statement (compiled once, placeholders `$1..$n` filled per
+ * request from variables and session variables) becomes
+ *
+ *   SELECT "_subs"."__i", (<the statement, $k → ("_subs"."__p<k>")::<type k>>)
+ *   FROM unnest($1::int4[], $2::text[], …, $n+1::text[]) AS "_subs"("__i", "__p1", …)
+ *
+ * one row per distinct set of values: parameter k of every subscriber of the
+ * batch travels in the text array $k+1, in the text form the driver would
+ * have sent for the single statement (pg's own prepareValue, arrays as array
+ * literals), and is cast back to the type PostgreSQL infers for $k in the
+ * single statement. Those types are asked once per cohort (PREPARE, then
+ * pg_prepared_statements.parameter_types), so a subscriber's values mean
+ * exactly what they mean over HTTP, permissions (session variables are
+ * parameters like any other) included. `$k` is rewritten only outside quoted
+ * identifiers and string literals, the only places the fragment compiler
+ * writes text a user may have chosen.
+ */
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import type { ChangeFeed, LiveQuerySupport, MultiplexedStatement, SourceConnection, TableName } from '../backend.ts';
+import type { CompiledSql } from '../sql/fragment.ts';
+import { ErrorCode } from '../../errors/codes.ts';
+import { EngineError } from '../../errors/engine-error.ts';
+import { PostgresConnection } from './connection.ts';
+import { POSTGRES_DIALECT } from './dialect.ts';
+
+/** The driver's own text form of a parameter value (arrays as array literals). */
+const prepareValue = (pg as unknown as { utils: { prepareValue(v: unknown): unknown } }).utils.prepareValue;
+
+/** Returns every value as its text form. */
+const textTypes: pg.CustomTypesConfig = { getTypeParser: () => (value: string) => value };
+
+/** The channel the change triggers notify on. */
+export const CHANGE_CHANNEL = 'engine_live_change';
+const LIVE_SCHEMA = 'engine_live';
+const TRIGGER_NAME = 'engine_live_change';
+
+/** Named prepared statements a process gives multiplexed texts at most (later ones run unnamed). */
+const MAX_NAMED = 1000;
+let namedCount = 0;
+const names = new Map<string, string>();
+
+function own(conn: SourceConnection): PostgresConnection {
+  if (conn instanceof PostgresConnection) return conn;
+  throw new EngineError(ErrorCode.Unexpected, `a ${conn.kind} connection was given to the postgres backend`);
+}
+
+/** `text` with each placeholder `$n` outside quotes replaced by `replace(n)`. */
+export function rewritePlaceholders(text: string, replace: (n: number) => string): string {
+  let out = '';
+  let i = 0;
+  const len = text.length;
+  while (i < len) {
+    const c = text[i] as string;
+    if (c === '"' || c === "'") {
+      // A quoted identifier or a standard-conforming string literal; a doubled quote stays inside.
+      let j = i + 1;
+      for (;;) {
+        const k = text.indexOf(c, j);
+        if (k === -1) {
+          j = len;
+          break;
+        }
+        if (text[k + 1] === c) {
+          j = k + 2;
+          continue;
+        }
+        j = k + 1;
+        break;
+      }
+      out += text.slice(i, j);
+      i = j;
+      continue;
+    }
+    if (c === '$') {
+      let j = i + 1;
+      while (j < len && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
+      if (j > i + 1) {
+        out += replace(Number(text.slice(i + 1, j)));
+        i = j;
+        continue;
+      }
+    }
+    out += c;
+    i++;
+  }
+  return out;
+}
+
+/** The types PostgreSQL infers for the parameters of `text` (as `regtype` text, usable in casts). */
+async function parameterTypes(conn: PostgresConnection, text: string, count: number): Promise<string[]> {
+  if (count === 0) return [];
+  const client = await (conn.queryable as pg.Pool).connect();
+  let broken = false;
+  try {
+    await client.query(`PREPARE engine_live_probe AS ${text}`);
+    try {
+      const res = await client.query<{ t: string[] }>({ text: "SELECT parameter_types::text[] AS t FROM pg_prepared_statements WHERE name = 'engine_live_probe'" });
+      const types = res.rows[0]?.t;
+      if (types === undefined || types.length !== count) throw new EngineError(ErrorCode.Unexpected, 'the parameter types of a live query could not be read');
+      return types;
+    } finally {
+      await client.query('DEALLOCATE engine_live_probe').catch(() => {
+        broken = true;
+      });
+    }
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** The multiplexed text of `stmt` (Note [Multiplexed live queries]). */
+export function multiplexedText(stmt: CompiledSql, types: readonly string[]): string {
+  const inner = rewritePlaceholders(stmt.text, (n) => `("_subs"."__p${n}")::${types[n - 1] ?? 'text'}`);
+  const cols = ['"__i"', ...types.map((_, k) => `"__p${k + 1}"`)].join(', ');
+  const arrays = ['$1::int4[]', ...types.map((_, k) => `$${k + 2}::text[]`)].join(', ');
+  return `SELECT "_subs"."__i", (${inner}) FROM unnest(${arrays}) AS "_subs"(${cols})`;
+}
+
+interface PlanNode {
+  readonly 'Node Type'?: string;
+  readonly 'Relation Name'?: string;
+  readonly Schema?: string;
+  readonly 'Function Name'?: string;
+  readonly Plans?: readonly PlanNode[];
+}
+
+/**
+ * The tables a plan reads, or null when it calls a function whose reads the
+ * plan does not show (then only polling sees its changes).
+ */
+function tablesOf(root: PlanNode): TableName[] | null {
+  const seen = new Map<string, TableName>();
+  const stack: PlanNode[] = [root];
+  while (stack.length > 0) {
+    const n = stack.pop() as PlanNode;
+    if (n['Relation Name'] !== undefined && n.Schema !== undefined) seen.set(JSON.stringify([n.Schema, n['Relation Name']]), { schema: n.Schema, name: n['Relation Name'] });
+    if (n['Node Type'] === 'Function Scan' && n['Function Name'] !== 'unnest') return null;
+    for (const c of n.Plans ?? []) stack.push(c);
+  }
+  return [...seen.values()];
+}
+
+/** The tables the multiplexed statement reads, from its plan for an empty batch. */
+async function tablesRead(conn: PostgresConnection, text: string, count: number): Promise<TableName[] | null> {
+  const values = new Array<unknown>(count + 1).fill([]);
+  const res = await (conn.queryable as pg.Pool).query({ text: `EXPLAIN (VERBOSE, FORMAT JSON) ${text}`, values, rowMode: 'array', types: textTypes });
+  const cell = (res.rows[0] as unknown[] | undefined)?.[0];
+  const plan = (JSON.parse(String(cell)) as { Plan: PlanNode }[])[0]?.Plan;
+  return plan === undefined ? null : tablesOf(plan);
+}
+
+class PostgresMultiplexed implements MultiplexedStatement {
+  readonly text: string;
+  readonly tables: readonly TableName[] | null;
+  readonly #conn: PostgresConnection;
+  readonly #count: number;
+  readonly #name: string | undefined;
+
+  constructor(conn: PostgresConnection, text: string, count: number, tables: readonly TableName[] | null) {
+    this.#conn = conn;
+    this.text = text;
+    this.#count = count;
+    this.tables = tables;
+    let name = names.get(text);
+    if (name === undefined && namedCount < MAX_NAMED) {
+      name = `engine_lq_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+      names.set(text, name);
+      namedCount++;
+    }
+    this.#name = name;
+  }
+
+  async run(batch: readonly (readonly unknown[])[]): Promise<(string | null)[]> {
+    const ids: number[] = [];
+    const columns: unknown[][] = Array.from({ length: this.#count }, () => []);
+    batch.forEach((values, i) => {
+      ids.push(i);
+      for (let k = 0; k < this.#count; k++) (columns[k] as unknown[]).push(prepareValue(values[k]));
+    });
+    const config: pg.QueryArrayConfig = { text: this.text, values: [ids, ...columns], rowMode: 'array', types: textTypes };
+    if (this.#name !== undefined) config.name = this.#name;
+    const res = await (this.#conn.queryable as pg.Pool).query(config);
+    const out = new Array<string | null>(batch.length).fill(null);
+    for (const row of res.rows as unknown[][]) {
+      const cell = row[1];
+      out[Number(row[0])] = cell === null || cell === undefined ? null : String(cell);
+    }
+    return out;
+  }
+}
+
+/** Statement-level triggers on `tables` that notify CHANGE_CHANNEL with `[schema, table]` after each write. */
+async function watchTables(conn: PostgresConnection, tables: readonly TableName[]): Promise<void> {
+  const q = POSTGRES_DIALECT.quoteIdent;
+  await conn.withTransaction(async (c) => {
+    // One installer at a time across engines sharing the database.
+    await c.query("SELECT pg_advisory_xact_lock(hashtext('engine_live_install'))");
+    await c.query(`CREATE SCHEMA IF NOT EXISTS ${LIVE_SCHEMA}`);
+    await c.query(
+      `CREATE OR REPLACE FUNCTION ${LIVE_SCHEMA}.notify_change() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN PERFORM pg_notify('${CHANGE_CHANNEL}', json_build_array(TG_TABLE_SCHEMA, TG_TABLE_NAME)::text); RETURN NULL; END $f$`,
+    );
+    for (const t of tables) {
+      const has = await c.query(
+        'SELECT 1 FROM pg_trigger g JOIN pg_class r ON r.oid = g.tgrelid JOIN pg_namespace n ON n.oid = r.relnamespace WHERE n.nspname = $1 AND r.relname = $2 AND g.tgname = $3',
+        [t.schema, t.name, TRIGGER_NAME],
+      );
+      if (has.rowCount !== 0) continue;
+      await c.query(
+        `CREATE TRIGGER ${q(TRIGGER_NAME)} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${q(t.schema)}.${q(t.name)} FOR EACH STATEMENT EXECUTE PROCEDURE ${LIVE_SCHEMA}.notify_change()`,
+      );
+    }
+  });
+}
+
+/** A LISTEN connection on CHANGE_CHANNEL, reconnecting after a loss (each loss reported: changes may have been missed). */
+class PostgresChangeFeed implements ChangeFeed {
+  readonly #url: string;
+  readonly #changed: (t: TableName) => void;
+  readonly #lost: () => void;
+  #client: pg.Client | null = null;
+  #closed = false;
+  #retry: NodeJS.Timeout | null = null;
+
+  constructor(url: string, changed: (t: TableName) => void, lost: () => void) {
+    this.#url = url;
+    this.#changed = changed;
+    this.#lost = lost;
+  }
+
+  async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.#url });
+    client.on('notification', (m) => {
+      if (m.channel !== CHANGE_CHANNEL || m.payload === undefined) return;
+      try {
+        const [schema, name] = JSON.parse(m.payload) as [string, string];
+        this.#changed({ schema, name });
+      } catch {
+        // Not ours: ignore.
+      }
+    });
+    const onLoss = (): void => {
+      if (this.#client !== client) return;
+      this.#client = null;
+      client.removeAllListeners('error');
+      client.on('error', () => {});
+      void client.end().catch(() => {});
+      if (this.#closed) return;
+      this.#lost();
+      this.#retry = setTimeout(() => {
+        this.#retry = null;
+        this.connect().catch(() => onLoss());
+      }, 500);
+    };
+    client.on('error', onLoss);
+    client.on('end', onLoss);
+    this.#client = client;
+    await client.connect();
+    await client.query(`LISTEN ${CHANGE_CHANNEL}`);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#retry !== null) clearTimeout(this.#retry);
+    const c = this.#client;
+    this.#client = null;
+    if (c !== null) await c.end().catch(() => {});
+  }
+}
+
+/** The live-query support of the postgres backend. */
+export const postgresLiveQueries: LiveQuerySupport = {
+  async multiplex(conn, stmt) {
+    const pc = own(conn);
+    const types = await parameterTypes(pc, stmt.text, stmt.params.length);
+    const text = multiplexedText(stmt, types);
+    return new PostgresMultiplexed(pc, text, types.length, await tablesRead(pc, text, types.length));
+  },
+  watchTables: async (conn, tables) => await watchTables(own(conn), tables),
+  async listen(conn, changed, lost) {
+    const feed = new PostgresChangeFeed(own(conn).url, changed, lost);
+    try {
+      await feed.connect();
+    } catch (e) {
+      await feed.close();
+      throw e;
+    }
+    return feed;
+  },
+};

@@ -1,0 +1,77 @@
+/**
+ * The `subscription_root` fields of streaming subscriptions (v2 compat,
+ * compat.md): `<t>_stream(batch_size: Int!, cursor:
+ * [<t>_stream_cursor_input]!, where: <t>_bool_exp): [<t>!]!`, with
+ * `<t>_stream_cursor_input { initial_value: <t>_stream_cursor_value_input!,
+ * ordering: cursor_ordering }` and the value input holding every column the
+ * role may select. Served by engine/subscriptions/ (one cursor column, as v2).
+ */
+import { GraphQLInt, type GraphQLFieldConfigMap, type GraphQLInputObjectType } from 'graphql';
+import type { TableInfo } from '../../catalog/types.ts';
+import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
+import { enumType, inputObjectType, listOf, nonNull, nonNullListOfNonNull } from './lean-types.ts';
+import { ARG } from './names.ts';
+import type { SchemaTypes } from './table-types.ts';
+import type { TableView } from './table-view.ts';
+
+/** Argument names of `<t>_stream`. */
+export const STREAM_ARG = { batchSize: 'batch_size', cursor: 'cursor', initialValue: 'initial_value', ordering: 'ordering' } as const;
+
+/** v2's `cursor_ordering` enum (one object for every schema: it never varies). */
+export const CURSOR_ORDERING = enumType({
+  name: 'cursor_ordering',
+  description: 'ordering argument of a cursor',
+  values: { ASC: { value: 'asc', description: 'ascending ordering of the cursor' }, DESC: { value: 'desc', description: 'descending ordering of the cursor' } },
+});
+
+/** The cursor input types of each table, per SchemaTypes that owns its types (Note [Shared table types]). */
+const cursorInputs = new WeakMap<SchemaTypes, Map<TableInfo, GraphQLInputObjectType>>();
+
+function cursorInput(view: TableView, types: SchemaTypes): GraphQLInputObjectType {
+  const owner = types.ownerOf(view.info);
+  let byTable = cursorInputs.get(owner);
+  if (byTable === undefined) {
+    byTable = new Map();
+    cursorInputs.set(owner, byTable);
+  }
+  let t = byTable.get(view.info);
+  if (t === undefined) {
+    const base = view.names.object;
+    const name = `"${view.info.name.name}"`;
+    const value = inputObjectType({
+      name: `${base}_stream_cursor_value_input`,
+      description: 'Initial value of the column from where the streaming should start',
+      fields: () => Object.fromEntries(view.columns.map((c) => [c.gqlName, { type: types.columns.input(view.source, c), description: c.description ?? undefined }])),
+    });
+    t = inputObjectType({
+      name: `${base}_stream_cursor_input`,
+      description: `Streaming cursor of the table ${name}`,
+      fields: {
+        [STREAM_ARG.initialValue]: { type: nonNull(value), description: 'Stream column input with initial value' },
+        [STREAM_ARG.ordering]: { type: CURSOR_ORDERING, description: 'cursor ordering' },
+      },
+    });
+    byTable.set(view.info, t);
+  }
+  return t;
+}
+
+/** The `<t>_stream` fields of `views` (tables with at least one selectable column). */
+export function tableStreamRootFields(views: Iterable<TableView>, types: SchemaTypes): GraphQLFieldConfigMap<unknown, unknown> {
+  const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+  for (const view of views) {
+    if (view.columns.length === 0) continue;
+    const t = types.of(view);
+    fields[`${view.info.rootFields.select}_stream`] = {
+      type: nonNullListOfNonNull(t.object),
+      description: `fetch data from the table in a streaming manner: "${view.info.name.name}"`,
+      args: {
+        [STREAM_ARG.batchSize]: { type: nonNull(GraphQLInt), description: 'maximum number of rows returned in a single batch' },
+        [STREAM_ARG.cursor]: { type: nonNull(listOf(cursorInput(view, types))), description: 'cursor to stream the results returned by the query' },
+        [ARG.where]: { type: t.boolExp, description: 'filter the rows returned' },
+      },
+      extensions: withDescriptor<RootFieldDescriptor>({ kind: 'select-stream', table: view }),
+    };
+  }
+  return fields;
+}

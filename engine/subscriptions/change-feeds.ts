@@ -1,0 +1,90 @@
+/**
+ * Which live-query cohorts read which tables, and one change listener per
+ * source connection (Note [Refetch on change] in live-queries.ts).
+ */
+import type { ChangeFeed, SourceConnection, TableName } from '../backends/backend.ts';
+import { backendFor } from '../backends/registry.ts';
+import { ErrorCode } from '../errors/codes.ts';
+import { EngineError } from '../errors/engine-error.ts';
+
+interface Watcher {
+  readonly changed: () => void;
+  readonly lost: () => void;
+}
+
+/** The listener of one source and who watches its tables. */
+interface SourceFeed {
+  readonly feed: Promise<ChangeFeed>;
+  /** `[schema, name]` JSON → the watchers of that table. */
+  readonly tables: Map<string, Map<object, Watcher>>;
+  /** Tables whose triggers are installed (by this process). */
+  readonly installed: Set<string>;
+}
+
+const keyOf = (t: TableName): string => JSON.stringify([t.schema, t.name]);
+
+/** Change listeners per source connection. */
+export class ChangeFeeds {
+  readonly #sources = new Map<SourceConnection, SourceFeed>();
+  /** Notifications received (tests, bench). */
+  notifications = 0;
+
+  /** Calls `changed` after each committed write to one of `tables`; installs what that needs. Throws when it cannot. */
+  async watch(conn: SourceConnection, tables: readonly TableName[], owner: object, changed: () => void, lost: () => void): Promise<void> {
+    const support = backendFor(conn.kind).liveQueries;
+    if (support === undefined) throw new EngineError(ErrorCode.NotSupported, `no change notification on ${conn.kind} sources`);
+    let source = this.#sources.get(conn);
+    if (source === undefined) {
+      const tablesMap = new Map<string, Map<object, Watcher>>();
+      const feed = support.listen(
+        conn,
+        (t) => {
+          this.notifications++;
+          for (const w of tablesMap.get(keyOf(t))?.values() ?? []) w.changed();
+        },
+        () => {
+          for (const ws of tablesMap.values()) for (const w of ws.values()) w.lost();
+        },
+      );
+      source = { feed, tables: tablesMap, installed: new Set() };
+      this.#sources.set(conn, source);
+      feed.catch(() => {
+        if (this.#sources.get(conn) === source) this.#sources.delete(conn);
+      });
+    }
+    await source.feed;
+    const missing = tables.filter((t) => !source.installed.has(keyOf(t)));
+    if (missing.length > 0) {
+      await support.watchTables(conn, missing);
+      for (const t of missing) source.installed.add(keyOf(t));
+    }
+    for (const t of tables) {
+      const k = keyOf(t);
+      let ws = source.tables.get(k);
+      if (ws === undefined) {
+        ws = new Map();
+        source.tables.set(k, ws);
+      }
+      ws.set(owner, { changed, lost });
+    }
+  }
+
+  /** Stops reporting `tables` to `owner`. */
+  unwatch(conn: SourceConnection, tables: readonly TableName[], owner: object): void {
+    const source = this.#sources.get(conn);
+    if (source === undefined) return;
+    for (const t of tables) {
+      const k = keyOf(t);
+      const ws = source.tables.get(k);
+      ws?.delete(owner);
+      if (ws !== undefined && ws.size === 0) source.tables.delete(k);
+    }
+  }
+
+  /** Closes every listener. */
+  async close(): Promise<void> {
+    const feeds = [...this.#sources.values()].map((s) => s.feed);
+    this.#sources.clear();
+    await Promise.all(feeds.map(async (f) => await f.then((x) => x.close()).catch(() => {})));
+  }
+}

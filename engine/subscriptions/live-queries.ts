@@ -1,0 +1,433 @@
+/**
+ * Multiplexed live queries: subscribers of one plan form a cohort, those with
+ * equal parameter values a group, and one statement per batch of groups reads
+ * every group's result (Note [Multiplexed live queries] in
+ * backends/postgres/live-query.ts). A subscriber gets a message only when its
+ * result changed.
+ *
+ * Note [Refetch on change]
+ * v2 re-runs every cohort every refetch interval, so idle subscriptions cost
+ * database CPU in proportion to their number (its issues 9963, 9994). Here a
+ * cohort is refetched only when a table it reads may have changed:
+ * - the tables are those of the multiplexed statement's plan (EXPLAIN of an
+ *   empty batch: base tables under views, tables of relationships and
+ *   `_exists` filters included);
+ * - each gets a statement-level AFTER INSERT/UPDATE/DELETE/TRUNCATE trigger
+ *   that NOTIFYs `[schema, table]` (delivered at commit, once per transaction
+ *   and table), so writes through the engine and through plain SQL alike are
+ *   seen; one LISTEN connection per source feeds `changed`;
+ * - a notified cohort refetches at once, but no sooner than one refetch
+ *   interval after its previous refetch began: the interval bounds both the
+ *   delay after a change and the refetch rate under a write storm; a change
+ *   that commits while a refetch runs marks the cohort again (dirty is
+ *   cleared when a refetch starts, not when it ends), so none is lost;
+ * - the LISTEN connection lost (notifications may be missed): every tracked
+ *   cohort is refetched, and again after it reconnects;
+ * - a cohort whose reads cannot be known (a function call in its plan or
+ *   IR: functions read tables the plan does not show), whose triggers cannot
+ *   be installed (privileges, foreign tables), or every cohort when
+ *   ENGINE_GRAPHQL_LIVE_QUERIES_REFETCH_ON_CHANGE=false, is polled every
+ *   interval as in v2.
+ * What it does not see: results that change without a write (now() in a
+ * permission filter) are refreshed only by writes; set the setting to false
+ * for those. Measured with test/bench/capabilities/subscriptions.ts: see the
+ * README of this folder.
+ */
+import type { MultiplexedStatement, SourceConnection, TableName } from '../backends/backend.ts';
+import { backendFor } from '../backends/registry.ts';
+import type { OperationSink } from '../api/contract.ts';
+import type { Session } from '../auth/session.ts';
+import { errorDetails, isEngineError, EngineError } from '../errors/engine-error.ts';
+import { ErrorCode } from '../errors/codes.ts';
+import { graphqlErrorBody } from '../errors/wire-body.ts';
+import type { Logger } from '../logger.ts';
+import type { Plan, ReadStep } from '../execute/plan.ts';
+import { respond } from '../execute/request-steps.ts';
+import type { ChangeFeeds } from './change-feeds.ts';
+import { STREAM_CURSOR_ALIAS } from '../ir/root.ts';
+
+/** Settings of live queries. */
+export interface LiveQueryOptions {
+  readonly refetchIntervalMs: number;
+  readonly batchSize: number;
+  /** Streaming subscriptions' interval and batch size. */
+  readonly streamIntervalMs: number;
+  readonly streamBatchSize: number;
+  /** Note [Refetch on change]; false: poll every interval. */
+  readonly refetchOnChange: boolean;
+  readonly logger: Logger;
+}
+
+/** One subscriber of a live query. */
+interface Subscriber {
+  readonly session: Session;
+  readonly sink: OperationSink;
+  /** The last message text sent (null: none yet). */
+  lastSent: string | null;
+  /** Its group (a stream's subscribers move when groups merge). */
+  group: Group;
+}
+
+/** Subscribers with equal parameter values: one row of a multiplexed statement. */
+interface Group {
+  /** Parameter values as JSON (a stream's change as its cursor advances). */
+  key: string;
+  values: readonly unknown[];
+  readonly subscribers: Set<Subscriber>;
+  /** The last result's JSON text (null: not fetched yet). */
+  last: string | null;
+}
+
+/** What a live query stands on: its plan's one read step. */
+export interface LivePlan {
+  readonly plan: Plan;
+  readonly step: ReadStep;
+  /** Requests with the same key run the same plan (GraphqlService.planSocketOperation). */
+  readonly shareKey: string;
+  /** Whether the plan's IR calls functions (whose reads no plan shows). */
+  readonly opaque: boolean;
+  /** A streaming subscription (Note [Streams]); null: a live query. */
+  readonly stream: StreamPlan | null;
+}
+
+/** Where a stream's cursor is in its statement and result. */
+export interface StreamPlan {
+  /** The root field's response key. */
+  readonly alias: string;
+  /** The index of the cursor's parameter in the statement's values. */
+  readonly cursorIndex: number;
+  /** How a cursor value read from a row is bound. */
+  readonly encoding: 'plain' | 'json';
+}
+
+/*
+ * Note [Streams]
+ * A `<t>_stream` subscription is a cohort like a live query's, whose groups'
+ * parameter values include their cursor: each fetch reads up to batch_size
+ * rows past it (to-ir/stream.ts), the group's subscribers get those rows (an
+ * empty batch sends nothing), and the cursor moves to the last row's value,
+ * so the group's key changes (groups whose cursors meet merge: their futures
+ * are the same). A fetch that returned rows is followed by another at once
+ * (rows may be waiting beyond the batch); otherwise the cohort waits for a
+ * change of its tables or the streaming interval, as a live query does
+ * (Note [Refetch on change]). Rows committed out of cursor order (a
+ * transaction holding a smaller serial value commits after a larger one was
+ * read) are behind the cursor and not delivered, as in v2.
+ */
+
+/** A cohort: subscribers of one plan. */
+class Cohort {
+  readonly key: string;
+  readonly live: LivePlan;
+  readonly groups = new Map<string, Group>();
+  /** Groups not fetched yet. */
+  readonly fresh = new Set<Group>();
+  /** The multiplexed statement and change tracking, made once. */
+  ready: Promise<MultiplexedStatement> | null = null;
+  /** Refetched on change (Note [Refetch on change]); false: polled. */
+  tracked = false;
+  tables: readonly TableName[] = [];
+  dirty = false;
+  lastRun = 0;
+  timer: NodeJS.Timeout | null = null;
+  timerAt = 0;
+  running = false;
+  freshQueued = false;
+  closed = false;
+  /** A stream fetch returned rows: fetch again at once (Note [Streams]). */
+  more = false;
+
+  constructor(key: string, live: LivePlan) {
+    this.key = key;
+    this.live = live;
+  }
+}
+
+/** Every live query of the process. */
+export class LiveQueries {
+  readonly #opts: LiveQueryOptions;
+  readonly #feeds: ChangeFeeds;
+  readonly #cohorts = new Map<string, Cohort>();
+  /** Statements run (bench and tests). */
+  statements = 0;
+
+  constructor(opts: LiveQueryOptions, feeds: ChangeFeeds) {
+    this.#opts = opts;
+    this.#feeds = feeds;
+  }
+
+  /** Cohorts and groups (tests, bench). */
+  get stats(): { readonly cohorts: number; readonly groups: number; readonly tracked: number } {
+    let groups = 0;
+    let tracked = 0;
+    for (const c of this.#cohorts.values()) {
+      groups += c.groups.size;
+      if (c.tracked) tracked++;
+    }
+    return { cohorts: this.#cohorts.size, groups, tracked };
+  }
+
+  #interval(cohort: Cohort): number {
+    return cohort.live.stream === null ? this.#opts.refetchIntervalMs : this.#opts.streamIntervalMs;
+  }
+
+  /** Adds a subscriber with its bound parameter values; returns its stop function. */
+  subscribe(live: LivePlan, values: readonly unknown[], session: Session, sink: OperationSink): () => void {
+    let cohort = this.#cohorts.get(live.shareKey);
+    if (cohort === undefined) {
+      cohort = new Cohort(live.shareKey, live);
+      this.#cohorts.set(live.shareKey, cohort);
+      this.#prepare(cohort);
+    }
+    const key = JSON.stringify(values);
+    let group = cohort.groups.get(key);
+    if (group === undefined) {
+      group = { key, values, subscribers: new Set(), last: null };
+      cohort.groups.set(key, group);
+      cohort.fresh.add(group);
+      this.#queueFresh(cohort);
+    }
+    const sub: Subscriber = { session, sink, lastSent: null, group };
+    group.subscribers.add(sub);
+    if (group.last !== null) this.#send(cohort, sub, group.last);
+    const c = cohort;
+    return () => this.#remove(c, sub);
+  }
+
+  /** Stops every cohort (engine shutdown). */
+  close(): void {
+    for (const c of this.#cohorts.values()) this.#drop(c);
+  }
+
+  #remove(cohort: Cohort, sub: Subscriber): void {
+    const group = sub.group;
+    if (!group.subscribers.delete(sub) || group.subscribers.size > 0) return;
+    if (cohort.groups.get(group.key) === group) cohort.groups.delete(group.key);
+    cohort.fresh.delete(group);
+    if (cohort.groups.size === 0 && this.#cohorts.get(cohort.key) === cohort) this.#drop(cohort);
+  }
+
+  #drop(cohort: Cohort): void {
+    cohort.closed = true;
+    if (cohort.timer !== null) clearTimeout(cohort.timer);
+    cohort.timer = null;
+    this.#cohorts.delete(cohort.key);
+    if (cohort.tracked) this.#feeds.unwatch(cohort.live.step.connection, cohort.tables, cohort);
+  }
+
+  /** Makes the multiplexed statement, then tracks the tables it reads (or leaves the cohort polled). */
+  #prepare(cohort: Cohort): void {
+    const { step, opaque } = cohort.live;
+    const conn: SourceConnection = step.connection;
+    const support = backendFor(conn.kind).liveQueries;
+    cohort.ready = (async () => {
+      if (support === undefined) throw new EngineError(ErrorCode.NotSupported, `live queries are not supported on ${conn.kind} sources`, { path: '$' });
+      const stmt = await support.multiplex(conn, step.sql);
+      if (this.#opts.refetchOnChange && !opaque && stmt.tables !== null && !cohort.closed) {
+        try {
+          await this.#feeds.watch(conn, stmt.tables, cohort, () => this.#changed(cohort), () => this.#lost(cohort));
+          cohort.tables = stmt.tables;
+          cohort.tracked = true;
+          // Dropped while the triggers were being installed.
+          if (cohort.closed) this.#feeds.unwatch(conn, stmt.tables, cohort);
+        } catch (e) {
+          this.#opts.logger.warn('live query polled: its tables cannot be watched', { error: errorDetails(e) });
+        }
+      }
+      return stmt;
+    })();
+    // A failure reaches the subscribers through the first fetch.
+    cohort.ready.catch(() => {});
+  }
+
+  #changed(cohort: Cohort): void {
+    cohort.dirty = true;
+    this.#scheduleFull(cohort);
+  }
+
+  #lost(cohort: Cohort): void {
+    cohort.dirty = true;
+    this.#scheduleFull(cohort);
+  }
+
+  /** A full refetch as soon as the interval since the last one allows. */
+  #scheduleFull(cohort: Cohort): void {
+    if (cohort.closed) return;
+    const at = Math.max(Date.now(), cohort.lastRun + this.#interval(cohort));
+    if (cohort.timer !== null) {
+      if (cohort.timerAt <= at) return;
+      clearTimeout(cohort.timer);
+    }
+    cohort.timerAt = at;
+    cohort.timer = setTimeout(() => {
+      cohort.timer = null;
+      void this.#runFull(cohort);
+    }, at - Date.now());
+  }
+
+  /** New groups are fetched at once, together (a burst of subscribes is one statement per batch). */
+  #queueFresh(cohort: Cohort): void {
+    if (cohort.freshQueued) return;
+    cohort.freshQueued = true;
+    setImmediate(() => {
+      cohort.freshQueued = false;
+      void this.#runFresh(cohort);
+    });
+  }
+
+  async #runFresh(cohort: Cohort): Promise<void> {
+    if (cohort.closed || cohort.fresh.size === 0) return;
+    const groups = [...cohort.fresh];
+    cohort.fresh.clear();
+    await this.#fetch(cohort, groups, true);
+    if (cohort.more && !cohort.running) {
+      this.#scheduleNow(cohort);
+      return;
+    }
+    // A polled cohort starts its interval after its first fetch.
+    if (!cohort.tracked && cohort.timer === null && !cohort.running) {
+      if (cohort.lastRun === 0) cohort.lastRun = Date.now();
+      this.#scheduleFull(cohort);
+    }
+  }
+
+  async #runFull(cohort: Cohort): Promise<void> {
+    if (cohort.closed) return;
+    if (cohort.running) {
+      cohort.dirty = true;
+      return;
+    }
+    cohort.running = true;
+    cohort.dirty = false;
+    cohort.more = false;
+    cohort.lastRun = Date.now();
+    try {
+      const groups = [...cohort.groups.values()].filter((g) => !cohort.fresh.has(g));
+      await this.#fetch(cohort, groups, false);
+    } finally {
+      cohort.running = false;
+    }
+    if (cohort.more) this.#scheduleNow(cohort);
+    else if (!cohort.tracked || cohort.dirty) this.#scheduleFull(cohort);
+  }
+
+  /** A full fetch at once (a stream with rows waiting). */
+  #scheduleNow(cohort: Cohort): void {
+    if (cohort.closed) return;
+    if (cohort.timer !== null) clearTimeout(cohort.timer);
+    cohort.timerAt = Date.now();
+    cohort.timer = setTimeout(() => {
+      cohort.timer = null;
+      void this.#runFull(cohort);
+    }, 0);
+  }
+
+  /** Fetches `groups` in batches and delivers what changed. `first`: their first fetch (a failure ends them). */
+  async #fetch(cohort: Cohort, groups: readonly Group[], first: boolean): Promise<void> {
+    if (groups.length === 0) return;
+    let stmt: MultiplexedStatement;
+    try {
+      stmt = await (cohort.ready as Promise<MultiplexedStatement>);
+    } catch (e) {
+      for (const g of groups) this.#fail(cohort, g, e, null, true);
+      return;
+    }
+    const size = Math.max(1, cohort.live.stream === null ? this.#opts.batchSize : this.#opts.streamBatchSize);
+    const batches: Group[][] = [];
+    for (let i = 0; i < groups.length; i += size) batches.push(groups.slice(i, i + size));
+    await Promise.all(batches.map((b) => this.#fetchBatch(cohort, stmt, b, first)));
+  }
+
+  async #fetchBatch(cohort: Cohort, stmt: MultiplexedStatement, batch: readonly Group[], first: boolean): Promise<void> {
+    let results: (string | null)[];
+    try {
+      this.statements++;
+      results = await stmt.run(batch.map((g) => g.values));
+    } catch (e) {
+      if (batch.length > 1) {
+        // One group's values may fail the whole statement (a value its type refuses): run each alone.
+        await Promise.all(batch.map((g) => this.#fetchBatch(cohort, stmt, [g], first)));
+        return;
+      }
+      const g = batch[0];
+      if (g !== undefined) this.#fail(cohort, g, e, stmt, first);
+      return;
+    }
+    const stream = cohort.live.stream;
+    batch.forEach((g, i) => {
+      if (cohort.closed || cohort.groups.get(g.key) !== g) return;
+      if (stream !== null) {
+        this.#advance(cohort, stream, g, results[i] ?? null);
+        return;
+      }
+      const text = results[i] ?? 'null';
+      if (text === g.last) return;
+      g.last = text;
+      for (const sub of g.subscribers) this.#send(cohort, sub, text);
+    });
+  }
+
+  /** Delivers a stream group's batch and moves its cursor (Note [Streams]). */
+  #advance(cohort: Cohort, stream: StreamPlan, g: Group, text: string | null): void {
+    if (text === null) return;
+    const data = JSON.parse(text) as Record<string, unknown>;
+    const rows = data[stream.alias];
+    if (!Array.isArray(rows) || rows.length === 0) return;
+    const last = (rows[rows.length - 1] as Record<string, unknown>)[STREAM_CURSOR_ALIAS];
+    for (const r of rows as Record<string, unknown>[]) delete r[STREAM_CURSOR_ALIAS];
+    const message = JSON.stringify({ data });
+    for (const sub of g.subscribers) {
+      sub.lastSent = message;
+      sub.sink.next(message);
+    }
+    const values = [...g.values];
+    values[stream.cursorIndex] = stream.encoding === 'json' ? JSON.stringify(last) : last;
+    cohort.groups.delete(g.key);
+    g.values = values;
+    g.key = JSON.stringify(values);
+    const same = cohort.groups.get(g.key);
+    if (same !== undefined) {
+      for (const sub of g.subscribers) {
+        same.subscribers.add(sub);
+        sub.group = same;
+      }
+      g.subscribers.clear();
+    } else {
+      cohort.groups.set(g.key, g);
+    }
+    // Rows may be waiting beyond this batch.
+    cohort.more = true;
+  }
+
+  #send(cohort: Cohort, sub: Subscriber, resultText: string): void {
+    const message = respond(cohort.live.plan, [resultText]);
+    if (message === sub.lastSent) return;
+    sub.lastSent = message;
+    sub.sink.next(message);
+  }
+
+  /** A group whose statement failed: on a first fetch its subscribers are refused and it ends; later, an error message (once per change). */
+  #fail(cohort: Cohort, g: Group, e: unknown, stmt: MultiplexedStatement | null, first: boolean): void {
+    const conn = cohort.live.step.connection;
+    const err = isEngineError(e) ? e : backendFor(conn.kind).toEngineError(e, { text: stmt?.text ?? cohort.live.step.sql.text, values: g.values });
+    if (err.code === ErrorCode.Unexpected) this.#opts.logger.error('live query failed', { error: errorDetails(err) });
+    for (const sub of [...g.subscribers]) {
+      const body = graphqlErrorBody(err, sub.session.isAdmin);
+      if (first) {
+        sub.sink.error(body['errors'] as unknown[]);
+        continue;
+      }
+      const text = JSON.stringify(body);
+      if (text !== sub.lastSent) {
+        sub.lastSent = text;
+        sub.sink.next(text);
+      }
+    }
+    if (first) {
+      g.last = null;
+      g.subscribers.clear();
+      cohort.groups.delete(g.key);
+      if (cohort.groups.size === 0 && this.#cohorts.get(cohort.key) === cohort) this.#drop(cohort);
+    }
+  }
+}
