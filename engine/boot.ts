@@ -8,7 +8,7 @@ import type { Logger } from './logger.ts';
 import { MetadataService } from './metadata/service.ts';
 import { GraphqlService } from './execute/graphql-service.ts';
 import { SocketService } from './subscriptions/service.ts';
-import { buildApp, closeApp } from './server/app.ts';
+import { buildApp, closeApp, webSocketsOf } from './server/app.ts';
 import { Authenticator } from './auth/resolve-session.ts';
 import { ErrorCode } from './errors/codes.ts';
 import { EngineError } from './errors/engine-error.ts';
@@ -24,6 +24,8 @@ export interface BuiltEngine {
   readonly metrics: EngineMetrics;
   /** Operations over WebSocket (subscriptions). */
   readonly socket: SocketService;
+  /** Open WebSockets. */
+  openSockets(): number;
   /** Stops taking requests, waits for in-flight ones, closes pools and listeners. */
   close(): Promise<void>;
 }
@@ -76,6 +78,7 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
     metadata,
     metrics,
     socket,
+    openSockets: () => webSocketsOf(app)?.size ?? 0,
     async close() {
       if (closed) return;
       closed = true;

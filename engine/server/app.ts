@@ -14,7 +14,14 @@ import { graphqlFastPath } from './graphql-fast-path.ts';
 import { registerNotFound } from './not-found.ts';
 import { contextOf, requestEnvelope, type FinishedRequest } from './request-envelope.ts';
 import { registerMetricsRoutes } from './routes/metrics.ts';
-import { attachWebSocket } from './ws/upgrade.ts';
+import { attachWebSocket, type WebSocketEndpoint } from './ws/upgrade.ts';
+
+const endpoints = new WeakMap<FastifyInstance, WebSocketEndpoint>();
+
+/** The WebSocket endpoint of an app built by buildApp (open sockets: tests, metrics). */
+export function webSocketsOf(app: FastifyInstance): WebSocketEndpoint | undefined {
+  return endpoints.get(app);
+}
 
 /** Largest request body accepted (metadata documents can be big). */
 const BODY_LIMIT = 64 * 1024 * 1024;
@@ -63,6 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (!reply.raw.hasHeader('x-request-id')) void reply.header('x-request-id', request.id);
     done();
   });
+  endpoints.set(app, sockets);
   registerBodyParser(app);
   registerNotFound(app);
   await registerCors(app, deps.settings.corsDomain);

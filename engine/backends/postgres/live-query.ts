@@ -129,6 +129,7 @@ interface PlanNode {
   readonly 'Relation Name'?: string;
   readonly Schema?: string;
   readonly 'Function Name'?: string;
+  readonly Alias?: string;
   readonly Plans?: readonly PlanNode[];
 }
 
@@ -142,7 +143,8 @@ function tablesOf(root: PlanNode): TableName[] | null {
   while (stack.length > 0) {
     const n = stack.pop() as PlanNode;
     if (n['Relation Name'] !== undefined && n.Schema !== undefined) seen.set(JSON.stringify([n.Schema, n['Relation Name']]), { schema: n.Schema, name: n['Relation Name'] });
-    if (n['Node Type'] === 'Function Scan' && n['Function Name'] !== 'unnest') return null;
+    // The batch's own unnest is `_subs` (a multi-array unnest shows no function name); any other function may read anything.
+    if (n['Node Type'] === 'Function Scan' && n.Alias !== '_subs') return null;
     for (const c of n.Plans ?? []) stack.push(c);
   }
   return [...seen.values()];
