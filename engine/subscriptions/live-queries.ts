@@ -30,8 +30,14 @@
  *   interval as in v2.
  * What it does not see: results that change without a write (now() in a
  * permission filter) are refreshed only by writes; set the setting to false
- * for those. Measured with test/bench/capabilities/subscriptions.ts: see the
- * README of this folder.
+ * for those. Each watched table pays one pg_notify per writing statement.
+ * Measured (`npm run bench -- --capabilities subscriptions`, 10,000
+ * subscribers of one by-pk query with 1,000 distinct ids on 1,000 sockets,
+ * interval 1 s, batch 100, this loaded 2-core machine): idle, 0.1 statements/s
+ * against 9.8 polling (PostgreSQL CPU 0.10% against 0.18% of a core, at the
+ * 10 ms resolution of /proc); one change per second, change → client p50
+ * 52 ms / p99 90 ms against 418 / 637 ms polling (a change refetches the whole
+ * cohort: 10 statements); setup 6.0 s, engine RSS 183 MiB.
  */
 import type { MultiplexedStatement, SourceConnection, TableName } from '../backends/backend.ts';
 import { backendFor } from '../backends/registry.ts';
