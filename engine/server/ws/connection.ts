@@ -43,6 +43,9 @@ export interface SocketTimings {
   readonly initTimeoutMs: number;
 }
 
+/** Headers of the WebSocket handshake itself, left out of what authentication sees. */
+const HANDSHAKE_HEADERS = ['upgrade', 'connection', 'sec-websocket-key', 'sec-websocket-version', 'sec-websocket-extensions', 'sec-websocket-protocol'];
+
 type State = 'waiting' | 'authenticating' | 'ready' | 'closed';
 
 /** One socket's protocol state. */
@@ -181,6 +184,8 @@ export class GraphqlSocket {
     this.#state = 'authenticating';
     // The upgrade's headers, then the payload's (v2: `headers`, or at the top level), through the one auth path.
     const headers: Record<string, string | string[] | undefined> = { ...this.#req.headers, ...initHeaders(payload) };
+    // The handshake's own headers are not the client's credentials (and fetch refuses to forward `upgrade`).
+    for (const h of HANDSHAKE_HEADERS) delete headers[h];
     let session: Session;
     try {
       session = (await this.#deps.auth.resolve(headers, undefined)).session;

@@ -8,6 +8,8 @@ import WebSocket from 'ws';
 import { SignJWT } from 'jose';
 import { startSeededEngine, type SeededEngine } from '../../support/seeded-engine.ts';
 import { openRawSocket, wsUrl } from '../../support/ws-client.ts';
+import { startTestEngine } from '../../support/engine.ts';
+import { startTestServer } from '../../support/http-server.ts';
 
 const SECRET = 'ws-admin-secret';
 const KEY = 'a-websocket-hmac-key-of-at-least-thirty-two-chars';
@@ -86,5 +88,36 @@ describe('WebSocket authentication', () => {
     ok.send({ type: 'connection_init', payload: { 'x-engine-admin-secret': SECRET } });
     await ok.waitFor((m) => m['type'] === 'connection_ack');
     ok.close();
+  });
+});
+
+describe('auth webhook over WebSocket', () => {
+  it('calls the webhook with connection_init\'s headers; the socket closes when its answer expires', async () => {
+    const seen: string[] = [];
+    const hook = await startTestServer((req, _body, res) => {
+      seen.push(String(req.headers['authorization'] ?? ''));
+      if (req.headers['authorization'] !== 'Bearer good') {
+        res.writeHead(401).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=2' });
+      res.end(JSON.stringify({ 'X-Engine-Role': 'user', 'X-Engine-User-Id': 'bob' }));
+    });
+    const engine = await startTestEngine({ databaseUrl: s.db.url, adminSecret: SECRET, authHook: `${hook.url}/auth` });
+    try {
+      const ws = await openRawSocket(engine.url, 'graphql-transport-ws');
+      ws.send({ type: 'connection_init', payload: { headers: { Authorization: 'Bearer good' } } });
+      await ws.waitFor((m) => m['type'] === 'connection_ack');
+      ws.send(SUB);
+      expect((await ws.waitFor((m) => m['type'] === 'next'))['payload']).toEqual({ data: { notes: [{ owner: 'bob', body: 'b1' }] } });
+      expect((await ws.waitClosed(8000)).code).toBe(4403);
+      const bad = await openRawSocket(engine.url, 'graphql-transport-ws');
+      bad.send({ type: 'connection_init', payload: { headers: { Authorization: 'Bearer bad' } } });
+      expect((await bad.waitClosed()).code).toBe(4403);
+      expect(seen).toEqual(['Bearer good', 'Bearer bad']);
+    } finally {
+      await engine.close();
+      await hook.close();
+    }
   });
 });
