@@ -20,7 +20,8 @@
  * executor (collect the join keys from the result, one remote call, splice
  * by key) comes with remote schemas; `live` (subscriptions) is a read step
  * run repeatedly by a poller, multiplexed per statement, so it is a way of
- * running steps rather than a step. They are not members of the union until
+ * running steps rather than a step (engine/subscriptions/live-queries.ts runs
+ * a plan's read step multiplexed: Note [Multiplexed live queries]). They are not members of the union until
  * they have a consumer: an unused member is a `switch` case nothing can test.
  * `respond` splices JSON text without parsing unless the plan needs
  * post-processing (`needsPostProcessing`): root fields of several sources

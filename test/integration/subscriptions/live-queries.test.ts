@@ -75,6 +75,11 @@ describe('refetch on change', () => {
     // Groups whose result did not change got no message.
     expect(subs[0]?.results).toHaveLength(1);
     expect(subs[2]?.results).toHaveLength(1);
+    // Aggregates are live too.
+    const agg = watch(c, 'subscription { counters_aggregate(where: {id: {_lte: 3}}) { aggregate { sum { value } } } }');
+    await expect.poll(() => agg.results.length).toBe(1);
+    await s.db.sql('UPDATE counters SET value = value + 1 WHERE id = 3');
+    await expect.poll(() => JSON.stringify(agg.results.at(-1)), { timeout: 5000 }).toBe('{"data":{"counters_aggregate":{"aggregate":{"sum":{"value":8}}}}}');
     // A view's base table is watched too.
     const v = watch(c, 'subscription { even_counters(where: {id: {_eq: 4}}) { value } }');
     await expect.poll(() => v.results.length).toBe(1);
