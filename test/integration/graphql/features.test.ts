@@ -25,7 +25,7 @@ describe('language features', () => {
       q: __type(name: "query_root") { fields { name } } }`);
     expect(r.errors).toBeUndefined();
     const d = r.data;
-    expect(d.__schema).toEqual({ queryType: { name: 'query_root' }, mutationType: { name: 'mutation_root' }, subscriptionType: null });
+    expect(d.__schema).toEqual({ queryType: { name: 'query_root' }, mutationType: { name: 'mutation_root' }, subscriptionType: { name: 'subscription_root' } });
     const names = (x: any[]): string[] => x.map((i) => i.name);
     expect(names(d.cmp.inputFields)).toEqual(expect.arrayContaining(['_eq', '_neq', '_gt', '_gte', '_lt', '_lte', '_in', '_nin', '_is_null', '_like', '_nlike', '_ilike', '_nilike', '_similar', '_nsimilar', '_regex', '_nregex', '_iregex', '_niregex']));
     expect(names(d.jsonb.inputFields)).toEqual(expect.arrayContaining(['_contains', '_contained_in', '_has_key', '_has_keys_any', '_has_keys_all', '_cast']));
