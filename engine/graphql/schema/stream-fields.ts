@@ -8,6 +8,7 @@
  */
 import { GraphQLInt, type GraphQLFieldConfigMap, type GraphQLInputObjectType } from 'graphql';
 import type { TableInfo } from '../../catalog/types.ts';
+import { customizeTypeName } from '../../catalog/stages/customization.ts';
 import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
 import { enumType, inputObjectType, listOf, nonNull, nonNullListOfNonNull } from './lean-types.ts';
 import { ARG } from './names.ts';
@@ -36,15 +37,15 @@ function cursorInput(view: TableView, types: SchemaTypes): GraphQLInputObjectTyp
   }
   let t = byTable.get(view.info);
   if (t === undefined) {
-    const base = view.names.object;
+    const typeName = (suffix: string): string => customizeTypeName(view.source.customization, `${view.info.gqlName}${suffix}`);
     const name = `"${view.info.name.name}"`;
     const value = inputObjectType({
-      name: `${base}_stream_cursor_value_input`,
+      name: typeName('_stream_cursor_value_input'),
       description: 'Initial value of the column from where the streaming should start',
       fields: () => Object.fromEntries(view.columns.map((c) => [c.gqlName, { type: types.columns.input(view.source, c), description: c.description ?? undefined }])),
     });
     t = inputObjectType({
-      name: `${base}_stream_cursor_input`,
+      name: typeName('_stream_cursor_input'),
       description: `Streaming cursor of the table ${name}`,
       fields: {
         [STREAM_ARG.initialValue]: { type: nonNull(value), description: 'Stream column input with initial value' },

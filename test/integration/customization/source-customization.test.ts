@@ -81,8 +81,9 @@ describe('source customization', () => {
     for (const n of ['Lib_author_T', 'Lib_author_bool_exp_T', 'Lib_author_order_by_T', 'Lib_status_enum_T', 'Lib_search_authors_args_T', 'Lib_author_insert_input_T', 'Lib_lib_mutation_frontend_T']) {
       expect(names).toContain(n);
     }
-    // No subscription root (and so no namespace type for it) until subscriptions are served.
-    expect(names).not.toContain('Lib_lib_subscription_T');
+    // The subscription root's namespace type, and the stream cursor inputs, customized like the others.
+    expect(names).toContain('Lib_lib_subscription_T');
+    expect(names).toContain('Lib_author_stream_cursor_input_T');
     expect(names).toContain('author_bool_exp');
     const q = await gql('{ lib { p_author_s(where: {status: {_eq: retired}}) { id } } }');
     expect(q.data.lib.p_author_s).toEqual([{ id: 2 }]);
