@@ -47,7 +47,7 @@ SELECT coalesce(json_agg(f), '[]') FROM (
   LEFT JOIN pg_catalog.pg_class rc ON rc.oid = rt.typrelid AND rt.typrelid <> 0
   LEFT JOIN pg_catalog.pg_namespace rcn ON rcn.oid = rc.relnamespace
   WHERE p.prokind = 'f'
-    AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'engine_metadata')
+    AND n.nspname NOT IN ('pg_catalog', 'information_schema', 'engine_metadata', 'engine_live')
     AND n.nspname NOT LIKE 'pg\\_toast%'
     AND n.nspname NOT LIKE 'pg\\_temp\\_%'
 ) f`;
