@@ -58,6 +58,8 @@ export class ChangeFeeds {
       await support.watchTables(conn, missing);
       for (const t of missing) source.installed.add(keyOf(t));
     }
+    // Closed meanwhile (its last watcher left): watch on a new listener.
+    if (this.#sources.get(conn) !== source) return await this.watch(conn, tables, owner, changed, lost);
     for (const t of tables) {
       const k = keyOf(t);
       let ws = source.tables.get(k);
@@ -69,7 +71,10 @@ export class ChangeFeeds {
     }
   }
 
-  /** Stops reporting `tables` to `owner`. */
+  /**
+   * Stops reporting `tables` to `owner`. A source nobody watches any more
+   * closes its listener (its connection may be one the catalog replaced).
+   */
   unwatch(conn: SourceConnection, tables: readonly TableName[], owner: object): void {
     const source = this.#sources.get(conn);
     if (source === undefined) return;
@@ -78,6 +83,10 @@ export class ChangeFeeds {
       const ws = source.tables.get(k);
       ws?.delete(owner);
       if (ws !== undefined && ws.size === 0) source.tables.delete(k);
+    }
+    if (source.tables.size === 0) {
+      this.#sources.delete(conn);
+      void source.feed.then((f) => f.close()).catch(() => {});
     }
   }
 
