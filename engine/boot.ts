@@ -64,6 +64,7 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
     streamRefetchIntervalMs: settings.streamingQueriesMultiplexedRefetchInterval,
     streamBatchSize: settings.streamingQueriesMultiplexedBatchSize,
     refetchOnChange: settings.liveQueriesRefetchOnChange,
+    metrics,
   });
   const app = await buildApp({ settings, logger, auth, metadata, graphql, metrics, tracer, socket });
   metrics.setSources({

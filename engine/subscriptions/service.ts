@@ -13,6 +13,7 @@ import { ErrorCode } from '../errors/codes.ts';
 import { EngineError, errorDetails, isEngineError } from '../errors/engine-error.ts';
 import { graphqlErrorBody } from '../errors/wire-body.ts';
 import type { Logger } from '../logger.ts';
+import type { LiveMetrics } from '../observability/metrics.ts';
 import type { RequestContext } from '../request-context.ts';
 import { bindStatement } from '../execute/bind.ts';
 import type { GraphqlService, SocketOperationPlan } from '../execute/graphql-service.ts';
@@ -35,6 +36,8 @@ export interface SocketServiceOptions {
   readonly streamRefetchIntervalMs: number;
   readonly streamBatchSize: number;
   readonly refetchOnChange: boolean;
+  /** The subscriptions gauge (observability/metrics.ts). */
+  readonly metrics?: LiveMetrics;
 }
 
 function asEngineError(e: unknown): EngineError {
@@ -91,10 +94,12 @@ export class SocketService implements SocketApi {
   readonly live: LiveQueries;
   readonly #running = new Set<LiveOperation>();
   readonly #unsubscribe: () => void;
+  readonly #metrics: LiveMetrics | undefined;
 
   constructor(graphql: GraphqlService, opts: SocketServiceOptions) {
     this.#graphql = graphql;
     this.#logger = opts.logger;
+    this.#metrics = opts.metrics;
     this.live = new LiveQueries(
       {
         refetchIntervalMs: opts.liveRefetchIntervalMs,
@@ -135,10 +140,11 @@ export class SocketService implements SocketApi {
       return NOOP;
     }
     this.#running.add(op);
+    this.#metrics?.subscriptionStarted();
     return {
       stop: () => {
         op.sink.ended = true;
-        this.#running.delete(op);
+        this.#end(op);
         op.stop();
       },
     };
@@ -209,11 +215,16 @@ export class SocketService implements SocketApi {
         if (planned.kind !== 'subscription') throw new EngineError(ErrorCode.ValidationFailed, 'the operation is no longer a subscription', { path: '$' });
         op.stop = this.#subscribe(op.session, planned, op.sink);
       } catch (e) {
-        this.#running.delete(op);
+        this.#end(op);
         op.stop = () => {};
         op.sink.error(this.#errors(e, op.session));
       }
     }
+  }
+
+  /** A subscription is over (counted once). */
+  #end(op: LiveOperation): void {
+    if (this.#running.delete(op)) this.#metrics?.subscriptionStopped();
   }
 
   #logged(e: unknown): EngineError {
@@ -229,8 +240,10 @@ export class SocketService implements SocketApi {
   /** Stops every subscription and change listener. */
   async close(): Promise<void> {
     this.#unsubscribe();
-    for (const op of this.#running) op.stop();
-    this.#running.clear();
+    for (const op of [...this.#running]) {
+      this.#end(op);
+      op.stop();
+    }
     this.live.close();
     await this.#feeds.close();
   }

@@ -53,8 +53,11 @@ export function attachWebSocket(server: Server, deps: AppDeps, allowOrigin: (ori
     const protocol: Protocol | null = chooseProtocol(offeredProtocols(req));
     if (protocol === null) return refuse(socket, 400, 'Bad Request');
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const s = new GraphqlSocket(ws, req, protocol, deps, timings, () => sockets.delete(s));
+      const s = new GraphqlSocket(ws, req, protocol, deps, timings, () => {
+        if (sockets.delete(s)) deps.metrics?.websocketClosed();
+      });
       sockets.add(s);
+      deps.metrics?.websocketOpened();
     });
   });
   return {
