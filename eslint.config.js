@@ -50,7 +50,7 @@ const zones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.data/**', 'test/bench/results/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', '.data/**', 'test/bench/results/**', 'coverage/**', 'engine/console/dist/**', 'test/artifacts/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

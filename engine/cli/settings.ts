@@ -83,7 +83,7 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'unauthorizedRole', flag: '--unauthorized-role', env: 'ENGINE_GRAPHQL_UNAUTHORIZED_ROLE', kind: 'string', describe: 'role for requests without credentials' },
   { key: 'serverPort', flag: '--server-port', env: 'ENGINE_GRAPHQL_SERVER_PORT', kind: 'int', describe: 'HTTP port (default 8080)' },
   { key: 'serverHost', flag: '--server-host', env: 'ENGINE_GRAPHQL_SERVER_HOST', kind: 'string', describe: 'HTTP host to bind (default 0.0.0.0)' },
-  { key: 'enableConsole', flag: '--enable-console', env: 'ENGINE_GRAPHQL_ENABLE_CONSOLE', kind: 'bool', describe: 'the web console: not built yet, so true stops the start with a message' },
+  { key: 'enableConsole', flag: '--enable-console', env: 'ENGINE_GRAPHQL_ENABLE_CONSOLE', kind: 'bool', describe: 'serve the web console at /console (default false; `npm start` turns it on)' },
   { key: 'corsDomain', flag: '--cors-domain', env: 'ENGINE_GRAPHQL_CORS_DOMAIN', kind: 'string', describe: 'allowed CORS origins, comma-separated, wildcards allowed' },
   { key: 'logLevel', flag: '--log-level', env: 'ENGINE_GRAPHQL_LOG_LEVEL', kind: 'enum', values: ['debug', 'info', 'warn', 'error'], describe: 'log level (default info)' },
   { key: 'enabledLogTypes', flag: '--enabled-log-types', env: 'ENGINE_GRAPHQL_ENABLED_LOG_TYPES', kind: 'list', values: LOG_TYPES, describe: `log types to write, comma-separated, of ${LOG_TYPES.join(', ')} (default ${DEFAULT_LOG_TYPES.join(',')})` },

@@ -15,6 +15,8 @@ import { registerNotFound } from './not-found.ts';
 import { contextOf, requestEnvelope, type FinishedRequest } from './request-envelope.ts';
 import { registerMetricsRoutes } from './routes/metrics.ts';
 import { attachWebSocket, type WebSocketEndpoint } from './ws/upgrade.ts';
+import { registerConsoleRoutes } from './routes/console.ts';
+import { loadConsoleAssets } from '../console/assets.ts';
 
 const endpoints = new WeakMap<FastifyInstance, WebSocketEndpoint>();
 
@@ -34,6 +36,8 @@ const KEEP_ALIVE_TIMEOUT_MS = 72_000;
  * reaches the fastify routes only: see Note [GraphQL fast path]).
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  // Read before anything listens: an enabled but unbuilt console stops the start with how to build it.
+  const consoleAssets = deps.settings.enableConsole ? loadConsoleAssets() : null;
   let closing = false;
   const allowOrigin = buildOriginMatcher(deps.settings.corsDomain);
   const fastPath = graphqlFastPath({ deps, bodyLimit: BODY_LIMIT, allowOrigin, closing: () => closing });
@@ -78,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(registerMetadataRoutes, { deps });
   await app.register(registerGraphqlRoutes, { deps });
   await app.register(registerMetricsRoutes, { deps });
+  if (consoleAssets !== null) await app.register(registerConsoleRoutes, { deps, assets: consoleAssets });
   return app;
 }
 

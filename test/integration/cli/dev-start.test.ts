@@ -109,6 +109,11 @@ describe('npm start', () => {
     const url = `http://127.0.0.1:${httpPort}`;
     await second.waitFor(`GraphQL: ${url}/v1/graphql`);
     expect(second.output()).toContain('tracking the sample tables');
+    // The web console is on by default, at the URL it prints.
+    expect(second.output()).toContain(`console: ${url}/console/`);
+    const page = await fetch(`${url}/console/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
     expect(second.output()).not.toContain('first run');
     expect(await books(url)).toEqual({ data: { books: [expect.objectContaining({ author: expect.any(Object) }), expect.any(Object)] } });
     // Loopback only, and it says so.
@@ -133,15 +138,15 @@ describe('npm start', () => {
     expect(await third.stop()).toBe(0);
   }, 240_000);
 
-  it('refuses --enable-console and unknown flags with one line, before starting PostgreSQL', async () => {
+  it('refuses bad flags and settings with one line, before starting PostgreSQL', async () => {
     const data = await dataFolder();
     const env = { ENGINE_DEV_DATA_DIR: data, ENGINE_DEV_PG_PORT: String(await freePort()), ENGINE_GRAPHQL_SERVER_PORT: String(await freePort()) };
     for (const [args, message] of [
-      [['--enable-console'], 'The web console is not built yet'],
-      [[], 'The web console is not built yet'],
+      [['--enable-console', 'maybe'], 'expected true or false, got "maybe"'],
+      [[], 'ENGINE_GRAPHQL_ENABLE_CONSOLE: expected true or false, got "sometimes"'],
       [['--no-such-flag'], 'unknown flag "--no-such-flag"'],
     ] as const) {
-      const run = devStart(root, args.length === 0 ? { ...env, ENGINE_GRAPHQL_ENABLE_CONSOLE: 'true' } : env, args);
+      const run = devStart(root, args.length === 0 ? { ...env, ENGINE_GRAPHQL_ENABLE_CONSOLE: 'sometimes' } : env, args);
       expect(await run.exited).toBe(2);
       expect(run.output().trim().split('\n'), run.output()).toHaveLength(1);
       expect(run.output()).toContain(message);
@@ -149,9 +154,9 @@ describe('npm start', () => {
     }
     expect(await readdir(data)).toEqual([]);
     // engine serve refuses it the same way.
-    const serve = spawnSync(process.execPath, [path.join(root, 'engine', 'main.ts'), 'serve', '--enable-console', '--database-url', 'postgres://127.0.0.1:1/x'], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
+    const serve = spawnSync(process.execPath, [path.join(root, 'engine', 'main.ts'), 'serve', '--enable-console', 'maybe', '--database-url', 'postgres://127.0.0.1:1/x'], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
     expect(serve.status).toBe(2);
-    expect(serve.stderr).toContain('The web console is not built yet');
+    expect(serve.stderr).toContain('expected true or false, got "maybe"');
   }, 60_000);
 
   it.skipIf(!isRoot)('works as root in a folder the postgres user cannot enter (mode 700)', async () => {

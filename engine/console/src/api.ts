@@ -1,0 +1,105 @@
+/**
+ * The console's only way to the engine: its public HTTP APIs (/v1/graphql,
+ * /v1/metadata, /v1/query, /v1/graphql/explain), at URLs relative to the
+ * page so a path prefix is kept (Note [Console under a path prefix] in
+ * engine/server/routes/console.ts). The admin secret lives in sessionStorage:
+ * it is gone when the tab closes and never appears in a URL.
+ */
+const SECRET_KEY = 'engine-console.admin-secret';
+
+export function adminSecret(): string | null {
+  return sessionStorage.getItem(SECRET_KEY);
+}
+
+export function setAdminSecret(secret: string | null): void {
+  if (secret === null) sessionStorage.removeItem(SECRET_KEY);
+  else sessionStorage.setItem(SECRET_KEY, secret);
+}
+
+/** An API URL relative to the console page (`../v1/graphql`). */
+export function apiUrl(endpoint: string): string {
+  return new URL(`../${endpoint}`, document.baseURI).toString();
+}
+
+/** A refused call: the HTTP status and v2's `{error, code, path}` when the body has them. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string | null,
+    readonly path: string | null,
+  ) {
+    super(message);
+  }
+}
+
+export function adminHeaders(): Record<string, string> {
+  const secret = adminSecret();
+  return secret === null ? {} : { 'x-engine-admin-secret': secret };
+}
+
+async function post(endpoint: string, body: unknown, headers: Record<string, string> = adminHeaders()): Promise<unknown> {
+  const res = await fetch(apiUrl(endpoint), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = null;
+  }
+  if (!res.ok) {
+    const e = (json ?? {}) as { error?: unknown; code?: unknown; path?: unknown };
+    throw new ApiError(res.status, typeof e.error === 'string' ? e.error : text || res.statusText, typeof e.code === 'string' ? e.code : null, typeof e.path === 'string' ? e.path : null);
+  }
+  return json;
+}
+
+/** One `/v1/metadata` call as admin. */
+export function metadata<T = unknown>(type: string, args: unknown = {}, extra: Record<string, unknown> = {}): Promise<T> {
+  return post('v1/metadata', { type, args, ...extra }) as Promise<T>;
+}
+
+export interface SqlResult {
+  readonly result_type: 'TuplesOk' | 'CommandOk';
+  readonly result: string[][] | null;
+}
+
+/** `run_sql` through `/v1/query`. */
+export function runSql(sql: string, opts: { source?: string; readOnly?: boolean; cascade?: boolean } = {}): Promise<SqlResult> {
+  return post('v1/query', {
+    type: 'run_sql',
+    args: { source: opts.source ?? 'default', sql, read_only: opts.readOnly ?? false, cascade: opts.cascade ?? false },
+  }) as Promise<SqlResult>;
+}
+
+export interface GraphqlResponse<T> {
+  readonly data?: T;
+  readonly errors?: ReadonlyArray<{ message: string; extensions?: { path?: string; code?: string } }>;
+}
+
+/** A GraphQL request with the given headers (admin's by default); throws on `errors`. */
+export async function graphql<T>(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = adminHeaders()): Promise<T> {
+  const res = (await post('v1/graphql', { query, variables }, headers)) as GraphqlResponse<T>;
+  if (res.errors !== undefined && res.errors.length > 0) {
+    const first = res.errors[0]!;
+    throw new ApiError(200, res.errors.map((e) => e.message).join('; '), first.extensions?.code ?? null, first.extensions?.path ?? null);
+  }
+  return res.data as T;
+}
+
+export interface ExplainedField {
+  readonly field: string;
+  readonly sql: string;
+  readonly plan: readonly string[] | null;
+}
+
+/** `/v1/graphql/explain` for a query run with the given session variables. */
+export async function explain(query: string, variables: Record<string, unknown>, operationName: string | null, user: Record<string, string>): Promise<ExplainedField[]> {
+  return (await post('v1/graphql/explain', { query: { query, variables, ...(operationName !== null ? { operationName } : {}) }, user })) as ExplainedField[];
+}
+
+/** A readable one-line message for any failure. */
+export function messageOf(e: unknown): string {
+  if (e instanceof ApiError) return e.code !== null ? `${e.message} (${e.code}${e.path !== null ? ` at ${e.path}` : ''})` : e.message;
+  return e instanceof Error ? e.message : String(e);
+}

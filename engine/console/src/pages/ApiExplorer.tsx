@@ -1,0 +1,165 @@
+/**
+ * API explorer: GraphiQL (with the explorer and history plugins) over
+ * /v1/graphql, a request-headers panel (role, session variables; the admin
+ * secret of the session is sent so an admin can act as any role), and an
+ * "Explain" plugin that shows the SQL and plan of the current query
+ * (/v1/graphql/explain, admin only).
+ */
+import { createContext, useContext, useMemo, useState } from 'react';
+import { GraphiQL } from 'graphiql';
+import { explorerPlugin } from '@graphiql/plugin-explorer';
+import { HISTORY_PLUGIN } from '@graphiql/plugin-history';
+import type { GraphiQLPlugin } from '@graphiql/react';
+import { adminHeaders, apiUrl, explain, messageOf, type ExplainedField } from '../api.ts';
+import { knownRoles, useMetadata } from '../metadata-state.tsx';
+
+interface Current {
+  query: string;
+  variables: string;
+  role: string;
+  sessionVariables: Record<string, string>;
+}
+
+const CurrentCtx = createContext<{ current: Current } | null>(null);
+
+function ExplainPanel() {
+  const holder = useContext(CurrentCtx)!;
+  const [result, setResult] = useState<ExplainedField[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    const { query, variables, role, sessionVariables } = holder.current;
+    setBusy(true);
+    setError(null);
+    try {
+      let vars: Record<string, unknown> = {};
+      if (variables.trim() !== '') vars = JSON.parse(variables) as Record<string, unknown>;
+      const user: Record<string, string> = { ...sessionVariables, 'x-engine-role': role };
+      setResult(await explain(query, vars, null, user));
+    } catch (e) {
+      setResult(null);
+      setError(messageOf(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="explain" aria-label="Generated SQL">
+      <div className="graphiql-doc-explorer-title">Generated SQL</div>
+      <p>The SQL and plan the engine runs for the query in the editor, as the role in the headers panel.</p>
+      <button type="button" className="btn" onClick={() => void run()} disabled={busy}>
+        {busy ? 'Explaining…' : 'Explain query'}
+      </button>
+      {error !== null && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      {result?.map((f) => (
+        <div key={f.field} className="explain-field">
+          <h3>{f.field}</h3>
+          <pre aria-label={`SQL of ${f.field}`}>{f.sql}</pre>
+          {f.plan !== null && <pre aria-label={`Plan of ${f.field}`}>{f.plan.join('\n')}</pre>}
+        </div>
+      ))}
+    </section>
+  );
+}
+
+function ExplainIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+      <text x="2" y="17" fontSize="12" fontFamily="monospace" fill="currentColor">
+        SQL
+      </text>
+    </svg>
+  );
+}
+
+const EXPLAIN_PLUGIN: GraphiQLPlugin = { title: 'Generated SQL (explain)', icon: ExplainIcon, content: ExplainPanel };
+
+interface HeaderRow {
+  key: string;
+  value: string;
+}
+
+export function ApiExplorer() {
+  const { metadata } = useMetadata();
+  const roles = ['admin', ...knownRoles(metadata).filter((r) => r !== 'admin')];
+  const [role, setRole] = useState('admin');
+  const [rows, setRows] = useState<HeaderRow[]>([{ key: 'x-engine-user-id', value: '' }]);
+  const sessionVariables = useMemo(() => {
+    const out: Record<string, string> = {};
+    for (const r of rows) if (r.key.trim() !== '' && r.value !== '') out[r.key.trim().toLowerCase()] = r.value;
+    return out;
+  }, [rows]);
+  const requestHeaders = useMemo(
+    () => ({ ...adminHeaders(), ...(role !== 'admin' ? { 'x-engine-role': role } : {}), ...sessionVariables }),
+    [role, sessionVariables],
+  );
+  const holder = useMemo(() => ({ current: { query: '', variables: '', role, sessionVariables } as Current }), []);
+  holder.current.role = role;
+  holder.current.sessionVariables = sessionVariables;
+  const fetcher = useMemo(
+    () =>
+      async (params: unknown, opts?: { headers?: Record<string, unknown> }) => {
+        const res = await fetch(apiUrl('v1/graphql'), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(opts?.headers as Record<string, string> | undefined), ...requestHeaders },
+          body: JSON.stringify(params),
+        });
+        return res.json() as Promise<Record<string, unknown>>;
+      },
+    [requestHeaders],
+  );
+  const plugins = useMemo(() => [HISTORY_PLUGIN, explorerPlugin(), EXPLAIN_PLUGIN], []);
+  const shown = Object.entries(requestHeaders).map(([k, v]) => `${k}: ${k === 'x-engine-admin-secret' ? '••••••' : v}`);
+  return (
+    <div className="api-explorer">
+      <section className="headers-panel" aria-label="Request headers">
+        <div className="field">
+          <label htmlFor="explorer-role">Role</label>
+          <input id="explorer-role" list="explorer-roles" value={role} onChange={(e) => setRole(e.target.value.trim() === '' ? 'admin' : e.target.value)} />
+          <datalist id="explorer-roles">
+            {roles.map((r) => (
+              <option key={r} value={r} />
+            ))}
+          </datalist>
+        </div>
+        <fieldset className="session-vars">
+          <legend>Session variables</legend>
+          {rows.map((r, i) => (
+            <div key={i} className="row">
+              <input aria-label={`Session variable ${i + 1} name`} value={r.key} placeholder="x-engine-user-id" onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))} />
+              <input aria-label={`Session variable ${i + 1} value`} value={r.value} placeholder="value" onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} />
+              <button type="button" className="btn small" aria-label={`Remove session variable ${i + 1}`} onClick={() => setRows(rows.filter((_, j) => j !== i))}>
+                ×
+              </button>
+            </div>
+          ))}
+          <button type="button" className="btn small" onClick={() => setRows([...rows, { key: 'x-engine-', value: '' }])}>
+            Add session variable
+          </button>
+        </fieldset>
+        <div className="sent" aria-label="Headers sent">
+          {shown.map((s) => (
+            <code key={s}>{s}</code>
+          ))}
+        </div>
+      </section>
+      <CurrentCtx.Provider value={holder}>
+        <div className="graphiql-host">
+          <GraphiQL
+            key={JSON.stringify(requestHeaders)}
+            fetcher={fetcher}
+            plugins={plugins}
+            onEditQuery={(q) => (holder.current.query = q)}
+            onEditVariables={(v) => (holder.current.variables = v)}
+            shouldPersistHeaders={false}
+            isHeadersEditorEnabled={true}
+          />
+        </div>
+      </CurrentCtx.Provider>
+    </div>
+  );
+}
