@@ -11,6 +11,8 @@ import { createRoot } from 'react-dom/client';
 import { ApiError, adminSecret, metadata, messageOf, setAdminSecret } from './api.ts';
 import { MetadataProvider } from './metadata-state.tsx';
 import { ApiExplorer } from './pages/ApiExplorer.tsx';
+import { Data } from './pages/Data.tsx';
+import { MetadataPage } from './pages/MetadataPage.tsx';
 import { PAGES, useRoute } from './route.ts';
 
 function SecretForm({ onDone, failed }: { onDone: () => void; failed: string | null }) {
@@ -94,6 +96,8 @@ function App() {
         </header>
         <main className="page" aria-label={page.title}>
           {page.id === 'api' && <ApiExplorer />}
+          {page.id === 'data' && <Data params={route.params} />}
+          {page.id === 'metadata' && <MetadataPage />}
         </main>
       </div>
     </MetadataProvider>

@@ -1,7 +1,11 @@
 /** Hash routing: `#/data?table=public.authors&tab=rows` → {page: 'data', params}. */
 import { useEffect, useState } from 'react';
 
-export const PAGES = [{ id: 'api', title: 'API explorer' }] as const;
+export const PAGES = [
+  { id: 'api', title: 'API explorer' },
+  { id: 'data', title: 'Data' },
+  { id: 'metadata', title: 'Metadata' },
+] as const;
 
 export interface Route {
   readonly page: string;

@@ -15,6 +15,9 @@ import { startPrefixProxy, type PrefixProxy } from '../../support/prefix-proxy.t
 import { buildConsole, consoleBuildIsStale } from '../../../engine/console/build.ts';
 
 const SECRET = 'console-s3cret';
+/** Every wait is bounded: 30 s covers a page action on two busy cores. */
+const WAIT_MS = 30_000;
+const eventually = <T,>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: WAIT_MS, interval: 100 });
 const chromiumPath = systemChromium();
 // CI installs Chromium (.ci/run); elsewhere the browser part says why it skips.
 if (chromiumPath === null && process.env['CI'] === 'true') throw new Error('CI=true but no Chromium: .ci/run should have installed it');
@@ -101,7 +104,7 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     browser = await launchBrowser(chromiumPath!);
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
-    page.setDefaultTimeout(20_000);
+    page.setDefaultTimeout(WAIT_MS);
     const origin = new URL(proxy.url).origin;
     page.on('request', (r) => {
       if (!r.url().startsWith(origin) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) outside.push(r.url());
@@ -122,7 +125,7 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     expect(new URL(page.url()).pathname).toBe('/gateway/engine/console/');
     await page.getByLabel('Admin secret').fill('wrong');
     await page.getByRole('button', { name: 'Enter' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 }).toContain('refused');
+    await eventually(() => page.getByRole('alert').textContent()).toContain('refused');
     await page.getByLabel('Admin secret').fill(SECRET);
     await page.screenshot({ path: artifact('01-admin-secret.png') });
     await page.getByLabel('Admin secret').press('Enter');
@@ -136,8 +139,90 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     await page.locator('.graphiql-query-editor .monaco-editor').first().waitFor();
     await setQuery(page, 'query { __typename }');
     await page.getByRole('button', { name: /^Execute query/ }).click();
-    await expect.poll(() => responseText(page), { timeout: 20_000 }).toContain('"__typename": "query_root"');
+    await eventually(() => responseText(page)).toContain('"__typename": "query_root"');
     await page.screenshot({ path: artifact('02-api-explorer.png') });
+  });
+
+  it('Data: tracks a table, then all, and adds the relationships suggested by the foreign key', async () => {
+    await page.getByRole('link', { name: 'Data', exact: true }).click();
+    const untracked = page.getByRole('table', { name: 'Untracked tables and views' });
+    await untracked.waitFor();
+    await page.getByRole('button', { name: 'Track public.articles' }).click();
+    await eventually(() => page.getByRole('status').first().textContent()).toBe('Tracked public.articles');
+    await page.getByRole('button', { name: 'Track all' }).click();
+    await eventually(() => page.getByRole('status').first().textContent()).toBe('Tracked public.authors');
+    await eventually(() => page.getByRole('list', { name: 'Tracked tables' }).innerText()).toContain('public.authors');
+    await page.screenshot({ path: artifact('03-data-overview.png') });
+    await page.getByRole('button', { name: 'Add object relationship author on public.articles' }).click();
+    await eventually(() => page.getByRole('status').first().textContent()).toBe('Added the object relationship author on public.articles');
+    await page.getByRole('button', { name: 'Add array relationship articles on public.authors' }).click();
+    await eventually(() => page.getByRole('status').first().textContent()).toBe('Added the array relationship articles on public.authors');
+    await eventually(() => page.getByText('No foreign key between tracked tables lacks a relationship.').count()).toBe(1);
+    const res = await engine.graphql('{ authors(order_by: {id: asc}) { name articles(order_by: {id: asc}) { title author { name } } } }');
+    expect(res.body).toEqual({
+      data: {
+        authors: [
+          { name: 'Ada', articles: [{ title: 'Engines', author: { name: 'Ada' } }, { title: 'Drafts', author: { name: 'Ada' } }] },
+          { name: 'Brian', articles: [{ title: 'Compilers', author: { name: 'Brian' } }] },
+        ],
+      },
+    });
+  });
+
+  it('Data: sorts, filters and edits a row in the grid', async () => {
+    await page.getByRole('list', { name: 'Tracked tables' }).getByRole('link', { name: 'public.articles' }).click();
+    const grid = page.getByRole('table', { name: 'Rows of public.articles' });
+    await eventually(() => page.getByText('Rows 1–3 of 3').count()).toBe(1);
+    // Sorted by the primary key first; by title after a click.
+    await page.getByRole('button', { name: 'Sort by title' }).click();
+    await eventually(async () => (await grid.locator('tbody tr').first().innerText()).split('\t')[1]).toBe('Compilers');
+    await page.getByRole('button', { name: 'Sort by id' }).click();
+    await page.getByRole('button', { name: 'Add filter' }).click();
+    await page.getByLabel('Filter 1 column').selectOption('published');
+    await page.getByLabel('Filter 1 value').fill('true');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await eventually(() => page.getByText('Rows 1–2 of 2').count()).toBe(1);
+    await page.getByRole('button', { name: 'Remove filter 1' }).click();
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await eventually(() => page.getByText('Rows 1–3 of 3').count()).toBe(1);
+    await page.getByRole('button', { name: 'Edit row 1' }).click();
+    await page.getByLabel('title of row 1').fill('Engines, revised');
+    await page.getByRole('button', { name: 'Save row 1' }).click();
+    await eventually(() => page.getByRole('status').first().textContent()).toBe('Saved row 1');
+    await eventually(() => grid.locator('tbody tr').first().innerText()).toContain('Engines, revised');
+    await page.screenshot({ path: artifact('04-data-rows.png') });
+    expect((await db.sql('SELECT title FROM articles WHERE id = 1')).rows).toEqual([{ title: 'Engines, revised' }]);
+  });
+
+  it('Data: runs SQL and shows the result as a table', async () => {
+    await page.getByRole('link', { name: 'SQL editor' }).click();
+    await page.getByLabel('SQL', { exact: true }).fill('SELECT id, title FROM articles ORDER BY id');
+    await page.getByRole('button', { name: 'Run SQL' }).click();
+    const result = page.getByRole('table', { name: 'SQL result' });
+    await eventually(() => result.innerText()).toContain('Engines, revised');
+    expect(await result.locator('tbody tr').count()).toBe(3);
+    await page.screenshot({ path: artifact('05-data-sql.png') });
+  });
+
+  it('Metadata: shows the inconsistency a column drop makes, drops it, exports and imports', async () => {
+    // Dropped outside the engine, as a migration tool would: both relationships lose their column.
+    await db.sql('ALTER TABLE articles DROP COLUMN author_id');
+    await page.getByRole('link', { name: 'Metadata' }).click();
+    const table = page.getByRole('table', { name: 'Inconsistent objects' });
+    await eventually(() => table.innerText()).toContain('author_id');
+    await page.screenshot({ path: artifact('06-metadata-inconsistent.png') });
+    await page.getByRole('button', { name: 'Drop inconsistent objects' }).click();
+    await eventually(() => page.getByText('The metadata is consistent.').count()).toBe(1);
+    expect(((await engine.metadata({ type: 'get_inconsistent_metadata', args: {} })).body as { is_consistent: boolean }).is_consistent).toBe(true);
+    const before = Number(await page.getByLabel('Resource version').textContent());
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export metadata' }).click()]);
+    const file = await download.path();
+    const exported = JSON.parse((await import('node:fs')).readFileSync(file, 'utf8')) as { sources: Array<{ tables: unknown[] }> };
+    expect(exported.sources[0]!.tables).toHaveLength(2);
+    await page.locator('#metadata-import').setInputFiles(file);
+    await eventually(() => page.getByRole('status').first().textContent()).toMatch(/^Imported /);
+    await eventually(async () => Number(await page.getByLabel('Resource version').textContent())).toBeGreaterThan(before);
+    await page.screenshot({ path: artifact('07-metadata.png') });
   });
 
   it('made no request outside the prefix or the origin, and no page error', () => {

@@ -1,0 +1,385 @@
+/**
+ * Data: sources and what their databases hold (tracked and untracked tables,
+ * views and functions, with track / track all), relationships suggested from
+ * foreign keys, a row grid per table (sort, filter, pages; insert, edit,
+ * delete through the admin's GraphQL API) and a SQL editor (`run_sql`).
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { metadata as callMetadata, messageOf, runSql, type SqlResult } from '../api.ts';
+import { ResultTable, Status, useAction } from '../components.tsx';
+import { introspect, type DbInfo, type DbTable } from '../introspect.ts';
+import { tableKey, useMetadata, type SourceEntry, type TableEntry } from '../metadata-state.tsx';
+import { navigate } from '../route.ts';
+import { RowsGrid } from './RowsGrid.tsx';
+import { suggestRelationships, type Suggestion } from './relationships.ts';
+
+const KIND: Readonly<Record<string, string>> = { r: 'table', p: 'table', v: 'view', m: 'materialized view', f: 'foreign table' };
+
+function link(params: Record<string, string>): string {
+  return `#/data?${new URLSearchParams(params).toString()}`;
+}
+
+export function Data({ params }: { params: URLSearchParams }) {
+  const { metadata, refresh } = useMetadata();
+  const sources = metadata?.sources ?? [];
+  const source = params.get('source') ?? sources[0]?.name ?? 'default';
+  const sourceEntry = sources.find((s) => s.name === source);
+  const table = params.get('table');
+  const view = params.get('view') ?? (table !== null ? 'table' : 'schema');
+  const [db, setDb] = useState<DbInfo | null>(null);
+  const [dbError, setDbError] = useState<string | null>(null);
+  const reloadDb = useCallback(async () => {
+    try {
+      setDb(await introspect(source));
+      setDbError(null);
+    } catch (e) {
+      setDbError(messageOf(e));
+    }
+  }, [source]);
+  useEffect(() => {
+    void reloadDb();
+  }, [reloadDb]);
+  const afterChange = async () => {
+    await Promise.all([refresh(), reloadDb()]);
+  };
+  const entry = sourceEntry?.tables.find((t) => tableKey(t.table) === table);
+  const dbTable = db?.tables.find((t) => `${t.schema}.${t.name}` === table);
+  return (
+    <div className="split">
+      <nav className="sidebar" aria-label="Data navigation">
+        <div className="field">
+          <label htmlFor="data-source">Source</label>
+          <select id="data-source" value={source} onChange={(e) => navigate('data', { source: e.target.value })}>
+            {sources.map((s) => (
+              <option key={s.name} value={s.name}>
+                {s.name} ({s.kind})
+              </option>
+            ))}
+          </select>
+        </div>
+        <ul>
+          <li>
+            <a href={link({ source })} aria-current={view === 'schema' ? 'page' : undefined}>
+              Schema overview
+            </a>
+          </li>
+          <li>
+            <a href={link({ source, view: 'sql' })} aria-current={view === 'sql' ? 'page' : undefined}>
+              SQL editor
+            </a>
+          </li>
+        </ul>
+        <h2>Tracked tables</h2>
+        <ul aria-label="Tracked tables">
+          {(sourceEntry?.tables ?? []).map((t) => (
+            <li key={tableKey(t.table)}>
+              <a href={link({ source, table: tableKey(t.table) })} aria-current={table === tableKey(t.table) ? 'page' : undefined}>
+                {tableKey(t.table)}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="content">
+        {dbError !== null && (
+          <p role="alert" className="error">
+            Could not read the database of source {source}: {dbError}
+          </p>
+        )}
+        {view === 'sql' && <SqlEditor source={source} onDone={afterChange} />}
+        {view === 'schema' && sourceEntry !== undefined && db !== null && <SchemaOverview source={sourceEntry} db={db} onChange={afterChange} />}
+        {view === 'table' && entry !== undefined && dbTable !== undefined && db !== null && sourceEntry !== undefined && (
+          <TableView source={sourceEntry} entry={entry} dbTable={dbTable} db={db} tab={params.get('tab') ?? 'rows'} onChange={afterChange} />
+        )}
+        {view === 'table' && metadata !== null && entry === undefined && <p>The table {table} is not tracked in source {source}.</p>}
+      </div>
+    </div>
+  );
+}
+
+function SchemaOverview({ source, db, onChange }: { source: SourceEntry; db: DbInfo; onChange: () => Promise<void> }) {
+  const [status, run] = useAction();
+  const tracked = new Set(source.tables.map((t) => tableKey(t.table)));
+  const untracked = db.tables.filter((t) => !tracked.has(`${t.schema}.${t.name}`));
+  const trackedFunctions = new Set((source.functions ?? []).map((f) => tableKey(f.function)));
+  const suggestions = suggestRelationships(db, source);
+  const track = (tables: DbTable[]) =>
+    run(`Tracking ${tables.length === 1 ? `${tables[0]!.schema}.${tables[0]!.name}` : `${tables.length} tables`}…`, `Tracked ${tables.map((t) => `${t.schema}.${t.name}`).join(', ')}`, async () => {
+      const calls = tables.map((t) => ({ type: 'pg_track_table', args: { source: source.name, table: { schema: t.schema, name: t.name } } }));
+      await (calls.length === 1 ? callMetadata(calls[0]!.type, calls[0]!.args) : callMetadata('bulk', calls));
+      await onChange();
+    });
+  return (
+    <section aria-labelledby="schema-heading">
+      <h1 id="schema-heading">Source {source.name}</h1>
+      <Status value={status} />
+      <h2>Untracked tables and views</h2>
+      {untracked.length === 0 ? (
+        <p className="muted">Every table and view is tracked.</p>
+      ) : (
+        <>
+          <button type="button" className="btn primary" onClick={() => void track(untracked)}>
+            Track all
+          </button>
+          <table className="grid" aria-label="Untracked tables and views">
+            <tbody>
+              {untracked.map((t) => (
+                <tr key={`${t.schema}.${t.name}`}>
+                  <td>
+                    {t.schema}.{t.name}
+                  </td>
+                  <td>{KIND[t.kind] ?? t.kind}</td>
+                  <td>
+                    <button type="button" className="btn small" aria-label={`Track ${t.schema}.${t.name}`} onClick={() => void track([t])}>
+                      Track
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+      <h2>Suggested relationships</h2>
+      <SuggestionList source={source.name} suggestions={suggestions} onChange={onChange} run={run} />
+      <h2>Tracked tables and views</h2>
+      <table className="grid" aria-label="Tracked tables and views">
+        <tbody>
+          {source.tables.map((t) => (
+            <tr key={tableKey(t.table)}>
+              <td>
+                <a href={link({ source: source.name, table: tableKey(t.table) })}>{tableKey(t.table)}</a>
+              </td>
+              <td>
+                <button
+                  type="button"
+                  className="btn small danger"
+                  aria-label={`Untrack ${tableKey(t.table)}`}
+                  onClick={() =>
+                    void run(`Untracking ${tableKey(t.table)}…`, `Untracked ${tableKey(t.table)}`, async () => {
+                      await callMetadata('pg_untrack_table', { source: source.name, table: t.table, cascade: true });
+                      await onChange();
+                    })
+                  }
+                >
+                  Untrack
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h2>Functions</h2>
+      {db.functions.length === 0 ? (
+        <p className="muted">No functions in this database.</p>
+      ) : (
+        <table className="grid" aria-label="Functions">
+          <tbody>
+            {db.functions.map((f) => {
+              const key = `${f.schema}.${f.name}`;
+              const isTracked = trackedFunctions.has(key);
+              return (
+                <tr key={`${key}(${f.args})`}>
+                  <td>
+                    {key}({f.args})
+                  </td>
+                  <td>returns {f.returns}</td>
+                  <td>{isTracked ? 'tracked' : 'untracked'}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className={`btn small${isTracked ? ' danger' : ''}`}
+                      aria-label={`${isTracked ? 'Untrack' : 'Track'} function ${key}`}
+                      onClick={() =>
+                        void run(`${isTracked ? 'Untracking' : 'Tracking'} ${key}…`, `${isTracked ? 'Untracked' : 'Tracked'} function ${key}`, async () => {
+                          await callMetadata(isTracked ? 'pg_untrack_function' : 'pg_track_function', { source: source.name, function: { schema: f.schema, name: f.name } });
+                          await onChange();
+                        })
+                      }
+                    >
+                      {isTracked ? 'Untrack' : 'Track'}
+                    </button>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function SuggestionList({
+  source,
+  suggestions,
+  onChange,
+  run,
+}: {
+  source: string;
+  suggestions: Suggestion[];
+  onChange: () => Promise<void>;
+  run: (busy: string, ok: string, action: () => Promise<unknown>) => Promise<boolean>;
+}) {
+  const [names, setNames] = useState<Record<string, string>>({});
+  if (suggestions.length === 0) return <p className="muted">No foreign key between tracked tables lacks a relationship.</p>;
+  return (
+    <table className="grid" aria-label="Suggested relationships">
+      <thead>
+        <tr>
+          <th scope="col">On table</th>
+          <th scope="col">Kind</th>
+          <th scope="col">Foreign key</th>
+          <th scope="col">Name</th>
+          <th scope="col" />
+        </tr>
+      </thead>
+      <tbody>
+        {suggestions.map((s) => {
+          const id = `${s.kind}:${tableKey(s.table)}:${JSON.stringify(s.using)}`;
+          const name = names[id] ?? s.name;
+          return (
+            <tr key={id}>
+              <td>{tableKey(s.table)}</td>
+              <td>{s.kind}</td>
+              <td>{s.describe}</td>
+              <td>
+                <input aria-label={`Name of the ${s.kind} relationship on ${tableKey(s.table)} (${s.describe})`} value={name} onChange={(e) => setNames({ ...names, [id]: e.target.value })} />
+              </td>
+              <td>
+                <button
+                  type="button"
+                  className="btn small primary"
+                  aria-label={`Add ${s.kind} relationship ${name} on ${tableKey(s.table)}`}
+                  onClick={() =>
+                    void run(`Adding ${name}…`, `Added the ${s.kind} relationship ${name} on ${tableKey(s.table)}`, async () => {
+                      await callMetadata(`pg_create_${s.kind}_relationship`, { source, table: s.table, name, using: s.using });
+                      await onChange();
+                    })
+                  }
+                >
+                  Add
+                </button>
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+function TableView({ source, entry, dbTable, db, tab, onChange }: { source: SourceEntry; entry: TableEntry; dbTable: DbTable; db: DbInfo; tab: string; onChange: () => Promise<void> }) {
+  const key = tableKey(entry.table);
+  const [status, run] = useAction();
+  const tabs = [
+    { id: 'rows', title: 'Browse rows' },
+    { id: 'relationships', title: 'Relationships' },
+  ];
+  const suggestions = suggestRelationships(db, source).filter((s) => tableKey(s.table) === key);
+  const rels = [...(entry.object_relationships ?? []).map((r) => ({ ...r, kind: 'object' })), ...(entry.array_relationships ?? []).map((r) => ({ ...r, kind: 'array' }))];
+  return (
+    <section aria-labelledby="table-heading">
+      <h1 id="table-heading">
+        {key} <span className="muted">({KIND[dbTable.kind] ?? dbTable.kind})</span>
+      </h1>
+      <nav className="tabs" aria-label="Table sections">
+        {tabs.map((t) => (
+          <a key={t.id} href={link({ source: source.name, table: key, tab: t.id })} aria-current={tab === t.id ? 'page' : undefined}>
+            {t.title}
+          </a>
+        ))}
+        <a href={`#/permissions?${new URLSearchParams({ source: source.name, table: key }).toString()}`}>Permissions</a>
+      </nav>
+      {tab === 'rows' && <RowsGrid key={key} entry={entry} table={dbTable} />}
+      {tab === 'relationships' && (
+        <>
+          <Status value={status} />
+          <h2>Relationships</h2>
+          {rels.length === 0 ? (
+            <p className="muted">No relationships.</p>
+          ) : (
+            <table className="grid" aria-label={`Relationships of ${key}`}>
+              <tbody>
+                {rels.map((r) => (
+                  <tr key={r.name}>
+                    <td>{r.name}</td>
+                    <td>{r.kind}</td>
+                    <td>
+                      <code>{JSON.stringify(r.using)}</code>
+                    </td>
+                    <td>
+                      <button
+                        type="button"
+                        className="btn small danger"
+                        aria-label={`Drop relationship ${r.name}`}
+                        onClick={() =>
+                          void run(`Dropping ${r.name}…`, `Dropped ${r.name}`, async () => {
+                            await callMetadata('pg_drop_relationship', { source: source.name, table: entry.table, relationship: r.name, cascade: true });
+                            await onChange();
+                          })
+                        }
+                      >
+                        Drop
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <h2>Suggested from foreign keys</h2>
+          <SuggestionList source={source.name} suggestions={suggestions} onChange={onChange} run={run} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function SqlEditor({ source, onDone }: { source: string; onDone: () => Promise<void> }) {
+  const [sql, setSql] = useState('');
+  const [readOnly, setReadOnly] = useState(false);
+  const [cascade, setCascade] = useState(false);
+  const [result, setResult] = useState<SqlResult | null>(null);
+  const [status, run] = useAction();
+  const submit = () =>
+    void run('Running…', 'Done', async () => {
+      setResult(null);
+      const r = await runSql(sql, { source, readOnly, cascade });
+      setResult(r);
+      if (!readOnly) await onDone();
+    });
+  return (
+    <section aria-labelledby="sql-heading">
+      <h1 id="sql-heading">SQL on source {source}</h1>
+      <div className="field">
+        <label htmlFor="sql-text">SQL</label>
+        <textarea
+          id="sql-text"
+          rows={10}
+          value={sql}
+          spellCheck={false}
+          onChange={(e) => setSql(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) submit();
+          }}
+        />
+      </div>
+      <div className="row">
+        <label>
+          <input type="checkbox" checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} /> Read only
+        </label>
+        <label>
+          <input type="checkbox" checked={cascade} onChange={(e) => setCascade(e.target.checked)} /> Cascade metadata
+        </label>
+        <button type="button" className="btn primary" onClick={submit}>
+          Run SQL
+        </button>
+        <span className="muted">Ctrl+Enter runs it too.</span>
+      </div>
+      <Status value={status} />
+      {result !== null && result.result_type === 'TuplesOk' && result.result !== null && <ResultTable rows={result.result} label="SQL result" />}
+      {result !== null && result.result_type === 'CommandOk' && <p>Command completed.</p>}
+    </section>
+  );
+}

@@ -1,0 +1,150 @@
+/**
+ * Metadata: export (a JSON download), import (a file → replace_metadata),
+ * reload, the inconsistent objects with their reasons and a drop button, and
+ * the resource version.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { metadata as callMetadata } from '../api.ts';
+import { Status, useAction } from '../components.tsx';
+import { useMetadata } from '../metadata-state.tsx';
+
+interface InconsistentObject {
+  readonly type: string;
+  readonly name?: string;
+  readonly reason: string;
+  readonly definition?: unknown;
+}
+
+export function MetadataPage() {
+  const { metadata, resourceVersion, refresh } = useMetadata();
+  const [status, run] = useAction();
+  const [inconsistent, setInconsistent] = useState<{ is_consistent: boolean; inconsistent_objects: InconsistentObject[] } | null>(null);
+  const [reloadSources, setReloadSources] = useState(true);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const loadInconsistent = useCallback(async () => {
+    setInconsistent(await callMetadata('get_inconsistent_metadata'));
+  }, []);
+  useEffect(() => {
+    void run('Checking consistency…', '', loadInconsistent);
+  }, [loadInconsistent]);
+  const after = async () => {
+    await Promise.all([refresh(), loadInconsistent()]);
+  };
+  const download = () =>
+    void run('Exporting…', 'Exported the metadata', async () => {
+      const r = await callMetadata<{ resource_version: number; metadata: unknown }>('export_metadata', {}, { version: 2 });
+      const url = URL.createObjectURL(new Blob([JSON.stringify(r.metadata, null, 2)], { type: 'application/json' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `engine-metadata-v${r.resource_version}.json`;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    });
+  const importFile = (file: File) =>
+    void run(`Importing ${file.name}…`, `Imported ${file.name}`, async () => {
+      const text = await file.text();
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw new Error(`${file.name} is not JSON`);
+      }
+      await callMetadata('replace_metadata', { metadata: parsed, allow_inconsistent_metadata: false }, { version: 2 });
+      await after();
+    });
+  return (
+    <div className="padded">
+      <h1>Metadata</h1>
+      <p>
+        Resource version: <strong aria-label="Resource version">{resourceVersion ?? '…'}</strong>
+        {metadata !== null && <span className="muted"> · metadata format version {metadata.version}</span>}
+      </p>
+      <Status value={status} />
+      <h2>Export and import</h2>
+      <div className="row">
+        <button type="button" className="btn" onClick={download}>
+          Export metadata
+        </button>
+        <label className="btn" htmlFor="metadata-import">
+          Import metadata…
+        </label>
+        <input
+          id="metadata-import"
+          ref={fileRef}
+          type="file"
+          accept="application/json,.json"
+          className="visually-hidden"
+          onChange={(e) => {
+            const f = e.target.files?.[0];
+            if (f !== undefined) importFile(f);
+            if (fileRef.current !== null) fileRef.current.value = '';
+          }}
+        />
+        <span className="muted">Import replaces all metadata (replace_metadata).</span>
+      </div>
+      <h2>Reload</h2>
+      <div className="row">
+        <label>
+          <input type="checkbox" checked={reloadSources} onChange={(e) => setReloadSources(e.target.checked)} /> Reload all sources (re-read their schemas)
+        </label>
+        <button
+          type="button"
+          className="btn"
+          onClick={() =>
+            void run('Reloading…', 'Reloaded the metadata', async () => {
+              await callMetadata('reload_metadata', { reload_sources: reloadSources });
+              await after();
+            })
+          }
+        >
+          Reload metadata
+        </button>
+      </div>
+      <h2>Inconsistent objects</h2>
+      {inconsistent === null ? null : inconsistent.is_consistent ? (
+        <p className="ok">The metadata is consistent.</p>
+      ) : (
+        <>
+          <table className="grid" aria-label="Inconsistent objects">
+            <thead>
+              <tr>
+                <th scope="col">Type</th>
+                <th scope="col">Name</th>
+                <th scope="col">Reason</th>
+                <th scope="col">Definition</th>
+              </tr>
+            </thead>
+            <tbody>
+              {inconsistent.inconsistent_objects.map((o, i) => (
+                <tr key={i}>
+                  <td>{o.type}</td>
+                  <td>{o.name ?? ''}</td>
+                  <td>{o.reason}</td>
+                  <td>
+                    <code>{JSON.stringify(o.definition)}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p>
+            <button
+              type="button"
+              className="btn danger"
+              onClick={() =>
+                void run('Dropping the inconsistent objects…', 'Dropped the inconsistent objects', async () => {
+                  await callMetadata('drop_inconsistent_metadata');
+                  await after();
+                })
+              }
+            >
+              Drop inconsistent objects
+            </button>
+          </p>
+        </>
+      )}
+    </div>
+  );
+}
