@@ -13,6 +13,7 @@ import { MetadataProvider } from './metadata-state.tsx';
 import { ApiExplorer } from './pages/ApiExplorer.tsx';
 import { Data } from './pages/Data.tsx';
 import { MetadataPage } from './pages/MetadataPage.tsx';
+import { Permissions } from './pages/Permissions.tsx';
 import { PAGES, useRoute } from './route.ts';
 
 function SecretForm({ onDone, failed }: { onDone: () => void; failed: string | null }) {
@@ -97,6 +98,7 @@ function App() {
         <main className="page" aria-label={page.title}>
           {page.id === 'api' && <ApiExplorer />}
           {page.id === 'data' && <Data params={route.params} />}
+          {page.id === 'permissions' && <Permissions params={route.params} />}
           {page.id === 'metadata' && <MetadataPage />}
         </main>
       </div>

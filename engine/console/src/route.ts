@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 export const PAGES = [
   { id: 'api', title: 'API explorer' },
   { id: 'data', title: 'Data' },
+  { id: 'permissions', title: 'Permissions' },
   { id: 'metadata', title: 'Metadata' },
 ] as const;
 

@@ -204,13 +204,55 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     await page.screenshot({ path: artifact('05-data-sql.png') });
   });
 
+  it('Permissions: writes a select permission for a new role in the editor', async () => {
+    await page.getByRole('link', { name: 'Permissions' }).click();
+    await page.getByRole('list', { name: 'Tables' }).getByRole('link', { name: 'public.articles' }).click();
+    await page.getByLabel('New role').fill('user');
+    await page.getByRole('button', { name: 'Add role' }).click();
+    await page.getByRole('button', { name: 'select permission of user: none' }).click();
+    const editor = page.getByRole('region', { name: 'Edit select permission of user on public.articles' });
+    await editor.getByRole('button', { name: 'Add condition' }).click();
+    await editor.getByLabel('Row filter condition 1 column').selectOption('published');
+    await editor.getByLabel('Row filter condition 1 value').fill('true');
+    expect(JSON.parse(await editor.getByLabel('Row filter (JSON)').inputValue())).toEqual({ published: { _eq: true } });
+    await editor.getByLabel('id', { exact: true }).check();
+    await editor.getByLabel('title', { exact: true }).check();
+    await editor.getByLabel('Limit').fill('10');
+    await editor.getByRole('button', { name: 'Save permission' }).click();
+    await eventually(() => editor.getByRole('status').textContent()).toBe('Saved select permission of user on public.articles');
+    await eventually(() => page.getByRole('button', { name: 'select permission of user: partial' }).count()).toBe(1);
+    await page.screenshot({ path: artifact('06-permissions.png') });
+    const exported = (await engine.metadata({ type: 'export_metadata', version: 2, args: {} })).body as {
+      metadata: { sources: Array<{ tables: Array<{ table: { name: string }; select_permissions?: unknown[] }> }> };
+    };
+    const articles = exported.metadata.sources[0]!.tables.find((t) => t.table.name === 'articles')!;
+    expect(articles.select_permissions).toEqual([{ role: 'user', permission: { columns: ['id', 'title'], filter: { published: { _eq: true } }, limit: 10, allow_aggregations: false } }]);
+  });
+
+  it('API explorer: a query as that role sees only the permitted rows; the SQL is shown', async () => {
+    await page.getByRole('link', { name: 'API explorer' }).click();
+    await page.getByLabel('Role').fill('user');
+    await page.locator('.graphiql-query-editor .monaco-editor').first().waitFor();
+    await setQuery(page, 'query { articles(order_by: {id: asc}) { title } }');
+    await page.getByRole('button', { name: /^Execute query/ }).click();
+    await eventually(() => responseText(page)).toContain('Compilers');
+    const text = await responseText(page);
+    expect(text).toContain('"title": "Engines, revised"');
+    expect(text).not.toContain('Drafts');
+    await page.getByRole('button', { name: 'Show Generated SQL (explain)' }).click();
+    await page.getByRole('button', { name: 'Explain query' }).click();
+    await eventually(() => page.getByLabel('SQL of articles').textContent()).toMatch(/SELECT/i);
+    expect(await page.getByLabel('SQL of articles').textContent()).toContain('published');
+    await page.screenshot({ path: artifact('07-api-explorer-role.png') });
+  });
+
   it('Metadata: shows the inconsistency a column drop makes, drops it, exports and imports', async () => {
     // Dropped outside the engine, as a migration tool would: both relationships lose their column.
     await db.sql('ALTER TABLE articles DROP COLUMN author_id');
     await page.getByRole('link', { name: 'Metadata' }).click();
     const table = page.getByRole('table', { name: 'Inconsistent objects' });
     await eventually(() => table.innerText()).toContain('author_id');
-    await page.screenshot({ path: artifact('06-metadata-inconsistent.png') });
+    await page.screenshot({ path: artifact('08-metadata-inconsistent.png') });
     await page.getByRole('button', { name: 'Drop inconsistent objects' }).click();
     await eventually(() => page.getByText('The metadata is consistent.').count()).toBe(1);
     expect(((await engine.metadata({ type: 'get_inconsistent_metadata', args: {} })).body as { is_consistent: boolean }).is_consistent).toBe(true);
@@ -222,7 +264,7 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     await page.locator('#metadata-import').setInputFiles(file);
     await eventually(() => page.getByRole('status').first().textContent()).toMatch(/^Imported /);
     await eventually(async () => Number(await page.getByLabel('Resource version').textContent())).toBeGreaterThan(before);
-    await page.screenshot({ path: artifact('07-metadata.png') });
+    await page.screenshot({ path: artifact('09-metadata.png') });
   });
 
   it('made no request outside the prefix or the origin, and no page error', () => {

@@ -1,0 +1,389 @@
+/**
+ * Permissions: per tracked table, the role × operation matrix (select,
+ * insert, update, delete) and an editor for each cell — row filter (builder
+ * and JSON), columns, limit, aggregations, check, column presets,
+ * backend-only — saved as one `bulk` (drop the old, create the new: all or
+ * nothing). Below, the inherited roles (add, drop).
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { metadata as callMetadata, messageOf } from '../api.ts';
+import { Status, useAction } from '../components.tsx';
+import { introspect, coerce, type DbInfo, type DbTable } from '../introspect.ts';
+import { knownRoles, tableKey, useMetadata, type PermissionEntry, type SourceEntry, type TableEntry } from '../metadata-state.tsx';
+import { navigate } from '../route.ts';
+import { FilterEditor } from './FilterEditor.tsx';
+
+const OPERATIONS = ['select', 'insert', 'update', 'delete'] as const;
+type Operation = (typeof OPERATIONS)[number];
+
+function permissionOf(entry: TableEntry, role: string, op: Operation): PermissionEntry | undefined {
+  return entry[`${op}_permissions`]?.find((p) => p.role === role);
+}
+
+/** How much a permission allows, for the matrix: all rows and columns, or less. */
+function summary(p: PermissionEntry | undefined, op: Operation, columnCount: number): 'none' | 'full' | 'partial' {
+  if (p === undefined) return 'none';
+  const perm = p.permission as { filter?: unknown; check?: unknown; columns?: unknown };
+  const rows = op === 'insert' ? perm.check : perm.filter;
+  const allRows = rows === undefined || JSON.stringify(rows) === '{}';
+  const cols = perm.columns;
+  const allColumns = op === 'delete' || cols === '*' || (Array.isArray(cols) && cols.length >= columnCount);
+  return allRows && allColumns ? 'full' : 'partial';
+}
+
+const MARK = { none: '—', full: '✔ full', partial: '◐ partial' } as const;
+
+export function Permissions({ params }: { params: URLSearchParams }) {
+  const { metadata, refresh } = useMetadata();
+  const sources = metadata?.sources ?? [];
+  const source = params.get('source') ?? sources[0]?.name ?? 'default';
+  const sourceEntry = sources.find((s) => s.name === source);
+  const table = params.get('table') ?? (sourceEntry?.tables[0] !== undefined ? tableKey(sourceEntry.tables[0].table) : null);
+  const [db, setDb] = useState<DbInfo | null>(null);
+  const [dbError, setDbError] = useState<string | null>(null);
+  useEffect(() => {
+    introspect(source).then(setDb, (e: unknown) => setDbError(messageOf(e)));
+  }, [source]);
+  const entry = sourceEntry?.tables.find((t) => tableKey(t.table) === table);
+  const dbTable = db?.tables.find((t) => `${t.schema}.${t.name}` === table);
+  return (
+    <div className="split">
+      <nav className="sidebar" aria-label="Permission tables">
+        <div className="field">
+          <label htmlFor="perm-source">Source</label>
+          <select id="perm-source" value={source} onChange={(e) => navigate('permissions', { source: e.target.value })}>
+            {sources.map((s) => (
+              <option key={s.name} value={s.name}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <h2>Tables</h2>
+        <ul aria-label="Tables">
+          {(sourceEntry?.tables ?? []).map((t) => (
+            <li key={tableKey(t.table)}>
+              <a href={`#/permissions?${new URLSearchParams({ source, table: tableKey(t.table) }).toString()}`} aria-current={table === tableKey(t.table) ? 'page' : undefined}>
+                {tableKey(t.table)}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="content">
+        {dbError !== null && (
+          <p role="alert" className="error">
+            {dbError}
+          </p>
+        )}
+        {entry !== undefined && dbTable !== undefined && sourceEntry !== undefined && <TablePermissions key={tableKey(entry.table)} source={sourceEntry} entry={entry} dbTable={dbTable} onChange={refresh} />}
+        {sourceEntry !== undefined && sourceEntry.tables.length === 0 && <p>No table is tracked in source {source}: track one on the Data page.</p>}
+        <InheritedRoles />
+      </div>
+    </div>
+  );
+}
+
+function TablePermissions({ source, entry, dbTable, onChange }: { source: SourceEntry; entry: TableEntry; dbTable: DbTable; onChange: () => Promise<void> }) {
+  const { metadata } = useMetadata();
+  const key = tableKey(entry.table);
+  const [extraRoles, setExtraRoles] = useState<string[]>([]);
+  const [newRole, setNewRole] = useState('');
+  const [open, setOpen] = useState<{ role: string; op: Operation } | null>(null);
+  const roles = [...new Set([...knownRoles(metadata), ...extraRoles])].filter((r) => r !== 'admin').sort();
+  return (
+    <section aria-labelledby="perm-heading">
+      <h1 id="perm-heading">Permissions of {key}</h1>
+      <table className="grid matrix" aria-label={`Permissions of ${key}`}>
+        <thead>
+          <tr>
+            <th scope="col">Role</th>
+            {OPERATIONS.map((op) => (
+              <th key={op} scope="col">
+                {op}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <th scope="row">admin</th>
+            {OPERATIONS.map((op) => (
+              <td key={op}>{MARK.full}</td>
+            ))}
+          </tr>
+          {roles.map((role) => (
+            <tr key={role}>
+              <th scope="row">{role}</th>
+              {OPERATIONS.map((op) => {
+                const s = summary(permissionOf(entry, role, op), op, dbTable.columns.length);
+                const isOpen = open?.role === role && open.op === op;
+                return (
+                  <td key={op}>
+                    <button type="button" className={`btn small${isOpen ? ' primary' : ''}`} aria-label={`${op} permission of ${role}: ${s}`} aria-expanded={isOpen} onClick={() => setOpen(isOpen ? null : { role, op })}>
+                      {MARK[s]}
+                    </button>
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const r = newRole.trim();
+          if (r !== '' && r !== 'admin') setExtraRoles([...extraRoles, r]);
+          setNewRole('');
+        }}
+      >
+        <label htmlFor="new-role">New role</label>
+        <input id="new-role" value={newRole} onChange={(e) => setNewRole(e.target.value)} />
+        <button type="submit" className="btn small">
+          Add role
+        </button>
+      </form>
+      {open !== null && (
+        <PermissionEditor
+          key={`${open.role}/${open.op}`}
+          source={source.name}
+          entry={entry}
+          dbTable={dbTable}
+          role={open.role}
+          op={open.op}
+          onSaved={onChange}
+          onClose={() => setOpen(null)}
+        />
+      )}
+    </section>
+  );
+}
+
+interface Preset {
+  column: string;
+  value: string;
+}
+
+function PermissionEditor({ source, entry, dbTable, role, op, onSaved, onClose }: { source: string; entry: TableEntry; dbTable: DbTable; role: string; op: Operation; onSaved: () => Promise<void>; onClose: () => void }) {
+  const key = tableKey(entry.table);
+  const existing = permissionOf(entry, role, op)?.permission as
+    | { filter?: unknown; check?: unknown; columns?: string[] | '*'; limit?: number; allow_aggregations?: boolean; set?: Record<string, unknown>; backend_only?: boolean }
+    | undefined;
+  const allColumns = dbTable.columns.map((c) => c.name);
+  const [filter, setFilter] = useState(JSON.stringify(existing?.filter ?? {}));
+  const [check, setCheck] = useState(JSON.stringify(existing?.check ?? {}));
+  const [columns, setColumns] = useState<string[]>(existing?.columns === '*' ? allColumns : (existing?.columns ?? []));
+  const [limit, setLimit] = useState(existing?.limit !== undefined ? String(existing.limit) : '');
+  const [aggregations, setAggregations] = useState(existing?.allow_aggregations ?? false);
+  const [backendOnly, setBackendOnly] = useState(existing?.backend_only ?? false);
+  const [presets, setPresets] = useState<Preset[]>(Object.entries(existing?.set ?? {}).map(([column, v]) => ({ column, value: String(v) })));
+  const [status, run] = useAction();
+  const hasFilter = op !== 'insert';
+  const hasCheck = op === 'insert' || op === 'update';
+  const hasColumns = op !== 'delete';
+  const hasPresets = op === 'insert' || op === 'update';
+
+  const build = useCallback((): Record<string, unknown> => {
+    const parse = (text: string, what: string): unknown => {
+      try {
+        return JSON.parse(text === '' ? '{}' : text) as unknown;
+      } catch {
+        throw new Error(`The ${what} is not JSON`);
+      }
+    };
+    const p: Record<string, unknown> = {};
+    if (hasColumns) p['columns'] = columns;
+    if (hasFilter) p['filter'] = parse(filter, 'row filter');
+    if (hasCheck) {
+      const c = parse(check, 'check');
+      if (op === 'insert' || JSON.stringify(c) !== '{}') p['check'] = c;
+    }
+    if (op === 'select') {
+      if (limit.trim() !== '') {
+        const n = Number(limit);
+        if (!Number.isInteger(n) || n < 0) throw new Error('The limit must be a whole number');
+        p['limit'] = n;
+      }
+      p['allow_aggregations'] = aggregations;
+    }
+    if (hasPresets && presets.length > 0) {
+      p['set'] = Object.fromEntries(presets.filter((x) => x.column !== '').map((x) => [x.column, /^x-engine-/i.test(x.value) ? x.value : coerce(dbTable.columns.find((c) => c.name === x.column), x.value)]));
+    }
+    if (op !== 'select') p['backend_only'] = backendOnly;
+    return p;
+  }, [columns, filter, check, limit, aggregations, backendOnly, presets]);
+
+  const save = () =>
+    void run('Saving…', `Saved ${op} permission of ${role} on ${key}`, async () => {
+      const permission = build();
+      const calls: unknown[] = [];
+      if (existing !== undefined) calls.push({ type: `pg_drop_${op}_permission`, args: { source, table: entry.table, role } });
+      calls.push({ type: `pg_create_${op}_permission`, args: { source, table: entry.table, role, permission } });
+      await callMetadata('bulk', calls);
+      await onSaved();
+    });
+  const remove = () =>
+    void run('Deleting…', `Deleted ${op} permission of ${role} on ${key}`, async () => {
+      await callMetadata(`pg_drop_${op}_permission`, { source, table: entry.table, role });
+      await onSaved();
+    });
+
+  return (
+    <section className="editor" aria-label={`Edit ${op} permission of ${role} on ${key}`}>
+      <h2>
+        {op} permission of <em>{role}</em> on {key}
+      </h2>
+      {hasFilter && <FilterEditor id="perm-filter" label="Row filter" value={filter} onChange={setFilter} columns={dbTable.columns} />}
+      {hasCheck && <FilterEditor id="perm-check" label={op === 'insert' ? 'Row check' : 'Check after update'} value={check} onChange={setCheck} columns={dbTable.columns} />}
+      {hasColumns && (
+        <fieldset>
+          <legend>Columns</legend>
+          <div className="row">
+            <button type="button" className="btn small" onClick={() => setColumns(columns.length === allColumns.length ? [] : allColumns)}>
+              {columns.length === allColumns.length ? 'None' : 'All columns'}
+            </button>
+          </div>
+          <div className="columns-list">
+            {allColumns.map((c) => (
+              <label key={c}>
+                <input type="checkbox" checked={columns.includes(c)} onChange={(e) => setColumns(e.target.checked ? allColumns.filter((x) => x === c || columns.includes(x)) : columns.filter((x) => x !== c))} /> {c}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
+      {op === 'select' && (
+        <fieldset>
+          <legend>Rows and aggregations</legend>
+          <div className="row">
+            <label htmlFor="perm-limit">Limit</label>
+            <input id="perm-limit" inputMode="numeric" value={limit} placeholder="no limit" onChange={(e) => setLimit(e.target.value)} />
+            <label>
+              <input type="checkbox" checked={aggregations} onChange={(e) => setAggregations(e.target.checked)} /> Allow aggregation queries
+            </label>
+          </div>
+        </fieldset>
+      )}
+      {hasPresets && (
+        <fieldset>
+          <legend>Column presets</legend>
+          {presets.map((p, i) => (
+            <div className="row" key={i}>
+              <select aria-label={`Preset ${i + 1} column`} value={p.column} onChange={(e) => setPresets(presets.map((x, j) => (j === i ? { ...x, column: e.target.value } : x)))}>
+                {allColumns.map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+              <input aria-label={`Preset ${i + 1} value`} value={p.value} placeholder="value or X-Engine-User-Id" onChange={(e) => setPresets(presets.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} />
+              <button type="button" className="btn small" aria-label={`Remove preset ${i + 1}`} onClick={() => setPresets(presets.filter((_, j) => j !== i))}>
+                ×
+              </button>
+            </div>
+          ))}
+          <button type="button" className="btn small" onClick={() => setPresets([...presets, { column: allColumns[0] ?? '', value: '' }])}>
+            Add preset
+          </button>
+        </fieldset>
+      )}
+      {op !== 'select' && (
+        <label className="row">
+          <input type="checkbox" checked={backendOnly} onChange={(e) => setBackendOnly(e.target.checked)} /> Backend only (only requests with <code>x-engine-use-backend-only-permissions: true</code> and the admin secret)
+        </label>
+      )}
+      <Status value={status} />
+      <div className="row">
+        <button type="button" className="btn primary" onClick={save}>
+          Save permission
+        </button>
+        {existing !== undefined && (
+          <button type="button" className="btn danger" onClick={remove}>
+            Delete permission
+          </button>
+        )}
+        <button type="button" className="btn" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function InheritedRoles() {
+  const { metadata, refresh } = useMetadata();
+  const [name, setName] = useState('');
+  const [set, setSet] = useState<string[]>([]);
+  const [status, run] = useAction();
+  const inherited = metadata?.inherited_roles ?? [];
+  const candidates = knownRoles(metadata).filter((r) => !inherited.some((i) => i.role_name === r));
+  return (
+    <section aria-labelledby="inherited-heading">
+      <h2 id="inherited-heading">Inherited roles</h2>
+      <Status value={status} />
+      {inherited.length === 0 ? (
+        <p className="muted">No inherited roles.</p>
+      ) : (
+        <table className="grid" aria-label="Inherited roles">
+          <tbody>
+            {inherited.map((r) => (
+              <tr key={r.role_name}>
+                <th scope="row">{r.role_name}</th>
+                <td>{r.role_set.join(', ')}</td>
+                <td>
+                  <button
+                    type="button"
+                    className="btn small danger"
+                    aria-label={`Drop inherited role ${r.role_name}`}
+                    onClick={() =>
+                      void run('Dropping…', `Dropped inherited role ${r.role_name}`, async () => {
+                        await callMetadata('drop_inherited_role', { role_name: r.role_name });
+                        await refresh();
+                      })
+                    }
+                  >
+                    Drop
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <form
+        className="editor"
+        aria-label="Add an inherited role"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run('Adding…', `Added inherited role ${name}`, async () => {
+            await callMetadata('add_inherited_role', { role_name: name.trim(), role_set: set });
+            setName('');
+            setSet([]);
+            await refresh();
+          });
+        }}
+      >
+        <div className="field">
+          <label htmlFor="inherited-name">Inherited role name</label>
+          <input id="inherited-name" value={name} onChange={(e) => setName(e.target.value)} />
+        </div>
+        <fieldset>
+          <legend>Inherits from</legend>
+          <div className="columns-list">
+            {candidates.map((r) => (
+              <label key={r}>
+                <input type="checkbox" checked={set.includes(r)} onChange={(e) => setSet(e.target.checked ? [...set, r] : set.filter((x) => x !== r))} /> {r}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <button type="submit" className="btn">
+          Add inherited role
+        </button>
+      </form>
+    </section>
+  );
+}
+
