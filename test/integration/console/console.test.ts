@@ -88,6 +88,25 @@ async function setQuery(page: Page, query: string): Promise<void> {
   await page.keyboard.insertText(query);
 }
 
+/**
+ * Form controls and buttons on screen without an accessible name (a label,
+ * aria-label/labelledby, or a button's text): each page is checked once.
+ */
+async function unnamedControls(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>('input, select, textarea, button'))) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || (el as HTMLInputElement).type === 'hidden') continue;
+      if (el.closest('.monaco-editor') !== null) continue; // Monaco's own textareas carry aria-labels it manages
+      const labelled = ((el as HTMLInputElement).labels?.length ?? 0) > 0 || el.getAttribute('aria-label') !== null || el.getAttribute('aria-labelledby') !== null || el.getAttribute('title') !== null;
+      const text = el.tagName === 'BUTTON' && (el.textContent ?? '').trim() !== '';
+      if (!labelled && !text) out.push(el.outerHTML.slice(0, 120));
+    }
+    return out;
+  });
+}
+
 async function responseText(page: Page): Promise<string> {
   return (await page.locator('.graphiql-response .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
 }
@@ -141,6 +160,7 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     await page.getByRole('button', { name: /^Execute query/ }).click();
     await eventually(() => responseText(page)).toContain('"__typename": "query_root"');
     await page.screenshot({ path: artifact('02-api-explorer.png') });
+    expect(await unnamedControls(page)).toEqual([]);
   });
 
   it('Data: tracks a table, then all, and adds the relationships suggested by the foreign key', async () => {
@@ -153,6 +173,7 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     await eventually(() => page.getByRole('status').first().textContent()).toBe('Tracked public.authors');
     await eventually(() => page.getByRole('list', { name: 'Tracked tables' }).innerText()).toContain('public.authors');
     await page.screenshot({ path: artifact('03-data-overview.png') });
+    expect(await unnamedControls(page)).toEqual([]);
     await page.getByRole('button', { name: 'Add object relationship author on public.articles' }).click();
     await eventually(() => page.getByRole('status').first().textContent()).toBe('Added the object relationship author on public.articles');
     await page.getByRole('button', { name: 'Add array relationship articles on public.authors' }).click();
@@ -191,6 +212,7 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     await eventually(() => page.getByRole('status').first().textContent()).toBe('Saved row 1');
     await eventually(() => grid.locator('tbody tr').first().innerText()).toContain('Engines, revised');
     await page.screenshot({ path: artifact('04-data-rows.png') });
+    expect(await unnamedControls(page)).toEqual([]);
     expect((await db.sql('SELECT title FROM articles WHERE id = 1')).rows).toEqual([{ title: 'Engines, revised' }]);
   });
 
@@ -202,6 +224,7 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     await eventually(() => result.innerText()).toContain('Engines, revised');
     expect(await result.locator('tbody tr').count()).toBe(3);
     await page.screenshot({ path: artifact('05-data-sql.png') });
+    expect(await unnamedControls(page)).toEqual([]);
   });
 
   it('Permissions: writes a select permission for a new role in the editor', async () => {
@@ -222,6 +245,7 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     await eventually(() => editor.getByRole('status').textContent()).toBe('Saved select permission of user on public.articles');
     await eventually(() => page.getByRole('button', { name: 'select permission of user: partial' }).count()).toBe(1);
     await page.screenshot({ path: artifact('06-permissions.png') });
+    expect(await unnamedControls(page)).toEqual([]);
     const exported = (await engine.metadata({ type: 'export_metadata', version: 2, args: {} })).body as {
       metadata: { sources: Array<{ tables: Array<{ table: { name: string }; select_permissions?: unknown[] }> }> };
     };
@@ -265,6 +289,22 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     await eventually(() => page.getByRole('status').first().textContent()).toMatch(/^Imported /);
     await eventually(async () => Number(await page.getByLabel('Resource version').textContent())).toBeGreaterThan(before);
     await page.screenshot({ path: artifact('09-metadata.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+  });
+
+  it('is usable from the keyboard: the sections are reachable with Tab and Enter', async () => {
+    await page.goto(`${proxy.url}/console/#/metadata`);
+    await page.getByRole('navigation', { name: 'Console sections' }).waitFor();
+    await page.keyboard.press('Tab');
+    let focused = '';
+    for (let i = 0; i < 10 && focused !== 'Data'; i++) {
+      focused = await page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+      if (focused !== 'Data') await page.keyboard.press('Tab');
+    }
+    expect(focused).toBe('Data');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Source default' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Data', exact: true }).getAttribute('aria-current')).toBe('page');
   });
 
   it('made no request outside the prefix or the origin, and no page error', () => {
