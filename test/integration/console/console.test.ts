@@ -92,19 +92,22 @@ async function setQuery(page: Page, query: string): Promise<void> {
  * Form controls and buttons on screen without an accessible name (a label,
  * aria-label/labelledby, or a button's text): each page is checked once.
  */
+/** Runs in the page (a string: this file is type-checked without the DOM library). */
+const UNNAMED_CONTROLS = `(() => {
+  const out = [];
+  for (const el of document.querySelectorAll('input, select, textarea, button')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || el.type === 'hidden') continue;
+    if (el.closest('.monaco-editor') !== null) continue; // Monaco's own textareas carry aria-labels it manages
+    const labelled = (el.labels?.length ?? 0) > 0 || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.hasAttribute('title');
+    const text = el.tagName === 'BUTTON' && (el.textContent ?? '').trim() !== '';
+    if (!labelled && !text) out.push(el.outerHTML.slice(0, 120));
+  }
+  return out;
+})()`;
+
 async function unnamedControls(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const out: string[] = [];
-    for (const el of Array.from(document.querySelectorAll<HTMLElement>('input, select, textarea, button'))) {
-      const r = el.getBoundingClientRect();
-      if (r.width === 0 || r.height === 0 || (el as HTMLInputElement).type === 'hidden') continue;
-      if (el.closest('.monaco-editor') !== null) continue; // Monaco's own textareas carry aria-labels it manages
-      const labelled = ((el as HTMLInputElement).labels?.length ?? 0) > 0 || el.getAttribute('aria-label') !== null || el.getAttribute('aria-labelledby') !== null || el.getAttribute('title') !== null;
-      const text = el.tagName === 'BUTTON' && (el.textContent ?? '').trim() !== '';
-      if (!labelled && !text) out.push(el.outerHTML.slice(0, 120));
-    }
-    return out;
-  });
+  return page.evaluate<string[]>(UNNAMED_CONTROLS);
 }
 
 async function responseText(page: Page): Promise<string> {
@@ -323,7 +326,7 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     await page.keyboard.press('Tab');
     let focused = '';
     for (let i = 0; i < 10 && focused !== 'Data'; i++) {
-      focused = await page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+      focused = await page.evaluate<string>("(document.activeElement?.textContent ?? '').trim()");
       if (focused !== 'Data') await page.keyboard.press('Tab');
     }
     expect(focused).toBe('Data');
