@@ -284,6 +284,8 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
   it('API explorer: a query as that role sees only the permitted rows; the SQL is shown', async () => {
     await page.getByRole('link', { name: 'API explorer' }).click();
     await page.getByLabel('Role').fill('user');
+    // The role applies (and GraphiQL loads that role's schema) once typing pauses.
+    await eventually(() => page.getByLabel('Headers sent').innerText()).toContain('x-engine-role: user');
     await page.locator('.graphiql-query-editor .monaco-editor').first().waitFor();
     await setQuery(page, 'query { articles(order_by: {id: asc}) { title } }');
     await page.getByRole('button', { name: /^Execute query/ }).click();

@@ -5,7 +5,7 @@
  * "Explain" plugin that shows the SQL and plan of the current query
  * (/v1/graphql/explain, admin only).
  */
-import { createContext, useContext, useMemo, useState } from 'react';
+import { createContext, useContext, useEffect, useMemo, useState } from 'react';
 import { GraphiQL } from 'graphiql';
 import { explorerPlugin } from '@graphiql/plugin-explorer';
 import { HISTORY_PLUGIN } from '@graphiql/plugin-history';
@@ -86,13 +86,20 @@ interface HeaderRow {
 export function ApiExplorer() {
   const { metadata } = useMetadata();
   const roles = ['admin', ...knownRoles(metadata).filter((r) => r !== 'admin')];
-  const [role, setRole] = useState('admin');
+  const [roleText, setRoleText] = useState('admin');
   const [rows, setRows] = useState<HeaderRow[]>([{ key: 'x-engine-user-id', value: '' }]);
+  // GraphiQL is mounted again (and the role's schema fetched) when the headers change: not on every keystroke.
+  const [applied, setApplied] = useState<{ role: string; rows: HeaderRow[] }>({ role: 'admin', rows });
+  useEffect(() => {
+    const t = setTimeout(() => setApplied({ role: roleText.trim() === '' ? 'admin' : roleText.trim(), rows }), 400);
+    return () => clearTimeout(t);
+  }, [roleText, rows]);
+  const role = applied.role;
   const sessionVariables = useMemo(() => {
     const out: Record<string, string> = {};
-    for (const r of rows) if (r.key.trim() !== '' && r.value !== '') out[r.key.trim().toLowerCase()] = r.value;
+    for (const r of applied.rows) if (r.key.trim() !== '' && r.value !== '') out[r.key.trim().toLowerCase()] = r.value;
     return out;
-  }, [rows]);
+  }, [applied.rows]);
   const requestHeaders = useMemo(
     () => ({ ...adminHeaders(), ...(role !== 'admin' ? { 'x-engine-role': role } : {}), ...sessionVariables }),
     [role, sessionVariables],
@@ -119,7 +126,7 @@ export function ApiExplorer() {
       <section className="headers-panel" aria-label="Request headers">
         <div className="field">
           <label htmlFor="explorer-role">Role</label>
-          <input id="explorer-role" list="explorer-roles" value={role} onChange={(e) => setRole(e.target.value.trim() === '' ? 'admin' : e.target.value)} />
+          <input id="explorer-role" list="explorer-roles" value={roleText} onChange={(e) => setRoleText(e.target.value)} />
           <datalist id="explorer-roles">
             {roles.map((r) => (
               <option key={r} value={r} />
