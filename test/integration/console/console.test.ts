@@ -13,6 +13,7 @@ import { startTestEngine, type TestEngine } from '../../support/engine.ts';
 import { artifact, launchBrowser, systemChromium } from '../../support/browser.ts';
 import { startPrefixProxy, type PrefixProxy } from '../../support/prefix-proxy.ts';
 import { buildConsole, consoleBuildIsStale } from '../../../engine/console/build.ts';
+import { loadConsoleAssets } from '../../../engine/console/assets.ts';
 
 const SECRET = 'console-s3cret';
 /** Every wait is bounded: 30 s covers a page action on two busy cores. */
@@ -71,6 +72,10 @@ describe('console over HTTP', () => {
     }
     const etag = page.headers.get('etag')!;
     expect((await fetch(`${engine.url}/console/`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+  });
+
+  it('an enabled console that is not built stops the start, saying how to build it', () => {
+    expect(() => loadConsoleAssets('/nonexistent/console-dist')).toThrow(/web console is enabled but not built.*npm install/);
   });
 
   it('answers 404 in v2 shape for an unknown asset', async () => {
