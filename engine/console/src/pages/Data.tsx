@@ -231,7 +231,7 @@ function SuggestionList({
           <th scope="col">Kind</th>
           <th scope="col">Foreign key</th>
           <th scope="col">Name</th>
-          <th scope="col" />
+          <th scope="col">Action</th>
         </tr>
       </thead>
       <tbody>
