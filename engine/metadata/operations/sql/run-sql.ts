@@ -11,19 +11,15 @@
  * inconsistent refuse the call with `dependency-error`, or with `cascade` are
  * dropped (v2 compat).
  */
-import type { Backend, SourceConnection, SqlTransaction } from '../../../backends/backend.ts';
 import { findBackend } from '../../../backends/registry.ts';
-import { resolveDatabaseUrl } from '../../../backends/source-preparer.ts';
-import type { ReadySource } from '../../../catalog/prepared.ts';
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation, requireSource } from '../../define.ts';
-import type { SourceMetadata } from '../../document.ts';
 import { findSource } from '../../edit.ts';
-import type { Effect } from '../../effects.ts';
-import { argPath, type RunContext } from '../../operation.ts';
+import { argPath } from '../../operation.ts';
 import { applyRenames, detectRenames } from '../../renames.ts';
 import { runSqlArgs } from '../../schemas/args.ts';
+import { sourceTransaction, sourceTransactionKey, type SourceTransaction } from '../../source-transaction.ts';
 
 interface RunSqlArgs {
   sql: string;
@@ -31,38 +27,6 @@ interface RunSqlArgs {
   cascade?: boolean;
   check_metadata_consistency?: boolean;
   read_only?: boolean;
-}
-
-/** A transaction held open on a source's database until the store commits. */
-interface SourceTransaction extends Effect {
-  readonly tx: SqlTransaction;
-}
-
-const effectKey = (configKey: string): string => `source-transaction:${configKey}`;
-
-/** The transaction this request holds on `source`'s database, opened on first use. */
-async function sourceTransaction(
-  ctx: RunContext,
-  open: NonNullable<Backend['openSqlTransaction']>,
-  source: SourceMetadata,
-  prepared: ReadySource,
-  conn: SourceConnection,
-): Promise<SourceTransaction> {
-  return await ctx.effect<SourceTransaction>(effectKey(prepared.configKey), async () => {
-    const tx = await open(conn);
-    const resolved = resolveDatabaseUrl(source.configuration.connection_info.database_url);
-    // Same URL text means same database; another spelling of it is handled as another database (Note [Effects]).
-    const isMetadataDatabase = 'url' in resolved && resolved.url === ctx.metadataDatabaseUrl;
-    return {
-      key: effectKey(prepared.configKey),
-      description: `the SQL of source "${source.name}"`,
-      tx,
-      database: { configKey: prepared.configKey, introspector: tx.introspector, isMetadataDatabase, storeHandle: tx.storeHandle },
-      beforeCommit: async () => await tx.prepareCommit(),
-      afterCommit: async () => await tx.commit(),
-      abandon: async () => await tx.rollback(),
-    };
-  });
 }
 
 /** The run-sql operation. */
@@ -85,7 +49,7 @@ export const runSql = defineOperation<RunSqlArgs>({
       });
     }
     if (args.read_only === true) {
-      const held = ctx.effects.find((e) => e.key === effectKey(prepared.configKey)) as SourceTransaction | undefined;
+      const held = ctx.effects.find((e) => e.key === sourceTransactionKey(prepared.configKey)) as SourceTransaction | undefined;
       const result =
         held === undefined
           ? await runAlone.call(backend, conn, args.sql, true, async (r) => await Promise.resolve(r))
