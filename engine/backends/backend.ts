@@ -145,7 +145,7 @@ export interface CompiledMutation {
 }
 
 /** Groups of metadata operations a backend may accept (`pg_track_table` is in `tables`). */
-export type OperationFamily = 'sources' | 'tables' | 'relationships' | 'permissions' | 'functions' | 'computed-fields';
+export type OperationFamily = 'sources' | 'tables' | 'relationships' | 'permissions' | 'functions' | 'computed-fields' | 'event-triggers';
 
 /**
  * What a compiler may know of the database a plan runs on, from the source's
@@ -179,12 +179,97 @@ export interface Compilers {
   explain(stmt: CompiledSql): CompiledSql;
 }
 
-/** Event triggers (a later issue): trigger DDL in the source and the event log. Optional: a backend without it has no event triggers. */
+/** Which changes of one operation (insert, update, delete) an event trigger captures. */
+export interface CaptureOperation {
+  /** Update only: the columns whose change fires it (`*`: any column). Ignored for insert and delete. */
+  readonly columns: '*' | readonly string[];
+  /** The columns sent in `old`/`new` (`*`: all). */
+  readonly payload: '*' | readonly string[];
+}
+
+/** One event trigger's capture as the database makes it: a trigger on `table` writing to the event log. */
+export interface CaptureSpec {
+  readonly name: string;
+  readonly table: { readonly schema: string; readonly name: string };
+  readonly insert?: CaptureOperation;
+  readonly update?: CaptureOperation;
+  readonly delete?: CaptureOperation;
+}
+
+/** A change of the captures of one source: removals first, then (re)installs. */
+export interface CaptureChange {
+  readonly remove: readonly string[];
+  readonly install: readonly CaptureSpec[];
+}
+
+/** An event as the event log holds it, taken for delivery. */
+export interface LoggedEvent {
+  readonly id: string;
+  readonly triggerName: string;
+  readonly table: { readonly schema: string; readonly name: string };
+  /** `{op, data: {old, new}, session_variables}` as captured. */
+  readonly payload: { readonly op: string; readonly data: unknown; readonly session_variables: unknown };
+  /** Attempts made so far. */
+  readonly tries: number;
+  /** v2 compat: UTC, ISO 8601 without zone (`2026-11-24T13:44:21.123456`). */
+  readonly createdAt: string;
+}
+
+/** The outcome of one delivery attempt, to record. */
+export interface AttemptRecord {
+  readonly eventId: string;
+  readonly triggerName: string;
+  /** `delivered`; `retry` after `retryInMs`; `error` (no retry left). */
+  readonly outcome: 'delivered' | 'retry' | 'error';
+  readonly retryInMs: number;
+  readonly status: number | null;
+  readonly request: unknown;
+  readonly response: unknown;
+  readonly durationMs: number;
+}
+
+/** What the log answers to `pg_get_event_logs` and friends: rows as JSON, in v2's shapes. */
+export interface EventLogQuery {
+  readonly triggerName: string;
+  readonly status: 'pending' | 'processed' | 'all';
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/**
+ * The event log of one source: the queue delivery takes from, and what the
+ * metadata API reads and changes in it. See Note [Event log] in
+ * postgres/event-log.ts.
+ */
+export interface EventLog {
+  /** Leases up to `limit` due events of `triggers` to `owner` for `leaseMs`, oldest first. */
+  take(triggers: readonly string[], limit: number, leaseMs: number, owner: string): Promise<LoggedEvent[]>;
+  /** Extends the leases `owner` holds on `ids`. */
+  renew(ids: readonly string[], leaseMs: number, owner: string): Promise<void>;
+  /** Records attempts (invocation logs, retry schedule, delivered/error) and releases the leases. */
+  record(attempts: readonly AttemptRecord[], owner: string): Promise<void>;
+  /** Calls `wake` on every new event (LISTEN); resolves with the function that stops listening. */
+  listen(wake: () => void, onError: (e: unknown) => void): Promise<() => Promise<void>>;
+  /** A manual event (`pg_invoke_event_trigger`); returns its id. */
+  insertManual(triggerName: string, table: { readonly schema: string; readonly name: string }, payload: unknown, session: Readonly<Record<string, string>>): Promise<string>;
+  /** Makes an event due again with its tries reset; false when no such event exists. */
+  redeliver(eventId: string): Promise<boolean>;
+  /** Rows of `event_log` of one trigger. */
+  events(q: EventLogQuery): Promise<unknown[]>;
+  /** Rows of `event_invocation_logs` of one trigger. */
+  invocations(triggerName: string, limit: number, offset: number): Promise<unknown[]>;
+  /** One event with its invocations; null when there is none. */
+  eventById(eventId: string, limit: number, offset: number): Promise<{ event: unknown; invocations: unknown[] } | null>;
+  /** Deletes up to `batch` delivered or errored events of `trigger` older than `hours` (and their invocations when asked); returns how many. */
+  cleanup(triggerName: string, hours: number, batch: number, invocations: boolean): Promise<number>;
+}
+
+/** Event triggers: capture DDL in the source and its event log. Optional: a backend without it has no event triggers. */
 export interface EventTriggerSupport {
-  /** Creates or replaces the database triggers of one event trigger definition. */
-  install(conn: SourceConnection, trigger: { readonly name: string; readonly table: { readonly schema: string; readonly name: string } }): Promise<void>;
-  /** Drops them. */
-  remove(conn: SourceConnection, name: string): Promise<void>;
+  /** Applies `change` inside `tx` (a transaction of this backend), creating the event log first when installing. */
+  applyCapture(tx: SqlTransaction, change: CaptureChange): Promise<void>;
+  /** The event log of the source behind `conn`. */
+  eventLog(conn: SourceConnection): EventLog;
 }
 
 /** A table as the database names it. */

@@ -31,6 +31,7 @@ import type { MetadataDocument } from '../metadata/document.ts';
 import type { PreparedSources } from './prepared.ts';
 import { assembleSources } from './stages/catalog-sources.ts';
 import { resolveComputedFields } from './stages/computed-fields.ts';
+import { resolveEventTriggers } from './stages/event-triggers.ts';
 import { resolveFunctions } from './stages/functions.ts';
 import { resolveInheritedRoles, rolesOf } from './stages/inherited-roles.ts';
 import { resolveRelationships } from './stages/relationships.ts';
@@ -61,10 +62,11 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, s
     permissions: permissions.output,
   });
   const functions = resolveFunctions(sources.output, assembled, tables.output.names, roles.output);
+  const eventTriggers = resolveEventTriggers(doc, functions.output);
   return {
     version: stamp.version,
     resourceVersion: stamp.resourceVersion,
-    sources: functions.output,
+    sources: eventTriggers.output,
     roles: rolesOf(doc),
     inconsistencies: [
       ...sources.inconsistencies,
@@ -74,6 +76,7 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, s
       ...roles.inconsistencies,
       ...permissions.inconsistencies,
       ...functions.inconsistencies,
+      ...eventTriggers.inconsistencies,
     ],
     ...(doc.api_limits === undefined ? {} : { apiLimits: doc.api_limits }),
   };

@@ -28,7 +28,8 @@ export type MetadataObjectRef =
   | { readonly kind: 'inherited_role'; readonly role: string }
   | { readonly kind: 'function'; readonly source: string; readonly function: QualifiedName }
   | { readonly kind: 'function_permission'; readonly source: string; readonly function: QualifiedName; readonly role: string }
-  | { readonly kind: 'computed_field'; readonly source: string; readonly table: QualifiedName; readonly name: string };
+  | { readonly kind: 'computed_field'; readonly source: string; readonly table: QualifiedName; readonly name: string }
+  | { readonly kind: 'event_trigger'; readonly source: string; readonly table: QualifiedName; readonly name: string };
 
 /** The stable id of a reference. */
 export function objectId(ref: MetadataObjectRef): string {
@@ -49,6 +50,7 @@ export function objectId(ref: MetadataObjectRef): string {
     case 'function_permission':
       return JSON.stringify([ref.kind, ref.source, ref.function.schema, ref.function.name, ref.role]);
     case 'computed_field':
+    case 'event_trigger':
       return JSON.stringify([ref.kind, ref.source, ref.table.schema, ref.table.name, ref.name]);
   }
 }
@@ -81,6 +83,7 @@ export function parseObjectId(id: string): MetadataObjectRef | null {
     case 'function_permission':
       return { kind, source, function: table, role: a };
     case 'computed_field':
+    case 'event_trigger':
       return { kind, source, table, name: a };
     default:
       return null;
@@ -116,5 +119,7 @@ export function objectName(ref: MetadataObjectRef): string {
       return `function permission ${tableText(ref.function)}.${ref.role} in source ${ref.source}`;
     case 'computed_field':
       return `computed field ${ref.name} in table ${tableText(ref.table)} in source ${ref.source}`;
+    case 'event_trigger':
+      return `event_trigger ${ref.name} on table ${tableText(ref.table)} in source ${ref.source}`;
   }
 }

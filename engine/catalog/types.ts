@@ -49,6 +49,43 @@ export interface SourceInfo {
   readonly functions?: ReadonlyMap<string, FunctionInfo>;
   /** Source customization (root field namespace, prefixes, naming convention); absent when none. */
   readonly customization?: SourceCustomizationInfo;
+  /** Consistent event triggers by name; absent when there are none (stages/event-triggers.ts). */
+  readonly eventTriggers?: ReadonlyMap<string, EventTriggerInfo>;
+}
+
+/** Which changes of one operation an event trigger captures (`*`: every column). */
+export interface CapturedOperationInfo {
+  readonly columns: '*' | readonly string[];
+  readonly payload: '*' | readonly string[];
+}
+
+/** A consistent event trigger: its webhook resolved, what it captures, how it retries. */
+export interface EventTriggerInfo {
+  readonly name: string;
+  readonly source: string;
+  readonly table: QualifiedName;
+  /** The URL (`webhook_from_env` already read). */
+  readonly webhook: string;
+  /** Headers sent, `value_from_env` already read. */
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+  readonly retry: { readonly numRetries: number; readonly intervalSec: number; readonly timeoutSec: number };
+  readonly operations: {
+    readonly insert?: CapturedOperationInfo;
+    readonly update?: CapturedOperationInfo;
+    readonly delete?: CapturedOperationInfo;
+  };
+  readonly enableManual: boolean;
+  /** v2 `request_transform` / `response_transform`, as stored (applied by engine/transforms/). */
+  readonly requestTransform?: { readonly [k: string]: unknown };
+  readonly responseTransform?: { readonly [k: string]: unknown };
+  /** v2 `cleanup_config`, as stored. */
+  readonly cleanup?: {
+    readonly schedule: string;
+    readonly batchSize: number;
+    readonly clearOlderThanHours: number;
+    readonly cleanInvocationLogs: boolean;
+    readonly paused: boolean;
+  };
 }
 
 /** An input argument of a function, as GraphQL exposes it. */

@@ -58,6 +58,16 @@ export interface Settings {
   readonly websocketConnectionInitTimeout: number;
   /** Refetch a live query only when a table it reads may have changed (default true); false: plain polling as v2. */
   readonly liveQueriesRefetchOnChange: boolean;
+  /** Whether this process delivers event trigger events (false on a replica that only serves). */
+  readonly eventsDelivery: boolean;
+  /** Concurrent webhook requests of event delivery (v2 HASURA_GRAPHQL_EVENTS_HTTP_POOL_SIZE). */
+  readonly eventsHttpPoolSize: number;
+  /** Milliseconds between polls of the event log when no notification came (v2 HASURA_GRAPHQL_EVENTS_FETCH_INTERVAL). */
+  readonly eventsFetchInterval: number;
+  /** Events taken per fetch (v2 HASURA_GRAPHQL_EVENTS_FETCH_BATCH_SIZE). */
+  readonly eventsFetchBatchSize: number;
+  /** Seconds an engine holds an event it took before another may take it (renewed while it is sent); Note [Event log]. */
+  readonly eventsLeaseSeconds: number;
 }
 
 interface SettingSpec {
@@ -101,6 +111,11 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'websocketKeepalive', flag: '--websocket-keepalive', env: 'ENGINE_GRAPHQL_WEBSOCKET_KEEPALIVE', kind: 'int', describe: 'seconds between WebSocket keep-alive messages (default 5)' },
   { key: 'websocketConnectionInitTimeout', flag: '--websocket-connection-init-timeout', env: 'ENGINE_GRAPHQL_WEBSOCKET_CONNECTION_INIT_TIMEOUT', kind: 'int', describe: 'seconds a WebSocket may take to send connection_init (default 3)' },
   { key: 'liveQueriesRefetchOnChange', flag: '--live-queries-refetch-on-change', env: 'ENGINE_GRAPHQL_LIVE_QUERIES_REFETCH_ON_CHANGE', kind: 'bool', describe: 'refetch a live query only when a table it reads may have changed (default true; false polls every interval)' },
+  { key: 'eventsDelivery', flag: '--events-delivery', env: 'ENGINE_GRAPHQL_EVENTS_DELIVERY', kind: 'bool', describe: 'deliver event trigger events from this process (default true; false on a replica that only serves)' },
+  { key: 'eventsHttpPoolSize', flag: '--events-http-pool-size', env: 'ENGINE_GRAPHQL_EVENTS_HTTP_POOL_SIZE', kind: 'int', describe: 'concurrent webhook requests of event delivery (default 100)' },
+  { key: 'eventsFetchInterval', flag: '--events-fetch-interval', env: 'ENGINE_GRAPHQL_EVENTS_FETCH_INTERVAL', kind: 'int', describe: 'milliseconds between event log polls when no notification arrives (default 1000)' },
+  { key: 'eventsFetchBatchSize', flag: '--events-fetch-batch-size', env: 'ENGINE_GRAPHQL_EVENTS_FETCH_BATCH_SIZE', kind: 'int', describe: 'events taken per fetch (default 100)' },
+  { key: 'eventsLeaseSeconds', flag: '--events-lease-seconds', env: 'ENGINE_GRAPHQL_EVENTS_LEASE_SECONDS', kind: 'int', describe: 'seconds before an event taken by a process that died is taken by another (default 30)' },
   { key: 'queryFieldLimit', flag: '--query-field-limit', env: 'ENGINE_GRAPHQL_QUERY_FIELD_LIMIT', kind: 'int', describe: 'most fields one GraphQL operation may select, fragments expanded, 0 for no bound (default 5000)' },
 ];
 
@@ -134,6 +149,11 @@ const DEFAULTS: Settings = {
   websocketKeepalive: 5,
   websocketConnectionInitTimeout: 3,
   liveQueriesRefetchOnChange: true,
+  eventsDelivery: true,
+  eventsHttpPoolSize: 100,
+  eventsFetchInterval: 1000,
+  eventsFetchBatchSize: 100,
+  eventsLeaseSeconds: 30,
 };
 
 /** Settings with defaults for everything not given (tests and embedding). */

@@ -121,5 +121,10 @@ export function removeObject(doc: MetadataDocument, ref: MetadataObjectRef): Met
         ...t,
         computed_fields: t.computed_fields.filter((c) => c.name !== ref.name),
       }));
+    case 'event_trigger':
+      return updateTable(doc, ref.source, ref.table, (t) => ({
+        ...t,
+        event_triggers: t.event_triggers.filter((e) => e['name'] !== ref.name),
+      }));
   }
 }

@@ -46,6 +46,15 @@ import { setTableCustomFields, setTableCustomization } from './operations/tables
 import { setTableIsEnum } from './operations/tables/set-table-is-enum.ts';
 import { trackTable } from './operations/tables/track-table.ts';
 import { untrackTable } from './operations/tables/untrack-table.ts';
+import { createEventTrigger } from './operations/event-triggers/create-event-trigger.ts';
+import { deleteEventTrigger } from './operations/event-triggers/delete-event-trigger.ts';
+import {
+  getEventById,
+  getEventInvocationLogs,
+  getEventLogs,
+  invokeEventTrigger,
+  redeliverEvent,
+} from './operations/event-triggers/event-log-operations.ts';
 
 /** `create_<kind>_permission`, `drop_<kind>_permission`, `set_permission_comment` (same names with and without `pg_`). */
 const PERMISSION_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
@@ -67,6 +76,14 @@ const FUNCTION_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
   ['drop_computed_field', dropComputedField],
 ];
 
+/** Event trigger operations with a legacy name (same names with and without `pg_`). */
+const EVENT_TRIGGER_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
+  ['create_event_trigger', createEventTrigger],
+  ['delete_event_trigger', deleteEventTrigger],
+  ['redeliver_event', redeliverEvent],
+  ['invoke_event_trigger', invokeEventTrigger],
+];
+
 /** Table, relationship, permission and function operations: backend-prefixed on `/v1/metadata`, bare on `/v1/query`. */
 const TABLE_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
   ['track_table', trackTable],
@@ -80,6 +97,7 @@ const TABLE_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
   ['set_relationship_comment', setRelationshipComment],
   ...PERMISSION_OPERATIONS,
   ...FUNCTION_OPERATIONS,
+  ...EVENT_TRIGGER_OPERATIONS,
 ];
 
 /** Whole-metadata operations, the same on `/v1/metadata` and `/v1/query`. */
@@ -99,6 +117,9 @@ const SOURCE_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['add_source', addSource],
   ['drop_source', dropSource],
   ...TABLE_OPERATIONS,
+  ['get_event_logs', getEventLogs],
+  ['get_event_invocation_logs', getEventInvocationLogs],
+  ['get_event_by_id', getEventById],
 ]);
 
 /** Backend-neutral operations of `/v1/metadata`. */
@@ -133,6 +154,7 @@ const BACKEND_PREFIXES = ['pg_', 'mssql_', 'bigquery_', 'citus_', 'cockroach_'] 
 function familyOf(name: string): OperationFamily {
   if (name === 'add_source' || name === 'drop_source') return 'sources';
   if (name.endsWith('_computed_field')) return 'computed-fields';
+  if (name.includes('event')) return 'event-triggers';
   // Function permissions belong with the functions, as in v2.
   if (name.includes('function')) return 'functions';
   if (name.includes('permission')) return 'permissions';

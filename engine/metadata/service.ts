@@ -22,6 +22,7 @@ import type { Logger } from '../logger.ts';
 import type { ApiFamily, ApiResponse, MetadataApi, Readiness, ReadinessCheck } from '../api/contract.ts';
 import { EMPTY_DOCUMENT, normalizeDocument, toWireDocument, type MetadataDocument } from './document.ts';
 import { abandonEffects, commitWithEffects } from './effects.ts';
+import { declareCaptureEffects } from './event-trigger-capture.ts';
 import { Mutex } from './mutex.ts';
 import type { MetadataState } from './operation.ts';
 import { CallPipeline } from './run.ts';
@@ -194,6 +195,7 @@ export class MetadataService implements MetadataApi {
     let outcome;
     try {
       result = await pipeline.runCall({ type: call.type, args: call.args, version: call.version, path: '$', legacy: api !== 'metadata' });
+      await declareCaptureEffects(pipeline, fresh.state, this.#preparer);
       const next = pipeline.state;
       outcome = await commitWithEffects(pipeline.effects, pipeline.changed, async (within) => {
         // Sources re-read before the call are announced too, so other instances re-read them.

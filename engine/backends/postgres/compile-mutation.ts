@@ -17,7 +17,7 @@
  */
 import type * as ir from '../../ir/index.ts';
 import type { CompiledMutation, CompileTarget, MutationStatement } from '../backend.ts';
-import { compileFragment, ident, join, sql, stringLiteral, type CompiledSql, type Fragment } from '../sql/fragment.ts';
+import { compileFragment, ident, join, param, sql, stringLiteral, type CompiledSql, type Fragment } from '../sql/fragment.ts';
 import { POSTGRES_DIALECT } from './dialect.ts';
 import { jsonArrayAgg, jsonObject } from './json.ts';
 import { AliasCounter, columnOf } from './translate/context.ts';
@@ -41,8 +41,17 @@ const ASSERT_SQL: CompiledSql = {
   params: [],
 };
 
+/**
+ * The writing request's session for capture triggers: a transaction-local
+ * setting made by the statement itself (no extra statement or round trip),
+ * evaluated in its final SELECT, which runs before the AFTER ROW triggers of
+ * its data-modifying CTEs fire at the statement's end. See Note [Capture
+ * triggers] in event-trigger-ddl.ts.
+ */
+const SESSION_SETTING = sql`set_config(${stringLiteral('engine.session')}, ${param({ kind: 'session-object' })}, true)`;
+
 function withAssertions(main: Fragment, ctes: readonly Fragment[], assertions: readonly Assertion[], output: boolean): MutationStatement[] {
-  const cols = [sql`${main}::text`, ...assertionColumns(assertions)];
+  const cols = [sql`${main}::text`, SESSION_SETTING, ...assertionColumns(assertions)];
   const stmt: MutationStatement = { sql: compileFragment(sql`WITH ${join(ctes, ', ')} SELECT ${join(cols, ', ')}`, POSTGRES_DIALECT), output };
   return assertions.length === 0 ? [stmt] : [stmt, { sql: ASSERT_SQL, output: false }];
 }

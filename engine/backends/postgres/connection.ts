@@ -143,7 +143,7 @@ export class PostgresConnection implements SourceConnection {
   #closed = false;
   /** Whether connections start with a statement timeout (run_sql lifts it). */
   readonly #statementTimeout: boolean;
-  /** The database URL (a LISTEN connection of live queries opens its own client). */
+  /** The database URL (LISTEN connections of live queries and of the event log open their own client). */
   readonly url: string;
 
   constructor(databaseUrl: string, settings: PostgresPoolSettings = {}) {

@@ -2,7 +2,8 @@
  * The PostgreSQL backend: wiring only. Each member delegates to the file of
  * this folder that does the work. See Note [Backend seam] in ../registry.ts.
  */
-import type { Backend, Introspector, SourceConnection } from '../backend.ts';
+import type pg from 'pg';
+import type { Backend, Introspector, SourceConnection, SqlTransaction } from '../backend.ts';
 import { EngineError } from '../../errors/engine-error.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { compileMutation } from './compile-mutation.ts';
@@ -14,6 +15,11 @@ import { fetchEnumTableRows, introspectPostgres } from './introspect.ts';
 import { checkDeferredConstraints, runSqlReadOnlyIn, runSqlText } from './run-sql.ts';
 import { postgresScalar } from './scalars.ts';
 import { postgresLiveQueries } from './live-query.ts';
+import { postgresEventLog } from './event-log.ts';
+import { installCapture, removeCapture } from './event-trigger-ddl.ts';
+
+/** The client of each transaction this backend opened (event-trigger DDL runs on it). */
+const clientOf = new WeakMap<SqlTransaction, pg.ClientBase>();
 
 function introspectorOn(q: PgQueryable): Introspector {
   return {
@@ -32,7 +38,7 @@ function own(conn: SourceConnection): PostgresConnection {
 export const postgresBackend: Backend = {
   kind: 'postgres',
   operationPrefix: 'pg_',
-  operationFamilies: ['sources', 'tables', 'relationships', 'permissions', 'functions', 'computed-fields'],
+  operationFamilies: ['sources', 'tables', 'relationships', 'permissions', 'functions', 'computed-fields', 'event-triggers'],
   capabilities: { mutations: true, returning: true, onConflict: true, distinctOn: true },
   connect: (settings) => new PostgresConnection(settings.url, settings),
   introspector: (conn) => introspectorOn(own(conn).queryable),
@@ -44,7 +50,7 @@ export const postgresBackend: Backend = {
   openSqlTransaction: async (conn) => {
     const open = await own(conn).openTransaction();
     const client = open.client;
-    return {
+    const tx: SqlTransaction = {
       runSql: async (sql, readOnly) => (readOnly ? await runSqlReadOnlyIn(client, sql) : await runSqlText(client, sql)),
       introspector: introspectorOn(client),
       prepareCommit: async () => await checkDeferredConstraints(client),
@@ -52,6 +58,20 @@ export const postgresBackend: Backend = {
       rollback: open.rollback,
       storeHandle: client,
     };
+    clientOf.set(tx, client);
+    return tx;
+  },
+  eventTriggers: {
+    async applyCapture(tx, change) {
+      const client = clientOf.get(tx);
+      if (client === undefined) throw new EngineError(ErrorCode.Unexpected, 'event trigger DDL needs a transaction of the postgres backend');
+      for (const name of change.remove) await removeCapture(client, name);
+      for (const spec of change.install) await installCapture(client, spec);
+    },
+    eventLog: (conn) => {
+      const c = own(conn);
+      return postgresEventLog(c.queryable as pg.Pool, c.url);
+    },
   },
   liveQueries: postgresLiveQueries,
 };

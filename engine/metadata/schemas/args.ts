@@ -159,3 +159,88 @@ export const callSchema: JsonSchema = {
   required: ['type'],
   properties: { type: { type: 'string' }, args: {}, version: { type: 'integer' }, resource_version: { type: 'integer' } },
 };
+
+/** An event trigger's `columns` or `payload`: `*` or a list of column names. */
+const columnSelection: JsonSchema = { oneOf: [{ const: '*' }, { type: 'array', items: { type: 'string' } }] };
+
+/** v2 `SubscribeOpSpec`. */
+const operationSpec: JsonSchema = {
+  type: ['object', 'null'],
+  required: ['columns'],
+  properties: { columns: columnSelection, payload: { oneOf: [columnSelection, { type: 'null' }] } },
+  additionalProperties: false,
+};
+
+/** A webhook header: `{name, value}` or `{name, value_from_env}`. */
+export const webhookHeaderSchema: JsonSchema = {
+  oneOf: [
+    { type: 'object', required: ['name', 'value'], properties: { name: nameSchema, value: { type: 'string' } }, additionalProperties: false },
+    { type: 'object', required: ['name', 'value_from_env'], properties: { name: nameSchema, value_from_env: nameSchema }, additionalProperties: false },
+  ],
+};
+
+const nonNegative: JsonSchema = { type: 'integer', minimum: 0 };
+
+/** `pg_create_event_trigger` (legacy `create_event_trigger` without `source` and the transforms). */
+export const createEventTriggerArgs = args(['name', 'table'], {
+  name: { type: 'string', minLength: 1, maxLength: 42, pattern: '^[A-Za-z][A-Za-z0-9_-]*$' },
+  table: tableNameSchema,
+  source,
+  webhook: { type: 'string', minLength: 1 },
+  webhook_from_env: nameSchema,
+  insert: operationSpec,
+  update: operationSpec,
+  delete: operationSpec,
+  headers: { type: ['array', 'null'], items: webhookHeaderSchema },
+  retry_conf: {
+    type: ['object', 'null'],
+    properties: { num_retries: nonNegative, interval_sec: nonNegative, timeout_sec: { type: 'integer', minimum: 1 } },
+    additionalProperties: false,
+  },
+  replace: bool,
+  enable_manual: bool,
+  request_transform: objectSchema,
+  response_transform: objectSchema,
+  cleanup_config: {
+    type: 'object',
+    required: ['schedule', 'clear_older_than'],
+    properties: {
+      schedule: { type: 'string', minLength: 1 },
+      batch_size: { type: 'integer', minimum: 1 },
+      clear_older_than: { type: 'integer', minimum: 0 },
+      timeout: { type: 'integer', minimum: 1 },
+      clean_invocation_logs: bool,
+      paused: bool,
+    },
+    additionalProperties: false,
+  },
+  trigger_on_replication: bool,
+});
+
+/** `pg_delete_event_trigger`. */
+export const deleteEventTriggerArgs = args(['name'], { name: nameSchema, source });
+
+const eventId: JsonSchema = { type: 'string', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' };
+
+/** `pg_redeliver_event`. */
+export const redeliverEventArgs = args(['event_id'], { event_id: eventId, source });
+
+/** `pg_invoke_event_trigger`. */
+export const invokeEventTriggerArgs = args(['name', 'payload'], { name: nameSchema, payload: {}, source });
+
+const limit: JsonSchema = { type: 'integer', minimum: 0 };
+
+/** `pg_get_event_logs`. */
+export const getEventLogsArgs = args(['name'], {
+  name: nameSchema,
+  source,
+  status: { enum: ['pending', 'processed', 'all'] },
+  limit,
+  offset: nonNegative,
+});
+
+/** `pg_get_event_invocation_logs`. */
+export const getEventInvocationLogsArgs = args(['name'], { name: nameSchema, source, limit, offset: nonNegative });
+
+/** `pg_get_event_by_id`. */
+export const getEventByIdArgs = args(['event_id'], { event_id: eventId, source, invocation_log_limit: limit, invocation_log_offset: nonNegative });

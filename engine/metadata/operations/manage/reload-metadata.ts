@@ -1,14 +1,16 @@
 /**
  * `reload_metadata`: introspects the chosen sources again (all by default) and
  * rebuilds. Never refused for inconsistency; the answer reports it.
- * `reload_remote_schemas` and `recreate_event_triggers` are accepted; remote
- * schemas and event triggers arrive in later issues, so they have nothing to do yet.
+ * `recreate_event_triggers` re-installs the capture triggers of the sources it
+ * names (Note [Capture follows the document] in metadata/event-trigger-capture.ts).
+ * `reload_remote_schemas` is accepted; remote schemas arrive in a later issue.
  */
 import { defineOperation } from '../../define.ts';
 import { argPath } from '../../operation.ts';
 import { reloadMetadataArgs } from '../../schemas/args.ts';
 import type { Refresh } from '../../../backends/source-preparer.ts';
 import { wireInconsistencies } from './inconsistent-objects.ts';
+import { RECREATE_KEY, recreateMarker } from '../../event-trigger-capture.ts';
 
 interface ReloadMetadataArgs {
   reload_remote_schemas?: boolean | string[];
@@ -31,6 +33,8 @@ export const reloadMetadata = defineOperation<ReloadMetadataArgs>({
       allowInconsistency: true,
       path: argPath(call),
     });
+    const recreate = args.recreate_event_triggers ?? false;
+    if (recreate !== false) await ctx.effect(RECREATE_KEY, async () => recreateMarker(recreate === true ? 'all' : new Set(recreate)));
     const list = wireInconsistencies(next.catalog.inconsistencies);
     return {
       response: {

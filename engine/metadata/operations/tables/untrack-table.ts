@@ -28,10 +28,16 @@ export const untrackTable = defineOperation<UntrackTableArgs>({
     const source = args.source ?? 'default';
     const table = parseTableName(args.table);
     requireSource(ctx, source, call);
-    if (findTable(ctx.state.doc, source, table) === undefined) {
+    const tracked = findTable(ctx.state.doc, source, table);
+    if (tracked === undefined) {
       throw new EngineError(ErrorCode.AlreadyUntracked, `view/table already untracked: "${formatTableName(table)}"`, {
         path: argPath(call, 'table'),
       });
+    }
+    // Event triggers live under the table, so they go with it; their capture is dropped when stored.
+    if (tracked.event_triggers.length > 0 && args.cascade !== true) {
+      const names = tracked.event_triggers.map((e) => `event_trigger ${String(e['name'])} on table ${formatTableName(table)} in source ${source}`);
+      throw new EngineError(ErrorCode.DependencyError, `cannot drop due to the following dependent objects: ${names.join(', ')}`, { path: argPath(call) });
     }
     const doc = updateTable(ctx.state.doc, source, table, () => null);
     await ctx.commitEdit({ doc, touched: [], drop: { cascade: args.cascade === true }, path: argPath(call) });

@@ -8,5 +8,5 @@ WITH "_w" AS (
   RETURNING "_0".*)
 SELECT json_build_object('affected_rows', (
   SELECT count(*)
-  FROM "_w"))::text;
--- params: [{"kind":"session","name":"x-engine-user-id","encoding":"plain"}]
+  FROM "_w"))::text, set_config('engine.session', $2, true);
+-- params: [{"kind":"session","name":"x-engine-user-id","encoding":"plain"},{"kind":"session-object"}]

@@ -7,8 +7,8 @@ SELECT json_build_object('affected_rows', (
   SELECT count(*)
   FROM "_w"), 'returning', (
   SELECT coalesce(json_agg(json_build_object('id', "_1"."id")), '[]'::json)
-  FROM "_w" AS "_1"))::text;
--- params: [{"kind":"const","value":"A%"}]
+  FROM "_w" AS "_1"))::text, set_config('engine.session', $2, true);
+-- params: [{"kind":"const","value":"A%"},{"kind":"session-object"}]
 
 WITH "_w" AS (
   DELETE
@@ -18,5 +18,5 @@ WITH "_w" AS (
 SELECT (
   SELECT json_build_object('name', "_1"."name")
   FROM "_w" AS "_1"
-  LIMIT 1)::text;
--- params: [{"kind":"const","value":3}]
+  LIMIT 1)::text, set_config('engine.session', $2, true);
+-- params: [{"kind":"const","value":3},{"kind":"session-object"}]

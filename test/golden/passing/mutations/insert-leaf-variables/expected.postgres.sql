@@ -10,5 +10,5 @@ WITH "_r0" AS (
 SELECT (
   SELECT json_build_object('id', "_1"."id")
   FROM "_i0_0" AS "_1"
-  LIMIT 1)::text;
--- params: [{"kind":"json-doc","doc":{"kind":"array","items":[{"kind":"object","fields":[["id",{"kind":"const","value":1}],["title",{"kind":"variable","name":"title"}],["meta",{"kind":"variable","name":"meta"}],["color",{"kind":"const","value":"red"}]]}]}}]
+  LIMIT 1)::text, set_config('engine.session', $2, true);
+-- params: [{"kind":"json-doc","doc":{"kind":"array","items":[{"kind":"object","fields":[["id",{"kind":"const","value":1}],["title",{"kind":"variable","name":"title"}],["meta",{"kind":"variable","name":"meta"}],["color",{"kind":"const","value":"red"}]]}]}},{"kind":"session-object"}]

@@ -38,5 +38,5 @@ SELECT json_build_object('affected_rows', ((
   SELECT count(*)
   FROM "_i0_2")), 'returning', (
   SELECT coalesce(json_agg(json_build_object('id', "_3"."id", 'name', "_3"."name") ORDER BY "_3"."__ord"), '[]'::json)
-  FROM "_n0" AS "_3"))::text;
--- params: [{"kind":"const","value":"[{\"id\":1,\"name\":\"Ann\"},{\"id\":2},{\"id\":3,\"name\":\"Cid\",\"tags\":[\"a\",\"b\"]}]"}]
+  FROM "_n0" AS "_3"))::text, set_config('engine.session', $2, true);
+-- params: [{"kind":"const","value":"[{\"id\":1,\"name\":\"Ann\"},{\"id\":2},{\"id\":3,\"name\":\"Cid\",\"tags\":[\"a\",\"b\"]}]"},{"kind":"session-object"}]

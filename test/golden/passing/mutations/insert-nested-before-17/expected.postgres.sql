@@ -26,13 +26,13 @@ SELECT (
   SELECT json_build_object('id', "_2"."id", 'name', "_2"."name")
   FROM "_n0" AS "_2"
   ORDER BY "_2"."__ord"
-  LIMIT 1)::text, CASE WHEN (
+  LIMIT 1)::text, set_config('engine.session', $2, true), CASE WHEN (
   SELECT count(*)
   FROM "_i0_0" AS "i"
   JOIN "_s0_0" AS "s" ON "i"."id" = "s"."id") <> (
   SELECT count(*)
   FROM "_i0_0") THEN set_config('engine.error', 'unexpected|cannot link nested rows: a row inserted into table "artists" came back without the key it was given (changed by a trigger?)', true) END;
--- params: [{"kind":"const","value":"[{\"id\":1,\"name\":\"Ann\",\"albums\":{\"data\":[{\"id\":10,\"title\":\"A\"},{\"id\":11,\"title\":\"B\"}]}}]"}]
+-- params: [{"kind":"const","value":"[{\"id\":1,\"name\":\"Ann\",\"albums\":{\"data\":[{\"id\":10,\"title\":\"A\"},{\"id\":11,\"title\":\"B\"}]}}]"},{"kind":"session-object"}]
 
 DO $$BEGIN IF coalesce(current_setting('engine.error', true), '') <> '' THEN RAISE EXCEPTION USING MESSAGE = substr(current_setting('engine.error'), strpos(current_setting('engine.error'), '|') + 1), HINT = split_part(current_setting('engine.error'), '|', 1), DETAIL = 'engine-assertion'; END IF; END$$;
 -- params: []

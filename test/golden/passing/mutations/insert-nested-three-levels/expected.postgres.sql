@@ -39,8 +39,8 @@ SELECT set_config('engine.mutation', (json_build_object('affected_rows', ((
   SELECT count(*)
   FROM "_i0_0")), 'keys', (
   SELECT coalesce(json_agg(json_build_object('id', "_3"."id")), '[]'::json)
-  FROM "_i0_0" AS "_3")))::text, true)::text;
--- params: [{"kind":"const","value":"[{\"id\":100,\"name\":\"T\",\"album\":{\"data\":{\"id\":10,\"title\":\"A\",\"artist\":{\"data\":{\"id\":1,\"name\":\"Ann\"}}}}}]"}]
+  FROM "_i0_0" AS "_3")))::text, true)::text, set_config('engine.session', $2, true);
+-- params: [{"kind":"const","value":"[{\"id\":100,\"name\":\"T\",\"album\":{\"data\":{\"id\":10,\"title\":\"A\",\"artist\":{\"data\":{\"id\":1,\"name\":\"Ann\"}}}}}]"},{"kind":"session-object"}]
 
 SELECT (json_build_object('affected_rows', ("c"."v" ->> 'affected_rows')::bigint, 'returning', (
   SELECT coalesce(json_agg(json_build_object('id', "_0"."id", 'album', (

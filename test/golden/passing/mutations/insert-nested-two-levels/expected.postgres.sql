@@ -23,5 +23,5 @@ SELECT (
   SELECT json_build_object('id', "_2"."id", 'name', "_2"."name")
   FROM "_n0" AS "_2"
   ORDER BY "_2"."__ord"
-  LIMIT 1)::text;
--- params: [{"kind":"const","value":"[{\"id\":1,\"name\":\"Ann\",\"albums\":{\"data\":[{\"id\":10,\"title\":\"A\"},{\"id\":11,\"title\":\"B\"}]}}]"}]
+  LIMIT 1)::text, set_config('engine.session', $2, true);
+-- params: [{"kind":"const","value":"[{\"id\":1,\"name\":\"Ann\",\"albums\":{\"data\":[{\"id\":10,\"title\":\"A\"},{\"id\":11,\"title\":\"B\"}]}}]"},{"kind":"session-object"}]

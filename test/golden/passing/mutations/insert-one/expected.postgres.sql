@@ -10,5 +10,5 @@ WITH "_r0" AS (
 SELECT (
   SELECT json_build_object('id', "_1"."id", 'name', "_1"."name")
   FROM "_i0_0" AS "_1"
-  LIMIT 1)::text;
--- params: [{"kind":"const","value":"[{\"id\":1,\"name\":\"Ann\"}]"}]
+  LIMIT 1)::text, set_config('engine.session', $2, true);
+-- params: [{"kind":"const","value":"[{\"id\":1,\"name\":\"Ann\"}]"},{"kind":"session-object"}]

@@ -10,14 +10,14 @@ WITH "_r0" AS (
 SELECT (
   SELECT json_build_object('id', "_3"."id", 'name', "_3"."name")
   FROM "_i0_0" AS "_3"
-  LIMIT 1)::text, CASE WHEN EXISTS (
+  LIMIT 1)::text, set_config('engine.session', $3, true), CASE WHEN EXISTS (
   SELECT 1
   FROM "_i0_0" AS "_1"
   WHERE (EXISTS (
     SELECT 1
     FROM "public"."albums" AS "_2"
-    WHERE ("_2"."id" = "_1"."album_id" AND ("_2"."artist_id" = $3)))) IS NOT TRUE) THEN set_config('engine.error', 'permission-error|check constraint of an insert permission has failed', true) END;
--- params: [{"kind":"const","value":"[{\"name\":\"T\",\"album_id\":10,\"milliseconds\":1000}]"},{"kind":"json-doc","doc":{"kind":"object","fields":[["genre_id",{"kind":"const","value":1}]]}},{"kind":"session","name":"x-engine-user-id","encoding":"plain"}]
+    WHERE ("_2"."id" = "_1"."album_id" AND ("_2"."artist_id" = $4)))) IS NOT TRUE) THEN set_config('engine.error', 'permission-error|check constraint of an insert permission has failed', true) END;
+-- params: [{"kind":"const","value":"[{\"name\":\"T\",\"album_id\":10,\"milliseconds\":1000}]"},{"kind":"json-doc","doc":{"kind":"object","fields":[["genre_id",{"kind":"const","value":1}]]}},{"kind":"session-object"},{"kind":"session","name":"x-engine-user-id","encoding":"plain"}]
 
 DO $$BEGIN IF coalesce(current_setting('engine.error', true), '') <> '' THEN RAISE EXCEPTION USING MESSAGE = substr(current_setting('engine.error'), strpos(current_setting('engine.error'), '|') + 1), HINT = split_part(current_setting('engine.error'), '|', 1), DETAIL = 'engine-assertion'; END IF; END$$;
 -- params: []

@@ -12,8 +12,8 @@ WITH "_r0" AS (
   RETURNING *)
 SELECT json_build_object('affected_rows', (
   SELECT count(*)
-  FROM "_i0_0"))::text;
--- params: [{"kind":"const","value":"[{\"id\":1,\"name\":\"Ann\"}]"},{"kind":"const","value":"locked"}]
+  FROM "_i0_0"))::text, set_config('engine.session', $3, true);
+-- params: [{"kind":"const","value":"[{\"id\":1,\"name\":\"Ann\"}]"},{"kind":"const","value":"locked"},{"kind":"session-object"}]
 
 WITH "_r0" AS (
   SELECT "e"."ord" AS "__ord", NULL::bigint AS "__pord", "e"."value" AS "__j"
@@ -28,5 +28,5 @@ WITH "_r0" AS (
 SELECT (
   SELECT json_build_object('id', "_1"."id")
   FROM "_i0_0" AS "_1"
-  LIMIT 1)::text;
--- params: [{"kind":"const","value":"[{\"id\":1,\"name\":\"Rock\"}]"}]
+  LIMIT 1)::text, set_config('engine.session', $2, true);
+-- params: [{"kind":"const","value":"[{\"id\":1,\"name\":\"Rock\"}]"},{"kind":"session-object"}]

@@ -9,5 +9,5 @@ WITH "_r0" AS (
   RETURNING *)
 SELECT json_build_object('affected_rows', (
   SELECT count(*)
-  FROM "_i0_0"))::text;
--- params: [{"kind":"variable","name":"rows","encoding":"json","allowNull":true}]
+  FROM "_i0_0"))::text, set_config('engine.session', $2, true);
+-- params: [{"kind":"variable","name":"rows","encoding":"json","allowNull":true},{"kind":"session-object"}]

@@ -8,5 +8,5 @@ WITH "_w" AS (
 SELECT (
   SELECT json_build_object('id', "_3"."id", 'title', "_3"."title")
   FROM "_w" AS "_3"
-  LIMIT 1)::text;
--- params: [{"kind":"variable","name":"set","encoding":"json","allowNull":true},{"kind":"variable","name":"id","encoding":"plain","allowNull":false}]
+  LIMIT 1)::text, set_config('engine.session', $3, true);
+-- params: [{"kind":"variable","name":"set","encoding":"json","allowNull":true},{"kind":"variable","name":"id","encoding":"plain","allowNull":false},{"kind":"session-object"}]

@@ -7,8 +7,8 @@ WITH "_w" AS (
   RETURNING "_0".*)
 SELECT json_build_object('affected_rows', (
   SELECT count(*)
-  FROM "_w"))::text;
--- params: [{"kind":"const","value":"{\"meta\":[0]}"}]
+  FROM "_w"))::text, set_config('engine.session', $2, true);
+-- params: [{"kind":"const","value":"{\"meta\":[0]}"},{"kind":"session-object"}]
 
 WITH "_w" AS (
   UPDATE "public"."albums" AS "_0"
@@ -19,8 +19,8 @@ WITH "_w" AS (
   RETURNING "_0".*)
 SELECT json_build_object('affected_rows', (
   SELECT count(*)
-  FROM "_w"))::text;
--- params: [{"kind":"const","value":"{\"meta\":\"k\"}"}]
+  FROM "_w"))::text, set_config('engine.session', $2, true);
+-- params: [{"kind":"const","value":"{\"meta\":\"k\"}"},{"kind":"session-object"}]
 
 WITH "_w" AS (
   UPDATE "public"."albums" AS "_0"
@@ -31,8 +31,8 @@ WITH "_w" AS (
   RETURNING "_0".*)
 SELECT json_build_object('affected_rows', (
   SELECT count(*)
-  FROM "_w"))::text;
--- params: [{"kind":"const","value":"{\"meta\":1}"}]
+  FROM "_w"))::text, set_config('engine.session', $2, true);
+-- params: [{"kind":"const","value":"{\"meta\":1}"},{"kind":"session-object"}]
 
 WITH "_w" AS (
   UPDATE "public"."albums" AS "_0"
@@ -44,5 +44,5 @@ WITH "_w" AS (
   RETURNING "_0".*)
 SELECT json_build_object('affected_rows', (
   SELECT count(*)
-  FROM "_w"))::text;
--- params: [{"kind":"const","value":"{\"meta\":[\"x\",\"y\"]}"}]
+  FROM "_w"))::text, set_config('engine.session', $2, true);
+-- params: [{"kind":"const","value":"{\"meta\":[\"x\",\"y\"]}"},{"kind":"session-object"}]

@@ -7,8 +7,8 @@ WITH "_w" AS (
   RETURNING "_0".*)
 SELECT json_build_object('affected_rows', (
   SELECT count(*)
-  FROM "_w"))::text;
--- params: [{"kind":"const","value":"{\"name\":\"a\"}"},{"kind":"const","value":1}]
+  FROM "_w"))::text, set_config('engine.session', $3, true);
+-- params: [{"kind":"const","value":"{\"name\":\"a\"}"},{"kind":"const","value":1},{"kind":"session-object"}]
 
 WITH "_w" AS (
   UPDATE "public"."tracks" AS "_0"
@@ -19,5 +19,5 @@ WITH "_w" AS (
   RETURNING "_0".*)
 SELECT json_build_object('affected_rows', (
   SELECT count(*)
-  FROM "_w"))::text;
--- params: [{"kind":"const","value":"{\"milliseconds\":1}"},{"kind":"const","value":2}]
+  FROM "_w"))::text, set_config('engine.session', $3, true);
+-- params: [{"kind":"const","value":"{\"milliseconds\":1}"},{"kind":"const","value":2},{"kind":"session-object"}]

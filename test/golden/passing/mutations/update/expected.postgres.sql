@@ -18,8 +18,8 @@ SELECT json_build_object('affected_rows', (
     LATERAL (
       SELECT "_7"."name" AS "name") AS "_8"
     LIMIT 1))), '[]'::json)
-  FROM "_w" AS "_5"))::text;
--- params: [{"kind":"const","value":"{\"meta\":{\"a\":1}}"},{"kind":"const","value":"{\"title\":\"New\"}"},{"kind":"const","value":1}]
+  FROM "_w" AS "_5"))::text, set_config('engine.session', $4, true);
+-- params: [{"kind":"const","value":"{\"meta\":{\"a\":1}}"},{"kind":"const","value":"{\"title\":\"New\"}"},{"kind":"const","value":1},{"kind":"session-object"}]
 
 WITH "_w" AS (
   UPDATE "public"."tracks" AS "_0"
@@ -30,5 +30,5 @@ WITH "_w" AS (
   RETURNING "_0".*)
 SELECT json_build_object('affected_rows', (
   SELECT count(*)
-  FROM "_w"))::text;
--- params: [{"kind":"const","value":"{\"milliseconds\":10}"},{"kind":"const","value":5}]
+  FROM "_w"))::text, set_config('engine.session', $3, true);
+-- params: [{"kind":"const","value":"{\"milliseconds\":10}"},{"kind":"const","value":5},{"kind":"session-object"}]

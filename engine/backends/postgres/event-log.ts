@@ -1,0 +1,207 @@
+/**
+ * The event log of a PostgreSQL source (tables made by event-trigger-ddl.ts):
+ * the queue delivery takes events from, and the reads and changes of the
+ * metadata API (`pg_get_event_logs`, `pg_redeliver_event`...).
+ *
+ * Note [Event log]
+ * Several engines share one log. `take` picks due events in capture order
+ * (`seq`) with `FOR UPDATE SKIP LOCKED`, so two engines taking at once never
+ * get the same row, and in the same statement leases them: `locked` is the
+ * lease's end and `locked_by` the owner. A leased event is not due until its
+ * lease runs out, so an event taken by an engine that dies (kill -9, lost
+ * network) is taken again by another once the lease ends; a live engine
+ * renews the leases of what it is still sending (`renew`). `record` writes
+ * attempts in one statement per batch (the invocation logs, and tries,
+ * `delivered`, `error`, `next_retry_at` of the events), and changes an event
+ * only while its lease is still the recorder's: an engine that lost a lease
+ * (stalled past it) cannot undo the newer owner's record. Delivery is
+ * therefore at least once: a lost lease may send an event twice, never zero
+ * times. v2's `locked` is when an event was taken; here it is when the lease
+ * ends.
+ */
+import pg from 'pg';
+import type { AttemptRecord, EventLog, EventLogQuery, LoggedEvent } from '../backend.ts';
+import { EVENTS_CHANNEL, EVENTS_SCHEMA } from './event-trigger-ddl.ts';
+
+const LOG = `${EVENTS_SCHEMA}.event_log`;
+const INVOCATIONS = `${EVENTS_SCHEMA}.event_invocation_logs`;
+
+/** v2 compat: timestamps as UTC without a zone. */
+const utc = (col: string): string => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US')`;
+
+const EVENT_COLUMNS = `id, schema_name, table_name, trigger_name, payload, delivered, error, tries, ${utc('created_at')} AS created_at,
+  ${utc('locked')} AS locked, ${utc('next_retry_at')} AS next_retry_at, archived`;
+
+const INVOCATION_COLUMNS = `id, trigger_name, event_id, status, request, response, ${utc('created_at')} AS created_at`;
+
+const TAKE = `
+WITH due AS (
+  SELECT id FROM ${LOG}
+  WHERE NOT delivered AND NOT error AND NOT archived
+    AND trigger_name = ANY($1::text[])
+    AND (next_retry_at IS NULL OR next_retry_at <= clock_timestamp())
+    AND (locked IS NULL OR locked < clock_timestamp())
+  ORDER BY seq
+  LIMIT $2
+  FOR UPDATE SKIP LOCKED
+)
+UPDATE ${LOG} AS e SET locked = clock_timestamp() + $3 * interval '1 millisecond', locked_by = $4
+FROM due WHERE e.id = due.id
+RETURNING e.id, e.seq, e.schema_name, e.table_name, e.trigger_name, e.payload, e.tries, ${utc('e.created_at')} AS created_at`;
+
+const RENEW = `UPDATE ${LOG} SET locked = clock_timestamp() + $2 * interval '1 millisecond' WHERE id = ANY($1::uuid[]) AND locked_by = $3`;
+
+const RECORD = `
+WITH r AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(event_id uuid, trigger_name text, outcome text, retry_in_ms double precision,
+    status integer, request jsonb, response jsonb, duration_ms double precision)
+), changed AS (
+  UPDATE ${LOG} AS e SET tries = e.tries + 1, delivered = r.outcome = 'delivered', error = r.outcome = 'error',
+    next_retry_at = CASE WHEN r.outcome = 'retry' THEN clock_timestamp() + r.retry_in_ms * interval '1 millisecond' END,
+    locked = NULL, locked_by = NULL
+  FROM r WHERE e.id = r.event_id AND e.locked_by = $2
+)
+INSERT INTO ${INVOCATIONS} (event_id, trigger_name, status, request, response, duration_ms)
+SELECT event_id, trigger_name, status, request, response, duration_ms FROM r`;
+
+const INSERT_MANUAL = `
+WITH i AS (
+  INSERT INTO ${LOG} (schema_name, table_name, trigger_name, payload)
+  VALUES ($1, $2, $3, jsonb_build_object('op', 'MANUAL', 'data', jsonb_build_object('old', NULL, 'new', $4::jsonb), 'session_variables', $5::jsonb))
+  RETURNING id
+)
+SELECT id, pg_notify('${EVENTS_CHANNEL}', '') FROM i`;
+
+const REDELIVER = `
+WITH u AS (
+  UPDATE ${LOG} SET tries = 0, delivered = false, error = false, archived = false, next_retry_at = NULL, locked = NULL, locked_by = NULL
+  WHERE id = $1 RETURNING id
+)
+SELECT id, pg_notify('${EVENTS_CHANNEL}', '') FROM u`;
+
+const EVENTS = `SELECT ${EVENT_COLUMNS} FROM ${LOG}
+WHERE trigger_name = $1 AND ($2 = 'all' OR ($2 = 'pending') = NOT (delivered OR error))
+ORDER BY seq DESC LIMIT $3 OFFSET $4`;
+
+const INVOCATIONS_OF = `SELECT ${INVOCATION_COLUMNS} FROM ${INVOCATIONS} WHERE trigger_name = $1 ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`;
+
+const EVENT_BY_ID = `SELECT ${EVENT_COLUMNS} FROM ${LOG} WHERE id = $1`;
+
+const INVOCATIONS_OF_EVENT = `SELECT ${INVOCATION_COLUMNS} FROM ${INVOCATIONS} WHERE event_id = $1 ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`;
+
+const CLEANUP = `
+WITH old AS (
+  SELECT id FROM ${LOG} WHERE trigger_name = $1 AND (delivered OR error) AND created_at < clock_timestamp() - $2 * interval '1 hour'
+  ORDER BY seq LIMIT $3
+), d AS (
+  DELETE FROM ${LOG} WHERE id IN (SELECT id FROM old) RETURNING id
+), i AS (
+  DELETE FROM ${INVOCATIONS} WHERE $4 AND event_id IN (SELECT id FROM d)
+)
+SELECT count(*)::int AS n FROM d`;
+
+/** SQLSTATE of a missing table: the log does not exist before the first trigger is installed. */
+const UNDEFINED_TABLE = '42P01';
+
+function isMissingLog(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === UNDEFINED_TABLE;
+}
+
+/** `[]` (or `fallback`) when the log does not exist yet. */
+async function orEmpty<T>(run: () => Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (isMissingLog(e)) return fallback;
+    throw e;
+  }
+}
+
+interface TakenRow {
+  id: string;
+  seq: string;
+  schema_name: string;
+  table_name: string;
+  trigger_name: string;
+  payload: LoggedEvent['payload'];
+  tries: number;
+  created_at: string;
+}
+
+/** The event log of the database behind `pool` (`url` for the LISTEN connection). */
+export function postgresEventLog(pool: pg.Pool, url: string): EventLog {
+  return {
+    async take(triggers, limit, leaseMs, owner) {
+      if (triggers.length === 0) return [];
+      const res = await orEmpty(async () => await pool.query<TakenRow>(TAKE, [triggers, limit, leaseMs, owner]), null);
+      if (res === null) return [];
+      const rows = res.rows.sort((a, b) => Number(a.seq) - Number(b.seq));
+      return rows.map((r) => ({
+        id: r.id,
+        triggerName: r.trigger_name,
+        table: { schema: r.schema_name, name: r.table_name },
+        payload: r.payload,
+        tries: r.tries,
+        createdAt: r.created_at,
+      }));
+    },
+    async renew(ids, leaseMs, owner) {
+      if (ids.length > 0) await pool.query(RENEW, [ids, leaseMs, owner]);
+    },
+    async record(attempts: readonly AttemptRecord[], owner) {
+      if (attempts.length === 0) return;
+      const rows = attempts.map((a) => ({
+        event_id: a.eventId,
+        trigger_name: a.triggerName,
+        outcome: a.outcome,
+        retry_in_ms: a.retryInMs,
+        status: a.status,
+        request: a.request,
+        response: a.response,
+        duration_ms: a.durationMs,
+      }));
+      await pool.query(RECORD, [JSON.stringify(rows), owner]);
+    },
+    async listen(wake, onError) {
+      const client = new pg.Client({ connectionString: url });
+      client.on('notification', () => wake());
+      client.on('error', onError);
+      client.on('end', () => onError(new Error('event listener connection ended')));
+      await client.connect();
+      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+      return async () => {
+        client.removeAllListeners('end');
+        client.removeAllListeners('notification');
+        client.on('error', () => {});
+        await client.end().catch(() => {});
+      };
+    },
+    async insertManual(triggerName, table, payload, session) {
+      const res = await pool.query<{ id: string }>(INSERT_MANUAL, [table.schema, table.name, triggerName, JSON.stringify(payload), JSON.stringify(session)]);
+      return res.rows[0]?.id ?? '';
+    },
+    async redeliver(eventId) {
+      const res = await orEmpty(async () => await pool.query(REDELIVER, [eventId]), null);
+      return (res?.rowCount ?? 0) > 0;
+    },
+    async events(q: EventLogQuery) {
+      return await orEmpty(async () => (await pool.query(EVENTS, [q.triggerName, q.status, q.limit, q.offset])).rows, []);
+    },
+    async invocations(triggerName, limit, offset) {
+      return await orEmpty(async () => (await pool.query(INVOCATIONS_OF, [triggerName, limit, offset])).rows, []);
+    },
+    async eventById(eventId, limit, offset) {
+      return await orEmpty(async () => {
+        const ev = await pool.query(EVENT_BY_ID, [eventId]);
+        const event: unknown = ev.rows[0];
+        if (event === undefined) return null;
+        const inv = await pool.query(INVOCATIONS_OF_EVENT, [eventId, limit, offset]);
+        return { event, invocations: inv.rows };
+      }, null);
+    },
+    async cleanup(triggerName, hours, batch, invocations) {
+      const res = await orEmpty(async () => await pool.query<{ n: number }>(CLEANUP, [triggerName, hours, batch, invocations]), null);
+      return res?.rows[0]?.n ?? 0;
+    },
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * The capture side of event triggers on PostgreSQL: the event log's schema
+ * and, per event trigger, one trigger function and one row trigger per
+ * captured operation on its table.
+ *
+ * Note [Capture triggers]
+ * A change and its event commit together because the event is written by an
+ * AFTER ROW trigger in the changing transaction (v2 does the same): a
+ * rolled-back change leaves no event, a committed one always has it. Per
+ * event trigger `<name>` there is a function `engine_events."notify_<name>"()`
+ * and triggers `notify_engine_<name>_INSERT|UPDATE|DELETE` on the table (v2
+ * names: `notify_hasura_<name>_<OP>`; the 42-character bound on names keeps
+ * them within PostgreSQL's 63). Only quoted identifiers from metadata enter
+ * this SQL text: the function finds its event trigger's name in `TG_NAME`
+ * (prefix and `_<OP>` cut off) rather than in a string literal, and builds a
+ * `payload` list as `SELECT NEW."a" AS "a"` so that column names are
+ * identifiers, not JSON keys written as literals.
+ *
+ * - An update fires only when one of the `columns` changed: listed columns
+ *   are compared by their text form, whole rows (`*`) with `*<>` (binary
+ *   image inequality). Unlike `=` both work for every type, `json` included,
+ *   at the price of a spurious event when a value is rewritten in another
+ *   form of the same value (`1.0` → `1.00`).
+ * - The session of the writing GraphQL request is the transaction-local
+ *   setting `engine.session`, which each mutation statement sets
+ *   (compile-mutation.ts); other writers have none, so it is null.
+ * - Every captured row sends `NOTIFY engine_events`; PostgreSQL folds equal
+ *   notifications of one transaction into one, so a bulk insert wakes the
+ *   delivery workers once, at commit.
+ */
+import type pg from 'pg';
+import type { CaptureOperation, CaptureSpec } from '../backend.ts';
+import { POSTGRES_DIALECT } from './dialect.ts';
+
+/** The schema holding the event log and the capture functions. */
+export const EVENTS_SCHEMA = 'engine_events';
+
+/** The channel every capture notifies on. */
+export const EVENTS_CHANNEL = 'engine_events';
+
+/** v2 compat: the prefix of database trigger names (`notify_hasura_` in v2). */
+const TRIGGER_PREFIX = 'notify_engine_';
+
+const OPERATIONS = ['INSERT', 'UPDATE', 'DELETE'] as const;
+
+const q = POSTGRES_DIALECT.quoteIdent;
+
+/** A key for the advisory lock that serializes event-log DDL between engines. */
+const DDL_LOCK_KEY = 7_245_001;
+
+/** The event log and invocation log; `uuid` is the id default (gen_random_uuid from 13 on). */
+function eventLogDdl(uuid: string): string {
+  return `
+CREATE SCHEMA IF NOT EXISTS ${EVENTS_SCHEMA};
+CREATE TABLE IF NOT EXISTS ${EVENTS_SCHEMA}.event_log (
+  id uuid PRIMARY KEY DEFAULT ${uuid},
+  seq bigint GENERATED ALWAYS AS IDENTITY,
+  schema_name text NOT NULL,
+  table_name text NOT NULL,
+  trigger_name text NOT NULL,
+  payload jsonb NOT NULL,
+  delivered boolean NOT NULL DEFAULT false,
+  error boolean NOT NULL DEFAULT false,
+  tries integer NOT NULL DEFAULT 0,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  locked timestamptz,
+  locked_by text,
+  next_retry_at timestamptz,
+  archived boolean NOT NULL DEFAULT false
+);
+CREATE INDEX IF NOT EXISTS event_log_due ON ${EVENTS_SCHEMA}.event_log (seq) WHERE NOT delivered AND NOT error AND NOT archived;
+CREATE INDEX IF NOT EXISTS event_log_trigger ON ${EVENTS_SCHEMA}.event_log (trigger_name, created_at);
+CREATE TABLE IF NOT EXISTS ${EVENTS_SCHEMA}.event_invocation_logs (
+  id uuid PRIMARY KEY DEFAULT ${uuid},
+  event_id uuid NOT NULL,
+  trigger_name text NOT NULL,
+  status integer,
+  request jsonb,
+  response jsonb,
+  duration_ms double precision,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX IF NOT EXISTS event_invocation_logs_event ON ${EVENTS_SCHEMA}.event_invocation_logs (event_id);
+CREATE INDEX IF NOT EXISTS event_invocation_logs_trigger ON ${EVENTS_SCHEMA}.event_invocation_logs (trigger_name, created_at);
+`;
+}
+
+/** The expression of a row's payload: all columns, or the listed ones (names as identifiers). */
+function rowJson(row: 'OLD' | 'NEW', payload: CaptureOperation['payload']): string {
+  if (payload === '*') return `row_to_json(${row})`;
+  const cols = payload.map((c) => `${row}.${q(c)} AS ${q(c)}`).join(', ');
+  return `(SELECT row_to_json(x) FROM (SELECT ${cols}) AS x)`;
+}
+
+/** True when one of `columns` differs between OLD and NEW (see Note [Capture triggers]). */
+function changed(columns: CaptureOperation['columns']): string {
+  if (columns === '*') return 'OLD *<> NEW';
+  if (columns.length === 0) return 'false';
+  return columns.map((c) => `(OLD.${q(c)})::text IS DISTINCT FROM (NEW.${q(c)})::text`).join(' OR ');
+}
+
+/** The plpgsql body of one capture function. */
+function functionBody(spec: CaptureSpec): string {
+  const branches: string[] = [];
+  if (spec.insert !== undefined) branches.push(`IF TG_OP = 'INSERT' THEN _data := json_build_object('old', NULL, 'new', ${rowJson('NEW', spec.insert.payload)});`);
+  if (spec.update !== undefined) {
+    branches.push(
+      `IF TG_OP = 'UPDATE' THEN IF NOT (${changed(spec.update.columns)}) THEN RETURN NULL; END IF; ` +
+        `_data := json_build_object('old', ${rowJson('OLD', spec.update.payload)}, 'new', ${rowJson('NEW', spec.update.payload)});`,
+    );
+  }
+  if (spec.delete !== undefined) branches.push(`IF TG_OP = 'DELETE' THEN _data := json_build_object('old', ${rowJson('OLD', spec.delete.payload)}, 'new', NULL);`);
+  const dispatch = branches.map((b, i) => (i === 0 ? b : `ELS${b}`)).join('\n    ');
+  return `
+DECLARE
+  _data json;
+BEGIN
+    ${dispatch}
+    ELSE RETURN NULL;
+    END IF;
+  INSERT INTO ${EVENTS_SCHEMA}.event_log (schema_name, table_name, trigger_name, payload)
+  VALUES (TG_TABLE_SCHEMA, TG_TABLE_NAME,
+    substr(TG_NAME, ${TRIGGER_PREFIX.length + 1}, length(TG_NAME) - ${TRIGGER_PREFIX.length + 1} - length(TG_OP)),
+    json_build_object('op', TG_OP, 'data', _data, 'session_variables', nullif(current_setting('engine.session', true), '')::json));
+  PERFORM pg_notify('${EVENTS_CHANNEL}', '');
+  RETURN NULL;
+END
+`;
+}
+
+/** Dollar-quotes `body` with a tag that does not occur in it (column names may hold `$`). */
+function dollarQuoted(body: string): string {
+  let n = 0;
+  while (body.includes(`$engine${n}$`)) n++;
+  return `$engine${n}$${body}$engine${n}$`;
+}
+
+function functionName(trigger: string): string {
+  return `${EVENTS_SCHEMA}.${q(`notify_${trigger}`)}`;
+}
+
+/** The database trigger name of one operation of an event trigger. */
+export function databaseTriggerName(trigger: string, op: (typeof OPERATIONS)[number]): string {
+  return `${TRIGGER_PREFIX}${trigger}_${op}`;
+}
+
+/** Creates the event log when missing (serialized between engines by an advisory lock). */
+async function ensureEventLog(client: pg.ClientBase): Promise<void> {
+  await client.query(`SELECT pg_advisory_xact_lock(${DDL_LOCK_KEY})`);
+  const exists = await client.query<{ ok: boolean }>(`SELECT to_regclass('${EVENTS_SCHEMA}.event_invocation_logs') IS NOT NULL AS ok`);
+  if (exists.rows[0]?.ok === true) return;
+  const version = await client.query<{ v: string }>(`SELECT current_setting('server_version_num') AS v`);
+  const uuid = Number(version.rows[0]?.v ?? '0') >= 130000 ? 'gen_random_uuid()' : 'md5(random()::text || clock_timestamp()::text)::uuid';
+  await client.query(eventLogDdl(uuid));
+}
+
+/** Drops the capture of event trigger `name` (its function, and with it every trigger calling it). */
+export async function removeCapture(client: pg.ClientBase, name: string): Promise<void> {
+  const exists = await client.query<{ ok: boolean }>(`SELECT to_regnamespace('${EVENTS_SCHEMA}') IS NOT NULL AS ok`);
+  if (exists.rows[0]?.ok !== true) return;
+  await client.query(`DROP FUNCTION IF EXISTS ${functionName(name)}() CASCADE`);
+}
+
+/** Creates or replaces the capture of one event trigger (Note [Capture triggers]). */
+export async function installCapture(client: pg.ClientBase, spec: CaptureSpec): Promise<void> {
+  await ensureEventLog(client);
+  const table = `${q(spec.table.schema)}.${q(spec.table.name)}`;
+  // Dropping the function first also drops triggers left on another table by an earlier definition.
+  await client.query(`DROP FUNCTION IF EXISTS ${functionName(spec.name)}() CASCADE`);
+  await client.query(`CREATE FUNCTION ${functionName(spec.name)}() RETURNS trigger LANGUAGE plpgsql AS ${dollarQuoted(functionBody(spec))}`);
+  for (const op of OPERATIONS) {
+    if (spec[op.toLowerCase() as 'insert' | 'update' | 'delete'] === undefined) continue;
+    await client.query(`CREATE TRIGGER ${q(databaseTriggerName(spec.name, op))} AFTER ${op} ON ${table} FOR EACH ROW EXECUTE FUNCTION ${functionName(spec.name)}()`);
+  }
+}
