@@ -15,6 +15,7 @@ import { EngineError } from './errors/engine-error.ts';
 import { EngineMetrics } from './observability/metrics.ts';
 import { loadOtlpTracer } from './observability/tracing.ts';
 import { ENGINE_VERSION } from './version.ts';
+import { EventDelivery } from './events/event-delivery.ts';
 
 /** An engine whose HTTP app is built (not yet listening). */
 export interface BuiltEngine {
@@ -73,6 +74,17 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
     inconsistentObjects: () => metadata.catalogRef.current.inconsistencies.length,
     httpConnections: () => new Promise((resolve) => app.server.getConnections((e, n) => resolve(e === null ? n : 0))),
   });
+  // Event delivery (Note [Event delivery]); off on a replica that only serves.
+  const events = settings.eventsDelivery
+    ? new EventDelivery(metadata.catalogRef, {
+        poolSize: Math.max(1, settings.eventsHttpPoolSize),
+        fetchIntervalMs: settings.eventsFetchInterval,
+        batchSize: Math.max(1, settings.eventsFetchBatchSize),
+        leaseMs: Math.max(1, settings.eventsLeaseSeconds) * 1000,
+        logger,
+      })
+    : null;
+  events?.start();
   let closed = false;
   return {
     app,
@@ -85,6 +97,7 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
       closed = true;
       await closeApp(app);
       await socket.close();
+      await events?.close();
       await metadata.close();
       // Spans of the last requests are exported before the process goes.
       await tracer?.shutdown();

@@ -167,6 +167,8 @@ export async function installCapture(client: pg.ClientBase, spec: CaptureSpec): 
   const table = `${q(spec.table.schema)}.${q(spec.table.name)}`;
   // Dropping the function first also drops triggers left on another table by an earlier definition.
   await client.query(`DROP FUNCTION IF EXISTS ${functionName(spec.name)}() CASCADE`);
+  // A trigger for manual invocation only captures nothing; it needs the log alone.
+  if (spec.insert === undefined && spec.update === undefined && spec.delete === undefined) return;
   await client.query(`CREATE FUNCTION ${functionName(spec.name)}() RETURNS trigger LANGUAGE plpgsql AS ${dollarQuoted(functionBody(spec))}`);
   for (const op of OPERATIONS) {
     if (spec[op.toLowerCase() as 'insert' | 'update' | 'delete'] === undefined) continue;

@@ -76,6 +76,17 @@ describe('event trigger capture', () => {
     expect(await events('author_changes')).toHaveLength(before);
   });
 
+  it('an update with columns "*" fires on any changed column, json ones included, and not on a no-op update', async () => {
+    expect((await md('pg_create_event_trigger', { name: 'any_update', table: 'authors', webhook: 'http://x/', update: { columns: '*' } })).status).toBe(200);
+    await s.db.sql(`INSERT INTO authors (name, meta) VALUES ('Cy', '{"k": 1}')`);
+    await s.db.sql(`UPDATE authors SET name = name WHERE name = 'Cy'`);
+    await s.db.sql(`UPDATE authors SET meta = '{"k": 2}' WHERE name = 'Cy'`);
+    const log = await events('any_update');
+    expect(log.map((e) => [e.payload.data.old.meta, e.payload.data.new.meta])).toEqual([[{ k: 1 }, { k: 2 }]]);
+    expect((await md('pg_delete_event_trigger', { name: 'any_update' })).status).toBe(200);
+    await s.db.sql(`DELETE FROM authors WHERE name = 'Cy'`);
+  });
+
   it('refuses bad definitions with v2 errors and changes nothing', async () => {
     const base = { name: 'bad', table: 'authors', webhook: 'http://x/', insert: { columns: '*' } };
     const cases: Array<[unknown, number, string, string]> = [
@@ -91,6 +102,7 @@ describe('event trigger capture', () => {
       [{ ...base, webhook: undefined, webhook_from_env: 'ENGINE_TEST_UNSET_HOOK' }, 400, 'invalid-configuration', '$.args'],
       [{ ...base, headers: [{ name: 'x', value_from_env: 'ENGINE_TEST_UNSET_HEADER' }] }, 400, 'invalid-configuration', '$.args'],
       [{ ...base, retry_conf: { num_retries: -1 } }, 400, 'parse-failed', '$.args.retry_conf.num_retries'],
+      [{ ...base, cleanup_config: { schedule: '61 * * * *', clear_older_than: 1 } }, 400, 'parse-failed', '$.args.cleanup_config.schedule'],
     ];
     const before = await dbTriggers();
     for (const [args, status, code, path] of cases) {

@@ -8,6 +8,7 @@ import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import type { CleanupConfig, HeaderConf, OperationSpec } from '../../../events/definition.ts';
 import { DEFAULT_RETRY_CONF } from '../../../events/definition.ts';
+import { parseCronSchedule } from '../../../events/cron-schedule.ts';
 import { defineOperation, requireTrackedTable } from '../../define.ts';
 import { parseTableName, type JsonObject, type TableNameInput } from '../../document.ts';
 import { updateTable } from '../../edit.ts';
@@ -80,6 +81,13 @@ export const createEventTrigger = defineOperation<CreateEventTriggerArgs>({
     const ops = [args.insert, args.update, args.delete].filter((o) => o !== undefined && o !== null);
     if (ops.length === 0 && args.enable_manual !== true) {
       throw new EngineError(ErrorCode.ParseFailed, 'at least one of insert, update, delete or enable_manual is expected', { path: argPath(call) });
+    }
+    if (args.cleanup_config !== undefined) {
+      try {
+        parseCronSchedule(args.cleanup_config.schedule);
+      } catch (e) {
+        throw new EngineError(ErrorCode.ParseFailed, `invalid cron schedule: ${e instanceof Error ? e.message : String(e)}`, { path: argPath(call, 'cleanup_config', 'schedule') });
+      }
     }
     const existing = findEventTrigger(ctx.state.doc, source, args.name);
     if (existing !== undefined && args.replace !== true) {

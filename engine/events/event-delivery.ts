@@ -1,0 +1,391 @@
+/**
+ * Delivery of event trigger events: per source with consistent event
+ * triggers, a worker takes due events from the source's event log and POSTs
+ * them to their webhooks, retrying as `retry_conf` says, and records every
+ * attempt.
+ *
+ * Note [Event delivery]
+ * - Waking: each source worker LISTENs on the channel every capture trigger
+ *   notifies (Note [Capture triggers]), so it takes new events as their
+ *   transaction commits; a poll every ENGINE_GRAPHQL_EVENTS_FETCH_INTERVAL
+ *   ms covers a lost listener (re-opened on the next poll) and events made
+ *   due by time (retries get a timer of their own as well).
+ * - Taking: only as many events as there are free HTTP slots
+ *   (ENGINE_GRAPHQL_EVENTS_HTTP_POOL_SIZE, shared by all sources), at most
+ *   ENGINE_GRAPHQL_EVENTS_FETCH_BATCH_SIZE per statement, again while batches
+ *   come back full. Nothing waits in memory holding a lease it is not using.
+ * - Several engines: rows are taken with SKIP LOCKED and leased (Note [Event
+ *   log]); a worker renews the leases of what it is sending every third of
+ *   the lease. An engine that dies loses its leases after
+ *   ENGINE_GRAPHQL_EVENTS_LEASE_SECONDS and others take its events again:
+ *   at least once, never lost.
+ * - Recording: attempts are written in batches (one statement for all the
+ *   attempts finished while the previous write ran), so the database cost
+ *   per event stays about one row update and one insert.
+ * - Order: events are taken in capture order, but sent concurrently; two
+ *   changes of one row usually arrive in order, but a slower or retried
+ *   delivery can arrive after a later one. Receivers that need order should
+ *   compare `created_at` or the row's own version.
+ * - Outcome: a 2xx answer is delivered; anything else, a connection error or
+ *   `timeout_sec` is a failure, retried after `interval_sec` (a `Retry-After`
+ *   answer wins) while `tries <= num_retries`, then the event is in error
+ *   until `pg_redeliver_event`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AttemptRecord, EventLog, LoggedEvent, SourceConnection } from '../backends/backend.ts';
+import { findBackend } from '../backends/registry.ts';
+import type { CatalogRef } from '../catalog/snapshot.ts';
+import type { Catalog, EventTriggerInfo } from '../catalog/types.ts';
+import type { Logger } from '../logger.ts';
+import { cronMatches, parseCronSchedule } from './cron-schedule.ts';
+import { deliveryBody, loggedRequest, loggedResponse } from './delivery-payload.ts';
+import { WebhookClient } from './webhook-client.ts';
+
+/** Settings of delivery (cli/settings.ts names them). */
+export interface DeliveryOptions {
+  readonly poolSize: number;
+  /** Milliseconds between polls (0: no polling, notifications only). */
+  readonly fetchIntervalMs: number;
+  readonly batchSize: number;
+  readonly leaseMs: number;
+  readonly logger: Logger;
+}
+
+/** Attempts recorded in one statement at most. */
+const RECORD_BATCH = 500;
+/** Wait before writing attempts again after a failed write. */
+const RECORD_RETRY_MS = 1000;
+/** How long `close` waits for deliveries in flight. */
+const CLOSE_WAIT_MS = 10_000;
+
+/** The HTTP slots shared by every source. */
+class Slots {
+  free: number;
+  readonly #waiting = new Set<() => void>();
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  /** Calls `wake` once a slot is freed. */
+  waitFor(wake: () => void): void {
+    this.#waiting.add(wake);
+  }
+
+  release(n = 1): void {
+    this.free += n;
+    const waiting = [...this.#waiting];
+    this.#waiting.clear();
+    for (const w of waiting) w();
+  }
+}
+
+/** The worker of one source. */
+class SourceWorker {
+  readonly connection: SourceConnection;
+  #triggers: ReadonlyMap<string, EventTriggerInfo>;
+  readonly #log: EventLog;
+  readonly #owner: string;
+  readonly #opts: DeliveryOptions;
+  readonly #slots: Slots;
+  readonly #client: WebhookClient;
+  readonly #name: string;
+  readonly #inFlight = new Map<string, Promise<void>>();
+  #pending: AttemptRecord[] = [];
+  #flushing: Promise<void> | null = null;
+  #stopListening: (() => Promise<void>) | null = null;
+  #listening = false;
+  #fetching = false;
+  #again = false;
+  #stopped = false;
+  readonly #timers: Array<ReturnType<typeof setInterval>> = [];
+  readonly #retryTimers = new Set<ReturnType<typeof setTimeout>>();
+
+  constructor(name: string, connection: SourceConnection, log: EventLog, triggers: ReadonlyMap<string, EventTriggerInfo>, shared: { owner: string; opts: DeliveryOptions; slots: Slots; client: WebhookClient }) {
+    this.#name = name;
+    this.connection = connection;
+    this.#log = log;
+    this.#triggers = triggers;
+    this.#owner = shared.owner;
+    this.#opts = shared.opts;
+    this.#slots = shared.slots;
+    this.#client = shared.client;
+  }
+
+  get triggers(): ReadonlyMap<string, EventTriggerInfo> {
+    return this.#triggers;
+  }
+
+  start(): void {
+    void this.#listen();
+    if (this.#opts.fetchIntervalMs > 0) {
+      this.#timers.push(
+        setInterval(() => {
+          if (!this.#listening) void this.#listen();
+          this.wake();
+        }, this.#opts.fetchIntervalMs),
+      );
+    }
+    this.#timers.push(setInterval(() => void this.#renew(), Math.max(100, Math.floor(this.#opts.leaseMs / 3))));
+    this.wake();
+  }
+
+  update(triggers: ReadonlyMap<string, EventTriggerInfo>): void {
+    this.#triggers = triggers;
+    this.wake();
+  }
+
+  async #listen(): Promise<void> {
+    if (this.#listening || this.#stopped) return;
+    this.#listening = true;
+    try {
+      const stop = await this.#log.listen(
+        () => this.wake(),
+        (e) => {
+          if (!this.#listening) return;
+          this.#listening = false;
+          this.#opts.logger.warn('event listener lost; polling until it is back', { source: this.#name, error: String(e) });
+          const s = this.#stopListening;
+          this.#stopListening = null;
+          if (s !== null) void s();
+        },
+      );
+      if (this.#stopped || !this.#listening) await stop();
+      else this.#stopListening = stop;
+    } catch (e) {
+      this.#listening = false;
+      this.#opts.logger.warn('could not listen for events; polling', { source: this.#name, error: String(e) });
+    }
+  }
+
+  /** Takes due events now (or right after the take under way). */
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#fetching) {
+      this.#again = true;
+      return;
+    }
+    void this.#fetchLoop();
+  }
+
+  async #fetchLoop(): Promise<void> {
+    this.#fetching = true;
+    try {
+      do {
+        this.#again = false;
+        for (;;) {
+          if (this.#stopped) return;
+          const n = Math.min(this.#opts.batchSize, this.#slots.free);
+          if (n <= 0) {
+            this.#slots.waitFor(() => this.wake());
+            break;
+          }
+          this.#slots.free -= n;
+          let events: LoggedEvent[] = [];
+          try {
+            events = await this.#log.take([...this.#triggers.keys()], n, this.#opts.leaseMs, this.#owner);
+          } finally {
+            this.#slots.free += n - events.length;
+          }
+          for (const e of events) this.#dispatch(e);
+          if (events.length < n) break;
+        }
+      } while (this.#again && !this.#stopped);
+    } catch (e) {
+      this.#opts.logger.warn('could not take events', { source: this.#name, error: String(e) });
+    } finally {
+      this.#fetching = false;
+    }
+  }
+
+  #dispatch(e: LoggedEvent): void {
+    const p = this.#deliver(e)
+      .catch((err: unknown) => this.#opts.logger.error('event delivery failed', { source: this.#name, event_id: e.id, error: String(err) }))
+      .finally(() => {
+        this.#inFlight.delete(e.id);
+        this.#slots.release();
+      });
+    this.#inFlight.set(e.id, p);
+  }
+
+  async #deliver(e: LoggedEvent): Promise<void> {
+    const trigger = this.#triggers.get(e.triggerName);
+    // Deleted since it was taken: the lease lapses and the event is not taken again.
+    if (trigger === undefined) return;
+    const body = deliveryBody(e, trigger);
+    const r = await this.#client.send({ url: trigger.webhook, headers: trigger.headers, body: JSON.stringify(body), timeoutMs: trigger.retry.timeoutSec * 1000 });
+    const ok = r.kind === 'response' && r.status >= 200 && r.status < 300;
+    const outcome = ok ? 'delivered' : e.tries + 1 > trigger.retry.numRetries ? 'error' : 'retry';
+    const retryInMs = ((r.kind === 'response' ? r.retryAfterSec : null) ?? trigger.retry.intervalSec) * 1000;
+    this.#record({
+      eventId: e.id,
+      triggerName: e.triggerName,
+      outcome,
+      retryInMs,
+      status: r.kind === 'response' ? r.status : null,
+      request: loggedRequest(body, trigger.headers),
+      response: loggedResponse(r),
+      durationMs: r.durationMs,
+    });
+    if (outcome === 'retry') {
+      const t = setTimeout(() => {
+        this.#retryTimers.delete(t);
+        this.wake();
+      }, retryInMs + 50);
+      this.#retryTimers.add(t);
+    }
+  }
+
+  #record(a: AttemptRecord): void {
+    this.#pending.push(a);
+    if (this.#flushing === null) this.#flushing = this.#flush();
+  }
+
+  /** Writes pending attempts until none are left (one statement per batch). */
+  async #flush(): Promise<void> {
+    // Let attempts finishing in the same tick join the first batch.
+    await new Promise((r) => setImmediate(r));
+    try {
+      while (this.#pending.length > 0) {
+        const batch = this.#pending.splice(0, RECORD_BATCH);
+        try {
+          await this.#log.record(batch, this.#owner);
+        } catch (err) {
+          this.#pending.unshift(...batch);
+          this.#opts.logger.warn('could not record event deliveries; retrying', { source: this.#name, error: String(err) });
+          if (this.#stopped) return;
+          await new Promise((r) => setTimeout(r, RECORD_RETRY_MS));
+        }
+      }
+    } finally {
+      this.#flushing = null;
+    }
+  }
+
+  async #renew(): Promise<void> {
+    const ids = [...this.#inFlight.keys(), ...this.#pending.map((a) => a.eventId)];
+    if (ids.length === 0) return;
+    try {
+      await this.#log.renew(ids, this.#opts.leaseMs, this.#owner);
+    } catch (e) {
+      this.#opts.logger.warn('could not renew event leases', { source: this.#name, error: String(e) });
+    }
+  }
+
+  /** Runs `cleanup_config` of the triggers whose schedule fires in this minute. */
+  async cleanup(at: Date): Promise<void> {
+    for (const t of this.#triggers.values()) {
+      const c = t.cleanup;
+      if (c === undefined || c.paused) continue;
+      let fires = false;
+      try {
+        fires = cronMatches(parseCronSchedule(c.schedule), at);
+      } catch {
+        continue;
+      }
+      if (!fires) continue;
+      try {
+        const n = await this.#log.cleanup(t.name, c.clearOlderThanHours, c.batchSize, c.cleanInvocationLogs);
+        this.#opts.logger.info('event log cleaned', { source: this.#name, trigger: t.name, deleted: n });
+      } catch (e) {
+        this.#opts.logger.warn('event log cleanup failed', { source: this.#name, trigger: t.name, error: String(e) });
+      }
+    }
+  }
+
+  /** Stops taking; waits (bounded) for deliveries in flight and writes their attempts. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    for (const t of this.#timers) clearInterval(t);
+    for (const t of this.#retryTimers) clearTimeout(t);
+    this.#listening = false;
+    const s = this.#stopListening;
+    this.#stopListening = null;
+    if (s !== null) await s();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.all(this.#inFlight.values()), new Promise((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)))]);
+    clearTimeout(timer);
+    if (this.#flushing !== null) await this.#flushing;
+    if (this.#pending.length > 0) await this.#flush();
+  }
+}
+
+/** Delivery for every source of the catalog in force; follows catalog swaps. */
+export class EventDelivery {
+  readonly #opts: DeliveryOptions;
+  readonly #owner = randomUUID();
+  readonly #slots: Slots;
+  readonly #client: WebhookClient;
+  readonly #workers = new Map<string, SourceWorker>();
+  readonly #catalogRef: CatalogRef;
+  #unsubscribe: (() => void) | null = null;
+  #cleanupTimer: ReturnType<typeof setTimeout> | null = null;
+  #closed = false;
+
+  constructor(catalogRef: CatalogRef, opts: DeliveryOptions) {
+    this.#catalogRef = catalogRef;
+    this.#opts = opts;
+    this.#slots = new Slots(opts.poolSize);
+    this.#client = new WebhookClient({ poolSize: opts.poolSize });
+  }
+
+  /** Starts a worker per source with event triggers, and follows metadata changes. */
+  start(): void {
+    this.#apply(this.#catalogRef.current);
+    this.#unsubscribe = this.#catalogRef.subscribe((c) => this.#apply(c));
+    this.#scheduleCleanup();
+  }
+
+  #apply(catalog: Catalog): void {
+    if (this.#closed) return;
+    const seen = new Set<string>();
+    for (const s of catalog.sources.values()) {
+      const triggers = s.eventTriggers;
+      const support = findBackend(s.kind)?.eventTriggers;
+      if (triggers === undefined || triggers.size === 0 || support === undefined) continue;
+      seen.add(s.name);
+      const known = this.#workers.get(s.name);
+      if (known !== undefined && known.connection === s.connection) {
+        known.update(triggers);
+        continue;
+      }
+      if (known !== undefined) void known.stop();
+      const w = new SourceWorker(s.name, s.connection, support.eventLog(s.connection), triggers, {
+        owner: this.#owner,
+        opts: this.#opts,
+        slots: this.#slots,
+        client: this.#client,
+      });
+      this.#workers.set(s.name, w);
+      w.start();
+    }
+    for (const [name, w] of this.#workers) {
+      if (seen.has(name)) continue;
+      this.#workers.delete(name);
+      void w.stop();
+    }
+  }
+
+  /** Runs cleanups at the start of every minute (UTC). */
+  #scheduleCleanup(): void {
+    const now = Date.now();
+    const next = Math.ceil((now + 1) / 60_000) * 60_000;
+    this.#cleanupTimer = setTimeout(() => {
+      const at = new Date(next);
+      for (const w of this.#workers.values()) void w.cleanup(at);
+      if (!this.#closed) this.#scheduleCleanup();
+    }, next - now);
+    this.#cleanupTimer.unref();
+  }
+
+  /** Stops every worker (deliveries in flight finish, bounded) and closes connections. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#unsubscribe?.();
+    if (this.#cleanupTimer !== null) clearTimeout(this.#cleanupTimer);
+    await Promise.all([...this.#workers.values()].map(async (w) => await w.stop()));
+    this.#workers.clear();
+    this.#client.close();
+  }
+}
