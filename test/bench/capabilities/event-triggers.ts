@@ -1,0 +1,178 @@
+/**
+ * Bench cell: event triggers. An engine process with one event trigger on
+ * `items` and a local webhook (in this process) that answers 200 at once.
+ *
+ * - Throughput: N rows inserted in one statement; events delivered per
+ *   second from the commit to the last webhook request.
+ * - Latency: a steady 500 inserts/s (single-row statements spread over a few
+ *   connections) for the run's seconds; each row's latency is from sending
+ *   its INSERT to the webhook receiving its event (so it includes the
+ *   INSERT's own round trip: an upper bound of commit → webhook).
+ * - Writer cost: `insert_items_one` mutation RPS (autocannon) on `items`
+ *   (with the trigger, delivery running) and on `items_plain` (same shape,
+ *   no trigger).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { startEngine } from '../lib/engine.ts';
+import { runLoad } from '../lib/load.ts';
+import type { CapabilityBench, CapabilityContext } from './types.ts';
+
+const SCHEMA = `
+CREATE TABLE items (id serial PRIMARY KEY, n int NOT NULL, name text NOT NULL DEFAULT 'x');
+CREATE TABLE items_plain (id serial PRIMARY KEY, n int NOT NULL, name text NOT NULL DEFAULT 'x');
+`;
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+const round = (x: number, d = 1): number => Math.round(x * 10 ** d) / 10 ** d;
+
+/** A webhook answering 200 at once, calling `onEvent` with the row's `n` at arrival. */
+async function startWebhook(onEvent: (n: number) => void): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString()) as { event: { data: { new: { n: number } } } };
+      onEvent(body.event.data.new.n);
+      res.writeHead(200).end('{}');
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return true;
+}
+
+async function metadata(url: string, type: string, args: unknown): Promise<void> {
+  const res = await fetch(`${url}/v1/metadata`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type, args }) });
+  if (res.status !== 200) throw new Error(`${type}: ${await res.text()}`);
+}
+
+const eventTriggersBench: CapabilityBench = async (ctx: CapabilityContext) => {
+  const dbUrl = await ctx.postgres.createDatabase('event_triggers');
+  const c = new pg.Client({ connectionString: dbUrl });
+  await c.connect();
+  await c.query(SCHEMA);
+  const arrivals = new Map<number, number>();
+  const hook = await startWebhook((n) => arrivals.set(n, performance.now()));
+  const engine = await startEngine(dbUrl);
+  try {
+    await metadata(engine.url, 'bulk', [
+      { type: 'pg_track_table', args: { table: 'items' } },
+      { type: 'pg_track_table', args: { table: 'items_plain' } },
+      { type: 'pg_create_event_trigger', args: { name: 'items_ins', table: 'items', webhook: hook.url, insert: { columns: '*' } } },
+    ]);
+
+    // Throughput: one statement, N events.
+    const total = ctx.quick ? 2000 : 20_000;
+    ctx.log(`throughput: ${total} events in one INSERT`);
+    arrivals.clear();
+    await c.query('INSERT INTO items (n) SELECT g FROM generate_series(1, $1) AS g', [total]);
+    const committed = performance.now();
+    const all = await waitFor(() => arrivals.size >= total, 300_000);
+    const last = Math.max(...arrivals.values());
+    const throughput = { events: total, delivered: arrivals.size, seconds: round((last - committed) / 1000, 2), 'events/s': all ? Math.round(total / ((last - committed) / 1000)) : null };
+
+    // Latency at a steady 500 changes/s.
+    const seconds = ctx.quick ? 2 : Math.max(5, ctx.seconds);
+    const rate = 500;
+    ctx.log(`latency: ${rate} inserts/s for ${seconds} s`);
+    arrivals.clear();
+    const clients = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const k = new pg.Client({ connectionString: dbUrl });
+        await k.connect();
+        return k;
+      }),
+    );
+    const sent = new Map<number, number>();
+    const count = rate * seconds;
+    const base = 1_000_000;
+    const t0 = performance.now();
+    const inserts: Promise<unknown>[] = [];
+    for (let i = 0; i < count; i++) {
+      const due = t0 + (i * 1000) / rate;
+      const wait = due - performance.now();
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+      const n = base + i;
+      sent.set(n, performance.now());
+      inserts.push((clients[i % clients.length] as pg.Client).query('INSERT INTO items (n) VALUES ($1)', [n]));
+    }
+    await Promise.all(inserts);
+    const achieved = count / ((performance.now() - t0) / 1000);
+    await waitFor(() => arrivals.size >= count, 60_000);
+    for (const k of clients) await k.end();
+    const lat = [...sent].flatMap(([n, s]) => {
+      const a = arrivals.get(n);
+      return a === undefined ? [] : [a - s];
+    });
+    lat.sort((a, b) => a - b);
+    const latency = {
+      'target/s': rate,
+      'achieved/s': Math.round(achieved),
+      delivered: `${lat.length}/${count}`,
+      'p50 ms': round(percentile(lat, 50)),
+      'p99 ms': round(percentile(lat, 99)),
+      'max ms': round(lat.at(-1) ?? NaN),
+    };
+
+    // Writer cost: mutation RPS with and without a trigger.
+    const runSeconds = ctx.quick ? 2 : ctx.seconds;
+    const writer: Array<Record<string, string | number | null>> = [];
+    for (const table of ['items_plain', 'items'] as const) {
+      ctx.log(`writer: insert_${table}_one for ${runSeconds} s`);
+      const body = JSON.stringify({ query: `mutation { insert_${table}_one(object: {n: 1}) { id } }` });
+      const r = await runLoad({ url: `${engine.url}/v1/graphql`, body, headers: {} }, { connections: ctx.connections, seconds: runSeconds }, engine.child.pid, ctx.postgres.postmasterPid);
+      writer.push({
+        table,
+        trigger: table === 'items' ? 'yes (delivery on)' : 'no',
+        rps: Math.round(r.rps),
+        'p50 ms': r.p50,
+        'p99 ms': r.p99,
+        errors: r.errors + r.non2xx,
+        'engine CPU ms/req': r.serverCpuMsPerReq === null ? null : round(r.serverCpuMsPerReq, 3),
+        'PG CPU ms/req': round(r.postgresCpuMsPerReq, 3),
+      });
+    }
+    return {
+      tables: [
+        { title: 'Delivered events per second (one INSERT of N rows, webhook answers at once)', rows: [throughput] },
+        { title: 'INSERT sent → webhook received, at a steady rate', rows: [latency] },
+        { title: 'Mutation cost of a trigger (insert_<t>_one)', rows: writer },
+      ],
+      notes: [
+        'Engine defaults: ENGINE_GRAPHQL_EVENTS_HTTP_POOL_SIZE 100, FETCH_BATCH_SIZE 100; the webhook runs in the bench process.',
+        'Latency includes the INSERT round trip (measured from sending it), so it bounds commit → webhook from above.',
+        'v2 polls every second (performance-anchors.md A7), so its commit → webhook p50 is about half a second.',
+        'The writer run with the trigger also delivers every event it makes (the same engine process).',
+      ],
+    };
+  } finally {
+    await engine.stop();
+    await hook.close();
+    await c.end();
+  }
+};
+
+export default eventTriggersBench;
