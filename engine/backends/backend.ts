@@ -223,8 +223,10 @@ export interface AttemptRecord {
   readonly outcome: 'delivered' | 'retry' | 'error';
   readonly retryInMs: number;
   readonly status: number | null;
-  readonly request: unknown;
-  readonly response: unknown;
+  /** The invocation log's `request`, as JSON text (the payload is spliced in, not serialized twice). */
+  readonly requestJson: string;
+  /** The invocation log's `response`, as JSON text. */
+  readonly responseJson: string;
   readonly durationMs: number;
 }
 

@@ -23,9 +23,9 @@ export function deliveryBody(event: LoggedEvent, trigger: EventTriggerInfo): Rec
   };
 }
 
-/** v2 compat: the `request` of an invocation log. */
-export function loggedRequest(body: unknown, headers: ReadonlyArray<readonly [string, string]>): unknown {
-  return { payload: body, headers: headers.map(([name, value]) => ({ name, value })), version: '2' };
+/** v2 compat: the `request` of an invocation log, as JSON text around the body's own text. */
+export function loggedRequestJson(bodyText: string, headers: ReadonlyArray<readonly [string, string]>): string {
+  return `{"payload":${bodyText},"headers":${JSON.stringify(headers.map(([name, value]) => ({ name, value })))},"version":"2"}`;
 }
 
 /** v2 compat: the `response` of an invocation log (`webhook_response` or `client_error`). */

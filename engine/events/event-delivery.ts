@@ -38,7 +38,7 @@ import type { CatalogRef } from '../catalog/snapshot.ts';
 import type { Catalog, EventTriggerInfo } from '../catalog/types.ts';
 import type { Logger } from '../logger.ts';
 import { cronMatches, parseCronSchedule } from './cron-schedule.ts';
-import { deliveryBody, loggedRequest, loggedResponse } from './delivery-payload.ts';
+import { deliveryBody, loggedRequestJson, loggedResponse } from './delivery-payload.ts';
 import { WebhookClient } from './webhook-client.ts';
 
 /** Settings of delivery (cli/settings.ts names them). */
@@ -212,8 +212,8 @@ class SourceWorker {
     const trigger = this.#triggers.get(e.triggerName);
     // Deleted since it was taken: the lease lapses and the event is not taken again.
     if (trigger === undefined) return;
-    const body = deliveryBody(e, trigger);
-    const r = await this.#client.send({ url: trigger.webhook, headers: trigger.headers, body: JSON.stringify(body), timeoutMs: trigger.retry.timeoutSec * 1000 });
+    const body = JSON.stringify(deliveryBody(e, trigger));
+    const r = await this.#client.send({ url: trigger.webhook, headers: trigger.headers, body, timeoutMs: trigger.retry.timeoutSec * 1000 });
     const ok = r.kind === 'response' && r.status >= 200 && r.status < 300;
     const outcome = ok ? 'delivered' : e.tries + 1 > trigger.retry.numRetries ? 'error' : 'retry';
     const retryInMs = ((r.kind === 'response' ? r.retryAfterSec : null) ?? trigger.retry.intervalSec) * 1000;
@@ -223,8 +223,8 @@ class SourceWorker {
       outcome,
       retryInMs,
       status: r.kind === 'response' ? r.status : null,
-      request: loggedRequest(body, trigger.headers),
-      response: loggedResponse(r),
+      requestJson: loggedRequestJson(body, trigger.headers),
+      responseJson: JSON.stringify(loggedResponse(r)),
       durationMs: r.durationMs,
     });
     if (outcome === 'retry') {

@@ -150,17 +150,13 @@ export function postgresEventLog(pool: pg.Pool, url: string): EventLog {
     },
     async record(attempts: readonly AttemptRecord[], owner) {
       if (attempts.length === 0) return;
-      const rows = attempts.map((a) => ({
-        event_id: a.eventId,
-        trigger_name: a.triggerName,
-        outcome: a.outcome,
-        retry_in_ms: a.retryInMs,
-        status: a.status,
-        request: a.request,
-        response: a.response,
-        duration_ms: a.durationMs,
-      }));
-      await pool.query(RECORD, [JSON.stringify(rows), owner]);
+      // Built as text so the JSON texts of requests and responses go in as they are.
+      const rows = attempts.map(
+        (a) =>
+          `{"event_id":${JSON.stringify(a.eventId)},"trigger_name":${JSON.stringify(a.triggerName)},"outcome":"${a.outcome}",` +
+          `"retry_in_ms":${a.retryInMs},"status":${a.status ?? 'null'},"request":${a.requestJson},"response":${a.responseJson},"duration_ms":${a.durationMs}}`,
+      );
+      await pool.query(RECORD, [`[${rows.join(',')}]`, owner]);
     },
     async listen(wake, onError) {
       const client = new pg.Client({ connectionString: url });

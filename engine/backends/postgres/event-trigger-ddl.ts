@@ -67,7 +67,7 @@ CREATE TABLE IF NOT EXISTS ${EVENTS_SCHEMA}.event_log (
   locked_by text,
   next_retry_at timestamptz,
   archived boolean NOT NULL DEFAULT false
-);
+) WITH (fillfactor = 70);
 CREATE INDEX IF NOT EXISTS event_log_due ON ${EVENTS_SCHEMA}.event_log (seq) WHERE NOT delivered AND NOT error AND NOT archived;
 CREATE INDEX IF NOT EXISTS event_log_trigger ON ${EVENTS_SCHEMA}.event_log (trigger_name, created_at);
 CREATE TABLE IF NOT EXISTS ${EVENTS_SCHEMA}.event_invocation_logs (
