@@ -191,6 +191,8 @@ export interface CaptureOperation {
 export interface CaptureSpec {
   readonly name: string;
   readonly table: { readonly schema: string; readonly name: string };
+  /** The columns naming a row (its primary key), which keep events of one row in order; empty: no order kept. */
+  readonly rowKey: readonly string[];
   readonly insert?: CaptureOperation;
   readonly update?: CaptureOperation;
   readonly delete?: CaptureOperation;

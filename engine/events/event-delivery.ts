@@ -22,10 +22,10 @@
  * - Recording: attempts are written in batches (one statement for all the
  *   attempts finished while the previous write ran), so the database cost
  *   per event stays about one row update and one insert.
- * - Order: events are taken in capture order, but sent concurrently; two
- *   changes of one row usually arrive in order, but a slower or retried
- *   delivery can arrive after a later one. Receivers that need order should
- *   compare `created_at` or the row's own version.
+ * - Order: events are taken in capture order and sent concurrently, except
+ *   that events of one row (by primary key) go one at a time in capture
+ *   order, a retried one holding back the later ones (Note [Event log]).
+ *   Rows of tables without a primary key have no order.
  * - Outcome: a 2xx answer is delivered; anything else, a connection error or
  *   `timeout_sec` is a failure, retried after `interval_sec` (a `Retry-After`
  *   answer wins) while `tries <= num_retries`, then the event is in error

@@ -55,13 +55,14 @@ export function recreateMarker(sources: ReadonlySet<string> | 'all'): RecreateMa
 }
 
 /** Each event trigger of `source` in `doc`: its capture, and a key that changes when the capture does. */
-function capturesOf(doc: MetadataDocument, source: string): Map<string, { spec: CaptureSpec; key: string }> {
+function capturesOf(doc: MetadataDocument, catalog: Catalog, source: string): Map<string, { spec: CaptureSpec; key: string }> {
   const out = new Map<string, { spec: CaptureSpec; key: string }>();
   const s = doc.sources.find((x) => x.name === source);
   for (const t of s?.tables ?? []) {
+    const rowKey = catalog.sources.get(source)?.tables.get(tableKey(t.table))?.primaryKey ?? [];
     for (const entry of t.event_triggers) {
       const d = asEventTrigger(entry);
-      const spec: CaptureSpec = { name: d.name, table: t.table, ...capturedOperations(d) };
+      const spec: CaptureSpec = { name: d.name, table: t.table, rowKey, ...capturedOperations(d) };
       out.set(d.name, { spec, key: JSON.stringify(spec) });
     }
   }
@@ -83,8 +84,8 @@ export async function declareCaptureEffects(ctx: RunContext, before: MetadataSta
   if (after.doc === before.doc && marker === undefined) return;
   const names = new Set([...before.doc.sources.map((s) => s.name), ...after.doc.sources.map((s) => s.name)]);
   for (const source of names) {
-    const old = capturesOf(before.doc, source);
-    const now = capturesOf(after.doc, source);
+    const old = capturesOf(before.doc, before.catalog, source);
+    const now = capturesOf(after.doc, after.catalog, source);
     const recreate = marker !== undefined && (marker.sources === 'all' || marker.sources.has(source));
     const remove = [...old.keys()].filter((n) => !now.has(n));
     const install = [...now.values()]

@@ -18,6 +18,15 @@
  * therefore at least once: a lost lease may send an event twice, never zero
  * times. v2's `locked` is when an event was taken; here it is when the lease
  * ends.
+ *
+ * Order per row: the capture writes the row's primary key as `row_key`, and
+ * an event is not due while an earlier event of the same trigger and row is
+ * still pending (being sent, or waiting for a retry): events of one row are
+ * sent one at a time, in capture order, across engines. A failing event
+ * holds back the later events of its row until it is delivered or in error
+ * (then the next one goes; redelivering it later sends it after them).
+ * Tables without a primary key, and manual events, have no order. The check
+ * is one probe of a partial index per candidate event.
  */
 import pg from 'pg';
 import type { AttemptRecord, EventLog, EventLogQuery, LoggedEvent } from '../backend.ts';
@@ -36,11 +45,14 @@ const INVOCATION_COLUMNS = `id, trigger_name, event_id, status, request, respons
 
 const TAKE = `
 WITH due AS (
-  SELECT id FROM ${LOG}
+  SELECT id FROM ${LOG} AS e
   WHERE NOT delivered AND NOT error AND NOT archived
     AND trigger_name = ANY($1::text[])
     AND (next_retry_at IS NULL OR next_retry_at <= clock_timestamp())
     AND (locked IS NULL OR locked < clock_timestamp())
+    AND (row_key IS NULL OR NOT EXISTS (
+      SELECT 1 FROM ${LOG} AS p
+      WHERE p.trigger_name = e.trigger_name AND p.row_key = e.row_key AND p.seq < e.seq AND NOT p.delivered AND NOT p.error AND NOT p.archived))
   ORDER BY seq
   LIMIT $2
   FOR UPDATE SKIP LOCKED

@@ -66,8 +66,10 @@ CREATE TABLE IF NOT EXISTS ${EVENTS_SCHEMA}.event_log (
   locked timestamptz,
   locked_by text,
   next_retry_at timestamptz,
-  archived boolean NOT NULL DEFAULT false
+  archived boolean NOT NULL DEFAULT false,
+  row_key text
 ) WITH (fillfactor = 70);
+CREATE INDEX IF NOT EXISTS event_log_row ON ${EVENTS_SCHEMA}.event_log (trigger_name, row_key, seq) WHERE NOT delivered AND NOT error AND NOT archived;
 CREATE INDEX IF NOT EXISTS event_log_due ON ${EVENTS_SCHEMA}.event_log (seq) WHERE NOT delivered AND NOT error AND NOT archived;
 CREATE INDEX IF NOT EXISTS event_log_trigger ON ${EVENTS_SCHEMA}.event_log (trigger_name, created_at);
 CREATE TABLE IF NOT EXISTS ${EVENTS_SCHEMA}.event_invocation_logs (
@@ -99,6 +101,14 @@ function changed(columns: CaptureOperation['columns']): string {
   return columns.map((c) => `(OLD.${q(c)})::text IS DISTINCT FROM (NEW.${q(c)})::text`).join(' OR ');
 }
 
+/** The text naming the changed row (primary key values), or NULL for a table without one. */
+function rowKey(columns: readonly string[]): string {
+  if (columns.length === 0) return 'NULL';
+  const of = (row: string): string =>
+    columns.length === 1 ? `(${row}.${q(columns[0] ?? '')})::text` : `json_build_array(${columns.map((c) => `${row}.${q(c)}`).join(', ')})::text`;
+  return `CASE TG_OP WHEN 'DELETE' THEN ${of('OLD')} ELSE ${of('NEW')} END`;
+}
+
 /** The plpgsql body of one capture function. */
 function functionBody(spec: CaptureSpec): string {
   const branches: string[] = [];
@@ -118,9 +128,10 @@ BEGIN
     ${dispatch}
     ELSE RETURN NULL;
     END IF;
-  INSERT INTO ${EVENTS_SCHEMA}.event_log (schema_name, table_name, trigger_name, payload)
+  INSERT INTO ${EVENTS_SCHEMA}.event_log (schema_name, table_name, trigger_name, row_key, payload)
   VALUES (TG_TABLE_SCHEMA, TG_TABLE_NAME,
     substr(TG_NAME, ${TRIGGER_PREFIX.length + 1}, length(TG_NAME) - ${TRIGGER_PREFIX.length + 1} - length(TG_OP)),
+    ${rowKey(spec.rowKey)},
     json_build_object('op', TG_OP, 'data', _data, 'session_variables', nullif(current_setting('engine.session', true), '')::json));
   PERFORM pg_notify('${EVENTS_CHANNEL}', '');
   RETURN NULL;
@@ -148,7 +159,12 @@ export function databaseTriggerName(trigger: string, op: (typeof OPERATIONS)[num
 async function ensureEventLog(client: pg.ClientBase): Promise<void> {
   await client.query(`SELECT pg_advisory_xact_lock(${DDL_LOCK_KEY})`);
   const exists = await client.query<{ ok: boolean }>(`SELECT to_regclass('${EVENTS_SCHEMA}.event_invocation_logs') IS NOT NULL AS ok`);
-  if (exists.rows[0]?.ok === true) return;
+  if (exists.rows[0]?.ok === true) {
+    // A log made before rows were keyed (Note [Event log]) gets the column and its index.
+    await client.query(`ALTER TABLE ${EVENTS_SCHEMA}.event_log ADD COLUMN IF NOT EXISTS row_key text;
+      CREATE INDEX IF NOT EXISTS event_log_row ON ${EVENTS_SCHEMA}.event_log (trigger_name, row_key, seq) WHERE NOT delivered AND NOT error AND NOT archived`);
+    return;
+  }
   const version = await client.query<{ v: string }>(`SELECT current_setting('server_version_num') AS v`);
   const uuid = Number(version.rows[0]?.v ?? '0') >= 130000 ? 'gen_random_uuid()' : 'md5(random()::text || clock_timestamp()::text)::uuid';
   await client.query(eventLogDdl(uuid));

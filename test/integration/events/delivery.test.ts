@@ -174,6 +174,32 @@ describe('event delivery', () => {
     await drop('flappy');
   });
 
+  it('keeps the events of one row in order: a retried insert holds back the update of its row, not other rows', async () => {
+    hook.requests.length = 0;
+    const ok: string[] = [];
+    let failedOnce = false;
+    hook.handler = (_req, body, res) => {
+      const e = JSON.parse(body).event;
+      const row = e.data.new?.name ?? e.data.old?.name;
+      if (row === 'ordered' && e.op === 'INSERT' && !failedOnce) {
+        failedOnce = true;
+        answer(res, 503, '{}', { 'retry-after': '1' });
+        return;
+      }
+      ok.push(`${e.op} ${row}`);
+      answer(res, 200);
+    };
+    await trigger('ordered', { update: { columns: '*' }, retry_conf: { num_retries: 3, interval_sec: 0, timeout_sec: 5 } });
+    await insert('ordered');
+    await s.db.sql(`UPDATE items SET qty = 1 WHERE name = 'ordered'`);
+    await insert('other');
+    await until(async () => (ok.length >= 3 ? true : undefined), 10_000, 'three deliveries');
+    // The other row is not held back by the retried one.
+    expect(ok).toEqual(['INSERT other', 'INSERT ordered', 'UPDATE ordered']);
+    hook.handler = (_req, _body, res) => answer(res, 200);
+    await drop('ordered');
+  });
+
   it('invokes a trigger by hand when enable_manual is set', async () => {
     hook.requests.length = 0;
     await trigger('manual', { insert: undefined, enable_manual: true });
