@@ -13,7 +13,8 @@ export function deliveryBody(event: LoggedEvent, trigger: EventTriggerInfo): Rec
     id: event.id,
     created_at: event.createdAt,
     trigger: { name: trigger.name },
-    table: { schema: event.table.schema, name: event.table.name },
+    // The trigger's table, not the one the log names: for a partitioned table the capture runs on a partition.
+    table: { schema: trigger.table.schema, name: trigger.table.name },
     event: {
       op: event.payload.op,
       data: event.payload.data,
