@@ -12,6 +12,7 @@
  */
 import type { CompileTarget, SourceConnection } from '../backends/backend.ts';
 import type { ApiLimits } from '../metadata/document.ts';
+import type { CompiledRequestTransform, CompiledResponseTransform } from '../transforms/index.ts';
 
 /** A table or view name with its schema. */
 export interface QualifiedName {
@@ -75,9 +76,9 @@ export interface EventTriggerInfo {
     readonly delete?: CapturedOperationInfo;
   };
   readonly enableManual: boolean;
-  /** v2 `request_transform` / `response_transform`, as stored (applied by engine/transforms/). */
-  readonly requestTransform?: { readonly [k: string]: unknown };
-  readonly responseTransform?: { readonly [k: string]: unknown };
+  /** v2 `request_transform` / `response_transform`, compiled by engine/transforms/. */
+  readonly requestTransform?: CompiledRequestTransform;
+  readonly responseTransform?: CompiledResponseTransform;
   /** v2 `cleanup_config`, as stored. */
   readonly cleanup?: {
     readonly schedule: string;

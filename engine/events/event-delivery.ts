@@ -39,7 +39,8 @@ import type { Catalog, EventTriggerInfo } from '../catalog/types.ts';
 import type { Logger } from '../logger.ts';
 import { cronMatches, parseCronSchedule } from './cron-schedule.ts';
 import { deliveryBody, loggedRequestJson, loggedResponse } from './delivery-payload.ts';
-import { WebhookClient } from './webhook-client.ts';
+import { WebhookClient, type WebhookResult } from './webhook-client.ts';
+import { applyRequestTransform, applyResponseTransform, type TransformSession } from '../transforms/index.ts';
 
 /** Settings of delivery (cli/settings.ts names them). */
 export interface DeliveryOptions {
@@ -57,6 +58,49 @@ const RECORD_BATCH = 500;
 const RECORD_RETRY_MS = 1000;
 /** How long `close` waits for deliveries in flight. */
 const CLOSE_WAIT_MS = 10_000;
+
+/** The session a transform sees: the event's session variables, if it has them. */
+function sessionOf(e: LoggedEvent): TransformSession {
+  const s = e.payload.session_variables;
+  return typeof s === 'object' && s !== null ? (s as Record<string, string>) : null;
+}
+
+/** The request to send (after `request_transform`) with its invocation-log JSON, or why it cannot be made. */
+function prepareRequest(
+  trigger: EventTriggerInfo,
+  payload: Record<string, unknown>,
+  e: LoggedEvent,
+): { method: string; url: string; headers: ReadonlyArray<readonly [string, string]>; body: string; logged: string; queryParams: ReadonlyArray<readonly [string, string]> } | { error: string } {
+  if (trigger.requestTransform === undefined) {
+    const body = JSON.stringify(payload);
+    return { method: 'POST', url: trigger.webhook, headers: trigger.headers, body, logged: loggedRequestJson(body, trigger.headers), queryParams: [] };
+  }
+  try {
+    const t = applyRequestTransform(trigger.requestTransform, { method: 'POST', url: trigger.webhook, headers: trigger.headers, body: payload as never }, sessionOf(e));
+    const body = t.body ?? '';
+    const logged = loggedRequestJson(JSON.stringify(t.bodyValue ?? null), t.headers);
+    return { method: t.method, url: t.url, headers: t.headers, body, logged, queryParams: t.queryParams };
+  } catch (err) {
+    return { error: `request_transform failed: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+/** The answer as logged: its JSON body passed through `response_transform` when there is one. */
+function transformedResponse(trigger: EventTriggerInfo, r: WebhookResult, request: ReturnType<typeof prepareRequest>, e: LoggedEvent): WebhookResult {
+  if (trigger.responseTransform === undefined || r.kind !== 'response' || 'error' in request) return r;
+  try {
+    const body = applyResponseTransform(trigger.responseTransform, JSON.parse(r.body) as never, {
+      requestBody: undefined,
+      queryParams: request.queryParams,
+      session: sessionOf(e),
+      status: r.status,
+    });
+    return { ...r, body: JSON.stringify(body) };
+  } catch {
+    // Not JSON, or the template failed: the answer is logged as it came.
+    return r;
+  }
+}
 
 /** The HTTP slots shared by every source. */
 class Slots {
@@ -212,8 +256,12 @@ class SourceWorker {
     const trigger = this.#triggers.get(e.triggerName);
     // Deleted since it was taken: the lease lapses and the event is not taken again.
     if (trigger === undefined) return;
-    const body = JSON.stringify(deliveryBody(e, trigger));
-    const r = await this.#client.send({ url: trigger.webhook, headers: trigger.headers, body, timeoutMs: trigger.retry.timeoutSec * 1000 });
+    const payload = deliveryBody(e, trigger);
+    const request = prepareRequest(trigger, payload, e);
+    const r: WebhookResult =
+      'error' in request
+        ? { kind: 'failure', message: request.error, timedOut: false, durationMs: 0 }
+        : await this.#client.send({ ...request, timeoutMs: trigger.retry.timeoutSec * 1000 });
     const ok = r.kind === 'response' && r.status >= 200 && r.status < 300;
     const outcome = ok ? 'delivered' : e.tries + 1 > trigger.retry.numRetries ? 'error' : 'retry';
     const retryInMs = ((r.kind === 'response' ? r.retryAfterSec : null) ?? trigger.retry.intervalSec) * 1000;
@@ -223,8 +271,8 @@ class SourceWorker {
       outcome,
       retryInMs,
       status: r.kind === 'response' ? r.status : null,
-      requestJson: loggedRequestJson(body, trigger.headers),
-      responseJson: JSON.stringify(loggedResponse(r)),
+      requestJson: 'error' in request ? loggedRequestJson(JSON.stringify(payload), trigger.headers) : request.logged,
+      responseJson: JSON.stringify(loggedResponse(transformedResponse(trigger, r, request, e))),
       durationMs: r.durationMs,
     });
     if (outcome === 'retry') {

@@ -9,6 +9,7 @@
 import { asEventTrigger, capturedOperations, retryConfOf, type ColumnSelection } from '../../events/definition.ts';
 import { resolveHeaders, resolveWebhookUrl } from '../../events/webhook-config.ts';
 import type { MetadataDocument } from '../../metadata/document.ts';
+import { compileRequestTransform, compileResponseTransform, type CompiledRequestTransform, type CompiledResponseTransform } from '../../transforms/index.ts';
 import { inconsistency } from '../inconsistency.ts';
 import { tableKey, type EventTriggerInfo, type InconsistentObject, type SourceInfo, type TableInfo } from '../types.ts';
 import type { StageResult } from './stage.ts';
@@ -31,6 +32,14 @@ function resolveOne(source: string, table: TableInfo | undefined, entry: unknown
   if (!url.ok) return { reason: `the webhook of event trigger "${d.name}" cannot be resolved: ${url.reason}` };
   const headers = resolveHeaders(d.headers);
   if (!headers.ok) return { reason: `the headers of event trigger "${d.name}" cannot be resolved: ${headers.reason}` };
+  let requestTransform: CompiledRequestTransform | undefined;
+  let responseTransform: CompiledResponseTransform | undefined;
+  try {
+    if (d.request_transform !== undefined) requestTransform = compileRequestTransform(d.request_transform, '$.request_transform');
+    if (d.response_transform !== undefined) responseTransform = compileResponseTransform(d.response_transform, '$.response_transform');
+  } catch (e) {
+    return { reason: `the transforms of event trigger "${d.name}" are invalid: ${e instanceof Error ? e.message : String(e)}` };
+  }
   const retry = retryConfOf(d);
   const c = d.cleanup_config;
   return {
@@ -42,8 +51,8 @@ function resolveOne(source: string, table: TableInfo | undefined, entry: unknown
     retry: { numRetries: retry.num_retries, intervalSec: retry.interval_sec, timeoutSec: retry.timeout_sec },
     operations: ops,
     enableManual: d.definition.enable_manual === true,
-    ...(d.request_transform === undefined ? {} : { requestTransform: d.request_transform }),
-    ...(d.response_transform === undefined ? {} : { responseTransform: d.response_transform }),
+    ...(requestTransform === undefined ? {} : { requestTransform }),
+    ...(responseTransform === undefined ? {} : { responseTransform }),
     ...(c === undefined
       ? {}
       : {

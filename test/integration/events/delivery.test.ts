@@ -200,6 +200,49 @@ describe('event delivery', () => {
     await drop('ordered');
   });
 
+  it('applies request_transform (method, URL, query, headers, body from the event and its session)', async () => {
+    hook.requests.length = 0;
+    const seen: Array<{ method: string; url: string; body: string; key: string | undefined }> = [];
+    hook.handler = (req, body, res) => {
+      seen.push({ method: req.method ?? '', url: req.url ?? '', body, key: req.headers['x-key'] as string | undefined });
+      answer(res, 200, '{"ok":true,"n":1}');
+    };
+    await trigger('shaped', {
+      request_transform: {
+        version: 2,
+        template_engine: 'Kriti',
+        method: 'PUT',
+        url: '{{$base_url}}/items/{{$body.event.data.new.id}}',
+        query_params: { source: 'engine' },
+        request_headers: { add_headers: { 'x-key': '{{$body.trigger.name}}' }, remove_headers: [] },
+        body: { action: 'transform', template: '{"name": {{$body.event.data.new.name}}, "user": {{$session_variables["x-engine-user-id"]}}}' },
+      },
+      response_transform: { version: 2, body: { action: 'transform', template: '{"seen": {{$body.n}}}' } },
+    });
+    await insert('shaped');
+    await until(async () => (seen.length >= 1 ? true : undefined), 5000, 'the transformed delivery');
+    expect(seen[0]).toMatchObject({ method: 'PUT', key: 'shaped' });
+    expect(seen[0]!.url).toMatch(/^\/+items\/\d+\?source=engine$/);
+    expect(JSON.parse(seen[0]!.body)).toEqual({ name: 'shaped', user: '7' });
+    const inv = await until(async () => {
+      const r = await md('pg_get_event_invocation_logs', { name: 'shaped' });
+      return r.body.length === 1 ? r.body[0] : undefined;
+    });
+    expect(inv.request.payload).toEqual({ name: 'shaped', user: '7' });
+    expect(JSON.parse(inv.response.data.body)).toEqual({ seen: 1 });
+    const bad = await md('pg_create_event_trigger', {
+      name: 'badly_shaped',
+      table: 'items',
+      webhook: hook.url,
+      insert: { columns: '*' },
+      request_transform: { version: 2, body: { action: 'transform', template: '{{ $body.x ' } },
+    });
+    expect(bad.body).toMatchObject({ code: 'validation-failed' });
+    expect(bad.body.path).toMatch(/^\$\.args\.request_transform/);
+    hook.handler = (_req, _body, res) => answer(res, 200);
+    await drop('shaped');
+  });
+
   it('invokes a trigger by hand when enable_manual is set', async () => {
     hook.requests.length = 0;
     await trigger('manual', { insert: undefined, enable_manual: true });

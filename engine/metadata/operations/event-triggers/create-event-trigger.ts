@@ -9,6 +9,7 @@ import { EngineError } from '../../../errors/engine-error.ts';
 import type { CleanupConfig, HeaderConf, OperationSpec } from '../../../events/definition.ts';
 import { DEFAULT_RETRY_CONF } from '../../../events/definition.ts';
 import { parseCronSchedule } from '../../../events/cron-schedule.ts';
+import { compileRequestTransform, compileResponseTransform } from '../../../transforms/index.ts';
 import { defineOperation, requireTrackedTable } from '../../define.ts';
 import { parseTableName, type JsonObject, type TableNameInput } from '../../document.ts';
 import { updateTable } from '../../edit.ts';
@@ -82,6 +83,9 @@ export const createEventTrigger = defineOperation<CreateEventTriggerArgs>({
     if (ops.length === 0 && args.enable_manual !== true) {
       throw new EngineError(ErrorCode.ParseFailed, 'at least one of insert, update, delete or enable_manual is expected', { path: argPath(call) });
     }
+    // Shape and templates are checked here, with their paths (the catalog compiles them again).
+    if (args.request_transform !== undefined) compileRequestTransform(args.request_transform, argPath(call, 'request_transform'));
+    if (args.response_transform !== undefined) compileResponseTransform(args.response_transform, argPath(call, 'response_transform'));
     if (args.cleanup_config !== undefined) {
       try {
         parseCronSchedule(args.cleanup_config.schedule);
