@@ -16,6 +16,7 @@ import { EngineMetrics } from './observability/metrics.ts';
 import { loadOtlpTracer } from './observability/tracing.ts';
 import { ENGINE_VERSION } from './version.ts';
 import { EventDelivery } from './events/event-delivery.ts';
+import { adminQueryChecker } from './rest/query-check.ts';
 
 /** An engine whose HTTP app is built (not yet listening). */
 export interface BuiltEngine {
@@ -47,6 +48,7 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
     defaultDatabaseUrl: settings.databaseUrl,
     statementTimeoutMs: settings.statementTimeout * 1000,
     logger,
+    checkQueries: adminQueryChecker({ inferFunctionPermissions: settings.inferFunctionPermissions }),
   });
   const metrics = new EngineMetrics({ nodeDefaults: settings.metricsNodeDefaults });
   const graphql = new GraphqlService(metadata.catalogRef, {

@@ -38,11 +38,15 @@ import { resolveRelationships } from './stages/relationships.ts';
 import { resolveSources } from './stages/sources.ts';
 import { resolveTablePermissions } from './stages/table-permissions.ts';
 import { linkEnumTables, resolveTables } from './stages/tracked-tables.ts';
-import type { Catalog } from './types.ts';
+import { resolveQueryCollections } from './stages/query-collections.ts';
+import type { Catalog, QueryChecker } from './types.ts';
 import type { CatalogStamp } from './version.ts';
 
-/** Builds the catalog of `doc`, numbered by `stamp`. Pure and synchronous: all database reads happen before. */
-export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, stamp: CatalogStamp): Catalog {
+/**
+ * Builds the catalog of `doc`, numbered by `stamp`. Pure and synchronous: all database reads happen before.
+ * `checkQueries` validates stored queries against the admin schema (stages/query-collections.ts); without it only their syntax is checked.
+ */
+export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, stamp: CatalogStamp, checkQueries?: QueryChecker): Catalog {
   const sources = resolveSources(doc, prepared);
   const tables = resolveTables(sources.output);
   const linked = linkEnumTables(tables.output.tables);
@@ -63,7 +67,7 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, s
   });
   const functions = resolveFunctions(sources.output, assembled, tables.output.names, roles.output);
   const eventTriggers = resolveEventTriggers(doc, functions.output);
-  return {
+  const built: Catalog = {
     version: stamp.version,
     resourceVersion: stamp.resourceVersion,
     sources: eventTriggers.output,
@@ -80,4 +84,8 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, s
     ],
     ...(doc.api_limits === undefined ? {} : { apiLimits: doc.api_limits }),
   };
+  // Last: stored queries are validated against the schema of everything above.
+  const collections = resolveQueryCollections(doc, checkQueries === undefined ? null : checkQueries(built));
+  if (collections.output === undefined) return built;
+  return { ...built, queryCollections: collections.output, inconsistencies: [...built.inconsistencies, ...collections.inconsistencies] };
 }

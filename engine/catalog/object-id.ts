@@ -29,7 +29,11 @@ export type MetadataObjectRef =
   | { readonly kind: 'function'; readonly source: string; readonly function: QualifiedName }
   | { readonly kind: 'function_permission'; readonly source: string; readonly function: QualifiedName; readonly role: string }
   | { readonly kind: 'computed_field'; readonly source: string; readonly table: QualifiedName; readonly name: string }
-  | { readonly kind: 'event_trigger'; readonly source: string; readonly table: QualifiedName; readonly name: string };
+  | { readonly kind: 'event_trigger'; readonly source: string; readonly table: QualifiedName; readonly name: string }
+  /** A query collection (`query` null) or one query of it. */
+  | { readonly kind: 'query_collection'; readonly collection: string; readonly query: string | null }
+  | { readonly kind: 'allowlist'; readonly collection: string }
+  | { readonly kind: 'rest_endpoint'; readonly name: string };
 
 /** The stable id of a reference. */
 export function objectId(ref: MetadataObjectRef): string {
@@ -52,6 +56,12 @@ export function objectId(ref: MetadataObjectRef): string {
     case 'computed_field':
     case 'event_trigger':
       return JSON.stringify([ref.kind, ref.source, ref.table.schema, ref.table.name, ref.name]);
+    case 'query_collection':
+      return JSON.stringify(ref.query === null ? [ref.kind, ref.collection] : [ref.kind, ref.collection, ref.query]);
+    case 'allowlist':
+      return JSON.stringify([ref.kind, ref.collection]);
+    case 'rest_endpoint':
+      return JSON.stringify([ref.kind, ref.name]);
   }
 }
 
@@ -85,6 +95,13 @@ export function parseObjectId(id: string): MetadataObjectRef | null {
     case 'computed_field':
     case 'event_trigger':
       return { kind, source, table, name: a };
+    case 'query_collection':
+      // [kind, collection] or [kind, collection, query]: the query sits where `schema` does.
+      return { kind, collection: source, query: parts.length > 2 ? schema : null };
+    case 'allowlist':
+      return { kind, collection: source };
+    case 'rest_endpoint':
+      return { kind, name: source };
     default:
       return null;
   }
@@ -121,5 +138,11 @@ export function objectName(ref: MetadataObjectRef): string {
       return `computed field ${ref.name} in table ${tableText(ref.table)} in source ${ref.source}`;
     case 'event_trigger':
       return `event_trigger ${ref.name} on table ${tableText(ref.table)} in source ${ref.source}`;
+    case 'query_collection':
+      return ref.query === null ? `query collection ${ref.collection}` : `query ${ref.query} in query collection ${ref.collection}`;
+    case 'allowlist':
+      return `allowlist entry for query collection ${ref.collection}`;
+    case 'rest_endpoint':
+      return `rest endpoint ${ref.name}`;
   }
 }

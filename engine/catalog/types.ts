@@ -13,6 +13,8 @@
 import type { CompileTarget, SourceConnection } from '../backends/backend.ts';
 import type { ApiLimits } from '../metadata/document.ts';
 import type { CompiledRequestTransform, CompiledResponseTransform } from '../transforms/index.ts';
+import type { DocumentNode, OperationDefinitionNode } from 'graphql';
+import type { UrlSegment } from '../rest/url-template.ts';
 
 /** A table or view name with its schema. */
 export interface QualifiedName {
@@ -35,7 +37,46 @@ export interface Catalog {
   readonly inconsistencies: readonly InconsistentObject[];
   /** The document's `api_limits` (execute/api-limits.ts applies them); absent when none are set. */
   readonly apiLimits?: ApiLimits;
+  /** The allow-list and REST endpoints (stages/query-collections.ts); absent when there are no collections. */
+  readonly queryCollections?: QueryCollectionsInfo;
 }
+
+/** Who may run an allow-listed query: everyone, or these roles (Note [Allow-list matching] in rest/normalize-document.ts). */
+export interface AllowGrant {
+  readonly global: boolean;
+  readonly roles: ReadonlySet<string>;
+}
+
+/** A REST endpoint that resolved: its query is consistent and its template clashes with no other. */
+export interface RestEndpointInfo {
+  readonly name: string;
+  readonly url: string;
+  readonly segments: readonly UrlSegment[];
+  readonly methods: readonly string[];
+  readonly collection: string;
+  readonly queryName: string;
+  /** The stored query text (what the request steps run and the plan cache keys on). */
+  readonly query: string;
+  readonly document: DocumentNode;
+  /** The document's one operation. */
+  readonly operation: OperationDefinitionNode;
+  readonly comment: string | null;
+}
+
+/** Query collections resolved: the allow-list by normalized document, and the REST endpoints. */
+export interface QueryCollectionsInfo {
+  /** Allow-listed documents by their key (rest/normalize-document.ts `allowlistKey`) → who may run them. */
+  readonly allowlist: ReadonlyMap<string, AllowGrant>;
+  readonly endpoints: readonly RestEndpointInfo[];
+}
+
+/**
+ * Validates a stored query against the admin GraphQL schema of a catalog:
+ * null when it validates, else the reason. Given to buildCatalog by the
+ * composition root (engine/rest/query-check.ts), since catalog/ builds no
+ * GraphQL schema.
+ */
+export type QueryChecker = (catalog: Catalog) => (document: DocumentNode) => string | null;
 
 /** A resolved database source with its tracked, consistent tables. */
 export interface SourceInfo {

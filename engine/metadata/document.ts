@@ -247,17 +247,51 @@ export interface ApiLimits {
   readonly rate_limit?: ApiLimitOption<RateLimitConfig>;
 }
 
+/** One query of a query collection: a name unique in its collection and GraphQL text. */
+export interface CollectionQuery {
+  readonly name: string;
+  readonly query: string;
+}
+
+/** A query collection (`create_query_collection`); see engine/rest/. */
+export interface QueryCollection {
+  readonly name: string;
+  readonly definition: { readonly queries: readonly CollectionQuery[] };
+  readonly comment?: string | null;
+}
+
+/** Who an allow-list entry admits: everyone (`global`), or the listed roles. */
+export interface AllowlistScope {
+  readonly global: boolean;
+  readonly roles?: readonly string[];
+}
+
+/** An allow-list entry (`add_collection_to_allowlist`); no scope means `{global: true}`. */
+export interface AllowlistEntry {
+  readonly collection: string;
+  readonly scope?: AllowlistScope;
+}
+
+/** A REST endpoint (`create_rest_endpoint`): a URL template served from a query of a collection. */
+export interface RestEndpoint {
+  readonly name: string;
+  readonly url: string;
+  readonly methods: readonly string[];
+  readonly definition: { readonly query: { readonly collection_name: string; readonly query_name: string } };
+  readonly comment?: string | null;
+}
+
 /** The whole metadata document (normalized). */
 export interface MetadataDocument {
   readonly version: 3;
   readonly sources: readonly SourceMetadata[];
   readonly remote_schemas: readonly JsonObject[];
-  readonly query_collections: readonly JsonObject[];
-  readonly allowlist: readonly JsonObject[];
+  readonly query_collections: readonly QueryCollection[];
+  readonly allowlist: readonly AllowlistEntry[];
   readonly actions: readonly JsonObject[];
   readonly custom_types: JsonObject | null;
   readonly cron_triggers: readonly JsonObject[];
-  readonly rest_endpoints: readonly JsonObject[];
+  readonly rest_endpoints: readonly RestEndpoint[];
   readonly inherited_roles: readonly InheritedRole[];
   /** Absent when none are set (remove_api_limits). */
   readonly api_limits?: ApiLimits;

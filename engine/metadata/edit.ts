@@ -126,5 +126,19 @@ export function removeObject(doc: MetadataDocument, ref: MetadataObjectRef): Met
         ...t,
         event_triggers: t.event_triggers.filter((e) => e['name'] !== ref.name),
       }));
+    case 'query_collection': {
+      const query = ref.query;
+      if (query === null) return { ...doc, query_collections: doc.query_collections.filter((c) => c.name !== ref.collection) };
+      return {
+        ...doc,
+        query_collections: doc.query_collections.map((c) =>
+          c.name !== ref.collection ? c : { ...c, definition: { ...c.definition, queries: c.definition.queries.filter((q) => q.name !== query) } },
+        ),
+      };
+    }
+    case 'allowlist':
+      return { ...doc, allowlist: doc.allowlist.filter((a) => a.collection !== ref.collection) };
+    case 'rest_endpoint':
+      return { ...doc, rest_endpoints: doc.rest_endpoints.filter((r) => r.name !== ref.name) };
   }
 }

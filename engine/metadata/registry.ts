@@ -42,6 +42,15 @@ import { testWebhookTransformOp } from './operations/actions/test-webhook-transf
 import { addSource } from './operations/sources/add-source.ts';
 import { dropSource } from './operations/sources/drop-source.ts';
 import { runSql } from './operations/sql/run-sql.ts';
+import { addCollectionToAllowlist, dropCollectionFromAllowlist, updateScopeOfCollectionInAllowlist } from './operations/query-collections/allowlist.ts';
+import {
+  addQueryToCollection,
+  createQueryCollection,
+  dropQueryCollection,
+  dropQueryFromCollection,
+  renameQueryCollection,
+} from './operations/query-collections/collections.ts';
+import { createRestEndpoint, dropRestEndpoint } from './operations/query-collections/rest-endpoints.ts';
 import { setTableCustomFields, setTableCustomization } from './operations/tables/set-table-customization.ts';
 import { setTableIsEnum } from './operations/tables/set-table-is-enum.ts';
 import { trackTable } from './operations/tables/track-table.ts';
@@ -112,6 +121,20 @@ const MANAGE_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
   ['bulk', bulk],
 ];
 
+/** Query collections, the allow-list and REST endpoints: the same names on `/v1/metadata` and `/v1/query`. */
+const COLLECTION_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
+  ['create_query_collection', createQueryCollection],
+  ['rename_query_collection', renameQueryCollection],
+  ['drop_query_collection', dropQueryCollection],
+  ['add_query_to_collection', addQueryToCollection],
+  ['drop_query_from_collection', dropQueryFromCollection],
+  ['add_collection_to_allowlist', addCollectionToAllowlist],
+  ['update_scope_of_collection_in_allowlist', updateScopeOfCollectionInAllowlist],
+  ['drop_collection_from_allowlist', dropCollectionFromAllowlist],
+  ['create_rest_endpoint', createRestEndpoint],
+  ['drop_rest_endpoint', dropRestEndpoint],
+];
+
 /** Operations of a database backend, by name without the backend prefix. */
 const SOURCE_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['add_source', addSource],
@@ -130,6 +153,7 @@ const METADATA_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['set_api_limits', setApiLimits],
   ['remove_api_limits', removeApiLimits],
   ['test_webhook_transform', testWebhookTransformOp],
+  ...COLLECTION_OPERATIONS,
 ]);
 
 /** v2 compat: the legacy `/v1/query` operations. */
@@ -138,6 +162,7 @@ const QUERY_V1_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['add_existing_table_or_view', trackTable],
   ['set_table_custom_fields', setTableCustomFields],
   ...MANAGE_OPERATIONS,
+  ...COLLECTION_OPERATIONS,
   ['run_sql', runSql],
 ]);
 

@@ -10,6 +10,7 @@ import { buildCatalog } from '../catalog/build.ts';
 import { dependentsMessage, newInconsistencies } from '../catalog/dependencies.ts';
 import { objectId } from '../catalog/object-id.ts';
 import type { CatalogVersions } from '../catalog/version.ts';
+import type { QueryChecker } from '../catalog/types.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { ApiFamily } from '../api/contract.ts';
@@ -42,6 +43,8 @@ export interface CallPipelineOptions {
   readonly metadataDatabaseUrl: string;
   /** Numbers the catalogs this pipeline builds (catalog/version.ts). */
   readonly catalogVersions: CatalogVersions;
+  /** Validates stored queries against the admin schema (catalog/build.ts). */
+  readonly checkQueries?: QueryChecker | undefined;
 }
 
 /** Runs the calls of one request against a pending state. */
@@ -53,6 +56,7 @@ export class CallPipeline implements RunContext {
   readonly #initial: MetadataState;
   readonly #preparer: SourcePreparer;
   readonly #catalogVersions: CatalogVersions;
+  readonly #checkQueries: QueryChecker | undefined;
   #state: MetadataState;
   #refreshed: Set<string> | 'all' = new Set();
   #batchDepth = 0;
@@ -68,6 +72,7 @@ export class CallPipeline implements RunContext {
     this.#state = opts.state;
     this.#preparer = opts.preparer;
     this.#catalogVersions = opts.catalogVersions;
+    this.#checkQueries = opts.checkQueries;
     this.sql = { preparer: opts.preparer };
   }
 
@@ -129,7 +134,7 @@ export class CallPipeline implements RunContext {
     let current = this.#state.prepared;
     if (edit.prepared !== undefined) current = new Map([...current, ...edit.prepared]);
     const prepared = await this.#preparer.prepare(doc, current, refresh, this.#via());
-    const catalog = buildCatalog(doc, prepared, { version: this.#catalogVersions.next(), resourceVersion: this.#state.resourceVersion + 1 });
+    const catalog = buildCatalog(doc, prepared, { version: this.#catalogVersions.next(), resourceVersion: this.#state.resourceVersion + 1 }, this.#checkQueries);
     return { doc, resourceVersion: this.#state.resourceVersion, catalog, prepared };
   }
 

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Session } from '../auth/session.ts';
 import { buildCatalog } from '../catalog/build.ts';
 import { CatalogRef } from '../catalog/snapshot.ts';
+import type { QueryChecker } from '../catalog/types.ts';
 import { CatalogVersions, type CatalogStamp } from '../catalog/version.ts';
 import { resolveEnv } from '../cli/env.ts';
 import { SETTING_SPECS } from '../cli/settings.ts';
@@ -41,6 +42,8 @@ export interface MetadataServiceOptions {
   /** Statement timeout of source connections in ms (0: none); see Note [Statement timeout] in backends/postgres/connection.ts. */
   readonly statementTimeoutMs?: number;
   readonly logger: Logger;
+  /** Validates stored queries against the admin schema (engine/rest/query-check.ts); without it only their syntax. */
+  readonly checkQueries?: QueryChecker;
 }
 
 /**
@@ -91,6 +94,7 @@ export class MetadataService implements MetadataApi {
   readonly #catalogVersions: CatalogVersions;
   readonly #logger: Logger;
   readonly #defaultDatabaseUrl: string | null;
+  readonly #checkQueries: QueryChecker | undefined;
   readonly #mutex = new Mutex();
   #state: MetadataState;
   #closed = false;
@@ -108,6 +112,7 @@ export class MetadataService implements MetadataApi {
     this.#state = state;
     this.#logger = opts.logger;
     this.#defaultDatabaseUrl = opts.defaultDatabaseUrl;
+    this.#checkQueries = opts.checkQueries;
     this.catalogRef = new CatalogRef(state.catalog);
   }
 
@@ -120,7 +125,7 @@ export class MetadataService implements MetadataApi {
       const doc = parseStoredDocument(stored.metadata);
       const prepared = await preparer.prepare(doc, new Map(), 'all');
       const catalogVersions = new CatalogVersions();
-      const catalog = buildCatalog(doc, prepared, { version: catalogVersions.next(), resourceVersion: stored.resourceVersion });
+      const catalog = buildCatalog(doc, prepared, { version: catalogVersions.next(), resourceVersion: stored.resourceVersion }, opts.checkQueries);
       const service = new MetadataService(store, preparer, catalogVersions, { doc, resourceVersion: stored.resourceVersion, catalog, prepared }, opts);
       if (catalog.inconsistencies.length > 0) {
         opts.logger.log('metadata', 'warn', { message: 'metadata is inconsistent', inconsistent_objects: catalog.inconsistencies.length });
@@ -190,6 +195,7 @@ export class MetadataService implements MetadataApi {
       defaultDatabaseUrl: this.#defaultDatabaseUrl,
       metadataDatabaseUrl: this.#store.url,
       catalogVersions: this.#catalogVersions,
+      checkQueries: this.#checkQueries,
     });
     let result;
     let outcome;
@@ -237,14 +243,14 @@ export class MetadataService implements MetadataApi {
     const stale = await this.#preparer.stale(s.doc, s.prepared);
     if (stale.size === 0) return { state: s, stale };
     const prepared = await this.#preparer.prepare(s.doc, s.prepared, stale);
-    return { state: { ...s, prepared, catalog: buildCatalog(s.doc, prepared, this.#stamp(s.resourceVersion)) }, stale };
+    return { state: { ...s, prepared, catalog: buildCatalog(s.doc, prepared, this.#stamp(s.resourceVersion), this.#checkQueries) }, stale };
   }
 
   async #refreshCommitted(sources: ReadonlySet<string>): Promise<void> {
     try {
       const s = this.#state;
       const prepared = await this.#preparer.prepare(s.doc, s.prepared, sources);
-      this.#install({ ...s, prepared, catalog: buildCatalog(s.doc, prepared, this.#stamp(s.resourceVersion)) });
+      this.#install({ ...s, prepared, catalog: buildCatalog(s.doc, prepared, this.#stamp(s.resourceVersion), this.#checkQueries) });
     } catch (e) {
       this.#logger.log('metadata', 'error', { message: 'could not re-introspect after a failed request', error: e });
     }
@@ -269,7 +275,7 @@ export class MetadataService implements MetadataApi {
         const doc = parseStoredDocument(stored.metadata);
         const refresh: Refresh = change.refreshed === 'all' ? 'all' : new Set(change.refreshed);
         const prepared = await this.#preparer.prepare(doc, this.#state.prepared, refresh);
-        const catalog = buildCatalog(doc, prepared, this.#stamp(stored.resourceVersion));
+        const catalog = buildCatalog(doc, prepared, this.#stamp(stored.resourceVersion), this.#checkQueries);
         this.#install({ doc, resourceVersion: stored.resourceVersion, catalog, prepared });
         this.#logger.log('schema-sync', 'info', { message: 'metadata reloaded after a change by another instance', resource_version: stored.resourceVersion });
       } catch (e) {

@@ -17,7 +17,9 @@
  * elsewhere refuses only documents v2 would have stored without the key.
  * A document already stored is read with the same schema opened
  * ({@link storedDocumentSchema}): a key an earlier engine accepted must not
- * stop the engine from starting.
+ * stop the engine from starting. Query collections, allow-list entries and
+ * REST endpoints are typed in full when strict (schemas/query-collections.ts);
+ * a stored entry of another shape is reported inconsistent by the catalog.
  */
 import {
   deletePermissionSchema,
@@ -33,6 +35,7 @@ import {
   updatePermissionSchema,
 } from './common.ts';
 import { apiLimitsSchema } from './api-limits.ts';
+import { allowlistEntryTypes, collectionEntryTypes, endpointEntryTypes } from './query-collections.ts';
 import { computedFieldDefinitionSchema, functionConfigurationSchema } from './functions.ts';
 import { SOURCE_KEPT_KEYS } from '../document.ts';
 import type { JsonSchema } from './validate.ts';
@@ -135,8 +138,8 @@ function makeDocumentSchema(strict: boolean): {
     version: { const: 3 },
     sources: listOf(sourceEntrySchema),
     remote_schemas: listOf(closed(['name', 'definition'], ['comment', 'permissions', 'remote_relationships'])),
-    query_collections: listOf(closed(['name', 'definition'], ['comment'])),
-    allowlist: listOf(closed(['collection'], ['scope'])),
+    query_collections: listOf(closed(['name', 'definition'], ['comment'], strict ? collectionEntryTypes : {})),
+    allowlist: listOf(closed(['collection'], ['scope'], strict ? allowlistEntryTypes : {})),
     actions: listOf(closed(['name', 'definition'], ['comment', 'permissions'])),
     custom_types: closed([], ['input_objects', 'objects', 'scalars', 'enums']),
     cron_triggers: listOf(
@@ -145,7 +148,7 @@ function makeDocumentSchema(strict: boolean): {
         ['payload', 'retry_conf', 'headers', 'include_in_metadata', 'comment', 'request_transform', 'response_transform'],
       ),
     ),
-    rest_endpoints: listOf(closed(['name', 'url', 'methods', 'definition'], ['comment'])),
+    rest_endpoints: listOf(closed(['name', 'url', 'methods', 'definition'], ['comment'], strict ? endpointEntryTypes : {})),
     api_limits: apiLimitsSchema,
     metrics_config: closed([], ['analyze_query_variables', 'analyze_response_body']),
     inherited_roles: listOf(closed(['role_name', 'role_set'], [], { role_name: nameSchema, role_set: listOf(nameSchema) })),
