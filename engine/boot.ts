@@ -57,6 +57,7 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
     inferFunctionPermissions: settings.inferFunctionPermissions,
     planCacheBytes: settings.planCacheSizeMb * 1024 * 1024,
     queryFieldLimit: settings.queryFieldLimit,
+    enableAllowlist: settings.enableAllowlist,
     logger,
   });
   const tracer = settings.otlpTracesEndpoint === null ? null : await loadOtlpTracer(settings.otlpTracesEndpoint, 'engine', ENGINE_VERSION);

@@ -68,6 +68,8 @@ export interface Settings {
   readonly eventsFetchBatchSize: number;
   /** Seconds an engine holds an event it took before another may take it (renewed while it is sent); Note [Event log]. */
   readonly eventsLeaseSeconds: number;
+  /** Only allow-listed queries run for non-admin roles (Note [Allow-list matching] in rest/normalize-document.ts). */
+  readonly enableAllowlist: boolean;
 }
 
 interface SettingSpec {
@@ -117,6 +119,7 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'eventsFetchBatchSize', flag: '--events-fetch-batch-size', env: 'ENGINE_GRAPHQL_EVENTS_FETCH_BATCH_SIZE', kind: 'int', describe: 'events taken per fetch (default 100)' },
   { key: 'eventsLeaseSeconds', flag: '--events-lease-seconds', env: 'ENGINE_GRAPHQL_EVENTS_LEASE_SECONDS', kind: 'int', describe: 'seconds before an event taken by a process that died is taken by another (default 30)' },
   { key: 'queryFieldLimit', flag: '--query-field-limit', env: 'ENGINE_GRAPHQL_QUERY_FIELD_LIMIT', kind: 'int', describe: 'most fields one GraphQL operation may select, fragments expanded, 0 for no bound (default 5000)' },
+  { key: 'enableAllowlist', flag: '--enable-allowlist', env: 'ENGINE_GRAPHQL_ENABLE_ALLOWLIST', kind: 'bool', describe: 'only queries of allow-listed query collections run for non-admin roles (default false)' },
 ];
 
 const DEFAULTS: Settings = {
@@ -154,6 +157,7 @@ const DEFAULTS: Settings = {
   eventsFetchInterval: 1000,
   eventsFetchBatchSize: 100,
   eventsLeaseSeconds: 30,
+  enableAllowlist: false,
 };
 
 /** Settings with defaults for everything not given (tests and embedding). */

@@ -5,11 +5,21 @@
  * - the request: its role's rate limit and batch limit (Note [API limits]);
  * - the operation: a mutation sent with GET is refused with 405 (GraphQL
  *   over HTTP), for the whole request.
+ * - the document: with the allow-list enabled, a non-admin role runs only
+ *   documents an allow-listed collection grants it (Note [Allow-list
+ *   matching] in rest/normalize-document.ts). Checked on a plan-cache miss
+ *   only, right after `parse` and before `validate` (v2's order: a query
+ *   that is not allowed is refused whatever it asks for); a plan-cache entry
+ *   exists only for a document that passed, under a key that holds the role
+ *   and the catalog version, so a hit has been allowed already and pays
+ *   nothing for the check.
  * The size bounds of an operation (fields, depth, nodes) belong to `validate`
  * (validate.ts): they are checked once, on a plan-cache miss.
  */
-import type { OperationTypeNode } from 'graphql';
+import type { DocumentNode, OperationTypeNode } from 'graphql';
 import type { Session } from '../auth/session.ts';
+import type { QueryCollectionsInfo } from '../catalog/types.ts';
+import { allowlistKey } from '../rest/normalize-document.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import { limitExceeded, rateLimitExceeded, type RateLimiter, type RoleLimits } from './api-limits.ts';
@@ -50,4 +60,18 @@ export const SUBSCRIPTION_OVER_HTTP = new EngineError(ErrorCode.ValidationFailed
 export function allowOperation(kind: OperationTypeNode, readOnly: boolean, socket = false): void {
   if (readOnly && kind === 'mutation') throw MUTATION_OVER_GET;
   if (kind === 'subscription' && !socket) throw SUBSCRIPTION_OVER_HTTP;
+}
+
+/** v2 compat: the error of a document the allow-list does not grant. */
+export const QUERY_NOT_ALLOWED = new EngineError(ErrorCode.ValidationFailed, 'query is not allowed', { path: '$' });
+
+/**
+ * The document half of `allow`: throws {@link QUERY_NOT_ALLOWED} unless the
+ * session is admin or an allow-listed collection grants `document` to its
+ * role (globally or by a role scope; any one grant is enough).
+ */
+export function allowDocument(collections: QueryCollectionsInfo | undefined, session: Session, document: DocumentNode): void {
+  if (session.isAdmin) return;
+  const grant = collections?.allowlist.get(allowlistKey(document));
+  if (grant === undefined || !(grant.global || grant.roles.has(session.role))) throw QUERY_NOT_ALLOWED;
 }

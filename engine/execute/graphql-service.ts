@@ -40,6 +40,8 @@ export interface GraphqlServiceOptions {
   readonly inferFunctionPermissions?: boolean;
   /** Told of every operation answered (observability/metrics.ts); none: nothing counted. */
   readonly metrics?: GraphqlMetrics;
+  /** ENGINE_GRAPHQL_ENABLE_ALLOWLIST (default false). */
+  readonly enableAllowlist?: boolean;
 }
 
 function asEngineError(e: unknown): EngineError {
@@ -80,7 +82,7 @@ export class GraphqlService implements GraphqlApi {
     this.#schemas = new SchemaCache({ inferFunctionPermissions: opts.inferFunctionPermissions ?? true }, (role, error) =>
       this.#logger.log('schema-sync', 'error', { message: 'role schema could not be built', role, error }),
     );
-    this.#env = { schemas: this.#schemas, stringifyNumericTypes: opts.stringifyNumericTypes, fieldLimit: opts.queryFieldLimit ?? 5000, cache: this.#plans };
+    this.#env = { schemas: this.#schemas, stringifyNumericTypes: opts.stringifyNumericTypes, fieldLimit: opts.queryFieldLimit ?? 5000, cache: this.#plans, allowlist: opts.enableAllowlist === true };
     catalogRef.subscribe((c) => {
       this.#plans.clear();
       this.#limits = c.apiLimits === undefined ? null : new ApiLimitsPolicy(c.apiLimits);

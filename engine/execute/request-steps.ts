@@ -39,8 +39,9 @@
  *    respond ─────────── `{"data":…}`: the steps' JSON text spliced, parsed
  *                        only when the plan needs post-processing
  *
- * - allow (allow.ts): rate and batch limits of the role (every request), and
- *   a mutation over GET refused (once the operation is known).
+ * - allow (allow.ts): rate and batch limits of the role (every request), the
+ *   allow-list (on a miss, right after parse: a hit was allowed when it was
+ *   cached), and a mutation over GET refused (once the operation is known).
  * - parse, validate (validate.ts): on a plan-cache miss; validate holds the
  *   size bounds (field bound, API depth and node limits) and graphql-js's rules.
  * - toIr (graphql/role-operation.ts): the operation as its role's schema
@@ -80,7 +81,7 @@ import { ErrorCode } from '../errors/codes.ts';
 import { roleOperation, type RoleOperation, type ToIrInput } from '../graphql/role-operation.ts';
 import type { OperationIr } from '../graphql/to-ir/operation.ts';
 import { SchemaCache } from '../graphql/schema/schema-cache.ts';
-import { allowOperation, allowRequest, MUTATION_OVER_GET } from './allow.ts';
+import { allowDocument, allowOperation, allowRequest, MUTATION_OVER_GET, QUERY_NOT_ALLOWED } from './allow.ts';
 import { bindPlan } from './bind.ts';
 import { buildPlan, planStatements, type Plan } from './plan.ts';
 import { entryBytes, PlanCache, structuralKey, type OperationEntry } from './plan-cache.ts';
@@ -92,7 +93,7 @@ import type { RoleLimits } from './api-limits.ts';
 import { parse, validate } from './validate.ts';
 import type { StepSpans } from '../observability/tracing.ts';
 
-export { allowOperation, allowRequest, MUTATION_OVER_GET, parse, validate, respond };
+export { allowDocument, allowOperation, allowRequest, MUTATION_OVER_GET, QUERY_NOT_ALLOWED, parse, validate, respond };
 /** The `plan` step: IR root fields → a plan of typed steps. */
 export const plan = buildPlan;
 /** The `bind` step. */
@@ -117,6 +118,8 @@ export interface PlanEnv {
   readonly cache?: PlanCache;
   /** Take the variables as given instead of coercing them (the golden cases were recorded so). */
   readonly uncoerced?: boolean;
+  /** The allow-list is enforced (ENGINE_GRAPHQL_ENABLE_ALLOWLIST): `allow` checks the document on a miss. */
+  readonly allowlist?: boolean;
 }
 
 /** One request's own inputs to the steps up to `plan`. */
@@ -157,6 +160,8 @@ export function planRequest(env: PlanEnv, input: PlanInput): PlannedRequest {
     const role = env.schemas.get(catalog, session.role, session.isAdmin, backendOnly);
     steps?.begin('parse');
     const parsed = parse(req.query);
+    // The allow-list (the `allow` step's document half) sits between parse and validate, as in v2.
+    if (env.allowlist === true) allowDocument(catalog.queryCollections, session, parsed);
     steps?.begin('validate');
     const { document, operation, cost } = validate(role.schema, parsed, req.operationName, { fieldLimit: env.fieldLimit, limits: input.limits });
     steps?.end();
