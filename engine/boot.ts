@@ -17,6 +17,7 @@ import { loadOtlpTracer } from './observability/tracing.ts';
 import { ENGINE_VERSION } from './version.ts';
 import { EventDelivery } from './events/event-delivery.ts';
 import { adminQueryChecker } from './rest/query-check.ts';
+import { RestService } from './rest/rest-service.ts';
 
 /** An engine whose HTTP app is built (not yet listening). */
 export interface BuiltEngine {
@@ -70,7 +71,8 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
     refetchOnChange: settings.liveQueriesRefetchOnChange,
     metrics,
   });
-  const app = await buildApp({ settings, logger, auth, metadata, graphql, metrics, tracer, socket });
+  const rest = new RestService(metadata.catalogRef, graphql);
+  const app = await buildApp({ settings, logger, auth, metadata, graphql, metrics, tracer, socket, rest });
   metrics.setSources({
     planCache: () => graphql.planCacheStats,
     resourceVersion: () => metadata.catalogRef.current.resourceVersion,

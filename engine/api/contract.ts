@@ -85,3 +85,25 @@ export interface SocketApi {
    */
   start(session: Session, payload: unknown, sink: OperationSink, ctx?: RequestContext): Promise<OperationHandle>;
 }
+
+/** One request under `/api/rest/`. */
+export interface RestRequest {
+  readonly method: string;
+  /** The path after `/api/rest/`, without the query string, still percent-encoded. */
+  readonly path: string;
+  /** The query string, without its `?`. */
+  readonly query: string;
+  /** The parsed JSON body (undefined when none). */
+  readonly body: unknown;
+}
+
+/** An answer of a REST endpoint: an ApiResponse plus headers (`Allow` on a 405). */
+export type RestResponse = ApiResponse & { readonly headers?: Readonly<Record<string, string>> };
+
+/** REST endpoints (engine/rest/rest-service.ts). */
+export interface RestApi {
+  /** Serves one request under `/api/rest/`; errors in v2's `{path, error, code}` with their status. Never throws. */
+  handle(req: RestRequest, session: Session, ctx?: RequestContext): Promise<RestResponse>;
+  /** The OpenAPI 3 document of every endpoint (`/api/swagger/json`). */
+  openapi(): unknown;
+}

@@ -26,6 +26,8 @@ import { ApiLimitsPolicy, RateLimiter, type RoleLimits } from './api-limits.ts';
 import { PlanCache } from './plan-cache.ts';
 import { allowRequest, bind, MUTATION_OVER_GET, planRequest, respond, run, type PlanEnv, type PlannedRequest } from './request-steps.ts';
 import { parseGraphqlRequest, type GraphqlRequest } from './request-body.ts';
+import { dataOf } from './response.ts';
+import type { GraphQLSchema } from 'graphql';
 import { apiErrorBody, graphqlErrorBody } from '../errors/wire-body.ts';
 
 /** Options of {@link GraphqlService}. */
@@ -129,13 +131,27 @@ export class GraphqlService implements GraphqlApi {
     return { entries: this.#plans.size, bytes: this.#plans.bytes, hits: this.#plans.hits, misses: this.#plans.misses };
   }
 
-  async #executeOne(session: Session, body: unknown, readOnly: boolean, limits: RoleLimits | null, ctx: RequestContext | undefined): Promise<string> {
+  /**
+   * One request through the steps after the request half of `allow`: the
+   * `{"data":…}` text, or the `{"errors":…}` text of a failure; with
+   * `rethrow` (REST endpoints, which have the request parsed already) a
+   * failure is thrown instead, recorded alike.
+   */
+  async #executeOne(
+    session: Session,
+    body: unknown,
+    readOnly: boolean,
+    limits: RoleLimits | null,
+    ctx: RequestContext | undefined,
+    parsed: GraphqlRequest | null = null,
+    rethrow = false,
+  ): Promise<string> {
     // The operation's span and its steps' spans, when tracing (Note [Tracing off costs a null check]).
     const trace = ctx === undefined ? null : ctx.trace;
     const steps = trace === null ? null : new StepSpans(trace.child('graphql'));
     let kind: OperationType = 'unknown';
     try {
-      const req = parseGraphqlRequest(body);
+      const req = parsed ?? parseGraphqlRequest(body);
       const planned = planRequest(this.#env, { catalog: this.#catalogRef.current, session, request: req, limits, readOnly, steps });
       const { plan, variables, pending } = planned;
       kind = planned.kind;
@@ -166,8 +182,32 @@ export class GraphqlService implements GraphqlApi {
       const err = asEngineError(e);
       if (ctx !== undefined) ctx.failure = err;
       if (err.code === ErrorCode.Unexpected) this.#logger.error('graphql request failed', { request_id: ctx?.requestId, error: err });
+      if (rethrow) throw err;
       return JSON.stringify(graphqlErrorBody(err, session.isAdmin));
     }
+  }
+
+  /**
+   * One parsed request through every step, as /v1/graphql runs it (the same
+   * plan cache, allow-list, limits, spans and metrics): the text of the
+   * `data` object. Throws an EngineError. REST endpoints call this
+   * (rest/rest-service.ts).
+   */
+  async runRequest(session: Session, req: GraphqlRequest, ctx?: RequestContext): Promise<string> {
+    const limits = this.#limits === null ? null : this.#limits.forRole(session.role, session.isAdmin);
+    if (limits !== null) {
+      const refused = allowRequest(session, limits, this.#rates, ctx?.clientAddress, null);
+      if (refused !== null) {
+        if (ctx !== undefined) ctx.failure = refused;
+        throw refused;
+      }
+    }
+    return dataOf(await this.#executeOne(session, undefined, false, limits, ctx, req, true));
+  }
+
+  /** The admin's client-facing schema of the catalog in force (REST endpoints read variable and result types from it). */
+  adminSchema(): GraphQLSchema {
+    return this.#schemas.get(this.#catalogRef.current, ADMIN_ROLE, true).schema;
   }
 
   /** v2's query-log line: the request and the statements it runs, with their arguments. */

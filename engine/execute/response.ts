@@ -9,6 +9,11 @@ export function dataResponse(objectText: string): string {
   return `{"data":${objectText}}`;
 }
 
+/** The `<object>` of a {@link dataResponse} text (REST endpoints answer it without the wrapper). */
+export function dataOf(responseText: string): string {
+  return responseText.slice('{"data":'.length, -1);
+}
+
 /**
  * Joins the JSON objects of several statements into one object. Each input is
  * a JSON object text; the braces are trimmed and the members concatenated.

@@ -8,6 +8,7 @@ import type { AppDeps } from './deps.ts';
 import { registerGraphqlRoutes } from './routes/graphql.ts';
 import { registerMetadataRoutes } from './routes/metadata.ts';
 import { registerHealthRoutes } from './routes/health.ts';
+import { registerRestRoutes } from './routes/rest.ts';
 import { registerBodyParser } from './body.ts';
 import { buildOriginMatcher, registerCors } from './cors.ts';
 import { graphqlFastPath } from './graphql-fast-path.ts';
@@ -83,6 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(registerGraphqlRoutes, { deps });
   await app.register(registerMetricsRoutes, { deps });
   if (consoleAssets !== null) await app.register(registerConsoleRoutes, { deps, assets: consoleAssets });
+  await app.register(registerRestRoutes, { deps });
   return app;
 }
 

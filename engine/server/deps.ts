@@ -3,7 +3,7 @@
  * routes, authenticates and writes responses; the work is behind the
  * interfaces of api/contract.ts.
  */
-import type { GraphqlApi, MetadataApi, SocketApi } from '../api/contract.ts';
+import type { GraphqlApi, MetadataApi, RestApi, SocketApi } from '../api/contract.ts';
 import type { Authenticator } from '../auth/resolve-session.ts';
 import type { Settings } from '../cli/settings.ts';
 import type { Logger } from '../logger.ts';
@@ -26,4 +26,6 @@ export interface AppDeps {
   readonly tracer?: Tracer | null;
   /** Operations over WebSocket on /v1/graphql (server/ws/); absent: upgrades are refused. */
   readonly socket?: SocketApi;
+  /** REST endpoints and their OpenAPI document. */
+  readonly rest: RestApi;
 }

@@ -12,6 +12,7 @@
  *   node test/bench/request-path.ts <database-url> [operation] [role] [requests] [rounds]
  * (defaults AlbumByPK, admin, 20000, 3).
  */
+import { RestService } from '../../engine/rest/rest-service.ts';
 import pg from 'pg';
 import { Authenticator } from '../../engine/auth/resolve-session.ts';
 import { defaultSettings } from '../../engine/cli/settings.ts';
@@ -42,7 +43,7 @@ const settings = defaultSettings({ databaseUrl: url });
 const auth = await Authenticator.create(settings, silentLogger);
 const metadata = await MetadataService.start({ metadataDatabaseUrl: url, defaultDatabaseUrl: url, logger: silentLogger });
 const graphql = new GraphqlService(metadata.catalogRef, { stringifyNumericTypes: false, inferFunctionPermissions: true, logger: silentLogger });
-const deps: AppDeps = { settings, logger: silentLogger, auth, metadata, graphql };
+const deps: AppDeps = { settings, logger: silentLogger, auth, metadata, graphql, rest: new RestService(metadata.catalogRef, graphql) };
 
 // The statement the engine runs for this request, as the raw peer gets it.
 const user: Record<string, string> = { ...engineHeaders(role as RoleName) };

@@ -1,0 +1,102 @@
+/**
+ * REST endpoints served under `/api/rest/<url>` (the fastify route is
+ * server/routes/rest.ts). A request finds its endpoint among the catalog's
+ * resolved ones, its variables are read from the path, the query string and
+ * the JSON body (variables.ts), and the endpoint's stored query goes through
+ * the same request steps as /v1/graphql (GraphqlService.runRequest: plan
+ * cache keyed by the stored text, allow-list, API limits, permissions).
+ * Statuses, all bodies in v2's `{path, error, code}`: 200 with the `data`
+ * object unwrapped; 404 `not-found` for a URL no endpoint matches; 405
+ * `method-not-allowed` with an `Allow` header naming the endpoint's methods;
+ * 400 for a missing or unreadable variable and for GraphQL errors (their
+ * code kept); 401 for authentication; 500 for server faults only.
+ * Finding the endpoint is a scan of the endpoints with as many segments as
+ * the path (a handful in practice; URL templates never clash, Note [URL
+ * template clashes], so at most one matches a method).
+ */
+import type { GraphQLSchema } from 'graphql';
+import type { RestApi, RestRequest, RestResponse } from '../api/contract.ts';
+import type { Session } from '../auth/session.ts';
+import type { CatalogRef } from '../catalog/snapshot.ts';
+import type { RestEndpointInfo } from '../catalog/types.ts';
+import { ErrorCode } from '../errors/codes.ts';
+import { EngineError, isEngineError } from '../errors/engine-error.ts';
+import { apiErrorBody } from '../errors/wire-body.ts';
+import type { GraphqlRequest } from '../execute/request-body.ts';
+import type { RequestContext } from '../request-context.ts';
+import { buildOpenApi } from './openapi.ts';
+import { matchTemplate } from './url-template.ts';
+import { restVariables } from './variables.ts';
+
+/** What REST endpoints need from the GraphQL side (execute/graphql-service.ts implements it). */
+export interface RestRunner {
+  /** The request through every step; the `data` object's JSON text. Throws EngineError. */
+  runRequest(session: Session, req: GraphqlRequest, ctx?: RequestContext): Promise<string>;
+  /** The admin's client-facing schema of the catalog in force. */
+  adminSchema(): GraphQLSchema;
+}
+
+const NOT_FOUND = new EngineError(ErrorCode.NotFound, 'Endpoint not found', { path: '$', status: 404 });
+
+function errorResponse(e: EngineError, isAdmin: boolean, headers?: Record<string, string>): RestResponse {
+  // GraphQL errors have no HTTP status of their own (they are 200 on /v1/graphql): a REST client gets 400.
+  const status = e.status >= 400 ? e.status : 400;
+  return { status, json: apiErrorBody(e, isAdmin), ...(headers === undefined ? {} : { headers }) };
+}
+
+/** Splits a path into decoded segments; null when a segment is not valid percent-encoding. */
+function segmentsOf(path: string): string[] | null {
+  const trimmed = path.endsWith('/') ? path.slice(0, -1) : path;
+  try {
+    return trimmed.split('/').map(decodeURIComponent);
+  } catch {
+    return null;
+  }
+}
+
+/** The REST API over the catalog in force. */
+export class RestService implements RestApi {
+  readonly #catalogRef: CatalogRef;
+  readonly #runner: RestRunner;
+
+  constructor(catalogRef: CatalogRef, runner: RestRunner) {
+    this.#catalogRef = catalogRef;
+    this.#runner = runner;
+  }
+
+  async handle(req: RestRequest, session: Session, ctx?: RequestContext): Promise<RestResponse> {
+    try {
+      const endpoints = this.#catalogRef.current.queryCollections?.endpoints ?? [];
+      const path = segmentsOf(req.path);
+      if (path === null) return errorResponse(NOT_FOUND, session.isAdmin);
+      let found: { endpoint: RestEndpointInfo; params: Record<string, string> } | null = null;
+      const allowed: string[] = [];
+      for (const endpoint of endpoints) {
+        if (endpoint.segments.length !== path.length) continue;
+        const params = matchTemplate(endpoint.segments, path);
+        if (params === null) continue;
+        if (endpoint.methods.includes(req.method)) {
+          found = { endpoint, params };
+          break;
+        }
+        for (const m of endpoint.methods) if (!allowed.includes(m)) allowed.push(m);
+      }
+      if (found === null) {
+        if (allowed.length === 0) return errorResponse(NOT_FOUND, session.isAdmin);
+        const refused = new EngineError(ErrorCode.MethodNotAllowed, `method ${req.method} is not allowed; this endpoint allows ${allowed.join(', ')}`, { path: '$', status: 405 });
+        return errorResponse(refused, session.isAdmin, { allow: allowed.join(', ') });
+      }
+      const { endpoint, params } = found;
+      const variables = restVariables(endpoint.operation, this.#runner.adminSchema(), params, new URLSearchParams(req.query), req.body);
+      const text = await this.#runner.runRequest(session, { query: endpoint.query, variables, operationName: endpoint.operation.name?.value ?? null }, ctx);
+      return { status: 200, jsonText: text };
+    } catch (e) {
+      const err = isEngineError(e) ? e : new EngineError(ErrorCode.Unexpected, 'unexpected error', { internal: String(e), cause: e });
+      return errorResponse(err, session.isAdmin);
+    }
+  }
+
+  openapi(): unknown {
+    return buildOpenApi(this.#catalogRef.current.queryCollections?.endpoints ?? [], this.#runner.adminSchema());
+  }
+}
