@@ -1,0 +1,117 @@
+/**
+ * Bench cell "rest" (issue 20): a REST endpoint for AlbumByPK against the
+ * same query on /v1/graphql (goal: within 5% of its RPS), and the same
+ * workload as the customer role with the allow-list on and off (goal: no
+ * measurable difference). Both comparisons alternate their two sides over
+ * several rounds on the same engine processes and database (sf1), so drift
+ * on the shared machine falls on both sides alike; the figures are medians.
+ */
+import { metadataCall } from '../lib/engine-metadata.ts';
+import { startEngine, type BenchEngine } from '../lib/engine.ts';
+import { loadDataset } from '../lib/datasets.ts';
+import { runLoad, type LoadResult, type LoadTarget } from '../lib/load.ts';
+import { engineHeaders } from '../lib/peers.ts';
+import type { CapabilityBench, CapabilityTable } from './types.ts';
+
+const QUERY = 'query AlbumByPK($id: Int!) { albums_by_pk(id: $id) { id title } }';
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
+}
+
+async function answer(target: LoadTarget): Promise<string> {
+  const res = await fetch(target.url, { method: 'POST', headers: { 'content-type': 'application/json', ...target.headers }, body: target.body });
+  return await res.text();
+}
+
+const bench: CapabilityBench = async (ctx) => {
+  const rounds = ctx.quick ? 1 : 3;
+  const seconds = ctx.quick ? 1 : ctx.seconds;
+  ctx.log('loading sf1');
+  const data = await loadDataset(ctx.postgres, 'sf1', 16);
+  let allowlisted: BenchEngine | null = null;
+  try {
+    const url = data.engine.url;
+    const bulk = await metadataCall(url, {
+      type: 'bulk',
+      args: [
+        { type: 'create_query_collection', args: { name: 'bench', definition: { queries: [{ name: 'album', query: QUERY }] } } },
+        { type: 'add_collection_to_allowlist', args: { collection: 'bench' } },
+        { type: 'create_rest_endpoint', args: { name: 'album', url: 'albums/:id', methods: ['GET', 'POST'], definition: { query: { collection_name: 'bench', query_name: 'album' } } } },
+      ],
+    });
+    ctx.log(`metadata: ${JSON.stringify(bulk).slice(0, 120)}`);
+    // The second engine shares the metadata database and reads the same document at start.
+    allowlisted = await startEngine(data.databaseUrl, [], { ENGINE_GRAPHQL_ENABLE_ALLOWLIST: 'true' });
+
+    const graphqlBody = JSON.stringify({ query: QUERY, operationName: 'AlbumByPK', variables: { id: 1 } });
+    const sides = {
+      graphql: { url: `${url}/v1/graphql`, body: graphqlBody, headers: engineHeaders('admin') },
+      rest: { url: `${url}/api/rest/albums/1`, body: '{}', headers: engineHeaders('admin') },
+    } satisfies Record<string, LoadTarget>;
+    const customer = engineHeaders('customer');
+    const allow = {
+      off: { url: `${url}/v1/graphql`, body: graphqlBody, headers: customer },
+      on: { url: `${allowlisted.url}/v1/graphql`, body: graphqlBody, headers: customer },
+    } satisfies Record<string, LoadTarget>;
+    const pids = { off: data.engine.child.pid, on: allowlisted.child.pid };
+
+    // Same answer on every side, or the comparison means nothing.
+    const expected = `{"data":${await answer(sides.rest)}}`;
+    for (const t of [sides.graphql, allow.off, allow.on]) {
+      const got = await answer(t);
+      if (got !== expected) throw new Error(`${t.url} answered ${got.slice(0, 200)}, expected ${expected.slice(0, 200)}`);
+    }
+    const refused = await answer({ ...allow.on, body: JSON.stringify({ query: '{ albums(limit: 1) { id } }' }) });
+    if (!refused.includes('query is not allowed')) throw new Error(`the allow-list did not refuse: ${refused.slice(0, 200)}`);
+
+    const results: Record<string, LoadResult[]> = { graphql: [], rest: [], off: [], on: [] };
+    const run = async (name: string, t: LoadTarget, pid: number | undefined): Promise<void> => {
+      await runLoad(t, { connections: ctx.connections, seconds: 1 }, pid, ctx.postgres.postmasterPid);
+      const r = await runLoad(t, { connections: ctx.connections, seconds }, pid, ctx.postgres.postmasterPid);
+      if (r.errors > 0 || r.non2xx > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx`);
+      results[name]?.push(r);
+      ctx.log(`${name}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms`);
+    };
+    for (let i = 0; i < rounds; i++) {
+      const order = i % 2 === 0 ? (['graphql', 'rest'] as const) : (['rest', 'graphql'] as const);
+      for (const n of order) await run(n, sides[n], data.engine.child.pid);
+      const order2 = i % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const);
+      for (const n of order2) await run(n, allow[n], pids[n]);
+    }
+    const row = (label: string, name: string, base: string): Record<string, string | number | null> => {
+      const rs = results[name] ?? [];
+      const rps = median(rs.map((r) => r.rps));
+      const baseRps = median((results[base] ?? []).map((r) => r.rps));
+      return {
+        side: label,
+        'req/s (median)': Math.round(rps),
+        'vs first row': baseRps === 0 ? null : `${((rps / baseRps) * 100).toFixed(1)}%`,
+        'p50 ms': median(rs.map((r) => r.p50)),
+        'p99 ms': median(rs.map((r) => r.p99)),
+        'engine CPU ms/req': rs[0]?.serverCpuMsPerReq === null ? null : Number(median(rs.map((r) => r.serverCpuMsPerReq ?? 0)).toFixed(3)),
+        runs: rs.map((r) => Math.round(r.rps)).join(' / '),
+      };
+    };
+    const tables: CapabilityTable[] = [
+      { title: 'AlbumByPK as admin: /v1/graphql vs REST endpoint (sf1)', rows: [row('POST /v1/graphql (variables {id: 1})', 'graphql', 'graphql'), row('POST /api/rest/albums/1', 'rest', 'graphql')] },
+      { title: 'AlbumByPK as customer: allow-list off vs on (sf1)', rows: [row('allow-list off', 'off', 'off'), row('allow-list on (query allow-listed)', 'on', 'off')] },
+    ];
+    return {
+      tables,
+      notes: [
+        `${rounds} alternating round(s) of ${seconds} s per side after a 1 s warm-up, ${ctx.connections} connections (autocannon); the medians are shown, every run under "runs".`,
+        'Both queries are the same text: `query AlbumByPK($id: Int!) { albums_by_pk(id: $id) { id title } }`; the REST side gets `id` from the path (`albums/:id`) and an empty JSON body.',
+        '/v1/graphql is served by the node:http fast path; /api/rest goes through fastify routing, then the same request steps and plan cache.',
+        'Allow-list: two engine processes on one database and metadata (one with ENGINE_GRAPHQL_ENABLE_ALLOWLIST=true); the check runs on a plan-cache miss only, so a warm run measures the hit path.',
+      ],
+    };
+  } finally {
+    await allowlisted?.stop();
+    await data.engine.stop();
+  }
+};
+
+export default bench;
