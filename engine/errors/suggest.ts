@@ -37,6 +37,10 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   let best: string | undefined;
   let bestD = Infinity;
   for (const c of candidates) {
+    // The distance is at least the difference in length, so a far longer word is skipped unmeasured: the
+    // full distance costs length × candidate length per candidate, and the bad-input corpus's 10 MB "type"
+    // values took its huge-bodies family from 4.5 s (with this) to 85 s and more (without) on this machine.
+    if (Math.abs(c.length - lower.length) > limit) continue;
     const d = editDistance(lower, c.toLowerCase());
     if (d < bestD || (d === bestD && best !== undefined && c < best)) {
       best = c;
