@@ -201,6 +201,24 @@ describe('/api/rest', () => {
   });
 });
 
+describe('the fastify route and the fast path', () => {
+  it('answer alike (inject reaches the fastify route only)', async () => {
+    for (const [method, url, payload] of [
+      ['GET', '/api/rest/authors/1', undefined],
+      ['DELETE', '/api/rest/authors/1', undefined],
+      ['GET', '/api/rest/authors/abc', undefined],
+      ['POST', '/api/rest/search/authors/%25', JSON.stringify({ limit: 1 })],
+      ['GET', '/api/rest/none', undefined],
+    ] as const) {
+      const viaFastify = await e.engine.app.inject({ method, url, headers: { ...admin, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) }, ...(payload === undefined ? {} : { payload }) });
+      const viaFastPath = await call(method, url.slice('/api/rest/'.length), payload === undefined ? undefined : payload);
+      expect(viaFastify.statusCode, url).toBe(viaFastPath.status);
+      expect(JSON.parse(viaFastify.body), url).toEqual(viaFastPath.body);
+      expect(viaFastify.headers['allow'] ?? null, url).toBe(viaFastPath.headers.get('allow'));
+    }
+  });
+});
+
 describe('/api/swagger/json', () => {
   it('is a valid OpenAPI 3 document of every endpoint, for the admin only', async () => {
     const r = await e.get('/api/swagger/json');
