@@ -13,6 +13,16 @@ import { loadDataset } from '../lib/datasets.ts';
 import { runLoad, type LoadResult, type LoadTarget } from '../lib/load.ts';
 import { engineHeaders } from '../lib/peers.ts';
 import type { CapabilityBench, CapabilityTable } from './types.ts';
+import { Authenticator } from '../../../engine/auth/resolve-session.ts';
+import { defaultSettings } from '../../../engine/cli/settings.ts';
+import { GraphqlService } from '../../../engine/execute/graphql-service.ts';
+import { silentLogger } from '../../../engine/logger.ts';
+import { MetadataService } from '../../../engine/metadata/service.ts';
+import { RequestContext } from '../../../engine/request-context.ts';
+import { RestService } from '../../../engine/rest/rest-service.ts';
+import type { AppDeps } from '../../../engine/server/deps.ts';
+import { answerGraphql } from '../../../engine/server/graphql-answer.ts';
+import { answerRest } from '../../../engine/server/rest-answer.ts';
 
 const QUERY = 'query AlbumByPK($id: Int!) { albums_by_pk(id: $id) { id title } }';
 
@@ -101,9 +111,12 @@ const bench: CapabilityBench = async (ctx) => {
         runs: rs.map((r) => Math.round(r.rps)).join(' / '),
       };
     };
+    ctx.log('in process');
+    const inProcess = await measureInProcess(data.databaseUrl, graphqlBody, ctx.quick ? 2000 : 20000, rounds);
     const tables: CapabilityTable[] = [
       { title: 'AlbumByPK as admin: /v1/graphql vs REST endpoint (sf1)', rows: [row('POST /v1/graphql (variables {id: 1})', 'graphql', 'graphql'), row('POST /api/rest/albums/1', 'rest', 'graphql')] },
       { title: 'AlbumByPK as customer: allow-list off vs on (sf1)', rows: [row('allow-list off', 'off', 'off'), row('allow-list on (query allow-listed)', 'on', 'off')] },
+      { title: 'The same in one process, without HTTP: CPU µs of the process per request (median of rounds)', rows: inProcess },
     ];
     return {
       tables,
@@ -112,6 +125,7 @@ const bench: CapabilityBench = async (ctx) => {
         'Both queries are the same text: `query AlbumByPK($id: Int!) { albums_by_pk(id: $id) { id title } }`; the REST side gets `id` from the path (`albums/:id`) and an empty JSON body.',
         'Both paths are served by the node:http fast path (Note [GraphQL fast path]), then the same request steps and plan cache.',
         '"paired ratio" is the median over rounds of the ratio of the two runs of one round (run back to back); on a shared machine it is steadier than the ratio of the medians.',
+        'In process: answerGraphql and answerRest (what the HTTP fast path calls: body parse, authentication, plan cache, bind, the database round trip) run alternately in this process, 16 requests in flight, CPU time of the process per request (user + system); HTTP is left out, PostgreSQL costs the same for every row. The allow-list rows are two GraphqlServices over one catalog, one with the allow-list enabled.',
         'Allow-list: two fresh engine processes on one database and metadata, ENGINE_GRAPHQL_ENABLE_ALLOWLIST=false and =true; the check runs on a plan-cache miss only, so a warm run measures the hit path.',
       ],
     };
@@ -121,5 +135,56 @@ const bench: CapabilityBench = async (ctx) => {
     await data.engine.stop();
   }
 };
+
+/** CPU µs per request of this process for each way in (see the notes). */
+async function measureInProcess(databaseUrl: string, graphqlBody: string, requests: number, rounds: number): Promise<Array<Record<string, string | number | null>>> {
+  const settings = defaultSettings({ databaseUrl });
+  const auth = await Authenticator.create(settings, silentLogger);
+  const metadata = await MetadataService.start({ metadataDatabaseUrl: databaseUrl, defaultDatabaseUrl: databaseUrl, logger: silentLogger });
+  try {
+    const make = (enableAllowlist: boolean): AppDeps => {
+      const graphql = new GraphqlService(metadata.catalogRef, { stringifyNumericTypes: false, inferFunctionPermissions: true, logger: silentLogger, enableAllowlist });
+      return { settings, logger: silentLogger, auth, metadata, graphql, rest: new RestService(metadata.catalogRef, graphql) };
+    };
+    const off = make(false);
+    const on = make(true);
+    const admin = { 'content-type': 'application/json', ...engineHeaders('admin') };
+    const customer = { 'content-type': 'application/json', ...engineHeaders('customer') };
+    const ctx = (): RequestContext => new RequestContext('127.0.0.1');
+    const ways: ReadonlyArray<readonly [string, () => Promise<string>]> = [
+      ['answerGraphql as admin', async () => (await answerGraphql(off, { method: 'POST', headers: admin, payload: graphqlBody }, ctx())).body],
+      ['answerRest as admin', async () => `{"data":${(await answerRest(off, 'POST', '/api/rest/albums/1', admin, '{}', ctx())).body}}`],
+      ['answerGraphql as customer, allow-list off', async () => (await answerGraphql(off, { method: 'POST', headers: customer, payload: graphqlBody }, ctx())).body],
+      ['answerGraphql as customer, allow-list on', async () => (await answerGraphql(on, { method: 'POST', headers: customer, payload: graphqlBody }, ctx())).body],
+    ];
+    const expected = await ways[0]![1]();
+    for (const [name, f] of ways) {
+      const got = await f();
+      if (got !== expected) throw new Error(`${name} answered ${got.slice(0, 200)}`);
+    }
+    const cpu: Record<string, number[]> = {};
+    for (let round = 0; round < rounds; round++) {
+      for (const [name, f] of round % 2 === 0 ? ways : [...ways].reverse()) {
+        let left = requests;
+        const c0 = process.cpuUsage();
+        await Promise.all(
+          Array.from({ length: 16 }, async () => {
+            while (left-- > 0) await f();
+          }),
+        );
+        const c = process.cpuUsage(c0);
+        (cpu[name] ??= []).push((c.user + c.system) / requests);
+      }
+    }
+    const base = (name: string): number => median(cpu[name] ?? []);
+    return ways.map(([name]) => {
+      const us = base(name);
+      const ref = name.includes('allow-list on') ? base('answerGraphql as customer, allow-list off') : name.startsWith('answerRest') ? base('answerGraphql as admin') : us;
+      return { way: name, 'CPU µs/request': Number(us.toFixed(1)), 'vs its reference': `${((us / ref) * 100).toFixed(1)}%`, runs: (cpu[name] ?? []).map((x) => x.toFixed(1)).join(' / ') };
+    });
+  } finally {
+    await metadata.close();
+  }
+}
 
 export default bench;
