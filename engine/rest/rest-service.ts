@@ -47,8 +47,10 @@ function errorResponse(e: EngineError, isAdmin: boolean, headers?: Record<string
 /** Splits a path into decoded segments; null when a segment is not valid percent-encoding. */
 function segmentsOf(path: string): string[] | null {
   const trimmed = path.endsWith('/') ? path.slice(0, -1) : path;
+  const parts = trimmed.split('/');
+  if (!trimmed.includes('%')) return parts;
   try {
-    return trimmed.split('/').map(decodeURIComponent);
+    return parts.map(decodeURIComponent);
   } catch {
     return null;
   }
@@ -58,10 +60,12 @@ function segmentsOf(path: string): string[] | null {
 export class RestService implements RestApi {
   readonly #catalogRef: CatalogRef;
   readonly #runner: RestRunner;
+  readonly #adminSchema: () => GraphQLSchema;
 
   constructor(catalogRef: CatalogRef, runner: RestRunner) {
     this.#catalogRef = catalogRef;
     this.#runner = runner;
+    this.#adminSchema = () => runner.adminSchema();
   }
 
   async handle(req: RestRequest, session: Session, ctx?: RequestContext): Promise<RestResponse> {
@@ -87,7 +91,7 @@ export class RestService implements RestApi {
         return errorResponse(refused, session.isAdmin, { allow: allowed.join(', ') });
       }
       const { endpoint, params } = found;
-      const variables = restVariables(endpoint.operation, this.#runner.adminSchema(), params, new URLSearchParams(req.query), req.body);
+      const variables = restVariables(endpoint.operation, this.#adminSchema, params, req.query, req.body);
       const text = await this.#runner.runRequest(session, { query: endpoint.query, variables, operationName: endpoint.operation.name?.value ?? null }, ctx);
       return { status: 200, jsonText: text };
     } catch (e) {

@@ -27,7 +27,7 @@ function bad(message: string): EngineError {
 const INT32 = 2 ** 31;
 
 /** Reads `text` as a value of `type` (Note [REST variable coercion]). */
-export function readText(name: string, text: string, type: TypeNode, schema: GraphQLSchema): unknown {
+export function readText(name: string, text: string, type: TypeNode, schema: () => GraphQLSchema): unknown {
   const t = type.kind === Kind.NON_NULL_TYPE ? type.type : type;
   if (t.kind === Kind.LIST_TYPE) return readJson(name, text, 'a list');
   const typeName = t.name.value;
@@ -57,7 +57,7 @@ export function readText(name: string, text: string, type: TypeNode, schema: Gra
         return text;
       }
   }
-  const named = schema.getType(typeName);
+  const named = schema().getType(typeName);
   if (named !== undefined && named !== null && isInputObjectType(named)) return readJson(name, text, `a ${typeName}`);
   if (named !== undefined && named !== null && isEnumType(named)) return text;
   return text;
@@ -71,19 +71,23 @@ function readJson(name: string, text: string, what: string): unknown {
   }
 }
 
-/** The variables of one request (Note [REST variable coercion]). */
+/**
+ * The variables of one request (Note [REST variable coercion]); `query` is
+ * the raw query string; `schema` is asked for only when a type needs it.
+ */
 export function restVariables(
   operation: OperationDefinitionNode,
-  schema: GraphQLSchema,
+  schema: () => GraphQLSchema,
   path: Readonly<Record<string, string>>,
-  query: URLSearchParams,
+  queryString: string,
   body: unknown,
 ): Record<string, unknown> {
+  const query = queryString === '' ? null : new URLSearchParams(queryString);
   const fromBody = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const out: Record<string, unknown> = {};
   for (const def of operation.variableDefinitions ?? []) {
     const name = def.variable.name.value;
-    const text = Object.hasOwn(path, name) ? path[name] : query.get(name);
+    const text = Object.hasOwn(path, name) ? path[name] : query?.get(name);
     if (text !== null && text !== undefined) out[name] = readText(name, text, def.type, schema);
     else if (Object.hasOwn(fromBody, name)) out[name] = fromBody[name];
     else if (def.type.kind === Kind.NON_NULL_TYPE && def.defaultValue === undefined) throw bad(`variable "${name}" is required (a path parameter, a query parameter or a key of the JSON body)`);

@@ -153,13 +153,14 @@ async function measureInProcess(databaseUrl: string, graphqlBody: string, reques
     const ctx = (): RequestContext => new RequestContext('127.0.0.1');
     const ways: ReadonlyArray<readonly [string, () => Promise<string>]> = [
       ['answerGraphql as admin', async () => (await answerGraphql(off, { method: 'POST', headers: admin, payload: graphqlBody }, ctx())).body],
-      ['answerRest as admin', async () => `{"data":${(await answerRest(off, 'POST', '/api/rest/albums/1', admin, '{}', ctx())).body}}`],
+      ['answerRest as admin', async () => (await answerRest(off, 'POST', '/api/rest/albums/1', admin, '{}', ctx())).body],
       ['answerGraphql as customer, allow-list off', async () => (await answerGraphql(off, { method: 'POST', headers: customer, payload: graphqlBody }, ctx())).body],
       ['answerGraphql as customer, allow-list on', async () => (await answerGraphql(on, { method: 'POST', headers: customer, payload: graphqlBody }, ctx())).body],
     ];
     const expected = await ways[0]![1]();
     for (const [name, f] of ways) {
-      const got = await f();
+      // REST answers the data object without its wrapper.
+      const got = name.startsWith('answerRest') ? `{"data":${await f()}}` : await f();
       if (got !== expected) throw new Error(`${name} answered ${got.slice(0, 200)}`);
     }
     const cpu: Record<string, number[]> = {};
