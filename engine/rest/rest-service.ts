@@ -13,6 +13,24 @@
  * Finding the endpoint is a scan of the endpoints with as many segments as
  * the path (a handful in practice; URL templates never clash, Note [URL
  * template clashes], so at most one matches a method).
+ *
+ * Note [REST and allow-list cost]
+ * Measured with the bench cell (test/bench/capabilities/rest.ts, `npm run
+ * bench -- --capabilities rest`, sf1, AlbumByPK, 6 alternating rounds) on
+ * the shared two-core machine while other engineers' test suites ran:
+ * - in one process (answerGraphql vs answerRest, CPU per request including
+ *   the database round trip's client side): 63.8 µs for /v1/graphql, 69.0
+ *   for REST (+8%) before the REST path skipped URL decoding, query-string
+ *   parsing and the schema lookup when not needed; allow-list off 65.3,
+ *   on 68.2 µs, with the runs of both spanning 63.5-75.5 µs: the check runs
+ *   on a plan-cache miss only, so a hit executes the same instructions.
+ * - over HTTP the throughput of one run swung between 1,100 and 7,900
+ *   req/s with the machine's load, so neither goal (REST within 5% of
+ *   /v1/graphql, allow-list no difference) can be read off it: medians were
+ *   REST 82% of /v1/graphql (paired ratio 110%), allow-list on 118% of off
+ *   (paired 107%); engine CPU per request 0.097 vs 0.108 ms and 0.121 vs
+ *   0.107 ms. Through fastify (before REST took the node:http fast path) it
+ *   was 0.124 vs 0.103 ms.
  */
 import type { GraphQLSchema } from 'graphql';
 import type { RestApi, RestRequest, RestResponse } from '../api/contract.ts';
