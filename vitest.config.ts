@@ -23,6 +23,9 @@ export default defineConfig({
     // Two cores: files run in parallel workers, each on its own database of one shared server.
     pool: 'forks',
     maxWorkers: 2,
+    // vite resolves the engine's `graphql` to index.mjs while Node loads it as CJS for external packages:
+    // @graphql-tools/* must go through vite too, or their types come from "another realm" (engine/remote/).
+    server: { deps: { inline: [/@graphql-tools\//] } },
     projects: [
       {
         extends: true,

@@ -35,6 +35,9 @@ import { resolveEventTriggers } from './stages/event-triggers.ts';
 import { resolveFunctions } from './stages/functions.ts';
 import { resolveInheritedRoles, rolesOf } from './stages/inherited-roles.ts';
 import { resolveRelationships } from './stages/relationships.ts';
+import { resolveRemoteSchemas } from './stages/remote-schemas.ts';
+import type { PreparedRemoteSchemas } from '../remote/remote-preparer.ts';
+import { remoteSchemaEntries } from '../remote/definition.ts';
 import { resolveSources } from './stages/sources.ts';
 import { resolveTablePermissions } from './stages/table-permissions.ts';
 import { linkEnumTables, resolveTables } from './stages/tracked-tables.ts';
@@ -45,8 +48,15 @@ import type { CatalogStamp } from './version.ts';
 /**
  * Builds the catalog of `doc`, numbered by `stamp`. Pure and synchronous: all database reads happen before.
  * `checkQueries` validates stored queries against the admin schema (stages/query-collections.ts); without it only their syntax is checked.
+ * `remotes`: the remote schemas as prepared (remote/remote-preparer.ts).
  */
-export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, stamp: CatalogStamp, checkQueries?: QueryChecker): Catalog {
+export function buildCatalog(
+  doc: MetadataDocument,
+  prepared: PreparedSources,
+  stamp: CatalogStamp,
+  checkQueries?: QueryChecker,
+  remotes: PreparedRemoteSchemas = new Map(),
+): Catalog {
   const sources = resolveSources(doc, prepared);
   const tables = resolveTables(sources.output);
   const linked = linkEnumTables(tables.output.tables);
@@ -67,11 +77,12 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, s
   });
   const functions = resolveFunctions(sources.output, assembled, tables.output.names, roles.output);
   const eventTriggers = resolveEventTriggers(doc, functions.output);
+  const remoteSchemas = resolveRemoteSchemas(doc, remotes, tables.output.names);
   const built: Catalog = {
     version: stamp.version,
     resourceVersion: stamp.resourceVersion,
     sources: eventTriggers.output,
-    roles: rolesOf(doc),
+    roles: withRemoteRoles(rolesOf(doc), doc),
     inconsistencies: [
       ...sources.inconsistencies,
       ...tables.inconsistencies,
@@ -81,11 +92,20 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, s
       ...permissions.inconsistencies,
       ...functions.inconsistencies,
       ...eventTriggers.inconsistencies,
+      ...remoteSchemas.inconsistencies,
     ],
+    ...(remoteSchemas.output.size === 0 ? {} : { remoteSchemas: remoteSchemas.output }),
     ...(doc.api_limits === undefined ? {} : { apiLimits: doc.api_limits }),
   };
   // Last: stored queries are validated against the schema of everything above.
   const collections = resolveQueryCollections(doc, checkQueries === undefined ? null : checkQueries(built));
   if (collections.output === undefined) return built;
   return { ...built, queryCollections: collections.output, inconsistencies: [...built.inconsistencies, ...collections.inconsistencies] };
+}
+
+/** `roles` plus the roles of remote schema permissions, sorted. */
+function withRemoteRoles(roles: string[], doc: MetadataDocument): string[] {
+  const more = remoteSchemaEntries(doc.remote_schemas).flatMap((r) => (r.permissions ?? []).map((p) => p.role));
+  if (more.every((r) => roles.includes(r) || r === 'admin')) return roles;
+  return [...new Set([...roles, ...more])].filter((r) => r !== 'admin').sort();
 }

@@ -33,7 +33,10 @@ export type MetadataObjectRef =
   /** A query collection (`query` null) or one query of it. */
   | { readonly kind: 'query_collection'; readonly collection: string; readonly query: string | null }
   | { readonly kind: 'allowlist'; readonly collection: string }
-  | { readonly kind: 'rest_endpoint'; readonly name: string };
+  | { readonly kind: 'rest_endpoint'; readonly name: string }
+  | { readonly kind: 'remote_schema'; readonly name: string }
+  | { readonly kind: 'remote_schema_permission'; readonly remoteSchema: string; readonly role: string }
+  | { readonly kind: 'remote_relationship'; readonly source: string; readonly table: QualifiedName; readonly name: string };
 
 /** The stable id of a reference. */
 export function objectId(ref: MetadataObjectRef): string {
@@ -55,6 +58,7 @@ export function objectId(ref: MetadataObjectRef): string {
       return JSON.stringify([ref.kind, ref.source, ref.function.schema, ref.function.name, ref.role]);
     case 'computed_field':
     case 'event_trigger':
+    case 'remote_relationship':
       return JSON.stringify([ref.kind, ref.source, ref.table.schema, ref.table.name, ref.name]);
     case 'query_collection':
       return JSON.stringify(ref.query === null ? [ref.kind, ref.collection] : [ref.kind, ref.collection, ref.query]);
@@ -62,6 +66,10 @@ export function objectId(ref: MetadataObjectRef): string {
       return JSON.stringify([ref.kind, ref.collection]);
     case 'rest_endpoint':
       return JSON.stringify([ref.kind, ref.name]);
+    case 'remote_schema':
+      return JSON.stringify([ref.kind, ref.name]);
+    case 'remote_schema_permission':
+      return JSON.stringify([ref.kind, ref.remoteSchema, ref.role]);
   }
 }
 
@@ -94,6 +102,7 @@ export function parseObjectId(id: string): MetadataObjectRef | null {
       return { kind, source, function: table, role: a };
     case 'computed_field':
     case 'event_trigger':
+    case 'remote_relationship':
       return { kind, source, table, name: a };
     case 'query_collection':
       // [kind, collection] or [kind, collection, query]: the query sits where `schema` does.
@@ -102,6 +111,10 @@ export function parseObjectId(id: string): MetadataObjectRef | null {
       return { kind, collection: source };
     case 'rest_endpoint':
       return { kind, name: source };
+    case 'remote_schema':
+      return { kind, name: source };
+    case 'remote_schema_permission':
+      return { kind, remoteSchema: source, role: schema };
     default:
       return null;
   }
@@ -144,5 +157,11 @@ export function objectName(ref: MetadataObjectRef): string {
       return `allowlist entry for query collection ${ref.collection}`;
     case 'rest_endpoint':
       return `rest endpoint ${ref.name}`;
+    case 'remote_schema':
+      return `remote_schema ${ref.name}`;
+    case 'remote_schema_permission':
+      return `remote_schema_permission ${ref.remoteSchema}.${ref.role}`;
+    case 'remote_relationship':
+      return `remote_relationship ${ref.name} in table ${tableText(ref.table)} in source ${ref.source}`;
   }
 }

@@ -19,14 +19,15 @@ import type { MetadataDocument } from '../metadata/document.ts';
  * objects of its kind in a document to prepared values by name, each either
  * ready or failed with a reason (the build reports a failed one as an
  * inconsistent object of that kind), reuses what it prepared before unless
- * told to refresh it, and owns the clients it opened. Sources are the one
- * kind today (backends/source-preparer.ts: pools, introspection, enum rows).
- * Remote schemas are the next: a RemoteSchemaPreparer implementing
- * `ObjectPreparer<PreparedRemoteSchema>` (ready: the introspected SDL and the
- * resolved headers; failed: why the server did not answer), a second map in
- * MetadataState next to `prepared`, a second argument of buildCatalog, and a
- * "remote schemas" stage reading it; `refresh` then names remote schemas for
- * `reload_remote_schema` as it names sources for `reload_metadata`.
+ * told to refresh it, and owns the clients it opened. Two kinds: sources
+ * (backends/source-preparer.ts: pools, introspection, enum rows) and remote
+ * schemas (remote/remote-preparer.ts: ready with the introspected schema and
+ * the resolved URL and headers, failed with why the server did not answer),
+ * kept as `remotes` in MetadataState next to `prepared`, passed as the last
+ * argument of buildCatalog and read by the "remote schemas" stage; an Edit's
+ * `refreshRemotes` names remote schemas for `reload_remote_schema` and
+ * `reload_metadata` as `refresh` names sources. A GraphQL request never
+ * introspects a remote.
  */
 
 /** Which objects to prepare afresh: none, some by name, or all. */

@@ -15,6 +15,7 @@ import type { ApiLimits } from '../metadata/document.ts';
 import type { CompiledRequestTransform, CompiledResponseTransform } from '../transforms/index.ts';
 import type { DocumentNode, OperationDefinitionNode } from 'graphql';
 import type { UrlSegment } from '../rest/url-template.ts';
+import type { RemoteSchemaInfo } from '../remote/types.ts';
 
 /** A table or view name with its schema. */
 export interface QualifiedName {
@@ -35,6 +36,8 @@ export interface Catalog {
   /** Every role named anywhere in metadata (permissions, inherited roles), `admin` excluded. */
   readonly roles: readonly string[];
   readonly inconsistencies: readonly InconsistentObject[];
+  /** Consistent remote schemas by name (catalog/stages/remote-schemas.ts); absent when there are none. */
+  readonly remoteSchemas?: ReadonlyMap<string, RemoteSchemaInfo>;
   /** The document's `api_limits` (execute/api-limits.ts applies them); absent when none are set. */
   readonly apiLimits?: ApiLimits;
   /** The allow-list and REST endpoints (stages/query-collections.ts); absent when there are no collections. */

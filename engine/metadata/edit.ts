@@ -5,7 +5,7 @@
  */
 import type { MetadataObjectRef, PermissionKind } from '../catalog/object-id.ts';
 import type { QualifiedName } from '../catalog/types.ts';
-import { sameTable, type FunctionMetadata, type MetadataDocument, type SourceMetadata, type TableMetadata } from './document.ts';
+import { sameTable, type FunctionMetadata, type JsonObject, type MetadataDocument, type SourceMetadata, type TableMetadata } from './document.ts';
 
 /** The source named `name`, if any. */
 export function findSource(doc: MetadataDocument, name: string): SourceMetadata | undefined {
@@ -126,6 +126,18 @@ export function removeObject(doc: MetadataDocument, ref: MetadataObjectRef): Met
         ...t,
         event_triggers: t.event_triggers.filter((e) => e['name'] !== ref.name),
       }));
+    case 'remote_relationship':
+      return updateTable(doc, ref.source, ref.table, (t) => ({
+        ...t,
+        remote_relationships: t.remote_relationships.filter((r) => r['name'] !== ref.name),
+      }));
+    case 'remote_schema':
+      return { ...doc, remote_schemas: doc.remote_schemas.filter((r) => r['name'] !== ref.name) };
+    case 'remote_schema_permission':
+      return updateRemoteSchema(doc, ref.remoteSchema, (r) => ({
+        ...r,
+        permissions: ((r['permissions'] ?? []) as ReadonlyArray<JsonObject>).filter((p) => p['role'] !== ref.role),
+      }));
     case 'query_collection': {
       const query = ref.query;
       if (query === null) return { ...doc, query_collections: doc.query_collections.filter((c) => c.name !== ref.collection) };
@@ -141,4 +153,9 @@ export function removeObject(doc: MetadataDocument, ref: MetadataObjectRef): Met
     case 'rest_endpoint':
       return { ...doc, rest_endpoints: doc.rest_endpoints.filter((r) => r.name !== ref.name) };
   }
+}
+
+/** `doc` with the remote schema `name` replaced by `f` of it. */
+export function updateRemoteSchema(doc: MetadataDocument, name: string, f: (r: JsonObject) => JsonObject): MetadataDocument {
+  return { ...doc, remote_schemas: doc.remote_schemas.map((r) => (r['name'] === name ? f(r) : r)) };
 }

@@ -13,6 +13,7 @@ import type { ApiFamily } from '../api/contract.ts';
 import type { MetadataDocument } from './document.ts';
 import type { Refresh, SourcePreparer } from '../backends/source-preparer.ts';
 import type { Effect } from './effects.ts';
+import type { PreparedRemoteSchemas } from '../remote/remote-preparer.ts';
 
 /** The metadata in force (or pending inside a call): document, version, catalog, prepared sources. */
 export interface MetadataState {
@@ -20,6 +21,8 @@ export interface MetadataState {
   readonly resourceVersion: number;
   readonly catalog: Catalog;
   readonly prepared: PreparedSources;
+  /** Remote schemas as introspected (remote/remote-preparer.ts; Note [Preparers]). */
+  readonly remotes: PreparedRemoteSchemas;
 }
 
 /** One call as it came in: `{type, args, version?}`, with where it sits in the request. */
@@ -45,6 +48,8 @@ export interface Edit {
   readonly drop?: { readonly cascade: boolean };
   /** Sources to introspect afresh before building. */
   readonly refresh?: Refresh;
+  /** Remote schemas to introspect afresh before building (reload_remote_schema, reload_metadata). */
+  readonly refreshRemotes?: Refresh;
   /**
    * Sources already prepared for this edit (run_sql: introspected inside its
    * transaction); they are used as they are and count as introspected afresh.

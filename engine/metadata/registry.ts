@@ -64,6 +64,20 @@ import {
   invokeEventTrigger,
   redeliverEvent,
 } from './operations/event-triggers/event-log-operations.ts';
+import { addRemoteSchema, updateRemoteSchemaOp } from './operations/remote-schemas/add-remote-schema.ts';
+import { introspectRemoteSchema, reloadRemoteSchema, removeRemoteSchema } from './operations/remote-schemas/remove-remote-schema.ts';
+import { addRemoteSchemaPermissions, dropRemoteSchemaPermissions } from './operations/remote-schemas/remote-schema-permission.ts';
+
+/** Remote schema operations: the same names on `/v1/metadata` and `/v1/query`. */
+const REMOTE_SCHEMA_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
+  ['add_remote_schema', addRemoteSchema],
+  ['update_remote_schema', updateRemoteSchemaOp],
+  ['remove_remote_schema', removeRemoteSchema],
+  ['reload_remote_schema', reloadRemoteSchema],
+  ['introspect_remote_schema', introspectRemoteSchema],
+  ['add_remote_schema_permissions', addRemoteSchemaPermissions],
+  ['drop_remote_schema_permissions', dropRemoteSchemaPermissions],
+];
 
 /** `create_<kind>_permission`, `drop_<kind>_permission`, `set_permission_comment` (same names with and without `pg_`). */
 const PERMISSION_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
@@ -119,6 +133,7 @@ const MANAGE_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
   ['get_resource_version', getResourceVersion],
   ['drop_inconsistent_metadata', dropInconsistentMetadata],
   ['bulk', bulk],
+  ...REMOTE_SCHEMA_OPERATIONS,
 ];
 
 /** Query collections, the allow-list and REST endpoints: the same names on `/v1/metadata` and `/v1/query`. */

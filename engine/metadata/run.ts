@@ -21,6 +21,7 @@ import type { CallResult, Edit, MetadataCall, MetadataState, RunContext, RunSqlS
 import { resolveOperation } from './registry.ts';
 import type { Refresh, SourcePreparer } from '../backends/source-preparer.ts';
 import { wireInconsistencies } from './operations/manage/inconsistent-objects.ts';
+import type { RemoteSchemaPreparer } from '../remote/remote-preparer.ts';
 
 /*
  * Note [Deferred builds]
@@ -39,6 +40,7 @@ export interface CallPipelineOptions {
   readonly api: ApiFamily;
   readonly state: MetadataState;
   readonly preparer: SourcePreparer;
+  readonly remotePreparer: RemoteSchemaPreparer;
   readonly defaultDatabaseUrl: string | null;
   readonly metadataDatabaseUrl: string;
   /** Numbers the catalogs this pipeline builds (catalog/version.ts). */
@@ -55,6 +57,7 @@ export class CallPipeline implements RunContext {
   readonly sql: RunSqlServices;
   readonly #initial: MetadataState;
   readonly #preparer: SourcePreparer;
+  readonly #remotePreparer: RemoteSchemaPreparer;
   readonly #catalogVersions: CatalogVersions;
   readonly #checkQueries: QueryChecker | undefined;
   #state: MetadataState;
@@ -71,6 +74,7 @@ export class CallPipeline implements RunContext {
     this.#initial = opts.state;
     this.#state = opts.state;
     this.#preparer = opts.preparer;
+    this.#remotePreparer = opts.remotePreparer;
     this.#catalogVersions = opts.catalogVersions;
     this.#checkQueries = opts.checkQueries;
     this.sql = { preparer: opts.preparer };
@@ -133,9 +137,12 @@ export class CallPipeline implements RunContext {
     const refresh = edit.refresh ?? new Set<string>();
     let current = this.#state.prepared;
     if (edit.prepared !== undefined) current = new Map([...current, ...edit.prepared]);
-    const prepared = await this.#preparer.prepare(doc, current, refresh, this.#via());
-    const catalog = buildCatalog(doc, prepared, { version: this.#catalogVersions.next(), resourceVersion: this.#state.resourceVersion + 1 }, this.#checkQueries);
-    return { doc, resourceVersion: this.#state.resourceVersion, catalog, prepared };
+    const [prepared, remotes] = await Promise.all([
+      this.#preparer.prepare(doc, current, refresh, this.#via()),
+      this.#remotePreparer.prepare(doc, this.#state.remotes, edit.refreshRemotes),
+    ]);
+    const catalog = buildCatalog(doc, prepared, { version: this.#catalogVersions.next(), resourceVersion: this.#state.resourceVersion + 1 }, this.#checkQueries, remotes);
+    return { doc, resourceVersion: this.#state.resourceVersion, catalog, prepared, remotes };
   }
 
   /** Runs `fn` with builds deferred; see Note [Deferred builds]. */
@@ -178,7 +185,8 @@ export class CallPipeline implements RunContext {
 
   /** Prepares, builds and checks an edit; on success it becomes the pending state. */
   async commitEdit(edit: Edit): Promise<MetadataState> {
-    const plain = edit.drop === undefined && edit.refresh === undefined && edit.prepared === undefined && edit.allowInconsistency !== true;
+    const plain =
+      edit.drop === undefined && edit.refresh === undefined && edit.refreshRemotes === undefined && edit.prepared === undefined && edit.allowInconsistency !== true;
     if (this.#batchDepth > 0 && plain) {
       this.#deferred.push({ touched: new Set(edit.touched.map(objectId)), path: edit.path });
       this.#state = { ...this.#state, doc: edit.doc };

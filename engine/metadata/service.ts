@@ -31,6 +31,7 @@ import { storedDocumentSchema } from './schemas/document.ts';
 import { assertValid } from './schemas/validate.ts';
 import { SourcePreparer, type Refresh } from '../backends/source-preparer.ts';
 import { MetadataStore, type MetadataChange } from './store.ts';
+import { RemoteSchemaPreparer } from '../remote/remote-preparer.ts';
 import { requireAdmin } from '../auth/require-admin.ts';
 
 /** Options of {@link MetadataService.start}. */
@@ -90,6 +91,7 @@ export class MetadataService implements MetadataApi {
   readonly catalogRef: CatalogRef;
   readonly #store: MetadataStore;
   readonly #preparer: SourcePreparer;
+  readonly #remotePreparer = new RemoteSchemaPreparer();
   /** Numbers every catalog this service builds, so installed snapshots are strictly increasing. */
   readonly #catalogVersions: CatalogVersions;
   readonly #logger: Logger;
@@ -123,10 +125,10 @@ export class MetadataService implements MetadataApi {
     try {
       const stored = await store.loadOrInitialize(toWireDocument(initialDocument(opts.defaultDatabaseUrl)));
       const doc = parseStoredDocument(stored.metadata);
-      const prepared = await preparer.prepare(doc, new Map(), 'all');
+      const [prepared, remotes] = await Promise.all([preparer.prepare(doc, new Map(), 'all'), new RemoteSchemaPreparer().prepare(doc, new Map(), 'all')]);
       const catalogVersions = new CatalogVersions();
-      const catalog = buildCatalog(doc, prepared, { version: catalogVersions.next(), resourceVersion: stored.resourceVersion }, opts.checkQueries);
-      const service = new MetadataService(store, preparer, catalogVersions, { doc, resourceVersion: stored.resourceVersion, catalog, prepared }, opts);
+      const catalog = buildCatalog(doc, prepared, { version: catalogVersions.next(), resourceVersion: stored.resourceVersion }, opts.checkQueries, remotes);
+      const service = new MetadataService(store, preparer, catalogVersions, { doc, resourceVersion: stored.resourceVersion, catalog, prepared, remotes }, opts);
       if (catalog.inconsistencies.length > 0) {
         opts.logger.log('metadata', 'warn', { message: 'metadata is inconsistent', inconsistent_objects: catalog.inconsistencies.length });
       }
@@ -192,6 +194,7 @@ export class MetadataService implements MetadataApi {
       api,
       state: fresh.state,
       preparer: this.#preparer,
+      remotePreparer: this.#remotePreparer,
       defaultDatabaseUrl: this.#defaultDatabaseUrl,
       metadataDatabaseUrl: this.#store.url,
       catalogVersions: this.#catalogVersions,
@@ -243,14 +246,14 @@ export class MetadataService implements MetadataApi {
     const stale = await this.#preparer.stale(s.doc, s.prepared);
     if (stale.size === 0) return { state: s, stale };
     const prepared = await this.#preparer.prepare(s.doc, s.prepared, stale);
-    return { state: { ...s, prepared, catalog: buildCatalog(s.doc, prepared, this.#stamp(s.resourceVersion), this.#checkQueries) }, stale };
+    return { state: { ...s, prepared, catalog: buildCatalog(s.doc, prepared, this.#stamp(s.resourceVersion), this.#checkQueries, s.remotes) }, stale };
   }
 
   async #refreshCommitted(sources: ReadonlySet<string>): Promise<void> {
     try {
       const s = this.#state;
       const prepared = await this.#preparer.prepare(s.doc, s.prepared, sources);
-      this.#install({ ...s, prepared, catalog: buildCatalog(s.doc, prepared, this.#stamp(s.resourceVersion), this.#checkQueries) });
+      this.#install({ ...s, prepared, catalog: buildCatalog(s.doc, prepared, this.#stamp(s.resourceVersion), this.#checkQueries, s.remotes) });
     } catch (e) {
       this.#logger.log('metadata', 'error', { message: 'could not re-introspect after a failed request', error: e });
     }
@@ -274,9 +277,12 @@ export class MetadataService implements MetadataApi {
         if (stored === null || stored.resourceVersion <= this.#state.resourceVersion) return;
         const doc = parseStoredDocument(stored.metadata);
         const refresh: Refresh = change.refreshed === 'all' ? 'all' : new Set(change.refreshed);
-        const prepared = await this.#preparer.prepare(doc, this.#state.prepared, refresh);
-        const catalog = buildCatalog(doc, prepared, this.#stamp(stored.resourceVersion), this.#checkQueries);
-        this.#install({ doc, resourceVersion: stored.resourceVersion, catalog, prepared });
+        const [prepared, remotes] = await Promise.all([
+          this.#preparer.prepare(doc, this.#state.prepared, refresh),
+          this.#remotePreparer.prepare(doc, this.#state.remotes),
+        ]);
+        const catalog = buildCatalog(doc, prepared, this.#stamp(stored.resourceVersion), this.#checkQueries, remotes);
+        this.#install({ doc, resourceVersion: stored.resourceVersion, catalog, prepared, remotes });
         this.#logger.log('schema-sync', 'info', { message: 'metadata reloaded after a change by another instance', resource_version: stored.resourceVersion });
       } catch (e) {
         this.#logger.log('schema-sync', 'error', { message: 'could not apply a metadata change from another instance', error: e });

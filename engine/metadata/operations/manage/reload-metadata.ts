@@ -3,7 +3,7 @@
  * rebuilds. Never refused for inconsistency; the answer reports it.
  * `recreate_event_triggers` re-installs the capture triggers of the sources it
  * names (Note [Capture follows the document] in metadata/event-trigger-capture.ts).
- * `reload_remote_schemas` is accepted; remote schemas arrive in a later issue.
+ * `reload_remote_schemas` (default all) introspects remote schemas again.
  */
 import { defineOperation } from '../../define.ts';
 import { argPath } from '../../operation.ts';
@@ -26,10 +26,12 @@ export const reloadMetadata = defineOperation<ReloadMetadataArgs>({
   async run(ctx, args, call) {
     const which = args.reload_sources ?? true;
     const refresh: Refresh = which === true ? 'all' : which === false ? new Set() : new Set(which);
+    const remotes = args.reload_remote_schemas ?? true;
     const next = await ctx.commitEdit({
       doc: ctx.state.doc,
       touched: [],
       refresh,
+      refreshRemotes: remotes === true ? 'all' : remotes === false ? new Set() : new Set(remotes),
       allowInconsistency: true,
       path: argPath(call),
     });

@@ -1,0 +1,64 @@
+/**
+ * `remove_remote_schema`, `reload_remote_schema` and
+ * `introspect_remote_schema`. v2 compat (docs/compat.md): removing is refused
+ * with `dependency-error` while a permission or a remote relationship uses
+ * the remote schema; reloading introspects it again and never fails for
+ * inconsistency (the answer is the usual success, the inconsistency shows in
+ * get_inconsistent_metadata).
+ */
+import { introspectionFromSchema } from 'graphql';
+import { ErrorCode } from '../../../errors/codes.ts';
+import { EngineError } from '../../../errors/engine-error.ts';
+import { defineOperation } from '../../define.ts';
+import { argPath, SUCCESS } from '../../operation.ts';
+import { remoteNameArgs, requireRemoteSchema } from './remote-schema-args.ts';
+
+/** The remove-remote-schema operation. */
+export const removeRemoteSchema = defineOperation<{ name: string }>({
+  mutates: true,
+  schema: remoteNameArgs,
+  async run(ctx, args, call) {
+    const doc = ctx.state.doc;
+    const entry = requireRemoteSchema(doc, args.name, call);
+    const dependents = (entry.permissions ?? []).map((p) => `remote_schema_permission ${args.name}.${p.role}`);
+    for (const s of doc.sources) {
+      for (const t of s.tables) {
+        for (const r of t.remote_relationships) {
+          if (JSON.stringify(r).includes(`"remote_schema":${JSON.stringify(args.name)}`)) dependents.push(`remote_relationship ${String(r['name'])} in table ${t.table.name} in source ${s.name}`);
+        }
+      }
+    }
+    if (dependents.length > 0) {
+      throw new EngineError(ErrorCode.DependencyError, `cannot drop due to the following dependent objects: ${dependents.join(', ')}`, { path: argPath(call) });
+    }
+    const next = { ...doc, remote_schemas: doc.remote_schemas.filter((r) => r['name'] !== args.name) };
+    await ctx.commitEdit({ doc: next, touched: [], drop: { cascade: false }, path: argPath(call) });
+    return { response: SUCCESS };
+  },
+});
+
+/** The reload-remote-schema operation. */
+export const reloadRemoteSchema = defineOperation<{ name: string }>({
+  mutates: true,
+  schema: remoteNameArgs,
+  async run(ctx, args, call) {
+    requireRemoteSchema(ctx.state.doc, args.name, call);
+    await ctx.commitEdit({ doc: ctx.state.doc, touched: [], refreshRemotes: new Set([args.name]), allowInconsistency: true, path: argPath(call) });
+    return { response: SUCCESS };
+  },
+});
+
+/** The introspect-remote-schema operation: the introspection of the remote as Engine shows it (customized). */
+export const introspectRemoteSchema = defineOperation<{ name: string }>({
+  mutates: false,
+  schema: remoteNameArgs,
+  async run(ctx, args, call) {
+    requireRemoteSchema(ctx.state.doc, args.name, call);
+    await ctx.flush();
+    const info = ctx.state.catalog.remoteSchemas?.get(args.name);
+    if (info === undefined) {
+      throw new EngineError(ErrorCode.RemoteSchemaError, `remote schema "${args.name}" is inconsistent`, { path: argPath(call, 'name') });
+    }
+    return { response: { data: introspectionFromSchema(info.full.schema) } };
+  },
+});

@@ -1,0 +1,104 @@
+/**
+ * The wire shapes of a remote schema in the metadata document (v2 compat:
+ * spec "Remote schema", "Remote schema `customization`", "Remote schema
+ * permission") and their resolution to what a client needs: the URL and
+ * header values with `*_from_env` read at prepare time.
+ */
+import { resolveEnv } from '../cli/env.ts';
+import type { JsonObject } from '../metadata/document.ts';
+
+/** A header of a remote schema definition: a value, or an environment variable naming it. */
+export interface RemoteHeaderDef {
+  readonly name: string;
+  readonly value?: string;
+  readonly value_from_env?: string;
+}
+
+/** `customization.field_names[]`: renames of the fields of one type (original names). */
+export interface FieldNamesCustomization {
+  readonly parent_type: string;
+  readonly prefix?: string;
+  readonly suffix?: string;
+  readonly mapping?: Readonly<Record<string, string>>;
+}
+
+/** `customization`. */
+export interface RemoteCustomization {
+  readonly root_fields_namespace?: string;
+  readonly type_names?: { readonly prefix?: string; readonly suffix?: string; readonly mapping?: Readonly<Record<string, string>> };
+  readonly field_names?: readonly FieldNamesCustomization[];
+}
+
+/** `definition` of a remote schema. */
+export interface RemoteSchemaDefinition {
+  readonly url?: string;
+  readonly url_from_env?: string;
+  readonly headers?: readonly RemoteHeaderDef[];
+  readonly forward_client_headers?: boolean;
+  readonly timeout_seconds?: number;
+  readonly customization?: RemoteCustomization;
+}
+
+/** A remote schema permission as stored under the remote schema. */
+export interface RemoteSchemaPermissionEntry {
+  readonly role: string;
+  readonly definition: { readonly schema: string };
+  readonly comment?: string;
+}
+
+/** A remote schema entry of the document (`remote_schemas[]`). */
+export interface RemoteSchemaEntry {
+  readonly name: string;
+  readonly definition: RemoteSchemaDefinition;
+  readonly comment?: string;
+  readonly permissions?: readonly RemoteSchemaPermissionEntry[];
+  readonly remote_relationships?: readonly JsonObject[];
+}
+
+/** The remote schemas of a document, typed (the document keeps them as JSON objects). */
+export function remoteSchemaEntries(list: readonly JsonObject[]): readonly RemoteSchemaEntry[] {
+  return list as unknown as readonly RemoteSchemaEntry[];
+}
+
+/** v2 compat: `timeout_seconds` defaults to 60. */
+export const DEFAULT_TIMEOUT_SECONDS = 60;
+
+/** Where and how to send requests to a remote schema, resolved. */
+export interface RemoteEndpoint {
+  readonly url: string;
+  /** Configured headers, names as given. */
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+  readonly forwardClientHeaders: boolean;
+  readonly timeoutMs: number;
+}
+
+/** Resolves the URL and headers of `def` (reading `*_from_env`), or says why it cannot. */
+export function resolveEndpoint(def: RemoteSchemaDefinition): RemoteEndpoint | { readonly reason: string } {
+  let url = def.url;
+  if (url === undefined && def.url_from_env !== undefined) {
+    url = resolveEnv(def.url_from_env);
+    if (url === undefined || url === '') return { reason: `environment variable "${def.url_from_env}" is not set` };
+  }
+  if (url === undefined) return { reason: 'the definition has neither url nor url_from_env' };
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { reason: `the url "${url}" is not http or https` };
+  } catch {
+    return { reason: `the url "${url}" is not a valid URL` };
+  }
+  const headers: Array<readonly [string, string]> = [];
+  for (const h of def.headers ?? []) {
+    if (h.value !== undefined) headers.push([h.name, h.value]);
+    else if (h.value_from_env !== undefined) {
+      const v = resolveEnv(h.value_from_env);
+      if (v === undefined) return { reason: `environment variable "${h.value_from_env}" is not set` };
+      headers.push([h.name, v]);
+    }
+  }
+  return {
+    url,
+    headers,
+    forwardClientHeaders: def.forward_client_headers === true,
+    timeoutMs: (def.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+  };
+}

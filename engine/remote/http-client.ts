@@ -1,0 +1,91 @@
+/**
+ * POSTs GraphQL requests to remote schemas over undici, with keep-alive
+ * connections per origin and a deadline per request. Every failure (refused
+ * connection, timeout, non-2xx status, a body that is not a GraphQL answer)
+ * becomes a {@link RemoteCallError} with a message fit for a client; nothing
+ * a remote does escapes as another exception.
+ */
+import { Agent, request } from 'undici';
+
+/** One agent for every remote: undici keeps a keep-alive pool per origin inside it. */
+const AGENT = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64 });
+
+/** A GraphQL answer as the remote gave it. */
+export interface RemoteAnswer {
+  readonly data?: Record<string, unknown> | null;
+  readonly errors?: ReadonlyArray<Record<string, unknown>>;
+}
+
+/** Why a remote call failed. */
+export class RemoteCallError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RemoteCallError';
+  }
+}
+
+/** A request to a remote schema. */
+export interface RemoteRequest {
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly timeoutMs: number;
+}
+
+/** Counts calls per URL: tests and the bench read it to see how many requests a query made. */
+export const remoteCallCounter = { calls: 0 };
+
+/** Sends one GraphQL request; the parsed answer, or a RemoteCallError. */
+export async function postGraphql(req: RemoteRequest): Promise<RemoteAnswer> {
+  remoteCallCounter.calls += 1;
+  let res;
+  try {
+    res = await request(req.url, {
+      method: 'POST',
+      headers: { ...req.headers, 'content-type': 'application/json', accept: 'application/json' },
+      body: req.body,
+      dispatcher: AGENT,
+      signal: AbortSignal.timeout(req.timeoutMs),
+      headersTimeout: req.timeoutMs,
+      bodyTimeout: req.timeoutMs,
+    });
+  } catch (e) {
+    throw new RemoteCallError(describe(e, req));
+  }
+  let text: string;
+  try {
+    text = await res.body.text();
+  } catch (e) {
+    throw new RemoteCallError(describe(e, req));
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new RemoteCallError(
+      res.statusCode >= 300 ? `the remote schema answered HTTP ${res.statusCode}` : 'the remote schema answered with invalid JSON',
+    );
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !('data' in parsed || 'errors' in parsed)) {
+    throw new RemoteCallError(
+      res.statusCode >= 300 ? `the remote schema answered HTTP ${res.statusCode}` : 'the remote schema did not answer with a GraphQL response',
+    );
+  }
+  const answer = parsed as RemoteAnswer;
+  if (answer.errors !== undefined && !Array.isArray(answer.errors)) throw new RemoteCallError('the remote schema answered with a malformed "errors"');
+  if (res.statusCode >= 300 && (answer.errors === undefined || answer.errors.length === 0)) {
+    throw new RemoteCallError(`the remote schema answered HTTP ${res.statusCode}`);
+  }
+  return answer;
+}
+
+function describe(e: unknown, req: RemoteRequest): string {
+  const name = e instanceof Error ? e.name : '';
+  if (name === 'TimeoutError' || name === 'AbortError' || name === 'HeadersTimeoutError' || name === 'BodyTimeoutError') {
+    return `the remote schema did not answer within ${req.timeoutMs / 1000} seconds`;
+  }
+  const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
+  const cause = e instanceof Error && e.cause instanceof Error ? e.cause.message : '';
+  const msg = e instanceof Error ? e.message : String(e);
+  return `could not reach the remote schema at ${req.url}: ${[code, cause || msg].filter((s) => s !== '').join(' ')}`;
+}

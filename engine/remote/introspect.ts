@@ -1,0 +1,38 @@
+/**
+ * Introspects a remote GraphQL server: the standard introspection query with
+ * the configured headers, turned into a GraphQLSchema by graphql-js. A server
+ * that is down, too slow, answers errors or garbage, or whose schema is not
+ * valid gives a reason instead (the remote schema is then inconsistent).
+ */
+import { buildClientSchema, getIntrospectionQuery, validateSchema, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
+import type { RemoteEndpoint } from './definition.ts';
+import { postGraphql, RemoteCallError } from './http-client.ts';
+
+const QUERY = JSON.stringify({ query: getIntrospectionQuery({ inputValueDeprecation: false }), operationName: 'IntrospectionQuery' });
+
+/** The remote's schema, or why it could not be had. */
+export async function introspectRemote(endpoint: RemoteEndpoint): Promise<{ schema: GraphQLSchema } | { reason: string }> {
+  let answer;
+  try {
+    answer = await postGraphql({ url: endpoint.url, headers: Object.fromEntries(endpoint.headers), body: QUERY, timeoutMs: endpoint.timeoutMs });
+  } catch (e) {
+    return { reason: e instanceof RemoteCallError ? e.message : String(e) };
+  }
+  if (answer.errors !== undefined && answer.errors.length > 0) {
+    const first = answer.errors[0]?.['message'];
+    return { reason: `introspecting the remote schema failed: ${typeof first === 'string' ? first : JSON.stringify(answer.errors[0])}` };
+  }
+  const data = answer.data as IntrospectionQuery | null | undefined;
+  if (data === null || data === undefined || typeof data.__schema !== 'object' || data.__schema === null) {
+    return { reason: 'the remote schema did not answer the introspection query with a schema' };
+  }
+  let schema: GraphQLSchema;
+  try {
+    schema = buildClientSchema(data);
+  } catch (e) {
+    return { reason: `the remote schema's introspection is not valid: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  const errors = validateSchema(schema);
+  if (errors.length > 0) return { reason: `the remote schema is not valid: ${errors[0]?.message ?? ''}` };
+  return { schema };
+}
