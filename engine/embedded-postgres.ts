@@ -111,7 +111,8 @@ export function nativeBinDir(): string {
 export async function copyEmbeddedPostgresTo(base: string, nativeDir?: string): Promise<typeof EmbeddedPostgresClass> {
   const modules = path.join(base, 'node_modules');
   const marker = path.join(base, '.complete');
-  if (!existsSync(marker)) {
+  // A copy whose linked dependencies are gone (made from a checkout since removed) is made again.
+  if (!existsSync(marker) || !existsSync(path.join(modules, 'pg')) || !existsSync(path.join(modules, 'async-exit-hook'))) {
     await rm(base, { recursive: true, force: true });
     const staging = `${base}.staging-${process.pid}`;
     await rm(staging, { recursive: true, force: true });
