@@ -1,5 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { startGraphqlServer } from '../../support/graphql-server.ts';
 import { startFixture, type MetadataFixture } from '../../support/metadata-schema.ts';
 import { chinookSql, chinookTrackRelationships, chinookTrackTables } from '../../support/chinook.ts';
 
@@ -90,7 +91,10 @@ describe('replace_metadata', () => {
     t.insert_permissions = [{ role: 'editor', permission: { check: {}, columns: ['name'], set: {} }, comment: 'c' }];
     t.update_permissions = [{ role: 'editor', permission: { columns: '*', filter: { id: { _eq: 'X-Engine-User-Id' } }, check: null } }];
     t.delete_permissions = [{ role: 'editor', permission: { filter: {} } }];
-    doc.remote_schemas = [{ name: 'rs', definition: { url: 'http://example.invalid/graphql', timeout_seconds: 60 } }];
+    // Remote schemas are introspected (issue 16): a real server on loopback.
+    const remote = await startGraphqlServer('type Query { hello: String }', { hello: () => 'hi' });
+    onTestFinished(() => remote.close());
+    doc.remote_schemas = [{ name: 'rs', definition: { url: remote.url, timeout_seconds: 60 } }];
     doc.query_collections = [{ name: 'allowed', definition: { queries: [{ name: 'q', query: '{ authors { id } }' }] } }];
     doc.allowlist = [{ collection: 'allowed', scope: { global: true } }];
     doc.actions = [{ name: 'act', definition: { kind: 'synchronous', handler: 'http://example.invalid', arguments: [], output_type: 'Out' } }];

@@ -5,7 +5,8 @@
  * level, each with the JSON path of the offending key; and keeps accepting
  * every key of v2's version 3 document.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { startGraphqlServer } from '../../support/graphql-server.ts';
 import { startFixture, type MetadataFixture } from '../../support/metadata-schema.ts';
 
 describe('replace_metadata refuses bad documents', () => {
@@ -102,7 +103,10 @@ describe('replace_metadata refuses bad documents', () => {
     doc.network = { tls_allowlist: [] };
     doc.backend_configs = { dataconnector: {} };
     doc.opentelemetry = { status: 'disabled' };
-    doc.remote_schemas = [{ name: 'rs', definition: { url: 'http://example.invalid' }, comment: 'c', permissions: [], remote_relationships: [] }];
+    // Remote schemas are introspected (issue 16): a real server on loopback.
+    const remote = await startGraphqlServer('type Query { hello: String }', { hello: () => 'hi' });
+    onTestFinished(() => remote.close());
+    doc.remote_schemas = [{ name: 'rs', definition: { url: remote.url }, comment: 'c', permissions: [], remote_relationships: [] }];
     doc.query_collections = [{ name: 'qc', definition: { queries: [] }, comment: null }];
     doc.allowlist = [{ collection: 'qc', scope: { global: true } }];
     doc.cron_triggers = [{ name: 'c', webhook: 'w', schedule: '* * * * *', include_in_metadata: true, payload: {}, retry_conf: {}, headers: [], comment: 'x' }];
