@@ -56,6 +56,7 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
     metrics,
     stringifyNumericTypes: settings.stringifyNumericTypes,
     inferFunctionPermissions: settings.inferFunctionPermissions,
+    remoteSchemaPermissions: settings.enableRemoteSchemaPermissions,
     planCacheBytes: settings.planCacheSizeMb * 1024 * 1024,
     queryFieldLimit: settings.queryFieldLimit,
     enableAllowlist: settings.enableAllowlist,

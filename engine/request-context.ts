@@ -41,6 +41,9 @@ export interface RequestFailure {
   readonly path?: string | undefined;
 }
 
+/** Request headers by lower-case name, as node:http gives them. */
+export type ClientHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;
+
 /** One request's context. */
 export class RequestContext implements Cancellation {
   readonly clientAddress: string | undefined;
@@ -54,6 +57,8 @@ export class RequestContext implements Cancellation {
   session: Session | null = null;
   /** Why the request failed, when it did (the http-log's `error`; an EngineError fits). */
   failure: RequestFailure | null = null;
+  /** The client's request headers (remote schemas with `forward_client_headers`); the object the HTTP layer has, not a copy. */
+  headers: ClientHeaders | undefined = undefined;
   #cancelled = false;
   #hook: (() => void) | null = null;
 

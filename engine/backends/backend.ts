@@ -8,7 +8,7 @@ import type { SourceKind } from '../catalog/types.ts';
 import type { EngineError } from '../errors/engine-error.ts';
 import type { EnumTableQuery, EnumTableRows, IntrospectedTable, SourceIntrospection } from './introspection.ts';
 import type { CompiledSql } from './sql/fragment.ts';
-import type { Cancellation } from '../request-context.ts';
+import type { Cancellation, ClientHeaders } from '../request-context.ts';
 
 /** A statement with its parameter values bound, ready to run. */
 export interface BoundStatement {
@@ -22,6 +22,8 @@ export interface RunOptions {
   readonly cancel?: Cancellation;
   /** A statement timeout for this request (a role's `time_limit`), over the source's default. */
   readonly timeoutMs?: number | null;
+  /** The client's headers, for remote schemas that forward them (execute/run-remote.ts); databases ignore them. */
+  readonly clientHeaders?: ClientHeaders;
 }
 
 /**

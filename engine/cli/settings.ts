@@ -37,6 +37,8 @@ export interface Settings {
   /** OTLP/HTTP traces endpoint (full URL); unset: no tracing (engine/observability/tracing.ts). */
   readonly otlpTracesEndpoint: string | null;
   readonly inferFunctionPermissions: boolean;
+  /** Roles see a remote schema only through a remote schema permission (v2 default: false, every role sees it whole). */
+  readonly enableRemoteSchemaPermissions: boolean;
   readonly stringifyNumericTypes: boolean;
   /** Estimated MiB the plan cache may keep (Note [Plan cache bytes] in execute/plan-cache.ts). */
   readonly planCacheSizeMb: number;
@@ -103,6 +105,7 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'metricsNodeDefaults', flag: '--metrics-node-defaults', env: 'ENGINE_GRAPHQL_METRICS_NODE_DEFAULTS', kind: 'bool', describe: "prom-client's default Node process metrics on /v1/metrics too (default false)" },
   { key: 'otlpTracesEndpoint', flag: '--otlp-traces-endpoint', env: 'ENGINE_GRAPHQL_OTLP_TRACES_ENDPOINT', fallbackEnv: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', kind: 'string', describe: 'OTLP/HTTP endpoint traces are exported to (e.g. http://collector:4318/v1/traces; else OTEL_EXPORTER_OTLP_TRACES_ENDPOINT); unset: no tracing' },
   { key: 'inferFunctionPermissions', flag: '--infer-function-permissions', env: 'ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS', kind: 'bool', describe: 'roles that may select a function\'s table may call it (default true)' },
+  { key: 'enableRemoteSchemaPermissions', flag: '--enable-remote-schema-permissions', env: 'ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS', kind: 'bool', describe: 'roles see a remote schema only through its permissions (default false: every role sees it whole)' },
   { key: 'stringifyNumericTypes', flag: '--stringify-numeric-types', env: 'ENGINE_GRAPHQL_STRINGIFY_NUMERIC_TYPES', kind: 'bool', describe: 'return bigint, numeric and float values as JSON strings (default false)' },
   { key: 'planCacheSizeMb', flag: '--plan-cache-size-mb', env: 'ENGINE_GRAPHQL_PLAN_CACHE_SIZE_MB', kind: 'int', describe: 'estimated MiB of memory the plan cache may keep (default 128)' },
   { key: 'statementTimeout', flag: '--statement-timeout', env: 'ENGINE_GRAPHQL_STATEMENT_TIMEOUT', kind: 'int', describe: 'seconds a GraphQL request\'s SQL statement may run, 0 for no limit (default 60)' },
@@ -141,6 +144,7 @@ const DEFAULTS: Settings = {
   metricsNodeDefaults: false,
   otlpTracesEndpoint: null,
   inferFunctionPermissions: true,
+  enableRemoteSchemaPermissions: false,
   stringifyNumericTypes: false,
   planCacheSizeMb: 128,
   statementTimeout: 60,

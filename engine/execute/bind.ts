@@ -12,7 +12,8 @@ import { EngineError } from '../errors/engine-error.ts';
 import { negativeRowCount } from '../errors/row-count.ts';
 import { parseJsonPath } from '../ir/json-path.ts';
 import { bindWrites, type BoundTransaction } from './mutation-plan.ts';
-import type { Plan, PlanStep, ReadStep, StaticStep, WriteStep } from './plan.ts';
+import type { Plan, PlanStep, ReadStep, RemoteStep, StaticStep, WriteStep } from './plan.ts';
+import { bindRemote, type BoundRemote } from './remote-step.ts';
 
 function encode(value: unknown, encoding: ir.ValueEncoding): unknown {
   if (value === null || value === undefined) return null;
@@ -100,7 +101,8 @@ export function bindStatement(sql: CompiledSql, variables: Readonly<Record<strin
 export type BoundStep =
   | { readonly kind: 'read'; readonly step: ReadStep; readonly statement: BoundStatement }
   | { readonly kind: 'write'; readonly step: WriteStep; readonly transactions: readonly BoundTransaction[] }
-  | { readonly kind: 'static'; readonly step: StaticStep };
+  | { readonly kind: 'static'; readonly step: StaticStep }
+  | { readonly kind: 'remote'; readonly step: RemoteStep; readonly bound: BoundRemote };
 
 /** A plan's steps with every parameter slot filled, in plan order: what `run` takes. */
 export type BoundPlan = readonly BoundStep[];
@@ -120,6 +122,9 @@ export function bindPlan(plan: Plan, variables: Readonly<Record<string, unknown>
         break;
       case 'static':
         steps.push({ kind: 'static', step });
+        break;
+      case 'remote':
+        steps.push({ kind: 'remote', step, bound: bindRemote(step.body, variables, session) });
         break;
     }
   }

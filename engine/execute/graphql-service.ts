@@ -44,6 +44,8 @@ export interface GraphqlServiceOptions {
   readonly metrics?: GraphqlMetrics;
   /** ENGINE_GRAPHQL_ENABLE_ALLOWLIST (default false). */
   readonly enableAllowlist?: boolean;
+  /** ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS (default false). */
+  readonly remoteSchemaPermissions?: boolean;
 }
 
 function asEngineError(e: unknown): EngineError {
@@ -81,7 +83,7 @@ export class GraphqlService implements GraphqlApi {
     this.#queryLog = opts.logger.enabled('query-log', 'info');
     this.#metrics = opts.metrics ?? null;
     this.#plans = new PlanCache(opts.planCacheBytes ?? 128 * 1024 * 1024);
-    this.#schemas = new SchemaCache({ inferFunctionPermissions: opts.inferFunctionPermissions ?? true }, (role, error) =>
+    this.#schemas = new SchemaCache({ inferFunctionPermissions: opts.inferFunctionPermissions ?? true, remoteSchemaPermissions: opts.remoteSchemaPermissions === true }, (role, error) =>
       this.#logger.log('schema-sync', 'error', { message: 'role schema could not be built', role, error }),
     );
     this.#env = { schemas: this.#schemas, stringifyNumericTypes: opts.stringifyNumericTypes, fieldLimit: opts.queryFieldLimit ?? 5000, cache: this.#plans, allowlist: opts.enableAllowlist === true };
@@ -156,12 +158,12 @@ export class GraphqlService implements GraphqlApi {
       const { plan, variables, pending } = planned;
       kind = planned.kind;
       const timeoutMs = limits === null ? null : limits.timeoutMs;
-      const opts: RunOptions | undefined = ctx === undefined ? (timeoutMs === null ? undefined : { timeoutMs }) : { cancel: ctx, timeoutMs };
+      const opts: RunOptions | undefined = ctx === undefined ? (timeoutMs === null ? undefined : { timeoutMs }) : { cancel: ctx, timeoutMs, clientHeaders: ctx.headers };
       steps?.begin('bind');
       const bound = bind(plan, variables, session);
       if (this.#queryLog) this.#logQuery(req, bound, ctx);
       steps?.begin('run');
-      const results = await run(bound, opts);
+      const results = await run(bound, opts, plan.sequential === true);
       steps?.begin('respond');
       const text = respond(plan, results);
       if (steps !== null) {

@@ -81,6 +81,8 @@ export function planBytes(plan: Plan): number {
   for (const s of plan.steps) {
     if (s.kind === 'static') n += s.json.length;
     else if (s.kind === 'read') n += s.sql.text.length * PLAN_BYTES_PER_SQL_CHAR + s.sql.params.length * PARAM_BYTES;
+    // The remote document is kept as text, with its member list (the schema it points to is the catalog's).
+    else if (s.kind === 'remote') n += OBJECT_BYTES + s.body.query.length * 2 + s.body.members.length * OBJECT_BYTES;
     else n += mutationBytes(s.fields);
   }
   return n;

@@ -11,12 +11,15 @@
  *   source in request order (mutation-plan.ts).
  * - `static`: the whole `data` object as JSON text, when no field needs a
  *   database (introspection, `__typename`).
+ * - `remote`: the root fields of one remote schema, one HTTP request
+ *   (remote-step.ts), run side by side with the reads of a query; in a
+ *   mutation, runs of fields of one remote or of the databases become steps
+ *   run in request order (`sequential`).
  * Every step may carry `joins` (StepJoin): work to run on its result and
  * splice into it. The kinds of the next issues slot in here without touching
- * the request steps around them: `remote` (a remote schema's root fields:
- * one HTTP request per remote schema) and `action` (a webhook call) are new
- * members whose results are JSON text like a read's, joined into `data`
- * the same way; remote relationships are `joins` of a read step, whose
+ * the request steps around them: `action` (a webhook call) is a new
+ * member whose result is JSON text like a read's or a remote's, joined into
+ * `data` the same way; remote relationships are `joins` of a read step, whose
  * executor (collect the join keys from the result, one remote call, splice
  * by key) comes with remote schemas; `live` (subscriptions) is a read step
  * run repeatedly by a poller, multiplexed per statement, so it is a way of
@@ -35,7 +38,9 @@ import { backendFor } from '../backends/registry.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import { planWrites, type PlannedMutationField } from './mutation-plan.ts';
-import { isMutationField } from '../ir/root.ts';
+import { isMutationField, isRemoteField } from '../ir/root.ts';
+import type { RemoteSchemaInfo } from '../remote/types.ts';
+import { planRemoteRequest, type RemoteStepBody } from './remote-step.ts';
 
 /**
  * Work to run on a step's result and splice into it at `path` (remote
@@ -72,8 +77,14 @@ export interface StaticStep extends StepBase {
   readonly json: string;
 }
 
+/** A remote schema's root fields: one request to it (remote-step.ts). */
+export interface RemoteStep extends StepBase {
+  readonly kind: 'remote';
+  readonly body: RemoteStepBody;
+}
+
 /** A step of a plan (Note [Plan steps]). */
-export type PlanStep = ReadStep | WriteStep | StaticStep;
+export type PlanStep = ReadStep | WriteStep | StaticStep | RemoteStep;
 
 /** A compiled plan: run its steps, splice their JSON objects. */
 export interface Plan {
@@ -88,6 +99,8 @@ export interface Plan {
   readonly order: readonly string[];
   /** The IR, kept for explain. */
   readonly fields: readonly ir.RootField[];
+  /** Run the steps one after another (a mutation with remote fields), not side by side. */
+  readonly sequential?: boolean;
 }
 
 /** True when the response cannot be spliced as is (Note [Plan steps]). */
@@ -114,6 +127,85 @@ export function planStatements(plan: Plan): CompiledSql[] {
 /** Builds the plan of `fields` against `catalog`. */
 export function buildPlan(fields: readonly ir.RootField[], catalog: Catalog): Plan {
   const order = fields.map((f) => f.alias);
+  if (!fields.some(isRemoteField)) return planLocal(fields, catalog, order);
+  if (fields.some((f) => isMutationField(f) || (isRemoteField(f) && f.operation === 'mutation'))) return planMutationWithRemotes(fields, catalog, order);
+  // A query: the database fields as without remotes, then one remote step per remote schema, all run side by side.
+  const local = fields.filter((f) => !isRemoteField(f));
+  const byRemote = new Map<string, ir.RemoteRootField[]>();
+  for (const f of fields) {
+    if (!isRemoteField(f)) continue;
+    const list = byRemote.get(f.remote);
+    if (list === undefined) byRemote.set(f.remote, [f]);
+    else list.push(f);
+  }
+  const steps: PlanStep[] = local.length === 0 ? [] : [...planLocal(local, catalog, local.map((f) => f.alias)).steps];
+  const keys: string[] = local.length === 0 ? [] : localKeys(local);
+  for (const [name, list] of byRemote) {
+    steps.push({ kind: 'remote', body: planRemoteRequest(remoteOf(catalog, name), 'query', list) });
+    keys.push(...list.map((f) => f.alias));
+  }
+  return { steps, needsReorder: keys.some((k, i) => k !== order[i]), order, fields };
+}
+
+/** The response keys of the local steps of `local`, in the order planLocal splices them. */
+function localKeys(local: readonly ir.RootField[]): string[] {
+  const statics = local.filter((f) => f.kind === 'static').map((f) => f.alias);
+  if (statics.length === local.length) return statics;
+  const sources: string[] = [];
+  const bySource = new Map<string, string[]>();
+  for (const f of local) {
+    if (f.kind === 'static' || f.kind === 'mutation' || isRemoteField(f)) continue;
+    let list = bySource.get(f.source);
+    if (list === undefined) {
+      list = [];
+      bySource.set(f.source, list);
+      sources.push(f.source);
+    }
+    list.push(f.alias);
+  }
+  // Statics ride in the first statement, in query order among its fields.
+  const first = sources[0] ?? '';
+  const firstKeys = local.filter((f) => f.kind === 'static' || (f.kind !== 'mutation' && !isRemoteField(f) && f.source === first)).map((f) => f.alias);
+  return [...firstKeys, ...sources.slice(1).flatMap((s) => bySource.get(s) ?? [])];
+}
+
+function remoteOf(catalog: Catalog, name: string): RemoteSchemaInfo {
+  const remote = catalog.remoteSchemas?.get(name);
+  if (remote === undefined) throw new EngineError(ErrorCode.Unexpected, `remote schema "${name}" is not available`);
+  return remote;
+}
+
+/**
+ * A mutation with remote fields: runs of consecutive fields of one remote
+ * schema are one remote request, runs of database fields one write step, and
+ * the steps run one after another, in request order (v2 runs the root fields
+ * of a mutation in order).
+ */
+function planMutationWithRemotes(fields: readonly ir.RootField[], catalog: Catalog, order: readonly string[]): Plan {
+  const steps: PlanStep[] = [];
+  let run: ir.RootField[] = [];
+  const flush = (): void => {
+    if (run.length === 0) return;
+    const first = run[0] as ir.RootField;
+    if (isRemoteField(first)) {
+      steps.push({ kind: 'remote', body: planRemoteRequest(remoteOf(catalog, first.remote), 'mutation', run as ir.RemoteRootField[]) });
+    } else {
+      steps.push({ kind: 'write', fields: planWrites(run, catalog) });
+    }
+    run = [];
+  };
+  for (const f of fields) {
+    const prev = run[0];
+    const sameRun = prev !== undefined && (isRemoteField(prev) ? isRemoteField(f) && f.remote === prev.remote : !isRemoteField(f));
+    if (!sameRun) flush();
+    run.push(f);
+  }
+  flush();
+  return { steps, needsReorder: false, order, fields, sequential: true };
+}
+
+/** Builds the plan of database and static fields (no remote ones). */
+function planLocal(fields: readonly ir.RootField[], catalog: Catalog, order: readonly string[]): Plan {
   if (fields.some(isMutationField)) {
     return { steps: [{ kind: 'write', fields: planWrites(fields, catalog) }], needsReorder: false, order, fields };
   }
@@ -125,7 +217,7 @@ export function buildPlan(fields: readonly ir.RootField[], catalog: Catalog): Pl
       statics.push(f);
       continue;
     }
-    if (f.kind === 'mutation') continue;
+    if (f.kind === 'mutation' || isRemoteField(f)) continue;
     let list = bySource.get(f.source);
     if (list === undefined) {
       list = [];
@@ -144,14 +236,14 @@ export function buildPlan(fields: readonly ir.RootField[], catalog: Catalog): Pl
     if (source === undefined) throw new EngineError(ErrorCode.Unexpected, `source "${name}" is not available`);
     const own = bySource.get(name) ?? [];
     // Static fields ride along in the first statement (as parameters), in query order.
-    const mine = i === 0 ? fields.filter((f): f is ir.QueryRootField => f.kind === 'static' || (f.kind !== 'mutation' && own.includes(f))) : own;
+    const mine = i === 0 ? fields.filter((f): f is ir.QueryRootField => f.kind === 'static' || (f.kind !== 'mutation' && !isRemoteField(f) && own.includes(f))) : own;
     steps.push({ kind: 'read', source: name, connection: source.connection, sql: backendFor(source.kind).compile.query(mine) });
   });
   let needsReorder = false;
   if (steps.length > 1) {
     const spliced = steps.flatMap((_, i) => {
       const own = bySource.get(sourceOrder[i] ?? '') ?? [];
-      return i === 0 ? fields.filter((f) => f.kind === 'static' || (f.kind !== 'mutation' && own.includes(f))) : own;
+      return i === 0 ? fields.filter((f) => f.kind === 'static' || (f.kind !== 'mutation' && !isRemoteField(f) && own.includes(f))) : own;
     });
     needsReorder = spliced.some((f, i) => f.alias !== order[i]);
   }

@@ -8,6 +8,7 @@ import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { BoundPlan, BoundStep } from './bind.ts';
 import { runWrites } from './mutation-plan.ts';
+import { runRemote } from './remote-step.ts';
 
 /** Wraps a failure of `stmt` on `conn` as an EngineError: the source's backend words it (Note [Backend seam]). */
 export function toDatabaseError(conn: SourceConnection, e: unknown, stmt: BoundStatement): EngineError {
@@ -43,7 +44,9 @@ export async function runTransaction(conn: SourceConnection, stmts: readonly Bou
 
 /** `opts` without its cancellation (see runPlan). */
 function withoutCancel(opts: RunOptions | undefined): RunOptions | undefined {
-  return opts === undefined || opts.timeoutMs === undefined || opts.timeoutMs === null ? undefined : { timeoutMs: opts.timeoutMs };
+  if (opts === undefined) return undefined;
+  const timeout = opts.timeoutMs === undefined || opts.timeoutMs === null ? {} : { timeoutMs: opts.timeoutMs };
+  return opts.clientHeaders === undefined ? (opts.timeoutMs === undefined || opts.timeoutMs === null ? undefined : timeout) : { ...timeout, clientHeaders: opts.clientHeaders };
 }
 
 /**
@@ -53,12 +56,17 @@ function withoutCancel(opts: RunOptions | undefined): RunOptions | undefined {
  * cancellation watches one statement at a time, only the first of them is
  * cancelled with the request.
  */
-export async function runPlan(steps: BoundPlan, opts?: RunOptions): Promise<string[]> {
+export async function runPlan(steps: BoundPlan, opts?: RunOptions, sequential = false): Promise<string[]> {
   const only = steps.length === 1 ? steps[0] : undefined;
   if (only !== undefined) {
     // The common case, one read, awaits the statement directly (no promise of runStep around it).
     if (only.kind === 'read' && only.step.joins === undefined) return [(await runStatement(only.step.connection, only.statement, opts)) ?? 'null'];
     return [await runStep(only, opts, 'null')];
+  }
+  if (sequential) {
+    const out: string[] = [];
+    for (const s of steps) out.push(await runStep(s, opts, '{}'));
+    return out;
   }
   return await Promise.all(steps.map((s, i) => runStep(s, i === 0 ? opts : withoutCancel(opts), '{}')));
 }
@@ -75,5 +83,7 @@ async function runStep(s: BoundStep, opts: RunOptions | undefined, noRow: string
       return await runWrites(s.step.fields, s.transactions, opts);
     case 'static':
       return s.step.json;
+    case 'remote':
+      return await runRemote(s.step.body, s.bound, opts);
   }
 }

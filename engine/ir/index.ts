@@ -11,3 +11,4 @@ export type * from './computed-field.ts';
 export type * from './mutation.ts';
 export type * from './root.ts';
 export type * from './table.ts';
+export type * from './remote.ts';

@@ -2,6 +2,7 @@
 import type { MutationRootField } from './mutation.ts';
 import type { AggregateSelect, Select } from './select.ts';
 import type { ParamSource } from './value.ts';
+import type { RemoteRootField } from './remote.ts';
 
 /** A database read answered by one source. */
 export type DbRootField =
@@ -39,8 +40,13 @@ export interface StaticRootField {
 /** A root field of a query or subscription. */
 export type QueryRootField = DbRootField | StaticRootField;
 
-/** Any root field. */
-export type RootField = QueryRootField | MutationRootField;
+/** Any root field: a remote schema's root fields are planned apart from the databases' (execute/plan.ts). */
+export type RootField = QueryRootField | MutationRootField | RemoteRootField;
+
+/** True when `f` is answered by a remote schema. */
+export function isRemoteField(f: RootField): f is RemoteRootField {
+  return f.kind === 'remote' || f.kind === 'remote-namespace';
+}
 
 /** True when `f` writes (a mutation field, or a namespace holding one). */
 export function isMutationField(f: RootField): boolean {

@@ -23,6 +23,8 @@ export interface RemoteView {
 export interface RemoteSchemaInfo {
   readonly name: string;
   readonly endpoint: RemoteEndpoint;
+  /** The schema as introspected (original names): preset values are typed by it. */
+  readonly original: GraphQLSchema;
   readonly names: RemoteNames;
   /** `customization.root_fields_namespace`, if any. */
   readonly namespace: string | null;

@@ -92,7 +92,7 @@ export function resolveRemoteSchemas(doc: MetadataDocument, prepared: PreparedRe
       }
       roles.set(perm.role, { schema: customizeSchema(r.schema, c, nm), presets: r.presets, key: perm.role });
     }
-    out.set(entry.name, { name: entry.name, endpoint: p.endpoint, names: nm, namespace, full: { schema: full, presets: new Map(), key: '*' }, roles });
+    out.set(entry.name, { name: entry.name, endpoint: p.endpoint, original: p.schema, names: nm, namespace, full: { schema: full, presets: new Map(), key: '*' }, roles });
   }
   return { output: out, inconsistencies };
 }

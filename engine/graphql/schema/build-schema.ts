@@ -22,6 +22,8 @@ import { SchemaTypes } from './table-types.ts';
 export interface SchemaOptions {
   /** ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS (default true); see function-fields.ts. */
   readonly inferFunctionPermissions?: boolean;
+  /** ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS (default false); see remote-root-fields.ts. */
+  readonly remoteSchemaPermissions?: boolean;
   /** The root-field contributors, in schema order (default ROOT_FIELD_CONTRIBUTORS). */
   readonly contributors?: readonly RootFieldContributor[];
 }
@@ -68,7 +70,14 @@ export function buildSchemaOf(
   types: SchemaTypes = new SchemaTypes(),
 ): SharedSchema {
   const contributors = options.contributors ?? ROOT_FIELD_CONTRIBUTORS;
-  const input: RootFieldInput = { catalog, role, access, types, inferFunctionPermissions: options.inferFunctionPermissions ?? true };
+  const input: RootFieldInput = {
+    catalog,
+    role,
+    access,
+    types,
+    inferFunctionPermissions: options.inferFunctionPermissions ?? true,
+    remoteSchemaPermissions: options.remoteSchemaPermissions === true,
+  };
   let fields = contributedFields(contributors, input, 'query');
   if (Object.keys(fields).length === 0) {
     fields = {

@@ -7,6 +7,7 @@
  */
 import type { ColumnInfo, ComputedFieldInfo, FunctionInfo } from '../../catalog/types.ts';
 import { nullProto } from './lean-types.ts';
+import type { RemoteSchemaInfo, RemoteView } from '../../remote/types.ts';
 import type { AggregateOpName } from './names.ts';
 import type { RelationshipView, TableView } from './table-view.ts';
 
@@ -24,7 +25,9 @@ export type RootFieldDescriptor =
   /** A tracked function's rows (`<fn>`) or their aggregate (`<fn>_aggregate`); see function-fields.ts. */
   | { readonly kind: 'function' | 'function-aggregate'; readonly table: TableView; readonly fn: FunctionInfo }
   /** The namespace field of a source with `root_fields.namespace`; see namespace.ts. */
-  | { readonly kind: 'namespace'; readonly source: string };
+  | { readonly kind: 'namespace'; readonly source: string }
+  /** A root field of a remote schema, or its `root_fields_namespace` field; see remote-root-fields.ts. */
+  | { readonly kind: 'remote' | 'remote-namespace'; readonly remote: RemoteSchemaInfo; readonly view: RemoteView; readonly operation: 'query' | 'mutation' };
 
 /** A field of a table's object type, or of a bool_exp / order_by input. */
 export type TableFieldDescriptor =

@@ -25,6 +25,8 @@ export interface RootFieldInput {
   readonly types: SchemaTypes;
   /** ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS. */
   readonly inferFunctionPermissions: boolean;
+  /** ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS (absent: false, as v2). */
+  readonly remoteSchemaPermissions?: boolean;
 }
 
 /** One kind of metadata object's part of a role schema. */

@@ -24,6 +24,7 @@ import { functionFingerprint, tableFingerprint } from './role-fingerprint.ts';
 import type { RootFieldContributor } from './root-field-contributor.ts';
 import { tableSelectRootFields } from './table-root-fields.ts';
 import { tableStreamRootFields } from './stream-fields.ts';
+import { REMOTE_ROOT_FIELDS } from './remote-root-fields.ts';
 
 /** Tracked tables: select, select-by-pk and aggregate on query_root; insert, update, delete on mutation_root; `<t>_stream` on subscription_root. */
 export const TABLE_ROOT_FIELDS: RootFieldContributor = {
@@ -54,4 +55,4 @@ export const FUNCTION_ROOT_FIELDS: RootFieldContributor = {
 };
 
 /** Every contributor, in the order their fields appear on each root type. */
-export const ROOT_FIELD_CONTRIBUTORS: readonly RootFieldContributor[] = [TABLE_ROOT_FIELDS, FUNCTION_ROOT_FIELDS];
+export const ROOT_FIELD_CONTRIBUTORS: readonly RootFieldContributor[] = [TABLE_ROOT_FIELDS, FUNCTION_ROOT_FIELDS, REMOTE_ROOT_FIELDS];

@@ -29,6 +29,7 @@ import { astInput, leafParam } from './input.ts';
 import { toIrFunctionField } from './function.ts';
 import { toIrMutationField } from './mutation.ts';
 import { toIrStreamField } from './stream.ts';
+import { toIrRemoteField } from './remote.ts';
 import { plainSource, toIrAggregate, toIrFields, toIrRowSource } from './select.ts';
 import { argumentOf } from './collect-fields.ts';
 import { andAll } from '../../ir/bool-exp.ts';
@@ -111,6 +112,10 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
       }
       if (def !== undefined && (d?.kind === 'function' || d?.kind === 'function-aggregate')) {
         fields.push(toIrFunctionField(d, def, nodes, ctx, alias, path));
+        continue;
+      }
+      if (def !== undefined && (d?.kind === 'remote' || d?.kind === 'remote-namespace')) {
+        fields.push(toIrRemoteField(d, def, nodes, ctx, alias, path, opts.operation));
         continue;
       }
       if (kind === 'mutation' && def !== undefined) {

@@ -1,0 +1,67 @@
+/**
+ * The root fields remote schemas give a role (Note [Root-field contributors]
+ * in root-fields.ts): every field of the query and mutation roots of the
+ * role's view of each remote schema, or one `root_fields_namespace` field
+ * holding them. The view: the whole (customized) schema for admin and, while
+ * ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS is off (v2's default), for
+ * every role; with it on, a role sees a remote schema only through its
+ * permission. The remote's own types are used as they are: the catalog
+ * stage claimed their names (catalog/stages/remote-schemas.ts).
+ */
+import type { GraphQLFieldConfigMap, GraphQLObjectType } from 'graphql';
+import type { Catalog } from '../../catalog/types.ts';
+import { namespaceTypeName } from '../../catalog/stages/remote-schemas.ts';
+import type { RemoteSchemaInfo, RemoteView } from '../../remote/types.ts';
+import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
+import { nonNull, objectType } from './lean-types.ts';
+import type { RootFieldContributor, RootFieldInput, ServedRoot } from './root-field-contributor.ts';
+
+/** The view of `remote` that `role` sees, or null. */
+export function remoteViewOf(remote: RemoteSchemaInfo, role: string, isAdmin: boolean, permissionsEnabled: boolean): RemoteView | null {
+  if (isAdmin || !permissionsEnabled) return remote.full;
+  return remote.roles.get(role) ?? null;
+}
+
+function fieldsOf(remote: RemoteSchemaInfo, view: RemoteView, root: GraphQLObjectType, operation: 'query' | 'mutation'): GraphQLFieldConfigMap<unknown, unknown> {
+  const out: GraphQLFieldConfigMap<unknown, unknown> = {};
+  const extensions = withDescriptor<RootFieldDescriptor>({ kind: 'remote', remote, view, operation });
+  for (const [name, config] of Object.entries(root.toConfig().fields)) out[name] = { ...config, resolve: undefined, extensions };
+  return out;
+}
+
+function remoteRootFields(input: RootFieldInput, root: ServedRoot): GraphQLFieldConfigMap<unknown, unknown> {
+  const out: GraphQLFieldConfigMap<unknown, unknown> = {};
+  // Remote subscriptions are not served (issue 16): a remote's subscription root stays hidden.
+  if (root === 'subscription') return out;
+  for (const remote of input.catalog.remoteSchemas?.values() ?? []) {
+    const view = remoteViewOf(remote, input.role, input.access.isAdmin, input.remoteSchemaPermissions === true);
+    if (view === null) continue;
+    const type = root === 'query' ? view.schema.getQueryType() : view.schema.getMutationType();
+    if (type === null || type === undefined) continue;
+    const fields = fieldsOf(remote, view, type, root);
+    if (Object.keys(fields).length === 0) continue;
+    if (remote.namespace === null) {
+      Object.assign(out, fields);
+      continue;
+    }
+    out[remote.namespace] = {
+      type: nonNull(objectType({ name: namespaceTypeName(remote.namespace, root), fields })),
+      extensions: withDescriptor<RootFieldDescriptor>({ kind: 'remote-namespace', remote, view, operation: root }),
+    };
+  }
+  return out;
+}
+
+/** Which view of each remote schema the role sees: roles share a schema only when these are equal. */
+function remoteFingerprint(catalog: Catalog, role: string): string[] {
+  const parts: string[] = [];
+  for (const remote of catalog.remoteSchemas?.values() ?? []) parts.push(`${remote.name}:${remote.roles.has(role) ? role : '-'}`);
+  return parts;
+}
+
+/** Remote schemas: their root fields, per the role's view. */
+export const REMOTE_ROOT_FIELDS: RootFieldContributor = {
+  name: 'remote schemas',
+  rootFields: remoteRootFields,
+  fingerprint: (catalog, role) => remoteFingerprint(catalog, role),
+};

@@ -1,0 +1,305 @@
+/**
+ * Root fields of a remote schema → the text of the remote query
+ * (ir/remote.ts).
+ *
+ * Note [Remote root fields]
+ * The remote query is written once, when the operation is planned, from the
+ * client's selection in the role's (customized) schema: field and type names
+ * go back to the remote's (RemoteNames; an output key keeps the client's
+ * name through an alias), fragment spreads become inline fragments on the
+ * remote's type names (so no fragment definitions need to travel), `@skip`
+ * and `@include` stay for the remote to apply, and variables stay variables,
+ * declared with their types in the remote's names, so a plan-cache hit only
+ * binds the request's values and sends the text: no parse, validation or
+ * introspection per request. `@preset` arguments and input fields of the
+ * role's permission are written in: static values as literals, session
+ * variables as extra variables of the remote query bound from the session.
+ * A client variable holding an input object that has preset fields inside
+ * is written in as a literal too (it becomes structural: part of the plan's
+ * key) so the presets can be merged into it. `__typename`s are selected as
+ * the client asked and renamed back after the answer (TypenameTree), only
+ * when the customization renames types.
+ */
+import {
+  astFromValue,
+  getNamedType,
+  isInputObjectType,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  Kind,
+  print,
+  visit,
+  type DirectiveNode,
+  type FieldNode,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type OperationDefinitionNode,
+  type SelectionNode,
+  type TypeNode,
+  type ValueNode,
+} from 'graphql';
+import type * as ir from '../../ir/index.ts';
+import { ErrorCode } from '../../errors/codes.ts';
+import { EngineError } from '../../errors/engine-error.ts';
+import type { Preset } from '../../remote/permissions.ts';
+import type { RemoteSchemaInfo, RemoteView } from '../../remote/types.ts';
+import type { RootFieldDescriptor } from '../schema/descriptors.ts';
+import { collectFields } from './collect-fields.ts';
+import { useLeaf, useStructural, type ToIrContext } from './context.ts';
+
+type RemoteDescriptor = Extract<RootFieldDescriptor, { kind: 'remote' | 'remote-namespace' }>;
+
+class TreeBuilder {
+  readonly typenames = new Set<string>();
+  readonly children = new Map<string, TreeBuilder>();
+  child(key: string): TreeBuilder {
+    let c = this.children.get(key);
+    if (c === undefined) {
+      c = new TreeBuilder();
+      this.children.set(key, c);
+    }
+    return c;
+  }
+  freeze(): ir.TypenameTree | null {
+    const children = new Map<string, ir.TypenameTree>();
+    for (const [k, c] of this.children) {
+      const f = c.freeze();
+      if (f !== null) children.set(k, f);
+    }
+    if (this.typenames.size === 0 && children.size === 0) return null;
+    return { typenames: [...this.typenames], children };
+  }
+}
+
+/** Session-preset variables must be unique within one operation: a counter per translation. */
+const sessionCounters = new WeakMap<ToIrContext, { n: number }>();
+
+/** Writes one remote root field (Note [Remote root fields]). */
+class RemoteFieldWriter {
+  readonly #remote: RemoteSchemaInfo;
+  readonly #view: RemoteView;
+  readonly #ctx: ToIrContext;
+  readonly #operation: OperationDefinitionNode;
+  readonly #path: string;
+  readonly variables = new Map<string, string>();
+  readonly sessionPresets: ir.SessionPreset[] = [];
+
+  constructor(remote: RemoteSchemaInfo, view: RemoteView, ctx: ToIrContext, operation: OperationDefinitionNode, path: string) {
+    this.#remote = remote;
+    this.#view = view;
+    this.#ctx = ctx;
+    this.#operation = operation;
+    this.#path = path;
+  }
+
+  part(parent: GraphQLObjectType, def: GraphQLField<unknown, unknown>, nodes: readonly FieldNode[]): ir.RemoteFieldPart {
+    const tree = new TreeBuilder();
+    const orig = this.#remote.names.fieldIn(parent.name, def.name);
+    const args = this.#args(nodes[0]?.arguments ?? [], def, parent.name, orig);
+    const sets = nodes.flatMap((n) => n.selectionSet?.selections ?? []);
+    const sub = sets.length === 0 ? '' : ` { ${this.#selections(getNamedType(def.type), sets, tree)} }`;
+    return {
+      text: `${orig}${args}${sub}`,
+      variables: [...this.variables],
+      sessionPresets: this.sessionPresets,
+      typenames: this.#remote.names.identity ? null : tree.freeze(),
+    };
+  }
+
+  #selections(parent: GraphQLNamedType, selections: readonly SelectionNode[], tree: TreeBuilder): string {
+    const names = this.#remote.names;
+    const out: string[] = [];
+    for (const sel of selections) {
+      const dirs = this.#directives(sel.directives);
+      if (sel.kind === Kind.FIELD) {
+        const name = sel.name.value;
+        const key = sel.alias?.value ?? name;
+        if (name === '__typename') {
+          tree.typenames.add(key);
+          out.push(`${key}: __typename${dirs}`);
+          continue;
+        }
+        const def = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
+        if (def === undefined) throw new EngineError(ErrorCode.ValidationFailed, `field '${name}' not found in type: '${parent.name}'`, { path: this.#path });
+        const orig = names.fieldIn(parent.name, name);
+        const args = this.#args(sel.arguments ?? [], def, parent.name, orig);
+        const sub = sel.selectionSet === undefined ? '' : ` { ${this.#selections(getNamedType(def.type), sel.selectionSet.selections, tree.child(key))} }`;
+        out.push(`${key === orig ? '' : `${key}: `}${orig}${args}${dirs}${sub}`);
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        const cond = sel.typeCondition === undefined ? parent : (this.#view.schema.getType(sel.typeCondition.name.value) ?? parent);
+        const on = sel.typeCondition === undefined ? '' : ` on ${names.typeIn(cond.name)}`;
+        out.push(`...${on}${dirs} { ${this.#selections(cond, sel.selectionSet.selections, tree)} }`);
+      } else {
+        const frag = this.#ctx.fragments.get(sel.name.value);
+        if (frag === undefined) continue;
+        const cond = this.#view.schema.getType(frag.typeCondition.name.value) ?? parent;
+        out.push(`... on ${names.typeIn(cond.name)}${dirs} { ${this.#selections(cond, frag.selectionSet.selections, tree)} }`);
+      }
+    }
+    // A selection left empty by the role's view cannot happen (validation); keep the text valid anyway.
+    return out.length === 0 ? '__typename' : out.join(' ');
+  }
+
+  #directives(directives: readonly DirectiveNode[] | undefined): string {
+    if (directives === undefined || directives.length === 0) return '';
+    const kept = directives.filter((d) => d.name.value === 'skip' || d.name.value === 'include');
+    for (const d of kept) this.#noteVariables(d);
+    return kept.length === 0 ? '' : ` ${kept.map((d) => print(d)).join(' ')}`;
+  }
+
+  #noteVariables(node: DirectiveNode | ValueNode): void {
+    visit(node, {
+      Variable: (v) => {
+        this.#useVariable(v.name.value);
+      },
+    });
+  }
+
+  #useVariable(name: string): void {
+    useLeaf(this.#ctx, name);
+    if (this.variables.has(name)) return;
+    const def = this.#operation.variableDefinitions?.find((d) => d.variable.name.value === name);
+    if (def === undefined) return;
+    this.variables.set(name, this.#typeText(def.type));
+  }
+
+  #typeText(t: TypeNode): string {
+    if (t.kind === Kind.NON_NULL_TYPE) return `${this.#typeText(t.type)}!`;
+    if (t.kind === Kind.LIST_TYPE) return `[${this.#typeText(t.type)}]`;
+    return this.#remote.names.typeIn(t.name.value);
+  }
+
+  /** The presets of field `origField` of `origParent`, by argument name. */
+  #argPresets(origParent: string, origField: string): Array<[string, Preset]> {
+    if (this.#view.presets.size === 0) return [];
+    const prefix = `${origParent}.${origField}.`;
+    const out: Array<[string, Preset]> = [];
+    for (const [k, p] of this.#view.presets) if (k.startsWith(prefix) && !k.slice(prefix.length).includes('.')) out.push([k.slice(prefix.length), p]);
+    return out;
+  }
+
+  #args(nodes: readonly { readonly name: { readonly value: string }; readonly value: ValueNode }[], def: GraphQLField<unknown, unknown>, parent: string, orig: string): string {
+    const parts: string[] = [];
+    for (const a of nodes) {
+      const argDef = def.args.find((x) => x.name === a.name.value);
+      if (argDef === undefined) continue;
+      parts.push(`${a.name.value}: ${this.#value(a.value, argDef.type)}`);
+    }
+    const origParent = this.#remote.names.typeIn(parent);
+    for (const [arg, preset] of this.#argPresets(origParent, orig)) {
+      const type = this.#originalArgType(origParent, orig, arg);
+      if (type !== null) parts.push(`${arg}: ${this.#presetText(preset, type)}`);
+    }
+    return parts.length === 0 ? '' : `(${parts.join(', ')})`;
+  }
+
+  #originalArgType(parent: string, field: string, arg: string): GraphQLInputType | null {
+    const t = this.#remote.original.getType(parent);
+    if (!isObjectType(t) && !isInterfaceType(t)) return null;
+    return t.getFields()[field]?.args.find((a) => a.name === arg)?.type ?? null;
+  }
+
+  #presetText(p: Preset, type: GraphQLInputType): string {
+    if (p.kind === 'session') {
+      const counter = sessionCounters.get(this.#ctx) ?? { n: 0 };
+      sessionCounters.set(this.#ctx, counter);
+      const variable = `__engine_session_${counter.n++}`;
+      const named = getNamedType(type).name;
+      const coerce = named === 'Int' ? 'int' : named === 'Float' ? 'float' : named === 'Boolean' ? 'boolean' : 'string';
+      this.sessionPresets.push({ variable, session: p.name, coerce });
+      this.variables.set(variable, String(type));
+      return `$${variable}`;
+    }
+    const ast = astFromValue(p.value, type);
+    if (ast === null || ast === undefined) throw new EngineError(ErrorCode.ValidationFailed, `the preset value ${JSON.stringify(p.value)} does not fit type "${String(type)}"`, { path: this.#path });
+    return print(ast);
+  }
+
+  /** Whether input type `t` (customized name) has preset fields, itself or inside. */
+  #hasPresets(t: GraphQLNamedType, seen = new Set<string>()): boolean {
+    if (!isInputObjectType(t) || seen.has(t.name) || this.#view.presets.size === 0) return false;
+    seen.add(t.name);
+    const orig = this.#remote.names.typeIn(t.name);
+    for (const k of this.#view.presets.keys()) if (k.startsWith(`${orig}.`) && k.split('.').length === 2) return true;
+    return Object.values(t.getFields()).some((f) => this.#hasPresets(getNamedType(f.type), seen));
+  }
+
+  #value(node: ValueNode, type: GraphQLInputType): string {
+    const named = getNamedType(type);
+    switch (node.kind) {
+      case Kind.VARIABLE: {
+        if (this.#hasPresets(named)) {
+          const value = useStructural(this.#ctx, node.name.value);
+          const ast = astFromValue(value, type);
+          return ast === null || ast === undefined ? 'null' : this.#value(ast, type);
+        }
+        this.#useVariable(node.name.value);
+        return `$${node.name.value}`;
+      }
+      case Kind.LIST: {
+        const inner = isNonNullType(type) ? type.ofType : type;
+        const item = isListType(inner) ? (inner.ofType as GraphQLInputType) : inner;
+        return `[${node.values.map((v) => this.#value(v, item)).join(', ')}]`;
+      }
+      case Kind.OBJECT: {
+        if (!isInputObjectType(named)) return print(node);
+        const fields = named.getFields();
+        const parts = node.fields.map((f) => {
+          const fd = fields[f.name.value];
+          return `${f.name.value}: ${fd === undefined ? print(f.value) : this.#value(f.value, fd.type)}`;
+        });
+        const orig = this.#remote.names.typeIn(named.name);
+        for (const [k, p] of this.#view.presets) {
+          const [t, field, more] = k.split('.');
+          if (t !== orig || field === undefined || more !== undefined) continue;
+          const original = this.#remote.original.getType(orig);
+          const fieldType = isInputObjectType(original) ? original.getFields()[field]?.type : undefined;
+          if (fieldType !== undefined) parts.push(`${field}: ${this.#presetText(p, fieldType)}`);
+        }
+        return `{${parts.join(', ')}}`;
+      }
+      default:
+        return print(node);
+    }
+  }
+}
+
+/** The IR of a remote root field (or of a remote's namespace field) selected as `alias`. */
+export function toIrRemoteField(
+  d: RemoteDescriptor,
+  def: GraphQLField<unknown, unknown>,
+  nodes: readonly FieldNode[],
+  ctx: ToIrContext,
+  alias: string,
+  path: string,
+  operation: OperationDefinitionNode,
+): ir.RemoteRootField {
+  // The remote's root type (customized names): the role schema's root merely holds its fields.
+  const root = d.operation === 'query' ? d.view.schema.getQueryType() : d.view.schema.getMutationType();
+  if (root === null || root === undefined) throw new EngineError(ErrorCode.ValidationFailed, `no ${d.operation} root in remote schema "${d.remote.name}"`, { path });
+  const defs = root.getFields();
+  if (d.kind === 'remote') {
+    const own = defs[def.name];
+    if (own === undefined) throw new EngineError(ErrorCode.ValidationFailed, `field '${def.name}' not found in remote schema "${d.remote.name}"`, { path });
+    const part = new RemoteFieldWriter(d.remote, d.view, ctx, operation, path).part(root, own, nodes);
+    return { kind: 'remote', alias, remote: d.remote.name, operation: d.operation, part };
+  }
+  const nsType = getNamedType(def.type) as GraphQLObjectType;
+  const members: Array<{ alias: string; part: ir.RemoteFieldPart } | { alias: string; json: string }> = [];
+  for (const [inner, innerNodes] of collectFields(nsType, nodes.map((n) => n.selectionSet), ctx)) {
+    const name = innerNodes[0]?.name.value ?? inner;
+    if (name === '__typename') {
+      members.push({ alias: inner, json: JSON.stringify(nsType.name) });
+      continue;
+    }
+    const innerDef = defs[name];
+    if (innerDef === undefined) throw new EngineError(ErrorCode.ValidationFailed, `field '${name}' not found in type: '${nsType.name}'`, { path: `${path}.selectionSet.${inner}` });
+    const part = new RemoteFieldWriter(d.remote, d.view, ctx, operation, `${path}.selectionSet.${inner}`).part(root, innerDef, innerNodes);
+    members.push({ alias: inner, part });
+  }
+  return { kind: 'remote-namespace', alias, remote: d.remote.name, operation: d.operation, members };
+}
