@@ -36,6 +36,7 @@ import { resolveFunctions } from './stages/functions.ts';
 import { resolveInheritedRoles, rolesOf } from './stages/inherited-roles.ts';
 import { resolveRelationships } from './stages/relationships.ts';
 import { resolveRemoteSchemas } from './stages/remote-schemas.ts';
+import { resolveRemoteRelationships } from './stages/remote-relationships.ts';
 import type { PreparedRemoteSchemas } from '../remote/remote-preparer.ts';
 import { remoteSchemaEntries } from '../remote/definition.ts';
 import { resolveSources } from './stages/sources.ts';
@@ -78,10 +79,11 @@ export function buildCatalog(
   const functions = resolveFunctions(sources.output, assembled, tables.output.names, roles.output);
   const eventTriggers = resolveEventTriggers(doc, functions.output);
   const remoteSchemas = resolveRemoteSchemas(doc, remotes, tables.output.names);
+  const remoteRelationships = resolveRemoteRelationships(doc, eventTriggers.output, remoteSchemas.output);
   const built: Catalog = {
     version: stamp.version,
     resourceVersion: stamp.resourceVersion,
-    sources: eventTriggers.output,
+    sources: remoteRelationships.output,
     roles: withRemoteRoles(rolesOf(doc), doc),
     inconsistencies: [
       ...sources.inconsistencies,
@@ -93,6 +95,7 @@ export function buildCatalog(
       ...functions.inconsistencies,
       ...eventTriggers.inconsistencies,
       ...remoteSchemas.inconsistencies,
+      ...remoteRelationships.inconsistencies,
     ],
     ...(remoteSchemas.output.size === 0 ? {} : { remoteSchemas: remoteSchemas.output }),
     ...(doc.api_limits === undefined ? {} : { apiLimits: doc.api_limits }),

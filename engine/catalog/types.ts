@@ -16,6 +16,7 @@ import type { CompiledRequestTransform, CompiledResponseTransform } from '../tra
 import type { DocumentNode, OperationDefinitionNode } from 'graphql';
 import type { UrlSegment } from '../rest/url-template.ts';
 import type { RemoteSchemaInfo } from '../remote/types.ts';
+import type { RemoteRelationshipInfo } from '../remote/relationship.ts';
 
 /** A table or view name with its schema. */
 export interface QualifiedName {
@@ -92,6 +93,8 @@ export interface SourceInfo {
   readonly tables: ReadonlyMap<string, TableInfo>;
   /** Tracked, consistent functions, keyed by `schema.name`; absent when there are none. */
   readonly functions?: ReadonlyMap<string, FunctionInfo>;
+  /** Remote relationships of its tables by `schema.name` (catalog/stages/remote-relationships.ts); absent when none. */
+  readonly remoteRelationships?: ReadonlyMap<string, readonly RemoteRelationshipInfo[]>;
   /** Source customization (root field namespace, prefixes, naming convention); absent when none. */
   readonly customization?: SourceCustomizationInfo;
   /** Consistent event triggers by name; absent when there are none (stages/event-triggers.ts). */

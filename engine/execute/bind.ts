@@ -99,7 +99,13 @@ export function bindStatement(sql: CompiledSql, variables: Readonly<Record<strin
 
 /** A plan step bound for one request. */
 export type BoundStep =
-  | { readonly kind: 'read'; readonly step: ReadStep; readonly statement: BoundStatement }
+  | {
+      readonly kind: 'read';
+      readonly step: ReadStep;
+      readonly statement: BoundStatement;
+      /** For the step's remote joins (Note [Remote joins] in remote-join.ts). */
+      readonly request?: { readonly variables: Readonly<Record<string, unknown>>; readonly session: Session };
+    }
   | { readonly kind: 'write'; readonly step: WriteStep; readonly transactions: readonly BoundTransaction[] }
   | { readonly kind: 'static'; readonly step: StaticStep }
   | { readonly kind: 'remote'; readonly step: RemoteStep; readonly bound: BoundRemote };
@@ -115,7 +121,11 @@ export function bindPlan(plan: Plan, variables: Readonly<Record<string, unknown>
     const step = planned[i] as PlanStep;
     switch (step.kind) {
       case 'read':
-        steps.push({ kind: 'read', step, statement: bindStatement(step.sql, variables, session) });
+        steps.push(
+          step.joins === undefined
+            ? { kind: 'read', step, statement: bindStatement(step.sql, variables, session) }
+            : { kind: 'read', step, statement: bindStatement(step.sql, variables, session), request: { variables, session } },
+        );
         break;
       case 'write':
         steps.push({ kind: 'write', step, transactions: bindWrites(step.fields, variables, session) });

@@ -41,17 +41,9 @@ import { planWrites, type PlannedMutationField } from './mutation-plan.ts';
 import { isMutationField, isRemoteField } from '../ir/root.ts';
 import type { RemoteSchemaInfo } from '../remote/types.ts';
 import { planRemoteRequest, type RemoteStepBody } from './remote-step.ts';
+import type { StepJoin } from './remote-join.ts';
 
-/**
- * Work to run on a step's result and splice into it at `path` (remote
- * relationships; Note [Plan steps]). No planner emits one yet.
- */
-export interface StepJoin {
-  /** Response keys from the step's result object down to the joined field. */
-  readonly path: readonly string[];
-  /** The step that produces the joined values. */
-  readonly step: PlanStep;
-}
+export type { StepJoin } from './remote-join.ts';
 
 interface StepBase {
   readonly joins?: readonly StepJoin[];
@@ -124,8 +116,31 @@ export function planStatements(plan: Plan): CompiledSql[] {
   return out;
 }
 
-/** Builds the plan of `fields` against `catalog`. */
-export function buildPlan(fields: readonly ir.RootField[], catalog: Catalog): Plan {
+/** Builds the plan of `fields` against `catalog`, with the remote relationships `joins` on the reads that hold them. */
+export function buildPlan(fields: readonly ir.RootField[], catalog: Catalog, joins: readonly ir.RemoteJoin[] = []): Plan {
+  const plan = buildSteps(fields, catalog);
+  return joins.length === 0 ? plan : attachJoins(plan, fields, catalog, joins);
+}
+
+/** Gives each read step the remote relationships under its root fields, one StepJoin per remote schema (Note [Remote joins]). */
+function attachJoins(plan: Plan, fields: readonly ir.RootField[], catalog: Catalog, joins: readonly ir.RemoteJoin[]): Plan {
+  const sourceOf = new Map<string, string>();
+  for (const f of fields) if (f.kind === 'select' || f.kind === 'aggregate' || f.kind === 'namespace') sourceOf.set(f.alias, f.source);
+  const steps = plan.steps.map((step) => {
+    if (step.kind !== 'read') return step;
+    const mine = joins.filter((j) => sourceOf.get(j.path[0] ?? '') === step.source);
+    if (mine.length === 0) return step;
+    const byRemote = new Map<string, ir.RemoteJoin[]>();
+    for (const j of mine) byRemote.set(j.remote, [...(byRemote.get(j.remote) ?? []), j]);
+    return { ...step, joins: [...byRemote].map(([name, list]) => ({ remote: remoteOf(catalog, name), joins: list })) };
+  });
+  if (steps.every((s, i) => s === plan.steps[i])) {
+    throw new EngineError(ErrorCode.NotSupported, 'remote relationships are served in query results only', { path: '$' });
+  }
+  return { ...plan, steps };
+}
+
+function buildSteps(fields: readonly ir.RootField[], catalog: Catalog): Plan {
   const order = fields.map((f) => f.alias);
   if (!fields.some(isRemoteField)) return planLocal(fields, catalog, order);
   if (fields.some((f) => isMutationField(f) || (isRemoteField(f) && f.operation === 'mutation'))) return planMutationWithRemotes(fields, catalog, order);

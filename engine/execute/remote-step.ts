@@ -93,22 +93,30 @@ export interface BoundRemote {
   readonly session: Session;
 }
 
-/** Binds a remote request: the variables it declares, from the request and the session. */
-export function bindRemote(step: RemoteStepBody, variables: Readonly<Record<string, unknown>>, session: Session): BoundRemote {
+/** The values of session-preset variables, from the session. */
+export function sessionPresetValues(presets: readonly ir.SessionPreset[], session: Session): Record<string, unknown> {
   const vars: Record<string, unknown> = {};
-  for (const v of step.variables) if (variables[v] !== undefined) vars[v] = variables[v];
-  for (const p of step.sessionPresets) {
+  for (const p of presets) {
     const value = session.variables[p.session];
     if (value === undefined) throw new EngineError(ErrorCode.NotFound, `missing session variable: "${p.session}"`, { path: '$' });
     vars[p.variable] = coerceSession(value, p.coerce, p.session);
   }
+  return vars;
+}
+
+/** Binds a remote request: the variables it declares, from the request and the session. */
+export function bindRemote(step: RemoteStepBody, variables: Readonly<Record<string, unknown>>, session: Session): BoundRemote {
+  const vars: Record<string, unknown> = {};
+  for (const v of step.variables) if (variables[v] !== undefined) vars[v] = variables[v];
+  Object.assign(vars, sessionPresetValues(step.sessionPresets, session));
   return { body: JSON.stringify({ query: step.query, variables: vars }), session };
 }
 
 /** Client headers never forwarded: hop-by-hop, body framing, and the engine's own credentials. */
 const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'content-length', 'content-type', 'transfer-encoding', 'accept-encoding', 'upgrade', 'te', 'trailer', 'x-engine-admin-secret']);
 
-function headersFor(remote: RemoteSchemaInfo, session: Session, client: ClientHeaders | undefined): Record<string, string> {
+/** The headers of a request to `remote`: forwarded client headers, then configured ones, then the session. */
+export function headersFor(remote: RemoteSchemaInfo, session: Session, client: ClientHeaders | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   if (remote.endpoint.forwardClientHeaders && client !== undefined) {
     for (const [k, v] of Object.entries(client)) {
@@ -122,7 +130,8 @@ function headersFor(remote: RemoteSchemaInfo, session: Session, client: ClientHe
   return out;
 }
 
-function renameTypenames(value: unknown, tree: ir.TypenameTree, names: RemoteNames): void {
+/** Renames the `__typename`s `tree` points at in `value` (in place) to customized names. */
+export function renameTypenames(value: unknown, tree: ir.TypenameTree, names: RemoteNames): void {
   if (Array.isArray(value)) {
     for (const v of value) renameTypenames(v, tree, names);
     return;

@@ -193,7 +193,7 @@ export function planRequest(env: PlanEnv, input: PlanInput): PlannedRequest {
     if (use === 'shape' && !entry.shaped.includes(name)) entry.shaped.push(name);
   }
   steps?.begin('plan');
-  const planned = plan(ir.fields, catalog);
+  const planned = plan(ir.fields, catalog, ir.joins);
   steps?.end();
   // The key again: translating may have found more structural variables.
   const finalKey = structuralKey(entry, variables);

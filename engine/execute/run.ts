@@ -4,11 +4,11 @@
  */
 import { TransactionStatementError, type BoundStatement, type RunOptions, type SourceConnection } from '../backends/backend.ts';
 import { backendFor } from '../backends/registry.ts';
-import { ErrorCode } from '../errors/codes.ts';
-import { EngineError } from '../errors/engine-error.ts';
+import type { EngineError } from '../errors/engine-error.ts';
 import type { BoundPlan, BoundStep } from './bind.ts';
 import { runWrites } from './mutation-plan.ts';
 import { runRemote } from './remote-step.ts';
+import { runJoins } from './remote-join.ts';
 
 /** Wraps a failure of `stmt` on `conn` as an EngineError: the source's backend words it (Note [Backend seam]). */
 export function toDatabaseError(conn: SourceConnection, e: unknown, stmt: BoundStatement): EngineError {
@@ -72,13 +72,13 @@ export async function runPlan(steps: BoundPlan, opts?: RunOptions, sequential = 
 }
 
 async function runStep(s: BoundStep, opts: RunOptions | undefined, noRow: string): Promise<string> {
-  if (s.step.joins !== undefined && s.step.joins.length > 0) {
-    // No planner emits joins before remote schemas bring their executor (Note [Plan steps]).
-    throw new EngineError(ErrorCode.Unexpected, 'a plan step with joins cannot run: no join executor', { path: '$' });
-  }
   switch (s.kind) {
-    case 'read':
-      return (await runStatement(s.step.connection, s.statement, opts)) ?? noRow;
+    case 'read': {
+      const text = (await runStatement(s.step.connection, s.statement, opts)) ?? noRow;
+      const joins = s.step.joins;
+      if (joins === undefined || joins.length === 0 || s.request === undefined || text === 'null') return text;
+      return await runJoins(text, joins, s.request.variables, s.request.session, opts);
+    }
     case 'write':
       return await runWrites(s.step.fields, s.transactions, opts);
     case 'static':

@@ -50,3 +50,39 @@ export type RemoteRootField =
       /** The namespace's members in selection order: remote fields, or a static JSON value (`__typename`). */
       readonly members: ReadonlyArray<{ readonly alias: string; readonly part: RemoteFieldPart } | { readonly alias: string; readonly json: string }>;
     };
+
+/** How a join value becomes an argument literal of the remote field. */
+export type JoinValueKind = 'string' | 'int' | 'float' | 'boolean' | 'enum' | 'raw';
+
+/** One field of a remote relationship's `remote_field` path, with its argument template. */
+export interface RemoteJoinStep {
+  /** The field's name in the remote schema. */
+  readonly field: string;
+  /** Arguments as JSON; a string `$column` stands for that join column's value. */
+  readonly arguments: Readonly<Record<string, unknown>>;
+  /** How each top-level argument's value is written. */
+  readonly kinds: Readonly<Record<string, JoinValueKind>>;
+}
+
+/**
+ * A remote relationship selected somewhere in a read: the rows at `path`
+ * (response keys from the root field down; lists are walked through) carry
+ * their join columns under hidden keys, and `alias` is filled with the remote
+ * field's value for them, one remote request for every row of the request
+ * (Note [Remote joins] in execute/remote-join.ts).
+ */
+export interface RemoteJoin {
+  readonly path: readonly string[];
+  readonly alias: string;
+  readonly remote: string;
+  /** Join columns and the hidden response keys holding their values. */
+  readonly columns: ReadonlyArray<readonly [column: string, key: string]>;
+  readonly steps: readonly RemoteJoinStep[];
+  /** The selection on the joined field's type (` { ... }`, or empty for a scalar), in the remote's names. */
+  readonly selection: RemoteFieldPart;
+}
+
+/** The hidden response key holding join column `column` in a row. */
+export function joinColumnKey(column: string): string {
+  return `__engine_join_${column}`;
+}

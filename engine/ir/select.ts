@@ -50,6 +50,12 @@ export interface ColumnField {
   readonly path?: ParamSource;
 }
 
+/** A field filled after the statement ran (a remote relationship): null in the database's JSON. */
+export interface RemoteJoinField {
+  readonly kind: 'remote-join';
+  readonly alias: string;
+}
+
 /** A constant string field (`__typename`). */
 export interface TypenameField {
   readonly kind: 'typename';
@@ -89,7 +95,8 @@ export type Field =
   | ArrayRelationshipField
   | ArrayAggregateField
   | ComputedScalarField
-  | ComputedRowsField;
+  | ComputedRowsField
+  | RemoteJoinField;
 
 /** Rows of a table rendered as JSON. */
 export interface Select {

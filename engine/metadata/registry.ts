@@ -67,6 +67,7 @@ import {
 import { addRemoteSchema, updateRemoteSchemaOp } from './operations/remote-schemas/add-remote-schema.ts';
 import { introspectRemoteSchema, reloadRemoteSchema, removeRemoteSchema } from './operations/remote-schemas/remove-remote-schema.ts';
 import { addRemoteSchemaPermissions, dropRemoteSchemaPermissions } from './operations/remote-schemas/remote-schema-permission.ts';
+import { createRemoteRelationship, deleteRemoteRelationship, updateRemoteRelationship } from './operations/remote-schemas/remote-relationship.ts';
 
 /** Remote schema operations: the same names on `/v1/metadata` and `/v1/query`. */
 const REMOTE_SCHEMA_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
@@ -118,6 +119,9 @@ const TABLE_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
   ['drop_relationship', dropRelationship],
   ['rename_relationship', renameRelationship],
   ['set_relationship_comment', setRelationshipComment],
+  ['create_remote_relationship', createRemoteRelationship],
+  ['update_remote_relationship', updateRemoteRelationship],
+  ['delete_remote_relationship', deleteRemoteRelationship],
   ...PERMISSION_OPERATIONS,
   ...FUNCTION_OPERATIONS,
   ...EVENT_TRIGGER_OPERATIONS,

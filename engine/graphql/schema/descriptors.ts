@@ -8,6 +8,7 @@
 import type { ColumnInfo, ComputedFieldInfo, FunctionInfo } from '../../catalog/types.ts';
 import { nullProto } from './lean-types.ts';
 import type { RemoteSchemaInfo, RemoteView } from '../../remote/types.ts';
+import type { RemoteRelationshipInfo } from '../../remote/relationship.ts';
 import type { AggregateOpName } from './names.ts';
 import type { RelationshipView, TableView } from './table-view.ts';
 
@@ -39,7 +40,9 @@ export type TableFieldDescriptor =
   | { readonly kind: 'computed-scalar'; readonly cf: ComputedFieldInfo }
   /** A table-returning computed field: rows of `target`. */
   | { readonly kind: 'computed-rows'; readonly cf: ComputedFieldInfo; readonly target: TableView }
-  | { readonly kind: 'and' | 'or' | 'not' };
+  | { readonly kind: 'and' | 'or' | 'not' }
+  /** A remote relationship to a remote schema's field; see table-types.ts. */
+  | { readonly kind: 'remote-relationship'; readonly rr: RemoteRelationshipInfo };
 
 /** A field of `<t>_aggregate_fields` or `<t>_aggregate_order_by`. */
 export type AggregateFieldDescriptor =

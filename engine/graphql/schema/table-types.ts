@@ -16,11 +16,11 @@ import {
   type GraphQLFieldConfigMap,
   type GraphQLInputFieldConfigMap,
 } from 'graphql';
-import type { TableInfo } from '../../catalog/types.ts';
+import { tableKey, type TableInfo } from '../../catalog/types.ts';
 import { ColumnTypes } from './column-types.ts';
 import { computedBoolExpFields, computedObjectFields, computedOrderByFields } from './computed-field-fields.ts';
 import { buildAggregateTypes, type AggregateTypes } from './aggregate-types.ts';
-import { COMBINATOR_EXTENSIONS, columnExtensions, relationshipExtensions } from './descriptors.ts';
+import { COMBINATOR_EXTENSIONS, columnExtensions, relationshipExtensions, withDescriptor, type TableFieldDescriptor } from './descriptors.ts';
 import { enumType, inputObjectType, listOfNonNull, nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
 import { ARG, FIELD, ORDER_BY_ENUM, relationshipAggregateField } from './names.ts';
 import { isAlwaysPresent, type TableView } from './table-view.ts';
@@ -220,6 +220,15 @@ export class SchemaTypes {
       }
     }
     Object.assign(fields, computedObjectFields(view, this));
+    // Remote relationships whose join columns the role can read (v2 compat).
+    for (const rr of view.source.remoteRelationships?.get(tableKey(view.info.name)) ?? []) {
+      if (!rr.lhsColumns.every((c) => view.columns.some((col) => col.name === c))) continue;
+      fields[rr.name] = {
+        type: rr.type,
+        description: `A remote relationship to remote schema "${rr.remote.name}"`,
+        extensions: withDescriptor<TableFieldDescriptor>({ kind: 'remote-relationship', rr }),
+      };
+    }
     return fields;
   }
 

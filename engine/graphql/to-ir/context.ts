@@ -8,7 +8,8 @@
  * shape is part of the key (see Note [Mutation inputs as JSON] in
  * ir/mutation.ts and `shapeKey` in to-ir/mutation-input.ts).
  */
-import type { FragmentDefinitionNode, GraphQLSchema } from 'graphql';
+import type { FragmentDefinitionNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import type * as ir from '../../ir/index.ts';
 import type { MutationView } from '../schema/mutation-view.ts';
 import { readViewOf, writeViewOf, type RoleAccess } from '../schema/role-access.ts';
 import type { TableView } from '../schema/table-view.ts';
@@ -30,6 +31,10 @@ export interface ToIrContext {
   readonly stringifyNumericTypes: boolean;
   /** Current nesting, bounded: Note [Depth bounds] in depth.ts. */
   readonly depth: { selection: number; boolExp: number };
+  /** The operation (remote fields declare the variables they use from it). */
+  readonly operation?: OperationDefinitionNode;
+  /** Remote relationships met so far (Note [Remote joins] in execute/remote-join.ts). */
+  readonly remoteJoins?: ir.RemoteJoin[];
 }
 
 /** Records a variable as structural (its value shapes the plan). */

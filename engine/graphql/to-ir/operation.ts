@@ -37,6 +37,8 @@ import { andAll } from '../../ir/bool-exp.ts';
 /** The IR of an operation and how it used each variable. */
 export interface OperationIr {
   readonly fields: readonly ir.RootField[];
+  /** Remote relationships to fill in after the reads (Note [Remote joins] in execute/remote-join.ts). */
+  readonly joins: readonly ir.RemoteJoin[];
   readonly variableUse: ReadonlyMap<string, VariableUse>;
 }
 
@@ -83,10 +85,13 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
     variableUse: new Map(),
     stringifyNumericTypes: opts.stringifyNumericTypes,
     depth: { selection: 0, boolExp: 0 },
+    operation: opts.operation,
+    remoteJoins: [],
   };
   const kind = opts.operation.operation;
   const root = (kind === 'subscription' ? opts.schema.getSubscriptionType() : kind === 'mutation' ? opts.schema.getMutationType() : opts.schema.getQueryType()) as GraphQLObjectType;
-  return { fields: rootFieldsOf(root, [opts.operation.selectionSet], '$'), variableUse: ctx.variableUse };
+  const fields = rootFieldsOf(root, [opts.operation.selectionSet], '$');
+  return { fields, variableUse: ctx.variableUse, joins: ctx.remoteJoins ?? [] };
 
   /** The root fields selected on `root` (the operation's root type, or a source's namespace type). */
   function rootFieldsOf(root: GraphQLObjectType, selectionSets: readonly (SelectionSetNode | undefined)[], at: string): ir.RootField[] {

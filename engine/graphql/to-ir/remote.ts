@@ -23,6 +23,7 @@
 import {
   astFromValue,
   getNamedType,
+  isEnumType,
   isInputObjectType,
   isInterfaceType,
   isListType,
@@ -37,6 +38,7 @@ import {
   type GraphQLInputType,
   type GraphQLNamedType,
   type GraphQLObjectType,
+  type GraphQLOutputType,
   type OperationDefinitionNode,
   type SelectionNode,
   type TypeNode,
@@ -47,6 +49,8 @@ import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
 import type { Preset } from '../../remote/permissions.ts';
 import type { RemoteSchemaInfo, RemoteView } from '../../remote/types.ts';
+import type { RemoteRelationshipInfo } from '../../remote/relationship.ts';
+import { joinColumnKey } from '../../ir/remote.ts';
 import type { RootFieldDescriptor } from '../schema/descriptors.ts';
 import { collectFields } from './collect-fields.ts';
 import { useLeaf, useStructural, type ToIrContext } from './context.ts';
@@ -94,6 +98,14 @@ class RemoteFieldWriter {
     this.#ctx = ctx;
     this.#operation = operation;
     this.#path = path;
+  }
+
+  /** The selection of `nodes` on `type` (` { ... }`, empty for a leaf) as a part without a field name (remote joins). */
+  selection(type: GraphQLOutputType, nodes: readonly FieldNode[]): ir.RemoteFieldPart {
+    const tree = new TreeBuilder();
+    const sets = nodes.flatMap((n) => n.selectionSet?.selections ?? []);
+    const text = sets.length === 0 ? '' : ` { ${this.#selections(getNamedType(type), sets, tree)} }`;
+    return { text, variables: [...this.variables], sessionPresets: this.sessionPresets, typenames: this.#remote.names.identity ? null : tree.freeze() };
   }
 
   part(parent: GraphQLObjectType, def: GraphQLField<unknown, unknown>, nodes: readonly FieldNode[]): ir.RemoteFieldPart {
@@ -302,4 +314,42 @@ export function toIrRemoteField(
     members.push({ alias: inner, part });
   }
   return { kind: 'remote-namespace', alias, remote: d.remote.name, operation: d.operation, members };
+}
+
+function joinValueKind(t: GraphQLInputType): ir.JoinValueKind {
+  const named = getNamedType(t);
+  if (isEnumType(named)) return 'enum';
+  if (isInputObjectType(named) || isListType(isNonNullType(t) ? t.ofType : t)) return 'raw';
+  switch (named.name) {
+    case 'Int':
+      return 'int';
+    case 'Float':
+      return 'float';
+    case 'Boolean':
+      return 'boolean';
+    case 'String':
+    case 'ID':
+      return 'string';
+    default:
+      return 'raw';
+  }
+}
+
+/** A remote relationship selected as `alias` on the rows at `path` (Note [Remote joins] in execute/remote-join.ts). */
+export function toIrRemoteJoin(rr: RemoteRelationshipInfo, nodes: readonly FieldNode[], ctx: ToIrContext, alias: string, path: string): ir.RemoteJoin {
+  const operation = ctx.operation;
+  if (operation === undefined) throw new EngineError(ErrorCode.Unexpected, 'a remote relationship outside an operation', { path });
+  const writer = new RemoteFieldWriter(rr.remote, rr.remote.full, ctx, operation, `${path}.selectionSet.${alias}`);
+  return {
+    path: path.split('.selectionSet.').slice(1),
+    alias,
+    remote: rr.remote.name,
+    columns: rr.lhsColumns.map((c) => [c, joinColumnKey(c)] as const),
+    steps: rr.path.map((s) => ({
+      field: s.field,
+      arguments: s.arguments,
+      kinds: Object.fromEntries(Object.entries(s.argumentTypes).map(([a, t]) => [a, joinValueKind(t)])),
+    })),
+    selection: writer.selection(rr.type, nodes),
+  };
 }

@@ -31,6 +31,8 @@ import { deeper } from './depth.ts';
 import { astInput, booleanValue, enumValue, leafParam, listItems } from './input.ts';
 import { toIrOrderBy } from './order-by.ts';
 import { remoteKeysVisible } from './visibility.ts';
+import { toIrRemoteJoin } from './remote.ts';
+import { joinColumnKey } from '../../ir/remote.ts';
 
 function whereOf(filters: readonly (ir.BoolExp | null)[]): ir.BoolExp | null {
   const w = andAll(filters);
@@ -188,6 +190,16 @@ function fieldsLevel(view: TableView, type: GraphQLObjectType, nodes: readonly F
         const target = readView(ctx, d.rel.target);
         const select = toIrAggregate(target, def, fieldNodes, ctx, p, remoteKeysVisible(target, d.rel.info.columnMapping));
         out.push({ kind: 'array-aggregate', alias, mapping: d.rel.info.columnMapping, select });
+        break;
+      }
+      case 'remote-relationship': {
+        // The join columns ride along under hidden keys (once per row), the field keeps its place as null.
+        for (const c of d.rr.lhsColumns) {
+          const key = joinColumnKey(c);
+          if (!out.some((f) => f.alias === key)) out.push({ kind: 'column', alias: key, column: c, asText: false });
+        }
+        out.push({ kind: 'remote-join', alias });
+        ctx.remoteJoins?.push(toIrRemoteJoin(d.rr, fieldNodes, ctx, alias, path));
         break;
       }
       default:

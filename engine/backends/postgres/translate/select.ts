@@ -182,7 +182,7 @@ function columnsRead(fields: readonly ir.Field[], into: string[]): string[] {
   };
   for (const f of fields) {
     if (f.kind === 'column') add(f.column);
-    else if (f.kind !== 'typename' && f.kind !== 'computed-scalar' && f.kind !== 'computed-rows') for (const [local] of f.mapping) add(local);
+    else if (f.kind !== 'typename' && f.kind !== 'computed-scalar' && f.kind !== 'computed-rows' && f.kind !== 'remote-join') for (const [local] of f.mapping) add(local);
   }
   return into;
 }
@@ -222,6 +222,9 @@ function rowPairs(
         return { key: f.alias, value: columnValue(alias, f.column, f.asText, f.path) };
       case 'typename':
         return { key: f.alias, value: typenameValue(f.typename) };
+      case 'remote-join':
+        // Filled in after the statement ran (execute/remote-join.ts); the key keeps the field's place.
+        return { key: f.alias, value: raw('NULL') };
       case 'object-relationship': {
         const correlation = { outer: alias, mapping: f.mapping };
         if (joins === null) return { key: f.alias, value: translateSelect(f.select, correlation, aliases) };
