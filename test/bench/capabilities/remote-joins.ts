@@ -1,0 +1,102 @@
+/**
+ * Bench cell: remote relationships (issue 16). 100 albums, each joined to
+ * its artist on a remote GraphQL server (test/bench/peers/artist-bios-server.ts,
+ * its own process), through Engine's remote relationship, against the same
+ * query through a graphql-tools stitching gateway
+ * (test/bench/peers/stitching-gateway.ts: Engine for the albums, the remote
+ * for the artists, `batch: true`). Figures: requests per second, latency,
+ * and remote requests per client request (the goal: exactly one per join
+ * level, whatever the row count). The gateway runs first, while Engine has
+ * no remote relationship (its schema would clash with the gateway's
+ * extension); then Engine gets the remote schema and the relationship.
+ */
+import { spawnPeer, type PeerProcess } from '../lib/process.ts';
+import { startEngine } from '../lib/engine.ts';
+import { runLoad } from '../lib/load.ts';
+import type { CapabilityBench, CapabilityContext } from './types.ts';
+
+const QUERY = '{ album(order_by: {id: asc}, limit: 100) { id title artist_info { name bio } } }';
+
+async function metadata(url: string, type: string, args: unknown): Promise<void> {
+  const res = await fetch(`${url}/v1/metadata`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type, args }) });
+  if (res.status !== 200) throw new Error(`${type}: ${res.status} ${await res.text()}`);
+}
+
+async function remoteCount(remote: PeerProcess): Promise<number> {
+  const res = await fetch(remote.url.replace(/\/graphql$/, '/count'));
+  return ((await res.json()) as { count: number }).count;
+}
+
+/** Checks one answer: 100 albums, each with its artist. */
+async function check(url: string): Promise<void> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) });
+  const body = (await res.json()) as { data?: { album: Array<{ artist_info: { name: string } | null }> }; errors?: unknown };
+  const albums = body.data?.album ?? [];
+  if (albums.length !== 100 || albums.some((a) => a.artist_info === null)) throw new Error(`unexpected answer from ${url}: ${JSON.stringify(body).slice(0, 300)}`);
+}
+
+async function measure(ctx: CapabilityContext, name: string, url: string, pid: number | undefined, remote: PeerProcess): Promise<Record<string, string | number | null>> {
+  await check(url);
+  const target = { url, body: JSON.stringify({ query: QUERY }), headers: {} };
+  // Warm-up: plan caches, JIT, keep-alive connections.
+  await runLoad(target, { connections: ctx.connections, seconds: ctx.quick ? 1 : 3 }, pid, ctx.postgres.postmasterPid);
+  const before = await remoteCount(remote);
+  const r = await runLoad(target, { connections: ctx.connections, seconds: ctx.seconds }, pid, ctx.postgres.postmasterPid);
+  const remoteRequests = (await remoteCount(remote)) - before;
+  ctx.log(`${name}: ${r.rps.toFixed(0)} rps, ${(remoteRequests / Math.max(1, r.requests)).toFixed(2)} remote requests per request`);
+  return {
+    peer: name,
+    rps: Math.round(r.rps),
+    'p50 ms': r.p50,
+    'p99 ms': r.p99,
+    'remote req / req': Number((remoteRequests / Math.max(1, r.requests)).toFixed(2)),
+    'server CPU ms / req': r.serverCpuMsPerReq === null ? null : Number(r.serverCpuMsPerReq.toFixed(2)),
+    errors: r.errors + r.non2xx,
+  };
+}
+
+const bench: CapabilityBench = async (ctx) => {
+  const dbUrl = await ctx.postgres.createDatabase('remote_joins');
+  await ctx.postgres.sql(
+    'remote_joins',
+    `CREATE TABLE artist (id int PRIMARY KEY, name text NOT NULL);
+     CREATE TABLE album (id int PRIMARY KEY, title text NOT NULL, artist_id int REFERENCES artist(id));
+     INSERT INTO artist SELECT i, 'artist ' || i FROM generate_series(1, 20) i;
+     INSERT INTO album SELECT i, 'album ' || i, 1 + (i % 20) FROM generate_series(1, 100) i;`,
+  );
+  const remote = await spawnPeer('test/bench/peers/artist-bios-server.ts', {});
+  const engine = await startEngine(dbUrl);
+  const rows: Array<Record<string, string | number | null>> = [];
+  try {
+    await metadata(engine.url, 'pg_track_table', { table: 'artist' });
+    await metadata(engine.url, 'pg_track_table', { table: 'album' });
+    const gateway = await spawnPeer('test/bench/peers/stitching-gateway.ts', { BENCH_ENGINE_URL: `${engine.url}/v1/graphql`, BENCH_REMOTE_URL: remote.url });
+    try {
+      rows.push(await measure(ctx, 'graphql-tools stitching gateway', gateway.url, gateway.child.pid, remote));
+    } finally {
+      await gateway.stop();
+    }
+    await metadata(engine.url, 'add_remote_schema', { name: 'artists', definition: { url: remote.url } });
+    await metadata(engine.url, 'pg_create_remote_relationship', {
+      table: 'album',
+      name: 'artist_info',
+      hasura_fields: ['artist_id'],
+      remote_schema: 'artists',
+      remote_field: { artistById: { arguments: { id: '$artist_id' } } },
+    });
+    rows.push(await measure(ctx, 'Engine remote relationship', `${engine.url}/v1/graphql`, engine.child.pid, remote));
+  } finally {
+    await engine.stop();
+    await remote.stop();
+  }
+  return {
+    tables: [{ title: '100 albums joined to a remote field (20 distinct artists)', rows }],
+    notes: [
+      `query: ${QUERY}`,
+      'the remote server and the gateway are their own processes; "remote req / req" counts the remote server\'s non-introspection requests during the measured run',
+      'the gateway reaches the albums through Engine itself (one extra HTTP hop per request), as a stitching gateway in front of Engine would',
+    ],
+  };
+};
+
+export default bench;
