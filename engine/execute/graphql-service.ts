@@ -86,7 +86,14 @@ export class GraphqlService implements GraphqlApi {
     this.#schemas = new SchemaCache({ inferFunctionPermissions: opts.inferFunctionPermissions ?? true, remoteSchemaPermissions: opts.remoteSchemaPermissions === true }, (role, error) =>
       this.#logger.log('schema-sync', 'error', { message: 'role schema could not be built', role, error }),
     );
-    this.#env = { schemas: this.#schemas, stringifyNumericTypes: opts.stringifyNumericTypes, fieldLimit: opts.queryFieldLimit ?? 5000, cache: this.#plans, allowlist: opts.enableAllowlist === true };
+    this.#env = {
+      schemas: this.#schemas,
+      stringifyNumericTypes: opts.stringifyNumericTypes,
+      fieldLimit: opts.queryFieldLimit ?? 5000,
+      cache: this.#plans,
+      allowlist: opts.enableAllowlist === true,
+      remoteSchemaPermissions: opts.remoteSchemaPermissions === true,
+    };
     catalogRef.subscribe((c) => {
       this.#plans.clear();
       this.#limits = c.apiLimits === undefined ? null : new ApiLimitsPolicy(c.apiLimits);

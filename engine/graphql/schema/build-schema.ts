@@ -16,7 +16,7 @@ import { MUTATION_ROOT, NO_QUERIES_FIELD, NO_QUERIES_MESSAGE, QUERY_ROOT, SUBSCR
 import { buildRoleAccess, type RoleAccess } from './role-access.ts';
 import type { RootFieldContributor, RootFieldInput, ServedRoot } from './root-field-contributor.ts';
 import { ROOT_FIELD_CONTRIBUTORS } from './root-fields.ts';
-import { SchemaTypes } from './table-types.ts';
+import { LeafTypes, SchemaTypes } from './table-types.ts';
 
 /** Settings that shape every role's schema. */
 export interface SchemaOptions {
@@ -67,7 +67,12 @@ export function buildSchemaOf(
   role: string,
   access: RoleAccess,
   options: SchemaOptions = {},
-  types: SchemaTypes = new SchemaTypes(),
+  types: SchemaTypes = new SchemaTypes({
+    leaves: new LeafTypes(),
+    views: new Map(),
+    owners: new Map(),
+    remoteRelationships: options.remoteSchemaPermissions !== true || access.isAdmin,
+  }),
 ): SharedSchema {
   const contributors = options.contributors ?? ROOT_FIELD_CONTRIBUTORS;
   const input: RootFieldInput = {

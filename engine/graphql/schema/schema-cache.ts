@@ -57,6 +57,8 @@ export class SchemaCache {
   readonly #byFingerprint = new Map<string, SharedSchema>();
   /** Table types by read fingerprint: roles that read alike share them even when they write differently. */
   readonly #typesByRead = new Map<string, { readonly types: SchemaTypes; readonly labels: ReadonlyMap<TableInfo, string> }>();
+  /** Like #typesByRead, for roles that may not follow remote relationships (see #typesOf). */
+  readonly #typesWithoutRemote = new Map<string, { readonly types: SchemaTypes; readonly labels: ReadonlyMap<TableInfo, string> }>();
   /** The types every SchemaTypes of this catalog version shares. */
   #leaves = new LeafTypes();
   /** Compiled permissions by rules fingerprint. */
@@ -102,6 +104,7 @@ export class SchemaCache {
       this.#byFingerprint.clear();
       this.#byRules.clear();
       this.#typesByRead.clear();
+      this.#typesWithoutRemote.clear();
       this.#leaves = new LeafTypes();
       this.#version = catalog.version;
     }
@@ -125,17 +128,21 @@ export class SchemaCache {
    * takes the types of tables it reads like an earlier one from there.
    */
   #typesOf(access: RoleAccess): SchemaTypes {
+    // With remote schema permissions on, roles other than admin get table types without remote relationships
+    // (their type is the remote's whole schema): those types are made and shared apart.
+    const withRemote = this.#options.remoteSchemaPermissions !== true || access.isAdmin;
+    const registry = withRemote ? this.#typesByRead : this.#typesWithoutRemote;
     const read = readFingerprint(access);
-    const known = this.#typesByRead.get(read);
+    const known = registry.get(read);
     if (known !== undefined) return known.types;
     const labels = tableLabels(access);
     const owners = new Map<TableInfo, SchemaTypes>();
     // Oldest first: every table's types then come from the first SchemaTypes that made them.
-    for (const other of this.#typesByRead.values()) {
+    for (const other of registry.values()) {
       for (const info of sameTypeTables(access.readByInfo, labels, other.labels)) if (!owners.has(info)) owners.set(info, other.types.ownerOf(info));
     }
-    const types = new SchemaTypes({ leaves: this.#leaves, views: access.readByInfo, owners });
-    this.#typesByRead.set(read, { types, labels });
+    const types = new SchemaTypes({ leaves: this.#leaves, views: access.readByInfo, owners, remoteRelationships: withRemote });
+    registry.set(read, { types, labels });
     return types;
   }
 

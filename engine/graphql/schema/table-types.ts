@@ -75,6 +75,8 @@ export interface SharedTypesOptions {
   readonly views: ReadonlyMap<TableInfo, TableView>;
   /** Tables whose types another SchemaTypes makes (they are the same there). */
   readonly owners: ReadonlyMap<TableInfo, SchemaTypes>;
+  /** Whether table types get their remote relationship fields (default true; see schema-cache.ts #typesOf). */
+  readonly remoteRelationships?: boolean;
 }
 
 /** Every table type of the schemas of one read fingerprint, created on first use. */
@@ -86,8 +88,10 @@ export class SchemaTypes {
   readonly #owners: ReadonlyMap<TableInfo, SchemaTypes>;
   readonly #tables = new Map<TableInfo, TableTypes>();
   readonly #listArgs = new Map<TableInfo, GraphQLFieldConfigArgumentMap>();
+  readonly #remoteRelationships: boolean;
 
   constructor(shared?: SharedTypesOptions) {
+    this.#remoteRelationships = shared?.remoteRelationships !== false;
     this.#leaves = shared?.leaves ?? new LeafTypes();
     this.#views = shared?.views ?? new Map();
     this.#owners = shared?.owners ?? new Map();
@@ -221,7 +225,7 @@ export class SchemaTypes {
     }
     Object.assign(fields, computedObjectFields(view, this));
     // Remote relationships whose join columns the role can read (v2 compat).
-    for (const rr of view.source.remoteRelationships?.get(tableKey(view.info.name)) ?? []) {
+    for (const rr of this.#remoteRelationships ? (view.source.remoteRelationships?.get(tableKey(view.info.name)) ?? []) : []) {
       if (!rr.lhsColumns.every((c) => view.columns.some((col) => col.name === c))) continue;
       fields[rr.name] = {
         type: rr.type,

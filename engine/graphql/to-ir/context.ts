@@ -35,6 +35,12 @@ export interface ToIrContext {
   readonly operation?: OperationDefinitionNode;
   /** Remote relationships met so far (Note [Remote joins] in execute/remote-join.ts). */
   readonly remoteJoins?: ir.RemoteJoin[];
+  /**
+   * ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS. A remote relationship's
+   * type is the remote's whole schema, so with remote schema permissions on
+   * only admin may follow one (a role's permission is not applied to it yet).
+   */
+  readonly remoteSchemaPermissions?: boolean;
 }
 
 /** Records a variable as structural (its value shapes the plan). */

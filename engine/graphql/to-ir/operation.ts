@@ -51,6 +51,8 @@ export interface ToIrOptions {
   readonly operation: OperationDefinitionNode;
   readonly variables: Readonly<Record<string, unknown>>;
   readonly stringifyNumericTypes: boolean;
+  /** See ToIrContext.remoteSchemaPermissions. */
+  readonly remoteSchemaPermissions?: boolean;
   /** The client-facing schema introspection answers from, when it differs (graphql-default naming). */
   readonly introspectionSchema?: GraphQLSchema;
 }
@@ -87,6 +89,7 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
     depth: { selection: 0, boolExp: 0 },
     operation: opts.operation,
     remoteJoins: [],
+    remoteSchemaPermissions: opts.remoteSchemaPermissions === true,
   };
   const kind = opts.operation.operation;
   const root = (kind === 'subscription' ? opts.schema.getSubscriptionType() : kind === 'mutation' ? opts.schema.getMutationType() : opts.schema.getQueryType()) as GraphQLObjectType;

@@ -112,6 +112,26 @@ describe('other roles and admin', () => {
   });
 });
 
+describe('remote relationships with remote schema permissions on', () => {
+  it('are shown to admin only (a role\'s permission is not applied to them yet)', async () => {
+    await db.sql("CREATE TABLE team (id int PRIMARY KEY, tenant text NOT NULL); INSERT INTO team VALUES (1, 'b');");
+    expect((await md('pg_track_table', { table: 'team' })).status).toBe(200);
+    expect((await md('pg_create_select_permission', { table: 'team', role: 'user', permission: { columns: ['id', 'tenant'], filter: {} } })).status).toBe(200);
+    const rel = await md('pg_create_remote_relationship', {
+      table: 'team',
+      name: 'members',
+      hasura_fields: ['tenant'],
+      remote_schema: 'users',
+      remote_field: { users: { arguments: { tenant: '$tenant' } } },
+    });
+    expect(rel.status, JSON.stringify(rel.body)).toBe(200);
+    expect((await engine.graphql('{ team { id members { email } } }')).body).toEqual({ data: { team: [{ id: 1, members: [{ email: 'ann@b' }] }] } });
+    const refused = await asUser('{ team { id members { name } } }');
+    expect(refused.errors[0].extensions.code).toBe('validation-failed');
+    expect(await asUser('{ team { id } users { id } }', undefined, 'b')).toEqual({ data: { team: [{ id: 1 }], users: [{ id: '4' }] } });
+  });
+});
+
 describe('permission documents that do not fit', () => {
   const refused = async (schema: string): Promise<any> => {
     const r = await md('add_remote_schema_permissions', { remote_schema: 'users', role: 'other', definition: { schema } });
