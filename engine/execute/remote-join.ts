@@ -19,6 +19,15 @@
  * request (the keys are data): no parse, validation or introspection.
  * Joins of remote results back to tables (remote → table) and cross-source
  * `to_source` relationships are not implemented.
+ * Measured with `npm run bench -- --capabilities remote-joins --seconds 5`
+ * (100 albums of 20 artists, 16 connections, the shared two-core machine
+ * with other test suites running): Engine 232 rps, p50 48 ms, 1.01 remote
+ * requests per client request (exactly 1 for a request alone), 0.77 ms of
+ * engine CPU per request; a graphql-tools stitching gateway (`batch: true`)
+ * in front of Engine 36 rps, p50 437 ms, 11.2 ms of gateway CPU per request,
+ * 2 remote requests for a request alone and 0.07 per request under load (its
+ * batching merges delegations across concurrent client requests). An
+ * earlier run at higher load: 129 against 10 rps.
  */
 import type * as ir from '../ir/index.ts';
 import type { RunOptions } from '../backends/backend.ts';

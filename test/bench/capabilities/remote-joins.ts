@@ -43,6 +43,10 @@ async function measure(ctx: CapabilityContext, name: string, url: string, pid: n
   const before = await remoteCount(remote);
   const r = await runLoad(target, { connections: ctx.connections, seconds: ctx.seconds }, pid, ctx.postgres.postmasterPid);
   const remoteRequests = (await remoteCount(remote)) - before;
+  // One more request alone, checked: a peer that caches remote answers between client requests shows it here.
+  const alone0 = await remoteCount(remote);
+  await check(url);
+  const alone = (await remoteCount(remote)) - alone0;
   ctx.log(`${name}: ${r.rps.toFixed(0)} rps, ${(remoteRequests / Math.max(1, r.requests)).toFixed(2)} remote requests per request`);
   return {
     peer: name,
@@ -50,6 +54,7 @@ async function measure(ctx: CapabilityContext, name: string, url: string, pid: n
     'p50 ms': r.p50,
     'p99 ms': r.p99,
     'remote req / req': Number((remoteRequests / Math.max(1, r.requests)).toFixed(2)),
+    'remote req, one request alone': alone,
     'server CPU ms / req': r.serverCpuMsPerReq === null ? null : Number(r.serverCpuMsPerReq.toFixed(2)),
     errors: r.errors + r.non2xx,
   };
