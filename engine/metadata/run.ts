@@ -225,6 +225,8 @@ export class CallPipeline implements RunContext {
       }
     }
     this.#setState(next, edit.refresh ?? new Set());
+    // Remote schemas introspected afresh are announced with the sources, so other instances do the same.
+    if (edit.refreshRemotes !== undefined) this.#noteRefresh(edit.refreshRemotes);
     if (edit.prepared !== undefined) this.#noteRefresh(new Set(edit.prepared.keys()));
     return next;
   }

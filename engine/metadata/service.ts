@@ -279,7 +279,7 @@ export class MetadataService implements MetadataApi {
         const refresh: Refresh = change.refreshed === 'all' ? 'all' : new Set(change.refreshed);
         const [prepared, remotes] = await Promise.all([
           this.#preparer.prepare(doc, this.#state.prepared, refresh),
-          this.#remotePreparer.prepare(doc, this.#state.remotes),
+          this.#remotePreparer.prepare(doc, this.#state.remotes, refresh),
         ]);
         const catalog = buildCatalog(doc, prepared, this.#stamp(stored.resourceVersion), this.#checkQueries, remotes);
         this.#install({ doc, resourceVersion: stored.resourceVersion, catalog, prepared, remotes });

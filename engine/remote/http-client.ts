@@ -32,12 +32,8 @@ export interface RemoteRequest {
   readonly timeoutMs: number;
 }
 
-/** Counts calls per URL: tests and the bench read it to see how many requests a query made. */
-export const remoteCallCounter = { calls: 0 };
-
 /** Sends one GraphQL request; the parsed answer, or a RemoteCallError. */
 export async function postGraphql(req: RemoteRequest): Promise<RemoteAnswer> {
-  remoteCallCounter.calls += 1;
   let res;
   try {
     res = await request(req.url, {

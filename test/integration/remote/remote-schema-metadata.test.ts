@@ -160,6 +160,31 @@ describe('introspect, reload, update, remove', () => {
     await changing.close();
   });
 
+  it('another engine on the same metadata introspects again after reload_remote_schema', async () => {
+    const changing = await startGraphqlServer('type Query { a1: Int }', { a1: () => 1 });
+    expect((await md('add_remote_schema', { name: 'shared', definition: { url: changing.url } })).status).toBe(200);
+    const second = await startTestEngine({ databaseUrl: db.url });
+    try {
+      const fieldsOn = async (e: TestEngine): Promise<string[]> => {
+        const r = (await e.metadata({ type: 'introspect_remote_schema', args: { name: 'shared' } })).body as any;
+        return r.data?.__schema.types.find((t: any) => t.name === 'Query').fields.map((f: any) => f.name) ?? [];
+      };
+      expect(await fieldsOn(second)).toEqual(['a1']);
+      changing.setSchema('type Query { a1: Int a2: Int }', { a1: () => 1, a2: () => 2 });
+      expect((await md('reload_remote_schema', { name: 'shared' })).status).toBe(200);
+      let seen: string[] = [];
+      for (let i = 0; i < 100 && seen.length < 2; i++) {
+        seen = await fieldsOn(second);
+        if (seen.length < 2) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(seen).toEqual(['a1', 'a2']);
+    } finally {
+      await second.close();
+    }
+    expect((await md('remove_remote_schema', { name: 'shared' })).status).toBe(200);
+    await changing.close();
+  });
+
   it('update_remote_schema introspects the new definition, and is refused when it does not answer', async () => {
     const second = await startGraphqlServer(COUNTRIES_SDL + 'extend type Query { capital(code: ID!): String }', { ...countriesRoot, capital: () => 'Paris' });
     const up = await md('update_remote_schema', { name: 'countries', definition: { url: second.url, timeout_seconds: 5 } });
