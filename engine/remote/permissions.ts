@@ -19,6 +19,7 @@ import {
   isUnionType,
   Kind,
   parse,
+  print,
   valueFromASTUntyped,
   visit,
   type DocumentNode,
@@ -192,4 +193,57 @@ export function resolveRemotePermission(sdl: string, remote: GraphQLSchema): Res
   } catch (e) {
     return { reason: `the permission's schema is not valid: ${e instanceof Error ? e.message : String(e)}` };
   }
+}
+
+type Named = { readonly name: { readonly value: string } };
+
+function unionByName<T extends Named>(a: readonly T[] | undefined, b: readonly T[] | undefined, merge: (x: T, y: T) => T): T[] {
+  const out = new Map<string, T>();
+  for (const x of a ?? []) out.set(x.name.value, x);
+  for (const y of b ?? []) {
+    const x = out.get(y.name.value);
+    out.set(y.name.value, x === undefined ? y : merge(x, y));
+  }
+  return [...out.values()];
+}
+
+function sameInputValue(x: InputValueDefinitionNode, y: InputValueDefinitionNode): InputValueDefinitionNode {
+  // Presets must agree: a role set cannot decide between two values.
+  const px = JSON.stringify(presetOf(x));
+  const py = JSON.stringify(presetOf(y));
+  if (px !== py) throw new Error(`the roles set different presets on "${x.name.value}"`);
+  return x;
+}
+
+/**
+ * The permission document of an inherited role: the union of its members'
+ * documents (every type, field, argument, enum value, union member and input
+ * field any of them shows). v2 compat: members that preset the same argument
+ * differently make it inconsistent (an Error with the reason).
+ */
+export function unionPermissionDocuments(sdls: readonly string[]): string {
+  const types = new Map<string, DocumentNode['definitions'][number]>();
+  for (const sdl of sdls) {
+    for (const def of parse(sdl).definitions) {
+      if (!('name' in def) || def.name === undefined) continue;
+      const name = def.name.value;
+      const known = types.get(name);
+      if (known === undefined) {
+        types.set(name, def);
+        continue;
+      }
+      if (known.kind !== def.kind) throw new Error(`the roles define "${name}" as different kinds of type`);
+      if ((def.kind === Kind.OBJECT_TYPE_DEFINITION || def.kind === Kind.INTERFACE_TYPE_DEFINITION) && known.kind === def.kind) {
+        const fields = unionByName(known.fields, def.fields, (x, y) => ({ ...x, arguments: unionByName(x.arguments, y.arguments, sameInputValue) }));
+        types.set(name, { ...known, fields, interfaces: unionByName(known.interfaces, def.interfaces, (x) => x) } as typeof def);
+      } else if (def.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION && known.kind === def.kind) {
+        types.set(name, { ...known, fields: unionByName(known.fields, def.fields, sameInputValue) });
+      } else if (def.kind === Kind.ENUM_TYPE_DEFINITION && known.kind === def.kind) {
+        types.set(name, { ...known, values: unionByName(known.values, def.values, (x) => x) });
+      } else if (def.kind === Kind.UNION_TYPE_DEFINITION && known.kind === def.kind) {
+        types.set(name, { ...known, types: unionByName(known.types, def.types, (x) => x) });
+      }
+    }
+  }
+  return print({ kind: Kind.DOCUMENT, definitions: [...types.values()] });
 }

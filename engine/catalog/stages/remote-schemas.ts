@@ -14,7 +14,7 @@ import type { InconsistentObject } from '../types.ts';
 import type { MetadataDocument } from '../../metadata/document.ts';
 import { customizeSchema, remoteNames, type RemoteNames } from '../../remote/customize.ts';
 import { remoteSchemaEntries, type RemoteCustomization } from '../../remote/definition.ts';
-import { resolveRemotePermission } from '../../remote/permissions.ts';
+import { resolveRemotePermission, unionPermissionDocuments } from '../../remote/permissions.ts';
 import type { PreparedRemoteSchemas } from '../../remote/remote-preparer.ts';
 import type { RemoteSchemaInfo, RemoteView } from '../../remote/types.ts';
 import type { NameRegistry } from './names.ts';
@@ -91,6 +91,27 @@ export function resolveRemoteSchemas(doc: MetadataDocument, prepared: PreparedRe
         continue;
       }
       roles.set(perm.role, { schema: customizeSchema(r.schema, c, nm), presets: r.presets, key: perm.role });
+    }
+    // Inherited roles see the union of their members' views (inherited members earlier in the document included).
+    const sdlOf = new Map((entry.permissions ?? []).map((x) => [x.role, x.definition.schema] as const));
+    for (const inherited of doc.inherited_roles) {
+      if (roles.has(inherited.role_name)) continue;
+      const docs = inherited.role_set.flatMap((m) => sdlOf.get(m) ?? []);
+      if (docs.length === 0) continue;
+      const ref = { kind: 'remote_schema_permission', remoteSchema: entry.name, role: inherited.role_name } as const;
+      let r: ReturnType<typeof resolveRemotePermission>;
+      try {
+        const union = unionPermissionDocuments(docs);
+        sdlOf.set(inherited.role_name, union);
+        r = resolveRemotePermission(union, p.schema);
+      } catch (e) {
+        r = { reason: e instanceof Error ? e.message : String(e) };
+      }
+      if ('reason' in r) {
+        inconsistencies.push(inconsistency(ref, { role: inherited.role_name, remote_schema: entry.name, role_set: inherited.role_set }, r.reason));
+        continue;
+      }
+      roles.set(inherited.role_name, { schema: customizeSchema(r.schema, c, nm), presets: r.presets, key: inherited.role_name });
     }
     out.set(entry.name, { name: entry.name, endpoint: p.endpoint, original: p.schema, names: nm, namespace, full: { schema: full, presets: new Map(), key: '*' }, roles });
   }

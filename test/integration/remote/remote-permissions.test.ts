@@ -112,6 +112,20 @@ describe('other roles and admin', () => {
   });
 });
 
+describe('inherited roles', () => {
+  it('see the union of their members\' views, presets included', async () => {
+    expect((await md('add_remote_schema_permissions', { remote_schema: 'users', role: 'reader', definition: { schema: 'type Query { secret: String }' } })).status).toBe(200);
+    const r = await md('add_inherited_role', { role_name: 'both', role_set: ['user', 'reader'] });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const both = (await engine.graphql('{ secret users { name } }', undefined, { 'X-Engine-Role': 'both', 'X-Engine-Tenant': 'b' })).body;
+    expect(both).toEqual({ data: { secret: 's3cret', users: [{ name: 'ann' }] } });
+    const reader = (await engine.graphql('{ users { name } }', undefined, { 'X-Engine-Role': 'reader' })).body as any;
+    expect(reader.errors[0].extensions.code).toBe('validation-failed');
+    expect((await md('drop_inherited_role', { role_name: 'both' })).status).toBe(200);
+    expect((await md('drop_remote_schema_permissions', { remote_schema: 'users', role: 'reader' })).status).toBe(200);
+  });
+});
+
 describe('remote relationships with remote schema permissions on', () => {
   it('are shown to admin only (a role\'s permission is not applied to them yet)', async () => {
     await db.sql("CREATE TABLE team (id int PRIMARY KEY, tenant text NOT NULL); INSERT INTO team VALUES (1, 'b');");

@@ -1,6 +1,6 @@
 /**
  * Which roles a metadata document knows: every role with a permission on a
- * table or function, and every inherited role.
+ * table, function or remote schema, and every inherited role.
  */
 import type { MetadataDocument } from '../../document.ts';
 
@@ -18,6 +18,11 @@ export function knownRoles(doc: MetadataDocument): Set<string> {
     }
   }
   for (const r of doc.inherited_roles) roles.add(r.role_name);
+  // Roles of remote schema permissions (issue 16).
+  for (const r of doc.remote_schemas) {
+    const perms = r['permissions'];
+    if (Array.isArray(perms)) for (const p of perms) if (p !== null && typeof p === 'object' && !Array.isArray(p) && typeof p['role'] === 'string') roles.add(p['role']);
+  }
   return roles;
 }
 
