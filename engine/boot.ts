@@ -9,6 +9,7 @@ import { MetadataService } from './metadata/service.ts';
 import { GraphqlService } from './execute/graphql-service.ts';
 import { SocketService } from './subscriptions/service.ts';
 import { buildApp, closeApp, webSocketsOf } from './server/app.ts';
+import { ActionRuntime } from './actions/runtime.ts';
 import { Authenticator } from './auth/resolve-session.ts';
 import { ErrorCode } from './errors/codes.ts';
 import { EngineError } from './errors/engine-error.ts';
@@ -52,7 +53,10 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
     checkQueries: adminQueryChecker({ inferFunctionPermissions: settings.inferFunctionPermissions }),
   });
   const metrics = new EngineMetrics({ nodeDefaults: settings.metricsNodeDefaults });
+  const actions = await ActionRuntime.start({ metadataDatabaseUrl: metadataUrl, catalogRef: metadata.catalogRef, logger });
+  metadata.attachActionData(actions);
   const graphql = new GraphqlService(metadata.catalogRef, {
+    actions,
     metrics,
     stringifyNumericTypes: settings.stringifyNumericTypes,
     inferFunctionPermissions: settings.inferFunctionPermissions,
@@ -103,6 +107,7 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
       await closeApp(app);
       await socket.close();
       await events?.close();
+      await actions.close();
       await metadata.close();
       // Spans of the last requests are exported before the process goes.
       await tracer?.shutdown();

@@ -54,6 +54,8 @@ export class RequestContext implements Cancellation {
   session: Session | null = null;
   /** Why the request failed, when it did (the http-log's `error`; an EngineError fits). */
   failure: RequestFailure | null = null;
+  /** The client's request headers (actions with `forward_client_headers` send them on); set by server/. */
+  headers: Readonly<Record<string, string | string[] | undefined>> | undefined = undefined;
   #cancelled = false;
   #hook: (() => void) | null = null;
 

@@ -27,6 +27,7 @@
  * single-function build and 217/224/238 ms staged; the catalog's heap in
  * test/bench/schema-memory.ts 2000 10 stayed 36.8 MiB.
  */
+import { resolveActions } from '../actions/resolve.ts';
 import type { MetadataDocument } from '../metadata/document.ts';
 import type { PreparedSources } from './prepared.ts';
 import { assembleSources } from './stages/catalog-sources.ts';
@@ -67,6 +68,7 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, s
   });
   const functions = resolveFunctions(sources.output, assembled, tables.output.names, roles.output);
   const eventTriggers = resolveEventTriggers(doc, functions.output);
+  const actions = resolveActions(doc, functions.output, tables.output.names);
   const built: Catalog = {
     version: stamp.version,
     resourceVersion: stamp.resourceVersion,
@@ -81,8 +83,10 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, s
       ...permissions.inconsistencies,
       ...functions.inconsistencies,
       ...eventTriggers.inconsistencies,
+      ...actions.inconsistencies,
     ],
     ...(doc.api_limits === undefined ? {} : { apiLimits: doc.api_limits }),
+    ...(actions.output.actions.size === 0 && actions.output.customTypes.objects.size === 0 ? {} : { actions: actions.output }),
   };
   // Last: stored queries are validated against the schema of everything above.
   const collections = resolveQueryCollections(doc, checkQueries === undefined ? null : checkQueries(built));

@@ -33,7 +33,11 @@ export type MetadataObjectRef =
   /** A query collection (`query` null) or one query of it. */
   | { readonly kind: 'query_collection'; readonly collection: string; readonly query: string | null }
   | { readonly kind: 'allowlist'; readonly collection: string }
-  | { readonly kind: 'rest_endpoint'; readonly name: string };
+  | { readonly kind: 'rest_endpoint'; readonly name: string }
+  /** The document's custom types, one object as in v2. */
+  | { readonly kind: 'custom_types' }
+  | { readonly kind: 'action'; readonly name: string }
+  | { readonly kind: 'action_permission'; readonly action: string; readonly role: string };
 
 /** The stable id of a reference. */
 export function objectId(ref: MetadataObjectRef): string {
@@ -62,6 +66,12 @@ export function objectId(ref: MetadataObjectRef): string {
       return JSON.stringify([ref.kind, ref.collection]);
     case 'rest_endpoint':
       return JSON.stringify([ref.kind, ref.name]);
+    case 'custom_types':
+      return JSON.stringify([ref.kind]);
+    case 'action':
+      return JSON.stringify([ref.kind, ref.name]);
+    case 'action_permission':
+      return JSON.stringify([ref.kind, ref.action, ref.role]);
   }
 }
 
@@ -102,6 +112,12 @@ export function parseObjectId(id: string): MetadataObjectRef | null {
       return { kind, collection: source };
     case 'rest_endpoint':
       return { kind, name: source };
+    case 'custom_types':
+      return { kind };
+    case 'action':
+      return { kind, name: source };
+    case 'action_permission':
+      return { kind, action: source, role: schema };
     default:
       return null;
   }
@@ -144,5 +160,11 @@ export function objectName(ref: MetadataObjectRef): string {
       return `allowlist entry for query collection ${ref.collection}`;
     case 'rest_endpoint':
       return `rest endpoint ${ref.name}`;
+    case 'custom_types':
+      return 'custom types';
+    case 'action':
+      return `action ${ref.name}`;
+    case 'action_permission':
+      return `action permission ${ref.action}.${ref.role}`;
   }
 }

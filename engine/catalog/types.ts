@@ -10,6 +10,7 @@
  * column are left out of it and listed in `inconsistencies` instead. GraphQL
  * schema building can therefore trust every reference it finds here.
  */
+import type { ActionsCatalog } from '../actions/types.ts';
 import type { CompileTarget, SourceConnection } from '../backends/backend.ts';
 import type { ApiLimits } from '../metadata/document.ts';
 import type { CompiledRequestTransform, CompiledResponseTransform } from '../transforms/index.ts';
@@ -39,6 +40,8 @@ export interface Catalog {
   readonly apiLimits?: ApiLimits;
   /** The allow-list and REST endpoints (stages/query-collections.ts); absent when there are no collections. */
   readonly queryCollections?: QueryCollectionsInfo;
+  /** Custom types and consistent actions (actions/resolve.ts); absent when there are none. */
+  readonly actions?: ActionsCatalog;
 }
 
 /** Who may run an allow-listed query: everyone, or these roles (Note [Allow-list matching] in rest/normalize-document.ts). */

@@ -22,6 +22,7 @@ import type { GraphqlMetrics, OperationType } from '../observability/metrics.ts'
 import { StepSpans } from '../observability/tracing.ts';
 import { SchemaCache } from '../graphql/schema/schema-cache.ts';
 import { explainPlan } from './explain-plan.ts';
+import type { ActionRuntime } from '../actions/runtime.ts';
 import { ApiLimitsPolicy, RateLimiter, type RoleLimits } from './api-limits.ts';
 import { PlanCache } from './plan-cache.ts';
 import { allowRequest, bind, MUTATION_OVER_GET, planRequest, respond, run, type PlanEnv, type PlannedRequest } from './request-steps.ts';
@@ -44,6 +45,8 @@ export interface GraphqlServiceOptions {
   readonly metrics?: GraphqlMetrics;
   /** ENGINE_GRAPHQL_ENABLE_ALLOWLIST (default false). */
   readonly enableAllowlist?: boolean;
+  /** The asynchronous action store and worker (actions/runtime.ts); absent: asynchronous actions answer not-supported. */
+  readonly actions?: ActionRuntime;
 }
 
 function asEngineError(e: unknown): EngineError {
@@ -70,6 +73,7 @@ export class GraphqlService implements GraphqlApi {
   readonly #plans: PlanCache;
   /** What the request steps up to `plan` share across requests. */
   readonly #env: PlanEnv;
+  readonly #actions: ActionRuntime | undefined;
   /** The API limits of the catalog in force (null: none set). */
   #limits: ApiLimitsPolicy | null = null;
   readonly #rates = new RateLimiter();
@@ -80,6 +84,7 @@ export class GraphqlService implements GraphqlApi {
     this.#logger = opts.logger;
     this.#queryLog = opts.logger.enabled('query-log', 'info');
     this.#metrics = opts.metrics ?? null;
+    this.#actions = opts.actions;
     this.#plans = new PlanCache(opts.planCacheBytes ?? 128 * 1024 * 1024);
     this.#schemas = new SchemaCache({ inferFunctionPermissions: opts.inferFunctionPermissions ?? true }, (role, error) =>
       this.#logger.log('schema-sync', 'error', { message: 'role schema could not be built', role, error }),
@@ -157,11 +162,13 @@ export class GraphqlService implements GraphqlApi {
       kind = planned.kind;
       const timeoutMs = limits === null ? null : limits.timeoutMs;
       const opts: RunOptions | undefined = ctx === undefined ? (timeoutMs === null ? undefined : { timeoutMs }) : { cancel: ctx, timeoutMs };
+      // Action steps get the async store and the client's headers; other plans need nothing more.
+      const services = this.#catalogRef.current.actions === undefined ? undefined : { ...(this.#actions === undefined ? {} : { runtime: this.#actions }), ...(ctx?.headers === undefined ? {} : { clientHeaders: ctx.headers }) };
       steps?.begin('bind');
       const bound = bind(plan, variables, session);
       if (this.#queryLog) this.#logQuery(req, bound, ctx);
       steps?.begin('run');
-      const results = await run(bound, opts);
+      const results = await run(bound, opts, services);
       steps?.begin('respond');
       const text = respond(plan, results);
       if (steps !== null) {

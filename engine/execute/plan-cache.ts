@@ -81,7 +81,10 @@ export function planBytes(plan: Plan): number {
   for (const s of plan.steps) {
     if (s.kind === 'static') n += s.json.length;
     else if (s.kind === 'read') n += s.sql.text.length * PLAN_BYTES_PER_SQL_CHAR + s.sql.params.length * PARAM_BYTES;
-    else n += mutationBytes(s.fields);
+    else if (s.kind === 'action') {
+      n += OBJECT_BYTES * 4 + s.field.requestQuery.length;
+      for (const r of s.reads) n += r.sql.text.length * PLAN_BYTES_PER_SQL_CHAR + r.sql.params.length * PARAM_BYTES;
+    } else n += mutationBytes(s.fields);
   }
   return n;
 }

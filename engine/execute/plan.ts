@@ -31,6 +31,7 @@ import type * as ir from '../ir/index.ts';
 import type { SourceConnection } from '../backends/backend.ts';
 import type { CompiledSql } from '../backends/sql/fragment.ts';
 import type { Catalog } from '../catalog/types.ts';
+import type { ActionInfo, CustomTypesInfo } from '../actions/types.ts';
 import { backendFor } from '../backends/registry.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
@@ -72,8 +73,30 @@ export interface StaticStep extends StepBase {
   readonly json: string;
 }
 
+/**
+ * An action root field (Note [Plan steps]): a handler call, an asynchronous
+ * submission or a result read, run by execute/action-step.ts. Its
+ * relationship fields read their rows with one statement per source.
+ */
+export interface ActionStep extends StepBase {
+  readonly kind: 'action';
+  readonly field: ir.ActionRootField;
+  readonly action: ActionInfo;
+  /** The custom types the output is checked against. */
+  readonly types: CustomTypesInfo;
+  readonly reads: readonly ActionRelationshipStatement[];
+}
+
+/** One statement reading the rows of an action field's relationships on one source (`indexes` into `field.relationships`). */
+export interface ActionRelationshipStatement {
+  readonly source: string;
+  readonly connection: SourceConnection;
+  readonly sql: CompiledSql;
+  readonly indexes: readonly number[];
+}
+
 /** A step of a plan (Note [Plan steps]). */
-export type PlanStep = ReadStep | WriteStep | StaticStep;
+export type PlanStep = ReadStep | WriteStep | StaticStep | ActionStep;
 
 /** A compiled plan: run its steps, splice their JSON objects. */
 export interface Plan {
@@ -87,7 +110,7 @@ export interface Plan {
   /** Root field aliases in query order (for reordering). */
   readonly order: readonly string[];
   /** The IR, kept for explain. */
-  readonly fields: readonly ir.RootField[];
+  readonly fields: readonly ir.OperationField[];
 }
 
 /** True when the response cannot be spliced as is (Note [Plan steps]). */
@@ -111,8 +134,60 @@ export function planStatements(plan: Plan): CompiledSql[] {
   return out;
 }
 
-/** Builds the plan of `fields` against `catalog`. */
-export function buildPlan(fields: readonly ir.RootField[], catalog: Catalog): Plan {
+/** The step of an action field: its relationship reads compiled, one statement per source. */
+function actionStep(f: ir.ActionRootField, catalog: Catalog): ActionStep {
+  const action = catalog.actions?.actions.get(f.action);
+  const types = catalog.actions?.customTypes;
+  if (action === undefined || types === undefined) throw new EngineError(ErrorCode.Unexpected, `action "${f.action}" is not available`);
+  const bySource = new Map<string, number[]>();
+  f.relationships.forEach((r, i) => {
+    const list = bySource.get(r.source) ?? [];
+    list.push(i);
+    bySource.set(r.source, list);
+  });
+  const reads: ActionRelationshipStatement[] = [];
+  for (const [name, indexes] of bySource) {
+    const source = catalog.sources.get(name);
+    if (source === undefined) throw new EngineError(ErrorCode.Unexpected, `source "${name}" is not available`);
+    const sql = backendFor(source.kind).compile.query(indexes.map((i) => (f.relationships[i] as ir.ActionRelationshipRead).read));
+    reads.push({ source: name, connection: source.connection, sql, indexes });
+  }
+  return { kind: 'action', field: f, action, types, reads };
+}
+
+/**
+ * Builds the plan of `fields` against `catalog`. Action fields are steps of
+ * their own: in a mutation they run in request order between the database
+ * writes; in a query beside the reads, the response rebuilt in field order.
+ */
+export function buildPlan(fields: readonly ir.OperationField[], catalog: Catalog): Plan {
+  if (!fields.some((f) => f.kind === 'action')) return buildDbPlan(fields as readonly ir.RootField[], catalog);
+  const order = fields.map((f) => f.alias);
+  const isMutation = fields.some((f) => (f.kind === 'action' ? f.operation === 'mutation' : isMutationField(f)));
+  if (isMutation) {
+    const steps: PlanStep[] = [];
+    let group: ir.RootField[] = [];
+    const flush = (): void => {
+      if (group.length > 0) steps.push({ kind: 'write', fields: planWrites(group, catalog) });
+      group = [];
+    };
+    for (const f of fields) {
+      if (f.kind === 'action') {
+        flush();
+        steps.push(actionStep(f, catalog));
+      } else group.push(f);
+    }
+    flush();
+    return { steps, needsReorder: false, order, fields };
+  }
+  const db = fields.filter((f): f is ir.RootField => f.kind !== 'action');
+  const base = db.length === 0 ? [] : buildDbPlan(db, catalog).steps;
+  const steps: PlanStep[] = [...base, ...fields.filter((f): f is ir.ActionRootField => f.kind === 'action').map((f) => actionStep(f, catalog))];
+  return { steps, needsReorder: steps.length > 1, order, fields };
+}
+
+/** The plan of database (and static) root fields. */
+function buildDbPlan(fields: readonly ir.RootField[], catalog: Catalog): Plan {
   const order = fields.map((f) => f.alias);
   if (fields.some(isMutationField)) {
     return { steps: [{ kind: 'write', fields: planWrites(fields, catalog) }], needsReorder: false, order, fields };

@@ -8,6 +8,7 @@ import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { BoundPlan, BoundStep } from './bind.ts';
 import { runWrites } from './mutation-plan.ts';
+import { runActionStep, type ActionServices } from './action-step.ts';
 
 /** Wraps a failure of `stmt` on `conn` as an EngineError: the source's backend words it (Note [Backend seam]). */
 export function toDatabaseError(conn: SourceConnection, e: unknown, stmt: BoundStatement): EngineError {
@@ -53,17 +54,25 @@ function withoutCancel(opts: RunOptions | undefined): RunOptions | undefined {
  * cancellation watches one statement at a time, only the first of them is
  * cancelled with the request.
  */
-export async function runPlan(steps: BoundPlan, opts?: RunOptions): Promise<string[]> {
+export async function runPlan(steps: BoundPlan, opts?: RunOptions, services: ActionServices = NO_SERVICES): Promise<string[]> {
   const only = steps.length === 1 ? steps[0] : undefined;
   if (only !== undefined) {
     // The common case, one read, awaits the statement directly (no promise of runStep around it).
     if (only.kind === 'read' && only.step.joins === undefined) return [(await runStatement(only.step.connection, only.statement, opts)) ?? 'null'];
-    return [await runStep(only, opts, 'null')];
+    return [await runStep(only, opts, 'null', services)];
   }
-  return await Promise.all(steps.map((s, i) => runStep(s, i === 0 ? opts : withoutCancel(opts), '{}')));
+  // A mutation's steps (writes and actions) run in request order, one after the other.
+  if (steps.some((s) => s.kind === 'write' || (s.kind === 'action' && s.step.field.operation === 'mutation'))) {
+    const out: string[] = [];
+    for (const s of steps) out.push(await runStep(s, opts, '{}', services));
+    return out;
+  }
+  return await Promise.all(steps.map((s, i) => runStep(s, i === 0 ? opts : withoutCancel(opts), '{}', services)));
 }
 
-async function runStep(s: BoundStep, opts: RunOptions | undefined, noRow: string): Promise<string> {
+const NO_SERVICES: ActionServices = {};
+
+async function runStep(s: BoundStep, opts: RunOptions | undefined, noRow: string, services: ActionServices): Promise<string> {
   if (s.step.joins !== undefined && s.step.joins.length > 0) {
     // No planner emits joins before remote schemas bring their executor (Note [Plan steps]).
     throw new EngineError(ErrorCode.Unexpected, 'a plan step with joins cannot run: no join executor', { path: '$' });
@@ -75,5 +84,7 @@ async function runStep(s: BoundStep, opts: RunOptions | undefined, noRow: string
       return await runWrites(s.step.fields, s.transactions, opts);
     case 'static':
       return s.step.json;
+    case 'action':
+      return await runActionStep(s, services, opts);
   }
 }

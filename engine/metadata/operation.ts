@@ -92,6 +92,14 @@ export interface RunContext {
   readonly defaultDatabaseUrl: string | null;
   /** Services run_sql needs (connections); see operations/sql/run-sql.ts. */
   readonly sql: RunSqlServices;
+  /** Stored data of asynchronous actions (drop_action's `clear_data`); absent where none is kept. */
+  readonly actionData?: ActionDataServices;
+}
+
+/** What drop_action needs of the asynchronous action store. */
+export interface ActionDataServices {
+  /** Deletes every stored request and result of the action. */
+  clear(action: string): Promise<void>;
 }
 
 /** What run_sql needs from the service: the source's connection and a way to prepare from in-transaction introspection. */

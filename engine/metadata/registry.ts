@@ -38,6 +38,14 @@ import { createFunctionPermission, dropFunctionPermission } from './operations/f
 import { setFunctionCustomization } from './operations/functions/set-function-customization.ts';
 import { trackFunction } from './operations/functions/track-function.ts';
 import { untrackFunction } from './operations/functions/untrack-function.ts';
+import {
+  createAction,
+  createActionPermission,
+  dropAction,
+  dropActionPermission,
+  updateAction,
+} from './operations/actions/action-operations.ts';
+import { setCustomTypes } from './operations/actions/set-custom-types.ts';
 import { testWebhookTransformOp } from './operations/actions/test-webhook-transform.ts';
 import { addSource } from './operations/sources/add-source.ts';
 import { dropSource } from './operations/sources/drop-source.ts';
@@ -109,6 +117,16 @@ const TABLE_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
   ...EVENT_TRIGGER_OPERATIONS,
 ];
 
+/** Actions and custom types: the same names on `/v1/metadata` and the legacy `/v1/query`. */
+const ACTION_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
+  ['set_custom_types', setCustomTypes],
+  ['create_action', createAction],
+  ['update_action', updateAction],
+  ['drop_action', dropAction],
+  ['create_action_permission', createActionPermission],
+  ['drop_action_permission', dropActionPermission],
+];
+
 /** Whole-metadata operations, the same on `/v1/metadata` and `/v1/query`. */
 const MANAGE_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
   ['export_metadata', exportMetadata],
@@ -154,6 +172,7 @@ const METADATA_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['remove_api_limits', removeApiLimits],
   ['test_webhook_transform', testWebhookTransformOp],
   ...COLLECTION_OPERATIONS,
+  ...ACTION_OPERATIONS,
 ]);
 
 /** v2 compat: the legacy `/v1/query` operations. */
@@ -163,6 +182,7 @@ const QUERY_V1_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['set_table_custom_fields', setTableCustomFields],
   ...MANAGE_OPERATIONS,
   ...COLLECTION_OPERATIONS,
+  ...ACTION_OPERATIONS,
   ['run_sql', runSql],
 ]);
 

@@ -17,7 +17,7 @@ import type { ApiFamily } from '../api/contract.ts';
 import type { Introspector } from '../backends/backend.ts';
 import { cascade } from './cascade.ts';
 import type { Effect } from './effects.ts';
-import type { CallResult, Edit, MetadataCall, MetadataState, RunContext, RunSqlServices } from './operation.ts';
+import type { ActionDataServices, CallResult, Edit, MetadataCall, MetadataState, RunContext, RunSqlServices } from './operation.ts';
 import { resolveOperation } from './registry.ts';
 import type { Refresh, SourcePreparer } from '../backends/source-preparer.ts';
 import { wireInconsistencies } from './operations/manage/inconsistent-objects.ts';
@@ -45,6 +45,8 @@ export interface CallPipelineOptions {
   readonly catalogVersions: CatalogVersions;
   /** Validates stored queries against the admin schema (catalog/build.ts). */
   readonly checkQueries?: QueryChecker | undefined;
+  /** The asynchronous action store, when the engine runs one (drop_action's `clear_data`). */
+  readonly actionData?: ActionDataServices;
 }
 
 /** Runs the calls of one request against a pending state. */
@@ -53,6 +55,7 @@ export class CallPipeline implements RunContext {
   readonly defaultDatabaseUrl: string | null;
   readonly metadataDatabaseUrl: string;
   readonly sql: RunSqlServices;
+  readonly actionData?: ActionDataServices;
   readonly #initial: MetadataState;
   readonly #preparer: SourcePreparer;
   readonly #catalogVersions: CatalogVersions;
@@ -68,6 +71,7 @@ export class CallPipeline implements RunContext {
     this.api = opts.api;
     this.defaultDatabaseUrl = opts.defaultDatabaseUrl;
     this.metadataDatabaseUrl = opts.metadataDatabaseUrl;
+    if (opts.actionData !== undefined) this.actionData = opts.actionData;
     this.#initial = opts.state;
     this.#state = opts.state;
     this.#preparer = opts.preparer;

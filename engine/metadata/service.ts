@@ -25,7 +25,7 @@ import { EMPTY_DOCUMENT, normalizeDocument, toWireDocument, type MetadataDocumen
 import { abandonEffects, commitWithEffects } from './effects.ts';
 import { declareCaptureEffects } from './event-trigger-capture.ts';
 import { Mutex } from './mutex.ts';
-import type { MetadataState } from './operation.ts';
+import type { ActionDataServices, MetadataState } from './operation.ts';
 import { CallPipeline } from './run.ts';
 import { storedDocumentSchema } from './schemas/document.ts';
 import { assertValid } from './schemas/validate.ts';
@@ -95,6 +95,7 @@ export class MetadataService implements MetadataApi {
   readonly #logger: Logger;
   readonly #defaultDatabaseUrl: string | null;
   readonly #checkQueries: QueryChecker | undefined;
+  #actionData: ActionDataServices | undefined;
   readonly #mutex = new Mutex();
   #state: MetadataState;
   #closed = false;
@@ -196,6 +197,7 @@ export class MetadataService implements MetadataApi {
       metadataDatabaseUrl: this.#store.url,
       catalogVersions: this.#catalogVersions,
       checkQueries: this.#checkQueries,
+      ...(this.#actionData === undefined ? {} : { actionData: this.#actionData }),
     });
     let result;
     let outcome;
@@ -285,6 +287,11 @@ export class MetadataService implements MetadataApi {
   }
 
   /** Stops watching for changes and closes every connection. */
+  /** Attaches the asynchronous action store (boot.ts), for drop_action's `clear_data`. */
+  attachActionData(data: ActionDataServices): void {
+    this.#actionData = data;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     await this.#mutex.run(async () => {

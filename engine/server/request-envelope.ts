@@ -35,6 +35,7 @@ export function contextOf(req: IncomingMessage): RequestContext {
   let ctx = r[CONTEXT];
   if (ctx === undefined) {
     ctx = new RequestContext(req.socket?.remoteAddress, requestIdOf(req.headers['x-request-id']));
+    ctx.headers = req.headers;
     r[CONTEXT] = ctx;
   }
   return ctx;

@@ -18,6 +18,7 @@
  * Contributors share the role's SchemaTypes, so a function returning rows of
  * a table uses that table's types, as a remote relationship will.
  */
+import { ACTION_ROOT_FIELDS } from '../../actions/schema.ts';
 import { functionRootFields } from './function-fields.ts';
 import { mutationRootFields } from './mutation-root.ts';
 import { functionFingerprint, tableFingerprint } from './role-fingerprint.ts';
@@ -54,4 +55,4 @@ export const FUNCTION_ROOT_FIELDS: RootFieldContributor = {
 };
 
 /** Every contributor, in the order their fields appear on each root type. */
-export const ROOT_FIELD_CONTRIBUTORS: readonly RootFieldContributor[] = [TABLE_ROOT_FIELDS, FUNCTION_ROOT_FIELDS];
+export const ROOT_FIELD_CONTRIBUTORS: readonly RootFieldContributor[] = [TABLE_ROOT_FIELDS, FUNCTION_ROOT_FIELDS, ACTION_ROOT_FIELDS];
