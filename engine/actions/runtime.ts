@@ -126,7 +126,7 @@ export class ActionRuntime {
       // No asynchronous action defined: nothing can be pending for this engine to run.
       const anyAsync = actions !== undefined && [...actions.values()].some((a) => a.kind === 'asynchronous');
       if (free > 0 && anyAsync) {
-        const rows = await this.#storage.claim(this.#workerId, free, (name) => (actions?.get(name)?.timeoutMs ?? 30_000) / 1000 + 10);
+        const rows = await this.#storage.claim(this.#workerId, free, (name) => (actions?.get(name)?.timeoutMs ?? 30_000) / 1000 + 5);
         for (const row of rows) {
           this.#running++;
           const p = this.#process(row).finally(() => {
