@@ -11,6 +11,8 @@
  * `unexpected` error whose details (status, body) go to `internal`, which
  * only admins see. Never a 5xx of the engine.
  */
+import http from 'node:http';
+import https from 'node:https';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import { applyRequestTransform, applyResponseTransform, type kriti } from '../transforms/index.ts';
@@ -43,6 +45,48 @@ function headersOf(info: ActionInfo, call: HandlerCall): Array<readonly [string,
   return out;
 }
 
+/**
+ * Note [Handler client]: node:http with keep-alive agents rather than fetch:
+ * on the shared two-core machine a loop of 16 concurrent POSTs to a local
+ * server made 551 and 1,164 requests/s with http.request against 254 and
+ * 494 with fetch (two alternated rounds of 3,000 requests, server in the same process).
+ */
+const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256 });
+
+class HandlerTimeout extends Error {}
+
+/** One request: the status and the body text; rejects with HandlerTimeout after `timeoutMs`. */
+function send(method: string, url: string, headers: ReadonlyArray<readonly [string, string]>, body: string | undefined, timeoutMs: number): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(url);
+    const secure = u.protocol === 'https:';
+    const h: Record<string, string> = {};
+    for (const [k, v] of headers) h[k] = v;
+    if (body !== undefined) h['Content-Length'] = String(Buffer.byteLength(body));
+    const req = (secure ? https : http).request(u, { method, headers: h, agent: secure ? httpsAgent : httpAgent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        clearTimeout(timer);
+        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') });
+      });
+      res.on('error', (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+    });
+    const timer = setTimeout(() => {
+      req.destroy(new HandlerTimeout('timeout'));
+    }, timeoutMs);
+    req.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    req.end(body);
+  });
+}
+
 function unexpected(message: string, internal: unknown): EngineError {
   return new EngineError(ErrorCode.Unexpected, message, { status: 200, internal });
 }
@@ -67,24 +111,15 @@ export async function callHandler(info: ActionInfo, call: HandlerCall): Promise<
     request_query: call.requestQuery,
   };
   const req = applyRequestTransform(info.requestTransform, { method: 'POST', url: info.handler, headers: headersOf(info, call), body: payload }, call.sessionVariables);
-  let res: Response;
-  try {
-    const init: RequestInit = { method: req.method, headers: req.headers as Array<[string, string]>, signal: AbortSignal.timeout(info.timeoutMs) };
-    if (req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD') init.body = req.body;
-    res = await fetch(req.url, init);
-  } catch (e) {
-    const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError');
-    if (timedOut) throw unexpected(`the action handler of "${info.name}" did not answer within ${info.timeoutMs / 1000} s`, { webhook: req.url, timeout_seconds: info.timeoutMs / 1000 });
-    throw unexpected('http exception when calling webhook', { webhook: req.url, error: e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e) });
-  }
+  let status: number;
   let text: string;
   try {
-    text = await res.text();
+    ({ status, text } = await send(req.method, req.url, req.headers, req.method === 'GET' || req.method === 'HEAD' ? undefined : req.body, info.timeoutMs));
   } catch (e) {
-    throw unexpected('http exception when calling webhook', { webhook: req.url, status: res.status, error: e instanceof Error ? e.message : String(e) });
+    if (e instanceof HandlerTimeout) throw unexpected(`the action handler of "${info.name}" did not answer within ${info.timeoutMs / 1000} s`, { webhook: req.url, timeout_seconds: info.timeoutMs / 1000 });
+    throw unexpected('http exception when calling webhook', { webhook: req.url, error: e instanceof Error ? e.message : String(e) });
   }
   const parsed = parseJson(text);
-  const status = res.status;
   if (status >= 200 && status < 300) {
     if (!parsed.ok) throw unexpected('invalid JSON in the response of the action handler', { webhook: req.url, status, body: text.slice(0, 2000) });
     return applyResponseTransform(info.responseTransform, parsed.value, {

@@ -129,5 +129,9 @@ describe('asynchronous actions', () => {
     expect(done.size).toBe(N);
     for (const [i, id] of ids.entries()) expect(done.get(id)).toMatchObject({ output: { n: 100 + i, who: '7' }, errors: null });
     for (let i = 0; i < N; i++) expect(calls.get(100 + i) ?? 0).toBeGreaterThanOrEqual(1);
+    // drop_action (clear_data defaults to true) deletes the stored submissions.
+    expect(await post(`${b.url}/v1/metadata`, { type: 'drop_action', args: { name: 'work' } })).toEqual({ message: 'success' });
+    const left = await db.sql('SELECT count(*)::int AS n FROM engine_metadata.action_log');
+    expect(left.rows).toEqual([{ n: 0 }]);
   }, 120_000);
 });

@@ -250,6 +250,35 @@ describe('synchronous actions', () => {
     expect(r.body).toEqual({ data: { tx: { token: 'PUT:/tx?u=zed:{"name":"zed"}', user_id: 7 } } });
   });
 
+  it('handler URL templates, headers from values and the environment, forwarded client headers', async () => {
+    process.env['ENGINE_TEST_ACTION_BASE'] = handler.url.replace(/\/$/, '');
+    process.env['ENGINE_TEST_ACTION_SECRET'] = 's3cret';
+    routes['env'] = (_p, req) => [200, { token: `${req.headers['x-secret'] as string}|${req.headers['x-fixed'] as string}|${(req.headers['x-client'] as string | undefined) ?? 'none'}`, user_id: 1 }];
+    const def = {
+      handler: '{{ENGINE_TEST_ACTION_BASE}}/env',
+      forward_client_headers: true,
+      headers: [
+        { name: 'x-secret', value_from_env: 'ENGINE_TEST_ACTION_SECRET' },
+        { name: 'x-fixed', value: 'v' },
+      ],
+    };
+    expect((await f.md('create_action', action('env', {}, def))).status).toBe(200);
+    const r = await f.engine.graphql<any>('mutation { env(credentials: {username: "a", password: "b"}) { token } }', undefined, { 'x-client': 'c1' });
+    expect(r.body).toEqual({ data: { env: { token: 's3cret|v|c1' } } });
+    const missing = await f.md('create_action', action('env2', {}, { handler: '{{ENGINE_TEST_ACTION_UNSET_17}}/x' }));
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toContain('ENGINE_TEST_ACTION_UNSET_17');
+  });
+
+  it('inherited roles get the actions of their parents', async () => {
+    // A role known only from an action permission may be a parent.
+    expect((await f.md('create_action_permission', { action: 'env', role: 'actor' })).status).toBe(200);
+    expect((await f.md('add_inherited_role', { role_name: 'staff', role_set: ['user', 'actor'] })).status).toBe(200);
+    routes['login'] = () => [200, { token: 'inh', user_id: 1 }];
+    const r = await f.engine.graphql<any>('mutation { login(credentials: {username: "a", password: "b"}) { token } }', undefined, { 'x-engine-role': 'staff', 'x-engine-user-id': '1' });
+    expect(r.body).toEqual({ data: { login: { token: 'inh' } } });
+  });
+
   it('update_action replaces the definition and drop_action removes the field', async () => {
     expect((await f.md('update_action', action('count', {}, { type: 'query', arguments: [], output_type: 'String' }))).status).toBe(200);
     routes['count'] = () => [200, JSON.stringify('forty-two')];

@@ -1,6 +1,6 @@
 /**
  * Which roles a metadata document knows: every role with a permission on a
- * table or function, and every inherited role.
+ * table or function or action, and every inherited role.
  */
 import type { MetadataDocument } from '../../document.ts';
 
@@ -18,6 +18,11 @@ export function knownRoles(doc: MetadataDocument): Set<string> {
     }
   }
   for (const r of doc.inherited_roles) roles.add(r.role_name);
+  // Action permissions name roles too (v2 compat).
+  for (const a of doc.actions) {
+    const perms = a['permissions'];
+    if (Array.isArray(perms)) for (const p of perms) if (typeof p === 'object' && p !== null && typeof (p as Record<string, unknown>)['role'] === 'string') roles.add((p as Record<string, string>)['role'] as string);
+  }
   return roles;
 }
 
