@@ -18,6 +18,9 @@
  * tables stage creates, which computed fields and functions claim in after it
  * (GraphQL names are global, so claims happen in stage order). Copying it per
  * stage would copy ~25 names per table for nothing.
+ * The last stage, actions (actions/resolve.ts), resolves the custom types
+ * and actions against the consistent tables and claims their names after
+ * the tables' and functions'.
  * The catalog version comes from the caller (catalog/version.ts), not from a
  * module-global counter, so a build depends on its arguments only.
  * Per-source outputs are keyed by the `ResolvedSource` objects of the sources

@@ -120,6 +120,16 @@ describe('custom types and action metadata', () => {
     expect(await f.exported()).toEqual(before);
   });
 
+  it('refuses an action whose name is a table root field, or whose output is an input type', async () => {
+    const clash = await f.md('create_action', action('authors'));
+    expect(clash.status).toBe(400);
+    expect(clash.body.error).toContain('root field "authors"');
+    const input = await f.md('create_action', action('bad', {}, { output_type: 'LoginInput' }));
+    expect(input.status).toBe(400);
+    expect(input.body.error).toContain('input object');
+    expect((await f.exported()).actions.map((a: any) => a.name)).toEqual(['login']);
+  });
+
   it('exports actions and custom types, and replace_metadata round-trips them', async () => {
     const doc = await f.exported();
     expect(doc.custom_types).toEqual(customTypes);
