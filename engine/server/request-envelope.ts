@@ -62,6 +62,7 @@ export function requestEnvelope(opts: EnvelopeOptions, dispatch: Dispatch): Disp
   const watching = httpErrorLog || observers.length > 0;
   return (req, res) => {
     const ctx = new RequestContext(req.socket.remoteAddress, requestIdOf(req.headers['x-request-id']));
+    ctx.headers = req.headers;
     (req as WithContext)[CONTEXT] = ctx;
     res.setHeader('x-request-id', ctx.requestId);
     if (tracer !== null) traceRequest(tracer, req, res, ctx);
