@@ -47,6 +47,11 @@ export interface Readiness {
 export interface ExecuteOptions {
   /** A GET request: queries only; a mutation is refused with 405 (GraphQL over HTTP). */
   readonly readOnly?: boolean;
+  /**
+   * v2 compat (`/v1alpha1/graphql`): a single request that fails is answered with its error's
+   * HTTP status (400, 500…) instead of 200; a batch still answers 200.
+   */
+  readonly errorStatus?: boolean;
 }
 
 /** The GraphQL API. */

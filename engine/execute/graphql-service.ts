@@ -63,6 +63,15 @@ export interface SocketOperationPlan extends PlannedRequest {
   remember(): void;
 }
 
+/**
+ * v2 compat: the HTTP status of a failed request on /v1alpha1/graphql: the error's own status;
+ * database errors (answered 200 on /v1/graphql) are 400, an unexpected one 500.
+ */
+function v1alpha1Status(err: EngineError): number {
+  if (err.status !== 200) return err.status;
+  return err.code === ErrorCode.Unexpected ? 500 : 400;
+}
+
 /** Implements /v1/graphql and /v1/graphql/explain over the catalog in force. */
 export class GraphqlService implements GraphqlApi {
   readonly #catalogRef: CatalogRef;
@@ -120,10 +129,17 @@ export class GraphqlService implements GraphqlApi {
     }
     try {
       if (Array.isArray(body)) {
-        const parts = await Promise.all(body.map((b) => this.#executeOne(session, b, readOnly, limits, ctx)));
+        // v2 compat: a batch runs its operations one after another, each seeing the
+        // effects of the earlier ones (each in its own transaction), and answers 200.
+        const parts: string[] = [];
+        for (const b of body) parts.push(await this.#executeOne(session, b, readOnly, limits, ctx));
         return { status: 200, jsonText: `[${parts.join(',')}]` };
       }
-      return { status: 200, jsonText: await this.#executeOne(session, body, readOnly, limits, ctx) };
+      if (options?.errorStatus !== true) return { status: 200, jsonText: await this.#executeOne(session, body, readOnly, limits, ctx) };
+      const failed: EngineError[] = [];
+      const jsonText = await this.#executeOne(session, body, readOnly, limits, ctx, null, false, failed);
+      const err = failed[0];
+      return { status: err === undefined ? 200 : v1alpha1Status(err), jsonText };
     } catch (e) {
       // Only a mutation in a read-only request gets here (see #executeOne).
       const err = asEngineError(e);
@@ -140,7 +156,8 @@ export class GraphqlService implements GraphqlApi {
    * One request through the steps after the request half of `allow`: the
    * `{"data":…}` text, or the `{"errors":…}` text of a failure; with
    * `rethrow` (REST endpoints, which have the request parsed already) a
-   * failure is thrown instead, recorded alike.
+   * failure is thrown instead, recorded alike. `failed` (when given) receives
+   * the error answered (/v1alpha1/graphql's status).
    */
   async #executeOne(
     session: Session,
@@ -150,6 +167,7 @@ export class GraphqlService implements GraphqlApi {
     ctx: RequestContext | undefined,
     parsed: GraphqlRequest | null = null,
     rethrow = false,
+    failed: EngineError[] | null = null,
   ): Promise<string> {
     // The operation's span and its steps' spans, when tracing (Note [Tracing off costs a null check]).
     const trace = ctx === undefined ? null : ctx.trace;
@@ -189,6 +207,7 @@ export class GraphqlService implements GraphqlApi {
       const err = asEngineError(e);
       if (ctx !== undefined) ctx.failure = err;
       if (err.code === ErrorCode.Unexpected) this.#logger.error('graphql request failed', { request_id: ctx?.requestId, error: err });
+      failed?.push(err);
       if (rethrow) throw err;
       return JSON.stringify(graphqlErrorBody(err, session.isAdmin));
     }

@@ -28,13 +28,20 @@ export async function runStatement(conn: SourceConnection, stmt: BoundStatement,
  * Runs the statements of one transaction and returns each one's JSON text.
  * A lone statement runs by itself (a statement is atomic on its own).
  */
-export async function runTransaction(conn: SourceConnection, stmts: readonly BoundStatement[], opts?: RunOptions): Promise<(string | null)[]> {
+export async function runTransaction(
+  conn: SourceConnection,
+  stmts: readonly BoundStatement[],
+  opts?: RunOptions,
+  /** Told the index of the statement that failed, before the error is thrown. */
+  failedAt?: (index: number) => void,
+): Promise<(string | null)[]> {
   const only = stmts[0];
   if (stmts.length === 1 && only !== undefined) return [await runStatement(conn, only, opts)];
   try {
     return await conn.transactionJsonText(stmts, opts);
   } catch (e) {
     if (e instanceof TransactionStatementError) {
+      failedAt?.(e.index);
       const failed = stmts[e.index];
       throw toDatabaseError(conn, e.cause, failed ?? { text: '', values: [] });
     }

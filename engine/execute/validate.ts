@@ -10,6 +10,8 @@ import {
   getOperationAST,
   GraphQLError,
   Kind,
+  NoUnusedVariablesRule,
+  specifiedRules,
   parse as parseDocument,
   validate as validateDocument,
   type DocumentNode,
@@ -36,6 +38,9 @@ export interface OperationBounds {
   /** The role's depth and node limits (null: none). */
   readonly limits: RoleLimits | null;
 }
+
+/** v2 compat: a variable the operation does not use is not an error in v2 (graphql-js's NoUnusedVariables is not one of its rules). */
+const RULES = specifiedRules.filter((r) => r !== NoUnusedVariablesRule);
 
 /** v2 compat: the wording users see for the commonest validation error. */
 function v2Message(e: GraphQLError): string {
@@ -87,7 +92,7 @@ export function validate(schema: GraphQLSchema, document: DocumentNode, operatio
       cost = measureOperation(document, chosen);
       checkBounds(cost, bounds);
     }
-    errors = validateDocument(schema, document);
+    errors = validateDocument(schema, document, RULES);
   } catch (e) {
     // Some validation rules (and the cost walk) recurse on nesting: see Note [Depth bounds] in graphql/to-ir/depth.ts.
     if (e instanceof RangeError) throw new EngineError(ErrorCode.ValidationFailed, 'the query is nested too deeply', { path: '$.query' });
