@@ -46,8 +46,26 @@ const RULES = specifiedRules.filter((r) => r !== NoUnusedVariablesRule);
 function v2Message(e: GraphQLError): string {
   const m = /^Cannot query field "([^"]+)" on type "([^"]+)"/.exec(e.message);
   if (m !== null) return `field '${m[1]}' not found in type: '${m[2]}'`;
+  const unknown = /^Unknown directive "@([^"]+)"\.$/.exec(e.message);
+  if (unknown !== null) return `directive "${unknown[1]}" is not defined in the schema`;
+  const twice = /^The directive "@([^"]+)" can only be used once at this location\.$/.exec(e.message);
+  if (twice !== null) return `the following directives are used more than once: ${twice[1]}`;
+  const misplaced = /^Directive "@([^"]+)" may not be used on ([A-Z_]+)\.$/.exec(e.message);
+  if (misplaced !== null) return `directive "${misplaced[1]}" is not allowed on ${LOCATION[misplaced[2] ?? ''] ?? (misplaced[2] ?? '').toLowerCase()}`;
   return e.message;
 }
+
+/** v2 compat: how v2 names a directive location in "is not allowed on …". */
+const LOCATION: Readonly<Record<string, string>> = {
+  QUERY: 'a query',
+  MUTATION: 'a mutation',
+  SUBSCRIPTION: 'a subscription',
+  FIELD: 'a field',
+  FRAGMENT_DEFINITION: 'a fragment definition',
+  FRAGMENT_SPREAD: 'a fragment spread',
+  INLINE_FRAGMENT: 'an inline fragment',
+  VARIABLE_DEFINITION: 'a variable definition',
+};
 
 /**
  * The `parse` step. Documents are parsed without locations: nothing reads

@@ -17,7 +17,7 @@ afterAll(async () => {
 
 describe('batched requests', () => {
   it('run in order, each operation seeing the effects of the earlier ones', async () => {
-    const r = await f.engine.post('/v1/graphql', [
+    const r = await f.engine.post<any>('/v1/graphql', [
       { query: 'mutation { insert_authors_one(object: {name: "Batch"}) { name } }' },
       { query: 'query { authors_aggregate(where: {name: {_eq: "Batch"}}) { aggregate { count } } }' },
       { query: 'mutation { delete_authors(where: {name: {_eq: "Batch"}}) { affected_rows } }' },
@@ -33,7 +33,7 @@ describe('batched requests', () => {
   });
 
   it('a failing operation does not stop the ones after it', async () => {
-    const r = await f.engine.post('/v1/graphql', [{ query: '{ nope }' }, { query: '{ authors_aggregate { aggregate { count } } }' }]);
+    const r = await f.engine.post<any>('/v1/graphql', [{ query: '{ nope }' }, { query: '{ authors_aggregate { aggregate { count } } }' }]);
     expect(r.status).toBe(200);
     expect(r.body[0]).toEqual({ errors: [{ message: "field 'nope' not found in type: 'query_root'", extensions: { path: '$.selectionSet.nope', code: 'validation-failed' } }] });
     expect(r.body[1]).toEqual({ data: { authors_aggregate: { aggregate: { count: 3 } } } });
@@ -42,32 +42,32 @@ describe('batched requests', () => {
 
 describe('/v1alpha1/graphql', () => {
   it('answers as /v1/graphql when the request succeeds', async () => {
-    const r = await f.engine.post('/v1alpha1/graphql', { query: '{ authors(order_by: {id: asc}, limit: 1) { name } }' });
+    const r = await f.engine.post<any>('/v1alpha1/graphql', { query: '{ authors(order_by: {id: asc}, limit: 1) { name } }' });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ data: { authors: [{ name: 'Ann' }] } });
   });
 
   it('answers errors with HTTP 400 and the same body', async () => {
-    const r = await f.engine.post('/v1alpha1/graphql', { query: '{ authors { nope } }' });
+    const r = await f.engine.post<any>('/v1alpha1/graphql', { query: '{ authors { nope } }' });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ errors: [{ message: "field 'nope' not found in type: 'authors'", extensions: { path: '$.selectionSet.authors.selectionSet.nope', code: 'validation-failed' } }] });
-    const parse = await f.engine.post('/v1alpha1/graphql', { query: '{ authors { ' });
+    const parse = await f.engine.post<any>('/v1alpha1/graphql', { query: '{ authors { ' });
     expect(parse.status).toBe(400);
     expect(parse.body.errors[0].extensions.code).toBe('parse-failed');
-    const db = await f.engine.post('/v1alpha1/graphql', { query: 'mutation { insert_articles_one(object: {id: 1, title: "dup"}) { id } }' });
+    const db = await f.engine.post<any>('/v1alpha1/graphql', { query: 'mutation { insert_articles_one(object: {id: 1, title: "dup"}) { id } }' });
     expect(db.status).toBe(400);
     expect(db.body.errors[0].extensions.code).toBe('constraint-violation');
   });
 
   it('a batch is answered with 200, errors in its elements', async () => {
-    const r = await f.engine.post('/v1alpha1/graphql', [{ query: '{ nope }' }, { query: '{ authors_aggregate { aggregate { count } } }' }]);
+    const r = await f.engine.post<any>('/v1alpha1/graphql', [{ query: '{ nope }' }, { query: '{ authors_aggregate { aggregate { count } } }' }]);
     expect(r.status).toBe(200);
     expect(r.body[0].errors[0].extensions.code).toBe('validation-failed');
     expect(r.body[1]).toEqual({ data: { authors_aggregate: { aggregate: { count: 3 } } } });
   });
 
   it('applies the role and permissions of the request', async () => {
-    const r = await f.engine.post('/v1alpha1/graphql', { query: '{ authors { id } }' }, { 'x-engine-role': 'nobody' });
+    const r = await f.engine.post<any>('/v1alpha1/graphql', { query: '{ authors { id } }' }, { 'x-engine-role': 'nobody' });
     expect(r.status).toBe(400);
     expect(r.body.errors[0].extensions.code).toBe('validation-failed');
   });
@@ -105,17 +105,17 @@ describe('automatic persisted queries', () => {
   const answer = { errors: [{ message: 'Automatic Persisted Queries is not enabled', extensions: { path: '$', code: 'not-supported' } }] };
 
   it('a request asking for a persisted query is refused with not-supported, with or without the query', async () => {
-    const hashOnly = await f.engine.post('/v1/graphql', { extensions: apq });
+    const hashOnly = await f.engine.post<any>('/v1/graphql', { extensions: apq });
     expect(hashOnly.status).toBe(200);
     expect(hashOnly.body).toEqual(answer);
-    const withQuery = await f.engine.post('/v1/graphql', { query: '{ authors { id } }', extensions: apq });
+    const withQuery = await f.engine.post<any>('/v1/graphql', { query: '{ authors { id } }', extensions: apq });
     expect(withQuery.body).toEqual(answer);
-    const get = await f.engine.get(`/v1/graphql?extensions=${encodeURIComponent(JSON.stringify(apq))}`);
+    const get = (await f.engine.get(`/v1/graphql?extensions=${encodeURIComponent(JSON.stringify(apq))}`)) as any;
     expect(get.body).toEqual(answer);
   });
 
   it('other extensions are ignored', async () => {
-    const r = await f.engine.post('/v1/graphql', { query: '{ authors_by_pk(id: 1) { name } }', extensions: { clientLibrary: { name: 'x' } } });
+    const r = await f.engine.post<any>('/v1/graphql', { query: '{ authors_by_pk(id: 1) { name } }', extensions: { clientLibrary: { name: 'x' } } });
     expect(r.body).toEqual({ data: { authors_by_pk: { name: 'Ann' } } });
   });
 });
@@ -135,5 +135,74 @@ describe('error paths', () => {
     const second = await f.gql('mutation { ok: insert_authors_one(object: {name: "Rolled"}) { id } bad: insert_articles(objects: [{id: 2, title: "dup"}]) { affected_rows } }');
     expect(ext(second.errors[0])).toEqual({ path: '$.selectionSet.bad.args.objects', code: 'constraint-violation' });
     expect((await f.gql('{ authors(where: {name: {_eq: "Rolled"}}) { id } }')).data.authors).toEqual([]);
+  });
+});
+
+describe('nested insert error paths', () => {
+  it('a column the parent insert decides is refused at the nested row, in v2 words', async () => {
+    const r = await f.gql(`mutation { insert_authors(objects: [{name: "A1"}, {name: "A3", articles: {data: [{title: "ok"}, {title: "t", author_id: 3}]}}]) { affected_rows } }`);
+    expect(r).toEqual({
+      errors: [
+        {
+          message: 'cannot insert "author_id" columns as their values are already being determined by parent insert',
+          extensions: { path: '$.selectionSet.insert_authors.args.objects[1].articles.data[1]', code: 'validation-failed' },
+        },
+      ],
+    });
+    const one = await f.gql('mutation { insert_authors_one(object: {name: "A3", articles: {data: [{title: "t", author_id: 3}]}}) { id } }');
+    expect(one.errors[0].extensions.path).toBe('$.selectionSet.insert_authors_one.args.object.articles.data[0]');
+  });
+
+  it('an object relationship and the column it sets, given together, are refused at the relationship', async () => {
+    const r = await f.gql('mutation { insert_articles(objects: [{title: "t", author_id: 1, author: {data: {name: "Z"}}}]) { affected_rows } }');
+    expect(r).toEqual({
+      errors: [
+        {
+          message: 'cannot insert object relationship "author" as "author_id" column values are already determined',
+          extensions: { path: '$.selectionSet.insert_articles.args.objects[0].author', code: 'validation-failed' },
+        },
+      ],
+    });
+  });
+});
+
+describe('directive errors', () => {
+  it('are reported at the selection set that holds the directive, in v2 words', async () => {
+    expect(await f.gql('{ authors { id @exclude(if: true) name } }')).toEqual({
+      errors: [{ message: 'directive "exclude" is not defined in the schema', extensions: { path: '$.selectionSet.authors.selectionSet', code: 'validation-failed' } }],
+    });
+    expect(await f.gql('{ authors { id @include(if: true) @include(if: true) } }')).toEqual({
+      errors: [{ message: 'the following directives are used more than once: include', extensions: { path: '$.selectionSet.authors.selectionSet', code: 'validation-failed' } }],
+    });
+    expect(await f.gql('query @include(if: true) { authors { id } }')).toEqual({
+      errors: [{ message: 'directive "include" is not allowed on a query', extensions: { path: '$', code: 'validation-failed' } }],
+    });
+    const arg = await f.gql('{ authors @skip(if: "yes") { id } }');
+    expect(arg.errors[0].extensions).toEqual({ path: '$.selectionSet', code: 'validation-failed' });
+  });
+});
+
+describe('metadata error paths and root-field collisions', () => {
+  it('track_table and untrack_table report their checks at $.args', async () => {
+    const again = await f.md({ type: 'pg_track_table', args: { table: 'authors' } });
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual({ code: 'already-tracked', error: 'view/table already tracked: "authors"', path: '$.args' });
+    const legacy = await f.engine.post<any>('/v1/query', { type: 'untrack_table', args: { table: 'never_tracked' } });
+    expect(legacy.status).toBe(400);
+    expect(legacy.body).toEqual({ code: 'already-untracked', error: 'view/table already untracked: "never_tracked"', path: '$.args' });
+  });
+
+  it('a table and a function of the same name: not-supported, whichever comes second', async () => {
+    const sql = `CREATE FUNCTION public.articles() RETURNS SETOF articles LANGUAGE sql STABLE AS 'SELECT * FROM articles';
+      CREATE TABLE public.latest (id int PRIMARY KEY);
+      CREATE FUNCTION public.latest() RETURNS SETOF authors LANGUAGE sql STABLE AS 'SELECT * FROM authors'`;
+    expect((await f.engine.post('/v2/query', { type: 'run_sql', args: { sql } })).status).toBe(200);
+    const fn = await f.md({ type: 'pg_track_function', args: { function: 'articles' } });
+    expect(fn.status).toBe(400);
+    expect(fn.body).toEqual({ code: 'not-supported', error: 'table with name "articles" already exists', path: '$.args' });
+    expect((await f.md({ type: 'pg_track_function', args: { function: 'latest' } })).status).toBe(200);
+    const table = await f.engine.post<any>('/v1/query', { type: 'track_table', args: { name: 'latest' } });
+    expect(table.status).toBe(400);
+    expect(table.body).toEqual({ code: 'not-supported', error: 'function with name "latest" already exists', path: '$.args' });
   });
 });
