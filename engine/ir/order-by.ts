@@ -58,6 +58,14 @@ export type OrderTarget =
       readonly keyVisible?: BoolExp;
       readonly key: OrderTarget;
     }
+  /** An aggregate over the rows a table-returning computed field gives for the row (`<cf>_aggregate`). */
+  | {
+      readonly kind: 'computed-aggregate';
+      readonly call: ComputedFieldCall;
+      /** The returned table's permission filter for the role (null = all rows). */
+      readonly filter: BoolExp | null;
+      readonly aggregate: AggregateKey;
+    }
   /** An aggregate over the rows of an array relationship. */
   | {
       readonly kind: 'array-aggregate';

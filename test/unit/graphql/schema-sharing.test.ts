@@ -240,7 +240,8 @@ describe('schema sharing between roles', () => {
  * printSchema hashes of every role, recorded from the unshared builds (and re-recorded when
  * subscription_root went away, and again when json/jsonb fields took `path` and roles that may insert
  * but not update got `on_conflict`, issue 15; and when subscription_root came back with the WebSocket,
- * holding the query fields and `<t>_stream`, issue 21).
+ * holding the query fields and `<t>_stream`, issue 21; and when `<t>_aggregate_bool_exp` and `<cf>_aggregate`
+ * order_by came, issue 15).
  */
 const GOLDEN: Record<string, Record<string, string>> = {
   music: {

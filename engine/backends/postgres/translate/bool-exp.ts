@@ -1,5 +1,6 @@
 /** ir.BoolExp → a Postgres boolean expression over one row alias. */
 import type * as ir from '../../../ir/index.ts';
+import { AGGREGATE_VALUE, isTrue } from '../../../ir/bool-exp.ts';
 import { ident, join, param, qualified, raw, sql, type Fragment } from '../../sql/fragment.ts';
 import { isJsonType } from '../scalars.ts';
 import { translateComputedCall } from './computed-field.ts';
@@ -109,6 +110,19 @@ export function translateBoolExp(e: ir.BoolExp, row: string, aliases: AliasCount
       const inner = aliases.fresh();
       const conds = [...translateJoin(e.mapping, row, inner), translateBoolExp(e.where, inner, aliases)];
       return sql`EXISTS (SELECT 1 FROM ${qualified(e.target.schema, e.target.name)} AS ${ident(inner)} WHERE ${conjunction(conds)})`;
+    }
+    case 'aggregate': {
+      // The aggregate over the related rows is one row; the predicate reads its value as a column.
+      const inner = aliases.fresh();
+      const agg = aliases.fresh();
+      const conds = translateJoin(e.mapping, row, inner);
+      if (!isTrue(e.where)) conds.push(translateBoolExp(e.where, inner, aliases));
+      const { columns, distinct } = e.aggregate;
+      const cols = columns.map((c) => columnOf(inner, c));
+      const arg = cols.length === 1 && cols[0] !== undefined ? cols[0] : sql`(${join(cols, ', ')})`;
+      const value = cols.length === 0 ? raw('count(*)') : distinct ? sql`count(DISTINCT ${arg})` : sql`count(${arg})`;
+      const rows = sql`(SELECT ${value} AS ${ident(AGGREGATE_VALUE)} FROM ${qualified(e.target.schema, e.target.name)} AS ${ident(inner)} WHERE ${conjunction(conds)})`;
+      return sql`EXISTS (SELECT 1 FROM ${rows} AS ${ident(agg)} WHERE ${translateBoolExp(e.predicate, agg, aliases)})`;
     }
     case 'computed-rows': {
       const inner = aliases.fresh();

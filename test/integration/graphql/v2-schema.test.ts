@@ -1,0 +1,97 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
+/**
+ * v2 schema behaviours (issue 15) over HTTP on a real PostgreSQL: order_by on
+ * aggregates of table-returning computed fields, `<t>_aggregate_bool_exp`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { READ_SCHEMA, startReadFixture, type ReadFixture } from '../../support/read-schema.ts';
+
+const SCHEMA = `${READ_SCHEMA}
+CREATE FUNCTION author_articles(a authors) RETURNS SETOF articles LANGUAGE sql STABLE AS $$ SELECT * FROM articles WHERE author_id = a.id $$;
+CREATE FUNCTION author_titles(a authors, min_words int) RETURNS SETOF articles LANGUAGE sql STABLE AS $$ SELECT * FROM articles WHERE author_id = a.id AND words >= min_words $$;
+`;
+
+let f: ReadFixture;
+beforeAll(async () => {
+  f = await startReadFixture({}, SCHEMA);
+  for (const [name, fn] of [['get_articles', 'author_articles'], ['titles', 'author_titles']]) {
+    const r = await f.md({ type: 'pg_add_computed_field', args: { table: 'authors', name, definition: { function: fn } } });
+    expect(r.status).toBe(200);
+  }
+});
+afterAll(async () => {
+  await f?.close();
+});
+
+describe('order_by on aggregates of table-returning computed fields', () => {
+  it('sorts by count and by an aggregate of a column of the returned rows', async () => {
+    const byCount = await f.gql('{ authors(order_by: [{get_articles_aggregate: {count: desc}}, {id: asc}]) { id } }');
+    expect(byCount).toEqual({ data: { authors: [{ id: 1 }, { id: 2 }, { id: 3 }] } });
+    const byAsc = await f.gql('{ authors(order_by: [{get_articles_aggregate: {count: asc}}, {id: desc}]) { id } }');
+    expect(byAsc.data.authors.map((a: any) => a.id)).toEqual([3, 2, 1]);
+    const bySum = await f.gql('{ authors(order_by: {get_articles_aggregate: {sum: {words: desc_nulls_last}}}) { id } }');
+    expect(bySum.data.authors.map((a: any) => a.id)).toEqual([1, 2, 3]);
+    const byMax = await f.gql('{ authors(order_by: {get_articles_aggregate: {max: {words: asc_nulls_first}}}) { id } }');
+    expect(byMax.data.authors.map((a: any) => a.id)).toEqual([3, 2, 1]);
+  });
+
+  it('is offered for set-returning computed fields without required arguments only', async () => {
+    const t = await f.gql('{ __type(name: "authors_order_by") { inputFields { name type { name } } } }');
+    const fields = t.data.__type.inputFields;
+    expect(fields).toContainEqual({ name: 'get_articles_aggregate', type: { name: 'articles_aggregate_order_by' } });
+    expect(fields.map((x: any) => x.name)).not.toContain('titles_aggregate');
+  });
+
+  it('counts only the rows the role may read, and needs aggregation permission', async () => {
+    const perm = (role: string, table: string, allow: boolean, filter: unknown = {}): unknown => ({
+      type: 'pg_create_select_permission',
+      args: { table, role, permission: { columns: '*', filter, allow_aggregations: allow, computed_fields: table === 'authors' ? ['get_articles'] : [] } },
+    });
+    for (const b of [perm('drafts', 'authors', false), perm('drafts', 'articles', true, { status: { _eq: 'draft' } }), perm('noagg', 'authors', true), perm('noagg', 'articles', false)]) {
+      expect((await f.md(b)).status).toBe(200);
+    }
+    // Role drafts counts only draft articles: Ann has 1, Bob 0, Cid 0.
+    const r = await f.gql('{ authors(order_by: [{get_articles_aggregate: {count: desc}}, {id: desc}]) { id } }', undefined, { 'x-engine-role': 'drafts' });
+    expect(r.data.authors.map((a: any) => a.id)).toEqual([1, 3, 2]);
+    const no = await f.gql('{ authors(order_by: {get_articles_aggregate: {count: desc}}) { id } }', undefined, { 'x-engine-role': 'noagg' });
+    expect(no.errors[0].extensions.code).toBe('validation-failed');
+  });
+});
+
+describe('<t>_aggregate_bool_exp', () => {
+  it('filters parents by the count of their related rows', async () => {
+    const r = await f.gql('{ authors(where: {articles_aggregate: {count: {predicate: {_gt: 1}}}}) { name } }');
+    expect(r).toEqual({ data: { authors: [{ name: 'Ann' }] } });
+    const none = await f.gql('{ authors(where: {articles_aggregate: {count: {predicate: {_eq: 0}}}}, order_by: {id: asc}) { name } }');
+    expect(none).toEqual({ data: { authors: [{ name: 'Cid' }] } });
+  });
+
+  it('takes filter, arguments and distinct, and combines with other conditions', async () => {
+    const filtered = await f.gql(
+      '{ authors(where: {articles_aggregate: {count: {filter: {status: {_eq: published}}, predicate: {_eq: 1}}}}, order_by: {id: asc}) { name } }',
+    );
+    expect(filtered).toEqual({ data: { authors: [{ name: 'Ann' }, { name: 'Bob' }] } });
+    const distinct = await f.gql('{ authors(where: {articles_aggregate: {count: {arguments: [status], distinct: true, predicate: {_gte: 2}}}}) { name } }');
+    expect(distinct).toEqual({ data: { authors: [{ name: 'Ann' }] } });
+    const combined = await f.gql(
+      'query($n: Int!) { authors(where: {_and: [{articles_aggregate: {count: {predicate: {_gte: $n}}}}, {active: {_eq: true}}]}) { name } }',
+      { n: 1 },
+    );
+    expect(combined).toEqual({ data: { authors: [{ name: 'Ann' }] } });
+    // Through an object relationship: articles whose author has more than one article.
+    const nested = await f.gql('{ articles(where: {author: {articles_aggregate: {count: {predicate: {_gt: 1}}}}}, order_by: {id: asc}) { id } }');
+    expect(nested).toEqual({ data: { articles: [{ id: 1 }, { id: 2 }] } });
+  });
+
+  it('has v2 types: predicate is a required Int comparison', async () => {
+    const t = await f.gql('{ __type(name: "articles_aggregate_bool_exp_count") { inputFields { name type { kind name ofType { name } } } } }');
+    expect(t.data.__type.inputFields).toEqual([
+      { name: 'arguments', type: { kind: 'LIST', name: null, ofType: { name: null } } },
+      { name: 'distinct', type: { kind: 'SCALAR', name: 'Boolean', ofType: null } },
+      { name: 'filter', type: { kind: 'INPUT_OBJECT', name: 'articles_bool_exp', ofType: null } },
+      { name: 'predicate', type: { kind: 'NON_NULL', name: null, ofType: { name: 'Int_comparison_exp' } } },
+    ]);
+    const missing = await f.gql('{ authors(where: {articles_aggregate: {count: {}}}) { name } }');
+    expect(missing.errors[0].extensions.code).toBe('validation-failed');
+  });
+});
