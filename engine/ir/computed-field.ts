@@ -4,6 +4,7 @@
  * columns (selected, compared, sorted on); table-returning ones are nested
  * selects whose rows come from the call.
  */
+import type { BoolExp } from './bool-exp.ts';
 import type { Select } from './select.ts';
 import type { QualifiedName } from './table.ts';
 import type { ParamSource } from './value.ts';
@@ -24,6 +25,8 @@ export interface ComputedScalarField {
   readonly call: ComputedFieldCall;
   /** Render as a JSON string (stringify-numeric-types). */
   readonly asText: boolean;
+  /** Inherited roles: the value reads as null where this fails (Note [Inherited computed fields]). */
+  readonly visible?: BoolExp;
 }
 
 /** The rows of a table-returning computed field (its `select.from.table` is the returned table). */

@@ -45,8 +45,8 @@ export type OrderTarget =
       /** Inherited roles, columns of a relationship's target: null where this fails (Note [Cells a sort key reads]). */
       readonly visible?: BoolExp;
     }
-  /** A scalar computed field of the row. */
-  | { readonly kind: 'computed-field'; readonly call: ComputedFieldCall }
+  /** A scalar computed field of the row; inherited roles: null where `visible` fails. */
+  | { readonly kind: 'computed-field'; readonly call: ComputedFieldCall; readonly visible?: BoolExp }
   /** A value of the (single) row an object relationship points at. */
   | {
       readonly kind: 'object-relationship';

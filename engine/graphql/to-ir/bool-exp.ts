@@ -113,7 +113,10 @@ function boolExpLevel(input: Input, view: TableView, type: GraphQLInputObjectTyp
       case 'computed-scalar': {
         const ref: ir.ColumnRef = { column: d.cf.name, cast: null, computed: toIrComputedCall(d.cf, []) };
         const dbType = d.cf.returns.kind === 'scalar' ? d.cf.returns.dbType : 'text';
-        parts.push(comparisonExp(value, inputObjectOf(def.type), ref, view.source, dbType, ctx, p));
+        const cmp = comparisonExp(value, inputObjectOf(def.type), ref, view.source, dbType, ctx, p);
+        // Inherited roles: a hidden value only matches where it is visible (Note [Inherited computed fields]).
+        const visible = view.redact?.get(d.cf.name);
+        parts.push(visible === undefined ? cmp : andAll([visible, cmp]));
         break;
       }
       case 'column': {

@@ -53,7 +53,9 @@ function orderObject(
       }
       case 'computed-scalar': {
         const dir = direction(value, getNamedType(def.type) as GraphQLEnumType, ctx);
-        if (dir !== null) out.push({ target: wrap({ kind: 'computed-field', call: toIrComputedCall(d.cf, []) }), ...dir });
+        const visible = view.redact?.get(d.cf.name);
+        const target: ir.OrderTarget = { kind: 'computed-field', call: toIrComputedCall(d.cf, []), ...(visible === undefined ? {} : { visible }) };
+        if (dir !== null) out.push({ target: wrap(target), ...dir });
         break;
       }
       case 'object-relationship': {

@@ -8,13 +8,14 @@ import { READ_SCHEMA, startReadFixture, type ReadFixture } from '../../support/r
 
 const SCHEMA = `${READ_SCHEMA}
 CREATE FUNCTION author_articles(a authors) RETURNS SETOF articles LANGUAGE sql STABLE AS $$ SELECT * FROM articles WHERE author_id = a.id $$;
+CREATE FUNCTION author_label(a authors) RETURNS text LANGUAGE sql STABLE AS $$ SELECT a.name || '!' $$;
 CREATE FUNCTION author_titles(a authors, min_words int) RETURNS SETOF articles LANGUAGE sql STABLE AS $$ SELECT * FROM articles WHERE author_id = a.id AND words >= min_words $$;
 `;
 
 let f: ReadFixture;
 beforeAll(async () => {
   f = await startReadFixture({}, SCHEMA);
-  for (const [name, fn] of [['get_articles', 'author_articles'], ['titles', 'author_titles']]) {
+  for (const [name, fn] of [['get_articles', 'author_articles'], ['titles', 'author_titles'], ['label', 'author_label']]) {
     const r = await f.md({ type: 'pg_add_computed_field', args: { table: 'authors', name, definition: { function: fn } } });
     expect(r.status).toBe(200);
   }
@@ -93,5 +94,42 @@ describe('<t>_aggregate_bool_exp', () => {
     ]);
     const missing = await f.gql('{ authors(where: {articles_aggregate: {count: {}}}) { name } }');
     expect(missing.errors[0].extensions.code).toBe('validation-failed');
+  });
+});
+
+describe('inherited roles and computed fields', () => {
+  beforeAll(async () => {
+    const perm = (role: string, filter: unknown, computed: string[]): unknown => ({
+      type: 'pg_create_select_permission',
+      args: { table: 'authors', role, permission: { columns: ['id'], filter, computed_fields: computed } },
+    });
+    for (const b of [
+      perm('only_ann', { id: { _eq: 1 } }, ['label']),
+      perm('everyone', {}, []),
+      perm('all_labels', {}, ['label']),
+      { type: 'add_inherited_role', args: { role_name: 'mixed', role_set: ['only_ann', 'everyone'] } },
+      { type: 'add_inherited_role', args: { role_name: 'full', role_set: ['only_ann', 'all_labels'] } },
+    ]) {
+      const r = await f.md(b);
+      expect(r.status).toBe(200);
+    }
+  });
+  const as = (role: string, q: string): Promise<any> => f.gql(q, undefined, { 'x-engine-role': role });
+
+  it('keep a computed field any parent grants, null where no granting parent admits the row', async () => {
+    expect(await as('mixed', '{ authors(order_by: {id: asc}) { id label } }')).toEqual({
+      data: { authors: [{ id: 1, label: 'Ann!' }, { id: 2, label: null }, { id: 3, label: null }] },
+    });
+    expect(await as('full', '{ authors(order_by: {id: asc}) { id label } }')).toEqual({
+      data: { authors: [{ id: 1, label: 'Ann!' }, { id: 2, label: 'Bob!' }, { id: 3, label: 'Cid!' }] },
+    });
+  });
+
+  it('a hidden value neither filters nor sorts', async () => {
+    expect(await as('mixed', '{ authors(where: {label: {_eq: "Bob!"}}) { id } }')).toEqual({ data: { authors: [] } });
+    expect(await as('mixed', '{ authors(where: {label: {_eq: "Ann!"}}) { id } }')).toEqual({ data: { authors: [{ id: 1 }] } });
+    // Hidden labels sort as nulls (first under desc), ties by id.
+    const sorted = await as('mixed', '{ authors(order_by: [{label: desc}, {id: desc}]) { id } }');
+    expect(sorted.data.authors.map((a: any) => a.id)).toEqual([3, 2, 1]);
   });
 });

@@ -22,7 +22,7 @@ export function translateOrderTarget(t: ir.OrderTarget, row: string, aliases: Al
     case 'column':
       return visibleValue(columnOf(row, t.column), t.visible, row, aliases);
     case 'computed-field':
-      return translateComputedCall(t.call, row);
+      return visibleValue(translateComputedCall(t.call, row), t.visible, row, aliases);
     case 'object-relationship': {
       const inner = aliases.fresh();
       const conds = translateJoin(t.mapping, row, inner);

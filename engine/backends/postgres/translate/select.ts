@@ -311,7 +311,9 @@ function rowRecord(pairs: readonly JsonPair[], aliases: AliasCounter): RowRecord
 /** The value of a computed field for rows named `row` (which must have the table's row type). */
 function computedValue(f: ir.ComputedScalarField | ir.ComputedRowsField, row: string, aliases: AliasCounter): Fragment {
   if (f.kind === 'computed-scalar') {
-    const v = translateComputedCall(f.call, row);
+    const call = translateComputedCall(f.call, row);
+    // Inherited roles: null where no parent granting it admits the row (Note [Inherited computed fields]).
+    const v = f.visible === undefined ? call : sql`(CASE WHEN ${translateBoolExp(f.visible, row, aliases)} THEN ${call} END)`;
     return f.asText ? sql`(${v})::text` : v;
   }
   // The rows come from the call on `row`: no join condition, the call is the FROM item.
