@@ -49,8 +49,13 @@ export type BoolExp =
    * to `dbType` (the column's array type) in SQL.
    */
   | { readonly kind: 'in-arrays'; readonly left: ColumnRef; readonly op: 'in' | 'nin'; readonly right: ParamSource; readonly dbType: string }
-  /** Two columns of the current row compared (permission `_ceq` and friends). */
-  | { readonly kind: 'compare-columns'; readonly left: ColumnRef; readonly op: ColumnCompareOp; readonly right: ColumnRef }
+  /**
+   * Two columns compared (permission `_ceq` and friends): of the current row, or `right` of the
+   * row the enclosing `permission-root` was evaluated on (`rightRoot`, v2's `["$", column]`).
+   */
+  | { readonly kind: 'compare-columns'; readonly left: ColumnRef; readonly op: ColumnCompareOp; readonly right: ColumnRef; readonly rightRoot?: boolean }
+  /** A permission expression whose `["$", column]` references read the row this is evaluated on. */
+  | { readonly kind: 'permission-root'; readonly item: BoolExp }
   /** Some row of a related table (object or array relationship) satisfies `where`. */
   | { readonly kind: 'relationship'; readonly target: QualifiedName; readonly mapping: ColumnMapping; readonly where: BoolExp }
   /**

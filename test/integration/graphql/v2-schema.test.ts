@@ -133,3 +133,43 @@ describe('inherited roles and computed fields', () => {
     expect(sorted.data.authors.map((a: any) => a.id)).toEqual([3, 2, 1]);
   });
 });
+
+describe('column comparisons with the root table through relationships', () => {
+  const as = (q: string): Promise<any> => f.gql(q, undefined, { 'x-engine-role': 'rooted' });
+  beforeAll(async () => {
+    const calls = [
+      { table: 'authors', permission: { columns: ['id', 'name'], filter: {} } },
+      // An article is visible when its author has more followers than it has words: ["$", "words"] is the article's column.
+      { table: 'articles', permission: { columns: ['id', 'words'], filter: { author: { followers: { _cgt: ['$', 'words'] } } } } },
+      // A comment is visible when its article's id is its own id (root column through a relationship, with _ceq).
+      { table: 'comments', permission: { columns: ['id'], filter: { _or: [{ article: { id: { _ceq: ['$', 'id'] } } }, { id: { _ceq: ['id'] } , article_id: { _ceq: 'id' } }] } } },
+    ];
+    for (const c of calls) {
+      const r = await f.md({ type: 'pg_create_select_permission', args: { ...c, role: 'rooted' } });
+      expect(r.status).toBe(200);
+    }
+  });
+
+  it('["$", column] reads the row the permission is on, at any depth', async () => {
+    expect(await as('{ articles(order_by: {id: asc}) { id } }')).toEqual({ data: { articles: [{ id: 1 }, { id: 2 }] } });
+    // comments 1..4 on articles 1,1,2,3: comment 1 is on article 1 (equal ids); comment 3 on article 2 is not.
+    expect(await as('{ comments(order_by: {id: asc}) { id } }')).toEqual({ data: { comments: [{ id: 1 }] } });
+  });
+
+  it('embedded in another table\'s query, the root is still the permission\'s own table', async () => {
+    expect(await as('{ authors(order_by: {id: asc}) { name articles(order_by: {id: asc}) { id } } }')).toEqual({
+      data: { authors: [{ name: 'Ann', articles: [{ id: 1 }, { id: 2 }] }, { name: 'Bob', articles: [] }, { name: 'Cid', articles: [] }] },
+    });
+    expect(await as('{ authors(where: {articles: {id: {_gt: 0}}}) { name } }')).toEqual({ data: { authors: [{ name: 'Ann' }] } });
+  });
+
+  it('an unknown root column is an inconsistent permission, answered invalid-configuration', async () => {
+    const r = await f.md({
+      type: 'pg_create_select_permission',
+      args: { table: 'articles', role: 'bad_root', permission: { columns: ['id'], filter: { author: { id: { _ceq: ['$', 'nope'] } } } } },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('invalid-configuration');
+    expect(r.body.error).toContain('["$", column]');
+  });
+});
