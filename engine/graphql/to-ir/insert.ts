@@ -60,6 +60,16 @@ function inputText(i: Input): string {
   return i.kind === 'ast' ? print(i.node) : JSON.stringify(i.value);
 }
 
+/**
+ * Whether a nested relationship's rows are inserted before their owner (an object relationship
+ * through the owner's foreign key) rather than after it with the owner's key (array relationships,
+ * and v2 compat: object relationships whose foreign key is on the target, or manual ones with
+ * `insertion_order: after_parent`).
+ */
+function isParent(rel: MutationView['insertRelationships'][number]): boolean {
+  return rel.info.kind === 'object' && rel.info.viaLocalForeignKey;
+}
+
 /** `"a", "b"`: column names as v2 lists them in messages. */
 function quotedKeys(columns: readonly ir.InputColumn[]): string {
   return columns.map((c) => JSON.stringify(c.key)).join(', ');
@@ -107,7 +117,7 @@ function toIrLevel(view: MutationView, level: LevelRows, linked: readonly string
       }
       const dataPath = `${p}.${key}.${MUTATION.data}`;
       const paths = rel.info.kind === 'object' ? [dataPath] : rows.map((_, j) => `${dataPath}[${j}]`);
-      if (rel.info.kind === 'object') {
+      if (isParent(rel)) {
         parents.push(key);
         objectRels.push([key, rel.info.columnMapping.map(([local]) => local)]);
       }
@@ -141,10 +151,11 @@ function toIrLevel(view: MutationView, level: LevelRows, linked: readonly string
     const rel = rels.get(key);
     if (rel === undefined) continue;
     const mapping = rel.info.columnMapping;
-    const childLinked = rel.info.kind === 'object' ? [] : mapping.map(([, remote]) => remote);
+    const parent = isParent(rel);
+    const childLinked = parent ? [] : mapping.map(([, remote]) => remote);
     const lvl = toIrLevel(rel.target, rows, childLinked, ctx, `${path}.${key}.data`);
-    const n: ir.NestedInsert = { key, name: rel.info.name, mapping, level: lvl };
-    (rel.info.kind === 'object' ? parents : children).push(n);
+    const n: ir.NestedInsert = { key, name: rel.info.name, mapping, level: lvl, ...(rel.info.kind === 'object' && !parent ? { one: true } : {}) };
+    (parent ? parents : children).push(n);
   }
   const onConflictType = level.onConflict === null ? null : conflictType(view, ctx);
   const onConflict = level.onConflict === null || onConflictType === null ? null : toIrOnConflict(level.onConflict, view, onConflictType, ctx, `${path}.on_conflict`);

@@ -8,6 +8,7 @@ import { READ_SCHEMA, startReadFixture, type ReadFixture } from '../../support/r
 
 const SCHEMA = `${READ_SCHEMA}
 CREATE FUNCTION author_articles(a authors) RETURNS SETOF articles LANGUAGE sql STABLE AS $$ SELECT * FROM articles WHERE author_id = a.id $$;
+CREATE TABLE author_detail (id serial PRIMARY KEY, author_id int UNIQUE NOT NULL REFERENCES authors(id), phone text);
 CREATE FUNCTION author_label(a authors) RETURNS text LANGUAGE sql STABLE AS $$ SELECT a.name || '!' $$;
 CREATE FUNCTION author_titles(a authors, min_words int) RETURNS SETOF articles LANGUAGE sql STABLE AS $$ SELECT * FROM articles WHERE author_id = a.id AND words >= min_words $$;
 `;
@@ -171,5 +172,59 @@ describe('column comparisons with the root table through relationships', () => {
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('invalid-configuration');
     expect(r.body.error).toContain('["$", column]');
+  });
+});
+
+describe('nested insert through an object relationship whose foreign key is on the child', () => {
+  beforeAll(async () => {
+    for (const b of [
+      { type: 'pg_track_table', args: { table: 'author_detail' } },
+      { type: 'pg_create_object_relationship', args: { table: 'authors', name: 'detail', using: { foreign_key_constraint_on: { table: 'author_detail', columns: ['author_id'] } } } },
+      {
+        type: 'pg_create_object_relationship',
+        args: { table: 'authors', name: 'detail_manual', using: { manual_configuration: { remote_table: 'author_detail', column_mapping: { id: 'author_id' }, insertion_order: 'after_parent' } } },
+      },
+    ]) {
+      const r = await f.md(b);
+      expect(r.status).toBe(200);
+    }
+  });
+
+  it('inserts the parent, then the detail row with the parent\'s key', async () => {
+    const r = await f.gql('mutation { insert_authors_one(object: {name: "Dee", detail: {data: {phone: "123"}}}) { id name detail { phone author_id } } }');
+    expect(r.errors).toBeUndefined();
+    const a = r.data.insert_authors_one;
+    expect(a).toEqual({ id: a.id, name: 'Dee', detail: { phone: '123', author_id: a.id } });
+  });
+
+  it('several parents, some with a detail, through the manual relationship too', async () => {
+    const r = await f.gql(`mutation { insert_authors(objects: [
+        {name: "Eve", detail_manual: {data: {phone: "5"}}}, {name: "Fay"}, {name: "Gil", detail: {data: {phone: "7"}}}]) {
+      affected_rows returning { name detail { phone } } } }`);
+    expect(r).toEqual({
+      data: {
+        insert_authors: {
+          affected_rows: 5,
+          returning: [
+            { name: 'Eve', detail: { phone: '5' } },
+            { name: 'Fay', detail: null },
+            { name: 'Gil', detail: { phone: '7' } },
+          ],
+        },
+      },
+    });
+  });
+
+  it('the child\'s key column given as well is refused at the nested row', async () => {
+    const r = await f.gql('mutation { insert_authors_one(object: {name: "Hal", detail: {data: {phone: "1", author_id: 1}}}) { id } }');
+    expect(r).toEqual({
+      errors: [
+        {
+          message: 'cannot insert "author_id" columns as their values are already being determined by parent insert',
+          extensions: { path: '$.selectionSet.insert_authors_one.args.object.detail.data', code: 'validation-failed' },
+        },
+      ],
+    });
+    expect((await f.gql('{ authors(where: {name: {_eq: "Hal"}}) { id } }')).data.authors).toEqual([]);
   });
 });
