@@ -142,6 +142,11 @@ export interface FunctionArgInfo {
   readonly typeCategory: ColumnInfo['typeCategory'];
   /** An argument with a default may be left out. */
   readonly hasDefault: boolean;
+  /**
+   * Passed by position, not by name: an unnamed argument (v2 compat: named `arg_<n>`, its position)
+   * or a named one before an unnamed one. See Note [Unnamed function arguments].
+   */
+  readonly positional?: boolean;
 }
 
 /** A tracked function returning rows of a tracked table. */

@@ -5,7 +5,7 @@
  * selects whose rows come from the call.
  */
 import type { BoolExp } from './bool-exp.ts';
-import type { Select } from './select.ts';
+import type { CallArgument, Select } from './select.ts';
 import type { QualifiedName } from './table.ts';
 import type { ParamSource } from './value.ts';
 
@@ -14,8 +14,8 @@ export interface ComputedFieldCall {
   readonly function: QualifiedName;
   /** The row argument's name; null passes the row first, by position. */
   readonly tableArgument: string | null;
-  /** Further arguments by name (the session argument among them, as a `session-object` slot). */
-  readonly args: ReadonlyArray<{ readonly name: string; readonly value: ParamSource }>;
+  /** Further arguments by name or position (the session argument among them, as a `session-object` slot). */
+  readonly args: readonly CallArgument[];
 }
 
 /** A scalar computed field's value. */

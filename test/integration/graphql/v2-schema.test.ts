@@ -9,6 +9,9 @@ import { READ_SCHEMA, startReadFixture, type ReadFixture } from '../../support/r
 const SCHEMA = `${READ_SCHEMA}
 CREATE FUNCTION author_articles(a authors) RETURNS SETOF articles LANGUAGE sql STABLE AS $$ SELECT * FROM articles WHERE author_id = a.id $$;
 CREATE TABLE author_detail (id serial PRIMARY KEY, author_id int UNIQUE NOT NULL REFERENCES authors(id), phone text);
+CREATE FUNCTION authors_named(text) RETURNS SETOF authors LANGUAGE sql STABLE AS $$ SELECT * FROM authors WHERE name LIKE $1 || '%' $$;
+CREATE FUNCTION articles_words(lo int, int DEFAULT 1000, title_like text DEFAULT '%') RETURNS SETOF articles LANGUAGE sql STABLE AS $$ SELECT * FROM articles WHERE words BETWEEN $1 AND $2 AND title LIKE $3 $$;
+CREATE FUNCTION articles_range(int DEFAULT 0, int DEFAULT 1000) RETURNS SETOF articles LANGUAGE sql STABLE AS $$ SELECT * FROM articles WHERE words BETWEEN $1 AND $2 $$;
 CREATE FUNCTION author_label(a authors) RETURNS text LANGUAGE sql STABLE AS $$ SELECT a.name || '!' $$;
 CREATE FUNCTION author_titles(a authors, min_words int) RETURNS SETOF articles LANGUAGE sql STABLE AS $$ SELECT * FROM articles WHERE author_id = a.id AND words >= min_words $$;
 `;
@@ -226,5 +229,40 @@ describe('nested insert through an object relationship whose foreign key is on t
       ],
     });
     expect((await f.gql('{ authors(where: {name: {_eq: "Hal"}}) { id } }')).data.authors).toEqual([]);
+  });
+});
+
+describe('functions with unnamed arguments', () => {
+  beforeAll(async () => {
+    for (const fn of ['authors_named', 'articles_words', 'articles_range']) {
+      const r = await f.md({ type: 'pg_track_function', args: { function: fn } });
+      expect(r.status).toBe(200);
+    }
+  });
+
+  it('are tracked; an unnamed argument is arg_<position>', async () => {
+    expect(await f.gql('{ authors_named(args: {arg_1: "B"}) { name } }')).toEqual({ data: { authors_named: [{ name: 'Bob' }] } });
+    const t = await f.gql('{ __type(name: "articles_words_args") { inputFields { name type { kind name } } } }');
+    expect(t.data.__type.inputFields.map((x: any) => x.name)).toEqual(['lo', 'arg_2', 'title_like']);
+  });
+
+  it('arguments up to the last unnamed one go by position, the rest by name, defaults apply', async () => {
+    const q = (args: string): Promise<any> => f.gql(`{ articles_words(args: {${args}}, order_by: {id: asc}) { id } }`);
+    expect(await q('lo: 60, arg_2: 200')).toEqual({ data: { articles_words: [{ id: 1 }] } });
+    expect(await q('lo: 60')).toEqual({ data: { articles_words: [{ id: 1 }, { id: 2 }] } });
+    expect(await q('lo: 0, title_like: "B%"')).toEqual({ data: { articles_words: [{ id: 3 }] } });
+  });
+
+  it('a positional argument cannot be given without those before it', async () => {
+    expect((await f.gql('{ articles_range(args: {arg_1: 200}) { id } }')).data).toEqual({ articles_range: [{ id: 2 }] });
+    expect((await f.gql('{ articles_range { id } }')).data.articles_range).toHaveLength(3);
+    expect(await f.gql('{ articles_range(args: {arg_2: 60}) { id } }')).toEqual({
+      errors: [
+        {
+          message: '"arg_2" cannot be given without "arg_1": the arguments up to an unnamed one are passed by position',
+          extensions: { path: '$.selectionSet.articles_range.args.args.arg_2', code: 'validation-failed' },
+        },
+      ],
+    });
   });
 });

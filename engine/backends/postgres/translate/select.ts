@@ -38,7 +38,7 @@ import type * as ir from '../../../ir/index.ts';
 import { ident, join, param, qualified, raw, seq, sql, type Fragment } from '../../sql/fragment.ts';
 import { jsonArrayAgg, jsonObject, type JsonPair } from '../json.ts';
 import { conjunction, translateBoolExp, translateJoin } from './bool-exp.ts';
-import { translateComputedCall, type InnerProjection } from './computed-field.ts';
+import { callArguments, translateComputedCall, type InnerProjection } from './computed-field.ts';
 import { columnOf, type AliasCounter } from './context.ts';
 import { orderList, sortKey, translateOrderTarget } from './order-by.ts';
 
@@ -78,7 +78,7 @@ function limitClause(src: ir.RowSource): Fragment | null {
 function fromItem(src: ir.RowSource): Fragment {
   const fn = src.function;
   if (fn === undefined) return qualified(src.table.schema, src.table.name);
-  const args = fn.args.map((a) => sql`${ident(a.name)} => ${param(a.value)}`);
+  const args = callArguments(fn.args);
   return sql`${qualified(fn.name.schema, fn.name.name)}(${join(args, ', ')})`;
 }
 
