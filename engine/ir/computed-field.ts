@@ -7,7 +7,6 @@
 import type { BoolExp } from './bool-exp.ts';
 import type { CallArgument, Select } from './select.ts';
 import type { QualifiedName } from './table.ts';
-import type { ParamSource } from './value.ts';
 
 /** A computed field's function called on the current row. */
 export interface ComputedFieldCall {
