@@ -30,6 +30,7 @@ import { parseGraphqlRequest, type GraphqlRequest } from './request-body.ts';
 import { dataOf } from './response.ts';
 import type { GraphQLSchema } from 'graphql';
 import { apiErrorBody, graphqlErrorBody } from '../errors/wire-body.ts';
+import { LEGACY_DML_TYPES, legacyOperation } from '../graphql/legacy-dml.ts';
 
 /** Options of {@link GraphqlService}. */
 export interface GraphqlServiceOptions {
@@ -289,6 +290,35 @@ export class GraphqlService implements GraphqlApi {
   /** The catalog in force changes (subscriptions re-plan their operations). */
   onCatalogChange(fn: (version: number) => void): () => void {
     return this.#catalogRef.subscribe((c) => fn(c.version));
+  }
+
+  /** A v1 data call rewritten as a GraphQL operation of the role's schema and run as one (Note [Legacy DML]). */
+  async legacyQuery(session: Session, body: unknown, ctx?: RequestContext): Promise<ApiResponse | null> {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+    const b = body as Record<string, unknown>;
+    const type = b['type'];
+    if (typeof type !== 'string' || !LEGACY_DML_TYPES.has(type)) return null;
+    try {
+      const catalog = this.#catalogRef.current;
+      const role = this.#schemas.get(catalog, session.role, session.isAdmin, session.backendOnly === true);
+      if (role.naming !== undefined) throw new EngineError(ErrorCode.NotSupported, 'legacy data operations are not supported under the graphql-default naming convention', { path: '$' });
+      const op = legacyOperation(type, b['args'], role.schema, catalog, session.role);
+      const limits = this.#limits === null ? null : this.#limits.forRole(session.role, session.isAdmin);
+      const { plan, variables, pending } = this.#planFor(session, { query: op.query, variables: op.variables, operationName: null }, limits, false);
+      const timeoutMs = limits === null ? null : limits.timeoutMs;
+      const text = respond(plan, await run(bind(plan, variables, session), ctx === undefined ? { timeoutMs } : { cancel: ctx, timeoutMs }));
+      if (pending !== null) this.#plans.store(pending.version, pending.key, pending.entry, pending.planKey, plan);
+      const data = (JSON.parse(text) as { data?: Record<string, unknown> }).data;
+      return { status: 200, json: op.reshape(data?.['r'] ?? null) };
+    } catch (e) {
+      const err = asEngineError(e);
+      if (err.code === ErrorCode.Unexpected) this.#logger.error('legacy query failed', { request_id: ctx?.requestId, error: err });
+      // GraphQL paths mean nothing to a v1 caller: errors from the rewritten operation are reported at `$.args`.
+      const path = err.path.startsWith('$.selectionSet') || err.path.startsWith('$.variable') ? '$.args' : err.path;
+      const status = err.status !== 200 ? err.status : err.code === ErrorCode.Unexpected ? 500 : 400;
+      const shown = new EngineError(err.code, err.message, { path, status, internal: err.internal, cause: err });
+      return { status, json: apiErrorBody(shown, session.isAdmin) };
+    }
   }
 
   /** `/v1/graphql/explain`: the SQL and Postgres plan of each database root field. */
