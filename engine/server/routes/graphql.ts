@@ -50,7 +50,7 @@ export async function registerGraphqlRoutes(app: FastifyInstance, opts: { deps: 
     send(
       request,
       reply,
-      await answerGraphql(deps, { method: 'POST', headers: request.headers, payload: request.body, errorStatus: true }, contextOf(request, reply)),
+      await answerGraphql(deps, { method: 'POST', headers: request.headers, payload: request.body, errorStatus: true }, cancellable(request, reply)),
     ),
   );
 
