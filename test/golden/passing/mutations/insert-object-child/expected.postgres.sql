@@ -23,5 +23,5 @@ SELECT (
   SELECT json_build_object('id', "_2"."id")
   FROM "_n0" AS "_2"
   ORDER BY "_2"."__ord"
-  LIMIT 1)::text;
--- params: [{"kind":"const","value":"[{\"name\":\"New\",\"first_album\":{\"data\":{\"title\":\"First\"}}}]"}]
+  LIMIT 1)::text, set_config('engine.session', $2, true);
+-- params: [{"kind":"const","value":"[{\"name\":\"New\",\"first_album\":{\"data\":{\"title\":\"First\"}}}]"},{"kind":"session-object"}]
