@@ -36,6 +36,7 @@ import type { PreparedSources } from './prepared.ts';
 import { assembleSources } from './stages/catalog-sources.ts';
 import { resolveComputedFields } from './stages/computed-fields.ts';
 import { resolveEventTriggers } from './stages/event-triggers.ts';
+import { resolveCronTriggers } from './stages/cron-triggers.ts';
 import { resolveFunctions } from './stages/functions.ts';
 import { resolveInheritedRoles, rolesOf } from './stages/inherited-roles.ts';
 import { resolveRelationships } from './stages/relationships.ts';
@@ -72,6 +73,7 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, s
   const functions = resolveFunctions(sources.output, assembled, tables.output.names, roles.output);
   const eventTriggers = resolveEventTriggers(doc, functions.output);
   const actions = resolveActions(doc, functions.output, tables.output.names);
+  const cronTriggers = resolveCronTriggers(doc);
   const built: Catalog = {
     version: stamp.version,
     resourceVersion: stamp.resourceVersion,
@@ -87,7 +89,9 @@ export function buildCatalog(doc: MetadataDocument, prepared: PreparedSources, s
       ...functions.inconsistencies,
       ...eventTriggers.inconsistencies,
       ...actions.inconsistencies,
+      ...cronTriggers.inconsistencies,
     ],
+    cronTriggers: cronTriggers.output,
     ...(doc.api_limits === undefined ? {} : { apiLimits: doc.api_limits }),
     ...(actions.output.actions.size === 0 && actions.output.customTypes.objects.size === 0 ? {} : { actions: actions.output }),
   };

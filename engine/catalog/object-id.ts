@@ -37,7 +37,8 @@ export type MetadataObjectRef =
   /** The document's custom types, one object as in v2. */
   | { readonly kind: 'custom_types' }
   | { readonly kind: 'action'; readonly name: string }
-  | { readonly kind: 'action_permission'; readonly action: string; readonly role: string };
+  | { readonly kind: 'action_permission'; readonly action: string; readonly role: string }
+  | { readonly kind: 'cron_trigger'; readonly name: string };
 
 /** The stable id of a reference. */
 export function objectId(ref: MetadataObjectRef): string {
@@ -72,6 +73,8 @@ export function objectId(ref: MetadataObjectRef): string {
       return JSON.stringify([ref.kind, ref.name]);
     case 'action_permission':
       return JSON.stringify([ref.kind, ref.action, ref.role]);
+    case 'cron_trigger':
+      return JSON.stringify([ref.kind, ref.name]);
   }
 }
 
@@ -118,6 +121,8 @@ export function parseObjectId(id: string): MetadataObjectRef | null {
       return { kind, name: source };
     case 'action_permission':
       return { kind, action: source, role: schema };
+    case 'cron_trigger':
+      return { kind, name: source };
     default:
       return null;
   }
@@ -166,5 +171,7 @@ export function objectName(ref: MetadataObjectRef): string {
       return `action ${ref.name}`;
     case 'action_permission':
       return `action permission ${ref.action}.${ref.role}`;
+    case 'cron_trigger':
+      return `cron trigger ${ref.name}`;
   }
 }

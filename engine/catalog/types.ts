@@ -11,6 +11,7 @@
  * schema building can therefore trust every reference it finds here.
  */
 import type { ActionsCatalog } from '../actions/types.ts';
+import type { CronTrigger } from '../events/scheduled/definitions.ts';
 import type { CompileTarget, SourceConnection } from '../backends/backend.ts';
 import type { ApiLimits } from '../metadata/document.ts';
 import type { CompiledRequestTransform, CompiledResponseTransform } from '../transforms/index.ts';
@@ -42,6 +43,8 @@ export interface Catalog {
   readonly queryCollections?: QueryCollectionsInfo;
   /** Custom types and consistent actions (actions/resolve.ts); absent when there are none. */
   readonly actions?: ActionsCatalog;
+  /** The consistent cron triggers by name (events/scheduled/ schedules them); absent in catalogs built by hand for tests. */
+  readonly cronTriggers?: ReadonlyMap<string, CronTrigger>;
 }
 
 /** Who may run an allow-listed query: everyone, or these roles (Note [Allow-list matching] in rest/normalize-document.ts). */

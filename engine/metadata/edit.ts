@@ -151,5 +151,7 @@ export function removeObject(doc: MetadataDocument, ref: MetadataObjectRef): Met
           a['name'] !== ref.action ? a : { ...a, permissions: ((a['permissions'] ?? []) as Array<{ role: string }>).filter((p) => p.role !== ref.role) },
         ),
       };
+    case 'cron_trigger':
+      return { ...doc, cron_triggers: doc.cron_triggers.filter((c) => c['name'] !== ref.name) };
   }
 }

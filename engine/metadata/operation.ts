@@ -13,6 +13,7 @@ import type { ApiFamily } from '../api/contract.ts';
 import type { MetadataDocument } from './document.ts';
 import type { Refresh, SourcePreparer } from '../backends/source-preparer.ts';
 import type { Effect } from './effects.ts';
+import type { ScheduledEventsApi } from './scheduled-events-api.ts';
 
 /** The metadata in force (or pending inside a call): document, version, catalog, prepared sources. */
 export interface MetadataState {
@@ -94,6 +95,8 @@ export interface RunContext {
   readonly sql: RunSqlServices;
   /** Stored data of asynchronous actions (drop_action's `clear_data`); absent where none is kept. */
   readonly actionData?: ActionDataServices;
+  /** The scheduled events store (cron fire times, one-off events); null when the engine runs without one. */
+  readonly scheduledEvents: ScheduledEventsApi | null;
 }
 
 /** What drop_action needs of the asynchronous action store. */

@@ -49,6 +49,12 @@ import { setCustomTypes } from './operations/actions/set-custom-types.ts';
 import { testWebhookTransformOp } from './operations/actions/test-webhook-transform.ts';
 import { addSource } from './operations/sources/add-source.ts';
 import { dropSource } from './operations/sources/drop-source.ts';
+import { createCronTrigger } from './operations/scheduled/create-cron-trigger.ts';
+import { createScheduledEvent } from './operations/scheduled/create-scheduled-event.ts';
+import { deleteCronTrigger } from './operations/scheduled/delete-cron-trigger.ts';
+import { deleteScheduledEvent } from './operations/scheduled/delete-scheduled-event.ts';
+import { getCronTriggers } from './operations/scheduled/get-cron-triggers.ts';
+import { getScheduledEventInvocations, getScheduledEvents } from './operations/scheduled/get-scheduled-events.ts';
 import { runSql } from './operations/sql/run-sql.ts';
 import { addCollectionToAllowlist, dropCollectionFromAllowlist, updateScopeOfCollectionInAllowlist } from './operations/query-collections/allowlist.ts';
 import {
@@ -153,6 +159,17 @@ const COLLECTION_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
   ['drop_rest_endpoint', dropRestEndpoint],
 ];
 
+/** Cron triggers and one-off scheduled events (the same on `/v1/metadata` and `/v1/query`). */
+const SCHEDULED_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
+  ['create_cron_trigger', createCronTrigger],
+  ['delete_cron_trigger', deleteCronTrigger],
+  ['get_cron_triggers', getCronTriggers],
+  ['create_scheduled_event', createScheduledEvent],
+  ['delete_scheduled_event', deleteScheduledEvent],
+  ['get_scheduled_events', getScheduledEvents],
+  ['get_scheduled_event_invocations', getScheduledEventInvocations],
+];
+
 /** Operations of a database backend, by name without the backend prefix. */
 const SOURCE_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['add_source', addSource],
@@ -173,6 +190,7 @@ const METADATA_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['test_webhook_transform', testWebhookTransformOp],
   ...COLLECTION_OPERATIONS,
   ...ACTION_OPERATIONS,
+  ...SCHEDULED_OPERATIONS,
 ]);
 
 /** v2 compat: the legacy `/v1/query` operations. */
@@ -183,6 +201,7 @@ const QUERY_V1_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ...MANAGE_OPERATIONS,
   ...COLLECTION_OPERATIONS,
   ...ACTION_OPERATIONS,
+  ...SCHEDULED_OPERATIONS,
   ['run_sql', runSql],
 ]);
 

@@ -6,6 +6,7 @@
  * the state before. The pipeline only holds the pending state; storing it is
  * the service's job, once, after the whole request (a `bulk` included) succeeded.
  */
+import type { ScheduledEventsApi } from './scheduled-events-api.ts';
 import { buildCatalog } from '../catalog/build.ts';
 import { dependentsMessage, newInconsistencies } from '../catalog/dependencies.ts';
 import { objectId } from '../catalog/object-id.ts';
@@ -47,6 +48,7 @@ export interface CallPipelineOptions {
   readonly checkQueries?: QueryChecker | undefined;
   /** The asynchronous action store, when the engine runs one (drop_action's `clear_data`). */
   readonly actionData?: ActionDataServices;
+  readonly scheduledEvents: ScheduledEventsApi | null;
 }
 
 /** Runs the calls of one request against a pending state. */
@@ -56,6 +58,7 @@ export class CallPipeline implements RunContext {
   readonly metadataDatabaseUrl: string;
   readonly sql: RunSqlServices;
   readonly actionData?: ActionDataServices;
+  readonly scheduledEvents: ScheduledEventsApi | null;
   readonly #initial: MetadataState;
   readonly #preparer: SourcePreparer;
   readonly #catalogVersions: CatalogVersions;
@@ -78,6 +81,7 @@ export class CallPipeline implements RunContext {
     this.#catalogVersions = opts.catalogVersions;
     this.#checkQueries = opts.checkQueries;
     this.sql = { preparer: opts.preparer };
+    this.scheduledEvents = opts.scheduledEvents;
   }
 
   /** The pending state. */

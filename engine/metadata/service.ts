@@ -8,6 +8,7 @@
  * resource_version guard does the same (see Note [Metadata change propagation]
  * in store.ts).
  */
+import type { ScheduledEventsApi } from './scheduled-events-api.ts';
 import { randomUUID } from 'node:crypto';
 import type { Session } from '../auth/session.ts';
 import { buildCatalog } from '../catalog/build.ts';
@@ -44,6 +45,8 @@ export interface MetadataServiceOptions {
   readonly logger: Logger;
   /** Validates stored queries against the admin schema (engine/rest/query-check.ts); without it only their syntax. */
   readonly checkQueries?: QueryChecker;
+  /** The scheduled events store of the metadata database (cron and one-off operations); absent: those operations answer not-supported. */
+  readonly scheduledEvents?: ScheduledEventsApi;
 }
 
 /**
@@ -96,6 +99,7 @@ export class MetadataService implements MetadataApi {
   readonly #defaultDatabaseUrl: string | null;
   readonly #checkQueries: QueryChecker | undefined;
   #actionData: ActionDataServices | undefined;
+  readonly #scheduledEvents: ScheduledEventsApi | null;
   readonly #mutex = new Mutex();
   #state: MetadataState;
   #closed = false;
@@ -114,6 +118,7 @@ export class MetadataService implements MetadataApi {
     this.#logger = opts.logger;
     this.#defaultDatabaseUrl = opts.defaultDatabaseUrl;
     this.#checkQueries = opts.checkQueries;
+    this.#scheduledEvents = opts.scheduledEvents ?? null;
     this.catalogRef = new CatalogRef(state.catalog);
   }
 
@@ -198,6 +203,7 @@ export class MetadataService implements MetadataApi {
       catalogVersions: this.#catalogVersions,
       checkQueries: this.#checkQueries,
       ...(this.#actionData === undefined ? {} : { actionData: this.#actionData }),
+      scheduledEvents: this.#scheduledEvents,
     });
     let result;
     let outcome;
