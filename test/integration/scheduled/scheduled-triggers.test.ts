@@ -27,7 +27,7 @@ interface EventRow {
   trigger_name?: string;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();
@@ -392,8 +392,10 @@ describe('cron triggers on the real clock', () => {
       const d = await until('a cron delivery', async () => deliveries(server)[0], 80_000);
       expect(d).toMatchObject({ name: 'minutely', payload: { from: 'cron' }, comment: 'tick' });
       expect(d.scheduled_time).toMatch(/:00\.000Z$/);
-      const rows = await events(engine, 'cron', { trigger_name: 'minutely', status: ['delivered'] });
-      expect(rows.map((e) => e.id)).toContain(d.id);
+      // The webhook answers before the attempt is recorded: wait for the row.
+      await until('the cron event delivered', async () =>
+        (await events(engine, 'cron', { trigger_name: 'minutely', status: ['delivered'] })).some((e) => e.id === d.id) ? true : undefined,
+      );
     } finally {
       await engine.metadata({ type: 'delete_cron_trigger', args: { name: 'minutely' } });
       await server.close();
