@@ -5,7 +5,7 @@
  * inconsistent, with the reason, and is not scheduled.
  */
 import { parseSchedule } from '../../events/scheduled/cron-schedule.ts';
-import { retryConfOf, type CronTrigger, type HeaderConf } from '../../events/scheduled/definitions.ts';
+import { compileTransforms, retryConfOf, type CronTrigger, type HeaderConf } from '../../events/scheduled/definitions.ts';
 import type { JsonObject, MetadataDocument } from '../../metadata/document.ts';
 import { cronTriggerSchema } from '../../metadata/schemas/scheduled.ts';
 import { assertValid } from '../../metadata/schemas/validate.ts';
@@ -36,6 +36,12 @@ export function checkCronTrigger(raw: JsonObject): CronTrigger | string {
   }
   const schedule = parseSchedule(raw['schedule'] as string);
   if (!schedule.ok) return `cron trigger "${String(raw['name'])}": invalid schedule: ${schedule.reason}`;
+  let transforms;
+  try {
+    transforms = compileTransforms(raw['request_transform'], raw['response_transform'], '$');
+  } catch (e) {
+    return `cron trigger "${String(raw['name'])}": ${e instanceof Error ? e.message : String(e)}`;
+  }
   return {
     name: raw['name'] as string,
     schedule: schedule.expression,
@@ -45,8 +51,7 @@ export function checkCronTrigger(raw: JsonObject): CronTrigger | string {
     comment: typeof raw['comment'] === 'string' ? raw['comment'] : null,
     retryConf: retryConfOf(raw['retry_conf']),
     includeInMetadata: raw['include_in_metadata'] === true,
-    requestTransform: (raw['request_transform'] ?? null) as JsonObject | null,
-    responseTransform: (raw['response_transform'] ?? null) as JsonObject | null,
+    ...transforms,
     raw,
   };
 }

@@ -3,6 +3,7 @@
  * shapes (metadata/schemas/scheduled.ts) with v2's defaults applied.
  */
 import type { JsonObject } from '../../metadata/document.ts';
+import { compileRequestTransform, compileResponseTransform, type CompiledRequestTransform, type CompiledResponseTransform } from '../../transforms/index.ts';
 
 /** `{name, value}` or `{name, value_from_env}`. */
 export interface HeaderConf {
@@ -42,8 +43,20 @@ export interface WebhookDefinition {
   readonly payload: unknown;
   readonly comment: string | null;
   readonly retryConf: RetryConf;
-  readonly requestTransform: JsonObject | null;
-  readonly responseTransform: JsonObject | null;
+  readonly requestTransform: CompiledRequestTransform | null;
+  readonly responseTransform: CompiledResponseTransform | null;
+}
+
+/** Compiles `request_transform` / `response_transform` (null when absent); throws a 400 at `path`. */
+export function compileTransforms(
+  request: unknown,
+  response: unknown,
+  path: string,
+): { requestTransform: CompiledRequestTransform | null; responseTransform: CompiledResponseTransform | null } {
+  return {
+    requestTransform: request === undefined || request === null ? null : compileRequestTransform(request, `${path}.request_transform`),
+    responseTransform: response === undefined || response === null ? null : compileResponseTransform(response, `${path}.response_transform`),
+  };
 }
 
 /** A resolved cron trigger (catalog stage cron-triggers). */
@@ -67,7 +80,7 @@ export interface OneOffDefinition {
   readonly response_transform: JsonObject | null;
 }
 
-/** A one-off event's stored definition → what one delivery needs. */
+/** A one-off event's stored definition → what one delivery needs (its transforms were checked when it was created). */
 export function oneOffWebhook(d: OneOffDefinition): WebhookDefinition {
   return {
     webhook: d.webhook,
@@ -75,8 +88,7 @@ export function oneOffWebhook(d: OneOffDefinition): WebhookDefinition {
     payload: d.payload ?? null,
     comment: d.comment,
     retryConf: retryConfOf(d.retry_conf),
-    requestTransform: d.request_transform,
-    responseTransform: d.response_transform,
+    ...compileTransforms(d.request_transform, d.response_transform, '$'),
   };
 }
 

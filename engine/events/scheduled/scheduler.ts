@@ -34,7 +34,10 @@ import type { Logger } from '../../logger.ts';
 import { oneOffWebhook, resolveHeaders, type CronTrigger, type OneOffDefinition, type WebhookDefinition } from './definitions.ts';
 import type { ScheduledEventStore } from './event-store.ts';
 import { postWebhook, webhookAgent, type WebhookResponse } from './webhook-post.ts';
-import { isHttpUrl, resolveWebhookUrl } from './webhook-url.ts';
+import { isHttpUrl } from './webhook-url.ts';
+import { applyRequestTransform, applyResponseTransform, resolveUrlTemplate, type kriti, type TransformedRequest } from '../../transforms/index.ts';
+
+type Json = kriti.Json;
 
 /** Poll for due events this often even when notices arrive (a lost NOTIFY costs at most this). */
 export const FALLBACK_POLL_MS = 10_000;
@@ -252,21 +255,11 @@ export class Scheduler {
         return;
       }
       const body = deliveryBody(row, def);
-      const url = resolveWebhookUrl(def.webhook, this.#o.env);
-      const headers = resolveHeaders(def.headers, this.#o.env);
-      let response: WebhookResponse;
-      if (!url.ok || !headers.ok || !isHttpUrl(url.url)) {
-        const missing = [...(url.ok ? [] : url.missing), ...(headers.ok ? [] : headers.missing)];
-        const error = missing.length > 0 ? `environment variable(s) not set: ${missing.join(', ')}` : `not an http(s) URL: ${url.ok ? url.url : ''}`;
-        response = { ok: false, status: null, body: '', headers: [], retryAfterMs: null, error, elapsedMs: 0 };
-      } else {
-        response = await postWebhook(this.#agent, {
-          url: url.url,
-          headers: headers.headers,
-          body: JSON.stringify(body),
-          timeoutMs: def.retryConf.timeoutSeconds * 1000,
-        });
-      }
+      const prepared = this.#request(def, body);
+      const sent = prepared.ok ? prepared.request : null;
+      const response: WebhookResponse = prepared.ok
+        ? await postWebhook(this.#agent, { ...prepared.request, timeoutMs: def.retryConf.timeoutSeconds * 1000 })
+        : { ok: false, status: null, body: '', headers: [], retryAfterMs: null, error: prepared.error, elapsedMs: 0 };
       const attempt = row.tries + 1;
       const retry = !response.ok && attempt <= def.retryConf.numRetries;
       const status = response.ok ? 'delivered' : retry ? 'scheduled' : 'error';
@@ -280,14 +273,52 @@ export class Scheduler {
           id: randomUUID(),
           kind: row.kind,
           httpStatus: response.status,
-          request: { payload: body, headers: Object.entries(headers.ok ? headers.headers : {}).map(([name, value]) => ({ name, value })), version: '2' },
-          response: responseLog(response),
+          request: {
+            payload: sent === null ? body : (sent.bodyValue ?? null),
+            headers: sent === null ? [] : sent.headers.map(([name, value]) => ({ name, value })),
+            version: '2',
+          },
+          response: responseLog(this.#transformResponse(def, response, sent)),
         },
       });
       if (!held) this.#o.logger.warn('scheduled event: lease lost before the attempt was recorded', { event_id: row.id });
     } catch (e) {
       // The lease runs out and another attempt follows: nothing is lost.
       if (!this.#closed) this.#o.logger.error('scheduled event delivery failed', { event_id: row.id, error: String(e) });
+    }
+  }
+
+  /** The request to send (URL template resolved, headers from the environment, the request transform applied), or why there is none. */
+  #request(
+    def: WebhookDefinition,
+    body: Record<string, unknown>,
+  ): { readonly ok: true; readonly request: TransformedRequest } | { readonly ok: false; readonly error: string } {
+    try {
+      const url = resolveUrlTemplate(def.webhook, this.#o.env, '$.webhook');
+      if (!isHttpUrl(url)) return { ok: false, error: `not an http(s) URL: ${url}` };
+      const headers = resolveHeaders(def.headers, this.#o.env);
+      if (!headers.ok) return { ok: false, error: `environment variable(s) not set: ${headers.missing.join(', ')}` };
+      const request = applyRequestTransform(def.requestTransform, { method: 'POST', url, headers: Object.entries(headers.headers), body: body as Json }, null);
+      return { ok: true, request };
+    } catch (e) {
+      return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    }
+  }
+
+  /** The response as logged: its body through the response transform, when there is one and the body is JSON. */
+  #transformResponse(def: WebhookDefinition, r: WebhookResponse, sent: TransformedRequest | null): WebhookResponse {
+    if (def.responseTransform === null || r.status === null || sent === null) return r;
+    try {
+      const parsed = r.body === '' ? null : (JSON.parse(r.body) as Json);
+      const out = applyResponseTransform(def.responseTransform, parsed, {
+        requestBody: sent.bodyValue,
+        queryParams: sent.queryParams,
+        session: null,
+        status: r.status,
+      });
+      return { ...r, body: JSON.stringify(out) };
+    } catch {
+      return r;
     }
   }
 

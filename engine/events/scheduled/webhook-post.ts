@@ -1,5 +1,5 @@
 /**
- * One POST to a webhook, bounded in time and in what is kept of the answer:
+ * One request to a webhook (a POST unless a request transform says otherwise), bounded in time and in what is kept of the answer:
  * the attempt of a scheduled event. A connection error, a timeout or a
  * non-2xx status is a failure with its reason; nothing here throws.
  */
@@ -7,9 +7,12 @@ import { Agent, request } from 'undici';
 
 /** What to send. */
 export interface WebhookRequest {
+  readonly method: string;
   readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
+  /** In order; a request transform may have set `Content-Type`. */
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+  /** Undefined: no body (a transform removed it). */
+  readonly body: string | undefined;
   readonly timeoutMs: number;
 }
 
@@ -45,14 +48,16 @@ export function webhookAgent(connections: number): Agent {
   return new Agent({ connections, keepAliveTimeout: 10_000 });
 }
 
-/** POSTs `req` through `agent`. */
+/** Sends `req` through `agent`. */
 export async function postWebhook(agent: Agent, req: WebhookRequest): Promise<WebhookResponse> {
   const started = performance.now();
   const elapsed = (): number => Math.round((performance.now() - started) * 10) / 10;
   try {
+    const headers: Record<string, string> = req.body === undefined ? {} : { 'content-type': 'application/json' };
+    for (const [name, value] of req.headers) headers[name.toLowerCase()] = value;
     const res = await request(req.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...req.headers },
+      method: req.method as 'POST',
+      headers,
       body: req.body,
       dispatcher: agent,
       signal: AbortSignal.timeout(req.timeoutMs),
@@ -68,17 +73,17 @@ export async function postWebhook(agent: Agent, req: WebhookRequest): Promise<We
         break;
       }
     }
-    const headers: Array<{ name: string; value: string }> = [];
+    const answered: Array<{ name: string; value: string }> = [];
     for (const [name, value] of Object.entries(res.headers)) {
       if (value === undefined) continue;
-      headers.push({ name, value: Array.isArray(value) ? value.join(', ') : value });
+      answered.push({ name, value: Array.isArray(value) ? value.join(', ') : value });
     }
     const retryHeader = res.headers['retry-after'];
     return {
       ok: res.statusCode >= 200 && res.statusCode < 300,
       status: res.statusCode,
       body,
-      headers,
+      headers: answered,
       retryAfterMs: retryAfterMs(Array.isArray(retryHeader) ? retryHeader[0] : retryHeader, Date.now()),
       error: null,
       elapsedMs: elapsed(),

@@ -208,6 +208,42 @@ describe('one-off scheduled events', () => {
     expect(inv.body.invocations[0]).toMatchObject({ event_id: id, status: 200, response: { type: 'webhook_response', data: { status: 200, body: '{"ok":true}' } } });
   });
 
+  it('applies a request transform (method, URL, query, headers, body) and refuses one that does not parse', async () => {
+    const server = await startTestServer(ok);
+    try {
+      const id = await schedule(engine, {
+        webhook: server.url,
+        schedule_at: inSeconds(0.5),
+        payload: { x: 7 },
+        request_transform: {
+          version: 2,
+          template_engine: 'Kriti',
+          method: 'PUT',
+          url: '{{$base_url}}put',
+          query_params: { a: '{{$body.payload.x}}' },
+          request_headers: { add_headers: { 'X-From': 'kriti' }, remove_headers: [] },
+          body: { action: 'transform', template: '{"wrapped": {{$body.payload}}, "event": {{$body.id}}}' },
+        },
+      });
+      await until('the transformed request', async () => server.requests[0]);
+      const req = server.requests[0];
+      expect(req?.method).toBe('PUT');
+      expect(req?.path).toBe('/put?a=7');
+      expect(req?.headers['x-from']).toBe('kriti');
+      expect(JSON.parse(req?.body ?? '')).toEqual({ wrapped: { x: 7 }, event: id });
+      await until('delivered', async () => ((await eventById(engine, id))?.status === 'delivered' ? true : undefined));
+
+      const bad = await engine.metadata({
+        type: 'create_scheduled_event',
+        args: { webhook: server.url, schedule_at: inSeconds(60), request_transform: { body: { action: 'transform', template: '{{ $body.' } } },
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ code: 'validation-failed' });
+    } finally {
+      await server.close();
+    }
+  });
+
   it('retries failures per retry_conf, and Retry-After wins over the interval', async () => {
     const flaky = await startTestServer(ok);
     let n = 0;

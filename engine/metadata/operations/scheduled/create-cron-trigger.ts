@@ -4,8 +4,9 @@
  */
 import { resolveEnv } from '../../../cli/env.ts';
 import { parseSchedule } from '../../../events/scheduled/cron-schedule.ts';
-import { resolveHeaders, type HeaderConf } from '../../../events/scheduled/definitions.ts';
-import { isHttpUrl, resolveWebhookUrl } from '../../../events/scheduled/webhook-url.ts';
+import { compileTransforms, resolveHeaders, type HeaderConf } from '../../../events/scheduled/definitions.ts';
+import { isHttpUrl } from '../../../events/scheduled/webhook-url.ts';
+import { resolveUrlTemplate } from '../../../transforms/index.ts';
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation } from '../../define.ts';
@@ -21,15 +22,16 @@ type CreateCronTriggerArgs = JsonObject & {
   readonly include_in_metadata: boolean;
 };
 
-/** Refuses a webhook whose environment variables are not set, or that is not an http(s) URL once resolved. */
-export function checkWebhook(webhook: string, headers: readonly HeaderConf[], call: MetadataCall): void {
-  const url = resolveWebhookUrl(webhook, resolveEnv);
-  if (!url.ok) {
-    throw new EngineError(ErrorCode.NotFound, `environment variable(s) not set: ${url.missing.join(', ')}`, { path: argPath(call, 'webhook'), status: 400 });
+/**
+ * Refuses a webhook whose environment variables are not set, or that is not
+ * an http(s) URL once resolved, and transforms that do not compile.
+ */
+export function checkWebhook(webhook: string, headers: readonly HeaderConf[], transforms: { request?: unknown; response?: unknown }, call: MetadataCall): void {
+  const url = resolveUrlTemplate(webhook, resolveEnv, argPath(call, 'webhook'));
+  if (!isHttpUrl(url)) {
+    throw new EngineError(ErrorCode.ParseFailed, `the webhook is not an http(s) URL: ${JSON.stringify(url)}`, { path: argPath(call, 'webhook') });
   }
-  if (!isHttpUrl(url.url)) {
-    throw new EngineError(ErrorCode.ParseFailed, `the webhook is not an http(s) URL: ${JSON.stringify(url.url)}`, { path: argPath(call, 'webhook') });
-  }
+  compileTransforms(transforms.request, transforms.response, argPath(call));
   const h = resolveHeaders(headers, resolveEnv);
   if (!h.ok) throw new EngineError(ErrorCode.NotFound, `environment variable(s) not set: ${h.missing.join(', ')}`, {
       path: argPath(call, 'headers'),
@@ -45,7 +47,7 @@ export const createCronTrigger = defineOperation<CreateCronTriggerArgs>({
     requireScheduledEvents(ctx, call);
     const schedule = parseSchedule(args.schedule);
     if (!schedule.ok) throw new EngineError(ErrorCode.ParseFailed, `invalid cron schedule "${args.schedule}": ${schedule.reason}`, { path: argPath(call, 'schedule') });
-    checkWebhook(args.webhook, (args['headers'] ?? []) as unknown as readonly HeaderConf[], call);
+    checkWebhook(args.webhook, (args['headers'] ?? []) as unknown as readonly HeaderConf[], { request: args['request_transform'], response: args['response_transform'] }, call);
     const { replace, ...entry } = args;
     const exists = ctx.state.doc.cron_triggers.some((c) => c['name'] === args.name);
     if (exists && replace !== true) {

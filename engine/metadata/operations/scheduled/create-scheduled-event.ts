@@ -54,7 +54,7 @@ export const createScheduledEvent = defineOperation<CreateScheduledEventArgs>({
     if (at.getTime() < Date.now() - PAST_SLACK_MS) {
       throw new EngineError(ErrorCode.ParseFailed, `schedule_at ${at.toISOString()} is in the past`, { path: argPath(call, 'schedule_at') });
     }
-    checkWebhook(args.webhook, args.headers ?? [], call);
+    checkWebhook(args.webhook, args.headers ?? [], { request: args.request_transform, response: args.response_transform }, call);
     const id = randomUUID();
     const definition: OneOffDefinition = {
       webhook: args.webhook,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fireTimes, parseSchedule } from '../../../../engine/events/scheduled/cron-schedule.ts';
-import { resolveWebhookUrl } from '../../../../engine/events/scheduled/webhook-url.ts';
+import { isHttpUrl } from '../../../../engine/events/scheduled/webhook-url.ts';
 import { retryAfterMs } from '../../../../engine/events/scheduled/webhook-post.ts';
 
 describe('parseSchedule', () => {
@@ -43,10 +43,11 @@ describe('fireTimes', () => {
 });
 
 describe('webhook URL templates and Retry-After', () => {
-  const env = (n: string): string | undefined => ({ BASE: 'http://h:1' })[n];
-  it('resolves {{VARIABLES}} and names the missing ones', () => {
-    expect(resolveWebhookUrl('{{BASE}}/x/{{ BASE }}', env)).toEqual({ ok: true, url: 'http://h:1/x/http://h:1' });
-    expect(resolveWebhookUrl('{{NOPE}}/x', env)).toEqual({ ok: false, missing: ['NOPE'] });
+  it('takes only absolute http(s) URLs', () => {
+    expect(isHttpUrl('http://h:1/x')).toBe(true);
+    expect(isHttpUrl('https://h/x')).toBe(true);
+    expect(isHttpUrl('ftp://h/x')).toBe(false);
+    expect(isHttpUrl('/relative')).toBe(false);
   });
   it('reads delay-seconds and HTTP dates', () => {
     const now = Date.parse('2026-01-01T00:00:00Z');
