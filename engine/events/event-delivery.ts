@@ -37,7 +37,7 @@ import { findBackend } from '../backends/registry.ts';
 import type { CatalogRef } from '../catalog/snapshot.ts';
 import type { Catalog, EventTriggerInfo } from '../catalog/types.ts';
 import type { Logger } from '../logger.ts';
-import { cronMatches, parseCronSchedule } from './cron-schedule.ts';
+import { parseSchedule, scheduleMatches } from './scheduled/cron-schedule.ts';
 import { deliveryBody, loggedRequestJson, loggedResponse } from './delivery-payload.ts';
 import { WebhookClient, type WebhookResult } from './webhook-client.ts';
 import { applyRequestTransform, applyResponseTransform, type TransformSession } from '../transforms/index.ts';
@@ -325,13 +325,8 @@ class SourceWorker {
     for (const t of this.#triggers.values()) {
       const c = t.cleanup;
       if (c === undefined || c.paused) continue;
-      let fires = false;
-      try {
-        fires = cronMatches(parseCronSchedule(c.schedule), at);
-      } catch {
-        continue;
-      }
-      if (!fires) continue;
+      const parsed = parseSchedule(c.schedule);
+      if (!parsed.ok || !scheduleMatches(parsed.expression, at)) continue;
       try {
         const n = await this.#log.cleanup(t.name, c.clearOlderThanHours, c.batchSize, c.cleanInvocationLogs);
         this.#opts.logger.info('event log cleaned', { source: this.#name, trigger: t.name, deleted: n });

@@ -30,6 +30,12 @@ export function parseSchedule(expression: string): ParsedSchedule {
   }
 }
 
+/** Whether `schedule` fires at the minute of `at` (UTC). A schedule must have been accepted by {@link parseSchedule}. */
+export function scheduleMatches(schedule: string, at: Date): boolean {
+  const minute = new Date(Math.floor(at.getTime() / 60_000) * 60_000);
+  return CronExpressionParser.parse(schedule, { tz: 'UTC' }).includesDate(minute);
+}
+
 function expressionAfter(schedule: string, after: Date): CronExpression {
   return CronExpressionParser.parse(schedule, { tz: 'UTC', currentDate: after });
 }

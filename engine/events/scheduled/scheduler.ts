@@ -27,13 +27,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { Agent } from 'undici';
 import { scheduledEventsStorage as storage } from '../../backends/registry.ts';
 import type { CatalogRef } from '../../catalog/snapshot.ts';
 import type { Logger } from '../../logger.ts';
 import { oneOffWebhook, resolveHeaders, type CronTrigger, type OneOffDefinition, type WebhookDefinition } from './definitions.ts';
 import type { ScheduledEventStore } from './event-store.ts';
-import { postWebhook, webhookAgent, type WebhookResponse } from './webhook-post.ts';
+import { WebhookClient, type WebhookResult } from '../webhook-client.ts';
 import { isHttpUrl } from './webhook-url.ts';
 import { applyRequestTransform, applyResponseTransform, resolveUrlTemplate, type kriti, type TransformedRequest } from '../../transforms/index.ts';
 
@@ -73,8 +72,33 @@ function deliveryBody(row: storage.ScheduledEventRow, def: WebhookDefinition): R
   };
 }
 
+/** One attempt's outcome as the scheduler records it. */
+interface Attempt {
+  readonly ok: boolean;
+  /** The HTTP status; null when no response arrived. */
+  readonly status: number | null;
+  readonly body: string;
+  readonly headers: ReadonlyArray<{ readonly name: string; readonly value: string }>;
+  readonly retryAfterMs: number | null;
+  readonly error: string | null;
+}
+
+function attemptOf(r: WebhookResult): Attempt {
+  if (r.kind === 'failure') {
+    return { ok: false, status: null, body: '', headers: [], retryAfterMs: null, error: r.timedOut ? `timed out: ${r.message}` : r.message };
+  }
+  return {
+    ok: r.status >= 200 && r.status < 300,
+    status: r.status,
+    body: r.body,
+    headers: r.headers.map(([name, value]) => ({ name, value })),
+    retryAfterMs: r.retryAfterSec === null ? null : r.retryAfterSec * 1000,
+    error: null,
+  };
+}
+
 /** The invocation log's `response` (v2's shape). */
-function responseLog(r: WebhookResponse): unknown {
+function responseLog(r: Attempt): unknown {
   if (r.status === null) return { type: 'client_error', data: { message: r.error }, version: '2' };
   return { type: 'webhook_response', data: { body: r.body, headers: r.headers, status: r.status }, version: '2' };
 }
@@ -84,7 +108,7 @@ export class Scheduler {
   readonly #o: SchedulerOptions;
   readonly #owner = `scheduler-${randomUUID()}`;
   readonly #clock: () => number;
-  readonly #agent: Agent;
+  readonly #client: WebhookClient;
   readonly #inFlight = new Set<Promise<void>>();
   #timer: ReturnType<typeof setTimeout> | null = null;
   #armedAt: number | null = null;
@@ -101,7 +125,7 @@ export class Scheduler {
   private constructor(o: SchedulerOptions) {
     this.#o = o;
     this.#clock = o.clock ?? Date.now;
-    this.#agent = webhookAgent(o.httpPoolSize);
+    this.#client = new WebhookClient({ poolSize: o.httpPoolSize });
   }
 
   /** Starts listening, materializes cron fire times and takes what is due. */
@@ -257,9 +281,17 @@ export class Scheduler {
       const body = deliveryBody(row, def);
       const prepared = this.#request(def, body);
       const sent = prepared.ok ? prepared.request : null;
-      const response: WebhookResponse = prepared.ok
-        ? await postWebhook(this.#agent, { ...prepared.request, timeoutMs: def.retryConf.timeoutSeconds * 1000 })
-        : { ok: false, status: null, body: '', headers: [], retryAfterMs: null, error: prepared.error, elapsedMs: 0 };
+      const response: Attempt = prepared.ok
+        ? attemptOf(
+            await this.#client.send({
+              url: prepared.request.url,
+              method: prepared.request.method,
+              headers: prepared.request.headers,
+              body: prepared.request.body ?? '',
+              timeoutMs: def.retryConf.timeoutSeconds * 1000,
+            }),
+          )
+        : { ok: false, status: null, body: '', headers: [], retryAfterMs: null, error: prepared.error };
       const attempt = row.tries + 1;
       const retry = !response.ok && attempt <= def.retryConf.numRetries;
       const status = response.ok ? 'delivered' : retry ? 'scheduled' : 'error';
@@ -306,7 +338,7 @@ export class Scheduler {
   }
 
   /** The response as logged: its body through the response transform, when there is one and the body is JSON. */
-  #transformResponse(def: WebhookDefinition, r: WebhookResponse, sent: TransformedRequest | null): WebhookResponse {
+  #transformResponse(def: WebhookDefinition, r: Attempt, sent: TransformedRequest | null): Attempt {
     if (def.responseTransform === null || r.status === null || sent === null) return r;
     try {
       const parsed = r.body === '' ? null : (JSON.parse(r.body) as Json);
@@ -340,6 +372,6 @@ export class Scheduler {
       }),
     ]);
     if (timer !== undefined) clearTimeout(timer);
-    await this.#agent.close().catch(() => {});
+    this.#client.close();
   }
 }

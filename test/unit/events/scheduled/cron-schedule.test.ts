@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fireTimes, parseSchedule } from '../../../../engine/events/scheduled/cron-schedule.ts';
 import { isHttpUrl } from '../../../../engine/events/scheduled/webhook-url.ts';
-import { retryAfterMs } from '../../../../engine/events/scheduled/webhook-post.ts';
 
 describe('parseSchedule', () => {
   it('accepts five fields and normalizes spacing', () => {
@@ -42,18 +41,11 @@ describe('fireTimes', () => {
   });
 });
 
-describe('webhook URL templates and Retry-After', () => {
+describe('webhook URLs', () => {
   it('takes only absolute http(s) URLs', () => {
     expect(isHttpUrl('http://h:1/x')).toBe(true);
     expect(isHttpUrl('https://h/x')).toBe(true);
     expect(isHttpUrl('ftp://h/x')).toBe(false);
     expect(isHttpUrl('/relative')).toBe(false);
-  });
-  it('reads delay-seconds and HTTP dates', () => {
-    const now = Date.parse('2026-01-01T00:00:00Z');
-    expect(retryAfterMs('3', now)).toBe(3000);
-    expect(retryAfterMs('Thu, 01 Jan 2026 00:00:10 GMT', now)).toBe(10_000);
-    expect(retryAfterMs('soon', now)).toBeNull();
-    expect(retryAfterMs(undefined, now)).toBeNull();
   });
 });
