@@ -23,7 +23,11 @@
  * never attempted whose time is further in the past than its
  * `tolerance_seconds` (the engines were down) is marked `dead`, not fired late.
  * All times come from this process's clock (passed as parameters), one clock
- * for "due". Measured lateness: test/bench/capabilities/scheduled-triggers.ts.
+ * for "due". Measured (`npm run bench -- --capabilities scheduled-triggers`, two engines, load
+ * average 7 on the 2-core machine): 1,000 one-off events due in the same second fired at p50
+ * 359 ms / p99 1,028 ms late (972 within 1 s); 100 cron triggers due at one minute at p50 34 ms,
+ * max 42 ms; no event fired twice. The burst's tail is the per-event attempt record (one
+ * transaction each) behind a claim batch of 100.
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
