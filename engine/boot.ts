@@ -104,6 +104,14 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
     planCache: () => graphql.planCacheStats,
     resourceVersion: () => metadata.catalogRef.current.resourceVersion,
     inconsistentObjects: () => metadata.catalogRef.current.inconsistencies.length,
+    pools: () => {
+      const out = [];
+      for (const s of metadata.catalogRef.current.sources.values()) {
+        const stats = s.connection.poolStats?.();
+        if (stats !== undefined) out.push({ source: s.name, ...stats });
+      }
+      return out;
+    },
     httpConnections: () => new Promise((resolve) => app.server.getConnections((e, n) => resolve(e === null ? n : 0))),
   });
   // Event delivery (Note [Event delivery]); off on a replica that only serves.

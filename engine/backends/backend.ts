@@ -42,6 +42,16 @@ export interface SourceConnection {
   close(): Promise<void>;
   /** Round trip to the database (readiness); rejects when it cannot be reached. */
   ping?(): Promise<void>;
+  /** Connections of its pool now (metrics, read when scraped). */
+  poolStats?(): PoolStats;
+}
+
+/** Use of a connection pool. */
+export interface PoolStats {
+  readonly total: number;
+  readonly idle: number;
+  /** Callers queued for a connection. */
+  readonly waiting: number;
 }
 
 /** The failure of one statement of a transaction (everything was rolled back). */

@@ -19,7 +19,7 @@ import { ErrorCode } from '../errors/codes.ts';
 import { EngineError, isEngineError } from '../errors/engine-error.ts';
 import type { BoundPlan } from './bind.ts';
 import type { GraphqlMetrics, OperationType } from '../observability/metrics.ts';
-import { StepSpans } from '../observability/tracing.ts';
+import { StepSpans, type SpanAttributes } from '../observability/tracing.ts';
 import { SchemaCache } from '../graphql/schema/schema-cache.ts';
 import { explainPlan } from './explain-plan.ts';
 import type { ActionRuntime } from '../actions/runtime.ts';
@@ -186,7 +186,8 @@ export class GraphqlService implements GraphqlApi {
       steps?.begin('bind');
       const bound = bind(plan, variables, session);
       if (this.#queryLog) this.#logQuery(req, bound, ctx);
-      steps?.begin('run');
+      // The attributes are built only when tracing (optional call: no argument is evaluated on null).
+      steps?.begin('run', runAttributes(bound));
       const results = await run(bound, opts, services);
       steps?.begin('respond');
       const text = respond(plan, results);
@@ -342,4 +343,34 @@ export class GraphqlService implements GraphqlApi {
 /** Seconds since the request arrived (v2's execution time includes authentication); 0 without a context. */
 function secondsSince(ctx: RequestContext | undefined): number {
   return ctx === undefined ? 0 : (performance.now() - ctx.startedAt) / 1000;
+}
+
+/** Longest SQL text put on a `run` span. */
+const MAX_TRACED_SQL = 8_192;
+
+/** What the `run` span says of the statements (their text, never the values bound to them). */
+function runAttributes(bound: BoundPlan): SpanAttributes {
+  const texts: string[] = [];
+  const sources = new Set<string>();
+  let system = '';
+  for (const step of bound) {
+    if (step.kind === 'read') {
+      texts.push(step.statement.text);
+      sources.add(step.step.source);
+      system = step.step.connection.kind;
+    } else if (step.kind === 'write') {
+      for (const t of step.transactions) {
+        for (const st of t.statements) texts.push(st.text);
+        sources.add(t.fields[0]?.source ?? '');
+        system = t.connection.kind;
+      }
+    }
+  }
+  const text = texts.join(';\n');
+  return {
+    'db.system.name': system === 'postgres' ? 'postgresql' : system,
+    'db.query.text': text.length > MAX_TRACED_SQL ? text.slice(0, MAX_TRACED_SQL) : text,
+    'engine.statements': texts.length,
+    'engine.sources': [...sources].join(','),
+  };
 }
