@@ -12,6 +12,7 @@
  * so every submitted action ends `completed` or `error` (at-least-once, as v2).
  */
 import pg from 'pg';
+import { ensureEngineTables } from './metadata-storage.ts';
 
 /** A submitted action as a worker takes it. */
 export interface ClaimedAction {
@@ -57,12 +58,8 @@ export async function openActionStorage(url: string): Promise<ActionStorage> {
   pool.on('error', () => {
     // An idle client lost its server; the next query reconnects.
   });
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
-    await client.query('CREATE SCHEMA IF NOT EXISTS engine_metadata');
-    await client.query(`CREATE TABLE IF NOT EXISTS engine_metadata.action_log (
+  await ensureEngineTables(pool, SCHEMA_LOCK_KEY, [
+    `CREATE TABLE IF NOT EXISTS engine_metadata.action_log (
       id uuid PRIMARY KEY,
       action_name text NOT NULL,
       input jsonb NOT NULL,
@@ -76,17 +73,9 @@ export async function openActionStorage(url: string): Promise<ActionStorage> {
       created_at timestamptz NOT NULL DEFAULT now(),
       claimed_by text,
       claimed_until timestamptz
-    )`);
-    await client.query(
-      "CREATE INDEX IF NOT EXISTS action_log_pending ON engine_metadata.action_log (created_at) WHERE status IN ('created', 'processing')",
-    );
-    await client.query('COMMIT');
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw e;
-  } finally {
-    client.release();
-  }
+    )`,
+    "CREATE INDEX IF NOT EXISTS action_log_pending ON engine_metadata.action_log (created_at) WHERE status IN ('created', 'processing')",
+  ]);
   return {
     async insert(row) {
       await pool.query(

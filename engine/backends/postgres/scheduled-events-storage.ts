@@ -9,6 +9,7 @@
  * events/scheduled/scheduler.ts).
  */
 import pg from 'pg';
+import { ensureEngineTables } from './metadata-storage.ts';
 
 /** The NOTIFY channel of new scheduled events (payload: the earliest due time in ms). */
 export const SCHEDULED_EVENTS_CHANNEL = 'engine_scheduled_events';
@@ -17,12 +18,8 @@ const SCHEMA_LOCK_KEY = 727_002;
 
 /** Creates the tables if missing (two engines starting at once take turns on an advisory lock). */
 export async function ensureScheduledEventsSchema(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
-    await client.query('CREATE SCHEMA IF NOT EXISTS engine_metadata');
-    await client.query(`CREATE TABLE IF NOT EXISTS engine_metadata.scheduled_events (
+  await ensureEngineTables(pool, SCHEMA_LOCK_KEY, [
+    `CREATE TABLE IF NOT EXISTS engine_metadata.scheduled_events (
       id uuid PRIMARY KEY,
       kind text NOT NULL CHECK (kind IN ('cron', 'one_off')),
       trigger_name text,
@@ -37,14 +34,14 @@ export async function ensureScheduledEventsSchema(pool: pg.Pool): Promise<void> 
       tolerance_seconds integer NOT NULL,
       definition jsonb,
       created_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    await client.query(`CREATE UNIQUE INDEX IF NOT EXISTS scheduled_events_cron_time
-      ON engine_metadata.scheduled_events (trigger_name, scheduled_time) WHERE kind = 'cron'`);
-    await client.query(`CREATE INDEX IF NOT EXISTS scheduled_events_due
-      ON engine_metadata.scheduled_events (due_at) WHERE status = 'scheduled'`);
-    await client.query(`CREATE INDEX IF NOT EXISTS scheduled_events_lease
-      ON engine_metadata.scheduled_events (locked_until) WHERE status = 'locked'`);
-    await client.query(`CREATE TABLE IF NOT EXISTS engine_metadata.scheduled_event_invocations (
+    )`,
+    `CREATE UNIQUE INDEX IF NOT EXISTS scheduled_events_cron_time
+      ON engine_metadata.scheduled_events (trigger_name, scheduled_time) WHERE kind = 'cron'`,
+    `CREATE INDEX IF NOT EXISTS scheduled_events_due
+      ON engine_metadata.scheduled_events (due_at) WHERE status = 'scheduled'`,
+    `CREATE INDEX IF NOT EXISTS scheduled_events_lease
+      ON engine_metadata.scheduled_events (locked_until) WHERE status = 'locked'`,
+    `CREATE TABLE IF NOT EXISTS engine_metadata.scheduled_event_invocations (
       id uuid PRIMARY KEY,
       event_id uuid NOT NULL,
       kind text NOT NULL,
@@ -52,16 +49,10 @@ export async function ensureScheduledEventsSchema(pool: pg.Pool): Promise<void> 
       request jsonb NOT NULL,
       response jsonb NOT NULL,
       created_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    await client.query(`CREATE INDEX IF NOT EXISTS scheduled_event_invocations_event
-      ON engine_metadata.scheduled_event_invocations (event_id, created_at)`);
-    await client.query('COMMIT');
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw e;
-  } finally {
-    client.release();
-  }
+    )`,
+    `CREATE INDEX IF NOT EXISTS scheduled_event_invocations_event
+      ON engine_metadata.scheduled_event_invocations (event_id, created_at)`,
+  ]);
 }
 
 /** A row of `scheduled_events` as the scheduler and the API read it. */
