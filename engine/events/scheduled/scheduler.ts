@@ -101,6 +101,12 @@ function attemptOf(r: WebhookResult): Attempt {
   };
 }
 
+/** What the stored fire times of `triggers` depend on, as one comparable text. */
+function cronKey(triggers: ReadonlyMap<string, CronTrigger> | undefined): string {
+  if (triggers === undefined) return '';
+  return JSON.stringify([...triggers.values()].map((t) => [t.name, t.schedule, t.retryConf.timeoutSeconds, t.retryConf.toleranceSeconds]));
+}
+
 /** The invocation log's `response` (v2's shape). */
 function responseLog(r: Attempt): unknown {
   if (r.status === null) return { type: 'client_error', data: { message: r.error }, version: '2' };
@@ -124,7 +130,8 @@ export class Scheduler {
   #again = false;
   #closed = false;
   #unsubscribe: (() => void) | null = null;
-  #lastTriggers: ReadonlyMap<string, CronTrigger> | undefined;
+  /** What stored fire times depend on (name, schedule, timeout, tolerance): other metadata changes leave them alone. */
+  #cronKey = '';
 
   private constructor(o: SchedulerOptions) {
     this.#o = o;
@@ -136,11 +143,12 @@ export class Scheduler {
   static async start(o: SchedulerOptions): Promise<Scheduler> {
     const s = new Scheduler(o);
     await s.#listen();
-    s.#lastTriggers = o.catalogRef.current.cronTriggers;
+    s.#cronKey = cronKey(o.catalogRef.current.cronTriggers);
     await s.#materialize();
     s.#unsubscribe = o.catalogRef.subscribe((c) => {
-      if (c.cronTriggers === s.#lastTriggers) return;
-      s.#lastTriggers = c.cronTriggers;
+      const key = cronKey(c.cronTriggers);
+      if (key === s.#cronKey) return;
+      s.#cronKey = key;
       void s.#reconcile();
     });
     s.#materializeTimer = setInterval(() => void s.#materialize(), MATERIALIZE_EVERY_MS);
