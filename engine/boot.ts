@@ -9,6 +9,7 @@ import { MetadataService } from './metadata/service.ts';
 import { GraphqlService } from './execute/graphql-service.ts';
 import { SocketService } from './subscriptions/service.ts';
 import { buildApp, closeApp, webSocketsOf } from './server/app.ts';
+import { ActionRuntime } from './actions/runtime.ts';
 import { Authenticator } from './auth/resolve-session.ts';
 import { ErrorCode } from './errors/codes.ts';
 import { EngineError } from './errors/engine-error.ts';
@@ -18,6 +19,13 @@ import { ENGINE_VERSION } from './version.ts';
 import { EventDelivery } from './events/event-delivery.ts';
 import { adminQueryChecker } from './rest/query-check.ts';
 import { RestService } from './rest/rest-service.ts';
+import { resolveEnv } from './cli/env.ts';
+import { ScheduledEventStore } from './events/scheduled/event-store.ts';
+import { Scheduler } from './events/scheduled/scheduler.ts';
+
+/** Scheduled events taken per claim (deliveries in flight: four times this), and keep-alive connections per webhook origin. */
+const SCHEDULED_BATCH_SIZE = 100;
+const SCHEDULED_HTTP_POOL_SIZE = 100;
 
 /** An engine whose HTTP app is built (not yet listening). */
 export interface BuiltEngine {
@@ -44,15 +52,34 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
   }
   // Authentication settings are checked before anything connects.
   const auth = await Authenticator.create(settings, logger);
-  const metadata = await MetadataService.start({
-    metadataDatabaseUrl: metadataUrl,
-    defaultDatabaseUrl: settings.databaseUrl,
-    statementTimeoutMs: settings.statementTimeout * 1000,
+  const scheduledEvents = await ScheduledEventStore.open(metadataUrl);
+  let metadata: MetadataService;
+  try {
+    metadata = await MetadataService.start({
+      metadataDatabaseUrl: metadataUrl,
+      defaultDatabaseUrl: settings.databaseUrl,
+      statementTimeoutMs: settings.statementTimeout * 1000,
+      logger,
+      checkQueries: adminQueryChecker({ inferFunctionPermissions: settings.inferFunctionPermissions }),
+      scheduledEvents,
+    });
+  } catch (e) {
+    await scheduledEvents.close();
+    throw e;
+  }
+  const scheduler = await Scheduler.start({
+    store: scheduledEvents,
+    catalogRef: metadata.catalogRef,
     logger,
-    checkQueries: adminQueryChecker({ inferFunctionPermissions: settings.inferFunctionPermissions }),
+    env: resolveEnv,
+    batchSize: SCHEDULED_BATCH_SIZE,
+    httpPoolSize: SCHEDULED_HTTP_POOL_SIZE,
   });
   const metrics = new EngineMetrics({ nodeDefaults: settings.metricsNodeDefaults });
+  const actions = await ActionRuntime.start({ metadataDatabaseUrl: metadataUrl, catalogRef: metadata.catalogRef, logger });
+  metadata.attachActionData(actions);
   const graphql = new GraphqlService(metadata.catalogRef, {
+    actions,
     metrics,
     stringifyNumericTypes: settings.stringifyNumericTypes,
     inferFunctionPermissions: settings.inferFunctionPermissions,
@@ -78,6 +105,14 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
     planCache: () => graphql.planCacheStats,
     resourceVersion: () => metadata.catalogRef.current.resourceVersion,
     inconsistentObjects: () => metadata.catalogRef.current.inconsistencies.length,
+    pools: () => {
+      const out = [];
+      for (const s of metadata.catalogRef.current.sources.values()) {
+        const stats = s.connection.poolStats?.();
+        if (stats !== undefined) out.push({ source: s.name, ...stats });
+      }
+      return out;
+    },
     httpConnections: () => new Promise((resolve) => app.server.getConnections((e, n) => resolve(e === null ? n : 0))),
   });
   // Event delivery (Note [Event delivery]); off on a replica that only serves.
@@ -104,7 +139,10 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
       await closeApp(app);
       await socket.close();
       await events?.close();
+      await actions.close();
+      await scheduler.close();
       await metadata.close();
+      await scheduledEvents.close();
       // Spans of the last requests are exported before the process goes.
       await tracer?.shutdown();
     },

@@ -42,7 +42,7 @@ export interface RequestFailure {
 }
 
 /** Request headers by lower-case name, as node:http gives them. */
-export type ClientHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;
+export type ClientHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
 /** One request's context. */
 export class RequestContext implements Cancellation {
@@ -57,7 +57,7 @@ export class RequestContext implements Cancellation {
   session: Session | null = null;
   /** Why the request failed, when it did (the http-log's `error`; an EngineError fits). */
   failure: RequestFailure | null = null;
-  /** The client's request headers (remote schemas with `forward_client_headers`); the object the HTTP layer has, not a copy. */
+  /** The client's request headers (actions and remote schemas with `forward_client_headers` send them on); set by server/, the object the HTTP layer has, not a copy. */
   headers: ClientHeaders | undefined = undefined;
   #cancelled = false;
   #hook: (() => void) | null = null;

@@ -47,6 +47,11 @@ export interface Readiness {
 export interface ExecuteOptions {
   /** A GET request: queries only; a mutation is refused with 405 (GraphQL over HTTP). */
   readonly readOnly?: boolean;
+  /**
+   * v2 compat (`/v1alpha1/graphql`): a single request that fails is answered with its error's
+   * HTTP status (400, 500…) instead of 200; a batch still answers 200.
+   */
+  readonly errorStatus?: boolean;
 }
 
 /** The GraphQL API. */
@@ -56,6 +61,11 @@ export interface GraphqlApi {
    * `ctx`: the client's address and the request's cancellation (the client left).
    */
   execute(session: Session, body: unknown, options?: ExecuteOptions, ctx?: RequestContext): Promise<ApiResponse>;
+  /**
+   * A v1 data call of `/v1/query` or `/v2/query` (`{type: select|count|insert|update|delete, args}`)
+   * with the session's role and permissions; null when `body` is no such call (Note [Legacy DML]).
+   */
+  legacyQuery(session: Session, body: unknown, ctx?: RequestContext): Promise<ApiResponse | null>;
   /** `/v1/graphql/explain`: `{query: {query, variables, operationName}, user}` → `[{field, sql, plan, prepared_arguments}]`. */
   explain(body: unknown): Promise<ApiResponse>;
 }

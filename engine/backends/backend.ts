@@ -8,7 +8,7 @@ import type { SourceKind } from '../catalog/types.ts';
 import type { EngineError } from '../errors/engine-error.ts';
 import type { EnumTableQuery, EnumTableRows, IntrospectedTable, SourceIntrospection } from './introspection.ts';
 import type { CompiledSql } from './sql/fragment.ts';
-import type { Cancellation, ClientHeaders } from '../request-context.ts';
+import type { Cancellation } from '../request-context.ts';
 
 /** A statement with its parameter values bound, ready to run. */
 export interface BoundStatement {
@@ -22,8 +22,6 @@ export interface RunOptions {
   readonly cancel?: Cancellation;
   /** A statement timeout for this request (a role's `time_limit`), over the source's default. */
   readonly timeoutMs?: number | null;
-  /** The client's headers, for remote schemas that forward them (execute/run-remote.ts); databases ignore them. */
-  readonly clientHeaders?: ClientHeaders;
 }
 
 /**
@@ -44,6 +42,16 @@ export interface SourceConnection {
   close(): Promise<void>;
   /** Round trip to the database (readiness); rejects when it cannot be reached. */
   ping?(): Promise<void>;
+  /** Connections of its pool now (metrics, read when scraped). */
+  poolStats?(): PoolStats;
+}
+
+/** Use of a connection pool. */
+export interface PoolStats {
+  readonly total: number;
+  readonly idle: number;
+  /** Callers queued for a connection. */
+  readonly waiting: number;
 }
 
 /** The failure of one statement of a transaction (everything was rolled back). */

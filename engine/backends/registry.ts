@@ -61,3 +61,7 @@ export function backendWithPrefix(prefix: string): Backend | undefined {
  * whatever the sources are.
  */
 export * as metadataStorage from './postgres/metadata-storage.ts';
+
+/** Storage of asynchronous actions in the metadata database (actions/runtime.ts uses it). */
+export * as actionStorage from './postgres/action-storage.ts';
+export * as scheduledEventsStorage from './postgres/scheduled-events-storage.ts';

@@ -18,6 +18,9 @@
  * tables stage creates, which computed fields and functions claim in after it
  * (GraphQL names are global, so claims happen in stage order). Copying it per
  * stage would copy ~25 names per table for nothing.
+ * The last stage, actions (actions/resolve.ts), resolves the custom types
+ * and actions against the consistent tables and claims their names after
+ * the tables' and functions'.
  * The catalog version comes from the caller (catalog/version.ts), not from a
  * module-global counter, so a build depends on its arguments only.
  * Per-source outputs are keyed by the `ResolvedSource` objects of the sources
@@ -27,11 +30,13 @@
  * single-function build and 217/224/238 ms staged; the catalog's heap in
  * test/bench/schema-memory.ts 2000 10 stayed 36.8 MiB.
  */
+import { resolveActions } from '../actions/resolve.ts';
 import type { MetadataDocument } from '../metadata/document.ts';
 import type { PreparedSources } from './prepared.ts';
 import { assembleSources } from './stages/catalog-sources.ts';
 import { resolveComputedFields } from './stages/computed-fields.ts';
 import { resolveEventTriggers } from './stages/event-triggers.ts';
+import { resolveCronTriggers } from './stages/cron-triggers.ts';
 import { resolveFunctions } from './stages/functions.ts';
 import { resolveInheritedRoles, rolesOf } from './stages/inherited-roles.ts';
 import { resolveRelationships } from './stages/relationships.ts';
@@ -80,6 +85,8 @@ export function buildCatalog(
   const eventTriggers = resolveEventTriggers(doc, functions.output);
   const remoteSchemas = resolveRemoteSchemas(doc, remotes, tables.output.names);
   const remoteRelationships = resolveRemoteRelationships(doc, eventTriggers.output, remoteSchemas.output);
+  const actions = resolveActions(doc, functions.output, tables.output.names);
+  const cronTriggers = resolveCronTriggers(doc);
   const built: Catalog = {
     version: stamp.version,
     resourceVersion: stamp.resourceVersion,
@@ -96,9 +103,13 @@ export function buildCatalog(
       ...eventTriggers.inconsistencies,
       ...remoteSchemas.inconsistencies,
       ...remoteRelationships.inconsistencies,
+      ...actions.inconsistencies,
+      ...cronTriggers.inconsistencies,
     ],
+    cronTriggers: cronTriggers.output,
     ...(remoteSchemas.output.size === 0 ? {} : { remoteSchemas: remoteSchemas.output }),
     ...(doc.api_limits === undefined ? {} : { apiLimits: doc.api_limits }),
+    ...(actions.output.actions.size === 0 && actions.output.customTypes.objects.size === 0 ? {} : { actions: actions.output }),
   };
   // Last: stored queries are validated against the schema of everything above.
   const collections = resolveQueryCollections(doc, checkQueries === undefined ? null : checkQueries(built));

@@ -24,6 +24,9 @@ export interface TableTypeNames {
   readonly aggregate: string;
   readonly aggregateFields: string;
   readonly aggregateOrderBy: string;
+  /** `<t>_aggregate_bool_exp` and its `count` input. */
+  readonly aggregateBoolExp: string;
+  readonly aggregateBoolExpCount: string;
   /** `<t>_<op>_fields`. */
   opFields(op: AggregateOpName): string;
   /** `<t>_<op>_order_by`. */
@@ -43,6 +46,8 @@ export function tableTypeNames(base: string): TableTypeNames {
     aggregate: `${base}_aggregate`,
     aggregateFields: `${base}_aggregate_fields`,
     aggregateOrderBy: `${base}_aggregate_order_by`,
+    aggregateBoolExp: `${base}_aggregate_bool_exp`,
+    aggregateBoolExpCount: `${base}_aggregate_bool_exp_count`,
     opFields: (op) => `${base}_${op}_fields`,
     opOrderBy: (op) => `${base}_${op}_order_by`,
     enumType: `${base}_enum`,
@@ -106,7 +111,7 @@ export function mutationTypeNames(base: string): MutationTypeNames {
 export function derivedTableTypeNames(base: string, isEnum: boolean): string[] {
   const t = tableTypeNames(base);
   const m = mutationTypeNames(base);
-  const out = [t.boolExp, t.orderBy, t.selectColumn, t.aggregate, t.aggregateFields, t.aggregateOrderBy];
+  const out = [t.boolExp, t.orderBy, t.selectColumn, t.aggregate, t.aggregateFields, t.aggregateOrderBy, t.aggregateBoolExp, t.aggregateBoolExpCount];
   for (const op of AGGREGATE_OPS) out.push(t.opFields(op), t.opOrderBy(op));
   if (isEnum) out.push(t.enumType, t.enumComparison);
   out.push(m.insertInput, m.onConflict, m.constraint, m.updateColumn, m.objRelInsertInput, m.arrRelInsertInput);

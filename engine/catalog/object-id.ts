@@ -36,7 +36,12 @@ export type MetadataObjectRef =
   | { readonly kind: 'rest_endpoint'; readonly name: string }
   | { readonly kind: 'remote_schema'; readonly name: string }
   | { readonly kind: 'remote_schema_permission'; readonly remoteSchema: string; readonly role: string }
-  | { readonly kind: 'remote_relationship'; readonly source: string; readonly table: QualifiedName; readonly name: string };
+  | { readonly kind: 'remote_relationship'; readonly source: string; readonly table: QualifiedName; readonly name: string }
+  /** The document's custom types, one object as in v2. */
+  | { readonly kind: 'custom_types' }
+  | { readonly kind: 'action'; readonly name: string }
+  | { readonly kind: 'action_permission'; readonly action: string; readonly role: string }
+  | { readonly kind: 'cron_trigger'; readonly name: string };
 
 /** The stable id of a reference. */
 export function objectId(ref: MetadataObjectRef): string {
@@ -70,6 +75,14 @@ export function objectId(ref: MetadataObjectRef): string {
       return JSON.stringify([ref.kind, ref.name]);
     case 'remote_schema_permission':
       return JSON.stringify([ref.kind, ref.remoteSchema, ref.role]);
+    case 'custom_types':
+      return JSON.stringify([ref.kind]);
+    case 'action':
+      return JSON.stringify([ref.kind, ref.name]);
+    case 'action_permission':
+      return JSON.stringify([ref.kind, ref.action, ref.role]);
+    case 'cron_trigger':
+      return JSON.stringify([ref.kind, ref.name]);
   }
 }
 
@@ -115,6 +128,14 @@ export function parseObjectId(id: string): MetadataObjectRef | null {
       return { kind, name: source };
     case 'remote_schema_permission':
       return { kind, remoteSchema: source, role: schema };
+    case 'custom_types':
+      return { kind };
+    case 'action':
+      return { kind, name: source };
+    case 'action_permission':
+      return { kind, action: source, role: schema };
+    case 'cron_trigger':
+      return { kind, name: source };
     default:
       return null;
   }
@@ -162,6 +183,14 @@ export function objectName(ref: MetadataObjectRef): string {
     case 'remote_schema_permission':
       return `remote_schema_permission ${ref.remoteSchema}.${ref.role}`;
     case 'remote_relationship':
-      return `remote_relationship ${ref.name} in table ${tableText(ref.table)} in source ${ref.source}`;
+      return `remote_relationship ${ref.name} in table ${tableText(ref.table)} in source ${ref.source}`
+    case 'custom_types':
+      return 'custom types';
+    case 'action':
+      return `action ${ref.name}`;
+    case 'action_permission':
+      return `action permission ${ref.action}.${ref.role}`;
+    case 'cron_trigger':
+      return `cron trigger ${ref.name}`;
   }
 }

@@ -10,6 +10,8 @@
  * column are left out of it and listed in `inconsistencies` instead. GraphQL
  * schema building can therefore trust every reference it finds here.
  */
+import type { ActionsCatalog } from '../actions/types.ts';
+import type { CronTrigger } from '../events/scheduled/definitions.ts';
 import type { CompileTarget, SourceConnection } from '../backends/backend.ts';
 import type { ApiLimits } from '../metadata/document.ts';
 import type { CompiledRequestTransform, CompiledResponseTransform } from '../transforms/index.ts';
@@ -43,6 +45,10 @@ export interface Catalog {
   readonly apiLimits?: ApiLimits;
   /** The allow-list and REST endpoints (stages/query-collections.ts); absent when there are no collections. */
   readonly queryCollections?: QueryCollectionsInfo;
+  /** Custom types and consistent actions (actions/resolve.ts); absent when there are none. */
+  readonly actions?: ActionsCatalog;
+  /** The consistent cron triggers by name (events/scheduled/ schedules them); absent in catalogs built by hand for tests. */
+  readonly cronTriggers?: ReadonlyMap<string, CronTrigger>;
 }
 
 /** Who may run an allow-listed query: everyone, or these roles (Note [Allow-list matching] in rest/normalize-document.ts). */
@@ -145,6 +151,11 @@ export interface FunctionArgInfo {
   readonly typeCategory: ColumnInfo['typeCategory'];
   /** An argument with a default may be left out. */
   readonly hasDefault: boolean;
+  /**
+   * Passed by position, not by name: an unnamed argument (v2 compat: named `arg_<n>`, its position)
+   * or a named one before an unnamed one. See Note [Unnamed function arguments].
+   */
+  readonly positional?: boolean;
 }
 
 /** A tracked function returning rows of a tracked table. */

@@ -9,6 +9,8 @@ export interface EngineErrorOptions {
   /** Details only admins may see: SQL text, database error fields, inconsistent objects. */
   internal?: unknown;
   cause?: unknown;
+  /** GraphQL `extensions` to answer instead of `{path, code}` (an action handler's own, v2 compat). */
+  extensions?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -20,6 +22,7 @@ export class EngineError extends Error {
   readonly path: string;
   readonly status: number;
   readonly internal: unknown;
+  readonly extensions: Readonly<Record<string, unknown>> | undefined;
 
   constructor(code: ErrorCode, message: string, options: EngineErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -28,6 +31,7 @@ export class EngineError extends Error {
     this.path = options.path ?? '$';
     this.status = options.status ?? defaultStatus(code);
     this.internal = options.internal;
+    this.extensions = options.extensions;
   }
 }
 

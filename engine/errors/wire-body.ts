@@ -22,7 +22,7 @@ export function apiErrorBody(e: EngineError, isAdmin: boolean): Record<string, u
 
 /** The `{errors: [...]}` body of the GraphQL API. */
 export function graphqlErrorBody(e: EngineError, isAdmin: boolean): Record<string, unknown> {
-  const extensions: Record<string, unknown> = { path: e.path, code: e.code };
+  const extensions: Record<string, unknown> = e.extensions === undefined ? { path: e.path, code: e.code } : { ...e.extensions };
   if (isAdmin && e.internal !== undefined) extensions['internal'] = e.internal;
   return { errors: [{ message: e.message, extensions }] };
 }

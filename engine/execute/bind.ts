@@ -12,7 +12,7 @@ import { EngineError } from '../errors/engine-error.ts';
 import { negativeRowCount } from '../errors/row-count.ts';
 import { parseJsonPath } from '../ir/json-path.ts';
 import { bindWrites, type BoundTransaction } from './mutation-plan.ts';
-import type { Plan, PlanStep, ReadStep, RemoteStep, StaticStep, WriteStep } from './plan.ts';
+import type { ActionStep, Plan, PlanStep, ReadStep, RemoteStep, StaticStep, WriteStep } from './plan.ts';
 import { bindRemote, type BoundRemote } from './remote-step.ts';
 
 function encode(value: unknown, encoding: ir.ValueEncoding): unknown {
@@ -70,8 +70,8 @@ function valueOf(p: ir.ParamSource, variables: Readonly<Record<string, unknown>>
   }
 }
 
-/** The value of a JSON document (mutation input rows); an absent variable is null. */
-function docValue(d: ir.JsonDoc, variables: Readonly<Record<string, unknown>>, session: Session): unknown {
+/** The value of a JSON document (mutation input rows, action arguments); an absent variable is null. */
+export function docValue(d: ir.JsonDoc, variables: Readonly<Record<string, unknown>>, session: Session): unknown {
   switch (d.kind) {
     case 'const':
       return d.value;
@@ -97,6 +97,15 @@ export function bindStatement(sql: CompiledSql, variables: Readonly<Record<strin
   return { text: sql.text, values };
 }
 
+/** An action step bound for one request: its arguments' variables filled (execute/action-step.ts runs it). */
+export interface BoundActionStep {
+  readonly kind: 'action';
+  readonly step: ActionStep;
+  readonly input: unknown;
+  readonly variables: Readonly<Record<string, unknown>>;
+  readonly session: Session;
+}
+
 /** A plan step bound for one request. */
 export type BoundStep =
   | {
@@ -108,7 +117,8 @@ export type BoundStep =
     }
   | { readonly kind: 'write'; readonly step: WriteStep; readonly transactions: readonly BoundTransaction[] }
   | { readonly kind: 'static'; readonly step: StaticStep }
-  | { readonly kind: 'remote'; readonly step: RemoteStep; readonly bound: BoundRemote };
+  | { readonly kind: 'remote'; readonly step: RemoteStep; readonly bound: BoundRemote }
+  | BoundActionStep;
 
 /** A plan's steps with every parameter slot filled, in plan order: what `run` takes. */
 export type BoundPlan = readonly BoundStep[];
@@ -135,6 +145,9 @@ export function bindPlan(plan: Plan, variables: Readonly<Record<string, unknown>
         break;
       case 'remote':
         steps.push({ kind: 'remote', step, bound: bindRemote(step.body, variables, session) });
+        break;
+      case 'action':
+        steps.push({ kind: 'action', step, input: docValue(step.field.input, variables, session), variables, session });
         break;
     }
   }

@@ -3,7 +3,16 @@
  * graphql-js reports validation errors with nodes, not paths, so the path is
  * found by walking the document to the node.
  */
-import { Kind, type ASTNode, type DocumentNode, type SelectionSetNode, type ValueNode } from 'graphql';
+import { Kind, type ASTNode, type DirectiveNode, type DocumentNode, type SelectionSetNode, type ValueNode } from 'graphql';
+
+/** Whether `target` is one of `directives` or inside one's arguments. */
+function inDirectives(directives: readonly DirectiveNode[] | undefined, target: ASTNode): boolean {
+  for (const d of directives ?? []) {
+    if (d === target || d.name === target) return true;
+    for (const a of d.arguments ?? []) if (a === target || inValue(a.value, target, '') !== null) return true;
+  }
+  return false;
+}
 
 function inValue(v: ValueNode, target: ASTNode, path: string): string | null {
   if (v === target) return path;
@@ -25,6 +34,8 @@ function inValue(v: ValueNode, target: ASTNode, path: string): string | null {
 
 function inSelectionSet(set: SelectionSetNode, target: ASTNode, path: string): string | null {
   for (const sel of set.selections) {
+    // v2 compat: a directive's error is reported at the selection set holding it.
+    if (inDirectives(sel.directives, target)) return `${path}.selectionSet`;
     if (sel.kind !== Kind.FIELD) {
       if (sel === target) return path;
       if (sel.kind === Kind.INLINE_FRAGMENT) {

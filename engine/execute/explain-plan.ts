@@ -59,7 +59,7 @@ export interface FieldExplanation {
 export async function explainPlan(plan: Plan, variables: Readonly<Record<string, unknown>>, session: Session, catalog: Catalog): Promise<FieldExplanation[]> {
   const out: FieldExplanation[] = [];
   for (const f of plan.fields) {
-    if (f.kind === 'static' || f.kind === 'mutation' || f.kind === 'remote' || f.kind === 'remote-namespace') continue;
+    if (f.kind === 'static' || f.kind === 'mutation' || f.kind === 'action' || f.kind === 'remote' || f.kind === 'remote-namespace') continue;
     const source = catalog.sources.get(f.source);
     if (source === undefined) continue;
     const compile = backendFor(source.kind).compile;

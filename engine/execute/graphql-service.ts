@@ -19,9 +19,10 @@ import { ErrorCode } from '../errors/codes.ts';
 import { EngineError, isEngineError } from '../errors/engine-error.ts';
 import type { BoundPlan } from './bind.ts';
 import type { GraphqlMetrics, OperationType } from '../observability/metrics.ts';
-import { StepSpans } from '../observability/tracing.ts';
+import { StepSpans, type SpanAttributes } from '../observability/tracing.ts';
 import { SchemaCache } from '../graphql/schema/schema-cache.ts';
 import { explainPlan } from './explain-plan.ts';
+import type { ActionRuntime } from '../actions/runtime.ts';
 import { ApiLimitsPolicy, RateLimiter, type RoleLimits } from './api-limits.ts';
 import { PlanCache } from './plan-cache.ts';
 import { allowRequest, bind, MUTATION_OVER_GET, planRequest, respond, run, type PlanEnv, type PlannedRequest } from './request-steps.ts';
@@ -29,6 +30,7 @@ import { parseGraphqlRequest, type GraphqlRequest } from './request-body.ts';
 import { dataOf } from './response.ts';
 import type { GraphQLSchema } from 'graphql';
 import { apiErrorBody, graphqlErrorBody } from '../errors/wire-body.ts';
+import { LEGACY_DML_TYPES, legacyOperation } from '../graphql/legacy-dml.ts';
 
 /** Options of {@link GraphqlService}. */
 export interface GraphqlServiceOptions {
@@ -46,6 +48,8 @@ export interface GraphqlServiceOptions {
   readonly enableAllowlist?: boolean;
   /** ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS (default false). */
   readonly remoteSchemaPermissions?: boolean;
+  /** The asynchronous action store and worker (actions/runtime.ts); absent: asynchronous actions answer not-supported. */
+  readonly actions?: ActionRuntime;
 }
 
 function asEngineError(e: unknown): EngineError {
@@ -62,6 +66,15 @@ export interface SocketOperationPlan extends PlannedRequest {
   remember(): void;
 }
 
+/**
+ * v2 compat: the HTTP status of a failed request on /v1alpha1/graphql: the error's own status;
+ * database errors (answered 200 on /v1/graphql) are 400, an unexpected one 500.
+ */
+function v1alpha1Status(err: EngineError): number {
+  if (err.status !== 200) return err.status;
+  return err.code === ErrorCode.Unexpected ? 500 : 400;
+}
+
 /** Implements /v1/graphql and /v1/graphql/explain over the catalog in force. */
 export class GraphqlService implements GraphqlApi {
   readonly #catalogRef: CatalogRef;
@@ -72,6 +85,7 @@ export class GraphqlService implements GraphqlApi {
   readonly #plans: PlanCache;
   /** What the request steps up to `plan` share across requests. */
   readonly #env: PlanEnv;
+  readonly #actions: ActionRuntime | undefined;
   /** The API limits of the catalog in force (null: none set). */
   #limits: ApiLimitsPolicy | null = null;
   readonly #rates = new RateLimiter();
@@ -82,6 +96,7 @@ export class GraphqlService implements GraphqlApi {
     this.#logger = opts.logger;
     this.#queryLog = opts.logger.enabled('query-log', 'info');
     this.#metrics = opts.metrics ?? null;
+    this.#actions = opts.actions;
     this.#plans = new PlanCache(opts.planCacheBytes ?? 128 * 1024 * 1024);
     this.#schemas = new SchemaCache({ inferFunctionPermissions: opts.inferFunctionPermissions ?? true, remoteSchemaPermissions: opts.remoteSchemaPermissions === true }, (role, error) =>
       this.#logger.log('schema-sync', 'error', { message: 'role schema could not be built', role, error }),
@@ -124,10 +139,17 @@ export class GraphqlService implements GraphqlApi {
     }
     try {
       if (Array.isArray(body)) {
-        const parts = await Promise.all(body.map((b) => this.#executeOne(session, b, readOnly, limits, ctx)));
+        // v2 compat: a batch runs its operations one after another, each seeing the
+        // effects of the earlier ones (each in its own transaction), and answers 200.
+        const parts: string[] = [];
+        for (const b of body) parts.push(await this.#executeOne(session, b, readOnly, limits, ctx));
         return { status: 200, jsonText: `[${parts.join(',')}]` };
       }
-      return { status: 200, jsonText: await this.#executeOne(session, body, readOnly, limits, ctx) };
+      if (options?.errorStatus !== true) return { status: 200, jsonText: await this.#executeOne(session, body, readOnly, limits, ctx) };
+      const failed: EngineError[] = [];
+      const jsonText = await this.#executeOne(session, body, readOnly, limits, ctx, null, false, failed);
+      const err = failed[0];
+      return { status: err === undefined ? 200 : v1alpha1Status(err), jsonText };
     } catch (e) {
       // Only a mutation in a read-only request gets here (see #executeOne).
       const err = asEngineError(e);
@@ -144,7 +166,8 @@ export class GraphqlService implements GraphqlApi {
    * One request through the steps after the request half of `allow`: the
    * `{"data":…}` text, or the `{"errors":…}` text of a failure; with
    * `rethrow` (REST endpoints, which have the request parsed already) a
-   * failure is thrown instead, recorded alike.
+   * failure is thrown instead, recorded alike. `failed` (when given) receives
+   * the error answered (/v1alpha1/graphql's status).
    */
   async #executeOne(
     session: Session,
@@ -154,6 +177,7 @@ export class GraphqlService implements GraphqlApi {
     ctx: RequestContext | undefined,
     parsed: GraphqlRequest | null = null,
     rethrow = false,
+    failed: EngineError[] | null = null,
   ): Promise<string> {
     // The operation's span and its steps' spans, when tracing (Note [Tracing off costs a null check]).
     const trace = ctx === undefined ? null : ctx.trace;
@@ -165,12 +189,19 @@ export class GraphqlService implements GraphqlApi {
       const { plan, variables, pending } = planned;
       kind = planned.kind;
       const timeoutMs = limits === null ? null : limits.timeoutMs;
-      const opts: RunOptions | undefined = ctx === undefined ? (timeoutMs === null ? undefined : { timeoutMs }) : { cancel: ctx, timeoutMs, clientHeaders: ctx.headers };
+      const opts: RunOptions | undefined = ctx === undefined ? (timeoutMs === null ? undefined : { timeoutMs }) : { cancel: ctx, timeoutMs };
+      // Action and remote steps get the async store and the client's headers; other plans need nothing more.
+      const catalog = this.#catalogRef.current;
+      const services =
+        catalog.actions === undefined && catalog.remoteSchemas === undefined
+          ? undefined
+          : { ...(this.#actions === undefined ? {} : { runtime: this.#actions }), ...(ctx?.headers === undefined ? {} : { clientHeaders: ctx.headers }) };
       steps?.begin('bind');
       const bound = bind(plan, variables, session);
       if (this.#queryLog) this.#logQuery(req, bound, ctx);
-      steps?.begin('run');
-      const results = await run(bound, opts, plan.sequential === true);
+      // The attributes are built only when tracing (optional call: no argument is evaluated on null).
+      steps?.begin('run', runAttributes(bound));
+      const results = await run(bound, opts, services);
       steps?.begin('respond');
       const text = respond(plan, results);
       if (steps !== null) {
@@ -191,6 +222,7 @@ export class GraphqlService implements GraphqlApi {
       const err = asEngineError(e);
       if (ctx !== undefined) ctx.failure = err;
       if (err.code === ErrorCode.Unexpected) this.#logger.error('graphql request failed', { request_id: ctx?.requestId, error: err });
+      failed?.push(err);
       if (rethrow) throw err;
       return JSON.stringify(graphqlErrorBody(err, session.isAdmin));
     }
@@ -274,6 +306,35 @@ export class GraphqlService implements GraphqlApi {
     return this.#catalogRef.subscribe((c) => fn(c.version));
   }
 
+  /** A v1 data call rewritten as a GraphQL operation of the role's schema and run as one (Note [Legacy DML]). */
+  async legacyQuery(session: Session, body: unknown, ctx?: RequestContext): Promise<ApiResponse | null> {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+    const b = body as Record<string, unknown>;
+    const type = b['type'];
+    if (typeof type !== 'string' || !LEGACY_DML_TYPES.has(type)) return null;
+    try {
+      const catalog = this.#catalogRef.current;
+      const role = this.#schemas.get(catalog, session.role, session.isAdmin, session.backendOnly === true);
+      if (role.naming !== undefined) throw new EngineError(ErrorCode.NotSupported, 'legacy data operations are not supported under the graphql-default naming convention', { path: '$' });
+      const op = legacyOperation(type, b['args'], role.schema, catalog, session.role);
+      const limits = this.#limits === null ? null : this.#limits.forRole(session.role, session.isAdmin);
+      const { plan, variables, pending } = this.#planFor(session, { query: op.query, variables: op.variables, operationName: null }, limits, false);
+      const timeoutMs = limits === null ? null : limits.timeoutMs;
+      const text = respond(plan, await run(bind(plan, variables, session), ctx === undefined ? { timeoutMs } : { cancel: ctx, timeoutMs }));
+      if (pending !== null) this.#plans.store(pending.version, pending.key, pending.entry, pending.planKey, plan);
+      const data = (JSON.parse(text) as { data?: Record<string, unknown> }).data;
+      return { status: 200, json: op.reshape(data?.['r'] ?? null) };
+    } catch (e) {
+      const err = asEngineError(e);
+      if (err.code === ErrorCode.Unexpected) this.#logger.error('legacy query failed', { request_id: ctx?.requestId, error: err });
+      // GraphQL paths mean nothing to a v1 caller: errors from the rewritten operation are reported at `$.args`.
+      const path = err.path.startsWith('$.selectionSet') || err.path.startsWith('$.variable') ? '$.args' : err.path;
+      const status = err.status !== 200 ? err.status : err.code === ErrorCode.Unexpected ? 500 : 400;
+      const shown = new EngineError(err.code, err.message, { path, status, internal: err.internal, cause: err });
+      return { status, json: apiErrorBody(shown, session.isAdmin) };
+    }
+  }
+
   /** `/v1/graphql/explain`: the SQL and Postgres plan of each database root field. */
   async explain(body: unknown): Promise<ApiResponse> {
     try {
@@ -295,4 +356,34 @@ export class GraphqlService implements GraphqlApi {
 /** Seconds since the request arrived (v2's execution time includes authentication); 0 without a context. */
 function secondsSince(ctx: RequestContext | undefined): number {
   return ctx === undefined ? 0 : (performance.now() - ctx.startedAt) / 1000;
+}
+
+/** Longest SQL text put on a `run` span. */
+const MAX_TRACED_SQL = 8_192;
+
+/** What the `run` span says of the statements (their text, never the values bound to them). */
+function runAttributes(bound: BoundPlan): SpanAttributes {
+  const texts: string[] = [];
+  const sources = new Set<string>();
+  let system = '';
+  for (const step of bound) {
+    if (step.kind === 'read') {
+      texts.push(step.statement.text);
+      sources.add(step.step.source);
+      system = step.step.connection.kind;
+    } else if (step.kind === 'write') {
+      for (const t of step.transactions) {
+        for (const st of t.statements) texts.push(st.text);
+        sources.add(t.fields[0]?.source ?? '');
+        system = t.connection.kind;
+      }
+    }
+  }
+  const text = texts.join(';\n');
+  return {
+    'db.system.name': system === 'postgres' ? 'postgresql' : system,
+    'db.query.text': text.length > MAX_TRACED_SQL ? text.slice(0, MAX_TRACED_SQL) : text,
+    'engine.statements': texts.length,
+    'engine.sources': [...sources].join(','),
+  };
 }

@@ -12,31 +12,52 @@ import type { Catalog } from '../catalog/types.ts';
 import type { Session } from '../auth/session.ts';
 import { backendFor } from '../backends/registry.ts';
 import { ErrorCode } from '../errors/codes.ts';
-import { EngineError } from '../errors/engine-error.ts';
+import { EngineError, isEngineError } from '../errors/engine-error.ts';
 import { bindStatement } from './bind.ts';
 import { runTransaction } from './run.ts';
 
 /** One root field of a write step. */
 export type PlannedMutationField =
-  | { readonly kind: 'write'; readonly alias: string; readonly source: string; readonly connection: SourceConnection; readonly compiled: CompiledMutation }
+  | {
+      readonly kind: 'write';
+      readonly alias: string;
+      readonly source: string;
+      readonly connection: SourceConnection;
+      readonly compiled: CompiledMutation;
+      /** Where v2 reports a database error of this field (Note [Mutation error paths]); null: `$`. */
+      readonly errorPath: string | null;
+    }
   | { readonly kind: 'static'; readonly alias: string; readonly json: string }
   /** A source's fields under its customization namespace. */
   | { readonly kind: 'namespace'; readonly alias: string; readonly fields: readonly PlannedMutationField[] };
 
-function planField(f: ir.RootField, catalog: Catalog): PlannedMutationField {
+/**
+ * Note [Mutation error paths]
+ * v2 reports a database error of an insert (a constraint violation, a failed
+ * permission check) at the field's objects argument,
+ * `$.selectionSet.insert_author.args.objects` (`args.object` for
+ * `insert_<t>_one`), and of updates and deletes at `$`; clients match on it.
+ * The failing statement's field is known when it fails (runWrites).
+ */
+function errorPathOf(f: ir.MutationRootField, selection: string): string | null {
+  if (f.mutation.kind !== 'insert') return null;
+  return `${selection}.args.${f.mutation.insert.output.kind === 'row' ? 'object' : 'objects'}`;
+}
+
+function planField(f: ir.RootField, catalog: Catalog, parent = '$'): PlannedMutationField {
   if (f.kind === 'static') return { kind: 'static', alias: f.alias, json: f.json };
-  // plan.ts gives remote fields their own steps; one here is a planner bug.
-  if (f.kind === 'remote' || f.kind === 'remote-namespace') throw new EngineError(ErrorCode.Unexpected, `remote field "${f.alias}" in a database write`);
-  if (f.kind === 'namespace') return { kind: 'namespace', alias: f.alias, fields: f.fields.map((x) => planField(x, catalog)) };
+  const selection = `${parent}.selectionSet.${f.alias}`;
+  if (f.kind === 'namespace') return { kind: 'namespace', alias: f.alias, fields: f.fields.map((x) => planField(x, catalog, selection)) };
   const source = catalog.sources.get(f.source);
   if (source === undefined) throw new EngineError(ErrorCode.Unexpected, `source "${f.source}" is not available`);
   const compile = backendFor(source.kind).compile;
   if (f.kind === 'select' || f.kind === 'aggregate') {
     // A tracked function exposed as a mutation: a read that runs in the transaction, in order.
     const compiled = { statements: [{ sql: compile.readField(f), output: true }], list: false };
-    return { kind: 'write', alias: f.alias, source: f.source, connection: source.connection, compiled };
+    return { kind: 'write', alias: f.alias, source: f.source, connection: source.connection, compiled, errorPath: null };
   }
-  return { kind: 'write', alias: f.alias, source: f.source, connection: source.connection, compiled: compile.mutation(f.mutation, source.target ?? UNKNOWN_TARGET) };
+  const compiled = compile.mutation(f.mutation, source.target ?? UNKNOWN_TARGET);
+  return { kind: 'write', alias: f.alias, source: f.source, connection: source.connection, compiled, errorPath: errorPathOf(f, selection) };
 }
 
 /** Compiles the root fields of a mutation operation (a plan's write step: Note [Plan steps] in plan.ts). */
@@ -81,11 +102,33 @@ export function bindWrites(fields: readonly PlannedMutationField[], variables: R
   return out;
 }
 
+/** The field whose statements include the `index`th statement of a transaction. */
+function fieldOfStatement(fields: readonly WriteField[], index: number): WriteField | undefined {
+  let n = index;
+  for (const f of fields) {
+    if (n < f.compiled.statements.length) return f;
+    n -= f.compiled.statements.length;
+  }
+  return undefined;
+}
+
+/** A database error of `field` at its v2 path (Note [Mutation error paths]). */
+function atFieldPath(e: unknown, field: WriteField | undefined): unknown {
+  if (!isEngineError(e) || field === undefined || field.errorPath === null || e.path !== '$') return e;
+  return new EngineError(e.code, e.message, { path: field.errorPath, status: e.status, internal: e.internal, cause: e.cause });
+}
+
 /** Runs the transactions one after the other and returns the `data` object's JSON text of `fields`. */
 export async function runWrites(fields: readonly PlannedMutationField[], transactions: readonly BoundTransaction[], opts?: RunOptions): Promise<string> {
   const values = new Map<WriteField, string>();
   for (const t of transactions) {
-    const texts = await runTransaction(t.connection, t.statements, opts);
+    let failedAt = 0;
+    let texts: (string | null)[];
+    try {
+      texts = await runTransaction(t.connection, t.statements, opts, (i) => (failedAt = i));
+    } catch (e) {
+      throw atFieldPath(e, fieldOfStatement(t.fields, failedAt));
+    }
     let i = 0;
     for (const f of t.fields) {
       const outputs: string[] = [];

@@ -83,7 +83,10 @@ export function planBytes(plan: Plan): number {
     else if (s.kind === 'read') n += s.sql.text.length * PLAN_BYTES_PER_SQL_CHAR + s.sql.params.length * PARAM_BYTES;
     // The remote document is kept as text, with its member list (the schema it points to is the catalog's).
     else if (s.kind === 'remote') n += OBJECT_BYTES + s.body.query.length * 2 + s.body.members.length * OBJECT_BYTES;
-    else n += mutationBytes(s.fields);
+    else if (s.kind === 'action') {
+      n += OBJECT_BYTES * 4 + s.field.requestQuery.length;
+      for (const r of s.reads) n += r.sql.text.length * PLAN_BYTES_PER_SQL_CHAR + r.sql.params.length * PARAM_BYTES;
+    } else n += mutationBytes(s.fields);
   }
   return n;
 }

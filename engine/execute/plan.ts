@@ -12,20 +12,23 @@
  * - `static`: the whole `data` object as JSON text, when no field needs a
  *   database (introspection, `__typename`).
  * - `remote`: the root fields of one remote schema, one HTTP request
- *   (remote-step.ts), run side by side with the reads of a query; in a
- *   mutation, runs of fields of one remote or of the databases become steps
- *   run in request order (`sequential`).
+ *   (remote-step.ts).
+ * - `action`: one action root field, a webhook call or an asynchronous
+ *   action's submission or result (action-step.ts).
+ * Actions and remote fields are OperationFields beside the databases'
+ * RootFields (ir/root.ts); buildSteps gives each its step. In a query all
+ * steps run side by side; in a mutation (any step writing) they run in
+ * request order, runs of database fields being one write step and runs of
+ * one remote's fields one request (run.ts).
  * Every step may carry `joins` (StepJoin): work to run on its result and
- * splice into it. The kinds of the next issues slot in here without touching
- * the request steps around them: `action` (a webhook call) is a new
- * member whose result is JSON text like a read's or a remote's, joined into
- * `data` the same way; remote relationships are `joins` of a read step, whose
- * executor (collect the join keys from the result, one remote call, splice
- * by key) comes with remote schemas; `live` (subscriptions) is a read step
+ * splice into it. Remote relationships are `joins` of a read step (collect
+ * the join keys from the result, one remote call, splice by key:
+ * remote-join.ts). `live` (subscriptions) is a read step
  * run repeatedly by a poller, multiplexed per statement, so it is a way of
  * running steps rather than a step (engine/subscriptions/live-queries.ts runs
- * a plan's read step multiplexed: Note [Multiplexed live queries]). They are not members of the union until
- * they have a consumer: an unused member is a `switch` case nothing can test.
+ * a plan's read step multiplexed: Note [Multiplexed live queries]). A kind is
+ * not a member of the union until it has a consumer: an unused member is a
+ * `switch` case nothing can test.
  * `respond` splices JSON text without parsing unless the plan needs
  * post-processing (`needsPostProcessing`): root fields of several sources
  * interleaved, or a step with joins.
@@ -34,6 +37,7 @@ import type * as ir from '../ir/index.ts';
 import type { SourceConnection } from '../backends/backend.ts';
 import type { CompiledSql } from '../backends/sql/fragment.ts';
 import type { Catalog } from '../catalog/types.ts';
+import type { ActionInfo, CustomTypesInfo } from '../actions/types.ts';
 import { backendFor } from '../backends/registry.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
@@ -72,11 +76,35 @@ export interface StaticStep extends StepBase {
 /** A remote schema's root fields: one request to it (remote-step.ts). */
 export interface RemoteStep extends StepBase {
   readonly kind: 'remote';
+  /** A mutation's remote step runs in request order with the writes and actions (run.ts). */
+  readonly operation: 'query' | 'mutation';
   readonly body: RemoteStepBody;
 }
 
+/**
+ * An action root field (Note [Plan steps]): a handler call, an asynchronous
+ * submission or a result read, run by execute/action-step.ts. Its
+ * relationship fields read their rows with one statement per source.
+ */
+export interface ActionStep extends StepBase {
+  readonly kind: 'action';
+  readonly field: ir.ActionRootField;
+  readonly action: ActionInfo;
+  /** The custom types the output is checked against. */
+  readonly types: CustomTypesInfo;
+  readonly reads: readonly ActionRelationshipStatement[];
+}
+
+/** One statement reading the rows of an action field's relationships on one source (`indexes` into `field.relationships`). */
+export interface ActionRelationshipStatement {
+  readonly source: string;
+  readonly connection: SourceConnection;
+  readonly sql: CompiledSql;
+  readonly indexes: readonly number[];
+}
+
 /** A step of a plan (Note [Plan steps]). */
-export type PlanStep = ReadStep | WriteStep | StaticStep | RemoteStep;
+export type PlanStep = ReadStep | WriteStep | StaticStep | ActionStep | RemoteStep;
 
 /** A compiled plan: run its steps, splice their JSON objects. */
 export interface Plan {
@@ -90,9 +118,7 @@ export interface Plan {
   /** Root field aliases in query order (for reordering). */
   readonly order: readonly string[];
   /** The IR, kept for explain. */
-  readonly fields: readonly ir.RootField[];
-  /** Run the steps one after another (a mutation with remote fields), not side by side. */
-  readonly sequential?: boolean;
+  readonly fields: readonly ir.OperationField[];
 }
 
 /** True when the response cannot be spliced as is (Note [Plan steps]). */
@@ -117,13 +143,13 @@ export function planStatements(plan: Plan): CompiledSql[] {
 }
 
 /** Builds the plan of `fields` against `catalog`, with the remote relationships `joins` on the reads that hold them. */
-export function buildPlan(fields: readonly ir.RootField[], catalog: Catalog, joins: readonly ir.RemoteJoin[] = []): Plan {
+export function buildPlan(fields: readonly ir.OperationField[], catalog: Catalog, joins: readonly ir.RemoteJoin[] = []): Plan {
   const plan = buildSteps(fields, catalog);
   return joins.length === 0 ? plan : attachJoins(plan, fields, catalog, joins);
 }
 
 /** Gives each read step the remote relationships under its root fields, one StepJoin per remote schema (Note [Remote joins]). */
-function attachJoins(plan: Plan, fields: readonly ir.RootField[], catalog: Catalog, joins: readonly ir.RemoteJoin[]): Plan {
+function attachJoins(plan: Plan, fields: readonly ir.OperationField[], catalog: Catalog, joins: readonly ir.RemoteJoin[]): Plan {
   const sourceOf = new Map<string, string>();
   for (const f of fields) if (f.kind === 'select' || f.kind === 'aggregate' || f.kind === 'namespace') sourceOf.set(f.alias, f.source);
   const steps = plan.steps.map((step) => {
@@ -140,12 +166,51 @@ function attachJoins(plan: Plan, fields: readonly ir.RootField[], catalog: Catal
   return { ...plan, steps };
 }
 
-function buildSteps(fields: readonly ir.RootField[], catalog: Catalog): Plan {
+/** The step of an action field: its relationship reads compiled, one statement per source. */
+function actionStep(f: ir.ActionRootField, catalog: Catalog): ActionStep {
+  const action = catalog.actions?.actions.get(f.action);
+  const types = catalog.actions?.customTypes;
+  if (action === undefined || types === undefined) throw new EngineError(ErrorCode.Unexpected, `action "${f.action}" is not available`);
+  const bySource = new Map<string, number[]>();
+  f.relationships.forEach((r, i) => {
+    const list = bySource.get(r.source) ?? [];
+    list.push(i);
+    bySource.set(r.source, list);
+  });
+  const reads: ActionRelationshipStatement[] = [];
+  for (const [name, indexes] of bySource) {
+    const source = catalog.sources.get(name);
+    if (source === undefined) throw new EngineError(ErrorCode.Unexpected, `source "${name}" is not available`);
+    const sql = backendFor(source.kind).compile.query(indexes.map((i) => (f.relationships[i] as ir.ActionRelationshipRead).read));
+    reads.push({ source: name, connection: source.connection, sql, indexes });
+  }
+  return { kind: 'action', field: f, action, types, reads };
+}
+
+/** Root fields planned as steps of their own: actions and remote schemas' fields. */
+type OwnStepField = ir.ActionRootField | ir.RemoteRootField;
+
+function hasOwnStep(f: ir.OperationField): f is OwnStepField {
+  return f.kind === 'action' || isRemoteField(f);
+}
+
+/**
+ * The steps of `fields`. Database and static fields are planned by
+ * planLocal; an action field is a step of its own, and the fields of one
+ * remote schema are one remote request. In a mutation every step runs in
+ * request order (v2 runs a mutation's root fields in order): runs of
+ * database fields are one write step, runs of one remote's fields one
+ * request. In a query the steps run side by side, the response rebuilt in
+ * field order when their keys interleave.
+ */
+function buildSteps(fields: readonly ir.OperationField[], catalog: Catalog): Plan {
   const order = fields.map((f) => f.alias);
-  if (!fields.some(isRemoteField)) return planLocal(fields, catalog, order);
-  if (fields.some((f) => isMutationField(f) || (isRemoteField(f) && f.operation === 'mutation'))) return planMutationWithRemotes(fields, catalog, order);
-  // A query: the database fields as without remotes, then one remote step per remote schema, all run side by side.
-  const local = fields.filter((f) => !isRemoteField(f));
+  if (!fields.some(hasOwnStep)) return planLocal(fields as readonly ir.RootField[], catalog, order);
+  const isMutation = fields.some((f) => (hasOwnStep(f) ? f.operation === 'mutation' : isMutationField(f)));
+  if (isMutation) return { steps: mutationSteps(fields, catalog), needsReorder: false, order, fields };
+  const local = fields.filter((f): f is ir.RootField => !hasOwnStep(f));
+  const steps: PlanStep[] = local.length === 0 ? [] : [...planLocal(local, catalog, local.map((f) => f.alias)).steps];
+  const keys: string[] = local.length === 0 ? [] : localKeys(local);
   const byRemote = new Map<string, ir.RemoteRootField[]>();
   for (const f of fields) {
     if (!isRemoteField(f)) continue;
@@ -153,13 +218,48 @@ function buildSteps(fields: readonly ir.RootField[], catalog: Catalog): Plan {
     if (list === undefined) byRemote.set(f.remote, [f]);
     else list.push(f);
   }
-  const steps: PlanStep[] = local.length === 0 ? [] : [...planLocal(local, catalog, local.map((f) => f.alias)).steps];
-  const keys: string[] = local.length === 0 ? [] : localKeys(local);
   for (const [name, list] of byRemote) {
-    steps.push({ kind: 'remote', body: planRemoteRequest(remoteOf(catalog, name), 'query', list) });
+    steps.push(remoteStep(catalog, name, 'query', list));
     keys.push(...list.map((f) => f.alias));
   }
+  for (const f of fields) {
+    if (f.kind !== 'action') continue;
+    steps.push(actionStep(f, catalog));
+    keys.push(f.alias);
+  }
   return { steps, needsReorder: keys.some((k, i) => k !== order[i]), order, fields };
+}
+
+/** A mutation's steps in request order: runs of database fields, runs of one remote schema's fields, each action alone. */
+function mutationSteps(fields: readonly ir.OperationField[], catalog: Catalog): PlanStep[] {
+  const steps: PlanStep[] = [];
+  let db: ir.RootField[] = [];
+  let remote: ir.RemoteRootField[] = [];
+  const flush = (): void => {
+    if (db.length > 0) steps.push({ kind: 'write', fields: planWrites(db, catalog) });
+    const first = remote[0];
+    if (first !== undefined) steps.push(remoteStep(catalog, first.remote, 'mutation', remote));
+    db = [];
+    remote = [];
+  };
+  for (const f of fields) {
+    if (f.kind === 'action') {
+      flush();
+      steps.push(actionStep(f, catalog));
+    } else if (isRemoteField(f)) {
+      if (db.length > 0 || (remote[0] !== undefined && remote[0].remote !== f.remote)) flush();
+      remote.push(f);
+    } else {
+      if (remote.length > 0) flush();
+      db.push(f);
+    }
+  }
+  flush();
+  return steps;
+}
+
+function remoteStep(catalog: Catalog, name: string, operation: 'query' | 'mutation', fields: readonly ir.RemoteRootField[]): RemoteStep {
+  return { kind: 'remote', operation, body: planRemoteRequest(remoteOf(catalog, name), operation, fields) };
 }
 
 /** The response keys of the local steps of `local`, in the order planLocal splices them. */
@@ -169,7 +269,7 @@ function localKeys(local: readonly ir.RootField[]): string[] {
   const sources: string[] = [];
   const bySource = new Map<string, string[]>();
   for (const f of local) {
-    if (f.kind === 'static' || f.kind === 'mutation' || isRemoteField(f)) continue;
+    if (f.kind === 'static' || f.kind === 'mutation') continue;
     let list = bySource.get(f.source);
     if (list === undefined) {
       list = [];
@@ -180,7 +280,7 @@ function localKeys(local: readonly ir.RootField[]): string[] {
   }
   // Statics ride in the first statement, in query order among its fields.
   const first = sources[0] ?? '';
-  const firstKeys = local.filter((f) => f.kind === 'static' || (f.kind !== 'mutation' && !isRemoteField(f) && f.source === first)).map((f) => f.alias);
+  const firstKeys = local.filter((f) => f.kind === 'static' || (f.kind !== 'mutation' && f.source === first)).map((f) => f.alias);
   return [...firstKeys, ...sources.slice(1).flatMap((s) => bySource.get(s) ?? [])];
 }
 
@@ -189,37 +289,7 @@ function remoteOf(catalog: Catalog, name: string): RemoteSchemaInfo {
   if (remote === undefined) throw new EngineError(ErrorCode.Unexpected, `remote schema "${name}" is not available`);
   return remote;
 }
-
-/**
- * A mutation with remote fields: runs of consecutive fields of one remote
- * schema are one remote request, runs of database fields one write step, and
- * the steps run one after another, in request order (v2 runs the root fields
- * of a mutation in order).
- */
-function planMutationWithRemotes(fields: readonly ir.RootField[], catalog: Catalog, order: readonly string[]): Plan {
-  const steps: PlanStep[] = [];
-  let run: ir.RootField[] = [];
-  const flush = (): void => {
-    if (run.length === 0) return;
-    const first = run[0] as ir.RootField;
-    if (isRemoteField(first)) {
-      steps.push({ kind: 'remote', body: planRemoteRequest(remoteOf(catalog, first.remote), 'mutation', run as ir.RemoteRootField[]) });
-    } else {
-      steps.push({ kind: 'write', fields: planWrites(run, catalog) });
-    }
-    run = [];
-  };
-  for (const f of fields) {
-    const prev = run[0];
-    const sameRun = prev !== undefined && (isRemoteField(prev) ? isRemoteField(f) && f.remote === prev.remote : !isRemoteField(f));
-    if (!sameRun) flush();
-    run.push(f);
-  }
-  flush();
-  return { steps, needsReorder: false, order, fields, sequential: true };
-}
-
-/** Builds the plan of database and static fields (no remote ones). */
+/** The plan of database (and static) root fields. */
 function planLocal(fields: readonly ir.RootField[], catalog: Catalog, order: readonly string[]): Plan {
   if (fields.some(isMutationField)) {
     return { steps: [{ kind: 'write', fields: planWrites(fields, catalog) }], needsReorder: false, order, fields };
@@ -232,7 +302,7 @@ function planLocal(fields: readonly ir.RootField[], catalog: Catalog, order: rea
       statics.push(f);
       continue;
     }
-    if (f.kind === 'mutation' || isRemoteField(f)) continue;
+    if (f.kind === 'mutation') continue;
     let list = bySource.get(f.source);
     if (list === undefined) {
       list = [];
@@ -251,14 +321,14 @@ function planLocal(fields: readonly ir.RootField[], catalog: Catalog, order: rea
     if (source === undefined) throw new EngineError(ErrorCode.Unexpected, `source "${name}" is not available`);
     const own = bySource.get(name) ?? [];
     // Static fields ride along in the first statement (as parameters), in query order.
-    const mine = i === 0 ? fields.filter((f): f is ir.QueryRootField => f.kind === 'static' || (f.kind !== 'mutation' && !isRemoteField(f) && own.includes(f))) : own;
+    const mine = i === 0 ? fields.filter((f): f is ir.QueryRootField => f.kind === 'static' || (f.kind !== 'mutation' && own.includes(f))) : own;
     steps.push({ kind: 'read', source: name, connection: source.connection, sql: backendFor(source.kind).compile.query(mine) });
   });
   let needsReorder = false;
   if (steps.length > 1) {
     const spliced = steps.flatMap((_, i) => {
       const own = bySource.get(sourceOrder[i] ?? '') ?? [];
-      return i === 0 ? fields.filter((f) => f.kind === 'static' || (f.kind !== 'mutation' && !isRemoteField(f) && own.includes(f))) : own;
+      return i === 0 ? fields.filter((f) => f.kind === 'static' || (f.kind !== 'mutation' && own.includes(f))) : own;
     });
     needsReorder = spliced.some((f, i) => f.alias !== order[i]);
   }

@@ -30,7 +30,7 @@
  * earlier run at higher load: 129 against 10 rps.
  */
 import type * as ir from '../ir/index.ts';
-import type { RunOptions } from '../backends/backend.ts';
+import type { ClientHeaders } from '../request-context.ts';
 import type { Session } from '../auth/session.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
@@ -113,10 +113,10 @@ function leafOf(value: unknown, join: ir.RemoteJoin): unknown {
 }
 
 /** Runs the joins of one read step on its JSON text; the text with every joined field filled. */
-export async function runJoins(text: string, joins: readonly StepJoin[], variables: Readonly<Record<string, unknown>>, session: Session, opts?: RunOptions): Promise<string> {
+export async function runJoins(text: string, joins: readonly StepJoin[], variables: Readonly<Record<string, unknown>>, session: Session, clientHeaders?: ClientHeaders): Promise<string> {
   const root = JSON.parse(text) as unknown;
   const hidden = new Set<string>();
-  await Promise.all(joins.map((j) => runStepJoin(root, j, variables, session, opts, hidden)));
+  await Promise.all(joins.map((j) => runStepJoin(root, j, variables, session, clientHeaders, hidden)));
   return JSON.stringify(root, (k, v: unknown) => (hidden.has(k) ? undefined : v));
 }
 
@@ -125,7 +125,7 @@ async function runStepJoin(
   sj: StepJoin,
   variables: Readonly<Record<string, unknown>>,
   session: Session,
-  opts: RunOptions | undefined,
+  clientHeaders: ClientHeaders | undefined,
   hidden: Set<string>,
 ): Promise<void> {
   const fields: string[] = [];
@@ -177,7 +177,7 @@ async function runStepJoin(
     try {
       answer = await postGraphql({
         url: sj.remote.endpoint.url,
-        headers: headersFor(sj.remote, session, opts?.clientHeaders),
+        headers: headersFor(sj.remote, session, clientHeaders),
         body: JSON.stringify({ query, variables: sent }),
         timeoutMs: sj.remote.endpoint.timeoutMs,
       });

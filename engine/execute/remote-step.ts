@@ -12,7 +12,6 @@
 import type * as ir from '../ir/index.ts';
 import type { Session } from '../auth/session.ts';
 import type { ClientHeaders } from '../request-context.ts';
-import type { RunOptions } from '../backends/backend.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { RemoteNames } from '../remote/customize.ts';
@@ -155,11 +154,11 @@ function errorOf(step: RemoteStepBody, answer: RemoteAnswer): EngineError {
 }
 
 /** Runs a bound remote step: the JSON object text of its members. */
-export async function runRemote(step: RemoteStepBody, bound: BoundRemote, opts?: RunOptions): Promise<string> {
+export async function runRemote(step: RemoteStepBody, bound: BoundRemote, clientHeaders?: ClientHeaders): Promise<string> {
   const remote = step.remote;
   let answer: RemoteAnswer;
   try {
-    answer = await postGraphql({ url: remote.endpoint.url, headers: headersFor(remote, bound.session, opts?.clientHeaders), body: bound.body, timeoutMs: remote.endpoint.timeoutMs });
+    answer = await postGraphql({ url: remote.endpoint.url, headers: headersFor(remote, bound.session, clientHeaders), body: bound.body, timeoutMs: remote.endpoint.timeoutMs });
   } catch (e) {
     const message = e instanceof RemoteCallError ? e.message : 'the remote schema could not be reached';
     throw new EngineError(ErrorCode.RemoteSchemaError, message, { path: '$', internal: { remote_schema: remote.name } });

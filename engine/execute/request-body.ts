@@ -18,6 +18,12 @@ function isObject(v: unknown): v is Record<string, unknown> {
 /** Checks a request body; malformed input is a `parse-failed` error with its path. */
 export function parseGraphqlRequest(body: unknown, path = '$'): GraphqlRequest {
   if (!isObject(body)) throw new EngineError(ErrorCode.ParseFailed, 'expected an object for a GraphQL request', { path });
+  const extensions = body['extensions'];
+  if (isObject(extensions) && extensions['persistedQuery'] !== undefined) {
+    // v2 compat: Automatic Persisted Queries (Apollo's `extensions.persistedQuery`) are refused
+    // with this answer, which tells Apollo clients to send the full query from then on.
+    throw new EngineError(ErrorCode.NotSupported, 'Automatic Persisted Queries is not enabled', { path });
+  }
   const query = body['query'];
   if (typeof query !== 'string') {
     throw new EngineError(ErrorCode.ParseFailed, 'the key "query" was not found or is not a string', { path });

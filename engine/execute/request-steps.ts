@@ -245,7 +245,7 @@ export async function executeOne(r: OneRequest, opts?: RunOptions): Promise<{ re
   try {
     const { plan: planned, variables } = planRequest(env, input);
     sql = planStatements(planned);
-    return { sql, response: respond(planned, await run(bind(planned, variables, r.session), opts, planned.sequential === true)) };
+    return { sql, response: respond(planned, await run(bind(planned, variables, r.session), opts)) };
   } catch (e) {
     const err = isEngineError(e) ? e : new EngineError(ErrorCode.Unexpected, 'unexpected error', { internal: String(e), cause: e });
     return { sql, response: JSON.stringify(graphqlErrorBody(err, r.session.isAdmin)) };

@@ -9,6 +9,7 @@ import type { BoundPlan, BoundStep } from './bind.ts';
 import { runWrites } from './mutation-plan.ts';
 import { runRemote } from './remote-step.ts';
 import { runJoins } from './remote-join.ts';
+import { runActionStep, type ActionServices } from './action-step.ts';
 
 /** Wraps a failure of `stmt` on `conn` as an EngineError: the source's backend words it (Note [Backend seam]). */
 export function toDatabaseError(conn: SourceConnection, e: unknown, stmt: BoundStatement): EngineError {
@@ -28,13 +29,20 @@ export async function runStatement(conn: SourceConnection, stmt: BoundStatement,
  * Runs the statements of one transaction and returns each one's JSON text.
  * A lone statement runs by itself (a statement is atomic on its own).
  */
-export async function runTransaction(conn: SourceConnection, stmts: readonly BoundStatement[], opts?: RunOptions): Promise<(string | null)[]> {
+export async function runTransaction(
+  conn: SourceConnection,
+  stmts: readonly BoundStatement[],
+  opts?: RunOptions,
+  /** Told the index of the statement that failed, before the error is thrown. */
+  failedAt?: (index: number) => void,
+): Promise<(string | null)[]> {
   const only = stmts[0];
   if (stmts.length === 1 && only !== undefined) return [await runStatement(conn, only, opts)];
   try {
     return await conn.transactionJsonText(stmts, opts);
   } catch (e) {
     if (e instanceof TransactionStatementError) {
+      failedAt?.(e.index);
       const failed = stmts[e.index];
       throw toDatabaseError(conn, e.cause, failed ?? { text: '', values: [] });
     }
@@ -44,9 +52,7 @@ export async function runTransaction(conn: SourceConnection, stmts: readonly Bou
 
 /** `opts` without its cancellation (see runPlan). */
 function withoutCancel(opts: RunOptions | undefined): RunOptions | undefined {
-  if (opts === undefined) return undefined;
-  const timeout = opts.timeoutMs === undefined || opts.timeoutMs === null ? {} : { timeoutMs: opts.timeoutMs };
-  return opts.clientHeaders === undefined ? (opts.timeoutMs === undefined || opts.timeoutMs === null ? undefined : timeout) : { ...timeout, clientHeaders: opts.clientHeaders };
+  return opts === undefined || opts.timeoutMs === undefined || opts.timeoutMs === null ? undefined : { timeoutMs: opts.timeoutMs };
 }
 
 /**
@@ -56,34 +62,46 @@ function withoutCancel(opts: RunOptions | undefined): RunOptions | undefined {
  * cancellation watches one statement at a time, only the first of them is
  * cancelled with the request.
  */
-export async function runPlan(steps: BoundPlan, opts?: RunOptions, sequential = false): Promise<string[]> {
+export async function runPlan(steps: BoundPlan, opts?: RunOptions, services: StepServices = NO_SERVICES): Promise<string[]> {
   const only = steps.length === 1 ? steps[0] : undefined;
   if (only !== undefined) {
     // The common case, one read, awaits the statement directly (no promise of runStep around it).
     if (only.kind === 'read' && only.step.joins === undefined) return [(await runStatement(only.step.connection, only.statement, opts)) ?? 'null'];
-    return [await runStep(only, opts, 'null')];
+    return [await runStep(only, opts, 'null', services)];
   }
-  if (sequential) {
+  // A mutation's steps (writes, actions, remote mutations) run in request order, one after the other.
+  if (steps.some(isMutationStep)) {
     const out: string[] = [];
-    for (const s of steps) out.push(await runStep(s, opts, '{}'));
+    for (const s of steps) out.push(await runStep(s, opts, '{}', services));
     return out;
   }
-  return await Promise.all(steps.map((s, i) => runStep(s, i === 0 ? opts : withoutCancel(opts), '{}')));
+  return await Promise.all(steps.map((s, i) => runStep(s, i === 0 ? opts : withoutCancel(opts), '{}', services)));
 }
 
-async function runStep(s: BoundStep, opts: RunOptions | undefined, noRow: string): Promise<string> {
+/** What steps need from the engine besides the databases: the action store, the client's headers (actions and remote schemas forward them). */
+export type StepServices = ActionServices;
+
+const NO_SERVICES: StepServices = {};
+
+function isMutationStep(s: BoundStep): boolean {
+  return s.kind === 'write' || (s.kind === 'action' && s.step.field.operation === 'mutation') || (s.kind === 'remote' && s.step.operation === 'mutation');
+}
+
+async function runStep(s: BoundStep, opts: RunOptions | undefined, noRow: string, services: StepServices): Promise<string> {
   switch (s.kind) {
     case 'read': {
       const text = (await runStatement(s.step.connection, s.statement, opts)) ?? noRow;
       const joins = s.step.joins;
       if (joins === undefined || joins.length === 0 || s.request === undefined || text === 'null') return text;
-      return await runJoins(text, joins, s.request.variables, s.request.session, opts);
+      return await runJoins(text, joins, s.request.variables, s.request.session, services.clientHeaders);
     }
     case 'write':
       return await runWrites(s.step.fields, s.transactions, opts);
     case 'static':
       return s.step.json;
     case 'remote':
-      return await runRemote(s.step.body, s.bound, opts);
+      return await runRemote(s.step.body, s.bound, services.clientHeaders);
+    case 'action':
+      return await runActionStep(s, services, opts);
   }
 }

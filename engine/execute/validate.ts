@@ -10,6 +10,8 @@ import {
   getOperationAST,
   GraphQLError,
   Kind,
+  NoUnusedVariablesRule,
+  specifiedRules,
   parse as parseDocument,
   validate as validateDocument,
   type DocumentNode,
@@ -37,12 +39,33 @@ export interface OperationBounds {
   readonly limits: RoleLimits | null;
 }
 
+/** v2 compat: a variable the operation does not use is not an error in v2 (graphql-js's NoUnusedVariables is not one of its rules). */
+const RULES = specifiedRules.filter((r) => r !== NoUnusedVariablesRule);
+
 /** v2 compat: the wording users see for the commonest validation error. */
 function v2Message(e: GraphQLError): string {
   const m = /^Cannot query field "([^"]+)" on type "([^"]+)"/.exec(e.message);
   if (m !== null) return `field '${m[1]}' not found in type: '${m[2]}'`;
+  const unknown = /^Unknown directive "@([^"]+)"\.$/.exec(e.message);
+  if (unknown !== null) return `directive "${unknown[1]}" is not defined in the schema`;
+  const twice = /^The directive "@([^"]+)" can only be used once at this location\.$/.exec(e.message);
+  if (twice !== null) return `the following directives are used more than once: ${twice[1]}`;
+  const misplaced = /^Directive "@([^"]+)" may not be used on ([A-Z_]+)\.$/.exec(e.message);
+  if (misplaced !== null) return `directive "${misplaced[1]}" is not allowed on ${LOCATION[misplaced[2] ?? ''] ?? (misplaced[2] ?? '').toLowerCase()}`;
   return e.message;
 }
+
+/** v2 compat: how v2 names a directive location in "is not allowed on …". */
+const LOCATION: Readonly<Record<string, string>> = {
+  QUERY: 'a query',
+  MUTATION: 'a mutation',
+  SUBSCRIPTION: 'a subscription',
+  FIELD: 'a field',
+  FRAGMENT_DEFINITION: 'a fragment definition',
+  FRAGMENT_SPREAD: 'a fragment spread',
+  INLINE_FRAGMENT: 'an inline fragment',
+  VARIABLE_DEFINITION: 'a variable definition',
+};
 
 /**
  * The `parse` step. Documents are parsed without locations: nothing reads
@@ -87,7 +110,7 @@ export function validate(schema: GraphQLSchema, document: DocumentNode, operatio
       cost = measureOperation(document, chosen);
       checkBounds(cost, bounds);
     }
-    errors = validateDocument(schema, document);
+    errors = validateDocument(schema, document, RULES);
   } catch (e) {
     // Some validation rules (and the cost walk) recurse on nesting: see Note [Depth bounds] in graphql/to-ir/depth.ts.
     if (e instanceof RangeError) throw new EngineError(ErrorCode.ValidationFailed, 'the query is nested too deeply', { path: '$.query' });

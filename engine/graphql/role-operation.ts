@@ -11,6 +11,7 @@ import { getVariableValues, type DocumentNode, type GraphQLSchema, type Operatio
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { RoleSchema } from './schema/build-schema.ts';
+import { lenientVariables } from './lenient-variables.ts';
 import { renameTypenames, toDefaultNames, variablesToDefaultNames, type NamingConvention } from './schema/naming-convention.ts';
 import type { RoleAccess } from './schema/role-access.ts';
 import { toIrOperation, type OperationIr } from './to-ir/operation.ts';
@@ -44,8 +45,14 @@ export interface RoleOperation {
 /** Coerces `inputs` against the variable definitions of `operation` (v2 errors). */
 export function coerceVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, inputs: Readonly<Record<string, unknown>>): Record<string, unknown> {
   let r: ReturnType<typeof getVariableValues>;
+  const definitions = operation.variableDefinitions ?? [];
   try {
-    r = getVariableValues(schema, operation.variableDefinitions ?? [], inputs);
+    r = getVariableValues(schema, definitions, inputs);
+    if (r.errors !== undefined) {
+      // v2 compat: numbers written as strings (Note [Lenient variables]); only after a failure.
+      const lenient = lenientVariables(schema, definitions, inputs);
+      if (lenient !== null) r = getVariableValues(schema, definitions, lenient);
+    }
   } catch (e) {
     // graphql-js coerces recursively: see Note [Depth bounds] in to-ir/depth.ts.
     if (e instanceof RangeError) throw new EngineError(ErrorCode.ValidationFailed, 'the variables are nested too deeply', { path: '$.variableValues' });

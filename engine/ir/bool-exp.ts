@@ -49,10 +49,31 @@ export type BoolExp =
    * to `dbType` (the column's array type) in SQL.
    */
   | { readonly kind: 'in-arrays'; readonly left: ColumnRef; readonly op: 'in' | 'nin'; readonly right: ParamSource; readonly dbType: string }
-  /** Two columns of the current row compared (permission `_ceq` and friends). */
-  | { readonly kind: 'compare-columns'; readonly left: ColumnRef; readonly op: ColumnCompareOp; readonly right: ColumnRef }
+  /**
+   * Two columns compared (permission `_ceq` and friends): of the current row, or `right` of the
+   * row the enclosing `permission-root` was evaluated on (`rightRoot`, v2's `["$", column]`).
+   */
+  | { readonly kind: 'compare-columns'; readonly left: ColumnRef; readonly op: ColumnCompareOp; readonly right: ColumnRef; readonly rightRoot?: boolean }
+  /** A permission expression whose `["$", column]` references read the row this is evaluated on. */
+  | { readonly kind: 'permission-root'; readonly item: BoolExp }
   /** Some row of a related table (object or array relationship) satisfies `where`. */
   | { readonly kind: 'relationship'; readonly target: QualifiedName; readonly mapping: ColumnMapping; readonly where: BoolExp }
+  /**
+   * An aggregate of the related rows of an array relationship satisfies
+   * `predicate` (v2's `<rel>_aggregate: {count: {predicate: {_gt: 1}}}`);
+   * `predicate` compares the column {@link AGGREGATE_VALUE} of the one row
+   * the aggregate gives.
+   */
+  | {
+      readonly kind: 'aggregate';
+      readonly target: QualifiedName;
+      readonly mapping: ColumnMapping;
+      /** The related rows aggregated: the target's permission filter and the `filter` argument. */
+      readonly where: BoolExp;
+      /** `count(*)` (no columns), `count(col)`, `count(DISTINCT (a, b))`… */
+      readonly aggregate: { readonly fn: 'count'; readonly columns: readonly string[]; readonly distinct: boolean };
+      readonly predicate: BoolExp;
+    }
   /** Some row a table-returning computed field gives for the current row satisfies `where`. */
   | { readonly kind: 'computed-rows'; readonly call: ComputedFieldCall; readonly where: BoolExp }
   /** Some row of an unrelated table satisfies `where` (permission `_exists`). */
@@ -63,6 +84,9 @@ export type BoolExp =
    * unknown into a row that tells a hidden value (Note [Two-valued visibility]).
    */
   | { readonly kind: 'holds'; readonly item: BoolExp };
+
+/** The column name under which an `aggregate` expression's predicate reads the aggregate's value. */
+export const AGGREGATE_VALUE = 'aggregate_value';
 
 /** The always-true expression. */
 export const TRUE: BoolExp = { kind: 'and', items: [] };

@@ -4,17 +4,17 @@
  * columns (selected, compared, sorted on); table-returning ones are nested
  * selects whose rows come from the call.
  */
-import type { Select } from './select.ts';
+import type { BoolExp } from './bool-exp.ts';
+import type { CallArgument, Select } from './select.ts';
 import type { QualifiedName } from './table.ts';
-import type { ParamSource } from './value.ts';
 
 /** A computed field's function called on the current row. */
 export interface ComputedFieldCall {
   readonly function: QualifiedName;
   /** The row argument's name; null passes the row first, by position. */
   readonly tableArgument: string | null;
-  /** Further arguments by name (the session argument among them, as a `session-object` slot). */
-  readonly args: ReadonlyArray<{ readonly name: string; readonly value: ParamSource }>;
+  /** Further arguments by name or position (the session argument among them, as a `session-object` slot). */
+  readonly args: readonly CallArgument[];
 }
 
 /** A scalar computed field's value. */
@@ -24,6 +24,8 @@ export interface ComputedScalarField {
   readonly call: ComputedFieldCall;
   /** Render as a JSON string (stringify-numeric-types). */
   readonly asText: boolean;
+  /** Inherited roles: the value reads as null where this fails (Note [Inherited computed fields]). */
+  readonly visible?: BoolExp;
 }
 
 /** The rows of a table-returning computed field (its `select.from.table` is the returned table). */

@@ -85,6 +85,11 @@ export interface NestedInsert {
   /** `[column of the owning table, column of the target]` pairs (the relationship's mapping). */
   readonly mapping: ColumnMapping;
   readonly level: InsertLevel;
+  /**
+   * A child given as one object, not a list: an object relationship whose foreign key is on the
+   * target (a one-to-one "detail" row, inserted after its owner with the owner's key).
+   */
+  readonly one?: boolean;
 }
 
 /** A field of `<t>_mutation_response`. */

@@ -45,8 +45,8 @@ export type OrderTarget =
       /** Inherited roles, columns of a relationship's target: null where this fails (Note [Cells a sort key reads]). */
       readonly visible?: BoolExp;
     }
-  /** A scalar computed field of the row. */
-  | { readonly kind: 'computed-field'; readonly call: ComputedFieldCall }
+  /** A scalar computed field of the row; inherited roles: null where `visible` fails. */
+  | { readonly kind: 'computed-field'; readonly call: ComputedFieldCall; readonly visible?: BoolExp }
   /** A value of the (single) row an object relationship points at. */
   | {
       readonly kind: 'object-relationship';
@@ -57,6 +57,14 @@ export type OrderTarget =
       /** Inherited roles: where this fails on the starting row, its join columns are hidden and no row is related. */
       readonly keyVisible?: BoolExp;
       readonly key: OrderTarget;
+    }
+  /** An aggregate over the rows a table-returning computed field gives for the row (`<cf>_aggregate`). */
+  | {
+      readonly kind: 'computed-aggregate';
+      readonly call: ComputedFieldCall;
+      /** The returned table's permission filter for the role (null = all rows). */
+      readonly filter: BoolExp | null;
+      readonly aggregate: AggregateKey;
     }
   /** An aggregate over the rows of an array relationship. */
   | {

@@ -1,7 +1,7 @@
 /** A root field of an operation, as the planner sees it. */
 import type { MutationRootField } from './mutation.ts';
 import type { AggregateSelect, Select } from './select.ts';
-import type { ParamSource } from './value.ts';
+import type { JsonDoc, ParamSource } from './value.ts';
 import type { RemoteRootField } from './remote.ts';
 
 /** A database read answered by one source. */
@@ -40,12 +40,72 @@ export interface StaticRootField {
 /** A root field of a query or subscription. */
 export type QueryRootField = DbRootField | StaticRootField;
 
-/** Any root field: a remote schema's root fields are planned apart from the databases' (execute/plan.ts). */
-export type RootField = QueryRootField | MutationRootField | RemoteRootField;
+/** Any root field of the database side. */
+export type RootField = QueryRootField | MutationRootField;
+
+/**
+ * Any root field of an operation: the database's, an action's, or a remote
+ * schema's. Actions and remote fields are planned as steps of their own
+ * (execute/plan.ts, Note [Plan steps]).
+ */
+export type OperationField = RootField | ActionRootField | RemoteRootField;
 
 /** True when `f` is answered by a remote schema. */
-export function isRemoteField(f: RootField): f is RemoteRootField {
+export function isRemoteField(f: OperationField): f is RemoteRootField {
   return f.kind === 'remote' || f.kind === 'remote-namespace';
+}
+
+/** What a client selected of an action's output: a leaf value, or an object's fields. */
+export type ActionSelection =
+  | { readonly kind: 'leaf' }
+  | { readonly kind: 'object'; readonly fields: readonly ActionSelectedField[] };
+
+/** One selected field of an action's output object. */
+export type ActionSelectedField =
+  | { readonly kind: 'field'; readonly alias: string; readonly name: string; readonly selection: ActionSelection }
+  | { readonly kind: 'typename'; readonly alias: string; readonly typename: string }
+  /** A relationship to a table: `index` into the field's `relationships`. */
+  | { readonly kind: 'relationship'; readonly alias: string; readonly index: number };
+
+/**
+ * The rows of one relationship field of an action's output: a read of the
+ * target table (the caller's permission folded in) filtered to the join keys
+ * found in the handler's answer, which are bound as the variables `keyVariables`.
+ * Rows are matched back by the columns selected as `keyAliases`.
+ */
+export interface ActionRelationshipRead {
+  readonly type: 'object' | 'array';
+  readonly source: string;
+  /** Output object field → table column. */
+  readonly fieldMapping: ReadonlyArray<readonly [string, string]>;
+  readonly keyVariables: readonly string[];
+  readonly keyAliases: readonly string[];
+  /** A select root field of the target table, without limit and offset. */
+  readonly read: DbRootField;
+  /** The array relationship's `limit`, `offset` and permission limit, applied per parent object. */
+  readonly limit: ParamSource | null;
+  readonly offset: ParamSource | null;
+  readonly limitCap: number | null;
+}
+
+/**
+ * An action root field: a synchronous call (`sync`), an asynchronous
+ * action's submission (`async-submit`: answers its id) or result query
+ * (`async-result`).
+ */
+export interface ActionRootField {
+  readonly kind: 'action';
+  readonly alias: string;
+  readonly action: string;
+  readonly mode: 'sync' | 'async-submit' | 'async-result';
+  /** The arguments object sent as `input` (async-result: `{id}`). */
+  readonly input: JsonDoc;
+  readonly selection: ActionSelection;
+  readonly relationships: readonly ActionRelationshipRead[];
+  /** The operation text sent as `request_query`. */
+  readonly requestQuery: string;
+  /** The root type it was selected on: mutation fields run in order with the database writes. */
+  readonly operation: 'query' | 'mutation';
 }
 
 /** True when `f` writes (a mutation field, or a namespace holding one). */

@@ -10,13 +10,21 @@ import type { AggregateOp, OrderBy } from './order-by.ts';
 import type { QualifiedName } from './table.ts';
 import type { ParamSource } from './value.ts';
 
+/** One argument of a function call: by name, or by position (`positional` ones come first, in order). */
+export interface CallArgument {
+  readonly name: string;
+  readonly value: ParamSource;
+  readonly positional?: boolean;
+}
+
 /**
  * A call of a function returning rows of `RowSource.table` (a tracked
- * function), read instead of the table itself. Arguments go by name.
+ * function), read instead of the table itself. Arguments go by name, but for
+ * those before an unnamed one (Note [Unnamed function arguments]).
  */
 export interface FunctionCall {
   readonly name: QualifiedName;
-  readonly args: ReadonlyArray<{ readonly name: string; readonly value: ParamSource }>;
+  readonly args: readonly CallArgument[];
 }
 
 /** Which rows of a table a select reads. */

@@ -152,6 +152,19 @@ export function removeObject(doc: MetadataDocument, ref: MetadataObjectRef): Met
       return { ...doc, allowlist: doc.allowlist.filter((a) => a.collection !== ref.collection) };
     case 'rest_endpoint':
       return { ...doc, rest_endpoints: doc.rest_endpoints.filter((r) => r.name !== ref.name) };
+    case 'custom_types':
+      return { ...doc, custom_types: null };
+    case 'action':
+      return { ...doc, actions: doc.actions.filter((a) => a['name'] !== ref.name) };
+    case 'action_permission':
+      return {
+        ...doc,
+        actions: doc.actions.map((a) =>
+          a['name'] !== ref.action ? a : { ...a, permissions: ((a['permissions'] ?? []) as Array<{ role: string }>).filter((p) => p.role !== ref.role) },
+        ),
+      };
+    case 'cron_trigger':
+      return { ...doc, cron_triggers: doc.cron_triggers.filter((c) => c['name'] !== ref.name) };
   }
 }
 

@@ -14,6 +14,7 @@ import type { MetadataDocument } from './document.ts';
 import type { Refresh, SourcePreparer } from '../backends/source-preparer.ts';
 import type { Effect } from './effects.ts';
 import type { PreparedRemoteSchemas } from '../remote/remote-preparer.ts';
+import type { ScheduledEventsApi } from './scheduled-events-api.ts';
 
 /** The metadata in force (or pending inside a call): document, version, catalog, prepared sources. */
 export interface MetadataState {
@@ -97,6 +98,16 @@ export interface RunContext {
   readonly defaultDatabaseUrl: string | null;
   /** Services run_sql needs (connections); see operations/sql/run-sql.ts. */
   readonly sql: RunSqlServices;
+  /** Stored data of asynchronous actions (drop_action's `clear_data`); absent where none is kept. */
+  readonly actionData?: ActionDataServices;
+  /** The scheduled events store (cron fire times, one-off events); null when the engine runs without one. */
+  readonly scheduledEvents: ScheduledEventsApi | null;
+}
+
+/** What drop_action needs of the asynchronous action store. */
+export interface ActionDataServices {
+  /** Deletes every stored request and result of the action. */
+  clear(action: string): Promise<void>;
 }
 
 /** What run_sql needs from the service: the source's connection and a way to prepare from in-transaction introspection. */

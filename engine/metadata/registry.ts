@@ -38,9 +38,23 @@ import { createFunctionPermission, dropFunctionPermission } from './operations/f
 import { setFunctionCustomization } from './operations/functions/set-function-customization.ts';
 import { trackFunction } from './operations/functions/track-function.ts';
 import { untrackFunction } from './operations/functions/untrack-function.ts';
+import {
+  createAction,
+  createActionPermission,
+  dropAction,
+  dropActionPermission,
+  updateAction,
+} from './operations/actions/action-operations.ts';
+import { setCustomTypes } from './operations/actions/set-custom-types.ts';
 import { testWebhookTransformOp } from './operations/actions/test-webhook-transform.ts';
 import { addSource } from './operations/sources/add-source.ts';
 import { dropSource } from './operations/sources/drop-source.ts';
+import { createCronTrigger } from './operations/scheduled/create-cron-trigger.ts';
+import { createScheduledEvent } from './operations/scheduled/create-scheduled-event.ts';
+import { deleteCronTrigger } from './operations/scheduled/delete-cron-trigger.ts';
+import { deleteScheduledEvent } from './operations/scheduled/delete-scheduled-event.ts';
+import { getCronTriggers } from './operations/scheduled/get-cron-triggers.ts';
+import { getScheduledEventInvocations, getScheduledEvents } from './operations/scheduled/get-scheduled-events.ts';
 import { runSql } from './operations/sql/run-sql.ts';
 import { addCollectionToAllowlist, dropCollectionFromAllowlist, updateScopeOfCollectionInAllowlist } from './operations/query-collections/allowlist.ts';
 import {
@@ -127,6 +141,16 @@ const TABLE_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
   ...EVENT_TRIGGER_OPERATIONS,
 ];
 
+/** Actions and custom types: the same names on `/v1/metadata` and the legacy `/v1/query`. */
+const ACTION_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
+  ['set_custom_types', setCustomTypes],
+  ['create_action', createAction],
+  ['update_action', updateAction],
+  ['drop_action', dropAction],
+  ['create_action_permission', createActionPermission],
+  ['drop_action_permission', dropActionPermission],
+];
+
 /** Whole-metadata operations, the same on `/v1/metadata` and `/v1/query`. */
 const MANAGE_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
   ['export_metadata', exportMetadata],
@@ -154,6 +178,17 @@ const COLLECTION_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
   ['drop_rest_endpoint', dropRestEndpoint],
 ];
 
+/** Cron triggers and one-off scheduled events (the same on `/v1/metadata` and `/v1/query`). */
+const SCHEDULED_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
+  ['create_cron_trigger', createCronTrigger],
+  ['delete_cron_trigger', deleteCronTrigger],
+  ['get_cron_triggers', getCronTriggers],
+  ['create_scheduled_event', createScheduledEvent],
+  ['delete_scheduled_event', deleteScheduledEvent],
+  ['get_scheduled_events', getScheduledEvents],
+  ['get_scheduled_event_invocations', getScheduledEventInvocations],
+];
+
 /** Operations of a database backend, by name without the backend prefix. */
 const SOURCE_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['add_source', addSource],
@@ -173,6 +208,8 @@ const METADATA_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['remove_api_limits', removeApiLimits],
   ['test_webhook_transform', testWebhookTransformOp],
   ...COLLECTION_OPERATIONS,
+  ...ACTION_OPERATIONS,
+  ...SCHEDULED_OPERATIONS,
 ]);
 
 /** v2 compat: the legacy `/v1/query` operations. */
@@ -182,6 +219,8 @@ const QUERY_V1_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['set_table_custom_fields', setTableCustomFields],
   ...MANAGE_OPERATIONS,
   ...COLLECTION_OPERATIONS,
+  ...ACTION_OPERATIONS,
+  ...SCHEDULED_OPERATIONS,
   ['run_sql', runSql],
 ]);
 

@@ -6,6 +6,7 @@
  * the state before. The pipeline only holds the pending state; storing it is
  * the service's job, once, after the whole request (a `bulk` included) succeeded.
  */
+import type { ScheduledEventsApi } from './scheduled-events-api.ts';
 import { buildCatalog } from '../catalog/build.ts';
 import { dependentsMessage, newInconsistencies } from '../catalog/dependencies.ts';
 import { objectId } from '../catalog/object-id.ts';
@@ -17,7 +18,7 @@ import type { ApiFamily } from '../api/contract.ts';
 import type { Introspector } from '../backends/backend.ts';
 import { cascade } from './cascade.ts';
 import type { Effect } from './effects.ts';
-import type { CallResult, Edit, MetadataCall, MetadataState, RunContext, RunSqlServices } from './operation.ts';
+import type { ActionDataServices, CallResult, Edit, MetadataCall, MetadataState, RunContext, RunSqlServices } from './operation.ts';
 import { resolveOperation } from './registry.ts';
 import type { Refresh, SourcePreparer } from '../backends/source-preparer.ts';
 import { wireInconsistencies } from './operations/manage/inconsistent-objects.ts';
@@ -47,6 +48,9 @@ export interface CallPipelineOptions {
   readonly catalogVersions: CatalogVersions;
   /** Validates stored queries against the admin schema (catalog/build.ts). */
   readonly checkQueries?: QueryChecker | undefined;
+  /** The asynchronous action store, when the engine runs one (drop_action's `clear_data`). */
+  readonly actionData?: ActionDataServices;
+  readonly scheduledEvents: ScheduledEventsApi | null;
 }
 
 /** Runs the calls of one request against a pending state. */
@@ -55,6 +59,8 @@ export class CallPipeline implements RunContext {
   readonly defaultDatabaseUrl: string | null;
   readonly metadataDatabaseUrl: string;
   readonly sql: RunSqlServices;
+  readonly actionData?: ActionDataServices;
+  readonly scheduledEvents: ScheduledEventsApi | null;
   readonly #initial: MetadataState;
   readonly #preparer: SourcePreparer;
   readonly #remotePreparer: RemoteSchemaPreparer;
@@ -71,6 +77,7 @@ export class CallPipeline implements RunContext {
     this.api = opts.api;
     this.defaultDatabaseUrl = opts.defaultDatabaseUrl;
     this.metadataDatabaseUrl = opts.metadataDatabaseUrl;
+    if (opts.actionData !== undefined) this.actionData = opts.actionData;
     this.#initial = opts.state;
     this.#state = opts.state;
     this.#preparer = opts.preparer;
@@ -78,6 +85,7 @@ export class CallPipeline implements RunContext {
     this.#catalogVersions = opts.catalogVersions;
     this.#checkQueries = opts.checkQueries;
     this.sql = { preparer: opts.preparer };
+    this.scheduledEvents = opts.scheduledEvents;
   }
 
   /** The pending state. */

@@ -8,6 +8,7 @@
  * resource_version guard does the same (see Note [Metadata change propagation]
  * in store.ts).
  */
+import type { ScheduledEventsApi } from './scheduled-events-api.ts';
 import { randomUUID } from 'node:crypto';
 import type { Session } from '../auth/session.ts';
 import { buildCatalog } from '../catalog/build.ts';
@@ -25,7 +26,7 @@ import { EMPTY_DOCUMENT, normalizeDocument, toWireDocument, type MetadataDocumen
 import { abandonEffects, commitWithEffects } from './effects.ts';
 import { declareCaptureEffects } from './event-trigger-capture.ts';
 import { Mutex } from './mutex.ts';
-import type { MetadataState } from './operation.ts';
+import type { ActionDataServices, MetadataState } from './operation.ts';
 import { CallPipeline } from './run.ts';
 import { storedDocumentSchema } from './schemas/document.ts';
 import { assertValid } from './schemas/validate.ts';
@@ -45,6 +46,8 @@ export interface MetadataServiceOptions {
   readonly logger: Logger;
   /** Validates stored queries against the admin schema (engine/rest/query-check.ts); without it only their syntax. */
   readonly checkQueries?: QueryChecker;
+  /** The scheduled events store of the metadata database (cron and one-off operations); absent: those operations answer not-supported. */
+  readonly scheduledEvents?: ScheduledEventsApi;
 }
 
 /**
@@ -97,6 +100,8 @@ export class MetadataService implements MetadataApi {
   readonly #logger: Logger;
   readonly #defaultDatabaseUrl: string | null;
   readonly #checkQueries: QueryChecker | undefined;
+  #actionData: ActionDataServices | undefined;
+  readonly #scheduledEvents: ScheduledEventsApi | null;
   readonly #mutex = new Mutex();
   #state: MetadataState;
   #closed = false;
@@ -115,6 +120,7 @@ export class MetadataService implements MetadataApi {
     this.#logger = opts.logger;
     this.#defaultDatabaseUrl = opts.defaultDatabaseUrl;
     this.#checkQueries = opts.checkQueries;
+    this.#scheduledEvents = opts.scheduledEvents ?? null;
     this.catalogRef = new CatalogRef(state.catalog);
   }
 
@@ -199,6 +205,8 @@ export class MetadataService implements MetadataApi {
       metadataDatabaseUrl: this.#store.url,
       catalogVersions: this.#catalogVersions,
       checkQueries: this.#checkQueries,
+      ...(this.#actionData === undefined ? {} : { actionData: this.#actionData }),
+      scheduledEvents: this.#scheduledEvents,
     });
     let result;
     let outcome;
@@ -291,6 +299,11 @@ export class MetadataService implements MetadataApi {
   }
 
   /** Stops watching for changes and closes every connection. */
+  /** Attaches the asynchronous action store (boot.ts), for drop_action's `clear_data`. */
+  attachActionData(data: ActionDataServices): void {
+    this.#actionData = data;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     await this.#mutex.run(async () => {

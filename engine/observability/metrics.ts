@@ -57,6 +57,8 @@ export interface ScrapeSources {
   inconsistentObjects(): number;
   /** Open HTTP connections. */
   httpConnections(): Promise<number>;
+  /** Each source's connection pool. */
+  pools(): ReadonlyArray<{ readonly source: string; readonly total: number; readonly idle: number; readonly waiting: number }>;
 }
 
 /** The API family of a request path. */
@@ -299,6 +301,22 @@ export class EngineMetrics implements LiveMetrics, GraphqlMetrics {
       collect() {
         const s = sources();
         if (s !== null) this.set(s.planCache().bytes);
+      },
+    });
+    new Gauge({
+      name: 'engine_postgres_connections',
+      help: 'Connections of each source\'s pool: total open, idle, and waiting (requests queued for a connection)',
+      labelNames: ['source_name', 'state'],
+      registers,
+      collect() {
+        const s = sources();
+        if (s === null) return;
+        this.reset();
+        for (const p of s.pools()) {
+          this.labels(p.source, 'total').set(p.total);
+          this.labels(p.source, 'idle').set(p.idle);
+          this.labels(p.source, 'waiting').set(p.waiting);
+        }
       },
     });
     new Gauge({

@@ -64,9 +64,10 @@ export class StepSpans {
     return this.#parent;
   }
 
-  begin(step: string): void {
+  /** Ends the open step and starts `step` (with `attributes`: call as `steps?.begin(…)` so they are built only when tracing). */
+  begin(step: string, attributes?: SpanAttributes): void {
     if (this.#open !== null) this.#open.end();
-    this.#open = this.#parent.child(step);
+    this.#open = this.#parent.child(step, attributes);
   }
 
   end(): void {

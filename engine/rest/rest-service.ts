@@ -17,20 +17,21 @@
  * Note [REST and allow-list cost]
  * Measured with the bench cell (test/bench/capabilities/rest.ts, `npm run
  * bench -- --capabilities rest`, sf1, AlbumByPK, 6 alternating rounds) on
- * the shared two-core machine while other engineers' test suites ran:
- * - in one process (answerGraphql vs answerRest, CPU per request including
- *   the database round trip's client side): 63.8 µs for /v1/graphql, 69.0
- *   for REST (+8%) before the REST path skipped URL decoding, query-string
- *   parsing and the schema lookup when not needed; allow-list off 65.3,
- *   on 68.2 µs, with the runs of both spanning 63.5-75.5 µs: the check runs
- *   on a plan-cache miss only, so a hit executes the same instructions.
- * - over HTTP the throughput of one run swung between 1,100 and 7,900
- *   req/s with the machine's load, so neither goal (REST within 5% of
- *   /v1/graphql, allow-list no difference) can be read off it: medians were
- *   REST 82% of /v1/graphql (paired ratio 110%), allow-list on 118% of off
- *   (paired 107%); engine CPU per request 0.097 vs 0.108 ms and 0.121 vs
- *   0.107 ms. Through fastify (before REST took the node:http fast path) it
- *   was 0.124 vs 0.103 ms.
+ * the shared two-core machine while other engineers' test suites ran.
+ * - In one process (answerGraphql vs answerRest, CPU per request including
+ *   the client side of the database round trip): /v1/graphql 61.0 µs, REST
+ *   61.0 µs (before the REST path skipped URL decoding, query-string parsing
+ *   and the schema lookup when not needed: 63.8 vs 69.0); allow-list off
+ *   59.6, on 60.6 µs (an earlier run: 65.3 and 68.2), the runs of both
+ *   overlapping (52.7-68.6): the check runs on a plan-cache miss only, so a
+ *   hit executes the same instructions.
+ * - Over HTTP one run's throughput swung between 1,600 and 7,100 req/s with
+ *   the machine's load, so the RPS goals (REST within 5% of /v1/graphql,
+ *   allow-list no difference) cannot be read off it: REST had 141% of
+ *   /v1/graphql's median (paired 139%), allow-list on 110% of off (paired
+ *   129%); engine CPU per request 0.102 vs 0.099 ms and 0.113 vs 0.113 ms.
+ *   Through fastify, before REST took the node:http fast path, it was 0.124
+ *   vs 0.103 ms.
  */
 import type { GraphQLSchema } from 'graphql';
 import type { RestApi, RestRequest, RestResponse } from '../api/contract.ts';

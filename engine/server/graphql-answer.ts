@@ -38,6 +38,8 @@ export interface GraphqlHttpRequest {
   readonly headers: RequestHeaders;
   /** POST: the body text. GET: the query string, without its `?`. */
   readonly payload: unknown;
+  /** `/v1alpha1/graphql`: errors keep their HTTP status (v2 compat; see ExecuteOptions.errorStatus). */
+  readonly errorStatus?: boolean;
 }
 
 const NO_COOKIES: readonly string[] = [];
@@ -46,7 +48,7 @@ function single(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** The request object of a GET (`query`, `operationName`, `variables` as JSON text; `extensions` ignored). */
+/** The request object of a GET (`query`, `operationName`, `variables` and `extensions` as JSON text). */
 export function getRequestBody(queryString: string): Record<string, unknown> {
   const params = new URLSearchParams(queryString);
   const body: Record<string, unknown> = {};
@@ -54,12 +56,13 @@ export function getRequestBody(queryString: string): Record<string, unknown> {
   if (query !== null) body['query'] = query;
   const operationName = params.get('operationName');
   if (operationName !== null && operationName !== '') body['operationName'] = operationName;
-  const variables = params.get('variables');
-  if (variables !== null && variables !== '') {
+  for (const key of ['variables', 'extensions']) {
+    const text = params.get(key);
+    if (text === null || text === '') continue;
     try {
-      body['variables'] = JSON.parse(variables) as unknown;
+      body[key] = JSON.parse(text) as unknown;
     } catch (e) {
-      throw new EngineError(ErrorCode.InvalidJson, `Error in $.variables: ${(e as Error).message}`, { path: '$.variables' });
+      throw new EngineError(ErrorCode.InvalidJson, `Error in $.${key}: ${(e as Error).message}`, { path: `$.${key}` });
     }
   }
   return body;
@@ -93,7 +96,8 @@ export async function answerGraphql(deps: AppDeps, req: GraphqlHttpRequest, ctx?
     isAdmin = auth.session.isAdmin;
     if (ctx !== undefined) ctx.session = auth.session;
     const body = parsed === undefined ? parseJsonBody(req.payload) : parsed;
-    const res = await deps.graphql.execute(auth.session, body, req.method === 'GET' ? READ_ONLY : undefined, ctx);
+    const options = req.errorStatus === true ? (req.method === 'GET' ? READ_ONLY_ERROR_STATUS : ERROR_STATUS) : req.method === 'GET' ? READ_ONLY : undefined;
+    const res = await deps.graphql.execute(auth.session, body, options, ctx);
     const text = 'jsonText' in res ? res.jsonText : JSON.stringify(res.json);
     // graphql-response+json: no `data` means the request failed before execution (errorResponse's shape).
     const status = media === 'graphql-response' && res.status === 200 && text.startsWith('{"errors"') ? 400 : res.status;
@@ -104,11 +108,13 @@ export async function answerGraphql(deps: AppDeps, req: GraphqlHttpRequest, ctx?
     // Failed before the operation was known (authentication, the body): v2's `unknown` operation type.
     deps.metrics?.graphqlOperation('unknown', false, 0);
     if (err.status >= 500) deps.logger.error('graphql request failed', { request_id: ctx?.requestId, error: err });
-    return { status: statusFor(media, err), contentType, body: JSON.stringify(graphqlErrorBody(err, isAdmin)), setCookies };
+    return { status: req.errorStatus === true ? err.status : statusFor(media, err), contentType, body: JSON.stringify(graphqlErrorBody(err, isAdmin)), setCookies };
   }
 }
 
 const READ_ONLY = { readOnly: true } as const;
+const ERROR_STATUS = { errorStatus: true } as const;
+const READ_ONLY_ERROR_STATUS = { readOnly: true, errorStatus: true } as const;
 
 /** The client's headers with the trace context of `span` (what an auth webhook is sent). */
 function withTraceContext(headers: RequestHeaders, span: Span): RequestHeaders {

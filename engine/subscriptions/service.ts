@@ -24,7 +24,7 @@ import type * as ir from '../ir/index.ts';
 import { STREAM_CURSOR_VARIABLE } from '../ir/root.ts';
 
 /** True when `f` is or holds a streaming field. */
-function hasStream(f: ir.RootField): boolean {
+function hasStream(f: ir.OperationField): boolean {
   return (f.kind === 'select' && f.stream !== undefined) || (f.kind === 'namespace' && f.fields.some(hasStream));
 }
 

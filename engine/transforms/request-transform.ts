@@ -31,6 +31,7 @@ import {
   parseStringTemplate,
   parseTemplate,
   transformFunctions,
+  unknownFunction,
 } from './kriti/index.ts';
 
 /** The wire JSON of a `request_transform` (what metadata stores). */
@@ -123,10 +124,17 @@ export function templateError(e: KritiError, field: string, path: string): Engin
   return new EngineError(ErrorCode.ValidationFailed, `${field}: ${e.message}`, { path, status: 400, internal: [e.toJSON()] });
 }
 
+/** Every function a transform template may call. */
+export const TRANSFORM_FUNCTIONS: ReadonlySet<string> = new Set(Object.keys(transformFunctions(null)));
+
 function compileTemplate(source: unknown, path: string, field: string, kind: 'value' | 'string'): Compiled<KritiTemplate> {
   if (typeof source !== 'string') throw shapeError(path, `${field} must be a string (a Kriti template)`);
   try {
-    return { source, template: kind === 'value' ? parseTemplate(source) : parseStringTemplate(source), path };
+    const template = kind === 'value' ? parseTemplate(source) : parseStringTemplate(source);
+    // An unknown function is refused when the transform is defined, not when it first runs.
+    const unknown = unknownFunction(template, TRANSFORM_FUNCTIONS);
+    if (unknown !== null) throw unknown;
+    return { source, template, path };
   } catch (e) {
     if (e instanceof KritiError) throw templateError(e, field, path);
     throw e;

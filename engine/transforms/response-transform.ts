@@ -11,8 +11,8 @@
  */
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
-import { evaluate, type Json, KritiError, type KritiTemplate, parseTemplate, transformFunctions } from './kriti/index.ts';
-import { templateError, type TransformSession } from './request-transform.ts';
+import { evaluate, type Json, KritiError, type KritiTemplate, parseTemplate, transformFunctions, unknownFunction } from './kriti/index.ts';
+import { templateError, TRANSFORM_FUNCTIONS, type TransformSession } from './request-transform.ts';
 
 /** The wire JSON of a `response_transform`. */
 export interface ResponseTransformDefinition {
@@ -46,7 +46,10 @@ function shapeError(path: string, message: string): EngineError {
 function parseAt(source: unknown, path: string): KritiTemplate {
   if (typeof source !== 'string') throw shapeError(path, 'the body template must be a string (a Kriti template)');
   try {
-    return parseTemplate(source);
+    const template = parseTemplate(source);
+    const unknown = unknownFunction(template, TRANSFORM_FUNCTIONS);
+    if (unknown !== null) throw unknown;
+    return template;
   } catch (e) {
     if (e instanceof KritiError) throw templateError(e, 'response_transform body', path);
     throw e;

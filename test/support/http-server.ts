@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 export interface TestServer {
   readonly url: string;
   handler: (req: http.IncomingMessage, body: string, res: http.ServerResponse) => void;
-  readonly requests: Array<{ method: string; headers: http.IncomingHttpHeaders; body: string }>;
+  readonly requests: Array<{ method: string; path: string; headers: http.IncomingHttpHeaders; body: string }>;
   close(): Promise<void>;
 }
 
@@ -21,7 +21,7 @@ export async function startTestServer(handler: TestServer['handler']): Promise<T
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      requests.push({ method: req.method ?? '', headers: req.headers, body });
+      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
       state.handler(req, body, res);
     });
   });

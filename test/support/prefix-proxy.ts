@@ -4,7 +4,7 @@
  * page makes only relative requests.
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 
 export interface PrefixProxy {
   readonly url: string;
@@ -32,6 +32,28 @@ export async function startPrefixProxy(upstream: string, prefix: string): Promis
     );
     upstreamReq.on('error', () => res.writeHead(502).end());
     req.pipe(upstreamReq);
+  });
+  // WebSocket upgrades pass through as raw bytes once the request line is rewritten.
+  server.on('upgrade', (req, socket, head) => {
+    const url = req.url ?? '/';
+    if (!url.startsWith(`${prefix}/`)) {
+      escaped.push(url);
+      socket.destroy();
+      return;
+    }
+    const upstream = connect(Number(target.port), target.hostname, () => {
+      const lines = [`${req.method} ${url.slice(prefix.length)} HTTP/1.1`];
+      for (let i = 0; i < req.rawHeaders.length; i += 2) {
+        const name = req.rawHeaders[i]!;
+        lines.push(`${name}: ${name.toLowerCase() === 'host' ? target.host : req.rawHeaders[i + 1]}`);
+      }
+      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+      upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;

@@ -21,7 +21,7 @@ function rootValue(f: ir.QueryRootField, aliases: AliasCounter): Fragment {
       return param({ kind: 'const', value: f.json }, 'json');
     case 'namespace': {
       // A read namespace holds only read fields; the planner sends write namespaces to the mutation plan.
-      const inner = f.fields.filter((x): x is ir.QueryRootField => x.kind !== 'mutation' && x.kind !== 'remote' && x.kind !== 'remote-namespace');
+      const inner = f.fields.filter((x): x is ir.QueryRootField => x.kind !== 'mutation');
       return jsonObject(inner.map((x) => ({ key: x.alias, value: rootValue(x, aliases) })));
     }
   }

@@ -13,7 +13,7 @@
  */
 import pg from 'pg';
 import { pingDatabase } from './metadata-storage.ts';
-import { TransactionStatementError, type BoundStatement, type RunOptions, type SourceConnection } from '../backend.ts';
+import { TransactionStatementError, type BoundStatement, type PoolStats, type RunOptions, type SourceConnection } from '../backend.ts';
 
 /** Pool settings of a source (v2 `pool_settings`, already resolved). */
 export interface PostgresPoolSettings {
@@ -326,6 +326,11 @@ export class PostgresConnection implements SourceConnection {
   /** One round trip on a pooled connection (readiness). */
   async ping(): Promise<void> {
     await pingDatabase(this.#pool);
+  }
+
+  /** The pool's connections now (metrics). */
+  poolStats(): PoolStats {
+    return { total: this.#pool.totalCount, idle: this.#pool.idleCount, waiting: this.#pool.waitingCount };
   }
 
   /** Closes the pool after in-flight queries finish. Safe to call twice. */

@@ -27,6 +27,14 @@
  * (then the next one goes; redelivering it later sends it after them).
  * Tables without a primary key, and manual events, have no order. The check
  * is one probe of a partial index per candidate event.
+ *
+ * `take` must walk the due index in `seq` order and stop after `limit` rows
+ * whatever the statistics say: right after a burst of events, before
+ * autoanalyze, an indexable `trigger_name = ANY($1)` led the planner to read
+ * every pending row through a trigger_name index and sort them (measured on
+ * 20,000 pending events: 66-103 ms per take of 100, against 3.6 ms once
+ * analyzed). The trigger test is therefore written so that no index can
+ * serve it (`array_position`), and the row index leads with `row_key`.
  */
 import pg from 'pg';
 import type { AttemptRecord, EventLog, EventLogQuery, LoggedEvent } from '../backend.ts';
@@ -47,7 +55,7 @@ const TAKE = `
 WITH due AS (
   SELECT id FROM ${LOG} AS e
   WHERE NOT delivered AND NOT error AND NOT archived
-    AND trigger_name = ANY($1::text[])
+    AND array_position($1::text[], trigger_name) IS NOT NULL
     AND (next_retry_at IS NULL OR next_retry_at <= clock_timestamp())
     AND (locked IS NULL OR locked < clock_timestamp())
     AND (row_key IS NULL OR NOT EXISTS (

@@ -69,7 +69,7 @@ CREATE TABLE IF NOT EXISTS ${EVENTS_SCHEMA}.event_log (
   archived boolean NOT NULL DEFAULT false,
   row_key text
 ) WITH (fillfactor = 70);
-CREATE INDEX IF NOT EXISTS event_log_row ON ${EVENTS_SCHEMA}.event_log (trigger_name, row_key, seq) WHERE NOT delivered AND NOT error AND NOT archived;
+CREATE INDEX IF NOT EXISTS event_log_row ON ${EVENTS_SCHEMA}.event_log (row_key, trigger_name, seq) WHERE NOT delivered AND NOT error AND NOT archived;
 CREATE INDEX IF NOT EXISTS event_log_due ON ${EVENTS_SCHEMA}.event_log (seq) WHERE NOT delivered AND NOT error AND NOT archived;
 CREATE INDEX IF NOT EXISTS event_log_trigger ON ${EVENTS_SCHEMA}.event_log (trigger_name, created_at);
 CREATE TABLE IF NOT EXISTS ${EVENTS_SCHEMA}.event_invocation_logs (
@@ -162,7 +162,7 @@ async function ensureEventLog(client: pg.ClientBase): Promise<void> {
   if (exists.rows[0]?.ok === true) {
     // A log made before rows were keyed (Note [Event log]) gets the column and its index.
     await client.query(`ALTER TABLE ${EVENTS_SCHEMA}.event_log ADD COLUMN IF NOT EXISTS row_key text;
-      CREATE INDEX IF NOT EXISTS event_log_row ON ${EVENTS_SCHEMA}.event_log (trigger_name, row_key, seq) WHERE NOT delivered AND NOT error AND NOT archived`);
+      CREATE INDEX IF NOT EXISTS event_log_row ON ${EVENTS_SCHEMA}.event_log (row_key, trigger_name, seq) WHERE NOT delivered AND NOT error AND NOT archived`);
     return;
   }
   const version = await client.query<{ v: string }>(`SELECT current_setting('server_version_num') AS v`);

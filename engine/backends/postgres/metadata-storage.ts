@@ -30,17 +30,29 @@ export async function pingDatabase(pool: pg.Pool): Promise<void> {
 }
 
 export async function ensureMetadataSchema(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
-    await client.query('CREATE SCHEMA IF NOT EXISTS engine_metadata');
-    await client.query(`CREATE TABLE IF NOT EXISTS engine_metadata.metadata (
+  await ensureEngineTables(pool, SCHEMA_LOCK_KEY, [
+    `CREATE TABLE IF NOT EXISTS engine_metadata.metadata (
       id integer PRIMARY KEY CHECK (id = 1),
       resource_version integer NOT NULL,
       metadata jsonb NOT NULL,
       updated_at timestamptz NOT NULL DEFAULT now()
-    )`);
+    )`,
+  ]);
+}
+
+/**
+ * Runs `statements` (idempotent DDL of tables in schema `engine_metadata`)
+ * in one transaction under the advisory lock `lockKey`, creating the schema
+ * first: engines starting at once take turns and never see half-made tables.
+ * Shared by the metadata, scheduled events and async action storage.
+ */
+export async function ensureEngineTables(pool: pg.Pool, lockKey: number, statements: readonly string[]): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [lockKey]);
+    await client.query('CREATE SCHEMA IF NOT EXISTS engine_metadata');
+    for (const statement of statements) await client.query(statement);
     await client.query('COMMIT');
   } catch (e) {
     await client.query('ROLLBACK').catch(() => {});

@@ -47,7 +47,7 @@ export function resolveComputedField(
   if (bad !== null) return bad;
   if (rowIndex !== 0 && rowArg.name === null) return { reason: `${text}: an unnamed table argument must come first` };
   const skip = new Set<string>([...(session === null ? [] : [session]), ...(rowArg.name === null ? [] : [rowArg.name])]);
-  const args = graphqlArguments(`${text}: function "${functionText(name)}"`, fn.args.filter((_, i) => i !== rowIndex), skip);
+  const args = graphqlArguments(`${text}: function "${functionText(name)}"`, fn.args, skip, rowIndex);
   if ('reason' in args) return args;
   let returns: ComputedFieldInfo['returns'];
   if (fn.returnTable !== null) {

@@ -68,20 +68,48 @@ export function checkSessionArgument(
 
 /**
  * The GraphQL arguments of a function: its input arguments minus `skip`
- * (session and table arguments). Every one must be named and a GraphQL name,
- * since calls pass them by name.
+ * (session and table arguments by name) and the argument at `skipIndex` (a
+ * computed field's row, passed first). Each must be a GraphQL name.
+ *
+ * Note [Unnamed function arguments]
+ * v2 compat: an argument without a name is exposed as `arg_<n>`, n its
+ * position (from 1), and passed by position. PostgreSQL takes positional
+ * arguments before named ones and fills parameters from the first, so every
+ * argument up to the last unnamed one is passed by position (`positional`),
+ * the rest by name; an argument the engine fills itself (the session
+ * argument, or a row argument not in first place) may not sit in that
+ * prefix. At a call, a positional argument left out ends the positional
+ * list: a later positional argument cannot be given without it
+ * (graphql/to-ir/function.ts).
  */
 export function graphqlArguments(
   fnText: string,
   args: readonly IntrospectedFunctionArg[],
   skip: ReadonlySet<string>,
+  skipIndex = -1,
 ): FunctionArgInfo[] | { reason: string } {
+  let lastUnnamed = -1;
+  for (const [i, a] of args.entries()) if (a.name === null && i !== skipIndex) lastUnnamed = i;
+  if (skipIndex > 0 && skipIndex < lastUnnamed) {
+    return { reason: `${fnText}: the table argument must come first when an argument after it has no name` };
+  }
   const out: FunctionArgInfo[] = [];
   for (const [i, a] of args.entries()) {
-    if (a.name !== null && skip.has(a.name)) continue;
-    if (a.name === null) return { reason: `${fnText}: argument ${i + 1} has no name; unnamed arguments are not supported` };
-    if (!isSchemaName(a.name)) return { reason: `${fnText}: the argument name "${a.name}" is not a valid GraphQL name` };
-    out.push({ name: a.name, dbType: a.dbType, elementType: a.elementType, typeCategory: a.typeCategory, hasDefault: a.hasDefault });
+    if (i === skipIndex) continue;
+    if (a.name !== null && skip.has(a.name)) {
+      if (i < lastUnnamed) return { reason: `${fnText}: the argument "${a.name}" comes before an unnamed argument, which is passed by position` };
+      continue;
+    }
+    const name = a.name ?? `arg_${i + 1}`;
+    if (!isSchemaName(name)) return { reason: `${fnText}: the argument name "${name}" is not a valid GraphQL name` };
+    out.push({
+      name,
+      dbType: a.dbType,
+      elementType: a.elementType,
+      typeCategory: a.typeCategory,
+      hasDefault: a.hasDefault,
+      ...(i <= lastUnnamed ? { positional: true } : {}),
+    });
   }
   return out;
 }

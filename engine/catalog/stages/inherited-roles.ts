@@ -15,6 +15,16 @@
  * permission defined on the inherited role itself wins over the derived one.
  * Insert, update and delete are inherited only when every parent that has
  * one has the same one; otherwise the inherited role has none of that kind.
+ *
+ * Note [Inherited computed fields]
+ * v2 compat: an inherited role has every computed field some parent grants.
+ * A scalar one not granted by every parent reads as NULL where no parent
+ * granting it admits the row, exactly as a column: its condition sits in
+ * `columnFilters` under the computed field's name (a table never has a
+ * column and a computed field of one name), and to-ir carries it to the
+ * select, filter and sort key that read it (`visible` in the IR). A
+ * table-returning one is not redacted: its rows are filtered by the role's
+ * permission on the returned table, as v2 does.
  */
 import type { InheritedRole, MetadataDocument } from '../../metadata/document.ts';
 import { inconsistency } from '../inconsistency.ts';
@@ -104,8 +114,16 @@ function deriveSelect(parents: readonly SelectPermissionInfo[]): SelectPermissio
     if (JSON.stringify(cond) !== TRUE_KEY) columnFilters.set(c, cond);
   }
   const limits = parents.map((p) => p.limit);
-  // Computed fields cannot be redacted per row like columns, so only those every parent grants are kept (never wider).
-  const computedFields = (parents[0]?.computedFields ?? []).filter((n) => parents.every((p) => p.computedFields?.includes(n) === true));
+  // v2 compat: the computed fields any parent grants, each visible where a parent granting it admits
+  // the row (as a column; keyed by its name, which no column has: Note [Inherited computed fields]).
+  const computedFields: string[] = [];
+  for (const p of parents) for (const n of p.computedFields ?? []) if (!computedFields.includes(n)) computedFields.push(n);
+  for (const n of computedFields) {
+    const grantors = parents.filter((p) => p.computedFields?.includes(n) === true);
+    if (grantors.length === parents.length && grantors.every((p) => p.columnFilters?.get(n) === undefined)) continue;
+    const cond = orOf(grantors.map((p) => p.columnFilters?.get(n) ?? p.filter));
+    if (JSON.stringify(cond) !== TRUE_KEY) columnFilters.set(n, cond);
+  }
   return {
     columns,
     filter: orOf(parents.map((p) => p.filter)),

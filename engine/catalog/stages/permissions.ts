@@ -55,7 +55,7 @@ export const MAX_PERMISSION_DEPTH = 100;
 const VALUE_OPERATORS: ReadonlySet<PermissionOperator> = new Set(['eq', 'neq', 'gt', 'gte', 'lt', 'lte']);
 
 /** Why the operators applied to `column` do not fit it, or null; `path` locates `spec` in the permission. */
-function checkColumnExp(column: ColumnInfo, spec: unknown, table: PermissionTable, path: string): string | null {
+function checkColumnExp(column: ColumnInfo, spec: unknown, table: PermissionTable, path: string, root: PermissionTable): string | null {
   // A non-object is bare `column: value` equality.
   if (!isObject(spec)) {
     const bad = literalProblem(column, spec);
@@ -85,11 +85,25 @@ function checkColumnExp(column: ColumnInfo, spec: unknown, table: PermissionTabl
       }
     }
     if (COLUMN_OPERATORS.has(op)) {
-      if (typeof value !== 'string' || !table.draft.columns.some((c) => c.name === value)) {
-        return `"${key}" on column "${column.name}" expects the name of a column of the same table`;
+      const ref = comparedColumn(value);
+      const of = ref?.root === true ? root : table;
+      if (ref === null || !of.draft.columns.some((c) => c.name === ref.column)) {
+        return `"${key}" on column "${column.name}" expects the name of a column of the same table, or ["$", column] of the table the permission is on`;
       }
     }
   }
+  return null;
+}
+
+/**
+ * v2 compat: the operand of `_ceq` and friends: a column of the same table (`"col"` or `["col"]`), or
+ * `["$", "col"]`, a column of the table the permission is on (the root), also from a related table.
+ */
+export function comparedColumn(value: unknown): { readonly column: string; readonly root: boolean } | null {
+  if (typeof value === 'string') return { column: value, root: false };
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return null;
+  if (value.length === 1) return { column: value[0] as string, root: false };
+  if (value.length === 2 && value[0] === '$') return { column: value[1] as string, root: true };
   return null;
 }
 
@@ -98,7 +112,15 @@ function checkColumnExp(column: ColumnInfo, spec: unknown, table: PermissionTabl
  * resolves and every literal fits its column; `path` (`filter`, `check`)
  * locates `exp` in the permission for the message.
  */
-export function checkBoolExp(exp: unknown, table: PermissionTable, lookup: PermissionLookup, path = '$', depth = 0): string | null {
+export function checkBoolExp(
+  exp: unknown,
+  table: PermissionTable,
+  lookup: PermissionLookup,
+  path = '$',
+  depth = 0,
+  /** The table the permission is on (`["$", column]` operands). */
+  root: PermissionTable = table,
+): string | null {
   if (depth > MAX_PERMISSION_DEPTH) return `the boolean expression is nested more than ${MAX_PERMISSION_DEPTH} levels deep (at ${path})`;
   if (!isObject(exp)) return 'a boolean expression must be an object';
   const tableName = formatTableName(table.draft.entry.table);
@@ -108,23 +130,23 @@ export function checkBoolExp(exp: unknown, table: PermissionTable, lookup: Permi
     if (conn === 'and' || conn === 'or') {
       if (!Array.isArray(value)) return `"${key}" expects a list of boolean expressions`;
       for (const [i, e] of value.entries()) {
-        const r = checkBoolExp(e, table, lookup, `${at}[${i}]`, depth + 1);
+        const r = checkBoolExp(e, table, lookup, `${at}[${i}]`, depth + 1, root);
         if (r !== null) return r;
       }
     } else if (conn === 'not') {
-      const r = checkBoolExp(value, table, lookup, at, depth + 1);
+      const r = checkBoolExp(value, table, lookup, at, depth + 1, root);
       if (r !== null) return r;
     } else if (conn === 'exists') {
       if (!isObject(value) || value['_table'] === undefined) return `"${key}" expects {_table, _where}`;
       const target = parseTableName(value['_table'] as TableNameInput);
       const t = lookup(target);
       if (t === undefined) return `table "${formatTableName(target)}" used in "${key}" is not tracked or is inconsistent`;
-      const r = checkBoolExp(value['_where'] ?? {}, t, lookup, `${at}._where`, depth + 1);
+      const r = checkBoolExp(value['_where'] ?? {}, t, lookup, `${at}._where`, depth + 1, root);
       if (r !== null) return r;
     } else {
       const column = table.draft.columns.find((c) => c.name === key) ?? scalarComputedColumn(table.computedFields, key)?.column;
       if (column !== undefined) {
-        const r = checkColumnExp(column, value, table, at);
+        const r = checkColumnExp(column, value, table, at, root);
         if (r !== null) return r;
         continue;
       }
@@ -134,7 +156,7 @@ export function checkBoolExp(exp: unknown, table: PermissionTable, lookup: Permi
       }
       const target = lookup(rel.target);
       if (target === undefined) return `table "${formatTableName(rel.target)}" of relationship "${key}" is inconsistent`;
-      const r = checkBoolExp(value, target, lookup, at, depth + 1);
+      const r = checkBoolExp(value, target, lookup, at, depth + 1, root);
       if (r !== null) return r;
     }
   }

@@ -21,6 +21,13 @@ export function apiUrl(endpoint: string): string {
   return new URL(`../${endpoint}`, document.baseURI).toString();
 }
 
+/** The WebSocket URL of an endpoint (`ws:` / `wss:` as the page's scheme), relative to the page like apiUrl. */
+export function wsUrl(endpoint: string): string {
+  const u = new URL(apiUrl(endpoint));
+  u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
+  return u.toString();
+}
+
 /** A refused call: the HTTP status and v2's `{error, code, path}` when the body has them. */
 export class ApiError extends Error {
   constructor(

@@ -27,6 +27,8 @@ export interface AggregateTypes {
   readonly aggregate: GraphQLObjectType;
   readonly fields: GraphQLObjectType;
   readonly orderBy: GraphQLInputObjectType;
+  /** `<t>_aggregate_bool_exp`: filters a parent by an aggregate of its related rows (v2 compat). */
+  readonly boolExp: GraphQLInputObjectType;
 }
 
 /** The columns an aggregate function applies to. */
@@ -62,7 +64,7 @@ function orderByFamily(op: AggregateOpName): 'ordered' | 'numeric' {
 /** Builds the aggregate types of `view`. */
 export function buildAggregateTypes(
   view: TableView,
-  table: { readonly object: GraphQLObjectType; readonly selectColumn: GraphQLEnumType },
+  table: { readonly object: GraphQLObjectType; readonly selectColumn: GraphQLEnumType; readonly boolExp: GraphQLInputObjectType },
   types: SchemaTypes,
 ): AggregateTypes {
   const { names } = view;
@@ -130,5 +132,22 @@ export function buildAggregateTypes(
     description: `order by aggregate values of table ${name}`,
     fields: aggOrder,
   });
-  return { aggregate, fields, orderBy };
+  // v2 compat: `<t>_aggregate_bool_exp { count: {arguments, distinct, filter, predicate: Int_comparison_exp!} }`.
+  const count = inputObjectType({
+    name: names.aggregateBoolExpCount,
+    fields: {
+      [ARG.arguments]: { type: listOfNonNull(table.selectColumn) },
+      [ARG.distinct]: { type: GraphQLBoolean },
+      [ARG.filter]: { type: table.boolExp },
+      [ARG.predicate]: { type: nonNull(types.columns.scalarComparison(view.source, COUNT_DB_TYPE)) },
+    },
+  });
+  const boolExp = inputObjectType({
+    name: names.aggregateBoolExp,
+    fields: { [FIELD.count]: { type: count, extensions: COUNT_EXTENSIONS } },
+  });
+  return { aggregate, fields, orderBy, boolExp };
 }
+
+/** The database type whose scalar a count is compared as (`Int`). */
+const COUNT_DB_TYPE = 'int4';

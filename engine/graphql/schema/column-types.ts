@@ -86,6 +86,12 @@ export class ColumnTypes {
     return this.#comparisonType(comparisonExpName(scalar.name), scalar, operatorsForScalar(scalarInfo(source, column.dbType).operators));
   }
 
+  /** The comparison expression of a database scalar type (`int4` → `Int_comparison_exp`), for values that are no column. */
+  scalarComparison(source: SourceInfo, dbType: string): GraphQLInputObjectType {
+    const scalar = this.scalars.forDbType(source, dbType);
+    return this.#comparisonType(comparisonExpName(scalar.name), scalar, operatorsForScalar(scalarInfo(source, dbType).operators));
+  }
+
   #comparisonType(name: string, value: GraphQLInputType, ops: readonly OperatorSpec[]): GraphQLInputObjectType {
     let t = this.#comparisons.get(name);
     if (t !== undefined) return t;

@@ -8,7 +8,9 @@
  * - on `<t>_bool_exp`: scalar ones without required arguments compared like
  *   columns, table-returning ones matched like a relationship (some returned
  *   row satisfies the inner expression);
- * - on `<t>_order_by`: scalar ones without required arguments (v2 compat).
+ * - on `<t>_order_by`: scalar ones without required arguments, and
+ *   `<cf>_aggregate` of set-returning ones without required arguments whose
+ *   rows the role may aggregate (v2 compat: `get_articles_aggregate: {count: desc}`).
  */
 import {
   type GraphQLFieldConfigMap,
@@ -21,7 +23,7 @@ import { computedFieldAsColumn } from '../../catalog/stages/computed-fields.ts';
 import { withDescriptor, type TableFieldDescriptor } from './descriptors.ts';
 import { functionArgsArgument } from './function-fields.ts';
 import { nonNullListOfNonNull } from './lean-types.ts';
-import { functionArgsTypeName } from './names.ts';
+import { functionArgsTypeName, relationshipAggregateField as computedAggregateField } from './names.ts';
 import type { SchemaTypes } from './table-types.ts';
 import type { TableView } from './table-view.ts';
 
@@ -93,8 +95,18 @@ export function computedOrderByFields(view: TableView, types: SchemaTypes): Grap
   const fields: GraphQLInputFieldConfigMap = {};
   for (const cf of view.computedFields ?? []) {
     const column = computedFieldAsColumn(cf);
+    if (column === null) {
+      const target = view.computedTargets?.get(cf.name);
+      const aggregate = target === undefined ? null : types.of(target).aggregate;
+      if (target === undefined || aggregate === null || !argumentFree(cf) || cf.returns.kind !== 'table' || !cf.returns.returnsSet) continue;
+      fields[computedAggregateField(cf.name)] = {
+        type: aggregate.orderBy,
+        extensions: withDescriptor<TableFieldDescriptor>({ kind: 'computed-aggregate', cf, target }),
+      };
+      continue;
+    }
     // v2 compat: arrays and json cannot be sorted.
-    if (column === null || !argumentFree(cf) || column.elementType !== null || column.dbType === 'json') continue;
+    if (!argumentFree(cf) || column.elementType !== null || column.dbType === 'json') continue;
     fields[cf.name] = {
       type: types.orderByEnum,
       description: cf.description ?? undefined,

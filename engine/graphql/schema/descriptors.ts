@@ -40,6 +40,8 @@ export type TableFieldDescriptor =
   | { readonly kind: 'computed-scalar'; readonly cf: ComputedFieldInfo }
   /** A table-returning computed field: rows of `target`. */
   | { readonly kind: 'computed-rows'; readonly cf: ComputedFieldInfo; readonly target: TableView }
+  /** `<cf>_aggregate` of `<t>_order_by`: an aggregate of a table-returning computed field's rows. */
+  | { readonly kind: 'computed-aggregate'; readonly cf: ComputedFieldInfo; readonly target: TableView }
   | { readonly kind: 'and' | 'or' | 'not' }
   /** A remote relationship to a remote schema's field; see table-types.ts. */
   | { readonly kind: 'remote-relationship'; readonly rr: RemoteRelationshipInfo };

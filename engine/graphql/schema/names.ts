@@ -38,6 +38,10 @@ export const ARG = {
   distinct: 'distinct',
   /** json/jsonb columns: v2's JSON select path. */
   path: 'path',
+  /** `<t>_aggregate_bool_exp_count`'s inputs. */
+  arguments: 'arguments',
+  filter: 'filter',
+  predicate: 'predicate',
 } as const;
 
 /** Field names of `<t>_aggregate` and combinators of bool_exp. */

@@ -4,7 +4,7 @@
  * Note [Root-field contributors]
  * A role schema is the root fields of every kind of metadata object that
  * gives some: tables (`<t>`, `<t>_by_pk`, `<t>_aggregate`, the mutations),
- * tracked functions, and later remote schemas and actions. Each kind is a
+ * tracked functions, actions and remote schemas. Each kind is a
  * RootFieldContributor (root-field-contributor.ts) that answers its fields
  * per root type and its part of the role fingerprint, and build-schema.ts
  * iterates the list instead of naming tables and functions: a new kind is
@@ -18,6 +18,7 @@
  * Contributors share the role's SchemaTypes, so a function returning rows of
  * a table uses that table's types, as a remote relationship will.
  */
+import { ACTION_ROOT_FIELDS } from '../../actions/schema.ts';
 import { functionRootFields } from './function-fields.ts';
 import { mutationRootFields } from './mutation-root.ts';
 import { functionFingerprint, tableFingerprint } from './role-fingerprint.ts';
@@ -55,4 +56,4 @@ export const FUNCTION_ROOT_FIELDS: RootFieldContributor = {
 };
 
 /** Every contributor, in the order their fields appear on each root type. */
-export const ROOT_FIELD_CONTRIBUTORS: readonly RootFieldContributor[] = [TABLE_ROOT_FIELDS, FUNCTION_ROOT_FIELDS, REMOTE_ROOT_FIELDS];
+export const ROOT_FIELD_CONTRIBUTORS: readonly RootFieldContributor[] = [TABLE_ROOT_FIELDS, FUNCTION_ROOT_FIELDS, ACTION_ROOT_FIELDS, REMOTE_ROOT_FIELDS];

@@ -251,10 +251,18 @@ export class SchemaTypes {
     }
     for (const rel of view.relationships) {
       const kind = rel.info.kind === 'object' ? 'object-relationship' : 'array-relationship';
+      const target = this.of(rel.target);
       fields[rel.info.name] = {
-        type: this.of(rel.target).boolExp,
+        type: target.boolExp,
         extensions: relationshipExtensions(rel, kind),
       };
+      // v2 compat: `<rel>_aggregate: <t>_aggregate_bool_exp` where the role may aggregate the related rows.
+      if (rel.info.kind === 'array' && target.aggregate !== null) {
+        fields[relationshipAggregateField(rel.info.name)] = {
+          type: target.aggregate.boolExp,
+          extensions: relationshipExtensions(rel, 'array-aggregate'),
+        };
+      }
     }
     Object.assign(fields, computedBoolExpFields(view, this));
     return fields;

@@ -1,18 +1,19 @@
 /** A `<t>_bool_exp` argument value → ir.BoolExp. */
-import { getNamedType, type GraphQLInputObjectType, type GraphQLInputType } from 'graphql';
+import { getNamedType, type GraphQLEnumType, type GraphQLInputObjectType, type GraphQLInputType } from 'graphql';
 import type * as ir from '../../ir/index.ts';
 import type { ColumnInfo, SourceInfo } from '../../catalog/types.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
-import { andAll } from '../../ir/bool-exp.ts';
+import { AGGREGATE_VALUE, andAll } from '../../ir/bool-exp.ts';
+import { ARG, FIELD } from '../schema/names.ts';
 import { OPERATOR_EXTENSION, type OperatorSpec } from '../operators/operator.ts';
 import { descriptorOf, type TableFieldDescriptor } from '../schema/descriptors.ts';
 import type { TableView } from '../schema/table-view.ts';
 import { toIrComputedCall } from './computed-field.ts';
 import { readView, type ToIrContext } from './context.ts';
 import { deeper } from './depth.ts';
-import { localKeysVisible, remoteKeysVisible } from './visibility.ts';
-import { booleanValue, isNullInput, leafParam, listItems, objectFields, type Input } from './input.ts';
+import { columnsVisible, localKeysVisible, remoteKeysVisible } from './visibility.ts';
+import { booleanValue, enumValue, isNullInput, leafParam, listItems, objectFields, type Input } from './input.ts';
 import { docParam, valueDoc } from './mutation-input.ts';
 import { valueEncoding } from '../schema/scalars.ts';
 
@@ -112,7 +113,10 @@ function boolExpLevel(input: Input, view: TableView, type: GraphQLInputObjectTyp
       case 'computed-scalar': {
         const ref: ir.ColumnRef = { column: d.cf.name, cast: null, computed: toIrComputedCall(d.cf, []) };
         const dbType = d.cf.returns.kind === 'scalar' ? d.cf.returns.dbType : 'text';
-        parts.push(comparisonExp(value, inputObjectOf(def.type), ref, view.source, dbType, ctx, p));
+        const cmp = comparisonExp(value, inputObjectOf(def.type), ref, view.source, dbType, ctx, p);
+        // Inherited roles: a hidden value only matches where it is visible (Note [Inherited computed fields]).
+        const visible = view.redact?.get(d.cf.name);
+        parts.push(visible === undefined ? cmp : andAll([visible, cmp]));
         break;
       }
       case 'column': {
@@ -132,9 +136,58 @@ function boolExpLevel(input: Input, view: TableView, type: GraphQLInputObjectTyp
         parts.push(andAll([localKeysVisible(view, mapping), rel]));
         break;
       }
-      case 'array-aggregate':
+      case 'array-aggregate': {
+        const target = readView(ctx, d.rel.target);
+        const mapping = d.rel.info.columnMapping;
+        const agg = aggregateBoolExp(value, target, mapping, inputObjectOf(def.type), ctx, p);
+        parts.push(andAll([localKeysVisible(view, mapping), agg]));
         break;
+      }
     }
+  }
+  return andAll(parts);
+}
+
+/**
+ * v2 compat: `<rel>_aggregate: {count: {arguments, distinct, filter, predicate}}`, the parent
+ * rows whose related rows (those the role may read, narrowed by `filter`) aggregate to a
+ * value satisfying `predicate`.
+ */
+function aggregateBoolExp(
+  input: Input,
+  target: TableView,
+  mapping: ir.ColumnMapping,
+  type: GraphQLInputObjectType,
+  ctx: ToIrContext,
+  path: string,
+): ir.BoolExp {
+  const parts: ir.BoolExp[] = [];
+  for (const [fn, value] of objectFields(input, ctx)) {
+    const fnDef = type.getFields()[fn];
+    if (fnDef === undefined || fn !== FIELD.count) continue;
+    const p = `${path}.${fn}`;
+    const defs = inputObjectOf(fnDef.type).getFields();
+    let columns: string[] = [];
+    let distinct = false;
+    let filter: ir.BoolExp | null = null;
+    let predicate: ir.BoolExp | null = null;
+    for (const [name, v] of objectFields(value, ctx)) {
+      const def = defs[name];
+      if (def === undefined || isNullInput(v, ctx)) continue;
+      if (name === ARG.arguments) {
+        const enumType = getNamedType(def.type) as GraphQLEnumType;
+        columns = listItems(v, ctx)
+          .map((i) => enumValue(i, enumType, ctx))
+          .filter((c): c is string => c !== null);
+      } else if (name === ARG.distinct) distinct = booleanValue(v, ctx) === true;
+      else if (name === ARG.filter) filter = toIrBoolExp(v, target, inputObjectOf(def.type), ctx, `${p}.${name}`);
+      else if (name === ARG.predicate) {
+        predicate = comparisonExp(v, inputObjectOf(def.type), { column: AGGREGATE_VALUE, cast: null }, target.source, 'int8', ctx, `${p}.${name}`);
+      }
+    }
+    if (predicate === null) throw new EngineError(ErrorCode.ValidationFailed, 'missing required field "predicate"', { path: p });
+    const where = andAll([target.filter, remoteKeysVisible(target, mapping), columnsVisible(target, columns), filter]);
+    parts.push({ kind: 'aggregate', target: target.info.name, mapping, where, aggregate: { fn: 'count', columns, distinct }, predicate });
   }
   return andAll(parts);
 }

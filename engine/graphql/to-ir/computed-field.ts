@@ -7,7 +7,7 @@ import type * as ir from '../../ir/index.ts';
 import type { ComputedFieldInfo } from '../../catalog/types.ts';
 
 /** The call of `cf` with the arguments `given` (toIrFunctionArgs; none for bool_exp and order_by uses). */
-export function toIrComputedCall(cf: ComputedFieldInfo, given: ReadonlyArray<{ name: string; value: ir.ParamSource }>): ir.ComputedFieldCall {
+export function toIrComputedCall(cf: ComputedFieldInfo, given: readonly ir.CallArgument[]): ir.ComputedFieldCall {
   const args = cf.sessionArgument === null ? given : [...given, { name: cf.sessionArgument, value: { kind: 'session-object' } as const }];
   return { function: cf.function, tableArgument: cf.tableArgument, args };
 }

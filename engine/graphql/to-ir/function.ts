@@ -8,6 +8,8 @@ import type * as ir from '../../ir/index.ts';
 import type { FunctionArgInfo, FunctionInfo, SourceInfo } from '../../catalog/types.ts';
 import type { RootFieldDescriptor } from '../schema/descriptors.ts';
 import { FUNCTION_ARGS } from '../schema/names.ts';
+import { ErrorCode } from '../../errors/codes.ts';
+import { EngineError } from '../../errors/engine-error.ts';
 import { valueEncoding } from '../schema/scalars.ts';
 import { argumentOf } from './collect-fields.ts';
 import { readView, type ToIrContext } from './context.ts';
@@ -28,26 +30,35 @@ export function toIrFunctionArgs(
   nodes: readonly FieldNode[],
   ctx: ToIrContext,
   path: string,
-): Array<{ name: string; value: ir.ParamSource }> {
+): ir.CallArgument[] {
   const node = argumentOf(nodes, FUNCTION_ARGS);
   const argDef = field.args.find((a) => a.name === FUNCTION_ARGS);
   if (node === undefined || argDef === undefined) return [];
   const type = getNamedType(argDef.type) as GraphQLInputObjectType;
   const defs = type.getFields();
   const given = new Map<string, Input>(objectFields(astInput(node), ctx));
-  const out: Array<{ name: string; value: ir.ParamSource }> = [];
+  const out: ir.CallArgument[] = [];
+  // Positional arguments come first; one left out ends them (Note [Unnamed function arguments]).
+  let skipped: FunctionArgInfo | null = null;
   for (const a of args) {
     const input = given.get(a.name);
     const def = defs[a.name];
-    if (input === undefined || def === undefined) continue;
+    const p = `${path}.args.${FUNCTION_ARGS}.${a.name}`;
+    if (input === undefined || def === undefined) {
+      if (a.positional === true) skipped ??= a;
+      continue;
+    }
+    if (a.positional === true && skipped !== null) {
+      throw new EngineError(ErrorCode.ValidationFailed, `"${a.name}" cannot be given without "${skipped.name}": the arguments up to an unnamed one are passed by position`, { path: p });
+    }
     // An explicit null is passed as SQL NULL (unlike an absent argument, which takes the default).
-    const value = leafParam(input, def.type, valueEncoding(source, a.dbType), ctx, true, `${path}.args.${FUNCTION_ARGS}.${a.name}`);
-    out.push({ name: a.name, value: value ?? { kind: 'const', value: null } });
+    const value = leafParam(input, def.type, valueEncoding(source, a.dbType), ctx, true, p);
+    out.push({ name: a.name, value: value ?? { kind: 'const', value: null }, ...(a.positional === true ? { positional: true } : {}) });
   }
   return out;
 }
 
-function functionCall(fn: FunctionInfo, args: Array<{ name: string; value: ir.ParamSource }>): ir.FunctionCall {
+function functionCall(fn: FunctionInfo, args: ir.CallArgument[]): ir.FunctionCall {
   const all = fn.sessionArgument === null ? args : [...args, { name: fn.sessionArgument, value: { kind: 'session-object' } as const }];
   return { name: fn.name, args: all };
 }

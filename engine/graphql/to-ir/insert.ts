@@ -60,9 +60,26 @@ function inputText(i: Input): string {
   return i.kind === 'ast' ? print(i.node) : JSON.stringify(i.value);
 }
 
+/**
+ * Whether a nested relationship's rows are inserted before their owner (an object relationship
+ * through the owner's foreign key) rather than after it with the owner's key (array relationships,
+ * and v2 compat: object relationships whose foreign key is on the target, or manual ones with
+ * `insertion_order: after_parent`).
+ */
+function isParent(rel: MutationView['insertRelationships'][number]): boolean {
+  return rel.info.kind === 'object' && rel.info.viaLocalForeignKey;
+}
+
+/** `"a", "b"`: column names as v2 lists them in messages. */
+function quotedKeys(columns: readonly ir.InputColumn[]): string {
+  return columns.map((c) => JSON.stringify(c.key)).join(', ');
+}
+
 /** What the rows of one level were seen to contain. */
 interface LevelRows {
   readonly rows: Input[];
+  /** Each row's v2 error path (`$.selectionSet.insert_author.args.objects[0].articles.data[1]`). */
+  readonly paths: string[];
   /** The `on_conflict` input of the relationship these rows come from (first seen), or of the root field. */
   onConflict: Input | null;
 }
@@ -80,11 +97,10 @@ function toIrLevel(view: MutationView, level: LevelRows, linked: readonly string
   const partitions = new Map<string, ir.InsertPartition>();
   const nested = new Map<string, LevelRows>();
   level.rows.forEach((row, i) => {
-    const p = `${path}[${i}]`;
+    const p = level.paths[i] ?? `${path}[${i}]`;
     const columns: ir.InputColumn[] = [];
     const parents: string[] = [];
-    // Columns whose value a relationship decides may not be given as well (v2 compat).
-    const setBy = new Map<string, string>(linked.map((c) => [c, 'the enclosing array relationship']));
+    const objectRels: [string, readonly string[]][] = [];
     for (const [key, value] of shapeFields(row, ctx)) {
       const column = byKey.get(key);
       if (column !== undefined) {
@@ -99,14 +115,17 @@ function toIrLevel(view: MutationView, level: LevelRows, linked: readonly string
         if (k === MUTATION.data) rows = rel.info.kind === 'object' ? [v] : shapeItems(v, ctx);
         if (k === MUTATION.onConflict && !isNullShape(v, ctx)) onConflict = v;
       }
-      if (rel.info.kind === 'object') {
+      const dataPath = `${p}.${key}.${MUTATION.data}`;
+      const paths = rel.info.kind === 'object' ? [dataPath] : rows.map((_, j) => `${dataPath}[${j}]`);
+      if (isParent(rel)) {
         parents.push(key);
-        for (const [local] of rel.info.columnMapping) setBy.set(local, `object relationship "${key}"`);
+        objectRels.push([key, rel.info.columnMapping.map(([local]) => local)]);
       }
       const seen = nested.get(key);
-      if (seen === undefined) nested.set(key, { rows: [...rows], onConflict });
+      if (seen === undefined) nested.set(key, { rows: [...rows], paths: [...paths], onConflict });
       else {
         seen.rows.push(...rows);
+        seen.paths.push(...paths);
         if (seen.onConflict === null) seen.onConflict = onConflict;
         else if (onConflict !== null && inputText(onConflict) !== inputText(seen.onConflict)) {
           // One INSERT per level: its rows share one ON CONFLICT clause.
@@ -114,9 +133,12 @@ function toIrLevel(view: MutationView, level: LevelRows, linked: readonly string
         }
       }
     }
-    for (const c of columns) {
-      const by = setBy.get(c.column);
-      if (by !== undefined) fail(`cannot insert "${c.key}" as its value is already being determined by ${by}`, p);
+    // v2 compat: columns whose value a relationship decides may not be given as well, in v2's words.
+    const fromParent = columns.filter((c) => linked.includes(c.column));
+    if (fromParent.length > 0) fail(`cannot insert ${quotedKeys(fromParent)} columns as their values are already being determined by parent insert`, p);
+    for (const [rel, locals] of objectRels) {
+      const clash = columns.filter((c) => locals.includes(c.column));
+      if (clash.length > 0) fail(`cannot insert object relationship "${rel}" as ${quotedKeys(clash)} column values are already determined`, `${p}.${rel}`);
     }
     columns.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     parents.sort();
@@ -129,10 +151,11 @@ function toIrLevel(view: MutationView, level: LevelRows, linked: readonly string
     const rel = rels.get(key);
     if (rel === undefined) continue;
     const mapping = rel.info.columnMapping;
-    const childLinked = rel.info.kind === 'object' ? [] : mapping.map(([, remote]) => remote);
+    const parent = isParent(rel);
+    const childLinked = parent ? [] : mapping.map(([, remote]) => remote);
     const lvl = toIrLevel(rel.target, rows, childLinked, ctx, `${path}.${key}.data`);
-    const n: ir.NestedInsert = { key, name: rel.info.name, mapping, level: lvl };
-    (rel.info.kind === 'object' ? parents : children).push(n);
+    const n: ir.NestedInsert = { key, name: rel.info.name, mapping, level: lvl, ...(rel.info.kind === 'object' && !parent ? { one: true } : {}) };
+    (parent ? parents : children).push(n);
   }
   const onConflictType = level.onConflict === null ? null : conflictType(view, ctx);
   const onConflict = level.onConflict === null || onConflictType === null ? null : toIrOnConflict(level.onConflict, view, onConflictType, ctx, `${path}.on_conflict`);
@@ -184,7 +207,9 @@ export function toIrInsert(
   path: string,
 ): ir.Insert {
   const rows = one ? [rowsInput] : shapeItems(rowsInput, ctx);
-  const root = toIrLevel(view, { rows, onConflict }, [], ctx, `${path}.args.${one ? MUTATION.object : MUTATION.objects}`);
+  const argPath = `${path}.args.${one ? MUTATION.object : MUTATION.objects}`;
+  const paths = one ? [argPath] : rows.map((_, i) => `${argPath}[${i}]`);
+  const root = toIrLevel(view, { rows, paths, onConflict }, [], ctx, argPath);
   const doc = rowsDoc(rowsInput, view, ctx);
   return {
     rows: docParam(one ? { kind: 'array', items: [doc] } : doc),

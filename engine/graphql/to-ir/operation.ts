@@ -7,6 +7,7 @@
 import {
   execute,
   getNamedType,
+  print,
   Kind,
   visit,
   type DocumentNode,
@@ -33,10 +34,12 @@ import { toIrRemoteField } from './remote.ts';
 import { plainSource, toIrAggregate, toIrFields, toIrRowSource } from './select.ts';
 import { argumentOf } from './collect-fields.ts';
 import { andAll } from '../../ir/bool-exp.ts';
+import { toIrActionField } from '../../actions/to-ir.ts';
+import type { ActionFieldDescriptor } from '../../actions/schema.ts';
 
 /** The IR of an operation and how it used each variable. */
 export interface OperationIr {
-  readonly fields: readonly ir.RootField[];
+  readonly fields: readonly ir.OperationField[];
   /** Remote relationships to fill in after the reads (Note [Remote joins] in execute/remote-join.ts). */
   readonly joins: readonly ir.RemoteJoin[];
   readonly variableUse: ReadonlyMap<string, VariableUse>;
@@ -92,14 +95,15 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
     remoteSchemaPermissions: opts.remoteSchemaPermissions === true,
   };
   const kind = opts.operation.operation;
+  let requestQuery: string | null = null;
   const root = (kind === 'subscription' ? opts.schema.getSubscriptionType() : kind === 'mutation' ? opts.schema.getMutationType() : opts.schema.getQueryType()) as GraphQLObjectType;
   const fields = rootFieldsOf(root, [opts.operation.selectionSet], '$');
   return { fields, variableUse: ctx.variableUse, joins: ctx.remoteJoins ?? [] };
 
   /** The root fields selected on `root` (the operation's root type, or a source's namespace type). */
-  function rootFieldsOf(root: GraphQLObjectType, selectionSets: readonly (SelectionSetNode | undefined)[], at: string): ir.RootField[] {
+  function rootFieldsOf(root: GraphQLObjectType, selectionSets: readonly (SelectionSetNode | undefined)[], at: string): ir.OperationField[] {
     const defs = root.getFields();
-    const fields: ir.RootField[] = [];
+    const fields: ir.OperationField[] = [];
     for (const [alias, nodes] of collectFields(root, selectionSets, ctx)) {
       const name = nodes[0]?.name.value ?? alias;
       const path = `${at}.selectionSet.${alias}`;
@@ -112,10 +116,15 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
         continue;
       }
       const def = defs[name];
-      const d = def === undefined ? undefined : descriptorOf<RootFieldDescriptor>(def.extensions);
+      const d = def === undefined ? undefined : descriptorOf<RootFieldDescriptor | ActionFieldDescriptor>(def.extensions);
       if (def !== undefined && d?.kind === 'namespace') {
         const inner = rootFieldsOf(getNamedType(def.type) as GraphQLObjectType, nodes.map((n) => n.selectionSet), path);
-        fields.push({ kind: 'namespace', alias, source: d.source, fields: inner });
+        fields.push({ kind: 'namespace', alias, source: d.source, fields: inner.filter((f): f is ir.RootField => f.kind !== 'action') });
+        continue;
+      }
+      if (def !== undefined && d?.kind === 'action') {
+        requestQuery ??= print(opts.document);
+        fields.push(toIrActionField(d, def, nodes, ctx, alias, path, kind === 'mutation' ? 'mutation' : 'query', requestQuery));
         continue;
       }
       if (def !== undefined && (d?.kind === 'function' || d?.kind === 'function-aggregate')) {

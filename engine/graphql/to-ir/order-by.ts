@@ -53,7 +53,9 @@ function orderObject(
       }
       case 'computed-scalar': {
         const dir = direction(value, getNamedType(def.type) as GraphQLEnumType, ctx);
-        if (dir !== null) out.push({ target: wrap({ kind: 'computed-field', call: toIrComputedCall(d.cf, []) }), ...dir });
+        const visible = view.redact?.get(d.cf.name);
+        const target: ir.OrderTarget = { kind: 'computed-field', call: toIrComputedCall(d.cf, []), ...(visible === undefined ? {} : { visible }) };
+        if (dir !== null) out.push({ target: wrap(target), ...dir });
         break;
       }
       case 'object-relationship': {
@@ -72,37 +74,45 @@ function orderObject(
         orderObject(value, getNamedType(def.type) as GraphQLInputObjectType, t, true, inner, ctx, out);
         break;
       }
-      case 'array-aggregate':
-        aggregateOrder(value, getNamedType(def.type) as GraphQLInputObjectType, view, d, wrap, ctx, out);
+      case 'array-aggregate': {
+        const t = readView(ctx, d.rel.target);
+        const mapping = d.rel.info.columnMapping;
+        const keyVisible = localKeysVisible(view, mapping);
+        const key = (aggregate: ir.AggregateKey): ir.OrderTarget =>
+          wrap({
+            kind: 'array-aggregate',
+            target: t.info.name,
+            mapping,
+            filter: targetFilter(t, mapping),
+            ...(keyVisible === null ? {} : { keyVisible }),
+            aggregate,
+          });
+        aggregateOrder(value, getNamedType(def.type) as GraphQLInputObjectType, t, key, ctx, out);
         break;
+      }
+      case 'computed-aggregate': {
+        // v2 compat: `<cf>_aggregate: {count: desc}` sorts by an aggregate of the rows the function returns.
+        const t = readView(ctx, d.target);
+        const call = toIrComputedCall(d.cf, []);
+        const key = (aggregate: ir.AggregateKey): ir.OrderTarget => wrap({ kind: 'computed-aggregate', call, filter: t.filter === null || isTrue(t.filter) ? null : t.filter, aggregate });
+        aggregateOrder(value, getNamedType(def.type) as GraphQLInputObjectType, t, key, ctx, out);
+        break;
+      }
       default:
         break;
     }
   }
 }
 
-/** `<rel>_aggregate: {count: asc, max: {col: desc}}`. */
+/** `<rel>_aggregate: {count: asc, max: {col: desc}}` over rows of `t`; `key` makes the sort target of an aggregate. */
 function aggregateOrder(
   input: Input,
   type: GraphQLInputObjectType,
-  view: TableView,
-  d: Extract<TableFieldDescriptor, { kind: 'array-aggregate' }>,
-  wrap: Wrap,
+  t: TableView,
+  key: (aggregate: ir.AggregateKey) => ir.OrderTarget,
   ctx: ToIrContext,
   out: ir.OrderBy[],
 ): void {
-  const t = readView(ctx, d.rel.target);
-  const mapping = d.rel.info.columnMapping;
-  const keyVisible = localKeysVisible(view, mapping);
-  const key = (aggregate: ir.AggregateKey): ir.OrderTarget =>
-    wrap({
-      kind: 'array-aggregate',
-      target: t.info.name,
-      mapping,
-      filter: targetFilter(t, mapping),
-      ...(keyVisible === null ? {} : { keyVisible }),
-      aggregate,
-    });
   const defs = type.getFields();
   for (const [name, value] of objectFields(input, ctx)) {
     const def = defs[name];

@@ -26,6 +26,7 @@ import {
   type PermissionOperator,
 } from '../../catalog/permission-operators.ts';
 import { andAll } from '../../ir/bool-exp.ts';
+import { comparedColumn } from '../../catalog/stages/permissions.ts';
 
 const DENY: ir.BoolExp = { kind: 'or', items: [] };
 
@@ -79,7 +80,13 @@ function onComputedField(e: ir.BoolExp, cf: ComputedFieldInfo): ir.BoolExp {
   }
 }
 
-function columnExp(column: ColumnInfo, spec: unknown, table: TableInfo, source: SourceInfo): ir.BoolExp {
+/** The table a permission is on, for its `["$", column]` operands; `used` is set when one is met. */
+interface Root {
+  readonly table: TableInfo;
+  used: boolean;
+}
+
+function columnExp(column: ColumnInfo, spec: unknown, table: TableInfo, source: SourceInfo, root: Root): ir.BoolExp {
   const ref: ir.ColumnRef = { column: column.name, cast: null };
   if (!isObject(spec)) return { kind: 'compare', left: ref, op: 'eq', right: operand('eq', spec, column, source), dbType: column.dbType };
   const parts: ir.BoolExp[] = [];
@@ -89,10 +96,12 @@ function columnExp(column: ColumnInfo, spec: unknown, table: TableInfo, source: 
     if (op === 'is_null') {
       parts.push({ kind: 'is-null', left: ref, isNull: v === true });
     } else if (COLUMN_OPERATORS.has(op)) {
-      const other = table.columns.find((c) => c.name === v);
+      const operand = comparedColumn(v);
+      const other = operand === null ? undefined : (operand.root ? root.table : table).columns.find((c) => c.name === operand.column);
       const cmp = COLUMN_COMPARE[op];
-      if (other === undefined || cmp === undefined) return DENY;
-      parts.push({ kind: 'compare-columns', left: ref, op: cmp, right: { column: other.name, cast: null } });
+      if (operand === null || other === undefined || cmp === undefined) return DENY;
+      if (operand.root) root.used = true;
+      parts.push({ kind: 'compare-columns', left: ref, op: cmp, right: { column: other.name, cast: null }, ...(operand.root ? { rightRoot: true } : {}) });
     } else {
       const cmp = op as ir.CompareOp;
       parts.push({ kind: 'compare', left: ref, op: cmp, right: operand(cmp, v, column, source), dbType: column.dbType });
@@ -101,44 +110,44 @@ function columnExp(column: ColumnInfo, spec: unknown, table: TableInfo, source: 
   return andAll(parts);
 }
 
-function convert(exp: unknown, table: TableInfo, source: SourceInfo): ir.BoolExp {
+function convert(exp: unknown, table: TableInfo, source: SourceInfo, root: Root): ir.BoolExp {
   if (!isObject(exp)) return DENY;
   const parts: ir.BoolExp[] = [];
   for (const [key, value] of Object.entries(exp)) {
     const conn = connective(key);
     if (conn === 'and' || conn === 'or') {
-      const items = Array.isArray(value) ? value.map((v) => convert(v, table, source)) : [DENY];
+      const items = Array.isArray(value) ? value.map((v) => convert(v, table, source, root)) : [DENY];
       parts.push(conn === 'and' ? andAll(items) : { kind: 'or', items });
       continue;
     }
     if (conn === 'not') {
-      parts.push({ kind: 'not', item: convert(value, table, source) });
+      parts.push({ kind: 'not', item: convert(value, table, source, root) });
       continue;
     }
     if (conn === 'exists') {
-      parts.push(existsExp(value, source));
+      parts.push(existsExp(value, source, root));
       continue;
     }
     const column = table.columns.find((c) => c.name === key);
     if (column !== undefined) {
-      parts.push(columnExp(column, value, table, source));
+      parts.push(columnExp(column, value, table, source, root));
       continue;
     }
     const computed = scalarComputedColumn(table.computedFields, key);
     if (computed !== null) {
-      parts.push(onComputedField(columnExp(computed.column, value, table, source), computed.field));
+      parts.push(onComputedField(columnExp(computed.column, value, table, source, root), computed.field));
       continue;
     }
     const rel = table.relationships.find((r) => r.name === key);
     const target = rel === undefined ? undefined : source.tables.get(tableKey(rel.target));
     if (rel === undefined || target === undefined) return DENY;
     // An array relationship holds when some related row satisfies the inner expression.
-    parts.push({ kind: 'relationship', target: rel.target, mapping: rel.columnMapping, where: convert(value, target, source) });
+    parts.push({ kind: 'relationship', target: rel.target, mapping: rel.columnMapping, where: convert(value, target, source, root) });
   }
   return andAll(parts);
 }
 
-function existsExp(value: unknown, source: SourceInfo): ir.BoolExp {
+function existsExp(value: unknown, source: SourceInfo, root: Root): ir.BoolExp {
   if (!isObject(value)) return DENY;
   const t = value['_table'];
   const name = typeof t === 'string' ? { schema: 'public', name: t } : isObject(t) && typeof t['name'] === 'string'
@@ -146,7 +155,7 @@ function existsExp(value: unknown, source: SourceInfo): ir.BoolExp {
     : null;
   const target = name === null ? undefined : source.tables.get(tableKey(name));
   if (name === null || target === undefined) return DENY;
-  return { kind: 'exists', target: name, where: convert(value['_where'] ?? {}, target, source) };
+  return { kind: 'exists', target: name, where: convert(value['_where'] ?? {}, target, source, root) };
 }
 
 /**
@@ -166,7 +175,10 @@ export function toIrPermissionFilter(exp: unknown, table: TableInfo, source: Sou
   }
   let out = perTable.get(exp);
   if (out === undefined) {
-    out = convert(exp, table, source);
+    const root: Root = { table, used: false };
+    out = convert(exp, table, source, root);
+    // `["$", column]` operands read the row the permission is applied to, wherever it is embedded.
+    if (root.used) out = { kind: 'permission-root', item: out };
     perTable.set(exp, out);
   }
   return out;

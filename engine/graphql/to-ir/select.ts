@@ -174,7 +174,9 @@ function fieldsLevel(view: TableView, type: GraphQLObjectType, nodes: readonly F
       }
       case 'computed-scalar': {
         const asText = ctx.stringifyNumericTypes && d.cf.returns.kind === 'scalar' && isBigNumeric(view.source, d.cf.returns.dbType);
-        out.push({ kind: 'computed-scalar', alias, call: toIrComputedCall(d.cf, toIrFunctionArgs(view.source, d.cf.args, def, fieldNodes, ctx, p)), asText });
+        const call = toIrComputedCall(d.cf, toIrFunctionArgs(view.source, d.cf.args, def, fieldNodes, ctx, p));
+        const visible = view.redact?.get(d.cf.name);
+        out.push({ kind: 'computed-scalar', alias, call, asText, ...(visible === undefined ? {} : { visible }) });
         break;
       }
       case 'computed-rows': {

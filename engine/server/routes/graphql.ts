@@ -45,6 +45,15 @@ export async function registerGraphqlRoutes(app: FastifyInstance, opts: { deps: 
     return send(request, reply, await answerGraphql(deps, { method: 'GET', headers: request.headers, payload: q === -1 ? '' : request.url.slice(q + 1) }, cancellable(request, reply)));
   });
 
+  // v2 compat: the older endpoint, the same API with errors answered with their HTTP status (400, 500…).
+  app.post('/v1alpha1/graphql', async (request, reply) =>
+    send(
+      request,
+      reply,
+      await answerGraphql(deps, { method: 'POST', headers: request.headers, payload: request.body, errorStatus: true }, cancellable(request, reply)),
+    ),
+  );
+
   app.post('/v1/graphql/explain', async (request, reply) => {
     let isAdmin = false;
     try {

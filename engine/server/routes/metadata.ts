@@ -1,5 +1,6 @@
 /**
- * `/v1/metadata`, `/v1/query` and `/v2/query`: admin-only JSON APIs.
+ * `/v1/metadata`, `/v1/query` and `/v2/query`: admin-only JSON APIs, but for the v1 data
+ * operations of the query APIs, which run with the request's role.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ApiFamily } from '../../api/contract.ts';
@@ -29,9 +30,16 @@ export async function registerMetadataRoutes(app: FastifyInstance, opts: { deps:
       const ctx = contextOf(request.raw);
       try {
         requireJsonContentType(request.headers['content-type']);
-        const session = await authenticate(deps, request, reply, tryParseJsonBody(request.body));
+        const parsed = tryParseJsonBody(request.body);
+        const session = await authenticate(deps, request, reply, parsed);
         isAdmin = session.isAdmin;
         ctx.session = session;
+        // v1 data operations run with the request's role (Note [Legacy DML]); everything else is admin-only.
+        const data = family === 'metadata' || parsed === undefined ? null : await deps.graphql.legacyQuery(session, parsed, ctx);
+        if (data !== null) {
+          if (data.status >= 400 && 'json' in data) ctx.failure = failureOf(data.json);
+          return sendApiResponse(reply, data);
+        }
         requireAdmin(session);
         const body = parseJsonBody(request.body);
         assertMetadataBody(body);

@@ -178,3 +178,43 @@ class Evaluator {
     }
   }
 }
+
+/** The first call in `node` of a function not in `known`, as an error at the call; null when all are known. */
+export function unknownFunction(node: Node, known: ReadonlySet<string>): KritiError | null {
+  switch (node.kind) {
+    case 'literal':
+    case 'path':
+      return null;
+    case 'string':
+      for (const p of node.parts) {
+        if (typeof p === 'string') continue;
+        const e = unknownFunction(p, known);
+        if (e !== null) return e;
+      }
+      return null;
+    case 'array':
+      for (const i of node.items) {
+        const e = unknownFunction(i, known);
+        if (e !== null) return e;
+      }
+      return null;
+    case 'object':
+      for (const [, v] of node.fields) {
+        const e = unknownFunction(v, known);
+        if (e !== null) return e;
+      }
+      return null;
+    case 'binary':
+      return unknownFunction(node.left, known) ?? unknownFunction(node.right, known);
+    case 'call':
+      return known.has(node.name) ? unknownFunction(node.argument, known) : new KritiError('Function Error', `unknown function '${node.name}'`, node.span);
+    case 'if':
+      for (const [c, b] of node.branches) {
+        const e = unknownFunction(c, known) ?? unknownFunction(b, known);
+        if (e !== null) return e;
+      }
+      return node.otherwise === null ? null : unknownFunction(node.otherwise, known);
+    case 'range':
+      return unknownFunction(node.source, known) ?? unknownFunction(node.body, known);
+  }
+}

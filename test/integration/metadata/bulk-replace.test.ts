@@ -40,7 +40,7 @@ describe('bulk', () => {
       { type: 'pg_track_table', args: { table: 'profiles' } },
       { type: 'pg_track_table', args: { table: 'profiles' } },
     ]);
-    expect(r2.body).toMatchObject({ code: 'already-tracked', path: '$.args[1].args.table' });
+    expect(r2.body).toMatchObject({ code: 'already-tracked', path: '$.args[1].args' });
     const after = await f.md('export_metadata', {}, { version: 2 });
     expect(after.body).toEqual(before.body);
     expect(f.engine.engine.metadata.catalogRef.current.sources.get('default')?.tables.has('public.profiles')).toBe(false);

@@ -110,7 +110,7 @@ describe('replace_metadata refuses bad documents', () => {
     doc.query_collections = [{ name: 'qc', definition: { queries: [] }, comment: null }];
     doc.allowlist = [{ collection: 'qc', scope: { global: true } }];
     doc.cron_triggers = [{ name: 'c', webhook: 'w', schedule: '* * * * *', include_in_metadata: true, payload: {}, retry_conf: {}, headers: [], comment: 'x' }];
-    doc.custom_types = { scalars: [], enums: [], objects: [{ name: 'O', fields: [] }], input_objects: [] };
+    doc.custom_types = { scalars: [], enums: [], objects: [{ name: 'O', fields: [{ name: 'x', type: 'Int' }] }], input_objects: [] };
     const r = await f.md('replace_metadata', doc);
     expect(r.body).toEqual({ message: 'success' });
     expect(await f.exported()).toEqual(doc);

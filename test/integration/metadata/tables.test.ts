@@ -26,7 +26,7 @@ describe('tracking tables', () => {
     expect((await f.md('pg_track_table', { source: 'default', table: { schema: 'public', name: 'articles' } })).status).toBe(200);
     const again = await f.md('pg_track_table', { table: 'authors' });
     expect(again.status).toBe(400);
-    expect(again.body).toMatchObject({ code: 'already-tracked', path: '$.args.table' });
+    expect(again.body).toMatchObject({ code: 'already-tracked', path: '$.args' });
     const doc = await f.exported();
     expect(doc.sources[0].tables.map((t: any) => t.table)).toEqual([
       { name: 'authors', schema: 'public' },

@@ -102,6 +102,9 @@ describe('what a scrape shows', () => {
     expect(sample(text, 'engine_http_requests_total{api="metadata",status="200"}')).toBe(1);
     expect(sample(text, 'engine_http_request_duration_seconds_count{api="graphql"}')).toBe(7);
     expect(sample(text, 'engine_http_connections')).toBeGreaterThanOrEqual(1);
+    // The default source's pool: it has run statements, so it has opened connections.
+    expect(sample(text, 'engine_postgres_connections{source_name="default",state="total"}')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'engine_postgres_connections{source_name="default",state="waiting"}')).toBe(0);
   });
 
   it('follows the metadata resource version and its inconsistencies', async () => {

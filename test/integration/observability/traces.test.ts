@@ -153,6 +153,11 @@ describe('traces of GraphQL requests', () => {
     expect(attr(operation, 'graphql.operation.name')).toBe('Items');
     // A plan-cache miss: every step, in order.
     expect(childrenOf(spans, operation)).toEqual(['parse', 'validate', 'allow', 'toIr', 'plan', 'bind', 'run', 'respond']);
+    const run = one(spans, 'run');
+    expect(attr(run, 'db.system.name')).toBe('postgresql');
+    expect(attr(run, 'db.query.text')).toMatch(/SELECT/);
+    expect(attr(run, 'engine.statements')).toBe(1);
+    expect(attr(run, 'engine.sources')).toBe('default');
     for (const s of spans) {
       expect(BigInt(s.endTimeUnixNano)).toBeGreaterThanOrEqual(BigInt(s.startTimeUnixNano));
       expect(s.status?.code ?? 0).not.toBe(STATUS_ERROR);

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { startTestEngine, type TestEngine } from '../../support/engine.ts';
+import { openRawSocket } from '../../support/ws-client.ts';
 
 let db: TestDatabase;
 let on: TestEngine;
@@ -130,5 +131,21 @@ describe('the allow-list', () => {
   it('checks each operation of a batch', async () => {
     const r = await on.post('/v1/graphql', [{ query: '{ author { name } }' }, { query: '{ book { id } }' }], as(user));
     expect(r.body).toEqual([{ data: { author: [{ name: 'Ann' }] } }, NOT_ALLOWED]);
+  });
+
+  it('applies to subscriptions over WebSocket too (the same allow step)', async () => {
+    const ws = await openRawSocket(on.url, 'graphql-transport-ws', as(user));
+    try {
+      ws.send({ type: 'connection_init' });
+      await ws.waitFor((m) => m['type'] === 'connection_ack');
+      ws.send({ type: 'subscribe', id: 'no', payload: { query: 'subscription { book { id } }' } });
+      const refused = await ws.waitFor((m) => m['id'] === 'no');
+      expect(refused).toMatchObject({ type: 'error', payload: [{ message: 'query is not allowed', extensions: { code: 'validation-failed' } }] });
+      expect((await on.metadata({ type: 'add_query_to_collection', args: { collection_name: 'app', query_name: 'sub', query: 'subscription { book(order_by: {id: asc}) { id } }' } })).status).toBe(200);
+      ws.send({ type: 'subscribe', id: 'yes', payload: { query: 'subscription { book(order_by: {id: asc}) { id } }' } });
+      expect(await ws.waitFor((m) => m['id'] === 'yes')).toMatchObject({ type: 'next', payload: { data: { book: [{ id: 1 }, { id: 2 }] } } });
+    } finally {
+      ws.close();
+    }
   });
 });

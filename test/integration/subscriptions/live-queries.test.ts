@@ -67,7 +67,12 @@ describe('refetch on change', () => {
     // One cohort (one query and variable shape), one group per distinct value.
     expect(live.stats).toEqual({ cohorts: 1, groups: 3, tracked: 1 });
     const before = live.statements;
-    await new Promise((r) => setTimeout(r, 500));
+    // The idle window is paced by the polling engine's own refetches (100 ms apart), not by a
+    // fixed sleep: on busy cores both engines slow down together.
+    const pacer = watch(client(polling.url), BY_PK, { id: 1 });
+    await expect.poll(() => pacer.results.length).toBe(1);
+    const paced = polling.engine.socket.live.statements;
+    await expect.poll(() => polling.engine.socket.live.statements - paced, { timeout: 15_000 }).toBeGreaterThanOrEqual(5);
     expect(live.statements).toBe(before);
     await s.db.sql('UPDATE counters SET value = 7 WHERE id = 2');
     await expect.poll(() => value(subs[1]?.results.at(-1)), { timeout: 5000 }).toBe(7);

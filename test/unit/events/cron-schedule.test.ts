@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { cronMatches, parseCronSchedule } from '../../../engine/events/cron-schedule.ts';
+import { parseSchedule, scheduleMatches } from '../../../engine/events/scheduled/cron-schedule.ts';
+
+function parseCronSchedule(text: string): string {
+  const p = parseSchedule(text);
+  if (!p.ok) throw new Error(p.reason);
+  return p.expression;
+}
+const cronMatches = scheduleMatches;
 import { parseRetryAfter } from '../../../engine/events/webhook-client.ts';
 
 describe('cron schedules of cleanup_config', () => {

@@ -3,6 +3,7 @@
  * contributor in list order, and a contributor's fingerprint part decides,
  * with the others, which roles share a schema.
  */
+import { ACTION_ROOT_FIELDS } from '../../../engine/actions/schema.ts';
 import { GraphQLString, printSchema, type GraphQLObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { Catalog, TableInfo } from '../../../engine/catalog/types.ts';
@@ -46,12 +47,12 @@ function withTwin(catalog: Catalog): Catalog {
 const fieldNames = (t: GraphQLObjectType | null | undefined): string[] => Object.keys(t?.getFields() ?? {});
 
 describe('root-field contributors', () => {
-  it('are tables, functions, then remote schemas, and the list given builds the same schema as the default', () => {
-    expect(ROOT_FIELD_CONTRIBUTORS).toEqual([TABLE_ROOT_FIELDS, FUNCTION_ROOT_FIELDS, REMOTE_ROOT_FIELDS]);
+  it('are tables, functions, actions, then remote schemas, and the list given builds the same schema as the default', () => {
+    expect(ROOT_FIELD_CONTRIBUTORS).toEqual([TABLE_ROOT_FIELDS, FUNCTION_ROOT_FIELDS, ACTION_ROOT_FIELDS, REMOTE_ROOT_FIELDS]);
     const catalog = musicCatalog();
     for (const [role, isAdmin] of [['admin', true], ['user', false]] as const) {
       const byDefault = printSchema(buildRoleSchema(catalog, role, isAdmin).schema);
-      const explicit = printSchema(buildRoleSchema(catalog, role, isAdmin, { contributors: [TABLE_ROOT_FIELDS, FUNCTION_ROOT_FIELDS] }).schema);
+      const explicit = printSchema(buildRoleSchema(catalog, role, isAdmin, { contributors: [TABLE_ROOT_FIELDS, FUNCTION_ROOT_FIELDS, ACTION_ROOT_FIELDS] }).schema);
       expect(explicit).toBe(byDefault);
     }
   });

@@ -111,6 +111,12 @@ describe('request transforms', () => {
     expect(e.internal).toEqual([expect.objectContaining({ error_code: 'Parse Error', source_position: expect.objectContaining({ start_line: 1, start_column: 18 }) })]);
   });
 
+  it('an unknown function is refused when the transform is compiled', () => {
+    const e = engineError(() => compileRequestTransform({ version: 2, body: { action: 'transform', template: '{"a": {{ shout($body) }}}' } }, '$.t'));
+    expect(e.message).toContain("unknown function 'shout' at line 1, column 10");
+    expect(engineError(() => compileResponseTransform({ body: '{{ nope(1) }}' }, '$.r')).path).toBe('$.r.body');
+  });
+
   it('a template that fails to evaluate is validation-failed with the position', () => {
     const t = compileRequestTransform({ url: '{{$base_url}}/{{$body.nope}}' }, '$.t');
     const e = engineError(() => applyRequestTransform(t, request, session));

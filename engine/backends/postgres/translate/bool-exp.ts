@@ -1,5 +1,6 @@
 /** ir.BoolExp → a Postgres boolean expression over one row alias. */
 import type * as ir from '../../../ir/index.ts';
+import { AGGREGATE_VALUE, isTrue } from '../../../ir/bool-exp.ts';
 import { ident, join, param, qualified, raw, sql, type Fragment } from '../../sql/fragment.ts';
 import { isJsonType } from '../scalars.ts';
 import { translateComputedCall } from './computed-field.ts';
@@ -63,19 +64,25 @@ export function conjunction(parts: readonly Fragment[]): Fragment {
   return sql`(${join(parts, ' AND ')})`;
 }
 
-/** Translates `e` for rows named `row`. */
-export function translateBoolExp(e: ir.BoolExp, row: string, aliases: AliasCounter): Fragment {
+/**
+ * Translates `e` for rows named `row`. `root`: the row a permission expression started on, which
+ * its `["$", column]` references read (set by `permission-root`).
+ */
+export function translateBoolExp(e: ir.BoolExp, row: string, aliases: AliasCounter, root: string = row): Fragment {
+  const sub = (x: ir.BoolExp, r: string): Fragment => translateBoolExp(x, r, aliases, root);
   switch (e.kind) {
+    case 'permission-root':
+      return translateBoolExp(e.item, row, aliases, row);
     case 'and':
-      return conjunction(e.items.map((i) => translateBoolExp(i, row, aliases)));
+      return conjunction(e.items.map((i) => sub(i, row)));
     case 'or':
       if (e.items.length === 0) return raw('false');
       return sql`(${join(
-        e.items.map((i) => translateBoolExp(i, row, aliases)),
+        e.items.map((i) => sub(i, row)),
         ' OR ',
       )})`;
     case 'not':
-      return sql`(NOT ${translateBoolExp(e.item, row, aliases)})`;
+      return sql`(NOT ${sub(e.item, row)})`;
     case 'is-null':
       return sql`(${columnExpr(row, e.left, null)} ${raw(e.isNull ? 'IS NULL' : 'IS NOT NULL')})`;
     case 'compare': {
@@ -104,21 +111,34 @@ export function translateBoolExp(e: ir.BoolExp, row: string, aliases: AliasCount
       return e.op === 'in' ? any : sql`(NOT ${any})`;
     }
     case 'compare-columns':
-      return sql`(${columnExpr(row, e.left, null)} ${raw(INFIX[e.op])} ${columnExpr(row, e.right, null)})`;
+      return sql`(${columnExpr(row, e.left, null)} ${raw(INFIX[e.op])} ${columnExpr(e.rightRoot === true ? root : row, e.right, null)})`;
     case 'relationship': {
       const inner = aliases.fresh();
-      const conds = [...translateJoin(e.mapping, row, inner), translateBoolExp(e.where, inner, aliases)];
+      const conds = [...translateJoin(e.mapping, row, inner), sub(e.where, inner)];
       return sql`EXISTS (SELECT 1 FROM ${qualified(e.target.schema, e.target.name)} AS ${ident(inner)} WHERE ${conjunction(conds)})`;
+    }
+    case 'aggregate': {
+      // The aggregate over the related rows is one row; the predicate reads its value as a column.
+      const inner = aliases.fresh();
+      const agg = aliases.fresh();
+      const conds = translateJoin(e.mapping, row, inner);
+      if (!isTrue(e.where)) conds.push(sub(e.where, inner));
+      const { columns, distinct } = e.aggregate;
+      const cols = columns.map((c) => columnOf(inner, c));
+      const arg = cols.length === 1 && cols[0] !== undefined ? cols[0] : sql`(${join(cols, ', ')})`;
+      const value = cols.length === 0 ? raw('count(*)') : distinct ? sql`count(DISTINCT ${arg})` : sql`count(${arg})`;
+      const rows = sql`(SELECT ${value} AS ${ident(AGGREGATE_VALUE)} FROM ${qualified(e.target.schema, e.target.name)} AS ${ident(inner)} WHERE ${conjunction(conds)})`;
+      return sql`EXISTS (SELECT 1 FROM ${rows} AS ${ident(agg)} WHERE ${sub(e.predicate, agg)})`;
     }
     case 'computed-rows': {
       const inner = aliases.fresh();
-      return sql`EXISTS (SELECT 1 FROM ${translateComputedCall(e.call, row)} AS ${ident(inner)} WHERE ${translateBoolExp(e.where, inner, aliases)})`;
+      return sql`EXISTS (SELECT 1 FROM ${translateComputedCall(e.call, row)} AS ${ident(inner)} WHERE ${sub(e.where, inner)})`;
     }
     case 'holds':
-      return sql`(${translateBoolExp(e.item, row, aliases)}) IS TRUE`;
+      return sql`(${sub(e.item, row)}) IS TRUE`;
     case 'exists': {
       const inner = aliases.fresh();
-      return sql`EXISTS (SELECT 1 FROM ${qualified(e.target.schema, e.target.name)} AS ${ident(inner)} WHERE ${translateBoolExp(e.where, inner, aliases)})`;
+      return sql`EXISTS (SELECT 1 FROM ${qualified(e.target.schema, e.target.name)} AS ${ident(inner)} WHERE ${sub(e.where, inner)})`;
     }
   }
 }

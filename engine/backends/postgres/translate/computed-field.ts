@@ -2,6 +2,11 @@
 import type * as ir from '../../../ir/index.ts';
 import { ident, join, param, qualified, sql, type Fragment } from '../../sql/fragment.ts';
 
+/** Call arguments: positional ones first, in order, then `"name" => value` (Note [Unnamed function arguments]). */
+export function callArguments(args: readonly ir.CallArgument[]): Fragment[] {
+  return args.map((a) => (a.positional === true ? param(a.value) : sql`${ident(a.name)} => ${param(a.value)}`));
+}
+
 /**
  * `"schema"."fn"("_0", "arg" => $1, ...)`: the row goes first by position
  * (or by name when the metadata names the table argument), the others by
@@ -9,7 +14,7 @@ import { ident, join, param, qualified, sql, type Fragment } from '../../sql/fra
  */
 export function translateComputedCall(call: ir.ComputedFieldCall, row: string): Fragment {
   const rowArg = call.tableArgument === null ? ident(row) : sql`${ident(call.tableArgument)} => ${ident(row)}`;
-  const args = [rowArg, ...call.args.map((a) => sql`${ident(a.name)} => ${param(a.value)}`)];
+  const args = [rowArg, ...callArguments(call.args)];
   return sql`${qualified(call.function.schema, call.function.name)}(${join(args, ', ')})`;
 }
 

@@ -191,7 +191,9 @@ function rowsCtes(n: Node, rows: ir.ParamSource, out: Fragment[]): void {
   }
   for (const { nested, node } of n.children) {
     const data = nestedData('o', nested.key);
-    out.push(sql`${ident(rowsCte(node))} AS (SELECT row_number() OVER (ORDER BY "o"."__ord", "e"."ord") AS "__ord", "o"."__ord" AS "__pord", "e"."value" AS "__j" FROM ${owner} AS "o" CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(${data}) = 'array' THEN ${data} END) WITH ORDINALITY AS "e"("value", "ord"))`);
+    // A one-to-one child (an object relationship with the foreign key on the target) is one object: a list of one.
+    const list = nested.one === true ? sql`CASE WHEN jsonb_typeof(${data}) = 'object' THEN jsonb_build_array(${data}) END` : sql`CASE WHEN jsonb_typeof(${data}) = 'array' THEN ${data} END`;
+    out.push(sql`${ident(rowsCte(node))} AS (SELECT row_number() OVER (ORDER BY "o"."__ord", "e"."ord") AS "__ord", "o"."__ord" AS "__pord", "e"."value" AS "__j" FROM ${owner} AS "o" CROSS JOIN LATERAL jsonb_array_elements(${list}) WITH ORDINALITY AS "e"("value", "ord"))`);
     rowsCtes(node, rows, out);
   }
 }

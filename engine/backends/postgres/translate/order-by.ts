@@ -11,13 +11,18 @@ function visibleValue(value: Fragment, visible: ir.BoolExp | undefined, row: str
   return sql`(CASE WHEN ${translateBoolExp(visible, row, aliases)} THEN ${value} END)`;
 }
 
+/** `count(*)` or `op(column)` over rows named `inner`. */
+function aggregateOf(a: ir.AggregateKey, inner: string, aliases: AliasCounter): Fragment {
+  return a.kind === 'count' ? raw('count(*)') : sql`${raw(a.op)}(${visibleValue(columnOf(inner, a.column), a.visible, inner, aliases)})`;
+}
+
 /** The value a sort key reads, for rows named `row`. */
 export function translateOrderTarget(t: ir.OrderTarget, row: string, aliases: AliasCounter): Fragment {
   switch (t.kind) {
     case 'column':
       return visibleValue(columnOf(row, t.column), t.visible, row, aliases);
     case 'computed-field':
-      return translateComputedCall(t.call, row);
+      return visibleValue(translateComputedCall(t.call, row), t.visible, row, aliases);
     case 'object-relationship': {
       const inner = aliases.fresh();
       const conds = translateJoin(t.mapping, row, inner);
@@ -26,15 +31,19 @@ export function translateOrderTarget(t: ir.OrderTarget, row: string, aliases: Al
       const key = translateOrderTarget(t.key, inner, aliases);
       return sql`(SELECT ${key} FROM ${qualified(t.target.schema, t.target.name)} AS ${ident(inner)} WHERE ${conjunction(conds)} LIMIT 1)`;
     }
+    case 'computed-aggregate': {
+      const inner = aliases.fresh();
+      const rows = sql`${translateComputedCall(t.call, row)} AS ${ident(inner)}`;
+      const agg = aggregateOf(t.aggregate, inner, aliases);
+      if (t.filter === null) return sql`(SELECT ${agg} FROM ${rows})`;
+      return sql`(SELECT ${agg} FROM ${rows} WHERE ${translateBoolExp(t.filter, inner, aliases)})`;
+    }
     case 'array-aggregate': {
       const inner = aliases.fresh();
       const conds = translateJoin(t.mapping, row, inner);
       if (t.keyVisible !== undefined) conds.push(translateBoolExp(t.keyVisible, row, aliases));
       if (t.filter !== null) conds.push(translateBoolExp(t.filter, inner, aliases));
-      const agg =
-        t.aggregate.kind === 'count'
-          ? raw('count(*)')
-          : sql`${raw(t.aggregate.op)}(${visibleValue(columnOf(inner, t.aggregate.column), t.aggregate.visible, inner, aliases)})`;
+      const agg = aggregateOf(t.aggregate, inner, aliases);
       return sql`(SELECT ${agg} FROM ${qualified(t.target.schema, t.target.name)} AS ${ident(inner)} WHERE ${conjunction(conds)})`;
     }
   }

@@ -38,7 +38,7 @@ import type * as ir from '../../../ir/index.ts';
 import { ident, join, param, qualified, raw, seq, sql, type Fragment } from '../../sql/fragment.ts';
 import { jsonArrayAgg, jsonObject, type JsonPair } from '../json.ts';
 import { conjunction, translateBoolExp, translateJoin } from './bool-exp.ts';
-import { translateComputedCall, type InnerProjection } from './computed-field.ts';
+import { callArguments, translateComputedCall, type InnerProjection } from './computed-field.ts';
 import { columnOf, type AliasCounter } from './context.ts';
 import { orderList, sortKey, translateOrderTarget } from './order-by.ts';
 
@@ -78,7 +78,7 @@ function limitClause(src: ir.RowSource): Fragment | null {
 function fromItem(src: ir.RowSource): Fragment {
   const fn = src.function;
   if (fn === undefined) return qualified(src.table.schema, src.table.name);
-  const args = fn.args.map((a) => sql`${ident(a.name)} => ${param(a.value)}`);
+  const args = callArguments(fn.args);
   return sql`${qualified(fn.name.schema, fn.name.name)}(${join(args, ', ')})`;
 }
 
@@ -314,7 +314,9 @@ function rowRecord(pairs: readonly JsonPair[], aliases: AliasCounter): RowRecord
 /** The value of a computed field for rows named `row` (which must have the table's row type). */
 function computedValue(f: ir.ComputedScalarField | ir.ComputedRowsField, row: string, aliases: AliasCounter): Fragment {
   if (f.kind === 'computed-scalar') {
-    const v = translateComputedCall(f.call, row);
+    const call = translateComputedCall(f.call, row);
+    // Inherited roles: null where no parent granting it admits the row (Note [Inherited computed fields]).
+    const v = f.visible === undefined ? call : sql`(CASE WHEN ${translateBoolExp(f.visible, row, aliases)} THEN ${call} END)`;
     return f.asText ? sql`(${v})::text` : v;
   }
   // The rows come from the call on `row`: no join condition, the call is the FROM item.

@@ -3,14 +3,18 @@
  * /v1/graphql, a request-headers panel (role, session variables; the admin
  * secret of the session is sent so an admin can act as any role), and an
  * "Explain" plugin that shows the SQL and plan of the current query
- * (/v1/graphql/explain, admin only).
+ * (/v1/graphql/explain, admin only). Subscriptions go over a WebSocket to
+ * /v1/graphql (graphql-transport-ws), the same headers in its init payload.
  */
 import { createContext, useContext, useEffect, useMemo, useState } from 'react';
 import { GraphiQL } from 'graphiql';
+import { parse, type OperationDefinitionNode } from 'graphql';
+import { createClient } from 'graphql-ws';
 import { explorerPlugin } from '@graphiql/plugin-explorer';
 import { HISTORY_PLUGIN } from '@graphiql/plugin-history';
 import type { GraphiQLPlugin } from '@graphiql/react';
-import { adminHeaders, apiUrl, explain, messageOf, type ExplainedField } from '../api.ts';
+import type { Fetcher } from '@graphiql/toolkit';
+import { adminHeaders, apiUrl, explain, messageOf, wsUrl, type ExplainedField } from '../api.ts';
 import { knownRoles, useMetadata } from '../metadata-state.tsx';
 
 interface Current {
@@ -78,6 +82,23 @@ function ExplainIcon() {
 
 const EXPLAIN_PLUGIN: GraphiQLPlugin = { title: 'Generated SQL (explain)', icon: ExplainIcon, content: ExplainPanel };
 
+/** Whether the operation GraphiQL runs is a subscription (those go over the WebSocket). */
+function isSubscription(query: string, operationName: string | null | undefined): boolean {
+  try {
+    const ops = parse(query).definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
+    const op = operationName ? ops.find((o) => o.name?.value === operationName) : ops[0];
+    return op?.operation === 'subscription';
+  } catch {
+    return false;
+  }
+}
+
+interface GraphiqlParams {
+  query: string;
+  operationName?: string | null;
+  variables?: Record<string, unknown> | null;
+}
+
 interface HeaderRow {
   key: string;
   value: string;
@@ -107,17 +128,22 @@ export function ApiExplorer() {
   const holder = useMemo(() => ({ current: { query: '', variables: '', role, sessionVariables } as Current }), []);
   holder.current.role = role;
   holder.current.sessionVariables = sessionVariables;
+  // One socket per set of headers, opened on the first subscription and closed with this view.
+  const ws = useMemo(() => createClient({ url: wsUrl('v1/graphql'), lazy: true, connectionParams: () => ({ headers: requestHeaders }) }), [requestHeaders]);
+  useEffect(() => () => void ws.dispose(), [ws]);
   const fetcher = useMemo(
-    () =>
-      async (params: unknown, opts?: { headers?: Record<string, unknown> }) => {
-        const res = await fetch(apiUrl('v1/graphql'), {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...(opts?.headers as Record<string, string> | undefined), ...requestHeaders },
-          body: JSON.stringify(params),
-        });
-        return res.json() as Promise<Record<string, unknown>>;
-      },
-    [requestHeaders],
+    (): Fetcher => (params, opts) => {
+      const p = params as GraphiqlParams;
+      if (isSubscription(p.query, p.operationName)) {
+        return ws.iterate({ query: p.query, ...(p.operationName ? { operationName: p.operationName } : {}), ...(p.variables ? { variables: p.variables } : {}) }) as unknown as ReturnType<Fetcher>;
+      }
+      return fetch(apiUrl('v1/graphql'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(opts?.headers as Record<string, string> | undefined), ...requestHeaders },
+        body: JSON.stringify(params),
+      }).then((res) => res.json()) as ReturnType<Fetcher>;
+    },
+    [requestHeaders, ws],
   );
   const plugins = useMemo(() => [HISTORY_PLUGIN, explorerPlugin(), EXPLAIN_PLUGIN], []);
   const shown = Object.entries(requestHeaders).map(([k, v]) => `${k}: ${k === 'x-engine-admin-secret' ? '••••••' : v}`);

@@ -8,7 +8,7 @@ import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import type { CleanupConfig, HeaderConf, OperationSpec } from '../../../events/definition.ts';
 import { DEFAULT_RETRY_CONF } from '../../../events/definition.ts';
-import { parseCronSchedule } from '../../../events/cron-schedule.ts';
+import { parseSchedule } from '../../../events/scheduled/cron-schedule.ts';
 import { compileRequestTransform, compileResponseTransform } from '../../../transforms/index.ts';
 import { defineOperation, requireTrackedTable } from '../../define.ts';
 import { parseTableName, type JsonObject, type TableNameInput } from '../../document.ts';
@@ -87,10 +87,9 @@ export const createEventTrigger = defineOperation<CreateEventTriggerArgs>({
     if (args.request_transform !== undefined) compileRequestTransform(args.request_transform, argPath(call, 'request_transform'));
     if (args.response_transform !== undefined) compileResponseTransform(args.response_transform, argPath(call, 'response_transform'));
     if (args.cleanup_config !== undefined) {
-      try {
-        parseCronSchedule(args.cleanup_config.schedule);
-      } catch (e) {
-        throw new EngineError(ErrorCode.ParseFailed, `invalid cron schedule: ${e instanceof Error ? e.message : String(e)}`, { path: argPath(call, 'cleanup_config', 'schedule') });
+      const schedule = parseSchedule(args.cleanup_config.schedule);
+      if (!schedule.ok) {
+        throw new EngineError(ErrorCode.ParseFailed, `invalid cron schedule: ${schedule.reason}`, { path: argPath(call, 'cleanup_config', 'schedule') });
       }
     }
     const existing = findEventTrigger(ctx.state.doc, source, args.name);

@@ -15,7 +15,7 @@ import {
   type FunctionMetadata,
   type TableNameInput,
 } from '../../document.ts';
-import { findFunction, updateSource } from '../../edit.ts';
+import { findFunction, findTable, updateSource } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { legacyFunctionArgs, trackFunctionArgs } from './function-args.ts';
 
@@ -39,6 +39,10 @@ export const trackFunction = defineOperation<TrackFunctionArgs>({
       throw new EngineError(ErrorCode.AlreadyTracked, `function already tracked : "${formatTableName(fn)}"`, {
         path: argPath(call, 'function'),
       });
+    }
+    if (findTable(ctx.state.doc, source, fn) !== undefined) {
+      // v2 compat: a tracked table and a function of the same name would share root fields.
+      throw new EngineError(ErrorCode.NotSupported, `table with name "${formatTableName(fn)}" already exists`, { path: argPath(call) });
     }
     const p = ctx.state.prepared.get(source);
     if (p?.ok === true && p.introspection.functions?.has(`${fn.schema}.${fn.name}`) !== true) {

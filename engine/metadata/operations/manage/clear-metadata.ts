@@ -8,6 +8,7 @@ import { EMPTY_DOCUMENT } from '../../document.ts';
 import { findSource } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { emptyArgs } from '../../schemas/args.ts';
+import { keepUnexportedCron } from '../scheduled/unexported-cron.ts';
 
 /** The clear-metadata operation. */
 export const clearMetadata = defineOperation<Record<string, unknown>>({
@@ -15,10 +16,10 @@ export const clearMetadata = defineOperation<Record<string, unknown>>({
   schema: emptyArgs,
   async run(ctx, _args, call) {
     const def = findSource(ctx.state.doc, 'default');
-    const doc = {
+    const doc = keepUnexportedCron(ctx.state.doc, {
       ...EMPTY_DOCUMENT,
       sources: def === undefined ? [] : [{ ...def, tables: [], functions: [] }],
-    };
+    });
     await ctx.commitEdit({ doc, touched: [], allowInconsistency: true, path: argPath(call) });
     return { response: SUCCESS };
   },

@@ -5,13 +5,14 @@
 import { defineOperation } from '../../define.ts';
 import { toWireDocument } from '../../document.ts';
 import { emptyArgs } from '../../schemas/args.ts';
+import { withoutUnexportedCron } from '../scheduled/unexported-cron.ts';
 
 /** The export-metadata operation. */
 export const exportMetadata = defineOperation<Record<string, unknown>>({
   mutates: false,
   schema: emptyArgs,
   async run(ctx, _args, call) {
-    const metadata = toWireDocument(ctx.state.doc);
+    const metadata = toWireDocument(withoutUnexportedCron(ctx.state.doc));
     if (call.version === 2) return { response: { resource_version: ctx.state.resourceVersion, metadata } };
     return { response: metadata };
   },

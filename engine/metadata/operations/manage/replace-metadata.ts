@@ -7,6 +7,7 @@
  * Older document formats (version 1/2: tables at the top) become the
  * `default` source's tables.
  */
+import { keepUnexportedCron } from '../scheduled/unexported-cron.ts';
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError, isEngineError } from '../../../errors/engine-error.ts';
 import { normalizeDocument, type SourceMetadata } from '../../document.ts';
@@ -100,7 +101,7 @@ export const replaceMetadata: Operation = {
       allow = a.allow_inconsistent_metadata === true;
       docPath = argPath(call, 'metadata');
     }
-    const doc = parseDocumentArg(docRaw, ctx, docPath);
+    const doc = keepUnexportedCron(ctx.state.doc, parseDocumentArg(docRaw, ctx, docPath));
     const next = await ctx.commitEdit({ doc, touched: [], allowInconsistency: true, path: argPath(call) });
     const bad = next.catalog.inconsistencies;
     if (bad.length === 0) return { response: SUCCESS };

@@ -1,6 +1,6 @@
 /**
  * Which roles a metadata document knows: every role with a permission on a
- * table, function or remote schema, and every inherited role.
+ * table, function, action or remote schema, and every inherited role.
  */
 import type { MetadataDocument } from '../../document.ts';
 
@@ -22,6 +22,11 @@ export function knownRoles(doc: MetadataDocument): Set<string> {
   for (const r of doc.remote_schemas) {
     const perms = r['permissions'];
     if (Array.isArray(perms)) for (const p of perms) if (p !== null && typeof p === 'object' && !Array.isArray(p) && typeof p['role'] === 'string') roles.add(p['role']);
+  }
+  // Action permissions name roles too (v2 compat).
+  for (const a of doc.actions) {
+    const perms = a['permissions'];
+    if (Array.isArray(perms)) for (const p of perms) if (typeof p === 'object' && p !== null && typeof (p as Record<string, unknown>)['role'] === 'string') roles.add((p as Record<string, string>)['role'] as string);
   }
   return roles;
 }

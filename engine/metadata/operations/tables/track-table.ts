@@ -12,7 +12,7 @@ import {
   type TableConfiguration,
   type TableNameInput,
 } from '../../document.ts';
-import { findTable, updateSource } from '../../edit.ts';
+import { findFunction, findTable, updateSource } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { trackTableArgs } from '../../schemas/args.ts';
 import { legacyTrackArgs } from './legacy-table-args.ts';
@@ -34,9 +34,12 @@ export const trackTable = defineOperation<TrackTableArgs>({
     const table = parseTableName(args.table);
     requireSource(ctx, source, call);
     if (findTable(ctx.state.doc, source, table) !== undefined) {
-      throw new EngineError(ErrorCode.AlreadyTracked, `view/table already tracked: "${formatTableName(table)}"`, {
-        path: argPath(call, 'table'),
-      });
+      // v2 compat: this check (and the next) is reported at `$.args`.
+      throw new EngineError(ErrorCode.AlreadyTracked, `view/table already tracked: "${formatTableName(table)}"`, { path: argPath(call) });
+    }
+    if (findFunction(ctx.state.doc, source, table) !== undefined) {
+      // v2 compat: a table and a tracked function of the same name would share root fields.
+      throw new EngineError(ErrorCode.NotSupported, `function with name "${formatTableName(table)}" already exists`, { path: argPath(call) });
     }
     requireDatabaseTable(ctx, source, table, call);
     const entry = {

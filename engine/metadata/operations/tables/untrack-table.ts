@@ -31,7 +31,8 @@ export const untrackTable = defineOperation<UntrackTableArgs>({
     const tracked = findTable(ctx.state.doc, source, table);
     if (tracked === undefined) {
       throw new EngineError(ErrorCode.AlreadyUntracked, `view/table already untracked: "${formatTableName(table)}"`, {
-        path: argPath(call, 'table'),
+        // v2 compat: reported at `$.args`.
+        path: argPath(call),
       });
     }
     // Event triggers live under the table, so they go with it; their capture is dropped when stored.

@@ -1,0 +1,168 @@
+/**
+ * Running an action step (Note [Plan steps]): a synchronous call, an
+ * asynchronous submission, or an asynchronous result read; the answer is
+ * the step's JSON object text `{"<alias>": …}`.
+ *
+ * Note [Action relationships]: the relationship fields of an action's output
+ * (custom-type relationships to tables) are read with ONE statement per
+ * source for the whole response, compiled with the plan: each relationship
+ * is a select of the target table with the caller's select permission folded
+ * in, filtered by `column IN (keys)` where the keys are the distinct values
+ * of the mapped output fields, bound as parameters. Rows are matched back to
+ * output objects by their key columns; an array relationship's limit and
+ * offset (and the permission's limit) apply per object there.
+ */
+import type * as ir from '../ir/index.ts';
+import type { ActionRuntime } from '../actions/runtime.ts';
+import { callHandler } from '../actions/handler.ts';
+import { checkOutput, shapeOutput, type RelationshipSlot } from '../actions/output.ts';
+import { ErrorCode } from '../errors/codes.ts';
+import { EngineError } from '../errors/engine-error.ts';
+import type { RunOptions } from '../backends/backend.ts';
+import { backendFor } from '../backends/registry.ts';
+import type { BoundStatement, SourceConnection } from '../backends/backend.ts';
+import { bindStatement, type BoundActionStep } from './bind.ts';
+
+/** What action steps need from the engine: the async store, the client's headers (remote steps use these too: run.ts StepServices). */
+export interface ActionServices {
+  readonly runtime?: ActionRuntime;
+  readonly clientHeaders?: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+async function runStatement(conn: SourceConnection, stmt: BoundStatement, opts: RunOptions | undefined): Promise<string | null> {
+  try {
+    return await conn.queryJsonText(stmt, opts);
+  } catch (e) {
+    throw backendFor(conn.kind).toEngineError(e, stmt);
+  }
+}
+
+function objectText(alias: string, value: unknown): string {
+  return `{${JSON.stringify(alias)}:${JSON.stringify(value ?? null)}}`;
+}
+
+function clientHeaderObject(h: ActionServices['clientHeaders']): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (h === undefined) return out;
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+function requireRuntime(services: ActionServices): ActionRuntime {
+  if (services.runtime === undefined) throw new EngineError(ErrorCode.NotSupported, 'asynchronous actions need the action store, which this engine does not run', { status: 200 });
+  return services.runtime;
+}
+
+/** Runs one bound action step. */
+export async function runActionStep(s: BoundActionStep, services: ActionServices, opts?: RunOptions): Promise<string> {
+  const f = s.step.field;
+  const info = s.step.action;
+  switch (f.mode) {
+    case 'async-submit': {
+      const id = await requireRuntime(services).submit(info.name, s.input, s.session.variables, f.requestQuery, info.forwardClientHeaders ? clientHeaderObject(services.clientHeaders) : {});
+      return objectText(f.alias, id);
+    }
+    case 'async-result': {
+      const id = (s.input as Record<string, unknown>)['id'];
+      const row = await requireRuntime(services).result(info.name, id, s.session.variables);
+      if (row === null) return objectText(f.alias, null);
+      const result = {
+        id: row.id,
+        created_at: row.createdAt,
+        output: row.status === 'completed' ? row.output : null,
+        errors: row.status === 'error' ? row.errors : null,
+      };
+      return objectText(f.alias, await shapeWithRelationships(result, s, opts));
+    }
+    case 'sync': {
+      const output = await callHandler(info, {
+        input: s.input,
+        sessionVariables: s.session.variables,
+        requestQuery: f.requestQuery,
+        ...(services.clientHeaders === undefined ? {} : { clientHeaders: services.clientHeaders }),
+      });
+      checkOutput(info.name, output, info.outputType, s.step.types);
+      return objectText(f.alias, await shapeWithRelationships(output, s, opts));
+    }
+  }
+}
+
+/** The output cut to the selection, with relationship fields read (Note [Action relationships]). */
+async function shapeWithRelationships(value: unknown, s: BoundActionStep, opts: RunOptions | undefined): Promise<unknown> {
+  const f = s.step.field;
+  const slots: RelationshipSlot[][] = [];
+  const shaped = shapeOutput(value, f.selection, slots);
+  if (f.relationships.length === 0) return shaped;
+  await Promise.all(
+    s.step.reads.map(async (read) => {
+      const vars: Record<string, unknown> = { ...s.variables };
+      let any = false;
+      for (const i of read.indexes) {
+        const rel = f.relationships[i] as ir.ActionRelationshipRead;
+        rel.fieldMapping.forEach(([field], k) => {
+          const keys = new Set<string>();
+          for (const slot of slots[i] ?? []) {
+            const v = slot.parent[field];
+            if (v !== null && v !== undefined) keys.add(typeof v === 'string' ? v : JSON.stringify(v));
+          }
+          if (keys.size > 0) any = true;
+          vars[rel.keyVariables[k] as string] = [...keys];
+        });
+      }
+      if (!any) {
+        for (const i of read.indexes) fill(f.relationships[i] as ir.ActionRelationshipRead, slots[i] ?? [], [], s);
+        return;
+      }
+      const text = await runStatement(read.connection, bindStatement(read.sql, vars, s.session), opts);
+      const rows = (text === null ? {} : JSON.parse(text)) as Record<string, Array<Record<string, unknown>>>;
+      for (const i of read.indexes) {
+        const rel = f.relationships[i] as ir.ActionRelationshipRead;
+        const alias = rel.read.alias;
+        fill(rel, slots[i] ?? [], rows[alias] ?? [], s);
+      }
+    }),
+  );
+  return shaped;
+}
+
+function rowCount(p: ir.ParamSource | null, s: BoundActionStep): number | null {
+  if (p === null) return null;
+  if (p.kind === 'const') return typeof p.value === 'number' ? p.value : Number(p.value);
+  if (p.kind === 'variable') {
+    const v = s.variables[p.name];
+    return v === null || v === undefined ? null : Number(v);
+  }
+  return null;
+}
+
+/** Puts each object's rows in its slot, matched by key columns. */
+function fill(rel: ir.ActionRelationshipRead, slots: readonly RelationshipSlot[], rows: ReadonlyArray<Record<string, unknown>>, s: BoundActionStep): void {
+  const byKey = new Map<string, Array<Record<string, unknown>>>();
+  for (const row of rows) {
+    const key = JSON.stringify(rel.keyAliases.map((a) => row[a]));
+    const clean: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(row)) if (!rel.keyAliases.includes(k)) clean[k] = v;
+    const list = byKey.get(key) ?? [];
+    list.push(clean);
+    byKey.set(key, list);
+  }
+  const limit = rowCount(rel.limit, s);
+  const offset = rowCount(rel.offset, s) ?? 0;
+  const cap = rel.limitCap;
+  for (const slot of slots) {
+    const key = JSON.stringify(
+      rel.fieldMapping.map(([field]) => {
+        const v = slot.parent[field];
+        return v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v);
+      }),
+    );
+    const matched = byKey.get(key) ?? [];
+    if (rel.type === 'object') slot.target[slot.alias] = matched[0] ?? null;
+    else {
+      let list = matched.slice(offset);
+      if (limit !== null) list = list.slice(0, limit);
+      if (cap !== null) list = list.slice(0, cap);
+      slot.target[slot.alias] = list;
+    }
+  }
+}

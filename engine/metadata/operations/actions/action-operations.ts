@@ -1,0 +1,190 @@
+/**
+ * `create_action`, `update_action`, `drop_action`, `create_action_permission`,
+ * `drop_action_permission` (the same names on /v1/metadata and the legacy
+ * /v1/query). The definition is checked by the actions catalog stage
+ * (actions/resolve.ts): an action it finds inconsistent is refused with the
+ * reason and nothing is stored.
+ */
+import { ErrorCode } from '../../../errors/codes.ts';
+import { EngineError } from '../../../errors/engine-error.ts';
+import type { JsonObject, MetadataDocument } from '../../document.ts';
+import { defineOperation } from '../../define.ts';
+import { argPath, SUCCESS, type MetadataCall, type RunContext } from '../../operation.ts';
+
+type Loose = Record<string, unknown>;
+
+function findAction(doc: MetadataDocument, name: string): Loose | undefined {
+  return (doc.actions as Loose[]).find((a) => a['name'] === name);
+}
+
+function requireAction(ctx: RunContext, name: string, call: MetadataCall, key: string): Loose {
+  const a = findAction(ctx.state.doc, name);
+  if (a === undefined) throw new EngineError(ErrorCode.NotExists, `action "${name}" does not exist`, { path: argPath(call, key) });
+  return a;
+}
+
+function withAction(doc: MetadataDocument, name: string, f: (a: Loose) => Loose | null): MetadataDocument {
+  const actions: JsonObject[] = [];
+  for (const a of doc.actions as Loose[]) {
+    if (a['name'] !== name) actions.push(a as JsonObject);
+    else {
+      const next = f(a);
+      if (next !== null) actions.push(next as JsonObject);
+    }
+  }
+  return { ...doc, actions };
+}
+
+const definitionSchema = {
+  type: 'object',
+  required: ['handler', 'output_type'],
+  properties: {
+    kind: { enum: ['synchronous', 'asynchronous'] },
+    type: { enum: ['query', 'mutation'] },
+    arguments: {
+      type: ['array', 'null'],
+      items: { type: 'object', required: ['name', 'type'], properties: { name: { type: 'string' }, type: { type: 'string' }, description: { type: ['string', 'null'] } } },
+    },
+    output_type: { type: 'string' },
+    handler: { type: 'string' },
+    headers: {
+      type: ['array', 'null'],
+      items: {
+        type: 'object',
+        required: ['name'],
+        properties: { name: { type: 'string' }, value: { type: 'string' }, value_from_env: { type: 'string' } },
+      },
+    },
+    forward_client_headers: { type: 'boolean' },
+    timeout: { type: ['integer', 'null'], minimum: 1 },
+    request_transform: { type: ['object', 'null'] },
+    response_transform: { type: ['object', 'null'] },
+  },
+} as const;
+
+interface ActionArgs {
+  readonly name: string;
+  readonly definition: Loose;
+  readonly comment?: string | null;
+}
+
+const actionArgsSchema = {
+  type: 'object',
+  required: ['name', 'definition'],
+  additionalProperties: false,
+  properties: { name: { type: 'string' }, definition: definitionSchema, comment: { type: ['string', 'null'] } },
+} as const;
+
+/** Drops `null` members v2 clients send for "not given" (`timeout: null`, `request_transform: null`). */
+function cleanDefinition(d: Loose): Loose {
+  return Object.fromEntries(Object.entries(d).filter(([, v]) => v !== null));
+}
+
+/** `create_action`. */
+export const createAction = defineOperation<ActionArgs>({
+  mutates: true,
+  schema: actionArgsSchema,
+  async run(ctx, args, call) {
+    if (findAction(ctx.state.doc, args.name) !== undefined) {
+      throw new EngineError(ErrorCode.AlreadyExists, `action "${args.name}" already exists`, { path: argPath(call, 'name') });
+    }
+    const entry: Loose = { name: args.name, definition: cleanDefinition(args.definition) };
+    if (typeof args.comment === 'string') entry['comment'] = args.comment;
+    const doc = { ...ctx.state.doc, actions: [...ctx.state.doc.actions, entry as JsonObject] };
+    await ctx.commitEdit({ doc, touched: [{ kind: 'action', name: args.name }], path: argPath(call) });
+    return { response: SUCCESS };
+  },
+});
+
+/** `update_action`: replaces the definition (and the comment when given); permissions stay. */
+export const updateAction = defineOperation<ActionArgs>({
+  mutates: true,
+  schema: actionArgsSchema,
+  async run(ctx, args, call) {
+    requireAction(ctx, args.name, call, 'name');
+    const doc = withAction(ctx.state.doc, args.name, (a) => {
+      const next: Loose = { ...a, definition: cleanDefinition(args.definition) };
+      if (args.comment !== undefined) {
+        if (args.comment === null) delete next['comment'];
+        else next['comment'] = args.comment;
+      }
+      return next;
+    });
+    await ctx.commitEdit({ doc, touched: [{ kind: 'action', name: args.name }], path: argPath(call) });
+    return { response: SUCCESS };
+  },
+});
+
+/** `drop_action`: the action and its permissions; `clear_data` (default true) also deletes an async action's stored requests. */
+export const dropAction = defineOperation<{ name: string; clear_data?: boolean }>({
+  mutates: true,
+  schema: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string' }, clear_data: { type: 'boolean' } } },
+  async run(ctx, args, call) {
+    requireAction(ctx, args.name, call, 'name');
+    const doc = withAction(ctx.state.doc, args.name, () => null);
+    await ctx.commitEdit({ doc, touched: [], drop: { cascade: false }, path: argPath(call) });
+    if (args.clear_data !== false) await ctx.actionData?.clear(args.name);
+    return { response: SUCCESS };
+  },
+});
+
+interface PermissionArgs {
+  readonly action: string;
+  readonly role: string;
+  readonly comment?: string | null;
+  readonly definition?: unknown;
+}
+
+/** `create_action_permission`. */
+export const createActionPermission = defineOperation<PermissionArgs>({
+  mutates: true,
+  schema: {
+    type: 'object',
+    required: ['action', 'role'],
+    additionalProperties: false,
+    properties: { action: { type: 'string' }, role: { type: 'string', minLength: 1 }, comment: { type: ['string', 'null'] }, definition: { type: ['object', 'null'] } },
+  },
+  async run(ctx, args, call) {
+    const a = requireAction(ctx, args.action, call, 'action');
+    if (args.role === 'admin') throw new EngineError(ErrorCode.BadRequest, 'the admin role may run every action; no permission is needed', { path: argPath(call, 'role') });
+    const perms = (a['permissions'] ?? []) as Loose[];
+    if (perms.some((p) => p['role'] === args.role)) {
+      throw new EngineError(ErrorCode.AlreadyExists, `permission for role "${args.role}" is already defined on action "${args.action}"`, {
+        path: argPath(call, 'role'),
+      });
+    }
+    const perm: Loose = { role: args.role };
+    if (typeof args.comment === 'string') perm['comment'] = args.comment;
+    const doc = withAction(ctx.state.doc, args.action, (x) => ({ ...x, permissions: [...perms, perm] }));
+    await ctx.commitEdit({ doc, touched: [{ kind: 'action', name: args.action }], path: argPath(call) });
+    return { response: SUCCESS };
+  },
+});
+
+/** `drop_action_permission`. */
+export const dropActionPermission = defineOperation<PermissionArgs>({
+  mutates: true,
+  schema: {
+    type: 'object',
+    required: ['action', 'role'],
+    additionalProperties: false,
+    properties: { action: { type: 'string' }, role: { type: 'string' } },
+  },
+  async run(ctx, args, call) {
+    const a = requireAction(ctx, args.action, call, 'action');
+    const perms = (a['permissions'] ?? []) as Loose[];
+    if (!perms.some((p) => p['role'] === args.role)) {
+      throw new EngineError(ErrorCode.NotExists, `permission for role "${args.role}" is not defined on action "${args.action}"`, {
+        path: argPath(call, 'role'),
+      });
+    }
+    const rest = perms.filter((p) => p['role'] !== args.role);
+    const doc = withAction(ctx.state.doc, args.action, (x) => {
+      const next: Loose = { ...x, permissions: rest };
+      if (rest.length === 0) delete next['permissions'];
+      return next;
+    });
+    await ctx.commitEdit({ doc, touched: [{ kind: 'action', name: args.action }], path: argPath(call) });
+    return { response: SUCCESS };
+  },
+});

@@ -1,0 +1,126 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
+/**
+ * v1 data operations on /v1/query and /v2/query (issue 15): select, count,
+ * insert, update and delete in v1's argument shapes, with the requesting
+ * role's permissions, over HTTP on a real PostgreSQL.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReadFixture, type ReadFixture } from '../../support/read-schema.ts';
+
+let f: ReadFixture;
+const q = async (body: unknown, role?: string, path = '/v1/query'): Promise<{ status: number; body: any }> => {
+  const r = await f.engine.post<any>(path, body, role === undefined ? undefined : { 'x-engine-role': role });
+  return { status: r.status, body: r.body };
+};
+
+beforeAll(async () => {
+  f = await startReadFixture();
+  for (const b of [
+    { type: 'pg_create_select_permission', args: { table: 'authors', role: 'reader', permission: { columns: ['id', 'name'], filter: { active: { _eq: true } } } } },
+    { type: 'pg_create_select_permission', args: { table: 'articles', role: 'reader', permission: { columns: ['id', 'title', 'author_id'], filter: {}, allow_aggregations: false } } },
+    { type: 'pg_create_insert_permission', args: { table: 'articles', role: 'reader', permission: { columns: ['title', 'author_id'], check: { author_id: { _eq: 'X-Engine-User-Id' } } } } },
+  ]) {
+    expect((await f.md(b)).status).toBe(200);
+  }
+});
+afterAll(async () => {
+  await f?.close();
+});
+
+describe('select', () => {
+  it('columns, where with $-operators and bare equality, order_by, limit and offset', async () => {
+    const r = await q({ type: 'select', args: { table: 'authors', columns: ['id', 'name'], where: { id: { $lt: 3 } }, order_by: ['-id'] } });
+    expect(r).toEqual({ status: 200, body: [{ id: 2, name: 'Bob' }, { id: 1, name: 'Ann' }] });
+    const eq = await q({ type: 'select', args: { table: 'authors', columns: ['name'], where: { $or: [{ name: 'Ann' }, { name: { _eq: 'Cid' } }] }, order_by: [{ column: 'name', type: 'desc' }] } });
+    expect(eq.body).toEqual([{ name: 'Cid' }, { name: 'Ann' }]);
+    const page = await q({ type: 'select', args: { table: { schema: 'public', name: 'authors' }, columns: ['id'], order_by: '+id', limit: 1, offset: 1 } });
+    expect(page.body).toEqual([{ id: 2 }]);
+  });
+
+  it('nested relationships with alias, where, order_by and limit; order by a related column', async () => {
+    const r = await q({
+      type: 'select',
+      args: {
+        table: 'authors',
+        columns: ['name', { name: 'articles', alias: 'posts', columns: ['title'], where: { words: { $gte: 100 } }, order_by: ['-words'], limit: 5 }],
+        where: { id: 1 },
+      },
+    });
+    expect(r.body).toEqual([{ name: 'Ann', posts: [{ title: 'Second Post' }, { title: 'Hello World' }] }]);
+    const byAuthor = await q({ type: 'select', args: { table: 'articles', columns: ['id', { name: 'author', columns: ['name'] }], where: { author_id: { $is_null: false } }, order_by: ['-author.name', 'id'] } });
+    expect(byAuthor.body).toEqual([
+      { id: 3, author: { name: 'Bob' } },
+      { id: 1, author: { name: 'Ann' } },
+      { id: 2, author: { name: 'Ann' } },
+    ]);
+  });
+
+  it('applies the role\'s permissions; answers v2\'s errors', async () => {
+    const r = await q({ type: 'select', args: { table: 'authors', columns: ['id', 'name'], order_by: 'id' } }, 'reader');
+    expect(r).toEqual({ status: 200, body: [{ id: 1, name: 'Ann' }, { id: 3, name: 'Cid' }] });
+    const hidden = await q({ type: 'select', args: { table: 'authors', columns: ['id', 'rating'] } }, 'reader');
+    expect(hidden).toEqual({ status: 400, body: { path: '$.args.columns[1]', error: 'role "reader" does not have permission to select column "rating"', code: 'permission-denied' } });
+    const none = await q({ type: 'select', args: { table: 'comments', columns: ['id'] } }, 'reader');
+    expect(none.status).toBe(400);
+    expect(none.body).toEqual({ path: '$.args', error: 'select on "comments" for role "reader" is not allowed. ', code: 'permission-denied' });
+    const missing = await q({ type: 'select', args: { table: 'author', columns: ['id'] } });
+    expect(missing).toEqual({ status: 400, body: { path: '$.args.table', error: 'table "author" does not exist', code: 'not-exists' } });
+    const noColumn = await q({ type: 'select', args: { table: 'authors', columns: ['id', 'user'] } });
+    expect(noColumn.body).toEqual({ path: '$.args.columns[1]', error: '"user" does not exist', code: 'not-exists' });
+  });
+
+  it('is served on /v2/query too; metadata operations stay admin-only', async () => {
+    expect((await q({ type: 'select', args: { table: 'authors', columns: ['id'], where: { id: 2 } } }, undefined, '/v2/query')).body).toEqual([{ id: 2 }]);
+    const md = await q({ type: 'export_metadata', args: {} }, 'reader');
+    expect(md.status).toBe(400);
+    expect(md.body.code).toBe('access-denied');
+  });
+});
+
+describe('count', () => {
+  it('counts rows, distinct values, with the role\'s filter (with or without aggregations)', async () => {
+    expect((await q({ type: 'count', args: { table: 'articles', where: { author_id: 1 } } })).body).toEqual({ count: 2 });
+    expect((await q({ type: 'count', args: { table: 'articles', distinct: ['author_id'] } })).body).toEqual({ count: 2 });
+    expect((await q({ type: 'count', args: { table: 'authors' } }, 'reader')).body).toEqual({ count: 2 });
+    expect((await q({ type: 'count', args: { table: 'articles', where: { title: { $like: '%o%' } } } }, 'reader')).body).toEqual({ count: 3 });
+  });
+});
+
+describe('insert, update, delete', () => {
+  it('insert with returning and on_conflict', async () => {
+    const r = await q({ type: 'insert', args: { table: 'authors', objects: [{ name: 'Dan', rating: 2 }, { name: 'Eli' }], returning: ['id', 'name'] } });
+    expect(r.status).toBe(200);
+    expect(r.body.affected_rows).toBe(2);
+    expect(r.body.returning.map((x: any) => x.name)).toEqual(['Dan', 'Eli']);
+    const id = r.body.returning[0].id;
+    const ignored = await q({ type: 'insert', args: { table: 'authors', objects: [{ id, name: 'Other' }], on_conflict: { constraint: 'authors_pkey', action: 'ignore' } } });
+    expect(ignored.body).toEqual({ affected_rows: 0 });
+    const updated = await q({ type: 'insert', args: { table: 'authors', objects: [{ id, name: 'Dan2' }], on_conflict: { constraint: 'authors_pkey', action: 'update' }, returning: ['name'] } });
+    expect(updated.body).toEqual({ affected_rows: 1, returning: [{ name: 'Dan2' }] });
+  });
+
+  it('update with $set and $inc; $mul is not supported', async () => {
+    const r = await q({ type: 'update', args: { table: 'articles', where: { id: 1 }, $set: { title: 'Hello Again' }, $inc: { words: 5 }, returning: ['title', 'words'] } });
+    expect(r.body).toEqual({ affected_rows: 1, returning: [{ title: 'Hello Again', words: 105 }] });
+    const mul = await q({ type: 'update', args: { table: 'articles', where: { id: 1 }, $mul: { words: 2 } } });
+    expect(mul).toEqual({ status: 400, body: { path: '$.args.$mul', error: '"$mul" is not supported', code: 'not-supported' } });
+  });
+
+  it('delete with returning', async () => {
+    const r = await q({ type: 'delete', args: { table: 'authors', where: { name: { $in: ['Eli', 'Dan2'] } }, returning: ['name'] } });
+    expect(r.body.affected_rows).toBe(2);
+    expect(r.body.returning.map((x: any) => x.name).sort()).toEqual(['Dan2', 'Eli']);
+  });
+
+  it('a role inserts within its insert permission; a failed check is permission-error, a missing permission permission-denied', async () => {
+    const headers = { 'x-engine-role': 'reader', 'x-engine-user-id': '2' };
+    const ok = await f.engine.post<any>('/v1/query', { type: 'insert', args: { table: 'articles', objects: [{ title: 'Mine', author_id: 2 }], returning: ['title'] } }, headers);
+    expect(ok.body).toEqual({ affected_rows: 1, returning: [{ title: 'Mine' }] });
+    const bad = await f.engine.post<any>('/v1/query', { type: 'insert', args: { table: 'articles', objects: [{ title: 'Not mine', author_id: 1 }] } }, headers);
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('permission-error');
+    const upd = await q({ type: 'update', args: { table: 'articles', where: {}, $set: { title: 'x' } } }, 'reader');
+    expect(upd.body).toEqual({ path: '$.args', error: 'update on "articles" for role "reader" is not allowed. ', code: 'permission-denied' });
+    expect((await q({ type: 'count', args: { table: 'articles', where: { title: 'Not mine' } } })).body).toEqual({ count: 0 });
+  });
+});
