@@ -99,7 +99,13 @@ export class GraphqlService implements GraphqlApi {
     this.#schemas = new SchemaCache({ inferFunctionPermissions: opts.inferFunctionPermissions ?? true }, (role, error) =>
       this.#logger.log('schema-sync', 'error', { message: 'role schema could not be built', role, error }),
     );
-    this.#env = { schemas: this.#schemas, stringifyNumericTypes: opts.stringifyNumericTypes, fieldLimit: opts.queryFieldLimit ?? 5000, cache: this.#plans, allowlist: opts.enableAllowlist === true };
+    this.#env = {
+      schemas: this.#schemas,
+      stringifyNumericTypes: opts.stringifyNumericTypes,
+      fieldLimit: opts.queryFieldLimit ?? 5000,
+      cache: this.#plans,
+      allowlist: opts.enableAllowlist === true,
+    };
     catalogRef.subscribe((c) => {
       this.#plans.clear();
       this.#limits = c.apiLimits === undefined ? null : new ApiLimitsPolicy(c.apiLimits);
@@ -182,7 +188,10 @@ export class GraphqlService implements GraphqlApi {
       const timeoutMs = limits === null ? null : limits.timeoutMs;
       const opts: RunOptions | undefined = ctx === undefined ? (timeoutMs === null ? undefined : { timeoutMs }) : { cancel: ctx, timeoutMs };
       // Action steps get the async store and the client's headers; other plans need nothing more.
-      const services = this.#catalogRef.current.actions === undefined ? undefined : { ...(this.#actions === undefined ? {} : { runtime: this.#actions }), ...(ctx?.headers === undefined ? {} : { clientHeaders: ctx.headers }) };
+      const services =
+        this.#catalogRef.current.actions === undefined
+          ? undefined
+          : { ...(this.#actions === undefined ? {} : { runtime: this.#actions }), ...(ctx?.headers === undefined ? {} : { clientHeaders: ctx.headers }) };
       steps?.begin('bind');
       const bound = bind(plan, variables, session);
       if (this.#queryLog) this.#logQuery(req, bound, ctx);
@@ -244,7 +253,8 @@ export class GraphqlService implements GraphqlApi {
     for (const step of bound) {
       if (step.kind === 'read') generated.push({ source: step.step.source, query: step.statement.text, prepared_arguments: step.statement.values });
       else if (step.kind === 'write')
-        for (const t of step.transactions) for (const st of t.statements) generated.push({ source: t.fields[0]?.source ?? '', query: st.text, prepared_arguments: st.values });
+        for (const t of step.transactions)
+          for (const st of t.statements) generated.push({ source: t.fields[0]?.source ?? '', query: st.text, prepared_arguments: st.values });
     }
     this.#logger.log('query-log', 'info', {
       kind: 'database',
@@ -302,7 +312,8 @@ export class GraphqlService implements GraphqlApi {
     try {
       const catalog = this.#catalogRef.current;
       const role = this.#schemas.get(catalog, session.role, session.isAdmin, session.backendOnly === true);
-      if (role.naming !== undefined) throw new EngineError(ErrorCode.NotSupported, 'legacy data operations are not supported under the graphql-default naming convention', { path: '$' });
+      if (role.naming !== undefined)
+        throw new EngineError(ErrorCode.NotSupported, 'legacy data operations are not supported under the graphql-default naming convention', { path: '$' });
       const op = legacyOperation(type, b['args'], role.schema, catalog, session.role);
       const limits = this.#limits === null ? null : this.#limits.forRole(session.role, session.isAdmin);
       const { plan, variables, pending } = this.#planFor(session, { query: op.query, variables: op.variables, operationName: null }, limits, false);

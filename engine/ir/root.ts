@@ -46,9 +46,7 @@ export type RootField = QueryRootField | MutationRootField;
 export type OperationField = RootField | ActionRootField;
 
 /** What a client selected of an action's output: a leaf value, or an object's fields. */
-export type ActionSelection =
-  | { readonly kind: 'leaf' }
-  | { readonly kind: 'object'; readonly fields: readonly ActionSelectedField[] };
+export type ActionSelection = { readonly kind: 'leaf' } | { readonly kind: 'object'; readonly fields: readonly ActionSelectedField[] };
 
 /** One selected field of an action's output object. */
 export type ActionSelectedField =

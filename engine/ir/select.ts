@@ -91,13 +91,7 @@ export interface ArrayAggregateField {
 
 /** A field of a row's JSON object. */
 export type Field =
-  | ColumnField
-  | TypenameField
-  | ObjectRelationshipField
-  | ArrayRelationshipField
-  | ArrayAggregateField
-  | ComputedScalarField
-  | ComputedRowsField;
+  ColumnField | TypenameField | ObjectRelationshipField | ArrayRelationshipField | ArrayAggregateField | ComputedScalarField | ComputedRowsField;
 
 /** Rows of a table rendered as JSON. */
 export interface Select {
@@ -108,9 +102,7 @@ export interface Select {
 }
 
 /** One column under an aggregate function (`sum { milliseconds }`). */
-export type AggregateColumn =
-  | { readonly kind: 'column'; readonly alias: string; readonly column: string; readonly asText: boolean }
-  | TypenameField;
+export type AggregateColumn = { readonly kind: 'column'; readonly alias: string; readonly column: string; readonly asText: boolean } | TypenameField;
 
 /** A field of `<t>_aggregate_fields`. */
 export type AggregateOpField =

@@ -38,13 +38,7 @@ import { createFunctionPermission, dropFunctionPermission } from './operations/f
 import { setFunctionCustomization } from './operations/functions/set-function-customization.ts';
 import { trackFunction } from './operations/functions/track-function.ts';
 import { untrackFunction } from './operations/functions/untrack-function.ts';
-import {
-  createAction,
-  createActionPermission,
-  dropAction,
-  dropActionPermission,
-  updateAction,
-} from './operations/actions/action-operations.ts';
+import { createAction, createActionPermission, dropAction, dropActionPermission, updateAction } from './operations/actions/action-operations.ts';
 import { setCustomTypes } from './operations/actions/set-custom-types.ts';
 import { testWebhookTransformOp } from './operations/actions/test-webhook-transform.ts';
 import { addSource } from './operations/sources/add-source.ts';
@@ -71,13 +65,7 @@ import { trackTable } from './operations/tables/track-table.ts';
 import { untrackTable } from './operations/tables/untrack-table.ts';
 import { createEventTrigger } from './operations/event-triggers/create-event-trigger.ts';
 import { deleteEventTrigger } from './operations/event-triggers/delete-event-trigger.ts';
-import {
-  getEventById,
-  getEventInvocationLogs,
-  getEventLogs,
-  invokeEventTrigger,
-  redeliverEvent,
-} from './operations/event-triggers/event-log-operations.ts';
+import { getEventById, getEventInvocationLogs, getEventLogs, invokeEventTrigger, redeliverEvent } from './operations/event-triggers/event-log-operations.ts';
 
 /** `create_<kind>_permission`, `drop_<kind>_permission`, `set_permission_comment` (same names with and without `pg_`). */
 const PERMISSION_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [

@@ -142,7 +142,12 @@ export class CallPipeline implements RunContext {
     let current = this.#state.prepared;
     if (edit.prepared !== undefined) current = new Map([...current, ...edit.prepared]);
     const prepared = await this.#preparer.prepare(doc, current, refresh, this.#via());
-    const catalog = buildCatalog(doc, prepared, { version: this.#catalogVersions.next(), resourceVersion: this.#state.resourceVersion + 1 }, this.#checkQueries);
+    const catalog = buildCatalog(
+      doc,
+      prepared,
+      { version: this.#catalogVersions.next(), resourceVersion: this.#state.resourceVersion + 1 },
+      this.#checkQueries,
+    );
     return { doc, resourceVersion: this.#state.resourceVersion, catalog, prepared };
   }
 

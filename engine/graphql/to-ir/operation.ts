@@ -88,7 +88,9 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
   };
   const kind = opts.operation.operation;
   let requestQuery: string | null = null;
-  const root = (kind === 'subscription' ? opts.schema.getSubscriptionType() : kind === 'mutation' ? opts.schema.getMutationType() : opts.schema.getQueryType()) as GraphQLObjectType;
+  const root = (
+    kind === 'subscription' ? opts.schema.getSubscriptionType() : kind === 'mutation' ? opts.schema.getMutationType() : opts.schema.getQueryType()
+  ) as GraphQLObjectType;
   return { fields: rootFieldsOf(root, [opts.operation.selectionSet], '$'), variableUse: ctx.variableUse };
 
   /** The root fields selected on `root` (the operation's root type, or a source's namespace type). */
@@ -109,7 +111,11 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
       const def = defs[name];
       const d = def === undefined ? undefined : descriptorOf<RootFieldDescriptor | ActionFieldDescriptor>(def.extensions);
       if (def !== undefined && d?.kind === 'namespace') {
-        const inner = rootFieldsOf(getNamedType(def.type) as GraphQLObjectType, nodes.map((n) => n.selectionSet), path);
+        const inner = rootFieldsOf(
+          getNamedType(def.type) as GraphQLObjectType,
+          nodes.map((n) => n.selectionSet),
+          path,
+        );
         fields.push({ kind: 'namespace', alias, source: d.source, fields: inner.filter((f): f is ir.RootField => f.kind !== 'action') });
         continue;
       }
