@@ -44,7 +44,12 @@ function env(name: string): string | undefined {
 /** Starts the controller and resolves once it has shut down (SIGTERM/SIGINT). */
 export async function main(): Promise<void> {
   const kube = new KubeApi(
-    loadKubeConnection({ kubeconfig: env('KUBECONFIG'), home: homedir(), serviceHost: env('KUBERNETES_SERVICE_HOST'), servicePort: env('KUBERNETES_SERVICE_PORT') }),
+    loadKubeConnection({
+      kubeconfig: env('KUBECONFIG'),
+      home: homedir(),
+      serviceHost: env('KUBERNETES_SERVICE_HOST'),
+      servicePort: env('KUBERNETES_SERVICE_PORT'),
+    }),
   );
   const identity = env('POD_NAME') ?? `${hostname()}-${process.pid}`;
   const events = new EventRecorder(kube, `${GROUP}/operator`, identity);

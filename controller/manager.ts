@@ -63,25 +63,33 @@ export class Manager {
     this.#o = o;
     this.queue = new WorkQueue(o.rateLimit ?? DEFAULT_RATE_LIMIT, systemClock, o.metrics?.queue);
     const onError = (err: Error): void => o.log?.('watch error', { error: err.message });
-    this.#engines = new Informer<Engine>(o.kube, { apiVersion: API_VERSION, plural: 'engines', namespace: o.namespace, kind: 'Engine' }, {
-      onUpsert: (e, prev) => {
-        if (!meaningfulChange(prev, e)) return;
-        this.#enqueueNamespace(e.metadata.namespace);
+    this.#engines = new Informer<Engine>(
+      o.kube,
+      { apiVersion: API_VERSION, plural: 'engines', namespace: o.namespace, kind: 'Engine' },
+      {
+        onUpsert: (e, prev) => {
+          if (!meaningfulChange(prev, e)) return;
+          this.#enqueueNamespace(e.metadata.namespace);
+        },
+        onDelete: (e) => this.#enqueueNamespace(e.metadata.namespace),
+        onError,
       },
-      onDelete: (e) => this.#enqueueNamespace(e.metadata.namespace),
-      onError,
-    });
+    );
     this.#targets = TARGET_KINDS.map(
       (k) =>
-        new Informer<TargetResource>(o.kube, { apiVersion: API_VERSION, plural: k.plural, namespace: o.namespace, kind: k.kind }, {
-          onUpsert: (r, prev) => {
-            if (!meaningfulChange(prev, r)) return;
-            if (prev !== undefined) this.#enqueueTarget(prev);
-            this.#enqueueTarget(r);
+        new Informer<TargetResource>(
+          o.kube,
+          { apiVersion: API_VERSION, plural: k.plural, namespace: o.namespace, kind: k.kind },
+          {
+            onUpsert: (r, prev) => {
+              if (!meaningfulChange(prev, r)) return;
+              if (prev !== undefined) this.#enqueueTarget(prev);
+              this.#enqueueTarget(r);
+            },
+            onDelete: (r) => this.#enqueueTarget(r),
+            onError,
           },
-          onDelete: (r) => this.#enqueueTarget(r),
-          onError,
-        }),
+        ),
     );
     const lister: Lister = {
       engines: (ns) => this.#engines.list(ns),
@@ -99,7 +107,8 @@ export class Manager {
     const reconciler = this.reconciler;
     o.metrics?.bind({
       stats: reconciler.stats,
-      inconsistentByEngine: () => new Map([...reconciler.known].flatMap(([k, v]) => (v.inconsistentObjects === undefined ? [] : [[k, v.inconsistentObjects] as const]))),
+      inconsistentByEngine: () =>
+        new Map([...reconciler.known].flatMap(([k, v]) => (v.inconsistentObjects === undefined ? [] : [[k, v.inconsistentObjects] as const]))),
     });
   }
 
@@ -125,7 +134,10 @@ export class Manager {
     if (this.#running) return;
     this.#running = true;
     while (!this.synced && this.#running) await new Promise((r) => setTimeout(r, 50));
-    const namespaces = new Set([...this.#engines.list().map((e) => e.metadata.namespace), ...this.#targets.flatMap((i) => i.list()).map((r) => r.metadata.namespace)]);
+    const namespaces = new Set([
+      ...this.#engines.list().map((e) => e.metadata.namespace),
+      ...this.#targets.flatMap((i) => i.list()).map((r) => r.metadata.namespace),
+    ]);
     for (const ns of namespaces) this.#enqueueNamespace(ns);
     const n = this.#o.workers ?? 2;
     this.#o.metrics?.maxConcurrent.set({ controller: 'engine' }, n);

@@ -74,7 +74,9 @@ async function placePostgres(): Promise<{ dataRoot: string; EmbeddedPostgresClas
   }
   if (reachableByOthers(wanted)) return { dataRoot: wanted, EmbeddedPostgresClass };
   if (configured !== undefined && configured !== '') {
-    throw new DevStartError(`ENGINE_DEV_DATA_DIR=${configured} is in a folder the postgres user cannot enter (running as root): choose a folder every user can traverse (chmod o+x on its parents).`);
+    throw new DevStartError(
+      `ENGINE_DEV_DATA_DIR=${configured} is in a folder the postgres user cannot enter (running as root): choose a folder every user can traverse (chmod o+x on its parents).`,
+    );
   }
   const dataRoot = path.join(ROOT_FALLBACK, `data-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`);
   say(`running as root in a folder the postgres user cannot enter: the data lives in ${dataRoot} (ENGINE_DEV_DATA_DIR moves it)`);
@@ -87,7 +89,11 @@ let stopping = false;
 /** A start failure that one line explains (no stack trace). */
 class DevStartError extends Error {}
 
-async function startPostgres(dataDir: string, EmbeddedPostgresClass: typeof EmbeddedPostgres, running: { server?: EmbeddedPostgres }): Promise<EmbeddedPostgres> {
+async function startPostgres(
+  dataDir: string,
+  EmbeddedPostgresClass: typeof EmbeddedPostgres,
+  running: { server?: EmbeddedPostgres },
+): Promise<EmbeddedPostgres> {
   const fresh = !existsSync(path.join(dataDir, 'PG_VERSION'));
   await mkdir(path.dirname(dataDir), { recursive: true });
   const server = new EmbeddedPostgresClass({
@@ -153,7 +159,8 @@ async function trackSample(engineUrl: string, adminSecret: string | null, marker
   const headers = { 'content-type': 'application/json', ...(adminSecret !== null ? { 'x-engine-admin-secret': adminSecret } : {}) };
   const call = async (body: unknown): Promise<unknown> => {
     const res = await fetch(`${engineUrl}/v1/metadata`, { method: 'POST', headers, body: JSON.stringify(body) });
-    if (!res.ok) throw new DevStartError(`the sample metadata call ${JSON.stringify((body as { type: string }).type)} was refused: ${res.status} ${await res.text()}`);
+    if (!res.ok)
+      throw new DevStartError(`the sample metadata call ${JSON.stringify((body as { type: string }).type)} was refused: ${res.status} ${await res.text()}`);
     return res.json();
   };
   const exported = (await call({ type: 'export_metadata', version: 2, args: {} })) as { metadata?: { sources?: Array<{ tables?: unknown[] }> } };
@@ -169,10 +176,14 @@ async function trackSample(engineUrl: string, adminSecret: string | null, marker
 
 /** The base URL a client reaches the server at, and what the bind means. */
 function describeBind(host: string, port: number): { url: string; scope: string } {
-  if (host === '0.0.0.0' || host === '::') return { url: `http://localhost:${port}`, scope: `every network interface (${host}): anyone who reaches this machine is admin` };
+  if (host === '0.0.0.0' || host === '::')
+    return { url: `http://localhost:${port}`, scope: `every network interface (${host}): anyone who reaches this machine is admin` };
   const shown = host.includes(':') ? `[${host}]` : host;
   const loopback = host === '127.0.0.1' || host === '::1' || host === 'localhost';
-  return { url: `http://${shown}:${port}`, scope: loopback ? 'this machine only (ENGINE_GRAPHQL_SERVER_HOST=0.0.0.0 or --server-host 0.0.0.0 opens it)' : host };
+  return {
+    url: `http://${shown}:${port}`,
+    scope: loopback ? 'this machine only (ENGINE_GRAPHQL_SERVER_HOST=0.0.0.0 or --server-host 0.0.0.0 opens it)' : host,
+  };
 }
 
 async function main(): Promise<void> {
@@ -190,7 +201,10 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   if (enableConsole && consoleBuildIsStale()) {
-    if (!consoleBuildToolsPresent()) throw new DevStartError('the web console is not built and its build tools are not installed: run `npm install` (with dev dependencies), or start with ENGINE_GRAPHQL_ENABLE_CONSOLE=false');
+    if (!consoleBuildToolsPresent())
+      throw new DevStartError(
+        'the web console is not built and its build tools are not installed: run `npm install` (with dev dependencies), or start with ENGINE_GRAPHQL_ENABLE_CONSOLE=false',
+      );
     say('building the web console (engine/console, a few seconds)');
     await buildConsole();
   }
@@ -233,7 +247,11 @@ async function main(): Promise<void> {
   const localUrl = `http://127.0.0.1:${port}`;
   let tracked: boolean;
   try {
-    tracked = await trackSample(settings.serverHost === '0.0.0.0' || settings.serverHost === '::' ? localUrl : url, settings.adminSecret, path.join(dataRoot, 'sample-tracked'));
+    tracked = await trackSample(
+      settings.serverHost === '0.0.0.0' || settings.serverHost === '::' ? localUrl : url,
+      settings.adminSecret,
+      path.join(dataRoot, 'sample-tracked'),
+    );
   } catch (e) {
     process.stderr.write(`[npm start] ${e instanceof Error ? e.message : String(e)} (it is tried again on the next start)\n`);
     tracked = false;

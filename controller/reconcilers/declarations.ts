@@ -19,13 +19,7 @@
  * Keys are what the Engine's status.managedObjects lists, what conflicts are detected on, and
  * what inconsistencies are mapped back to. Parts are JSON-string-escaped when they contain `/`.
  */
-import {
-  parseTableName,
-  type JsonObject,
-  type JsonValue,
-  type PermissionEntry,
-  type TableNameInput,
-} from '../../engine/metadata/document.ts';
+import { parseTableName, type JsonObject, type JsonValue, type PermissionEntry, type TableNameInput } from '../../engine/metadata/document.ts';
 import {
   deletePermissionSchema,
   insertPermissionSchema,
@@ -177,7 +171,8 @@ function declarePermission(spec: PermissionSpec): Declared {
   check(tableNameSchema, spec.table, '$.spec.table');
   const table = parseTableName(spec.table);
   const permission = check<JsonObject>(PERMISSION_BODY[spec.operation], spec.permission, '$.spec.permission');
-  const entry: PermissionEntry<JsonObject> = spec.comment === undefined ? { role: spec.role, permission } : { role: spec.role, permission, comment: spec.comment };
+  const entry: PermissionEntry<JsonObject> =
+    spec.comment === undefined ? { role: spec.role, permission } : { role: spec.role, permission, comment: spec.comment };
   return declared([obj({ kind: 'permission', source, table, role: spec.role, operation: spec.operation }, entry)]);
 }
 

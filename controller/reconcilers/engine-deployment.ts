@@ -38,10 +38,14 @@ export function desiredDeployment(e: Engine, d: EngineDeployment): Record<string
   const selector = { 'app.kubernetes.io/name': labels['app.kubernetes.io/name'], 'app.kubernetes.io/instance': e.metadata.name };
   const port = enginePort(d);
   const env: Record<string, unknown>[] = [
-    { name: 'ENGINE_GRAPHQL_DATABASE_URL', valueFrom: { secretKeyRef: { name: d.databaseUrlSecretRef.name, key: d.databaseUrlSecretRef.key ?? 'database-url' } } },
+    {
+      name: 'ENGINE_GRAPHQL_DATABASE_URL',
+      valueFrom: { secretKeyRef: { name: d.databaseUrlSecretRef.name, key: d.databaseUrlSecretRef.key ?? 'database-url' } },
+    },
   ];
   const admin = e.spec.adminSecretRef;
-  if (admin !== undefined) env.push({ name: 'ENGINE_GRAPHQL_ADMIN_SECRET', valueFrom: { secretKeyRef: { name: admin.name, key: admin.key ?? 'admin-secret' } } });
+  if (admin !== undefined)
+    env.push({ name: 'ENGINE_GRAPHQL_ADMIN_SECRET', valueFrom: { secretKeyRef: { name: admin.name, key: admin.key ?? 'admin-secret' } } });
   // Ready only when the engine reaches its databases (/readyz); alive as long as it answers (/healthz, v2's).
   const container: Record<string, unknown> = {
     name: 'engine',
@@ -107,15 +111,22 @@ interface DeploymentObject {
 export function rolloutOf(dep: DeploymentObject): Rollout {
   const st = dep.status ?? {};
   const want = dep.spec?.replicas ?? 1;
-  const counts = { replicas: st.replicas ?? 0, updatedReplicas: st.updatedReplicas ?? 0, readyReplicas: st.readyReplicas ?? 0, availableReplicas: st.availableReplicas ?? 0 };
+  const counts = {
+    replicas: st.replicas ?? 0,
+    updatedReplicas: st.updatedReplicas ?? 0,
+    readyReplicas: st.readyReplicas ?? 0,
+    availableReplicas: st.availableReplicas ?? 0,
+  };
   const seen = (st.observedGeneration ?? 0) >= (dep.metadata.generation ?? 0);
   let message: string;
   if (!seen) message = 'waiting for the Deployment controller to see the latest spec';
   else if (counts.updatedReplicas < want) message = `${counts.updatedReplicas} of ${want} replicas updated`;
   else if (counts.replicas > counts.updatedReplicas) message = `${counts.replicas - counts.updatedReplicas} old replicas pending termination`;
-  else if (counts.availableReplicas < Math.min(1, want) || counts.availableReplicas < counts.updatedReplicas) message = `${counts.availableReplicas} of ${counts.updatedReplicas} updated replicas available`;
+  else if (counts.availableReplicas < Math.min(1, want) || counts.availableReplicas < counts.updatedReplicas)
+    message = `${counts.availableReplicas} of ${counts.updatedReplicas} updated replicas available`;
   else message = `${counts.availableReplicas} of ${want} replicas available`;
-  const available = seen && want > 0 && counts.updatedReplicas >= want && counts.replicas <= counts.updatedReplicas && counts.availableReplicas >= counts.updatedReplicas;
+  const available =
+    seen && want > 0 && counts.updatedReplicas >= want && counts.replicas <= counts.updatedReplicas && counts.availableReplicas >= counts.updatedReplicas;
   return { ...counts, available, message };
 }
 

@@ -21,17 +21,15 @@
 import type { Condition } from '../api/v1alpha1/common.ts';
 import type { Engine, EngineStatus } from '../api/v1alpha1/engine.ts';
 import { API_VERSION, DRY_RUN_ANNOTATION } from '../api/v1alpha1/common.ts';
-import { EngineClient, EngineUnreachableError, MetadataApiError, applyDocument, type ConsistencyReport, type EngineClientOptions } from '../engine-client/client.ts';
 import {
-  Reason,
-  appliedOutcome,
-  conditionsFor,
-  failedOutcome,
-  readyCondition,
-  sameConditions,
-  unknownOutcome,
-  type Outcome,
-} from '../runtime/conditions.ts';
+  EngineClient,
+  EngineUnreachableError,
+  MetadataApiError,
+  applyDocument,
+  type ConsistencyReport,
+  type EngineClientOptions,
+} from '../engine-client/client.ts';
+import { Reason, appliedOutcome, conditionsFor, failedOutcome, readyCondition, sameConditions, unknownOutcome, type Outcome } from '../runtime/conditions.ts';
 import type { EventRecorder } from '../runtime/events.ts';
 import { KubeApiError, objectPath, type KubeApi } from '../runtime/kube-api.ts';
 import { addFinalizer, hasFinalizer, patchStatus, removeFinalizer } from '../runtime/status.ts';
@@ -50,7 +48,8 @@ export interface Lister {
 }
 
 /** What one reconcile asks of the queue. */
-export type ReconcileResult = { readonly requeue: 'after'; readonly afterMs: number } | { readonly requeue: 'backoff'; readonly error: string } | { readonly requeue: 'none' };
+export type ReconcileResult =
+  { readonly requeue: 'after'; readonly afterMs: number } | { readonly requeue: 'backoff'; readonly error: string } | { readonly requeue: 'none' };
 
 /** Dependencies of the reconciler. */
 export interface ReconcilerDeps {
@@ -146,11 +145,22 @@ export class EngineReconciler {
       } catch (e) {
         if (!(e instanceof KubeApiError) || e.status === 0 || e.status >= 500) throw e;
         this.known.set(qk, { client: null, reachable: false });
-        return await this.#failAll(engine, resources, failedOutcome(Reason.InvalidSpec, `the engine's Deployment or Service was refused: ${e.message}`, true), resyncMs);
+        return await this.#failAll(
+          engine,
+          resources,
+          failedOutcome(Reason.InvalidSpec, `the engine's Deployment or Service was refused: ${e.message}`, true),
+          resyncMs,
+        );
       }
       if (!rollout.available) {
         this.known.set(qk, { client: null, reachable: false });
-        await this.#failAll(engine, resources, failedOutcome(Reason.EngineNotAvailable, `waiting for the engine's rollout: ${rollout.message}`, false), resyncMs, { deployment: rolloutCounts(rollout) });
+        await this.#failAll(
+          engine,
+          resources,
+          failedOutcome(Reason.EngineNotAvailable, `waiting for the engine's rollout: ${rollout.message}`, false),
+          resyncMs,
+          { deployment: rolloutCounts(rollout) },
+        );
         // Deployments are not watched (no list/watch on them): look again shortly.
         return { requeue: 'after', afterMs: ROLLOUT_POLL_MS };
       }
@@ -205,7 +215,16 @@ export class EngineReconciler {
       const lastRv = before?.resourceVersion ?? engine.status?.metadataResourceVersion;
       if (applied.wrote && lastRv !== undefined && applied.exportedResourceVersion !== lastRv) {
         this.stats.driftCorrections++;
-        await this.#event(engineSubject(engine), 'Warning', 'DriftCorrected', 'Apply', listNote(`The engine's metadata was changed outside the operator (resource_version ${lastRv} -> ${applied.exportedResourceVersion}); restored the declared state: `, diffLines(fold.diff)));
+        await this.#event(
+          engineSubject(engine),
+          'Warning',
+          'DriftCorrected',
+          'Apply',
+          listNote(
+            `The engine's metadata was changed outside the operator (resource_version ${lastRv} -> ${applied.exportedResourceVersion}); restored the declared state: `,
+            diffLines(fold.diff),
+          ),
+        );
       }
     } catch (e) {
       if (e instanceof EngineUnreachableError) {
@@ -218,7 +237,13 @@ export class EngineReconciler {
         const msg = e.isAccessDenied
           ? `the engine refused the admin secret: ${e.code}: ${e.message}`
           : `the engine refused the metadata: ${e.code} at ${e.path}: ${e.message}`;
-        await this.#failAll(engine, resources, failedOutcome(e.isAccessDenied ? Reason.AccessDenied : Reason.EngineRejected, msg, true), resyncMs, deploymentStatus);
+        await this.#failAll(
+          engine,
+          resources,
+          failedOutcome(e.isAccessDenied ? Reason.AccessDenied : Reason.EngineRejected, msg, true),
+          resyncMs,
+          deploymentStatus,
+        );
         return { requeue: 'backoff', error: msg };
       }
       throw e;
@@ -242,18 +267,33 @@ export class EngineReconciler {
       const outcome = planned.length > 0 ? failedOutcome(Reason.DryRun, listNote('dry run: applying would change ', planned), false) : outcomeOf(result, byKey);
       if (!outcome.ready) notReady++;
       if (!dryRun && result.state === 'applied' && !previousManaged.has(result.objectKey) && !fold.diff.added.includes(result.objectKey)) {
-        await this.#event(r, 'Normal', 'Adopted', 'Apply', `${result.objectKey} already existed in the engine; only what this resource declares was applied to it`);
+        await this.#event(
+          r,
+          'Normal',
+          'Adopted',
+          'Apply',
+          `${result.objectKey} already existed in the engine; only what this resource declares was applied to it`,
+        );
       }
       await this.#writeStatus(r, outcome);
     }
     const plan = diffLines(fold.diff, 100);
-    const engineOutcome = dryRun && !emptyDiff(fold.diff)
-      ? failedOutcome(Reason.DryRun, `dry run: applying would make ${plan.length} changes (status.plannedChanges); remove the ${DRY_RUN_ANNOTATION} annotation to apply`, false)
-      : notReady === 0 && report.isConsistent
-        ? appliedOutcome(`${resources.length} resources applied; metadata consistent`)
-        : report.isConsistent
-          ? failedOutcome(Reason.Progressing, `${notReady} of ${resources.length} resources are not ready`, false)
-          : failedOutcome(Reason.InconsistentMetadata, `${report.inconsistentObjects.length} inconsistent objects; ${notReady} of ${resources.length} resources not ready`, true);
+    const engineOutcome =
+      dryRun && !emptyDiff(fold.diff)
+        ? failedOutcome(
+            Reason.DryRun,
+            `dry run: applying would make ${plan.length} changes (status.plannedChanges); remove the ${DRY_RUN_ANNOTATION} annotation to apply`,
+            false,
+          )
+        : notReady === 0 && report.isConsistent
+          ? appliedOutcome(`${resources.length} resources applied; metadata consistent`)
+          : report.isConsistent
+            ? failedOutcome(Reason.Progressing, `${notReady} of ${resources.length} resources are not ready`, false)
+            : failedOutcome(
+                Reason.InconsistentMetadata,
+                `${report.inconsistentObjects.length} inconsistent objects; ${notReady} of ${resources.length} resources not ready`,
+                true,
+              );
     await this.#writeEngineStatus(engine, engineOutcome, {
       managedObjects: dryRun ? (engine.status?.managedObjects ?? []) : fold.managed,
       resources: resources.filter((r) => r.metadata.deletionTimestamp === undefined).length,
@@ -272,7 +312,13 @@ export class EngineReconciler {
   async #reportRemovals(engine: Engine, removed: readonly string[], fold: FoldResult): Promise<void> {
     if (removed.length > 0) await this.#event(engineSubject(engine), 'Normal', 'Removed', 'Apply', listNote('Removed from the engine: ', removed));
     for (const k of fold.kept) {
-      await this.#event(engineSubject(engine), 'Warning', 'Kept', 'Apply', listNote(`${k.key} stays in the engine: it holds metadata no resource declares: `, k.holds));
+      await this.#event(
+        engineSubject(engine),
+        'Warning',
+        'Kept',
+        'Apply',
+        listNote(`${k.key} stays in the engine: it holds metadata no resource declares: `, k.holds),
+      );
     }
   }
 
@@ -289,11 +335,14 @@ export class EngineReconciler {
       if (url !== null && adminSecret !== null) {
         const client = new EngineClient({ url, adminSecret: adminSecret === '' ? undefined : adminSecret, timeoutMs: this.#d.engineTimeoutMs });
         try {
-          const applied = await applyDocument(client, (current) => foldResources({ current: current.metadata, resources: [], previousManaged: engine.status?.managedObjects ?? [], policy: 'Merge' }));
+          const applied = await applyDocument(client, (current) =>
+            foldResources({ current: current.metadata, resources: [], previousManaged: engine.status?.managedObjects ?? [], policy: 'Merge' }),
+          );
           if (applied.wrote) this.stats.engineWrites++;
           await this.#reportRemovals(engine, applied.wrote ? applied.built.diff.removed : [], applied.built);
         } catch (e) {
-          if (e instanceof EngineUnreachableError || e instanceof MetadataApiError) return { requeue: 'backoff', error: `deleting Engine ${engine.metadata.name}: ${e.message}` };
+          if (e instanceof EngineUnreachableError || e instanceof MetadataApiError)
+            return { requeue: 'backoff', error: `deleting Engine ${engine.metadata.name}: ${e.message}` };
           throw e;
         }
       }
@@ -342,7 +391,13 @@ export class EngineReconciler {
     await this.#event(r, 'Normal', orphan ? 'Orphaned' : 'Deleted', 'Delete', note);
   }
 
-  async #failAll(engine: Engine, resources: readonly TargetResource[], outcome: Outcome, resyncMs: number, engineExtra: Partial<EngineStatus> = {}): Promise<ReconcileResult> {
+  async #failAll(
+    engine: Engine,
+    resources: readonly TargetResource[],
+    outcome: Outcome,
+    resyncMs: number,
+    engineExtra: Partial<EngineStatus> = {},
+  ): Promise<ReconcileResult> {
     const released = new Set<string>();
     const orphans: TargetResource[] = [];
     for (const r of resources) {
@@ -356,13 +411,22 @@ export class EngineReconciler {
       await this.#writeStatus(r, outcome);
     }
     const managed = engine.status?.managedObjects;
-    const extra: Partial<EngineStatus> = { ...engineExtra, ...(released.size > 0 && managed !== undefined ? { managedObjects: managed.filter((k) => !released.has(k)) } : {}) };
+    const extra: Partial<EngineStatus> = {
+      ...engineExtra,
+      ...(released.size > 0 && managed !== undefined ? { managedObjects: managed.filter((k) => !released.has(k)) } : {}),
+    };
     await this.#writeEngineStatus(engine, outcome, extra);
     for (const r of orphans) await this.#finalize(r, { state: 'orphaned', objectKey: null });
     return { requeue: 'after', afterMs: resyncMs };
   }
 
-  async #event(r: { apiVersion: string; kind: string; metadata: TargetResource['metadata'] }, type: 'Normal' | 'Warning', reason: string, action: string, note: string): Promise<void> {
+  async #event(
+    r: { apiVersion: string; kind: string; metadata: TargetResource['metadata'] },
+    type: 'Normal' | 'Warning',
+    reason: string,
+    action: string,
+    note: string,
+  ): Promise<void> {
     const err = await this.#d.events.record({ apiVersion: r.apiVersion || API_VERSION, kind: r.kind, metadata: r.metadata }, { type, reason, action, note });
     if (err !== null) this.#d.log?.('event not recorded', { error: err.message });
   }

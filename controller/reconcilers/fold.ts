@@ -107,7 +107,12 @@ const KIND_RANK: Readonly<Record<ObjectRef['kind'], number>> = {
  * Containers to keep under Merge: those in `drop` that hold (directly or through a kept child)
  * an object that is neither dropped, declared nor managed.
  */
-function containersToKeep(current: ReadonlyMap<string, MetaObject>, drop: ReadonlySet<string>, declaredKeys: ReadonlySet<string>, managed: ReadonlySet<string>): KeptContainer[] {
+function containersToKeep(
+  current: ReadonlyMap<string, MetaObject>,
+  drop: ReadonlySet<string>,
+  declaredKeys: ReadonlySet<string>,
+  managed: ReadonlySet<string>,
+): KeptContainer[] {
   const holds = new Map<string, string[]>();
   // Children come after their containers in flatten's order, so walking backwards sees a kept
   // table before its source.

@@ -89,24 +89,29 @@ export function refOfInconsistency(o: InconsistentObject): ObjectRef | null {
     m = /^table (.+) in source (.+)$/.exec(name);
     if (m?.[1] !== undefined && m[2] !== undefined) return { kind: 'table', source: m[2], table: tableFromText(m[1]) };
     const t = def['table'] ?? def;
-    return typeof record(t)['name'] === 'string' || typeof t === 'string' ? { kind: 'table', source: sourceOf(def), table: parseTableName(t as TableNameInput) } : null;
+    return typeof record(t)['name'] === 'string' || typeof t === 'string'
+      ? { kind: 'table', source: sourceOf(def), table: parseTableName(t as TableNameInput) }
+      : null;
   }
   if (o.type === 'object_relation' || o.type === 'array_relation') {
     m = /^relationship (.+) in table (.+) in source (.+)$/.exec(name);
     if (m?.[1] !== undefined && m[2] !== undefined && m[3] !== undefined) return { kind: 'relationship', source: m[3], table: tableFromText(m[2]), name: m[1] };
-    if (def['table'] !== undefined && typeof def['name'] === 'string') return { kind: 'relationship', source: sourceOf(def), table: parseTableName(def['table'] as TableNameInput), name: def['name'] };
+    if (def['table'] !== undefined && typeof def['name'] === 'string')
+      return { kind: 'relationship', source: sourceOf(def), table: parseTableName(def['table'] as TableNameInput), name: def['name'] };
     return null;
   }
   if (o.type === 'computed_field') {
     m = /^computed field (.+) in table (.+) in source (.+)$/.exec(name);
-    if (m?.[1] !== undefined && m[2] !== undefined && m[3] !== undefined) return { kind: 'computed_field', source: m[3], table: tableFromText(m[2]), name: m[1] };
+    if (m?.[1] !== undefined && m[2] !== undefined && m[3] !== undefined)
+      return { kind: 'computed_field', source: m[3], table: tableFromText(m[2]), name: m[1] };
     return null;
   }
   const perm = /^(select|insert|update|delete)_permission$/.exec(o.type);
   if (perm?.[1] !== undefined) {
     const op = perm[1] as Op;
     m = /^permission (.+)\.([^.]+)\.(select|insert|update|delete) in source (.+)$/.exec(name);
-    if (m?.[1] !== undefined && m[2] !== undefined && m[4] !== undefined) return { kind: 'permission', source: m[4], table: tableFromText(m[1]), role: m[2], operation: op };
+    if (m?.[1] !== undefined && m[2] !== undefined && m[4] !== undefined)
+      return { kind: 'permission', source: m[4], table: tableFromText(m[1]), role: m[2], operation: op };
     if (def['table'] !== undefined && typeof def['role'] === 'string') {
       return { kind: 'permission', source: sourceOf(def), table: parseTableName(def['table'] as TableNameInput), role: def['role'], operation: op };
     }
@@ -120,7 +125,8 @@ export function refOfInconsistency(o: InconsistentObject): ObjectRef | null {
   }
   if (o.type === 'function_permission') {
     m = /^function permission (.+)\.([^.]+) in source (.+)$/.exec(name);
-    if (m?.[1] !== undefined && m[2] !== undefined && m[3] !== undefined) return { kind: 'function_permission', source: m[3], fn: tableFromText(m[1]), role: m[2] };
+    if (m?.[1] !== undefined && m[2] !== undefined && m[3] !== undefined)
+      return { kind: 'function_permission', source: m[3], fn: tableFromText(m[1]), role: m[2] };
     return null;
   }
   if (o.type === 'inherited_role') {

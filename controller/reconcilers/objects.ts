@@ -224,7 +224,11 @@ export class DocumentDraft {
   constructor(doc: MetadataDocument) {
     this.#base = doc;
     this.#sources = doc.sources.map((s) => ({ ...s, tables: [...s.tables], functions: [...s.functions] }) as Mutable<SourceMetadata>);
-    for (const s of this.#sources) this.#tables.set(s, (s.tables as TableMetadata[]).map((t) => this.#copyTable(t)));
+    for (const s of this.#sources)
+      this.#tables.set(
+        s,
+        (s.tables as TableMetadata[]).map((t) => this.#copyTable(t)),
+      );
     this.#remoteSchemas = [...doc.remote_schemas];
     this.#cronTriggers = [...doc.cron_triggers];
     this.#inheritedRoles = [...doc.inherited_roles];

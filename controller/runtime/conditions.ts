@@ -115,9 +115,33 @@ function condition(
 export function conditionsFor(outcome: Outcome, generation: number | undefined, previous: readonly Condition[], now: Date): Condition[] {
   const reconciling = !outcome.ready && !outcome.stalled;
   return [
-    condition(ConditionType.Ready, outcome.ready ? 'True' : outcome.unknown === true ? 'Unknown' : 'False', outcome.reason, outcome.message, generation, previous, now),
-    condition(ConditionType.Reconciling, reconciling ? 'True' : 'False', reconciling ? outcome.reason : 'Idle', reconciling ? outcome.message : '', generation, previous, now),
-    condition(ConditionType.Stalled, outcome.stalled ? 'True' : 'False', outcome.stalled ? outcome.reason : 'Idle', outcome.stalled ? outcome.message : '', generation, previous, now),
+    condition(
+      ConditionType.Ready,
+      outcome.ready ? 'True' : outcome.unknown === true ? 'Unknown' : 'False',
+      outcome.reason,
+      outcome.message,
+      generation,
+      previous,
+      now,
+    ),
+    condition(
+      ConditionType.Reconciling,
+      reconciling ? 'True' : 'False',
+      reconciling ? outcome.reason : 'Idle',
+      reconciling ? outcome.message : '',
+      generation,
+      previous,
+      now,
+    ),
+    condition(
+      ConditionType.Stalled,
+      outcome.stalled ? 'True' : 'False',
+      outcome.stalled ? outcome.reason : 'Idle',
+      outcome.stalled ? outcome.message : '',
+      generation,
+      previous,
+      now,
+    ),
   ];
 }
 

@@ -100,7 +100,9 @@ export function connectionFromKubeconfig(doc: unknown, dir: string): KubeConnect
     return f === undefined ? undefined : readFileSync(file(f), 'utf8');
   };
   if (user['exec'] !== undefined || user['auth-provider'] !== undefined) {
-    throw new Error('kubeconfig: exec credential plugins and auth providers are not supported; use a token, a token file or a client certificate (in a pod the service account is used)');
+    throw new Error(
+      'kubeconfig: exec credential plugins and auth providers are not supported; use a token, a token file or a client certificate (in a pod the service account is used)',
+    );
   }
   const token = str(user, 'token');
   const tokenFile = str(user, 'tokenFile');

@@ -130,7 +130,13 @@ export class LeaderElector {
         apiVersion: 'coordination.k8s.io/v1',
         kind: 'Lease',
         metadata: { name: this.#opts.name, namespace: this.#opts.namespace },
-        spec: { holderIdentity: me, leaseDurationSeconds: this.#timing.leaseDurationSeconds, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 },
+        spec: {
+          holderIdentity: me,
+          leaseDurationSeconds: this.#timing.leaseDurationSeconds,
+          acquireTime: microTime(now),
+          renewTime: microTime(now),
+          leaseTransitions: 0,
+        },
       };
       try {
         await this.#api.request('POST', collectionPath('coordination.k8s.io/v1', 'leases', this.#opts.namespace), fresh);

@@ -56,5 +56,10 @@ export async function removeFinalizer(
   meta: { readonly resourceVersion?: string; readonly finalizers?: readonly string[] },
 ): Promise<void> {
   if (!hasFinalizer(meta)) return;
-  await setFinalizers(api, at, meta.resourceVersion, (meta.finalizers ?? []).filter((f) => f !== FINALIZER));
+  await setFinalizers(
+    api,
+    at,
+    meta.resourceVersion,
+    (meta.finalizers ?? []).filter((f) => f !== FINALIZER),
+  );
 }

@@ -31,7 +31,18 @@ export interface HandlerCall {
 }
 
 /** Client headers never forwarded: they describe the client's connection, not the request. */
-const HOP_HEADERS = new Set(['host', 'content-length', 'content-type', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'accept-encoding', 'te', 'trailer']);
+const HOP_HEADERS = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'accept-encoding',
+  'te',
+  'trailer',
+]);
 
 function headersOf(info: ActionInfo, call: HandlerCall): Array<readonly [string, string]> {
   const out: Array<readonly [string, string]> = [['Content-Type', 'application/json']];
@@ -57,7 +68,13 @@ const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256 });
 class HandlerTimeout extends Error {}
 
 /** One request: the status and the body text; rejects with HandlerTimeout after `timeoutMs`. */
-function send(method: string, url: string, headers: ReadonlyArray<readonly [string, string]>, body: string | undefined, timeoutMs: number): Promise<{ status: number; text: string }> {
+function send(
+  method: string,
+  url: string,
+  headers: ReadonlyArray<readonly [string, string]>,
+  body: string | undefined,
+  timeoutMs: number,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
     const secure = u.protocol === 'https:';
@@ -110,13 +127,21 @@ export async function callHandler(info: ActionInfo, call: HandlerCall): Promise<
     session_variables: { ...call.sessionVariables },
     request_query: call.requestQuery,
   };
-  const req = applyRequestTransform(info.requestTransform, { method: 'POST', url: info.handler, headers: headersOf(info, call), body: payload }, call.sessionVariables);
+  const req = applyRequestTransform(
+    info.requestTransform,
+    { method: 'POST', url: info.handler, headers: headersOf(info, call), body: payload },
+    call.sessionVariables,
+  );
   let status: number;
   let text: string;
   try {
     ({ status, text } = await send(req.method, req.url, req.headers, req.method === 'GET' || req.method === 'HEAD' ? undefined : req.body, info.timeoutMs));
   } catch (e) {
-    if (e instanceof HandlerTimeout) throw unexpected(`the action handler of "${info.name}" did not answer within ${info.timeoutMs / 1000} s`, { webhook: req.url, timeout_seconds: info.timeoutMs / 1000 });
+    if (e instanceof HandlerTimeout)
+      throw unexpected(`the action handler of "${info.name}" did not answer within ${info.timeoutMs / 1000} s`, {
+        webhook: req.url,
+        timeout_seconds: info.timeoutMs / 1000,
+      });
     throw unexpected('http exception when calling webhook', { webhook: req.url, error: e instanceof Error ? e.message : String(e) });
   }
   const parsed = parseJson(text);
@@ -134,7 +159,8 @@ export async function callHandler(info: ActionInfo, call: HandlerCall): Promise<
     const message = typeof body['message'] === 'string' ? body['message'] : typeof body['error'] === 'string' ? body['error'] : null;
     if (message !== null) {
       const ext = body['extensions'];
-      const extensions = typeof ext === 'object' && ext !== null && !Array.isArray(ext) ? (ext as Record<string, unknown>) : { path: '$', code: ErrorCode.Unexpected };
+      const extensions =
+        typeof ext === 'object' && ext !== null && !Array.isArray(ext) ? (ext as Record<string, unknown>) : { path: '$', code: ErrorCode.Unexpected };
       throw new EngineError(ErrorCode.Unexpected, message, { status: 200, extensions });
     }
   }

@@ -64,7 +64,25 @@ function list(v: unknown): Loose[] {
 }
 
 /** Database scalars an action type may name without defining it (v2 compat), besides the tracked columns' own. */
-const COMMON_DB_SCALARS = ['uuid', 'json', 'jsonb', 'timestamptz', 'timestamp', 'date', 'time', 'timetz', 'numeric', 'bigint', 'smallint', 'bpchar', 'bytea', 'interval', 'inet', 'citext', 'float8'];
+const COMMON_DB_SCALARS = [
+  'uuid',
+  'json',
+  'jsonb',
+  'timestamptz',
+  'timestamp',
+  'date',
+  'time',
+  'timetz',
+  'numeric',
+  'bigint',
+  'smallint',
+  'bpchar',
+  'bytea',
+  'interval',
+  'inet',
+  'citext',
+  'float8',
+];
 
 /** The scalar names of database types usable in custom types: common ones and those of tracked columns. */
 function dbScalarNames(sources: ReadonlyMap<string, SourceInfo>): Set<string> {
@@ -103,7 +121,12 @@ function fields(raw: unknown, owner: string): CustomField[] {
 }
 
 /** Resolves the custom types (throws Invalid with the reason). */
-function resolveCustomTypes(raw: JsonObject | null, sources: ReadonlyMap<string, SourceInfo>, names: NameRegistry | null, db: ReadonlySet<string>): CustomTypesInfo {
+function resolveCustomTypes(
+  raw: JsonObject | null,
+  sources: ReadonlyMap<string, SourceInfo>,
+  names: NameRegistry | null,
+  db: ReadonlySet<string>,
+): CustomTypesInfo {
   if (raw === null) return EMPTY_TYPES;
   const scalars = new Map<string, CustomScalar>();
   const enums = new Map<string, CustomEnum>();
@@ -167,7 +190,11 @@ function resolveCustomTypes(raw: JsonObject | null, sources: ReadonlyMap<string,
     objects.set(name, { name, description: str(o['description']), fields: fs, relationships });
   }
   if (names !== null) {
-    const clash = names.claimNames('custom types', [...all].map((n) => [n, 'type name'] as const), '');
+    const clash = names.claimNames(
+      'custom types',
+      [...all].map((n) => [n, 'type name'] as const),
+      '',
+    );
     if (clash !== null) fail(clash);
   }
   return { scalars, enums, inputObjects, objects };
@@ -185,7 +212,8 @@ function resolveRelationship(r: Loose, object: string, fs: readonly CustomField[
   if (rt === undefined || rt === null) fail(`the relationship "${name}" of "${object}" needs a remote_table`);
   const table = parseTableName(rt as TableNameInput);
   const info = source.tables.get(tableKey(table));
-  if (info === undefined) fail(`the relationship "${name}" of "${object}" points to the table "${table.schema}.${table.name}", which is not tracked in source "${sourceName}"`);
+  if (info === undefined)
+    fail(`the relationship "${name}" of "${object}" points to the table "${table.schema}.${table.name}", which is not tracked in source "${sourceName}"`);
   const mapping = r['field_mapping'];
   if (typeof mapping !== 'object' || mapping === null || Array.isArray(mapping) || Object.keys(mapping).length === 0) {
     fail(`the relationship "${name}" of "${object}" needs a non-empty field_mapping`);
@@ -196,7 +224,9 @@ function resolveRelationship(r: Loose, object: string, fs: readonly CustomField[
     if (f === undefined) fail(`the field_mapping of the relationship "${name}" names the field "${field}", which "${object}" does not have`);
     if (f.type.kind !== 'named') fail(`the field "${field}" of "${object}" is a list; a relationship maps scalar fields`);
     if (typeof column !== 'string' || !info.columns.some((c) => c.name === column)) {
-      fail(`the field_mapping of the relationship "${name}" names the column ${JSON.stringify(column)}, which the table "${table.schema}.${table.name}" does not have`);
+      fail(
+        `the field_mapping of the relationship "${name}" names the column ${JSON.stringify(column)}, which the table "${table.schema}.${table.name}" does not have`,
+      );
     }
     fieldMapping.push([field, column]);
   }
@@ -252,7 +282,11 @@ function resolveAction(a: Loose, types: CustomTypesInfo, inherited: readonly Inh
     if (t === null) fail(`the argument "${an}" has an invalid type ${JSON.stringify(arg['type'])}`);
     const b = baseName(t);
     if (!isInput(b)) {
-      fail(types.objects.has(b) ? `the argument "${an}" has the output type "${b}"; arguments take input types` : `the type "${b}" of the argument "${an}" is not defined`);
+      fail(
+        types.objects.has(b)
+          ? `the argument "${an}" has the output type "${b}"; arguments take input types`
+          : `the type "${b}" of the argument "${an}" is not defined`,
+      );
     }
     args.push({ name: an, type: t, description: str(arg['description']) });
   }

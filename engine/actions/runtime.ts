@@ -64,7 +64,13 @@ export class ActionRuntime {
   }
 
   /** Stores a submission and returns its id; the worker picks it up. */
-  async submit(action: string, input: unknown, sessionVariables: Readonly<Record<string, string>>, requestQuery: string, headers: Record<string, string>): Promise<string> {
+  async submit(
+    action: string,
+    input: unknown,
+    sessionVariables: Readonly<Record<string, string>>,
+    requestQuery: string,
+    headers: Record<string, string>,
+  ): Promise<string> {
     const id = randomUUID();
     await this.#storage.insert({ id, action, input, sessionVariables, requestHeaders: headers, requestQuery });
     this.#schedule(0);

@@ -72,7 +72,13 @@ function customScalar(name: string, description: string | null): GraphQLScalarTy
   return new GraphQLScalarType({ name, description, serialize: (v) => v, parseValue: (v) => v, parseLiteral: (n) => literal(n) });
 }
 
-const BUILTIN: Readonly<Record<string, GraphQLScalarType>> = { Int: GraphQLInt, Float: GraphQLFloat, String: GraphQLString, Boolean: GraphQLBoolean, ID: GraphQLID };
+const BUILTIN: Readonly<Record<string, GraphQLScalarType>> = {
+  Int: GraphQLInt,
+  Float: GraphQLFloat,
+  String: GraphQLString,
+  Boolean: GraphQLBoolean,
+  ID: GraphQLID,
+};
 
 const POSTGRES = { kind: 'postgres' } as const;
 
@@ -106,7 +112,9 @@ class ActionTypes {
       t = enumType({
         name,
         description: en.description,
-        values: Object.fromEntries(en.values.map((v) => [v.value, { value: v.value, description: v.description, deprecationReason: v.isDeprecated ? 'deprecated' : null }])),
+        values: Object.fromEntries(
+          en.values.map((v) => [v.value, { value: v.value, description: v.description, deprecationReason: v.isDeprecated ? 'deprecated' : null }]),
+        ),
       });
     } else if (input !== undefined) {
       t = inputObjectType({
@@ -237,6 +245,10 @@ export const ACTION_ROOT_FIELDS: RootFieldContributor = {
   fingerprint: (catalog, role, access) => {
     const all = catalog.actions?.actions;
     if (all === undefined) return [];
-    return [`actions:${visibleActions(catalog, role, access.isAdmin).map((a) => a.name).join(',')}`];
+    return [
+      `actions:${visibleActions(catalog, role, access.isAdmin)
+        .map((a) => a.name)
+        .join(',')}`,
+    ];
   },
 };

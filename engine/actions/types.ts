@@ -7,8 +7,7 @@ import type { QualifiedName } from '../ir/table.ts';
 
 /** A GraphQL type reference: a named type, or a list, either possibly non-null. */
 export type TypeRef =
-  | { readonly kind: 'named'; readonly name: string; readonly nonNull: boolean }
-  | { readonly kind: 'list'; readonly of: TypeRef; readonly nonNull: boolean };
+  { readonly kind: 'named'; readonly name: string; readonly nonNull: boolean } | { readonly kind: 'list'; readonly of: TypeRef; readonly nonNull: boolean };
 
 /** Parses `[Int!]!`-style type text; null when it is not a type reference. */
 export function parseTypeRef(text: string): TypeRef | null {

@@ -9,9 +9,7 @@ import type { Session } from '../auth/session.ts';
 import type { RequestContext } from '../request-context.ts';
 
 /** An API answer: status plus either a JSON value or JSON text already serialized. */
-export type ApiResponse =
-  | { readonly status: number; readonly json: unknown }
-  | { readonly status: number; readonly jsonText: string };
+export type ApiResponse = { readonly status: number; readonly json: unknown } | { readonly status: number; readonly jsonText: string };
 
 /** Which API family a metadata/query request came in on. */
 export type ApiFamily = 'metadata' | 'query-v1' | 'query-v2';

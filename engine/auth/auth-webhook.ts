@@ -14,8 +14,20 @@ import { buildSession, type Session } from './session.ts';
 
 /** Client headers never forwarded in GET mode (spec, "Webhook request"). */
 const NOT_FORWARDED = new Set([
-  'content-length', 'content-type', 'content-md5', 'user-agent', 'host', 'origin', 'referer', 'accept', 'accept-encoding',
-  'accept-language', 'accept-datetime', 'cache-control', 'connection', 'dnt',
+  'content-length',
+  'content-type',
+  'content-md5',
+  'user-agent',
+  'host',
+  'origin',
+  'referer',
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'accept-datetime',
+  'cache-control',
+  'connection',
+  'dnt',
 ]);
 /**
  * Headers that differ on every request (the request id, the trace context):
@@ -69,7 +81,9 @@ export class AuthWebhook {
     for (const [k, v] of Object.entries(all)) if (!NOT_FORWARDED.has(k)) forwarded[k] = v;
     const keyHeaders = this.#mode === 'GET' ? forwarded : all;
     const keyEntries = Object.entries(keyHeaders).filter(([k]) => !PER_REQUEST.has(k));
-    const key = createHash('sha256').update(JSON.stringify(keyEntries.sort(([a], [b]) => (a < b ? -1 : 1)))).digest('hex');
+    const key = createHash('sha256')
+      .update(JSON.stringify(keyEntries.sort(([a], [b]) => (a < b ? -1 : 1))))
+      .digest('hex');
     const hit = this.#cache.get(key);
     if (hit !== undefined) {
       if (hit.expiresAt > Date.now()) return hit.result;

@@ -8,7 +8,10 @@
 export function cacheExpiryOf(headers: Headers, now: number = Date.now()): number | null {
   const cc = headers.get('cache-control');
   if (cc !== null) {
-    const directives = cc.toLowerCase().split(',').map((d) => d.trim());
+    const directives = cc
+      .toLowerCase()
+      .split(',')
+      .map((d) => d.trim());
     if (directives.some((d) => d === 'no-cache' || d === 'no-store')) return null;
     for (const d of directives) {
       const m = /^(?:s-)?max-age\s*=\s*"?(\d+)"?$/.exec(d);

@@ -11,11 +11,25 @@ export const DEFAULT_CLAIMS_NAMESPACE = 'https://engine.dev/jwt/claims';
 
 /** Signature algorithms a JWT configuration may name. */
 export const JWT_ALGORITHMS = [
-  'HS256', 'HS384', 'HS512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'Ed25519', 'EdDSA',
+  'HS256',
+  'HS384',
+  'HS512',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'Ed25519',
+  'EdDSA',
 ] as const;
 
 /** A claims_map entry: a JSON path into the token (with an optional default) or a literal value. */
-export type ClaimMapping = { readonly kind: 'path'; readonly path: JsonPath; readonly default?: unknown } | { readonly kind: 'literal'; readonly value: unknown };
+export type ClaimMapping =
+  { readonly kind: 'path'; readonly path: JsonPath; readonly default?: unknown } | { readonly kind: 'literal'; readonly value: unknown };
 
 /** The parsed JWT configuration. */
 export interface JwtConfig {
@@ -51,9 +65,8 @@ function parseClaimsMap(raw: unknown): Map<string, ClaimMapping> {
     if (v !== null && typeof v === 'object' && !Array.isArray(v) && 'path' in v) {
       const spec = v as Record<string, unknown>;
       if (typeof spec['path'] !== 'string') fail(`claims_map "${name}": "path" must be a string`);
-      const mapping: ClaimMapping = 'default' in spec
-        ? { kind: 'path', path: parseJsonPath(spec['path']), default: spec['default'] }
-        : { kind: 'path', path: parseJsonPath(spec['path']) };
+      const mapping: ClaimMapping =
+        'default' in spec ? { kind: 'path', path: parseJsonPath(spec['path']), default: spec['default'] } : { kind: 'path', path: parseJsonPath(spec['path']) };
       out.set(name.toLowerCase(), mapping);
     } else {
       out.set(name.toLowerCase(), { kind: 'literal', value: v });

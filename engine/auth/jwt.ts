@@ -77,7 +77,10 @@ export class JwtAuthenticator {
     try {
       return new JwtAuthenticator(config, await importStaticKey(config), null);
     } catch (e) {
-      throw new EngineError(ErrorCode.InvalidConfiguration, `ENGINE_GRAPHQL_JWT_SECRET: the key cannot be used with ${config.algorithm ?? '?'}: ${(e as Error).message}`);
+      throw new EngineError(
+        ErrorCode.InvalidConfiguration,
+        `ENGINE_GRAPHQL_JWT_SECRET: the key cannot be used with ${config.algorithm ?? '?'}: ${(e as Error).message}`,
+      );
     }
   }
 
@@ -132,7 +135,7 @@ export class JwtAuthenticator {
         throw invalidJwt(`invalid claim "${e.claim}"`);
       }
       if (e instanceof joseErrors.JWSSignatureVerificationFailed) throw invalidJwt('JWSInvalidSignature');
-      if (e instanceof joseErrors.JOSEAlgNotAllowed) throw invalidJwt('the token\'s algorithm is not allowed');
+      if (e instanceof joseErrors.JOSEAlgNotAllowed) throw invalidJwt("the token's algorithm is not allowed");
       if (e instanceof joseErrors.JWKSNoMatchingKey) throw invalidJwt('no key of the JWK set matches the token');
       throw invalidJwt((e as Error).message);
     }
@@ -151,7 +154,7 @@ export class JwtAuthenticator {
       return out;
     }
     let claims = readJsonPath(payload, c.claimsPath);
-    if (claims === undefined) throw invalidClaims('claims key: \'' + c.claimsPath.join('.') + '\' not found');
+    if (claims === undefined) throw invalidClaims("claims key: '" + c.claimsPath.join('.') + "' not found");
     if (c.claimsFormat === 'stringified_json') {
       if (typeof claims !== 'string') throw invalidClaims('the claims must be a JSON string (claims_format stringified_json)');
       try {

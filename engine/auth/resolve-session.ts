@@ -106,7 +106,7 @@ export class Authenticator {
       const token = this.#jwt.tokenOf(headers);
       if (token === null) {
         if (this.#unauthorizedRole !== null) return { session: buildSession(this.#unauthorizedRole, {}), setCookies: [] };
-        throw denied('Missing \'Authorization\' or \'Cookie\' header in JWT authentication mode');
+        throw denied("Missing 'Authorization' or 'Cookie' header in JWT authentication mode");
       }
       return { session: await this.#jwt.session(token, single(headers[Header.Role])), setCookies: [] };
     }

@@ -265,7 +265,12 @@ export interface EventLog {
   /** Calls `wake` on every new event (LISTEN); resolves with the function that stops listening. */
   listen(wake: () => void, onError: (e: unknown) => void): Promise<() => Promise<void>>;
   /** A manual event (`pg_invoke_event_trigger`); returns its id. */
-  insertManual(triggerName: string, table: { readonly schema: string; readonly name: string }, payload: unknown, session: Readonly<Record<string, string>>): Promise<string>;
+  insertManual(
+    triggerName: string,
+    table: { readonly schema: string; readonly name: string },
+    payload: unknown,
+    session: Readonly<Record<string, string>>,
+  ): Promise<string>;
   /** Makes an event due again with its tries reset; false when no such event exists. */
   redeliver(eventId: string): Promise<boolean>;
   /** Rows of `event_log` of one trigger. */

@@ -146,12 +146,7 @@ export class SourcePreparer implements ObjectPreparer<PreparedSource> {
    * Prepares one source from an introspection taken elsewhere (inside a
    * `run_sql` transaction), reading enum rows through the same `tx`.
    */
-  async prepareFromIntrospection(
-    s: SourceMetadata,
-    previous: ReadySource,
-    introspection: SourceIntrospection,
-    tx: Introspector,
-  ): Promise<ReadySource> {
+  async prepareFromIntrospection(s: SourceMetadata, previous: ReadySource, introspection: SourceIntrospection, tx: Introspector): Promise<ReadySource> {
     const enumRows = await this.#readEnumRows(s, introspection, new Map(), tx);
     return { ...previous, introspection, enumRows };
   }

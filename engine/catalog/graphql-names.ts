@@ -8,9 +8,7 @@
 import type { ScalarInfo } from '../backends/backend.ts';
 
 /** Aggregate functions with column arguments, as v2 names them. */
-export const AGGREGATE_OPS = [
-  'avg', 'max', 'min', 'stddev', 'stddev_pop', 'stddev_samp', 'sum', 'var_pop', 'var_samp', 'variance',
-] as const;
+export const AGGREGATE_OPS = ['avg', 'max', 'min', 'stddev', 'stddev_pop', 'stddev_samp', 'sum', 'var_pop', 'var_samp', 'variance'] as const;
 
 /** One of {@link AGGREGATE_OPS}. */
 export type AggregateOpName = (typeof AGGREGATE_OPS)[number];
@@ -136,5 +134,13 @@ export function scalarName(scalar: Pick<ScalarInfo, 'graphqlName'>): string {
  * one name, which graphql-js refuses).
  */
 export const RESERVED_TYPE_NAMES: readonly string[] = [
-  'Int', 'Float', 'String', 'Boolean', 'ID', 'query_root', 'mutation_root', 'subscription_root', 'order_by',
+  'Int',
+  'Float',
+  'String',
+  'Boolean',
+  'ID',
+  'query_root',
+  'mutation_root',
+  'subscription_root',
+  'order_by',
 ];

@@ -8,19 +8,72 @@
 
 /** Canonical operator names (v2 GraphQL spelling without the leading `_`). */
 export type PermissionOperator =
-  | 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'nin' | 'is_null'
-  | 'like' | 'nlike' | 'ilike' | 'nilike' | 'similar' | 'nsimilar'
-  | 'regex' | 'nregex' | 'iregex' | 'niregex'
-  | 'contains' | 'contained_in' | 'has_key' | 'has_keys_any' | 'has_keys_all'
-  | 'ceq' | 'cneq' | 'cgt' | 'cgte' | 'clt' | 'clte';
+  | 'eq'
+  | 'neq'
+  | 'gt'
+  | 'gte'
+  | 'lt'
+  | 'lte'
+  | 'in'
+  | 'nin'
+  | 'is_null'
+  | 'like'
+  | 'nlike'
+  | 'ilike'
+  | 'nilike'
+  | 'similar'
+  | 'nsimilar'
+  | 'regex'
+  | 'nregex'
+  | 'iregex'
+  | 'niregex'
+  | 'contains'
+  | 'contained_in'
+  | 'has_key'
+  | 'has_keys_any'
+  | 'has_keys_all'
+  | 'ceq'
+  | 'cneq'
+  | 'cgt'
+  | 'cgte'
+  | 'clt'
+  | 'clte';
 
 const BY_NAME: Readonly<Record<string, PermissionOperator>> = {
-  eq: 'eq', ne: 'neq', neq: 'neq', gt: 'gt', gte: 'gte', lt: 'lt', lte: 'lte', in: 'in', nin: 'nin', is_null: 'is_null',
-  like: 'like', nlike: 'nlike', ilike: 'ilike', nilike: 'nilike', similar: 'similar', nsimilar: 'nsimilar',
-  regex: 'regex', nregex: 'nregex', iregex: 'iregex', niregex: 'niregex',
-  contains: 'contains', contained_in: 'contained_in', has_key: 'has_key',
-  has_keys_any: 'has_keys_any', has_any_keys: 'has_keys_any', has_keys_all: 'has_keys_all', has_all_keys: 'has_keys_all',
-  ceq: 'ceq', cne: 'cneq', cneq: 'cneq', cgt: 'cgt', cgte: 'cgte', clt: 'clt', clte: 'clte',
+  eq: 'eq',
+  ne: 'neq',
+  neq: 'neq',
+  gt: 'gt',
+  gte: 'gte',
+  lt: 'lt',
+  lte: 'lte',
+  in: 'in',
+  nin: 'nin',
+  is_null: 'is_null',
+  like: 'like',
+  nlike: 'nlike',
+  ilike: 'ilike',
+  nilike: 'nilike',
+  similar: 'similar',
+  nsimilar: 'nsimilar',
+  regex: 'regex',
+  nregex: 'nregex',
+  iregex: 'iregex',
+  niregex: 'niregex',
+  contains: 'contains',
+  contained_in: 'contained_in',
+  has_key: 'has_key',
+  has_keys_any: 'has_keys_any',
+  has_any_keys: 'has_keys_any',
+  has_keys_all: 'has_keys_all',
+  has_all_keys: 'has_keys_all',
+  ceq: 'ceq',
+  cne: 'cneq',
+  cneq: 'cneq',
+  cgt: 'cgt',
+  cgte: 'cgte',
+  clt: 'clt',
+  clte: 'clte',
 };
 
 /** Operators that take a list (a JSON array, or an array session variable). */

@@ -88,13 +88,44 @@ interface SettingSpec {
 /** Every setting with its flag and environment variable (the README lists these). */
 export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'databaseUrl', flag: '--database-url', env: 'ENGINE_GRAPHQL_DATABASE_URL', kind: 'string', describe: 'PostgreSQL URL of the `default` source' },
-  { key: 'metadataDatabaseUrl', flag: '--metadata-database-url', env: 'ENGINE_GRAPHQL_METADATA_DATABASE_URL', kind: 'string', describe: 'PostgreSQL URL where metadata is stored (schema `engine_metadata`); defaults to the database URL' },
-  { key: 'adminSecret', flag: '--admin-secret', env: 'ENGINE_GRAPHQL_ADMIN_SECRET', kind: 'string', describe: 'admin secret; when set, every request must authenticate' },
+  {
+    key: 'metadataDatabaseUrl',
+    flag: '--metadata-database-url',
+    env: 'ENGINE_GRAPHQL_METADATA_DATABASE_URL',
+    kind: 'string',
+    describe: 'PostgreSQL URL where metadata is stored (schema `engine_metadata`); defaults to the database URL',
+  },
+  {
+    key: 'adminSecret',
+    flag: '--admin-secret',
+    env: 'ENGINE_GRAPHQL_ADMIN_SECRET',
+    kind: 'string',
+    describe: 'admin secret; when set, every request must authenticate',
+  },
   { key: 'jwtSecret', flag: '--jwt-secret', env: 'ENGINE_GRAPHQL_JWT_SECRET', kind: 'string', describe: 'JWT configuration (JSON)' },
   { key: 'authHook', flag: '--auth-hook', env: 'ENGINE_GRAPHQL_AUTH_HOOK', kind: 'string', describe: 'authentication webhook URL' },
-  { key: 'authHookMode', flag: '--auth-hook-mode', env: 'ENGINE_GRAPHQL_AUTH_HOOK_MODE', kind: 'enum', values: ['GET', 'POST'], describe: 'authentication webhook method (GET or POST, default GET)' },
-  { key: 'authHookTimeout', flag: '--auth-hook-timeout', env: 'ENGINE_GRAPHQL_AUTH_HOOK_TIMEOUT', kind: 'int', describe: 'seconds to wait for the authentication webhook (default 10)' },
-  { key: 'unauthorizedRole', flag: '--unauthorized-role', env: 'ENGINE_GRAPHQL_UNAUTHORIZED_ROLE', kind: 'string', describe: 'role for requests without credentials' },
+  {
+    key: 'authHookMode',
+    flag: '--auth-hook-mode',
+    env: 'ENGINE_GRAPHQL_AUTH_HOOK_MODE',
+    kind: 'enum',
+    values: ['GET', 'POST'],
+    describe: 'authentication webhook method (GET or POST, default GET)',
+  },
+  {
+    key: 'authHookTimeout',
+    flag: '--auth-hook-timeout',
+    env: 'ENGINE_GRAPHQL_AUTH_HOOK_TIMEOUT',
+    kind: 'int',
+    describe: 'seconds to wait for the authentication webhook (default 10)',
+  },
+  {
+    key: 'unauthorizedRole',
+    flag: '--unauthorized-role',
+    env: 'ENGINE_GRAPHQL_UNAUTHORIZED_ROLE',
+    kind: 'string',
+    describe: 'role for requests without credentials',
+  },
   { key: 'serverPort', flag: '--server-port', env: 'ENGINE_GRAPHQL_SERVER_PORT', kind: 'int', describe: 'HTTP port (default 8080)' },
   { key: 'serverHost', flag: '--server-host', env: 'ENGINE_GRAPHQL_SERVER_HOST', kind: 'string', describe: 'HTTP host to bind (default 0.0.0.0)' },
   { key: 'enableConsole', flag: '--enable-console', env: 'ENGINE_GRAPHQL_ENABLE_CONSOLE', kind: 'bool', describe: 'serve the web console at /console (default false; `npm start` turns it on)' },
@@ -196,9 +227,13 @@ function convert(spec: SettingSpec, raw: string, origin: string): unknown {
     }
     case 'list': {
       const values = spec.values ?? [];
-      const items = raw.split(',').map((x) => x.trim()).filter((x) => x !== '');
+      const items = raw
+        .split(',')
+        .map((x) => x.trim())
+        .filter((x) => x !== '');
       for (const item of items) {
-        if (!values.includes(item)) throw new EngineError(ErrorCode.InvalidConfiguration, `${origin}: unknown value "${item}"; expected some of ${values.join(', ')}`);
+        if (!values.includes(item))
+          throw new EngineError(ErrorCode.InvalidConfiguration, `${origin}: unknown value "${item}"; expected some of ${values.join(', ')}`);
       }
       return [...new Set(items)];
     }

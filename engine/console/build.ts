@@ -82,7 +82,10 @@ const BROTLI_QUALITY = 9;
 function writeWithCompressed(file: string, body: Uint8Array): void {
   writeFileSync(file, body);
   if (body.length < 2048 || !/\.(js|css|html|json|svg)$/.test(file)) return;
-  writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }));
+  writeFileSync(
+    `${file}.br`,
+    brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } }),
+  );
   writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
 }
 
@@ -158,6 +161,8 @@ if (isEntryPoint()) {
   } else {
     const started = Date.now();
     const files = await buildConsole();
-    process.stdout.write(`[console] built ${files.length} assets into ${path.relative(process.cwd(), CONSOLE_DIST) || CONSOLE_DIST} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    process.stdout.write(
+      `[console] built ${files.length} assets into ${path.relative(process.cwd(), CONSOLE_DIST) || CONSOLE_DIST} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    );
   }
 }

@@ -83,13 +83,26 @@ function prepareRequest(
   trigger: EventTriggerInfo,
   payload: Record<string, unknown>,
   e: LoggedEvent,
-): { method: string; url: string; headers: ReadonlyArray<readonly [string, string]>; body: string; logged: string; queryParams: ReadonlyArray<readonly [string, string]> } | { error: string } {
+):
+  | {
+      method: string;
+      url: string;
+      headers: ReadonlyArray<readonly [string, string]>;
+      body: string;
+      logged: string;
+      queryParams: ReadonlyArray<readonly [string, string]>;
+    }
+  | { error: string } {
   if (trigger.requestTransform === undefined) {
     const body = JSON.stringify(payload);
     return { method: 'POST', url: trigger.webhook, headers: trigger.headers, body, logged: loggedRequestJson(body, trigger.headers), queryParams: [] };
   }
   try {
-    const t = applyRequestTransform(trigger.requestTransform, { method: 'POST', url: trigger.webhook, headers: trigger.headers, body: payload as never }, sessionOf(e));
+    const t = applyRequestTransform(
+      trigger.requestTransform,
+      { method: 'POST', url: trigger.webhook, headers: trigger.headers, body: payload as never },
+      sessionOf(e),
+    );
     const body = t.body ?? '';
     const logged = loggedRequestJson(JSON.stringify(t.bodyValue ?? null), t.headers);
     return { method: t.method, url: t.url, headers: t.headers, body, logged, queryParams: t.queryParams };
@@ -158,7 +171,13 @@ class SourceWorker {
   readonly #timers: Array<ReturnType<typeof setInterval>> = [];
   readonly #retryTimers = new Set<ReturnType<typeof setTimeout>>();
 
-  constructor(name: string, connection: SourceConnection, log: EventLog, triggers: ReadonlyMap<string, EventTriggerInfo>, shared: { owner: string; opts: DeliveryOptions; slots: Slots; client: WebhookClient }) {
+  constructor(
+    name: string,
+    connection: SourceConnection,
+    log: EventLog,
+    triggers: ReadonlyMap<string, EventTriggerInfo>,
+    shared: { owner: string; opts: DeliveryOptions; slots: Slots; client: WebhookClient },
+  ) {
     this.#name = name;
     this.connection = connection;
     this.#log = log;

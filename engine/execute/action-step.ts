@@ -49,7 +49,8 @@ function clientHeaderObject(h: ActionServices['clientHeaders']): Record<string, 
 }
 
 function requireRuntime(services: ActionServices): ActionRuntime {
-  if (services.runtime === undefined) throw new EngineError(ErrorCode.NotSupported, 'asynchronous actions need the action store, which this engine does not run', { status: 200 });
+  if (services.runtime === undefined)
+    throw new EngineError(ErrorCode.NotSupported, 'asynchronous actions need the action store, which this engine does not run', { status: 200 });
   return services.runtime;
 }
 
@@ -59,7 +60,13 @@ export async function runActionStep(s: BoundActionStep, services: ActionServices
   const info = s.step.action;
   switch (f.mode) {
     case 'async-submit': {
-      const id = await requireRuntime(services).submit(info.name, s.input, s.session.variables, f.requestQuery, info.forwardClientHeaders ? clientHeaderObject(services.clientHeaders) : {});
+      const id = await requireRuntime(services).submit(
+        info.name,
+        s.input,
+        s.session.variables,
+        f.requestQuery,
+        info.forwardClientHeaders ? clientHeaderObject(services.clientHeaders) : {},
+      );
       return objectText(f.alias, id);
     }
     case 'async-result': {

@@ -50,7 +50,9 @@ export function allowRequest(
 }
 
 /** v2 compat: a subscription needs a WebSocket (server/ws/). */
-export const SUBSCRIPTION_OVER_HTTP = new EngineError(ErrorCode.ValidationFailed, 'subscriptions are not supported over HTTP, use websockets instead', { path: '$' });
+export const SUBSCRIPTION_OVER_HTTP = new EngineError(ErrorCode.ValidationFailed, 'subscriptions are not supported over HTTP, use websockets instead', {
+  path: '$',
+});
 
 /**
  * The operation half of `allow`: throws {@link MUTATION_OVER_GET} for a

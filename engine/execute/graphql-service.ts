@@ -257,7 +257,8 @@ export class GraphqlService implements GraphqlApi {
     for (const step of bound) {
       if (step.kind === 'read') generated.push({ source: step.step.source, query: step.statement.text, prepared_arguments: step.statement.values });
       else if (step.kind === 'write')
-        for (const t of step.transactions) for (const st of t.statements) generated.push({ source: t.fields[0]?.source ?? '', query: st.text, prepared_arguments: st.values });
+        for (const t of step.transactions)
+          for (const st of t.statements) generated.push({ source: t.fields[0]?.source ?? '', query: st.text, prepared_arguments: st.values });
     }
     this.#logger.log('query-log', 'info', {
       kind: 'database',
@@ -315,7 +316,8 @@ export class GraphqlService implements GraphqlApi {
     try {
       const catalog = this.#catalogRef.current;
       const role = this.#schemas.get(catalog, session.role, session.isAdmin, session.backendOnly === true);
-      if (role.naming !== undefined) throw new EngineError(ErrorCode.NotSupported, 'legacy data operations are not supported under the graphql-default naming convention', { path: '$' });
+      if (role.naming !== undefined)
+        throw new EngineError(ErrorCode.NotSupported, 'legacy data operations are not supported under the graphql-default naming convention', { path: '$' });
       const op = legacyOperation(type, b['args'], role.schema, catalog, session.role);
       const limits = this.#limits === null ? null : this.#limits.forRole(session.role, session.isAdmin);
       const { plan, variables, pending } = this.#planFor(session, { query: op.query, variables: op.variables, operationName: null }, limits, false);

@@ -19,7 +19,15 @@
  * graphql-default naming convention. `count` for a role without
  * aggregations counts the permitted rows it reads.
  */
-import { getNamedType, type GraphQLEnumType, type GraphQLField, type GraphQLInputObjectType, type GraphQLInputType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import {
+  getNamedType,
+  type GraphQLEnumType,
+  type GraphQLField,
+  type GraphQLInputObjectType,
+  type GraphQLInputType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+} from 'graphql';
 import { permissionOperator, connective } from '../catalog/permission-operators.ts';
 import type { Catalog, TableInfo } from '../catalog/types.ts';
 import { tableKey } from '../catalog/types.ts';
@@ -78,7 +86,8 @@ function trackedTable(catalog: Catalog, args: Json): TableInfo {
   const name = parseTableName(raw as TableNameInput);
   const sourceName = typeof args['source'] === 'string' ? args['source'] : 'default';
   const info = catalog.sources.get(sourceName)?.tables.get(tableKey(name));
-  if (info === undefined) fail(ErrorCode.NotExists, `table "${name.schema === 'public' ? name.name : `${name.schema}.${name.name}`}" does not exist`, '$.args.table');
+  if (info === undefined)
+    fail(ErrorCode.NotExists, `table "${name.schema === 'public' ? name.name : `${name.schema}.${name.name}`}" does not exist`, '$.args.table');
   return info;
 }
 
@@ -117,7 +126,8 @@ function relationshipField(type: GraphQLObjectType | GraphQLInputObjectType, rel
 
 /** A column the role may not read: permission-denied if the table has it, not-exists otherwise. */
 function unknownColumn(info: TableInfo, column: string, role: string, verb: string, path: string): never {
-  if (info.columns.some((c) => c.name === column)) fail(ErrorCode.PermissionDenied, `role "${role}" does not have permission to ${verb} column "${column}"`, path);
+  if (info.columns.some((c) => c.name === column))
+    fail(ErrorCode.PermissionDenied, `role "${role}" does not have permission to ${verb} column "${column}"`, path);
   return fail(ErrorCode.NotExists, `"${column}" does not exist`, path);
 }
 
@@ -233,7 +243,8 @@ function selection(columns: unknown, type: GraphQLObjectType, info: TableInfo, r
     const field = type.getFields()[relName];
     const d = field === undefined ? undefined : descriptorOf<TableFieldDescriptor>(field.extensions);
     if (field === undefined || d === undefined || (d.kind !== 'object-relationship' && d.kind !== 'array-relationship')) {
-      if (info.relationships.some((r) => r.name === relName)) fail(ErrorCode.PermissionDenied, `role "${role}" does not have permission to select relationship "${relName}"`, p);
+      if (info.relationships.some((r) => r.name === relName))
+        fail(ErrorCode.PermissionDenied, `role "${role}" does not have permission to select relationship "${relName}"`, p);
       fail(ErrorCode.NotExists, `"${relName}" does not exist`, p);
     }
     const target = getNamedType(field.type) as GraphQLObjectType;
@@ -333,7 +344,8 @@ export function legacyOperation(type: string, argsIn: unknown, schema: GraphQLSc
     const distinct = args['distinct'];
     const columns: string[] = [];
     if (distinct !== undefined && distinct !== null) {
-      if (!Array.isArray(distinct) || !distinct.every((c) => typeof c === 'string')) fail(ErrorCode.ParseFailed, 'expected a list of columns for "distinct"', '$.args.distinct');
+      if (!Array.isArray(distinct) || !distinct.every((c) => typeof c === 'string'))
+        fail(ErrorCode.ParseFailed, 'expected a list of columns for "distinct"', '$.args.distinct');
       columns.push(...(distinct as string[]));
     }
     const agg = rootField<Extract<RootFieldDescriptor, { kind: 'select-aggregate' }>>(query, info, ['select-aggregate'], '', role);
@@ -348,7 +360,8 @@ export function legacyOperation(type: string, argsIn: unknown, schema: GraphQLSc
         const selectColumn = getNamedType(t) as GraphQLEnumType;
         const names = columns.map((c, i) => {
           const gql = info.columns.find((x) => x.name === c)?.gqlName;
-          if (gql === undefined || selectColumn.getValue(gql) === undefined || selectColumn.getValue(gql) === null) unknownColumn(info, c, role, 'select', `$.args.distinct[${i}]`);
+          if (gql === undefined || selectColumn.getValue(gql) === undefined || selectColumn.getValue(gql) === null)
+            unknownColumn(info, c, role, 'select', `$.args.distinct[${i}]`);
           return gql;
         });
         countArgs = `(columns: ${vars.add(t, names)}, distinct: true)`;
@@ -392,7 +405,11 @@ export function legacyOperation(type: string, argsIn: unknown, schema: GraphQLSc
       a.push(`on_conflict: ${vars.add(argType(root.field, 'on_conflict', '$.args.on_conflict'), value)}`);
     }
     const ret = returning(args['returning'], returningType(root.field), info, role);
-    return { query: op('mutation', `${root.name}(${a.join(', ')}) { affected_rows${ret === null ? '' : ` returning { ${ret} }`} }`), variables: vars.values, reshape: mutationAnswer(ret !== null) };
+    return {
+      query: op('mutation', `${root.name}(${a.join(', ')}) { affected_rows${ret === null ? '' : ` returning { ${ret} }`} }`),
+      variables: vars.values,
+      reshape: mutationAnswer(ret !== null),
+    };
   }
 
   if (type === 'update') {
@@ -400,13 +417,20 @@ export function legacyOperation(type: string, argsIn: unknown, schema: GraphQLSc
     if (root === null) fail(ErrorCode.PermissionDenied, `update on "${info.name.name}" for role "${role}" is not allowed. `, '$.args');
     for (const k of ['$mul', '$default']) if (args[k] !== undefined) fail(ErrorCode.NotSupported, `"${k}" is not supported`, `$.args.${k}`);
     const a = [where(root.field, true)];
-    for (const [k, gql] of [['$set', '_set'], ['$inc', '_inc']] as const) {
+    for (const [k, gql] of [
+      ['$set', '_set'],
+      ['$inc', '_inc'],
+    ] as const) {
       if (args[k] === undefined) continue;
       a.push(`${gql}: ${vars.add(argType(root.field, gql, `$.args.${k}`), inputRow(args[k], info, `$.args.${k}`))}`);
     }
     const ret = returning(args['returning'], returningType(root.field), info, role);
     const given = a.filter((x): x is string => x !== null);
-    return { query: op('mutation', `${root.name}(${given.join(', ')}) { affected_rows${ret === null ? '' : ` returning { ${ret} }`} }`), variables: vars.values, reshape: mutationAnswer(ret !== null) };
+    return {
+      query: op('mutation', `${root.name}(${given.join(', ')}) { affected_rows${ret === null ? '' : ` returning { ${ret} }`} }`),
+      variables: vars.values,
+      reshape: mutationAnswer(ret !== null),
+    };
   }
 
   if (type === 'delete') {
@@ -414,7 +438,11 @@ export function legacyOperation(type: string, argsIn: unknown, schema: GraphQLSc
     if (root === null) fail(ErrorCode.PermissionDenied, `delete on "${info.name.name}" for role "${role}" is not allowed. `, '$.args');
     const w = where(root.field, true);
     const ret = returning(args['returning'], returningType(root.field), info, role);
-    return { query: op('mutation', `${root.name}(${w ?? ''}) { affected_rows${ret === null ? '' : ` returning { ${ret} }`} }`), variables: vars.values, reshape: mutationAnswer(ret !== null) };
+    return {
+      query: op('mutation', `${root.name}(${w ?? ''}) { affected_rows${ret === null ? '' : ` returning { ${ret} }`} }`),
+      variables: vars.values,
+      reshape: mutationAnswer(ret !== null),
+    };
   }
   return fail(ErrorCode.NotSupported, `unknown legacy data operation "${type}"`, '$.type');
 }

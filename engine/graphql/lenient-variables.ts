@@ -12,15 +12,7 @@
  * Difference from v2: v2's `limit` parser alone refuses a string; here the
  * string is accepted there too (the declared type is all coercion sees).
  */
-import {
-  isInputObjectType,
-  isListType,
-  isNonNullType,
-  typeFromAST,
-  type GraphQLInputType,
-  type GraphQLSchema,
-  type VariableDefinitionNode,
-} from 'graphql';
+import { isInputObjectType, isListType, isNonNullType, typeFromAST, type GraphQLInputType, type GraphQLSchema, type VariableDefinitionNode } from 'graphql';
 
 const INT_TEXT = /^-?\d+$/;
 const FLOAT_TEXT = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;

@@ -59,7 +59,9 @@ export function coerceVariables(schema: GraphQLSchema, operation: OperationDefin
     throw e;
   }
   // graphql-js reports a throw while coercing (a stack overflow) as one of the errors.
-  if (r.errors?.some((e: unknown) => e instanceof RangeError || (e instanceof Error && 'originalError' in e && e.originalError instanceof RangeError)) === true) {
+  if (
+    r.errors?.some((e: unknown) => e instanceof RangeError || (e instanceof Error && 'originalError' in e && e.originalError instanceof RangeError)) === true
+  ) {
     throw new EngineError(ErrorCode.ValidationFailed, 'the variables are nested too deeply', { path: '$.variableValues' });
   }
   if (r.errors !== undefined) {

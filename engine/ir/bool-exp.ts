@@ -9,10 +9,29 @@ import type { QualifiedName } from './table.ts';
 
 /** A comparison operator, named after its v2 GraphQL spelling without `_`. */
 export type CompareOp =
-  | 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'nin'
-  | 'like' | 'nlike' | 'ilike' | 'nilike' | 'similar' | 'nsimilar'
-  | 'regex' | 'nregex' | 'iregex' | 'niregex'
-  | 'contains' | 'contained_in' | 'has_key' | 'has_keys_any' | 'has_keys_all';
+  | 'eq'
+  | 'neq'
+  | 'gt'
+  | 'gte'
+  | 'lt'
+  | 'lte'
+  | 'in'
+  | 'nin'
+  | 'like'
+  | 'nlike'
+  | 'ilike'
+  | 'nilike'
+  | 'similar'
+  | 'nsimilar'
+  | 'regex'
+  | 'nregex'
+  | 'iregex'
+  | 'niregex'
+  | 'contains'
+  | 'contained_in'
+  | 'has_key'
+  | 'has_keys_any'
+  | 'has_keys_all';
 
 /** Comparisons between two columns of the same row (permission `_ceq`, `_cgt`, ...). */
 export type ColumnCompareOp = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte';

@@ -20,8 +20,7 @@ export type AggregateKey =
     };
 
 /** Aggregate functions with a column argument. */
-export type AggregateOp =
-  | 'sum' | 'avg' | 'max' | 'min' | 'stddev' | 'stddev_pop' | 'stddev_samp' | 'var_pop' | 'var_samp' | 'variance';
+export type AggregateOp = 'sum' | 'avg' | 'max' | 'min' | 'stddev' | 'stddev_pop' | 'stddev_samp' | 'var_pop' | 'var_samp' | 'variance';
 
 /**
  * Note [Cells a sort key reads]

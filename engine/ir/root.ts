@@ -56,9 +56,7 @@ export function isRemoteField(f: OperationField): f is RemoteRootField {
 }
 
 /** What a client selected of an action's output: a leaf value, or an object's fields. */
-export type ActionSelection =
-  | { readonly kind: 'leaf' }
-  | { readonly kind: 'object'; readonly fields: readonly ActionSelectedField[] };
+export type ActionSelection = { readonly kind: 'leaf' } | { readonly kind: 'object'; readonly fields: readonly ActionSelectedField[] };
 
 /** One selected field of an action's output object. */
 export type ActionSelectedField =

@@ -115,9 +115,7 @@ export interface Select {
 }
 
 /** One column under an aggregate function (`sum { milliseconds }`). */
-export type AggregateColumn =
-  | { readonly kind: 'column'; readonly alias: string; readonly column: string; readonly asText: boolean }
-  | TypenameField;
+export type AggregateColumn = { readonly kind: 'column'; readonly alias: string; readonly column: string; readonly asText: boolean } | TypenameField;
 
 /** A field of `<t>_aggregate_fields`. */
 export type AggregateOpField =

@@ -349,15 +349,7 @@ export function emptyTable(table: QualifiedName): TableMetadata {
 /** Source keys of v2 the engine does not run yet, kept and exported as they came. */
 export const SOURCE_KEPT_KEYS = ['native_queries', 'logical_models', 'stored_procedures', 'query_tags', 'health_check'] as const;
 
-const TOP_LEVEL_LISTS = [
-  'remote_schemas',
-  'query_collections',
-  'allowlist',
-  'actions',
-  'cron_triggers',
-  'rest_endpoints',
-  'inherited_roles',
-] as const;
+const TOP_LEVEL_LISTS = ['remote_schemas', 'query_collections', 'allowlist', 'actions', 'cron_triggers', 'rest_endpoints', 'inherited_roles'] as const;
 
 const TABLE_LISTS = [
   'object_relationships',

@@ -18,11 +18,7 @@ export function findTable(doc: MetadataDocument, source: string, table: Qualifie
 }
 
 /** Replaces source `name` with `fn(source)`; `null` removes it. */
-export function updateSource(
-  doc: MetadataDocument,
-  name: string,
-  fn: (s: SourceMetadata) => SourceMetadata | null,
-): MetadataDocument {
+export function updateSource(doc: MetadataDocument, name: string, fn: (s: SourceMetadata) => SourceMetadata | null): MetadataDocument {
   const sources: SourceMetadata[] = [];
   for (const s of doc.sources) {
     if (s.name !== name) {
@@ -36,12 +32,7 @@ export function updateSource(
 }
 
 /** Replaces table `table` of `source` with `fn(table)`; `null` removes it. */
-export function updateTable(
-  doc: MetadataDocument,
-  source: string,
-  table: QualifiedName,
-  fn: (t: TableMetadata) => TableMetadata | null,
-): MetadataDocument {
+export function updateTable(doc: MetadataDocument, source: string, table: QualifiedName, fn: (t: TableMetadata) => TableMetadata | null): MetadataDocument {
   return updateSource(doc, source, (s) => {
     const tables: TableMetadata[] = [];
     for (const t of s.tables) {

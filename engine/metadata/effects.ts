@@ -82,11 +82,7 @@ export async function abandonEffects(effects: Iterable<Effect>): Promise<void> {
  * it is called only when `changed`. Throws, with every effect abandoned, when
  * step 1 or 2 fails.
  */
-export async function commitWithEffects<T>(
-  effects: readonly Effect[],
-  changed: boolean,
-  store: (within: unknown) => Promise<T>,
-): Promise<CommitOutcome<T>> {
+export async function commitWithEffects<T>(effects: readonly Effect[], changed: boolean, store: (within: unknown) => Promise<T>): Promise<CommitOutcome<T>> {
   const host = effects.find((e) => e.database?.isMetadataDatabase === true);
   let stored: T | undefined;
   try {

@@ -125,10 +125,14 @@ async function declareOne(
       try {
         await support.applyCapture(held.tx, { remove, install });
       } catch (e) {
-        throw new EngineError(ErrorCode.PostgresError, `could not change the event triggers of source "${source}": ${e instanceof Error ? e.message : String(e)}`, {
-          path: '$',
-          status: 400,
-        });
+        throw new EngineError(
+          ErrorCode.PostgresError,
+          `could not change the event triggers of source "${source}": ${e instanceof Error ? e.message : String(e)}`,
+          {
+            path: '$',
+            status: 400,
+          },
+        );
       }
     },
     afterCommit: async () => {},

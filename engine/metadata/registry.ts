@@ -38,13 +38,7 @@ import { createFunctionPermission, dropFunctionPermission } from './operations/f
 import { setFunctionCustomization } from './operations/functions/set-function-customization.ts';
 import { trackFunction } from './operations/functions/track-function.ts';
 import { untrackFunction } from './operations/functions/untrack-function.ts';
-import {
-  createAction,
-  createActionPermission,
-  dropAction,
-  dropActionPermission,
-  updateAction,
-} from './operations/actions/action-operations.ts';
+import { createAction, createActionPermission, dropAction, dropActionPermission, updateAction } from './operations/actions/action-operations.ts';
 import { setCustomTypes } from './operations/actions/set-custom-types.ts';
 import { testWebhookTransformOp } from './operations/actions/test-webhook-transform.ts';
 import { addSource } from './operations/sources/add-source.ts';

@@ -103,9 +103,7 @@ class Renamer {
     }
     if (manual !== undefined) {
       const r = parseTableName(manual.remote_table);
-      const mapping = Object.fromEntries(
-        Object.entries(manual.column_mapping).map(([l, rc]) => [this.column(t, l), this.column(r, rc)]),
-      );
+      const mapping = Object.fromEntries(Object.entries(manual.column_mapping).map(([l, rc]) => [this.column(t, l), this.column(r, rc)]));
       const next: ManualRelationship = { ...manual, remote_table: this.tableInput(manual.remote_table), column_mapping: mapping };
       return { ...rel, using: { manual_configuration: next } };
     }

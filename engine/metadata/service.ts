@@ -106,13 +106,7 @@ export class MetadataService implements MetadataApi {
   #state: MetadataState;
   #closed = false;
 
-  private constructor(
-    store: MetadataStore,
-    preparer: SourcePreparer,
-    catalogVersions: CatalogVersions,
-    state: MetadataState,
-    opts: MetadataServiceOptions,
-  ) {
+  private constructor(store: MetadataStore, preparer: SourcePreparer, catalogVersions: CatalogVersions, state: MetadataState, opts: MetadataServiceOptions) {
     this.#store = store;
     this.#preparer = preparer;
     this.#catalogVersions = catalogVersions;
@@ -168,7 +162,6 @@ export class MetadataService implements MetadataApi {
     const all = await Promise.all(checks);
     return { ready: all.every((c) => c.ok), checks: all };
   }
-
 
   /** Handles one body of /v1/metadata, /v1/query or /v2/query. Never throws for bad input. */
   async handle(api: ApiFamily, body: unknown, session: Session): Promise<ApiResponse> {

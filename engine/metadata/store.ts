@@ -97,9 +97,7 @@ export class MetadataStore {
     const text = JSON.stringify(notice);
     // `within`: the client of a transaction open on this same database, committed by the caller (Note [Effects]).
     const v =
-      within === undefined
-        ? await saveMetadata(this.#pool, metadata, expected, text)
-        : await saveMetadataIn(within as pg.ClientBase, metadata, expected, text);
+      within === undefined ? await saveMetadata(this.#pool, metadata, expected, text) : await saveMetadataIn(within as pg.ClientBase, metadata, expected, text);
     if (v === null) {
       throw new EngineError(ErrorCode.Conflict, 'metadata was changed by another engine instance; retry the call', {
         path: '$',

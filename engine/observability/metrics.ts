@@ -305,7 +305,7 @@ export class EngineMetrics implements LiveMetrics, GraphqlMetrics {
     });
     new Gauge({
       name: 'engine_postgres_connections',
-      help: 'Connections of each source\'s pool: total open, idle, and waiting (requests queued for a connection)',
+      help: "Connections of each source's pool: total open, idle, and waiting (requests queued for a connection)",
       labelNames: ['source_name', 'state'],
       registers,
       collect() {

@@ -7,7 +7,16 @@
  * outgoing ones written, by the W3C propagator. The SDK's default sampler is
  * kept: parent-based, so a client that sent `sampled=0` gets no spans.
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span as OtelSpan, type TextMapGetter, type Tracer as OtelTracer } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Span as OtelSpan,
+  type TextMapGetter,
+  type Tracer as OtelTracer,
+} from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';

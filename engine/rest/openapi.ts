@@ -60,13 +60,23 @@ function variableSchema(type: TypeNode, schema: GraphQLSchema): Schema {
 }
 
 /** The schema of an output type, reading `selection` for objects; `nullable: true` unless the type is non-null. */
-function outputSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, schema: GraphQLSchema, fragments: ReadonlyMap<string, FragmentDefinitionNode>): Schema {
+function outputSchema(
+  type: GraphQLOutputType,
+  selection: SelectionSetNode | undefined,
+  schema: GraphQLSchema,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+): Schema {
   if (isNonNullType(type)) return valueSchema(type.ofType, selection, schema, fragments);
   return { ...valueSchema(type, selection, schema, fragments), nullable: true };
 }
 
 /** The schema of a nullable output type's values. */
-function valueSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, schema: GraphQLSchema, fragments: ReadonlyMap<string, FragmentDefinitionNode>): Schema {
+function valueSchema(
+  type: GraphQLOutputType,
+  selection: SelectionSetNode | undefined,
+  schema: GraphQLSchema,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+): Schema {
   if (isListType(type)) return { type: 'array', items: outputSchema(type.ofType, selection, schema, fragments) };
   const named = getNamedType(type);
   if ((isObjectType(named) || isInterfaceType(named)) && selection !== undefined) return selectionSchema(named, selection, schema, fragments);
@@ -128,7 +138,10 @@ function operationOf(e: RestEndpointInfo, method: string, schema: GraphQLSchema)
     }
     const required = def.type.kind === Kind.NON_NULL_TYPE && def.defaultValue === undefined;
     // Lists and objects travel as JSON text in a query string.
-    const query: Schema = s['type'] === 'object' || s['type'] === 'array' ? { name, in: 'query', required, content: { 'application/json': { schema: s } } } : { name, in: 'query', required, schema: s };
+    const query: Schema =
+      s['type'] === 'object' || s['type'] === 'array'
+        ? { name, in: 'query', required, content: { 'application/json': { schema: s } } }
+        : { name, in: 'query', required, schema: s };
     parameters.push(query);
     bodyProperties[name] = s;
   }

@@ -106,7 +106,10 @@ export class RestService implements RestApi {
       }
       if (found === null) {
         if (allowed.length === 0) return errorResponse(NOT_FOUND, session.isAdmin);
-        const refused = new EngineError(ErrorCode.MethodNotAllowed, `method ${req.method} is not allowed; this endpoint allows ${allowed.join(', ')}`, { path: '$', status: 405 });
+        const refused = new EngineError(ErrorCode.MethodNotAllowed, `method ${req.method} is not allowed; this endpoint allows ${allowed.join(', ')}`, {
+          path: '$',
+          status: 405,
+        });
         return errorResponse(refused, session.isAdmin, { allow: allowed.join(', ') });
       }
       const { endpoint, params } = found;

@@ -90,7 +90,8 @@ export function restVariables(
     const text = Object.hasOwn(path, name) ? path[name] : query?.get(name);
     if (text !== null && text !== undefined) out[name] = readText(name, text, def.type, schema);
     else if (Object.hasOwn(fromBody, name)) out[name] = fromBody[name];
-    else if (def.type.kind === Kind.NON_NULL_TYPE && def.defaultValue === undefined) throw bad(`variable "${name}" is required (a path parameter, a query parameter or a key of the JSON body)`);
+    else if (def.type.kind === Kind.NON_NULL_TYPE && def.defaultValue === undefined)
+      throw bad(`variable "${name}" is required (a path parameter, a query parameter or a key of the JSON body)`);
   }
   return out;
 }

@@ -9,7 +9,10 @@ import type { FastifyInstance } from 'fastify';
 
 /** A predicate over Origin header values, built from the setting. */
 export function buildOriginMatcher(setting: string | null): (origin: string) => boolean {
-  const entries = (setting ?? '*').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const entries = (setting ?? '*')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   if (entries.includes('*')) return () => true;
   const patterns = entries.map((entry) => {
     const escaped = entry.replace(/[.+?^${}()|[\]\\]/g, '\\$&');

@@ -108,7 +108,12 @@ export async function answerGraphql(deps: AppDeps, req: GraphqlHttpRequest, ctx?
     // Failed before the operation was known (authentication, the body): v2's `unknown` operation type.
     deps.metrics?.graphqlOperation('unknown', false, 0);
     if (err.status >= 500) deps.logger.error('graphql request failed', { request_id: ctx?.requestId, error: err });
-    return { status: req.errorStatus === true ? err.status : statusFor(media, err), contentType, body: JSON.stringify(graphqlErrorBody(err, isAdmin)), setCookies };
+    return {
+      status: req.errorStatus === true ? err.status : statusFor(media, err),
+      contentType,
+      body: JSON.stringify(graphqlErrorBody(err, isAdmin)),
+      setCookies,
+    };
   }
 }
 

@@ -31,7 +31,14 @@ const NONE: Readonly<Record<string, string>> = Object.freeze({});
 const NO_COOKIES: readonly string[] = [];
 
 /** Authenticates and serves one REST request; `url` starts with {@link REST_PREFIX}. Never throws. */
-export async function answerRest(deps: AppDeps, method: string, url: string, headers: RequestHeaders, payload: string, ctx?: RequestContext): Promise<RestAnswer> {
+export async function answerRest(
+  deps: AppDeps,
+  method: string,
+  url: string,
+  headers: RequestHeaders,
+  payload: string,
+  ctx?: RequestContext,
+): Promise<RestAnswer> {
   let isAdmin = false;
   let setCookies = NO_COOKIES;
   try {

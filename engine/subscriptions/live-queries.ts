@@ -234,7 +234,13 @@ export class LiveQueries {
       const stmt = await support.multiplex(conn, step.sql);
       if (this.#opts.refetchOnChange && !opaque && stmt.tables !== null && !cohort.closed) {
         try {
-          await this.#feeds.watch(conn, stmt.tables, cohort, () => this.#changed(cohort), () => this.#lost(cohort));
+          await this.#feeds.watch(
+            conn,
+            stmt.tables,
+            cohort,
+            () => this.#changed(cohort),
+            () => this.#lost(cohort),
+          );
           cohort.tables = stmt.tables;
           cohort.tracked = true;
           // Dropped while the triggers were being installed.

@@ -186,7 +186,8 @@ export class SocketService implements SocketApi {
     let stream: StreamPlan | null = null;
     let values: unknown[];
     if (cursor === undefined) {
-      if (planned.plan.fields.some(hasStream)) throw new EngineError(ErrorCode.NotSupported, 'a streaming field must be the only root field of its subscription, outside namespaces', { path: '$' });
+      if (planned.plan.fields.some(hasStream))
+        throw new EngineError(ErrorCode.NotSupported, 'a streaming field must be the only root field of its subscription, outside namespaces', { path: '$' });
       values = bindStatement(step.sql, planned.variables, session).values as unknown[];
     } else {
       // Note [Streams]: the cursor is a parameter bound per group, starting at initial_value.
@@ -196,7 +197,11 @@ export class SocketService implements SocketApi {
       const start = bindStatement({ text: '', params: [cursor.initial] }, planned.variables, session).values[0];
       values = bindStatement(step.sql, { ...planned.variables, [STREAM_CURSOR_VARIABLE]: 0 }, session).values as unknown[];
       values[cursorIndex] = start;
-      stream = { alias: (field as ir.RootField).alias, cursorIndex, encoding: param !== undefined && param.kind === 'variable' && param.encoding === 'json' ? 'json' : 'plain' };
+      stream = {
+        alias: (field as ir.RootField).alias,
+        cursorIndex,
+        encoding: param !== undefined && param.kind === 'variable' && param.encoding === 'json' ? 'json' : 'plain',
+      };
     }
     const live: LivePlan = { plan: planned.plan, step, shareKey: planned.shareKey, opaque: callsFunctions(planned.plan), stream };
     const stop = this.live.subscribe(live, values, session, sink);

@@ -171,7 +171,9 @@ export function compileRequestTransform(raw: unknown, path: string): CompiledReq
   else if (isRecord(qp)) {
     queryParams = {
       kind: 'object',
-      entries: Object.entries(qp).map(([k, v]) => [k, v === null ? null : compileTemplate(v, `${path}.query_params.${k}`, `query_params.${k}`, 'string')] as const),
+      entries: Object.entries(qp).map(
+        ([k, v]) => [k, v === null ? null : compileTemplate(v, `${path}.query_params.${k}`, `query_params.${k}`, 'string')] as const,
+      ),
     };
   } else if (qp !== undefined && qp !== null) throw shapeError(`${path}.query_params`, 'query_params must be an object or a string');
 

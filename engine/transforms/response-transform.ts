@@ -24,7 +24,8 @@ export interface ResponseTransformDefinition {
 /** A response transform ready to apply. */
 export interface CompiledResponseTransform {
   readonly definition: ResponseTransformDefinition;
-  readonly body: { readonly kind: 'keep' } | { readonly kind: 'remove' } | { readonly kind: 'transform'; readonly template: KritiTemplate; readonly path: string };
+  readonly body:
+    { readonly kind: 'keep' } | { readonly kind: 'remove' } | { readonly kind: 'transform'; readonly template: KritiTemplate; readonly path: string };
 }
 
 /** What the response template may read of the request that was sent. */

@@ -53,9 +53,10 @@ export function testWebhookTransform(
   const headers: Array<readonly [string, string]> = [['content-type', 'application/json']];
   const given = args.headers ?? [];
   for (const [k, v] of Array.isArray(given) ? given : Object.entries(given as Record<string, string>)) headers.push([k, v]);
-  const session: TransformSession = args.session_variables === undefined || args.session_variables === null
-    ? null
-    : Object.fromEntries(Object.entries(args.session_variables).map(([k, v]) => [k.toLowerCase(), v]));
+  const session: TransformSession =
+    args.session_variables === undefined || args.session_variables === null
+      ? null
+      : Object.fromEntries(Object.entries(args.session_variables).map(([k, v]) => [k.toLowerCase(), v]));
   const out = applyRequestTransform(t, { method: 'POST', url, headers, body: args.body ?? null }, session);
   return { body: out.bodyValue, headers: out.headers, method: out.method, webhook_url: out.url };
 }

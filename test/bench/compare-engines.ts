@@ -34,8 +34,12 @@ const seconds = Number(option('--seconds', '4'));
 const repeats = Number(option('--repeats', '3'));
 const connections = Number(option('--connections', '16'));
 const pool = Number(option('--pool', '8'));
-const onlyOps = option('--ops', '').split(',').filter((s) => s !== '');
-const onlyRoles = option('--roles', '').split(',').filter((s) => s !== '');
+const onlyOps = option('--ops', '')
+  .split(',')
+  .filter((s) => s !== '');
+const onlyRoles = option('--roles', '')
+  .split(',')
+  .filter((s) => s !== '');
 if (!datasetAvailable(dataset)) throw new Error(`data set ${dataset} is not available`);
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -65,10 +69,21 @@ try {
       if (role === 'customer' && op.customerNotApplicable !== null) continue;
       const body = JSON.stringify({ query: workload.engineQuery.get(op.name), operationName: op.name, variables: op.variables });
       const results: Record<string, LoadResult[]> = { before: [], after: [] };
-      for (const e of engines) await runLoad({ url: `${e.engine.url}/v1/graphql`, body, headers: engineHeaders(role) }, { connections, seconds: 1 }, e.engine.child.pid, pg.postmasterPid);
+      for (const e of engines)
+        await runLoad(
+          { url: `${e.engine.url}/v1/graphql`, body, headers: engineHeaders(role) },
+          { connections, seconds: 1 },
+          e.engine.child.pid,
+          pg.postmasterPid,
+        );
       for (let rep = 0; rep < repeats; rep++) {
         for (const e of rep % 2 === 0 ? engines : [...engines].reverse()) {
-          const r = await runLoad({ url: `${e.engine.url}/v1/graphql`, body, headers: engineHeaders(role) }, { connections, seconds }, e.engine.child.pid, pg.postmasterPid);
+          const r = await runLoad(
+            { url: `${e.engine.url}/v1/graphql`, body, headers: engineHeaders(role) },
+            { connections, seconds },
+            e.engine.child.pid,
+            pg.postmasterPid,
+          );
           if (r.errors > 0 || r.non2xx > 0) throw new Error(`${e.label} ${op.name} ${role}: ${r.errors} errors, ${r.non2xx} non-2xx`);
           results[e.label]?.push(r);
         }
@@ -77,7 +92,8 @@ try {
       const a = results['after'] ?? [];
       const rb = median(b.map((r) => r.rps));
       const ra = median(a.map((r) => r.rps));
-      const cpu = (rs: LoadResult[]): string => `${median(rs.map((r) => (r.serverCpuMsPerReq ?? NaN) * 1000)).toFixed(0)} + ${median(rs.map((r) => r.postgresCpuMsPerReq * 1000)).toFixed(0)}`;
+      const cpu = (rs: LoadResult[]): string =>
+        `${median(rs.map((r) => (r.serverCpuMsPerReq ?? NaN) * 1000)).toFixed(0)} + ${median(rs.map((r) => r.postgresCpuMsPerReq * 1000)).toFixed(0)}`;
       const line = `| ${op.name} | ${role} | ${rb.toFixed(0)} | ${ra.toFixed(0)} | ${(ra / rb).toFixed(2)}× | ${cpu(b)} | ${cpu(a)} |`;
       lines.push(line);
       process.stdout.write(`${line}\n`);

@@ -61,7 +61,10 @@ export function summarize(file: string): Map<string, Group> {
   const buf = readFileSync(file);
   const metaStart = buf.indexOf('"meta":');
   const metaEnd = buf.indexOf('"node_count"');
-  const metaText = buf.subarray(metaStart + 7, metaEnd).toString('utf8').replace(/,\s*$/, '');
+  const metaText = buf
+    .subarray(metaStart + 7, metaEnd)
+    .toString('utf8')
+    .replace(/,\s*$/, '');
   const meta = JSON.parse(metaText) as Meta;
   const nodes = numberArray(buf, 'nodes');
   const edges = numberArray(buf, 'edges');
@@ -152,7 +155,9 @@ function main(): void {
   console.log(`${before === undefined ? 'heap' : 'added'}: ${mib(total)} MiB self size`);
   console.log('| MiB | % | count | avg B | what |\n|---:|---:|---:|---:|---|');
   for (const r of rows.slice(0, top)) {
-    console.log(`| ${mib(r.size)} | ${((100 * r.size) / total).toFixed(1)} | ${r.count} | ${r.count === 0 ? '-' : Math.round(r.size / r.count)} | ${r.key.replaceAll('|', '\\|')} |`);
+    console.log(
+      `| ${mib(r.size)} | ${((100 * r.size) / total).toFixed(1)} | ${r.count} | ${r.count === 0 ? '-' : Math.round(r.size / r.count)} | ${r.key.replaceAll('|', '\\|')} |`,
+    );
   }
 }
 

@@ -45,8 +45,7 @@ try {
       stamp.push(await timed(() => ddlStamp(pool)));
       whole.push(await timed(() => introspectPostgres(pool)));
     }
-    const row = (name: string, xs: number[]): string =>
-      `| ${name} | ${pct(xs, 0.5).toFixed(1)} | ${pct(xs, 0.1).toFixed(1)} | ${pct(xs, 0.9).toFixed(1)} |`;
+    const row = (name: string, xs: number[]): string => `| ${name} | ${pct(xs, 0.5).toFixed(1)} | ${pct(xs, 0.1).toFixed(1)} | ${pct(xs, 0.9).toFixed(1)} |`;
     console.log(`${tables} tables, ${rounds} rounds interleaved\n| ms | median | p10 | p90 |\n|---|---|---|---|`);
     console.log(row('DDL stamp', stamp));
     console.log(row('whole introspection (with its stamp)', whole));

@@ -46,29 +46,41 @@ let steps: StepSpans | null = null;
 if (process.argv.includes('--never')) steps = {} as StepSpans;
 
 const variants: ReadonlyArray<readonly [string, () => void]> = [
-  ['bare', () => {
-    const { req, res } = request();
-    finish(req, res);
-  }],
-  ['envelope (level warn)', () => {
-    const { req, res } = request();
-    quiet(req, res);
-  }],
-  ['envelope + http-log (level info)', () => {
-    const { req, res } = request();
-    loud(req, res);
-  }],
+  [
+    'bare',
+    () => {
+      const { req, res } = request();
+      finish(req, res);
+    },
+  ],
+  [
+    'envelope (level warn)',
+    () => {
+      const { req, res } = request();
+      quiet(req, res);
+    },
+  ],
+  [
+    'envelope + http-log (level info)',
+    () => {
+      const { req, res } = request();
+      loud(req, res);
+    },
+  ],
   ['metrics.graphqlOperation', () => metrics.graphqlOperation('query', true, 0.001)],
-  ['steps, tracing off (8 checks)', () => {
-    steps?.begin('parse');
-    steps?.begin('validate');
-    steps?.begin('allow');
-    steps?.begin('toIr');
-    steps?.begin('plan');
-    steps?.begin('bind');
-    steps?.begin('run');
-    steps?.begin('respond');
-  }],
+  [
+    'steps, tracing off (8 checks)',
+    () => {
+      steps?.begin('parse');
+      steps?.begin('validate');
+      steps?.begin('allow');
+      steps?.begin('toIr');
+      steps?.begin('plan');
+      steps?.begin('bind');
+      steps?.begin('run');
+      steps?.begin('respond');
+    },
+  ],
 ];
 
 const best = new Map<string, number>();

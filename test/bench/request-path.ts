@@ -80,9 +80,14 @@ async function measure(f: () => Promise<string>): Promise<{ perSecond: number; u
 
 console.log(`${opName} as ${role}: ${requests} requests per run, ${CONCURRENCY} in flight, pool ${POOL}; CPU of this process per request`);
 for (let round = 0; round < Number(roundsArg); round++) {
-  for (const [label, f] of [['engine', viaEngine], ['bare pg', viaPg]] as const) {
+  for (const [label, f] of [
+    ['engine', viaEngine],
+    ['bare pg', viaPg],
+  ] as const) {
     const m = await measure(f);
-    console.log(`${label.padEnd(8)} ${m.perSecond.toFixed(0).padStart(6)}/s  user ${m.userUs.toFixed(1).padStart(5)} µs  system ${m.systemUs.toFixed(1).padStart(5)} µs`);
+    console.log(
+      `${label.padEnd(8)} ${m.perSecond.toFixed(0).padStart(6)}/s  user ${m.userUs.toFixed(1).padStart(5)} µs  system ${m.systemUs.toFixed(1).padStart(5)} µs`,
+    );
   }
 }
 await pool.end();

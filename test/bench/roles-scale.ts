@@ -52,9 +52,13 @@ type Layout = 'distinct' | 'filters' | 'writes' | 'grouped';
  */
 function permissions(variant: number, r: number, shape = variant): Json {
   const mine = { owner_id: { _eq: 'X-Engine-User-Id' } };
-  const filter = variant % 2 === 0 ? { _or: [mine, { value: { _gt: variant } }] } : { $and: [mine, { org_id: { _in: 'x-engine-orgs' } }, { value: { _neq: variant } }] };
+  const filter =
+    variant % 2 === 0 ? { _or: [mine, { value: { _gt: variant } }] } : { $and: [mine, { org_id: { _in: 'x-engine-orgs' } }, { value: { _neq: variant } }] };
   return {
-    select: { role: `role_${r}`, permission: { columns: shape % 2 === 0 ? '*' : ['id', 'name', 'value', 'owner_id'], filter, limit: 100 + variant, allow_aggregations: shape % 3 === 0 } },
+    select: {
+      role: `role_${r}`,
+      permission: { columns: shape % 2 === 0 ? '*' : ['id', 'name', 'value', 'owner_id'], filter, limit: 100 + variant, allow_aggregations: shape % 3 === 0 },
+    },
     insert: { role: `role_${r}`, permission: { check: mine, set: { owner_id: 'x-engine-user-id', org_id: variant }, columns: ['name', 'value', 'note'] } },
     update: { role: `role_${r}`, permission: { columns: ['name', 'note'], filter, check: { value: { _lt: 1000 + variant } } } },
     delete: { role: `role_${r}`, permission: { filter } },
@@ -81,7 +85,9 @@ function tableEntry(i: number, layout: Layout): Json {
   };
   if (i > 1) entry['object_relationships'] = [{ name: 'prev', using: { foreign_key_constraint_on: 'prev_id' } }];
   if (i < TABLES) {
-    entry['array_relationships'] = [{ name: 'nexts', using: { foreign_key_constraint_on: { table: { schema: 'public', name: tableName(i + 1) }, columns: ['prev_id'] } } }];
+    entry['array_relationships'] = [
+      { name: 'nexts', using: { foreign_key_constraint_on: { table: { schema: 'public', name: tableName(i + 1) }, columns: ['prev_id'] } } },
+    ];
   }
   return entry;
 }
@@ -133,12 +139,21 @@ async function scenario(engine: BuiltEngine, layout: Layout): Promise<void> {
   buildRoleSchema(catalog, 'admin', true);
   const adminMs = performance.now() - t;
 
-  const title = { distinct: 'every role distinct (columns vary too)', filters: 'different filters, limits, checks and presets, same columns', writes: 'different filters, same read columns, 4 kinds of writes', grouped: `${GROUPS} groups of equal rules` }[layout];
+  const title = {
+    distinct: 'every role distinct (columns vary too)',
+    filters: 'different filters, limits, checks and presets, same columns',
+    writes: 'different filters, same read columns, 4 kinds of writes',
+    grouped: `${GROUPS} groups of equal rules`,
+  }[layout];
   console.log(`\n## ${TABLES} tables × ${ROLES} roles, ${title}`);
   console.log(`replace_metadata (catalog build incl. introspection): ${replaceMs.toFixed(0)} ms`);
   console.log(`admin schema: ${adminMs.toFixed(0)} ms`);
-  console.log(`${ROLES} role schemas, each built (no sharing): ${unsharedMs.toFixed(0)} ms total, ${(unsharedMs / ROLES).toFixed(1)} ms/role; heap kept ${mib(heap1.heapUsed - heap0.heapUsed)}, RSS +${mib(heap1.rss - heap0.rss)}`);
-  console.log(`${ROLES} role schemas through SchemaCache (shared by fingerprint): ${sharedMs.toFixed(0)} ms total, ${distinct} distinct schemas; heap kept ${mib(heap3.heapUsed - heap2.heapUsed)}`);
+  console.log(
+    `${ROLES} role schemas, each built (no sharing): ${unsharedMs.toFixed(0)} ms total, ${(unsharedMs / ROLES).toFixed(1)} ms/role; heap kept ${mib(heap1.heapUsed - heap0.heapUsed)}, RSS +${mib(heap1.rss - heap0.rss)}`,
+  );
+  console.log(
+    `${ROLES} role schemas through SchemaCache (shared by fingerprint): ${sharedMs.toFixed(0)} ms total, ${distinct} distinct schemas; heap kept ${mib(heap3.heapUsed - heap2.heapUsed)}`,
+  );
   console.log(
     `  first role ${firstMs.toFixed(0)} ms, ${mib(heapFirst.heapUsed - heap2.heapUsed)}; each further role ${(restMs / extra).toFixed(1)} ms, ${mib((heap3.heapUsed - heapFirst.heapUsed) / extra)} (average over ${extra})`,
   );

@@ -57,7 +57,10 @@ const num = (name: string, dflt: number): number => {
   if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} needs a positive number, got ${v}`);
   return n;
 };
-const list = (name: string): string[] | null => option(name)?.split(',').map((s) => s.trim()) ?? null;
+const list = (name: string): string[] | null =>
+  option(name)
+    ?.split(',')
+    .map((s) => s.trim()) ?? null;
 
 const quick = flag('--quick');
 const settings = {
@@ -107,13 +110,7 @@ async function postgresVersion(bench: BenchPostgres): Promise<string> {
 }
 
 /** Runs the workload on one data set; appends to `runs` and `summary`. */
-async function benchDataset(
-  bench: BenchPostgres,
-  name: string,
-  runs: RunRecord[],
-  summary: SummaryRow[],
-  idle: Record<string, number | null>,
-): Promise<void> {
+async function benchDataset(bench: BenchPostgres, name: string, runs: RunRecord[], summary: SummaryRow[], idle: Record<string, number | null>): Promise<void> {
   const nodeArgs = settings.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'test', 'bench', 'results', 'profiles')}`] : [];
   log(`\n== data set ${name}: loading`);
   const ds = await loadDataset(bench, name, settings.pool, nodeArgs);
@@ -129,7 +126,10 @@ async function benchDataset(
     const onlyRoles = (list('--roles') ?? [...ROLES]) as RoleName[];
     const measured: LoadShape = { connections: settings.connections, seconds: settings.seconds };
     // Quick mode warms up by a request count (fast operations need less than a second).
-    const warm: LoadShape = quick && option('--warmup') === undefined ? { connections: settings.connections, requests: 150 } : { connections: settings.connections, seconds: settings.warmup };
+    const warm: LoadShape =
+      quick && option('--warmup') === undefined
+        ? { connections: settings.connections, requests: 150 }
+        : { connections: settings.connections, seconds: settings.warmup };
     for (const [ci, cell] of cells.entries()) {
       if (onlyOps !== null && !onlyOps.includes(cell.op.name)) continue;
       if (!onlyRoles.includes(cell.role)) continue;
@@ -178,7 +178,9 @@ async function benchDataset(
         `   ${cell.op.name.padEnd(24)} ${cell.role.padEnd(8)} ` +
           (cell.notApplicable !== null
             ? 'n/a'
-            : show('engine', e) + show('postgraphile', p) + show('raw', w) +
+            : show('engine', e) +
+              show('postgraphile', p) +
+              show('raw', w) +
               (e !== undefined && p !== undefined ? `  E/PG ${(e.rps / p.rps).toFixed(2)}` : '') +
               (e !== undefined && w !== undefined ? `  E/raw ${(e.rps / w.rps).toFixed(2)}` : '')),
       );
@@ -234,7 +236,7 @@ async function main(): Promise<void> {
       'Everything shares the machine: PostgreSQL, the peer under load, the other (idle) peers and autocannon. Numbers are relative, not absolute; other work on the machine adds noise, which is why runs alternate between peers and repeat (median shown).',
       `Each peer is its own Node process with a database pool of ${settings.pool}; autocannon uses ${settings.connections} connections, ${settings.warmup} s warm-up per peer and cell, then ${settings.repeats} × ${settings.seconds} s.`,
       'Engine runs without an admin secret; the customer role comes from x-engine-role / x-engine-user-id headers. PostGraphile runs the same role as database role bench_customer with RLS policies on customers and invoices (its idiomatic permission model, one transaction with set_config per request).',
-      'raw SQL = Engine\'s own statement from /v1/graphql/explain (with prepared_arguments), run as a named prepared statement by a bare pg pool behind node:http, answering the same bytes.',
+      "raw SQL = Engine's own statement from /v1/graphql/explain (with prepared_arguments), run as a named prepared statement by a bare pg pool behind node:http, answering the same bytes.",
       'PostGraphile v5.1.5: amber preset, connection filter plugin (for like), plain lists enabled (+list), index-only filtering off (PgIndexBehaviorsPlugin disabled) so unindexed albums.title can be filtered as in Engine.',
     ],
     summary,

@@ -85,7 +85,9 @@ async function main(): Promise<void> {
       const totalMs = performance.now() - t;
       gc();
       const heap1 = process.memoryUsage();
-      console.log(`all ${roles.length} schemas: ${seen.size} distinct, ${totalMs.toFixed(0)} ms; heap kept ${mib(heap1.heapUsed - heap0.heapUsed)}, heap ${mib(heap1.heapUsed)}, RSS ${mib(heap1.rss)}`);
+      console.log(
+        `all ${roles.length} schemas: ${seen.size} distinct, ${totalMs.toFixed(0)} ms; heap kept ${mib(heap1.heapUsed - heap0.heapUsed)}, heap ${mib(heap1.heapUsed)}, RSS ${mib(heap1.rss)}`,
+      );
       if (SNAPSHOT_DIR !== undefined) console.log(`snapshot: ${writeHeapSnapshot(path.join(SNAPSHOT_DIR, 'after.heapsnapshot'))}`);
       if (SDL) console.log(`printed schemas (sha256):\n${sdl.join('\n')}`);
       // Keeps the schemas alive until the end.

@@ -21,10 +21,15 @@ const bench = await startBenchPostgres();
 const ds = await loadDataset(bench, dataset, 8);
 const peers = await startOtherPeers(ds.engine, ds.databaseUrl, 8);
 const cells = await prepareCells(peers, loadWorkload(await chinookWorkloadText()));
-const targets = cells
-  .filter((c) => c.targets !== null)
-  .map((c) => ({ op: c.op.name, role: c.role, targets: c.targets }));
-await writeFile(out, JSON.stringify({ pids: { engine: peers.pid('engine'), postgraphile: peers.pid('postgraphile'), raw: peers.pid('raw'), postmaster: bench.postmasterPid }, cells: targets }, null, 2));
+const targets = cells.filter((c) => c.targets !== null).map((c) => ({ op: c.op.name, role: c.role, targets: c.targets }));
+await writeFile(
+  out,
+  JSON.stringify(
+    { pids: { engine: peers.pid('engine'), postgraphile: peers.pid('postgraphile'), raw: peers.pid('raw'), postmaster: bench.postmasterPid }, cells: targets },
+    null,
+    2,
+  ),
+);
 console.log(`peers running on ${dataset}; targets and pids in ${out}; Ctrl-C stops`);
 
 let stopping = false;

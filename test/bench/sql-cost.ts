@@ -46,7 +46,11 @@ const option = (name: string): string | undefined => {
   const i = argv.indexOf(name);
   return i >= 0 ? argv[i + 1] : undefined;
 };
-const list = (name: string): string[] | null => option(name)?.split(',').map((s) => s.trim()).filter((s) => s !== '') ?? null;
+const list = (name: string): string[] | null =>
+  option(name)
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '') ?? null;
 const num = (name: string, dflt: number): number => {
   const v = option(name);
   const n = v === undefined ? dflt : Number(v);
@@ -75,7 +79,13 @@ interface Variant {
 }
 
 /** The statement Engine runs for one operation and role. */
-async function explainStatement(engine: BenchEngine, query: string, op: string, variables: unknown, role: RoleName): Promise<{ text: string; values: unknown[] }> {
+async function explainStatement(
+  engine: BenchEngine,
+  query: string,
+  op: string,
+  variables: unknown,
+  role: RoleName,
+): Promise<{ text: string; values: unknown[] }> {
   const res = await fetch(`${engine.url}/v1/graphql/explain`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -84,7 +94,8 @@ async function explainStatement(engine: BenchEngine, query: string, op: string, 
   const body = await res.text();
   const parsed = JSON.parse(body) as Array<{ sql: string; prepared_arguments?: unknown[] }>;
   const only = parsed[0];
-  if (res.status !== 200 || parsed.length !== 1 || only?.prepared_arguments === undefined) throw new Error(`explain of ${op} as ${role}: ${res.status} ${body.slice(0, 300)}`);
+  if (res.status !== 200 || parsed.length !== 1 || only?.prepared_arguments === undefined)
+    throw new Error(`explain of ${op} as ${role}: ${res.status} ${body.slice(0, 300)}`);
   return { text: only.sql, values: only.prepared_arguments };
 }
 
@@ -145,7 +156,8 @@ async function timeCell(clients: { auto: pg.Client; generic: pg.Client }, cell: 
   const reference = answers.get(variants[0]?.label ?? '') ?? '';
   for (const [label, a] of answers) {
     if (a === reference) continue;
-    if (minified(a) === minified(reference)) log(`   .. ${cell}: ${label} answers the same JSON (whitespace differs: ${a.length} vs ${reference.length} chars)`);
+    if (minified(a) === minified(reference))
+      log(`   .. ${cell}: ${label} answers the same JSON (whitespace differs: ${a.length} vs ${reference.length} chars)`);
     else log(`   !! ${cell}: ${label} answers DIFFERENTLY (${a.length} vs ${reference.length} chars)`);
   }
   const client_ = variants.map(() => [] as number[]);
@@ -183,7 +195,9 @@ async function timeCell(clients: { auto: pg.Client; generic: pg.Client }, cell: 
     const m = median(c);
     const rel = i === 0 ? '' : `  ×${(m / base).toFixed(2)}`;
     const f = (x: number): string => x.toFixed(3).padStart(7);
-    log(`   ${cell.padEnd(36)} ${v.label.padEnd(12)} mean ${f(mean(c))}  median ${f(m)}  p10 ${f(quantile(c, 0.1))}  | pg exec median ${f(median(server[i] ?? []))}  p10 ${f(quantile(server[i] ?? [], 0.1))}  planning ${f(median(planning[i] ?? []))}  plans ${planOf.get(names[i] ?? '') ?? '?'}${rel}`);
+    log(
+      `   ${cell.padEnd(36)} ${v.label.padEnd(12)} mean ${f(mean(c))}  median ${f(m)}  p10 ${f(quantile(c, 0.1))}  | pg exec median ${f(median(server[i] ?? []))}  p10 ${f(quantile(server[i] ?? [], 0.1))}  planning ${f(median(planning[i] ?? []))}  plans ${planOf.get(names[i] ?? '') ?? '?'}${rel}`,
+    );
   });
 }
 
@@ -192,7 +206,14 @@ async function fileVariants(prefix: string, values: unknown[]): Promise<Variant[
   if (variantsDir === undefined) return [];
   const files = (await readdir(variantsDir)).filter((f) => f.startsWith(`${prefix}.`) && f.endsWith('.sql') && !f.endsWith('.plan.sql')).sort();
   return await Promise.all(
-    files.map(async (f) => ({ label: f.slice(prefix.length + 1, -4), text: (await readFile(path.join(variantsDir, f), 'utf8')).replace(/^-- params:.*$/m, '').trim().replace(/;$/, ''), values })),
+    files.map(async (f) => ({
+      label: f.slice(prefix.length + 1, -4),
+      text: (await readFile(path.join(variantsDir, f), 'utf8'))
+        .replace(/^-- params:.*$/m, '')
+        .trim()
+        .replace(/;$/, ''),
+      values,
+    })),
   );
 }
 
@@ -253,9 +274,12 @@ async function main(): Promise<void> {
             if (argv.includes('--generic-too')) variants.push(...variants.map((v) => ({ ...v, label: `${v.label}/gen`, generic: true })));
             if (dumpDir !== undefined) {
               for (const v of variants) {
-                await writeFile(path.join(dumpDir, `${prefix}.${v.label.replace(/\//g, "-")}.sql`), `${v.text};\n-- params: ${JSON.stringify(v.values)}\n`);
+                await writeFile(path.join(dumpDir, `${prefix}.${v.label.replace(/\//g, '-')}.sql`), `${v.text};\n-- params: ${JSON.stringify(v.values)}\n`);
                 const plan = await client.query({ text: `EXPLAIN (ANALYZE, BUFFERS, VERBOSE) ${v.text}`, values: v.values });
-                await writeFile(path.join(dumpDir, `${prefix}.${v.label.replace(/\//g, "-")}.plan.txt`), plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n') + '\n');
+                await writeFile(
+                  path.join(dumpDir, `${prefix}.${v.label.replace(/\//g, '-')}.plan.txt`),
+                  plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n') + '\n',
+                );
               }
             }
             await timeCell({ auto: client, generic }, `${op.name} as ${role}`, variants);

@@ -40,9 +40,7 @@ function casesUnder(root: string): string[] {
 /** The fixture catalog as a server of `serverVersion` gives it (the recorded introspection otherwise). */
 function catalogOn(serverVersion: number | undefined): Catalog {
   if (serverVersion === undefined) return catalog;
-  const sources = new Map(
-    [...catalog.sources].map(([k, s]) => [k, { ...s, target: { serverVersion, table: s.target?.table ?? (() => undefined) } }] as const),
-  );
+  const sources = new Map([...catalog.sources].map(([k, s]) => [k, { ...s, target: { serverVersion, table: s.target?.table ?? (() => undefined) } }] as const));
   return { ...catalog, sources };
 }
 

@@ -94,7 +94,9 @@ export async function startOperatorEnv(prefix: string, sql: string, controllerEn
           last = e;
         }
         if (Date.now() > deadline) {
-          throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}\ncontroller:\n${env.controller?.output().slice(-3000)}`);
+          throw new Error(
+            `timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}\ncontroller:\n${env.controller?.output().slice(-3000)}`,
+          );
         }
         await new Promise((r) => setTimeout(r, 200));
       }

@@ -19,8 +19,9 @@ describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', { time
   const cond = (plural: string, name: string, type = 'Ready'): ReturnType<OperatorEnv['cond']> => env.cond(plural, name, type);
   const until: OperatorEnv['until'] = async (what, fn, timeoutMs) => await env.until(what, fn, timeoutMs);
   const readyWith: OperatorEnv['readyWith'] = async (plural, name, status, reason, timeoutMs) => await env.readyWith(plural, name, status, reason, timeoutMs);
-  const engineTables = async (): Promise<Array<{ table: { name: string }; configuration?: Record<string, unknown>; select_permissions: { role: string }[]; insert_permissions: { role: string }[] }>> =>
-    (await env.client.exportMetadata()).metadata.sources.find((s) => s.name === 'default')?.tables as never;
+  const engineTables = async (): Promise<
+    Array<{ table: { name: string }; configuration?: Record<string, unknown>; select_permissions: { role: string }[]; insert_permissions: { role: string }[] }>
+  > => (await env.client.exportMetadata()).metadata.sources.find((s) => s.name === 'default')?.tables as never;
 
   const trackedTable = (name: string, spec: Record<string, unknown>): Record<string, unknown> => resource('TrackedTable', name, spec);
   const permission = (name: string, spec: Record<string, unknown>): Record<string, unknown> => resource('Permission', name, spec);
@@ -40,8 +41,12 @@ describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', { time
   });
 
   it('validates the samples and refuses specs that break the CEL rules', () => {
-    expect(env.cp.kubectl(['apply', '-k', 'config/samples', '--dry-run=server'])).toContain('permission.graphql.engine.dev/reviews-user-insert created (server dry run)');
-    expect(env.cp.kubectl(['apply', '-f', 'config/samples/engine_with_deployment.yaml', '--dry-run=server'])).toContain('engine.graphql.engine.dev/engine created (server dry run)');
+    expect(env.cp.kubectl(['apply', '-k', 'config/samples', '--dry-run=server'])).toContain(
+      'permission.graphql.engine.dev/reviews-user-insert created (server dry run)',
+    );
+    expect(env.cp.kubectl(['apply', '-f', 'config/samples/engine_with_deployment.yaml', '--dry-run=server'])).toContain(
+      'engine.graphql.engine.dev/engine created (server dry run)',
+    );
     const refused = (manifest: unknown): string => {
       try {
         env.cp.apply(manifest);
@@ -53,9 +58,14 @@ describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', { time
     expect(refused(permission('bad-limit', { table: 'a', role: 'user', operation: 'insert', permission: { check: {}, limit: 5 } }))).toContain(
       'permission.limit is allowed only for operation select',
     );
-    expect(refused({ apiVersion: API, kind: 'EventTrigger', metadata: { name: 'two-hooks' }, spec: { table: 'a', webhook: 'http://x', webhook_from_env: 'X', insert: { columns: '*' } } })).toContain(
-      'exactly one of webhook or webhook_from_env is required',
-    );
+    expect(
+      refused({
+        apiVersion: API,
+        kind: 'EventTrigger',
+        metadata: { name: 'two-hooks' },
+        spec: { table: 'a', webhook: 'http://x', webhook_from_env: 'X', insert: { columns: '*' } },
+      }),
+    ).toContain('exactly one of webhook or webhook_from_env is required');
     expect(refused({ apiVersion: API, kind: 'CronTrigger', metadata: { name: 'bad-cron' }, spec: { webhook: 'http://x', schedule: '* * * *  ' } })).toContain(
       'schedule must be a cron expression of five fields',
     );
@@ -78,7 +88,12 @@ describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', { time
         permission('author-user-select', { table: 'author', role: 'user', operation: 'select', permission: { columns: ['id', 'name'], filter: {} } }),
       ],
     });
-    for (const [plural, name] of [['trackedtables', 'author'], ['trackedtables', 'article'], ['permissions', 'author-user-select'], ['engines', 'main']] as const) {
+    for (const [plural, name] of [
+      ['trackedtables', 'author'],
+      ['trackedtables', 'article'],
+      ['permissions', 'author-user-select'],
+      ['engines', 'main'],
+    ] as const) {
       const c = await readyWith(plural, name, 'True', 'Applied');
       expect(c.observedGeneration).toBe(1);
     }
@@ -93,7 +108,9 @@ describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', { time
   });
 
   it('marks a broken Permission and a missing table False with the engine reason while the others stay Ready', async () => {
-    env.cp.apply(permission('author-user-update', { table: 'author', role: 'user', operation: 'update', permission: { columns: ['name', 'nope'], filter: {} } }));
+    env.cp.apply(
+      permission('author-user-update', { table: 'author', role: 'user', operation: 'update', permission: { columns: ['name', 'nope'], filter: {} } }),
+    );
     env.cp.apply(trackedTable('ghost', { table: 'ghost' }));
     const perm = await readyWith('permissions', 'author-user-update', 'False', 'InconsistentMetadata');
     expect(perm.message).toContain('"nope"');
@@ -117,7 +134,10 @@ describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', { time
     env.cp.apply(trackedTable('author', { table: 'author', configuration: { custom_name: 'writer' } }));
     const c = await readyWith('permissions', 'author-user-update', 'True', 'Applied');
     expect(c.observedGeneration).toBe(2);
-    await until('custom_name in the engine', async () => (await engineTables()).find((t) => t.table.name === 'author')?.configuration?.['custom_name'] === 'writer');
+    await until(
+      'custom_name in the engine',
+      async () => (await engineTables()).find((t) => t.table.name === 'author')?.configuration?.['custom_name'] === 'writer',
+    );
     await until('observedGeneration 2 on author', () => cond('trackedtables', 'author')?.observedGeneration === 2);
     await readyWith('engines', 'main', 'True', 'Applied');
   });
@@ -128,7 +148,15 @@ describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', { time
       const t = (await engineTables()).find((x) => x.table.name === 'author') as unknown as { update_permissions: unknown[] };
       return t.update_permissions.length === 0;
     });
-    env.cp.apply(permission('author-user-insert', { table: 'author', role: 'user', operation: 'insert', deletionPolicy: 'Orphan', permission: { check: {}, columns: ['name'] } }));
+    env.cp.apply(
+      permission('author-user-insert', {
+        table: 'author',
+        role: 'user',
+        operation: 'insert',
+        deletionPolicy: 'Orphan',
+        permission: { check: {}, columns: ['name'] },
+      }),
+    );
     await readyWith('permissions', 'author-user-insert', 'True', 'Applied');
     env.cp.kubectl(['delete', 'permissions.graphql.engine.dev', 'author-user-insert', '--wait=true']);
     expect(get('permissions', 'author-user-insert')).toBeNull();
@@ -165,7 +193,14 @@ describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', { time
     expect(['author', 'article'].map((n) => get('trackedtables', n)?.metadata.resourceVersion)).toEqual(rvs);
 
     await env.controller.stop();
-    env.cp.apply(permission('article-user-select', { table: 'article', role: 'user', operation: 'select', permission: { columns: '*', filter: { author: { id: { _eq: 'X-Engine-User-Id' } } } } }));
+    env.cp.apply(
+      permission('article-user-select', {
+        table: 'article',
+        role: 'user',
+        operation: 'select',
+        permission: { columns: '*', filter: { author: { id: { _eq: 'X-Engine-User-Id' } } } },
+      }),
+    );
     env.controller = startController(env.cp.operatorKubeconfig, 'controller-a');
     await readyWith('permissions', 'article-user-select', 'True', 'Applied', 60_000);
   }, 120_000);
@@ -173,12 +208,19 @@ describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', { time
   it('runs two replicas with one leader, and the standby takes over when the leader stops', async () => {
     const standby = startController(env.cp.operatorKubeconfig, 'controller-b');
     try {
-      await until('a lease holder', () => JSON.parse(env.cp.kubectl(['get', 'lease', '-n', 'graphql-engine-system', 'graphql-engine-operator', '-o', 'json'])).spec.holderIdentity === 'controller-a');
+      await until(
+        'a lease holder',
+        () =>
+          JSON.parse(env.cp.kubectl(['get', 'lease', '-n', 'graphql-engine-system', 'graphql-engine-operator', '-o', 'json'])).spec.holderIdentity ===
+          'controller-a',
+      );
       await new Promise((r) => setTimeout(r, 3000));
       expect(standby.output()).not.toContain('became leader');
       await env.controller.stop(); // releases the lease
       await until('controller-b leading', () => standby.output().includes('became leader'), 30_000);
-      expect(JSON.parse(env.cp.kubectl(['get', 'lease', '-n', 'graphql-engine-system', 'graphql-engine-operator', '-o', 'json'])).spec.holderIdentity).toBe('controller-b');
+      expect(JSON.parse(env.cp.kubectl(['get', 'lease', '-n', 'graphql-engine-system', 'graphql-engine-operator', '-o', 'json'])).spec.holderIdentity).toBe(
+        'controller-b',
+      );
       env.cp.apply(permission('author-user-delete', { table: 'author', role: 'user', operation: 'delete', permission: { filter: {} } }));
       await readyWith('permissions', 'author-user-delete', 'True', 'Applied');
     } finally {
@@ -200,13 +242,32 @@ describe.skipIf(skipReason !== null)('operator on a real kube-apiserver', { time
       apiVersion: 'v1',
       kind: 'List',
       items: [
-        { apiVersion: API, kind: 'RemoteSchema', metadata: { name: 'countries', namespace: 'default' }, spec: { definition: { url: 'http://127.0.0.1:9/graphql' } } },
-        { apiVersion: API, kind: 'EventTrigger', metadata: { name: 'author-created', namespace: 'default' }, spec: { table: 'author', webhook: 'http://127.0.0.1:9/hook', insert: { columns: '*' } } },
-        { apiVersion: API, kind: 'CronTrigger', metadata: { name: 'nightly', namespace: 'default' }, spec: { webhook: 'http://127.0.0.1:9/cron', schedule: '0 3 * * *' } },
+        {
+          apiVersion: API,
+          kind: 'RemoteSchema',
+          metadata: { name: 'countries', namespace: 'default' },
+          spec: { definition: { url: 'http://127.0.0.1:9/graphql' } },
+        },
+        {
+          apiVersion: API,
+          kind: 'EventTrigger',
+          metadata: { name: 'author-created', namespace: 'default' },
+          spec: { table: 'author', webhook: 'http://127.0.0.1:9/hook', insert: { columns: '*' } },
+        },
+        {
+          apiVersion: API,
+          kind: 'CronTrigger',
+          metadata: { name: 'nightly', namespace: 'default' },
+          spec: { webhook: 'http://127.0.0.1:9/cron', schedule: '0 3 * * *' },
+        },
       ],
     });
     const seen: string[] = [];
-    for (const [plural, name] of [['remoteschemas', 'countries'], ['eventtriggers', 'author-created'], ['crontriggers', 'nightly']] as const) {
+    for (const [plural, name] of [
+      ['remoteschemas', 'countries'],
+      ['eventtriggers', 'author-created'],
+      ['crontriggers', 'nightly'],
+    ] as const) {
       const c = await until(`${plural}/${name} has a Ready condition`, () => cond(plural, name));
       seen.push(`${plural}/${name}: ${c.status} ${c.reason} ${c.message}`);
       expect(c.reason).not.toBe('EngineRejected');

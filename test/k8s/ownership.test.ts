@@ -23,7 +23,9 @@ describe.skipIf(skipReason !== null)('operator ownership, drift and validation o
   let env: OperatorEnv;
   let metricsPort: number;
   const table = async (name: string): Promise<TableEntry | undefined> =>
-    ((await env.client.exportMetadata()).metadata.sources.find((s) => s.name === 'default')?.tables as unknown as TableEntry[]).find((t) => t.table.name === name);
+    ((await env.client.exportMetadata()).metadata.sources.find((s) => s.name === 'default')?.tables as unknown as TableEntry[]).find(
+      (t) => t.table.name === name,
+    );
   const refused = (manifest: unknown): string => {
     try {
       env.cp.kubectl(['apply', '--dry-run=server', '-f', '-'], JSON.stringify(manifest));
@@ -54,7 +56,9 @@ describe.skipIf(skipReason !== null)('operator ownership, drift and validation o
   it('refuses at kubectl apply --dry-run=server what the engine would refuse', () => {
     expect(refused(resource('TrackedTable', 'bad-table', { table: 42 }))).toContain('spec.table');
     expect(refused(resource('TrackedTable', 'bad-table-obj', { table: { nam: 'x' } }))).toContain('spec.table.name: Required value');
-    expect(refused(resource('Permission', 'bad-cols', { table: 'book', role: 'u', operation: 'select', permission: { columns: 7, filter: {} } }))).toContain('spec.permission.columns');
+    expect(refused(resource('Permission', 'bad-cols', { table: 'book', role: 'u', operation: 'select', permission: { columns: 7, filter: {} } }))).toContain(
+      'spec.permission.columns',
+    );
     expect(refused(resource('Function', 'bad-fn', { function: true }))).toContain('spec.function');
     expect(refused(resource('InheritedRole', 'admin', { role_set: ['user'] }))).toContain('admin cannot be an inherited role');
     expect(refused(resource('InheritedRole', 'r', { role_set: ['admin'] }))).toContain('the admin role cannot be inherited');
@@ -79,14 +83,27 @@ describe.skipIf(skipReason !== null)('operator ownership, drift and validation o
 
   it('corrects drift made through the metadata API within seconds at default settings, and says so in an event', async () => {
     env.cp.apply(resource('TrackedTable', 'publisher', { table: 'publisher' }));
-    env.cp.apply(resource('Permission', 'publisher-user-select', { table: 'publisher', role: 'user', operation: 'select', permission: { columns: ['id', 'name'], filter: {} } }));
+    env.cp.apply(
+      resource('Permission', 'publisher-user-select', {
+        table: 'publisher',
+        role: 'user',
+        operation: 'select',
+        permission: { columns: ['id', 'name'], filter: {} },
+      }),
+    );
     await env.readyWith('permissions', 'publisher-user-select', 'True', 'Applied');
     // Someone edits the engine directly: the permission is dropped behind the operator's back.
     await env.client.call({ type: 'pg_drop_select_permission', args: { table: 'publisher', role: 'user' } });
     const edited = Date.now();
-    await env.until('the permission restored in the engine', async () => ((await table('publisher'))?.select_permissions ?? []).some((p) => p.role === 'user'), 20_000);
+    await env.until(
+      'the permission restored in the engine',
+      async () => ((await table('publisher'))?.select_permissions ?? []).some((p) => p.role === 'user'),
+      20_000,
+    );
     const restoredMs = Date.now() - edited;
-    const event = await env.until('a DriftCorrected event on the Engine', () => env.events('Engine', 'main').find((e) => e.startsWith('Warning DriftCorrected')));
+    const event = await env.until('a DriftCorrected event on the Engine', () =>
+      env.events('Engine', 'main').find((e) => e.startsWith('Warning DriftCorrected')),
+    );
     expect(event).toContain('+ permission/default/public.publisher/user/select');
     console.log(`[k8s] drift at default settings: corrected ${restoredMs} ms after the direct edit`);
     expect(restoredMs).toBeLessThan(15_000);
@@ -111,16 +128,22 @@ describe.skipIf(skipReason !== null)('operator ownership, drift and validation o
     expect(t?.select_permissions.map((p) => p.role)).toEqual(['guest']);
 
     // A part the resource declares is applied; removing it from the spec removes only that part.
-    env.cp.apply(resource('TrackedTable', 'book', { table: 'book', object_relationships: [{ name: 'pub', using: { foreign_key_constraint_on: 'publisher_id' } }] }));
+    env.cp.apply(
+      resource('TrackedTable', 'book', { table: 'book', object_relationships: [{ name: 'pub', using: { foreign_key_constraint_on: 'publisher_id' } }] }),
+    );
     await env.until('relationship pub applied', async () => (await table('book'))?.object_relationships.some((r) => r.name === 'pub'));
     env.cp.apply(resource('TrackedTable', 'book', { table: 'book' }));
     await env.until('relationship pub removed', async () => !(await table('book'))?.object_relationships.some((r) => r.name === 'pub'));
-    await env.until('a Removed event naming it', () => env.events('Engine', 'main').some((e) => e.includes('Removed from the engine: relationship/default/public.book/pub')));
+    await env.until('a Removed event naming it', () =>
+      env.events('Engine', 'main').some((e) => e.includes('Removed from the engine: relationship/default/public.book/pub')),
+    );
     expect((await table('book'))?.object_relationships.map((r) => r.name)).toEqual(['publisher']);
 
     // Deleting the resource must not untrack the table with the guest permission on it.
     env.cp.kubectl(['delete', 'trackedtables.graphql.engine.dev', 'book', '--wait=true']);
-    const kept = await env.until('a Kept event on the Engine', () => env.events('Engine', 'main').find((e) => e.startsWith('Warning Kept table/default/public.book')));
+    const kept = await env.until('a Kept event on the Engine', () =>
+      env.events('Engine', 'main').find((e) => e.startsWith('Warning Kept table/default/public.book')),
+    );
     expect(kept).toContain('permission/default/public.book/guest/select');
     expect(kept).toContain('relationship/default/public.book/publisher');
     t = await table('book');
@@ -134,7 +157,9 @@ describe.skipIf(skipReason !== null)('operator ownership, drift and validation o
     env.cp.apply(resource('TrackedTable', 'shelf', { table: 'shelf' }));
     const c = await env.readyWith('trackedtables', 'shelf', 'False', 'DryRun');
     expect(c.message).toContain('table/default/public.shelf');
-    const planned = await env.until('plannedChanges on the Engine', () => env.get('engines', 'main')?.status?.plannedChanges?.length ? env.get('engines', 'main')?.status?.plannedChanges : null);
+    const planned = await env.until('plannedChanges on the Engine', () =>
+      env.get('engines', 'main')?.status?.plannedChanges?.length ? env.get('engines', 'main')?.status?.plannedChanges : null,
+    );
     expect(planned).toEqual(['+ table/default/public.shelf']);
     expect(env.cond('engines', 'main')).toMatchObject({ status: 'False', reason: 'DryRun' });
     expect((await env.client.getState()).resourceVersion).toBe(rvBefore);
@@ -183,7 +208,13 @@ describe.skipIf(skipReason !== null)('operator ownership, drift and validation o
     env.cp.kubectl(['apply', '-n', 'team-b', '-f', 'config/engine/secret_reader_binding.yaml']);
     const shop = (version: string): Record<string, unknown> => ({
       ...resource('Engine', 'shop', {
-        deployment: { image: 'ghcr.io/example/graphql-engine', version, replicas: 2, databaseUrlSecretRef: { name: 'db' }, resources: { limits: { memory: '512Mi' } } },
+        deployment: {
+          image: 'ghcr.io/example/graphql-engine',
+          version,
+          replicas: 2,
+          databaseUrlSecretRef: { name: 'db' },
+          resources: { limits: { memory: '512Mi' } },
+        },
         adminSecretRef: { name: 'engine-admin' },
       }),
       metadata: { name: 'shop', namespace: 'team-b' },
@@ -192,15 +223,21 @@ describe.skipIf(skipReason !== null)('operator ownership, drift and validation o
     env.cp.apply({ ...resource('TrackedTable', 'orders', { table: 'orders' }), metadata: { name: 'orders', namespace: 'team-b' } });
     const engineCond = async (reason: string, status = 'False'): Promise<{ message: string }> =>
       await env.until(`Engine shop ${reason}`, () => {
-        const o = JSON.parse(env.cp.kubectl(['-n', 'team-b', 'get', 'engines.graphql.engine.dev', 'shop', '-o', 'json'])) as { status?: { conditions?: { type: string; status: string; reason: string; message: string }[] } };
+        const o = JSON.parse(env.cp.kubectl(['-n', 'team-b', 'get', 'engines.graphql.engine.dev', 'shop', '-o', 'json'])) as {
+          status?: { conditions?: { type: string; status: string; reason: string; message: string }[] };
+        };
         const c = o.status?.conditions?.find((x) => x.type === 'Ready');
         return c?.reason === reason && c.status === status ? c : null;
       });
     expect((await engineCond('EngineNotAvailable')).message).toContain("waiting for the engine's rollout");
-    const uid = (JSON.parse(env.cp.kubectl(['-n', 'team-b', 'get', 'engines.graphql.engine.dev', 'shop', '-o', 'json'])) as { metadata: { uid: string } }).metadata.uid;
+    const uid = (JSON.parse(env.cp.kubectl(['-n', 'team-b', 'get', 'engines.graphql.engine.dev', 'shop', '-o', 'json'])) as { metadata: { uid: string } })
+      .metadata.uid;
     const dep = JSON.parse(env.cp.kubectl(['-n', 'team-b', 'get', 'deployment', 'shop', '-o', 'json'])) as {
       metadata: { generation: number; ownerReferences: unknown[] };
-      spec: { replicas: number; template: { spec: { securityContext: Record<string, unknown>; containers: { image: string; env: unknown[]; resources: unknown; ports: unknown[] }[] } } };
+      spec: {
+        replicas: number;
+        template: { spec: { securityContext: Record<string, unknown>; containers: { image: string; env: unknown[]; resources: unknown; ports: unknown[] }[] } };
+      };
     };
     expect(dep.metadata.ownerReferences).toEqual([{ apiVersion: 'graphql.engine.dev/v1alpha1', kind: 'Engine', name: 'shop', uid, controller: true }]);
     expect(dep.spec.replicas).toBe(2);
@@ -212,12 +249,17 @@ describe.skipIf(skipReason !== null)('operator ownership, drift and validation o
     ]);
     expect(c?.resources).toEqual({ limits: { memory: '512Mi' } });
     expect(dep.spec.template.spec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
-    const svc = JSON.parse(env.cp.kubectl(['-n', 'team-b', 'get', 'service', 'shop', '-o', 'json'])) as { spec: { ports: { port: number }[] }; metadata: { ownerReferences: { uid: string }[] } };
+    const svc = JSON.parse(env.cp.kubectl(['-n', 'team-b', 'get', 'service', 'shop', '-o', 'json'])) as {
+      spec: { ports: { port: number }[] };
+      metadata: { ownerReferences: { uid: string }[] };
+    };
     expect(svc.spec.ports[0]?.port).toBe(8080);
     expect(svc.metadata.ownerReferences[0]?.uid).toBe(uid);
     // Dependency ordering: the metadata waits for the engine.
     const orders = await env.until('orders waiting for the rollout', () => {
-      const o = JSON.parse(env.cp.kubectl(['-n', 'team-b', 'get', 'trackedtables.graphql.engine.dev', 'orders', '-o', 'json'])) as { status?: { conditions?: { type: string; reason: string; status: string }[] } };
+      const o = JSON.parse(env.cp.kubectl(['-n', 'team-b', 'get', 'trackedtables.graphql.engine.dev', 'orders', '-o', 'json'])) as {
+        status?: { conditions?: { type: string; reason: string; status: string }[] };
+      };
       return o.status?.conditions?.find((x) => x.type === 'Ready' && x.reason === 'EngineNotAvailable');
     });
     expect(orders.status).toBe('False');
@@ -227,13 +269,18 @@ describe.skipIf(skipReason !== null)('operator ownership, drift and validation o
     const available = { observedGeneration: dep.metadata.generation, replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2 };
     env.cp.kubectl(['-n', 'team-b', 'patch', 'deployment', 'shop', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: available })]);
     expect((await engineCond('EngineUnreachable', 'Unknown')).message).toContain('shop.team-b.svc');
-    const st = JSON.parse(env.cp.kubectl(['-n', 'team-b', 'get', 'engines.graphql.engine.dev', 'shop', '-o', 'json'])) as { status: { deployment: Record<string, number> } };
+    const st = JSON.parse(env.cp.kubectl(['-n', 'team-b', 'get', 'engines.graphql.engine.dev', 'shop', '-o', 'json'])) as {
+      status: { deployment: Record<string, number> };
+    };
     expect(st.status.deployment).toEqual({ replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2 });
 
     // A new version rolls out again: the Engine says so until the Deployment reports it.
     env.cp.apply(shop('1.2.4'));
     await env.until('the new image in the Deployment', () =>
-      env.cp.kubectl(['-n', 'team-b', 'get', 'deployment', 'shop', '-o', 'jsonpath={.spec.template.spec.containers[0].image}']) === 'ghcr.io/example/graphql-engine:1.2.4' ? true : null,
+      env.cp.kubectl(['-n', 'team-b', 'get', 'deployment', 'shop', '-o', 'jsonpath={.spec.template.spec.containers[0].image}']) ===
+      'ghcr.io/example/graphql-engine:1.2.4'
+        ? true
+        : null,
     );
     await engineCond('EngineNotAvailable');
   });

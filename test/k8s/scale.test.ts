@@ -42,13 +42,20 @@ describe.skipIf(skipReason !== null)(`operator with ${COUNT} resources on a real
     env.cp.apply(resource('Engine', 'main', { url: `http://127.0.0.1:${env.enginePort}`, adminSecretRef: { name: 'engine-admin' } }));
     const started = Date.now();
     for (let i = 0; i < COUNT; i += 250) {
-      env.cp.apply({ apiVersion: 'v1', kind: 'List', items: Array.from({ length: Math.min(250, COUNT - i) }, (_, j) => resource('TrackedTable', `scale-${i + j}`, { table: `scale_${i + j}` })) });
+      env.cp.apply({
+        apiVersion: 'v1',
+        kind: 'List',
+        items: Array.from({ length: Math.min(250, COUNT - i) }, (_, j) => resource('TrackedTable', `scale-${i + j}`, { table: `scale_${i + j}` })),
+      });
     }
     await env.until(
       `all ${COUNT} Ready`,
       () => {
         // One line per resource with its Ready status (a JSON list of 1,000 is megabytes).
-        const lines = env.cp.kubectl(['get', 'trackedtables.graphql.engine.dev', '-o', 'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\\n"}{end}']).split('\n').filter((l) => l !== '');
+        const lines = env.cp
+          .kubectl(['get', 'trackedtables.graphql.engine.dev', '-o', 'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\\n"}{end}'])
+          .split('\n')
+          .filter((l) => l !== '');
         return lines.length === COUNT && lines.every((l) => l === 'True');
       },
       480_000,

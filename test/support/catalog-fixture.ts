@@ -137,27 +137,62 @@ export function musicCatalog(version = 1, connection: SourceConnection = unusedC
     relationships: [arrRel('albums', 'albums', [['id', 'artist_id']])],
     permissions: userAll(['id', 'name'], { allowAggregations: true }),
   });
-  const albums = tbl('albums', [col('id', 'int4', { nullable: false }), col('title', 'text', { nullable: false }), col('artist_id', 'int4'), col('meta', 'jsonb'), col('color', 'text', { enumTable: qn('colors') })], {
-    relationships: [objRel('artist', 'artists', [['artist_id', 'id']]), arrRel('tracks', 'tracks', [['id', 'album_id']])],
-    permissions: userAll(['id', 'title', 'artist_id'], { filter: { artist: { id: { _eq: 'X-Engine-User-Id' } } }, limit: 10 }),
-  });
-  const tracks = tbl('tracks', [col('id', 'int4', { nullable: false }), col('name', 'text', { nullable: false }), col('album_id', 'int4'), col('milliseconds', 'int4'), col('unit_price', 'numeric'), col('bytes', 'int8'), col('genre_id', 'int4')], {
-    relationships: [objRel('album', 'albums', [['album_id', 'id']]), objRel('genre', 'genres', [['genre_id', 'id']])],
-    permissions: {
-      // The user writes tracks of their own artist's albums; inserted tracks get genre 1.
-      user: {
-        ...selectPerm({ columns: ['id', 'name', 'album_id', 'milliseconds'] }),
-        insert: { columns: ['name', 'album_id', 'milliseconds'], check: { album: { artist_id: { _eq: 'X-Engine-User-Id' } } }, set: { genre_id: 1 } },
-        update: { columns: ['name', 'milliseconds'], filter: { album: { artist_id: { _eq: 'X-Engine-User-Id' } } }, check: { milliseconds: { _gt: 0 } }, set: {} },
-        delete: { filter: { album: { artist_id: { _eq: 'X-Engine-User-Id' } } } },
+  const albums = tbl(
+    'albums',
+    [
+      col('id', 'int4', { nullable: false }),
+      col('title', 'text', { nullable: false }),
+      col('artist_id', 'int4'),
+      col('meta', 'jsonb'),
+      col('color', 'text', { enumTable: qn('colors') }),
+    ],
+    {
+      relationships: [objRel('artist', 'artists', [['artist_id', 'id']]), arrRel('tracks', 'tracks', [['id', 'album_id']])],
+      permissions: userAll(['id', 'title', 'artist_id'], { filter: { artist: { id: { _eq: 'X-Engine-User-Id' } } }, limit: 10 }),
+    },
+  );
+  const tracks = tbl(
+    'tracks',
+    [
+      col('id', 'int4', { nullable: false }),
+      col('name', 'text', { nullable: false }),
+      col('album_id', 'int4'),
+      col('milliseconds', 'int4'),
+      col('unit_price', 'numeric'),
+      col('bytes', 'int8'),
+      col('genre_id', 'int4'),
+    ],
+    {
+      relationships: [objRel('album', 'albums', [['album_id', 'id']]), objRel('genre', 'genres', [['genre_id', 'id']])],
+      permissions: {
+        // The user writes tracks of their own artist's albums; inserted tracks get genre 1.
+        user: {
+          ...selectPerm({ columns: ['id', 'name', 'album_id', 'milliseconds'] }),
+          insert: { columns: ['name', 'album_id', 'milliseconds'], check: { album: { artist_id: { _eq: 'X-Engine-User-Id' } } }, set: { genre_id: 1 } },
+          update: {
+            columns: ['name', 'milliseconds'],
+            filter: { album: { artist_id: { _eq: 'X-Engine-User-Id' } } },
+            check: { milliseconds: { _gt: 0 } },
+            set: {},
+          },
+          delete: { filter: { album: { artist_id: { _eq: 'X-Engine-User-Id' } } } },
+        },
       },
     },
-  });
+  );
   // Admin-only: computed fields (a scalar, and rows with an argument with a default) and a tracked function.
   const genres: TableInfo = {
     ...tbl('genres', [col('id', 'int4', { nullable: false }), col('name', 'text')]),
     computedFields: [
-      { name: 'shout', function: qn('genre_shout'), description: null, tableArgument: null, sessionArgument: null, args: [], returns: { kind: 'scalar', dbType: 'text', elementType: null, typeCategory: 'base' } },
+      {
+        name: 'shout',
+        function: qn('genre_shout'),
+        description: null,
+        tableArgument: null,
+        sessionArgument: null,
+        args: [],
+        returns: { kind: 'scalar', dbType: 'text', elementType: null, typeCategory: 'base' },
+      },
       {
         name: 'similar',
         function: qn('similar_genres'),
@@ -171,7 +206,10 @@ export function musicCatalog(version = 1, connection: SourceConnection = unusedC
   };
   const colors = tbl('colors', [col('value', 'text', { nullable: false }), col('comment', 'text')], {
     primaryKey: ['value'],
-    enumValues: [{ value: 'red', comment: 'Red' }, { value: 'blue', comment: null }],
+    enumValues: [
+      { value: 'red', comment: 'Red' },
+      { value: 'blue', comment: null },
+    ],
   });
   const orders = tbl('orders', [col('id', 'int8', { nullable: false }), col('total', 'numeric'), col('placed_at', 'timestamptz', { gqlName: 'placedAt' })], {
     schema: 'shop',

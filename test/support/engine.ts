@@ -56,8 +56,7 @@ export async function startTestEngine(settings: Partial<Settings>): Promise<Test
     post: (path, body, headers) => send('POST', address + path, body, headers ?? adminHeaders),
     get: (path, headers) => send('GET', address + path, undefined, headers ?? adminHeaders),
     metadata: (body, headers) => send('POST', `${address}/v1/metadata`, body, headers ?? adminHeaders),
-    graphql: (query, variables, headers, operationName) =>
-      send('POST', `${address}/v1/graphql`, { query, variables, operationName }, headers ?? adminHeaders),
+    graphql: (query, variables, headers, operationName) => send('POST', `${address}/v1/graphql`, { query, variables, operationName }, headers ?? adminHeaders),
     close: () => engine.close(),
   };
   return te;

@@ -17,7 +17,6 @@ declare module 'vitest' {
   }
 }
 
-
 interface SharedServer {
   url: string;
   users: number;
@@ -45,7 +44,18 @@ async function startServer(): Promise<SharedServer> {
     password,
     persistent: false,
     createPostgresUser: true,
-    postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    postgresFlags: [
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=300',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+    ],
     onLog: () => {},
     onError: (e) => console.error('[postgres]', e),
   });

@@ -47,8 +47,7 @@ export interface MetadataFixture {
 /** Creates the database, loads `schema` and starts an engine with it as the `default` source. */
 export async function startFixture(schema = BASE_SCHEMA): Promise<MetadataFixture> {
   const { db, engine, close } = await startSeededEngine({ prefix: 'md', sql: schema });
-  const md = <T>(type: string, args: unknown = {}, extra: Record<string, unknown> = {}): Promise<HttpResult<T>> =>
-    engine.metadata<T>({ type, args, ...extra });
+  const md = <T>(type: string, args: unknown = {}, extra: Record<string, unknown> = {}): Promise<HttpResult<T>> => engine.metadata<T>({ type, args, ...extra });
   return {
     db,
     engine,

@@ -45,8 +45,14 @@ export const TRACK_PERMISSION_SCHEMA = {
     ...['orgs', 'users', 'docs', 'flags'].map((name) => ({ type: 'pg_track_table', args: { table: name } })),
     { type: 'pg_create_object_relationship', args: { table: 'docs', name: 'owner', using: { foreign_key_constraint_on: 'owner_id' } } },
     { type: 'pg_create_object_relationship', args: { table: 'users', name: 'org', using: { foreign_key_constraint_on: 'org_id' } } },
-    { type: 'pg_create_array_relationship', args: { table: 'users', name: 'docs', using: { foreign_key_constraint_on: { table: 'docs', columns: ['owner_id'] } } } },
-    { type: 'pg_create_array_relationship', args: { table: 'orgs', name: 'users', using: { foreign_key_constraint_on: { table: 'users', columns: ['org_id'] } } } },
+    {
+      type: 'pg_create_array_relationship',
+      args: { table: 'users', name: 'docs', using: { foreign_key_constraint_on: { table: 'docs', columns: ['owner_id'] } } },
+    },
+    {
+      type: 'pg_create_array_relationship',
+      args: { table: 'orgs', name: 'users', using: { foreign_key_constraint_on: { table: 'users', columns: ['org_id'] } } },
+    },
   ],
 };
 
@@ -66,8 +72,7 @@ export interface PermissionFixture {
 /** Starts the fixture (optionally with extra SQL after the schema, and engine settings). */
 export async function startPermissionFixture(extraSql = '', settings: Partial<Settings> = {}): Promise<PermissionFixture> {
   const { db, engine, close } = await startSeededEngine({ prefix: 'perm', sql: PERMISSION_SCHEMA + extraSql, settings, track: TRACK_PERMISSION_SCHEMA });
-  const md = (type: string, args: unknown = {}, extra: Record<string, unknown> = {}): Promise<HttpResult<any>> =>
-    engine.metadata({ type, args, ...extra });
+  const md = (type: string, args: unknown = {}, extra: Record<string, unknown> = {}): Promise<HttpResult<any>> => engine.metadata({ type, args, ...extra });
   return {
     db,
     engine,

@@ -23,7 +23,6 @@ export interface ExtraServer {
   stop(): Promise<void>;
 }
 
-
 /** Starts a PostgreSQL 16 server on a free port with a throw-away data folder. */
 export async function startPostgres16(): Promise<ExtraServer> {
   const version = (JSON.parse(readFileSync(path.join(NATIVE_DIR, 'package.json'), 'utf8')) as { version: string }).version;

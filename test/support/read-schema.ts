@@ -48,10 +48,22 @@ export const TRACK = {
     ...['authors', 'articles', 'comments'].map((name) => ({ type: 'pg_track_table', args: { table: { schema: 'public', name } } })),
     { type: 'pg_track_table', args: { table: { schema: 'public', name: 'article_status' }, is_enum: true } },
     { type: 'pg_track_table', args: { table: { schema: 'shop', name: 'orders' } } },
-    { type: 'pg_track_table', args: { table: { schema: 'public', name: 'author_stats' }, configuration: { custom_name: 'stats', custom_root_fields: { select: 'allStats' }, custom_column_names: { articles: 'articleCount' } } } },
+    {
+      type: 'pg_track_table',
+      args: {
+        table: { schema: 'public', name: 'author_stats' },
+        configuration: { custom_name: 'stats', custom_root_fields: { select: 'allStats' }, custom_column_names: { articles: 'articleCount' } },
+      },
+    },
     { type: 'pg_create_object_relationship', args: { table: 'articles', name: 'author', using: { foreign_key_constraint_on: 'author_id' } } },
-    { type: 'pg_create_array_relationship', args: { table: 'authors', name: 'articles', using: { foreign_key_constraint_on: { table: 'articles', column: 'author_id' } } } },
-    { type: 'pg_create_array_relationship', args: { table: 'articles', name: 'comments', using: { foreign_key_constraint_on: { table: 'comments', column: 'article_id' } } } },
+    {
+      type: 'pg_create_array_relationship',
+      args: { table: 'authors', name: 'articles', using: { foreign_key_constraint_on: { table: 'articles', column: 'author_id' } } },
+    },
+    {
+      type: 'pg_create_array_relationship',
+      args: { table: 'articles', name: 'comments', using: { foreign_key_constraint_on: { table: 'comments', column: 'article_id' } } },
+    },
     { type: 'pg_create_object_relationship', args: { table: 'comments', name: 'article', using: { foreign_key_constraint_on: 'article_id' } } },
   ],
 };

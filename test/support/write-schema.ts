@@ -53,11 +53,23 @@ CREATE VIEW author_counts AS SELECT author_id, count(*) AS n FROM articles GROUP
 export const TRACK_WRITES = {
   type: 'bulk',
   args: [
-    ...['authors', 'articles', 'comments', 'labels', 'author_names', 'author_counts'].map((name) => ({ type: 'pg_track_table', args: { table: { schema: 'public', name } } })),
-    { type: 'pg_track_table', args: { table: { schema: 'public', name: 'renamed' }, configuration: { custom_column_names: { first_name: 'firstName', last_name: 'lastName' } } } },
+    ...['authors', 'articles', 'comments', 'labels', 'author_names', 'author_counts'].map((name) => ({
+      type: 'pg_track_table',
+      args: { table: { schema: 'public', name } },
+    })),
+    {
+      type: 'pg_track_table',
+      args: { table: { schema: 'public', name: 'renamed' }, configuration: { custom_column_names: { first_name: 'firstName', last_name: 'lastName' } } },
+    },
     { type: 'pg_create_object_relationship', args: { table: 'articles', name: 'author', using: { foreign_key_constraint_on: 'author_id' } } },
-    { type: 'pg_create_array_relationship', args: { table: 'authors', name: 'articles', using: { foreign_key_constraint_on: { table: 'articles', column: 'author_id' } } } },
-    { type: 'pg_create_array_relationship', args: { table: 'articles', name: 'comments', using: { foreign_key_constraint_on: { table: 'comments', column: 'article_id' } } } },
+    {
+      type: 'pg_create_array_relationship',
+      args: { table: 'authors', name: 'articles', using: { foreign_key_constraint_on: { table: 'articles', column: 'author_id' } } },
+    },
+    {
+      type: 'pg_create_array_relationship',
+      args: { table: 'articles', name: 'comments', using: { foreign_key_constraint_on: { table: 'comments', column: 'article_id' } } },
+    },
     { type: 'pg_create_object_relationship', args: { table: 'comments', name: 'article', using: { foreign_key_constraint_on: 'article_id' } } },
   ],
 };

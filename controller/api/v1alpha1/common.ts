@@ -112,7 +112,11 @@ export const conditionSchema: OpenApiSchema = {
   type: 'object',
   required: ['type', 'status', 'reason', 'message', 'lastTransitionTime'],
   properties: {
-    type: { type: 'string', maxLength: 316, pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$' },
+    type: {
+      type: 'string',
+      maxLength: 316,
+      pattern: '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
+    },
     status: { type: 'string', enum: ['True', 'False', 'Unknown'] },
     observedGeneration: { type: 'integer', format: 'int64', minimum: 0 },
     lastTransitionTime: { type: 'string', format: 'date-time' },

@@ -2,12 +2,7 @@
  * The `Engine` kind: where an engine runs and how the controller reaches its metadata API, and
  * whether the resources of the namespace are the whole truth about its metadata.
  */
-import {
-  STANDARD_PRINTER_COLUMNS,
-  type Condition,
-  type CustomObject,
-  type KindDefinition,
-} from './common.ts';
+import { STANDARD_PRINTER_COLUMNS, type Condition, type CustomObject, type KindDefinition } from './common.ts';
 import type { OpenApiSchema } from './structural.ts';
 
 /** A reference to a key of a Secret in the Engine's namespace. */
@@ -182,9 +177,19 @@ export const engineKind: KindDefinition = {
     deployment: {
       type: 'object',
       description: 'Replica counts of the Deployment this Engine runs.',
-      properties: { replicas: { type: 'integer' }, updatedReplicas: { type: 'integer' }, readyReplicas: { type: 'integer' }, availableReplicas: { type: 'integer' } },
+      properties: {
+        replicas: { type: 'integer' },
+        updatedReplicas: { type: 'integer' },
+        readyReplicas: { type: 'integer' },
+        availableReplicas: { type: 'integer' },
+      },
     },
-    plannedChanges: { type: 'array', items: { type: 'string', maxLength: 1100 }, maxItems: 101, description: 'Under the dry-run annotation: what applying would change.' },
+    plannedChanges: {
+      type: 'array',
+      items: { type: 'string', maxLength: 1100 },
+      maxItems: 101,
+      description: 'Under the dry-run annotation: what applying would change.',
+    },
   },
   printerColumns: [
     { name: 'URL', type: 'string', jsonPath: '.spec.url' },

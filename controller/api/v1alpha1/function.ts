@@ -6,14 +6,7 @@
 import type { FunctionConfiguration, TableNameInput } from '../../../engine/metadata/document.ts';
 import { tableNameSchema } from '../../../engine/metadata/schemas/common.ts';
 import { functionConfigurationSchema } from '../../../engine/metadata/schemas/functions.ts';
-import {
-  STANDARD_PRINTER_COLUMNS,
-  deletionPolicySchema,
-  engineRefSchema,
-  type CustomObject,
-  type KindDefinition,
-  type TargetFields,
-} from './common.ts';
+import { STANDARD_PRINTER_COLUMNS, deletionPolicySchema, engineRefSchema, type CustomObject, type KindDefinition, type TargetFields } from './common.ts';
 import { toStructural } from './structural.ts';
 
 /** `Function.spec`. */

@@ -2,14 +2,7 @@
  * The `InheritedRole` kind: a role that inherits the permissions of a set of roles
  * (`inherited_roles[]` of the metadata document).
  */
-import {
-  STANDARD_PRINTER_COLUMNS,
-  deletionPolicySchema,
-  engineRefSchema,
-  type CustomObject,
-  type KindDefinition,
-  type TargetFields,
-} from './common.ts';
+import { STANDARD_PRINTER_COLUMNS, deletionPolicySchema, engineRefSchema, type CustomObject, type KindDefinition, type TargetFields } from './common.ts';
 
 /** `InheritedRole.spec`. */
 export interface InheritedRoleSpec extends TargetFields {
@@ -46,8 +39,6 @@ export const inheritedRoleKind: KindDefinition = {
     'x-kubernetes-validations': [{ rule: "!self.role_set.exists(r, r == 'admin')", message: 'the admin role cannot be inherited' }],
   },
   // role_name defaults to metadata.name, which only a rule on the whole object can read.
-  objectRules: [
-    { rule: "(has(self.spec.role_name) ? self.spec.role_name : self.metadata.name) != 'admin'", message: 'admin cannot be an inherited role' },
-  ],
+  objectRules: [{ rule: "(has(self.spec.role_name) ? self.spec.role_name : self.metadata.name) != 'admin'", message: 'admin cannot be an inherited role' }],
   printerColumns: [{ name: 'Roles', type: 'string', jsonPath: '.spec.role_set' }, ...STANDARD_PRINTER_COLUMNS],
 };

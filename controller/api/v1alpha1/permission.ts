@@ -80,7 +80,10 @@ export function permissionRules(): CelRule[] {
   }
   for (const op of PERMISSION_OPERATIONS) {
     for (const key of requiredKeys(op).filter(typed)) {
-      rules.push({ rule: `self.operation != '${op}' || has(self.permission.${key})`, message: `${op === 'insert' || op === 'update' ? 'an' : 'a'} ${op} permission needs permission.${key}` });
+      rules.push({
+        rule: `self.operation != '${op}' || has(self.permission.${key})`,
+        message: `${op === 'insert' || op === 'update' ? 'an' : 'a'} ${op} permission needs permission.${key}`,
+      });
     }
   }
   return rules;
@@ -114,10 +117,7 @@ export const permissionKind: KindDefinition = {
       permission: unionBodySchema(),
       comment: { type: 'string', maxLength: 4096 },
     },
-    'x-kubernetes-validations': [
-      ...permissionRules(),
-      { rule: "self.role != 'admin'", message: 'the admin role always has every permission' },
-    ],
+    'x-kubernetes-validations': [...permissionRules(), { rule: "self.role != 'admin'", message: 'the admin role always has every permission' }],
   },
   printerColumns: [
     { name: 'Role', type: 'string', jsonPath: '.spec.role' },

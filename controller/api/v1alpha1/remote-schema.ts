@@ -66,9 +66,7 @@ export const remoteSchemaKind: KindDefinition = {
             },
           },
         },
-        'x-kubernetes-validations': [
-          { rule: 'has(self.url) != has(self.url_from_env)', message: 'exactly one of url or url_from_env is required' },
-        ],
+        'x-kubernetes-validations': [{ rule: 'has(self.url) != has(self.url_from_env)', message: 'exactly one of url or url_from_env is required' }],
       },
       comment: { type: 'string', maxLength: 4096 },
     },

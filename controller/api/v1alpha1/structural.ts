@@ -93,7 +93,7 @@ function unionNode(s: JsonSchemaNode, types: ReadonlySet<string>, branches: read
   if (!types.has('boolean')) out['not'] = { enum: [true, false] };
   for (const b of branches) {
     const bt = typesOf(b);
-    if (bt === null || bt.size !== 1 && !(bt.size === 2 && bt.has('null'))) continue;
+    if (bt === null || (bt.size !== 1 && !(bt.size === 2 && bt.has('null')))) continue;
     const typed = toStructural(b);
     const t = typed['type'];
     if (t === 'string') {

@@ -5,14 +5,7 @@
  */
 import { tableEntrySchema } from '../../../engine/metadata/schemas/document.ts';
 import type { JsonObject, RelationshipMetadata, TableConfiguration, TableNameInput } from '../../../engine/metadata/document.ts';
-import {
-  STANDARD_PRINTER_COLUMNS,
-  deletionPolicySchema,
-  engineRefSchema,
-  type CustomObject,
-  type KindDefinition,
-  type TargetFields,
-} from './common.ts';
+import { STANDARD_PRINTER_COLUMNS, deletionPolicySchema, engineRefSchema, type CustomObject, type KindDefinition, type TargetFields } from './common.ts';
 import { toStructural, type OpenApiSchema } from './structural.ts';
 
 /** `TrackedTable.spec`. */

@@ -23,9 +23,7 @@ export const headersSchema: OpenApiSchema = {
       value: { type: 'string', maxLength: 8192 },
       value_from_env: { type: 'string', minLength: 1, maxLength: 256 },
     },
-    'x-kubernetes-validations': [
-      { rule: 'has(self.value) != has(self.value_from_env)', message: 'a header has exactly one of value or value_from_env' },
-    ],
+    'x-kubernetes-validations': [{ rule: 'has(self.value) != has(self.value_from_env)', message: 'a header has exactly one of value or value_from_env' }],
   },
 };
 

@@ -131,10 +131,10 @@ export async function openActionStorage(url: string): Promise<ActionStorage> {
       );
     },
     async fail(id, errors) {
-      await pool.query(
-        "UPDATE engine_metadata.action_log SET status = 'error', errors = $2, claimed_until = NULL WHERE id = $1 AND status <> 'completed'",
-        [id, JSON.stringify(errors)],
-      );
+      await pool.query("UPDATE engine_metadata.action_log SET status = 'error', errors = $2, claimed_until = NULL WHERE id = $1 AND status <> 'completed'", [
+        id,
+        JSON.stringify(errors),
+      ]);
     },
     async read(id, action) {
       const res = await pool.query<{

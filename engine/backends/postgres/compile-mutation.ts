@@ -25,7 +25,6 @@ import { assertionColumns, translateInsert, type Assertion } from './translate/i
 import { cteRows, outputFollowsRelationships, translateMutationOutput, type WrittenRows } from './translate/mutation-output.ts';
 import { translateDelete, translateUpdate, WRITTEN, writtenCount, type TranslatedWrite } from './translate/update.ts';
 
-
 /** DETAIL of the error an assertion raises; errors.ts maps it back to an Engine error (HINT = wire code). */
 export const ASSERTION_DETAIL = 'engine-assertion';
 
@@ -77,7 +76,10 @@ function compileInsert(ins: ir.Insert, target: CompileTarget): MutationStatement
     from: (alias) => {
       const k = `${alias}_k`;
       const kr = `${alias}_kr`;
-      const on = join(ins.primaryKey.map((c) => sql`${columnOf(alias, c)} = ${columnOf(kr, c)}`), ' AND ');
+      const on = join(
+        ins.primaryKey.map((c) => sql`${columnOf(alias, c)} = ${columnOf(kr, c)}`),
+        ' AND ',
+      );
       return sql`jsonb_array_elements("c"."v" -> 'keys') WITH ORDINALITY AS ${ident(k)}("v", "ord") CROSS JOIN LATERAL jsonb_populate_record(NULL::${table}, ${columnOf(k, 'v')}) AS ${ident(kr)} JOIN ${table} AS ${ident(alias)} ON ${on}`;
     },
     order: (alias) => columnOf(`${alias}_k`, 'ord'),

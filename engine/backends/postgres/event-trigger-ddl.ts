@@ -112,14 +112,16 @@ function rowKey(columns: readonly string[]): string {
 /** The plpgsql body of one capture function. */
 function functionBody(spec: CaptureSpec): string {
   const branches: string[] = [];
-  if (spec.insert !== undefined) branches.push(`IF TG_OP = 'INSERT' THEN _data := json_build_object('old', NULL, 'new', ${rowJson('NEW', spec.insert.payload)});`);
+  if (spec.insert !== undefined)
+    branches.push(`IF TG_OP = 'INSERT' THEN _data := json_build_object('old', NULL, 'new', ${rowJson('NEW', spec.insert.payload)});`);
   if (spec.update !== undefined) {
     branches.push(
       `IF TG_OP = 'UPDATE' THEN IF NOT (${changed(spec.update.columns)}) THEN RETURN NULL; END IF; ` +
         `_data := json_build_object('old', ${rowJson('OLD', spec.update.payload)}, 'new', ${rowJson('NEW', spec.update.payload)});`,
     );
   }
-  if (spec.delete !== undefined) branches.push(`IF TG_OP = 'DELETE' THEN _data := json_build_object('old', ${rowJson('OLD', spec.delete.payload)}, 'new', NULL);`);
+  if (spec.delete !== undefined)
+    branches.push(`IF TG_OP = 'DELETE' THEN _data := json_build_object('old', ${rowJson('OLD', spec.delete.payload)}, 'new', NULL);`);
   const dispatch = branches.map((b, i) => (i === 0 ? b : `ELS${b}`)).join('\n    ');
   return `
 DECLARE
@@ -188,6 +190,8 @@ export async function installCapture(client: pg.ClientBase, spec: CaptureSpec): 
   await client.query(`CREATE FUNCTION ${functionName(spec.name)}() RETURNS trigger LANGUAGE plpgsql AS ${dollarQuoted(functionBody(spec))}`);
   for (const op of OPERATIONS) {
     if (spec[op.toLowerCase() as 'insert' | 'update' | 'delete'] === undefined) continue;
-    await client.query(`CREATE TRIGGER ${q(databaseTriggerName(spec.name, op))} AFTER ${op} ON ${table} FOR EACH ROW EXECUTE FUNCTION ${functionName(spec.name)}()`);
+    await client.query(
+      `CREATE TRIGGER ${q(databaseTriggerName(spec.name, op))} AFTER ${op} ON ${table} FOR EACH ROW EXECUTE FUNCTION ${functionName(spec.name)}()`,
+    );
   }
 }

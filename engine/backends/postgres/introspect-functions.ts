@@ -73,10 +73,7 @@ export interface RawFunction {
 const VOLATILITY: Record<string, IntrospectedFunction['volatility']> = { i: 'immutable', s: 'stable', v: 'volatile' };
 
 /** Turns the raw rows into functions keyed by `schema.name` (overloads share a key). */
-export function toFunctions(
-  raw: readonly RawFunction[],
-  typeCategory: (typtype: string) => TypeCategory,
-): Map<string, IntrospectedFunction[]> {
+export function toFunctions(raw: readonly RawFunction[], typeCategory: (typtype: string) => TypeCategory): Map<string, IntrospectedFunction[]> {
   const out = new Map<string, IntrospectedFunction[]>();
   for (const r of raw) {
     const firstDefault = r.args.length - Number(r.nargdefaults);
@@ -86,10 +83,7 @@ export function toFunctions(
       volatility: VOLATILITY[r.volatility] ?? 'volatile',
       returnsSet: r.returns_set,
       returnType: { schema: r.return_schema, name: r.return_type, typeCategory: typeCategory(r.return_typtype) },
-      returnTable:
-        r.return_table_schema === null || r.return_table_name === null
-          ? null
-          : { schema: r.return_table_schema, name: r.return_table_name },
+      returnTable: r.return_table_schema === null || r.return_table_name === null ? null : { schema: r.return_table_schema, name: r.return_table_name },
       args: r.args.map((a, i) => ({
         name: a.name === null || a.name === '' ? null : a.name,
         dbType: a.type,

@@ -5,14 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { QualifiedName } from '../../catalog/types.ts';
-import type {
-  EnumTableQuery,
-  EnumTableRows,
-  IntrospectedTable,
-  RelationKind,
-  SourceIntrospection,
-  TypeCategory,
-} from '../introspection.ts';
+import type { EnumTableQuery, EnumTableRows, IntrospectedTable, RelationKind, SourceIntrospection, TypeCategory } from '../introspection.ts';
 import { queryFirstText, type PgQueryable } from './connection.ts';
 import { DDL_STAMP_SQL } from './ddl-stamp.ts';
 import { FUNCTIONS_JSON_SQL, toFunctions, type RawFunction } from './introspect-functions.ts';
@@ -175,9 +168,7 @@ function toTable(r: RawRelation): IntrospectedTable {
       identity: c.identity === 'a' ? 'always' : c.identity === 'd' ? 'by-default' : null,
     })),
     primaryKey: pk === undefined ? null : { name: pk.name, columns: pk.columns ?? [] },
-    uniqueConstraints: r.constraints
-      .filter((c) => c.contype === 'u')
-      .map((c) => ({ name: c.name, columns: c.columns ?? [] })),
+    uniqueConstraints: r.constraints.filter((c) => c.contype === 'u').map((c) => ({ name: c.name, columns: c.columns ?? [] })),
     foreignKeys: r.constraints
       .filter((c) => c.contype === 'f' && c.target_schema !== null && c.target_name !== null)
       .map((c) => {
@@ -238,10 +229,7 @@ const ENUM_CHUNK = 40;
  * Reads the rows of several enum tables in one statement. The result is keyed
  * like the input (index order); a table that cannot be read gets an Error.
  */
-export async function fetchEnumTableRows(
-  q: PgQueryable,
-  queries: readonly EnumTableQuery[],
-): Promise<(EnumTableRows | Error)[]> {
+export async function fetchEnumTableRows(q: PgQueryable, queries: readonly EnumTableQuery[]): Promise<(EnumTableRows | Error)[]> {
   if (queries.length === 0) return [];
   if (queries.length > ENUM_CHUNK) {
     const out: (EnumTableRows | Error)[] = [];

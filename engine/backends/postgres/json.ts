@@ -35,7 +35,5 @@ export function jsonObject(pairs: readonly JsonPair[]): Fragment {
 
 /** `coalesce(json_agg(row ORDER BY ...), '[]')`: rows as a JSON array, never null. */
 export function jsonArrayAgg(row: Fragment, orderBy: Fragment | null): Fragment {
-  return orderBy === null
-    ? sql`coalesce(json_agg(${row}), '[]'::json)`
-    : sql`coalesce(json_agg(${row} ORDER BY ${orderBy}), '[]'::json)`;
+  return orderBy === null ? sql`coalesce(json_agg(${row}), '[]'::json)` : sql`coalesce(json_agg(${row} ORDER BY ${orderBy}), '[]'::json)`;
 }

@@ -102,7 +102,9 @@ async function parameterTypes(conn: PostgresConnection, text: string, count: num
   try {
     await client.query(`PREPARE engine_live_probe AS ${text}`);
     try {
-      const res = await client.query<{ t: string[] }>({ text: "SELECT parameter_types::text[] AS t FROM pg_prepared_statements WHERE name = 'engine_live_probe'" });
+      const res = await client.query<{ t: string[] }>({
+        text: "SELECT parameter_types::text[] AS t FROM pg_prepared_statements WHERE name = 'engine_live_probe'",
+      });
       const types = res.rows[0]?.t;
       if (types === undefined || types.length !== count) throw new EngineError(ErrorCode.Unexpected, 'the parameter types of a live query could not be read');
       return types;
@@ -142,7 +144,8 @@ function tablesOf(root: PlanNode): TableName[] | null {
   const stack: PlanNode[] = [root];
   while (stack.length > 0) {
     const n = stack.pop() as PlanNode;
-    if (n['Relation Name'] !== undefined && n.Schema !== undefined) seen.set(JSON.stringify([n.Schema, n['Relation Name']]), { schema: n.Schema, name: n['Relation Name'] });
+    if (n['Relation Name'] !== undefined && n.Schema !== undefined)
+      seen.set(JSON.stringify([n.Schema, n['Relation Name']]), { schema: n.Schema, name: n['Relation Name'] });
     // The batch's own unnest is `_subs` (a multi-array unnest shows no function name); any other function may read anything.
     if (n['Node Type'] === 'Function Scan' && n.Alias !== '_subs') return null;
     for (const c of n.Plans ?? []) stack.push(c);

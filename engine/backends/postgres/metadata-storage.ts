@@ -64,9 +64,7 @@ export async function ensureEngineTables(pool: pg.Pool, lockKey: number, stateme
 
 /** Reads the stored document, or null when none was stored yet. */
 export async function loadMetadata(pool: pg.Pool): Promise<StoredMetadata | null> {
-  const res = await pool.query<{ resource_version: number; metadata: unknown }>(
-    'SELECT resource_version, metadata FROM engine_metadata.metadata WHERE id = 1',
-  );
+  const res = await pool.query<{ resource_version: number; metadata: unknown }>('SELECT resource_version, metadata FROM engine_metadata.metadata WHERE id = 1');
   const row = res.rows[0];
   return row === undefined ? null : { resourceVersion: row.resource_version, metadata: row.metadata };
 }
@@ -79,10 +77,10 @@ export async function loadResourceVersion(pool: pg.Pool): Promise<number | null>
 
 /** Stores `metadata` as version `resourceVersion` unless a document is already stored; returns what is stored. */
 export async function initializeMetadata(pool: pg.Pool, metadata: unknown, resourceVersion: number): Promise<StoredMetadata> {
-  await pool.query(
-    'INSERT INTO engine_metadata.metadata (id, resource_version, metadata) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING',
-    [resourceVersion, JSON.stringify(metadata)],
-  );
+  await pool.query('INSERT INTO engine_metadata.metadata (id, resource_version, metadata) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING', [
+    resourceVersion,
+    JSON.stringify(metadata),
+  ]);
   const stored = await loadMetadata(pool);
   if (stored === null) throw new EngineError(ErrorCode.Unexpected, 'metadata row vanished after insert', { status: 500 });
   return stored;
@@ -127,11 +125,7 @@ export async function saveMetadataIn(client: pg.ClientBase, metadata: unknown, e
 }
 
 /** Opens a dedicated client LISTENing on the channel; `onNotice` gets each payload. */
-export async function listenMetadata(
-  url: string,
-  onNotice: (payload: string) => void,
-  onLost: (e: unknown) => void,
-): Promise<pg.Client> {
+export async function listenMetadata(url: string, onNotice: (payload: string) => void, onLost: (e: unknown) => void): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url });
   client.on('notification', (n) => {
     if (n.channel === METADATA_CHANNEL) onNotice(n.payload ?? '');

@@ -124,10 +124,9 @@ export async function deleteStaleCronEvents(pool: pg.Pool, keep: ReadonlyMap<str
 
 /** Deletes the pending (scheduled, not yet taken) events of the named cron triggers. */
 export async function deletePendingCronEvents(pool: pg.Pool, triggerNames: readonly string[]): Promise<number> {
-  const res = await pool.query(
-    `DELETE FROM engine_metadata.scheduled_events WHERE kind = 'cron' AND status = 'scheduled' AND trigger_name = ANY($1::text[])`,
-    [triggerNames],
-  );
+  const res = await pool.query(`DELETE FROM engine_metadata.scheduled_events WHERE kind = 'cron' AND status = 'scheduled' AND trigger_name = ANY($1::text[])`, [
+    triggerNames,
+  ]);
   return res.rowCount ?? 0;
 }
 

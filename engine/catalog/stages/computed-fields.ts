@@ -36,11 +36,15 @@ export function resolveComputedField(
   const rowIndex = wanted === null ? 0 : fn.args.findIndex((a) => a.name === wanted);
   const rowArg = fn.args[rowIndex];
   if (rowArg === undefined) {
-    return { reason: wanted === null ? `${text}: the function "${functionText(name)}" has no input arguments` : `${text}: table argument "${wanted}" not found` };
+    return {
+      reason: wanted === null ? `${text}: the function "${functionText(name)}" has no input arguments` : `${text}: table argument "${wanted}" not found`,
+    };
   }
   const t = table.entry.table;
   if (rowArg.typeCategory !== 'composite' || rowArg.dbType !== t.name) {
-    return { reason: `${text}: the argument "${rowArg.name ?? String(rowIndex + 1)}" of function "${functionText(name)}" should be of type "${formatTableName(t)}"` };
+    return {
+      reason: `${text}: the argument "${rowArg.name ?? String(rowIndex + 1)}" of function "${functionText(name)}" should be of type "${formatTableName(t)}"`,
+    };
   }
   const session = entry.definition.session_argument ?? null;
   const bad = checkSessionArgument(`${text}: function "${functionText(name)}"`, fn.args, session);
@@ -100,9 +104,7 @@ export function resolveTableComputedFields(
       continue;
     }
     const taken =
-      relationshipNames.has(cf.name) ||
-      out.some((o) => o.name === cf.name) ||
-      draft.columns.some((c) => c.name === cf.name || c.gqlName === cf.name);
+      relationshipNames.has(cf.name) || out.some((o) => o.name === cf.name) || draft.columns.some((c) => c.name === cf.name || c.gqlName === cf.name);
     if (taken) {
       bad.push(inconsistency(ref, definition, `in table "${formatTableName(entry.table)}": field "${cf.name}" already exists`));
       continue;

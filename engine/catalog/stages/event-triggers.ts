@@ -24,9 +24,13 @@ function missingColumn(table: TableInfo, selections: readonly ColumnSelection[])
 function resolveOne(source: string, table: TableInfo | undefined, entry: unknown): EventTriggerInfo | { reason: string } {
   const d = asEventTrigger(entry);
   if (table === undefined) return { reason: 'the table of the event trigger is not a consistent tracked table' };
-  if (table.kind !== 'table' && table.kind !== 'partitioned_table') return { reason: `event triggers are supported on tables only, not on a ${table.kind.replace('_', ' ')}` };
+  if (table.kind !== 'table' && table.kind !== 'partitioned_table')
+    return { reason: `event triggers are supported on tables only, not on a ${table.kind.replace('_', ' ')}` };
   const ops = capturedOperations(d);
-  const missing = missingColumn(table, Object.values(ops).flatMap((o) => [o.columns, o.payload]));
+  const missing = missingColumn(
+    table,
+    Object.values(ops).flatMap((o) => [o.columns, o.payload]),
+  );
   if (missing !== undefined) return { reason: `column "${missing}" does not exist in table "${table.name.name}"` };
   const url = resolveWebhookUrl(d.webhook, d.webhook_from_env);
   if (!url.ok) return { reason: `the webhook of event trigger "${d.name}" cannot be resolved: ${url.reason}` };
@@ -80,7 +84,9 @@ export function resolveEventTriggers(doc: MetadataDocument, sources: ReadonlyMap
         const r = resolveOne(s.name, info.tables.get(tableKey(t.table)), entry);
         if ('reason' in r) {
           const name = String(entry['name']);
-          inconsistencies.push(inconsistency({ kind: 'event_trigger', source: s.name, table: t.table, name }, { table: t.table, configuration: entry }, r.reason));
+          inconsistencies.push(
+            inconsistency({ kind: 'event_trigger', source: s.name, table: t.table, name }, { table: t.table, configuration: entry }, r.reason),
+          );
         } else triggers.set(r.name, r);
       }
     }

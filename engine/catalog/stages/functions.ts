@@ -42,10 +42,7 @@ const JSON_TYPES = new Set(['json', 'jsonb']);
  * The one database function named by a tracked function or computed field,
  * or why there is none usable.
  */
-export function singleFunction(
-  name: QualifiedName,
-  found: readonly IntrospectedFunction[] | undefined,
-): IntrospectedFunction | { reason: string } {
+export function singleFunction(name: QualifiedName, found: readonly IntrospectedFunction[] | undefined): IntrospectedFunction | { reason: string } {
   const text = `"${functionText(name)}"`;
   const fn = found?.[0];
   if (found === undefined || fn === undefined) return { reason: `no such function exists in postgres : ${text}` };
@@ -54,11 +51,7 @@ export function singleFunction(
 }
 
 /** Checks a session argument: it must exist and be json/jsonb. */
-export function checkSessionArgument(
-  fnText: string,
-  args: readonly IntrospectedFunctionArg[],
-  session: string | null,
-): { reason: string } | null {
+export function checkSessionArgument(fnText: string, args: readonly IntrospectedFunctionArg[], session: string | null): { reason: string } | null {
   if (session === null) return null;
   const arg = args.find((a) => a.name === session);
   if (arg === undefined) return { reason: `${fnText}: session argument "${session}" not found` };
@@ -189,9 +182,7 @@ export function resolveSourceFunctions(input: FunctionStageInput): StageResult<M
   for (const entry of input.entries) {
     const ref = { kind: 'function', source: input.source, function: entry.function } as const;
     const definition = { function: entry.function, configuration: entry.configuration ?? {}, source: input.source };
-    const resolved = resolveFunction(input.source, entry, input.introspected?.get(tableKey(entry.function)), (t) =>
-      input.tables.has(tableKey(t)),
-    );
+    const resolved = resolveFunction(input.source, entry, input.introspected?.get(tableKey(entry.function)), (t) => input.tables.has(tableKey(t)));
     if ('reason' in resolved) {
       bad.push(inconsistency(ref, definition, resolved.reason));
       continue;

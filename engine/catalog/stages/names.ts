@@ -80,7 +80,8 @@ export class NameRegistry {
       }
       own.add(key(n, what));
       const other = this.#owners.get(key(n, what));
-      if (other !== undefined && !(other === owner && this.#shared.has(key(n, what)))) return `the ${what} "${n}" of ${owner} conflicts with the one of ${other}`;
+      if (other !== undefined && !(other === owner && this.#shared.has(key(n, what))))
+        return `the ${what} "${n}" of ${owner} conflicts with the one of ${other}`;
     }
     for (const [n, what] of names) this.#owners.set(key(n, what), owner);
     return null;

@@ -4,13 +4,7 @@
  * JSON but every column, relationship and `_exists` table they name is checked,
  * so a permission on a missing column is inconsistent rather than broken.
  */
-import {
-  formatTableName,
-  parseTableName,
-  type PermissionColumns,
-  type TableMetadata,
-  type TableNameInput,
-} from '../../metadata/document.ts';
+import { formatTableName, parseTableName, type PermissionColumns, type TableMetadata, type TableNameInput } from '../../metadata/document.ts';
 import { literalProblem } from '../permission-literals.ts';
 import { COLUMN_OPERATORS, connective, JSON_OPERATORS, LIST_OPERATORS, permissionOperator, type PermissionOperator } from '../permission-operators.ts';
 import type {
@@ -220,11 +214,7 @@ export function isBackendOnly(item: PermissionItem): boolean {
 }
 
 /** Resolves one permission against its table, or says why it is inconsistent. */
-export function resolvePermission(
-  item: PermissionItem,
-  table: PermissionTable,
-  lookup: PermissionLookup,
-): ResolvedPermission | { reason: string } {
+export function resolvePermission(item: PermissionItem, table: PermissionTable, lookup: PermissionLookup): ResolvedPermission | { reason: string } {
   const where = `in table "${formatTableName(table.draft.entry.table)}": in permission for role "${item.role}": `;
   const fail = (why: string): { reason: string } => ({ reason: where + why });
   if (item.role === 'admin') return fail('cannot define a permission for the admin role');

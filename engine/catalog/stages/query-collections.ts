@@ -93,7 +93,8 @@ export function resolveQueryCollections(
     const ref = { kind: 'allowlist', collection: entry.collection } as const;
     const queries = collections.get(entry.collection);
     if (queries === undefined || listed.has(entry.collection)) {
-      const why = queries === undefined ? `query collection "${entry.collection}" does not exist` : `query collection "${entry.collection}" is in the allow-list twice`;
+      const why =
+        queries === undefined ? `query collection "${entry.collection}" does not exist` : `query collection "${entry.collection}" is in the allow-list twice`;
       bad.push(inconsistency(ref, entry, `allow-list entry: ${why}`));
       continue;
     }

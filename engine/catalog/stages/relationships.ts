@@ -48,9 +48,7 @@ function quoteList(cols: readonly string[]): string {
 function targetTable(name: QualifiedName, lookup: TableLookup): TableDraft | string {
   const t = lookup.table(name);
   if (t !== undefined) return t;
-  return lookup.isTracked(name)
-    ? `table "${formatTableName(name)}" is inconsistent`
-    : `table "${formatTableName(name)}" is not tracked`;
+  return lookup.isTracked(name) ? `table "${formatTableName(name)}" is inconsistent` : `table "${formatTableName(name)}" is not tracked`;
 }
 
 /** Resolves one relationship of `table`, or says why it is inconsistent. */
@@ -73,7 +71,12 @@ export function resolveRelationship(
     if (kind === 'array') return fail('an array relationship needs foreign_key_constraint_on: {table, columns}');
     const missing = cols.filter((c) => !ownColumns.has(c));
     if (missing.length > 0) return fail(`columns ${quoteList(missing)} do not exist`);
-    const found = table.introspected.foreignKeys.find((k) => sameColumns(k.columnMapping.map(([l]) => l), cols));
+    const found = table.introspected.foreignKeys.find((k) =>
+      sameColumns(
+        k.columnMapping.map(([l]) => l),
+        cols,
+      ),
+    );
     if (found === undefined) return fail(`no foreign constraint exists on the given column(s) ${quoteList(cols)}`);
     const target = targetTable(found.target, lookup);
     if (typeof target === 'string') return fail(target);
@@ -91,7 +94,12 @@ export function resolveRelationship(
     const missing = cols.filter((c) => !remoteCols.has(c));
     if (missing.length > 0) return fail(`columns ${quoteList(missing)} do not exist in table "${formatTableName(remote)}"`);
     const found = keys.find(
-      (k) => sameTable(k.target, table.entry.table) && sameColumns(k.columnMapping.map(([l]) => l), cols),
+      (k) =>
+        sameTable(k.target, table.entry.table) &&
+        sameColumns(
+          k.columnMapping.map(([l]) => l),
+          cols,
+        ),
     );
     if (found === undefined) {
       return fail(`no foreign constraint exists on the given column(s) ${quoteList(cols)} of table "${formatTableName(remote)}" referencing this table`);
@@ -159,9 +167,7 @@ export function resolveRelationships(tablesBySource: TablesBySource): StageResul
             continue;
           }
           if (rels.has(rel.name) || draft.columns.some((c) => c.name === rel.name || c.gqlName === rel.name)) {
-            bad.push(
-              inconsistency(ref, definition, `in table "${formatTableName(entry.table)}": column/relationship "${rel.name}" already exists`),
-            );
+            bad.push(inconsistency(ref, definition, `in table "${formatTableName(entry.table)}": column/relationship "${rel.name}" already exists`));
             continue;
           }
           const r = resolveRelationship(kind, rel, draft, lookup);

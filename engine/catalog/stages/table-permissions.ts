@@ -10,12 +10,7 @@ import { inconsistency } from '../inconsistency.ts';
 import { tableKey, type InconsistentObject } from '../types.ts';
 import type { ComputedFieldsBySource } from './computed-fields.ts';
 import { permittedComputedFields } from './computed-fields.ts';
-import {
-  applyInheritedRoles,
-  internPermissions,
-  type InheritedRolePlan,
-  type MutableTablePermissions,
-} from './inherited-roles.ts';
+import { applyInheritedRoles, internPermissions, type InheritedRolePlan, type MutableTablePermissions } from './inherited-roles.ts';
 import { isBackendOnly, permissionItems, resolvePermission, type PermissionLookup, type PermissionTable } from './permissions.ts';
 import type { RelationshipsBySource } from './relationships.ts';
 import type { ResolvedSource } from './sources.ts';

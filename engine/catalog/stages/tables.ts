@@ -84,10 +84,7 @@ export function tableGqlName(entry: TableMetadata): string {
 
 const TEXT_TYPES = new Set(['text', 'varchar', 'bpchar', 'citext', 'name']);
 
-function resolveEnumValues(
-  t: IntrospectedTable,
-  rows: EnumTableRows | string | undefined,
-): { values: EnumValueInfo[] } | { reason: string } {
+function resolveEnumValues(t: IntrospectedTable, rows: EnumTableRows | string | undefined): { values: EnumValueInfo[] } | { reason: string } {
   const name = `"${t.name.name}"`;
   const pk = t.primaryKey?.columns ?? [];
   if (pk.length !== 1) {

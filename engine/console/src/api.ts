@@ -56,7 +56,12 @@ async function post(endpoint: string, body: unknown, headers: Record<string, str
   }
   if (!res.ok) {
     const e = (json ?? {}) as { error?: unknown; code?: unknown; path?: unknown };
-    throw new ApiError(res.status, typeof e.error === 'string' ? e.error : text || res.statusText, typeof e.code === 'string' ? e.code : null, typeof e.path === 'string' ? e.path : null);
+    throw new ApiError(
+      res.status,
+      typeof e.error === 'string' ? e.error : text || res.statusText,
+      typeof e.code === 'string' ? e.code : null,
+      typeof e.path === 'string' ? e.path : null,
+    );
   }
   return json;
 }
@@ -101,7 +106,12 @@ export interface ExplainedField {
 }
 
 /** `/v1/graphql/explain` for a query run with the given session variables. */
-export async function explain(query: string, variables: Record<string, unknown>, operationName: string | null, user: Record<string, string>): Promise<ExplainedField[]> {
+export async function explain(
+  query: string,
+  variables: Record<string, unknown>,
+  operationName: string | null,
+  user: Record<string, string>,
+): Promise<ExplainedField[]> {
   return (await post('v1/graphql/explain', { query: { query, variables, ...(operationName !== null ? { operationName } : {}) }, user })) as ExplainedField[];
 }
 

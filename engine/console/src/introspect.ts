@@ -77,7 +77,16 @@ SELECT json_build_object(
 interface Raw {
   tables: Array<{ schema: string; name: string; kind: string }>;
   columns: Array<DbColumn & { schema: string; table: string }>;
-  keys: Array<{ type: 'p' | 'f'; name: string; schema: string; table: string; columns: string[]; ref_schema: string | null; ref_table: string | null; ref_columns: string[] | null }>;
+  keys: Array<{
+    type: 'p' | 'f';
+    name: string;
+    schema: string;
+    table: string;
+    columns: string[];
+    ref_schema: string | null;
+    ref_table: string | null;
+    ref_columns: string[] | null;
+  }>;
   functions: DbFunction[];
 }
 
@@ -90,14 +99,23 @@ export async function introspect(source: string): Promise<DbInfo> {
     byKey.set(`${t.schema}.${t.name}`, table);
     return table;
   });
-  for (const c of raw.columns) byKey.get(`${c.schema}.${c.table}`)?.columns.push({ name: c.name, type: c.type, udt: c.udt, nullable: c.nullable, default: c.default });
+  for (const c of raw.columns)
+    byKey.get(`${c.schema}.${c.table}`)?.columns.push({ name: c.name, type: c.type, udt: c.udt, nullable: c.nullable, default: c.default });
   const foreignKeys: DbForeignKey[] = [];
   for (const k of raw.keys) {
     if (k.type === 'p') {
       const t = byKey.get(`${k.schema}.${k.table}`);
       if (t !== undefined) t.primaryKey = k.columns;
     } else if (k.ref_schema !== null && k.ref_table !== null && k.ref_columns !== null) {
-      foreignKeys.push({ name: k.name, schema: k.schema, table: k.table, columns: k.columns, ref_schema: k.ref_schema, ref_table: k.ref_table, ref_columns: k.ref_columns });
+      foreignKeys.push({
+        name: k.name,
+        schema: k.schema,
+        table: k.table,
+        columns: k.columns,
+        ref_schema: k.ref_schema,
+        ref_table: k.ref_table,
+        ref_columns: k.ref_columns,
+      });
     }
   }
   return { tables, foreignKeys, functions: raw.functions };

@@ -63,7 +63,12 @@ function App() {
     void check();
   }, []);
   if (gate.state === 'checking') return <p className="loading">Connecting to the engine…</p>;
-  if (gate.state === 'down') return <p role="alert" className="error">The engine did not answer: {gate.message}</p>;
+  if (gate.state === 'down')
+    return (
+      <p role="alert" className="error">
+        The engine did not answer: {gate.message}
+      </p>
+    );
   if (gate.state === 'needs-secret') return <SecretForm failed={gate.failed} onDone={() => void check()} />;
   const page = PAGES.find((p) => p.id === route.page) ?? PAGES[0]!;
   return (

@@ -67,7 +67,11 @@ interface MetadataState {
 const Ctx = createContext<MetadataState | null>(null);
 
 export function MetadataProvider({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<{ metadata: Metadata | null; resourceVersion: number | null; error: string | null }>({ metadata: null, resourceVersion: null, error: null });
+  const [state, setState] = useState<{ metadata: Metadata | null; resourceVersion: number | null; error: string | null }>({
+    metadata: null,
+    resourceVersion: null,
+    error: null,
+  });
   const refresh = useCallback(async () => {
     try {
       const r = await callMetadata<{ resource_version: number; metadata: Metadata }>('export_metadata', {}, { version: 2 });

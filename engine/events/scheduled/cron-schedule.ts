@@ -20,7 +20,10 @@ export type ParsedSchedule = { readonly ok: true; readonly expression: string } 
 export function parseSchedule(expression: string): ParsedSchedule {
   const fields = expression.trim().split(/\s+/);
   if (expression.trim() === '' || fields.length !== 5) {
-    return { ok: false, reason: `a cron schedule has five fields (minute hour day-of-month month day-of-week), got ${fields.length === 1 && fields[0] === '' ? 0 : fields.length}` };
+    return {
+      ok: false,
+      reason: `a cron schedule has five fields (minute hour day-of-month month day-of-week), got ${fields.length === 1 && fields[0] === '' ? 0 : fields.length}`,
+    };
   }
   try {
     CronExpressionParser.parse(fields.join(' '), { tz: 'UTC' });

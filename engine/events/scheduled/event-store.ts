@@ -8,7 +8,14 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { scheduledEventsStorage as storage } from '../../backends/registry.ts';
 import type { JsonValue } from '../../metadata/document.ts';
-import type { CronEventsReconcile, EventKind, EventListArgs, InvocationListArgs, OneOffEventArgs, ScheduledEventsApi } from '../../metadata/scheduled-events-api.ts';
+import type {
+  CronEventsReconcile,
+  EventKind,
+  EventListArgs,
+  InvocationListArgs,
+  OneOffEventArgs,
+  ScheduledEventsApi,
+} from '../../metadata/scheduled-events-api.ts';
 import { fireTimes } from './cron-schedule.ts';
 import type { CronTrigger } from './definitions.ts';
 import { retryConfOf } from './definitions.ts';

@@ -15,6 +15,4 @@ export const EQUALITY_OPERATORS: readonly OperatorSpec[] = [
 ];
 
 /** Enum-table columns compare only for (in)equality. */
-export const ENUM_OPERATORS: readonly OperatorSpec[] = EQUALITY_OPERATORS.filter((o) =>
-  ['eq', 'neq', 'in', 'nin', 'is_null'].includes(o.op),
-);
+export const ENUM_OPERATORS: readonly OperatorSpec[] = EQUALITY_OPERATORS.filter((o) => ['eq', 'neq', 'in', 'nin', 'is_null'].includes(o.op));

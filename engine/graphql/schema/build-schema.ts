@@ -102,8 +102,7 @@ export function buildSchemaOf(
   const same = names.length === Object.keys(subscriptionFields).length && names.every((n) => queryFields[n] === subscriptionFields[n]);
   const subscription = objectType({ name: SUBSCRIPTION_ROOT, fields: subscriptionFields }, same ? query : undefined);
   const writes = contributedFields(contributors, input, 'mutation');
-  const mutation =
-    Object.keys(writes).length === 0 ? undefined : objectType({ name: MUTATION_ROOT, fields: namespaceRootFields(writes, 'mutation') });
+  const mutation = Object.keys(writes).length === 0 ? undefined : objectType({ name: MUTATION_ROOT, fields: namespaceRootFields(writes, 'mutation') });
   // Not `new GraphQLSchema`: see Note [Flat type collection] in collect-types.ts.
   const schema = schemaOf(query, mutation, subscription);
   const sources = [...catalog.sources.values()];

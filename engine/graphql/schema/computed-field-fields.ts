@@ -12,11 +12,7 @@
  *   `<cf>_aggregate` of set-returning ones without required arguments whose
  *   rows the role may aggregate (v2 compat: `get_articles_aggregate: {count: desc}`).
  */
-import {
-  type GraphQLFieldConfigMap,
-  type GraphQLInputFieldConfigMap,
-  type GraphQLOutputType,
-} from 'graphql';
+import { type GraphQLFieldConfigMap, type GraphQLInputFieldConfigMap, type GraphQLOutputType } from 'graphql';
 import type { ComputedFieldInfo } from '../../catalog/types.ts';
 import { customizeTypeName } from '../../catalog/stages/customization.ts';
 import { computedFieldAsColumn } from '../../catalog/stages/computed-fields.ts';
@@ -26,7 +22,6 @@ import { nonNullListOfNonNull } from './lean-types.ts';
 import { functionArgsTypeName, relationshipAggregateField as computedAggregateField } from './names.ts';
 import type { SchemaTypes } from './table-types.ts';
 import type { TableView } from './table-view.ts';
-
 
 /** True when the field can be used without arguments (filters, sorting). */
 function argumentFree(cf: ComputedFieldInfo): boolean {

@@ -47,9 +47,7 @@ export type TableFieldDescriptor =
   | { readonly kind: 'remote-relationship'; readonly rr: RemoteRelationshipInfo };
 
 /** A field of `<t>_aggregate_fields` or `<t>_aggregate_order_by`. */
-export type AggregateFieldDescriptor =
-  | { readonly kind: 'count' }
-  | { readonly kind: 'op'; readonly op: AggregateOpName };
+export type AggregateFieldDescriptor = { readonly kind: 'count' } | { readonly kind: 'op'; readonly op: AggregateOpName };
 
 /** `extensions` holding a descriptor of type `T`. */
 export type Extensions<T> = { readonly [DESCRIPTOR]: T };

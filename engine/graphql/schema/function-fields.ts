@@ -11,11 +11,7 @@
  * the rows the function returns, since the rows are read through the
  * return table's view.
  */
-import {
-  type GraphQLFieldConfigArgumentMap,
-  type GraphQLFieldConfigMap,
-  type GraphQLInputFieldConfigMap,
-} from 'graphql';
+import { type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap, type GraphQLInputFieldConfigMap } from 'graphql';
 import type { Catalog, ColumnInfo, FunctionArgInfo, FunctionInfo, SourceInfo } from '../../catalog/types.ts';
 import { tableKey } from '../../catalog/types.ts';
 import { customizeTypeName } from '../../catalog/stages/customization.ts';

@@ -101,7 +101,11 @@ class LeanObjectType extends GraphQLObjectType {
   /** The argument map of each field with arguments, until the fields are made. */
   #args: Map<string, GraphQLFieldConfigArgumentMap> | undefined;
 
-  constructor(config: GraphQLObjectTypeConfig<unknown, unknown>, sameAs: GraphQLObjectType | undefined, args: Map<string, GraphQLFieldConfigArgumentMap> | undefined) {
+  constructor(
+    config: GraphQLObjectTypeConfig<unknown, unknown>,
+    sameAs: GraphQLObjectType | undefined,
+    args: Map<string, GraphQLFieldConfigArgumentMap> | undefined,
+  ) {
     super(config);
     this.#sameAs = sameAs;
     this.#args = args;

@@ -5,11 +5,7 @@
  * `custom_root_fields`). Fields returning `<t>` and fields taking a
  * `<t>_bool_exp` need the role's select permission, as in v2.
  */
-import {
-  type GraphQLFieldConfigArgumentMap,
-  type GraphQLFieldConfigMap,
-  type GraphQLInputObjectType,
-} from 'graphql';
+import { type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap, type GraphQLInputObjectType } from 'graphql';
 import { capabilitiesOf } from './capabilities.ts';
 import { withDescriptor } from './descriptors.ts';
 import { listOf, nonNull, nonNullListOfNonNull } from './lean-types.ts';
@@ -32,7 +28,8 @@ function insertFields(view: MutationView, m: MutationTypes, types: SchemaTypes, 
   const name = `"${view.info.name.name}"`;
   const input = m.insertInput(view);
   const onConflict = m.onConflict(view);
-  const conflictArg: GraphQLFieldConfigArgumentMap = onConflict === null ? {} : { [MUTATION.onConflict]: { type: onConflict, description: 'upsert condition' } };
+  const conflictArg: GraphQLFieldConfigArgumentMap =
+    onConflict === null ? {} : { [MUTATION.onConflict]: { type: onConflict, description: 'upsert condition' } };
   out[rf.insert] = {
     type: m.mutationResponse(view),
     description: `insert data into the table: ${name}`,

@@ -26,8 +26,7 @@ import type { SchemaTypes } from './table-types.ts';
 
 /** A field of `<t>_insert_input`. */
 export type InsertFieldDescriptor =
-  | { readonly kind: 'column'; readonly column: ColumnInfo }
-  | { readonly kind: 'relationship'; readonly rel: InsertRelationshipView };
+  { readonly kind: 'column'; readonly column: ColumnInfo } | { readonly kind: 'relationship'; readonly rel: InsertRelationshipView };
 
 /** An update operator argument (`_set`, `_inc`, ...) keyed by its IR operator. */
 export type UpdateOpName = keyof typeof UPDATE_OPS;
@@ -134,7 +133,10 @@ export class MutationTypes {
         name: view.names.constraint,
         description: `unique or primary key constraints on table "${view.info.name.name}"`,
         values: Object.fromEntries(
-          [...constraints].map(([name, cols]) => [name, { value: name, description: `unique or primary key constraint on columns ${cols.map((c) => `"${c}"`).join(', ')}` }]),
+          [...constraints].map(([name, cols]) => [
+            name,
+            { value: name, description: `unique or primary key constraint on columns ${cols.map((c) => `"${c}"`).join(', ')}` },
+          ]),
         ),
       });
       const fields: GraphQLInputFieldConfigMap = {

@@ -25,7 +25,8 @@ export const ORDER_BY_ENUM = 'order_by';
 /** The query field of a schema in which a role can read nothing. */
 export const NO_QUERIES_FIELD = 'no_queries_available';
 /** The value that field answers. */
-export const NO_QUERIES_MESSAGE = 'There are no queries available to the current role. Either there are no sources or remote schemas configured, or the current role doesn\'t have the required permissions.';
+export const NO_QUERIES_MESSAGE =
+  "There are no queries available to the current role. Either there are no sources or remote schemas configured, or the current role doesn't have the required permissions.";
 
 /** Argument names of list fields, in v2's order. */
 export const ARG = {
@@ -99,4 +100,3 @@ export const MUTATION = {
   /** v2 compat: the only value of an `<t>_update_column` enum when no column may be updated. */
   placeholder: '_PLACEHOLDER',
 } as const;
-

@@ -74,7 +74,10 @@ export function pascalCase(name: string): string {
 /** `author_by_pk` → `authorByPk`; a leading `_` stays (`_is_null` → `_isNull`). */
 export function camelCase(name: string): string {
   const lead = /^_*/.exec(name)?.[0] ?? '';
-  const parts = name.slice(lead.length).split('_').filter((p) => p !== '');
+  const parts = name
+    .slice(lead.length)
+    .split('_')
+    .filter((p) => p !== '');
   return lead + parts.map((p, i) => (i === 0 ? p : p.charAt(0).toUpperCase() + p.slice(1))).join('');
 }
 
@@ -119,14 +122,22 @@ export function renameSchema(schema: GraphQLSchema): NamingConvention {
       // Enum table values are data the database returns as they are; generated enums are uppercased.
       const keep = t.extensions[ENUM_TABLE_EXTENSION] === true;
       const values = Object.fromEntries(
-        t.getValues().map((v) => [keep ? v.name : v.name.toUpperCase(), { value: v.value as unknown, description: v.description, deprecationReason: v.deprecationReason, extensions: withOriginal(v.extensions, v.name) }]),
+        t
+          .getValues()
+          .map((v) => [
+            keep ? v.name : v.name.toUpperCase(),
+            { value: v.value as unknown, description: v.description, deprecationReason: v.deprecationReason, extensions: withOriginal(v.extensions, v.name) },
+          ]),
       );
       map.set(t, new GraphQLEnumType({ name, description: t.description, values, extensions }));
     } else if (isInputObjectType(t)) {
       const cfg = t.toConfig();
       const fields = (): GraphQLInputFieldConfigMap =>
         Object.fromEntries(
-          Object.entries(cfg.fields).map(([n, f]) => [camelCase(n), { ...f, type: wrap(f.type) as GraphQLInputType, extensions: withOriginal(f.extensions, n) }]),
+          Object.entries(cfg.fields).map(([n, f]) => [
+            camelCase(n),
+            { ...f, type: wrap(f.type) as GraphQLInputType, extensions: withOriginal(f.extensions, n) },
+          ]),
         );
       map.set(t, new GraphQLInputObjectType({ ...cfg, name, fields, extensions }));
     } else if (isObjectType(t)) {
@@ -186,7 +197,10 @@ export function toDefaultNames(
       },
       ObjectField(node) {
         const parent = info.getParentInputType();
-        const def = parent !== null && isInputObjectType(getNamedType(parent)) ? (getNamedType(parent) as GraphQLInputObjectType).getFields()[node.name.value] : undefined;
+        const def =
+          parent !== null && isInputObjectType(getNamedType(parent))
+            ? (getNamedType(parent) as GraphQLInputObjectType).getFields()[node.name.value]
+            : undefined;
         if (def !== undefined) edits.set(node, { ...node, name: { ...node.name, value: originalName(def) } });
       },
       EnumValue(node) {

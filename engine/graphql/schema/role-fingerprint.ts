@@ -34,7 +34,10 @@ function readShape(v: TableView): string {
   const cfs = (v.computedFields ?? []).map((c) => c.name).join(',');
   // Relationships and table-returning computed fields follow from which tables are visible (the keys listed);
   // a target's filter shows only in whether an object relationship to it is non-null.
-  const present = v.relationships.filter((r) => isAlwaysPresent(v, r)).map((r) => r.info.name).join(',');
+  const present = v.relationships
+    .filter((r) => isAlwaysPresent(v, r))
+    .map((r) => r.info.name)
+    .join(',');
   return `${columnsShape(v.columns)}|${cfs}|${v.allowAggregations ? 'a' : ''}|${present}`;
 }
 
@@ -82,7 +85,11 @@ function targets(view: TableView): TableInfo[] {
  * every table they refer to in the set too. The greatest such set: start
  * from the equal labels, drop a table whenever a table it refers to is out.
  */
-export function sameTypeTables(views: ReadonlyMap<TableInfo, TableView>, mine: ReadonlyMap<TableInfo, string>, theirs: ReadonlyMap<TableInfo, string>): Set<TableInfo> {
+export function sameTypeTables(
+  views: ReadonlyMap<TableInfo, TableView>,
+  mine: ReadonlyMap<TableInfo, string>,
+  theirs: ReadonlyMap<TableInfo, string>,
+): Set<TableInfo> {
   const same = new Set<TableInfo>();
   for (const [info, label] of mine) if (theirs.get(info) === label) same.add(info);
   const referrers = new Map<TableInfo, TableInfo[]>();

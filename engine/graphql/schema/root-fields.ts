@@ -46,12 +46,12 @@ export const FUNCTION_ROOT_FIELDS: RootFieldContributor = {
     root === 'subscription'
       ? {}
       : functionRootFields(
-      input.catalog,
-      input.access.tables,
-      input.types,
-      { role: input.role, isAdmin: input.access.isAdmin, inferFunctionPermissions: input.inferFunctionPermissions },
-      root,
-    ),
+          input.catalog,
+          input.access.tables,
+          input.types,
+          { role: input.role, isAdmin: input.access.isAdmin, inferFunctionPermissions: input.inferFunctionPermissions },
+          root,
+        ),
   fingerprint: (catalog, role) => functionFingerprint(catalog, role),
 };
 

@@ -42,7 +42,8 @@ function cursorInput(view: TableView, types: SchemaTypes): GraphQLInputObjectTyp
     const value = inputObjectType({
       name: typeName('_stream_cursor_value_input'),
       description: 'Initial value of the column from where the streaming should start',
-      fields: () => Object.fromEntries(view.columns.map((c) => [c.gqlName, { type: types.columns.input(view.source, c), description: c.description ?? undefined }])),
+      fields: () =>
+        Object.fromEntries(view.columns.map((c) => [c.gqlName, { type: types.columns.input(view.source, c), description: c.description ?? undefined }])),
     });
     t = inputObjectType({
       name: typeName('_stream_cursor_input'),

@@ -61,9 +61,7 @@ export class LeafTypes {
   readonly orderByEnum = enumType({
     name: ORDER_BY_ENUM,
     description: 'column ordering options',
-    values: Object.fromEntries(
-      Object.entries(ORDER_BY_VALUES).map(([k, v]) => [k, { value: k, description: v.description }]),
-    ),
+    values: Object.fromEntries(Object.entries(ORDER_BY_VALUES).map(([k, v]) => [k, { value: k, description: v.description }])),
   });
   readonly inputs = new Map<string, GraphQLInputObjectType>();
 }

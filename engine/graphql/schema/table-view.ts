@@ -131,5 +131,9 @@ function roleView(source: SourceInfo, info: TableInfo, role: string): TableView 
   // A cell an inherited role may not see reads as null, so its field must be nullable.
   const shown = redact === null ? columns : columns.map((c) => (redact.has(c.name) && !c.nullable ? { ...c, nullable: true } : c));
   const computedFields = (info.computedFields ?? []).filter((c) => perm.computedFields?.includes(c.name) === true);
-  return { ...makeView(source, info, shown, isTrue(filter) ? null : filter, perm.limit, perm.allowAggregations, redact), computedFields, computedTargets: new Map() };
+  return {
+    ...makeView(source, info, shown, isTrue(filter) ? null : filter, perm.limit, perm.allowAggregations, redact),
+    computedFields,
+    computedTargets: new Map(),
+  };
 }

@@ -25,11 +25,7 @@ function isIncluded(directives: readonly DirectiveNode[] | undefined, ctx: ToIrC
 }
 
 /** Collects the fields of `sets` (all selecting on `type`). */
-export function collectFields(
-  type: GraphQLObjectType,
-  sets: readonly (SelectionSetNode | undefined)[],
-  ctx: ToIrContext,
-): CollectedFields {
+export function collectFields(type: GraphQLObjectType, sets: readonly (SelectionSetNode | undefined)[], ctx: ToIrContext): CollectedFields {
   const out: CollectedFields = new Map();
   const visited = new Set<string>();
   const walk = (set: SelectionSetNode): void => {

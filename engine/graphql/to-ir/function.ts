@@ -18,7 +18,6 @@ import { toIrAggregate, toIrFields, toIrRowSource } from './select.ts';
 
 type FunctionDescriptor = Extract<RootFieldDescriptor, { kind: 'function' | 'function-aggregate' }>;
 
-
 /**
  * The arguments given in `args: {...}` (absent ones are left to their
  * defaults), as call arguments. `extra` are the engine's own (session, row).
@@ -49,7 +48,11 @@ export function toIrFunctionArgs(
       continue;
     }
     if (a.positional === true && skipped !== null) {
-      throw new EngineError(ErrorCode.ValidationFailed, `"${a.name}" cannot be given without "${skipped.name}": the arguments up to an unnamed one are passed by position`, { path: p });
+      throw new EngineError(
+        ErrorCode.ValidationFailed,
+        `"${a.name}" cannot be given without "${skipped.name}": the arguments up to an unnamed one are passed by position`,
+        { path: p },
+      );
     }
     // An explicit null is passed as SQL NULL (unlike an absent argument, which takes the default).
     const value = leafParam(input, def.type, valueEncoding(source, a.dbType), ctx, true, p);

@@ -38,7 +38,9 @@ export function objectFields(input: Input, ctx: ToIrContext): Array<readonly [st
   }
   const v = r.value;
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return [];
-  return Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, { kind: 'json', value: x }] as const);
+  return Object.entries(v)
+    .filter(([, x]) => x !== undefined)
+    .map(([k, x]) => [k, { kind: 'json', value: x }] as const);
 }
 
 /** The items of a list input; a single value stands for a one-item list (GraphQL input coercion). */

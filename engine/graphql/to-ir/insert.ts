@@ -158,7 +158,8 @@ function toIrLevel(view: MutationView, level: LevelRows, linked: readonly string
     (parent ? parents : children).push(n);
   }
   const onConflictType = level.onConflict === null ? null : conflictType(view, ctx);
-  const onConflict = level.onConflict === null || onConflictType === null ? null : toIrOnConflict(level.onConflict, view, onConflictType, ctx, `${path}.on_conflict`);
+  const onConflict =
+    level.onConflict === null || onConflictType === null ? null : toIrOnConflict(level.onConflict, view, onConflictType, ctx, `${path}.on_conflict`);
   // No rows: one partition giving nothing, whose INSERT reads no row.
   if (partitions.size === 0) partitions.set('', { columns: [], parents: [] });
   return {

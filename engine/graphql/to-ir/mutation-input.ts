@@ -46,7 +46,9 @@ export function shapeFields(input: Input, ctx: ToIrContext): Array<readonly [str
   if (r.kind === 'ast') return r.node.kind === Kind.OBJECT ? r.node.fields.map((f) => [f.name.value, astInput(f.value)] as const) : [];
   const v = r.value;
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return [];
-  return Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [k, { kind: 'json', value: x }] as const);
+  return Object.entries(v)
+    .filter(([, x]) => x !== undefined)
+    .map(([k, x]) => [k, { kind: 'json', value: x }] as const);
 }
 
 /** The items of a list input (a single value is a one-item list), following variables with shape use. */
@@ -88,11 +90,7 @@ export function valueDoc(node: ValueNode, type: GraphQLInputType, ctx: ToIrConte
  * variable anywhere above the leaves is taken whole (shape use); object
  * fields are converted by `field`, which returns null to leave one out.
  */
-export function inputDoc(
-  input: Input,
-  ctx: ToIrContext,
-  field: (name: string, value: ValueNode) => ir.JsonDoc | null,
-): ir.JsonDoc {
+export function inputDoc(input: Input, ctx: ToIrContext, field: (name: string, value: ValueNode) => ir.JsonDoc | null): ir.JsonDoc {
   if (input.kind === 'json') return { kind: 'const', value: input.value };
   const node = input.node;
   switch (node.kind) {

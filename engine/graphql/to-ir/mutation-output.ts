@@ -23,7 +23,11 @@ export function toIrResponse(
   const type = getNamedType(field.type) as GraphQLObjectType;
   const defs = type.getFields();
   const fields: ir.ResponseField[] = [];
-  for (const [alias, fieldNodes] of collectFields(type, nodes.map((n) => n.selectionSet), ctx)) {
+  for (const [alias, fieldNodes] of collectFields(
+    type,
+    nodes.map((n) => n.selectionSet),
+    ctx,
+  )) {
     const name = fieldNodes[0]?.name.value ?? alias;
     if (name === '__typename') fields.push({ kind: 'typename', alias, typename: type.name });
     else if (name === MUTATION.affectedRows) fields.push({ kind: 'affected-rows', alias });

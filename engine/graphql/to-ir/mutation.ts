@@ -19,7 +19,13 @@ function argInput(nodes: readonly FieldNode[], name: string): Input | null {
   return node === undefined ? null : astInput(node);
 }
 
-function toIrMutation(d: MutationFieldDescriptor, def: GraphQLField<unknown, unknown>, nodes: readonly FieldNode[], ctx: ToIrContext, path: string): ir.Mutation {
+function toIrMutation(
+  d: MutationFieldDescriptor,
+  def: GraphQLField<unknown, unknown>,
+  nodes: readonly FieldNode[],
+  ctx: ToIrContext,
+  path: string,
+): ir.Mutation {
   const view = writeView(ctx, d.table);
   const argType = (name: string): GraphQLInputType | undefined => def.args.find((a) => a.name === name)?.type;
   switch (d.kind) {
@@ -42,7 +48,8 @@ function toIrMutation(d: MutationFieldDescriptor, def: GraphQLField<unknown, unk
     case 'update-many':
       return { kind: 'update-many', updates: toIrUpdateMany(view, def, nodes, toIrResponse(view, def, nodes, ctx, path), ctx, path) };
     case 'delete': {
-      if (!d.byPk) return { kind: 'delete', delete: toIrDelete(view, toIrMutationWhere(view, def, nodes, ctx, path), toIrResponse(view, def, nodes, ctx, path)) };
+      if (!d.byPk)
+        return { kind: 'delete', delete: toIrDelete(view, toIrMutationWhere(view, def, nodes, ctx, path), toIrResponse(view, def, nodes, ctx, path)) };
       const fields = def.args.flatMap((a) => {
         const i = argInput(nodes, a.name);
         return i === null ? [] : [[a.name, i] as const];

@@ -118,7 +118,11 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
       const def = defs[name];
       const d = def === undefined ? undefined : descriptorOf<RootFieldDescriptor | ActionFieldDescriptor>(def.extensions);
       if (def !== undefined && d?.kind === 'namespace') {
-        const inner = rootFieldsOf(getNamedType(def.type) as GraphQLObjectType, nodes.map((n) => n.selectionSet), path);
+        const inner = rootFieldsOf(
+          getNamedType(def.type) as GraphQLObjectType,
+          nodes.map((n) => n.selectionSet),
+          path,
+        );
         fields.push({ kind: 'namespace', alias, source: d.source, fields: inner.filter((f): f is ir.RootField => f.kind !== 'action') });
         continue;
       }

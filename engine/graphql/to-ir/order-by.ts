@@ -30,15 +30,7 @@ function targetFilter(target: TableView, mapping: ir.ColumnMapping): ir.BoolExp 
  * those rows are a relationship's target, whose cells the keys redact
  * themselves (the select's own rows are redacted by the select).
  */
-function orderObject(
-  input: Input,
-  type: GraphQLInputObjectType,
-  view: TableView,
-  nested: boolean,
-  wrap: Wrap,
-  ctx: ToIrContext,
-  out: ir.OrderBy[],
-): void {
+function orderObject(input: Input, type: GraphQLInputObjectType, view: TableView, nested: boolean, wrap: Wrap, ctx: ToIrContext, out: ir.OrderBy[]): void {
   const defs = type.getFields();
   for (const [name, value] of objectFields(input, ctx)) {
     const def = defs[name];
@@ -94,7 +86,8 @@ function orderObject(
         // v2 compat: `<cf>_aggregate: {count: desc}` sorts by an aggregate of the rows the function returns.
         const t = readView(ctx, d.target);
         const call = toIrComputedCall(d.cf, []);
-        const key = (aggregate: ir.AggregateKey): ir.OrderTarget => wrap({ kind: 'computed-aggregate', call, filter: t.filter === null || isTrue(t.filter) ? null : t.filter, aggregate });
+        const key = (aggregate: ir.AggregateKey): ir.OrderTarget =>
+          wrap({ kind: 'computed-aggregate', call, filter: t.filter === null || isTrue(t.filter) ? null : t.filter, aggregate });
         aggregateOrder(value, getNamedType(def.type) as GraphQLInputObjectType, t, key, ctx, out);
         break;
       }

@@ -18,13 +18,7 @@ import { scalarComputedColumn } from '../../catalog/stages/computed-fields.ts';
 import type { ColumnInfo, ComputedFieldInfo, SourceInfo, TableInfo } from '../../catalog/types.ts';
 import { tableKey } from '../../catalog/types.ts';
 import { valueEncoding } from '../schema/scalars.ts';
-import {
-  COLUMN_OPERATORS,
-  connective,
-  LIST_OPERATORS,
-  permissionOperator,
-  type PermissionOperator,
-} from '../../catalog/permission-operators.ts';
+import { COLUMN_OPERATORS, connective, LIST_OPERATORS, permissionOperator, type PermissionOperator } from '../../catalog/permission-operators.ts';
 import { andAll } from '../../ir/bool-exp.ts';
 import { comparedColumn } from '../../catalog/stages/permissions.ts';
 
@@ -32,7 +26,12 @@ const DENY: ir.BoolExp = { kind: 'or', items: [] };
 
 /** Column comparison operators → the comparison they make. */
 const COLUMN_COMPARE: Readonly<Partial<Record<PermissionOperator, ir.ColumnCompareOp>>> = {
-  ceq: 'eq', cneq: 'neq', cgt: 'gt', cgte: 'gte', clt: 'lt', clte: 'lte',
+  ceq: 'eq',
+  cneq: 'neq',
+  cgt: 'gt',
+  cgte: 'gte',
+  clt: 'lt',
+  clte: 'lte',
 };
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -150,9 +149,12 @@ function convert(exp: unknown, table: TableInfo, source: SourceInfo, root: Root)
 function existsExp(value: unknown, source: SourceInfo, root: Root): ir.BoolExp {
   if (!isObject(value)) return DENY;
   const t = value['_table'];
-  const name = typeof t === 'string' ? { schema: 'public', name: t } : isObject(t) && typeof t['name'] === 'string'
-    ? { schema: typeof t['schema'] === 'string' ? t['schema'] : 'public', name: t['name'] }
-    : null;
+  const name =
+    typeof t === 'string'
+      ? { schema: 'public', name: t }
+      : isObject(t) && typeof t['name'] === 'string'
+        ? { schema: typeof t['schema'] === 'string' ? t['schema'] : 'public', name: t['name'] }
+        : null;
   const target = name === null ? undefined : source.tables.get(tableKey(name));
   if (name === null || target === undefined) return DENY;
   return { kind: 'exists', target: name, where: convert(value['_where'] ?? {}, target, source, root) };

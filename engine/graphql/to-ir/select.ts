@@ -88,9 +88,13 @@ export function toIrRowSource(
     ...(view.redact === null ? {} : { redact: view.redact }),
     orderBy,
     distinctOn,
-    limit: limitNode === undefined ? null : rowCount(leafParam(astInput(limitNode), GraphQLInt, 'row-count', ctx, true, `${path}.args.limit`), `${path}.args.limit`),
+    limit:
+      limitNode === undefined ? null : rowCount(leafParam(astInput(limitNode), GraphQLInt, 'row-count', ctx, true, `${path}.args.limit`), `${path}.args.limit`),
     limitCap: view.limitCap,
-    offset: offsetNode === undefined ? null : rowCount(leafParam(astInput(offsetNode), GraphQLInt, 'row-count', ctx, true, `${path}.args.offset`), `${path}.args.offset`),
+    offset:
+      offsetNode === undefined
+        ? null
+        : rowCount(leafParam(astInput(offsetNode), GraphQLInt, 'row-count', ctx, true, `${path}.args.offset`), `${path}.args.offset`),
   };
 }
 
@@ -126,20 +130,18 @@ function checkDistinctOn(distinctOn: readonly string[], orderBy: readonly ir.Ord
 }
 
 /** The fields selected on a table's object type. */
-export function toIrFields(
-  view: TableView,
-  type: GraphQLObjectType,
-  nodes: readonly FieldNode[],
-  ctx: ToIrContext,
-  path: string,
-): ir.Field[] {
+export function toIrFields(view: TableView, type: GraphQLObjectType, nodes: readonly FieldNode[], ctx: ToIrContext, path: string): ir.Field[] {
   return deeper(ctx, 'selection', path, () => fieldsLevel(view, type, nodes, ctx, path));
 }
 
 function fieldsLevel(view: TableView, type: GraphQLObjectType, nodes: readonly FieldNode[], ctx: ToIrContext, path: string): ir.Field[] {
   const out: ir.Field[] = [];
   const defs = type.getFields();
-  for (const [alias, fieldNodes] of collectFields(type, nodes.map((n) => n.selectionSet), ctx)) {
+  for (const [alias, fieldNodes] of collectFields(
+    type,
+    nodes.map((n) => n.selectionSet),
+    ctx,
+  )) {
     const name = fieldNodes[0]?.name.value ?? alias;
     if (name === '__typename') {
       out.push({ kind: 'typename', alias, typename: type.name });
@@ -153,7 +155,8 @@ function fieldsLevel(view: TableView, type: GraphQLObjectType, nodes: readonly F
       case 'column': {
         const asText = ctx.stringifyNumericTypes && isBigNumeric(view.source, d.column.dbType);
         const pathNode = argumentOf(fieldNodes, ARG.path);
-        const jsonPath = pathNode === undefined ? null : toIrJsonPath(leafParam(astInput(pathNode), GraphQLString, 'json-path', ctx, true, `${p}.args.path`), path);
+        const jsonPath =
+          pathNode === undefined ? null : toIrJsonPath(leafParam(astInput(pathNode), GraphQLString, 'json-path', ctx, true, `${p}.args.path`), path);
         out.push({ kind: 'column', alias, column: d.column.name, asText, ...(jsonPath === null ? {} : { path: jsonPath }) });
         break;
       }
@@ -227,7 +230,11 @@ export function toIrAggregate(
   const type = getNamedType(field.type) as GraphQLObjectType;
   const defs = type.getFields();
   const fields: ir.AggregateField[] = [];
-  for (const [alias, fieldNodes] of collectFields(type, nodes.map((n) => n.selectionSet), ctx)) {
+  for (const [alias, fieldNodes] of collectFields(
+    type,
+    nodes.map((n) => n.selectionSet),
+    ctx,
+  )) {
     const name = fieldNodes[0]?.name.value ?? alias;
     const def = defs[name];
     const p = `${path}.selectionSet.${alias}`;
@@ -244,7 +251,11 @@ export function toIrAggregate(
 function aggregateOps(view: TableView, type: GraphQLObjectType, nodes: readonly FieldNode[], ctx: ToIrContext): ir.AggregateOpField[] {
   const out: ir.AggregateOpField[] = [];
   const defs = type.getFields();
-  for (const [alias, fieldNodes] of collectFields(type, nodes.map((n) => n.selectionSet), ctx)) {
+  for (const [alias, fieldNodes] of collectFields(
+    type,
+    nodes.map((n) => n.selectionSet),
+    ctx,
+  )) {
     const name = fieldNodes[0]?.name.value ?? alias;
     if (name === '__typename') {
       out.push({ kind: 'typename', alias, typename: type.name });
@@ -270,7 +281,11 @@ function aggregateOps(view: TableView, type: GraphQLObjectType, nodes: readonly 
     const opType = getNamedType(def.type) as GraphQLObjectType;
     const colDefs = opType.getFields();
     const columns: ir.AggregateColumn[] = [];
-    for (const [colAlias, colNodes] of collectFields(opType, fieldNodes.map((n) => n.selectionSet), ctx)) {
+    for (const [colAlias, colNodes] of collectFields(
+      opType,
+      fieldNodes.map((n) => n.selectionSet),
+      ctx,
+    )) {
       const colName = colNodes[0]?.name.value ?? colAlias;
       if (colName === '__typename') {
         columns.push({ kind: 'typename', alias: colAlias, typename: opType.name });

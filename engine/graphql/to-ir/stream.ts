@@ -23,7 +23,14 @@ function invalid(message: string, path: string): EngineError {
 }
 
 /** The IR of a `<t>_stream` root field. */
-export function toIrStreamField(view: TableView, def: GraphQLField<unknown, unknown>, nodes: readonly FieldNode[], ctx: ToIrContext, alias: string, path: string): ir.DbRootField {
+export function toIrStreamField(
+  view: TableView,
+  def: GraphQLField<unknown, unknown>,
+  nodes: readonly FieldNode[],
+  ctx: ToIrContext,
+  alias: string,
+  path: string,
+): ir.DbRootField {
   const cursorNode = argumentOf(nodes, STREAM_ARG.cursor);
   const items = cursorNode === undefined ? [] : listItems(astInput(cursorNode), ctx);
   // v2 compat: exactly one cursor column.
@@ -37,7 +44,9 @@ export function toIrStreamField(view: TableView, def: GraphQLField<unknown, unkn
   if (column === undefined) throw invalid(`column '${gqlName}' not found`, `${path}.args.cursor.initial_value`);
   const orderingInput = cursorFields.get(STREAM_ARG.ordering);
   const direction: ir.Direction = orderingInput === undefined ? 'asc' : enumValue(orderingInput, CURSOR_ORDERING, ctx) === 'desc' ? 'desc' : 'asc';
-  const valueType = (getNamedType(def.args.find((a) => a.name === STREAM_ARG.cursor)?.type) as GraphQLInputObjectType | undefined)?.getFields()[STREAM_ARG.initialValue];
+  const valueType = (getNamedType(def.args.find((a) => a.name === STREAM_ARG.cursor)?.type) as GraphQLInputObjectType | undefined)?.getFields()[
+    STREAM_ARG.initialValue
+  ];
   const columnType = (getNamedType(valueType?.type) as GraphQLInputObjectType | undefined)?.getFields()[gqlName]?.type;
   const encoding = valueEncoding(view.source, column.dbType);
   const valuePath = `${path}.args.cursor.initial_value.${gqlName}`;
@@ -52,7 +61,8 @@ export function toIrStreamField(view: TableView, def: GraphQLField<unknown, unkn
   };
   const batchNode = argumentOf(nodes, STREAM_ARG.batchSize);
   const batch = batchNode === undefined ? null : leafParam(astInput(batchNode), GraphQLInt, 'row-count', ctx, false, `${path}.args.batch_size`);
-  if (batch !== null && batch.kind === 'const' && (typeof batch.value !== 'number' || batch.value < 1)) throw invalid('batch_size must be positive', `${path}.args.batch_size`);
+  if (batch !== null && batch.kind === 'const' && (typeof batch.value !== 'number' || batch.value < 1))
+    throw invalid('batch_size must be positive', `${path}.args.batch_size`);
   const from: ir.RowSource = {
     ...toIrRowSource(view, def, nodes, ctx, path, past),
     orderBy: [{ target: { kind: 'column', column: column.name }, direction, nulls: 'last' }],

@@ -41,7 +41,13 @@ function userWhere(view: MutationView, input: Input, type: GraphQLInputType, ctx
 }
 
 /** `pk_columns` / the `_by_pk` arguments: equality on each primary key column. */
-export function pkWhere(view: MutationView, fields: ReadonlyArray<readonly [string, Input]>, types: (name: string) => GraphQLInputType | undefined, ctx: ToIrContext, path: string): ir.BoolExp {
+export function pkWhere(
+  view: MutationView,
+  fields: ReadonlyArray<readonly [string, Input]>,
+  types: (name: string) => GraphQLInputType | undefined,
+  ctx: ToIrContext,
+  path: string,
+): ir.BoolExp {
   const parts: ir.BoolExp[] = [];
   for (const pk of view.info.primaryKey) {
     const column = view.select?.columns.find((c) => c.name === pk);
@@ -99,7 +105,11 @@ export function toIrUpdate(
   const update = view.update;
   const ops = toIrOps(view, args, types, ctx, path);
   if (update === null || (ops.length === 0 && update.presets === null)) {
-    throw new EngineError(ErrorCode.ValidationFailed, 'at least any one of _set, _inc, _append, _prepend, _delete_key, _delete_elem, _delete_at_path is expected', { path });
+    throw new EngineError(
+      ErrorCode.ValidationFailed,
+      'at least any one of _set, _inc, _append, _prepend, _delete_key, _delete_elem, _delete_at_path is expected',
+      { path },
+    );
   }
   let where = keyWhere;
   if (where === null) {
@@ -146,7 +156,13 @@ export function toIrDelete(view: MutationView, where: ir.BoolExp, output: ir.Mut
 }
 
 /** `where` of `delete_<t>` / `update_<t>`. */
-export function toIrMutationWhere(view: MutationView, field: GraphQLField<unknown, unknown>, nodes: readonly FieldNode[], ctx: ToIrContext, path: string): ir.BoolExp {
+export function toIrMutationWhere(
+  view: MutationView,
+  field: GraphQLField<unknown, unknown>,
+  nodes: readonly FieldNode[],
+  ctx: ToIrContext,
+  path: string,
+): ir.BoolExp {
   const node = argumentOf(nodes, MUTATION.where);
   const arg = field.args.find((a) => a.name === MUTATION.where);
   if (node === undefined || arg === undefined) return { kind: 'or', items: [] };

@@ -33,10 +33,7 @@ export const tableNameSchema: JsonSchema = {
 
 /** A string, or `{from_env: VAR}`. */
 export const urlFromEnvSchema: JsonSchema = {
-  oneOf: [
-    { type: 'string' },
-    { type: 'object', required: ['from_env'], properties: { from_env: { type: 'string' } }, additionalProperties: false },
-  ],
+  oneOf: [{ type: 'string' }, { type: 'object', required: ['from_env'], properties: { from_env: { type: 'string' } }, additionalProperties: false }],
 };
 
 /** v2 `pool_settings`. */

@@ -6,10 +6,7 @@ import { nullableString, tableNameSchema } from './common.ts';
 import type { JsonSchema } from './validate.ts';
 
 const rootField: JsonSchema = {
-  oneOf: [
-    { type: ['string', 'null'] },
-    { type: 'object', properties: { name: nullableString, comment: nullableString }, additionalProperties: false },
-  ],
+  oneOf: [{ type: ['string', 'null'] }, { type: 'object', properties: { name: nullableString, comment: nullableString }, additionalProperties: false }],
 };
 
 /** A tracked function's `configuration`. */

@@ -75,8 +75,7 @@ const TYPE_NAMES: Record<string, string> = {
 function describe(errors: readonly ErrorObject[], value: unknown, base: string): { path: string; message: string } {
   const useful = errors.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf' && e.keyword !== 'if');
   const pool = useful.length > 0 ? useful : errors;
-  const depth = (e: ErrorObject): number =>
-    e.instancePath.split('/').length + (e.keyword === 'required' || e.keyword === 'additionalProperties' ? 1 : 0);
+  const depth = (e: ErrorObject): number => e.instancePath.split('/').length + (e.keyword === 'required' || e.keyword === 'additionalProperties' ? 1 : 0);
   const maxDepth = Math.max(...pool.map(depth));
   const deepest = pool.filter((e) => depth(e) === maxDepth);
   let first = deepest.find((e) => e.keyword !== 'type') ?? deepest[0] ?? pool[0];
@@ -84,7 +83,9 @@ function describe(errors: readonly ErrorObject[], value: unknown, base: string):
   if (first?.keyword === 'required') {
     const missing = String(first.params['missingProperty']);
     const at = first.instancePath;
-    const typo = deepest.find((e) => e.keyword === 'additionalProperties' && e.instancePath === at && didYouMean(String(e.params['additionalProperty']), [missing]) !== '');
+    const typo = deepest.find(
+      (e) => e.keyword === 'additionalProperties' && e.instancePath === at && didYouMean(String(e.params['additionalProperty']), [missing]) !== '',
+    );
     if (typo !== undefined) first = typo;
   }
   if (first === undefined) return { path: base, message: 'invalid value' };

@@ -42,7 +42,11 @@ export async function registerGraphqlRoutes(app: FastifyInstance, opts: { deps: 
   );
   app.get('/v1/graphql', async (request, reply) => {
     const q = request.url.indexOf('?');
-    return send(request, reply, await answerGraphql(deps, { method: 'GET', headers: request.headers, payload: q === -1 ? '' : request.url.slice(q + 1) }, cancellable(request, reply)));
+    return send(
+      request,
+      reply,
+      await answerGraphql(deps, { method: 'GET', headers: request.headers, payload: q === -1 ? '' : request.url.slice(q + 1) }, cancellable(request, reply)),
+    );
   });
 
   // v2 compat: the older endpoint, the same API with errors answered with their HTTP status (400, 500…).

@@ -48,7 +48,10 @@ export async function registerMetricsRoutes(app: FastifyInstance, opts: { deps: 
     if (!allowed(deps, request)) {
       const how = deps.settings.metricsSecret !== null ? 'send "Authorization: Bearer <metrics secret>"' : 'send the admin secret';
       const err = new EngineError(ErrorCode.AccessDenied, `invalid metrics secret: ${how}`, { path: '$', status: 401 });
-      return reply.code(401).type('application/json; charset=utf-8').send(JSON.stringify(apiErrorBody(err, false)));
+      return reply
+        .code(401)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify(apiErrorBody(err, false)));
     }
     const text = await metrics.text();
     return reply.type(metrics.contentType).send(text);

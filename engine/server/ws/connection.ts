@@ -80,7 +80,8 @@ export class GraphqlSocket {
     if (timings.initTimeoutMs > 0) {
       this.#timers.push(
         setTimeout(() => {
-          if (this.#state === 'waiting' || this.#state === 'authenticating') this.close(CloseCode.ConnectionInitialisationTimeout, 'Connection initialisation timeout');
+          if (this.#state === 'waiting' || this.#state === 'authenticating')
+            this.close(CloseCode.ConnectionInitialisationTimeout, 'Connection initialisation timeout');
         }, timings.initTimeoutMs),
       );
     }
@@ -226,7 +227,12 @@ export class GraphqlSocket {
     }
     if (this.#ops.has(id)) {
       if (this.#protocol === 'graphql-transport-ws') this.close(CloseCode.SubscriberAlreadyExists, `Subscriber for ${id.slice(0, 64)} already exists`);
-      else this.#send(this.#enc.error(id, [{ message: `an operation with id "${id.slice(0, 64)}" is already running`, extensions: { path: '$', code: ErrorCode.BadRequest } }]));
+      else
+        this.#send(
+          this.#enc.error(id, [
+            { message: `an operation with id "${id.slice(0, 64)}" is already running`, extensions: { path: '$', code: ErrorCode.BadRequest } },
+          ]),
+        );
       return;
     }
     if (this.#ops.size >= MAX_OPERATIONS) {

@@ -26,7 +26,12 @@ function refuse(socket: Duplex, status: number, text: string): void {
 
 function offeredProtocols(req: IncomingMessage): Set<string> {
   const h = req.headers['sec-websocket-protocol'];
-  return new Set((h ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0));
+  return new Set(
+    (h ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0),
+  );
 }
 
 /** Serves GraphQL over WebSocket on `server`'s upgrades of /v1/graphql. */

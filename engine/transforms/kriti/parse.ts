@@ -210,7 +210,9 @@ class Parser {
       otherwise = this.spacedTerm();
     }
     if (!(this.startsWith('{{') && this.tagKeywordAhead('end'))) {
-      this.fail(`expected '{{ else }}', '{{ elif …}}' or '{{ end }}' closing the 'if' at line ${start.line}, column ${start.column}, found ${this.describeNext()}`);
+      this.fail(
+        `expected '{{ else }}', '{{ elif …}}' or '{{ end }}' closing the 'if' at line ${start.line}, column ${start.column}, found ${this.describeNext()}`,
+      );
     }
     this.tag('end', true);
     return { kind: 'if', branches, otherwise, span: this.span(start) };

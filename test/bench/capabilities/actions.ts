@@ -36,7 +36,15 @@ const bench: CapabilityBench = async (ctx) => {
     };
     await md('set_custom_types', {
       input_objects: [{ name: 'Creds', fields: [{ name: 'username', type: 'String!' }] }],
-      objects: [{ name: 'LoginOutput', fields: [{ name: 'token', type: 'String!' }, { name: 'user_id', type: 'Int!' }] }],
+      objects: [
+        {
+          name: 'LoginOutput',
+          fields: [
+            { name: 'token', type: 'String!' },
+            { name: 'user_id', type: 'Int!' },
+          ],
+        },
+      ],
     });
     const args = [{ name: 'c', type: 'Creds!' }];
     await md('create_action', { name: 'login', definition: { arguments: args, output_type: 'LoginOutput', handler: handlerUrl } });
@@ -46,16 +54,31 @@ const bench: CapabilityBench = async (ctx) => {
     const connections = ctx.connections;
     const gql = (query: string): string => JSON.stringify({ query });
     const syncBody = gql('mutation { login(c: {username: "ann"}) { token user_id } }');
-    const directBody = JSON.stringify({ action: { name: 'login' }, input: { c: { username: 'ann' } }, session_variables: { 'x-engine-role': 'admin' }, request_query: 'mutation { login(c: {username: "ann"}) { token user_id } }' });
+    const directBody = JSON.stringify({
+      action: { name: 'login' },
+      input: { c: { username: 'ann' } },
+      session_variables: { 'x-engine-role': 'admin' },
+      request_query: 'mutation { login(c: {username: "ann"}) { token user_id } }',
+    });
     const pid = engine.child.pid;
     // Warm both paths (plan cache, connections) before measuring.
     await runLoad({ url: `${engine.url}/v1/graphql`, body: syncBody, headers: {} }, { connections, requests: 500 }, pid, ctx.postgres.postmasterPid);
     ctx.log('sync action through the engine');
-    const viaEngine = await runLoad({ url: `${engine.url}/v1/graphql`, body: syncBody, headers: {} }, { connections, seconds }, pid, ctx.postgres.postmasterPid);
+    const viaEngine = await runLoad(
+      { url: `${engine.url}/v1/graphql`, body: syncBody, headers: {} },
+      { connections, seconds },
+      pid,
+      ctx.postgres.postmasterPid,
+    );
     ctx.log('handler called directly');
     const direct = await runLoad({ url: handlerUrl, body: directBody, headers: {} }, { connections, seconds }, undefined, ctx.postgres.postmasterPid);
     ctx.log('async submissions');
-    const asyncRun = await runLoad({ url: `${engine.url}/v1/graphql`, body: gql('mutation { work(c: {username: "ann"}) }'), headers: {} }, { connections, seconds }, pid, ctx.postgres.postmasterPid);
+    const asyncRun = await runLoad(
+      { url: `${engine.url}/v1/graphql`, body: gql('mutation { work(c: {username: "ann"}) }'), headers: {} },
+      { connections, seconds },
+      pid,
+      ctx.postgres.postmasterPid,
+    );
 
     const row = (name: string, r: LoadResult): Record<string, string | number | null> => ({
       path: name,

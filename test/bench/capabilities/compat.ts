@@ -19,7 +19,12 @@ INSERT INTO articles (author_id, title, words) SELECT 1 + (g % 200), 'article ' 
 const GRAPHQL = '{ authors(where: {id: {_lt: 20}}, order_by: {id: asc}) { id name articles(order_by: {id: asc}, limit: 5) { title } } }';
 const V1_SELECT = {
   type: 'select',
-  args: { table: 'authors', columns: ['id', 'name', { name: 'articles', columns: ['title'], order_by: ['id'], limit: 5 }], where: { id: { $lt: 20 } }, order_by: ['id'] },
+  args: {
+    table: 'authors',
+    columns: ['id', 'name', { name: 'articles', columns: ['title'], order_by: ['id'], limit: 5 }],
+    where: { id: { $lt: 20 } },
+    order_by: ['id'],
+  },
 };
 
 const bench: CapabilityBench = async (ctx) => {
@@ -32,20 +37,34 @@ const bench: CapabilityBench = async (ctx) => {
       args: [
         { type: 'pg_track_table', args: { table: 'authors' } },
         { type: 'pg_track_table', args: { table: 'articles' } },
-        { type: 'pg_create_array_relationship', args: { table: 'authors', name: 'articles', using: { foreign_key_constraint_on: { table: 'articles', column: 'author_id' } } } },
+        {
+          type: 'pg_create_array_relationship',
+          args: { table: 'authors', name: 'articles', using: { foreign_key_constraint_on: { table: 'articles', column: 'author_id' } } },
+        },
       ],
     });
     const json = { 'content-type': 'application/json' };
     const targets: Array<[string, LoadTarget]> = [
       ['GraphQL query (/v1/graphql)', { url: `${engine.url}/v1/graphql`, body: JSON.stringify({ query: GRAPHQL }), headers: json }],
       ['v1 select, same read (/v1/query)', { url: `${engine.url}/v1/query`, body: JSON.stringify(V1_SELECT), headers: json }],
-      ['v1 count (/v1/query)', { url: `${engine.url}/v1/query`, body: JSON.stringify({ type: 'count', args: { table: 'articles', where: { words: { $gt: 500 } } } }), headers: json }],
-      ['batch of 3 queries (/v1/graphql)', { url: `${engine.url}/v1/graphql`, body: JSON.stringify([{ query: GRAPHQL }, { query: GRAPHQL }, { query: GRAPHQL }]), headers: json }],
+      [
+        'v1 count (/v1/query)',
+        { url: `${engine.url}/v1/query`, body: JSON.stringify({ type: 'count', args: { table: 'articles', where: { words: { $gt: 500 } } } }), headers: json },
+      ],
+      [
+        'batch of 3 queries (/v1/graphql)',
+        { url: `${engine.url}/v1/graphql`, body: JSON.stringify([{ query: GRAPHQL }, { query: GRAPHQL }, { query: GRAPHQL }]), headers: json },
+      ],
     ];
     const rows = [];
     for (const [name, target] of targets) {
       ctx.log(name);
-      const r = await runLoad(target, ctx.quick ? { connections: 2, requests: 200 } : { connections: ctx.connections, seconds: ctx.seconds }, engine.child.pid, ctx.postgres.postmasterPid);
+      const r = await runLoad(
+        target,
+        ctx.quick ? { connections: 2, requests: 200 } : { connections: ctx.connections, seconds: ctx.seconds },
+        engine.child.pid,
+        ctx.postgres.postmasterPid,
+      );
       rows.push({
         request: name,
         'req/s': Math.round(r.rps),

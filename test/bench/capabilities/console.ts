@@ -62,7 +62,13 @@ const bench: CapabilityBench = async (ctx) => {
         const page = await context.newPage();
         let bytes = 0;
         page.on('response', (r) => {
-          void r.request().sizes().then((s) => (bytes += s.responseBodySize + s.responseHeadersSize), () => {});
+          void r
+            .request()
+            .sizes()
+            .then(
+              (s) => (bytes += s.responseBodySize + s.responseHeadersSize),
+              () => {},
+            );
         });
         const load = async (): Promise<number> => {
           const started = performance.now();
@@ -84,12 +90,17 @@ const bench: CapabilityBench = async (ctx) => {
       await engine.stop();
     }
   }
-  notes.push(`Build: esbuild, minified, plus brotli (quality 9) and gzip (level 9) copies; ${runs} engine start pair(s), Chromium loads over loopback until GraphiQL's editor shows (median of ${ctx.quick ? 1 : 5}).`);
+  notes.push(
+    `Build: esbuild, minified, plus brotli (quality 9) and gzip (level 9) copies; ${runs} engine start pair(s), Chromium loads over loopback until GraphiQL's editor shows (median of ${ctx.quick ? 1 : 5}).`,
+  );
   return {
     tables: [
       { title: 'Console build', rows: [{ build_s: Number((buildMs / 1000).toFixed(1)) }] },
       { title: 'Console assets', rows: sizes },
-      { title: 'Engine start until /healthz (ms)', rows: [{ without_console: Math.round(median(starts.map((s) => s.without!))), with_console: Math.round(median(starts.map((s) => s.with!))) }] },
+      {
+        title: 'Engine start until /healthz (ms)',
+        rows: [{ without_console: Math.round(median(starts.map((s) => s.without!))), with_console: Math.round(median(starts.map((s) => s.with!))) }],
+      },
       ...(loads.length > 0 ? [{ title: 'Console page load (headless Chromium, loopback)', rows: loads }] : []),
     ],
     notes,

@@ -158,7 +158,12 @@ const eventTriggersBench: CapabilityBench = async (ctx: CapabilityContext) => {
     for (const table of ['items_plain', 'items'] as const) {
       ctx.log(`writer: insert_${table}_one for ${runSeconds} s`);
       const body = JSON.stringify({ query: `mutation { insert_${table}_one(object: {n: 1}) { id } }` });
-      const r = await runLoad({ url: `${engine.url}/v1/graphql`, body, headers: {} }, { connections: ctx.connections, seconds: runSeconds }, engine.child.pid, ctx.postgres.postmasterPid);
+      const r = await runLoad(
+        { url: `${engine.url}/v1/graphql`, body, headers: {} },
+        { connections: ctx.connections, seconds: runSeconds },
+        engine.child.pid,
+        ctx.postgres.postmasterPid,
+      );
       writer.push({
         table,
         trigger: table === 'items' ? 'yes (delivery on)' : 'no',

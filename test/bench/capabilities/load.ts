@@ -28,7 +28,11 @@ export interface CapabilityOutcome {
 }
 
 /** Runs the named cells (all when `names` is null); unknown names are an error before anything runs. */
-export async function runCapabilities(names: readonly string[] | null, ctx: Omit<CapabilityContext, 'log'>, log: (s: string) => void): Promise<CapabilityOutcome[]> {
+export async function runCapabilities(
+  names: readonly string[] | null,
+  ctx: Omit<CapabilityContext, 'log'>,
+  log: (s: string) => void,
+): Promise<CapabilityOutcome[]> {
   const present = await capabilityNames();
   const chosen = names ?? present;
   const unknown = chosen.filter((n) => !present.includes(n));

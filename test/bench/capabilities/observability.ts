@@ -23,7 +23,10 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 const bench: CapabilityBench = async (ctx) => {
   const url = await ctx.postgres.createDatabase('bench_observability');
-  await ctx.postgres.sql('bench_observability', `CREATE TABLE item (id int PRIMARY KEY, name text NOT NULL); INSERT INTO item SELECT g, 'item ' || g FROM generate_series(1, 1000) g;`);
+  await ctx.postgres.sql(
+    'bench_observability',
+    `CREATE TABLE item (id int PRIMARY KEY, name text NOT NULL); INSERT INTO item SELECT g, 'item ' || g FROM generate_series(1, 1000) g;`,
+  );
 
   let spans = 0;
   const sink = createServer((req, res) => {
@@ -49,7 +52,12 @@ const bench: CapabilityBench = async (ctx) => {
     const results = new Map<string, LoadResult[]>();
     for (let r = 0; r < repeats; r++) {
       for (const { label, engine } of engines) {
-        const res = await runLoad({ url: `${engine.url}/v1/graphql`, body, headers: { 'content-type': 'application/json' } }, { connections: ctx.connections, seconds }, engine.child.pid, ctx.postgres.postmasterPid);
+        const res = await runLoad(
+          { url: `${engine.url}/v1/graphql`, body, headers: { 'content-type': 'application/json' } },
+          { connections: ctx.connections, seconds },
+          engine.child.pid,
+          ctx.postgres.postmasterPid,
+        );
         if (label.startsWith('tracing on') && r === 0) ctx.log(`${label}: ${spans} spans received so far`);
         results.set(label, [...(results.get(label) ?? []), res]);
       }

@@ -51,7 +51,10 @@ const bench: CapabilityBench = async (ctx) => {
       args: [
         { type: 'create_query_collection', args: { name: 'bench', definition: { queries: [{ name: 'album', query: QUERY }] } } },
         { type: 'add_collection_to_allowlist', args: { collection: 'bench' } },
-        { type: 'create_rest_endpoint', args: { name: 'album', url: 'albums/:id', methods: ['GET', 'POST'], definition: { query: { collection_name: 'bench', query_name: 'album' } } } },
+        {
+          type: 'create_rest_endpoint',
+          args: { name: 'album', url: 'albums/:id', methods: ['GET', 'POST'], definition: { query: { collection_name: 'bench', query_name: 'album' } } },
+        },
       ],
     });
     ctx.log(`metadata: ${JSON.stringify(bulk).slice(0, 120)}`);
@@ -114,8 +117,14 @@ const bench: CapabilityBench = async (ctx) => {
     ctx.log('in process');
     const inProcess = await measureInProcess(data.databaseUrl, graphqlBody, ctx.quick ? 2000 : 20000, rounds);
     const tables: CapabilityTable[] = [
-      { title: 'AlbumByPK as admin: /v1/graphql vs REST endpoint (sf1)', rows: [row('POST /v1/graphql (variables {id: 1})', 'graphql', 'graphql'), row('POST /api/rest/albums/1', 'rest', 'graphql')] },
-      { title: 'AlbumByPK as customer: allow-list off vs on (sf1)', rows: [row('allow-list off', 'off', 'off'), row('allow-list on (query allow-listed)', 'on', 'off')] },
+      {
+        title: 'AlbumByPK as admin: /v1/graphql vs REST endpoint (sf1)',
+        rows: [row('POST /v1/graphql (variables {id: 1})', 'graphql', 'graphql'), row('POST /api/rest/albums/1', 'rest', 'graphql')],
+      },
+      {
+        title: 'AlbumByPK as customer: allow-list off vs on (sf1)',
+        rows: [row('allow-list off', 'off', 'off'), row('allow-list on (query allow-listed)', 'on', 'off')],
+      },
       { title: 'The same in one process, without HTTP: CPU µs of the process per request (median of rounds)', rows: inProcess },
     ];
     return {
@@ -137,13 +146,23 @@ const bench: CapabilityBench = async (ctx) => {
 };
 
 /** CPU µs per request of this process for each way in (see the notes). */
-async function measureInProcess(databaseUrl: string, graphqlBody: string, requests: number, rounds: number): Promise<Array<Record<string, string | number | null>>> {
+async function measureInProcess(
+  databaseUrl: string,
+  graphqlBody: string,
+  requests: number,
+  rounds: number,
+): Promise<Array<Record<string, string | number | null>>> {
   const settings = defaultSettings({ databaseUrl });
   const auth = await Authenticator.create(settings, silentLogger);
   const metadata = await MetadataService.start({ metadataDatabaseUrl: databaseUrl, defaultDatabaseUrl: databaseUrl, logger: silentLogger });
   try {
     const make = (enableAllowlist: boolean): AppDeps => {
-      const graphql = new GraphqlService(metadata.catalogRef, { stringifyNumericTypes: false, inferFunctionPermissions: true, logger: silentLogger, enableAllowlist });
+      const graphql = new GraphqlService(metadata.catalogRef, {
+        stringifyNumericTypes: false,
+        inferFunctionPermissions: true,
+        logger: silentLogger,
+        enableAllowlist,
+      });
       return { settings, logger: silentLogger, auth, metadata, graphql, rest: new RestService(metadata.catalogRef, graphql) };
     };
     const off = make(false);
@@ -154,8 +173,14 @@ async function measureInProcess(databaseUrl: string, graphqlBody: string, reques
     const ways: ReadonlyArray<readonly [string, () => Promise<string>]> = [
       ['answerGraphql as admin', async () => (await answerGraphql(off, { method: 'POST', headers: admin, payload: graphqlBody }, ctx())).body],
       ['answerRest as admin', async () => (await answerRest(off, 'POST', '/api/rest/albums/1', admin, '{}', ctx())).body],
-      ['answerGraphql as customer, allow-list off', async () => (await answerGraphql(off, { method: 'POST', headers: customer, payload: graphqlBody }, ctx())).body],
-      ['answerGraphql as customer, allow-list on', async () => (await answerGraphql(on, { method: 'POST', headers: customer, payload: graphqlBody }, ctx())).body],
+      [
+        'answerGraphql as customer, allow-list off',
+        async () => (await answerGraphql(off, { method: 'POST', headers: customer, payload: graphqlBody }, ctx())).body,
+      ],
+      [
+        'answerGraphql as customer, allow-list on',
+        async () => (await answerGraphql(on, { method: 'POST', headers: customer, payload: graphqlBody }, ctx())).body,
+      ],
     ];
     const expected = await ways[0]![1]();
     for (const [name, f] of ways) {
@@ -180,8 +205,17 @@ async function measureInProcess(databaseUrl: string, graphqlBody: string, reques
     const base = (name: string): number => median(cpu[name] ?? []);
     return ways.map(([name]) => {
       const us = base(name);
-      const ref = name.includes('allow-list on') ? base('answerGraphql as customer, allow-list off') : name.startsWith('answerRest') ? base('answerGraphql as admin') : us;
-      return { way: name, 'CPU µs/request': Number(us.toFixed(1)), 'vs its reference': `${((us / ref) * 100).toFixed(1)}%`, runs: (cpu[name] ?? []).map((x) => x.toFixed(1)).join(' / ') };
+      const ref = name.includes('allow-list on')
+        ? base('answerGraphql as customer, allow-list off')
+        : name.startsWith('answerRest')
+          ? base('answerGraphql as admin')
+          : us;
+      return {
+        way: name,
+        'CPU µs/request': Number(us.toFixed(1)),
+        'vs its reference': `${((us / ref) * 100).toFixed(1)}%`,
+        runs: (cpu[name] ?? []).map((x) => x.toFixed(1)).join(' / '),
+      };
     });
   } finally {
     await metadata.close();

@@ -83,7 +83,11 @@ const bench: CapabilityBench = async (ctx) => {
     }
     ctx.log(`${oneOffCount} one-off events created in ${((performance.now() - started) / 1000).toFixed(1)} s, due ${at}`);
     if (Date.now() > due) throw new Error('creating the events took past their due time; the lateness would be meaningless');
-    await waitFor('every one-off delivery', () => new Set(received.filter((r) => r.name === null).map((r) => r.id)).size >= oneOffCount, due - Date.now() + 60_000);
+    await waitFor(
+      'every one-off delivery',
+      () => new Set(received.filter((r) => r.name === null).map((r) => r.id)).size >= oneOffCount,
+      due - Date.now() + 60_000,
+    );
     const oneOff = received.filter((r) => r.name === null);
     const oneOffDoubles = oneOff.length - new Set(oneOff.map((r) => r.id)).size;
 

@@ -53,7 +53,11 @@ async function openSocket(url: string, onNext: (id: string, payload: unknown) =>
 
 /** Tracks `table` (metadata lives in the database: a second engine finds it tracked already). */
 async function track(engine: BenchEngine, table: string): Promise<void> {
-  const r = await fetch(`${engine.url}/v1/metadata`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'pg_track_table', args: { source: 'default', table } }) });
+  const r = await fetch(`${engine.url}/v1/metadata`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'pg_track_table', args: { source: 'default', table } }),
+  });
   const text = await r.text();
   if (r.status !== 200 && !text.includes('already-tracked')) throw new Error(`track ${table}: ${text}`);
 }
@@ -73,11 +77,23 @@ interface Window {
 function windowOf(a: Awaited<ReturnType<typeof counters>>, b: Awaited<ReturnType<typeof counters>>): Window {
   const s = (b.at - a.at) / 1000;
   // Our own two counter reads are transactions too.
-  return { statementsPerSecond: (b.xacts - a.xacts - 1) / s, pgCpuPercent: ((b.pgCpu - a.pgCpu) / (b.at - a.at)) * 100, engineCpuPercent: ((b.engineCpu - a.engineCpu) / (b.at - a.at)) * 100 };
+  return {
+    statementsPerSecond: (b.xacts - a.xacts - 1) / s,
+    pgCpuPercent: ((b.pgCpu - a.pgCpu) / (b.at - a.at)) * 100,
+    engineCpuPercent: ((b.engineCpu - a.engineCpu) / (b.at - a.at)) * 100,
+  };
 }
 
 /** One live-query run: setup, idle window, change window. */
-async function liveRun(ctx: CapabilityContext, url: string, mode: 'on change' | 'polling', subs: number, distinct: number, idleMs: number, changes: number): Promise<Record<string, string | number | null>> {
+async function liveRun(
+  ctx: CapabilityContext,
+  url: string,
+  mode: 'on change' | 'polling',
+  subs: number,
+  distinct: number,
+  idleMs: number,
+  changes: number,
+): Promise<Record<string, string | number | null>> {
   const engine = await startEngine(url, [], mode === 'polling' ? { ENGINE_GRAPHQL_LIVE_QUERIES_REFETCH_ON_CHANGE: 'false' } : {});
   const db = new pg.Client({ connectionString: url });
   await db.connect();
@@ -109,7 +125,11 @@ async function liveRun(ctx: CapabilityContext, url: string, mode: 'on change' | 
       const opened = await Promise.all(
         Array.from({ length: Math.min(50, socketCount - i) }, async (_, k) => {
           const n = i + k;
-          const ws = await openSocket(engine.url, (id, p) => onNext(`${n}:${id}`, p), (e) => errors.push(e));
+          const ws = await openSocket(
+            engine.url,
+            (id, p) => onNext(`${n}:${id}`, p),
+            (e) => errors.push(e),
+          );
           for (let j = 0; j < SUBS_PER_SOCKET; j++) {
             const id = ((n * SUBS_PER_SOCKET + j) % distinct) + 1;
             ws.send(JSON.stringify({ type: 'subscribe', id: String(j), payload: { query: LIVE, variables: { id } } }));
@@ -157,7 +177,7 @@ async function liveRun(ctx: CapabilityContext, url: string, mode: 'on change' | 
       'idle engine CPU %': round(idle.engineCpuPercent, 2),
       '1 change/s statements/s': round(busy.statementsPerSecond, 2),
       '1 change/s PG CPU %': round(busy.pgCpuPercent, 2),
-      'deliveries': `${latencies.length}/${expected}`,
+      deliveries: `${latencies.length}/${expected}`,
       'change→client p50 ms': round(percentile(latencies, 50), 0),
       'change→client p99 ms': round(percentile(latencies, 99), 0),
       errors: errors.length,
@@ -187,7 +207,11 @@ async function streamRun(ctx: CapabilityContext, url: string, subs: number, rate
       for (const r of batch) lags.push(now - Number(r.at));
     };
     for (let i = 0; i < Math.ceil(subs / SUBS_PER_SOCKET); i++) {
-      const ws = await openSocket(engine.url, (id, p) => onNext(id, p), (e) => errors.push(e));
+      const ws = await openSocket(
+        engine.url,
+        (id, p) => onNext(id, p),
+        (e) => errors.push(e),
+      );
       for (let j = 0; j < SUBS_PER_SOCKET; j++) ws.send(JSON.stringify({ type: 'subscribe', id: String(j), payload: { query: STREAM } }));
       sockets.push(ws);
     }
@@ -228,18 +252,21 @@ const bench: CapabilityBench = async (ctx) => {
   const idleMs = ctx.quick ? 3000 : 30_000;
   const changes = ctx.quick ? 3 : 15;
   const url = await ctx.postgres.createDatabase(`subs_${Date.now()}`);
-  await ctx.postgres.sql(url.slice(url.lastIndexOf('/') + 1), `
+  await ctx.postgres.sql(
+    url.slice(url.lastIndexOf('/') + 1),
+    `
     CREATE TABLE counters (id int PRIMARY KEY, value int NOT NULL DEFAULT 0, label text NOT NULL DEFAULT 'x');
     INSERT INTO counters (id) SELECT generate_series(1, ${distinct});
     CREATE TABLE events (id bigserial PRIMARY KEY, at bigint NOT NULL);
-  `);
+  `,
+  );
   // Autovacuum of the fresh table would otherwise land in the first idle window.
   await ctx.postgres.sql(url.slice(url.lastIndexOf('/') + 1), 'VACUUM ANALYZE counters');
   // PostgreSQL's own background work, with no engine running: the floor of every idle figure.
   const b0 = await postgresCpuMs(Number(ctx.postgres.postmasterPid));
   const bt = performance.now();
   await sleep(idleMs);
-  const baseline = ((await postgresCpuMs(Number(ctx.postgres.postmasterPid))) - b0) / (performance.now() - bt) * 100;
+  const baseline = (((await postgresCpuMs(Number(ctx.postgres.postmasterPid))) - b0) / (performance.now() - bt)) * 100;
   const live: Record<string, string | number | null>[] = [];
   for (const mode of ['on change', 'polling'] as const) live.push(await liveRun(ctx, url, mode, subs, distinct, idleMs, changes));
   const streams = [await streamRun(ctx, url, ctx.quick ? 100 : 1000, ctx.quick ? 200 : 1000, ctx.quick ? 3 : 10)];
@@ -254,7 +281,10 @@ const bench: CapabilityBench = async (ctx) => {
   const pollOver = over(poll);
   const ratio = onOver !== null && pollOver !== null && pollOver > 0 ? (onOver / pollOver) * 100 : null;
   const tables: CapabilityTable[] = [
-    { title: `Live queries: ${subs} subscribers, ${distinct} distinct variables, ${subs / SUBS_PER_SOCKET} sockets, refetch interval 1 s, batch 100`, rows: live },
+    {
+      title: `Live queries: ${subs} subscribers, ${distinct} distinct variables, ${subs / SUBS_PER_SOCKET} sockets, refetch interval 1 s, batch 100`,
+      rows: live,
+    },
     { title: 'Streaming subscriptions (events_stream, batch_size 100)', rows: streams },
   ];
   return {
@@ -262,7 +292,7 @@ const bench: CapabilityBench = async (ctx) => {
     notes: [
       `PostgreSQL CPU with no engine running (its background work): ${baseline.toFixed(2)}% of a core. Above each run's engine without subscribers, idle PostgreSQL CPU with refetch on change is ${onOver?.toFixed(2) ?? 'n/a'}% against ${pollOver?.toFixed(2) ?? 'n/a'}% polling: ${ratio === null ? 'n/a' : `${ratio.toFixed(1)}%`} of polling's (goal: under 5%; /proc counts CPU in 10 ms ticks).`,
       'Latency: from just before the UPDATE is sent until a subscriber of that row receives the new value (client and engine on this machine).',
-      'statements/s: committed transactions of the database per second (each multiplexed statement is one; the bench client\'s UPDATEs count too; the engine\'s metadata store checks its version every 10 s even while listening).',
+      "statements/s: committed transactions of the database per second (each multiplexed statement is one; the bench client's UPDATEs count too; the engine's metadata store checks its version every 10 s even while listening).",
       'PostgreSQL on the same 2-core machine as the engine and the client; engine and PostgreSQL CPU % are of one core.',
     ],
   };

@@ -47,8 +47,17 @@ export function scaleCounts(scale: number): ScaleCounts {
 
 /** The tables the generator makes, in dependency order (metadata tracks these). */
 export const GENERATED_TABLES = [
-  'artists', 'albums', 'genres', 'media_types', 'tracks', 'employees', 'customers',
-  'invoices', 'invoice_lines', 'playlists', 'playlist_track',
+  'artists',
+  'albums',
+  'genres',
+  'media_types',
+  'tracks',
+  'employees',
+  'customers',
+  'invoices',
+  'invoice_lines',
+  'playlists',
+  'playlist_track',
 ] as const;
 
 const DDL = `
@@ -106,12 +115,121 @@ function pick(words: readonly string[], i: string, prime: number): string {
   return `(ARRAY[${list}])[1 + ${spread(i, prime, words.length)}]`;
 }
 
-const ADJECTIVES = ['Electric', 'Blue', 'Silent', 'Golden', 'Broken', 'Wild', 'Midnight', 'Velvet', 'Heavy', 'Lost', 'Neon', 'Iron', 'Sweet', 'Dark', 'Crystal', 'Hollow', 'Burning', 'Paper', 'Stone', 'Rock'];
-const NOUNS = ['Hearts', 'Roads', 'Rock', 'Dreams', 'Machines', 'Rivers', 'Echoes', 'Lights', 'Shadows', 'Waves', 'Kings', 'Angels', 'Storms', 'Stars', 'Tides', 'Ghosts', 'Roll', 'Bells', 'Wolves', 'Fires', 'Songs', 'Days', 'Nights'];
-const FIRST = ['Ana', 'Ben', 'Chloe', 'Diego', 'Emma', 'Farid', 'Greta', 'Hugo', 'Ines', 'Jonas', 'Kira', 'Luca', 'Mara', 'Nils', 'Olga', 'Pedro', 'Quinn', 'Rosa', 'Sven', 'Tara'];
-const LAST = ['Silva', 'Meyer', 'Dubois', 'Rossi', 'Novak', 'Jensen', 'Kowalski', 'Garcia', 'Smith', 'Tanaka', 'Moreau', 'Schmidt', 'Larsen', 'Costa', 'Horvat', 'Murphy'];
+const ADJECTIVES = [
+  'Electric',
+  'Blue',
+  'Silent',
+  'Golden',
+  'Broken',
+  'Wild',
+  'Midnight',
+  'Velvet',
+  'Heavy',
+  'Lost',
+  'Neon',
+  'Iron',
+  'Sweet',
+  'Dark',
+  'Crystal',
+  'Hollow',
+  'Burning',
+  'Paper',
+  'Stone',
+  'Rock',
+];
+const NOUNS = [
+  'Hearts',
+  'Roads',
+  'Rock',
+  'Dreams',
+  'Machines',
+  'Rivers',
+  'Echoes',
+  'Lights',
+  'Shadows',
+  'Waves',
+  'Kings',
+  'Angels',
+  'Storms',
+  'Stars',
+  'Tides',
+  'Ghosts',
+  'Roll',
+  'Bells',
+  'Wolves',
+  'Fires',
+  'Songs',
+  'Days',
+  'Nights',
+];
+const FIRST = [
+  'Ana',
+  'Ben',
+  'Chloe',
+  'Diego',
+  'Emma',
+  'Farid',
+  'Greta',
+  'Hugo',
+  'Ines',
+  'Jonas',
+  'Kira',
+  'Luca',
+  'Mara',
+  'Nils',
+  'Olga',
+  'Pedro',
+  'Quinn',
+  'Rosa',
+  'Sven',
+  'Tara',
+];
+const LAST = [
+  'Silva',
+  'Meyer',
+  'Dubois',
+  'Rossi',
+  'Novak',
+  'Jensen',
+  'Kowalski',
+  'Garcia',
+  'Smith',
+  'Tanaka',
+  'Moreau',
+  'Schmidt',
+  'Larsen',
+  'Costa',
+  'Horvat',
+  'Murphy',
+];
 const COUNTRIES = ['Brazil', 'Germany', 'Canada', 'USA', 'France', 'Norway', 'Czech Republic', 'Portugal', 'India', 'Chile', 'Italy', 'Poland'];
-const GENRES = ['Rock', 'Jazz', 'Metal', 'Alternative & Punk', 'Rock And Roll', 'Blues', 'Latin', 'Reggae', 'Pop', 'Soundtrack', 'Bossa Nova', 'Easy Listening', 'Heavy Metal', 'R&B/Soul', 'Electronica/Dance', 'World', 'Hip Hop/Rap', 'Science Fiction', 'TV Shows', 'Sci Fi & Fantasy', 'Drama', 'Comedy', 'Alternative', 'Classical', 'Opera'];
+const GENRES = [
+  'Rock',
+  'Jazz',
+  'Metal',
+  'Alternative & Punk',
+  'Rock And Roll',
+  'Blues',
+  'Latin',
+  'Reggae',
+  'Pop',
+  'Soundtrack',
+  'Bossa Nova',
+  'Easy Listening',
+  'Heavy Metal',
+  'R&B/Soul',
+  'Electronica/Dance',
+  'World',
+  'Hip Hop/Rap',
+  'Science Fiction',
+  'TV Shows',
+  'Sci Fi & Fantasy',
+  'Drama',
+  'Comedy',
+  'Alternative',
+  'Classical',
+  'Opera',
+];
 const MEDIA = ['MPEG audio file', 'Protected AAC audio file', 'Protected MPEG-4 video file', 'Purchased AAC audio file', 'AAC audio file'];
 
 /** The SQL that creates and fills a Chinook-shaped database at scale factor `scale`. */
@@ -160,7 +278,9 @@ INSERT INTO playlist_track (playlist_id, track_id)
   SELECT 1 + ((i - 1) % ${c.playlists}), 1 + ((((i - 1) / ${c.playlists}) + ((i - 1) % ${c.playlists}) * 97) % ${c.tracks})
   FROM generate_series(1, ${c.playlistTracks}) i;
 ${INDEXES}
-${GENERATED_TABLES.filter((t) => t !== 'playlist_track').map((t) => `SELECT setval(pg_get_serial_sequence('${t}', 'id'), (SELECT max(id) FROM ${t}));`).join('\n')}
+${GENERATED_TABLES.filter((t) => t !== 'playlist_track')
+  .map((t) => `SELECT setval(pg_get_serial_sequence('${t}', 'id'), (SELECT max(id) FROM ${t}));`)
+  .join('\n')}
 ANALYZE;
 `;
 }

@@ -25,7 +25,10 @@ export interface Dataset {
 
 /** Parses `chinook,sf1,sf10` into names; unknown names are errors. */
 export function parseDatasets(list: string): DatasetName[] {
-  const names = list.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const names = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   for (const n of names) if (n !== 'chinook' && !/^sf[1-9]\d*$/.test(n)) throw new Error(`unknown data set "${n}" (chinook or sf<N>)`);
   return names;
 }

@@ -107,7 +107,11 @@ export async function prepareCells(peers: PeerSet, workload: Workload): Promise<
       const label = `${op.name} as ${role}`;
       if (role === 'customer' && op.customerNotApplicable !== null) {
         // Engine must refuse it exactly as v2 would; otherwise the bench's premise is wrong.
-        const r = await post(`${peers.engine.url}/v1/graphql`, JSON.stringify({ query: workload.engineQuery.get(op.name), operationName: op.name, variables: op.variables }), engineHeaders(role));
+        const r = await post(
+          `${peers.engine.url}/v1/graphql`,
+          JSON.stringify({ query: workload.engineQuery.get(op.name), operationName: op.name, variables: op.variables }),
+          engineHeaders(role),
+        );
         if (!r.text.includes('"errors"')) throw new Error(`${label}: expected Engine to refuse it (${op.customerNotApplicable}), got ${r.text.slice(0, 300)}`);
         cells.push({ op, role, targets: null, notApplicable: op.customerNotApplicable });
         continue;
@@ -117,9 +121,14 @@ export async function prepareCells(peers: PeerSet, workload: Workload): Promise<
       dataOf('engine', label, e);
       // The statement Engine runs for this request, with its arguments, from explain.
       const user = role === 'admin' ? {} : { 'x-engine-role': 'customer', 'x-engine-user-id': String(CUSTOMER_ID) };
-      const ex = await post(`${peers.engine.url}/v1/graphql/explain`, JSON.stringify({ query: { query: workload.engineQuery.get(op.name), operationName: op.name, variables: op.variables }, user }), {});
+      const ex = await post(
+        `${peers.engine.url}/v1/graphql/explain`,
+        JSON.stringify({ query: { query: workload.engineQuery.get(op.name), operationName: op.name, variables: op.variables }, user }),
+        {},
+      );
       const explained = JSON.parse(ex.text) as Array<{ field: string; sql: string; prepared_arguments?: unknown[] }>;
-      if (ex.status !== 200 || !Array.isArray(explained) || explained.length !== 1) throw new Error(`${label}: explain answered ${ex.status} ${ex.text.slice(0, 300)}`);
+      if (ex.status !== 200 || !Array.isArray(explained) || explained.length !== 1)
+        throw new Error(`${label}: explain answered ${ex.status} ${ex.text.slice(0, 300)}`);
       const only = explained[0];
       if (only?.prepared_arguments === undefined) throw new Error(`${label}: explain gave no prepared_arguments`);
       const key = `${op.name}.${role}`;

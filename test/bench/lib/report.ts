@@ -119,14 +119,28 @@ export function renderMarkdown(r: BenchReport): string {
   const lines: string[] = [];
   lines.push(`# Engine benchmark (${r.startedAt})`, '');
   lines.push(`Command: \`${r.command}\``, '');
-  lines.push('Machine: ' + Object.entries(r.machine).map(([k, v]) => `${k} ${v}`).join('; '), '');
-  lines.push('Settings: ' + Object.entries(r.settings).map(([k, v]) => `${k} ${String(v)}`).join('; '), '');
+  lines.push(
+    'Machine: ' +
+      Object.entries(r.machine)
+        .map(([k, v]) => `${k} ${v}`)
+        .join('; '),
+    '',
+  );
+  lines.push(
+    'Settings: ' +
+      Object.entries(r.settings)
+        .map(([k, v]) => `${k} ${String(v)}`)
+        .join('; '),
+    '',
+  );
   for (const n of r.notes) lines.push(`- ${n}`);
   lines.push('');
   const datasets = [...new Set(r.summary.map((s) => s.dataset))];
   for (const ds of datasets) {
     lines.push(`## Data set \`${ds}\` (idle Engine RSS after setup: ${fmt(r.idleEngineRssMiB[ds] ?? undefined)} MiB)`, '');
-    lines.push('| operation | role | Engine req/s | PostGraphile req/s | raw SQL req/s | Engine/PostGraphile | Engine/raw | Engine p50 / p99 ms | PostGraphile p50 / p99 ms | raw p50 / p99 ms | CPU µs/req server + PG: Engine | PostGraphile | raw | Engine RSS MiB | PostGraphile RSS MiB | response bytes |');
+    lines.push(
+      '| operation | role | Engine req/s | PostGraphile req/s | raw SQL req/s | Engine/PostGraphile | Engine/raw | Engine p50 / p99 ms | PostGraphile p50 / p99 ms | raw p50 / p99 ms | CPU µs/req server + PG: Engine | PostGraphile | raw | Engine RSS MiB | PostGraphile RSS MiB | response bytes |',
+    );
     lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const s of r.summary.filter((x) => x.dataset === ds)) {
       if (s.notApplicable !== null) {
@@ -151,7 +165,10 @@ export function renderMarkdown(r: BenchReport): string {
   lines.push('');
   if (r.scale !== null) {
     const s = r.scale;
-    lines.push(`## Metadata at scale: ${s.tables} tables, ${s.foreignKeys} foreign keys (one relationship each way), ${s.roles} roles with select permissions on every table`, '');
+    lines.push(
+      `## Metadata at scale: ${s.tables} tables, ${s.foreignKeys} foreign keys (one relationship each way), ${s.roles} roles with select permissions on every table`,
+      '',
+    );
     lines.push('| measure | value |', '|---|---:|');
     lines.push(`| metadata document | ${(s.metadataBytes / 1024 / 1024).toFixed(1)} MiB |`);
     lines.push(`| replace_metadata (answer) | ${fmt(s.replaceMetadataMs)} ms |`);
@@ -167,7 +184,10 @@ export function renderMarkdown(r: BenchReport): string {
     lines.push(`| RSS with every role schema built | ${fmt(s.rssReadyMiB ?? undefined)} MiB |`);
     lines.push(`| RSS after restart, every role schema built | ${fmt(s.rssAfterRestartMiB ?? undefined)} MiB |`);
     lines.push('');
-    lines.push('Hasura v2 reference (user reports, not measured here): ~30 s to track one table at 2,000 tables (#9989); ~10.7 GiB RSS at 5,000 tables × 11 roles (#10315).', '');
+    lines.push(
+      'Hasura v2 reference (user reports, not measured here): ~30 s to track one table at 2,000 tables (#9989); ~10.7 GiB RSS at 5,000 tables × 11 roles (#10315).',
+      '',
+    );
   }
   return lines.join('\n');
 }
@@ -197,7 +217,9 @@ export function renderSvg(r: BenchReport): string {
   out.push(`<rect width="100%" height="100%" fill="white"/>`);
   out.push(`<text x="${left}" y="20" font-size="14" font-weight="bold">Requests per second (median of repeats; higher is better)</text>`);
   PEERS.forEach((p, i) => {
-    out.push(`<rect x="${left + 420 + i * 130}" y="10" width="12" height="12" fill="${COLORS[p]}"/><text x="${left + 436 + i * 130}" y="20">${LABELS[p]}</text>`);
+    out.push(
+      `<rect x="${left + 420 + i * 130}" y="10" width="12" height="12" fill="${COLORS[p]}"/><text x="${left + 436 + i * 130}" y="20">${LABELS[p]}</text>`,
+    );
   });
   datasets.forEach((ds, di) => {
     const mine = rows.filter((s) => s.dataset === ds);
@@ -208,14 +230,18 @@ export function renderSvg(r: BenchReport): string {
     out.push(`<text x="${left}" y="${y0 + 12}" font-weight="bold">data set ${esc(ds)}</text>`);
     for (let t = 0; t <= niceMax; t += niceMax / 5) {
       const y = y0 + 20 + plotH - (t / niceMax) * plotH;
-      out.push(`<line x1="${left}" x2="${width - 20}" y1="${y}" y2="${y}" stroke="#e2e8f0"/><text x="${left - 6}" y="${y + 4}" text-anchor="end">${Math.round(t)}</text>`);
+      out.push(
+        `<line x1="${left}" x2="${width - 20}" y1="${y}" y2="${y}" stroke="#e2e8f0"/><text x="${left - 6}" y="${y + 4}" text-anchor="end">${Math.round(t)}</text>`,
+      );
     }
     mine.forEach((s, gi) => {
       const gx = left + 10 + gi * groupW;
       PEERS.forEach((p, pi) => {
         const v = s.peers[p]?.rps ?? 0;
         const h = (v / niceMax) * plotH;
-        out.push(`<rect x="${gx + pi * barW}" y="${y0 + 20 + plotH - h}" width="${barW - 2}" height="${h}" fill="${COLORS[p]}"><title>${esc(`${s.op} ${s.role} ${LABELS[p]}: ${v.toFixed(0)} req/s`)}</title></rect>`);
+        out.push(
+          `<rect x="${gx + pi * barW}" y="${y0 + 20 + plotH - h}" width="${barW - 2}" height="${h}" fill="${COLORS[p]}"><title>${esc(`${s.op} ${s.role} ${LABELS[p]}: ${v.toFixed(0)} req/s`)}</title></rect>`,
+        );
       });
       const lx = gx + (PEERS.length * barW) / 2;
       const ly = y0 + 20 + plotH + 10;

@@ -26,7 +26,9 @@ function foreignKeys(i: number): Array<[string, number]> {
 
 /** The CREATE TABLE of table i. */
 export function createTableSql(i: number): string {
-  const fks = foreignKeys(i).map(([col, ref]) => `, ${col} int REFERENCES ${tableName(ref)} (id)`).join('');
+  const fks = foreignKeys(i)
+    .map(([col, ref]) => `, ${col} int REFERENCES ${tableName(ref)} (id)`)
+    .join('');
   return `CREATE TABLE ${tableName(i)} (id serial PRIMARY KEY, name text NOT NULL, value int, owner_id int, created_at timestamptz DEFAULT now()${fks});`;
 }
 
@@ -34,11 +36,22 @@ type Json = Record<string, unknown>;
 
 /** The metadata of table i of n: its relationships and the select permissions of `roles` roles. */
 export function tableEntry(i: number, n: number, roles: number): Json {
-  const objects = foreignKeys(i).map(([col, ref]) => ({ name: `${col === 'a_id' ? 'prev' : 'half'}_${tableName(ref)}`, using: { foreign_key_constraint_on: col } }));
+  const objects = foreignKeys(i).map(([col, ref]) => ({
+    name: `${col === 'a_id' ? 'prev' : 'half'}_${tableName(ref)}`,
+    using: { foreign_key_constraint_on: col },
+  }));
   const arrays: Json[] = [];
-  if (i + 1 <= n) arrays.push({ name: `next_${tableName(i + 1)}s`, using: { foreign_key_constraint_on: { table: { schema: 'public', name: tableName(i + 1) }, column: 'a_id' } } });
+  if (i + 1 <= n)
+    arrays.push({
+      name: `next_${tableName(i + 1)}s`,
+      using: { foreign_key_constraint_on: { table: { schema: 'public', name: tableName(i + 1) }, column: 'a_id' } },
+    });
   for (const j of [2 * i, 2 * i + 1]) {
-    if (j > 2 && j <= n) arrays.push({ name: `double_${tableName(j)}s`, using: { foreign_key_constraint_on: { table: { schema: 'public', name: tableName(j) }, column: 'b_id' } } });
+    if (j > 2 && j <= n)
+      arrays.push({
+        name: `double_${tableName(j)}s`,
+        using: { foreign_key_constraint_on: { table: { schema: 'public', name: tableName(j) }, column: 'b_id' } },
+      });
   }
   const perms = Array.from({ length: roles }, (_, r) => ({
     role: `role_${r + 1}`,
@@ -55,7 +68,11 @@ export function tableEntry(i: number, n: number, roles: number): Json {
 }
 
 async function gql(url: string, query: string, headers: Record<string, string> = {}): Promise<void> {
-  const res = await fetch(`${url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
+  const res = await fetch(`${url}/v1/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query }),
+  });
   const text = await res.text();
   if (!res.ok || text.includes('"errors"')) throw new Error(`query failed: ${text.slice(0, 400)}`);
 }
@@ -96,7 +113,14 @@ export async function runScaleBench(pg: BenchPostgres, tables: number, roles: nu
 
     // One more table: made through run_sql (which re-introspects), then tracked on its own.
     const extra = tableName(tables + 1);
-    await metadataCall(engine.url, { type: 'run_sql', args: { source: 'default', sql: `CREATE TABLE ${extra} (id serial PRIMARY KEY, name text, a_id int REFERENCES ${tableName(tables)} (id));` } }, '/v2/query');
+    await metadataCall(
+      engine.url,
+      {
+        type: 'run_sql',
+        args: { source: 'default', sql: `CREATE TABLE ${extra} (id serial PRIMARY KEY, name text, a_id int REFERENCES ${tableName(tables)} (id));` },
+      },
+      '/v2/query',
+    );
     await allRolesAnswer(engine.url, tableName(tables), roles);
     t = performance.now();
     await metadataCall(engine.url, { type: 'pg_track_table', args: { source: 'default', table: { schema: 'public', name: extra } } });
@@ -112,7 +136,9 @@ export async function runScaleBench(pg: BenchPostgres, tables: number, roles: nu
     await metadataCall(engine.url, { type: 'pg_track_table', args: { source: 'default', table: { schema: 'public', name: external } } });
     const trackExternalMs = performance.now() - t;
     await gql(engine.url, `{ ${external}(limit: 1) { id } }`);
-    log(`scale: replace ${replaceMetadataMs.toFixed(0)} ms (ready ${replaceToReadyMs.toFixed(0)} ms), track one more ${trackOneMoreMs.toFixed(0)} ms (ready ${trackToReadyMs.toFixed(0)} ms), track one made outside ${trackExternalMs.toFixed(0)} ms`);
+    log(
+      `scale: replace ${replaceMetadataMs.toFixed(0)} ms (ready ${replaceToReadyMs.toFixed(0)} ms), track one more ${trackOneMoreMs.toFixed(0)} ms (ready ${trackToReadyMs.toFixed(0)} ms), track one made outside ${trackExternalMs.toFixed(0)} ms`,
+    );
 
     await engine.stop();
     t = performance.now();

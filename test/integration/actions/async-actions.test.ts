@@ -57,7 +57,11 @@ async function start(): Promise<EngineProcess> {
 }
 
 async function result(url: string, id: string, headers: Record<string, string> = USER): Promise<any> {
-  const r = await post(`${url}/v1/graphql`, { query: 'query($id: uuid!) { work(id: $id) { id created_at output { n who } errors } }', variables: { id } }, headers);
+  const r = await post(
+    `${url}/v1/graphql`,
+    { query: 'query($id: uuid!) { work(id: $id) { id created_at output { n who } errors } }', variables: { id } },
+    headers,
+  );
   return r.data === undefined || r.data === null ? r : r.data.work;
 }
 
@@ -82,8 +86,23 @@ describe('asynchronous actions', () => {
   it('are defined as mutations with an object output', async () => {
     a = await start();
     const md = (type: string, args: unknown): Promise<any> => post(`${a.url}/v1/metadata`, { type, args });
-    expect(await md('set_custom_types', { objects: [{ name: 'WorkOutput', fields: [{ name: 'n', type: 'Int!' }, { name: 'who', type: 'String' }] }] })).toEqual({ message: 'success' });
-    const query = await md('create_action', { name: 'q', definition: { kind: 'asynchronous', type: 'query', output_type: 'WorkOutput', handler: handler.url } });
+    expect(
+      await md('set_custom_types', {
+        objects: [
+          {
+            name: 'WorkOutput',
+            fields: [
+              { name: 'n', type: 'Int!' },
+              { name: 'who', type: 'String' },
+            ],
+          },
+        ],
+      }),
+    ).toEqual({ message: 'success' });
+    const query = await md('create_action', {
+      name: 'q',
+      definition: { kind: 'asynchronous', type: 'query', output_type: 'WorkOutput', handler: handler.url },
+    });
     expect(query.error).toContain('asynchronous action must be a mutation');
     const def = { kind: 'asynchronous', arguments: [{ name: 'n', type: 'Int!' }], output_type: 'WorkOutput', handler: handler.url, timeout: 2 };
     expect(await md('create_action', { name: 'work', definition: def })).toEqual({ message: 'success' });

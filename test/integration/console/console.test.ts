@@ -18,7 +18,7 @@ import { loadConsoleAssets } from '../../../engine/console/assets.ts';
 const SECRET = 'console-s3cret';
 /** Every wait is bounded: 30 s covers a page action on two busy cores. */
 const WAIT_MS = 30_000;
-const eventually = <T,>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: WAIT_MS, interval: 100 });
+const eventually = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: WAIT_MS, interval: 100 });
 const chromiumPath = systemChromium();
 // CI installs Chromium (.ci/run); elsewhere the browser part says why it skips.
 if (chromiumPath === null && process.env['CI'] === 'true') throw new Error('CI=true but no Chromium: .ci/run should have installed it');
@@ -191,7 +191,13 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     expect(res.body).toEqual({
       data: {
         authors: [
-          { name: 'Ada', articles: [{ title: 'Engines', author: { name: 'Ada' } }, { title: 'Drafts', author: { name: 'Ada' } }] },
+          {
+            name: 'Ada',
+            articles: [
+              { title: 'Engines', author: { name: 'Ada' } },
+              { title: 'Drafts', author: { name: 'Ada' } },
+            ],
+          },
           { name: 'Brian', articles: [{ title: 'Compilers', author: { name: 'Brian' } }] },
         ],
       },
@@ -284,7 +290,9 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
       metadata: { sources: Array<{ tables: Array<{ table: { name: string }; select_permissions?: unknown[] }> }> };
     };
     const articles = exported.metadata.sources[0]!.tables.find((t) => t.table.name === 'articles')!;
-    expect(articles.select_permissions).toEqual([{ role: 'user', permission: { columns: ['id', 'title'], filter: { published: { _eq: true } }, limit: 10, allow_aggregations: false } }]);
+    expect(articles.select_permissions).toEqual([
+      { role: 'user', permission: { columns: ['id', 'title'], filter: { published: { _eq: true } }, limit: 10, allow_aggregations: false } },
+    ]);
   });
 
   it('API explorer: a query as that role sees only the permitted rows; the SQL is shown', async () => {

@@ -58,7 +58,10 @@ describe('an enum table', () => {
 
   it('gives referencing columns the enum type in outputs, filters and inputs', async () => {
     const f = await gql('{ __type(name: "article") { fields { name type { kind ofType { name kind } } } } }');
-    expect(f.data.__type.fields.find((x: any) => x.name === 'status').type).toEqual({ kind: 'NON_NULL', ofType: { name: 'article_status_enum', kind: 'ENUM' } });
+    expect(f.data.__type.fields.find((x: any) => x.name === 'status').type).toEqual({
+      kind: 'NON_NULL',
+      ofType: { name: 'article_status_enum', kind: 'ENUM' },
+    });
     const q = await gql('{ article(where: {status: {_eq: published}}) { id status } }');
     expect(q).toEqual({ data: { article: [{ id: 2, status: 'published' }] } });
     const inList = await gql('{ article(where: {status: {_in: [draft, published]}}, order_by: {id: asc}) { id } }');
@@ -93,9 +96,7 @@ describe('an enum table changed under the engine', () => {
     expect((await md('reload_metadata', {})).status).toBe(200);
     const inc = (await md('get_inconsistent_metadata', {})).body;
     expect(inc.is_consistent).toBe(false);
-    expect(inc.inconsistent_objects).toContainEqual(
-      expect.objectContaining({ type: 'table', reason: expect.stringContaining('"not valid"') }),
-    );
+    expect(inc.inconsistent_objects).toContainEqual(expect.objectContaining({ type: 'table', reason: expect.stringContaining('"not valid"') }));
     // The referencing table stays; its column falls back to the plain scalar.
     const f = await gql('{ __type(name: "article") { fields { name type { ofType { name } } } } }');
     expect(f.data.__type.fields.find((x: any) => x.name === 'status').type.ofType.name).toBe('String');

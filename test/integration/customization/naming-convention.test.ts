@@ -27,7 +27,12 @@ beforeAll(async () => {
     args: [
       {
         type: 'pg_add_source',
-        args: { name: 'default', replace_configuration: true, configuration: { connection_info: { database_url: db.url } }, customization: { naming_convention: 'graphql-default' } },
+        args: {
+          name: 'default',
+          replace_configuration: true,
+          configuration: { connection_info: { database_url: db.url } },
+          customization: { naming_convention: 'graphql-default' },
+        },
       },
       { type: 'pg_track_table', args: { table: 'profile_status', is_enum: true } },
       { type: 'pg_track_table', args: { table: 'author_profile' } },
@@ -69,21 +74,28 @@ describe('graphql-default', () => {
   });
 
   it('mutations and functions follow the convention', async () => {
-    const m = await gql('mutation ($o: AuthorProfileInsertInput!) { insertAuthorProfileOne(object: $o) { id firstName } updateAuthorProfileByPk(pkColumns: {id: 2}, _set: {lastName: "Rex"}) { lastName } }', {
-      o: { id: 4, firstName: 'Dan', status: 'away' },
-    });
+    const m = await gql(
+      'mutation ($o: AuthorProfileInsertInput!) { insertAuthorProfileOne(object: $o) { id firstName } updateAuthorProfileByPk(pkColumns: {id: 2}, _set: {lastName: "Rex"}) { lastName } }',
+      {
+        o: { id: 4, firstName: 'Dan', status: 'away' },
+      },
+    );
     expect(m).toEqual({ data: { insertAuthorProfileOne: { id: 4, firstName: 'Dan' }, updateAuthorProfileByPk: { lastName: 'Rex' } } });
     const f = await gql('{ searchProfiles(args: {q: "d"}) { id } searchProfilesAggregate(args: {q: "a"}) { aggregate { count } } }');
     expect(f).toEqual({ data: { searchProfiles: [{ id: 4 }], searchProfilesAggregate: { aggregate: { count: 1 } } } });
   });
 
   it('introspection shows the client names', async () => {
-    const t = await gql('{ __type(name: "AuthorProfileBoolExp") { inputFields { name } } s: __type(name: "StringComparisonExp") { inputFields { name } } e: __type(name: "ProfileStatusEnum") { enumValues { name } } }');
+    const t = await gql(
+      '{ __type(name: "AuthorProfileBoolExp") { inputFields { name } } s: __type(name: "StringComparisonExp") { inputFields { name } } e: __type(name: "ProfileStatusEnum") { enumValues { name } } }',
+    );
     expect(t.data.__type.inputFields.map((f: any) => f.name)).toEqual(expect.arrayContaining(['_and', 'firstName', 'lastName', 'status']));
     expect(t.data.s.inputFields.map((f: any) => f.name)).toEqual(expect.arrayContaining(['_eq', '_isNull', '_nilike']));
     expect(t.data.e.enumValues.map((v: any) => v.name)).toEqual(['active', 'away']);
     const q = await gql('{ __schema { queryType { fields { name } } } }');
-    expect(q.data.__schema.queryType.fields.map((f: any) => f.name)).toEqual(expect.arrayContaining(['authorProfile', 'authorProfileByPk', 'authorProfileAggregate', 'searchProfiles']));
+    expect(q.data.__schema.queryType.fields.map((f: any) => f.name)).toEqual(
+      expect.arrayContaining(['authorProfile', 'authorProfileByPk', 'authorProfileAggregate', 'searchProfiles']),
+    );
   });
 
   it('is refused while another source keeps the default convention', async () => {

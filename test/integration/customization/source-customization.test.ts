@@ -78,7 +78,15 @@ describe('source customization', () => {
 
   it('prefixes and suffixes the generated type names of the source', async () => {
     const names = (await gql('{ __schema { types { name } } }')).data.__schema.types.map((t: any) => t.name);
-    for (const n of ['Lib_author_T', 'Lib_author_bool_exp_T', 'Lib_author_order_by_T', 'Lib_status_enum_T', 'Lib_search_authors_args_T', 'Lib_author_insert_input_T', 'Lib_lib_mutation_frontend_T']) {
+    for (const n of [
+      'Lib_author_T',
+      'Lib_author_bool_exp_T',
+      'Lib_author_order_by_T',
+      'Lib_status_enum_T',
+      'Lib_search_authors_args_T',
+      'Lib_author_insert_input_T',
+      'Lib_lib_mutation_frontend_T',
+    ]) {
       expect(names).toContain(n);
     }
     // The subscription root's namespace type, and the stream cursor inputs, customized like the others.
@@ -90,7 +98,9 @@ describe('source customization', () => {
   });
 
   it('namespaces mutations too', async () => {
-    const m = await gql('mutation { lib { p_insert_author_one_s(object: {id: 3, name: "Lib Cid", status: active}) { id } } insert_author_one(object: {id: 2, name: "Main Bob"}) { id } }');
+    const m = await gql(
+      'mutation { lib { p_insert_author_one_s(object: {id: 3, name: "Lib Cid", status: active}) { id } } insert_author_one(object: {id: 2, name: "Main Bob"}) { id } }',
+    );
     expect(m).toEqual({ data: { lib: { p_insert_author_one_s: { id: 3 } }, insert_author_one: { id: 2 } } });
     expect((await lib.sql('SELECT count(*)::int AS n FROM author')).rows[0].n).toBe(3);
   });

@@ -45,10 +45,14 @@ describe('event trigger capture', () => {
     expect(r.status, r.text).toBe(200);
     expect(await dbTriggers()).toEqual(['notify_engine_author_changes_DELETE', 'notify_engine_author_changes_INSERT', 'notify_engine_author_changes_UPDATE']);
 
-    const ins = await s.engine.graphql('mutation ($m: json) { insert_authors_one(object: {name: "Ann", meta: $m}) { id } }', { m: { a: 1 } }, {
-      'x-engine-role': 'admin',
-      'x-engine-user-id': '42',
-    });
+    const ins = await s.engine.graphql(
+      'mutation ($m: json) { insert_authors_one(object: {name: "Ann", meta: $m}) { id } }',
+      { m: { a: 1 } },
+      {
+        'x-engine-role': 'admin',
+        'x-engine-user-id': '42',
+      },
+    );
     expect(ins.body).toEqual({ data: { insert_authors_one: { id: 1 } } });
     // A change outside the engine carries no session.
     await s.db.sql(`UPDATE authors SET bio = 'only bio' WHERE id = 1`);
@@ -71,7 +75,9 @@ describe('event trigger capture', () => {
 
   it('writes no event for a rolled-back change', async () => {
     const before = (await events('author_changes')).length;
-    const r = await s.engine.graphql<any>('mutation { a: insert_authors_one(object: {name: "Bo"}) { id } b: insert_books_one(object: {title: "x", author_id: 999}) { id } }');
+    const r = await s.engine.graphql<any>(
+      'mutation { a: insert_authors_one(object: {name: "Bo"}) { id } b: insert_books_one(object: {title: "x", author_id: 999}) { id } }',
+    );
     expect(r.body.errors?.[0]?.extensions?.code).toBe('constraint-violation');
     expect(await events('author_changes')).toHaveLength(before);
   });

@@ -22,7 +22,13 @@ describe('event log cleanup', () => {
           { type: 'pg_track_table', args: { table: 't' } },
           {
             type: 'pg_create_event_trigger',
-            args: { name: 'tidy', table: 't', webhook: 'http://127.0.0.1:1/', insert: { columns: '*' }, cleanup_config: { schedule: '0 * * * *', clear_older_than: 24, clean_invocation_logs: true } },
+            args: {
+              name: 'tidy',
+              table: 't',
+              webhook: 'http://127.0.0.1:1/',
+              insert: { columns: '*' },
+              cleanup_config: { schedule: '0 * * * *', clear_older_than: 24, clean_invocation_logs: true },
+            },
           },
         ],
       },
@@ -41,7 +47,9 @@ describe('event log cleanup', () => {
     await s.db.sql(`UPDATE engine_events.event_log SET created_at = now() - interval '48 hours', delivered = (payload->'data'->'new'->>'v')::int <= 3,
       error = (payload->'data'->'new'->>'v')::int = 4 WHERE (payload->'data'->'new'->>'v')::int <> 5`);
     await s.db.sql(`UPDATE engine_events.event_log SET delivered = true WHERE (payload->'data'->'new'->>'v')::int = 5`);
-    await s.db.sql(`INSERT INTO engine_events.event_invocation_logs (event_id, trigger_name, status) SELECT id, trigger_name, 200 FROM engine_events.event_log`);
+    await s.db.sql(
+      `INSERT INTO engine_events.event_invocation_logs (event_id, trigger_name, status) SELECT id, trigger_name, 200 FROM engine_events.event_log`,
+    );
     const log = backendFor('postgres').eventTriggers!.eventLog(conn);
     expect(await log.cleanup('tidy', 24, 3, true)).toBe(3);
     expect(await log.cleanup('tidy', 24, 3, true)).toBe(1);

@@ -133,6 +133,10 @@ describe('event delivery across engine processes', () => {
     expect(atKill).toBeLessThan(2000);
     await start();
     await until(() => (committed.every((n) => received.has(n)) ? true : undefined), 90_000, 'every committed change');
-    await until(async () => ((await db.sql('SELECT count(*)::int AS n FROM engine_events.event_log WHERE NOT delivered')).rows[0].n === 0 ? true : undefined), 30_000, 'all marked delivered');
+    await until(
+      async () => ((await db.sql('SELECT count(*)::int AS n FROM engine_events.event_log WHERE NOT delivered')).rows[0].n === 0 ? true : undefined),
+      30_000,
+      'all marked delivered',
+    );
   }, 180_000);
 });

@@ -32,7 +32,11 @@ describe('event delivery', () => {
   let hook: TestServer;
   const md = async (type: string, args: unknown): Promise<any> => await s.engine.metadata({ type, args });
   const insert = async (name: string): Promise<void> => {
-    const r = await s.engine.graphql<any>('mutation ($n: String!) { insert_items_one(object: {name: $n}) { id } }', { n: name }, { 'x-engine-role': 'admin', 'x-engine-user-id': '7' });
+    const r = await s.engine.graphql<any>(
+      'mutation ($n: String!) { insert_items_one(object: {name: $n}) { id } }',
+      { n: name },
+      { 'x-engine-role': 'admin', 'x-engine-user-id': '7' },
+    );
     expect(r.body.errors).toBeUndefined();
   };
   const bodies = (): any[] => hook.requests.map((r) => JSON.parse(r.body));
@@ -62,7 +66,12 @@ describe('event delivery', () => {
 
   it('POSTs the v2 payload with the configured headers as soon as the change commits', async () => {
     hook.requests.length = 0;
-    await trigger('fast', { headers: [{ name: 'x-plain', value: 'v' }, { name: 'x-secret', value_from_env: 'ENGINE_TEST_HOOK_SECRET' }] });
+    await trigger('fast', {
+      headers: [
+        { name: 'x-plain', value: 'v' },
+        { name: 'x-secret', value_from_env: 'ENGINE_TEST_HOOK_SECRET' },
+      ],
+    });
     const t0 = Date.now();
     await insert('apple');
     await until(async () => (hook.requests.length >= 1 ? true : undefined), 5000, 'the delivery');
@@ -79,7 +88,11 @@ describe('event delivery', () => {
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+$/),
       trigger: { name: 'fast' },
       table: { schema: 'public', name: 'items' },
-      event: { op: 'INSERT', data: { old: null, new: { id: 1, name: 'apple', qty: 0 } }, session_variables: { 'x-engine-role': 'admin', 'x-engine-user-id': '7' } },
+      event: {
+        op: 'INSERT',
+        data: { old: null, new: { id: 1, name: 'apple', qty: 0 } },
+        session_variables: { 'x-engine-role': 'admin', 'x-engine-user-id': '7' },
+      },
       delivery_info: { current_retry: 0, max_retries: 0 },
     });
     const logs = await until(async () => {
@@ -162,10 +175,14 @@ describe('event delivery', () => {
     hook.handler = (_req, _body, res) => (n++ % 2 === 0 ? answer(res, 502) : answer(res, 200, 'x'.repeat(200_000)));
     await trigger('flappy', { retry_conf: { num_retries: 10, interval_sec: 0, timeout_sec: 5 } });
     for (let i = 0; i < 20; i++) await insert(`item${i}`);
-    const delivered = await until(async () => {
-      const r = await md('pg_get_event_logs', { name: 'flappy', status: 'processed', limit: 100 });
-      return r.body.length === 20 ? r.body : undefined;
-    }, 20_000, 'all 20 events');
+    const delivered = await until(
+      async () => {
+        const r = await md('pg_get_event_logs', { name: 'flappy', status: 'processed', limit: 100 });
+        return r.body.length === 20 ? r.body : undefined;
+      },
+      20_000,
+      'all 20 events',
+    );
     expect(delivered.every((e: any) => e.delivered === true)).toBe(true);
     const ok = (await md('pg_get_event_invocation_logs', { name: 'flappy', limit: 200 })).body.find((i: any) => i.status === 200);
     expect(ok.response.data.body).toHaveLength(64 * 1024);
@@ -250,7 +267,10 @@ describe('event delivery', () => {
     expect(r.status, r.text).toBe(200);
     expect(r.body).toEqual({ event_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     await until(async () => (hook.requests.length >= 1 ? true : undefined), 5000, 'the manual delivery');
-    expect(bodies()[0]).toMatchObject({ id: r.body.event_id, event: { op: 'MANUAL', data: { old: null, new: { hello: 'world' } }, session_variables: { 'x-engine-role': 'admin' } } });
+    expect(bodies()[0]).toMatchObject({
+      id: r.body.event_id,
+      event: { op: 'MANUAL', data: { old: null, new: { hello: 'world' } }, session_variables: { 'x-engine-role': 'admin' } },
+    });
     await trigger('automatic', {});
     expect((await md('pg_invoke_event_trigger', { name: 'automatic', payload: {} })).body).toMatchObject({ code: 'not-supported', path: '$.args.name' });
     expect((await md('pg_invoke_event_trigger', { name: 'nope', payload: {} })).body).toMatchObject({ code: 'not-exists' });

@@ -57,7 +57,14 @@ describe('scalar computed fields', () => {
   it('are selected, filtered and sorted like columns', async () => {
     expect((await add('full_name', 'author_full_name')).status).toBe(200);
     const r = await gql('{ author(order_by: {full_name: desc}, where: {full_name: {_like: "%o%"}}) { id full_name } }');
-    expect(r).toEqual({ data: { author: [{ id: 3, full_name: 'Cid Moe' }, { id: 2, full_name: 'Bob Stone' }] } });
+    expect(r).toEqual({
+      data: {
+        author: [
+          { id: 3, full_name: 'Cid Moe' },
+          { id: 2, full_name: 'Bob Stone' },
+        ],
+      },
+    });
     const t = await gql('{ __type(name: "author") { fields { name description type { name } } } }');
     expect(t.data.__type.fields).toContainEqual({ name: 'full_name', description: 'first and last name', type: { name: 'String' } });
   });
@@ -89,7 +96,9 @@ describe('scalar computed fields', () => {
 describe('table-returning computed fields', () => {
   it('are selected like an array relationship, with arguments', async () => {
     expect((await add('articles', 'author_articles')).status).toBe(200);
-    const r = await gql('{ author(order_by: {id: asc}, limit: 2) { id articles(order_by: {id: desc}) { id } rated: articles(args: {min_rating: 3}, where: {title: {_like: "A%"}}) { title } } }');
+    const r = await gql(
+      '{ author(order_by: {id: asc}, limit: 2) { id articles(order_by: {id: desc}) { id } rated: articles(args: {min_rating: 3}, where: {title: {_like: "A%"}}) { title } } }',
+    );
     expect(r).toEqual({
       data: {
         author: [
@@ -161,7 +170,10 @@ describe('computed fields in permission filters', () => {
 
 describe('legacy operations and changes under the engine', () => {
   it('add_computed_field / drop_computed_field on /v1/query', async () => {
-    const a = await engine.post('/v1/query', { type: 'add_computed_field', args: { table: 'author', name: 'fn2', definition: { function: 'author_full_name' } } });
+    const a = await engine.post('/v1/query', {
+      type: 'add_computed_field',
+      args: { table: 'author', name: 'fn2', definition: { function: 'author_full_name' } },
+    });
     expect(a.status).toBe(200);
     expect((await gql('{ author_by_pk(id: 3) { fn2 } }')).data.author_by_pk).toEqual({ fn2: 'Cid Moe' });
     expect((await engine.post('/v1/query', { type: 'drop_computed_field', args: { table: 'author', name: 'fn2' } })).status).toBe(200);

@@ -102,7 +102,9 @@ describe('pg_track_function', () => {
     expect(q.errors[0].extensions.code).toBe('validation-failed');
     const m = await gql('mutation { bump_rating(args: {article_id: 4}) { id rating } }');
     expect(m).toEqual({ data: { bump_rating: [{ id: 4, rating: 2 }] } });
-    const both = await gql('mutation { a: bump_rating(args: {article_id: 4}) { rating } insert_article_one(object: {id: 9, title: "t", author_id: 3, rating: 0}) { id } b: bump_rating(args: {article_id: 9}) { rating } }');
+    const both = await gql(
+      'mutation { a: bump_rating(args: {article_id: 4}) { rating } insert_article_one(object: {id: 9, title: "t", author_id: 3, rating: 0}) { id } b: bump_rating(args: {article_id: 9}) { rating } }',
+    );
     expect(both).toEqual({ data: { a: [{ rating: 3 }], insert_article_one: { id: 9 }, b: [{ rating: 1 }] } });
     const c = await md('pg_set_function_customization', { function: 'bump_rating', configuration: { exposed_as: 'query' } });
     expect(c.status).toBe(200);
@@ -218,7 +220,9 @@ describe('a function changed under the engine', () => {
     await md('reload_metadata', {});
     const changed = (await md('get_inconsistent_metadata', {})).body;
     expect(changed.inconsistent_objects[0].reason).toContain('does not return a "COMPOSITE" type');
-    await db.sql('DROP FUNCTION first_article(); CREATE FUNCTION first_article() RETURNS article AS $$ SELECT * FROM article ORDER BY id LIMIT 1 $$ LANGUAGE sql STABLE');
+    await db.sql(
+      'DROP FUNCTION first_article(); CREATE FUNCTION first_article() RETURNS article AS $$ SELECT * FROM article ORDER BY id LIMIT 1 $$ LANGUAGE sql STABLE',
+    );
     await md('reload_metadata', {});
     expect((await md('get_inconsistent_metadata', {})).body.is_consistent).toBe(true);
     expect((await gql('{ first_article { id } }')).data.first_article).toEqual([{ id: 1 }]);

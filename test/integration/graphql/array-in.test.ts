@@ -40,7 +40,9 @@ async function ids(where: string, variables?: Record<string, unknown>, decl = ''
 
 describe('array column _in / _nin', () => {
   it('offers _in and _nin taking a list of arrays', async () => {
-    const r = await f.gql('{ __type(name: "Int_array_comparison_exp") { inputFields { name type { kind ofType { kind ofType { kind ofType { kind ofType { name } } } } } } } }');
+    const r = await f.gql(
+      '{ __type(name: "Int_array_comparison_exp") { inputFields { name type { kind ofType { kind ofType { kind ofType { kind ofType { name } } } } } } } }',
+    );
     const fields = r.data.__type.inputFields as any[];
     expect(fields.map((x) => x.name)).toEqual(expect.arrayContaining(['_in', '_nin', '_eq', '_contains']));
     const inType = fields.find((x) => x.name === '_in').type;
@@ -67,7 +69,22 @@ describe('array column _in / _nin', () => {
     expect(await ids('{nums: {_nin: $v}}', { v: [] }, '($v: [[Int!]!])')).toEqual([1, 2, 3, 4]);
     expect(await ids('{tags: {_in: [["a", "b"], $t]}}', { t: ['a'] }, '($t: [String!]!)')).toEqual([1, 4]);
     expect(await ids('{tags: {_in: [["a", "b"], $t]}}', { t: ['x,y', '}'] }, '($t: [String!]!)')).toEqual([1, 2]);
-    expect(await ids('$w', { w: { nums: { _nin: [[1, 2], [2, 1]] } } }, '($w: items_bool_exp)')).toEqual([3]);
+    expect(
+      await ids(
+        '$w',
+        {
+          w: {
+            nums: {
+              _nin: [
+                [1, 2],
+                [2, 1],
+              ],
+            },
+          },
+        },
+        '($w: items_bool_exp)',
+      ),
+    ).toEqual([3]);
     const r = await f.gql('query($v: [[Int!]!]) { items(where: {nums: {_in: $v}}) { id } }', { v: null });
     expect(r.errors?.[0]?.message).toContain('unexpected null value');
   });

@@ -76,7 +76,9 @@ describe('Chinook workload on generated data', () => {
     const artists = new Map((await rows('SELECT id, name FROM artists')).map((a) => [a.id, a]));
     const genres = new Map((await rows('SELECT id, name FROM genres')).map((g) => [g.id, g.name]));
     const media = new Map((await rows('SELECT id, name FROM media_types')).map((m) => [m.id, m.name]));
-    const tracks = await rows('SELECT id, name, milliseconds, genre_id, media_type_id, album_id FROM tracks WHERE album_id = ANY($1) ORDER BY id', [albums.map((a) => a.id)]);
+    const tracks = await rows('SELECT id, name, milliseconds, genre_id, media_type_id, album_id FROM tracks WHERE album_id = ANY($1) ORDER BY id', [
+      albums.map((a) => a.id),
+    ]);
     const expected = albums.map((a) => ({
       id: a.id,
       title: a.title,
@@ -97,10 +99,14 @@ describe('Chinook workload on generated data', () => {
   });
 
   it('ArtistAggregates counts what the database counts', async () => {
-    const counts = await rows('SELECT ar.id, ar.name, count(al.id)::int AS n FROM artists ar LEFT JOIN albums al ON al.artist_id = ar.id GROUP BY ar.id ORDER BY ar.id LIMIT 100');
+    const counts = await rows(
+      'SELECT ar.id, ar.name, count(al.id)::int AS n FROM artists ar LEFT JOIN albums al ON al.artist_id = ar.id GROUP BY ar.id ORDER BY ar.id LIMIT 100',
+    );
     const got = await run('ArtistAggregates');
     expect(got.artists.map((a: any) => [a.name, a.albums_aggregate.aggregate.count])).toEqual(counts.map((c) => [c.name, c.n]));
-    const trackCounts = new Map((await rows('SELECT al.title, count(t.id)::int AS n FROM albums al LEFT JOIN tracks t ON t.album_id = al.id GROUP BY al.id')).map((r) => [r.title, r.n]));
+    const trackCounts = new Map(
+      (await rows('SELECT al.title, count(t.id)::int AS n FROM albums al LEFT JOIN tracks t ON t.album_id = al.id GROUP BY al.id')).map((r) => [r.title, r.n]),
+    );
     for (const artist of got.artists) {
       for (const album of artist.albums) expect(album.tracks_aggregate.aggregate.count).toBe(trackCounts.get(album.title));
     }

@@ -27,18 +27,51 @@ describe('language features', () => {
     const d = r.data;
     expect(d.__schema).toEqual({ queryType: { name: 'query_root' }, mutationType: { name: 'mutation_root' }, subscriptionType: { name: 'subscription_root' } });
     const names = (x: any[]): string[] => x.map((i) => i.name);
-    expect(names(d.cmp.inputFields)).toEqual(expect.arrayContaining(['_eq', '_neq', '_gt', '_gte', '_lt', '_lte', '_in', '_nin', '_is_null', '_like', '_nlike', '_ilike', '_nilike', '_similar', '_nsimilar', '_regex', '_nregex', '_iregex', '_niregex']));
+    expect(names(d.cmp.inputFields)).toEqual(
+      expect.arrayContaining([
+        '_eq',
+        '_neq',
+        '_gt',
+        '_gte',
+        '_lt',
+        '_lte',
+        '_in',
+        '_nin',
+        '_is_null',
+        '_like',
+        '_nlike',
+        '_ilike',
+        '_nilike',
+        '_similar',
+        '_nsimilar',
+        '_regex',
+        '_nregex',
+        '_iregex',
+        '_niregex',
+      ]),
+    );
     expect(names(d.jsonb.inputFields)).toEqual(expect.arrayContaining(['_contains', '_contained_in', '_has_key', '_has_keys_any', '_has_keys_all', '_cast']));
     expect(names(d.ob.enumValues)).toEqual(['asc', 'asc_nulls_first', 'asc_nulls_last', 'desc', 'desc_nulls_first', 'desc_nulls_last']);
     expect(names(d.agg.fields)).toEqual(['avg', 'count', 'max', 'min', 'stddev', 'stddev_pop', 'stddev_samp', 'sum', 'var_pop', 'var_samp', 'variance']);
     expect(names(d.sel.enumValues)).toEqual(['id', 'name', 'rating', 'born', 'active', 'uid', 'followers', 'score']);
-    expect(names(d.q.fields)).toEqual(expect.arrayContaining(['authors', 'authors_by_pk', 'authors_aggregate', 'shop_orders', 'allStats', 'stats_aggregate', 'article_status']));
+    expect(names(d.q.fields)).toEqual(
+      expect.arrayContaining(['authors', 'authors_by_pk', 'authors_aggregate', 'shop_orders', 'allStats', 'stats_aggregate', 'article_status']),
+    );
   });
 
   it('scalar names follow the database types', async () => {
     const r = await f.gql('{ __type(name: "authors") { fields { name type { name kind ofType { name kind ofType { name } } } } } }');
     const t = Object.fromEntries(r.data.__type.fields.map((x: any) => [x.name, x.type.name ?? x.type.ofType?.name ?? x.type.ofType?.ofType?.name]));
-    expect(t).toMatchObject({ id: 'Int', name: 'String', rating: 'numeric', born: 'date', active: 'Boolean', uid: 'uuid', followers: 'bigint', score: 'float8' });
+    expect(t).toMatchObject({
+      id: 'Int',
+      name: 'String',
+      rating: 'numeric',
+      born: 'date',
+      active: 'Boolean',
+      uid: 'uuid',
+      followers: 'bigint',
+      score: 'float8',
+    });
     const a = await f.gql('{ __type(name: "articles") { fields { name type { kind name ofType { kind name ofType { name } } } } } }');
     const tags = a.data.__type.fields.find((x: any) => x.name === 'tags');
     expect(tags.type).toEqual({ kind: 'LIST', name: null, ofType: { kind: 'NON_NULL', name: null, ofType: { name: 'String' } } });
@@ -56,14 +89,24 @@ describe('language features', () => {
     const r1 = await f.gql(q, { inc: true, skip: false });
     expect(r1.data).toEqual({
       __typename: 'query_root',
-      a: { id: 1, __typename: 'authors', n: 'Ann', active: true, articles: [{ __typename: 'articles', title: 'Hello World' }], articles_aggregate: { __typename: 'articles_aggregate', aggregate: { __typename: 'articles_aggregate_fields', count: 2 } } },
+      a: {
+        id: 1,
+        __typename: 'authors',
+        n: 'Ann',
+        active: true,
+        articles: [{ __typename: 'articles', title: 'Hello World' }],
+        articles_aggregate: { __typename: 'articles_aggregate', aggregate: { __typename: 'articles_aggregate_fields', count: 2 } },
+      },
     });
     const r2 = await f.gql(q, { inc: false, skip: true });
     expect(Object.keys(r2.data.a)).toEqual(['id', '__typename', 'articles', 'articles_aggregate']);
   });
 
   it('operationName picks the operation', async () => {
-    const r = await f.engine.post('/v1/graphql', { query: 'query A { authors_by_pk(id: 1) { name } } query B { authors_by_pk(id: 2) { name } }', operationName: 'B' });
+    const r = await f.engine.post('/v1/graphql', {
+      query: 'query A { authors_by_pk(id: 1) { name } } query B { authors_by_pk(id: 2) { name } }',
+      operationName: 'B',
+    });
     expect((r.body as any).data.authors_by_pk.name).toBe('Bob');
   });
 
@@ -76,14 +119,19 @@ describe('language features', () => {
     const r = await f.gql('{ __type(name: "subscription_root") { name } }');
     expect(r.data.__type).toEqual({ name: 'subscription_root' });
     const s = await f.gql('subscription { authors { id } }');
-    expect(s.errors[0]).toEqual({ message: 'subscriptions are not supported over HTTP, use websockets instead', extensions: { path: '$', code: 'validation-failed' } });
+    expect(s.errors[0]).toEqual({
+      message: 'subscriptions are not supported over HTTP, use websockets instead',
+      extensions: { path: '$', code: 'validation-failed' },
+    });
   });
 });
 
 describe('errors', () => {
   it('validation errors have a v2 path and code', async () => {
     const r = await f.gql('{ authors { id nope } }');
-    expect(r.errors).toEqual([{ message: "field 'nope' not found in type: 'authors'", extensions: { path: '$.selectionSet.authors.selectionSet.nope', code: 'validation-failed' } }]);
+    expect(r.errors).toEqual([
+      { message: "field 'nope' not found in type: 'authors'", extensions: { path: '$.selectionSet.authors.selectionSet.nope', code: 'validation-failed' } },
+    ]);
     const w = await f.gql('{ authors(where: {nope: {_eq: 1}}) { id } }');
     expect(w.errors[0].extensions).toEqual({ path: '$.selectionSet.authors.args.where.nope', code: 'validation-failed' });
     const t = await f.gql('{ authors(where: {id: {_eq: "x"}}) { id } }');
@@ -127,7 +175,10 @@ describe('errors', () => {
 
 describe('explain', () => {
   it('answers the SQL and plan of each root field', async () => {
-    const r = await f.engine.post('/v1/graphql/explain', { query: { query: 'query($id: Int!) { a: authors_by_pk(id: $id) { name } articles { id } __typename }', variables: { id: 1 } }, user: {} });
+    const r = await f.engine.post('/v1/graphql/explain', {
+      query: { query: 'query($id: Int!) { a: authors_by_pk(id: $id) { name } articles { id } __typename }', variables: { id: 1 } },
+      user: {},
+    });
     expect(r.status).toBe(200);
     const b = r.body as Array<{ field: string; sql: string; plan: string[]; prepared_arguments: unknown[] }>;
     expect(b.map((x) => x.field)).toEqual(['a', 'articles']);

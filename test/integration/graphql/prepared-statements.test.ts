@@ -9,11 +9,10 @@ import { startReadFixture, type ReadFixture } from '../../support/read-schema.ts
 
 let f: ReadFixture;
 beforeAll(async () => {
-  f = await startReadFixture(
-    {},
-    `CREATE TABLE things (id serial PRIMARY KEY, code int NOT NULL); INSERT INTO things (code) VALUES (1), (2);`,
-    { type: 'pg_track_table', args: { table: { schema: 'public', name: 'things' } } },
-  );
+  f = await startReadFixture({}, `CREATE TABLE things (id serial PRIMARY KEY, code int NOT NULL); INSERT INTO things (code) VALUES (1), (2);`, {
+    type: 'pg_track_table',
+    args: { table: { schema: 'public', name: 'things' } },
+  });
 });
 afterAll(async () => {
   await f?.close();

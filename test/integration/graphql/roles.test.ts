@@ -13,7 +13,10 @@ beforeAll(async () => {
     { role: 'reader', permission: { columns: '*', filter: {}, limit: 2, allow_aggregations: true } },
   ];
   table('articles').select_permissions = [
-    { role: 'user', permission: { columns: ['id', 'title', 'author_id'], filter: { $or: [{ author_id: 'x-engine-user-id' }, { status: { _eq: 'published' } }] } } },
+    {
+      role: 'user',
+      permission: { columns: ['id', 'title', 'author_id'], filter: { $or: [{ author_id: 'x-engine-user-id' }, { status: { _eq: 'published' } }] } },
+    },
   ];
   const r = await f.md({ type: 'replace_metadata', args: doc });
   if (r.status !== 200) throw new Error(r.text);
@@ -27,10 +30,24 @@ const as = (role: string, vars: Record<string, string> = {}): Record<string, str
 describe('select permissions', () => {
   it('row filter with a session variable, columns, relationships only to readable tables', async () => {
     const r = await f.gql('{ authors { id name articles(order_by: {id: asc}) { id title } } }', undefined, as('user', { 'X-Engine-User-Id': '1' }));
-    expect(r.data).toEqual({ authors: [{ id: 1, name: 'Ann', articles: [{ id: 1, title: 'Hello World' }, { id: 2, title: 'Second Post' }] }] });
+    expect(r.data).toEqual({
+      authors: [
+        {
+          id: 1,
+          name: 'Ann',
+          articles: [
+            { id: 1, title: 'Hello World' },
+            { id: 2, title: 'Second Post' },
+          ],
+        },
+      ],
+    });
     const other = await f.gql('{ articles(order_by: {id: asc}) { id author { name } } }', undefined, as('user', { 'x-engine-user-id': '2' }));
     // Published articles of others are readable, but their author row is not (object relationship → null).
-    expect(other.data.articles).toEqual([{ id: 1, author: null }, { id: 3, author: { name: 'Bob' } }]);
+    expect(other.data.articles).toEqual([
+      { id: 1, author: null },
+      { id: 3, author: { name: 'Bob' } },
+    ]);
   });
 
   it('hidden columns, tables and aggregates are not in the role schema', async () => {
@@ -48,7 +65,11 @@ describe('select permissions', () => {
   });
 
   it('limit caps the rows and aggregations follow allow_aggregations', async () => {
-    const r = await f.gql('{ authors(order_by: {id: asc}) { id } big: authors(limit: 10, order_by: {id: desc}) { id } authors_aggregate { aggregate { count } } }', undefined, as('reader'));
+    const r = await f.gql(
+      '{ authors(order_by: {id: asc}) { id } big: authors(limit: 10, order_by: {id: desc}) { id } authors_aggregate { aggregate { count } } }',
+      undefined,
+      as('reader'),
+    );
     expect(r.errors).toBeUndefined();
     expect(r.data.authors).toEqual([{ id: 1 }, { id: 2 }]);
     expect(r.data.big).toEqual([{ id: 3 }, { id: 2 }]);

@@ -24,7 +24,11 @@ async function data(query: string, variables?: Record<string, unknown>): Promise
 describe('root fields', () => {
   it('list, by_pk and aggregate', async () => {
     const d = await data('{ authors(order_by: {id: asc}) { id name } authors_by_pk(id: 2) { name } none: authors_by_pk(id: 99) { name } }');
-    expect(d.authors).toEqual([{ id: 1, name: 'Ann' }, { id: 2, name: 'Bob' }, { id: 3, name: 'Cid' }]);
+    expect(d.authors).toEqual([
+      { id: 1, name: 'Ann' },
+      { id: 2, name: 'Bob' },
+      { id: 3, name: 'Cid' },
+    ]);
     expect(d.authors_by_pk).toEqual({ name: 'Bob' });
     expect(d.none).toBeNull();
   });
@@ -64,10 +68,10 @@ describe('root fields', () => {
 
 describe('relationships', () => {
   it('object and array relationships both ways, nested with their own arguments', async () => {
-    const d = await data(`{ articles(where: {id: {_eq: 1}}) { title author { name articles(order_by: {id: desc}, limit: 1) { title comments(where: {mood: {_eq: "happy"}}) { body article { id } } } } } }`);
-    expect(d.articles).toEqual([
-      { title: 'Hello World', author: { name: 'Ann', articles: [{ title: 'Second Post', comments: [] }] } },
-    ]);
+    const d = await data(
+      `{ articles(where: {id: {_eq: 1}}) { title author { name articles(order_by: {id: desc}, limit: 1) { title comments(where: {mood: {_eq: "happy"}}) { body article { id } } } } } }`,
+    );
+    expect(d.articles).toEqual([{ title: 'Hello World', author: { name: 'Ann', articles: [{ title: 'Second Post', comments: [] }] } }]);
   });
 
   it('object relationship with a null key is null; empty array relationship is []', async () => {
@@ -114,7 +118,11 @@ describe('order_by, distinct_on, pagination', () => {
 
   it('distinct_on with a matching order_by (a non-matching one is refused: v2-compat.test.ts)', async () => {
     const d = await data(`{ a: articles(distinct_on: [author_id], order_by: [{author_id: asc}, {words: desc}]) { author_id words } }`);
-    expect(d.a).toEqual([{ author_id: 1, words: 250 }, { author_id: 2, words: 50 }, { author_id: null, words: null }]);
+    expect(d.a).toEqual([
+      { author_id: 1, words: 250 },
+      { author_id: 2, words: 50 },
+      { author_id: null, words: null },
+    ]);
   });
 
   it('limit and offset, also from variables', async () => {
@@ -127,19 +135,36 @@ describe('order_by, distinct_on, pagination', () => {
 
 describe('names and kinds of tables', () => {
   it('a table in another schema and a view with custom names', async () => {
-    const d = await data('{ shop_orders(order_by: {id: asc}) { id total placed_at } allStats(order_by: {id: asc}) { name articleCount } stats_aggregate { aggregate { count } } }');
+    const d = await data(
+      '{ shop_orders(order_by: {id: asc}) { id total placed_at } allStats(order_by: {id: asc}) { name articleCount } stats_aggregate { aggregate { count } } }',
+    );
     expect(d.shop_orders).toEqual([
       { id: 1, total: 10.5, placed_at: '2020-01-01T00:00:00' },
       { id: 2, total: 99.99, placed_at: '2022-02-02T12:00:00' },
     ]);
-    expect(d.allStats).toEqual([{ name: 'Ann', articleCount: 2 }, { name: 'Bob', articleCount: 1 }, { name: 'Cid', articleCount: 0 }]);
+    expect(d.allStats).toEqual([
+      { name: 'Ann', articleCount: 2 },
+      { name: 'Bob', articleCount: 1 },
+      { name: 'Cid', articleCount: 0 },
+    ]);
     expect(d.stats_aggregate.aggregate.count).toBe(3);
   });
 
   it('an enum table is a GraphQL enum used by referencing columns', async () => {
-    const d = await data('{ articles(where: {status: {_eq: published}}, order_by: {id: asc}) { id status } __type(name: "article_status_enum") { kind enumValues { name description } } }');
-    expect(d.articles).toEqual([{ id: 1, status: 'published' }, { id: 3, status: 'published' }]);
-    expect(d.__type).toEqual({ kind: 'ENUM', enumValues: [{ name: 'draft', description: 'not yet' }, { name: 'published', description: 'out' }] });
+    const d = await data(
+      '{ articles(where: {status: {_eq: published}}, order_by: {id: asc}) { id status } __type(name: "article_status_enum") { kind enumValues { name description } } }',
+    );
+    expect(d.articles).toEqual([
+      { id: 1, status: 'published' },
+      { id: 3, status: 'published' },
+    ]);
+    expect(d.__type).toEqual({
+      kind: 'ENUM',
+      enumValues: [
+        { name: 'draft', description: 'not yet' },
+        { name: 'published', description: 'out' },
+      ],
+    });
     const r = await f.gql('{ articles(where: {status: {_eq: "published"}}) { id } }');
     expect(r.errors[0].extensions.code).toBe('validation-failed');
     const v = await data('query($s: article_status_enum) { articles(where: {status: {_eq: $s}}) { id } }', { s: 'draft' });

@@ -97,7 +97,9 @@ describe('stringify numeric types in aggregates', () => {
       expect(typeof r.data.articles_aggregate.aggregate.avg.words).toBe('number');
       expect(r.data.articles_aggregate.aggregate.sum.words).toBe(400);
       // Nested aggregates too.
-      const n = await s.gql('{ authors_by_pk(id: 1) { articles_aggregate { aggregate { avg { words } } } } shop_orders_aggregate { aggregate { avg { total } } } }');
+      const n = await s.gql(
+        '{ authors_by_pk(id: 1) { articles_aggregate { aggregate { avg { words } } } } shop_orders_aggregate { aggregate { avg { total } } } }',
+      );
       expect(n.data.shop_orders_aggregate.aggregate.avg.total).toMatch(/^55\.245/);
     } finally {
       await s.close();

@@ -35,7 +35,9 @@ describe('batched requests', () => {
   it('a failing operation does not stop the ones after it', async () => {
     const r = await f.engine.post<any>('/v1/graphql', [{ query: '{ nope }' }, { query: '{ authors_aggregate { aggregate { count } } }' }]);
     expect(r.status).toBe(200);
-    expect(r.body[0]).toEqual({ errors: [{ message: "field 'nope' not found in type: 'query_root'", extensions: { path: '$.selectionSet.nope', code: 'validation-failed' } }] });
+    expect(r.body[0]).toEqual({
+      errors: [{ message: "field 'nope' not found in type: 'query_root'", extensions: { path: '$.selectionSet.nope', code: 'validation-failed' } }],
+    });
     expect(r.body[1]).toEqual({ data: { authors_aggregate: { aggregate: { count: 3 } } } });
   });
 });
@@ -50,7 +52,11 @@ describe('/v1alpha1/graphql', () => {
   it('answers errors with HTTP 400 and the same body', async () => {
     const r = await f.engine.post<any>('/v1alpha1/graphql', { query: '{ authors { nope } }' });
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ errors: [{ message: "field 'nope' not found in type: 'authors'", extensions: { path: '$.selectionSet.authors.selectionSet.nope', code: 'validation-failed' } }] });
+    expect(r.body).toEqual({
+      errors: [
+        { message: "field 'nope' not found in type: 'authors'", extensions: { path: '$.selectionSet.authors.selectionSet.nope', code: 'validation-failed' } },
+      ],
+    });
     const parse = await f.engine.post<any>('/v1alpha1/graphql', { query: '{ authors { ' });
     expect(parse.status).toBe(400);
     expect(parse.body.errors[0].extensions.code).toBe('parse-failed');
@@ -132,7 +138,9 @@ describe('error paths', () => {
     expect(one.errors[0].message).toBe('Foreign key violation. insert or update on table "articles" violates foreign key constraint "articles_author_id_fkey"');
     expect(ext(one.errors[0])).toEqual({ path: '$.selectionSet.a.args.object', code: 'constraint-violation' });
     // The second field of a mutation fails: its own path, and the first field is rolled back.
-    const second = await f.gql('mutation { ok: insert_authors_one(object: {name: "Rolled"}) { id } bad: insert_articles(objects: [{id: 2, title: "dup"}]) { affected_rows } }');
+    const second = await f.gql(
+      'mutation { ok: insert_authors_one(object: {name: "Rolled"}) { id } bad: insert_articles(objects: [{id: 2, title: "dup"}]) { affected_rows } }',
+    );
     expect(ext(second.errors[0])).toEqual({ path: '$.selectionSet.bad.args.objects', code: 'constraint-violation' });
     expect((await f.gql('{ authors(where: {name: {_eq: "Rolled"}}) { id } }')).data.authors).toEqual([]);
   });
@@ -140,7 +148,9 @@ describe('error paths', () => {
 
 describe('nested insert error paths', () => {
   it('a column the parent insert decides is refused at the nested row, in v2 words', async () => {
-    const r = await f.gql(`mutation { insert_authors(objects: [{name: "A1"}, {name: "A3", articles: {data: [{title: "ok"}, {title: "t", author_id: 3}]}}]) { affected_rows } }`);
+    const r = await f.gql(
+      `mutation { insert_authors(objects: [{name: "A1"}, {name: "A3", articles: {data: [{title: "ok"}, {title: "t", author_id: 3}]}}]) { affected_rows } }`,
+    );
     expect(r).toEqual({
       errors: [
         {
@@ -169,10 +179,17 @@ describe('nested insert error paths', () => {
 describe('directive errors', () => {
   it('are reported at the selection set that holds the directive, in v2 words', async () => {
     expect(await f.gql('{ authors { id @exclude(if: true) name } }')).toEqual({
-      errors: [{ message: 'directive "exclude" is not defined in the schema', extensions: { path: '$.selectionSet.authors.selectionSet', code: 'validation-failed' } }],
+      errors: [
+        { message: 'directive "exclude" is not defined in the schema', extensions: { path: '$.selectionSet.authors.selectionSet', code: 'validation-failed' } },
+      ],
     });
     expect(await f.gql('{ authors { id @include(if: true) @include(if: true) } }')).toEqual({
-      errors: [{ message: 'the following directives are used more than once: include', extensions: { path: '$.selectionSet.authors.selectionSet', code: 'validation-failed' } }],
+      errors: [
+        {
+          message: 'the following directives are used more than once: include',
+          extensions: { path: '$.selectionSet.authors.selectionSet', code: 'validation-failed' },
+        },
+      ],
     });
     expect(await f.gql('query @include(if: true) { authors { id } }')).toEqual({
       errors: [{ message: 'directive "include" is not allowed on a query', extensions: { path: '$', code: 'validation-failed' } }],

@@ -19,7 +19,11 @@ CREATE FUNCTION author_titles(a authors, min_words int) RETURNS SETOF articles L
 let f: ReadFixture;
 beforeAll(async () => {
   f = await startReadFixture({}, SCHEMA);
-  for (const [name, fn] of [['get_articles', 'author_articles'], ['titles', 'author_titles'], ['label', 'author_label']]) {
+  for (const [name, fn] of [
+    ['get_articles', 'author_articles'],
+    ['titles', 'author_titles'],
+    ['label', 'author_label'],
+  ]) {
     const r = await f.md({ type: 'pg_add_computed_field', args: { table: 'authors', name, definition: { function: fn } } });
     expect(r.status).toBe(200);
   }
@@ -52,7 +56,12 @@ describe('order_by on aggregates of table-returning computed fields', () => {
       type: 'pg_create_select_permission',
       args: { table, role, permission: { columns: '*', filter, allow_aggregations: allow, computed_fields: table === 'authors' ? ['get_articles'] : [] } },
     });
-    for (const b of [perm('drafts', 'authors', false), perm('drafts', 'articles', true, { status: { _eq: 'draft' } }), perm('noagg', 'authors', true), perm('noagg', 'articles', false)]) {
+    for (const b of [
+      perm('drafts', 'authors', false),
+      perm('drafts', 'articles', true, { status: { _eq: 'draft' } }),
+      perm('noagg', 'authors', true),
+      perm('noagg', 'articles', false),
+    ]) {
       expect((await f.md(b)).status).toBe(200);
     }
     // Role drafts counts only draft articles: Ann has 1, Bob 0, Cid 0.
@@ -122,10 +131,22 @@ describe('inherited roles and computed fields', () => {
 
   it('keep a computed field any parent grants, null where no granting parent admits the row', async () => {
     expect(await as('mixed', '{ authors(order_by: {id: asc}) { id label } }')).toEqual({
-      data: { authors: [{ id: 1, label: 'Ann!' }, { id: 2, label: null }, { id: 3, label: null }] },
+      data: {
+        authors: [
+          { id: 1, label: 'Ann!' },
+          { id: 2, label: null },
+          { id: 3, label: null },
+        ],
+      },
     });
     expect(await as('full', '{ authors(order_by: {id: asc}) { id label } }')).toEqual({
-      data: { authors: [{ id: 1, label: 'Ann!' }, { id: 2, label: 'Bob!' }, { id: 3, label: 'Cid!' }] },
+      data: {
+        authors: [
+          { id: 1, label: 'Ann!' },
+          { id: 2, label: 'Bob!' },
+          { id: 3, label: 'Cid!' },
+        ],
+      },
     });
   });
 
@@ -146,7 +167,10 @@ describe('column comparisons with the root table through relationships', () => {
       // An article is visible when its author has more followers than it has words: ["$", "words"] is the article's column.
       { table: 'articles', permission: { columns: ['id', 'words'], filter: { author: { followers: { _cgt: ['$', 'words'] } } } } },
       // A comment is visible when its article's id is its own id (root column through a relationship, with _ceq).
-      { table: 'comments', permission: { columns: ['id'], filter: { _or: [{ article: { id: { _ceq: ['$', 'id'] } } }, { id: { _ceq: ['id'] } , article_id: { _ceq: 'id' } }] } } },
+      {
+        table: 'comments',
+        permission: { columns: ['id'], filter: { _or: [{ article: { id: { _ceq: ['$', 'id'] } } }, { id: { _ceq: ['id'] }, article_id: { _ceq: 'id' } }] } },
+      },
     ];
     for (const c of calls) {
       const r = await f.md({ type: 'pg_create_select_permission', args: { ...c, role: 'rooted' } });
@@ -160,9 +184,15 @@ describe('column comparisons with the root table through relationships', () => {
     expect(await as('{ comments(order_by: {id: asc}) { id } }')).toEqual({ data: { comments: [{ id: 1 }] } });
   });
 
-  it('embedded in another table\'s query, the root is still the permission\'s own table', async () => {
+  it("embedded in another table's query, the root is still the permission's own table", async () => {
     expect(await as('{ authors(order_by: {id: asc}) { name articles(order_by: {id: asc}) { id } } }')).toEqual({
-      data: { authors: [{ name: 'Ann', articles: [{ id: 1 }, { id: 2 }] }, { name: 'Bob', articles: [] }, { name: 'Cid', articles: [] }] },
+      data: {
+        authors: [
+          { name: 'Ann', articles: [{ id: 1 }, { id: 2 }] },
+          { name: 'Bob', articles: [] },
+          { name: 'Cid', articles: [] },
+        ],
+      },
     });
     expect(await as('{ authors(where: {articles: {id: {_gt: 0}}}) { name } }')).toEqual({ data: { authors: [{ name: 'Ann' }] } });
   });
@@ -182,10 +212,17 @@ describe('nested insert through an object relationship whose foreign key is on t
   beforeAll(async () => {
     for (const b of [
       { type: 'pg_track_table', args: { table: 'author_detail' } },
-      { type: 'pg_create_object_relationship', args: { table: 'authors', name: 'detail', using: { foreign_key_constraint_on: { table: 'author_detail', columns: ['author_id'] } } } },
       {
         type: 'pg_create_object_relationship',
-        args: { table: 'authors', name: 'detail_manual', using: { manual_configuration: { remote_table: 'author_detail', column_mapping: { id: 'author_id' }, insertion_order: 'after_parent' } } },
+        args: { table: 'authors', name: 'detail', using: { foreign_key_constraint_on: { table: 'author_detail', columns: ['author_id'] } } },
+      },
+      {
+        type: 'pg_create_object_relationship',
+        args: {
+          table: 'authors',
+          name: 'detail_manual',
+          using: { manual_configuration: { remote_table: 'author_detail', column_mapping: { id: 'author_id' }, insertion_order: 'after_parent' } },
+        },
       },
     ]) {
       const r = await f.md(b);
@@ -193,7 +230,7 @@ describe('nested insert through an object relationship whose foreign key is on t
     }
   });
 
-  it('inserts the parent, then the detail row with the parent\'s key', async () => {
+  it("inserts the parent, then the detail row with the parent's key", async () => {
     const r = await f.gql('mutation { insert_authors_one(object: {name: "Dee", detail: {data: {phone: "123"}}}) { id name detail { phone author_id } } }');
     expect(r.errors).toBeUndefined();
     const a = r.data.insert_authors_one;
@@ -218,7 +255,7 @@ describe('nested insert through an object relationship whose foreign key is on t
     });
   });
 
-  it('the child\'s key column given as well is refused at the nested row', async () => {
+  it("the child's key column given as well is refused at the nested row", async () => {
     const r = await f.gql('mutation { insert_authors_one(object: {name: "Hal", detail: {data: {phone: "1", author_id: 1}}}) { id } }');
     expect(r).toEqual({
       errors: [

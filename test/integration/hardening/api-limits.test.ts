@@ -32,7 +32,10 @@ beforeAll(async () => {
       { type: 'pg_track_table', args: { table: 'book' } },
       { type: 'pg_track_table', args: { table: 'slow' } },
       { type: 'pg_create_object_relationship', args: { table: 'book', name: 'author', using: { foreign_key_constraint_on: 'author_id' } } },
-      { type: 'pg_create_array_relationship', args: { table: 'author', name: 'books', using: { foreign_key_constraint_on: { table: 'book', columns: ['author_id'] } } } },
+      {
+        type: 'pg_create_array_relationship',
+        args: { table: 'author', name: 'books', using: { foreign_key_constraint_on: { table: 'book', columns: ['author_id'] } } },
+      },
       ...['user', 'other'].flatMap((role) =>
         ['author', 'book', 'slow'].map((table) => ({ type: 'pg_create_select_permission', args: { table, role, permission: { columns: '*', filter: {} } } })),
       ),
@@ -71,7 +74,10 @@ describe('API limits', () => {
   });
 
   it('applies depth and node limits per role, not to admin, and depth limits not to introspection', async () => {
-    await e.metadata({ type: 'set_api_limits', args: { depth_limit: { global: 5, per_role: { user: 2 } }, node_limit: { global: 2, per_role: { user: 10 } } } });
+    await e.metadata({
+      type: 'set_api_limits',
+      args: { depth_limit: { global: 5, per_role: { user: 2 } }, node_limit: { global: 2, per_role: { user: 10 } } },
+    });
     try {
       expect((await e.graphql(deep, undefined, user)).body).toEqual(refused('depth limit of 2 exceeded'));
       expect((await e.graphql(deep, undefined, other)).body).toEqual(refused('node limit of 2 exceeded'));
@@ -99,7 +105,10 @@ describe('API limits', () => {
   });
 
   it('rate-limits per role and per session variable', async () => {
-    await e.metadata({ type: 'set_api_limits', args: { rate_limit: { global: { max_reqs_per_min: 3 }, per_role: { user: { max_reqs_per_min: 2, unique_params: ['X-Engine-User-Id'] } } } } });
+    await e.metadata({
+      type: 'set_api_limits',
+      args: { rate_limit: { global: { max_reqs_per_min: 3 }, per_role: { user: { max_reqs_per_min: 2, unique_params: ['X-Engine-User-Id'] } } } },
+    });
     try {
       const q = '{ author { name } }';
       for (let i = 0; i < 3; i++) expect((await e.graphql(q, undefined, other)).body).toHaveProperty('data');

@@ -105,6 +105,9 @@ describe('cancellation and timeouts', () => {
     const started = Date.now();
     const r = await e.graphql(`${q} }`);
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(r).toMatchObject({ status: 200, body: { errors: [{ message: 'field limit of 5000 exceeded', extensions: { path: '$', code: 'validation-failed' } }] } });
+    expect(r).toMatchObject({
+      status: 200,
+      body: { errors: [{ message: 'field limit of 5000 exceeded', extensions: { path: '$', code: 'validation-failed' } }] },
+    });
   });
 });

@@ -29,7 +29,10 @@ beforeAll(async () => {
     CREATE VIEW boom_view AS SELECT boom() AS x`);
   te = await startTestEngine({ databaseUrl: db.url });
   expect((await te.metadata({ type: 'pg_track_table', args: { table: 'item' } })).body).toEqual({ message: 'success' });
-  const rel = { type: 'pg_create_object_relationship', args: { table: 'item', name: 'self', using: { manual_configuration: { remote_table: 'item', column_mapping: { id: 'id' } } } } };
+  const rel = {
+    type: 'pg_create_object_relationship',
+    args: { table: 'item', name: 'self', using: { manual_configuration: { remote_table: 'item', column_mapping: { id: 'id' } } } },
+  };
   expect((await te.metadata(rel)).body).toEqual({ message: 'success' });
 });
 
@@ -42,7 +45,11 @@ describe('deep nesting', () => {
   it('a permission filter nested 5,000 deep is a 400 parse-failed with a path', async () => {
     const r = await te.post('/v1/metadata', perm('deep', nested(5000, '{"id":{"_eq":1}}')));
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ code: 'parse-failed', error: 'the body is nested more than 500 levels deep', path: expect.stringMatching(/^\$\.args\.permission\.filter\._and\[0\]/) });
+    expect(r.body).toMatchObject({
+      code: 'parse-failed',
+      error: 'the body is nested more than 500 levels deep',
+      path: expect.stringMatching(/^\$\.args\.permission\.filter\._and\[0\]/),
+    });
   });
 
   it('a permission filter past the bool-exp bound (but within the body bound) is refused by the catalog with its path', async () => {
@@ -57,13 +64,22 @@ describe('deep nesting', () => {
     const body = `{"query":"query($w: item_bool_exp){ item(where: $w) { id } }","variables":{"w":${nested(5000, '{"id":{"_eq":1}}')}}}`;
     const r = await te.post('/v1/graphql', body);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ errors: [{ message: 'the variables are nested too deeply', extensions: { path: '$.variableValues', code: 'validation-failed' } }] });
+    expect(r.body).toEqual({
+      errors: [{ message: 'the variables are nested too deeply', extensions: { path: '$.variableValues', code: 'validation-failed' } }],
+    });
   });
 
   it('a 150-deep where variable is refused at the bool-exp bound with its path; 50 deep runs', async () => {
     const q = 'query($w: item_bool_exp){ item(where: $w) { id } }';
     const r = await te.post('/v1/graphql', `{"query":"${q}","variables":{"w":${nested(150, '{"id":{"_eq":1}}')}}}`);
-    expect(r.body).toMatchObject({ errors: [{ message: 'the boolean expression is nested more than 100 levels deep', extensions: { code: 'validation-failed', path: expect.stringMatching(/^\$\.selectionSet\.item\.args\.where\._and\[0\]/) } }] });
+    expect(r.body).toMatchObject({
+      errors: [
+        {
+          message: 'the boolean expression is nested more than 100 levels deep',
+          extensions: { code: 'validation-failed', path: expect.stringMatching(/^\$\.selectionSet\.item\.args\.where\._and\[0\]/) },
+        },
+      ],
+    });
     const ok = await te.post('/v1/graphql', `{"query":"${q}","variables":{"w":${nested(50, '{"id":{"_eq":1}}')}}}`);
     expect(ok.body).toEqual({ data: { item: [{ id: 1 }] } });
   });
@@ -71,7 +87,14 @@ describe('deep nesting', () => {
   it('a 1,000-deep selection is validation-failed with a path, before any SQL', async () => {
     const r = await te.graphql(`{ item { ${'self { '.repeat(1000)}id${' }'.repeat(1000)} } }`);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ errors: [{ message: 'the selection set is nested more than 100 levels deep', extensions: { code: 'validation-failed', path: expect.stringMatching(/^\$\.selectionSet\.item\.selectionSet\.self/) } }] });
+    expect(r.body).toMatchObject({
+      errors: [
+        {
+          message: 'the selection set is nested more than 100 levels deep',
+          extensions: { code: 'validation-failed', path: expect.stringMatching(/^\$\.selectionSet\.item\.selectionSet\.self/) },
+        },
+      ],
+    });
     const ok = await te.graphql(`{ item { ${'self { '.repeat(50)}id${' }'.repeat(50)} } }`);
     expect(ok.status).toBe(200);
     expect(JSON.stringify(ok.body)).not.toContain('errors');
@@ -80,9 +103,15 @@ describe('deep nesting', () => {
 
 describe('odd unicode in metadata', () => {
   it('a lone surrogate or a NUL in a role name is a 400 parse-failed at its path', async () => {
-    const r = await te.post('/v1/metadata', '{"type":"pg_create_select_permission","args":{"table":"item","role":"r\\ud800","permission":{"columns":["id"],"filter":{}}}}');
+    const r = await te.post(
+      '/v1/metadata',
+      '{"type":"pg_create_select_permission","args":{"table":"item","role":"r\\ud800","permission":{"columns":["id"],"filter":{}}}}',
+    );
     expect(r).toMatchObject({ status: 400, body: { path: '$.args.role', code: 'parse-failed' } });
-    const nul = await te.post('/v1/metadata', '{"type":"pg_create_select_permission","args":{"table":"item","role":"r\\u0000","permission":{"columns":["id"],"filter":{}}}}');
+    const nul = await te.post(
+      '/v1/metadata',
+      '{"type":"pg_create_select_permission","args":{"table":"item","role":"r\\u0000","permission":{"columns":["id"],"filter":{}}}}',
+    );
     expect(nul).toMatchObject({ status: 400, body: { path: '$.args.role', code: 'parse-failed' } });
     const paired = await te.post('/v1/metadata', perm('r\\ud83d\\ude00', '{}'));
     expect(paired.body).toEqual({ message: 'success' });
@@ -105,7 +134,8 @@ describe('permission literals', () => {
   });
 
   it('accepts literals of the right type and session variables', async () => {
-    const filter = '{"id":{"_eq":"1"},"ok":{"_eq":"t"},"code":{"_eq":"{a0eebc999c0b4ef8bb6d6bb9bd380a11}"},"at":{"_lt":"tomorrow"},"price":{"_gte":"1.5"},"doc":{"_contains":{}},"_or":[{"id":{"_eq":"X-Engine-User-Id"}},{"id":{"_in":[1,2]}}]}';
+    const filter =
+      '{"id":{"_eq":"1"},"ok":{"_eq":"t"},"code":{"_eq":"{a0eebc999c0b4ef8bb6d6bb9bd380a11}"},"at":{"_lt":"tomorrow"},"price":{"_gte":"1.5"},"doc":{"_contains":{}},"_or":[{"id":{"_eq":"X-Engine-User-Id"}},{"id":{"_in":[1,2]}}]}';
     expect((await te.post('/v1/metadata', perm('typed', filter))).body).toEqual({ message: 'success' });
     const r = await te.graphql('{ item { id } }', undefined, { 'x-engine-role': 'typed', 'x-engine-user-id': '1' });
     expect(r.body).toEqual({ data: { item: [{ id: 1 }] } });
@@ -115,17 +145,34 @@ describe('permission literals', () => {
 describe('logging of failed requests', () => {
   it('logs the message, code and internal details, not [object Object]', async () => {
     const lines: string[] = [];
-    const engine = await buildEngine(defaultSettings({ databaseUrl: db.url, logLevel: 'error' }), createLogger({ level: 'error', write: (l) => lines.push(l) }));
+    const engine = await buildEngine(
+      defaultSettings({ databaseUrl: db.url, logLevel: 'error' }),
+      createLogger({ level: 'error', write: (l) => lines.push(l) }),
+    );
     try {
       const url = await engine.app.listen({ port: 0, host: '127.0.0.1' });
       // A database error of no class the engine maps (P0001, raise_exception) answers `unexpected`, which is logged.
-      const track = await fetch(`${url}/v1/metadata`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'pg_track_table', args: { table: 'boom_view' } }) });
+      const track = await fetch(`${url}/v1/metadata`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'pg_track_table', args: { table: 'boom_view' } }),
+      });
       expect(await track.text()).toBe('{"message":"success"}');
-      const res = await fetch(`${url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ boom_view { x } }' }) });
+      const res = await fetch(`${url}/v1/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ boom_view { x } }' }),
+      });
       expect(await res.json()).toMatchObject({ errors: [{ extensions: { code: 'unexpected' } }] });
-      const failed = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => (l['detail'] as Record<string, unknown>)['message'] === 'graphql request failed');
+      const failed = lines
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => (l['detail'] as Record<string, unknown>)['message'] === 'graphql request failed');
       expect(lines.join('')).not.toContain('[object Object]');
-      expect(failed[0]).toMatchObject({ type: 'unstructured', level: 'error', detail: { error: { message: 'database query error', code: 'unexpected', internal: { error: { message: 'boom' } } } } });
+      expect(failed[0]).toMatchObject({
+        type: 'unstructured',
+        level: 'error',
+        detail: { error: { message: 'database query error', code: 'unexpected', internal: { error: { message: 'boom' } } } },
+      });
     } finally {
       await engine.close();
     }

@@ -75,7 +75,10 @@ describe('names from the database that are not GraphQL names', () => {
   ])('refuses to track a table with %s, and the engine stays up', async (_what, args, name) => {
     const r = await metadata(engine, { type: 'pg_track_table', args });
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ path: '$.args', error: expect.stringContaining(`cannot include "${name}" in the GraphQL schema because it is not a valid GraphQL identifier`) });
+    expect(r.body).toMatchObject({
+      path: '$.args',
+      error: expect.stringContaining(`cannot include "${name}" in the GraphQL schema because it is not a valid GraphQL identifier`),
+    });
     await expectServing(engine);
   });
 
@@ -86,7 +89,9 @@ describe('names from the database that are not GraphQL names', () => {
   ])('refuses a table named %s, which would give the schema two types of one name', async (table, owner) => {
     const r = await metadata(engine, { type: 'pg_track_table', args: { table } });
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ error: expect.stringContaining(`the type name "${table}" of table "${table}" in source "default" conflicts with the one of ${owner}`) });
+    expect(r.body).toMatchObject({
+      error: expect.stringContaining(`the type name "${table}" of table "${table}" in source "default" conflicts with the one of ${owner}`),
+    });
     await expectServing(engine);
   });
 
@@ -98,12 +103,15 @@ describe('names from the database that are not GraphQL names', () => {
   });
 
   it('a custom column name makes a table with a non-GraphQL column trackable', async () => {
-    const r = await metadata(engine, { type: 'pg_track_table', args: { table: 'dashed', configuration: { column_config: { 'a-b': { custom_name: 'a_b' } } } } });
+    const r = await metadata(engine, {
+      type: 'pg_track_table',
+      args: { table: 'dashed', configuration: { column_config: { 'a-b': { custom_name: 'a_b' } } } },
+    });
     expect(r.body).toEqual({ message: 'success' });
     expect(await graphql(engine, '{ dashed { a_b } }')).toEqual({ status: 200, body: { data: { dashed: [] } } });
   });
 
-  it('renaming a tracked table\'s constraint through run_sql never crashes the engine', async () => {
+  it("renaming a tracked table's constraint through run_sql never crashes the engine", async () => {
     expect((await metadata(engine, { type: 'pg_track_table', args: { table: 'later' } })).body).toEqual({ message: 'success' });
     const r = await post(`${engine.url}/v2/query`, { type: 'run_sql', args: { sql: 'ALTER TABLE later RENAME CONSTRAINT later_pkey TO "later-pk"' } });
     // Either refused (the table would become inconsistent) or accepted with the table inconsistent; never a 5xx.
@@ -117,7 +125,7 @@ describe('names from the database that are not GraphQL names', () => {
     expect(await inconsistent(engine)).toEqual([]);
   });
 
-  it('a constraint renamed behind the engine\'s back leaves the table inconsistent, and a second process starts', async () => {
+  it("a constraint renamed behind the engine's back leaves the table inconsistent, and a second process starts", async () => {
     expect((await metadata(engine, { type: 'pg_track_table', args: { table: 'behind' } })).body).toEqual({ message: 'success' });
     await db.sql('ALTER TABLE behind RENAME CONSTRAINT behind_pkey TO "behind-pk"');
     expect((await metadata(engine, { type: 'reload_metadata', args: {} })).status).toBe(200);

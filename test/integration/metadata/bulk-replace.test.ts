@@ -57,9 +57,7 @@ describe('bulk', () => {
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ code: 'invalid-configuration', path: '$.args[2].args' });
     expect(r.body.error).toContain('no foreign constraint');
-    const clash = await f.md('bulk', [
-      { type: 'pg_track_table', args: { table: 'profiles', configuration: { custom_name: 'authors' } } },
-    ]);
+    const clash = await f.md('bulk', [{ type: 'pg_track_table', args: { table: 'profiles', configuration: { custom_name: 'authors' } } }]);
     expect(clash.body).toMatchObject({ code: 'invalid-configuration', path: '$.args[0].args' });
     expect(await f.exported()).toEqual(before);
   });
@@ -193,7 +191,12 @@ describe('the Chinook-shaped sample tracked by two bulks', () => {
     expect(catalog.resourceVersion).toBe(3);
     const src = catalog.sources.get('default');
     expect(src?.tables.size).toBe(tables.args.length);
-    expect(src?.tables.get('public.albums')?.relationships.map((r) => r.name).sort()).toEqual(['artist', 'tracks']);
+    expect(
+      src?.tables
+        .get('public.albums')
+        ?.relationships.map((r) => r.name)
+        .sort(),
+    ).toEqual(['artist', 'tracks']);
     expect(src?.tables.get('public.tracks')?.relationships.find((r) => r.name === 'invoice_lines')).toMatchObject({
       kind: 'array',
       columnMapping: [['id', 'track_id']],

@@ -73,7 +73,14 @@ describe('bulk with run_sql, metadata in the source database', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body[3]).toEqual({ result_type: 'TuplesOk', result: [['label'], ['one']] });
     const gql = await f.engine.graphql('{ chain(order_by: {id: asc}) { id label } }');
-    expect(gql.body).toEqual({ data: { chain: [{ id: 1, label: 'one' }, { id: 2, label: 'two' }] } });
+    expect(gql.body).toEqual({
+      data: {
+        chain: [
+          { id: 1, label: 'one' },
+          { id: 2, label: 'two' },
+        ],
+      },
+    });
   });
 
   it('a read_only step cannot write, even inside a bulk that already wrote', async () => {

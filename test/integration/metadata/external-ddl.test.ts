@@ -28,7 +28,7 @@ describe('tracking what a separate client just made', () => {
   });
 
   it('a function is tracked at once and queried', async () => {
-    await f.db.sql("CREATE FUNCTION books_titled(q text) RETURNS SETOF books STABLE LANGUAGE sql AS $$ SELECT * FROM books WHERE title ILIKE q $$");
+    await f.db.sql('CREATE FUNCTION books_titled(q text) RETURNS SETOF books STABLE LANGUAGE sql AS $$ SELECT * FROM books WHERE title ILIKE q $$');
     const r = await f.md('pg_track_function', { function: 'books_titled' });
     expect(r.body).toEqual({ message: 'success' });
     expect(await gql('{ books_titled(args: {q: "d%"}) { title } }')).toEqual({ data: { books_titled: [{ title: 'Dune' }] } });
@@ -50,7 +50,9 @@ describe('tracking what a separate client just made', () => {
   });
 
   it('a bulk sees them too, and a table unknown to the database is still refused', async () => {
-    await f.db.sql('CREATE TABLE shelves (id int PRIMARY KEY); CREATE TABLE shelf_books (shelf_id int REFERENCES shelves(id), book_id int REFERENCES books(id), PRIMARY KEY (shelf_id, book_id))');
+    await f.db.sql(
+      'CREATE TABLE shelves (id int PRIMARY KEY); CREATE TABLE shelf_books (shelf_id int REFERENCES shelves(id), book_id int REFERENCES books(id), PRIMARY KEY (shelf_id, book_id))',
+    );
     const r = await f.md('bulk', [
       { type: 'pg_track_table', args: { table: 'shelves' } },
       { type: 'pg_track_table', args: { table: 'shelf_books' } },

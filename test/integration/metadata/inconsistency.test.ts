@@ -10,8 +10,14 @@ beforeAll(async () => {
     { type: 'pg_track_table', args: { table: 'articles' } },
     { type: 'pg_track_table', args: { table: 'profiles' } },
     { type: 'pg_create_object_relationship', args: { table: 'articles', name: 'author', using: { foreign_key_constraint_on: 'author_id' } } },
-    { type: 'pg_create_array_relationship', args: { table: 'authors', name: 'articles', using: { foreign_key_constraint_on: { table: 'articles', columns: ['author_id'] } } } },
-    { type: 'pg_create_object_relationship', args: { table: 'authors', name: 'profile', using: { foreign_key_constraint_on: { table: 'profiles', columns: ['author_id'] } } } },
+    {
+      type: 'pg_create_array_relationship',
+      args: { table: 'authors', name: 'articles', using: { foreign_key_constraint_on: { table: 'articles', columns: ['author_id'] } } },
+    },
+    {
+      type: 'pg_create_object_relationship',
+      args: { table: 'authors', name: 'profile', using: { foreign_key_constraint_on: { table: 'profiles', columns: ['author_id'] } } },
+    },
   ]);
   expect(r.status).toBe(200);
 });
@@ -23,7 +29,7 @@ const tables = () => f.engine.engine.metadata.catalogRef.current.sources.get('de
 
 describe('run_sql', () => {
   it('answers TuplesOk with a header row and text cells, nulls as null', async () => {
-    const r = await f.sql("SELECT id, name, bio, 1.5::numeric AS n FROM authors ORDER BY id");
+    const r = await f.sql('SELECT id, name, bio, 1.5::numeric AS n FROM authors ORDER BY id');
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       result_type: 'TuplesOk',
@@ -36,7 +42,7 @@ describe('run_sql', () => {
   });
 
   it('answers CommandOk for commands, and runs on the legacy /v1/query too', async () => {
-    const r = await f.sql("CREATE TABLE notes (id int PRIMARY KEY, body text)");
+    const r = await f.sql('CREATE TABLE notes (id int PRIMARY KEY, body text)');
     expect(r.body).toEqual({ result_type: 'CommandOk', result: null });
     const v1 = await f.q1('run_sql', { sql: "INSERT INTO notes VALUES (1, 'x')" });
     expect(v1.body).toEqual({ result_type: 'CommandOk', result: null });
@@ -102,7 +108,11 @@ describe('run_sql', () => {
     expect(authors.object_relationships[0].using).toEqual({
       foreign_key_constraint_on: { table: { schema: 'public', name: 'author_profiles' }, columns: ['writer_id'] },
     });
-    expect(tables()?.get('public.authors')?.relationships.find((x) => x.name === 'profile')?.columnMapping).toEqual([['id', 'writer_id']]);
+    expect(
+      tables()
+        ?.get('public.authors')
+        ?.relationships.find((x) => x.name === 'profile')?.columnMapping,
+    ).toEqual([['id', 'writer_id']]);
     expect((await f.sql('ALTER TABLE author_profiles RENAME TO profiles; ALTER TABLE profiles RENAME COLUMN writer_id TO author_id')).status).toBe(200);
     doc = await f.exported();
     expect(doc.sources[0].tables.map((t: any) => t.table.name)).toEqual(['authors', 'articles', 'profiles']);
@@ -148,7 +158,11 @@ describe('inconsistency after out-of-band changes', () => {
     expect(incons.body.is_consistent).toBe(false);
     expect(incons.body.inconsistent_objects[0]).toMatchObject({ reason: expect.stringContaining('Inconsistent object: ') });
     expect(tables()?.has('public.profiles')).toBe(false);
-    expect(tables()?.get('public.authors')?.relationships.map((x) => x.name)).toEqual(['articles']);
+    expect(
+      tables()
+        ?.get('public.authors')
+        ?.relationships.map((x) => x.name),
+    ).toEqual(['articles']);
   });
 
   it('a call that makes another object newly inconsistent is refused', async () => {

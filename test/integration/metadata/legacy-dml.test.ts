@@ -16,9 +16,18 @@ const q = async (body: unknown, role?: string, path = '/v1/query'): Promise<{ st
 beforeAll(async () => {
   f = await startReadFixture();
   for (const b of [
-    { type: 'pg_create_select_permission', args: { table: 'authors', role: 'reader', permission: { columns: ['id', 'name'], filter: { active: { _eq: true } } } } },
-    { type: 'pg_create_select_permission', args: { table: 'articles', role: 'reader', permission: { columns: ['id', 'title', 'author_id'], filter: {}, allow_aggregations: false } } },
-    { type: 'pg_create_insert_permission', args: { table: 'articles', role: 'reader', permission: { columns: ['title', 'author_id'], check: { author_id: { _eq: 'X-Engine-User-Id' } } } } },
+    {
+      type: 'pg_create_select_permission',
+      args: { table: 'authors', role: 'reader', permission: { columns: ['id', 'name'], filter: { active: { _eq: true } } } },
+    },
+    {
+      type: 'pg_create_select_permission',
+      args: { table: 'articles', role: 'reader', permission: { columns: ['id', 'title', 'author_id'], filter: {}, allow_aggregations: false } },
+    },
+    {
+      type: 'pg_create_insert_permission',
+      args: { table: 'articles', role: 'reader', permission: { columns: ['title', 'author_id'], check: { author_id: { _eq: 'X-Engine-User-Id' } } } },
+    },
   ]) {
     expect((await f.md(b)).status).toBe(200);
   }
@@ -30,8 +39,17 @@ afterAll(async () => {
 describe('select', () => {
   it('columns, where with $-operators and bare equality, order_by, limit and offset', async () => {
     const r = await q({ type: 'select', args: { table: 'authors', columns: ['id', 'name'], where: { id: { $lt: 3 } }, order_by: ['-id'] } });
-    expect(r).toEqual({ status: 200, body: [{ id: 2, name: 'Bob' }, { id: 1, name: 'Ann' }] });
-    const eq = await q({ type: 'select', args: { table: 'authors', columns: ['name'], where: { $or: [{ name: 'Ann' }, { name: { _eq: 'Cid' } }] }, order_by: [{ column: 'name', type: 'desc' }] } });
+    expect(r).toEqual({
+      status: 200,
+      body: [
+        { id: 2, name: 'Bob' },
+        { id: 1, name: 'Ann' },
+      ],
+    });
+    const eq = await q({
+      type: 'select',
+      args: { table: 'authors', columns: ['name'], where: { $or: [{ name: 'Ann' }, { name: { _eq: 'Cid' } }] }, order_by: [{ column: 'name', type: 'desc' }] },
+    });
     expect(eq.body).toEqual([{ name: 'Cid' }, { name: 'Ann' }]);
     const page = await q({ type: 'select', args: { table: { schema: 'public', name: 'authors' }, columns: ['id'], order_by: '+id', limit: 1, offset: 1 } });
     expect(page.body).toEqual([{ id: 2 }]);
@@ -47,7 +65,15 @@ describe('select', () => {
       },
     });
     expect(r.body).toEqual([{ name: 'Ann', posts: [{ title: 'Second Post' }, { title: 'Hello World' }] }]);
-    const byAuthor = await q({ type: 'select', args: { table: 'articles', columns: ['id', { name: 'author', columns: ['name'] }], where: { author_id: { $is_null: false } }, order_by: ['-author.name', 'id'] } });
+    const byAuthor = await q({
+      type: 'select',
+      args: {
+        table: 'articles',
+        columns: ['id', { name: 'author', columns: ['name'] }],
+        where: { author_id: { $is_null: false } },
+        order_by: ['-author.name', 'id'],
+      },
+    });
     expect(byAuthor.body).toEqual([
       { id: 3, author: { name: 'Bob' } },
       { id: 1, author: { name: 'Ann' } },
@@ -55,11 +81,20 @@ describe('select', () => {
     ]);
   });
 
-  it('applies the role\'s permissions; answers v2\'s errors', async () => {
+  it("applies the role's permissions; answers v2's errors", async () => {
     const r = await q({ type: 'select', args: { table: 'authors', columns: ['id', 'name'], order_by: 'id' } }, 'reader');
-    expect(r).toEqual({ status: 200, body: [{ id: 1, name: 'Ann' }, { id: 3, name: 'Cid' }] });
+    expect(r).toEqual({
+      status: 200,
+      body: [
+        { id: 1, name: 'Ann' },
+        { id: 3, name: 'Cid' },
+      ],
+    });
     const hidden = await q({ type: 'select', args: { table: 'authors', columns: ['id', 'rating'] } }, 'reader');
-    expect(hidden).toEqual({ status: 400, body: { path: '$.args.columns[1]', error: 'role "reader" does not have permission to select column "rating"', code: 'permission-denied' } });
+    expect(hidden).toEqual({
+      status: 400,
+      body: { path: '$.args.columns[1]', error: 'role "reader" does not have permission to select column "rating"', code: 'permission-denied' },
+    });
     const none = await q({ type: 'select', args: { table: 'comments', columns: ['id'] } }, 'reader');
     expect(none.status).toBe(400);
     expect(none.body).toEqual({ path: '$.args', error: 'select on "comments" for role "reader" is not allowed. ', code: 'permission-denied' });
@@ -78,7 +113,7 @@ describe('select', () => {
 });
 
 describe('count', () => {
-  it('counts rows, distinct values, with the role\'s filter (with or without aggregations)', async () => {
+  it("counts rows, distinct values, with the role's filter (with or without aggregations)", async () => {
     expect((await q({ type: 'count', args: { table: 'articles', where: { author_id: 1 } } })).body).toEqual({ count: 2 });
     expect((await q({ type: 'count', args: { table: 'articles', distinct: ['author_id'] } })).body).toEqual({ count: 2 });
     expect((await q({ type: 'count', args: { table: 'authors' } }, 'reader')).body).toEqual({ count: 2 });
@@ -93,14 +128,23 @@ describe('insert, update, delete', () => {
     expect(r.body.affected_rows).toBe(2);
     expect(r.body.returning.map((x: any) => x.name)).toEqual(['Dan', 'Eli']);
     const id = r.body.returning[0].id;
-    const ignored = await q({ type: 'insert', args: { table: 'authors', objects: [{ id, name: 'Other' }], on_conflict: { constraint: 'authors_pkey', action: 'ignore' } } });
+    const ignored = await q({
+      type: 'insert',
+      args: { table: 'authors', objects: [{ id, name: 'Other' }], on_conflict: { constraint: 'authors_pkey', action: 'ignore' } },
+    });
     expect(ignored.body).toEqual({ affected_rows: 0 });
-    const updated = await q({ type: 'insert', args: { table: 'authors', objects: [{ id, name: 'Dan2' }], on_conflict: { constraint: 'authors_pkey', action: 'update' }, returning: ['name'] } });
+    const updated = await q({
+      type: 'insert',
+      args: { table: 'authors', objects: [{ id, name: 'Dan2' }], on_conflict: { constraint: 'authors_pkey', action: 'update' }, returning: ['name'] },
+    });
     expect(updated.body).toEqual({ affected_rows: 1, returning: [{ name: 'Dan2' }] });
   });
 
   it('update with $set and $inc; $mul is not supported', async () => {
-    const r = await q({ type: 'update', args: { table: 'articles', where: { id: 1 }, $set: { title: 'Hello Again' }, $inc: { words: 5 }, returning: ['title', 'words'] } });
+    const r = await q({
+      type: 'update',
+      args: { table: 'articles', where: { id: 1 }, $set: { title: 'Hello Again' }, $inc: { words: 5 }, returning: ['title', 'words'] },
+    });
     expect(r.body).toEqual({ affected_rows: 1, returning: [{ title: 'Hello Again', words: 105 }] });
     const mul = await q({ type: 'update', args: { table: 'articles', where: { id: 1 }, $mul: { words: 2 } } });
     expect(mul).toEqual({ status: 400, body: { path: '$.args.$mul', error: '"$mul" is not supported', code: 'not-supported' } });
@@ -114,7 +158,11 @@ describe('insert, update, delete', () => {
 
   it('a role inserts within its insert permission; a failed check is permission-error, a missing permission permission-denied', async () => {
     const headers = { 'x-engine-role': 'reader', 'x-engine-user-id': '2' };
-    const ok = await f.engine.post<any>('/v1/query', { type: 'insert', args: { table: 'articles', objects: [{ title: 'Mine', author_id: 2 }], returning: ['title'] } }, headers);
+    const ok = await f.engine.post<any>(
+      '/v1/query',
+      { type: 'insert', args: { table: 'articles', objects: [{ title: 'Mine', author_id: 2 }], returning: ['title'] } },
+      headers,
+    );
     expect(ok.body).toEqual({ affected_rows: 1, returning: [{ title: 'Mine' }] });
     const bad = await f.engine.post<any>('/v1/query', { type: 'insert', args: { table: 'articles', objects: [{ title: 'Not mine', author_id: 1 }] } }, headers);
     expect(bad.status).toBe(400);

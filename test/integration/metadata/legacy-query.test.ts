@@ -35,7 +35,13 @@ describe('track_table / untrack_table with a bare table name', () => {
   });
 
   it('inside a /v1/query bulk, and with clean errors for a missing table or a bad shape', async () => {
-    const b = await f.engine.post('/v1/query', { type: 'bulk', args: [{ type: 'track_table', args: 'article_status' }, { type: 'untrack_table', args: 'article_status' }] });
+    const b = await f.engine.post('/v1/query', {
+      type: 'bulk',
+      args: [
+        { type: 'track_table', args: 'article_status' },
+        { type: 'untrack_table', args: 'article_status' },
+      ],
+    });
     expect(b.status).toBe(200);
     expect(b.body).toEqual([{ message: 'success' }, { message: 'success' }]);
     const missing = await f.engine.post('/v1/query', { type: 'track_table', args: 'no_such_table' });

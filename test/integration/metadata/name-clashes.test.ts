@@ -38,7 +38,7 @@ async function xNames(): Promise<unknown> {
 }
 
 describe('derived GraphQL type names', () => {
-  it('refuses a table named like another table\'s derived type, storing nothing', async () => {
+  it("refuses a table named like another table's derived type, storing nothing", async () => {
     expect((await f.md('pg_track_table', { table: 'x' })).status).toBe(200);
     const before = await f.exported();
     for (const name of ['x_bool_exp', 'x_aggregate_fields', 'x_insert_input', 'x_mutation_response', 'x_max_order_by']) {
@@ -50,7 +50,14 @@ describe('derived GraphQL type names', () => {
       expect(r.body.error).toContain('table "x"');
     }
     expect(await f.exported()).toEqual(before);
-    expect((await xNames() as any).body).toEqual({ data: { x: [{ id: 1, name: 'one' }, { id: 2, name: 'two' }] } });
+    expect(((await xNames()) as any).body).toEqual({
+      data: {
+        x: [
+          { id: 1, name: 'one' },
+          { id: 2, name: 'two' },
+        ],
+      },
+    });
   });
 
   it('refuses the other way round: a table whose derived type is already a table', async () => {
@@ -63,16 +70,14 @@ describe('derived GraphQL type names', () => {
     expect((await f.engine.graphql('{ y_order_by { id } }')).body).toEqual({ data: { y_order_by: [] } });
   });
 
-  it('refuses a table named like a function\'s <fn>_args type, and a custom_name that takes a derived name', async () => {
+  it("refuses a table named like a function's <fn>_args type, and a custom_name that takes a derived name", async () => {
     expect((await f.md('pg_track_function', { function: 'find_x' })).status).toBe(200);
     const before = await f.exported();
     // Functions claim their names after tables, so the table would make the tracked function inconsistent.
     const r = await f.md('pg_track_table', { table: 'find_x_args' });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ code: 'unexpected', error: 'cannot continue due to new inconsistent metadata' });
-    expect(r.body.internal).toEqual([
-      expect.objectContaining({ type: 'function', reason: expect.stringContaining('"find_x_args"') }),
-    ]);
+    expect(r.body.internal).toEqual([expect.objectContaining({ type: 'function', reason: expect.stringContaining('"find_x_args"') })]);
     const custom = await f.md('pg_track_table', { table: 'y', configuration: { custom_name: 'x_select_column' } });
     expect(custom.status).toBe(400);
     expect(custom.body.error).toContain('"x_select_column"');
@@ -81,7 +86,7 @@ describe('derived GraphQL type names', () => {
     expect(q.body).toEqual({ data: { find_x: [{ id: 2 }] } });
   });
 
-  it('claims a computed field\'s <fn>_args: shared by the fields over one function, refused to a table', async () => {
+  it("claims a computed field's <fn>_args: shared by the fields over one function, refused to a table", async () => {
     const def = { function: 'x_label' };
     expect((await f.md('pg_add_computed_field', { table: 'x', name: 'label', definition: def })).status).toBe(200);
     expect((await f.md('pg_add_computed_field', { table: 'x', name: 'label2', definition: def })).status).toBe(200);
@@ -112,10 +117,15 @@ describe('derived GraphQL type names', () => {
     const r = await f.md('replace_metadata', { metadata: doc, allow_inconsistent_metadata: true });
     expect(r.status).toBe(200);
     expect(r.body.is_consistent).toBe(false);
-    expect(r.body.inconsistent_objects).toEqual([
-      expect.objectContaining({ type: 'table', reason: expect.stringContaining('"x_aggregate_fields"') }),
-    ]);
-    expect((await xNames() as any).body).toEqual({ data: { x: [{ id: 1, name: 'one' }, { id: 2, name: 'two' }] } });
+    expect(r.body.inconsistent_objects).toEqual([expect.objectContaining({ type: 'table', reason: expect.stringContaining('"x_aggregate_fields"') })]);
+    expect(((await xNames()) as any).body).toEqual({
+      data: {
+        x: [
+          { id: 1, name: 'one' },
+          { id: 2, name: 'two' },
+        ],
+      },
+    });
     const agg = await f.engine.graphql('{ x_aggregate { aggregate { count } } }');
     expect(agg.body).toEqual({ data: { x_aggregate: { aggregate: { count: 2 } } } });
   });

@@ -190,16 +190,13 @@ describe('relationships', () => {
 
   it('drop_relationship with a permission depending on it', async () => {
     expect((await f.md('pg_track_table', { table: 'authors' })).status).toBe(200);
-    expect(
-      (await f.md('pg_create_object_relationship', { table: 'articles', name: 'author', using: { foreign_key_constraint_on: 'author_id' } }))
-        .status,
-    ).toBe(200);
+    expect((await f.md('pg_create_object_relationship', { table: 'articles', name: 'author', using: { foreign_key_constraint_on: 'author_id' } })).status).toBe(
+      200,
+    );
     // Permissions have no operations yet (a later issue); put one in through replace_metadata.
     const doc = await f.exported();
     const articles = doc.sources[0].tables.find((t: any) => t.table.name === 'articles');
-    articles.select_permissions = [
-      { role: 'user', permission: { columns: '*', filter: { author: { name: { _eq: 'X-Engine-User-Id' } } } } },
-    ];
+    articles.select_permissions = [{ role: 'user', permission: { columns: '*', filter: { author: { name: { _eq: 'X-Engine-User-Id' } } } } }];
     expect((await f.md('replace_metadata', doc)).status).toBe(200);
     const perms = f.engine.engine.metadata.catalogRef.current.sources.get('default')?.tables.get('public.articles')?.permissions;
     expect(perms?.get('user')?.select?.columns).toEqual(['id', 'title', 'author_id', 'editor_id', 'status']);
@@ -222,7 +219,10 @@ describe('relationships', () => {
     const articles = doc.sources[0].tables.find((t: any) => t.table.name === 'articles');
     articles.object_relationships = [{ name: 'author', using: { foreign_key_constraint_on: 'author_id' } }];
     articles.select_permissions = [
-      { role: 'user', permission: { columns: ['id', 'title'], filter: { _and: [{ author: { name: { _eq: 'X-Engine-User-Id' } } }, { title: { _neq: '' } }] } } },
+      {
+        role: 'user',
+        permission: { columns: ['id', 'title'], filter: { _and: [{ author: { name: { _eq: 'X-Engine-User-Id' } } }, { title: { _neq: '' } }] } },
+      },
     ];
     const authors = doc.sources[0].tables.find((t: any) => t.table.name === 'authors');
     authors.configuration = { custom_column_names: { name: 'display_name' } };

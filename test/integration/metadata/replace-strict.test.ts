@@ -94,7 +94,12 @@ describe('replace_metadata refuses bad documents', () => {
     src.configuration.extensions_schema = 'public';
     src.customization = { root_fields: { prefix: 'p_' }, type_names: { prefix: 'P_' } };
     src.tables[0].event_triggers = [
-      { name: 'et', definition: { enable_manual: true, insert: { columns: '*' } }, retry_conf: { num_retries: 0, interval_sec: 10, timeout_sec: 60 }, webhook: 'http://example.invalid' },
+      {
+        name: 'et',
+        definition: { enable_manual: true, insert: { columns: '*' } },
+        retry_conf: { num_retries: 0, interval_sec: 10, timeout_sec: 60 },
+        webhook: 'http://example.invalid',
+      },
     ];
     src.tables[0].apollo_federation_config = { enable: 'v1' };
     doc.api_limits = { disabled: false, depth_limit: { global: 10, per_role: {} } };

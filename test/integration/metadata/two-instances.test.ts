@@ -43,7 +43,7 @@ describe('two engine instances on one metadata database', () => {
 
   it('run_sql DDL in one makes the other introspect again', async () => {
     expect((await a.post('/v2/query', { type: 'run_sql', args: { sql: 'CREATE TABLE shared_new (id int PRIMARY KEY)' } })).status).toBe(200);
-    await waitFor(() => (a.engine.metadata.catalogRef.current.resourceVersion === b.engine.metadata.catalogRef.current.resourceVersion));
+    await waitFor(() => a.engine.metadata.catalogRef.current.resourceVersion === b.engine.metadata.catalogRef.current.resourceVersion);
     const r = await b.metadata({ type: 'pg_track_table', args: { table: 'shared_new' } });
     expect(r.status).toBe(200);
   });

@@ -26,12 +26,37 @@ const writer = { 'x-engine-role': 'writer' };
 
 describe('database errors', () => {
   const cases: Array<[string, string, string, RegExp]> = [
-    ['unique', 'mutation { insert_authors_one(object: {name: "B", email: "ann@x"}) { id } }', 'constraint-violation', /^Uniqueness violation\. .*"authors_email_key"/],
-    ['foreign key', 'mutation { insert_articles_one(object: {title: "T", author_id: 999}) { id } }', 'constraint-violation', /^Foreign key violation\. .*"articles_author_id_fkey"/],
-    ['check', 'mutation { insert_authors_one(object: {name: "C", rating: -1}) { id } }', 'constraint-violation', /^Check constraint violation\. .*"authors_rating_check"/],
+    [
+      'unique',
+      'mutation { insert_authors_one(object: {name: "B", email: "ann@x"}) { id } }',
+      'constraint-violation',
+      /^Uniqueness violation\. .*"authors_email_key"/,
+    ],
+    [
+      'foreign key',
+      'mutation { insert_articles_one(object: {title: "T", author_id: 999}) { id } }',
+      'constraint-violation',
+      /^Foreign key violation\. .*"articles_author_id_fkey"/,
+    ],
+    [
+      'check',
+      'mutation { insert_authors_one(object: {name: "C", rating: -1}) { id } }',
+      'constraint-violation',
+      /^Check constraint violation\. .*"authors_rating_check"/,
+    ],
     ['not null', 'mutation { insert_authors_one(object: {name: null}) { id } }', 'constraint-violation', /^Not-NULL violation\. .*column "name"/],
-    ['not null on update', 'mutation { update_authors(where: {}, _set: {name: null}) { affected_rows } }', 'constraint-violation', /^Not-NULL violation\. .*"name"/],
-    ['foreign key on delete', 'mutation { delete_authors(where: {id: {_eq: 1}}) { affected_rows } }', 'constraint-violation', /^Foreign key violation\. .*"articles_author_id_fkey"/],
+    [
+      'not null on update',
+      'mutation { update_authors(where: {}, _set: {name: null}) { affected_rows } }',
+      'constraint-violation',
+      /^Not-NULL violation\. .*"name"/,
+    ],
+    [
+      'foreign key on delete',
+      'mutation { delete_authors(where: {id: {_eq: 1}}) { affected_rows } }',
+      'constraint-violation',
+      /^Foreign key violation\. .*"articles_author_id_fkey"/,
+    ],
     ['bad uuid', 'mutation { insert_authors_one(object: {name: "U", uid: "not-a-uuid"}) { id } }', 'data-exception', /uuid.*"not-a-uuid"/],
     ['bad timestamp', 'mutation { insert_authors_one(object: {name: "U", created_at: "yesterday-ish"}) { id } }', 'data-exception', /timestamp with time zone/],
     ['bad date', 'mutation { insert_authors_one(object: {name: "U", born: "2020-02-30"}) { id } }', 'data-exception', /date/],
@@ -123,13 +148,28 @@ describe('input values of every column type', () => {
         created_at: "2021-03-04T05:06:07.5+02:00", uid: "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", meta: {nested: [1, "two", {three: true}], n: null},
         tags: ["x", "y"], nums: [1, 2, 3], mood: "happy"}) { id } }`);
     expect(r.errors).toBeUndefined();
-    const rows = await f.rows(`SELECT rating::text, followers::text, created_at = '2021-03-04T03:06:07.5Z' AS at, meta, tags, nums, mood::text FROM authors WHERE id = ${r.data.insert_authors_one.id}`);
-    expect(rows).toEqual([{ rating: '12345678901234567890.123456789', followers: '9223372036854775807', at: true, meta: { nested: [1, 'two', { three: true }], n: null }, tags: ['x', 'y'], nums: [1, 2, 3], mood: 'happy' }]);
+    const rows = await f.rows(
+      `SELECT rating::text, followers::text, created_at = '2021-03-04T03:06:07.5Z' AS at, meta, tags, nums, mood::text FROM authors WHERE id = ${r.data.insert_authors_one.id}`,
+    );
+    expect(rows).toEqual([
+      {
+        rating: '12345678901234567890.123456789',
+        followers: '9223372036854775807',
+        at: true,
+        meta: { nested: [1, 'two', { three: true }], n: null },
+        tags: ['x', 'y'],
+        nums: [1, 2, 3],
+        mood: 'happy',
+      },
+    ]);
   });
 
   it('jsonb takes any JSON value; numeric as number or string', async () => {
     for (const meta of [1, 'text', true, null, [], { a: [{}] }]) {
-      const r = await f.gql('mutation($m: jsonb, $r: numeric) { insert_authors_one(object: {name: "J", meta: $m, rating: $r}) { meta rating } }', { m: meta, r: 2 });
+      const r = await f.gql('mutation($m: jsonb, $r: numeric) { insert_authors_one(object: {name: "J", meta: $m, rating: $r}) { meta rating } }', {
+        m: meta,
+        r: 2,
+      });
       expect(r.errors).toBeUndefined();
       expect(r.data.insert_authors_one).toEqual({ meta, rating: 2 });
     }

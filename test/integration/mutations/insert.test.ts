@@ -25,7 +25,11 @@ describe('insert', () => {
     expect(r.errors).toBeUndefined();
     expect(r.data.insert_authors).toEqual({
       affected_rows: 3,
-      returning: [{ name: 'B1', active: false, rating: null }, { name: 'B2', active: true, rating: null }, { name: 'B3', active: false, rating: 2.5 }],
+      returning: [
+        { name: 'B1', active: false, rating: null },
+        { name: 'B2', active: true, rating: null },
+        { name: 'B3', active: false, rating: 2.5 },
+      ],
       __typename: 'authors_mutation_response',
     });
   });
@@ -38,13 +42,22 @@ describe('insert', () => {
   it('objects from a variable, and leaf variables inside literal objects', async () => {
     const q = 'mutation($rows: [authors_insert_input!]!) { insert_authors(objects: $rows) { affected_rows returning { name email } } }';
     const r = await f.gql(q, { rows: [{ name: 'V1' }, { name: 'V2', email: 'v2@x' }] });
-    expect(r.data.insert_authors).toEqual({ affected_rows: 2, returning: [{ name: 'V1', email: null }, { name: 'V2', email: 'v2@x' }] });
+    expect(r.data.insert_authors).toEqual({
+      affected_rows: 2,
+      returning: [
+        { name: 'V1', email: null },
+        { name: 'V2', email: 'v2@x' },
+      ],
+    });
     // Same shape: the cached plan is reused with other values; another shape gets its own plan.
     const again = await f.gql(q, { rows: [{ name: 'V3' }] });
     expect(again.data.insert_authors.returning).toEqual([{ name: 'V3', email: null }]);
     const other = await f.gql(q, { rows: [{ name: 'V4', email: 'v4@x', rating: 1 }] });
     expect(other.data.insert_authors.returning).toEqual([{ name: 'V4', email: 'v4@x' }]);
-    const leaf = await f.gql('mutation($n: String!, $r: numeric) { insert_authors_one(object: {name: $n, rating: $r}) { name rating } }', { n: 'L1', r: '3.75' });
+    const leaf = await f.gql('mutation($n: String!, $r: numeric) { insert_authors_one(object: {name: $n, rating: $r}) { name rating } }', {
+      n: 'L1',
+      r: '3.75',
+    });
     expect(leaf.data.insert_authors_one).toEqual({ name: 'L1', rating: 3.75 });
     const one = await f.gql('mutation($o: authors_insert_input!) { insert_authors_one(object: $o) { name } }', { o: { name: 'O1' } });
     expect(one.data.insert_authors_one).toEqual({ name: 'O1' });
@@ -58,8 +71,14 @@ describe('insert', () => {
   it('custom column names are input field names', async () => {
     const r = await f.gql('mutation { insert_renamed(objects: [{firstName: "A", lastName: "B"}, {firstName: "C"}]) { returning { firstName lastName } } }');
     expect(r.errors).toBeUndefined();
-    expect(r.data.insert_renamed.returning).toEqual([{ firstName: 'A', lastName: 'B' }, { firstName: 'C', lastName: null }]);
-    expect(await f.rows('SELECT first_name, last_name FROM renamed ORDER BY id')).toEqual([{ first_name: 'A', last_name: 'B' }, { first_name: 'C', last_name: null }]);
+    expect(r.data.insert_renamed.returning).toEqual([
+      { firstName: 'A', lastName: 'B' },
+      { firstName: 'C', lastName: null },
+    ]);
+    expect(await f.rows('SELECT first_name, last_name FROM renamed ORDER BY id')).toEqual([
+      { first_name: 'A', last_name: 'B' },
+      { first_name: 'C', last_name: null },
+    ]);
   });
 
   it('views: an updatable view takes inserts, a non-updatable one has no insert field', async () => {
@@ -85,7 +104,13 @@ describe('nested insert', () => {
       {
         name: 'Deep1',
         articles: [
-          { title: 'D1A', comments: [{ body: 'c1', article: { author: { name: 'Deep1' } } }, { body: 'c2', article: { author: { name: 'Deep1' } } }] },
+          {
+            title: 'D1A',
+            comments: [
+              { body: 'c1', article: { author: { name: 'Deep1' } } },
+              { body: 'c2', article: { author: { name: 'Deep1' } } },
+            ],
+          },
           { title: 'D1B', comments: [] },
         ],
       },
@@ -152,7 +177,13 @@ describe('upsert', () => {
     const r = await f.gql(`mutation { insert_labels(objects: [{slug: "a", title: "A2", uses: 5}, {slug: "c", title: "C"}],
         on_conflict: {constraint: labels_pkey, update_columns: [title]}) { affected_rows returning { slug title uses } } }`);
     expect(r.errors).toBeUndefined();
-    expect(r.data.insert_labels).toEqual({ affected_rows: 2, returning: [{ slug: 'a', title: 'A2', uses: 1 }, { slug: 'c', title: 'C', uses: 0 }] });
+    expect(r.data.insert_labels).toEqual({
+      affected_rows: 2,
+      returning: [
+        { slug: 'a', title: 'A2', uses: 1 },
+        { slug: 'c', title: 'C', uses: 0 },
+      ],
+    });
   });
 
   it('on a unique constraint, with a where on the existing row', async () => {
@@ -165,11 +196,13 @@ describe('upsert', () => {
     const miss = await f.gql(q, { code: 8, title: 'U2new' });
     expect(miss.errors).toBeUndefined();
     expect(miss.data.insert_labels_one).toBeNull();
-    expect(await f.rows("SELECT title FROM labels WHERE code = 8")).toEqual([{ title: 'U2' }]);
+    expect(await f.rows('SELECT title FROM labels WHERE code = 8')).toEqual([{ title: 'U2' }]);
   });
 
   it('empty update_columns means do nothing: _one returns null, the list skips the row', async () => {
-    const one = await f.gql('mutation { insert_labels_one(object: {slug: "a", title: "Z"}, on_conflict: {constraint: labels_pkey, update_columns: []}) { slug } }');
+    const one = await f.gql(
+      'mutation { insert_labels_one(object: {slug: "a", title: "Z"}, on_conflict: {constraint: labels_pkey, update_columns: []}) { slug } }',
+    );
     expect(one.errors).toBeUndefined();
     expect(one.data.insert_labels_one).toBeNull();
     const many = await f.gql(`mutation { insert_labels(objects: [{slug: "a", title: "Z"}, {slug: "d", title: "D"}],
@@ -178,7 +211,7 @@ describe('upsert', () => {
     expect(await f.rows("SELECT title FROM labels WHERE slug = 'a'")).toEqual([{ title: 'A2' }]);
   });
 
-  it('the constraint enum names the table\'s primary key and unique constraints', async () => {
+  it("the constraint enum names the table's primary key and unique constraints", async () => {
     const r = await f.gql('{ __type(name: "labels_constraint") { enumValues { name } } }');
     expect(r.data.__type.enumValues.map((v: any) => v.name).sort()).toEqual(['labels_code_key', 'labels_pkey']);
   });

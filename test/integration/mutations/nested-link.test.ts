@@ -58,11 +58,20 @@ describe.each(SERVERS)('nested insert links on $name', ({ v16 }) => {
       args: [
         { type: 'pg_track_table', args: { table: 'parents' } },
         { type: 'pg_track_table', args: { table: 'kids' } },
-        { type: 'pg_create_array_relationship', args: { table: 'parents', name: 'kids', using: { foreign_key_constraint_on: { table: 'kids', columns: ['parent_id'] } } } },
+        {
+          type: 'pg_create_array_relationship',
+          args: { table: 'parents', name: 'kids', using: { foreign_key_constraint_on: { table: 'kids', columns: ['parent_id'] } } },
+        },
         { type: 'pg_create_object_relationship', args: { table: 'kids', name: 'parent', using: { foreign_key_constraint_on: 'parent_id' } } },
         ...['docs', 'pages', 'notes', 'bags', 'items'].map((table) => ({ type: 'pg_track_table', args: { table } })),
-        { type: 'pg_create_array_relationship', args: { table: 'docs', name: 'pages', using: { foreign_key_constraint_on: { table: 'pages', columns: ['doc_id'] } } } },
-        { type: 'pg_create_array_relationship', args: { table: 'pages', name: 'notes', using: { foreign_key_constraint_on: { table: 'notes', columns: ['page_id'] } } } },
+        {
+          type: 'pg_create_array_relationship',
+          args: { table: 'docs', name: 'pages', using: { foreign_key_constraint_on: { table: 'pages', columns: ['doc_id'] } } },
+        },
+        {
+          type: 'pg_create_array_relationship',
+          args: { table: 'pages', name: 'notes', using: { foreign_key_constraint_on: { table: 'notes', columns: ['page_id'] } } },
+        },
         {
           type: 'pg_create_array_relationship',
           args: { table: 'bags', name: 'items', using: { manual_configuration: { remote_table: 'items', column_mapping: { code: 'bag_code' } } } },
@@ -102,134 +111,142 @@ describe.each(SERVERS)('nested insert links on $name', ({ v16 }) => {
     kids: { data: Array.from({ length: kids }, (_, i) => ({ label: `${code}:${i}` })) },
   });
 
-    it('200 parents × 20 children: every child under its own parent', async () => {
-      const objects = Array.from({ length: 200 }, (_, i) => family(`bulk${i}`, 20));
-      const r = await engine.graphql<any>(INSERT, { objects });
-      expect(r.body.errors).toBeUndefined();
-      expect(r.body.data.insert_parents.affected_rows).toBe(200 * 21);
-      expect(await countKids('bulk')).toBe(4000);
-      expect(await misplaced('bulk')).toEqual([]);
-      // The answer too: returning follows the relationship from each parent.
-      for (const p of r.body.data.insert_parents.returning) {
-        expect(p.kids.map((k: any) => k.label).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `${p.code}:${i}`).sort());
-      }
-    });
+  it('200 parents × 20 children: every child under its own parent', async () => {
+    const objects = Array.from({ length: 200 }, (_, i) => family(`bulk${i}`, 20));
+    const r = await engine.graphql<any>(INSERT, { objects });
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.insert_parents.affected_rows).toBe(200 * 21);
+    expect(await countKids('bulk')).toBe(4000);
+    expect(await misplaced('bulk')).toEqual([]);
+    // The answer too: returning follows the relationship from each parent.
+    for (const p of r.body.data.insert_parents.returning) {
+      expect(p.kids.map((k: any) => k.label).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `${p.code}:${i}`).sort());
+    }
+  });
 
-    it.skipIf(v16)('a BEFORE trigger that rewrites rows and changes the key: children follow the key the row got', async () => {
-      const objects = Array.from({ length: 30 }, (_, i) => ({ ...family(`${i % 3 === 0 ? 'shift' : 'trig'}${i}`, 3), id: 5000 + i }));
-      const r = await engine.graphql<any>(INSERT, { objects });
-      expect(r.body.errors).toBeUndefined();
-      expect(await misplaced('shift')).toEqual([]);
-      expect(await misplaced('trig')).toEqual([]);
-      const shifted = (await db.sql("SELECT id FROM parents WHERE code = 'shift0'")).rows[0].id;
-      expect(shifted).toBe(105000);
-      expect(Number((await db.sql('SELECT count(*) AS n FROM kids WHERE parent_id = 105000')).rows[0].n)).toBe(3);
-    });
+  it.skipIf(v16)('a BEFORE trigger that rewrites rows and changes the key: children follow the key the row got', async () => {
+    const objects = Array.from({ length: 30 }, (_, i) => ({ ...family(`${i % 3 === 0 ? 'shift' : 'trig'}${i}`, 3), id: 5000 + i }));
+    const r = await engine.graphql<any>(INSERT, { objects });
+    expect(r.body.errors).toBeUndefined();
+    expect(await misplaced('shift')).toEqual([]);
+    expect(await misplaced('trig')).toEqual([]);
+    const shifted = (await db.sql("SELECT id FROM parents WHERE code = 'shift0'")).rows[0].id;
+    expect(shifted).toBe(105000);
+    expect(Number((await db.sql('SELECT count(*) AS n FROM kids WHERE parent_id = 105000')).rows[0].n)).toBe(3);
+  });
 
-    it('a parent a BEFORE trigger drops takes its children with it and shifts no one else', async () => {
-      // By position, gone2's children would have gone under the row after drop1's place (issue 12.9).
-      const objects = [family('gone1', 2), family('drop1', 2), family('gone2', 3), family('gone3', 1)];
-      const r = await engine.graphql<any>(INSERT, { objects });
-      expect(r.body.errors).toBeUndefined();
-      expect(r.body.data.insert_parents.affected_rows).toBe(3 + 6);
-      expect(await countKids('drop')).toBe(0);
-      expect(await countKids('gone')).toBe(6);
-      expect(await misplaced('gone')).toEqual([]);
-    });
+  it('a parent a BEFORE trigger drops takes its children with it and shifts no one else', async () => {
+    // By position, gone2's children would have gone under the row after drop1's place (issue 12.9).
+    const objects = [family('gone1', 2), family('drop1', 2), family('gone2', 3), family('gone3', 1)];
+    const r = await engine.graphql<any>(INSERT, { objects });
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.insert_parents.affected_rows).toBe(3 + 6);
+    expect(await countKids('drop')).toBe(0);
+    expect(await countKids('gone')).toBe(6);
+    expect(await misplaced('gone')).toEqual([]);
+  });
 
-    it('an upsert mixing updated and inserted parents: each child under its own parent', async () => {
-      const seed = Array.from({ length: 20 }, (_, i) => family(`ups${i * 2}`, 0));
-      expect((await engine.graphql<any>(INSERT, { objects: seed })).body.errors).toBeUndefined();
-      // Even codes exist (updated), odd ones are new (inserted), interleaved.
-      const objects = Array.from({ length: 40 }, (_, i) => family(`ups${i}`, 5));
-      const r = await engine.graphql<any>(INSERT, { objects, onConflict: { constraint: 'parents_code_key', update_columns: ['name'] } });
-      expect(r.body.errors).toBeUndefined();
-      expect(r.body.data.insert_parents.affected_rows).toBe(40 + 200);
-      expect(await countKids('ups')).toBe(200);
-      expect(await misplaced('ups')).toEqual([]);
-      expect(Number((await db.sql("SELECT count(*) AS n FROM parents WHERE code LIKE 'ups%'")).rows[0].n)).toBe(40);
-    });
+  it('an upsert mixing updated and inserted parents: each child under its own parent', async () => {
+    const seed = Array.from({ length: 20 }, (_, i) => family(`ups${i * 2}`, 0));
+    expect((await engine.graphql<any>(INSERT, { objects: seed })).body.errors).toBeUndefined();
+    // Even codes exist (updated), odd ones are new (inserted), interleaved.
+    const objects = Array.from({ length: 40 }, (_, i) => family(`ups${i}`, 5));
+    const r = await engine.graphql<any>(INSERT, { objects, onConflict: { constraint: 'parents_code_key', update_columns: ['name'] } });
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.insert_parents.affected_rows).toBe(40 + 200);
+    expect(await countKids('ups')).toBe(200);
+    expect(await misplaced('ups')).toEqual([]);
+    expect(Number((await db.sql("SELECT count(*) AS n FROM parents WHERE code LIKE 'ups%'")).rows[0].n)).toBe(40);
+  });
 
-    it('an upsert whose trigger changes the conflict key fails cleanly instead of guessing the link', async () => {
-      const objects = [family('rekey1', 2), family('plain1', 2)];
-      const r = await engine.graphql<any>(INSERT, { objects, onConflict: { constraint: 'parents_code_key', update_columns: ['name'] } });
-      expect(r.status).toBe(200);
-      expect(r.body.errors?.[0]?.extensions?.code).toBe('unexpected');
-      expect(r.body.errors[0].message).toContain('cannot link nested rows');
-      expect(await countKids('rekey')).toBe(0);
-      expect(await countKids('plain1')).toBe(0);
-      // Without an upsert the same trigger is fine: the link is carried through the statement.
-      const ok = await engine.graphql<any>(INSERT, { objects: [family('rekey2', 2), family('plain2', 2)] });
-      expect(ok.body.errors).toBeUndefined();
-      expect(await misplaced('rekey2')).toEqual([]);
-      expect(await misplaced('plain2')).toEqual([]);
-    });
+  it('an upsert whose trigger changes the conflict key fails cleanly instead of guessing the link', async () => {
+    const objects = [family('rekey1', 2), family('plain1', 2)];
+    const r = await engine.graphql<any>(INSERT, { objects, onConflict: { constraint: 'parents_code_key', update_columns: ['name'] } });
+    expect(r.status).toBe(200);
+    expect(r.body.errors?.[0]?.extensions?.code).toBe('unexpected');
+    expect(r.body.errors[0].message).toContain('cannot link nested rows');
+    expect(await countKids('rekey')).toBe(0);
+    expect(await countKids('plain1')).toBe(0);
+    // Without an upsert the same trigger is fine: the link is carried through the statement.
+    const ok = await engine.graphql<any>(INSERT, { objects: [family('rekey2', 2), family('plain2', 2)] });
+    expect(ok.body.errors).toBeUndefined();
+    expect(await misplaced('rekey2')).toEqual([]);
+    expect(await misplaced('plain2')).toEqual([]);
+  });
 
-    it.runIf(v16)('before 17, a BEFORE trigger that changes the key fails the insert cleanly; other rewrites link', async () => {
-      const objects = Array.from({ length: 6 }, (_, i) => ({ ...family(`${i % 3 === 0 ? 'shift' : 'trig'}${i}`, 3), id: 5000 + i }));
-      const r = await engine.graphql<any>(INSERT, { objects });
-      expect(r.status).toBe(200);
-      expect(r.body.errors?.[0]?.extensions?.code).toBe('unexpected');
-      expect(r.body.errors[0].message).toContain('cannot link nested rows: a row inserted into table "parents"');
-      expect(await countKids('shift')).toBe(0);
-      expect(await countKids('trig')).toBe(0);
-      // Rewrites that keep the key (the name, the code) link as given.
-      const given = Array.from({ length: 30 }, (_, i) => ({ ...family(`trig${i}`, 3), id: 5000 + i }));
-      expect((await engine.graphql<any>(INSERT, { objects: given })).body.errors).toBeUndefined();
-      expect(await countKids('trig')).toBe(90);
-      expect(await misplaced('trig')).toEqual([]);
-    });
+  it.runIf(v16)('before 17, a BEFORE trigger that changes the key fails the insert cleanly; other rewrites link', async () => {
+    const objects = Array.from({ length: 6 }, (_, i) => ({ ...family(`${i % 3 === 0 ? 'shift' : 'trig'}${i}`, 3), id: 5000 + i }));
+    const r = await engine.graphql<any>(INSERT, { objects });
+    expect(r.status).toBe(200);
+    expect(r.body.errors?.[0]?.extensions?.code).toBe('unexpected');
+    expect(r.body.errors[0].message).toContain('cannot link nested rows: a row inserted into table "parents"');
+    expect(await countKids('shift')).toBe(0);
+    expect(await countKids('trig')).toBe(0);
+    // Rewrites that keep the key (the name, the code) link as given.
+    const given = Array.from({ length: 30 }, (_, i) => ({ ...family(`trig${i}`, 3), id: 5000 + i }));
+    expect((await engine.graphql<any>(INSERT, { objects: given })).body.errors).toBeUndefined();
+    expect(await countKids('trig')).toBe(90);
+    expect(await misplaced('trig')).toEqual([]);
+  });
 
-    it('keys from a uuid default and identity columns (ALWAYS, BY DEFAULT): three levels, each row under its own', async () => {
-      const objects = Array.from({ length: 20 }, (_, d) => ({
-        code: `d${d}`,
-        pages: { data: Array.from({ length: 4 }, (_, p) => ({ label: `d${d}/p${p}`, notes: { data: Array.from({ length: 3 }, (_, n) => ({ label: `d${d}/p${p}/n${n}` })) } })) },
-      }));
-      const r = await engine.graphql<any>('mutation ($objects: [docs_insert_input!]!) { insert_docs(objects: $objects) { affected_rows } }', { objects });
-      expect(r.body.errors).toBeUndefined();
-      expect(r.body.data.insert_docs.affected_rows).toBe(20 + 80 + 240);
-      const wrong = await db.sql(
-        `SELECT n.label FROM notes n JOIN pages p ON p.id = n.page_id JOIN docs d ON d.id = p.doc_id
+  it('keys from a uuid default and identity columns (ALWAYS, BY DEFAULT): three levels, each row under its own', async () => {
+    const objects = Array.from({ length: 20 }, (_, d) => ({
+      code: `d${d}`,
+      pages: {
+        data: Array.from({ length: 4 }, (_, p) => ({
+          label: `d${d}/p${p}`,
+          notes: { data: Array.from({ length: 3 }, (_, n) => ({ label: `d${d}/p${p}/n${n}` })) },
+        })),
+      },
+    }));
+    const r = await engine.graphql<any>('mutation ($objects: [docs_insert_input!]!) { insert_docs(objects: $objects) { affected_rows } }', { objects });
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.insert_docs.affected_rows).toBe(20 + 80 + 240);
+    const wrong = await db.sql(
+      `SELECT n.label FROM notes n JOIN pages p ON p.id = n.page_id JOIN docs d ON d.id = p.doc_id
           WHERE n.label NOT LIKE p.label || '/%' OR p.label NOT LIKE d.code || '/%'`,
+    );
+    expect(wrong.rows).toEqual([]);
+    expect(Number((await db.sql('SELECT count(*) AS n FROM notes WHERE page_id IS NOT NULL')).rows[0].n)).toBe(240);
+  });
+
+  it(`a parent table without a primary key: ${v16 ? 'refused before 17 (nothing written)' : 'linked through MERGE'}`, async () => {
+    const objects = [
+      { code: 'b1', items: { data: [{ label: 'b1:0' }, { label: 'b1:1' }] } },
+      { code: 'b2', items: { data: [{ label: 'b2:0' }] } },
+    ];
+    const r = await engine.graphql<any>('mutation ($objects: [bags_insert_input!]!) { insert_bags(objects: $objects) { affected_rows } }', { objects });
+    expect(r.status).toBe(200);
+    if (v16) {
+      expect(r.body.errors?.[0]?.extensions?.code).toBe('not-supported');
+      expect(r.body.errors[0].message).toBe(
+        'nested insert through table "bags" needs PostgreSQL 17 or later: it has no primary key, so its rows cannot be linked before they are inserted',
       );
-      expect(wrong.rows).toEqual([]);
-      expect(Number((await db.sql('SELECT count(*) AS n FROM notes WHERE page_id IS NOT NULL')).rows[0].n)).toBe(240);
-    });
-
-    it(`a parent table without a primary key: ${v16 ? 'refused before 17 (nothing written)' : 'linked through MERGE'}`, async () => {
-      const objects = [
-        { code: 'b1', items: { data: [{ label: 'b1:0' }, { label: 'b1:1' }] } },
-        { code: 'b2', items: { data: [{ label: 'b2:0' }] } },
-      ];
-      const r = await engine.graphql<any>('mutation ($objects: [bags_insert_input!]!) { insert_bags(objects: $objects) { affected_rows } }', { objects });
-      expect(r.status).toBe(200);
-      if (v16) {
-        expect(r.body.errors?.[0]?.extensions?.code).toBe('not-supported');
-        expect(r.body.errors[0].message).toBe(
-          'nested insert through table "bags" needs PostgreSQL 17 or later: it has no primary key, so its rows cannot be linked before they are inserted',
-        );
-        expect(Number((await db.sql('SELECT count(*) AS n FROM bags')).rows[0].n)).toBe(0);
-      } else {
-        expect(r.body.errors).toBeUndefined();
-        expect((await db.sql("SELECT label FROM items WHERE split_part(label, ':', 1) <> bag_code")).rows).toEqual([]);
-        expect(Number((await db.sql('SELECT count(*) AS n FROM items')).rows[0].n)).toBe(3);
-      }
-      // Without nested rows nothing is linked: the table takes rows on every version.
-      const plain = await engine.graphql<any>('mutation { insert_bags(objects: [{code: "b3"}, {code: "b4"}]) { affected_rows returning { code } } }');
-      expect(plain.body.errors).toBeUndefined();
-      expect(plain.body.data.insert_bags.returning).toEqual([{ code: 'b3' }, { code: 'b4' }]);
-    });
-
-    it('object relationships: each child gets the parent inserted for it, through triggers', async () => {
-      const objects = Array.from({ length: 60 }, (_, i) => {
-        const code = `${i % 4 === 0 && !v16 ? 'shift' : 'obj'}o${i}`;
-        return { label: `${code}:0`, parent: { data: { code, name: code, id: 7000 + i } } };
-      });
-      const r = await engine.graphql<any>('mutation ($objects: [kids_insert_input!]!) { insert_kids(objects: $objects) { affected_rows returning { label parent { code } } } }', { objects });
+      expect(Number((await db.sql('SELECT count(*) AS n FROM bags')).rows[0].n)).toBe(0);
+    } else {
       expect(r.body.errors).toBeUndefined();
-      expect(r.body.data.insert_kids.affected_rows).toBe(120);
-      expect(await misplaced('objo')).toEqual([]);
-      expect(await misplaced('shifto')).toEqual([]);
-      for (const k of r.body.data.insert_kids.returning) expect(k.label.split(':')[0]).toBe(k.parent.code);
+      expect((await db.sql("SELECT label FROM items WHERE split_part(label, ':', 1) <> bag_code")).rows).toEqual([]);
+      expect(Number((await db.sql('SELECT count(*) AS n FROM items')).rows[0].n)).toBe(3);
+    }
+    // Without nested rows nothing is linked: the table takes rows on every version.
+    const plain = await engine.graphql<any>('mutation { insert_bags(objects: [{code: "b3"}, {code: "b4"}]) { affected_rows returning { code } } }');
+    expect(plain.body.errors).toBeUndefined();
+    expect(plain.body.data.insert_bags.returning).toEqual([{ code: 'b3' }, { code: 'b4' }]);
+  });
+
+  it('object relationships: each child gets the parent inserted for it, through triggers', async () => {
+    const objects = Array.from({ length: 60 }, (_, i) => {
+      const code = `${i % 4 === 0 && !v16 ? 'shift' : 'obj'}o${i}`;
+      return { label: `${code}:0`, parent: { data: { code, name: code, id: 7000 + i } } };
     });
+    const r = await engine.graphql<any>(
+      'mutation ($objects: [kids_insert_input!]!) { insert_kids(objects: $objects) { affected_rows returning { label parent { code } } } }',
+      { objects },
+    );
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.insert_kids.affected_rows).toBe(120);
+    expect(await misplaced('objo')).toEqual([]);
+    expect(await misplaced('shifto')).toEqual([]);
+    for (const k of r.body.data.insert_kids.returning) expect(k.label.split(':')[0]).toBe(k.parent.code);
+  });
 });

@@ -11,11 +11,23 @@ beforeAll(async () => {
   const doc = (await f.md({ type: 'export_metadata', args: {} })).body;
   const table = (name: string): any => doc.sources[0].tables.find((t: any) => t.table.name === name);
   table('authors').select_permissions = [{ role: 'user', permission: { columns: ['id', 'name', 'email', 'followers'], filter: {} } }];
-  table('authors').insert_permissions = [{ role: 'user', permission: { columns: ['name', 'email'], check: { name: { _neq: 'forbidden' } }, set: { followers: 'X-Engine-User-Id' } } }];
+  table('authors').insert_permissions = [
+    { role: 'user', permission: { columns: ['name', 'email'], check: { name: { _neq: 'forbidden' } }, set: { followers: 'X-Engine-User-Id' } } },
+  ];
   table('articles').select_permissions = [{ role: 'user', permission: { columns: '*', filter: {} } }];
-  table('articles').insert_permissions = [{ role: 'user', permission: { columns: ['title', 'author_id', 'words'], check: { author_id: { _eq: 'X-Engine-User-Id' } } } }];
+  table('articles').insert_permissions = [
+    { role: 'user', permission: { columns: ['title', 'author_id', 'words'], check: { author_id: { _eq: 'X-Engine-User-Id' } } } },
+  ];
   table('articles').update_permissions = [
-    { role: 'user', permission: { columns: ['title', 'words'], filter: { author_id: { _eq: 'X-Engine-User-Id' } }, check: { words: { _lt: 1000 } }, set: { status: 'edited' } } },
+    {
+      role: 'user',
+      permission: {
+        columns: ['title', 'words'],
+        filter: { author_id: { _eq: 'X-Engine-User-Id' } },
+        check: { words: { _lt: 1000 } },
+        set: { status: 'edited' },
+      },
+    },
   ];
   table('articles').delete_permissions = [{ role: 'user', permission: { filter: { author_id: { _eq: 'X-Engine-User-Id' } } } }];
   table('labels').select_permissions = [{ role: 'user', permission: { columns: '*', filter: {} } }];
@@ -31,11 +43,22 @@ const user = { 'x-engine-role': 'user', 'x-engine-user-id': '1' };
 
 describe('mutation permissions', () => {
   it('fields and input columns follow the permissions', async () => {
-    const r = await f.gql('{ __schema { mutationType { fields { name } } } input: __type(name: "authors_insert_input") { inputFields { name } } }', undefined, user);
+    const r = await f.gql(
+      '{ __schema { mutationType { fields { name } } } input: __type(name: "authors_insert_input") { inputFields { name } } }',
+      undefined,
+      user,
+    );
     const fields = r.data.__schema.mutationType.fields.map((x: any) => x.name).sort();
     expect(fields).toEqual([
-      'delete_articles', 'delete_articles_by_pk', 'insert_articles', 'insert_articles_one', 'insert_authors', 'insert_authors_one',
-      'update_articles', 'update_articles_by_pk', 'update_articles_many',
+      'delete_articles',
+      'delete_articles_by_pk',
+      'insert_articles',
+      'insert_articles_one',
+      'insert_authors',
+      'insert_authors_one',
+      'update_articles',
+      'update_articles_by_pk',
+      'update_articles_many',
     ]);
     // followers is preset, so not an input; articles is a relationship to an insertable table.
     expect(r.data.input.inputFields.map((x: any) => x.name)).toEqual(['name', 'email', 'articles']);
@@ -70,7 +93,10 @@ describe('mutation permissions', () => {
     expect(r.data.update_articles).toEqual({ affected_rows: 1, returning: [{ id: 1, title: 'Edited', status: 'edited' }] });
     const bad = await f.gql('mutation { update_articles_by_pk(pk_columns: {id: 1}, _inc: {words: 5000}) { words } }', undefined, user);
     expect(bad.errors[0]).toMatchObject({ message: 'check constraint of an update permission has failed', extensions: { code: 'permission-error' } });
-    expect(await f.rows('SELECT id, words FROM articles ORDER BY id')).toEqual([{ id: 1, words: 10 }, { id: 2, words: 20 }]);
+    expect(await f.rows('SELECT id, words FROM articles ORDER BY id')).toEqual([
+      { id: 1, words: 10 },
+      { id: 2, words: 20 },
+    ]);
     const notMine = await f.gql('mutation { update_articles_by_pk(pk_columns: {id: 2}, _set: {title: "Hijack"}) { id } }', undefined, user);
     expect(notMine.data.update_articles_by_pk).toBeNull();
   });

@@ -30,7 +30,7 @@ async function measured(query: string, variables?: Record<string, unknown>): Pro
 }
 
 describe('one transaction per request', () => {
-  it('fields run in order and see earlier fields\' writes', async () => {
+  it("fields run in order and see earlier fields' writes", async () => {
     const r = await f.gql(`mutation {
       a: insert_authors_one(object: {id: 100, name: "First"}) { id }
       b: update_authors(where: {id: {_eq: 100}}, _set: {name: "Second"}) { affected_rows returning { name } }

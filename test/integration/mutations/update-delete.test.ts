@@ -53,7 +53,8 @@ describe('update', () => {
   });
 
   it('operator arguments from variables (shape-keyed plans) and pk_columns from a variable', async () => {
-    const q = 'mutation($pk: authors_pk_columns_input!, $set: authors_set_input, $inc: authors_inc_input) { update_authors_by_pk(pk_columns: $pk, _set: $set, _inc: $inc) { id name small } }';
+    const q =
+      'mutation($pk: authors_pk_columns_input!, $set: authors_set_input, $inc: authors_inc_input) { update_authors_by_pk(pk_columns: $pk, _set: $set, _inc: $inc) { id name small } }';
     const a = await f.gql(q, { pk: { id: 3 }, set: { name: 'Cee', small: 7 } });
     expect(a.data.update_authors_by_pk).toEqual({ id: 3, name: 'Cee', small: 7 });
     const b = await f.gql(q, { pk: { id: 3 }, set: { name: 'Cid' }, inc: { small: 3 } });
@@ -78,10 +79,17 @@ describe('update', () => {
       { affected_rows: 0, returning: [] },
     ]);
     const v = await f.gql('mutation($u: [articles_updates!]!) { update_articles_many(updates: $u) { affected_rows } }', {
-      u: [{ where: { id: { _eq: 2 } }, _set: { words: 5 } }, { where: { id: { _eq: 3 } }, _inc: { words: 5 } }],
+      u: [
+        { where: { id: { _eq: 2 } }, _set: { words: 5 } },
+        { where: { id: { _eq: 3 } }, _inc: { words: 5 } },
+      ],
     });
     expect(v.data.update_articles_many).toEqual([{ affected_rows: 1 }, { affected_rows: 1 }]);
-    expect(await f.rows('SELECT id, words FROM articles ORDER BY id')).toEqual([{ id: 1, words: 101 }, { id: 2, words: 5 }, { id: 3, words: 35 }]);
+    expect(await f.rows('SELECT id, words FROM articles ORDER BY id')).toEqual([
+      { id: 1, words: 101 },
+      { id: 2, words: 5 },
+      { id: 3, words: 35 },
+    ]);
   });
 
   it('at least one operator is required; one column takes one operator', async () => {
@@ -104,7 +112,10 @@ describe('delete', () => {
     const r = await f.gql('mutation { delete_articles(where: {title: {_like: "Gone%"}}) { affected_rows returning { id author { name } } } }');
     expect(r.errors).toBeUndefined();
     expect(r.data.delete_articles.affected_rows).toBe(2);
-    expect(r.data.delete_articles.returning.sort((a: any, b: any) => a.id - b.id)).toEqual([{ id: 10, author: { name: 'Cid' } }, { id: 11, author: { name: 'Cid' } }]);
+    expect(r.data.delete_articles.returning.sort((a: any, b: any) => a.id - b.id)).toEqual([
+      { id: 10, author: { name: 'Cid' } },
+      { id: 11, author: { name: 'Cid' } },
+    ]);
     expect(await f.rows("SELECT count(*)::int AS n FROM articles WHERE title LIKE 'Gone%'")).toEqual([{ n: 0 }]);
   });
 

@@ -57,7 +57,11 @@ beforeAll(async () => {
   await db.sql(`CREATE TABLE item (id int PRIMARY KEY); INSERT INTO item VALUES (1);`);
   // Metadata lives in the database: tracked once, every engine below sees it.
   const first = await start({});
-  const r = await fetch(`${first.url}/v1/metadata`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ type: 'pg_track_table', args: { source: 'default', table: 'item' } }) });
+  const r = await fetch(`${first.url}/v1/metadata`, {
+    method: 'POST',
+    headers: JSON_TYPE,
+    body: JSON.stringify({ type: 'pg_track_table', args: { source: 'default', table: 'item' } }),
+  });
   expect(r.status).toBe(200);
 });
 
@@ -77,13 +81,21 @@ describe('request ids', () => {
     ];
     for (const [i, c] of cases.entries()) {
       const id = `client-id-${i}`;
-      const res = await fetch(e.url + c.path, { method: c.method, headers: { 'x-request-id': id, ...JSON_TYPE }, ...(c.method === 'POST' ? { body: query } : {}) });
+      const res = await fetch(e.url + c.path, {
+        method: c.method,
+        headers: { 'x-request-id': id, ...JSON_TYPE },
+        ...(c.method === 'POST' ? { body: query } : {}),
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get('x-request-id')).toBe(id);
       const line = await lineWhere(e.lines, httpLogOf(id));
       expect(line).toMatchObject({
         level: 'info',
-        detail: { request_id: id, operation: { request_id: id, error: null }, http_info: { status: 200, method: c.method, url: c.path, http_version: '1.1', ip: '127.0.0.1' } },
+        detail: {
+          request_id: id,
+          operation: { request_id: id, error: null },
+          http_info: { status: 200, method: c.method, url: c.path, http_version: '1.1', ip: '127.0.0.1' },
+        },
       });
       expect(Object.keys(line).sort()).toEqual(['detail', 'level', 'timestamp', 'type']);
       expect(Date.parse(line.timestamp)).not.toBeNaN();
@@ -107,11 +119,22 @@ describe('request ids', () => {
 
   it('logs a failed request at level error with its error, under its id', async () => {
     const e = await start({});
-    const res = await fetch(`${e.url}/v1/metadata`, { method: 'POST', body: JSON.stringify({ type: 'pg_track_table', args: { table: 'nope' } }), headers: { ...JSON_TYPE, 'x-request-id': 'bad-track' } });
+    const res = await fetch(`${e.url}/v1/metadata`, {
+      method: 'POST',
+      body: JSON.stringify({ type: 'pg_track_table', args: { table: 'nope' } }),
+      headers: { ...JSON_TYPE, 'x-request-id': 'bad-track' },
+    });
     expect(res.status).toBe(400);
     const line = await lineWhere(e.lines, httpLogOf('bad-track'));
-    expect(line).toMatchObject({ level: 'error', detail: { operation: { error: { code: 'not-exists', path: '$.args.table' } }, http_info: { status: 400, url: '/v1/metadata' } } });
-    const gql = await fetch(`${e.url}/v1/graphql`, { method: 'POST', body: JSON.stringify({ query: '{ nope { id } }' }), headers: { ...JSON_TYPE, 'x-request-id': 'bad-field' } });
+    expect(line).toMatchObject({
+      level: 'error',
+      detail: { operation: { error: { code: 'not-exists', path: '$.args.table' } }, http_info: { status: 400, url: '/v1/metadata' } },
+    });
+    const gql = await fetch(`${e.url}/v1/graphql`, {
+      method: 'POST',
+      body: JSON.stringify({ query: '{ nope { id } }' }),
+      headers: { ...JSON_TYPE, 'x-request-id': 'bad-field' },
+    });
     expect(gql.status).toBe(200);
     const gqlLine = await lineWhere(e.lines, httpLogOf('bad-field'));
     expect(gqlLine).toMatchObject({ level: 'error', detail: { operation: { error: { code: 'validation-failed' } }, http_info: { status: 200 } } });
@@ -134,7 +157,10 @@ describe('log types and level', () => {
     const res = await fetch(`${e.url}/v1/graphql`, { method: 'POST', body, headers: { ...JSON_TYPE, 'x-request-id': 'ql' } });
     expect(await res.json()).toEqual({ data: { item: [{ id: 1 }] } });
     const line = await lineWhere(e.lines, (l) => l.type === 'query-log' && l.detail.request_id === 'ql');
-    expect(line).toMatchObject({ level: 'info', detail: { kind: 'database', request_id: 'ql', query: { query: expect.stringContaining('item(limit: $n)'), operationName: 'Q', variables: { n: 1 } } } });
+    expect(line).toMatchObject({
+      level: 'info',
+      detail: { kind: 'database', request_id: 'ql', query: { query: expect.stringContaining('item(limit: $n)'), operationName: 'Q', variables: { n: 1 } } },
+    });
     const sql = line.detail['generated_sql'] as Array<{ source: string; query: string; prepared_arguments: unknown[] }>;
     expect(sql).toHaveLength(1);
     expect(sql[0]).toMatchObject({ source: 'default', query: expect.stringMatching(/SELECT/i) });
@@ -177,9 +203,18 @@ describe('errors in logs', () => {
     const res = await fetch(`${e.url}/v1/graphql`, { method: 'POST', body: query, headers: { ...JSON_TYPE, 'x-request-id': 'hook-down' } });
     expect(res.status).toBe(500);
     const hook = await lineWhere(e.lines, (l) => l.type === 'webhook-log');
-    expect(hook).toMatchObject({ level: 'error', detail: { url: `http://127.0.0.1:${port}/hook`, method: 'GET', http_error: { message: 'fetch failed', cause: { code: 'ECONNREFUSED' } } } });
+    expect(hook).toMatchObject({
+      level: 'error',
+      detail: { url: `http://127.0.0.1:${port}/hook`, method: 'GET', http_error: { message: 'fetch failed', cause: { code: 'ECONNREFUSED' } } },
+    });
     const failed = await lineWhere(e.lines, (l) => l.detail.message === 'graphql request failed' && l.detail.request_id === 'hook-down');
-    expect(failed).toMatchObject({ type: 'unstructured', level: 'error', detail: { error: { code: 'unexpected', message: 'authentication webhook did not answer', cause: { message: 'fetch failed', cause: { code: 'ECONNREFUSED' } } } } });
+    expect(failed).toMatchObject({
+      type: 'unstructured',
+      level: 'error',
+      detail: {
+        error: { code: 'unexpected', message: 'authentication webhook did not answer', cause: { message: 'fetch failed', cause: { code: 'ECONNREFUSED' } } },
+      },
+    });
     expect(JSON.stringify(e.lines)).not.toContain('[object Object]');
   });
 });
@@ -193,11 +228,18 @@ describe('engine serve', () => {
     const deadline = Date.now() + 5_000;
     let lines: Line[] = [];
     while (Date.now() < deadline) {
-      lines = p.stdout().split('\n').filter((l) => l.length > 0).map((l) => JSON.parse(l) as Line);
+      lines = p
+        .stdout()
+        .split('\n')
+        .filter((l) => l.length > 0)
+        .map((l) => JSON.parse(l) as Line);
       if (lines.some((l) => l.type === 'query-log')) break;
       await new Promise((r) => setTimeout(r, 20));
     }
-    expect(lines.find((l) => l.type === 'startup')).toMatchObject({ level: 'info', detail: { kind: 'server_configuration', info: { enabled_log_types: ['startup', 'query-log'] } } });
+    expect(lines.find((l) => l.type === 'startup')).toMatchObject({
+      level: 'info',
+      detail: { kind: 'server_configuration', info: { enabled_log_types: ['startup', 'query-log'] } },
+    });
     expect(lines.find((l) => l.type === 'query-log')).toMatchObject({ detail: { request_id: 'from-process' } });
     expect(lines.filter((l) => l.type === 'http-log')).toEqual([]);
     for (const l of lines) expect(Object.keys(l).sort()).toEqual(['detail', 'level', 'timestamp', 'type']);

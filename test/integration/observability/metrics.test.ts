@@ -77,12 +77,18 @@ describe('what a scrape shows', () => {
   it('counts GraphQL requests by operation type and status, and times the successful ones', async () => {
     const admin = { 'x-engine-admin-secret': 'adm' };
     for (let i = 0; i < 3; i++) expect((await e.graphql('{ item { id } }', undefined, admin)).body).toEqual({ data: { item: [{ id: 1 }, { id: 2 }] } });
-    expect((await e.graphql('mutation { update_item(where: {}, _inc: {n: 1}) { affected_rows } }', undefined, admin)).body).toEqual({ data: { update_item: { affected_rows: 2 } } });
+    expect((await e.graphql('mutation { update_item(where: {}, _inc: {n: 1}) { affected_rows } }', undefined, admin)).body).toEqual({
+      data: { update_item: { affected_rows: 2 } },
+    });
     // A field that does not exist (validation) and a wrong admin secret fail before the operation type is known.
     expect((await e.graphql('{ nope { id } }', undefined, admin)).body).toMatchObject({ errors: [{ extensions: { code: 'validation-failed' } }] });
-    expect((await e.graphql('{ item { id } }', undefined, { 'x-engine-admin-secret': 'wrong' })).body).toMatchObject({ errors: [{ extensions: { code: 'access-denied' } }] });
+    expect((await e.graphql('{ item { id } }', undefined, { 'x-engine-admin-secret': 'wrong' })).body).toMatchObject({
+      errors: [{ extensions: { code: 'access-denied' } }],
+    });
     // A query that fails in the database is a failed query.
-    expect((await e.graphql('mutation { update_item(where: {}, _set: {n: null}) { affected_rows } }', undefined, admin)).body).toMatchObject({ errors: [{ extensions: { code: 'constraint-violation' } }] });
+    expect((await e.graphql('mutation { update_item(where: {}, _set: {n: null}) { affected_rows } }', undefined, admin)).body).toMatchObject({
+      errors: [{ extensions: { code: 'constraint-violation' } }],
+    });
 
     const text = await scrape(e, auth);
     expect(sample(text, 'engine_graphql_requests_total{operation_type="query",response_status="success"}')).toBe(3);
@@ -108,10 +114,13 @@ describe('what a scrape shows', () => {
   });
 
   it('follows the metadata resource version and its inconsistencies', async () => {
-    const version = async (): Promise<number> => (await e.metadata<{ resource_version: number }>({ type: 'get_resource_version', args: {} })).body.resource_version;
+    const version = async (): Promise<number> =>
+      (await e.metadata<{ resource_version: number }>({ type: 'get_resource_version', args: {} })).body.resource_version;
     const before = await version();
     expect(sample(await scrape(e, auth), 'engine_schema_cache_metadata_resource_version')).toBe(before);
-    expect((await e.metadata({ type: 'pg_create_select_permission', args: { table: 'item', role: 'user', permission: { columns: ['id'], filter: {} } } })).status).toBe(200);
+    expect(
+      (await e.metadata({ type: 'pg_create_select_permission', args: { table: 'item', role: 'user', permission: { columns: ['id'], filter: {} } } })).status,
+    ).toBe(200);
     const after = await version();
     expect(after).toBeGreaterThan(before);
     const text = await scrape(e, auth);
@@ -136,7 +145,7 @@ describe('what a scrape shows', () => {
   });
 });
 
-it('adds prom-client\'s default Node metrics when ENGINE_GRAPHQL_METRICS_NODE_DEFAULTS asks', async () => {
+it("adds prom-client's default Node metrics when ENGINE_GRAPHQL_METRICS_NODE_DEFAULTS asks", async () => {
   const e = await start({ metricsNodeDefaults: true });
   const text = await scrape(e, {});
   expect(sample(text, 'engine_process_cpu_user_seconds_total')).toBeGreaterThan(0);

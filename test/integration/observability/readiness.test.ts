@@ -79,7 +79,10 @@ describe('/readyz', () => {
     const proxy = await switchableProxy(db.url);
     const e = await startTestEngine({ databaseUrl: db.url, adminSecret: 'adm' });
     try {
-      const add = await e.metadata({ type: 'pg_add_source', args: { name: 'far', configuration: { connection_info: { database_url: proxy.url, pool_settings: { idle_timeout: 1 } } } } });
+      const add = await e.metadata({
+        type: 'pg_add_source',
+        args: { name: 'far', configuration: { connection_info: { database_url: proxy.url, pool_settings: { idle_timeout: 1 } } } },
+      });
       expect(add.status).toBe(200);
       expect((await fetch(`${e.url}/readyz`)).status).toBe(200);
       proxy.off();

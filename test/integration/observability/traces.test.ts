@@ -70,7 +70,10 @@ async function traceOf(traceId: string, done: (spans: readonly OtlpSpan[]) => bo
   }
 }
 
-const has = (...names: string[]) => (spans: readonly OtlpSpan[]) => names.every((n) => spans.some((s) => s.name === n));
+const has =
+  (...names: string[]) =>
+  (spans: readonly OtlpSpan[]) =>
+    names.every((n) => spans.some((s) => s.name === n));
 const one = (spans: readonly OtlpSpan[], name: string): OtlpSpan => {
   const found = spans.filter((s) => s.name === name);
   expect(found, name).toHaveLength(1);
@@ -106,7 +109,10 @@ beforeAll(async () => {
   await db.sql(`CREATE TABLE item (id int PRIMARY KEY); INSERT INTO item VALUES (1), (2);`);
   engine = await startTestEngine({ databaseUrl: db.url, adminSecret: 'adm', authHook: `${hook}/auth`, otlpTracesEndpoint: `${otlp}/v1/traces` });
   expect((await engine.metadata({ type: 'pg_track_table', args: { table: 'item' } })).status).toBe(200);
-  expect((await engine.metadata({ type: 'pg_create_select_permission', args: { table: 'item', role: 'reader', permission: { columns: ['id'], filter: {} } } })).status).toBe(200);
+  expect(
+    (await engine.metadata({ type: 'pg_create_select_permission', args: { table: 'item', role: 'reader', permission: { columns: ['id'], filter: {} } } }))
+      .status,
+  ).toBe(200);
 });
 
 afterAll(async () => {
@@ -134,7 +140,7 @@ async function query(q: string, traceparent?: string): Promise<{ body: unknown; 
 }
 
 describe('traces of GraphQL requests', () => {
-  it('continue the client\'s trace: request span, authenticate and the operation, with one span per request step', async () => {
+  it("continue the client's trace: request span, authenticate and the operation, with one span per request step", async () => {
     const c = clientContext();
     const { body, requestId } = await query('query Items { item { id } }', c.traceparent);
     expect(body).toEqual({ data: { item: [{ id: 1 }, { id: 2 }] } });

@@ -27,12 +27,20 @@ const CASES: readonly Case[] = [
   { name: '_not', filter: { _not: { status: 'published' } }, sql: "NOT (d.status = 'published')" },
   { name: '$not', filter: { $not: { score: { _gt: 4 } } }, sql: 'NOT (d.score > 4)' },
   { name: 'empty filter admits every row', filter: {}, sql: 'true' },
-  { name: '_in / _nin static', filter: { score: { _in: [1, 5, 9] }, status: { _nin: ['archived'] } }, sql: "d.score IN (1, 5, 9) AND d.status NOT IN ('archived')" },
+  {
+    name: '_in / _nin static',
+    filter: { score: { _in: [1, 5, 9] }, status: { _nin: ['archived'] } },
+    sql: "d.score IN (1, 5, 9) AND d.status NOT IN ('archived')",
+  },
   { name: '_is_null true / false', filter: { body: { _is_null: true } }, sql: 'd.body IS NULL' },
   { name: '_is_null false', filter: { meta: { _is_null: false } }, sql: 'd.meta IS NOT NULL' },
   { name: '_like / _nlike', filter: { title: { _like: '%ta', _nlike: 'Be%' } }, sql: "d.title LIKE '%ta' AND d.title NOT LIKE 'Be%'" },
   { name: '_ilike / _nilike', filter: { title: { _ilike: '%A', _nilike: 'g%' } }, sql: "d.title ILIKE '%A' AND d.title NOT ILIKE 'g%'" },
-  { name: '_similar / _nsimilar', filter: { title: { _similar: '(A|G)%', _nsimilar: '%mma' } }, sql: "d.title SIMILAR TO '(A|G)%' AND d.title NOT SIMILAR TO '%mma'" },
+  {
+    name: '_similar / _nsimilar',
+    filter: { title: { _similar: '(A|G)%', _nsimilar: '%mma' } },
+    sql: "d.title SIMILAR TO '(A|G)%' AND d.title NOT SIMILAR TO '%mma'",
+  },
   { name: '_regex / _nregex', filter: { title: { _regex: '^[A-Z]', _nregex: 'ta$' } }, sql: "d.title ~ '^[A-Z]' AND d.title !~ 'ta$'" },
   { name: '_iregex / _niregex', filter: { title: { _iregex: '^[a-e]', _niregex: 'LTA' } }, sql: "d.title ~* '^[a-e]' AND d.title !~* 'LTA'" },
   { name: 'jsonb _contains / _contained_in', filter: { meta: { _contains: { a: 1 } } }, sql: `d.meta @> '{"a": 1}'` },
@@ -42,22 +50,86 @@ const CASES: readonly Case[] = [
   { name: '_has_keys_all / _has_all_keys', filter: { meta: { _has_all_keys: ['a', 'b'] } }, sql: "d.meta ?& array['a','b']" },
   { name: '_has_keys_all canonical', filter: { meta: { _has_keys_all: ['a', 'lang'] } }, sql: "d.meta ?& array['a','lang']" },
   { name: 'object relationship', filter: { owner: { org_id: { _eq: 1 } } }, sql: 'EXISTS (SELECT 1 FROM users u WHERE u.id = d.owner_id AND u.org_id = 1)' },
-  { name: 'two-hop object relationship', filter: { owner: { org: { name: { _eq: 'Globex' } } } }, sql: "EXISTS (SELECT 1 FROM users u JOIN orgs o ON o.id = u.org_id WHERE u.id = d.owner_id AND o.name = 'Globex')" },
-  { name: 'array relationship = some related row', filter: { owner: { docs: { status: 'archived' } } }, sql: "EXISTS (SELECT 1 FROM docs d2 WHERE d2.owner_id = d.owner_id AND d2.status = 'archived')" },
-  { name: '_exists over an unrelated table', filter: { _exists: { _table: 'flags', _where: { name: 'open', enabled: true } } }, sql: "EXISTS (SELECT 1 FROM flags WHERE name = 'open' AND enabled)" },
-  { name: '$exists with a qualified table and a false _where', filter: { $exists: { _table: { schema: 'public', name: 'flags' }, _where: { name: 'closed', enabled: true } } }, sql: 'false' },
+  {
+    name: 'two-hop object relationship',
+    filter: { owner: { org: { name: { _eq: 'Globex' } } } },
+    sql: "EXISTS (SELECT 1 FROM users u JOIN orgs o ON o.id = u.org_id WHERE u.id = d.owner_id AND o.name = 'Globex')",
+  },
+  {
+    name: 'array relationship = some related row',
+    filter: { owner: { docs: { status: 'archived' } } },
+    sql: "EXISTS (SELECT 1 FROM docs d2 WHERE d2.owner_id = d.owner_id AND d2.status = 'archived')",
+  },
+  {
+    name: '_exists over an unrelated table',
+    filter: { _exists: { _table: 'flags', _where: { name: 'open', enabled: true } } },
+    sql: "EXISTS (SELECT 1 FROM flags WHERE name = 'open' AND enabled)",
+  },
+  {
+    name: '$exists with a qualified table and a false _where',
+    filter: { $exists: { _table: { schema: 'public', name: 'flags' }, _where: { name: 'closed', enabled: true } } },
+    sql: 'false',
+  },
   { name: 'column comparison _ceq', filter: { created_by: { _ceq: 'approved_by' } }, sql: 'd.created_by = d.approved_by' },
-  { name: 'column comparisons _cgt / _cne / _clte', filter: { created_by: { _cgt: 'approved_by' }, owner_id: { _cne: 'approved_by', _clte: 'created_by' } }, sql: 'd.created_by > d.approved_by AND d.owner_id <> d.approved_by AND d.owner_id <= d.created_by' },
-  { name: 'session variable (name in any case)', filter: { owner_id: { _eq: 'X-Engine-User-Id' } }, session: { 'X-ENGINE-USER-ID': '3' }, sql: 'd.owner_id = 3' },
+  {
+    name: 'column comparisons _cgt / _cne / _clte',
+    filter: { created_by: { _cgt: 'approved_by' }, owner_id: { _cne: 'approved_by', _clte: 'created_by' } },
+    sql: 'd.created_by > d.approved_by AND d.owner_id <> d.approved_by AND d.owner_id <= d.created_by',
+  },
+  {
+    name: 'session variable (name in any case)',
+    filter: { owner_id: { _eq: 'X-Engine-User-Id' } },
+    session: { 'X-ENGINE-USER-ID': '3' },
+    sql: 'd.owner_id = 3',
+  },
   { name: 'bare session variable value', filter: { owner_id: 'x-engine-user-id' }, session: { 'x-engine-user-id': '1' }, sql: 'd.owner_id = 1' },
-  { name: 'session variable through a relationship', filter: { owner: { org_id: { _eq: 'x-engine-org-id' } } }, session: { 'x-engine-org-id': '2' }, sql: 'EXISTS (SELECT 1 FROM users u WHERE u.id = d.owner_id AND u.org_id = 2)' },
-  { name: 'array session variable as Postgres literal in _in', filter: { owner_id: { _in: 'x-engine-allowed-ids' } }, session: { 'x-engine-allowed-ids': '{1,3}' }, sql: 'd.owner_id IN (1, 3)' },
-  { name: 'array session variable as JSON in _in', filter: { owner_id: { _in: 'X-Engine-Allowed-Ids' } }, session: { 'x-engine-allowed-ids': '[2, 3]' }, sql: 'd.owner_id IN (2, 3)' },
-  { name: 'array session variable in _nin', filter: { status: { _nin: 'x-engine-hidden' } }, session: { 'x-engine-hidden': '{draft,archived}' }, sql: "d.status NOT IN ('draft', 'archived')" },
-  { name: 'array session variable in _has_keys_any', filter: { meta: { _has_keys_any: 'x-engine-keys' } }, session: { 'x-engine-keys': '["b","lang"]' }, sql: "d.meta ?| array['b','lang']" },
-  { name: 'array session variable in _has_keys_all', filter: { meta: { _has_keys_all: 'x-engine-keys' } }, session: { 'x-engine-keys': '{a,b}' }, sql: "d.meta ?& array['a','b']" },
-  { name: 'session variables inside a static list', filter: { owner_id: { _in: ['x-engine-user-id', 2] } }, session: { 'x-engine-user-id': '3' }, sql: 'd.owner_id IN (3, 2)' },
-  { name: 'nested combinators with relationships', filter: { _or: [{ _and: [{ owner: { name: { _ilike: 'a%' } } }, { _not: { score: { _lt: 5 } } }] }, { owner_id: { _is_null: true } }] }, sql: "(EXISTS (SELECT 1 FROM users u WHERE u.id = d.owner_id AND u.name ILIKE 'a%') AND NOT (d.score < 5)) OR d.owner_id IS NULL" },
+  {
+    name: 'session variable through a relationship',
+    filter: { owner: { org_id: { _eq: 'x-engine-org-id' } } },
+    session: { 'x-engine-org-id': '2' },
+    sql: 'EXISTS (SELECT 1 FROM users u WHERE u.id = d.owner_id AND u.org_id = 2)',
+  },
+  {
+    name: 'array session variable as Postgres literal in _in',
+    filter: { owner_id: { _in: 'x-engine-allowed-ids' } },
+    session: { 'x-engine-allowed-ids': '{1,3}' },
+    sql: 'd.owner_id IN (1, 3)',
+  },
+  {
+    name: 'array session variable as JSON in _in',
+    filter: { owner_id: { _in: 'X-Engine-Allowed-Ids' } },
+    session: { 'x-engine-allowed-ids': '[2, 3]' },
+    sql: 'd.owner_id IN (2, 3)',
+  },
+  {
+    name: 'array session variable in _nin',
+    filter: { status: { _nin: 'x-engine-hidden' } },
+    session: { 'x-engine-hidden': '{draft,archived}' },
+    sql: "d.status NOT IN ('draft', 'archived')",
+  },
+  {
+    name: 'array session variable in _has_keys_any',
+    filter: { meta: { _has_keys_any: 'x-engine-keys' } },
+    session: { 'x-engine-keys': '["b","lang"]' },
+    sql: "d.meta ?| array['b','lang']",
+  },
+  {
+    name: 'array session variable in _has_keys_all',
+    filter: { meta: { _has_keys_all: 'x-engine-keys' } },
+    session: { 'x-engine-keys': '{a,b}' },
+    sql: "d.meta ?& array['a','b']",
+  },
+  {
+    name: 'session variables inside a static list',
+    filter: { owner_id: { _in: ['x-engine-user-id', 2] } },
+    session: { 'x-engine-user-id': '3' },
+    sql: 'd.owner_id IN (3, 2)',
+  },
+  {
+    name: 'nested combinators with relationships',
+    filter: { _or: [{ _and: [{ owner: { name: { _ilike: 'a%' } } }, { _not: { score: { _lt: 5 } } }] }, { owner_id: { _is_null: true } }] },
+    sql: "(EXISTS (SELECT 1 FROM users u WHERE u.id = d.owner_id AND u.name ILIKE 'a%') AND NOT (d.score < 5)) OR d.owner_id IS NULL",
+  },
 ];
 
 let f: PermissionFixture;
@@ -103,7 +175,11 @@ describe('permission boolean expressions', () => {
   });
 
   it('the filter also applies to by_pk and aggregates', async () => {
-    await f.md('pg_create_select_permission', { table: 'docs', role: 'agg', permission: { columns: '*', filter: { status: 'published' }, allow_aggregations: true } });
+    await f.md('pg_create_select_permission', {
+      table: 'docs',
+      role: 'agg',
+      permission: { columns: '*', filter: { status: 'published' }, allow_aggregations: true },
+    });
     const r = await f.as('agg', '{ docs_by_pk(id: 2) { id } docs_aggregate { aggregate { count sum { score } } } }');
     expect(r.data.docs_by_pk).toBeNull();
     expect(r.data.docs_aggregate.aggregate).toEqual({ count: 3, sum: { score: 21 } });

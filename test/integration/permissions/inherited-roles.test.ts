@@ -97,7 +97,11 @@ describe('inherited select', () => {
     // distinct_on a hidden cell groups it with the other nulls.
     const d = await f.as('ab', '{ docs(distinct_on: body, order_by: [{body: asc}, {id: asc}]) { id body } }', user1);
     expect(d.errors).toBeUndefined();
-    expect(d.data.docs).toEqual([{ id: 1, body: 'a body' }, { id: 5, body: 'e body' }, { id: 2, body: null }]);
+    expect(d.data.docs).toEqual([
+      { id: 1, body: 'a body' },
+      { id: 5, body: 'e body' },
+      { id: 2, body: null },
+    ]);
   });
 
   it('order_by through an object relationship reads the hidden join column as null (issue 12.6)', async () => {
@@ -148,7 +152,11 @@ describe('inherited select', () => {
 
   it('tables only one parent reads are readable as that parent reads them', async () => {
     const r = await f.as('ab', '{ users(order_by: {id: asc}) { id name } }', user1);
-    expect(r.data.users).toEqual([{ id: 1, name: 'Ann' }, { id: 2, name: 'Bob' }, { id: 3, name: 'Cid' }]);
+    expect(r.data.users).toEqual([
+      { id: 1, name: 'Ann' },
+      { id: 2, name: 'Bob' },
+      { id: 3, name: 'Cid' },
+    ]);
   });
 
   it("the inherited role's own permission wins over the derived one", async () => {
@@ -176,7 +184,14 @@ describe('inherited function permissions', () => {
     );
     try {
       await g.setPermissions(
-        { docs: { select: [{ role: 'ra', permission: { columns: ['id'], filter: {} } }, { role: 'rb', permission: { columns: ['id'], filter: {} } }] } },
+        {
+          docs: {
+            select: [
+              { role: 'ra', permission: { columns: ['id'], filter: {} } },
+              { role: 'rb', permission: { columns: ['id'], filter: {} } },
+            ],
+          },
+        },
         [{ role_name: 'ab', role_set: ['ra', 'rb'] }],
       );
       expect((await g.md('pg_track_function', { function: 'published_docs' })).status).toBe(200);

@@ -38,9 +38,7 @@ describe('create, comment and drop', () => {
       expect(r.body).toEqual({ message: 'success' });
     }
     const t = tableOf(await f.exported(), 'articles');
-    expect(t.select_permissions).toEqual([
-      { role: 'user', permission: calls[0][1], comment: 'pg_create_select_permission comment' },
-    ]);
+    expect(t.select_permissions).toEqual([{ role: 'user', permission: calls[0][1], comment: 'pg_create_select_permission comment' }]);
     expect(t.insert_permissions[0].permission).toEqual(calls[1][1]);
     expect(t.update_permissions[0].permission).toEqual(calls[2][1]);
     expect(t.delete_permissions[0].permission).toEqual(calls[3][1]);
@@ -98,12 +96,42 @@ describe('create, comment and drop', () => {
 describe('bad input is refused with path and code, nothing stored', () => {
   const cases: Array<[string, string, Record<string, unknown>, string, string]> = [
     ['unknown column in columns', 'pg_create_select_permission', { columns: ['id', 'nope'] }, 'invalid-configuration', '"nope"'],
-    ['unknown column in filter', 'pg_create_select_permission', { columns: '*', filter: { nope: { _eq: 1 } } }, 'invalid-configuration', '"nope" is not a column or relationship'],
+    [
+      'unknown column in filter',
+      'pg_create_select_permission',
+      { columns: '*', filter: { nope: { _eq: 1 } } },
+      'invalid-configuration',
+      '"nope" is not a column or relationship',
+    ],
     ['unknown column through a relationship', 'pg_create_delete_permission', { filter: { author: { nope: { _eq: 1 } } } }, 'invalid-configuration', '"nope"'],
-    ['unknown operator', 'pg_create_select_permission', { columns: '*', filter: { id: { _equals: 1 } } }, 'invalid-configuration', '"_equals" is not a known operator'],
-    ['json operator on a text column', 'pg_create_select_permission', { columns: '*', filter: { title: { _has_key: 'a' } } }, 'invalid-configuration', 'not defined for column "title"'],
-    ['unknown _exists table', 'pg_create_select_permission', { columns: '*', filter: { _exists: { _table: 'nope', _where: {} } } }, 'invalid-configuration', 'table "nope"'],
-    ['column comparison with an unknown column', 'pg_create_select_permission', { columns: '*', filter: { author_id: { _ceq: 'nope' } } }, 'invalid-configuration', '"_ceq"'],
+    [
+      'unknown operator',
+      'pg_create_select_permission',
+      { columns: '*', filter: { id: { _equals: 1 } } },
+      'invalid-configuration',
+      '"_equals" is not a known operator',
+    ],
+    [
+      'json operator on a text column',
+      'pg_create_select_permission',
+      { columns: '*', filter: { title: { _has_key: 'a' } } },
+      'invalid-configuration',
+      'not defined for column "title"',
+    ],
+    [
+      'unknown _exists table',
+      'pg_create_select_permission',
+      { columns: '*', filter: { _exists: { _table: 'nope', _where: {} } } },
+      'invalid-configuration',
+      'table "nope"',
+    ],
+    [
+      'column comparison with an unknown column',
+      'pg_create_select_permission',
+      { columns: '*', filter: { author_id: { _ceq: 'nope' } } },
+      'invalid-configuration',
+      '"_ceq"',
+    ],
     ['unknown column in set', 'pg_create_insert_permission', { check: {}, set: { nope: 1 } }, 'invalid-configuration', '"nope"'],
     ['unknown key in the permission', 'pg_create_select_permission', { columns: '*', filterz: {} }, 'parse-failed', ''],
   ];
@@ -138,7 +166,15 @@ describe('bad input is refused with path and code, nothing stored', () => {
 
 describe('dependencies', () => {
   it('dropping a relationship a permission uses: dependency-error, then cascade drops the permission', async () => {
-    expect((await f.md('pg_create_select_permission', { table: 'articles', role: 'dep', permission: { columns: '*', filter: { author: { name: { _eq: 'Ann' } } } } })).status).toBe(200);
+    expect(
+      (
+        await f.md('pg_create_select_permission', {
+          table: 'articles',
+          role: 'dep',
+          permission: { columns: '*', filter: { author: { name: { _eq: 'Ann' } } } },
+        })
+      ).status,
+    ).toBe(200);
     const r = await f.md('pg_drop_relationship', { table: 'articles', relationship: 'author' });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('dependency-error');
@@ -146,16 +182,22 @@ describe('dependencies', () => {
     expect((await f.md('pg_drop_relationship', { table: 'articles', relationship: 'author', cascade: true })).status).toBe(200);
     const t = tableOf(await f.exported(), 'articles');
     expect(t.select_permissions.map((p: any) => p.role)).toEqual(['user']);
-    expect((await f.md('pg_create_object_relationship', { table: 'articles', name: 'author', using: { foreign_key_constraint_on: 'author_id' } })).status).toBe(200);
+    expect((await f.md('pg_create_object_relationship', { table: 'articles', name: 'author', using: { foreign_key_constraint_on: 'author_id' } })).status).toBe(
+      200,
+    );
   });
 
   it('dropping a column a permission uses through run_sql: dependency-error unless cascade', async () => {
-    expect((await f.md('pg_create_update_permission', { table: 'authors', role: 'dep', permission: { columns: ['name', 'bio'], filter: {} } })).status).toBe(200);
+    expect((await f.md('pg_create_update_permission', { table: 'authors', role: 'dep', permission: { columns: ['name', 'bio'], filter: {} } })).status).toBe(
+      200,
+    );
     const r = await f.sql('ALTER TABLE authors DROP COLUMN bio');
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('dependency-error');
     expect(r.body.error).toContain('permission authors.dep.update');
-    expect((await f.db.sql("SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'authors' AND column_name = 'bio'")).rows[0].n).toBe(1);
+    expect((await f.db.sql("SELECT count(*)::int AS n FROM information_schema.columns WHERE table_name = 'authors' AND column_name = 'bio'")).rows[0].n).toBe(
+      1,
+    );
     const c = await f.sql('ALTER TABLE authors DROP COLUMN bio', { cascade: true });
     expect(c.status, c.text).toBe(200);
     expect(tableOf(await f.exported(), 'authors').update_permissions).toBeUndefined();
@@ -173,7 +215,9 @@ describe('dependencies', () => {
   });
 
   it('a database change that breaks a permission makes it inconsistent (select_permission)', async () => {
-    expect((await f.md('pg_create_select_permission', { table: 'articles', role: 'brk', permission: { columns: ['id', 'editor_id'], filter: {} } })).status).toBe(200);
+    expect(
+      (await f.md('pg_create_select_permission', { table: 'articles', role: 'brk', permission: { columns: ['id', 'editor_id'], filter: {} } })).status,
+    ).toBe(200);
     await f.db.sql('ALTER TABLE articles DROP COLUMN editor_id');
     expect((await f.md('reload_metadata', {})).status).toBe(200);
     const inc = (await f.md('get_inconsistent_metadata')).body;
@@ -193,8 +237,14 @@ describe('inherited roles', () => {
     const a = await f.md('add_inherited_role', { role_name: 'both', role_set: ['r1', 'r2'] });
     expect(a.status, a.text).toBe(200);
     expect((await f.exported()).inherited_roles).toEqual([{ role_name: 'both', role_set: ['r1', 'r2'] }]);
-    expect((await f.md('add_inherited_role', { role_name: 'both', role_set: ['r1'] })).body).toMatchObject({ code: 'already-exists', path: '$.args.role_name' });
-    expect((await f.md('add_inherited_role', { role_name: 'x', role_set: ['r1', 'ghost'] })).body).toMatchObject({ code: 'not-exists', path: '$.args.role_set[1]' });
+    expect((await f.md('add_inherited_role', { role_name: 'both', role_set: ['r1'] })).body).toMatchObject({
+      code: 'already-exists',
+      path: '$.args.role_name',
+    });
+    expect((await f.md('add_inherited_role', { role_name: 'x', role_set: ['r1', 'ghost'] })).body).toMatchObject({
+      code: 'not-exists',
+      path: '$.args.role_set[1]',
+    });
     expect((await f.md('add_inherited_role', { role_name: 'x', role_set: [] })).body.code).toBe('parse-failed');
     expect((await f.md('add_inherited_role', { role_name: 'top', role_set: ['both', 'r1'] })).status).toBe(200);
     expect((await f.exported()).inherited_roles).toHaveLength(2);

@@ -22,12 +22,19 @@ beforeAll(async () => {
       insert: [
         {
           role: 'author',
-          permission: { check: { $and: [me, { owner: { org_id: { _eq: 'x-engine-org-id' } } }] }, set: { status: 'draft', created_by: 'x-engine-user-id' }, columns: ['title', 'body', 'owner_id', 'score'] },
+          permission: {
+            check: { $and: [me, { owner: { org_id: { _eq: 'x-engine-org-id' } } }] },
+            set: { status: 'draft', created_by: 'x-engine-user-id' },
+            columns: ['title', 'body', 'owner_id', 'score'],
+          },
         },
         { role: 'manager', permission: { check: { score: { _lt: 10 } }, columns: '*' } },
       ],
       update: [
-        { role: 'author', permission: { columns: ['title', 'score'], filter: me, check: { score: { _lte: 10 } }, set: { approved_by: 'X-Engine-User-Id', edited_at: 'now()' } } },
+        {
+          role: 'author',
+          permission: { columns: ['title', 'score'], filter: me, check: { score: { _lte: 10 } }, set: { approved_by: 'X-Engine-User-Id', edited_at: 'now()' } },
+        },
       ],
       delete: [{ role: 'author', permission: { filter: { $and: [me, { status: 'draft' }] } } }],
     },
@@ -52,7 +59,9 @@ describe('insert', () => {
   });
 
   it('preset and unlisted columns are not in the input type, so the client cannot override them', async () => {
-    const fields = (await f.as('author', '{ __type(name: "docs_insert_input") { inputFields { name } } }', ann)).data.__type.inputFields.map((x: any) => x.name);
+    const fields = (await f.as('author', '{ __type(name: "docs_insert_input") { inputFields { name } } }', ann)).data.__type.inputFields.map(
+      (x: any) => x.name,
+    );
     expect(fields.sort()).toEqual(['body', 'owner', 'owner_id', 'score', 'title'].filter((n) => n !== 'owner').sort());
     const r = await f.as('author', 'mutation { insert_docs_one(object: {title: "X", owner_id: 1, status: "published"}) { id } }', ann);
     expect(r.errors[0].extensions.code).toBe('validation-failed');
@@ -60,12 +69,19 @@ describe('insert', () => {
 
   it('a failing check is a permission-error and writes nothing, even for one bad row among good ones', async () => {
     const before = await count('docs');
-    const bad = await f.as('author', 'mutation { insert_docs(objects: [{title: "ok", owner_id: 1}, {title: "not mine", owner_id: 2}]) { affected_rows } }', ann);
+    const bad = await f.as(
+      'author',
+      'mutation { insert_docs(objects: [{title: "ok", owner_id: 1}, {title: "not mine", owner_id: 2}]) { affected_rows } }',
+      ann,
+    );
     expect(bad.errors[0].extensions.code).toBe('permission-error');
     expect(bad.data ?? null).toBeNull();
     expect(await count('docs')).toBe(before);
     // The check goes through a relationship too: user 3 is in org 2, not the session's org 1.
-    const rel = await f.as('author', 'mutation { insert_docs_one(object: {title: "x", owner_id: 3}) { id } }', { 'x-engine-user-id': '3', 'x-engine-org-id': '1' });
+    const rel = await f.as('author', 'mutation { insert_docs_one(object: {title: "x", owner_id: 3}) { id } }', {
+      'x-engine-user-id': '3',
+      'x-engine-org-id': '1',
+    });
     expect(rel.errors[0].extensions.code).toBe('permission-error');
     expect(await count('docs')).toBe(before);
   });
@@ -94,7 +110,11 @@ describe('insert', () => {
 
 describe('update', () => {
   it('filter limits the rows; set presets the session value; only listed columns are settable', async () => {
-    const r = await f.as('author', 'mutation { update_docs(where: {}, _set: {title: "Edited"}) { affected_rows returning { id approved_by edited_at } } }', ann);
+    const r = await f.as(
+      'author',
+      'mutation { update_docs(where: {}, _set: {title: "Edited"}) { affected_rows returning { id approved_by edited_at } } }',
+      ann,
+    );
     expect(r.errors).toBeUndefined();
     // "now()" presets the current time.
     for (const row of r.data.update_docs.returning) expect(Math.abs(Date.parse(row.edited_at) - Date.now())).toBeLessThan(60_000);

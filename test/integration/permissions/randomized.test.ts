@@ -33,7 +33,7 @@ function prng(seed: number): () => number {
 }
 const rand = prng(SEED);
 const int = (n: number): number => Math.floor(rand() * n);
-const pick = <T,>(xs: readonly T[]): T => xs[int(xs.length)] as T;
+const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)] as T;
 const maybe = (p = 0.5): boolean => rand() < p;
 
 const COLORS = ['red', 'green', 'blue', 'Red', 'teal'];
@@ -78,7 +78,16 @@ const q = (v: string): string => `'${v.replace(/'/g, "''")}'`;
 const sv = (name: string): string => pick([`x-engine-${name}`, `X-Engine-${name.toUpperCase()}`, `X-ENGINE-${name}`]);
 
 function intLeaf(col: string): Gen {
-  const ops: Array<[string, string]> = [['_eq', '='], ['_neq', '<>'], ['_ne', '<>'], ['$neq', '<>'], ['_gt', '>'], ['_gte', '>='], ['_lt', '<'], ['_lte', '<=']];
+  const ops: Array<[string, string]> = [
+    ['_eq', '='],
+    ['_neq', '<>'],
+    ['_ne', '<>'],
+    ['$neq', '<>'],
+    ['_gt', '>'],
+    ['_gte', '>='],
+    ['_lt', '<'],
+    ['_lte', '<='],
+  ];
   const r = int(10);
   if (r === 0) {
     const isNull = maybe();
@@ -113,7 +122,14 @@ function textLeaf(): Gen {
     case 1:
       return { json: { c: { _eq: sv('color') } }, sql: (row, s) => `${row}.c = ${q(s.color)}` };
     case 2: {
-      const [op, sqlOp, pat] = pick([['_like', 'LIKE', 'r%'], ['_ilike', 'ILIKE', 'r%'], ['_nlike', 'NOT LIKE', '%e%'], ['_nilike', 'NOT ILIKE', '%E%'], ['_regex', '~', '^[rg]'], ['_iregex', '~*', 'N$']] as const);
+      const [op, sqlOp, pat] = pick([
+        ['_like', 'LIKE', 'r%'],
+        ['_ilike', 'ILIKE', 'r%'],
+        ['_nlike', 'NOT LIKE', '%e%'],
+        ['_nilike', 'NOT ILIKE', '%E%'],
+        ['_regex', '~', '^[rg]'],
+        ['_iregex', '~*', 'N$'],
+      ] as const);
       return { json: { c: { [op]: pat } }, sql: (row) => `${row}.c ${sqlOp} ${q(pat)}` };
     }
     case 3: {
@@ -142,12 +158,18 @@ function otherLeaf(): Gen {
     case 3: {
       const all = maybe();
       const op = all ? pick(['_has_keys_all', '_has_all_keys']) : pick(['_has_keys_any', '_has_any_keys']);
-      if (maybe()) return { json: { tags: { [op]: sv('keys') } }, sql: (row, s) => `${row}.tags ${all ? '?&' : '?|'} ARRAY[${s.keys.map(q).join(',')}]::text[]` };
+      if (maybe())
+        return { json: { tags: { [op]: sv('keys') } }, sql: (row, s) => `${row}.tags ${all ? '?&' : '?|'} ARRAY[${s.keys.map(q).join(',')}]::text[]` };
       const ks = [pick(KEYS), pick(KEYS)];
       return { json: { tags: { [op]: ks } }, sql: (row) => `${row}.tags ${all ? '?&' : '?|'} ARRAY[${ks.map(q).join(',')}]::text[]` };
     }
     case 4: {
-      const [op, sqlOp] = pick([['_ceq', '='], ['_cneq', '<>'], ['_cgt', '>'], ['_clte', '<=']] as const);
+      const [op, sqlOp] = pick([
+        ['_ceq', '='],
+        ['_cneq', '<>'],
+        ['_cgt', '>'],
+        ['_clte', '<='],
+      ] as const);
       return { json: { a: { [op]: 'b' } }, sql: (row) => `${row}.a ${sqlOp} ${row}.b` };
     }
     default: {
@@ -176,7 +198,10 @@ function gen(depth: number): Gen {
   if (r === 7) {
     // Object relationship: the related parents row satisfies a parents filter.
     const inner = parentGen(depth + 1);
-    return { json: { parent: inner.json }, sql: (row, s) => `EXISTS (SELECT 1 FROM parents p${depth} WHERE p${depth}.id = ${row}.parent_id AND (${inner.sql(`p${depth}`, s)}))` };
+    return {
+      json: { parent: inner.json },
+      sql: (row, s) => `EXISTS (SELECT 1 FROM parents p${depth} WHERE p${depth}.id = ${row}.parent_id AND (${inner.sql(`p${depth}`, s)}))`,
+    };
   }
   const items = Array.from({ length: 1 + int(3) }, () => gen(depth + 1));
   const and = r === 8;
@@ -197,7 +222,10 @@ function parentGen(depth: number): Gen {
   }
   const inner = depth > 2 ? intLeaf('a') : gen(depth + 1);
   // Array relationship: some related row satisfies the inner expression.
-  return { json: { items: inner.json }, sql: (row, s) => `EXISTS (SELECT 1 FROM items c${depth} WHERE c${depth}.parent_id = ${row}.id AND (${inner.sql(`c${depth}`, s)}))` };
+  return {
+    json: { items: inner.json },
+    sql: (row, s) => `EXISTS (SELECT 1 FROM items c${depth} WHERE c${depth}.parent_id = ${row}.id AND (${inner.sql(`c${depth}`, s)}))`,
+  };
 }
 
 /** A select filter of a role on parents (its own rows, not through items). */
@@ -249,7 +277,10 @@ beforeAll(async () => {
     { type: 'pg_track_table', args: { table: 'parents' } },
     { type: 'pg_track_table', args: { table: 'items' } },
     { type: 'pg_create_object_relationship', args: { table: 'items', name: 'parent', using: { foreign_key_constraint_on: 'parent_id' } } },
-    { type: 'pg_create_array_relationship', args: { table: 'parents', name: 'items', using: { foreign_key_constraint_on: { table: 'items', columns: ['parent_id'] } } } },
+    {
+      type: 'pg_create_array_relationship',
+      args: { table: 'parents', name: 'items', using: { foreign_key_constraint_on: { table: 'items', columns: ['parent_id'] } } },
+    },
   ]);
   if (t.status !== 200) throw new Error(t.text);
   for (let i = 0; i < FILTERS; i++) {
@@ -261,7 +292,10 @@ beforeAll(async () => {
   for (let k = 0; k < INHERITED; k++) parents.push([int(FILTERS), int(FILTERS)]);
   const doc = (await f.md('export_metadata')).body;
   const items = doc.sources[0].tables.find((x: any) => x.table.name === 'items');
-  items.select_permissions = filters.map((g, i) => ({ role: `rnd${i}`, permission: { columns: ['id', ...columns[i]!], filter: g.json, allow_aggregations: true } }));
+  items.select_permissions = filters.map((g, i) => ({
+    role: `rnd${i}`,
+    permission: { columns: ['id', ...columns[i]!], filter: g.json, allow_aggregations: true },
+  }));
   const parentsTable = doc.sources[0].tables.find((x: any) => x.table.name === 'parents');
   parentsTable.select_permissions = parentFilters.map((g, i) => ({
     role: `rnd${i}`,
@@ -274,7 +308,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await f?.close();
 });
-
 
 // ---- Oracle of inherited roles' ordering, distinct_on, relationship filters and aggregates (plain TypeScript) ----
 
@@ -360,7 +393,9 @@ function probes(v: RoleView): Probe[] {
   {
     const k = pick(pKeys);
     const dir = pick(DIRS);
-    const sorted = [...v.items].sort((a, b) => cmpCell(v.parentOf(a)?.[k] ?? null, v.parentOf(b)?.[k] ?? null, dir) || (a['id'] as number) - (b['id'] as number));
+    const sorted = [...v.items].sort(
+      (a, b) => cmpCell(v.parentOf(a)?.[k] ?? null, v.parentOf(b)?.[k] ?? null, dir) || (a['id'] as number) - (b['id'] as number),
+    );
     out.push({
       query: `{ items(order_by: [{parent: {${k}: ${dir}}}, {id: asc}]) { ${itemFields} parent { ${parentFields} } } }`,
       expected: sorted.map((i) => ({ ...i, parent: v.parentOf(i) })),
@@ -373,7 +408,8 @@ function probes(v: RoleView): Probe[] {
     const k = pick(pKeys);
     const dir = pick(DIRS);
     const sorted = [...v.items].sort(
-      (a, b) => cmpCell(a[col]!, b[col]!, 'asc') || cmpCell(v.parentOf(a)?.[k] ?? null, v.parentOf(b)?.[k] ?? null, dir) || (a['id'] as number) - (b['id'] as number),
+      (a, b) =>
+        cmpCell(a[col]!, b[col]!, 'asc') || cmpCell(v.parentOf(a)?.[k] ?? null, v.parentOf(b)?.[k] ?? null, dir) || (a['id'] as number) - (b['id'] as number),
     );
     const seen = new Set<Cell>();
     const kept = sorted.filter((i) => !seen.has(i[col]!) && seen.add(i[col]!) !== undefined);
@@ -449,10 +485,26 @@ function probes(v: RoleView): Probe[] {
     };
     out.push({
       query: `{ items_aggregate { aggregate { count ${fields} } } }`,
-      expected: { count: v.items.length, ...Object.fromEntries(intItemCols.flatMap((c) => [[`${c}_sum`, sum(c)], [`${c}_max`, max(c)]])) },
+      expected: {
+        count: v.items.length,
+        ...Object.fromEntries(
+          intItemCols.flatMap((c) => [
+            [`${c}_sum`, sum(c)],
+            [`${c}_max`, max(c)],
+          ]),
+        ),
+      },
       actual: (d) => {
         const a = d.items_aggregate.aggregate;
-        return { count: a.count, ...Object.fromEntries(intItemCols.flatMap((c) => [[`${c}_sum`, num(a[`${c}_sum`][c])], [`${c}_max`, num(a[`${c}_max`][c])]])) };
+        return {
+          count: a.count,
+          ...Object.fromEntries(
+            intItemCols.flatMap((c) => [
+              [`${c}_sum`, num(a[`${c}_sum`][c])],
+              [`${c}_max`, num(a[`${c}_max`][c])],
+            ]),
+          ),
+        };
       },
     });
   }
@@ -472,7 +524,10 @@ describe(`randomized permission filters (seed ${SEED})`, () => {
         const got = await f.as(`rnd${i}`, '{ items(order_by: {id: asc}) { id } }', headers(s));
         const context = `seed ${SEED}, filter ${i}: ${JSON.stringify(g.json)}\nsession ${JSON.stringify(headers(s))}\nSQL: ${where}`;
         expect(got.errors, context).toBeUndefined();
-        expect(got.data.items.map((r: any) => r.id), context).toEqual(expected);
+        expect(
+          got.data.items.map((r: any) => r.id),
+          context,
+        ).toEqual(expected);
       }
     }
     // The generator must produce discriminating filters, not only all-or-nothing ones.

@@ -48,7 +48,9 @@ describe('columns', () => {
   });
 
   it('"*" grants every column', async () => {
-    expect(await typeFields('all', 'docs')).toEqual(expect.arrayContaining(['id', 'owner_id', 'title', 'body', 'status', 'score', 'meta', 'created_by', 'approved_by']));
+    expect(await typeFields('all', 'docs')).toEqual(
+      expect.arrayContaining(['id', 'owner_id', 'title', 'body', 'status', 'score', 'meta', 'created_by', 'approved_by']),
+    );
   });
 });
 
@@ -137,7 +139,11 @@ describe('session variables from headers under an admin secret', () => {
   it('the admin secret authorizes the request; x-engine-role and x-engine-* headers become the session', async () => {
     const secured = await startTestEngine({ databaseUrl: f.db.url, adminSecret: 's3cret' });
     try {
-      await f.md('pg_create_select_permission', { table: 'docs', role: 'owner', permission: { columns: ['id'], filter: { owner_id: { _eq: 'X-Engine-User-Id' } } } });
+      await f.md('pg_create_select_permission', {
+        table: 'docs',
+        role: 'owner',
+        permission: { columns: ['id'], filter: { owner_id: { _eq: 'X-Engine-User-Id' } } },
+      });
       // The second engine reads the same metadata database; wait for it to see the new permission.
       const q = '{ docs(order_by: {id: asc}) { id } }';
       const headers = { 'x-engine-admin-secret': 's3cret', 'x-engine-role': 'owner', 'X-Engine-User-Id': '3' };

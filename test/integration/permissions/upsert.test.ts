@@ -17,7 +17,9 @@ beforeAll(async () => {
     docs: {
       select: [{ role: 'author', permission: { columns: '*', filter: me } }],
       insert: [{ role: 'author', permission: { check: me, columns: ['id', 'title', 'body', 'owner_id', 'score'] } }],
-      update: [{ role: 'author', permission: { columns: ['title', 'score'], filter: me, check: { score: { _lte: 10 } }, set: { approved_by: 'X-Engine-User-Id' } } }],
+      update: [
+        { role: 'author', permission: { columns: ['title', 'score'], filter: me, check: { score: { _lte: 10 } }, set: { approved_by: 'X-Engine-User-Id' } } },
+      ],
     },
     // No update permission: v2 still offers on_conflict, with nothing to update (do nothing on conflict).
     flags: {
@@ -91,9 +93,12 @@ describe('upsert under permissions', () => {
 
 describe('upsert with an insert permission and no update permission (v2: do nothing on conflict)', () => {
   it('offers on_conflict whose update_columns can only be empty', async () => {
-    const r = await f.as('inserter', `{ oc: __type(name: "flags_on_conflict") { inputFields { name } }
+    const r = await f.as(
+      'inserter',
+      `{ oc: __type(name: "flags_on_conflict") { inputFields { name } }
       uc: __type(name: "flags_update_column") { enumValues { name } }
-      m: __type(name: "mutation_root") { fields { name args { name } } } }`);
+      m: __type(name: "mutation_root") { fields { name args { name } } } }`,
+    );
     expect(r.errors).toBeUndefined();
     expect(r.data.oc.inputFields.map((x: any) => x.name)).toEqual(['constraint', 'update_columns', 'where']);
     expect(r.data.uc.enumValues.map((x: any) => x.name)).toEqual(['_PLACEHOLDER']);
@@ -111,13 +116,19 @@ describe('upsert with an insert permission and no update permission (v2: do noth
     );
     expect(r).toEqual({ data: { insert_flags: { affected_rows: 1, returning: [{ name: 'new', enabled: true }] } } });
     const rows = (await f.db.sql("SELECT name, enabled FROM flags WHERE name IN ('kept', 'new') ORDER BY name")).rows;
-    expect(rows).toEqual([{ name: 'kept', enabled: false }, { name: 'new', enabled: true }]);
+    expect(rows).toEqual([
+      { name: 'kept', enabled: false },
+      { name: 'new', enabled: true },
+    ]);
     const one = await f.as('inserter', 'mutation { insert_flags_one(object: {name: "kept", enabled: true}, on_conflict: {constraint: flags_pkey}) { name } }');
     expect(one).toEqual({ data: { insert_flags_one: null } });
   });
 
   it('refuses a column in update_columns, as the enum has none', async () => {
-    const r = await f.as('inserter', 'mutation { insert_flags(objects: [{name: "x", enabled: true}], on_conflict: {constraint: flags_pkey, update_columns: [enabled]}) { affected_rows } }');
+    const r = await f.as(
+      'inserter',
+      'mutation { insert_flags(objects: [{name: "x", enabled: true}], on_conflict: {constraint: flags_pkey, update_columns: [enabled]}) { affected_rows } }',
+    );
     expect(r.errors?.[0]?.extensions?.code).toBe('validation-failed');
     expect((await f.db.sql("SELECT count(*)::int AS n FROM flags WHERE name = 'x'")).rows[0].n).toBe(0);
   });

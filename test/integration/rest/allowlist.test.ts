@@ -38,11 +38,38 @@ beforeAll(async () => {
     args: [
       { type: 'pg_track_table', args: { table: 'author' } },
       { type: 'pg_track_table', args: { table: 'book' } },
-      { type: 'pg_create_array_relationship', args: { table: 'author', name: 'books', using: { foreign_key_constraint_on: { table: 'book', columns: ['author_id'] } } } },
-      ...['user', 'editor'].flatMap((role) => ['author', 'book'].map((table) => ({ type: 'pg_create_select_permission', args: { table, role, permission: { columns: '*', filter: {} } } }))),
-      { type: 'create_query_collection', args: { name: 'app', definition: { queries: [{ name: 'books', query: stored }, { name: 'names', query: '{ author { name } }' }] } } },
+      {
+        type: 'pg_create_array_relationship',
+        args: { table: 'author', name: 'books', using: { foreign_key_constraint_on: { table: 'book', columns: ['author_id'] } } },
+      },
+      ...['user', 'editor'].flatMap((role) =>
+        ['author', 'book'].map((table) => ({ type: 'pg_create_select_permission', args: { table, role, permission: { columns: '*', filter: {} } } })),
+      ),
+      {
+        type: 'create_query_collection',
+        args: {
+          name: 'app',
+          definition: {
+            queries: [
+              { name: 'books', query: stored },
+              { name: 'names', query: '{ author { name } }' },
+            ],
+          },
+        },
+      },
       { type: 'add_collection_to_allowlist', args: { collection: 'app' } },
-      { type: 'create_query_collection', args: { name: 'editors', definition: { queries: [{ name: 'ids', query: '{ book { id } }' }, { name: 'names', query: '{ author { name } }' }] } } },
+      {
+        type: 'create_query_collection',
+        args: {
+          name: 'editors',
+          definition: {
+            queries: [
+              { name: 'ids', query: '{ book { id } }' },
+              { name: 'names', query: '{ author { name } }' },
+            ],
+          },
+        },
+      },
       { type: 'add_collection_to_allowlist', args: { collection: 'editors', scope: { global: false, roles: ['editor'] } } },
     ],
   });
@@ -65,7 +92,7 @@ const as = (role: Record<string, string>) => ({ 'x-engine-admin-secret': 's', ..
 const books = { data: { author_by_pk: { name: 'Ann', books: [{ title: 'One' }, { title: 'Two' }] } } };
 
 describe('the allow-list', () => {
-  it('runs an allow-listed query for a non-admin role and refuses any other with v2\'s error', async () => {
+  it("runs an allow-listed query for a non-admin role and refuses any other with v2's error", async () => {
     expect((await on.graphql(stored, { id: 1 }, as(user))).body).toEqual(books);
     expect((await on.graphql('{ book { id } }', undefined, as(user))).body).toEqual(NOT_ALLOWED);
     // Refused before validation: an unknown field is still "not allowed".
@@ -78,7 +105,18 @@ describe('the allow-list', () => {
     const reordered = `fragment Books on author { books(order_by: {id: asc}) { __typename title } }
       query AuthorBooks($id: Int!) { author_by_pk(id: $id) { __typename name, ...Books } }`;
     const r = await on.graphql(reordered, { id: 1 }, as(user));
-    expect(r.body).toEqual({ data: { author_by_pk: { __typename: 'author', name: 'Ann', books: [{ __typename: 'book', title: 'One' }, { __typename: 'book', title: 'Two' }] } } });
+    expect(r.body).toEqual({
+      data: {
+        author_by_pk: {
+          __typename: 'author',
+          name: 'Ann',
+          books: [
+            { __typename: 'book', title: 'One' },
+            { __typename: 'book', title: 'Two' },
+          ],
+        },
+      },
+    });
     expect((await on.graphql('query {author{name}}', undefined, as(user))).body).toEqual({ data: { author: [{ name: 'Ann' }] } });
   });
 
@@ -103,11 +141,13 @@ describe('the allow-list', () => {
   });
 
   it('never restricts the admin, and leaves every role free when not enabled', async () => {
-    expect((await on.graphql('{ book { title } }', undefined, { 'x-engine-admin-secret': 's' })).body).toEqual({ data: { book: [{ title: 'One' }, { title: 'Two' }] } });
+    expect((await on.graphql('{ book { title } }', undefined, { 'x-engine-admin-secret': 's' })).body).toEqual({
+      data: { book: [{ title: 'One' }, { title: 'Two' }] },
+    });
     expect((await off.graphql('{ book { title } }', undefined, as(user))).body).toEqual({ data: { book: [{ title: 'One' }, { title: 'Two' }] } });
   });
 
-  it('refuses introspection unless it is allow-listed (v2\'s rule)', async () => {
+  it("refuses introspection unless it is allow-listed (v2's rule)", async () => {
     const intro = '{ __schema { queryType { name } } }';
     expect((await on.graphql(intro, undefined, as(user))).body).toEqual(NOT_ALLOWED);
     expect((await on.graphql('{ __type(name: "author") { name } }', undefined, as(user))).body).toEqual(NOT_ALLOWED);
@@ -119,7 +159,9 @@ describe('the allow-list', () => {
 
   it('follows metadata changes: a dropped entry refuses, a scope update moves the grant', async () => {
     expect((await on.graphql(stored, { id: 1 }, as(user))).body).toEqual(books);
-    expect((await on.metadata({ type: 'update_scope_of_collection_in_allowlist', args: { collection: 'app', scope: { global: false, roles: ['editor'] } } })).status).toBe(200);
+    expect(
+      (await on.metadata({ type: 'update_scope_of_collection_in_allowlist', args: { collection: 'app', scope: { global: false, roles: ['editor'] } } })).status,
+    ).toBe(200);
     expect((await on.graphql(stored, { id: 1 }, as(user))).body).toEqual(NOT_ALLOWED);
     expect((await on.graphql(stored, { id: 1 }, as(editor))).body).toEqual(books);
     expect((await on.metadata({ type: 'drop_collection_from_allowlist', args: { collection: 'app' } })).status).toBe(200);
@@ -141,7 +183,14 @@ describe('the allow-list', () => {
       ws.send({ type: 'subscribe', id: 'no', payload: { query: 'subscription { book { id } }' } });
       const refused = await ws.waitFor((m) => m['id'] === 'no');
       expect(refused).toMatchObject({ type: 'error', payload: [{ message: 'query is not allowed', extensions: { code: 'validation-failed' } }] });
-      expect((await on.metadata({ type: 'add_query_to_collection', args: { collection_name: 'app', query_name: 'sub', query: 'subscription { book(order_by: {id: asc}) { id } }' } })).status).toBe(200);
+      expect(
+        (
+          await on.metadata({
+            type: 'add_query_to_collection',
+            args: { collection_name: 'app', query_name: 'sub', query: 'subscription { book(order_by: {id: asc}) { id } }' },
+          })
+        ).status,
+      ).toBe(200);
       ws.send({ type: 'subscribe', id: 'yes', payload: { query: 'subscription { book(order_by: {id: asc}) { id } }' } });
       expect(await ws.waitFor((m) => m['id'] === 'yes')).toMatchObject({ type: 'next', payload: { data: { book: [{ id: 1 }, { id: 2 }] } } });
     } finally {

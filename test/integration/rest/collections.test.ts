@@ -67,11 +67,17 @@ describe('query collections', () => {
   });
 
   it('refuses a query that is not GraphQL, or does not validate against the schema', async () => {
-    const syntax = await e.metadata({ type: 'create_query_collection', args: { name: 'bad', definition: { queries: [{ name: 'q', query: 'query { author { id }' }] } } });
+    const syntax = await e.metadata({
+      type: 'create_query_collection',
+      args: { name: 'bad', definition: { queries: [{ name: 'q', query: 'query { author { id }' }] } },
+    });
     expect(syntax.status).toBe(400);
     expect(syntax.body).toMatchObject({ code: 'parse-failed', path: '$.args.definition.queries[0].query' });
     expect((syntax.body as { error: string }).error).toContain('not a valid GraphQL query');
-    const sdl = await e.metadata({ type: 'create_query_collection', args: { name: 'bad', definition: { queries: [{ name: 'q', query: 'type T { a: Int }' }] } } });
+    const sdl = await e.metadata({
+      type: 'create_query_collection',
+      args: { name: 'bad', definition: { queries: [{ name: 'q', query: 'type T { a: Int }' }] } },
+    });
     expect(sdl.body).toMatchObject({ code: 'parse-failed' });
     await ok('create_query_collection', { name: 'v', definition: { queries: [] } });
     const unknownField = await e.metadata({ type: 'add_query_to_collection', args: { collection_name: 'v', query_name: 'q', query: '{ author { nope } }' } });
@@ -109,8 +115,13 @@ describe('query collections', () => {
 
   it('takes the legacy names on /v1/query, the legacy allow-list call without a scope', async () => {
     const q = (type: string, args: unknown) => e.post('/v1/query', { type, args });
-    expect((await q('create_query_collection', { name: 'l', definition: { queries: [{ name: 'q', query: '{ author { id } }' }] } })).body).toEqual({ message: 'success' });
-    expect((await q('add_collection_to_allowlist', { collection: 'l', scope: { global: true } })).body).toMatchObject({ code: 'parse-failed', path: '$.args.scope' });
+    expect((await q('create_query_collection', { name: 'l', definition: { queries: [{ name: 'q', query: '{ author { id } }' }] } })).body).toEqual({
+      message: 'success',
+    });
+    expect((await q('add_collection_to_allowlist', { collection: 'l', scope: { global: true } })).body).toMatchObject({
+      code: 'parse-failed',
+      path: '$.args.scope',
+    });
     expect((await q('add_collection_to_allowlist', { collection: 'l' })).body).toEqual({ message: 'success' });
     expect((await q('drop_collection_from_allowlist', { collection: 'l' })).body).toEqual({ message: 'success' });
     expect((await q('drop_query_collection', { collection: 'l', cascade: false })).body).toEqual({ message: 'success' });
@@ -136,14 +147,29 @@ describe('query collections', () => {
   });
 
   it('makes a query inconsistent when the database drops a column it reads', async () => {
-    await ok('create_query_collection', { name: 'd', definition: { queries: [{ name: 'bio', query: '{ author { bio } }' }, { name: 'id', query: '{ author { id } }' }] } });
+    await ok('create_query_collection', {
+      name: 'd',
+      definition: {
+        queries: [
+          { name: 'bio', query: '{ author { bio } }' },
+          { name: 'id', query: '{ author { id } }' },
+        ],
+      },
+    });
     await ok('add_collection_to_allowlist', { collection: 'd' });
     await db.sql('ALTER TABLE author DROP COLUMN bio');
     expect((await e.metadata({ type: 'reload_metadata', args: {} })).body).toMatchObject({ message: 'success', is_consistent: false });
-    const inc = (await e.metadata({ type: 'get_inconsistent_metadata', args: {} })).body as { is_consistent: boolean; inconsistent_objects: Array<{ type: string; name: string; reason: string }> };
+    const inc = (await e.metadata({ type: 'get_inconsistent_metadata', args: {} })).body as {
+      is_consistent: boolean;
+      inconsistent_objects: Array<{ type: string; name: string; reason: string }>;
+    };
     expect(inc.is_consistent).toBe(false);
     expect(inc.inconsistent_objects).toEqual([
-      expect.objectContaining({ type: 'query_collection', name: 'query bio in query collection d', reason: expect.stringContaining('Cannot query field "bio"') }),
+      expect.objectContaining({
+        type: 'query_collection',
+        name: 'query bio in query collection d',
+        reason: expect.stringContaining('Cannot query field "bio"'),
+      }),
     ]);
     await ok('drop_inconsistent_metadata', {});
     const left = (await exported())['query_collections'] as Array<{ definition: { queries: Array<{ name: string }> } }>;

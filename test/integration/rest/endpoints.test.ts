@@ -17,7 +17,11 @@ const user = { ...admin, 'x-engine-role': 'user', 'x-engine-user-id': '1' };
 
 const QUERIES = [
   { name: 'by_pk', query: 'query AuthorByPk($id: Int!) { author_by_pk(id: $id) { id name } }' },
-  { name: 'search', query: 'query Search($name: String!, $limit: Int = 10, $active: Boolean! = true, $where: author_bool_exp = {}) { author(where: {_and: [{name: {_ilike: $name}}, {active: {_eq: $active}}, $where]}, limit: $limit, order_by: {id: asc}) { id name } }' },
+  {
+    name: 'search',
+    query:
+      'query Search($name: String!, $limit: Int = 10, $active: Boolean! = true, $where: author_bool_exp = {}) { author(where: {_and: [{name: {_ilike: $name}}, {active: {_eq: $active}}, $where]}, limit: $limit, order_by: {id: asc}) { id name } }',
+  },
   { name: 'add', query: 'mutation Add($id: Int!, $name: String!) { insert_author_one(object: {id: $id, name: $name}) { id name } }' },
   { name: 'books', query: 'query Books($id: Int!) { author_by_pk(id: $id) { name ...B } } fragment B on author { books { title score } }' },
   { name: 'sub', query: 'subscription S { author { id } }' },
@@ -48,8 +52,14 @@ beforeAll(async () => {
     args: [
       { type: 'pg_track_table', args: { table: 'author' } },
       { type: 'pg_track_table', args: { table: 'book' } },
-      { type: 'pg_create_array_relationship', args: { table: 'author', name: 'books', using: { foreign_key_constraint_on: { table: 'book', columns: ['author_id'] } } } },
-      { type: 'pg_create_select_permission', args: { table: 'book', role: 'user', permission: { columns: ['title'], filter: { author_id: { _eq: 'X-Engine-User-Id' } } } } },
+      {
+        type: 'pg_create_array_relationship',
+        args: { table: 'author', name: 'books', using: { foreign_key_constraint_on: { table: 'book', columns: ['author_id'] } } },
+      },
+      {
+        type: 'pg_create_select_permission',
+        args: { table: 'book', role: 'user', permission: { columns: ['title'], filter: { author_id: { _eq: 'X-Engine-User-Id' } } } },
+      },
       { type: 'create_query_collection', args: { name: 'rest', definition: { queries: QUERIES } } },
       endpoint('by_pk', 'authors/:id', ['GET'], 'by_pk'),
       endpoint('search', 'search/authors/:name', ['GET', 'POST'], 'search'),
@@ -66,7 +76,12 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = admin): Promise<{ status: number; body: unknown; headers: Headers }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = admin,
+): Promise<{ status: number; body: unknown; headers: Headers }> {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
@@ -82,7 +97,11 @@ describe('create_rest_endpoint and drop_rest_endpoint', () => {
     const cases: Array<[unknown, string, string]> = [
       [endpoint('by_pk', 'other/:id', ['GET'], 'by_pk').args, 'already-exists', '$.args.name'],
       [endpoint('x', 'x/:id', ['GET'], 'nope').args, 'not-exists', '$.args.definition.query.query_name'],
-      [{ name: 'x', url: 'x', methods: ['GET'], definition: { query: { collection_name: 'none', query_name: 'by_pk' } } }, 'not-exists', '$.args.definition.query.collection_name'],
+      [
+        { name: 'x', url: 'x', methods: ['GET'], definition: { query: { collection_name: 'none', query_name: 'by_pk' } } },
+        'not-exists',
+        '$.args.definition.query.collection_name',
+      ],
       [endpoint('x', 'x/:id', ['get'], 'by_pk').args, 'parse-failed', '$.args.methods[0]'],
       [endpoint('x', 'x/:id', ['FETCH'], 'by_pk').args, 'parse-failed', '$.args.methods[0]'],
       [endpoint('x', 'x/:id', [], 'by_pk').args, 'parse-failed', '$.args.methods'],
@@ -120,7 +139,12 @@ describe('create_rest_endpoint and drop_rest_endpoint', () => {
 
   it('exports endpoints, reports them as dependents of their query, and drops them', async () => {
     const doc = (await e.metadata({ type: 'export_metadata', args: {} })).body as Record<string, unknown>;
-    expect(doc['rest_endpoints']).toContainEqual({ name: 'by_pk', url: 'authors/:id', methods: ['GET'], definition: { query: { collection_name: 'rest', query_name: 'by_pk' } } });
+    expect(doc['rest_endpoints']).toContainEqual({
+      name: 'by_pk',
+      url: 'authors/:id',
+      methods: ['GET'],
+      definition: { query: { collection_name: 'rest', query_name: 'by_pk' } },
+    });
     const dep = await meta('drop_query_from_collection', { collection_name: 'rest', query_name: 'by_pk' });
     expect(dep.status).toBe(400);
     expect(dep.body).toMatchObject({ code: 'dependency-error' });
@@ -210,7 +234,12 @@ describe('the fastify route and the fast path', () => {
       ['POST', '/api/rest/search/authors/%25', JSON.stringify({ limit: 1 })],
       ['GET', '/api/rest/none', undefined],
     ] as const) {
-      const viaFastify = await e.engine.app.inject({ method, url, headers: { ...admin, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) }, ...(payload === undefined ? {} : { payload }) });
+      const viaFastify = await e.engine.app.inject({
+        method,
+        url,
+        headers: { ...admin, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(payload === undefined ? {} : { payload }),
+      });
       const viaFastPath = await call(method, url.slice('/api/rest/'.length), payload === undefined ? undefined : payload);
       expect(viaFastify.statusCode, url).toBe(viaFastPath.status);
       expect(JSON.parse(viaFastify.body), url).toEqual(viaFastPath.body);
@@ -223,11 +252,20 @@ describe('/api/swagger/json', () => {
   it('is a valid OpenAPI 3 document of every endpoint, for the admin only', async () => {
     const r = await e.get('/api/swagger/json');
     expect(r.status).toBe(200);
-    const doc = r.body as { openapi: string; paths: Record<string, Record<string, { parameters: unknown[]; responses: Record<string, { content: Record<string, { schema: unknown }> }> }>> };
+    const doc = r.body as {
+      openapi: string;
+      paths: Record<string, Record<string, { parameters: unknown[]; responses: Record<string, { content: Record<string, { schema: unknown }> }> }>>;
+    };
     // A real validator: throws on anything that breaks the OpenAPI 3 schema or its $refs.
     await SwaggerParser.validate(structuredClone(doc) as never);
     expect(doc.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.paths).sort()).toEqual(['/api/rest/authors', '/api/rest/authors/{id}', '/api/rest/authors/{id}/books', '/api/rest/my/books', '/api/rest/search/authors/{name}']);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/rest/authors',
+      '/api/rest/authors/{id}',
+      '/api/rest/authors/{id}/books',
+      '/api/rest/my/books',
+      '/api/rest/search/authors/{name}',
+    ]);
     expect(Object.keys(doc.paths['/api/rest/search/authors/{name}'] ?? {}).sort()).toEqual(['get', 'post']);
     const byPk = doc.paths['/api/rest/authors/{id}']?.['get'];
     expect(byPk?.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }]);
@@ -238,7 +276,9 @@ describe('/api/swagger/json', () => {
     const search = doc.paths['/api/rest/search/authors/{name}']?.['get'];
     expect(search?.parameters).toContainEqual({ name: 'limit', in: 'query', required: false, schema: { type: 'integer' } });
     expect(search?.parameters).toContainEqual({ name: 'active', in: 'query', required: false, schema: { type: 'boolean' } });
-    const books = doc.paths['/api/rest/authors/{id}/books']?.['get']?.responses['200']?.content['application/json']?.schema as { properties: { author_by_pk: { properties: { books: unknown } } } };
+    const books = doc.paths['/api/rest/authors/{id}/books']?.['get']?.responses['200']?.content['application/json']?.schema as {
+      properties: { author_by_pk: { properties: { books: unknown } } };
+    };
     expect(books.properties.author_by_pk.properties.books).toEqual({
       type: 'array',
       items: { type: 'object', properties: { title: { type: 'string' }, score: { type: 'number', nullable: true } } },

@@ -87,7 +87,10 @@ describe('cron trigger metadata', () => {
     });
     expect(hidden.status, hidden.text).toBe(200);
 
-    const dup = await engine.metadata({ type: 'create_cron_trigger', args: { name: 'nightly', webhook: hook.url, schedule: '0 4 * * *', include_in_metadata: true } });
+    const dup = await engine.metadata({
+      type: 'create_cron_trigger',
+      args: { name: 'nightly', webhook: hook.url, schedule: '0 4 * * *', include_in_metadata: true },
+    });
     expect(dup.status).toBe(400);
     expect(dup.body).toMatchObject({ code: 'already-exists', error: 'cron trigger with name: nightly already exists' });
 
@@ -119,7 +122,10 @@ describe('cron trigger metadata', () => {
 
   it('replacing a trigger recomputes its fire times; deleting it removes its pending events', async () => {
     const mk = (schedule: string, replace?: boolean) =>
-      engine.metadata({ type: 'create_cron_trigger', args: { name: 'every', webhook: hook.url, schedule, include_in_metadata: true, ...(replace ? { replace } : {}) } });
+      engine.metadata({
+        type: 'create_cron_trigger',
+        args: { name: 'every', webhook: hook.url, schedule, include_in_metadata: true, ...(replace ? { replace } : {}) },
+      });
     expect((await mk('0 1 * * *')).status).toBe(200);
     expect((await events(engine, 'cron', { trigger_name: 'every' })).every((e) => e.scheduled_time.includes('T01:00:00'))).toBe(true);
     expect((await mk('30 2 * * *', true)).status).toBe(200);
@@ -163,7 +169,10 @@ describe('cron trigger metadata', () => {
     const doc = (await engine.metadata<Record<string, unknown>>({ type: 'export_metadata', args: {} })).body;
     const r = await engine.metadata({
       type: 'replace_metadata',
-      args: { allow_inconsistent_metadata: true, metadata: { ...doc, cron_triggers: [{ name: 'broken', webhook: hook.url, schedule: '99 * * * *', include_in_metadata: true }] } },
+      args: {
+        allow_inconsistent_metadata: true,
+        metadata: { ...doc, cron_triggers: [{ name: 'broken', webhook: hook.url, schedule: '99 * * * *', include_in_metadata: true }] },
+      },
     });
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({ is_consistent: false, inconsistent_objects: [{ type: 'cron_trigger', name: 'cron trigger broken' }] });
@@ -205,7 +214,11 @@ describe('one-off scheduled events', () => {
       args: { type: 'one_off', event_id: id },
     });
     expect(inv.body.invocations).toHaveLength(1);
-    expect(inv.body.invocations[0]).toMatchObject({ event_id: id, status: 200, response: { type: 'webhook_response', data: { status: 200, body: '{"ok":true}' } } });
+    expect(inv.body.invocations[0]).toMatchObject({
+      event_id: id,
+      status: 200,
+      response: { type: 'webhook_response', data: { status: 200, body: '{"ok":true}' } },
+    });
   });
 
   it('applies a request transform (method, URL, query, headers, body) and refuses one that does not parse', async () => {
@@ -393,7 +406,10 @@ describe('across restarts and engines', () => {
       const r = await fetch(`${killed.url}/v1/metadata`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'create_scheduled_event', args: { webhook: server.url, schedule_at: inSeconds(0.5), retry_conf: { timeout_seconds: 2 } } }),
+        body: JSON.stringify({
+          type: 'create_scheduled_event',
+          args: { webhook: server.url, schedule_at: inSeconds(0.5), retry_conf: { timeout_seconds: 2 } },
+        }),
       });
       const { event_id: id } = (await r.json()) as { event_id: string };
       await until('the first attempt', async () => (calls >= 1 ? true : undefined));

@@ -39,7 +39,14 @@ describe('GraphQL fast path', () => {
     const fast = await post('/v1/graphql', { ...admin, origin });
     const routed = await post('/v1/graphql?via=fastify', { ...admin, origin });
     expect(fast.status).toBe(200);
-    expect(JSON.parse(fast.text)).toEqual({ data: { item: [{ id: 1, name: 'one' }, { id: 2, name: 'two' }] } });
+    expect(JSON.parse(fast.text)).toEqual({
+      data: {
+        item: [
+          { id: 1, name: 'one' },
+          { id: 2, name: 'two' },
+        ],
+      },
+    });
     expect(fast.text).toBe(routed.text);
     for (const name of ['content-type', 'access-control-allow-origin', 'access-control-allow-credentials', 'vary']) {
       expect(fast.headers.get(name), name).toBe(routed.headers.get(name));
@@ -71,10 +78,13 @@ describe('GraphQL fast path', () => {
   it('refuses a body declared over the limit with 413 without reading it', async () => {
     const url = new URL(`${engine.url}/v1/graphql`);
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { ...admin, 'content-length': String(200 * 1024 * 1024) } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { ...admin, 'content-length': String(200 * 1024 * 1024) } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.write('{"query":');
     });

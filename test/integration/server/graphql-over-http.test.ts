@@ -32,11 +32,20 @@ afterAll(async () => {
 function rawPost(path: string, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
   const url = new URL(engine.url + path);
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -45,10 +54,15 @@ function rawPost(path: string, headers: Record<string, string>, body: string): P
 describe('the graphql-http server audit', () => {
   it('passes with no error and no warning', async () => {
     const results = await auditServer({ url: `${engine.url}/v1/graphql` });
-    const failed = results.filter((r) => r.status === 'error' || r.status === 'warn').map((r) => `${r.status} ${r.id} ${r.name}: ${'reason' in r ? r.reason : ''}`);
+    const failed = results
+      .filter((r) => r.status === 'error' || r.status === 'warn')
+      .map((r) => `${r.status} ${r.id} ${r.name}: ${'reason' in r ? r.reason : ''}`);
     expect(failed).toEqual([]);
     // The MAY items we do not do are notices: name them, so a change shows up here.
-    const notices = results.filter((r) => r.status === 'notice').map((r) => r.id).sort();
+    const notices = results
+      .filter((r) => r.status === 'notice')
+      .map((r) => r.id)
+      .sort();
     // All are "MAY use 400 on a malformed {query}/{operationName}/{variables}/{extensions} parameter" under
     // application/json, where v2 answers 200 with the error in the body; under graphql-response+json they are 400.
     const malformed = ['3E3A', '8764', ...['LKJ', '6C0', '476', '58B'].flatMap((p) => [0, 1, 2, 3].map((i) => `${p}${i}`))].sort();
@@ -62,25 +76,39 @@ describe('request content types', () => {
   const data = { data: { item_by_pk: { name: 'item number 1' } } };
 
   it('accepts JSON media types', async () => {
-    for (const type of ['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/graphql-response+json', 'application/vnd.example+json']) {
+    for (const type of [
+      'application/json',
+      'application/json; charset=utf-8',
+      'Application/JSON',
+      'application/graphql-response+json',
+      'application/vnd.example+json',
+    ]) {
       const res = await rawPost('/v1/graphql', { 'content-type': type }, query);
       expect(res.status, type).toBe(200);
       expect(JSON.parse(res.text), type).toEqual(data);
     }
   });
 
-  it.each(['/v1/graphql', '/v1/graphql?via=fastify', '/v1/metadata', '/v1/query', '/v2/query', '/v1/graphql/explain'])('refuses text, forms and a missing type on %s with 415', async (path) => {
-    const body = path.startsWith('/v1/graphql') ? query : JSON.stringify({ type: 'export_metadata', args: {} });
-    const cases: Array<Record<string, string>> = [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, { 'content-type': 'multipart/form-data; boundary=x' }, {}];
-    for (const headers of cases) {
-      const res = await rawPost(path, headers, body);
-      expect(res.status, JSON.stringify(headers)).toBe(415);
-      const parsed = JSON.parse(res.text) as Record<string, unknown>;
-      const error = path === '/v1/graphql' || path === '/v1/graphql?via=fastify' ? (parsed['errors'] as Array<Record<string, unknown>>)[0] : parsed;
-      expect(JSON.stringify(error)).toContain('unsupported-media-type');
-      expect(JSON.stringify(error)).toContain('Content-Type: application/json');
-    }
-  });
+  it.each(['/v1/graphql', '/v1/graphql?via=fastify', '/v1/metadata', '/v1/query', '/v2/query', '/v1/graphql/explain'])(
+    'refuses text, forms and a missing type on %s with 415',
+    async (path) => {
+      const body = path.startsWith('/v1/graphql') ? query : JSON.stringify({ type: 'export_metadata', args: {} });
+      const cases: Array<Record<string, string>> = [
+        { 'content-type': 'text/plain' },
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        { 'content-type': 'multipart/form-data; boundary=x' },
+        {},
+      ];
+      for (const headers of cases) {
+        const res = await rawPost(path, headers, body);
+        expect(res.status, JSON.stringify(headers)).toBe(415);
+        const parsed = JSON.parse(res.text) as Record<string, unknown>;
+        const error = path === '/v1/graphql' || path === '/v1/graphql?via=fastify' ? (parsed['errors'] as Array<Record<string, unknown>>)[0] : parsed;
+        expect(JSON.stringify(error)).toContain('unsupported-media-type');
+        expect(JSON.stringify(error)).toContain('Content-Type: application/json');
+      }
+    },
+  );
 });
 
 describe('GET /v1/graphql', () => {
@@ -121,14 +149,49 @@ describe('GET /v1/graphql', () => {
         return fetch(input, init);
       },
     });
-    const q = await client.query(gql`query One($id: Int!) { item_by_pk(id: $id) { id name } }`, { id: 3 }).toPromise();
+    const q = await client
+      .query(
+        gql`
+          query One($id: Int!) {
+            item_by_pk(id: $id) {
+              id
+              name
+            }
+          }
+        `,
+        { id: 3 },
+      )
+      .toPromise();
     expect(q.error).toBeUndefined();
     expect(q.data).toEqual({ item_by_pk: { id: 3, name: 'item number 3' } });
-    const m = await client.mutation(gql`mutation { update_item_by_pk(pk_columns: {id: 3}, _set: {name: "three"}) { id name } }`, {}).toPromise();
+    const m = await client
+      .mutation(
+        gql`
+          mutation {
+            update_item_by_pk(pk_columns: { id: 3 }, _set: { name: "three" }) {
+              id
+              name
+            }
+          }
+        `,
+        {},
+      )
+      .toPromise();
     expect(m.error).toBeUndefined();
     expect(m.data).toMatchObject({ update_item_by_pk: { id: 3, name: 'three' } });
     expect(methods).toEqual(['GET', 'POST']);
-    const failed = await client.query(gql`{ item { nope } }`, {}).toPromise();
+    const failed = await client
+      .query(
+        gql`
+          {
+            item {
+              nope
+            }
+          }
+        `,
+        {},
+      )
+      .toPromise();
     expect(failed.error?.graphQLErrors[0]?.extensions).toMatchObject({ code: 'validation-failed' });
   });
 });
@@ -142,7 +205,11 @@ describe('compression', () => {
     ['br;q=0, gzip', 'gzip'],
   ])('compresses a large answer for Accept-Encoding %s with %s, through fetch and urql', async (acceptEncoding, coding) => {
     for (const path of ['/v1/graphql', '/v1/graphql?via=fastify']) {
-      const res = await fetch(engine.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': acceptEncoding }, body: big });
+      const res = await fetch(engine.url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'accept-encoding': acceptEncoding },
+        body: big,
+      });
       expect(res.headers.get('content-encoding'), path).toBe(coding);
       expect(res.headers.get('vary'), path).toContain('Accept-Encoding');
       // About 10 KB of JSON as is.
@@ -161,13 +228,29 @@ describe('compression', () => {
         return res;
       },
     });
-    const r = await client.query(gql`{ item(order_by: {id: asc}) { id name } }`, {}).toPromise();
+    const r = await client
+      .query(
+        gql`
+          {
+            item(order_by: { id: asc }) {
+              id
+              name
+            }
+          }
+        `,
+        {},
+      )
+      .toPromise();
     expect((r.data as { item: unknown[] }).item).toHaveLength(300);
     expect(encodings).toEqual([coding]);
   });
 
   it('sends small answers and clients that do not ask as they are', async () => {
-    const small = await fetch(`${engine.url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip' }, body: JSON.stringify({ query: '{ __typename }' }) });
+    const small = await fetch(`${engine.url}/v1/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip' },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    });
     expect(small.headers.get('content-encoding')).toBeNull();
     const plain = await rawPost('/v1/graphql', { 'content-type': 'application/json' }, big);
     expect(plain.text.slice(0, 30)).toBe('{"data":{"item" : [{"id":1,"na');
@@ -177,7 +260,10 @@ describe('compression', () => {
 describe('unknown routes and wrong methods', () => {
   it('answers an unknown path with 404 not-found in the v2 shape', async () => {
     for (const method of ['GET', 'POST']) {
-      const res = await fetch(`${engine.url}/v1/nothing-here`, { method, ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}) });
+      const res = await fetch(`${engine.url}/v1/nothing-here`, {
+        method,
+        ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}),
+      });
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ path: '$', error: 'resource does not exist', code: 'not-found' });
     }

@@ -28,10 +28,17 @@ describe('engine serve', () => {
   it('writes structured JSON logs', async () => {
     const p = await spawnEngine(['--database-url', db.url]);
     running.push(p);
-    const lines = p.stdout().trim().split('\n').filter((l) => l.length > 0);
+    const lines = p
+      .stdout()
+      .trim()
+      .split('\n')
+      .filter((l) => l.length > 0);
     expect(lines.length).toBeGreaterThan(0);
     const started = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l['type'] === 'startup');
-    expect(started).toMatchObject({ level: 'info', detail: { kind: 'server_configuration', message: 'engine serving', info: { version: expect.any(String) } } });
+    expect(started).toMatchObject({
+      level: 'info',
+      detail: { kind: 'server_configuration', message: 'engine serving', info: { version: expect.any(String) } },
+    });
     expect(await p.stop()).toBe(0);
   });
 

@@ -66,9 +66,12 @@ describe('DDL stamp', () => {
     ['a table comment', "COMMENT ON TABLE a IS 'letters'"],
     ['a column comment', "COMMENT ON COLUMN a.name IS 'a name'"],
     ['a renamed schema', 'ALTER SCHEMA s RENAME TO s2'],
-    ['an INSTEAD OF trigger on a view', `
+    [
+      'an INSTEAD OF trigger on a view',
+      `
       CREATE FUNCTION av_ins() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
-      CREATE TRIGGER av_ins INSTEAD OF INSERT ON av FOR EACH ROW EXECUTE FUNCTION av_ins()`],
+      CREATE TRIGGER av_ins INSTEAD OF INSERT ON av FOR EACH ROW EXECUTE FUNCTION av_ins()`,
+    ],
   ])('moves with %s', async (_what, sql) => {
     expect(await moves(sql)).toBe(true);
   });

@@ -62,15 +62,15 @@ describe('a second database as a source', () => {
     const r = await engine.graphql(
       '{ b: book(order_by: {id: asc}, limit: 2) { title } a: author(order_by: {id: asc}) { name } s: search_books(args: {q: "u"}) { id } n: author_aggregate { aggregate { count } } }',
     );
-    expect(r.text).toBe(
-      '{"data":{"b":[{"title":"Dune"},{"title":"Emma"}],"a":[{"name":"Ann"},{"name":"Bob"}],"s":[{"id":3}],"n":{"aggregate":{"count":2}}}}',
-    );
+    expect(r.text).toBe('{"data":{"b":[{"title":"Dune"},{"title":"Emma"}],"a":[{"name":"Ann"},{"name":"Bob"}],"s":[{"id":3}],"n":{"aggregate":{"count":2}}}}');
     const explain = await engine.post('/v1/graphql/explain', { query: { query: '{ book { id } author { id } }' } });
     expect(explain.status).toBe(200);
   });
 
   it('writes to each source in its own database', async () => {
-    const m = await gql('mutation { insert_book_one(object: {id: 4, title: "Kim", author_id: 2}) { id } insert_author_one(object: {id: 3, name: "Cid"}) { id } }');
+    const m = await gql(
+      'mutation { insert_book_one(object: {id: 4, title: "Kim", author_id: 2}) { id } insert_author_one(object: {id: 3, name: "Cid"}) { id } }',
+    );
     expect(m).toEqual({ data: { insert_book_one: { id: 4 }, insert_author_one: { id: 3 } } });
     expect((await library.sql('SELECT count(*)::int AS n FROM book')).rows[0].n).toBe(4);
     expect((await main.sql('SELECT count(*)::int AS n FROM author')).rows[0].n).toBe(3);

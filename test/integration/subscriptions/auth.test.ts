@@ -19,7 +19,15 @@ const TRACK = {
   type: 'bulk',
   args: [
     { type: 'pg_track_table', args: { source: 'default', table: 'notes' } },
-    { type: 'pg_create_select_permission', args: { source: 'default', table: 'notes', role: 'user', permission: { columns: ['id', 'owner', 'body'], filter: { owner: { _eq: 'X-Engine-User-Id' } } } } },
+    {
+      type: 'pg_create_select_permission',
+      args: {
+        source: 'default',
+        table: 'notes',
+        role: 'user',
+        permission: { columns: ['id', 'owner', 'body'], filter: { owner: { _eq: 'X-Engine-User-Id' } } },
+      },
+    },
   ],
 };
 
@@ -39,7 +47,9 @@ afterAll(async () => {
 });
 
 async function token(user: string, expiresInSeconds: number): Promise<string> {
-  return await new SignJWT({ 'https://engine.dev/jwt/claims': { 'x-engine-allowed-roles': ['user'], 'x-engine-default-role': 'user', 'x-engine-user-id': user } })
+  return await new SignJWT({
+    'https://engine.dev/jwt/claims': { 'x-engine-allowed-roles': ['user'], 'x-engine-default-role': 'user', 'x-engine-user-id': user },
+  })
     .setProtectedHeader({ alg: 'HS256' })
     .setExpirationTime(Math.floor(Date.now() / 1000) + expiresInSeconds)
     .sign(new TextEncoder().encode(KEY));
@@ -80,7 +90,7 @@ describe('WebSocket authentication', () => {
     expect((await expired.waitClosed()).code).toBe(4403);
   });
 
-  it('checks the upgrade\'s Origin against the CORS setting', async () => {
+  it("checks the upgrade's Origin against the CORS setting", async () => {
     const refused = new WebSocket(wsUrl(s.engine.url), 'graphql-transport-ws', { headers: { origin: 'https://evil.example.org' } });
     const status = await new Promise<number>((resolve) => refused.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
     expect(status).toBe(403);
@@ -92,7 +102,7 @@ describe('WebSocket authentication', () => {
 });
 
 describe('auth webhook over WebSocket', () => {
-  it('calls the webhook with connection_init\'s headers; the socket closes when its answer expires', async () => {
+  it("calls the webhook with connection_init's headers; the socket closes when its answer expires", async () => {
     const seen: string[] = [];
     const hook = await startTestServer((req, _body, res) => {
       seen.push(String(req.headers['authorization'] ?? ''));

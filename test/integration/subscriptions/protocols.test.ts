@@ -23,7 +23,12 @@ const TRACK = {
     { type: 'pg_track_table', args: { source: 'default', table: 'items' } },
     {
       type: 'pg_create_select_permission',
-      args: { source: 'default', table: 'items', role: 'user', permission: { columns: ['id', 'owner', 'name', 'qty'], filter: { owner: { _eq: 'X-Engine-User-Id' } } } },
+      args: {
+        source: 'default',
+        table: 'items',
+        role: 'user',
+        permission: { columns: ['id', 'owner', 'name', 'qty'], filter: { owner: { _eq: 'X-Engine-User-Id' } } },
+      },
     },
   ],
 };
@@ -32,7 +37,12 @@ let s: SeededEngine;
 const clients: { dispose(): unknown }[] = [];
 
 beforeAll(async () => {
-  s = await startSeededEngine({ prefix: 'ws_protocols', sql: SQL, track: TRACK, settings: { websocketConnectionInitTimeout: 1, liveQueriesMultiplexedRefetchInterval: 100 } });
+  s = await startSeededEngine({
+    prefix: 'ws_protocols',
+    sql: SQL,
+    track: TRACK,
+    settings: { websocketConnectionInitTimeout: 1, liveQueriesMultiplexedRefetchInterval: 100 },
+  });
 });
 
 afterAll(async () => {
@@ -41,7 +51,12 @@ afterAll(async () => {
 });
 
 /** Collects a subscription's results; `waitFor` polls them with a bound. */
-function collector<T = Record<string, unknown>>(): { results: T[]; errors: unknown[]; done: boolean; waitFor(pred: (r: T) => boolean, ms?: number): Promise<T> } {
+function collector<T = Record<string, unknown>>(): {
+  results: T[];
+  errors: unknown[];
+  done: boolean;
+  waitFor(pred: (r: T) => boolean, ms?: number): Promise<T>;
+} {
   const c = {
     results: [] as T[],
     errors: [] as unknown[],
@@ -90,7 +105,10 @@ describe('graphql-transport-ws (graphql-ws client)', () => {
   it('answers queries and mutations over the socket, then completes', async () => {
     const client = graphqlWs();
     const q = collector<Items>();
-    client.subscribe({ query: 'query { items(where: {name: {_eq: "apple"}}) { id name } }' }, { next: (r) => q.results.push(r as Items), error: (e) => q.errors.push(e), complete: () => (q.done = true) });
+    client.subscribe(
+      { query: 'query { items(where: {name: {_eq: "apple"}}) { id name } }' },
+      { next: (r) => q.results.push(r as Items), error: (e) => q.errors.push(e), complete: () => (q.done = true) },
+    );
     await q.waitFor((r) => r.data?.items[0]?.name === 'apple');
     const m = collector<Record<string, unknown>>();
     client.subscribe(
@@ -106,10 +124,12 @@ describe('graphql-transport-ws (graphql-ws client)', () => {
     const errors: unknown[] = [];
     client.subscribe({ query: 'subscription { nope { id } }' }, { next: () => {}, error: (e) => errors.push(e), complete: () => {} });
     await expect.poll(() => errors.length).toBe(1);
-    expect(errors[0]).toEqual([expect.objectContaining({ message: expect.stringContaining('nope'), extensions: expect.objectContaining({ code: 'validation-failed' }) })]);
+    expect(errors[0]).toEqual([
+      expect.objectContaining({ message: expect.stringContaining('nope'), extensions: expect.objectContaining({ code: 'validation-failed' }) }),
+    ]);
   });
 
-  it('applies each subscriber\'s own permissions (session variables from connection_init)', async () => {
+  it("applies each subscriber's own permissions (session variables from connection_init)", async () => {
     const u1 = graphqlWs({ headers: { 'X-Engine-Role': 'user', 'X-Engine-User-Id': 'u1' } });
     // v2 also accepts the headers at the top level of the payload.
     const u2 = graphqlWs({ 'x-engine-role': 'user', 'x-engine-user-id': 'u2' });
@@ -141,7 +161,9 @@ describe('graphql-ws, the legacy protocol (subscriptions-transport-ws client)', 
     await got.waitFor((r) => r.data?.items.length === 1);
     sub.unsubscribe();
     const q = collector<Items>();
-    client.request({ query: '{ items(where: {name: {_eq: "legacy"}}) { name } }' }).subscribe({ next: (r) => q.results.push(r as Items), error: (e: unknown) => q.errors.push(e), complete: () => (q.done = true) });
+    client
+      .request({ query: '{ items(where: {name: {_eq: "legacy"}}) { name } }' })
+      .subscribe({ next: (r) => q.results.push(r as Items), error: (e: unknown) => q.errors.push(e), complete: () => (q.done = true) });
     await q.waitFor((r) => r.data?.items[0]?.name === 'legacy');
     await expect.poll(() => q.done).toBe(true);
   });
@@ -152,10 +174,21 @@ describe('Apollo Client over the socket', () => {
     const wsClient = graphqlWs();
     const apollo = new ApolloClient({ link: new GraphQLWsLink(wsClient), cache: new InMemoryCache() });
     const got = collector<{ data?: { items: { name: string }[] } }>();
-    const sub = apollo.subscribe({ query: gql`subscription { items(where: {name: {_eq: "apollo"}}) { id name } }` }).subscribe({
-      next: (r) => got.results.push(r as never),
-      error: (e: unknown) => got.errors.push(e),
-    });
+    const sub = apollo
+      .subscribe({
+        query: gql`
+          subscription {
+            items(where: { name: { _eq: "apollo" } }) {
+              id
+              name
+            }
+          }
+        `,
+      })
+      .subscribe({
+        next: (r) => got.results.push(r as never),
+        error: (e: unknown) => got.errors.push(e),
+      });
     await got.waitFor((r) => r.data?.items.length === 0);
     await s.engine.graphql('mutation { insert_items_one(object: {owner: "u9", name: "apollo"}) { id } }');
     await got.waitFor((r) => r.data?.items.length === 1);
@@ -164,7 +197,7 @@ describe('Apollo Client over the socket', () => {
   });
 });
 
-describe('protocol errors close the socket with the protocol\'s codes', () => {
+describe("protocol errors close the socket with the protocol's codes", () => {
   const open = async (protocol: string | null = 'graphql-transport-ws'): Promise<RawSocket> => await openRawSocket(s.engine.url, protocol);
 
   it('4400 for a frame that is not a message', async () => {

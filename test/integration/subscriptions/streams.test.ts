@@ -52,12 +52,17 @@ function stream(c: Client, query: string, variables?: Record<string, unknown>): 
 
 describe('<t>_stream', () => {
   it('delivers every row once, in cursor order, in batches of at most batch_size, while rows keep arriving', async () => {
-    const st = stream(client(), 'subscription($after: Int!) { events_stream(batch_size: 4, cursor: {initial_value: {id: $after}, ordering: ASC}) { id body } }', { after: 2 });
+    const st = stream(
+      client(),
+      'subscription($after: Int!) { events_stream(batch_size: 4, cursor: {initial_value: {id: $after}, ordering: ASC}) { id body } }',
+      { after: 2 },
+    );
     await expect.poll(() => st.ids().length, { timeout: 10_000 }).toBe(4);
     expect(st.ids()).toEqual([3, 4, 5, 6]);
     // Rows keep arriving: through the engine and through plain SQL, in several transactions.
     for (let i = 0; i < 10; i++) {
-      if (i % 2 === 0) await s.engine.graphql(`mutation { insert_events(objects: [{room: "a", body: "new ${i}"}, {room: "b", body: "new ${i}b"}]) { affected_rows } }`);
+      if (i % 2 === 0)
+        await s.engine.graphql(`mutation { insert_events(objects: [{room: "a", body: "new ${i}"}, {room: "b", body: "new ${i}b"}]) { affected_rows } }`);
       else await s.db.sql(`INSERT INTO events (room, body) VALUES ('a', 'sql ${i}'), ('b', 'sql ${i}b'), ('a', 'sql ${i}c')`);
     }
     const expected = (await s.db.sql('SELECT id FROM events WHERE id > 2 ORDER BY id')).rows.map((r) => Number((r as { id: number }).id));
@@ -70,8 +75,14 @@ describe('<t>_stream', () => {
   });
 
   it('descending cursors and per-subscriber permissions', async () => {
-    const a = stream(client({ headers: { 'x-engine-role': 'member', 'x-engine-room': 'a' } }), 'subscription { events_stream(batch_size: 100, cursor: {initial_value: {id: 5}, ordering: DESC}) { id room } }');
-    const b = stream(client({ headers: { 'x-engine-role': 'member', 'x-engine-room': 'b' } }), 'subscription { events_stream(batch_size: 100, cursor: {initial_value: {id: 5}, ordering: DESC}) { id room } }');
+    const a = stream(
+      client({ headers: { 'x-engine-role': 'member', 'x-engine-room': 'a' } }),
+      'subscription { events_stream(batch_size: 100, cursor: {initial_value: {id: 5}, ordering: DESC}) { id room } }',
+    );
+    const b = stream(
+      client({ headers: { 'x-engine-role': 'member', 'x-engine-room': 'b' } }),
+      'subscription { events_stream(batch_size: 100, cursor: {initial_value: {id: 5}, ordering: DESC}) { id room } }',
+    );
     await expect.poll(() => a.ids().length, { timeout: 10_000 }).toBe(2);
     await expect.poll(() => b.ids().length, { timeout: 10_000 }).toBe(2);
     expect(a.ids()).toEqual([4, 2]);

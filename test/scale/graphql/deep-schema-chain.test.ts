@@ -16,7 +16,10 @@ function chain(n: number): TableInfo[] {
     const relationships = [];
     if (i > 1) relationships.push(objRel('prev', name(i - 1), [['prev_id', 'id']]));
     if (i < n) relationships.push(arrRel('nexts', name(i + 1), [['id', 'prev_id']]));
-    return tbl(name(i), [col('id', 'int4', { nullable: false }), col('prev_id', 'int4')], { relationships, permissions: { user: selectPerm({ columns: ['id', 'prev_id'] }) } });
+    return tbl(name(i), [col('id', 'int4', { nullable: false }), col('prev_id', 'int4')], {
+      relationships,
+      permissions: { user: selectPerm({ columns: ['id', 'prev_id'] }) },
+    });
   });
 }
 

@@ -17,8 +17,9 @@ describe('bulk', () => {
 
   it('tracks hundreds of tables in one bulk with one catalog build', async () => {
     const n = 300;
-    const ddl = Array.from({ length: n }, (_, i) =>
-      `CREATE TABLE many_${i} (id int PRIMARY KEY, prev_id int${i === 0 ? '' : ` REFERENCES many_${i - 1}(id)`}, a text, b text);`,
+    const ddl = Array.from(
+      { length: n },
+      (_, i) => `CREATE TABLE many_${i} (id int PRIMARY KEY, prev_id int${i === 0 ? '' : ` REFERENCES many_${i - 1}(id)`}, a text, b text);`,
     ).join('\n');
     await f.db.sql(ddl);
     expect((await f.md('reload_metadata')).status).toBe(200);
@@ -37,7 +38,10 @@ describe('bulk', () => {
     // One catalog build for the whole bulk (Note [Deferred builds]), not one per call.
     expect(f.engine.engine.metadata.catalogRef.current.version - versionBefore).toBe(1);
     expect(f.engine.engine.metadata.catalogRef.current.sources.get('default')?.tables.get('public.many_5')?.relationships).toHaveLength(2);
-    const untrack = await f.md('bulk', Array.from({ length: n }, (_, i) => ({ type: 'pg_untrack_table', args: { table: `many_${i}`, cascade: true } })));
+    const untrack = await f.md(
+      'bulk',
+      Array.from({ length: n }, (_, i) => ({ type: 'pg_untrack_table', args: { table: `many_${i}`, cascade: true } })),
+    );
     expect(untrack.status).toBe(200);
   });
 });

@@ -70,7 +70,12 @@ describe('action output checks', () => {
         fields: [
           { kind: 'field', alias: 'k', name: 'id', selection: { kind: 'leaf' } },
           { kind: 'typename', alias: '__typename', typename: 'Out' },
-          { kind: 'field', alias: 'kids', name: 'kids', selection: { kind: 'object', fields: [{ kind: 'field', alias: 'id', name: 'id', selection: { kind: 'leaf' } }] } },
+          {
+            kind: 'field',
+            alias: 'kids',
+            name: 'kids',
+            selection: { kind: 'object', fields: [{ kind: 'field', alias: 'id', name: 'id', selection: { kind: 'leaf' } }] },
+          },
           { kind: 'relationship', alias: 'rel', index: 0 },
         ],
       },

@@ -36,7 +36,10 @@ describe('Session.backendOnly', () => {
   });
 
   it('is never set for JWT or unauthorized-role sessions', async () => {
-    const auth = await Authenticator.create({ ...base, adminSecret: 'sec', jwtSecret: JSON.stringify({ type: 'HS256', key: HS_KEY }), unauthorizedRole: 'guest' }, silentLogger);
+    const auth = await Authenticator.create(
+      { ...base, adminSecret: 'sec', jwtSecret: JSON.stringify({ type: 'HS256', key: HS_KEY }), unauthorizedRole: 'guest' },
+      silentLogger,
+    );
     const token = await new SignJWT({ 'https://engine.dev/jwt/claims': { 'x-engine-allowed-roles': ['user'], 'x-engine-default-role': 'user' } })
       .setProtectedHeader({ alg: 'HS256' })
       .setExpirationTime('5m')

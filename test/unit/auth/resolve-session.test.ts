@@ -49,7 +49,10 @@ describe('Authenticator (admin secret)', () => {
     const noSecret = await refusal(Authenticator.create({ ...base, authHook: 'http://127.0.0.1:1/' }, silentLogger));
     expect(noSecret.code).toBe('invalid-configuration');
     const both = await refusal(
-      Authenticator.create({ ...base, adminSecret: 's', authHook: 'http://127.0.0.1:1/', jwtSecret: '{"type":"HS256","key":"0123456789abcdef0123456789abcdef"}' }, silentLogger),
+      Authenticator.create(
+        { ...base, adminSecret: 's', authHook: 'http://127.0.0.1:1/', jwtSecret: '{"type":"HS256","key":"0123456789abcdef0123456789abcdef"}' },
+        silentLogger,
+      ),
     );
     expect(both.message).toMatch(/cannot both be set/);
   });

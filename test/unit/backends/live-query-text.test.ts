@@ -18,7 +18,16 @@ describe('rewritePlaceholders', () => {
 
 describe('multiplexedText', () => {
   it('reads each parameter from the batch row, cast to the type inferred for it', () => {
-    const text = multiplexedText({ text: 'SELECT json_build_object(\'x\', (SELECT 1 WHERE $1 = $2))::text', params: [{ kind: 'const', value: 1 }, { kind: 'session', name: 'x-engine-user-id', encoding: 'plain' }] }, ['integer', 'text']);
+    const text = multiplexedText(
+      {
+        text: "SELECT json_build_object('x', (SELECT 1 WHERE $1 = $2))::text",
+        params: [
+          { kind: 'const', value: 1 },
+          { kind: 'session', name: 'x-engine-user-id', encoding: 'plain' },
+        ],
+      },
+      ['integer', 'text'],
+    );
     expect(text).toBe(
       'SELECT "_subs"."__i", (SELECT json_build_object(\'x\', (SELECT 1 WHERE ("_subs"."__p1")::integer = ("_subs"."__p2")::text))::text) FROM unnest($1::int4[], $2::text[], $3::text[]) AS "_subs"("__i", "__p1", "__p2")',
     );

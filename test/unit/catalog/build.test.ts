@@ -50,8 +50,7 @@ function fixture(n: number): { doc: MetadataDocument; prepared: PreparedSources 
     tables.push({
       ...emptyTable({ schema: 'public', name }),
       object_relationships: i === 0 ? [] : [{ name: 'parent', using: { foreign_key_constraint_on: 'parent_id' } }],
-      array_relationships:
-        i === n - 1 ? [] : [{ name: 'children', using: { foreign_key_constraint_on: { table: `t${i + 1}`, columns: ['parent_id'] } } }],
+      array_relationships: i === n - 1 ? [] : [{ name: 'children', using: { foreign_key_constraint_on: { table: `t${i + 1}`, columns: ['parent_id'] } } }],
       select_permissions: [{ role: 'user', permission: { columns: '*', filter: { parent: { a: { _eq: 'X-Engine-User-Id' } } } } }],
     });
   }
@@ -62,9 +61,7 @@ function fixture(n: number): { doc: MetadataDocument; prepared: PreparedSources 
     ...EMPTY_DOCUMENT,
     sources: [{ name: 'default', kind: 'postgres', tables, functions: [], configuration: { connection_info: { database_url: 'x' } } }],
   };
-  const prepared: PreparedSources = new Map([
-    ['default', { ok: true, name: 'default', configKey: 'k', connection, introspection, enumRows: new Map() }],
-  ]);
+  const prepared: PreparedSources = new Map([['default', { ok: true, name: 'default', configKey: 'k', connection, introspection, enumRows: new Map() }]]);
   return { doc, prepared };
 }
 

@@ -26,7 +26,12 @@ describe('suggestRelationships', () => {
     const s = suggestRelationships(db(fk('articles', ['author_id'], 'authors')), source(t('articles'), t('authors')));
     expect(s.map(({ kind, table, name, using }) => ({ kind, table: table.name, name, using }))).toEqual([
       { kind: 'object', table: 'articles', name: 'author', using: { foreign_key_constraint_on: 'author_id' } },
-      { kind: 'array', table: 'authors', name: 'articles', using: { foreign_key_constraint_on: { table: { schema: 'public', name: 'articles' }, columns: ['author_id'] } } },
+      {
+        kind: 'array',
+        table: 'authors',
+        name: 'articles',
+        using: { foreign_key_constraint_on: { table: { schema: 'public', name: 'articles' }, columns: ['author_id'] } },
+      },
     ]);
   });
 

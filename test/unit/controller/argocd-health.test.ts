@@ -40,15 +40,24 @@ describe.skipIf(lua === undefined)('Argo CD health check', () => {
   });
 
   it('is Healthy when Ready, Degraded when Stalled, Progressing while Reconciling', () => {
-    expect(health({ metadata: { generation: 1 }, status: { observedGeneration: 1, conditions: [cond('Ready', 'True', 'Applied', 'ok')] } })).toEqual({ status: 'Healthy', message: 'ok' });
+    expect(health({ metadata: { generation: 1 }, status: { observedGeneration: 1, conditions: [cond('Ready', 'True', 'Applied', 'ok')] } })).toEqual({
+      status: 'Healthy',
+      message: 'ok',
+    });
     const stalled = {
       metadata: { generation: 1 },
-      status: { observedGeneration: 1, conditions: [cond('Ready', 'False', 'InconsistentMetadata', 'no column'), cond('Stalled', 'True', 'InconsistentMetadata', 'no column')] },
+      status: {
+        observedGeneration: 1,
+        conditions: [cond('Ready', 'False', 'InconsistentMetadata', 'no column'), cond('Stalled', 'True', 'InconsistentMetadata', 'no column')],
+      },
     };
     expect(health(stalled)).toEqual({ status: 'Degraded', message: 'InconsistentMetadata: no column' });
     const waiting = {
       metadata: { generation: 1 },
-      status: { observedGeneration: 1, conditions: [cond('Ready', 'False', 'DependencyMissing', 'table t'), cond('Reconciling', 'True', 'DependencyMissing', 'table t')] },
+      status: {
+        observedGeneration: 1,
+        conditions: [cond('Ready', 'False', 'DependencyMissing', 'table t'), cond('Reconciling', 'True', 'DependencyMissing', 'table t')],
+      },
     };
     expect(health(waiting)).toEqual({ status: 'Progressing', message: 'DependencyMissing: table t' });
   });
@@ -58,7 +67,15 @@ describe.skipIf(lua === undefined)('Argo CD health check', () => {
     expect(health(bare)).toEqual({ status: 'Degraded', message: 'Stalled' });
     const noReason = { metadata: { generation: 1 }, status: { conditions: [{ type: 'Ready', status: 'True' }] } };
     expect(health(noReason)).toEqual({ status: 'Healthy', message: 'Ready' });
-    const unknown = { metadata: {}, status: { conditions: [{ type: 'Ready', status: 'Unknown', message: 'engine down' }, { type: 'Reconciling', status: 'True', reason: 'EngineUnreachable' }] } };
+    const unknown = {
+      metadata: {},
+      status: {
+        conditions: [
+          { type: 'Ready', status: 'Unknown', message: 'engine down' },
+          { type: 'Reconciling', status: 'True', reason: 'EngineUnreachable' },
+        ],
+      },
+    };
     expect(health(unknown)).toEqual({ status: 'Progressing', message: 'EngineUnreachable' });
     expect(health({ metadata: {}, status: { conditions: 'nope' } }).status).toBe('Progressing');
   });
@@ -68,7 +85,11 @@ describe.skipIf(lua === undefined)('Argo CD health check', () => {
       metadata: { generation: 1 },
       status: {
         observedGeneration: 1,
-        conditions: [cond('Ready', 'Unknown', 'EngineUnreachable', 'connect ECONNREFUSED'), cond('Reconciling', 'True', 'EngineUnreachable', 'connect ECONNREFUSED'), cond('Stalled', 'False', 'Idle')],
+        conditions: [
+          cond('Ready', 'Unknown', 'EngineUnreachable', 'connect ECONNREFUSED'),
+          cond('Reconciling', 'True', 'EngineUnreachable', 'connect ECONNREFUSED'),
+          cond('Stalled', 'False', 'Idle'),
+        ],
       },
     };
     expect(health(outage)).toEqual({ status: 'Progressing', message: 'EngineUnreachable: connect ECONNREFUSED' });

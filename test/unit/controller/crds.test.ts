@@ -36,7 +36,14 @@ describe('CRDs', () => {
   it('map nullable, free-form and merged shapes of the engine schemas', () => {
     expect(toStructural({ type: ['integer', 'null'], minimum: 0 })).toEqual({ type: 'integer', nullable: true, minimum: 0 });
     // A union refuses the JSON types none of its branches admits (Note [Typed unions without types]).
-    expect(toStructural({ oneOf: [{ type: 'string', minLength: 1 }, { type: 'object', required: ['name'], properties: { name: { type: 'string' } } }] })).toEqual({
+    expect(
+      toStructural({
+        oneOf: [
+          { type: 'string', minLength: 1 },
+          { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+        ],
+      }),
+    ).toEqual({
       'x-kubernetes-preserve-unknown-fields': true,
       minimum: 1,
       maximum: 0,

@@ -37,11 +37,33 @@ describe('the Deployment and Service of an Engine', () => {
   });
 
   it('reads the rollout as kubectl rollout status does', () => {
-    const dep = (gen: number, status: Record<string, number>): { metadata: { generation: number }; spec: { replicas: number }; status: Record<string, number> } => ({ metadata: { generation: gen }, spec: { replicas: 2 }, status });
-    expect(rolloutOf(dep(2, { observedGeneration: 1, replicas: 2, updatedReplicas: 2, availableReplicas: 2 }))).toMatchObject({ available: false, message: 'waiting for the Deployment controller to see the latest spec' });
-    expect(rolloutOf(dep(2, { observedGeneration: 2, replicas: 3, updatedReplicas: 1, availableReplicas: 2 }))).toMatchObject({ available: false, message: '1 of 2 replicas updated' });
-    expect(rolloutOf(dep(2, { observedGeneration: 2, replicas: 3, updatedReplicas: 2, availableReplicas: 2 }))).toMatchObject({ available: false, message: '1 old replicas pending termination' });
-    expect(rolloutOf(dep(2, { observedGeneration: 2, replicas: 2, updatedReplicas: 2, availableReplicas: 1 }))).toMatchObject({ available: false, message: '1 of 2 updated replicas available' });
-    expect(rolloutOf(dep(2, { observedGeneration: 2, replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2 }))).toMatchObject({ available: true, availableReplicas: 2 });
+    const dep = (
+      gen: number,
+      status: Record<string, number>,
+    ): { metadata: { generation: number }; spec: { replicas: number }; status: Record<string, number> } => ({
+      metadata: { generation: gen },
+      spec: { replicas: 2 },
+      status,
+    });
+    expect(rolloutOf(dep(2, { observedGeneration: 1, replicas: 2, updatedReplicas: 2, availableReplicas: 2 }))).toMatchObject({
+      available: false,
+      message: 'waiting for the Deployment controller to see the latest spec',
+    });
+    expect(rolloutOf(dep(2, { observedGeneration: 2, replicas: 3, updatedReplicas: 1, availableReplicas: 2 }))).toMatchObject({
+      available: false,
+      message: '1 of 2 replicas updated',
+    });
+    expect(rolloutOf(dep(2, { observedGeneration: 2, replicas: 3, updatedReplicas: 2, availableReplicas: 2 }))).toMatchObject({
+      available: false,
+      message: '1 old replicas pending termination',
+    });
+    expect(rolloutOf(dep(2, { observedGeneration: 2, replicas: 2, updatedReplicas: 2, availableReplicas: 1 }))).toMatchObject({
+      available: false,
+      message: '1 of 2 updated replicas available',
+    });
+    expect(rolloutOf(dep(2, { observedGeneration: 2, replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2 }))).toMatchObject({
+      available: true,
+      availableReplicas: 2,
+    });
   });
 });

@@ -10,8 +10,12 @@ describe('pollVerdict', () => {
   });
 
   it('queues on drift (a new resource_version), on a change of consistency, on an outage and on recovery', () => {
-    expect(pollVerdict({ client, reachable: true, resourceVersion: 7, inconsistentObjects: 0 }, { resourceVersion: 8, inconsistentObjects: 0 })).toBe('resource_version 7 -> 8');
-    expect(pollVerdict({ client, reachable: true, resourceVersion: 7, inconsistentObjects: 0 }, { resourceVersion: 7, inconsistentObjects: 2 })).toBe('inconsistent objects 0 -> 2');
+    expect(pollVerdict({ client, reachable: true, resourceVersion: 7, inconsistentObjects: 0 }, { resourceVersion: 8, inconsistentObjects: 0 })).toBe(
+      'resource_version 7 -> 8',
+    );
+    expect(pollVerdict({ client, reachable: true, resourceVersion: 7, inconsistentObjects: 0 }, { resourceVersion: 7, inconsistentObjects: 2 })).toBe(
+      'inconsistent objects 0 -> 2',
+    );
     expect(pollVerdict({ client, reachable: true, resourceVersion: 7, inconsistentObjects: 0 }, 'unreachable')).toBe('the engine stopped answering');
     expect(pollVerdict({ client, reachable: false }, { resourceVersion: 7, inconsistentObjects: 0 })).toBe('the engine answers again');
   });

@@ -62,12 +62,22 @@ describe('foldResources', () => {
     const resources = [res('TrackedTable', 'author', { table: 'author' })];
     const merge = foldResources({ current, resources, previousManaged: [], policy: 'Merge' });
     expect(merge.desired.sources[0]?.tables.map((t) => t.table.name)).toEqual(['other', 'author']);
-    const exclusive = foldResources({ current, resources: [res('Source', 'default', { configuration: source.configuration }), ...resources], previousManaged: [], policy: 'Exclusive' });
+    const exclusive = foldResources({
+      current,
+      resources: [res('Source', 'default', { configuration: source.configuration }), ...resources],
+      previousManaged: [],
+      policy: 'Exclusive',
+    });
     expect(exclusive.desired.sources[0]?.tables.map((t) => t.table.name)).toEqual(['author']);
   });
 
   it('removes a previously managed object that nothing declares any more', () => {
-    const first = foldResources({ current: docWith([source]), resources: [res('TrackedTable', 'author', { table: 'author' })], previousManaged: [], policy: 'Merge' });
+    const first = foldResources({
+      current: docWith([source]),
+      resources: [res('TrackedTable', 'author', { table: 'author' })],
+      previousManaged: [],
+      policy: 'Merge',
+    });
     const after = foldResources({ current: first.desired, resources: [], previousManaged: first.managed, policy: 'Merge' });
     expect(after.desired.sources[0]?.tables).toEqual([]);
     expect(after.managed).toEqual([]);
@@ -109,7 +119,10 @@ describe('foldResources', () => {
     });
     const r = foldResources({
       current: first.desired,
-      resources: [res('TrackedTable', 'old', { table: 'author' }, { creationTimestamp: '2020-01-01T00:00:00Z' }), res('TrackedTable', 'new', { table: 'author' })],
+      resources: [
+        res('TrackedTable', 'old', { table: 'author' }, { creationTimestamp: '2020-01-01T00:00:00Z' }),
+        res('TrackedTable', 'new', { table: 'author' }),
+      ],
       previousManaged: first.managed,
       policy: 'Merge',
     });
@@ -165,12 +178,18 @@ describe('foldResources', () => {
       'source/default',
       'table/default/shop.order',
     ]);
-    expect(r.desired.sources[0]?.tables[0]?.event_triggers[0]).toMatchObject({ name: 'order-created', definition: { enable_manual: false, insert: { columns: '*' } } });
+    expect(r.desired.sources[0]?.tables[0]?.event_triggers[0]).toMatchObject({
+      name: 'order-created',
+      definition: { enable_manual: false, insert: { columns: '*' } },
+    });
     expect(r.desired.cron_triggers[0]).toMatchObject({ name: 'nightly', include_in_metadata: true });
   });
 
   describe('ownership of parts (adoption never deletes)', () => {
-    const rel = (name: string, col: string): { name: string; using: { foreign_key_constraint_on: string } } => ({ name, using: { foreign_key_constraint_on: col } });
+    const rel = (name: string, col: string): { name: string; using: { foreign_key_constraint_on: string } } => ({
+      name,
+      using: { foreign_key_constraint_on: col },
+    });
     const tracked = {
       ...emptyTable(author),
       configuration: { custom_name: 'writer' },
@@ -180,7 +199,12 @@ describe('foldResources', () => {
     const adopted = docWith([{ ...source, tables: [tracked] }]);
 
     it('adopting a tracked table leaves its undeclared relationships, configuration and permissions alone', () => {
-      const r = foldResources({ current: adopted, resources: [res('TrackedTable', 'author', { table: 'author', object_relationships: [rel('editor', 'editor_id')] })], previousManaged: [], policy: 'Merge' });
+      const r = foldResources({
+        current: adopted,
+        resources: [res('TrackedTable', 'author', { table: 'author', object_relationships: [rel('editor', 'editor_id')] })],
+        previousManaged: [],
+        policy: 'Merge',
+      });
       const t = r.desired.sources[0]?.tables[0];
       expect(t?.object_relationships.map((x) => x.name)).toEqual(['publisher', 'editor']);
       expect(t?.configuration).toEqual({ custom_name: 'writer' });
@@ -190,15 +214,35 @@ describe('foldResources', () => {
     });
 
     it('removing a part from the spec removes only that part', () => {
-      const first = foldResources({ current: adopted, resources: [res('TrackedTable', 'author', { table: 'author', object_relationships: [rel('editor', 'editor_id')] })], previousManaged: [], policy: 'Merge' });
-      const r = foldResources({ current: first.desired, resources: [res('TrackedTable', 'author', { table: 'author' })], previousManaged: first.managed, policy: 'Merge' });
+      const first = foldResources({
+        current: adopted,
+        resources: [res('TrackedTable', 'author', { table: 'author', object_relationships: [rel('editor', 'editor_id')] })],
+        previousManaged: [],
+        policy: 'Merge',
+      });
+      const r = foldResources({
+        current: first.desired,
+        resources: [res('TrackedTable', 'author', { table: 'author' })],
+        previousManaged: first.managed,
+        policy: 'Merge',
+      });
       expect(r.desired.sources[0]?.tables[0]?.object_relationships.map((x) => x.name)).toEqual(['publisher']);
       expect(r.diff.removed).toEqual(['relationship/default/public.author/editor']);
     });
 
     it('deleting the resource of an adopted table keeps the table with what nobody declares, and says why', () => {
-      const first = foldResources({ current: adopted, resources: [res('TrackedTable', 'author', { table: 'author', object_relationships: [rel('editor', 'editor_id')] })], previousManaged: [], policy: 'Merge' });
-      const deleting = res('TrackedTable', 'author', { table: 'author', object_relationships: [rel('editor', 'editor_id')] }, { deletionTimestamp: '2026-01-02T00:00:00Z' });
+      const first = foldResources({
+        current: adopted,
+        resources: [res('TrackedTable', 'author', { table: 'author', object_relationships: [rel('editor', 'editor_id')] })],
+        previousManaged: [],
+        policy: 'Merge',
+      });
+      const deleting = res(
+        'TrackedTable',
+        'author',
+        { table: 'author', object_relationships: [rel('editor', 'editor_id')] },
+        { deletionTimestamp: '2026-01-02T00:00:00Z' },
+      );
       const r = foldResources({ current: first.desired, resources: [deleting], previousManaged: first.managed, policy: 'Merge' });
       const t = r.desired.sources[0]?.tables[0];
       expect(t?.object_relationships.map((x) => x.name)).toEqual(['publisher']);
@@ -216,15 +260,30 @@ describe('foldResources', () => {
 
     it('deleting a table the operator created, with only managed parts, removes it', () => {
       const perm = res('Permission', 'p', { table: 'author', role: 'user', operation: 'select', permission: { columns: '*' } });
-      const first = foldResources({ current: docWith([source]), resources: [res('TrackedTable', 'author', { table: 'author' }), perm], previousManaged: [], policy: 'Merge' });
+      const first = foldResources({
+        current: docWith([source]),
+        resources: [res('TrackedTable', 'author', { table: 'author' }), perm],
+        previousManaged: [],
+        policy: 'Merge',
+      });
       const deleting = { deletionTimestamp: '2026-01-02T00:00:00Z' };
-      const r = foldResources({ current: first.desired, resources: [res('TrackedTable', 'author', { table: 'author' }, deleting), res('Permission', 'p', perm.spec, deleting)], previousManaged: first.managed, policy: 'Merge' });
+      const r = foldResources({
+        current: first.desired,
+        resources: [res('TrackedTable', 'author', { table: 'author' }, deleting), res('Permission', 'p', perm.spec, deleting)],
+        previousManaged: first.managed,
+        policy: 'Merge',
+      });
       expect(r.desired.sources[0]?.tables).toEqual([]);
       expect(r.kept).toEqual([]);
     });
 
     it('under Exclusive removes undeclared parts of a declared table', () => {
-      const r = foldResources({ current: adopted, resources: [res('Source', 'default', { configuration: source.configuration }), res('TrackedTable', 'author', { table: 'author' })], previousManaged: [], policy: 'Exclusive' });
+      const r = foldResources({
+        current: adopted,
+        resources: [res('Source', 'default', { configuration: source.configuration }), res('TrackedTable', 'author', { table: 'author' })],
+        previousManaged: [],
+        policy: 'Exclusive',
+      });
       const t = r.desired.sources[0]?.tables[0];
       expect(t?.object_relationships).toEqual([]);
       expect(t?.configuration).toBeUndefined();
@@ -241,13 +300,19 @@ describe('foldResources', () => {
     const r = foldResources({
       current: docWith([source]),
       resources: [
-        res('Function', 'search', { function: { schema: 'public', name: 'search_books' }, configuration: { exposed_as: 'query' }, permissions: [{ role: 'user' }] }),
+        res('Function', 'search', {
+          function: { schema: 'public', name: 'search_books' },
+          configuration: { exposed_as: 'query' },
+          permissions: [{ role: 'user' }],
+        }),
         res('InheritedRole', 'staff', { role_set: ['user', 'editor'] }),
       ],
       previousManaged: [],
       policy: 'Merge',
     });
-    expect(r.desired.sources[0]?.functions).toEqual([{ function: { schema: 'public', name: 'search_books' }, configuration: { exposed_as: 'query' }, permissions: [{ role: 'user' }] }]);
+    expect(r.desired.sources[0]?.functions).toEqual([
+      { function: { schema: 'public', name: 'search_books' }, configuration: { exposed_as: 'query' }, permissions: [{ role: 'user' }] },
+    ]);
     expect(r.desired.inherited_roles).toEqual([{ role_name: 'staff', role_set: ['user', 'editor'] }]);
     expect(r.managed).toEqual(['function/default/public.search_books', 'function_permission/default/public.search_books/user', 'inherited_role/staff']);
     const dropped = foldResources({

@@ -17,12 +17,16 @@ describe('keyOfInconsistency', () => {
   });
 
   it('falls back to the definition, and reads remote schemas and triggers by name', () => {
-    expect(keyOfInconsistency({ type: 'insert_permission', reason: 'x', definition: { source: 'default', table: { schema: 'public', name: 'a' }, role: 'r' } })).toBe(
-      'permission/default/public.a/r/insert',
+    expect(
+      keyOfInconsistency({ type: 'insert_permission', reason: 'x', definition: { source: 'default', table: { schema: 'public', name: 'a' }, role: 'r' } }),
+    ).toBe('permission/default/public.a/r/insert');
+    expect(keyOfInconsistency({ type: 'remote_schema', name: 'remote_schema countries', reason: 'x', definition: { name: 'countries' } })).toBe(
+      'remote_schema/countries',
     );
-    expect(keyOfInconsistency({ type: 'remote_schema', name: 'remote_schema countries', reason: 'x', definition: { name: 'countries' } })).toBe('remote_schema/countries');
     expect(keyOfInconsistency({ type: 'cron_trigger', reason: 'x', definition: { name: 'nightly' } })).toBe('cron_trigger/nightly');
-    expect(keyOfInconsistency({ type: 'event_trigger', reason: 'x', definition: { name: 'e', table: 'order', source: 'default' } })).toBe('event_trigger/default/public.order/e');
+    expect(keyOfInconsistency({ type: 'event_trigger', reason: 'x', definition: { name: 'e', table: 'order', source: 'default' } })).toBe(
+      'event_trigger/default/public.order/e',
+    );
     expect(keyOfInconsistency({ type: 'action', reason: 'x', definition: { name: 'a' } })).toBeNull();
   });
 
@@ -38,7 +42,9 @@ describe('keyOfInconsistency', () => {
   });
 
   it('uses the engine id when one is sent', () => {
-    expect(keyOfInconsistency({ type: 'table', reason: 'x', id: '["permission","default","public","a","r","delete"]' })).toBe('permission/default/public.a/r/delete');
+    expect(keyOfInconsistency({ type: 'table', reason: 'x', id: '["permission","default","public","a","r","delete"]' })).toBe(
+      'permission/default/public.a/r/delete',
+    );
   });
 });
 
@@ -50,7 +56,9 @@ describe('inconsistencyMessage', () => {
     ]);
     const gone = { schema: 'public', name: 'gone' };
     // A TrackedTable's keys: the table and the relationship it declares.
-    expect(inconsistencyMessage({ kind: 'table', source: 'default', table: gone }, ['table/default/public.gone', 'relationship/default/public.gone/x'], byKey)).toBe(
+    expect(
+      inconsistencyMessage({ kind: 'table', source: 'default', table: gone }, ['table/default/public.gone', 'relationship/default/public.gone/x'], byKey),
+    ).toBe(
       'table gone in source default: Inconsistent object: no such table/view exists in source: "gone"; relationship x in table gone in source default: Inconsistent object: bad column',
     );
     const perm = { kind: 'permission', source: 'default', table: gone, role: 'user', operation: 'select' } as const;

@@ -44,9 +44,23 @@ describe('outcomeOf', () => {
     const byKey = new Map([['table/default/public.t', ['table t in source default: Inconsistent object: no such table']]]);
     const t = { schema: 'public', name: 't' };
     const u = { schema: 'public', name: 'u' };
-    expect(outcomeOf({ state: 'applied', objectKey: 'table/default/public.t', ref: { kind: 'table', source: 'default', table: t }, keys: ['table/default/public.t'] }, byKey)).toMatchObject({ ready: false, reason: 'InconsistentMetadata', stalled: true });
-    expect(outcomeOf({ state: 'applied', objectKey: 'table/default/public.u', ref: { kind: 'table', source: 'default', table: u }, keys: ['table/default/public.u'] }, byKey)).toMatchObject({ ready: true, reason: 'Applied' });
-    expect(outcomeOf({ state: 'dependency', objectKey: 'k', message: 'm' }, byKey)).toMatchObject({ ready: false, reason: 'DependencyMissing', stalled: false });
+    expect(
+      outcomeOf(
+        { state: 'applied', objectKey: 'table/default/public.t', ref: { kind: 'table', source: 'default', table: t }, keys: ['table/default/public.t'] },
+        byKey,
+      ),
+    ).toMatchObject({ ready: false, reason: 'InconsistentMetadata', stalled: true });
+    expect(
+      outcomeOf(
+        { state: 'applied', objectKey: 'table/default/public.u', ref: { kind: 'table', source: 'default', table: u }, keys: ['table/default/public.u'] },
+        byKey,
+      ),
+    ).toMatchObject({ ready: true, reason: 'Applied' });
+    expect(outcomeOf({ state: 'dependency', objectKey: 'k', message: 'm' }, byKey)).toMatchObject({
+      ready: false,
+      reason: 'DependencyMissing',
+      stalled: false,
+    });
     expect(outcomeOf({ state: 'invalid', message: 'm' }, byKey)).toMatchObject({ reason: 'InvalidSpec', stalled: true });
     expect(outcomeOf({ state: 'conflict', objectKey: 'k', message: 'm' }, byKey)).toMatchObject({ reason: 'Conflict', stalled: true });
   });

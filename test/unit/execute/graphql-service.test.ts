@@ -42,7 +42,10 @@ describe('GraphqlService', () => {
     await svc.execute(admin, { query, variables: { id: 1, n: 5 } });
     await svc.execute(admin, { query, variables: { id: 2, n: null } });
     expect(seen[0]?.text).toBe(seen[1]?.text);
-    expect(seen.map((s) => s.values)).toEqual([[1, 5], [2, null]]);
+    expect(seen.map((s) => s.values)).toEqual([
+      [1, 5],
+      [2, null],
+    ]);
   });
 
   it('compiles a new statement per value of a structural variable', async () => {
@@ -94,7 +97,9 @@ describe('GraphqlService', () => {
     const a = JSON.parse(((await svc.execute(admin, { query: '{ genres { id } }' })) as { jsonText: string }).jsonText);
     expect(a.errors[0]).toMatchObject({ message: 'database query error', extensions: { code: 'unexpected', path: '$' } });
     expect(a.errors[0].extensions.internal.statement).toContain('"public"."genres"');
-    const u = JSON.parse(((await svc.execute(buildSession('user', { 'x-engine-user-id': '1' }), { query: '{ tracks { id } }' })) as { jsonText: string }).jsonText);
+    const u = JSON.parse(
+      ((await svc.execute(buildSession('user', { 'x-engine-user-id': '1' }), { query: '{ tracks { id } }' })) as { jsonText: string }).jsonText,
+    );
     expect(u.errors[0].extensions).toEqual({ path: '$', code: 'unexpected' });
   });
 });
@@ -108,7 +113,12 @@ describe('several sources', () => {
     if (other === undefined) throw new Error('fixture');
     const things = other.tables.get('public.genres');
     if (things === undefined) throw new Error('fixture');
-    const renamed = { ...things, source: 'other', gqlName: 'things', rootFields: { ...things.rootFields, select: 'things', selectByPk: 'things_by_pk', selectAggregate: 'things_aggregate' } };
+    const renamed = {
+      ...things,
+      source: 'other',
+      gqlName: 'things',
+      rootFields: { ...things.rootFields, select: 'things', selectByPk: 'things_by_pk', selectAggregate: 'things_aggregate' },
+    };
     (catalog.sources as Map<string, unknown>).set('other', { ...other, name: 'other', tables: new Map([['public.genres', renamed]]) });
     const svc = new GraphqlService(new CatalogRef(catalog), { stringifyNumericTypes: false, logger: silentLogger });
     const grouped = await svc.execute(admin, { query: '{ x: genres { id } z: genres_by_pk(id: 1) { id } y: things { id } }' });

@@ -105,14 +105,22 @@ describe('request steps', () => {
 
   it('executeOne answers errors in the v2 shape', async () => {
     const r = await executeOne({ catalog: musicCatalog(), session: admin, query: '{ nope }' });
-    expect(JSON.parse(r.response)).toEqual({ errors: [{ message: "field 'nope' not found in type: 'query_root'", extensions: { path: '$.selectionSet.nope', code: 'validation-failed' } }] });
+    expect(JSON.parse(r.response)).toEqual({
+      errors: [{ message: "field 'nope' not found in type: 'query_root'", extensions: { path: '$.selectionSet.nope', code: 'validation-failed' } }],
+    });
   });
 
   it('binds every transaction of a write step before any runs', async () => {
     const { conn, transactions, seen } = recorder('{"id":1}');
     const catalog = musicCatalog(1, conn);
     const user = buildSession('admin', {});
-    const { plan } = planOne({ catalog, session: user, query: 'mutation($id: Int!) { delete_genres_by_pk(id: $id) { name } }', variables: { id: 1 }, uncoerced: true });
+    const { plan } = planOne({
+      catalog,
+      session: user,
+      query: 'mutation($id: Int!) { delete_genres_by_pk(id: $id) { name } }',
+      variables: { id: 1 },
+      uncoerced: true,
+    });
     // A missing variable fails in bind: nothing reaches the connection.
     expect(() => bind(plan, {}, user)).toThrow(expect.objectContaining({ code: 'validation-failed' }) as Error);
     expect(seen.length + transactions.length).toBe(0);

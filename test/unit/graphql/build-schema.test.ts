@@ -1,12 +1,24 @@
 /** Role schemas of the fixture catalog are valid and fully introspectable. */
-import { assertValidSchema, buildClientSchema, getIntrospectionQuery, graphqlSync, printSchema, type GraphQLObjectType, type IntrospectionQuery } from 'graphql';
+import {
+  assertValidSchema,
+  buildClientSchema,
+  getIntrospectionQuery,
+  graphqlSync,
+  printSchema,
+  type GraphQLObjectType,
+  type IntrospectionQuery,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { buildRoleSchema } from '../../../engine/graphql/schema/build-schema.ts';
 import { SchemaCache } from '../../../engine/graphql/schema/schema-cache.ts';
 import { musicCatalog } from '../../support/catalog-fixture.ts';
 
 describe('buildRoleSchema', () => {
-  for (const [role, isAdmin] of [['admin', true], ['user', false], ['nobody', false]] as const) {
+  for (const [role, isAdmin] of [
+    ['admin', true],
+    ['user', false],
+    ['nobody', false],
+  ] as const) {
     it(`${role}: valid, and the introspection round-trips`, () => {
       const { schema } = buildRoleSchema(musicCatalog(), role, isAdmin);
       assertValidSchema(schema);
@@ -20,10 +32,27 @@ describe('buildRoleSchema', () => {
   it('names the generated types after v2', () => {
     const { schema } = buildRoleSchema(musicCatalog(), 'admin', true);
     for (const name of [
-      'query_root', 'order_by', 'albums', 'albums_bool_exp', 'albums_order_by', 'albums_select_column',
-      'albums_aggregate', 'albums_aggregate_fields', 'albums_aggregate_order_by', 'tracks_sum_fields', 'tracks_avg_order_by',
-      'colors_enum', 'colors_enum_comparison_exp', 'Int_comparison_exp', 'String_comparison_exp', 'jsonb_comparison_exp',
-      'jsonb_cast_exp', 'String_array_comparison_exp', 'numeric_comparison_exp', 'bigint_comparison_exp', 'shop_orders',
+      'query_root',
+      'order_by',
+      'albums',
+      'albums_bool_exp',
+      'albums_order_by',
+      'albums_select_column',
+      'albums_aggregate',
+      'albums_aggregate_fields',
+      'albums_aggregate_order_by',
+      'tracks_sum_fields',
+      'tracks_avg_order_by',
+      'colors_enum',
+      'colors_enum_comparison_exp',
+      'Int_comparison_exp',
+      'String_comparison_exp',
+      'jsonb_comparison_exp',
+      'jsonb_cast_exp',
+      'String_array_comparison_exp',
+      'numeric_comparison_exp',
+      'bigint_comparison_exp',
+      'shop_orders',
       'timestamptz_comparison_exp',
     ]) {
       expect(schema.getType(name), name).toBeDefined();
@@ -33,7 +62,15 @@ describe('buildRoleSchema', () => {
     expect(Object.keys(schema.getSubscriptionType()?.getFields() ?? {})).toEqual(expect.arrayContaining(['albums', 'albums_by_pk', 'albums_aggregate']));
     expect(schema.getMutationType()?.name).toBe('mutation_root');
     expect(Object.keys(schema.getMutationType()?.getFields() ?? {})).toEqual(
-      expect.arrayContaining(['insert_albums', 'insert_albums_one', 'update_albums', 'update_albums_by_pk', 'update_albums_many', 'delete_albums', 'delete_albums_by_pk']),
+      expect.arrayContaining([
+        'insert_albums',
+        'insert_albums_one',
+        'update_albums',
+        'update_albums_by_pk',
+        'update_albums_many',
+        'delete_albums',
+        'delete_albums_by_pk',
+      ]),
     );
     const fields = schema.getQueryType()?.getFields() ?? {};
     expect(Object.keys(fields)).toEqual(expect.arrayContaining(['albums', 'albums_by_pk', 'albums_aggregate', 'shop_orders', 'colors']));

@@ -11,7 +11,10 @@ import { musicCatalog } from '../../support/catalog-fixture.ts';
 
 describe('flat type collection', () => {
   it('lists the types in the order graphql-js collects them', () => {
-    for (const [role, isAdmin] of [['admin', true], ['user', false]] as const) {
+    for (const [role, isAdmin] of [
+      ['admin', true],
+      ['user', false],
+    ] as const) {
       const { schema } = buildRoleSchema(musicCatalog(), role, isAdmin);
       const roots = [schema.getQueryType() ?? undefined, schema.getMutationType() ?? undefined, schema.getSubscriptionType() ?? undefined];
       const plain = new GraphQLSchema({ query: roots[0], mutation: roots[1], subscription: roots[2] });

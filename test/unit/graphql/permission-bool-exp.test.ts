@@ -16,7 +16,13 @@ describe('toIrPermissionFilter', () => {
         {
           kind: 'or',
           items: [
-            { kind: 'compare', left: { column: 'id', cast: null }, op: 'eq', right: { kind: 'session', name: 'x-engine-user-id', encoding: 'plain' }, dbType: 'int4' },
+            {
+              kind: 'compare',
+              left: { column: 'id', cast: null },
+              op: 'eq',
+              right: { kind: 'session', name: 'x-engine-user-id', encoding: 'plain' },
+              dbType: 'int4',
+            },
             { kind: 'compare', left: { column: 'title', cast: null }, op: 'neq', right: { kind: 'const', value: 'x' }, dbType: 'text' },
           ],
         },
@@ -24,7 +30,13 @@ describe('toIrPermissionFilter', () => {
           kind: 'compare',
           left: { column: 'artist_id', cast: null },
           op: 'in',
-          right: { kind: 'list', items: [{ kind: 'const', value: 1 }, { kind: 'session', name: 'x-engine-a', encoding: 'plain' }] },
+          right: {
+            kind: 'list',
+            items: [
+              { kind: 'const', value: 1 },
+              { kind: 'session', name: 'x-engine-a', encoding: 'plain' },
+            ],
+          },
           dbType: 'int4',
         },
       ],
@@ -33,7 +45,11 @@ describe('toIrPermissionFilter', () => {
 
   it('relationships, _exists, _not, jsonb aliases', () => {
     const e = toIrPermissionFilter(
-      { artist: { name: { _eq: 'A' } }, _not: { meta: { _has_any_keys: 'X-Engine-Keys' } }, _exists: { _table: { schema: 'public', name: 'genres' }, _where: {} } },
+      {
+        artist: { name: { _eq: 'A' } },
+        _not: { meta: { _has_any_keys: 'X-Engine-Keys' } },
+        _exists: { _table: { schema: 'public', name: 'genres' }, _where: {} },
+      },
       albums,
       source,
     );

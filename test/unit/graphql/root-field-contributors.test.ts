@@ -50,9 +50,14 @@ describe('root-field contributors', () => {
   it('are tables, functions, actions, then remote schemas, and the list given builds the same schema as the default', () => {
     expect(ROOT_FIELD_CONTRIBUTORS).toEqual([TABLE_ROOT_FIELDS, FUNCTION_ROOT_FIELDS, ACTION_ROOT_FIELDS, REMOTE_ROOT_FIELDS]);
     const catalog = musicCatalog();
-    for (const [role, isAdmin] of [['admin', true], ['user', false]] as const) {
+    for (const [role, isAdmin] of [
+      ['admin', true],
+      ['user', false],
+    ] as const) {
       const byDefault = printSchema(buildRoleSchema(catalog, role, isAdmin).schema);
-      const explicit = printSchema(buildRoleSchema(catalog, role, isAdmin, { contributors: [TABLE_ROOT_FIELDS, FUNCTION_ROOT_FIELDS, ACTION_ROOT_FIELDS] }).schema);
+      const explicit = printSchema(
+        buildRoleSchema(catalog, role, isAdmin, { contributors: [TABLE_ROOT_FIELDS, FUNCTION_ROOT_FIELDS, ACTION_ROOT_FIELDS] }).schema,
+      );
       expect(explicit).toBe(byDefault);
     }
   });

@@ -169,7 +169,8 @@ describe('schema sharing between roles', () => {
     // admin, the roles reading every column (filtered or not), the roles reading three.
     expect(schemas.size).toBe(3);
     const admin = cache.get(catalog, 'admin', true).schema;
-    for (const name of ['t005', 't005_bool_exp', 't005_aggregate_order_by']) expect(cache.get(catalog, 'role_3', false).schema.getType(name), name).toBe(admin.getType(name));
+    for (const name of ['t005', 't005_bool_exp', 't005_aggregate_order_by'])
+      expect(cache.get(catalog, 'role_3', false).schema.getType(name), name).toBe(admin.getType(name));
   });
 
   it('types share field maps and argument lists where they are the same (Note [Shared fields])', () => {
@@ -178,7 +179,8 @@ describe('schema sharing between roles', () => {
       const t = schema.getType(name);
       return isObjectType(t) || isInputObjectType(t) ? t.getFields() : undefined;
     };
-    for (const op of ['stddev', 'stddev_pop', 'stddev_samp', 'var_pop', 'var_samp', 'variance']) expect(fieldsOf(`t005_${op}_fields`), op).toBe(fieldsOf('t005_avg_fields'));
+    for (const op of ['stddev', 'stddev_pop', 'stddev_samp', 'var_pop', 'var_samp', 'variance'])
+      expect(fieldsOf(`t005_${op}_fields`), op).toBe(fieldsOf('t005_avg_fields'));
     expect(fieldsOf('t005_min_fields')).toBe(fieldsOf('t005_max_fields'));
     expect(fieldsOf('t005_sum_fields')).not.toBe(fieldsOf('t005_avg_fields'));
     expect(fieldsOf('t005_sum_order_by')).toBe(fieldsOf('t005_avg_order_by'));
@@ -199,7 +201,8 @@ describe('schema sharing between roles', () => {
     const admin = cache.get(scale, 'admin', true).schema;
     expect(admin.getType('extra')).toBeDefined();
     expect(role1.getType('extra')).toBeUndefined();
-    for (const name of ['t001', 't012', 't005_bool_exp', 't005_aggregate', 'order_by', 'Int_comparison_exp']) expect(admin.getType(name), name).toBe(role1.getType(name));
+    for (const name of ['t001', 't012', 't005_bool_exp', 't005_aggregate', 'order_by', 'Int_comparison_exp'])
+      expect(admin.getType(name), name).toBe(role1.getType(name));
     const music = musicRoles();
     const musicCache = new SchemaCache();
     const wide = musicCache.get(music, 'wide', false).schema;

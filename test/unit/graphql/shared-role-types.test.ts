@@ -35,7 +35,10 @@ function requireAlbumId(catalog: Catalog): Catalog {
   const sources = new Map(
     [...catalog.sources].map(([name, source]) => {
       const tables = new Map<string, TableInfo>(
-        [...source.tables].map(([key, t]) => [key, t.name.name !== 'tracks' ? t : { ...t, columns: t.columns.map((c) => (c.name === 'album_id' ? { ...c, nullable: false } : c)) }]),
+        [...source.tables].map(([key, t]) => [
+          key,
+          t.name.name !== 'tracks' ? t : { ...t, columns: t.columns.map((c) => (c.name === 'album_id' ? { ...c, nullable: false } : c)) },
+        ]),
       );
       return [name, { ...source, tables }];
     }),
@@ -95,7 +98,9 @@ describe('shared role types', () => {
   });
 
   it('roles that read alike but write differently share the table types', () => {
-    const writes = withRole(musicCatalog(), 'other', (t, p) => (t === 'tracks' && p.update !== null ? { ...p, update: { ...p.update, columns: ['name'] }, delete: null } : p));
+    const writes = withRole(musicCatalog(), 'other', (t, p) =>
+      t === 'tracks' && p.update !== null ? { ...p, update: { ...p.update, columns: ['name'] }, delete: null } : p,
+    );
     const cache = new SchemaCache();
     const user = cache.get(writes, 'user', false).schema;
     const other = cache.get(writes, 'other', false).schema;
@@ -106,8 +111,12 @@ describe('shared role types', () => {
   });
 
   it('a different column set, aggregation or filter presence where it shows gives another schema', () => {
-    const fewer = withRole(musicCatalog(), 'other', (t, p) => (t === 'albums' && p.select !== null ? { ...p, select: { ...p.select, columns: ['id', 'title'] } } : p));
-    const agg = withRole(musicCatalog(), 'other', (t, p) => (t === 'albums' && p.select !== null ? { ...p, select: { ...p.select, allowAggregations: true } } : p));
+    const fewer = withRole(musicCatalog(), 'other', (t, p) =>
+      t === 'albums' && p.select !== null ? { ...p, select: { ...p.select, columns: ['id', 'title'] } } : p,
+    );
+    const agg = withRole(musicCatalog(), 'other', (t, p) =>
+      t === 'albums' && p.select !== null ? { ...p, select: { ...p.select, allowAggregations: true } } : p,
+    );
     const noDelete = withRole(musicCatalog(), 'other', (_t, p) => ({ ...p, delete: null }));
     for (const c of [fewer, agg, noDelete]) {
       const cache = new SchemaCache();

@@ -10,12 +10,16 @@ import { ErrorCode } from '../../../engine/errors/codes.ts';
 
 function collect(level: LogLevel, types?: readonly LogType[]): { lines: Array<Record<string, unknown>>; logger: ReturnType<typeof createLogger> } {
   const lines: Array<Record<string, unknown>> = [];
-  const logger = createLogger({ level, ...(types === undefined ? {} : { enabledLogTypes: types }), write: (l) => lines.push(JSON.parse(l) as Record<string, unknown>) });
+  const logger = createLogger({
+    level,
+    ...(types === undefined ? {} : { enabledLogTypes: types }),
+    write: (l) => lines.push(JSON.parse(l) as Record<string, unknown>),
+  });
   return { lines, logger };
 }
 
 describe('the logger', () => {
-  it('writes {level, timestamp, type, detail} for the engine\'s lines', () => {
+  it("writes {level, timestamp, type, detail} for the engine's lines", () => {
     const { lines, logger } = collect('debug');
     logger.info('hello', { a: 1 });
     logger.log('http-log', 'error', { request_id: 'r1' });
@@ -26,13 +30,22 @@ describe('the logger', () => {
     expect(new Date(lines[0]?.['timestamp'] as string).toISOString()).toBe(lines[0]?.['timestamp']);
   });
 
-  it('reshapes fastify\'s calls on the pino instance, keeping only what identifies its request', () => {
+  it("reshapes fastify's calls on the pino instance, keeping only what identifies its request", () => {
     const { lines, logger } = collect('info');
     logger.pino.info({ req: { id: 'abc', method: 'GET', url: '/x', headers: { secret: 's' } }, res: { statusCode: 200 } }, 'incoming request');
     logger.pino.error(new Error('kaput'));
     logger.pino.child({ reqId: 'abc' }).warn('from a child');
-    expect(lines[0]).toEqual({ level: 'info', timestamp: expect.any(String), type: 'unstructured', detail: { message: 'incoming request', request_id: 'abc', method: 'GET', url: '/x' } });
-    expect(lines[1]).toMatchObject({ level: 'error', type: 'unstructured', detail: { error: { name: 'Error', message: 'kaput', stack: expect.stringContaining('kaput') } } });
+    expect(lines[0]).toEqual({
+      level: 'info',
+      timestamp: expect.any(String),
+      type: 'unstructured',
+      detail: { message: 'incoming request', request_id: 'abc', method: 'GET', url: '/x' },
+    });
+    expect(lines[1]).toMatchObject({
+      level: 'error',
+      type: 'unstructured',
+      detail: { error: { name: 'Error', message: 'kaput', stack: expect.stringContaining('kaput') } },
+    });
     expect(lines[2]).toEqual({ level: 'warn', timestamp: expect.any(String), type: 'unstructured', detail: { message: 'from a child', request_id: 'abc' } });
   });
 
@@ -56,7 +69,13 @@ describe('the logger', () => {
     logger.error('failed', { error: err });
     expect(lines[0]?.['detail']).toEqual({
       message: 'failed',
-      error: { message: 'database query error', code: 'unexpected', path: '$', internal: { statement: 'SELECT 1' }, cause: { name: 'Error', message: 'relation "x" does not exist', code: '42P01', detail: 'd', hint: 'h', stack: expect.any(String) } },
+      error: {
+        message: 'database query error',
+        code: 'unexpected',
+        path: '$',
+        internal: { statement: 'SELECT 1' },
+        cause: { name: 'Error', message: 'relation "x" does not exist', code: '42P01', detail: 'd', hint: 'h', stack: expect.any(String) },
+      },
     });
     expect(JSON.stringify(lines)).not.toContain('[object Object]');
   });

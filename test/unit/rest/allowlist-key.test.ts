@@ -15,7 +15,14 @@ describe('allowlistKey', () => {
 
   it('keeps field order, aliases, names, arguments and literals', () => {
     const base = key('query A { a { x y } }');
-    for (const other of ['query A { a { y x } }', 'query A { b: a { x y } }', 'query B { a { x y } }', 'query A { a(l: 1) { x y } }', '{ a { x y } }', 'query A { a { x y } } query C { a { x } }']) {
+    for (const other of [
+      'query A { a { y x } }',
+      'query A { b: a { x y } }',
+      'query B { a { x y } }',
+      'query A { a(l: 1) { x y } }',
+      '{ a { x y } }',
+      'query A { a { x y } } query C { a { x } }',
+    ]) {
       expect(key(other), other).not.toBe(base);
     }
   });
@@ -29,7 +36,11 @@ describe('URL templates', () => {
   };
 
   it('parses literals and parameters, refusing what is no template', () => {
-    expect(t('authors/:id/books')).toEqual([{ param: false, text: 'authors' }, { param: true, name: 'id' }, { param: false, text: 'books' }]);
+    expect(t('authors/:id/books')).toEqual([
+      { param: false, text: 'authors' },
+      { param: true, name: 'id' },
+      { param: false, text: 'books' },
+    ]);
     for (const bad of ['/a', 'a/', 'a//b', 'a/:', 'a/:1x', 'a/:id/:id', 'a?b=1', 'a b']) expect(typeof parseUrlTemplate(bad), bad).toBe('string');
   });
 

@@ -28,7 +28,8 @@ function goldenStatements(): string[] {
 
 describe('layoutSql', () => {
   it('breaks before clauses and after a subquery parenthesis, one indent per subquery', () => {
-    const sql = 'SELECT a FROM (SELECT b FROM "t" AS "_0" WHERE ("_0"."b" = $1) ORDER BY "_0"."b" LIMIT 1) AS "_1" LEFT JOIN LATERAL (SELECT 1 AS "x") AS "_2" ON true';
+    const sql =
+      'SELECT a FROM (SELECT b FROM "t" AS "_0" WHERE ("_0"."b" = $1) ORDER BY "_0"."b" LIMIT 1) AS "_1" LEFT JOIN LATERAL (SELECT 1 AS "x") AS "_2" ON true';
     expect(layoutSql(sql)).toBe(
       [
         'SELECT a',

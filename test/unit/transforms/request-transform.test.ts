@@ -108,7 +108,9 @@ describe('request transforms', () => {
     expect(e.code).toBe('validation-failed');
     expect(e.path).toBe('$.t.body.template');
     expect(e.message).toContain('body.template: Parse Error');
-    expect(e.internal).toEqual([expect.objectContaining({ error_code: 'Parse Error', source_position: expect.objectContaining({ start_line: 1, start_column: 18 }) })]);
+    expect(e.internal).toEqual([
+      expect.objectContaining({ error_code: 'Parse Error', source_position: expect.objectContaining({ start_line: 1, start_column: 18 }) }),
+    ]);
   });
 
   it('an unknown function is refused when the transform is compiled', () => {
@@ -147,12 +149,25 @@ describe('test_webhook_transform and URL templates', () => {
         body: { x: 1 },
         env: { BASE: 'http://h.local' },
         session_variables: { 'X-Engine-User-Id': '3' },
-        request_transform: { version: 2, method: 'GET', url: '{{$base_url}}/{{$body.x}}', request_headers: { add_headers: { 'x-u': '{{getSessionVariable("x-engine-user-id")}}' } } },
+        request_transform: {
+          version: 2,
+          method: 'GET',
+          url: '{{$base_url}}/{{$body.x}}',
+          request_headers: { add_headers: { 'x-u': '{{getSessionVariable("x-engine-user-id")}}' } },
+        },
       },
       '$.args',
       () => undefined,
     );
-    expect(out).toEqual({ body: { x: 1 }, headers: [['content-type', 'application/json'], ['x-u', '3']], method: 'GET', webhook_url: 'http://h.local/hook/1' });
+    expect(out).toEqual({
+      body: { x: 1 },
+      headers: [
+        ['content-type', 'application/json'],
+        ['x-u', '3'],
+      ],
+      method: 'GET',
+      webhook_url: 'http://h.local/hook/1',
+    });
   });
 
   it('an unset environment variable is a clean error', () => {

@@ -165,7 +165,10 @@ function keyColumns(c: ir.OnConflict, cols: readonly string[]): readonly string[
 
 /** `"i".k = "s".k AND ...` over the conflict columns. */
 function keyJoin(keys: readonly string[]): Fragment {
-  return join(keys.map((k) => sql`${columnOf('i', k)} = ${columnOf('s', k)}`), ' AND ');
+  return join(
+    keys.map((k) => sql`${columnOf('i', k)} = ${columnOf('s', k)}`),
+    ' AND ',
+  );
 }
 
 /** `o.__j -> 'key' -> 'data'`. */
@@ -182,18 +185,27 @@ function hasParent(key: string, present: boolean): Fragment {
 /** The input-rows CTEs of `n` and below, owners first. */
 function rowsCtes(n: Node, rows: ir.ParamSource, out: Fragment[]): void {
   if (n.index === 0) {
-    out.push(sql`${ident(rowsCte(n))} AS (SELECT "e"."ord" AS "__ord", NULL::bigint AS "__pord", "e"."value" AS "__j" FROM jsonb_array_elements(${param(rows, 'jsonb')}) WITH ORDINALITY AS "e"("value", "ord"))`);
+    out.push(
+      sql`${ident(rowsCte(n))} AS (SELECT "e"."ord" AS "__ord", NULL::bigint AS "__pord", "e"."value" AS "__j" FROM jsonb_array_elements(${param(rows, 'jsonb')}) WITH ORDINALITY AS "e"("value", "ord"))`,
+    );
   }
   const owner = ident(rowsCte(n));
   for (const { nested, node } of n.parents) {
-    out.push(sql`${ident(rowsCte(node))} AS (SELECT row_number() OVER (ORDER BY "o"."__ord") AS "__ord", "o"."__ord" AS "__pord", ${nestedData('o', nested.key)} AS "__j" FROM ${owner} AS "o" WHERE jsonb_typeof(${nestedData('o', nested.key)}) = 'object')`);
+    out.push(
+      sql`${ident(rowsCte(node))} AS (SELECT row_number() OVER (ORDER BY "o"."__ord") AS "__ord", "o"."__ord" AS "__pord", ${nestedData('o', nested.key)} AS "__j" FROM ${owner} AS "o" WHERE jsonb_typeof(${nestedData('o', nested.key)}) = 'object')`,
+    );
     rowsCtes(node, rows, out);
   }
   for (const { nested, node } of n.children) {
     const data = nestedData('o', nested.key);
     // A one-to-one child (an object relationship with the foreign key on the target) is one object: a list of one.
-    const list = nested.one === true ? sql`CASE WHEN jsonb_typeof(${data}) = 'object' THEN jsonb_build_array(${data}) END` : sql`CASE WHEN jsonb_typeof(${data}) = 'array' THEN ${data} END`;
-    out.push(sql`${ident(rowsCte(node))} AS (SELECT row_number() OVER (ORDER BY "o"."__ord", "e"."ord") AS "__ord", "o"."__ord" AS "__pord", "e"."value" AS "__j" FROM ${owner} AS "o" CROSS JOIN LATERAL jsonb_array_elements(${list}) WITH ORDINALITY AS "e"("value", "ord"))`);
+    const list =
+      nested.one === true
+        ? sql`CASE WHEN jsonb_typeof(${data}) = 'object' THEN jsonb_build_array(${data}) END`
+        : sql`CASE WHEN jsonb_typeof(${data}) = 'array' THEN ${data} END`;
+    out.push(
+      sql`${ident(rowsCte(node))} AS (SELECT row_number() OVER (ORDER BY "o"."__ord", "e"."ord") AS "__ord", "o"."__ord" AS "__pord", "e"."value" AS "__j" FROM ${owner} AS "o" CROSS JOIN LATERAL jsonb_array_elements(${list}) WITH ORDINALITY AS "e"("value", "ord"))`,
+    );
     rowsCtes(node, rows, out);
   }
 }
@@ -218,7 +230,10 @@ function rowRecord(level: ir.InsertLevel, p: ir.InsertPartition): Fragment {
   const j = columnOf('s', '__j');
   const renamed = p.columns.some((c) => c.key !== c.column);
   let json = renamed
-    ? sql`jsonb_build_object(${join(p.columns.map((c) => sql`${stringLiteral(c.column)}, ${j} -> ${stringLiteral(c.key)}`), ', ')})`
+    ? sql`jsonb_build_object(${join(
+        p.columns.map((c) => sql`${stringLiteral(c.column)}, ${j} -> ${stringLiteral(c.key)}`),
+        ', ',
+      )})`
     : j;
   if (level.presets !== null) json = sql`${json} || ${param(level.presets.value, 'jsonb')}`;
   return sql`jsonb_populate_record(NULL::${qualified(level.table.schema, level.table.name)}, ${json})`;
@@ -332,17 +347,32 @@ function insertCtes(n: Node, owner: { node: Node; nested: ir.NestedInsert } | nu
       const src = sourceCte(n, pi);
       const named = cols.map((c, i) => sql`${values[i]!} AS ${ident(c)}`);
       st.ctes.push(
-        seq([sql`${ident(src)} AS ${raw(preassigned ? 'MATERIALIZED ' : '')}(SELECT "s"."__ord", "s"."__pord"`, named.length === 0 ? raw('') : sql`, ${join(named, ', ')}`, sql` FROM ${seq(froms)}`, where, sql`)`]),
+        seq([
+          sql`${ident(src)} AS ${raw(preassigned ? 'MATERIALIZED ' : '')}(SELECT "s"."__ord", "s"."__pord"`,
+          named.length === 0 ? raw('') : sql`, ${join(named, ', ')}`,
+          sql` FROM ${seq(froms)}`,
+          where,
+          sql`)`,
+        ]),
       );
       if (link === 'merge') {
         // MERGE .. RETURNING may name the source row: its input number comes back with the inserted row.
-        const insert = cols.length === 0 ? raw('INSERT DEFAULT VALUES') : sql`INSERT (${join(cols.map(ident), ', ')}) VALUES (${join(cols.map((c) => columnOf('m', c)), ', ')})`;
+        const insert =
+          cols.length === 0
+            ? raw('INSERT DEFAULT VALUES')
+            : sql`INSERT (${join(cols.map(ident), ', ')}) VALUES (${join(
+                cols.map((c) => columnOf('m', c)),
+                ', ',
+              )})`;
         st.ctes.push(
           sql`${ident(name)} AS (MERGE INTO ${table} AS ${ident(target)} USING (SELECT * FROM ${ident(src)} ORDER BY "__ord") AS "m" ON false WHEN NOT MATCHED THEN ${insert} RETURNING "m"."__ord", "m"."__pord", ${ident(target)}.*)`,
         );
       } else {
         st.ctes.push(
-          sql`${ident(name)} AS (INSERT INTO ${table} AS ${ident(target)} (${join(cols.map(ident), ', ')})${raw(overriding ? ' OVERRIDING SYSTEM VALUE' : '')} SELECT ${join(cols.map((c) => columnOf('m', c)), ', ')} FROM ${ident(src)} AS "m" ORDER BY "m"."__ord"${conflict} RETURNING *${returning})`,
+          sql`${ident(name)} AS (INSERT INTO ${table} AS ${ident(target)} (${join(cols.map(ident), ', ')})${raw(overriding ? ' OVERRIDING SYSTEM VALUE' : '')} SELECT ${join(
+            cols.map((c) => columnOf('m', c)),
+            ', ',
+          )} FROM ${ident(src)} AS "m" ORDER BY "m"."__ord"${conflict} RETURNING *${returning})`,
         );
       }
     } else {

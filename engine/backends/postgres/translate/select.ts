@@ -242,12 +242,7 @@ function rowPairs(
 }
 
 /** The JSON object of one row named `alias` (also used for the rows a mutation returns). */
-export function rowJson(
-  fields: readonly ir.Field[],
-  alias: string,
-  aliases: AliasCounter,
-  computed: ReadonlyMap<ir.Field, string> = new Map(),
-): Fragment {
+export function rowJson(fields: readonly ir.Field[], alias: string, aliases: AliasCounter, computed: ReadonlyMap<ir.Field, string> = new Map()): Fragment {
   return jsonObject(rowPairs(fields, alias, aliases, computed, null));
 }
 
@@ -324,10 +319,7 @@ function computedValue(f: ir.ComputedScalarField | ir.ComputedRowsField, row: st
 }
 
 /** Inner projections (`__c<n>`) for the computed fields among `fields`, and the name each got. */
-function computedProjections(
-  fields: readonly ir.Field[],
-  aliases: AliasCounter,
-): { extras: InnerProjection[]; names: Map<ir.Field, string> } {
+function computedProjections(fields: readonly ir.Field[], aliases: AliasCounter): { extras: InnerProjection[]; names: Map<ir.Field, string> } {
   const extras: InnerProjection[] = [];
   const names = new Map<ir.Field, string>();
   for (const f of fields) {
@@ -340,23 +332,12 @@ function computedProjections(
 }
 
 /** A select as a scalar subquery yielding a JSON array (`many`) or object/null (`one`). */
-export function translateSelect(
-  s: ir.Select,
-  correlation: Correlation | null,
-  aliases: AliasCounter,
-  from: Fragment | null = null,
-): Fragment {
+export function translateSelect(s: ir.Select, correlation: Correlation | null, aliases: AliasCounter, from: Fragment | null = null): Fragment {
   return selectQuery(s, correlation, aliases, from, null);
 }
 
 /** The parenthesized query of {@link translateSelect}; its one value is named `column` when given. */
-function selectQuery(
-  s: ir.Select,
-  correlation: Correlation | null,
-  aliases: AliasCounter,
-  from: Fragment | null,
-  column: string | null,
-): Fragment {
+function selectQuery(s: ir.Select, correlation: Correlation | null, aliases: AliasCounter, from: Fragment | null, column: string | null): Fragment {
   const needed = columnsRead(s.fields, []);
   const { extras, names } = computedProjections(s.fields, aliases);
   const src = translateRowSource(s.from, needed, correlation, aliases, extras, from, s.cardinality === 'one');
@@ -373,7 +354,9 @@ function selectQuery(
 }
 
 /** An aggregate's answer before it becomes JSON: values and objects of them, keys in selection order. */
-type AggregateTree = { readonly kind: 'value'; readonly value: Fragment } | { readonly kind: 'object'; readonly pairs: ReadonlyArray<{ readonly key: string; readonly node: AggregateTree }> };
+type AggregateTree =
+  | { readonly kind: 'value'; readonly value: Fragment }
+  | { readonly kind: 'object'; readonly pairs: ReadonlyArray<{ readonly key: string; readonly node: AggregateTree }> };
 
 const leaf = (value: Fragment): AggregateTree => ({ kind: 'value', value });
 
@@ -464,16 +447,15 @@ function splitCapped(s: ir.AggregateSelect, correlation: Correlation | null, ali
   const counted = translateAggregate({ from: uncapped, fields: s.fields.filter((f) => f.kind !== 'nodes') }, correlation, aliases);
   const read = translateAggregate({ from: s.from, fields: s.fields.filter((f) => f.kind === 'nodes') }, correlation, aliases);
   const both = aliases.fresh();
-  const pairs = s.fields.map((f) => ({ key: f.alias, value: sql`${columnOf(both, f.kind === 'nodes' ? 'n' : 'a')} -> ${param({ kind: 'const', value: f.alias }, 'text')}` }));
+  const pairs = s.fields.map((f) => ({
+    key: f.alias,
+    value: sql`${columnOf(both, f.kind === 'nodes' ? 'n' : 'a')} -> ${param({ kind: 'const', value: f.alias }, 'text')}`,
+  }));
   return sql`(SELECT ${jsonObject(pairs)} FROM (SELECT ${counted} AS "a", ${read} AS "n") AS ${ident(both)})`;
 }
 
 /** An aggregate select as a scalar subquery yielding one JSON object. */
-export function translateAggregate(
-  s: ir.AggregateSelect,
-  correlation: Correlation | null,
-  aliases: AliasCounter,
-): Fragment {
+export function translateAggregate(s: ir.AggregateSelect, correlation: Correlation | null, aliases: AliasCounter): Fragment {
   const split = splitCapped(s, correlation, aliases);
   if (split !== null) return split;
   const needed: string[] = [];

@@ -28,7 +28,12 @@ export interface TranslatedWrite {
 /** A JSON object keyed by GraphQL names, made a row of the table (keys renamed to column names when they differ). */
 function record(table: ir.QualifiedName, json: Fragment, columns: readonly ir.InputColumn[]): Fragment {
   const renamed = columns.some((c) => c.key !== c.column);
-  const body = renamed ? sql`jsonb_build_object(${join(columns.map((c) => sql`${stringLiteral(c.column)}, ${json} -> ${stringLiteral(c.key)}`), ', ')})` : json;
+  const body = renamed
+    ? sql`jsonb_build_object(${join(
+        columns.map((c) => sql`${stringLiteral(c.column)}, ${json} -> ${stringLiteral(c.key)}`),
+        ', ',
+      )})`
+    : json;
   return sql`jsonb_populate_record(NULL::${qualified(table.schema, table.name)}, ${body})`;
 }
 

@@ -135,7 +135,11 @@ export function ApiExplorer() {
     (): Fetcher => (params, opts) => {
       const p = params as GraphiqlParams;
       if (isSubscription(p.query, p.operationName)) {
-        return ws.iterate({ query: p.query, ...(p.operationName ? { operationName: p.operationName } : {}), ...(p.variables ? { variables: p.variables } : {}) }) as unknown as ReturnType<Fetcher>;
+        return ws.iterate({
+          query: p.query,
+          ...(p.operationName ? { operationName: p.operationName } : {}),
+          ...(p.variables ? { variables: p.variables } : {}),
+        }) as unknown as ReturnType<Fetcher>;
       }
       return fetch(apiUrl('v1/graphql'), {
         method: 'POST',
@@ -163,9 +167,24 @@ export function ApiExplorer() {
           <legend>Session variables</legend>
           {rows.map((r, i) => (
             <div key={i} className="row">
-              <input aria-label={`Session variable ${i + 1} name`} value={r.key} placeholder="x-engine-user-id" onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))} />
-              <input aria-label={`Session variable ${i + 1} value`} value={r.value} placeholder="value" onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} />
-              <button type="button" className="btn small" aria-label={`Remove session variable ${i + 1}`} onClick={() => setRows(rows.filter((_, j) => j !== i))}>
+              <input
+                aria-label={`Session variable ${i + 1} name`}
+                value={r.key}
+                placeholder="x-engine-user-id"
+                onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))}
+              />
+              <input
+                aria-label={`Session variable ${i + 1} value`}
+                value={r.value}
+                placeholder="value"
+                onChange={(e) => setRows(rows.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
+              />
+              <button
+                type="button"
+                className="btn small"
+                aria-label={`Remove session variable ${i + 1}`}
+                onClick={() => setRows(rows.filter((_, j) => j !== i))}
+              >
                 ×
               </button>
             </div>

@@ -91,7 +91,11 @@ export function Data({ params }: { params: URLSearchParams }) {
         {view === 'table' && entry !== undefined && dbTable !== undefined && db !== null && sourceEntry !== undefined && (
           <TableView source={sourceEntry} entry={entry} dbTable={dbTable} db={db} tab={params.get('tab') ?? 'rows'} onChange={afterChange} />
         )}
-        {view === 'table' && metadata !== null && entry === undefined && <p>The table {table} is not tracked in source {source}.</p>}
+        {view === 'table' && metadata !== null && entry === undefined && (
+          <p>
+            The table {table} is not tracked in source {source}.
+          </p>
+        )}
       </div>
     </div>
   );
@@ -104,11 +108,15 @@ function SchemaOverview({ source, db, onChange }: { source: SourceEntry; db: DbI
   const trackedFunctions = new Set((source.functions ?? []).map((f) => tableKey(f.function)));
   const suggestions = suggestRelationships(db, source);
   const track = (tables: DbTable[]) =>
-    run(`Tracking ${tables.length === 1 ? `${tables[0]!.schema}.${tables[0]!.name}` : `${tables.length} tables`}…`, `Tracked ${tables.map((t) => `${t.schema}.${t.name}`).join(', ')}`, async () => {
-      const calls = tables.map((t) => ({ type: 'pg_track_table', args: { source: source.name, table: { schema: t.schema, name: t.name } } }));
-      await (calls.length === 1 ? callMetadata(calls[0]!.type, calls[0]!.args) : callMetadata('bulk', calls));
-      await onChange();
-    });
+    run(
+      `Tracking ${tables.length === 1 ? `${tables[0]!.schema}.${tables[0]!.name}` : `${tables.length} tables`}…`,
+      `Tracked ${tables.map((t) => `${t.schema}.${t.name}`).join(', ')}`,
+      async () => {
+        const calls = tables.map((t) => ({ type: 'pg_track_table', args: { source: source.name, table: { schema: t.schema, name: t.name } } }));
+        await (calls.length === 1 ? callMetadata(calls[0]!.type, calls[0]!.args) : callMetadata('bulk', calls));
+        await onChange();
+      },
+    );
   return (
     <section aria-labelledby="schema-heading">
       <h1 id="schema-heading">Source {source.name}</h1>
@@ -192,7 +200,10 @@ function SchemaOverview({ source, db, onChange }: { source: SourceEntry; db: DbI
                       aria-label={`${isTracked ? 'Untrack' : 'Track'} function ${key}`}
                       onClick={() =>
                         void run(`${isTracked ? 'Untracking' : 'Tracking'} ${key}…`, `${isTracked ? 'Untracked' : 'Tracked'} function ${key}`, async () => {
-                          await callMetadata(isTracked ? 'pg_untrack_function' : 'pg_track_function', { source: source.name, function: { schema: f.schema, name: f.name } });
+                          await callMetadata(isTracked ? 'pg_untrack_function' : 'pg_track_function', {
+                            source: source.name,
+                            function: { schema: f.schema, name: f.name },
+                          });
                           await onChange();
                         })
                       }
@@ -244,7 +255,11 @@ function SuggestionList({
               <td>{s.kind}</td>
               <td>{s.describe}</td>
               <td>
-                <input aria-label={`Name of the ${s.kind} relationship on ${tableKey(s.table)} (${s.describe})`} value={name} onChange={(e) => setNames({ ...names, [id]: e.target.value })} />
+                <input
+                  aria-label={`Name of the ${s.kind} relationship on ${tableKey(s.table)} (${s.describe})`}
+                  value={name}
+                  onChange={(e) => setNames({ ...names, [id]: e.target.value })}
+                />
               </td>
               <td>
                 <button
@@ -269,7 +284,21 @@ function SuggestionList({
   );
 }
 
-function TableView({ source, entry, dbTable, db, tab, onChange }: { source: SourceEntry; entry: TableEntry; dbTable: DbTable; db: DbInfo; tab: string; onChange: () => Promise<void> }) {
+function TableView({
+  source,
+  entry,
+  dbTable,
+  db,
+  tab,
+  onChange,
+}: {
+  source: SourceEntry;
+  entry: TableEntry;
+  dbTable: DbTable;
+  db: DbInfo;
+  tab: string;
+  onChange: () => Promise<void>;
+}) {
   const key = tableKey(entry.table);
   const [status, run] = useAction();
   const tabs = [
@@ -277,7 +306,10 @@ function TableView({ source, entry, dbTable, db, tab, onChange }: { source: Sour
     { id: 'relationships', title: 'Relationships' },
   ];
   const suggestions = suggestRelationships(db, source).filter((s) => tableKey(s.table) === key);
-  const rels = [...(entry.object_relationships ?? []).map((r) => ({ ...r, kind: 'object' })), ...(entry.array_relationships ?? []).map((r) => ({ ...r, kind: 'array' }))];
+  const rels = [
+    ...(entry.object_relationships ?? []).map((r) => ({ ...r, kind: 'object' })),
+    ...(entry.array_relationships ?? []).map((r) => ({ ...r, kind: 'array' })),
+  ];
   return (
     <section aria-labelledby="table-heading">
       <h1 id="table-heading">

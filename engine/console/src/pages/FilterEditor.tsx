@@ -48,12 +48,32 @@ function valueOf(column: DbColumn | undefined, op: string, text: string): unknow
 }
 
 function fromConds(conds: Cond[], columns: readonly DbColumn[]): unknown {
-  const parts = conds.map((c) => ({ [c.column]: { [c.op]: valueOf(columns.find((x) => x.name === c.column), c.op, c.value) } }));
+  const parts = conds.map((c) => ({
+    [c.column]: {
+      [c.op]: valueOf(
+        columns.find((x) => x.name === c.column),
+        c.op,
+        c.value,
+      ),
+    },
+  }));
   if (parts.length === 0) return {};
   return parts.length === 1 ? parts[0] : { _and: parts };
 }
 
-export function FilterEditor({ id, label, value, onChange, columns }: { id: string; label: string; value: string; onChange: (json: string) => void; columns: readonly DbColumn[] }) {
+export function FilterEditor({
+  id,
+  label,
+  value,
+  onChange,
+  columns,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (json: string) => void;
+  columns: readonly DbColumn[];
+}) {
   const [mode, setMode] = useState<'builder' | 'json'>('builder');
   let parsed: unknown;
   let parseError: string | null = null;
@@ -86,14 +106,22 @@ export function FilterEditor({ id, label, value, onChange, columns }: { id: stri
             {conds.length === 0 && <p className="muted">No condition: every row.</p>}
             {conds.map((c, i) => (
               <div className="row" key={i}>
-                <select aria-label={`${label} condition ${i + 1} column`} value={c.column} onChange={(e) => setConds(conds.map((x, j) => (j === i ? { ...x, column: e.target.value } : x)))}>
+                <select
+                  aria-label={`${label} condition ${i + 1} column`}
+                  value={c.column}
+                  onChange={(e) => setConds(conds.map((x, j) => (j === i ? { ...x, column: e.target.value } : x)))}
+                >
                   {columns.map((col) => (
                     <option key={col.name} value={col.name}>
                       {col.name}
                     </option>
                   ))}
                 </select>
-                <select aria-label={`${label} condition ${i + 1} operator`} value={c.op} onChange={(e) => setConds(conds.map((x, j) => (j === i ? { ...x, op: e.target.value } : x)))}>
+                <select
+                  aria-label={`${label} condition ${i + 1} operator`}
+                  value={c.op}
+                  onChange={(e) => setConds(conds.map((x, j) => (j === i ? { ...x, op: e.target.value } : x)))}
+                >
                   {OPS.map((op) => (
                     <option key={op} value={op}>
                       {op}
@@ -106,7 +134,12 @@ export function FilterEditor({ id, label, value, onChange, columns }: { id: stri
                   placeholder="value or X-Engine-User-Id"
                   onChange={(e) => setConds(conds.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
                 />
-                <button type="button" className="btn small" aria-label={`Remove ${label} condition ${i + 1}`} onClick={() => setConds(conds.filter((_, j) => j !== i))}>
+                <button
+                  type="button"
+                  className="btn small"
+                  aria-label={`Remove ${label} condition ${i + 1}`}
+                  onClick={() => setConds(conds.filter((_, j) => j !== i))}
+                >
                   ×
                 </button>
               </div>
@@ -118,7 +151,14 @@ export function FilterEditor({ id, label, value, onChange, columns }: { id: stri
         ))}
       <div className="field">
         <label htmlFor={`${id}-json`}>{label} (JSON)</label>
-        <textarea id={`${id}-json`} rows={mode === 'json' ? 8 : 3} value={value} readOnly={mode !== 'json'} spellCheck={false} onChange={(e) => onChange(e.target.value)} />
+        <textarea
+          id={`${id}-json`}
+          rows={mode === 'json' ? 8 : 3}
+          value={value}
+          readOnly={mode !== 'json'}
+          spellCheck={false}
+          onChange={(e) => onChange(e.target.value)}
+        />
         {parseError !== null && (
           <span className="error" role="alert">
             Not JSON: {parseError}

@@ -63,7 +63,10 @@ export function Permissions({ params }: { params: URLSearchParams }) {
         <ul aria-label="Tables">
           {(sourceEntry?.tables ?? []).map((t) => (
             <li key={tableKey(t.table)}>
-              <a href={`#/permissions?${new URLSearchParams({ source, table: tableKey(t.table) }).toString()}`} aria-current={table === tableKey(t.table) ? 'page' : undefined}>
+              <a
+                href={`#/permissions?${new URLSearchParams({ source, table: tableKey(t.table) }).toString()}`}
+                aria-current={table === tableKey(t.table) ? 'page' : undefined}
+              >
                 {tableKey(t.table)}
               </a>
             </li>
@@ -76,7 +79,9 @@ export function Permissions({ params }: { params: URLSearchParams }) {
             {dbError}
           </p>
         )}
-        {entry !== undefined && dbTable !== undefined && sourceEntry !== undefined && <TablePermissions key={tableKey(entry.table)} source={sourceEntry} entry={entry} dbTable={dbTable} onChange={refresh} />}
+        {entry !== undefined && dbTable !== undefined && sourceEntry !== undefined && (
+          <TablePermissions key={tableKey(entry.table)} source={sourceEntry} entry={entry} dbTable={dbTable} onChange={refresh} />
+        )}
         {sourceEntry !== undefined && sourceEntry.tables.length === 0 && <p>No table is tracked in source {source}: track one on the Data page.</p>}
         <InheritedRoles />
       </div>
@@ -120,7 +125,13 @@ function TablePermissions({ source, entry, dbTable, onChange }: { source: Source
                 const isOpen = open?.role === role && open.op === op;
                 return (
                   <td key={op}>
-                    <button type="button" className={`btn small${isOpen ? ' primary' : ''}`} aria-label={`${op} permission of ${role}: ${s}`} aria-expanded={isOpen} onClick={() => setOpen(isOpen ? null : { role, op })}>
+                    <button
+                      type="button"
+                      className={`btn small${isOpen ? ' primary' : ''}`}
+                      aria-label={`${op} permission of ${role}: ${s}`}
+                      aria-expanded={isOpen}
+                      onClick={() => setOpen(isOpen ? null : { role, op })}
+                    >
                       {MARK[s]}
                     </button>
                   </td>
@@ -166,10 +177,34 @@ interface Preset {
   value: string;
 }
 
-function PermissionEditor({ source, entry, dbTable, role, op, onSaved, onClose }: { source: string; entry: TableEntry; dbTable: DbTable; role: string; op: Operation; onSaved: () => Promise<void>; onClose: () => void }) {
+function PermissionEditor({
+  source,
+  entry,
+  dbTable,
+  role,
+  op,
+  onSaved,
+  onClose,
+}: {
+  source: string;
+  entry: TableEntry;
+  dbTable: DbTable;
+  role: string;
+  op: Operation;
+  onSaved: () => Promise<void>;
+  onClose: () => void;
+}) {
   const key = tableKey(entry.table);
   const existing = permissionOf(entry, role, op)?.permission as
-    | { filter?: unknown; check?: unknown; columns?: string[] | '*'; limit?: number; allow_aggregations?: boolean; set?: Record<string, unknown>; backend_only?: boolean }
+    | {
+        filter?: unknown;
+        check?: unknown;
+        columns?: string[] | '*';
+        limit?: number;
+        allow_aggregations?: boolean;
+        set?: Record<string, unknown>;
+        backend_only?: boolean;
+      }
     | undefined;
   const allColumns = dbTable.columns.map((c) => c.name);
   const [filter, setFilter] = useState(JSON.stringify(existing?.filter ?? {}));
@@ -209,7 +244,19 @@ function PermissionEditor({ source, entry, dbTable, role, op, onSaved, onClose }
       p['allow_aggregations'] = aggregations;
     }
     if (hasPresets && presets.length > 0) {
-      p['set'] = Object.fromEntries(presets.filter((x) => x.column !== '').map((x) => [x.column, /^x-engine-/i.test(x.value) ? x.value : coerce(dbTable.columns.find((c) => c.name === x.column), x.value)]));
+      p['set'] = Object.fromEntries(
+        presets
+          .filter((x) => x.column !== '')
+          .map((x) => [
+            x.column,
+            /^x-engine-/i.test(x.value)
+              ? x.value
+              : coerce(
+                  dbTable.columns.find((c) => c.name === x.column),
+                  x.value,
+                ),
+          ]),
+      );
     }
     if (op !== 'select') p['backend_only'] = backendOnly;
     return p;
@@ -236,7 +283,15 @@ function PermissionEditor({ source, entry, dbTable, role, op, onSaved, onClose }
         {op} permission of <em>{role}</em> on {key}
       </h2>
       {hasFilter && <FilterEditor id="perm-filter" label="Row filter" value={filter} onChange={setFilter} columns={dbTable.columns} />}
-      {hasCheck && <FilterEditor id="perm-check" label={op === 'insert' ? 'Row check' : 'Check after update'} value={check} onChange={setCheck} columns={dbTable.columns} />}
+      {hasCheck && (
+        <FilterEditor
+          id="perm-check"
+          label={op === 'insert' ? 'Row check' : 'Check after update'}
+          value={check}
+          onChange={setCheck}
+          columns={dbTable.columns}
+        />
+      )}
       {hasColumns && (
         <fieldset>
           <legend>Columns</legend>
@@ -248,7 +303,12 @@ function PermissionEditor({ source, entry, dbTable, role, op, onSaved, onClose }
           <div className="columns-list">
             {allColumns.map((c) => (
               <label key={c}>
-                <input type="checkbox" checked={columns.includes(c)} onChange={(e) => setColumns(e.target.checked ? allColumns.filter((x) => x === c || columns.includes(x)) : columns.filter((x) => x !== c))} /> {c}
+                <input
+                  type="checkbox"
+                  checked={columns.includes(c)}
+                  onChange={(e) => setColumns(e.target.checked ? allColumns.filter((x) => x === c || columns.includes(x)) : columns.filter((x) => x !== c))}
+                />{' '}
+                {c}
               </label>
             ))}
           </div>
@@ -271,14 +331,23 @@ function PermissionEditor({ source, entry, dbTable, role, op, onSaved, onClose }
           <legend>Column presets</legend>
           {presets.map((p, i) => (
             <div className="row" key={i}>
-              <select aria-label={`Preset ${i + 1} column`} value={p.column} onChange={(e) => setPresets(presets.map((x, j) => (j === i ? { ...x, column: e.target.value } : x)))}>
+              <select
+                aria-label={`Preset ${i + 1} column`}
+                value={p.column}
+                onChange={(e) => setPresets(presets.map((x, j) => (j === i ? { ...x, column: e.target.value } : x)))}
+              >
                 {allColumns.map((c) => (
                   <option key={c} value={c}>
                     {c}
                   </option>
                 ))}
               </select>
-              <input aria-label={`Preset ${i + 1} value`} value={p.value} placeholder="value or X-Engine-User-Id" onChange={(e) => setPresets(presets.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} />
+              <input
+                aria-label={`Preset ${i + 1} value`}
+                value={p.value}
+                placeholder="value or X-Engine-User-Id"
+                onChange={(e) => setPresets(presets.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
+              />
               <button type="button" className="btn small" aria-label={`Remove preset ${i + 1}`} onClick={() => setPresets(presets.filter((_, j) => j !== i))}>
                 ×
               </button>
@@ -291,7 +360,8 @@ function PermissionEditor({ source, entry, dbTable, role, op, onSaved, onClose }
       )}
       {op !== 'select' && (
         <label className="row">
-          <input type="checkbox" checked={backendOnly} onChange={(e) => setBackendOnly(e.target.checked)} /> Backend only (only requests with <code>x-engine-use-backend-only-permissions: true</code> and the admin secret)
+          <input type="checkbox" checked={backendOnly} onChange={(e) => setBackendOnly(e.target.checked)} /> Backend only (only requests with{' '}
+          <code>x-engine-use-backend-only-permissions: true</code> and the admin secret)
         </label>
       )}
       <Status value={status} />
@@ -386,4 +456,3 @@ function InheritedRoles() {
     </section>
   );
 }
-

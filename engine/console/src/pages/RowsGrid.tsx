@@ -100,10 +100,13 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
     }
     void run(`Saving row ${index + 1}…`, `Saved row ${index + 1}`, async () => {
       if (Object.keys(set).length > 0) {
-        await graphql(`mutation Update($where: ${names.type}_bool_exp!, $set: ${names.type}_set_input) { ${names.update}(where: $where, _set: $set) { affected_rows } }`, {
-          where: pkWhere(row),
-          set,
-        });
+        await graphql(
+          `mutation Update($where: ${names.type}_bool_exp!, $set: ${names.type}_set_input) { ${names.update}(where: $where, _set: $set) { affected_rows } }`,
+          {
+            where: pkWhere(row),
+            set,
+          },
+        );
       }
       setEditing(null);
       await load();
@@ -127,7 +130,9 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
       if (text !== '') object[c.name] = coerce(c, text);
     }
     void run('Inserting…', 'Inserted a row', async () => {
-      await graphql(`mutation Insert($objects: [${names.type}_insert_input!]!) { ${names.insert}(objects: $objects) { affected_rows } }`, { objects: [object] });
+      await graphql(`mutation Insert($objects: [${names.type}_insert_input!]!) { ${names.insert}(objects: $objects) { affected_rows } }`, {
+        objects: [object],
+      });
       setInserting(null);
       await load();
     });
@@ -144,28 +149,49 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
         <legend>Filter rows</legend>
         {draftFilters.map((f, i) => (
           <div className="row" key={i}>
-            <select aria-label={`Filter ${i + 1} column`} value={f.column} onChange={(e) => setDraftFilters(draftFilters.map((x, j) => (j === i ? { ...x, column: e.target.value } : x)))}>
+            <select
+              aria-label={`Filter ${i + 1} column`}
+              value={f.column}
+              onChange={(e) => setDraftFilters(draftFilters.map((x, j) => (j === i ? { ...x, column: e.target.value } : x)))}
+            >
               {columns.map((c) => (
                 <option key={c.name} value={c.name}>
                   {c.name}
                 </option>
               ))}
             </select>
-            <select aria-label={`Filter ${i + 1} operator`} value={f.op} onChange={(e) => setDraftFilters(draftFilters.map((x, j) => (j === i ? { ...x, op: e.target.value } : x)))}>
+            <select
+              aria-label={`Filter ${i + 1} operator`}
+              value={f.op}
+              onChange={(e) => setDraftFilters(draftFilters.map((x, j) => (j === i ? { ...x, op: e.target.value } : x)))}
+            >
               {OPS.map(([op, label]) => (
                 <option key={op} value={op}>
                   {label}
                 </option>
               ))}
             </select>
-            <input aria-label={`Filter ${i + 1} value`} value={f.value} onChange={(e) => setDraftFilters(draftFilters.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} />
-            <button type="button" className="btn small" aria-label={`Remove filter ${i + 1}`} onClick={() => setDraftFilters(draftFilters.filter((_, j) => j !== i))}>
+            <input
+              aria-label={`Filter ${i + 1} value`}
+              value={f.value}
+              onChange={(e) => setDraftFilters(draftFilters.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
+            />
+            <button
+              type="button"
+              className="btn small"
+              aria-label={`Remove filter ${i + 1}`}
+              onClick={() => setDraftFilters(draftFilters.filter((_, j) => j !== i))}
+            >
               ×
             </button>
           </div>
         ))}
         <div className="row">
-          <button type="button" className="btn small" onClick={() => setDraftFilters([...draftFilters, { column: columns[0]?.name ?? '', op: '_eq', value: '' }])}>
+          <button
+            type="button"
+            className="btn small"
+            onClick={() => setDraftFilters([...draftFilters, { column: columns[0]?.name ?? '', op: '_eq', value: '' }])}
+          >
             Add filter
           </button>
           <button
@@ -198,9 +224,19 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
           {columns.map((c) => (
             <div className="field" key={c.name}>
               <label htmlFor={`insert-${c.name}`}>
-                {c.name} <span className="muted">({c.type}{c.default !== null ? ', has a default' : ''}{c.nullable ? ', nullable' : ''})</span>
+                {c.name}{' '}
+                <span className="muted">
+                  ({c.type}
+                  {c.default !== null ? ', has a default' : ''}
+                  {c.nullable ? ', nullable' : ''})
+                </span>
               </label>
-              <input id={`insert-${c.name}`} value={inserting[c.name] ?? ''} placeholder={c.default !== null ? 'default' : ''} onChange={(e) => setInserting({ ...inserting, [c.name]: e.target.value })} />
+              <input
+                id={`insert-${c.name}`}
+                value={inserting[c.name] ?? ''}
+                placeholder={c.default !== null ? 'default' : ''}
+                onChange={(e) => setInserting({ ...inserting, [c.name]: e.target.value })}
+              />
             </div>
           ))}
           <button type="submit" className="btn primary">
@@ -228,7 +264,11 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
               {columns.map((c) =>
                 editing?.index === i ? (
                   <td key={c.name}>
-                    <input aria-label={`${c.name} of row ${i + 1}`} value={editing.values[c.name] ?? ''} onChange={(e) => setEditing({ index: i, values: { ...editing.values, [c.name]: e.target.value } })} />
+                    <input
+                      aria-label={`${c.name} of row ${i + 1}`}
+                      value={editing.values[c.name] ?? ''}
+                      onChange={(e) => setEditing({ index: i, values: { ...editing.values, [c.name]: e.target.value } })}
+                    />
                   </td>
                 ) : (
                   <td key={c.name} className={row[c.name] === null ? 'null' : undefined}>
@@ -263,7 +303,9 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
                       type="button"
                       className="btn small"
                       aria-label={`Edit row ${i + 1}`}
-                      onClick={() => setEditing({ index: i, values: Object.fromEntries(columns.map((c) => [c.name, row[c.name] === null ? '' : display(row[c.name])])) })}
+                      onClick={() =>
+                        setEditing({ index: i, values: Object.fromEntries(columns.map((c) => [c.name, row[c.name] === null ? '' : display(row[c.name])])) })
+                      }
                     >
                       Edit
                     </button>{' '}
@@ -281,9 +323,7 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
         <button type="button" className="btn small" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - limit))}>
           Previous page
         </button>
-        <span aria-live="polite">
-          {count === null ? '' : count === 0 ? 'No rows' : `Rows ${offset + 1}–${Math.min(offset + limit, count)} of ${count}`}
-        </span>
+        <span aria-live="polite">{count === null ? '' : count === 0 ? 'No rows' : `Rows ${offset + 1}–${Math.min(offset + limit, count)} of ${count}`}</span>
         <button type="button" className="btn small" disabled={count === null || offset + limit >= count} onClick={() => setOffset(offset + limit)}>
           Next page
         </button>

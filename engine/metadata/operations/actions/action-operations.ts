@@ -43,7 +43,11 @@ const definitionSchema = {
     type: { enum: ['query', 'mutation'] },
     arguments: {
       type: ['array', 'null'],
-      items: { type: 'object', required: ['name', 'type'], properties: { name: { type: 'string' }, type: { type: 'string' }, description: { type: ['string', 'null'] } } },
+      items: {
+        type: 'object',
+        required: ['name', 'type'],
+        properties: { name: { type: 'string' }, type: { type: 'string' }, description: { type: ['string', 'null'] } },
+      },
     },
     output_type: { type: 'string' },
     handler: { type: 'string' },
@@ -142,11 +146,17 @@ export const createActionPermission = defineOperation<PermissionArgs>({
     type: 'object',
     required: ['action', 'role'],
     additionalProperties: false,
-    properties: { action: { type: 'string' }, role: { type: 'string', minLength: 1 }, comment: { type: ['string', 'null'] }, definition: { type: ['object', 'null'] } },
+    properties: {
+      action: { type: 'string' },
+      role: { type: 'string', minLength: 1 },
+      comment: { type: ['string', 'null'] },
+      definition: { type: ['object', 'null'] },
+    },
   },
   async run(ctx, args, call) {
     const a = requireAction(ctx, args.action, call, 'action');
-    if (args.role === 'admin') throw new EngineError(ErrorCode.BadRequest, 'the admin role may run every action; no permission is needed', { path: argPath(call, 'role') });
+    if (args.role === 'admin')
+      throw new EngineError(ErrorCode.BadRequest, 'the admin role may run every action; no permission is needed', { path: argPath(call, 'role') });
     const perms = (a['permissions'] ?? []) as Loose[];
     if (perms.some((p) => p['role'] === args.role)) {
       throw new EngineError(ErrorCode.AlreadyExists, `permission for role "${args.role}" is already defined on action "${args.action}"`, {

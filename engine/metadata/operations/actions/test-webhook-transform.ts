@@ -16,10 +16,7 @@ export const testWebhookTransformOp = defineOperation<TestWebhookTransformArgs>(
     additionalProperties: false,
     properties: {
       webhook_url: {
-        oneOf: [
-          { type: 'string' },
-          { type: 'object', required: ['from_env'], additionalProperties: false, properties: { from_env: { type: 'string' } } },
-        ],
+        oneOf: [{ type: 'string' }, { type: 'object', required: ['from_env'], additionalProperties: false, properties: { from_env: { type: 'string' } } }],
       },
       body: {},
       request_transform: { type: 'object' },

@@ -65,11 +65,9 @@ export const dropFunctionPermission = defineOperation<FunctionPermissionArgs>({
     const fn = parseTableName(args.function);
     const entry = requireTrackedFunction(ctx, source, fn, call);
     if (!(entry.permissions ?? []).some((p) => p.role === args.role)) {
-      throw new EngineError(
-        ErrorCode.NotExists,
-        `permission of role "${args.role}" does not exist for function "${formatTableName(fn)}"`,
-        { path: argPath(call, 'role') },
-      );
+      throw new EngineError(ErrorCode.NotExists, `permission of role "${args.role}" does not exist for function "${formatTableName(fn)}"`, {
+        path: argPath(call, 'role'),
+      });
     }
     const doc = updateFunction(ctx.state.doc, source, fn, (f) => ({
       ...f,

@@ -8,13 +8,7 @@
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation, requireSource } from '../../define.ts';
-import {
-  formatTableName,
-  parseTableName,
-  type FunctionConfiguration,
-  type FunctionMetadata,
-  type TableNameInput,
-} from '../../document.ts';
+import { formatTableName, parseTableName, type FunctionConfiguration, type FunctionMetadata, type TableNameInput } from '../../document.ts';
 import { findFunction, findTable, updateSource } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { legacyFunctionArgs, trackFunctionArgs } from './function-args.ts';

@@ -40,8 +40,7 @@ function upgradeOldFormat(raw: Loose, ctx: RunContext): Loose {
   const { tables, functions, version: _v, ...rest } = raw;
   const current = findSource(ctx.state.doc, 'default');
   const configuration: SourceMetadata['configuration'] | undefined =
-    current?.configuration ??
-    (ctx.defaultDatabaseUrl === null ? undefined : { connection_info: { database_url: ctx.defaultDatabaseUrl } });
+    current?.configuration ?? (ctx.defaultDatabaseUrl === null ? undefined : { connection_info: { database_url: ctx.defaultDatabaseUrl } });
   const sources = configuration === undefined ? [] : [{ name: 'default', kind: 'postgres', tables: tables ?? [], functions: functions ?? [], configuration }];
   return { ...rest, version: 3, sources };
 }

@@ -36,11 +36,9 @@ function createPermission(kind: PermissionKind): Operation {
         });
       }
       if (hasPermission(entry, kind, args.role)) {
-        throw new EngineError(
-          ErrorCode.AlreadyExists,
-          `${kind} permission already defined on table "${formatTableName(table)}" with role "${args.role}"`,
-          { path: argPath(call) },
-        );
+        throw new EngineError(ErrorCode.AlreadyExists, `${kind} permission already defined on table "${formatTableName(table)}" with role "${args.role}"`, {
+          path: argPath(call),
+        });
       }
       const perm = { role: args.role, permission: args.permission, ...(args.comment == null ? {} : { comment: args.comment }) };
       const key = permissionListKey(kind);

@@ -65,9 +65,7 @@ export function hasPermission(entry: TableMetadata, kind: PermissionKind, role: 
 /** `not-exists` at `$.args.role` unless `role` has a `kind` permission on `entry`. */
 export function requirePermission(entry: TableMetadata, kind: PermissionKind, role: string, call: MetadataCall): void {
   if (hasPermission(entry, kind, role)) return;
-  throw new EngineError(
-    ErrorCode.NotExists,
-    `${kind} permission for role "${role}" does not exist on table "${formatTableName(entry.table)}"`,
-    { path: argPath(call, 'role') },
-  );
+  throw new EngineError(ErrorCode.NotExists, `${kind} permission for role "${role}" does not exist on table "${formatTableName(entry.table)}"`, {
+    path: argPath(call, 'role'),
+  });
 }

@@ -21,7 +21,9 @@ export const addCollectionToAllowlist = defineOperation<{ collection: string; sc
   schema: { type: 'object', required: ['collection'], properties: { collection: nameSchema, scope: allowlistScopeSchema }, additionalProperties: false },
   legacyArgs(raw, call) {
     if (typeof raw === 'object' && raw !== null && 'scope' in raw) {
-      throw new EngineError(ErrorCode.ParseFailed, 'the legacy add_collection_to_allowlist takes only "collection"; use /v1/metadata for a scope', { path: argPath(call, 'scope') });
+      throw new EngineError(ErrorCode.ParseFailed, 'the legacy add_collection_to_allowlist takes only "collection"; use /v1/metadata for a scope', {
+        path: argPath(call, 'scope'),
+      });
     }
     return raw;
   },
@@ -30,7 +32,11 @@ export const addCollectionToAllowlist = defineOperation<{ collection: string; sc
     requireCollection(doc, args.collection, call, 'collection');
     if (doc.allowlist.some((a) => a.collection === args.collection)) return { response: SUCCESS };
     const entry: AllowlistEntry = { collection: args.collection, scope: normalizeScope(args.scope) };
-    await ctx.commitEdit({ doc: { ...doc, allowlist: [...doc.allowlist, entry] }, touched: [{ kind: 'allowlist', collection: args.collection }], path: argPath(call) });
+    await ctx.commitEdit({
+      doc: { ...doc, allowlist: [...doc.allowlist, entry] },
+      touched: [{ kind: 'allowlist', collection: args.collection }],
+      path: argPath(call),
+    });
     return { response: SUCCESS };
   },
 });
@@ -38,7 +44,12 @@ export const addCollectionToAllowlist = defineOperation<{ collection: string; sc
 /** `update_scope_of_collection_in_allowlist`: the same as dropping the entry and adding it with the new scope. */
 export const updateScopeOfCollectionInAllowlist = defineOperation<{ collection: string; scope: AllowlistScope }>({
   mutates: true,
-  schema: { type: 'object', required: ['collection', 'scope'], properties: { collection: nameSchema, scope: allowlistScopeSchema }, additionalProperties: false },
+  schema: {
+    type: 'object',
+    required: ['collection', 'scope'],
+    properties: { collection: nameSchema, scope: allowlistScopeSchema },
+    additionalProperties: false,
+  },
   async run(ctx, args, call) {
     const doc = ctx.state.doc;
     requireEntry(doc.allowlist, args.collection, argPath(call, 'collection'));

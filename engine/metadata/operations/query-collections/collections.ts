@@ -54,7 +54,9 @@ export const createQueryCollection = defineOperation<CreateArgs>({
     const seen = new Set<string>();
     args.definition.queries.forEach((q, i) => {
       if (seen.has(q.name)) {
-        throw new EngineError(ErrorCode.AlreadyExists, `query "${q.name}" occurs twice in the collection`, { path: argPath(call, `definition.queries[${i}].name`) });
+        throw new EngineError(ErrorCode.AlreadyExists, `query "${q.name}" occurs twice in the collection`, {
+          path: argPath(call, `definition.queries[${i}].name`),
+        });
       }
       seen.add(q.name);
       requireQueryText(q.query, argPath(call, `definition.queries[${i}].query`));
@@ -66,7 +68,10 @@ export const createQueryCollection = defineOperation<CreateArgs>({
     };
     await ctx.commitEdit({
       doc: { ...doc, query_collections: [...doc.query_collections, collection] },
-      touched: [{ kind: 'query_collection', collection: args.name, query: null }, ...collection.definition.queries.map((q) => ({ kind: 'query_collection', collection: args.name, query: q.name }) as const)],
+      touched: [
+        { kind: 'query_collection', collection: args.name, query: null },
+        ...collection.definition.queries.map((q) => ({ kind: 'query_collection', collection: args.name, query: q.name }) as const),
+      ],
       path: argPath(call),
     });
     return { response: SUCCESS };
@@ -102,7 +107,12 @@ export const renameQueryCollection = defineOperation<{ collection: string; new_n
 /** `drop_query_collection` (`cascade` required, as in v2). */
 export const dropQueryCollection = defineOperation<{ collection: string; cascade: boolean }>({
   mutates: true,
-  schema: { type: 'object', required: ['collection', 'cascade'], properties: { collection: nameSchema, cascade: { type: 'boolean' } }, additionalProperties: false },
+  schema: {
+    type: 'object',
+    required: ['collection', 'cascade'],
+    properties: { collection: nameSchema, cascade: { type: 'boolean' } },
+    additionalProperties: false,
+  },
   async run(ctx, args, call) {
     const doc = ctx.state.doc;
     requireCollection(doc, args.collection, call, 'collection');
@@ -131,7 +141,9 @@ export const addQueryToCollection = defineOperation<AddQueryArgs>({
     const doc = ctx.state.doc;
     const c = requireCollection(doc, args.collection_name, call, 'collection_name');
     if (c.definition.queries.some((q) => q.name === args.query_name)) {
-      throw new EngineError(ErrorCode.AlreadyExists, `query "${args.query_name}" already exists in collection "${c.name}"`, { path: argPath(call, 'query_name') });
+      throw new EngineError(ErrorCode.AlreadyExists, `query "${args.query_name}" already exists in collection "${c.name}"`, {
+        path: argPath(call, 'query_name'),
+      });
     }
     requireQueryText(args.query, argPath(call, 'query'));
     const updated = { ...c, definition: { ...c.definition, queries: [...c.definition.queries, { name: args.query_name, query: args.query }] } };

@@ -25,7 +25,13 @@ export const createRestEndpoint = defineOperation<RestEndpoint>({
   schema: {
     type: 'object',
     required: ['name', 'url', 'methods', 'definition'],
-    properties: { name: nameSchema, url: { type: 'string', minLength: 1 }, methods: endpointMethodsSchema, definition: endpointDefinitionSchema, comment: nullableString },
+    properties: {
+      name: nameSchema,
+      url: { type: 'string', minLength: 1 },
+      methods: endpointMethodsSchema,
+      definition: endpointDefinitionSchema,
+      comment: nullableString,
+    },
     additionalProperties: false,
   },
   async run(ctx, args, call) {
@@ -36,7 +42,9 @@ export const createRestEndpoint = defineOperation<RestEndpoint>({
     const { collection_name, query_name } = args.definition.query;
     const c = requireCollection(doc, collection_name, call, 'definition.query.collection_name');
     if (!c.definition.queries.some((q) => q.name === query_name)) {
-      throw new EngineError(ErrorCode.NotExists, `query "${query_name}" is not in collection "${collection_name}"`, { path: argPath(call, 'definition.query.query_name') });
+      throw new EngineError(ErrorCode.NotExists, `query "${query_name}" is not in collection "${collection_name}"`, {
+        path: argPath(call, 'definition.query.query_name'),
+      });
     }
     const template = parseUrlTemplate(args.url);
     if (typeof template === 'string') throw new EngineError(ErrorCode.ParseFailed, template, { path: argPath(call, 'url') });
@@ -47,7 +55,11 @@ export const createRestEndpoint = defineOperation<RestEndpoint>({
       definition: { query: { collection_name, query_name } },
       ...(args.comment === undefined ? {} : { comment: args.comment }),
     };
-    await ctx.commitEdit({ doc: { ...doc, rest_endpoints: [...doc.rest_endpoints, endpoint] }, touched: [{ kind: 'rest_endpoint', name: args.name }], path: argPath(call) });
+    await ctx.commitEdit({
+      doc: { ...doc, rest_endpoints: [...doc.rest_endpoints, endpoint] },
+      touched: [{ kind: 'rest_endpoint', name: args.name }],
+      path: argPath(call),
+    });
     return { response: SUCCESS };
   },
 });

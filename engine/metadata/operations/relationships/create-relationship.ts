@@ -30,19 +30,15 @@ function createRelationship(kind: 'object' | 'array'): Operation {
       const table = parseTableName(args.table);
       const entry = requireTrackedTable(ctx, source, table, call);
       if (findRelationship(entry, args.name) !== undefined) {
-        throw new EngineError(
-          ErrorCode.AlreadyExists,
-          `relationship "${args.name}" of table "${formatTableName(table)}" already exists`,
-          { path: argPath(call, 'name') },
-        );
+        throw new EngineError(ErrorCode.AlreadyExists, `relationship "${args.name}" of table "${formatTableName(table)}" already exists`, {
+          path: argPath(call, 'name'),
+        });
       }
       const dbTable = requireDatabaseTable(ctx, source, table, call);
       if (dbTable.columns.some((c) => c.name === args.name)) {
-        throw new EngineError(
-          ErrorCode.AlreadyExists,
-          `column/relationship "${args.name}" of table "${formatTableName(table)}" already exists`,
-          { path: argPath(call, 'name') },
-        );
+        throw new EngineError(ErrorCode.AlreadyExists, `column/relationship "${args.name}" of table "${formatTableName(table)}" already exists`, {
+          path: argPath(call, 'name'),
+        });
       }
       const rel = { name: args.name, using: args.using, ...(args.comment == null ? {} : { comment: args.comment }) };
       const key = relationshipListKey(kind);

@@ -24,11 +24,7 @@ export function findRelationship(t: TableMetadata, name: string): FoundRelations
 export function requireRelationship(t: TableMetadata, name: string, call: MetadataCall, key: string): FoundRelationship {
   const r = findRelationship(t, name);
   if (r === undefined) {
-    throw new EngineError(
-      ErrorCode.NotExists,
-      `relationship "${name}" of table "${formatTableName(t.table)}" does not exist`,
-      { path: argPath(call, key) },
-    );
+    throw new EngineError(ErrorCode.NotExists, `relationship "${name}" of table "${formatTableName(t.table)}" does not exist`, { path: argPath(call, key) });
   }
   return r;
 }

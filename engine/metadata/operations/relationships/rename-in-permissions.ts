@@ -64,4 +64,3 @@ export function renameInPermissions(t: TableMetadata, r: RelationshipRename, cat
     delete_permissions: each(t.delete_permissions),
   };
 }
-

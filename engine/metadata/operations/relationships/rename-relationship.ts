@@ -29,11 +29,9 @@ export const renameRelationship = defineOperation<RenameRelationshipArgs>({
     const entry = requireTrackedTable(ctx, source, table, call);
     const found = requireRelationship(entry, args.name, call, 'name');
     if (args.new_name !== args.name && findRelationship(entry, args.new_name) !== undefined) {
-      throw new EngineError(
-        ErrorCode.AlreadyExists,
-        `relationship "${args.new_name}" of table "${formatTableName(table)}" already exists`,
-        { path: argPath(call, 'new_name') },
-      );
+      throw new EngineError(ErrorCode.AlreadyExists, `relationship "${args.new_name}" of table "${formatTableName(table)}" already exists`, {
+        path: argPath(call, 'new_name'),
+      });
     }
     const key = relationshipListKey(found.kind);
     const rename = { source, table, from: args.name, to: args.new_name };

@@ -26,7 +26,10 @@ export function knownRoles(doc: MetadataDocument): Set<string> {
   // Action permissions name roles too (v2 compat).
   for (const a of doc.actions) {
     const perms = a['permissions'];
-    if (Array.isArray(perms)) for (const p of perms) if (typeof p === 'object' && p !== null && typeof (p as Record<string, unknown>)['role'] === 'string') roles.add((p as Record<string, string>)['role'] as string);
+    if (Array.isArray(perms))
+      for (const p of perms)
+        if (typeof p === 'object' && p !== null && typeof (p as Record<string, unknown>)['role'] === 'string')
+          roles.add((p as Record<string, string>)['role'] as string);
   }
   return roles;
 }

@@ -33,7 +33,8 @@ export function checkWebhook(webhook: string, headers: readonly HeaderConf[], tr
   }
   compileTransforms(transforms.request, transforms.response, argPath(call));
   const h = resolveHeaders(headers, resolveEnv);
-  if (!h.ok) throw new EngineError(ErrorCode.NotFound, `environment variable(s) not set: ${h.missing.join(', ')}`, {
+  if (!h.ok)
+    throw new EngineError(ErrorCode.NotFound, `environment variable(s) not set: ${h.missing.join(', ')}`, {
       path: argPath(call, 'headers'),
       status: 400,
     });
@@ -46,8 +47,14 @@ export const createCronTrigger = defineOperation<CreateCronTriggerArgs>({
   async run(ctx, args, call) {
     requireScheduledEvents(ctx, call);
     const schedule = parseSchedule(args.schedule);
-    if (!schedule.ok) throw new EngineError(ErrorCode.ParseFailed, `invalid cron schedule "${args.schedule}": ${schedule.reason}`, { path: argPath(call, 'schedule') });
-    checkWebhook(args.webhook, (args['headers'] ?? []) as unknown as readonly HeaderConf[], { request: args['request_transform'], response: args['response_transform'] }, call);
+    if (!schedule.ok)
+      throw new EngineError(ErrorCode.ParseFailed, `invalid cron schedule "${args.schedule}": ${schedule.reason}`, { path: argPath(call, 'schedule') });
+    checkWebhook(
+      args.webhook,
+      (args['headers'] ?? []) as unknown as readonly HeaderConf[],
+      { request: args['request_transform'], response: args['response_transform'] },
+      call,
+    );
     const { replace, ...entry } = args;
     const exists = ctx.state.doc.cron_triggers.some((c) => c['name'] === args.name);
     if (exists && replace !== true) {

@@ -65,14 +65,16 @@ export const createScheduledEvent = defineOperation<CreateScheduledEventArgs>({
       request_transform: args.request_transform ?? null,
       response_transform: args.response_transform ?? null,
     };
-    await ctx.effect(`one-off-event:${id}`, async () =>
-      await Promise.resolve({
-        key: `one-off-event:${id}`,
-        description: 'the new scheduled event',
-        beforeCommit: async () => {},
-        afterCommit: async () => void (await store.createOneOff({ id, scheduledTime: at, definition })),
-        abandon: async () => {},
-      }),
+    await ctx.effect(
+      `one-off-event:${id}`,
+      async () =>
+        await Promise.resolve({
+          key: `one-off-event:${id}`,
+          description: 'the new scheduled event',
+          beforeCommit: async () => {},
+          afterCommit: async () => void (await store.createOneOff({ id, scheduledTime: at, definition })),
+          abandon: async () => {},
+        }),
     );
     return { response: { message: 'success', event_id: id } };
   },

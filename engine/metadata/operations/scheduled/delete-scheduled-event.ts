@@ -17,14 +17,16 @@ export const deleteScheduledEvent = defineOperation<{ type: EventKind; event_id:
       throw new EngineError(ErrorCode.NotExists, `scheduled event with id ${args.event_id} does not exist`, { path: argPath(call, 'event_id') });
     }
     const key = `delete-scheduled-event:${args.event_id}`;
-    await ctx.effect(key, async () =>
-      await Promise.resolve({
-        key,
-        description: `the deletion of scheduled event ${args.event_id}`,
-        beforeCommit: async () => {},
-        afterCommit: async () => void (await store.deleteEvent(args.type, args.event_id)),
-        abandon: async () => {},
-      }),
+    await ctx.effect(
+      key,
+      async () =>
+        await Promise.resolve({
+          key,
+          description: `the deletion of scheduled event ${args.event_id}`,
+          beforeCommit: async () => {},
+          afterCommit: async () => void (await store.deleteEvent(args.type, args.event_id)),
+          abandon: async () => {},
+        }),
     );
     return { response: SUCCESS };
   },

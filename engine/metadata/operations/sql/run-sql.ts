@@ -51,9 +51,7 @@ export const runSql = defineOperation<RunSqlArgs>({
     if (args.read_only === true) {
       const held = ctx.effects.find((e) => e.key === sourceTransactionKey(prepared.configKey)) as SourceTransaction | undefined;
       const result =
-        held === undefined
-          ? await runAlone.call(backend, conn, args.sql, true, async (r) => await Promise.resolve(r))
-          : await held.tx.runSql(args.sql, true);
+        held === undefined ? await runAlone.call(backend, conn, args.sql, true, async (r) => await Promise.resolve(r)) : await held.tx.runSql(args.sql, true);
       return { response: result };
     }
     const { tx } = await sourceTransaction(ctx, open.bind(backend), source, prepared, conn);

@@ -5,13 +5,7 @@
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation, requireDatabaseTable, requireSource } from '../../define.ts';
-import {
-  emptyTable,
-  formatTableName,
-  parseTableName,
-  type TableConfiguration,
-  type TableNameInput,
-} from '../../document.ts';
+import { emptyTable, formatTableName, parseTableName, type TableConfiguration, type TableNameInput } from '../../document.ts';
 import { findFunction, findTable, updateSource } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { trackTableArgs } from '../../schemas/args.ts';

@@ -1,11 +1,6 @@
 /** Inherited-role derivation and permission interning (catalog stage "roles"), as pure functions. */
 import { describe, expect, it } from 'vitest';
-import {
-  applyInheritedRoles,
-  internPermissions,
-  planInheritedRoles,
-  type MutableTablePermissions,
-} from '../../../../engine/catalog/stages/inherited-roles.ts';
+import { applyInheritedRoles, internPermissions, planInheritedRoles, type MutableTablePermissions } from '../../../../engine/catalog/stages/inherited-roles.ts';
 import type { SelectPermissionInfo } from '../../../../engine/catalog/types.ts';
 
 const sel = (columns: string[], filter: Record<string, unknown>, limit: number | null = null, allowAggregations = false): SelectPermissionInfo => ({
