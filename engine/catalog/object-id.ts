@@ -183,7 +183,7 @@ export function objectName(ref: MetadataObjectRef): string {
     case 'remote_schema_permission':
       return `remote_schema_permission ${ref.remoteSchema}.${ref.role}`;
     case 'remote_relationship':
-      return `remote_relationship ${ref.name} in table ${tableText(ref.table)} in source ${ref.source}`
+      return `remote_relationship ${ref.name} in table ${tableText(ref.table)} in source ${ref.source}`;
     case 'custom_types':
       return 'custom types';
     case 'action':

@@ -98,8 +98,9 @@ export class GraphqlService implements GraphqlApi {
     this.#metrics = opts.metrics ?? null;
     this.#actions = opts.actions;
     this.#plans = new PlanCache(opts.planCacheBytes ?? 128 * 1024 * 1024);
-    this.#schemas = new SchemaCache({ inferFunctionPermissions: opts.inferFunctionPermissions ?? true, remoteSchemaPermissions: opts.remoteSchemaPermissions === true }, (role, error) =>
-      this.#logger.log('schema-sync', 'error', { message: 'role schema could not be built', role, error }),
+    this.#schemas = new SchemaCache(
+      { inferFunctionPermissions: opts.inferFunctionPermissions ?? true, remoteSchemaPermissions: opts.remoteSchemaPermissions === true },
+      (role, error) => this.#logger.log('schema-sync', 'error', { message: 'role schema could not be built', role, error }),
     );
     this.#env = {
       schemas: this.#schemas,

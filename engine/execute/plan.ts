@@ -209,7 +209,16 @@ function buildSteps(fields: readonly ir.OperationField[], catalog: Catalog): Pla
   const isMutation = fields.some((f) => (hasOwnStep(f) ? f.operation === 'mutation' : isMutationField(f)));
   if (isMutation) return { steps: mutationSteps(fields, catalog), needsReorder: false, order, fields };
   const local = fields.filter((f): f is ir.RootField => !hasOwnStep(f));
-  const steps: PlanStep[] = local.length === 0 ? [] : [...planLocal(local, catalog, local.map((f) => f.alias)).steps];
+  const steps: PlanStep[] =
+    local.length === 0
+      ? []
+      : [
+          ...planLocal(
+            local,
+            catalog,
+            local.map((f) => f.alias),
+          ).steps,
+        ];
   const keys: string[] = local.length === 0 ? [] : localKeys(local);
   const byRemote = new Map<string, ir.RemoteRootField[]>();
   for (const f of fields) {

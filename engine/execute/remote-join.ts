@@ -77,7 +77,10 @@ function literal(v: unknown, kind: ir.JoinValueKind): string {
       return typeof v === 'string' && /^[_A-Za-z][_0-9A-Za-z]*$/.test(v) ? v : JSON.stringify(v);
     case 'raw':
       if (Array.isArray(v)) return `[${v.map((x) => literal(x, 'raw')).join(', ')}]`;
-      if (typeof v === 'object') return `{${Object.entries(v as Row).map(([k, x]) => `${k}: ${literal(x, 'raw')}`).join(', ')}}`;
+      if (typeof v === 'object')
+        return `{${Object.entries(v as Row)
+          .map(([k, x]) => `${k}: ${literal(x, 'raw')}`)
+          .join(', ')}}`;
       return typeof v === 'string' ? JSON.stringify(v) : String(v);
   }
 }
@@ -113,7 +116,13 @@ function leafOf(value: unknown, join: ir.RemoteJoin): unknown {
 }
 
 /** Runs the joins of one read step on its JSON text; the text with every joined field filled. */
-export async function runJoins(text: string, joins: readonly StepJoin[], variables: Readonly<Record<string, unknown>>, session: Session, clientHeaders?: ClientHeaders): Promise<string> {
+export async function runJoins(
+  text: string,
+  joins: readonly StepJoin[],
+  variables: Readonly<Record<string, unknown>>,
+  session: Session,
+  clientHeaders?: ClientHeaders,
+): Promise<string> {
   const root = JSON.parse(text) as unknown;
   const hidden = new Set<string>();
   await Promise.all(joins.map((j) => runStepJoin(root, j, variables, session, clientHeaders, hidden)));

@@ -28,7 +28,10 @@ interface RemoteSlot {
 /** A member of the step's result object. */
 export type RemoteMember =
   | { readonly alias: string; readonly slot: RemoteSlot }
-  | { readonly alias: string; readonly members: ReadonlyArray<{ readonly alias: string; readonly slot: RemoteSlot } | { readonly alias: string; readonly json: string }> };
+  | {
+      readonly alias: string;
+      readonly members: ReadonlyArray<{ readonly alias: string; readonly slot: RemoteSlot } | { readonly alias: string; readonly json: string }>;
+    };
 
 /** One remote request: the root fields of one remote schema. */
 export interface RemoteStepBody {
@@ -112,7 +115,19 @@ export function bindRemote(step: RemoteStepBody, variables: Readonly<Record<stri
 }
 
 /** Client headers never forwarded: hop-by-hop, body framing, and the engine's own credentials. */
-const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'content-length', 'content-type', 'transfer-encoding', 'accept-encoding', 'upgrade', 'te', 'trailer', 'x-engine-admin-secret']);
+const NOT_FORWARDED = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'accept-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'x-engine-admin-secret',
+]);
 
 /** The headers of a request to `remote`: forwarded client headers, then configured ones, then the session. */
 export function headersFor(remote: RemoteSchemaInfo, session: Session, client: ClientHeaders | undefined): Record<string, string> {
@@ -158,7 +173,12 @@ export async function runRemote(step: RemoteStepBody, bound: BoundRemote, client
   const remote = step.remote;
   let answer: RemoteAnswer;
   try {
-    answer = await postGraphql({ url: remote.endpoint.url, headers: headersFor(remote, bound.session, clientHeaders), body: bound.body, timeoutMs: remote.endpoint.timeoutMs });
+    answer = await postGraphql({
+      url: remote.endpoint.url,
+      headers: headersFor(remote, bound.session, clientHeaders),
+      body: bound.body,
+      timeoutMs: remote.endpoint.timeoutMs,
+    });
   } catch (e) {
     const message = e instanceof RemoteCallError ? e.message : 'the remote schema could not be reached';
     throw new EngineError(ErrorCode.RemoteSchemaError, message, { path: '$', internal: { remote_schema: remote.name } });

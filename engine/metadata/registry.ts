@@ -65,13 +65,7 @@ import { trackTable } from './operations/tables/track-table.ts';
 import { untrackTable } from './operations/tables/untrack-table.ts';
 import { createEventTrigger } from './operations/event-triggers/create-event-trigger.ts';
 import { deleteEventTrigger } from './operations/event-triggers/delete-event-trigger.ts';
-import {
-  getEventById,
-  getEventInvocationLogs,
-  getEventLogs,
-  invokeEventTrigger,
-  redeliverEvent,
-} from './operations/event-triggers/event-log-operations.ts';
+import { getEventById, getEventInvocationLogs, getEventLogs, invokeEventTrigger, redeliverEvent } from './operations/event-triggers/event-log-operations.ts';
 import { addRemoteSchema, updateRemoteSchemaOp } from './operations/remote-schemas/add-remote-schema.ts';
 import { introspectRemoteSchema, reloadRemoteSchema, removeRemoteSchema } from './operations/remote-schemas/remove-remote-schema.ts';
 import { addRemoteSchemaPermissions, dropRemoteSchemaPermissions } from './operations/remote-schemas/remote-schema-permission.ts';

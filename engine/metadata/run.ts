@@ -149,7 +149,13 @@ export class CallPipeline implements RunContext {
       this.#preparer.prepare(doc, current, refresh, this.#via()),
       this.#remotePreparer.prepare(doc, this.#state.remotes, edit.refreshRemotes),
     ]);
-    const catalog = buildCatalog(doc, prepared, { version: this.#catalogVersions.next(), resourceVersion: this.#state.resourceVersion + 1 }, this.#checkQueries, remotes);
+    const catalog = buildCatalog(
+      doc,
+      prepared,
+      { version: this.#catalogVersions.next(), resourceVersion: this.#state.resourceVersion + 1 },
+      this.#checkQueries,
+      remotes,
+    );
     return { doc, resourceVersion: this.#state.resourceVersion, catalog, prepared, remotes };
   }
 
@@ -194,7 +200,11 @@ export class CallPipeline implements RunContext {
   /** Prepares, builds and checks an edit; on success it becomes the pending state. */
   async commitEdit(edit: Edit): Promise<MetadataState> {
     const plain =
-      edit.drop === undefined && edit.refresh === undefined && edit.refreshRemotes === undefined && edit.prepared === undefined && edit.allowInconsistency !== true;
+      edit.drop === undefined &&
+      edit.refresh === undefined &&
+      edit.refreshRemotes === undefined &&
+      edit.prepared === undefined &&
+      edit.allowInconsistency !== true;
     if (this.#batchDepth > 0 && plain) {
       this.#deferred.push({ touched: new Set(edit.touched.map(objectId)), path: edit.path });
       this.#state = { ...this.#state, doc: edit.doc };

@@ -58,9 +58,7 @@ export async function postGraphql(req: RemoteRequest): Promise<RemoteAnswer> {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new RemoteCallError(
-      res.statusCode >= 300 ? `the remote schema answered HTTP ${res.statusCode}` : 'the remote schema answered with invalid JSON',
-    );
+    throw new RemoteCallError(res.statusCode >= 300 ? `the remote schema answered HTTP ${res.statusCode}` : 'the remote schema answered with invalid JSON');
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !('data' in parsed || 'errors' in parsed)) {
     throw new RemoteCallError(

@@ -115,7 +115,8 @@ function checkField(where: string, f: GraphQLField<unknown, unknown>, r: GraphQL
   for (const a of f.args) {
     const ra = r.args.find((x) => x.name === a.name);
     if (ra === undefined) errors.push(`argument "${a.name}" of field "${where}.${f.name}" does not exist in the remote schema`);
-    else if (String(a.type) !== String(ra.type)) errors.push(`argument "${where}.${f.name}(${a.name})" has type "${String(a.type)}", the remote schema's is "${String(ra.type)}"`);
+    else if (String(a.type) !== String(ra.type))
+      errors.push(`argument "${where}.${f.name}(${a.name})" has type "${String(a.type)}", the remote schema's is "${String(ra.type)}"`);
   }
   for (const ra of r.args) {
     if (requiredWithoutDefault(ra) && !f.args.some((a) => a.name === ra.name) && !presets.has(`${where}.${f.name}.${ra.name}`)) {
@@ -138,7 +139,12 @@ function validateRestriction(perm: GraphQLSchema, remote: GraphQLSchema, presets
     for (const f of Object.values(p.getFields())) checkField(p.name, f, rf[f.name], presets, errors);
   }
   for (const t of Object.values(perm.getTypeMap())) {
-    if (t.name.startsWith('__') || rootNames.has(t.name) || (isScalarType(t) && remote.getType(t.name) === undefined && ['String', 'Int', 'Float', 'Boolean', 'ID'].includes(t.name))) continue;
+    if (
+      t.name.startsWith('__') ||
+      rootNames.has(t.name) ||
+      (isScalarType(t) && remote.getType(t.name) === undefined && ['String', 'Int', 'Float', 'Boolean', 'ID'].includes(t.name))
+    )
+      continue;
     const r = remote.getType(t.name);
     if (r === undefined || r === null) {
       errors.push(`type "${t.name}" does not exist in the remote schema`);
@@ -164,7 +170,8 @@ function validateRestriction(perm: GraphQLSchema, remote: GraphQLSchema, presets
       for (const f of Object.values(t.getFields())) {
         const x = rf[f.name];
         if (x === undefined) errors.push(`input field "${t.name}.${f.name}" does not exist in the remote schema`);
-        else if (String(x.type) !== String(f.type)) errors.push(`input field "${t.name}.${f.name}" has type "${String(f.type)}", the remote schema's is "${String(x.type)}"`);
+        else if (String(x.type) !== String(f.type))
+          errors.push(`input field "${t.name}.${f.name}" has type "${String(f.type)}", the remote schema's is "${String(x.type)}"`);
       }
       for (const x of Object.values(rf)) {
         if (requiredWithoutDefault(x) && t.getFields()[x.name] === undefined && !presets.has(`${t.name}.${x.name}`)) {

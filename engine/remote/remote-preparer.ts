@@ -60,7 +60,10 @@ export class RemoteSchemaPreparer implements ObjectPreparer<PreparedRemoteSchema
           return;
         }
         const r = await introspectRemote(endpoint);
-        out.set(entry.name, 'reason' in r ? { ok: false, name: entry.name, configKey, reason: r.reason } : { ok: true, name: entry.name, configKey, endpoint, schema: r.schema });
+        out.set(
+          entry.name,
+          'reason' in r ? { ok: false, name: entry.name, configKey, reason: r.reason } : { ok: true, name: entry.name, configKey, endpoint, schema: r.schema },
+        );
       }),
     );
     return out;

@@ -64,7 +64,14 @@ export async function startGraphqlServer(sdl: string, root: Record<string, unkno
           res.writeHead(200, { 'content-type': 'application/json' }).end('{"data": [not json');
           return;
         }
-        const result = await graphql({ schema, source: body.query ?? '', rootValue, variableValues: body.variables ?? null, operationName: body.operationName ?? null, contextValue: { headers: req.headers } });
+        const result = await graphql({
+          schema,
+          source: body.query ?? '',
+          rootValue,
+          variableValues: body.variables ?? null,
+          operationName: body.operationName ?? null,
+          contextValue: { headers: req.headers },
+        });
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
       })();
     });

@@ -46,7 +46,11 @@ function claimedNames(schema: GraphQLSchema, namespace: string | null): Array<[s
 }
 
 /** Resolves the document's remote schemas. */
-export function resolveRemoteSchemas(doc: MetadataDocument, prepared: PreparedRemoteSchemas, names: NameRegistry): StageResult<ReadonlyMap<string, RemoteSchemaInfo>> {
+export function resolveRemoteSchemas(
+  doc: MetadataDocument,
+  prepared: PreparedRemoteSchemas,
+  names: NameRegistry,
+): StageResult<ReadonlyMap<string, RemoteSchemaInfo>> {
   const out = new Map<string, RemoteSchemaInfo>();
   const inconsistencies: InconsistentObject[] = [];
   for (const entry of remoteSchemaEntries(doc.remote_schemas)) {
@@ -54,7 +58,9 @@ export function resolveRemoteSchemas(doc: MetadataDocument, prepared: PreparedRe
     const p = prepared.get(entry.name);
     const permissionsFail = (why: string): void => {
       for (const perm of entry.permissions ?? []) {
-        inconsistencies.push(inconsistency({ kind: 'remote_schema_permission', remoteSchema: entry.name, role: perm.role }, { ...perm, remote_schema: entry.name }, why));
+        inconsistencies.push(
+          inconsistency({ kind: 'remote_schema_permission', remoteSchema: entry.name, role: perm.role }, { ...perm, remote_schema: entry.name }, why),
+        );
       }
     };
     if (p === undefined || !p.ok) {
@@ -113,7 +119,15 @@ export function resolveRemoteSchemas(doc: MetadataDocument, prepared: PreparedRe
       }
       roles.set(inherited.role_name, { schema: customizeSchema(r.schema, c, nm), presets: r.presets, key: inherited.role_name });
     }
-    out.set(entry.name, { name: entry.name, endpoint: p.endpoint, original: p.schema, names: nm, namespace, full: { schema: full, presets: new Map(), key: '*' }, roles });
+    out.set(entry.name, {
+      name: entry.name,
+      endpoint: p.endpoint,
+      original: p.schema,
+      names: nm,
+      namespace,
+      full: { schema: full, presets: new Map(), key: '*' },
+      roles,
+    });
   }
   return { output: out, inconsistencies };
 }

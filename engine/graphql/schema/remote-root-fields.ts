@@ -22,7 +22,12 @@ export function remoteViewOf(remote: RemoteSchemaInfo, role: string, isAdmin: bo
   return remote.roles.get(role) ?? null;
 }
 
-function fieldsOf(remote: RemoteSchemaInfo, view: RemoteView, root: GraphQLObjectType, operation: 'query' | 'mutation'): GraphQLFieldConfigMap<unknown, unknown> {
+function fieldsOf(
+  remote: RemoteSchemaInfo,
+  view: RemoteView,
+  root: GraphQLObjectType,
+  operation: 'query' | 'mutation',
+): GraphQLFieldConfigMap<unknown, unknown> {
   const out: GraphQLFieldConfigMap<unknown, unknown> = {};
   const extensions = withDescriptor<RootFieldDescriptor>({ kind: 'remote', remote, view, operation });
   for (const [name, config] of Object.entries(root.toConfig().fields)) out[name] = { ...config, resolve: undefined, extensions };

@@ -96,7 +96,9 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
   };
   const kind = opts.operation.operation;
   let requestQuery: string | null = null;
-  const root = (kind === 'subscription' ? opts.schema.getSubscriptionType() : kind === 'mutation' ? opts.schema.getMutationType() : opts.schema.getQueryType()) as GraphQLObjectType;
+  const root = (
+    kind === 'subscription' ? opts.schema.getSubscriptionType() : kind === 'mutation' ? opts.schema.getMutationType() : opts.schema.getQueryType()
+  ) as GraphQLObjectType;
   const fields = rootFieldsOf(root, [opts.operation.selectionSet], '$');
   return { fields, variableUse: ctx.variableUse, joins: ctx.remoteJoins ?? [] };
 

@@ -194,7 +194,12 @@ class RemoteFieldWriter {
     return out;
   }
 
-  #args(nodes: readonly { readonly name: { readonly value: string }; readonly value: ValueNode }[], def: GraphQLField<unknown, unknown>, parent: string, orig: string): string {
+  #args(
+    nodes: readonly { readonly name: { readonly value: string }; readonly value: ValueNode }[],
+    def: GraphQLField<unknown, unknown>,
+    parent: string,
+    orig: string,
+  ): string {
     const parts: string[] = [];
     for (const a of nodes) {
       const argDef = def.args.find((x) => x.name === a.name.value);
@@ -227,7 +232,10 @@ class RemoteFieldWriter {
       return `$${variable}`;
     }
     const ast = astFromValue(p.value, type);
-    if (ast === null || ast === undefined) throw new EngineError(ErrorCode.ValidationFailed, `the preset value ${JSON.stringify(p.value)} does not fit type "${String(type)}"`, { path: this.#path });
+    if (ast === null || ast === undefined)
+      throw new EngineError(ErrorCode.ValidationFailed, `the preset value ${JSON.stringify(p.value)} does not fit type "${String(type)}"`, {
+        path: this.#path,
+      });
     return print(ast);
   }
 
@@ -292,7 +300,8 @@ export function toIrRemoteField(
 ): ir.RemoteRootField {
   // The remote's root type (customized names): the role schema's root merely holds its fields.
   const root = d.operation === 'query' ? d.view.schema.getQueryType() : d.view.schema.getMutationType();
-  if (root === null || root === undefined) throw new EngineError(ErrorCode.ValidationFailed, `no ${d.operation} root in remote schema "${d.remote.name}"`, { path });
+  if (root === null || root === undefined)
+    throw new EngineError(ErrorCode.ValidationFailed, `no ${d.operation} root in remote schema "${d.remote.name}"`, { path });
   const defs = root.getFields();
   if (d.kind === 'remote') {
     const own = defs[def.name];
@@ -302,14 +311,19 @@ export function toIrRemoteField(
   }
   const nsType = getNamedType(def.type) as GraphQLObjectType;
   const members: Array<{ alias: string; part: ir.RemoteFieldPart } | { alias: string; json: string }> = [];
-  for (const [inner, innerNodes] of collectFields(nsType, nodes.map((n) => n.selectionSet), ctx)) {
+  for (const [inner, innerNodes] of collectFields(
+    nsType,
+    nodes.map((n) => n.selectionSet),
+    ctx,
+  )) {
     const name = innerNodes[0]?.name.value ?? inner;
     if (name === '__typename') {
       members.push({ alias: inner, json: JSON.stringify(nsType.name) });
       continue;
     }
     const innerDef = defs[name];
-    if (innerDef === undefined) throw new EngineError(ErrorCode.ValidationFailed, `field '${name}' not found in type: '${nsType.name}'`, { path: `${path}.selectionSet.${inner}` });
+    if (innerDef === undefined)
+      throw new EngineError(ErrorCode.ValidationFailed, `field '${name}' not found in type: '${nsType.name}'`, { path: `${path}.selectionSet.${inner}` });
     const part = new RemoteFieldWriter(d.remote, d.view, ctx, operation, `${path}.selectionSet.${inner}`).part(root, innerDef, innerNodes);
     members.push({ alias: inner, part });
   }

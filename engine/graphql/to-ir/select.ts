@@ -199,7 +199,11 @@ function fieldsLevel(view: TableView, type: GraphQLObjectType, nodes: readonly F
       }
       case 'remote-relationship': {
         if (ctx.remoteSchemaPermissions === true && !ctx.access.isAdmin) {
-          throw new EngineError(ErrorCode.ValidationFailed, `remote relationship '${name}' is served to admin only while remote schema permissions are enabled`, { path: p });
+          throw new EngineError(
+            ErrorCode.ValidationFailed,
+            `remote relationship '${name}' is served to admin only while remote schema permissions are enabled`,
+            { path: p },
+          );
         }
         // The join columns ride along under hidden keys (once per row), the field keeps its place as null.
         for (const c of d.rr.lhsColumns) {

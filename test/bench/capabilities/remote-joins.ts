@@ -32,10 +32,17 @@ async function check(url: string): Promise<void> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) });
   const body = (await res.json()) as { data?: { album: Array<{ artist_info: { name: string } | null }> }; errors?: unknown };
   const albums = body.data?.album ?? [];
-  if (albums.length !== 100 || albums.some((a) => a.artist_info === null)) throw new Error(`unexpected answer from ${url}: ${JSON.stringify(body).slice(0, 300)}`);
+  if (albums.length !== 100 || albums.some((a) => a.artist_info === null))
+    throw new Error(`unexpected answer from ${url}: ${JSON.stringify(body).slice(0, 300)}`);
 }
 
-async function measure(ctx: CapabilityContext, name: string, url: string, pid: number | undefined, remote: PeerProcess): Promise<Record<string, string | number | null>> {
+async function measure(
+  ctx: CapabilityContext,
+  name: string,
+  url: string,
+  pid: number | undefined,
+  remote: PeerProcess,
+): Promise<Record<string, string | number | null>> {
   await check(url);
   const target = { url, body: JSON.stringify({ query: QUERY }), headers: {} };
   // Warm-up: plan caches, JIT, keep-alive connections.

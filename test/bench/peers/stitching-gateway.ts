@@ -32,7 +32,12 @@ const gateway: GraphQLSchema = stitchSchemas({
     album: {
       artist_info: {
         selectionSet: '{ artist_id }',
-        resolve: (album: { artist_id: number | null }, _args: unknown, context: Record<string, unknown>, info: Parameters<typeof delegateToSchema>[0]['info']) =>
+        resolve: (
+          album: { artist_id: number | null },
+          _args: unknown,
+          context: Record<string, unknown>,
+          info: Parameters<typeof delegateToSchema>[0]['info'],
+        ) =>
           album.artist_id === null
             ? null
             : delegateToSchema({ schema: remoteSubschema, operation: 'query' as never, fieldName: 'artistById', args: { id: album.artist_id }, context, info }),

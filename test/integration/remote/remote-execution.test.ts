@@ -59,7 +59,9 @@ const root = {
   // Answers once the database is running the other root field's statement: proof the two run side by side.
   waitForDatabase: async () => {
     for (let i = 0; i < 60; i++) {
-      const r = await db.sql("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE '%slow_authors%' AND state = 'active' AND pid <> pg_backend_pid()");
+      const r = await db.sql(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE '%slow_authors%' AND state = 'active' AND pid <> pg_backend_pid()",
+      );
       if ((r.rows[0] as { n: number }).n > 0) {
         sawDatabaseBusy = true;
         return true;
@@ -76,7 +78,8 @@ const root = {
 };
 
 const md = async (type: string, args: unknown): Promise<any> => await engine.metadata({ type, args });
-const gql = async (query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<any> => (await engine.graphql(query, variables, headers)).body;
+const gql = async (query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<any> =>
+  (await engine.graphql(query, variables, headers)).body;
 
 beforeAll(async () => {
   db = await createTestDatabase('rsx');
@@ -186,7 +189,10 @@ describe('customization', () => {
         customization: {
           root_fields_namespace: 'geo2',
           type_names: { prefix: 'G2_', mapping: { Continent: 'Landmass' } },
-          field_names: [{ parent_type: 'Country', mapping: { name: 'title' } }, { parent_type: 'Query', prefix: 'g_' }],
+          field_names: [
+            { parent_type: 'Country', mapping: { name: 'title' } },
+            { parent_type: 'Query', prefix: 'g_' },
+          ],
         },
       },
     });
@@ -194,7 +200,9 @@ describe('customization', () => {
     const q = `query($f: G2_CountryFilter) { geo2 { __typename list: g_countries(filter: $f) { __typename title ... on G2_Country { continent { __typename name } } } } }`;
     const res = await gql(q, { f: { code: 'FR' } });
     expect(res).toEqual({
-      data: { geo2: { __typename: 'geo2_query', list: [{ __typename: 'G2_Country', title: 'France', continent: { __typename: 'Landmass', name: 'Europe' } }] } },
+      data: {
+        geo2: { __typename: 'geo2_query', list: [{ __typename: 'G2_Country', title: 'France', continent: { __typename: 'Landmass', name: 'Europe' } }] },
+      },
     });
     const sent = geo.queries().at(-1)?.body.query ?? '';
     expect(sent).toContain('countries(filter: $f)');

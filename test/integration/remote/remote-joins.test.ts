@@ -29,7 +29,8 @@ const root = {
 };
 
 const md = async (type: string, args: unknown): Promise<any> => await engine.metadata({ type, args });
-const gql = async (query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<any> => (await engine.graphql(query, variables, headers)).body;
+const gql = async (query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<any> =>
+  (await engine.graphql(query, variables, headers)).body;
 /** Runs `fn` and answers how many non-introspection requests the remote got meanwhile. */
 const counting = async <T>(fn: () => Promise<T>): Promise<{ result: T; requests: number }> => {
   const before = bios.queries().length;
@@ -48,7 +49,15 @@ beforeAll(async () => {
   `);
   engine = await startTestEngine({ databaseUrl: db.url });
   for (const t of ['artist', 'album']) expect((await md('pg_track_table', { table: t })).status).toBe(200);
-  expect((await md('pg_create_array_relationship', { table: 'artist', name: 'albums', using: { foreign_key_constraint_on: { table: 'album', column: 'artist_id' } } })).status).toBe(200);
+  expect(
+    (
+      await md('pg_create_array_relationship', {
+        table: 'artist',
+        name: 'albums',
+        using: { foreign_key_constraint_on: { table: 'album', column: 'artist_id' } },
+      })
+    ).status,
+  ).toBe(200);
   expect((await md('pg_create_select_permission', { table: 'album', role: 'user', permission: { columns: ['id', 'title'], filter: {} } })).status).toBe(200);
   bios = await startGraphqlServer(SDL, root);
   expect((await md('add_remote_schema', { name: 'bios', definition: { url: bios.url } })).status).toBe(200);
@@ -81,7 +90,8 @@ describe('table → remote schema', () => {
   });
 
   it('joins under an array relationship with one request too, and keeps the join column out of the answer', async () => {
-    const q = '{ artist(order_by: {id: asc}, limit: 3) { name albums(order_by: {id: asc}, limit: 2) { title artist_info { __typename bio country { code } } } } }';
+    const q =
+      '{ artist(order_by: {id: asc}, limit: 3) { name albums(order_by: {id: asc}, limit: 2) { title artist_info { __typename bio country { code } } } } }';
     const { result, requests } = await counting(() => gql(q));
     expect(requests).toBe(1);
     expect(result.data.artist[0]).toEqual({
@@ -109,7 +119,13 @@ describe('table → remote schema', () => {
     const r = await md('pg_create_remote_relationship', {
       table: 'artist',
       name: 'homeland',
-      definition: { to_remote_schema: { remote_schema: 'bios', lhs_fields: ['name'], remote_field: { artistByName: { arguments: { name: '$name' }, field: { country: { arguments: {} } } } } } },
+      definition: {
+        to_remote_schema: {
+          remote_schema: 'bios',
+          lhs_fields: ['name'],
+          remote_field: { artistByName: { arguments: { name: '$name' }, field: { country: { arguments: {} } } } },
+        },
+      },
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const { result, requests } = await counting(() => gql('{ artist(where: {id: {_in: [1, 10]}}, order_by: {id: asc}) { name homeland { name } } }'));
@@ -122,7 +138,16 @@ describe('table → remote schema', () => {
     const doc = (await md('export_metadata', {})).body;
     const artist = doc.sources[0].tables.find((t: any) => t.table.name === 'artist');
     expect(artist.remote_relationships).toEqual([
-      { name: 'homeland', definition: { to_remote_schema: { remote_schema: 'bios', lhs_fields: ['name'], remote_field: { artistByName: { arguments: { name: '$name' }, field: { country: { arguments: {} } } } } } } },
+      {
+        name: 'homeland',
+        definition: {
+          to_remote_schema: {
+            remote_schema: 'bios',
+            lhs_fields: ['name'],
+            remote_field: { artistByName: { arguments: { name: '$name' }, field: { country: { arguments: {} } } } },
+          },
+        },
+      },
     ]);
     expect((await md('pg_delete_remote_relationship', { table: 'artist', name: 'homeland' })).status).toBe(200);
   });
@@ -143,9 +168,17 @@ describe('remote relationship metadata', () => {
     expect(noArg.body.error).toContain('argument "idx" does not exist');
     const notJoin = await md('pg_create_remote_relationship', { ...base, remote_field: { artistById: { arguments: { id: '$id' } } } });
     expect(notJoin.body.error).toContain('"$id" is not one of the join fields');
-    const noColumn = await md('pg_create_remote_relationship', { ...base, hasura_fields: ['nope'], remote_field: { artistById: { arguments: { id: '$nope' } } } });
+    const noColumn = await md('pg_create_remote_relationship', {
+      ...base,
+      hasura_fields: ['nope'],
+      remote_field: { artistById: { arguments: { id: '$nope' } } },
+    });
     expect(noColumn.body.error).toContain('column "nope" does not exist');
-    const noRemote = await md('pg_create_remote_relationship', { ...base, remote_schema: 'nope', remote_field: { artistById: { arguments: { id: '$artist_id' } } } });
+    const noRemote = await md('pg_create_remote_relationship', {
+      ...base,
+      remote_schema: 'nope',
+      remote_field: { artistById: { arguments: { id: '$artist_id' } } },
+    });
     expect(noRemote.body.error).toContain('remote schema "nope" does not exist');
     const dup = await md('pg_create_remote_relationship', { ...base, name: 'artist_info', remote_field: { artistById: { arguments: { id: '$artist_id' } } } });
     expect(dup.body.code).toBe('already-exists');
@@ -159,7 +192,9 @@ describe('remote relationship metadata', () => {
     bios.setSchema('type Query { hello: String }', { hello: () => 'hi' });
     expect((await md('reload_remote_schema', { name: 'bios' })).status).toBe(200);
     const inc = (await md('get_inconsistent_metadata', {})).body;
-    expect(inc.inconsistent_objects).toEqual([expect.objectContaining({ type: 'remote_relationship', reason: expect.stringContaining('field "artistById" does not exist') })]);
+    expect(inc.inconsistent_objects).toEqual([
+      expect.objectContaining({ type: 'remote_relationship', reason: expect.stringContaining('field "artistById" does not exist') }),
+    ]);
     bios.setSchema(SDL, root);
     expect((await md('reload_remote_schema', { name: 'bios' })).status).toBe(200);
     expect((await md('get_inconsistent_metadata', {})).body.is_consistent).toBe(true);
@@ -168,7 +203,13 @@ describe('remote relationship metadata', () => {
   it('legacy /v1/query names and update', async () => {
     const up = await engine.post('/v1/query', {
       type: 'update_remote_relationship',
-      args: { table: 'album', name: 'artist_info', hasura_fields: ['artist_id'], remote_schema: 'bios', remote_field: { artistById: { arguments: { id: '$artist_id' } } } },
+      args: {
+        table: 'album',
+        name: 'artist_info',
+        hasura_fields: ['artist_id'],
+        remote_schema: 'bios',
+        remote_field: { artistById: { arguments: { id: '$artist_id' } } },
+      },
     });
     expect(up.status, up.text).toBe(200);
     expect((await gql('{ album(where: {id: {_eq: 3}}) { artist_info { bio } } }')).data.album).toEqual([{ artist_info: { bio: 'bio of 4' } }]);

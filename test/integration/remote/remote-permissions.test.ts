@@ -68,7 +68,14 @@ afterAll(async () => {
 
 describe('a role with a permission', () => {
   it('gets preset arguments from the session and static values, and cannot pass them', async () => {
-    expect(await asUser('{ users { id name } }')).toEqual({ data: { users: [{ id: '1', name: 'ann' }, { id: '2', name: 'bob' }] } });
+    expect(await asUser('{ users { id name } }')).toEqual({
+      data: {
+        users: [
+          { id: '1', name: 'ann' },
+          { id: '2', name: 'bob' },
+        ],
+      },
+    });
     expect(users.queries().at(-1)?.body.query).toMatch(/users\(tenant: \$__engine_session_0, limit: 2\)/);
     expect(await asUser('{ users { id } }', undefined, 'b')).toEqual({ data: { users: [{ id: '4' }] } });
     const own = await asUser('{ users(tenant: "b") { id } }');
@@ -113,8 +120,10 @@ describe('other roles and admin', () => {
 });
 
 describe('inherited roles', () => {
-  it('see the union of their members\' views, presets included', async () => {
-    expect((await md('add_remote_schema_permissions', { remote_schema: 'users', role: 'reader', definition: { schema: 'type Query { secret: String }' } })).status).toBe(200);
+  it("see the union of their members' views, presets included", async () => {
+    expect(
+      (await md('add_remote_schema_permissions', { remote_schema: 'users', role: 'reader', definition: { schema: 'type Query { secret: String }' } })).status,
+    ).toBe(200);
     const r = await md('add_inherited_role', { role_name: 'both', role_set: ['user', 'reader'] });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const both = (await engine.graphql('{ secret users { name } }', undefined, { 'X-Engine-Role': 'both', 'X-Engine-Tenant': 'b' })).body;
@@ -127,7 +136,7 @@ describe('inherited roles', () => {
 });
 
 describe('remote relationships with remote schema permissions on', () => {
-  it('are shown to admin only (a role\'s permission is not applied to them yet)', async () => {
+  it("are shown to admin only (a role's permission is not applied to them yet)", async () => {
     await db.sql("CREATE TABLE team (id int PRIMARY KEY, tenant text NOT NULL); INSERT INTO team VALUES (1, 'b');");
     expect((await md('pg_track_table', { table: 'team' })).status).toBe(200);
     expect((await md('pg_create_select_permission', { table: 'team', role: 'user', permission: { columns: ['id', 'tenant'], filter: {} } })).status).toBe(200);

@@ -52,8 +52,18 @@ beforeAll(async () => {
     })();
   });
   const url = handler.url.replace(/\/$/, '');
-  expect((await md('create_action', { name: 'double', definition: { kind: 'synchronous', type: 'query', arguments: [{ name: 'n', type: 'Int!' }], output_type: 'Int!', handler: url } })).status).toBe(200);
-  expect((await md('create_action', { name: 'note', definition: { kind: 'synchronous', type: 'mutation', arguments: [], output_type: 'String!', handler: url } })).status).toBe(200);
+  expect(
+    (
+      await md('create_action', {
+        name: 'double',
+        definition: { kind: 'synchronous', type: 'query', arguments: [{ name: 'n', type: 'Int!' }], output_type: 'Int!', handler: url },
+      })
+    ).status,
+  ).toBe(200);
+  expect(
+    (await md('create_action', { name: 'note', definition: { kind: 'synchronous', type: 'mutation', arguments: [], output_type: 'String!', handler: url } }))
+      .status,
+  ).toBe(200);
 });
 
 afterAll(async () => {

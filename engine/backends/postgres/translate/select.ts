@@ -182,7 +182,8 @@ function columnsRead(fields: readonly ir.Field[], into: string[]): string[] {
   };
   for (const f of fields) {
     if (f.kind === 'column') add(f.column);
-    else if (f.kind !== 'typename' && f.kind !== 'computed-scalar' && f.kind !== 'computed-rows' && f.kind !== 'remote-join') for (const [local] of f.mapping) add(local);
+    else if (f.kind !== 'typename' && f.kind !== 'computed-scalar' && f.kind !== 'computed-rows' && f.kind !== 'remote-join')
+      for (const [local] of f.mapping) add(local);
   }
   return into;
 }

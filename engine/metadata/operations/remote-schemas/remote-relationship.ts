@@ -71,10 +71,14 @@ function writeRemoteRelationship(mode: 'create' | 'update'): Operation {
       const entry = requireTrackedTable(ctx, source, table, call);
       const exists = entry.remote_relationships.some((r) => r['name'] === args.name);
       if (mode === 'create' && exists) {
-        throw new EngineError(ErrorCode.AlreadyExists, `remote relationship "${args.name}" of table "${formatTableName(table)}" already exists`, { path: argPath(call, 'name') });
+        throw new EngineError(ErrorCode.AlreadyExists, `remote relationship "${args.name}" of table "${formatTableName(table)}" already exists`, {
+          path: argPath(call, 'name'),
+        });
       }
       if (mode === 'update' && !exists) {
-        throw new EngineError(ErrorCode.NotExists, `remote relationship "${args.name}" of table "${formatTableName(table)}" does not exist`, { path: argPath(call, 'name') });
+        throw new EngineError(ErrorCode.NotExists, `remote relationship "${args.name}" of table "${formatTableName(table)}" does not exist`, {
+          path: argPath(call, 'name'),
+        });
       }
       const rel: JsonObject = { name: args.name, definition: definitionOf(args) };
       const doc = updateTable(ctx.state.doc, source, table, (t) => ({
@@ -95,15 +99,25 @@ export const updateRemoteRelationship = writeRemoteRelationship('update');
 /** The delete-remote-relationship operation. */
 export const deleteRemoteRelationship = defineOperation<{ name: string; table: TableNameInput; source?: string }>({
   mutates: true,
-  schema: { type: 'object', required: ['name', 'table'], properties: { name: nameSchema, table: tableNameSchema, source: nameSchema }, additionalProperties: false },
+  schema: {
+    type: 'object',
+    required: ['name', 'table'],
+    properties: { name: nameSchema, table: tableNameSchema, source: nameSchema },
+    additionalProperties: false,
+  },
   async run(ctx, args, call) {
     const source = args.source ?? 'default';
     const table = parseTableName(args.table);
     const entry = requireTrackedTable(ctx, source, table, call);
     if (!entry.remote_relationships.some((r) => r['name'] === args.name)) {
-      throw new EngineError(ErrorCode.NotExists, `remote relationship "${args.name}" of table "${formatTableName(table)}" does not exist`, { path: argPath(call, 'name') });
+      throw new EngineError(ErrorCode.NotExists, `remote relationship "${args.name}" of table "${formatTableName(table)}" does not exist`, {
+        path: argPath(call, 'name'),
+      });
     }
-    const doc = updateTable(ctx.state.doc, source, table, (t) => ({ ...t, remote_relationships: t.remote_relationships.filter((r) => r['name'] !== args.name) }));
+    const doc = updateTable(ctx.state.doc, source, table, (t) => ({
+      ...t,
+      remote_relationships: t.remote_relationships.filter((r) => r['name'] !== args.name),
+    }));
     await ctx.commitEdit({ doc, touched: [], path: argPath(call) });
     return { response: SUCCESS };
   },

@@ -36,13 +36,24 @@ export const addRemoteSchemaPermissions = defineOperation<AddArgs>({
   },
   async run(ctx, args, call) {
     const entry = requireRemoteSchema(ctx.state.doc, args.remote_schema, call, 'remote_schema');
-    if (args.role === 'admin') throw new EngineError(ErrorCode.InvalidConfiguration, 'the admin role sees every remote schema whole', { path: argPath(call, 'role') });
+    if (args.role === 'admin')
+      throw new EngineError(ErrorCode.InvalidConfiguration, 'the admin role sees every remote schema whole', { path: argPath(call, 'role') });
     if ((entry.permissions ?? []).some((p) => p.role === args.role)) {
-      throw new EngineError(ErrorCode.AlreadyExists, `permissions for role "${args.role}" already exist for remote schema "${args.remote_schema}"`, { path: argPath(call, 'role') });
+      throw new EngineError(ErrorCode.AlreadyExists, `permissions for role "${args.role}" already exist for remote schema "${args.remote_schema}"`, {
+        path: argPath(call, 'role'),
+      });
     }
-    const perm: JsonObject = { role: args.role, definition: { schema: args.definition.schema }, ...(typeof args.comment === 'string' ? { comment: args.comment } : {}) };
+    const perm: JsonObject = {
+      role: args.role,
+      definition: { schema: args.definition.schema },
+      ...(typeof args.comment === 'string' ? { comment: args.comment } : {}),
+    };
     const next = updateRemoteSchema(ctx.state.doc, args.remote_schema, (r) => ({ ...r, permissions: [...((r['permissions'] ?? []) as JsonObject[]), perm] }));
-    await ctx.commitEdit({ doc: next, touched: [{ kind: 'remote_schema_permission', remoteSchema: args.remote_schema, role: args.role }], path: argPath(call) });
+    await ctx.commitEdit({
+      doc: next,
+      touched: [{ kind: 'remote_schema_permission', remoteSchema: args.remote_schema, role: args.role }],
+      path: argPath(call),
+    });
     return { response: SUCCESS };
   },
 });
@@ -54,7 +65,9 @@ export const dropRemoteSchemaPermissions = defineOperation<{ remote_schema: stri
   async run(ctx, args, call) {
     const entry = requireRemoteSchema(ctx.state.doc, args.remote_schema, call, 'remote_schema');
     if (!(entry.permissions ?? []).some((p) => p.role === args.role)) {
-      throw new EngineError(ErrorCode.NotExists, `no permission for role "${args.role}" exists for remote schema "${args.remote_schema}"`, { path: argPath(call, 'role') });
+      throw new EngineError(ErrorCode.NotExists, `no permission for role "${args.role}" exists for remote schema "${args.remote_schema}"`, {
+        path: argPath(call, 'role'),
+      });
     }
     const next = updateRemoteSchema(ctx.state.doc, args.remote_schema, (r) => {
       const left = ((r['permissions'] ?? []) as JsonObject[]).filter((p) => p['role'] !== args.role);

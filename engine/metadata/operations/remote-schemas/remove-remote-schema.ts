@@ -24,7 +24,8 @@ export const removeRemoteSchema = defineOperation<{ name: string }>({
     for (const s of doc.sources) {
       for (const t of s.tables) {
         for (const r of t.remote_relationships) {
-          if (JSON.stringify(r).includes(`"remote_schema":${JSON.stringify(args.name)}`)) dependents.push(`remote_relationship ${String(r['name'])} in table ${t.table.name} in source ${s.name}`);
+          if (JSON.stringify(r).includes(`"remote_schema":${JSON.stringify(args.name)}`))
+            dependents.push(`remote_relationship ${String(r['name'])} in table ${t.table.name} in source ${s.name}`);
         }
       }
     }

@@ -21,7 +21,8 @@ export function knownRoles(doc: MetadataDocument): Set<string> {
   // Roles of remote schema permissions (issue 16).
   for (const r of doc.remote_schemas) {
     const perms = r['permissions'];
-    if (Array.isArray(perms)) for (const p of perms) if (p !== null && typeof p === 'object' && !Array.isArray(p) && typeof p['role'] === 'string') roles.add(p['role']);
+    if (Array.isArray(perms))
+      for (const p of perms) if (p !== null && typeof p === 'object' && !Array.isArray(p) && typeof p['role'] === 'string') roles.add(p['role']);
   }
   // Action permissions name roles too (v2 compat).
   for (const a of doc.actions) {
