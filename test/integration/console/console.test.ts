@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { responseText, setQuery, unnamedControls } from '../../support/console-page.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { startTestEngine, type TestEngine } from '../../support/engine.ts';
 import { artifact, launchBrowser, systemChromium } from '../../support/browser.ts';
@@ -84,40 +85,6 @@ describe('console over HTTP', () => {
     expect(await res.json()).toMatchObject({ code: 'not-found' });
   });
 });
-
-/** Types into GraphiQL's query editor (Monaco): select all, then insert the text as one edit. */
-async function setQuery(page: Page, query: string): Promise<void> {
-  await page.locator('.graphiql-query-editor .monaco-editor').first().click();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(query);
-}
-
-/**
- * Form controls and buttons on screen without an accessible name (a label,
- * aria-label/labelledby, or a button's text): each page is checked once.
- */
-/** Runs in the page (a string: this file is type-checked without the DOM library). */
-const UNNAMED_CONTROLS = `(() => {
-  const out = [];
-  for (const el of document.querySelectorAll('input, select, textarea, button')) {
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0 || el.type === 'hidden') continue;
-    if (el.closest('.monaco-editor') !== null) continue; // Monaco's own textareas carry aria-labels it manages
-    const labelled = (el.labels?.length ?? 0) > 0 || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.hasAttribute('title');
-    const text = el.tagName === 'BUTTON' && (el.textContent ?? '').trim() !== '';
-    if (!labelled && !text) out.push(el.outerHTML.slice(0, 120));
-  }
-  return out;
-})()`;
-
-async function unnamedControls(page: Page): Promise<string[]> {
-  return page.evaluate<string[]>(UNNAMED_CONTROLS);
-}
-
-async function responseText(page: Page): Promise<string> {
-  return (await page.locator('.graphiql-response .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
-}
 
 describe.skipIf(chromiumPath === null)('console in a browser, behind a path prefix', { timeout: 120_000 }, () => {
   let browser: Browser;

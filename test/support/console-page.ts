@@ -1,0 +1,40 @@
+/**
+ * What the console's browser tests do on a page: type into GraphiQL's editor,
+ * read its response, and list the controls that lack an accessible name.
+ */
+import type { Page } from 'playwright-core';
+
+/** Types into GraphiQL's query editor (Monaco): select all, then insert the text as one edit. */
+export async function setQuery(page: Page, query: string): Promise<void> {
+  await page.locator('.graphiql-query-editor .monaco-editor').first().click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(query);
+}
+
+/**
+ * Form controls and buttons on screen without an accessible name (a label,
+ * aria-label/labelledby, or a button's text): each page is checked once.
+ * Runs in the page (a string: this file is type-checked without the DOM library).
+ */
+const UNNAMED_CONTROLS = `(() => {
+  const out = [];
+  for (const el of document.querySelectorAll('input, select, textarea, button')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || el.type === 'hidden') continue;
+    if (el.closest('.monaco-editor') !== null) continue; // Monaco's own textareas carry aria-labels it manages
+    const labelled = (el.labels?.length ?? 0) > 0 || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.hasAttribute('title');
+    const text = el.tagName === 'BUTTON' && (el.textContent ?? '').trim() !== '';
+    if (!labelled && !text) out.push(el.outerHTML.slice(0, 120));
+  }
+  return out;
+})()`;
+
+export async function unnamedControls(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>(UNNAMED_CONTROLS);
+}
+
+/** The text of GraphiQL's response pane. */
+export async function responseText(page: Page): Promise<string> {
+  return (await page.locator('.graphiql-response .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+}
