@@ -1,5 +1,5 @@
 /** Small shared pieces: a status line that screen readers announce, and a table of SQL results. */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { messageOf } from './api.ts';
 
 export type StatusValue = { kind: 'idle' } | { kind: 'busy'; text: string } | { kind: 'ok'; text: string } | { kind: 'error'; text: string };
@@ -63,4 +63,101 @@ export function ResultTable({ rows, label }: { rows: string[][]; label: string }
       </tbody>
     </table>
   );
+}
+
+/** One header row of a webhook's headers editor: a literal value, or the name of an environment variable of the engine. */
+export interface HeaderRow {
+  name: string;
+  value: string;
+  fromEnv: boolean;
+}
+
+export function headerRows(headers: ReadonlyArray<{ name: string; value?: string; value_from_env?: string }> | null | undefined): HeaderRow[] {
+  return (headers ?? []).map((h) =>
+    h.value_from_env !== undefined ? { name: h.name, value: h.value_from_env, fromEnv: true } : { name: h.name, value: h.value ?? '', fromEnv: false },
+  );
+}
+
+export function headerConfs(rows: readonly HeaderRow[]): Array<{ name: string; value?: string; value_from_env?: string }> {
+  return rows
+    .filter((r) => r.name.trim() !== '')
+    .map((r) => (r.fromEnv ? { name: r.name.trim(), value_from_env: r.value } : { name: r.name.trim(), value: r.value }));
+}
+
+/** The headers a webhook is sent with; `label` names the group (and prefixes each control's accessible name). */
+export function HeadersEditor({ label, rows, onChange }: { label: string; rows: HeaderRow[]; onChange: (rows: HeaderRow[]) => void }) {
+  const set = (i: number, patch: Partial<HeaderRow>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  return (
+    <fieldset>
+      <legend>{label}</legend>
+      {rows.map((r, i) => (
+        <div className="row" key={i}>
+          <input aria-label={`${label} ${i + 1} name`} placeholder="name" value={r.name} onChange={(e) => set(i, { name: e.target.value })} />
+          <input
+            aria-label={`${label} ${i + 1} ${r.fromEnv ? 'environment variable' : 'value'}`}
+            placeholder={r.fromEnv ? 'ENV_VAR_NAME' : 'value'}
+            value={r.value}
+            onChange={(e) => set(i, { value: e.target.value })}
+          />
+          <label>
+            <input type="checkbox" checked={r.fromEnv} onChange={(e) => set(i, { fromEnv: e.target.checked })} /> from the environment
+          </label>
+          <button
+            type="button"
+            className="btn small"
+            aria-label={`Remove ${label.toLowerCase()} ${i + 1}`}
+            onClick={() => onChange(rows.filter((_, j) => j !== i))}
+          >
+            ×
+          </button>
+        </div>
+      ))}
+      <button type="button" className="btn small" onClick={() => onChange([...rows, { name: '', value: '', fromEnv: false }])}>
+        Add header
+      </button>
+    </fieldset>
+  );
+}
+
+/** A table of log rows (events, invocations): `columns` pick what each row shows. */
+export function LogTable<T>({
+  label,
+  rows,
+  columns,
+  empty,
+}: {
+  label: string;
+  rows: readonly T[];
+  columns: ReadonlyArray<readonly [string, (row: T) => ReactNode]>;
+  empty: string;
+}) {
+  if (rows.length === 0) return <p className="muted">{empty}</p>;
+  return (
+    <table className="grid" aria-label={label}>
+      <thead>
+        <tr>
+          {columns.map(([h]) => (
+            <th key={h} scope="col">
+              {h}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r, i) => (
+          <tr key={i}>
+            {columns.map(([h, f]) => (
+              <td key={h}>{f(r)}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** A JSON value, shortened for a table cell; the whole value is in the title. */
+export function JsonCell({ value, max = 120 }: { value: unknown; max?: number }) {
+  const text = value === undefined ? '' : JSON.stringify(value);
+  return <code title={text.length > max ? text : undefined}>{text.length > max ? `${text.slice(0, max)}…` : text}</code>;
 }

@@ -10,6 +10,7 @@ import { StrictMode, useEffect, useState, type FormEvent } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError, adminSecret, metadata, messageOf, setAdminSecret } from './api.ts';
 import { MetadataProvider } from './metadata-state.tsx';
+import { Actions } from './pages/Actions.tsx';
 import { ApiExplorer } from './pages/ApiExplorer.tsx';
 import { Data } from './pages/Data.tsx';
 import { MetadataPage } from './pages/MetadataPage.tsx';
@@ -104,6 +105,7 @@ function App() {
           {page.id === 'api' && <ApiExplorer />}
           {page.id === 'data' && <Data params={route.params} />}
           {page.id === 'permissions' && <Permissions params={route.params} />}
+          {page.id === 'actions' && <Actions params={route.params} />}
           {page.id === 'metadata' && <MetadataPage />}
         </main>
       </div>

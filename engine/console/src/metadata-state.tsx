@@ -32,6 +32,104 @@ export interface TableEntry {
   readonly insert_permissions?: readonly PermissionEntry[];
   readonly update_permissions?: readonly PermissionEntry[];
   readonly delete_permissions?: readonly PermissionEntry[];
+  readonly event_triggers?: readonly EventTriggerEntry[];
+}
+
+/** A header sent to a webhook: a literal value or one read from the engine's environment. */
+export interface HeaderConf {
+  readonly name: string;
+  readonly value?: string;
+  readonly value_from_env?: string;
+}
+
+export interface EventTriggerEntry {
+  readonly name: string;
+  readonly definition: {
+    readonly enable_manual?: boolean;
+    readonly insert?: { readonly columns: '*' | readonly string[] };
+    readonly update?: { readonly columns: '*' | readonly string[] };
+    readonly delete?: { readonly columns: '*' | readonly string[] };
+  };
+  readonly retry_conf?: { readonly num_retries?: number; readonly interval_sec?: number; readonly timeout_sec?: number };
+  readonly webhook?: string;
+  readonly webhook_from_env?: string;
+  readonly headers?: readonly HeaderConf[];
+}
+
+export interface ActionEntry {
+  readonly name: string;
+  readonly comment?: string;
+  readonly definition: {
+    readonly kind?: 'synchronous' | 'asynchronous';
+    readonly type?: 'query' | 'mutation';
+    readonly arguments?: ReadonlyArray<{ readonly name: string; readonly type: string; readonly description?: string | null }> | null;
+    readonly output_type: string;
+    readonly handler: string;
+    readonly headers?: readonly HeaderConf[] | null;
+    readonly forward_client_headers?: boolean;
+    readonly timeout?: number | null;
+    readonly [key: string]: unknown;
+  };
+  readonly permissions?: ReadonlyArray<{ readonly role: string }>;
+}
+
+export interface CustomTypeField {
+  readonly name: string;
+  readonly type: string;
+  readonly description?: string | null;
+}
+
+export interface CustomTypes {
+  readonly scalars?: ReadonlyArray<{ readonly name: string; readonly description?: string | null }>;
+  readonly enums?: ReadonlyArray<{
+    readonly name: string;
+    readonly description?: string | null;
+    readonly values: ReadonlyArray<{ readonly value: string; readonly description?: string | null; readonly is_deprecated?: boolean | null }>;
+  }>;
+  readonly input_objects?: ReadonlyArray<{ readonly name: string; readonly description?: string | null; readonly fields: readonly CustomTypeField[] }>;
+  readonly objects?: ReadonlyArray<{
+    readonly name: string;
+    readonly description?: string | null;
+    readonly fields: readonly CustomTypeField[];
+    readonly relationships?: readonly unknown[];
+  }>;
+}
+
+export interface RetryConfSt {
+  readonly num_retries?: number;
+  readonly retry_interval_seconds?: number;
+  readonly timeout_seconds?: number;
+  readonly tolerance_seconds?: number;
+}
+
+export interface CronTriggerEntry {
+  readonly name: string;
+  readonly webhook: string;
+  readonly schedule: string;
+  readonly payload?: unknown;
+  readonly headers?: readonly HeaderConf[];
+  readonly retry_conf?: RetryConfSt;
+  readonly include_in_metadata?: boolean;
+  readonly comment?: string | null;
+}
+
+export interface QueryCollectionEntry {
+  readonly name: string;
+  readonly comment?: string | null;
+  readonly definition: { readonly queries: ReadonlyArray<{ readonly name: string; readonly query: string }> };
+}
+
+export interface AllowlistEntry {
+  readonly collection: string;
+  readonly scope?: { readonly global: boolean; readonly roles?: readonly string[] };
+}
+
+export interface RestEndpointEntry {
+  readonly name: string;
+  readonly url: string;
+  readonly methods: readonly string[];
+  readonly definition: { readonly query: { readonly collection_name: string; readonly query_name: string } };
+  readonly comment?: string | null;
 }
 
 export interface FunctionEntry {
@@ -43,6 +141,7 @@ export interface SourceEntry {
   readonly kind: string;
   readonly tables: readonly TableEntry[];
   readonly functions?: readonly FunctionEntry[];
+  readonly configuration?: { readonly connection_info?: { readonly database_url?: string | { readonly from_env?: string } } };
 }
 
 export interface InheritedRole {
@@ -54,6 +153,12 @@ export interface Metadata {
   readonly version: number;
   readonly sources: readonly SourceEntry[];
   readonly inherited_roles?: readonly InheritedRole[];
+  readonly actions?: readonly ActionEntry[];
+  readonly custom_types?: CustomTypes;
+  readonly cron_triggers?: readonly CronTriggerEntry[];
+  readonly query_collections?: readonly QueryCollectionEntry[];
+  readonly allowlist?: readonly AllowlistEntry[];
+  readonly rest_endpoints?: readonly RestEndpointEntry[];
   readonly [key: string]: unknown;
 }
 
@@ -103,6 +208,7 @@ export function knownRoles(md: Metadata | null): string[] {
     }
   }
   for (const r of md?.inherited_roles ?? []) roles.add(r.role_name);
+  for (const a of md?.actions ?? []) for (const p of a.permissions ?? []) roles.add(p.role);
   return [...roles].sort();
 }
 

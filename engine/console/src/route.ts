@@ -5,6 +5,7 @@ export const PAGES = [
   { id: 'api', title: 'API explorer' },
   { id: 'data', title: 'Data' },
   { id: 'permissions', title: 'Permissions' },
+  { id: 'actions', title: 'Actions' },
   { id: 'metadata', title: 'Metadata' },
 ] as const;
 

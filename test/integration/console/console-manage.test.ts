@@ -1,0 +1,192 @@
+/**
+ * The console's management pages in headless Chromium against a real engine
+ * with an admin secret, and real loopback HTTP servers as action handlers and
+ * webhooks: actions and custom types (and running one from GraphiQL). Each
+ * step waits with a bound; screenshots go to test/artifacts/console/.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
+import { startTestEngine, type TestEngine } from '../../support/engine.ts';
+import { artifact, launchBrowser, systemChromium } from '../../support/browser.ts';
+import { responseText, setQuery, unnamedControls } from '../../support/console-page.ts';
+import { startTestServer, type TestServer } from '../../support/http-server.ts';
+import { buildConsole, consoleBuildIsStale } from '../../../engine/console/build.ts';
+
+const SECRET = 'console-manage-s3cret';
+/** Every wait is bounded: 30 s covers a page action on two busy cores. */
+const WAIT_MS = 30_000;
+const eventually = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: WAIT_MS, interval: 100 });
+const chromiumPath = systemChromium();
+if (chromiumPath === null && process.env['CI'] === 'true') throw new Error('CI=true but no Chromium: .ci/run should have installed it');
+
+type Exported = {
+  actions?: Array<{ name: string; definition: Record<string, unknown>; permissions?: Array<{ role: string }>; comment?: string }>;
+  custom_types?: Record<string, Array<{ name: string }>>;
+  [key: string]: unknown;
+};
+
+let db: TestDatabase;
+let engine: TestEngine;
+let handler: TestServer;
+
+async function exported(): Promise<Exported> {
+  return ((await engine.metadata({ type: 'export_metadata', version: 2, args: {} })).body as { metadata: Exported }).metadata;
+}
+
+beforeAll(async () => {
+  if (consoleBuildIsStale()) await buildConsole();
+  db = await createTestDatabase('console_manage');
+  await db.sql(`
+    CREATE TABLE orders (id serial PRIMARY KEY, item text NOT NULL, qty int NOT NULL DEFAULT 1);
+    INSERT INTO orders (item, qty) VALUES ('pen', 2), ('ink', 1);
+  `);
+  // The action handler: adds its two arguments, echoing what it was sent.
+  handler = await startTestServer((_req, body, res) => {
+    const input = (JSON.parse(body) as { input: { a: number; b: number } }).input;
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ sum: input.a + input.b }));
+  });
+  engine = await startTestEngine({ databaseUrl: db.url, adminSecret: SECRET, enableConsole: true });
+}, 180_000);
+
+afterAll(async () => {
+  await engine?.close();
+  await handler?.close();
+  await db?.drop();
+});
+
+describe.skipIf(chromiumPath === null)('console management pages in a browser', { timeout: 120_000 }, () => {
+  let browser: Browser;
+  let page: Page;
+  const outside: string[] = [];
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    browser = await launchBrowser(chromiumPath!);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    page.setDefaultTimeout(WAIT_MS);
+    const origin = new URL(engine.url).origin;
+    page.on('request', (r) => {
+      if (!r.url().startsWith(origin) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) outside.push(r.url());
+    });
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    page.on('console', (m) => {
+      if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) pageErrors.push(m.text());
+    });
+    await page.goto(`${engine.url}/console/`);
+    await page.getByLabel('Admin secret').fill(SECRET);
+    await page.getByLabel('Admin secret').press('Enter');
+    await page.getByRole('navigation', { name: 'Console sections' }).waitFor();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const status = () => page.getByRole('main').getByRole('status').first().textContent();
+
+  it('Actions: creates an action from SDL with a handler, a header and a role', async () => {
+    await page.getByRole('link', { name: 'Actions' }).click();
+    const form = page.getByRole('form', { name: 'New action' });
+    await form.getByLabel('Action definition (SDL)').fill('type Mutation {\n  """Adds two numbers"""\n  addNumbers(a: Int!, b: Int!): SumOutput\n}');
+    await form.getByLabel('Type definitions (SDL)').fill('type SumOutput {\n  sum: Int!\n}');
+    await form.getByLabel('Handler URL').fill(`${handler.url}add`);
+    await form.getByRole('button', { name: 'Add header' }).click();
+    await form.getByLabel('Handler headers 1 name').fill('x-console-test');
+    await form.getByLabel('Handler headers 1 value').fill('from-console');
+    await form.getByLabel('Another role').fill('user');
+    await form.getByRole('button', { name: 'Allow role' }).click();
+    await form.getByRole('button', { name: 'Create action' }).click();
+    await eventually(status).toBe('Saved action addNumbers');
+    await page.getByRole('form', { name: 'Action addNumbers' }).waitFor();
+    await page.screenshot({ path: artifact('11-actions.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+    const md = await exported();
+    expect(md.actions).toEqual([
+      {
+        name: 'addNumbers',
+        comment: 'Adds two numbers',
+        definition: {
+          type: 'mutation',
+          kind: 'synchronous',
+          arguments: [
+            { name: 'a', type: 'Int!' },
+            { name: 'b', type: 'Int!' },
+          ],
+          output_type: 'SumOutput',
+          handler: `${handler.url}add`,
+          headers: [{ name: 'x-console-test', value: 'from-console' }],
+          forward_client_headers: false,
+        },
+        permissions: [{ role: 'user' }],
+      },
+    ]);
+    expect(md.custom_types?.['objects']).toEqual([{ name: 'SumOutput', fields: [{ name: 'sum', type: 'Int!' }] }]);
+  });
+
+  it('Actions: runs the action from GraphiQL; the handler gets the header', async () => {
+    await page.getByRole('link', { name: 'API explorer' }).click();
+    await page.locator('.graphiql-query-editor .monaco-editor').first().waitFor();
+    await setQuery(page, 'mutation { addNumbers(a: 2, b: 3) { sum } }');
+    await page.getByRole('button', { name: /^Execute query/ }).click();
+    await eventually(() => responseText(page)).toContain('"sum": 5');
+    await page.screenshot({ path: artifact('12-api-explorer-action.png') });
+    const call = handler.requests.at(-1)!;
+    expect(call.headers['x-console-test']).toBe('from-console');
+    expect(JSON.parse(call.body)).toMatchObject({ action: { name: 'addNumbers' }, input: { a: 2, b: 3 } });
+  });
+
+  it('Actions: edits the action (timeout, roles) and the custom types', async () => {
+    await page.getByRole('link', { name: 'Actions' }).click();
+    await page
+      .getByRole('list', { name: 'Actions' })
+      .getByRole('link', { name: /addNumbers/ })
+      .click();
+    const form = page.getByRole('form', { name: 'Action addNumbers' });
+    expect(await form.getByLabel('Type definitions (SDL)').inputValue()).toBe('type SumOutput {\n  sum: Int!\n}');
+    await form.getByLabel('Timeout (seconds)').fill('7');
+    await form.getByLabel('user', { exact: true }).uncheck();
+    await form.getByRole('button', { name: 'Save action' }).click();
+    await eventually(status).toBe('Saved action addNumbers');
+    await eventually(async () => (await exported()).actions?.[0]?.definition['timeout']).toBe(7);
+    expect((await exported()).actions?.[0]?.permissions).toBeUndefined();
+    // A bad SDL is refused in the page, and nothing changes.
+    await form.getByLabel('Action definition (SDL)').fill('type Mutation { addNumbers(a: Int!): }');
+    await form.getByRole('button', { name: 'Save action' }).click();
+    await eventually(() => page.getByRole('main').getByRole('alert').textContent()).toContain('not valid GraphQL SDL');
+
+    await page.getByRole('link', { name: 'Custom types' }).click();
+    const types = page.getByRole('form', { name: 'Custom types' });
+    expect(await types.getByLabel('Custom types (SDL)').inputValue()).toContain('type SumOutput');
+    await types.getByLabel('Custom types (SDL)').fill('type SumOutput {\n  sum: Int!\n}\n\nscalar Email\n\nenum Colour {\n  RED\n  GREEN\n}');
+    await types.getByRole('button', { name: 'Save custom types' }).click();
+    await eventually(status).toBe('Saved the custom types');
+    const ct = (await exported()).custom_types!;
+    expect(ct['scalars']).toEqual([{ name: 'Email' }]);
+    expect(ct['enums']).toEqual([{ name: 'Colour', values: [{ value: 'RED' }, { value: 'GREEN' }] }]);
+    await page.screenshot({ path: artifact('13-actions-custom-types.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+    // Dropping a type an action uses is refused with the engine's reason.
+    await types.getByLabel('Custom types (SDL)').fill('scalar Email');
+    await types.getByRole('button', { name: 'Save custom types' }).click();
+    await eventually(() => page.getByRole('main').getByRole('alert').textContent()).toContain('still used by the action "addNumbers"');
+  });
+
+  it('Actions: deletes the action', async () => {
+    await page
+      .getByRole('list', { name: 'Actions' })
+      .getByRole('link', { name: /addNumbers/ })
+      .click();
+    await page.getByRole('button', { name: 'Delete action' }).click();
+    await page.getByRole('button', { name: 'Confirm delete of action addNumbers' }).click();
+    await eventually(status).toBe('Deleted action addNumbers');
+    await eventually(async () => (await exported()).actions ?? []).toEqual([]);
+    expect(await page.getByText('No actions yet.').count()).toBe(1);
+  });
+
+  it('made no request outside the origin, and no page error', () => {
+    expect(outside).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
