@@ -19,14 +19,19 @@ export function Status({ value }: { value: StatusValue }) {
   );
 }
 
-/** Runs an action and reports it in a Status; returns [status, run]. */
+/** What an action of useAction may resolve to when its success message is known only at its end. */
+export class Done {
+  constructor(readonly text: string) {}
+}
+
+/** Runs an action and reports it in a Status (an action resolving to a Done says its own success message); returns [status, run]. */
 export function useAction(): [StatusValue, (busyText: string, okText: string, action: () => Promise<unknown>) => Promise<boolean>] {
   const [status, setStatus] = useState<StatusValue>({ kind: 'idle' });
   const run = async (busyText: string, okText: string, action: () => Promise<unknown>): Promise<boolean> => {
     setStatus({ kind: 'busy', text: busyText });
     try {
-      await action();
-      setStatus({ kind: 'ok', text: okText });
+      const result = await action();
+      setStatus({ kind: 'ok', text: result instanceof Done ? result.text : okText });
       return true;
     } catch (e) {
       setStatus({ kind: 'error', text: messageOf(e) });

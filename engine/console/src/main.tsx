@@ -13,6 +13,7 @@ import { MetadataProvider } from './metadata-state.tsx';
 import { Actions } from './pages/Actions.tsx';
 import { ApiExplorer } from './pages/ApiExplorer.tsx';
 import { Data } from './pages/Data.tsx';
+import { Events } from './pages/Events.tsx';
 import { MetadataPage } from './pages/MetadataPage.tsx';
 import { Permissions } from './pages/Permissions.tsx';
 import { PAGES, useRoute } from './route.ts';
@@ -106,6 +107,7 @@ function App() {
           {page.id === 'data' && <Data params={route.params} />}
           {page.id === 'permissions' && <Permissions params={route.params} />}
           {page.id === 'actions' && <Actions params={route.params} />}
+          {page.id === 'events' && <Events params={route.params} />}
           {page.id === 'metadata' && <MetadataPage />}
         </main>
       </div>

@@ -6,6 +6,7 @@ export const PAGES = [
   { id: 'data', title: 'Data' },
   { id: 'permissions', title: 'Permissions' },
   { id: 'actions', title: 'Actions' },
+  { id: 'events', title: 'Events' },
   { id: 'metadata', title: 'Metadata' },
 ] as const;
 

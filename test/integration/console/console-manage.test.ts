@@ -20,7 +20,9 @@ const eventually = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: W
 const chromiumPath = systemChromium();
 if (chromiumPath === null && process.env['CI'] === 'true') throw new Error('CI=true but no Chromium: .ci/run should have installed it');
 
+type EventTrigger = { name: string; webhook?: string; definition: Record<string, unknown>; retry_conf?: unknown; headers?: unknown };
 type Exported = {
+  sources: Array<{ name: string; tables: Array<{ table: { name: string }; event_triggers?: EventTrigger[] }> }>;
   actions?: Array<{ name: string; definition: Record<string, unknown>; permissions?: Array<{ role: string }>; comment?: string }>;
   custom_types?: Record<string, Array<{ name: string }>>;
   [key: string]: unknown;
@@ -29,6 +31,9 @@ type Exported = {
 let db: TestDatabase;
 let engine: TestEngine;
 let handler: TestServer;
+/** The event trigger's webhook: answers `hookStatus` and records what it got. */
+let hook: TestServer;
+let hookStatus = 200;
 
 async function exported(): Promise<Exported> {
   return ((await engine.metadata({ type: 'export_metadata', version: 2, args: {} })).body as { metadata: Exported }).metadata;
@@ -46,12 +51,19 @@ beforeAll(async () => {
     const input = (JSON.parse(body) as { input: { a: number; b: number } }).input;
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ sum: input.a + input.b }));
   });
+  hook = await startTestServer((_req, _body, res) => {
+    res.writeHead(hookStatus, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: hookStatus < 300 }));
+  });
   engine = await startTestEngine({ databaseUrl: db.url, adminSecret: SECRET, enableConsole: true });
+  // Set-up, not under test: the table the event trigger watches is tracked through the API.
+  const tracked = await engine.metadata({ type: 'pg_track_table', args: { source: 'default', table: { schema: 'public', name: 'orders' } } });
+  expect(tracked.status).toBe(200);
 }, 180_000);
 
 afterAll(async () => {
   await engine?.close();
   await handler?.close();
+  await hook?.close();
   await db?.drop();
 });
 
@@ -183,6 +195,99 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     await eventually(status).toBe('Deleted action addNumbers');
     await eventually(async () => (await exported()).actions ?? []).toEqual([]);
     expect(await page.getByText('No actions yet.').count()).toBe(1);
+  });
+
+  /** Webhook calls of the event trigger with this operation. */
+  const hookCalls = (op: string) =>
+    hook.requests.filter((r) => (JSON.parse(r.body) as { event?: { op?: string } }).event?.op === op).map((r) => JSON.parse(r.body) as Record<string, unknown>);
+  const triggers = async () => (await exported()).sources[0]!.tables.find((t) => t.table.name === 'orders')!.event_triggers ?? [];
+  /** Clicks a refresh button until the text of `region` passes `check` (bounded). */
+  const refreshUntil = (button: string, region: string) =>
+    eventually(async () => {
+      await page.getByRole('button', { name: button }).click();
+      return page.getByRole('region', { name: region }).innerText();
+    });
+
+  it('Events: creates an event trigger on insert, update of one column and manual', async () => {
+    await page.getByRole('link', { name: 'Events', exact: true }).click();
+    const form = page.getByRole('form', { name: 'New event trigger' });
+    await form.getByLabel('Trigger name').fill('order_events');
+    await form.getByLabel('Table').selectOption('public.orders');
+    await form.getByLabel('insert', { exact: true }).check();
+    await form.getByLabel('update', { exact: true }).check();
+    await form.getByLabel('any column').uncheck();
+    await form.getByLabel('Update column qty').check();
+    await form.getByLabel(/manual \(invoke/).check();
+    await form.getByLabel('Webhook URL').fill(`${hook.url}orders`);
+    await form.getByLabel('Number of retries').fill('0');
+    await form.getByRole('button', { name: 'Add header' }).click();
+    await form.getByLabel('Webhook headers 1 name').fill('x-hook');
+    await form.getByLabel('Webhook headers 1 value').fill('yes');
+    await form.getByRole('button', { name: 'Create event trigger' }).click();
+    await eventually(status).toBe('Saved event trigger order_events');
+    await page.getByRole('form', { name: 'Modify event trigger order_events' }).waitFor();
+    await page.screenshot({ path: artifact('14-events-trigger.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+    expect(await triggers()).toEqual([
+      {
+        name: 'order_events',
+        definition: { enable_manual: true, insert: { columns: '*' }, update: { columns: ['qty'] } },
+        retry_conf: { num_retries: 0, interval_sec: 10, timeout_sec: 60 },
+        webhook: `${hook.url}orders`,
+        headers: [{ name: 'x-hook', value: 'yes' }],
+      },
+    ]);
+  });
+
+  it('Events: an insert is delivered and shows in the event and invocation logs', async () => {
+    await db.sql("INSERT INTO orders (item, qty) VALUES ('cap', 3)");
+    await eventually(() => hookCalls('INSERT').length).toBe(1);
+    expect(hook.requests.at(-1)!.headers['x-hook']).toBe('yes');
+    await page.getByRole('link', { name: 'Events', exact: true }).and(page.locator('.tabs a')).click();
+    await refreshUntil('Refresh events', 'Events of order_events').toMatch(/INSERT\s+delivered/);
+    expect(await page.getByRole('table', { name: 'Event log' }).innerText()).toContain('"item":"cap"');
+    await page.screenshot({ path: artifact('15-events-log.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Invocations' }).click();
+    await refreshUntil('Refresh invocations', 'Invocations of order_events').toContain('200');
+    await page.screenshot({ path: artifact('16-events-invocations.png') });
+  });
+
+  it('Events: a failed delivery is redelivered from the event log', async () => {
+    hookStatus = 500;
+    await db.sql("UPDATE orders SET qty = 9 WHERE item = 'cap'");
+    await eventually(() => hookCalls('UPDATE').length).toBe(1);
+    await page.locator('.tabs').getByRole('link', { name: 'Events' }).click();
+    await refreshUntil('Refresh events', 'Events of order_events').toMatch(/UPDATE\s+failed/);
+    hookStatus = 200;
+    await page
+      .getByRole('row')
+      .filter({ hasText: 'failed' })
+      .getByRole('button', { name: /^Redeliver event / })
+      .click();
+    await eventually(status).toMatch(/^Event .* is due again$/);
+    await eventually(() => hookCalls('UPDATE').length).toBe(2);
+    await refreshUntil('Refresh events', 'Events of order_events').toMatch(/UPDATE\s+delivered/);
+  });
+
+  it('Events: invokes the trigger manually', async () => {
+    await page.getByLabel('Payload (the row, as JSON)').fill('{"id": 42, "item": "manual"}');
+    await page.getByRole('button', { name: 'Invoke order_events' }).click();
+    await eventually(status).toMatch(/^Invoked order_events: event [0-9a-f-]{36}$/);
+    await eventually(() => hookCalls('MANUAL').length).toBe(1);
+    expect(hookCalls('MANUAL')[0]).toMatchObject({ event: { data: { old: null, new: { id: 42, item: 'manual' } } }, trigger: { name: 'order_events' } });
+  });
+
+  it('Events: modifies the webhook and deletes the trigger', async () => {
+    await page.getByRole('link', { name: 'Modify' }).click();
+    const form = page.getByRole('form', { name: 'Modify event trigger order_events' });
+    await form.getByLabel('Webhook URL').fill(`${hook.url}orders-v2`);
+    await form.getByRole('button', { name: 'Save event trigger' }).click();
+    await eventually(async () => (await triggers())[0]?.webhook).toBe(`${hook.url}orders-v2`);
+    await form.getByRole('button', { name: 'Delete event trigger' }).click();
+    await form.getByRole('button', { name: 'Confirm delete of event trigger order_events' }).click();
+    await eventually(status).toBe('Deleted event trigger order_events');
+    expect(await triggers()).toEqual([]);
   });
 
   it('made no request outside the origin, and no page error', () => {
