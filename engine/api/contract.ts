@@ -50,6 +50,8 @@ export interface ExecuteOptions {
    * HTTP status (400, 500…) instead of 200; a batch still answers 200.
    */
   readonly errorStatus?: boolean;
+  /** `/v1beta1/relay`: the Relay schema (Note [Relay schema] in graphql/schema/relay-types.ts). */
+  readonly relay?: boolean;
 }
 
 /** The GraphQL API. */

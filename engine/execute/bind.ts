@@ -11,6 +11,7 @@ import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import { negativeRowCount } from '../errors/row-count.ts';
 import { parseJsonPath } from '../ir/json-path.ts';
+import { cursorJson } from '../ir/relay-id.ts';
 import { bindWrites, type BoundTransaction } from './mutation-plan.ts';
 import type { ActionStep, Plan, PlanStep, ReadStep, RemoteStep, StaticStep, WriteStep } from './plan.ts';
 import { bindRemote, type BoundRemote } from './remote-step.ts';
@@ -23,6 +24,8 @@ function encode(value: unknown, encoding: ir.ValueEncoding): unknown {
       return value;
     case 'json-path':
       return typeof value === 'string' ? parseJsonPath(value, '$') : value;
+    case 'relay-cursor':
+      return cursorJson(value, '$');
     case 'json':
       return JSON.stringify(value);
     case 'json-each':
@@ -51,6 +54,7 @@ function valueOf(p: ir.ParamSource, variables: Readonly<Record<string, unknown>>
         });
       }
       if (p.encoding === 'row-count' && typeof v === 'number' && v < 0) throw negativeRowCount(`$.variables.${p.name}`);
+      if (p.encoding === 'relay-cursor' && v !== null && v !== undefined) return cursorJson(v, `$.variables.${p.name}`);
       return encode(v, p.encoding);
     }
     case 'session': {

@@ -85,6 +85,9 @@ export class GraphqlService implements GraphqlApi {
   readonly #plans: PlanCache;
   /** What the request steps up to `plan` share across requests. */
   readonly #env: PlanEnv;
+  /** `/v1beta1/relay`'s: its own schemas and plans (Note [Relay schema]), made on its first request. */
+  #relayEnv: PlanEnv | null = null;
+  readonly #opts: GraphqlServiceOptions;
   readonly #actions: ActionRuntime | undefined;
   /** The API limits of the catalog in force (null: none set). */
   #limits: ApiLimitsPolicy | null = null;
@@ -93,6 +96,7 @@ export class GraphqlService implements GraphqlApi {
 
   constructor(catalogRef: CatalogRef, opts: GraphqlServiceOptions) {
     this.#catalogRef = catalogRef;
+    this.#opts = opts;
     this.#logger = opts.logger;
     this.#queryLog = opts.logger.enabled('query-log', 'info');
     this.#metrics = opts.metrics ?? null;
@@ -112,6 +116,7 @@ export class GraphqlService implements GraphqlApi {
     };
     catalogRef.subscribe((c) => {
       this.#plans.clear();
+      this.#relayEnv?.cache?.clear();
       this.#limits = c.apiLimits === undefined ? null : new ApiLimitsPolicy(c.apiLimits);
       this.#schemas.warm(c);
     });
@@ -127,6 +132,7 @@ export class GraphqlService implements GraphqlApi {
    */
   async execute(session: Session, body: unknown, options?: ExecuteOptions, ctx?: RequestContext): Promise<ApiResponse> {
     const readOnly = options?.readOnly === true;
+    const env = options?.relay === true ? this.#relay() : this.#env;
     const limits = this.#limits === null ? null : this.#limits.forRole(session.role, session.isAdmin);
     if (limits !== null) {
       const span = ctx?.trace?.child('allow') ?? null;
@@ -143,12 +149,12 @@ export class GraphqlService implements GraphqlApi {
         // v2 compat: a batch runs its operations one after another, each seeing the
         // effects of the earlier ones (each in its own transaction), and answers 200.
         const parts: string[] = [];
-        for (const b of body) parts.push(await this.#executeOne(session, b, readOnly, limits, ctx));
+        for (const b of body) parts.push(await this.#executeOne(session, b, readOnly, limits, ctx, null, false, null, env));
         return { status: 200, jsonText: `[${parts.join(',')}]` };
       }
-      if (options?.errorStatus !== true) return { status: 200, jsonText: await this.#executeOne(session, body, readOnly, limits, ctx) };
+      if (options?.errorStatus !== true) return { status: 200, jsonText: await this.#executeOne(session, body, readOnly, limits, ctx, null, false, null, env) };
       const failed: EngineError[] = [];
-      const jsonText = await this.#executeOne(session, body, readOnly, limits, ctx, null, false, failed);
+      const jsonText = await this.#executeOne(session, body, readOnly, limits, ctx, null, false, failed, env);
       const err = failed[0];
       return { status: err === undefined ? 200 : v1alpha1Status(err), jsonText };
     } catch (e) {
@@ -156,6 +162,23 @@ export class GraphqlService implements GraphqlApi {
       const err = asEngineError(e);
       return { status: err.status, jsonText: JSON.stringify(graphqlErrorBody(err, session.isAdmin)) };
     }
+  }
+
+  /** The Relay API's request environment, made on first use. */
+  #relay(): PlanEnv {
+    if (this.#relayEnv === null) {
+      const schemas = new SchemaCache({ inferFunctionPermissions: this.#opts.inferFunctionPermissions ?? true, relay: true }, (role, error) =>
+        this.#logger.log('schema-sync', 'error', { message: 'role relay schema could not be built', role, error }),
+      );
+      this.#relayEnv = { ...this.#env, schemas, cache: new PlanCache(this.#opts.planCacheBytes ?? 128 * 1024 * 1024) };
+    }
+    return this.#relayEnv;
+  }
+
+  /** The Relay API's plan cache figures (zero before its first request). */
+  get relayPlanCacheStats(): { readonly entries: number; readonly bytes: number; readonly hits: number; readonly misses: number } {
+    const c = this.#relayEnv?.cache;
+    return c === undefined ? { entries: 0, bytes: 0, hits: 0, misses: 0 } : { entries: c.size, bytes: c.bytes, hits: c.hits, misses: c.misses };
   }
 
   /** Cached operations, their estimated bytes, and lookups that hit or missed (Note [Plan cache bytes]). */
@@ -179,6 +202,7 @@ export class GraphqlService implements GraphqlApi {
     parsed: GraphqlRequest | null = null,
     rethrow = false,
     failed: EngineError[] | null = null,
+    env: PlanEnv = this.#env,
   ): Promise<string> {
     // The operation's span and its steps' spans, when tracing (Note [Tracing off costs a null check]).
     const trace = ctx === undefined ? null : ctx.trace;
@@ -186,7 +210,7 @@ export class GraphqlService implements GraphqlApi {
     let kind: OperationType = 'unknown';
     try {
       const req = parsed ?? parseGraphqlRequest(body);
-      const planned = planRequest(this.#env, { catalog: this.#catalogRef.current, session, request: req, limits, readOnly, steps });
+      const planned = planRequest(env, { catalog: this.#catalogRef.current, session, request: req, limits, readOnly, steps });
       const { plan, variables, pending } = planned;
       kind = planned.kind;
       const timeoutMs = limits === null ? null : limits.timeoutMs;
@@ -210,7 +234,7 @@ export class GraphqlService implements GraphqlApi {
         steps.parent.end();
       }
       // Only operations that ran without error are cached (Note [Plan cache bytes]).
-      if (pending !== null) this.#plans.store(pending.version, pending.key, pending.entry, pending.planKey, plan);
+      if (pending !== null) env.cache?.store(pending.version, pending.key, pending.entry, pending.planKey, plan);
       if (this.#metrics !== null) this.#metrics.graphqlOperation(kind, true, secondsSince(ctx));
       return text;
     } catch (e) {

@@ -7,6 +7,7 @@ export type * from './value.ts';
 export type * from './bool-exp.ts';
 export type * from './order-by.ts';
 export type * from './select.ts';
+export type * from './connection.ts';
 export type * from './computed-field.ts';
 export type * from './mutation.ts';
 export type * from './root.ts';

@@ -1,4 +1,5 @@
 /** A root field of an operation, as the planner sees it. */
+import type { ConnectionSelect } from './connection.ts';
 import type { MutationRootField } from './mutation.ts';
 import type { AggregateSelect, Select } from './select.ts';
 import type { JsonDoc, ParamSource } from './value.ts';
@@ -8,6 +9,8 @@ import type { RemoteRootField } from './remote.ts';
 export type DbRootField =
   | { readonly kind: 'select'; readonly alias: string; readonly source: string; readonly select: Select; readonly stream?: StreamCursor }
   | { readonly kind: 'aggregate'; readonly alias: string; readonly source: string; readonly select: AggregateSelect }
+  /** Relay: `<t>_connection` (ir/connection.ts). */
+  | { readonly kind: 'connection'; readonly alias: string; readonly source: string; readonly select: ConnectionSelect }
   /** A source's root fields under its customization namespace: `{"<ns>": {<fields>}}`, all of that source. */
   | { readonly kind: 'namespace'; readonly alias: string; readonly source: string; readonly fields: readonly RootField[] };
 

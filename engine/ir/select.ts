@@ -6,6 +6,7 @@
  */
 import type { BoolExp, ColumnMapping } from './bool-exp.ts';
 import type { ComputedRowsField, ComputedScalarField } from './computed-field.ts';
+import type { ArrayConnectionField, NodeIdField } from './connection.ts';
 import type { AggregateOp, OrderBy } from './order-by.ts';
 import type { QualifiedName } from './table.ts';
 import type { ParamSource } from './value.ts';
@@ -104,7 +105,10 @@ export type Field =
   | ArrayAggregateField
   | ComputedScalarField
   | ComputedRowsField
-  | RemoteJoinField;
+  | RemoteJoinField
+  /** Relay (`/v1beta1/relay`): ir/connection.ts. */
+  | ArrayConnectionField
+  | NodeIdField;
 
 /** Rows of a table rendered as JSON. */
 export interface Select {

@@ -21,7 +21,9 @@ export type ValueEncoding =
    * A session variable used as an array: a JSON array (`[1,2]`) is parsed, a
    * Postgres array literal (`{1,2}`) is passed through.
    */
-  | 'session-array';
+  | 'session-array'
+  /** A Relay cursor (base64 of a JSON object), sent as the JSON text; one that is not is a validation error. */
+  | 'relay-cursor';
 
 /** Where one SQL parameter's value comes from. */
 export type ParamSource =

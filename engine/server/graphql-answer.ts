@@ -40,6 +40,8 @@ export interface GraphqlHttpRequest {
   readonly payload: unknown;
   /** `/v1alpha1/graphql`: errors keep their HTTP status (v2 compat; see ExecuteOptions.errorStatus). */
   readonly errorStatus?: boolean;
+  /** `/v1beta1/relay`: the Relay schema (ExecuteOptions.relay). */
+  readonly relay?: boolean;
 }
 
 const NO_COOKIES: readonly string[] = [];
@@ -96,7 +98,8 @@ export async function answerGraphql(deps: AppDeps, req: GraphqlHttpRequest, ctx?
     isAdmin = auth.session.isAdmin;
     if (ctx !== undefined) ctx.session = auth.session;
     const body = parsed === undefined ? parseJsonBody(req.payload) : parsed;
-    const options = req.errorStatus === true ? (req.method === 'GET' ? READ_ONLY_ERROR_STATUS : ERROR_STATUS) : req.method === 'GET' ? READ_ONLY : undefined;
+    const plain = req.errorStatus === true ? (req.method === 'GET' ? READ_ONLY_ERROR_STATUS : ERROR_STATUS) : req.method === 'GET' ? READ_ONLY : undefined;
+    const options = req.relay === true ? { ...plain, relay: true } : plain;
     const res = await deps.graphql.execute(auth.session, body, options, ctx);
     const text = 'jsonText' in res ? res.jsonText : JSON.stringify(res.json);
     // graphql-response+json: no `data` means the request failed before execution (errorResponse's shape).

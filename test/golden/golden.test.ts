@@ -1,7 +1,7 @@
 /**
  * Golden cases (see test/golden/README.md). Every folder test/golden/passing/<area>/<case>/
  * holds `query.graphql`, optionally `request.json` ({role?, variables?, operationName?,
- * stringifyNumericTypes?, serverVersion?: the source's server_version_num, default the recorded one}), and `expected.postgres.sql`: the statements the engine generates
+ * stringifyNumericTypes?, relay?: the Relay schema, serverVersion?: the source's server_version_num, default the recorded one}), and `expected.postgres.sql`: the statements the engine generates
  * for the music fixture (test/golden/fixture/: schema, metadata, recorded introspection) (a mutation: every statement of its transaction, in order),
  * laid out one clause per line (Note [Golden SQL layout]). Every folder
  * test/golden/failing/<area>/<case>/ holds the same request files and `expected.error.json`,
@@ -24,6 +24,9 @@ const here = path.dirname(new URL(import.meta.url).pathname);
 const catalog = catalogFromRecording(readMetadata(path.join(here, 'fixture/metadata.json')), readRecording(path.join(here, 'fixture/introspection.json')));
 if (catalog.inconsistencies.length > 0) throw new Error(`the golden fixture is inconsistent: ${JSON.stringify(catalog.inconsistencies)}`);
 const schemas = new SchemaCache();
+// `request.json` with `relay: true`: the Relay schema of /v1beta1/relay.
+const relaySchemas = new SchemaCache({ relay: true });
+const schemasFor = (r: PipelineRequest): SchemaCache => (r.relay === true ? relaySchemas : schemas);
 const update = process.env['UPDATE_GOLDEN'] === '1';
 
 /** `<area>/<case>` of every case folder under `root`. */
@@ -79,7 +82,8 @@ describe('golden SQL (postgres)', () => {
   const root = path.join(here, 'passing');
   it.each(casesUnder(root))('%s', (c) => {
     const dir = path.join(root, c);
-    expectFile(path.join(dir, 'expected.postgres.sql'), renderPlan(planRequest(schemas, catalogOn(serverVersionOf(dir)), requestOf(dir))));
+    const req = requestOf(dir);
+    expectFile(path.join(dir, 'expected.postgres.sql'), renderPlan(planRequest(schemasFor(req), catalogOn(serverVersionOf(dir)), req)));
   });
 });
 
@@ -89,7 +93,8 @@ describe('golden errors', () => {
     const dir = path.join(root, c);
     let body: Record<string, unknown> | null = null;
     try {
-      planRequest(schemas, catalogOn(serverVersionOf(dir)), requestOf(dir));
+      const req = requestOf(dir);
+      planRequest(schemasFor(req), catalogOn(serverVersionOf(dir)), req);
     } catch (e) {
       body = graphqlErrorBody(toEngineError(e), false);
     }

@@ -17,6 +17,8 @@ export interface PipelineRequest {
   readonly role?: string;
   readonly variables?: Record<string, unknown>;
   readonly stringifyNumericTypes?: boolean;
+  /** Planned against the Relay schema of /v1beta1/relay (the caller passes that SchemaCache). */
+  readonly relay?: boolean;
 }
 
 /**

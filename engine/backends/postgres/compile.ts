@@ -9,6 +9,7 @@ import { compileFragment, param, sql, type CompiledSql, type Fragment } from '..
 import { POSTGRES_DIALECT } from './dialect.ts';
 import { jsonObject } from './json.ts';
 import { AliasCounter } from './translate/context.ts';
+import { translateConnection } from './translate/connection.ts';
 import { translateAggregate, translateSelect } from './translate/select.ts';
 
 function rootValue(f: ir.QueryRootField, aliases: AliasCounter): Fragment {
@@ -17,6 +18,8 @@ function rootValue(f: ir.QueryRootField, aliases: AliasCounter): Fragment {
       return translateSelect(f.select, null, aliases);
     case 'aggregate':
       return translateAggregate(f.select, null, aliases);
+    case 'connection':
+      return translateConnection(f.select, null, aliases);
     case 'static':
       return param({ kind: 'const', value: f.json }, 'json');
     case 'namespace': {

@@ -5,7 +5,7 @@
  * `subscription_root` (the query fields plus `<t>_stream`; served over the
  * WebSocket of server/ws/). A role that may write nothing gets no mutation type.
  */
-import { GraphQLString, type GraphQLFieldConfigMap, type GraphQLSchema } from 'graphql';
+import { GraphQLString, type GraphQLFieldConfigMap, type GraphQLInterfaceType, type GraphQLSchema } from 'graphql';
 import type { Catalog } from '../../catalog/types.ts';
 import { schemaOf } from './collect-types.ts';
 import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
@@ -17,6 +17,7 @@ import { buildRoleAccess, type RoleAccess } from './role-access.ts';
 import type { RootFieldContributor, RootFieldInput, ServedRoot } from './root-field-contributor.ts';
 import { ROOT_FIELD_CONTRIBUTORS } from './root-fields.ts';
 import { LeafTypes, SchemaTypes } from './table-types.ts';
+import { relayQueryRootFields } from './relay-types.ts';
 
 /** Settings that shape every role's schema. */
 export interface SchemaOptions {
@@ -26,6 +27,8 @@ export interface SchemaOptions {
   readonly remoteSchemaPermissions?: boolean;
   /** The root-field contributors, in schema order (default ROOT_FIELD_CONTRIBUTORS). */
   readonly contributors?: readonly RootFieldContributor[];
+  /** The Relay schema of `/v1beta1/relay` (Note [Relay schema] in relay-types.ts). */
+  readonly relay?: boolean;
 }
 
 /** The root fields every contributor adds to `root`, in contributor order. */
@@ -68,7 +71,7 @@ export function buildSchemaOf(
   access: RoleAccess,
   options: SchemaOptions = {},
   types: SchemaTypes = new SchemaTypes({
-    leaves: new LeafTypes(),
+    leaves: new LeafTypes(options.relay === true),
     views: new Map(),
     owners: new Map(),
     remoteRelationships: options.remoteSchemaPermissions !== true || access.isAdmin,
@@ -83,6 +86,7 @@ export function buildSchemaOf(
     inferFunctionPermissions: options.inferFunctionPermissions ?? true,
     remoteSchemaPermissions: options.remoteSchemaPermissions === true,
   };
+  if (types.relay !== null) return relaySchema(input, contributors, types.relay.node);
   let fields = contributedFields(contributors, input, 'query');
   if (Object.keys(fields).length === 0) {
     fields = {
@@ -111,4 +115,20 @@ export function buildSchemaOf(
     return { schema: naming.renamed, naming };
   }
   return { schema };
+}
+
+/**
+ * A Relay schema (Note [Relay schema] in relay-types.ts): `node` and the
+ * connections on query_root, the contributors' mutations, no subscriptions.
+ */
+function relaySchema(input: RootFieldInput, contributors: readonly RootFieldContributor[], node: GraphQLInterfaceType): SharedSchema {
+  const query = objectType({ name: QUERY_ROOT, fields: namespaceRootFields(relayQueryRootFields(input.access.tables.values(), input.types, node), 'query') });
+  // v2's Relay schema holds the database's and actions' mutations, not remote schemas'.
+  const writes = contributedFields(
+    contributors.filter((c) => c.name !== 'remote schemas'),
+    input,
+    'mutation',
+  );
+  const mutation = Object.keys(writes).length === 0 ? undefined : objectType({ name: MUTATION_ROOT, fields: namespaceRootFields(writes, 'mutation') });
+  return { schema: schemaOf(query, mutation) };
 }

@@ -28,7 +28,11 @@ export type RootFieldDescriptor =
   /** The namespace field of a source with `root_fields.namespace`; see namespace.ts. */
   | { readonly kind: 'namespace'; readonly source: string }
   /** A root field of a remote schema, or its `root_fields_namespace` field; see remote-root-fields.ts. */
-  | { readonly kind: 'remote' | 'remote-namespace'; readonly remote: RemoteSchemaInfo; readonly view: RemoteView; readonly operation: 'query' | 'mutation' };
+  | { readonly kind: 'remote' | 'remote-namespace'; readonly remote: RemoteSchemaInfo; readonly view: RemoteView; readonly operation: 'query' | 'mutation' }
+  /** Relay: `<t>_connection` (relay-types.ts). */
+  | { readonly kind: 'select-connection'; readonly table: TableView }
+  /** Relay: `node(id:)`. */
+  | { readonly kind: 'node' };
 
 /** A field of a table's object type, or of a bool_exp / order_by input. */
 export type TableFieldDescriptor =
@@ -44,7 +48,11 @@ export type TableFieldDescriptor =
   | { readonly kind: 'computed-aggregate'; readonly cf: ComputedFieldInfo; readonly target: TableView }
   | { readonly kind: 'and' | 'or' | 'not' }
   /** A remote relationship to a remote schema's field; see table-types.ts. */
-  | { readonly kind: 'remote-relationship'; readonly rr: RemoteRelationshipInfo };
+  | { readonly kind: 'remote-relationship'; readonly rr: RemoteRelationshipInfo }
+  /** Relay: a row's `id` (its node id, from the primary key). */
+  | { readonly kind: 'node-id' }
+  /** Relay: `<rel>_connection` of an array relationship. */
+  | { readonly kind: 'array-connection'; readonly rel: RelationshipView };
 
 /** A field of `<t>_aggregate_fields` or `<t>_aggregate_order_by`. */
 export type AggregateFieldDescriptor = { readonly kind: 'count' } | { readonly kind: 'op'; readonly op: AggregateOpName };
@@ -74,7 +82,7 @@ export function columnExtensions(column: ColumnInfo): Extensions<ColumnDescripto
   return e;
 }
 
-type RelationshipKind = 'object-relationship' | 'array-relationship' | 'array-aggregate';
+type RelationshipKind = 'object-relationship' | 'array-relationship' | 'array-aggregate' | 'array-connection';
 type RelationshipDescriptor = { readonly kind: RelationshipKind; readonly rel: RelationshipView };
 const byRelationship = new WeakMap<RelationshipView, Partial<Record<RelationshipKind, Extensions<RelationshipDescriptor>>>>();
 

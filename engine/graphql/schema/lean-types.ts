@@ -160,7 +160,8 @@ export function objectType(config: GraphQLObjectTypeConfig<unknown, unknown>, sa
   return new LeanObjectType(
     {
       ...config,
-      interfaces: NONE,
+      // Relay's table types implement Node (relay-types.ts); every other type implements nothing.
+      interfaces: config.interfaces ?? NONE,
       extensionASTNodes: NONE,
       extensions: config.extensions ?? NO_EXTENSIONS,
       fields: sameFieldsAs !== undefined ? NO_FIELDS : typeof fields === 'function' ? () => lean(resolve(fields)) : lean(fields),

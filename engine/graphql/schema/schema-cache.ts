@@ -60,7 +60,7 @@ export class SchemaCache {
   /** Like #typesByRead, for roles that may not follow remote relationships (see #typesOf). */
   readonly #typesWithoutRemote = new Map<string, { readonly types: SchemaTypes; readonly labels: ReadonlyMap<TableInfo, string> }>();
   /** The types every SchemaTypes of this catalog version shares. */
-  #leaves = new LeafTypes();
+  #leaves: LeafTypes;
   /** Compiled permissions by rules fingerprint. */
   readonly #byRules = new Map<string, RoleAccess>();
   /** Roles whose schema failed to build in this catalog version: see Note [A schema build never escapes]. */
@@ -71,6 +71,7 @@ export class SchemaCache {
   constructor(options: SchemaOptions = {}, onBuildError: (role: string, error: EngineError) => void = () => {}) {
     this.#options = options;
     this.#onBuildError = onBuildError;
+    this.#leaves = new LeafTypes(options.relay === true);
   }
 
   /**
@@ -105,7 +106,7 @@ export class SchemaCache {
       this.#byRules.clear();
       this.#typesByRead.clear();
       this.#typesWithoutRemote.clear();
-      this.#leaves = new LeafTypes();
+      this.#leaves = new LeafTypes(this.#options.relay === true);
       this.#version = catalog.version;
     }
     let s = this.#byRole.get(key);

@@ -25,6 +25,7 @@ import { enumType, inputObjectType, listOfNonNull, nonNull, nonNullListOfNonNull
 import { ARG, FIELD, ORDER_BY_ENUM, relationshipAggregateField } from './names.ts';
 import { isAlwaysPresent, type TableView } from './table-view.ts';
 import { valueEncoding } from './scalars.ts';
+import { RELAY, RelayLeafTypes, connectionArgs, connectionFieldName, connectionType, hasNodeId, nodeIdField } from './relay-types.ts';
 
 /** v2 compat: json/jsonb column fields take `path` (Note [JSON path argument] in ir/json-path.ts). */
 const JSON_PATH_ARGS: GraphQLFieldConfigArgumentMap = { [ARG.path]: { type: GraphQLString, description: 'JSON select path' } };
@@ -37,6 +38,8 @@ export interface TableTypes {
   readonly selectColumn: GraphQLEnumType;
   /** Null when the role may not aggregate this table. */
   readonly aggregate: AggregateTypes | null;
+  /** Relay schemas: `<t>Connection` of a table with a primary key; null otherwise. */
+  readonly connection: GraphQLObjectType | null;
 }
 
 /** v2 compat: the `order_by` enum and what each value means. */
@@ -64,6 +67,11 @@ export class LeafTypes {
     values: Object.fromEntries(Object.entries(ORDER_BY_VALUES).map(([k, v]) => [k, { value: k, description: v.description }])),
   });
   readonly inputs = new Map<string, GraphQLInputObjectType>();
+  /** Set in the leaves of a Relay schema cache (Note [Relay schema] in relay-types.ts). */
+  readonly relay: RelayLeafTypes | null;
+  constructor(relay = false) {
+    this.relay = relay ? new RelayLeafTypes() : null;
+  }
 }
 
 /** Options of a SchemaTypes shared through a SchemaCache (Note [Shared table types] in schema-cache.ts). */
@@ -87,10 +95,14 @@ export class SchemaTypes {
   readonly #tables = new Map<TableInfo, TableTypes>();
   readonly #listArgs = new Map<TableInfo, GraphQLFieldConfigArgumentMap>();
   readonly #remoteRelationships: boolean;
+  readonly #connectionArgs = new Map<TableInfo, GraphQLFieldConfigArgumentMap>();
+  /** Relay schemas' shared types (from the leaves); null in /v1/graphql's schemas. */
+  readonly relay: RelayLeafTypes | null;
 
   constructor(shared?: SharedTypesOptions) {
     this.#remoteRelationships = shared?.remoteRelationships !== false;
     this.#leaves = shared?.leaves ?? new LeafTypes();
+    this.relay = this.#leaves.relay;
     this.#views = shared?.views ?? new Map();
     this.#owners = shared?.owners ?? new Map();
     this.columns = this.#leaves.columns;
@@ -157,6 +169,16 @@ export class SchemaTypes {
     return args;
   }
 
+  /** Relay: `after, before, distinct_on, first, last, order_by, where`, one map per table (Note [Shared fields]). */
+  connectionArgs(view: TableView): GraphQLFieldConfigArgumentMap {
+    let args = this.#connectionArgs.get(view.info);
+    if (args === undefined) {
+      args = connectionArgs(view, this);
+      this.#connectionArgs.set(view.info, args);
+    }
+    return args;
+  }
+
   #build(view: TableView): TableTypes {
     const { names } = view;
     const name = `"${view.info.name.name}"`;
@@ -175,19 +197,28 @@ export class SchemaTypes {
       description: `Ordering options when selecting data from ${name}.`,
       fields: () => this.#orderByFields(view),
     });
+    const relay = this.relay;
     const object = objectType({
       name: names.object,
       description: view.info.description ?? `columns and relationships of ${name}`,
       fields: () => this.#objectFields(view),
+      ...(relay !== null && hasNodeId(view) ? { interfaces: [relay.node] } : {}),
     });
     const partial = { object, boolExp, orderBy, selectColumn };
     const aggregate = view.allowAggregations ? buildAggregateTypes(view, partial, this) : null;
-    return { ...partial, aggregate };
+    const connection = relay !== null && hasNodeId(view) ? connectionType(view, object, relay) : null;
+    return { ...partial, aggregate, connection };
   }
 
   #objectFields(view: TableView): GraphQLFieldConfigMap<unknown, unknown> {
     const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+    const relay = this.relay !== null;
     for (const c of view.columns) {
+      // Relay: `id` is the node id (Note [Relay schema] in relay-types.ts).
+      if (relay && c.gqlName === RELAY.id) {
+        if (hasNodeId(view)) fields[RELAY.id] = nodeIdField();
+        continue;
+      }
       fields[c.gqlName] = {
         type: this.columns.output(view.source, c),
         description: c.description ?? undefined,
@@ -220,10 +251,18 @@ export class SchemaTypes {
           extensions: relationshipExtensions(rel, 'array-aggregate'),
         };
       }
+      if (target.connection !== null) {
+        fields[connectionFieldName(rel.info.name)] = {
+          type: nonNull(target.connection),
+          description: 'An array relationship connection',
+          args: this.connectionArgs(rel.target),
+          extensions: relationshipExtensions(rel, 'array-connection'),
+        };
+      }
     }
     Object.assign(fields, computedObjectFields(view, this));
-    // Remote relationships whose join columns the role can read (v2 compat).
-    for (const rr of this.#remoteRelationships ? (view.source.remoteRelationships?.get(tableKey(view.info.name)) ?? []) : []) {
+    // Remote relationships whose join columns the role can read (v2 compat; not in the Relay schema, as v2).
+    for (const rr of this.#remoteRelationships && this.relay === null ? (view.source.remoteRelationships?.get(tableKey(view.info.name)) ?? []) : []) {
       if (!rr.lhsColumns.every((c) => view.columns.some((col) => col.name === c))) continue;
       fields[rr.name] = {
         type: rr.type,
@@ -231,6 +270,7 @@ export class SchemaTypes {
         extensions: withDescriptor<TableFieldDescriptor>({ kind: 'remote-relationship', rr }),
       };
     }
+    if (relay && hasNodeId(view) && fields[RELAY.id] === undefined) fields[RELAY.id] = nodeIdField();
     return fields;
   }
 

@@ -28,6 +28,8 @@ function isIncluded(directives: readonly DirectiveNode[] | undefined, ctx: ToIrC
 export function collectFields(type: GraphQLObjectType, sets: readonly (SelectionSetNode | undefined)[], ctx: ToIrContext): CollectedFields {
   const out: CollectedFields = new Map();
   const visited = new Set<string>();
+  // A fragment on an interface the type implements applies too (Relay's `... on Node`).
+  const applies = (name: string): boolean => name === type.name || type.getInterfaces().some((i) => i.name === name);
   const walk = (set: SelectionSetNode): void => {
     for (const sel of set.selections) {
       if (!isIncluded(sel.directives, ctx)) continue;
@@ -40,14 +42,14 @@ export function collectFields(type: GraphQLObjectType, sets: readonly (Selection
           break;
         }
         case Kind.INLINE_FRAGMENT:
-          if (sel.typeCondition === undefined || sel.typeCondition.name.value === type.name) walk(sel.selectionSet);
+          if (sel.typeCondition === undefined || applies(sel.typeCondition.name.value)) walk(sel.selectionSet);
           break;
         case Kind.FRAGMENT_SPREAD: {
           const name = sel.name.value;
           if (visited.has(name)) break;
           visited.add(name);
           const frag = ctx.fragments.get(name);
-          if (frag !== undefined && frag.typeCondition.name.value === type.name) walk(frag.selectionSet);
+          if (frag !== undefined && applies(frag.typeCondition.name.value)) walk(frag.selectionSet);
           break;
         }
       }

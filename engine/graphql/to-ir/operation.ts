@@ -31,6 +31,7 @@ import { toIrFunctionField } from './function.ts';
 import { toIrMutationField } from './mutation.ts';
 import { toIrStreamField } from './stream.ts';
 import { toIrRemoteField } from './remote.ts';
+import { toIrConnection, toIrNodeField } from './connection.ts';
 import { plainSource, toIrAggregate, toIrFields, toIrRowSource } from './select.ts';
 import { argumentOf } from './collect-fields.ts';
 import { andAll } from '../../ir/bool-exp.ts';
@@ -178,6 +179,14 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
         }
         case 'select-stream':
           fields.push(toIrStreamField(readView(ctx, d.table), def, nodes, ctx, alias, path));
+          break;
+        case 'select-connection': {
+          const view = readView(ctx, d.table);
+          fields.push({ kind: 'connection', alias, source: view.source.name, select: toIrConnection(view, def, nodes, ctx, path) });
+          break;
+        }
+        case 'node':
+          fields.push(toIrNodeField(def, nodes, ctx, alias, path));
           break;
         case 'select-aggregate':
           fields.push({ kind: 'aggregate', alias, source: d.table.source.name, select: toIrAggregate(readView(ctx, d.table), def, nodes, ctx, path) });

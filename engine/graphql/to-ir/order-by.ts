@@ -12,6 +12,24 @@ import { andAll, isTrue } from '../../ir/bool-exp.ts';
 
 type Wrap = (key: ir.OrderTarget) => ir.OrderTarget;
 
+/** Relay: where each sort key sits in a cursor's JSON, and its type (ir.CursorKey without its index). */
+export interface KeyPath {
+  readonly path: readonly string[];
+  readonly dbType: string | null;
+}
+
+/** Collects the KeyPath of each key pushed, in step with the keys (Relay cursors). */
+type Paths = { readonly prefix: readonly string[]; readonly out: KeyPath[] } | null;
+
+function pushKey(out: ir.OrderBy[], key: ir.OrderBy, paths: Paths, path: readonly string[], dbType: string | null): void {
+  out.push(key);
+  paths?.out.push({ path: [...paths.prefix, ...path], dbType });
+}
+
+function under(paths: Paths, name: string): Paths {
+  return paths === null ? null : { prefix: [...paths.prefix, name], out: paths.out };
+}
+
 function direction(input: Input, type: GraphQLEnumType, ctx: ToIrContext): { direction: ir.Direction; nulls: ir.Nulls } | null {
   const v = enumValue(input, type, ctx);
   if (v === null || !(v in ORDER_BY_VALUES)) return null;
@@ -30,7 +48,16 @@ function targetFilter(target: TableView, mapping: ir.ColumnMapping): ir.BoolExp 
  * those rows are a relationship's target, whose cells the keys redact
  * themselves (the select's own rows are redacted by the select).
  */
-function orderObject(input: Input, type: GraphQLInputObjectType, view: TableView, nested: boolean, wrap: Wrap, ctx: ToIrContext, out: ir.OrderBy[]): void {
+function orderObject(
+  input: Input,
+  type: GraphQLInputObjectType,
+  view: TableView,
+  nested: boolean,
+  wrap: Wrap,
+  ctx: ToIrContext,
+  out: ir.OrderBy[],
+  paths: Paths,
+): void {
   const defs = type.getFields();
   for (const [name, value] of objectFields(input, ctx)) {
     const def = defs[name];
@@ -40,14 +67,15 @@ function orderObject(input: Input, type: GraphQLInputObjectType, view: TableView
       case 'column': {
         const dir = direction(value, getNamedType(def.type) as GraphQLEnumType, ctx);
         const visible = nested ? columnsVisible(view, [d.column.name]) : null;
-        if (dir !== null) out.push({ target: wrap(withVisible({ kind: 'column', column: d.column.name }, visible)), ...dir });
+        if (dir !== null)
+          pushKey(out, { target: wrap(withVisible({ kind: 'column', column: d.column.name }, visible)), ...dir }, paths, [d.column.name], d.column.dbType);
         break;
       }
       case 'computed-scalar': {
         const dir = direction(value, getNamedType(def.type) as GraphQLEnumType, ctx);
         const visible = view.redact?.get(d.cf.name);
         const target: ir.OrderTarget = { kind: 'computed-field', call: toIrComputedCall(d.cf, []), ...(visible === undefined ? {} : { visible }) };
-        if (dir !== null) out.push({ target: wrap(target), ...dir });
+        if (dir !== null) pushKey(out, { target: wrap(target), ...dir }, paths, [d.cf.name], d.cf.returns.kind === 'scalar' ? d.cf.returns.dbType : null);
         break;
       }
       case 'object-relationship': {
@@ -63,7 +91,7 @@ function orderObject(input: Input, type: GraphQLInputObjectType, view: TableView
             ...(keyVisible === null ? {} : { keyVisible }),
             key,
           });
-        orderObject(value, getNamedType(def.type) as GraphQLInputObjectType, t, true, inner, ctx, out);
+        orderObject(value, getNamedType(def.type) as GraphQLInputObjectType, t, true, inner, ctx, out, under(paths, name));
         break;
       }
       case 'array-aggregate': {
@@ -79,7 +107,7 @@ function orderObject(input: Input, type: GraphQLInputObjectType, view: TableView
             ...(keyVisible === null ? {} : { keyVisible }),
             aggregate,
           });
-        aggregateOrder(value, getNamedType(def.type) as GraphQLInputObjectType, t, key, ctx, out);
+        aggregateOrder(value, getNamedType(def.type) as GraphQLInputObjectType, t, key, ctx, out, under(paths, name));
         break;
       }
       case 'computed-aggregate': {
@@ -88,7 +116,7 @@ function orderObject(input: Input, type: GraphQLInputObjectType, view: TableView
         const call = toIrComputedCall(d.cf, []);
         const key = (aggregate: ir.AggregateKey): ir.OrderTarget =>
           wrap({ kind: 'computed-aggregate', call, filter: t.filter === null || isTrue(t.filter) ? null : t.filter, aggregate });
-        aggregateOrder(value, getNamedType(def.type) as GraphQLInputObjectType, t, key, ctx, out);
+        aggregateOrder(value, getNamedType(def.type) as GraphQLInputObjectType, t, key, ctx, out, under(paths, name));
         break;
       }
       default:
@@ -105,6 +133,7 @@ function aggregateOrder(
   key: (aggregate: ir.AggregateKey) => ir.OrderTarget,
   ctx: ToIrContext,
   out: ir.OrderBy[],
+  paths: Paths,
 ): void {
   const defs = type.getFields();
   for (const [name, value] of objectFields(input, ctx)) {
@@ -113,7 +142,7 @@ function aggregateOrder(
     if (def === undefined || a === undefined) continue;
     if (a.kind === 'count') {
       const dir = direction(value, getNamedType(def.type) as GraphQLEnumType, ctx);
-      if (dir !== null) out.push({ target: key({ kind: 'count' }), ...dir });
+      if (dir !== null) pushKey(out, { target: key({ kind: 'count' }), ...dir }, paths, [name], 'int8');
       continue;
     }
     const colDefs = (getNamedType(def.type) as GraphQLInputObjectType).getFields();
@@ -123,14 +152,17 @@ function aggregateOrder(
       if (cd === undefined || c?.kind !== 'column') continue;
       const dir = direction(v, getNamedType(cd.type) as GraphQLEnumType, ctx);
       const visible = columnsVisible(t, [c.column.name]);
-      if (dir !== null) out.push({ target: key(withVisible({ kind: 'op', op: a.op, column: c.column.name }, visible)), ...dir });
+      const keyType = a.op === 'max' || a.op === 'min' ? c.column.dbType : null;
+      if (dir !== null)
+        pushKey(out, { target: key(withVisible({ kind: 'op', op: a.op, column: c.column.name }, visible)), ...dir }, paths, [name, c.column.name], keyType);
     }
   }
 }
 
 /** Converts an `order_by` value (one object or a list of them). */
-export function toIrOrderBy(input: Input, type: GraphQLInputObjectType, view: TableView, ctx: ToIrContext): ir.OrderBy[] {
+export function toIrOrderBy(input: Input, type: GraphQLInputObjectType, view: TableView, ctx: ToIrContext, keyPaths: KeyPath[] | null = null): ir.OrderBy[] {
   const out: ir.OrderBy[] = [];
-  for (const item of listItems(input, ctx)) orderObject(item, type, view, false, (k) => k, ctx, out);
+  const paths: Paths = keyPaths === null ? null : { prefix: [], out: keyPaths };
+  for (const item of listItems(input, ctx)) orderObject(item, type, view, false, (k) => k, ctx, out, paths);
   return out;
 }

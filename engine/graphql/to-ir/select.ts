@@ -29,7 +29,8 @@ import { argumentOf, collectFields } from './collect-fields.ts';
 import { readView, type ToIrContext } from './context.ts';
 import { deeper } from './depth.ts';
 import { astInput, booleanValue, enumValue, leafParam, listItems } from './input.ts';
-import { toIrOrderBy } from './order-by.ts';
+import { toIrOrderBy, type KeyPath } from './order-by.ts';
+import { toIrConnection } from './connection.ts';
 import { remoteKeysVisible } from './visibility.ts';
 import { toIrRemoteJoin } from './remote.ts';
 import { joinColumnKey } from '../../ir/remote.ts';
@@ -61,6 +62,7 @@ export function toIrRowSource(
   ctx: ToIrContext,
   path: string,
   extra: ir.BoolExp | null = null,
+  keyPaths: KeyPath[] | null = null,
 ): ir.RowSource {
   const argType = (name: string): GraphQLInputObjectType | GraphQLEnumType | undefined => {
     const arg = field.args.find((a) => a.name === name);
@@ -70,7 +72,7 @@ export function toIrRowSource(
   const whereType = argType(ARG.where) as GraphQLInputObjectType;
   const userWhere = whereNode === undefined ? null : toIrBoolExp(astInput(whereNode), view, whereType, ctx, `${path}.args.where`);
   const orderNode = argumentOf(nodes, ARG.orderBy);
-  const orderBy = orderNode === undefined ? [] : toIrOrderBy(astInput(orderNode), argType(ARG.orderBy) as GraphQLInputObjectType, view, ctx);
+  const orderBy = orderNode === undefined ? [] : toIrOrderBy(astInput(orderNode), argType(ARG.orderBy) as GraphQLInputObjectType, view, ctx, keyPaths);
   const distinctNode = argumentOf(nodes, ARG.distinctOn);
   const distinctType = argType(ARG.distinctOn) as GraphQLEnumType;
   const distinctOn =
@@ -189,6 +191,15 @@ function fieldsLevel(view: TableView, type: GraphQLObjectType, nodes: readonly F
         const fields = toIrFields(target, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx, p);
         const select: ir.Select = { from, fields, cardinality: many ? 'many' : 'one' };
         out.push({ kind: 'computed-rows', alias, call: toIrComputedCall(d.cf, toIrFunctionArgs(view.source, d.cf.args, def, fieldNodes, ctx, p)), select });
+        break;
+      }
+      case 'node-id':
+        out.push({ kind: 'node-id', alias, schema: view.info.name.schema, table: view.info.name.name, columns: view.info.primaryKey });
+        break;
+      case 'array-connection': {
+        const target = readView(ctx, d.rel.target);
+        const select = toIrConnection(target, def, fieldNodes, ctx, p, remoteKeysVisible(target, d.rel.info.columnMapping));
+        out.push({ kind: 'array-connection', alias, mapping: d.rel.info.columnMapping, select });
         break;
       }
       case 'array-aggregate': {

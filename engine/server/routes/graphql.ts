@@ -1,5 +1,5 @@
 /**
- * `/v1/graphql` and `/v1/graphql/explain`.
+ * `/v1/graphql`, `/v1alpha1/graphql`, `/v1beta1/relay` and `/v1/graphql/explain`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.ts';
@@ -57,6 +57,27 @@ export async function registerGraphqlRoutes(app: FastifyInstance, opts: { deps: 
       await answerGraphql(deps, { method: 'POST', headers: request.headers, payload: request.body, errorStatus: true }, cancellable(request, reply)),
     ),
   );
+
+  // v2 compat: the Relay API (Note [Relay schema] in graphql/schema/relay-types.ts).
+  app.post('/v1beta1/relay', async (request, reply) =>
+    send(
+      request,
+      reply,
+      await answerGraphql(deps, { method: 'POST', headers: request.headers, payload: request.body, relay: true }, cancellable(request, reply)),
+    ),
+  );
+  app.get('/v1beta1/relay', async (request, reply) => {
+    const q = request.url.indexOf('?');
+    return send(
+      request,
+      reply,
+      await answerGraphql(
+        deps,
+        { method: 'GET', headers: request.headers, payload: q === -1 ? '' : request.url.slice(q + 1), relay: true },
+        cancellable(request, reply),
+      ),
+    );
+  });
 
   app.post('/v1/graphql/explain', async (request, reply) => {
     let isAdmin = false;

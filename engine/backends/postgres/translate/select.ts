@@ -40,6 +40,7 @@ import { jsonArrayAgg, jsonObject, type JsonPair } from '../json.ts';
 import { conjunction, translateBoolExp, translateJoin } from './bool-exp.ts';
 import { callArguments, translateComputedCall, type InnerProjection } from './computed-field.ts';
 import { columnOf, type AliasCounter } from './context.ts';
+import { nodeIdValue, translateConnection } from './connection.ts';
 import { orderList, sortKey, translateOrderTarget } from './order-by.ts';
 
 /** A select nested under a row of `outer`, joined by `mapping`. */
@@ -75,7 +76,7 @@ function limitClause(src: ir.RowSource): Fragment | null {
 }
 
 /** The table, or the call of the function whose rows are read (arguments by name, types from the signature). */
-function fromItem(src: ir.RowSource): Fragment {
+export function fromItem(src: ir.RowSource): Fragment {
   const fn = src.function;
   if (fn === undefined) return qualified(src.table.schema, src.table.name);
   const args = callArguments(fn.args);
@@ -83,7 +84,7 @@ function fromItem(src: ir.RowSource): Fragment {
 }
 
 /** A projected column of the inner subquery; a redacted one (inherited roles) is null where its condition fails. */
-function projectColumn(src: ir.RowSource, column: string, inner: string, aliases: AliasCounter): Fragment {
+export function projectColumn(src: ir.RowSource, column: string, inner: string, aliases: AliasCounter): Fragment {
   const cond = src.redact?.get(column);
   if (cond === undefined) return columnOf(inner, column);
   return sql`(CASE WHEN ${translateBoolExp(cond, inner, aliases)} THEN ${columnOf(inner, column)} END) AS ${ident(column)}`;
@@ -176,12 +177,13 @@ function translateRowSource(
 }
 
 /** Columns of the current row that `fields` read (values and join keys). */
-function columnsRead(fields: readonly ir.Field[], into: string[]): string[] {
+export function columnsRead(fields: readonly ir.Field[], into: string[]): string[] {
   const add = (c: string): void => {
     if (!into.includes(c)) into.push(c);
   };
   for (const f of fields) {
     if (f.kind === 'column') add(f.column);
+    else if (f.kind === 'node-id') for (const c of f.columns) add(c);
     else if (f.kind !== 'typename' && f.kind !== 'computed-scalar' && f.kind !== 'computed-rows' && f.kind !== 'remote-join')
       for (const [local] of f.mapping) add(local);
   }
@@ -204,7 +206,7 @@ export function typenameValue(name: string): Fragment {
  * `joins`, object relationships become LEFT JOIN LATERAL items pushed there
  * (Note [Object relationships as joins]); without, scalar subqueries.
  */
-function rowPairs(
+export function rowPairs(
   fields: readonly ir.Field[],
   alias: string,
   aliases: AliasCounter,
@@ -238,6 +240,10 @@ function rowPairs(
         return { key: f.alias, value: translateSelect(f.select, { outer: alias, mapping: f.mapping }, aliases) };
       case 'array-aggregate':
         return { key: f.alias, value: translateAggregate(f.select, { outer: alias, mapping: f.mapping }, aliases) };
+      case 'array-connection':
+        return { key: f.alias, value: translateConnection(f.select, { outer: alias, mapping: f.mapping }, aliases) };
+      case 'node-id':
+        return { key: f.alias, value: nodeIdValue(f, alias) };
     }
   });
 }
@@ -320,7 +326,7 @@ function computedValue(f: ir.ComputedScalarField | ir.ComputedRowsField, row: st
 }
 
 /** Inner projections (`__c<n>`) for the computed fields among `fields`, and the name each got. */
-function computedProjections(fields: readonly ir.Field[], aliases: AliasCounter): { extras: InnerProjection[]; names: Map<ir.Field, string> } {
+export function computedProjections(fields: readonly ir.Field[], aliases: AliasCounter): { extras: InnerProjection[]; names: Map<ir.Field, string> } {
   const extras: InnerProjection[] = [];
   const names = new Map<ir.Field, string>();
   for (const f of fields) {

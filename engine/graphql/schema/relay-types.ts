@@ -1,0 +1,141 @@
+/**
+ * The Relay schema of `/v1beta1/relay` (v2 compat): the `Node` interface,
+ * `PageInfo`, each table's `<t>Connection` and `<t>Edge`, and the query root
+ * fields `node(id:)` and `<t>_connection`.
+ *
+ * Note [Relay schema]
+ * v2 serves a second schema for Relay clients over the same metadata and
+ * permissions. It differs from /v1/graphql's in these ways, which Engine
+ * follows:
+ * - query_root holds `node(id: ID!): Node` and `<t>_connection` for every
+ *   table the role reads that has a primary key; no list, `_by_pk` or
+ *   `_aggregate` root fields (tables without a primary key are only reached
+ *   through relationships);
+ * - a table with a primary key implements `Node`: `id: ID!` is its node id
+ *   (Note [Relay ids and cursors] in ir/relay-id.ts), standing in place of a
+ *   column whose GraphQL name is `id` (a table without a primary key loses
+ *   such a column, as in v2); other primary key columns stay;
+ * - array relationships to a table with a primary key also get
+ *   `<rel>_connection`;
+ * - mutation_root is /v1/graphql's, over these table types.
+ * Not served (as v2 names them, left out here): `<fn>_connection` of tracked
+ * functions, Relay subscriptions, remote relationships. The schema is built
+ * by the same builder (build-schema.ts) with `relay` set: its own SchemaCache
+ * and plan cache (execute/graphql-service.ts), the same IR, planner and SQL.
+ */
+import {
+  GraphQLBoolean,
+  GraphQLID,
+  GraphQLInt,
+  GraphQLInterfaceType,
+  GraphQLNonNull,
+  GraphQLString,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLFieldConfigMap,
+  type GraphQLObjectType,
+} from 'graphql';
+import { withDescriptor, type RootFieldDescriptor, type TableFieldDescriptor } from './descriptors.ts';
+import { nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
+import type { SchemaTypes, TableTypes } from './table-types.ts';
+import type { TableView } from './table-view.ts';
+
+/** Field and type names of the Relay schema. */
+export const RELAY = {
+  node: 'node',
+  id: 'id',
+  edges: 'edges',
+  pageInfo: 'pageInfo',
+  cursor: 'cursor',
+  first: 'first',
+  last: 'last',
+  after: 'after',
+  before: 'before',
+  hasNextPage: 'hasNextPage',
+  hasPreviousPage: 'hasPreviousPage',
+  startCursor: 'startCursor',
+  endCursor: 'endCursor',
+} as const;
+
+/** `<t>_connection` and `<rel>_connection`. */
+export function connectionFieldName(name: string): string {
+  return `${name}_connection`;
+}
+
+/** The types every table of a Relay schema shares: `Node` and `PageInfo`. */
+export class RelayLeafTypes {
+  readonly node = new GraphQLInterfaceType({
+    name: 'Node',
+    description: 'An object with globally unique ID',
+    fields: { [RELAY.id]: { type: new GraphQLNonNull(GraphQLID), description: 'A globally unique identifier' } },
+  });
+  readonly pageInfo = objectType({
+    name: 'PageInfo',
+    fields: {
+      [RELAY.endCursor]: { type: nonNull(GraphQLString) },
+      [RELAY.hasNextPage]: { type: nonNull(GraphQLBoolean) },
+      [RELAY.hasPreviousPage]: { type: nonNull(GraphQLBoolean) },
+      [RELAY.startCursor]: { type: nonNull(GraphQLString) },
+    },
+  });
+}
+
+/** True when a Relay schema gives `view` a node id and connections. */
+export function hasNodeId(view: TableView): boolean {
+  return view.info.primaryKey.length > 0;
+}
+
+export const NODE_ID_EXTENSIONS = withDescriptor<TableFieldDescriptor>({ kind: 'node-id' });
+
+/** The `id: ID!` field of a table type. */
+export function nodeIdField(): GraphQLFieldConfigMap<unknown, unknown>[string] {
+  return { type: nonNull(GraphQLID), extensions: NODE_ID_EXTENSIONS };
+}
+
+/** `<t>Connection` and `<t>Edge` of a table with a primary key. */
+export function connectionType(view: TableView, object: GraphQLObjectType, leaves: RelayLeafTypes): GraphQLObjectType {
+  const name = view.names.object;
+  const edge = objectType({
+    name: `${name}Edge`,
+    fields: { [RELAY.cursor]: { type: nonNull(GraphQLString) }, [RELAY.node]: { type: nonNull(object) } },
+  });
+  return objectType({
+    name: `${name}Connection`,
+    description: `A Relay connection object on "${view.info.name.name}"`,
+    fields: { [RELAY.edges]: { type: nonNullListOfNonNull(edge) }, [RELAY.pageInfo]: { type: nonNull(leaves.pageInfo) } },
+  });
+}
+
+/** `after, before, distinct_on, first, last, order_by, where` of a connection field over `view`. */
+export function connectionArgs(view: TableView, types: SchemaTypes): GraphQLFieldConfigArgumentMap {
+  const list = types.listArgs(view);
+  return {
+    [RELAY.after]: { type: GraphQLString },
+    [RELAY.before]: { type: GraphQLString },
+    distinct_on: list['distinct_on'] as GraphQLFieldConfigArgumentMap[string],
+    [RELAY.first]: { type: GraphQLInt },
+    [RELAY.last]: { type: GraphQLInt },
+    order_by: list['order_by'] as GraphQLFieldConfigArgumentMap[string],
+    where: list['where'] as GraphQLFieldConfigArgumentMap[string],
+  };
+}
+
+/** The Relay query root: `<t>_connection` of each table with a primary key, then `node`. */
+export function relayQueryRootFields(views: Iterable<TableView>, types: SchemaTypes, node: GraphQLInterfaceType): GraphQLFieldConfigMap<unknown, unknown> {
+  const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+  for (const view of views) {
+    const t: TableTypes = types.of(view);
+    if (t.connection === null) continue;
+    fields[connectionFieldName(view.info.gqlName)] = {
+      type: nonNull(t.connection),
+      description: `fetch data from the table: "${view.info.name.name}"`,
+      args: connectionArgs(view, types),
+      extensions: withDescriptor<RootFieldDescriptor>({ kind: 'select-connection', table: view }),
+    };
+  }
+  fields[RELAY.node] = {
+    type: node,
+    args: { [RELAY.id]: { type: nonNull(GraphQLID), description: 'A globally unique id' } },
+    extensions: withDescriptor<RootFieldDescriptor>({ kind: 'node' }),
+  };
+  return fields;
+}

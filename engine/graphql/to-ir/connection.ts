@@ -1,0 +1,182 @@
+/**
+ * Relay (`/v1beta1/relay`): `<t>_connection` and `<rel>_connection` fields →
+ * ir.ConnectionSelect, and `node(id:)` → a one-row select of the table the
+ * id names. Note [Relay schema] in schema/relay-types.ts; Note [Relay ids and
+ * cursors] in ir/relay-id.ts.
+ */
+import { getNamedType, GraphQLInt, GraphQLString, type FieldNode, type GraphQLField, type GraphQLObjectType } from 'graphql';
+import type * as ir from '../../ir/index.ts';
+import { ErrorCode } from '../../errors/codes.ts';
+import { EngineError } from '../../errors/engine-error.ts';
+import { andAll } from '../../ir/bool-exp.ts';
+import { cursorJson, decodeNodeId } from '../../ir/relay-id.ts';
+import { RELAY } from '../schema/relay-types.ts';
+import type { TableView } from '../schema/table-view.ts';
+import { argumentOf, collectFields } from './collect-fields.ts';
+import { readView, useStructural, type ToIrContext } from './context.ts';
+import { astInput, leafParam } from './input.ts';
+import type { KeyPath } from './order-by.ts';
+import { plainSource, toIrFields, toIrRowSource } from './select.ts';
+import { Kind } from 'graphql';
+
+/** A `first`/`last` count: negative is refused as `limit` is (Note [Row counts]). */
+function count(nodes: readonly FieldNode[], name: string, ctx: ToIrContext, path: string): ir.ParamSource | null {
+  const node = argumentOf(nodes, name);
+  if (node === undefined) return null;
+  const p = leafParam(astInput(node), GraphQLInt, 'row-count', ctx, true, `${path}.args.${name}`);
+  if (p !== null && p.kind === 'const' && typeof p.value === 'number' && p.value < 0) {
+    throw new EngineError(ErrorCode.ValidationFailed, 'expected a non-negative 32-bit integer for type "Int", but found a negative integer', {
+      path: `${path}.args.${name}`,
+    });
+  }
+  return p;
+}
+
+/** An `after`/`before` cursor: a literal is checked now, a variable when bound. */
+function cursor(nodes: readonly FieldNode[], name: string, ctx: ToIrContext, path: string): ir.ParamSource | null {
+  const node = argumentOf(nodes, name);
+  if (node === undefined) return null;
+  const p = leafParam(astInput(node), GraphQLString, 'relay-cursor', ctx, true, `${path}.args.${name}`);
+  if (p !== null && p.kind === 'const') return { kind: 'const', value: cursorJson(p.value, `${path}.args.${name}`) };
+  return p;
+}
+
+/** A connection field over rows of `view` (the requesting role's view), `extra` joined into its filter. */
+export function toIrConnection(
+  view: TableView,
+  field: GraphQLField<unknown, unknown>,
+  nodes: readonly FieldNode[],
+  ctx: ToIrContext,
+  path: string,
+  extra: ir.BoolExp | null = null,
+): ir.ConnectionSelect {
+  const paths: KeyPath[] = [];
+  const from = toIrRowSource(view, field, nodes, ctx, path, extra, paths);
+  // v2: the primary key columns the order lacks come last, so every row's position and cursor are unique.
+  const ordered = new Set(from.orderBy.flatMap((o) => (o.target.kind === 'column' ? [o.target.column] : [])));
+  const orderBy = [...from.orderBy];
+  for (const pk of view.info.primaryKey) {
+    if (ordered.has(pk)) continue;
+    orderBy.push({ target: { kind: 'column', column: pk }, direction: 'asc', nulls: 'last' });
+    paths.push({ path: [pk], dbType: view.info.columns.find((c) => c.name === pk)?.dbType ?? null });
+  }
+  const after = cursor(nodes, RELAY.after, ctx, path);
+  const before = cursor(nodes, RELAY.before, ctx, path);
+  if (after !== null && before !== null) throw new EngineError(ErrorCode.ValidationFailed, '"after" and "before" are not allowed at once', { path });
+  const first = count(nodes, RELAY.first, ctx, path);
+  const last = count(nodes, RELAY.last, ctx, path);
+  if (first !== null && last !== null) throw new EngineError(ErrorCode.ValidationFailed, '"first" and "last" are not allowed at once', { path });
+  const split: ir.ConnectionSplit | null = after !== null ? { kind: 'after', cursor: after } : before !== null ? { kind: 'before', cursor: before } : null;
+  const slice: ir.ConnectionSlice | null = first !== null ? { kind: 'first', count: first } : last !== null ? { kind: 'last', count: last } : null;
+  const type = getNamedType(field.type) as GraphQLObjectType;
+  return {
+    from: { ...from, orderBy },
+    cursor: paths.map((p, index) => ({ index, path: p.path, dbType: p.dbType })),
+    split,
+    slice,
+    fields: connectionFields(view, type, nodes, ctx, path),
+  };
+}
+
+function connectionFields(view: TableView, type: GraphQLObjectType, nodes: readonly FieldNode[], ctx: ToIrContext, path: string): ir.ConnectionField[] {
+  const out: ir.ConnectionField[] = [];
+  const defs = type.getFields();
+  for (const [alias, fieldNodes] of collectFields(
+    type,
+    nodes.map((n) => n.selectionSet),
+    ctx,
+  )) {
+    const name = fieldNodes[0]?.name.value ?? alias;
+    const def = defs[name];
+    const p = `${path}.selectionSet.${alias}`;
+    if (name === '__typename') out.push({ kind: 'typename', alias, typename: type.name });
+    else if (name === RELAY.pageInfo && def !== undefined)
+      out.push({ kind: 'page-info', alias, fields: pageInfoFields(getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx) });
+    else if (name === RELAY.edges && def !== undefined)
+      out.push({ kind: 'edges', alias, fields: edgeFields(view, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx, p) });
+  }
+  return out;
+}
+
+const PAGE_INFO: Readonly<Record<string, 'has-next-page' | 'has-previous-page' | 'start-cursor' | 'end-cursor'>> = {
+  [RELAY.hasNextPage]: 'has-next-page',
+  [RELAY.hasPreviousPage]: 'has-previous-page',
+  [RELAY.startCursor]: 'start-cursor',
+  [RELAY.endCursor]: 'end-cursor',
+};
+
+function pageInfoFields(type: GraphQLObjectType, nodes: readonly FieldNode[], ctx: ToIrContext): ir.PageInfoField[] {
+  const out: ir.PageInfoField[] = [];
+  for (const [alias, fieldNodes] of collectFields(
+    type,
+    nodes.map((n) => n.selectionSet),
+    ctx,
+  )) {
+    const name = fieldNodes[0]?.name.value ?? alias;
+    if (name === '__typename') out.push({ kind: 'typename', alias, typename: type.name });
+    const kind = PAGE_INFO[name];
+    if (kind !== undefined) out.push({ kind, alias });
+  }
+  return out;
+}
+
+function edgeFields(view: TableView, type: GraphQLObjectType, nodes: readonly FieldNode[], ctx: ToIrContext, path: string): ir.EdgeField[] {
+  const out: ir.EdgeField[] = [];
+  const defs = type.getFields();
+  for (const [alias, fieldNodes] of collectFields(
+    type,
+    nodes.map((n) => n.selectionSet),
+    ctx,
+  )) {
+    const name = fieldNodes[0]?.name.value ?? alias;
+    const def = defs[name];
+    if (name === '__typename') out.push({ kind: 'typename', alias, typename: type.name });
+    else if (name === RELAY.cursor) out.push({ kind: 'cursor', alias });
+    else if (name === RELAY.node && def !== undefined) {
+      const fields = toIrFields(view, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx, `${path}.selectionSet.${alias}`);
+      out.push({ kind: 'node', alias, fields });
+    }
+  }
+  return out;
+}
+
+/**
+ * `node(id:)`: the row the id names, as a one-row select of its table with
+ * the fields selected on that table's type (inline fragments on it, or on
+ * `Node`). The table read depends on the id, so a variable id is structural.
+ */
+export function toIrNodeField(field: GraphQLField<unknown, unknown>, nodes: readonly FieldNode[], ctx: ToIrContext, alias: string, path: string): ir.RootField {
+  const idPath = `${path}.args.${RELAY.id}`;
+  const node = argumentOf(nodes, RELAY.id);
+  const value =
+    node === undefined ? undefined : node.kind === Kind.VARIABLE ? useStructural(ctx, node.name.value) : node.kind === Kind.STRING ? node.value : undefined;
+  const id = decodeNodeId(value, idPath);
+  const invalid = (why: string): EngineError => new EngineError(ErrorCode.ValidationFailed, `invalid node id: ${why}`, { path: idPath });
+  const matches = [...ctx.access.tables.values()].filter(
+    (v) =>
+      v.info.name.schema === id.schema && v.info.name.name === id.name && (id.source === null || v.source.name === id.source) && v.info.primaryKey.length > 0,
+  );
+  const shape = matches[0];
+  if (shape === undefined) throw invalid(`no such table found: ${JSON.stringify(`${id.schema}.${id.name}`)}`);
+  if (matches.length > 1) {
+    throw invalid(
+      `this V1 node id matches more than one table across different sources: ${id.schema}.${id.name} exists in sources ${matches.map((m) => m.source.name).join(', ')}`,
+    );
+  }
+  const view = readView(ctx, shape);
+  const pk = view.info.primaryKey;
+  if (id.values.length < pk.length) throw invalid(`primary key columns ${JSON.stringify(pk.slice(id.values.length))} are missing`);
+  if (id.values.length > pk.length) throw invalid(`unexpected column values ${JSON.stringify(id.values.slice(pk.length))}`);
+  const keys: ir.BoolExp[] = pk.map((column, i) => {
+    const dbType = view.info.columns.find((c) => c.name === column)?.dbType ?? 'text';
+    const v = id.values[i];
+    if (v === null || typeof v === 'object') throw invalid(`value of column ${JSON.stringify(column)} in node id is not a scalar`);
+    return { kind: 'compare', left: { column, cast: null }, op: 'eq', right: { kind: 'const', value: v }, dbType };
+  });
+  const type = ctx.schema.getType(view.names.object) as GraphQLObjectType | undefined;
+  if (type === undefined) throw invalid(`no such table found: ${JSON.stringify(`${id.schema}.${id.name}`)}`);
+  // The fields selected on `Node` (id, __typename) and on the table's own type, the selection set's fragments collected by toIrFields.
+  void field;
+  const fields = toIrFields(view, type, nodes, ctx, path);
+  return { kind: 'select', alias, source: view.source.name, select: { from: plainSource(view, andAll(keys)), fields, cardinality: 'one' } };
+}
