@@ -89,8 +89,8 @@ export type BoolExp =
       readonly mapping: ColumnMapping;
       /** The related rows aggregated: the target's permission filter and the `filter` argument. */
       readonly where: BoolExp;
-      /** `count(*)` (no columns), `count(col)`, `count(DISTINCT (a, b))`… */
-      readonly aggregate: { readonly fn: 'count'; readonly columns: readonly string[]; readonly distinct: boolean };
+      /** `count(*)` (no columns), `count(col)`, `count(DISTINCT (a, b))`…; `bool_and(col)`, `bool_or(col)` of a boolean column. */
+      readonly aggregate: { readonly fn: 'count' | 'bool_and' | 'bool_or'; readonly columns: readonly string[]; readonly distinct: boolean };
       readonly predicate: BoolExp;
     }
   /** Some row a table-returning computed field gives for the current row satisfies `where`. */

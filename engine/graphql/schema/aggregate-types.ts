@@ -15,8 +15,8 @@ import {
   type GraphQLInputFieldConfigMap,
 } from 'graphql';
 import type { ColumnInfo } from '../../catalog/types.ts';
-import { aggregateOpExtensions, columnExtensions, COUNT_EXTENSIONS } from './descriptors.ts';
-import { inputObjectType, listOfNonNull, nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
+import { aggregateOpExtensions, boolAggregateExtensions, BOOL_AGGREGATES, columnExtensions, COUNT_EXTENSIONS } from './descriptors.ts';
+import { enumType, inputObjectType, listOfNonNull, nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
 import { AGGREGATE_OPS, ARG, FIELD, type AggregateOpName } from './names.ts';
 import { isNumeric, isOrdered } from './scalars.ts';
 import type { SchemaTypes } from './table-types.ts';
@@ -142,10 +142,30 @@ export function buildAggregateTypes(
       [ARG.predicate]: { type: nonNull(types.columns.scalarComparison(view.source, COUNT_DB_TYPE)) },
     },
   });
-  const boolExp = inputObjectType({
-    name: names.aggregateBoolExp,
-    fields: { [FIELD.count]: { type: count, extensions: COUNT_EXTENSIONS } },
-  });
+  const boolFields: GraphQLInputFieldConfigMap = {};
+  // v2 compat: `bool_and` / `bool_or` over a boolean column, for tables that have one.
+  const bools = view.columns.filter((c) => c.dbType === 'bool' && c.elementType === null);
+  if (bools.length > 0) {
+    for (const fn of BOOL_AGGREGATES) {
+      const columns = enumType({
+        name: `${names.selectColumn}_${names.aggregateBoolExp}_${fn}_arguments_columns`,
+        description: `select "${names.aggregateBoolExp}_${fn}_arguments_columns" columns of table ${name}`,
+        values: Object.fromEntries(bools.map((c) => [c.gqlName, { value: c.name, description: 'column name' }])),
+      });
+      const input = inputObjectType({
+        name: `${names.aggregateBoolExp}_${fn}`,
+        fields: {
+          [ARG.arguments]: { type: nonNull(columns) },
+          [ARG.distinct]: { type: GraphQLBoolean },
+          [ARG.filter]: { type: table.boolExp },
+          [ARG.predicate]: { type: nonNull(types.columns.scalarComparison(view.source, 'bool')) },
+        },
+      });
+      boolFields[fn] = { type: input, extensions: boolAggregateExtensions(fn) };
+    }
+  }
+  boolFields[FIELD.count] = { type: count, extensions: COUNT_EXTENSIONS };
+  const boolExp = inputObjectType({ name: names.aggregateBoolExp, fields: boolFields });
   return { aggregate, fields, orderBy, boolExp };
 }
 

@@ -54,8 +54,23 @@ export type TableFieldDescriptor =
   /** Relay: `<rel>_connection` of an array relationship. */
   | { readonly kind: 'array-connection'; readonly rel: RelationshipView };
 
-/** A field of `<t>_aggregate_fields` or `<t>_aggregate_order_by`. */
-export type AggregateFieldDescriptor = { readonly kind: 'count' } | { readonly kind: 'op'; readonly op: AggregateOpName };
+/** A field of `<t>_aggregate_fields` or `<t>_aggregate_order_by` (or `<t>_aggregate_bool_exp`: count, bool_and, bool_or). */
+export type AggregateFieldDescriptor =
+  { readonly kind: 'count' } | { readonly kind: 'op'; readonly op: AggregateOpName } | { readonly kind: 'bool'; readonly fn: BoolAggregate };
+
+/** v2's boolean aggregates of `<t>_aggregate_bool_exp`. */
+export const BOOL_AGGREGATES = ['bool_and', 'bool_or'] as const;
+export type BoolAggregate = (typeof BOOL_AGGREGATES)[number];
+
+const BOOL_EXTENSIONS = {
+  bool_and: withDescriptor<AggregateFieldDescriptor>({ kind: 'bool', fn: 'bool_and' }),
+  bool_or: withDescriptor<AggregateFieldDescriptor>({ kind: 'bool', fn: 'bool_or' }),
+} as const;
+
+/** The extensions of `bool_and` / `bool_or` in `<t>_aggregate_bool_exp`. */
+export function boolAggregateExtensions(fn: BoolAggregate): Extensions<AggregateFieldDescriptor> {
+  return BOOL_EXTENSIONS[fn];
+}
 
 /** `extensions` holding a descriptor of type `T`. */
 export type Extensions<T> = { readonly [DESCRIPTOR]: T };

@@ -5,9 +5,9 @@ import type { ColumnInfo, SourceInfo } from '../../catalog/types.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
 import { AGGREGATE_VALUE, andAll } from '../../ir/bool-exp.ts';
-import { ARG, FIELD } from '../schema/names.ts';
+import { ARG } from '../schema/names.ts';
 import { OPERATOR_EXTENSION, type OperatorSpec } from '../operators/operator.ts';
-import { descriptorOf, type TableFieldDescriptor } from '../schema/descriptors.ts';
+import { descriptorOf, type AggregateFieldDescriptor, type TableFieldDescriptor } from '../schema/descriptors.ts';
 import type { TableView } from '../schema/table-view.ts';
 import { toIrComputedCall } from './computed-field.ts';
 import { readView, type ToIrContext } from './context.ts';
@@ -164,7 +164,8 @@ function aggregateBoolExp(
   const parts: ir.BoolExp[] = [];
   for (const [fn, value] of objectFields(input, ctx)) {
     const fnDef = type.getFields()[fn];
-    if (fnDef === undefined || fn !== FIELD.count) continue;
+    const kind = fnDef === undefined ? undefined : descriptorOf<AggregateFieldDescriptor>(fnDef.extensions);
+    if (fnDef === undefined || kind === undefined || kind.kind === 'op') continue;
     const p = `${path}.${fn}`;
     const defs = inputObjectOf(fnDef.type).getFields();
     let columns: string[] = [];
@@ -182,12 +183,18 @@ function aggregateBoolExp(
       } else if (name === ARG.distinct) distinct = booleanValue(v, ctx) === true;
       else if (name === ARG.filter) filter = toIrBoolExp(v, target, inputObjectOf(def.type), ctx, `${p}.${name}`);
       else if (name === ARG.predicate) {
-        predicate = comparisonExp(v, inputObjectOf(def.type), { column: AGGREGATE_VALUE, cast: null }, target.source, 'int8', ctx, `${p}.${name}`);
+        // count compares as int8; bool_and / bool_or as a boolean.
+        const dbType = kind.kind === 'count' ? 'int8' : 'bool';
+        predicate = comparisonExp(v, inputObjectOf(def.type), { column: AGGREGATE_VALUE, cast: null }, target.source, dbType, ctx, `${p}.${name}`);
       }
     }
     if (predicate === null) throw new EngineError(ErrorCode.ValidationFailed, 'missing required field "predicate"', { path: p });
+    if (kind.kind === 'bool' && columns.length !== 1) {
+      throw new EngineError(ErrorCode.ValidationFailed, 'missing required field "arguments"', { path: p });
+    }
     const where = andAll([target.filter, remoteKeysVisible(target, mapping), columnsVisible(target, columns), filter]);
-    parts.push({ kind: 'aggregate', target: target.info.name, mapping, where, aggregate: { fn: 'count', columns, distinct }, predicate });
+    const aggregate = { fn: kind.kind === 'count' ? ('count' as const) : kind.fn, columns, distinct };
+    parts.push({ kind: 'aggregate', target: target.info.name, mapping, where, aggregate, predicate });
   }
   return andAll(parts);
 }

@@ -139,7 +139,7 @@ function aggregateOrder(
   for (const [name, value] of objectFields(input, ctx)) {
     const def = defs[name];
     const a = def === undefined ? undefined : descriptorOf<AggregateFieldDescriptor>(def.extensions);
-    if (def === undefined || a === undefined) continue;
+    if (def === undefined || a === undefined || a.kind === 'bool') continue;
     if (a.kind === 'count') {
       const dir = direction(value, getNamedType(def.type) as GraphQLEnumType, ctx);
       if (dir !== null) pushKey(out, { target: key({ kind: 'count' }), ...dir }, paths, [name], 'int8');

@@ -278,7 +278,7 @@ function aggregateOps(view: TableView, type: GraphQLObjectType, nodes: readonly 
     }
     const def = defs[name];
     const d = def === undefined ? undefined : descriptorOf<AggregateFieldDescriptor>(def.extensions);
-    if (def === undefined || d === undefined) continue;
+    if (def === undefined || d === undefined || d.kind === 'bool') continue;
     if (d.kind === 'count') {
       const colsNode = argumentOf(fieldNodes, ARG.columns);
       const distinctNode = argumentOf(fieldNodes, ARG.distinct);

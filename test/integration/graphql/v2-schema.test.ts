@@ -13,6 +13,8 @@ CREATE FUNCTION authors_named(text) RETURNS SETOF authors LANGUAGE sql STABLE AS
 CREATE FUNCTION articles_words(lo int, int DEFAULT 1000, title_like text DEFAULT '%') RETURNS SETOF articles LANGUAGE sql STABLE AS $$ SELECT * FROM articles WHERE words BETWEEN $1 AND $2 AND title LIKE $3 $$;
 CREATE FUNCTION articles_range(int DEFAULT 0, int DEFAULT 1000) RETURNS SETOF articles LANGUAGE sql STABLE AS $$ SELECT * FROM articles WHERE words BETWEEN $1 AND $2 $$;
 CREATE FUNCTION author_label(a authors) RETURNS text LANGUAGE sql STABLE AS $$ SELECT a.name || '!' $$;
+ALTER TABLE articles ADD COLUMN featured boolean NOT NULL DEFAULT false;
+UPDATE articles SET featured = true WHERE id = 1;
 CREATE FUNCTION author_titles(a authors, min_words int) RETURNS SETOF articles LANGUAGE sql STABLE AS $$ SELECT * FROM articles WHERE author_id = a.id AND words >= min_words $$;
 `;
 
@@ -107,6 +109,35 @@ describe('<t>_aggregate_bool_exp', () => {
     ]);
     const missing = await f.gql('{ authors(where: {articles_aggregate: {count: {}}}) { name } }');
     expect(missing.errors[0].extensions.code).toBe('validation-failed');
+  });
+
+  it('filters by bool_and / bool_or of a boolean column of the related rows', async () => {
+    const any = await f.gql('{ authors(where: {articles_aggregate: {bool_or: {arguments: featured, predicate: {_eq: true}}}}) { name } }');
+    expect(any).toEqual({ data: { authors: [{ name: 'Ann' }] } });
+    // No related rows: the aggregate is null, which satisfies no predicate (Cid is left out).
+    const notAll = await f.gql(
+      '{ authors(where: {articles_aggregate: {bool_and: {arguments: featured, predicate: {_eq: false}}}}, order_by: {id: asc}) { name } }',
+    );
+    expect(notAll).toEqual({ data: { authors: [{ name: 'Ann' }, { name: 'Bob' }] } });
+    const filtered = await f.gql(
+      '{ authors(where: {articles_aggregate: {bool_and: {arguments: featured, filter: {words: {_lte: 100}}, predicate: {_eq: true}}}}) { name } }',
+    );
+    expect(filtered).toEqual({ data: { authors: [{ name: 'Ann' }] } });
+    const t = await f.gql('{ __type(name: "articles_aggregate_bool_exp_bool_and") { inputFields { name type { kind name ofType { name } } } } }');
+    expect(t.data.__type.inputFields).toEqual([
+      {
+        name: 'arguments',
+        type: { kind: 'NON_NULL', name: null, ofType: { name: 'articles_select_column_articles_aggregate_bool_exp_bool_and_arguments_columns' } },
+      },
+      { name: 'distinct', type: { kind: 'SCALAR', name: 'Boolean', ofType: null } },
+      { name: 'filter', type: { kind: 'INPUT_OBJECT', name: 'articles_bool_exp', ofType: null } },
+      { name: 'predicate', type: { kind: 'NON_NULL', name: null, ofType: { name: 'Boolean_comparison_exp' } } },
+    ]);
+    const cols = await f.gql('{ __type(name: "articles_select_column_articles_aggregate_bool_exp_bool_or_arguments_columns") { enumValues { name } } }');
+    expect(cols.data.__type.enumValues).toEqual([{ name: 'featured' }]);
+    // A table without a boolean column has count only.
+    const c = await f.gql('{ __type(name: "comments_aggregate_bool_exp") { inputFields { name } } }');
+    expect(c.data.__type.inputFields).toEqual([{ name: 'count' }]);
   });
 });
 

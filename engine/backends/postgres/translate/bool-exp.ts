@@ -126,7 +126,8 @@ export function translateBoolExp(e: ir.BoolExp, row: string, aliases: AliasCount
       const { columns, distinct } = e.aggregate;
       const cols = columns.map((c) => columnOf(inner, c));
       const arg = cols.length === 1 && cols[0] !== undefined ? cols[0] : sql`(${join(cols, ', ')})`;
-      const value = cols.length === 0 ? raw('count(*)') : distinct ? sql`count(DISTINCT ${arg})` : sql`count(${arg})`;
+      const fn = raw(e.aggregate.fn);
+      const value = cols.length === 0 ? raw('count(*)') : distinct ? sql`${fn}(DISTINCT ${arg})` : sql`${fn}(${arg})`;
       const rows = sql`(SELECT ${value} AS ${ident(AGGREGATE_VALUE)} FROM ${qualified(e.target.schema, e.target.name)} AS ${ident(inner)} WHERE ${conjunction(conds)})`;
       return sql`EXISTS (SELECT 1 FROM ${rows} AS ${ident(agg)} WHERE ${sub(e.predicate, agg)})`;
     }
