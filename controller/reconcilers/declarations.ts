@@ -14,8 +14,13 @@
  *   cron_trigger/<name>
  *   function/<source>/<schema>.<function>, function_permission/<source>/<schema>.<function>/<role>
  *   inherited_role/<name>
+ *   action/<name>, action_permission/<action>/<role>
+ *   custom_type/<name> (one per type; `custom_types` is the engine's whole set, which it reports as one)
+ *   query_collection/<name>, allowlist/<collection>, rest_endpoint/<name>
  * and for the parts of a table: table_configuration/…, table_is_enum/… (<source>/<schema>.<table>),
- * relationship/…, computed_field/…, remote_relationship/… (<source>/<schema>.<table>/<name>).
+ * relationship/…, computed_field/…, remote_relationship/… (<source>/<schema>.<table>/<name>); an
+ * action's permissions are parts of the action, a collection's allow-list entry is a part of the
+ * collection, and a REST endpoint's container is the collection it reads (so it waits for it).
  * Keys are what the Engine's status.managedObjects lists, what conflicts are detected on, and
  * what inconsistencies are mapped back to. Parts are JSON-string-escaped when they contain `/`.
  */
@@ -38,6 +43,16 @@ import type { InheritedRoleSpec } from '../api/v1alpha1/inherited-role.ts';
 import type { PermissionOperation, PermissionSpec } from '../api/v1alpha1/permission.ts';
 import type { RemoteSchemaSpec } from '../api/v1alpha1/remote-schema.ts';
 import type { SourceSpec } from '../api/v1alpha1/source.ts';
+import type { ActionSpec } from '../api/v1alpha1/action.ts';
+import { CUSTOM_TYPE_SECTIONS, type CustomTypesSpec } from '../api/v1alpha1/custom-types.ts';
+import type { QueryCollectionSpec } from '../api/v1alpha1/query-collection.ts';
+import type { RestEndpointSpec } from '../api/v1alpha1/rest-endpoint.ts';
+import {
+  allowlistScopeSchema,
+  collectionDefinitionSchema,
+  endpointDefinitionSchema,
+  endpointMethodsSchema,
+} from '../../engine/metadata/schemas/query-collections.ts';
 import { TRACKED_TABLE_KEYS, type TrackedTableSpec } from '../api/v1alpha1/tracked-table.ts';
 import { keyOf, type MetaObject, type ObjectRef } from './objects.ts';
 
@@ -45,7 +60,19 @@ import { keyOf, type MetaObject, type ObjectRef } from './objects.ts';
 export type QualifiedName = ReturnType<typeof parseTableName>;
 
 /** The kinds whose resources declare metadata. */
-export type TargetKindName = 'Source' | 'TrackedTable' | 'Permission' | 'RemoteSchema' | 'EventTrigger' | 'CronTrigger' | 'Function' | 'InheritedRole';
+export type TargetKindName =
+  | 'Source'
+  | 'TrackedTable'
+  | 'Permission'
+  | 'RemoteSchema'
+  | 'EventTrigger'
+  | 'CronTrigger'
+  | 'Function'
+  | 'InheritedRole'
+  | 'Action'
+  | 'CustomTypes'
+  | 'QueryCollection'
+  | 'RestEndpoint';
 
 /** Any resource of a target kind (spec typed per kind by {@link declare}). */
 export type TargetResource = CustomObject<TargetFields & Record<string, unknown>>;
@@ -249,6 +276,53 @@ function declareInheritedRole(spec: InheritedRoleSpec, name: string): Declared {
   return declared([obj({ kind: 'inherited_role', name: roleName }, { role_name: roleName, role_set: [...spec.role_set] })]);
 }
 
+function declareAction(spec: ActionSpec, name: string): Declared {
+  const actionName = spec.name ?? name;
+  if (!/^[_A-Za-z][_0-9A-Za-z]*$/.test(actionName)) throw new SpecError(`the action name "${actionName}" is not a GraphQL name; set spec.name`);
+  const objects = [obj({ kind: 'action', name: actionName }, withoutUndefined({ name: actionName, definition: spec.definition, comment: spec.comment }))];
+  const roles = new Set<string>();
+  for (const p of spec.permissions ?? []) {
+    if (roles.has(p.role)) throw new SpecError(`role ${p.role} is listed twice in permissions`);
+    roles.add(p.role);
+    objects.push(obj({ kind: 'action_permission', action: actionName, role: p.role }, withoutUndefined({ role: p.role, comment: p.comment })));
+  }
+  return declared(objects);
+}
+
+function declareCustomTypes(spec: CustomTypesSpec): Declared {
+  const objects: MetaObject[] = [];
+  const names = new Set<string>();
+  for (const section of CUSTOM_TYPE_SECTIONS) {
+    for (const t of spec[section] ?? []) {
+      const typeName = String(t['name']);
+      if (names.has(typeName)) throw new SpecError(`the type ${typeName} is declared twice`);
+      names.add(typeName);
+      objects.push(obj({ kind: 'custom_type', name: typeName }, { section, type: t }));
+    }
+  }
+  // The main object (what a conflict is first reported on) is the first type by name.
+  return declared(objects.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)));
+}
+
+function declareQueryCollection(spec: QueryCollectionSpec, name: string): Declared {
+  const collection = spec.name ?? name;
+  const definition = check<JsonObject>(collectionDefinitionSchema, { queries: spec.queries }, '$.spec');
+  const objects = [obj({ kind: 'query_collection', name: collection }, withoutUndefined({ name: collection, definition, comment: spec.comment }))];
+  if (spec.allowlist !== undefined) {
+    const scope = spec.allowlist.scope === undefined ? undefined : check<JsonObject>(allowlistScopeSchema, spec.allowlist.scope, '$.spec.allowlist.scope');
+    objects.push(obj({ kind: 'allowlist', collection }, withoutUndefined({ collection, scope })));
+  }
+  return declared(objects);
+}
+
+function declareRestEndpoint(spec: RestEndpointSpec, name: string): Declared {
+  const endpoint = spec.name ?? name;
+  check(endpointMethodsSchema, spec.methods, '$.spec.methods');
+  check(endpointDefinitionSchema, spec.definition, '$.spec.definition');
+  const entry = withoutUndefined({ name: endpoint, url: spec.url, methods: [...spec.methods], definition: spec.definition, comment: spec.comment });
+  return declared([obj({ kind: 'rest_endpoint', name: endpoint, collection: spec.definition.query.collection_name }, entry)]);
+}
+
 /** What a resource declares, or why its spec is not valid metadata. */
 export function declare(r: TargetResource): Declaration {
   const spec = r.spec as unknown;
@@ -271,6 +345,14 @@ export function declare(r: TargetResource): Declaration {
         return { ok: true, declared: declareFunction(spec as FunctionSpec) };
       case 'InheritedRole':
         return { ok: true, declared: declareInheritedRole(spec as InheritedRoleSpec, name) };
+      case 'Action':
+        return { ok: true, declared: declareAction(spec as ActionSpec, name) };
+      case 'CustomTypes':
+        return { ok: true, declared: declareCustomTypes(spec as CustomTypesSpec) };
+      case 'QueryCollection':
+        return { ok: true, declared: declareQueryCollection(spec as QueryCollectionSpec, name) };
+      case 'RestEndpoint':
+        return { ok: true, declared: declareRestEndpoint(spec as RestEndpointSpec, name) };
       default:
         return { ok: false, message: `unknown kind ${r.kind}` };
     }

@@ -11,8 +11,8 @@
  *   table or a moved permission disappears from the engine;
  * - a resource being deleted with policy Orphan is dropped from managedObjects but its object
  *   stays in the engine;
- * - when two resources declare the same object, the older one wins and the other is reported
- *   as a Conflict;
+ * - when two resources declare the same object (the main object or any part: two CustomTypes
+ *   defining one type name), the older one wins and the other is reported as a Conflict;
  * - while any resource of the engine is invalid or in conflict, pruning of previously managed
  *   objects is paused (only explicit deletions are removed), so a typo never deletes metadata;
  * - ownership is per object and part (Note [Objects and parts] in objects.ts): adopting an
@@ -20,8 +20,9 @@
  *   (source, table, function) that still holds objects nobody declares or manages is kept when
  *   its resource goes: only the managed parts are removed, and the result says what was kept.
  * Exclusive only governs the sections the kinds manage (sources with their tables, functions,
- * permissions and event triggers; remote schemas; cron triggers; inherited roles); actions,
- * collections and the rest are always left alone.
+ * permissions and event triggers; remote schemas; cron triggers; inherited roles; actions and
+ * their permissions; custom types; query collections, the allow-list and REST endpoints); API
+ * limits and the other top-level keys are always left alone.
  */
 import type { MetadataDocument } from '../../engine/metadata/document.ts';
 import type { ManagementPolicy } from '../api/v1alpha1/engine.ts';
@@ -101,6 +102,13 @@ const KIND_RANK: Readonly<Record<ObjectRef['kind'], number>> = {
   remote_schema: 4,
   cron_trigger: 4,
   inherited_role: 4,
+  custom_types: 4,
+  custom_type: 4,
+  query_collection: 4,
+  action: 5,
+  allowlist: 5,
+  rest_endpoint: 5,
+  action_permission: 6,
 };
 
 /**
@@ -135,6 +143,8 @@ function byKey(a: string, b: string): number {
 export function foldResources(input: FoldInput): FoldResult {
   const results = new Map<string, ResourceFold>();
   const claimed = new Map<string, { decl: Declared; owner: string }>();
+  /** Owner of every object key a kept resource declares (its main object and parts). */
+  const objectOwners = new Map<string, string>();
   const deleted = new Map<string, Declared>();
   const orphanedKeys = new Set<string>();
   let blocked = false;
@@ -158,13 +168,14 @@ export function foldResources(input: FoldInput): FoldResult {
       results.set(rk, { state: 'invalid', message: d.message });
       continue;
     }
-    const owner = claimed.get(d.declared.key);
-    if (owner !== undefined) {
+    const taken = d.declared.objects.find((o) => objectOwners.has(o.key));
+    if (taken !== undefined) {
       blocked = true;
-      results.set(rk, { state: 'conflict', objectKey: d.declared.key, message: `${owner.owner} already declares ${d.declared.key}` });
+      results.set(rk, { state: 'conflict', objectKey: d.declared.key, message: `${objectOwners.get(taken.key) ?? ''} already declares ${taken.key}` });
       continue;
     }
     claimed.set(d.declared.key, { decl: d.declared, owner: rk });
+    for (const o of d.declared.objects) objectOwners.set(o.key, rk);
   }
 
   const declaredObjects = new Map<string, { obj: MetaObject; owner: string }>();

@@ -7,8 +7,11 @@
  * `permission T.role.op in source S` (T is `name` in schema public, else `schema.name`),
  * `function F in source S`, `function permission F.role in source S`,
  * `computed field C in table T in source S`, `inherited role R`, and remote schemas, event and
- * cron triggers carry their name in `definition.name`. The engine may also send its internal `id`
- * (a JSON array); it is used when present because it is exact.
+ * cron triggers carry their name in `definition.name`. Actions, action permissions, custom types
+ * (one object: `custom types`), query collections (or one query of one: `query Q in query
+ * collection C`, mapped to the collection), allow-list entries and REST endpoints are named as
+ * `get_inconsistent_metadata` names them (`action A`, `rest endpoint E`, ...). The engine may also
+ * send its internal `id` (a JSON array); it is used when present because it is exact.
  */
 import { parseTableName, type TableNameInput } from '../../engine/metadata/document.ts';
 import type { QualifiedName } from './declarations.ts';
@@ -58,6 +61,20 @@ function fromId(id: string): ObjectRef | null {
       return { kind: 'function_permission', source, fn: table, role: a };
     case 'inherited_role':
       return { kind: 'inherited_role', name: source };
+    case 'action':
+      return { kind: 'action', name: source };
+    case 'action_permission':
+      return { kind: 'action_permission', action: source, role: schema };
+    case 'custom_types':
+      return { kind: 'custom_types' };
+    case 'query_collection':
+      return { kind: 'query_collection', name: source };
+    case 'allowlist':
+      return { kind: 'allowlist', collection: source };
+    case 'rest_endpoint':
+      return { kind: 'rest_endpoint', name: source, collection: '' };
+    case 'cron_trigger':
+      return { kind: 'cron_trigger', name: source };
     default:
       return null;
   }
@@ -138,6 +155,27 @@ export function refOfInconsistency(o: InconsistentObject): ObjectRef | null {
     if (trig === undefined || def['table'] === undefined) return null;
     return { kind: 'event_trigger', source: sourceOf(def), table: parseTableName(def['table'] as TableNameInput), name: trig };
   }
+  if (o.type === 'custom_types') return { kind: 'custom_types' };
+  if (o.type === 'action') {
+    const n = typeof def['name'] === 'string' ? def['name'] : /^action (.+)$/.exec(name)?.[1];
+    return n === undefined ? null : { kind: 'action', name: n };
+  }
+  if (o.type === 'action_permission') {
+    m = /^action permission ([^.]+)\.(.+)$/.exec(name);
+    return m?.[1] !== undefined && m[2] !== undefined ? { kind: 'action_permission', action: m[1], role: m[2] } : null;
+  }
+  if (o.type === 'query_collection') {
+    m = /^(?:query .+ in )?query collection (.+)$/.exec(name);
+    return m?.[1] === undefined ? null : { kind: 'query_collection', name: m[1] };
+  }
+  if (o.type === 'allowlist') {
+    const c = typeof def['collection'] === 'string' ? def['collection'] : /^allowlist entry for query collection (.+)$/.exec(name)?.[1];
+    return c === undefined ? null : { kind: 'allowlist', collection: c };
+  }
+  if (o.type === 'rest_endpoint') {
+    const n = typeof def['name'] === 'string' ? def['name'] : /^rest endpoint (.+)$/.exec(name)?.[1];
+    return n === undefined ? null : { kind: 'rest_endpoint', name: n, collection: '' };
+  }
   if (o.type === 'remote_schema' || o.type === 'cron_trigger') {
     const n = typeof def['name'] === 'string' ? def['name'] : new RegExp(`^${o.type} (.+)$`).exec(name)?.[1];
     return n === undefined ? null : { kind: o.type, name: n };
@@ -171,7 +209,9 @@ export function inconsistenciesByKey(list: readonly InconsistentObject[]): Map<s
  * an inconsistent source). Null when consistent.
  */
 export function inconsistencyMessage(main: ObjectRef, keys: readonly string[], byKey: ReadonlyMap<string, readonly string[]>): string | null {
-  const own = keys.flatMap((k) => byKey.get(k) ?? []);
+  // The engine reports the custom types as one object: a resource that declares any of them shares it.
+  const shared = keys.some((k) => k.startsWith('custom_type/')) ? ['custom_types'] : [];
+  const own = [...keys, ...shared].flatMap((k) => byKey.get(k) ?? []);
   if (own.length > 0) return own.join('; ');
   for (const p of ancestorKeys(main)) {
     const parent = byKey.get(p);

@@ -27,10 +27,14 @@ import {
   type JsonValue,
   type MetadataDocument,
   type PermissionEntry,
+  type QueryCollection,
+  type AllowlistEntry,
+  type RestEndpoint,
   type RelationshipMetadata,
   type SourceMetadata,
   type TableMetadata,
 } from '../../engine/metadata/document.ts';
+import { CUSTOM_TYPE_SECTIONS, type CustomTypeSection } from '../api/v1alpha1/custom-types.ts';
 import type { QualifiedName } from './declarations.ts';
 
 /** Operations a permission governs. */
@@ -47,7 +51,16 @@ export type ObjectRef =
   | { readonly kind: 'event_trigger'; readonly source: string; readonly table: QualifiedName; readonly name: string }
   | { readonly kind: 'function'; readonly source: string; readonly fn: QualifiedName }
   | { readonly kind: 'function_permission'; readonly source: string; readonly fn: QualifiedName; readonly role: string }
-  | { readonly kind: 'remote_schema' | 'cron_trigger' | 'inherited_role'; readonly name: string };
+  | { readonly kind: 'remote_schema' | 'cron_trigger' | 'inherited_role'; readonly name: string }
+  | { readonly kind: 'action'; readonly name: string }
+  | { readonly kind: 'action_permission'; readonly action: string; readonly role: string }
+  /** One custom type (Note [CustomTypes is a mergeable set]); `custom_types` is the engine's whole set. */
+  | { readonly kind: 'custom_type'; readonly name: string }
+  | { readonly kind: 'custom_types' }
+  | { readonly kind: 'query_collection'; readonly name: string }
+  | { readonly kind: 'allowlist'; readonly collection: string }
+  /** `collection` is the query collection the endpoint reads ('' when unknown). */
+  | { readonly kind: 'rest_endpoint'; readonly name: string; readonly collection: string };
 
 /** One object: its reference, key, and own content (children left out). */
 export interface MetaObject {
@@ -87,7 +100,17 @@ export function keyOf(ref: ObjectRef): string {
     case 'remote_schema':
     case 'cron_trigger':
     case 'inherited_role':
+    case 'action':
+    case 'custom_type':
+    case 'query_collection':
+    case 'rest_endpoint':
       return `${ref.kind}/${part(ref.name)}`;
+    case 'action_permission':
+      return `action_permission/${part(ref.action)}/${part(ref.role)}`;
+    case 'custom_types':
+      return 'custom_types';
+    case 'allowlist':
+      return `allowlist/${part(ref.collection)}`;
   }
 }
 
@@ -107,6 +130,12 @@ export function parentOf(ref: ObjectRef): ObjectRef | null {
       return { kind: 'table', source: ref.source, table: ref.table };
     case 'function_permission':
       return { kind: 'function', source: ref.source, fn: ref.fn };
+    case 'action_permission':
+      return { kind: 'action', name: ref.action };
+    case 'allowlist':
+      return { kind: 'query_collection', name: ref.collection };
+    case 'rest_endpoint':
+      return ref.collection === '' ? null : { kind: 'query_collection', name: ref.collection };
     default:
       return null;
   }
@@ -157,6 +186,45 @@ export function flatten(doc: MetadataDocument): Map<string, MetaObject> {
   for (const r of doc.remote_schemas) add({ kind: 'remote_schema', name: String(r['name']) }, r);
   for (const c of doc.cron_triggers) add({ kind: 'cron_trigger', name: String(c['name']) }, c);
   for (const r of doc.inherited_roles) add({ kind: 'inherited_role', name: r.role_name }, r);
+  for (const a of doc.actions) {
+    const name = String(a['name']);
+    add({ kind: 'action', name }, without(a, 'permissions'));
+    for (const p of actionPermissions(a)) add({ kind: 'action_permission', action: name, role: String(p['role']) }, p);
+  }
+  for (const [name, t] of customTypesOf(doc.custom_types)) add({ kind: 'custom_type', name }, t);
+  for (const c of doc.query_collections) add({ kind: 'query_collection', name: c.name }, c);
+  for (const e of doc.allowlist) add({ kind: 'allowlist', collection: e.collection }, e);
+  for (const e of doc.rest_endpoints) add({ kind: 'rest_endpoint', name: e.name, collection: endpointCollection(e) }, e);
+  return out;
+}
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function actionPermissions(a: JsonObject): JsonObject[] {
+  const p = a['permissions'];
+  return Array.isArray(p) ? p.filter(isObject) : [];
+}
+
+/** The collection a REST endpoint reads ('' when its definition does not say). */
+export function endpointCollection(e: { readonly definition?: unknown }): string {
+  const q = isObject(e.definition) ? e.definition['query'] : undefined;
+  return isObject(q) && typeof q['collection_name'] === 'string' ? q['collection_name'] : '';
+}
+
+/**
+ * Every custom type of a document's `custom_types`, by name, as `{section, type}`: one object per
+ * type (Note [CustomTypes is a mergeable set] in api/v1alpha1/custom-types.ts).
+ */
+export function customTypesOf(ct: JsonObject | null): Map<string, JsonObject> {
+  const out = new Map<string, JsonObject>();
+  if (ct === null) return out;
+  for (const section of CUSTOM_TYPE_SECTIONS) {
+    const list = ct[section];
+    if (!Array.isArray(list)) continue;
+    for (const t of list) if (isObject(t) && typeof t['name'] === 'string') out.set(t['name'], { section, type: t });
+  }
   return out;
 }
 
@@ -220,6 +288,12 @@ export class DocumentDraft {
   readonly #remoteSchemas: JsonObject[];
   readonly #cronTriggers: JsonObject[];
   readonly #inheritedRoles: InheritedRole[];
+  readonly #actions: JsonObject[];
+  /** Custom types by name (`{section, type}`), or null while untouched (the document's value is kept as it is). */
+  #customTypes: Map<string, JsonObject> | null = null;
+  readonly #collections: QueryCollection[];
+  readonly #allowlist: AllowlistEntry[];
+  readonly #endpoints: RestEndpoint[];
 
   constructor(doc: MetadataDocument) {
     this.#base = doc;
@@ -232,6 +306,19 @@ export class DocumentDraft {
     this.#remoteSchemas = [...doc.remote_schemas];
     this.#cronTriggers = [...doc.cron_triggers];
     this.#inheritedRoles = [...doc.inherited_roles];
+    this.#actions = [...doc.actions];
+    this.#collections = [...doc.query_collections];
+    this.#allowlist = [...doc.allowlist];
+    this.#endpoints = [...doc.rest_endpoints];
+  }
+
+  #types(): Map<string, JsonObject> {
+    this.#customTypes ??= customTypesOf(this.#base.custom_types);
+    return this.#customTypes;
+  }
+
+  #action(name: string): number {
+    return this.#actions.findIndex((a) => a['name'] === name);
   }
 
   #copyTable(t: TableMetadata): Mutable<TableMetadata> {
@@ -295,6 +382,35 @@ export class DocumentDraft {
         return byName(this.#cronTriggers, (r) => String(r['name']), ref.name);
       case 'inherited_role':
         return byName(this.#inheritedRoles, (r) => r.role_name, ref.name);
+      case 'action':
+        return byName(this.#actions, (a) => String(a['name']), ref.name);
+      case 'action_permission': {
+        const i = this.#action(ref.action);
+        const a = this.#actions[i];
+        if (a !== undefined)
+          this.#actions[i] = withActionPermissions(
+            a,
+            actionPermissions(a).filter((p) => p['role'] !== ref.role),
+          );
+        return;
+      }
+      case 'custom_type':
+        this.#types().delete(ref.name);
+        return;
+      case 'custom_types':
+        this.#types().clear();
+        return;
+      case 'query_collection': {
+        // Its allow-list entry and the endpoints reading it go with it (the engine would list them inconsistent).
+        byName(this.#collections, (c) => c.name, ref.name);
+        byName(this.#allowlist, (e) => e.collection, ref.name);
+        for (let i = this.#endpoints.length - 1; i >= 0; i--) if (endpointCollection(this.#endpoints[i] ?? {}) === ref.name) this.#endpoints.splice(i, 1);
+        return;
+      }
+      case 'allowlist':
+        return byName(this.#allowlist, (e) => e.collection, ref.collection);
+      case 'rest_endpoint':
+        return byName(this.#endpoints, (e) => e.name, ref.name);
       default:
         break;
     }
@@ -356,6 +472,40 @@ export class DocumentDraft {
         return null;
       case 'inherited_role':
         upsertByName(this.#inheritedRoles, (r) => r.role_name, value as unknown as InheritedRole);
+        return null;
+      case 'action': {
+        // Its permissions are parts: they stay as they are (Note [Objects and parts]).
+        const i = this.#action(ref.name);
+        const old = this.#actions[i];
+        const entry = withActionPermissions(without(value, 'permissions'), old === undefined ? [] : actionPermissions(old));
+        if (old === undefined) this.#actions.push(entry);
+        else this.#actions[i] = entry;
+        return null;
+      }
+      case 'action_permission': {
+        const i = this.#action(ref.action);
+        const a = this.#actions[i];
+        if (a === undefined) return `action ${ref.action} is not in the engine's metadata`;
+        const perms = actionPermissions(a);
+        upsertByName(perms, (p) => String(p['role']), value as JsonObject);
+        this.#actions[i] = withActionPermissions(a, perms);
+        return null;
+      }
+      case 'custom_type':
+        this.#types().set(ref.name, value as JsonObject);
+        return null;
+      case 'custom_types':
+        return 'the custom types as a whole are not declared by a resource';
+      case 'query_collection':
+        upsertByName(this.#collections, (c) => c.name, value as unknown as QueryCollection);
+        return null;
+      case 'allowlist':
+        if (!this.#collections.some((c) => c.name === ref.collection)) return noCollection(ref.collection);
+        upsertByName(this.#allowlist, (e) => e.collection, value as unknown as AllowlistEntry);
+        return null;
+      case 'rest_endpoint':
+        if (!this.#collections.some((c) => c.name === ref.collection)) return noCollection(ref.collection);
+        upsertByName(this.#endpoints, (e) => e.name, value as unknown as RestEndpoint);
         return null;
       case 'table': {
         const s = this.#source(ref.source);
@@ -428,6 +578,34 @@ export class DocumentDraft {
       remote_schemas: this.#remoteSchemas,
       cron_triggers: this.#cronTriggers,
       inherited_roles: this.#inheritedRoles,
+      actions: this.#actions,
+      custom_types: this.#customTypes === null ? this.#base.custom_types : customTypesDocument(this.#customTypes, this.#base.custom_types),
+      query_collections: this.#collections,
+      allowlist: this.#allowlist,
+      rest_endpoints: this.#endpoints,
     };
   }
+}
+
+function noCollection(name: string): string {
+  return `query collection ${name} is not in the engine's metadata`;
+}
+
+/** An action entry with these permissions (the key left out when there are none, as v2 exports it). */
+function withActionPermissions(a: JsonObject, permissions: readonly JsonObject[]): JsonObject {
+  const out = without(a, 'permissions');
+  return permissions.length === 0 ? out : { ...out, permissions: [...permissions] };
+}
+
+/** The document's `custom_types` from types by name; null when there are none and there were none. */
+function customTypesDocument(types: ReadonlyMap<string, JsonObject>, base: JsonObject | null): JsonObject | null {
+  if (types.size === 0 && base === null) return null;
+  const sections: Partial<Record<CustomTypeSection, JsonValue[]>> = {};
+  for (const v of types.values()) {
+    const section = v['section'] as CustomTypeSection;
+    (sections[section] ??= []).push(v['type'] as JsonValue);
+  }
+  const out: Record<string, JsonValue> = {};
+  for (const s of CUSTOM_TYPE_SECTIONS) if (sections[s] !== undefined) out[s] = sections[s];
+  return out;
 }

@@ -53,25 +53,37 @@ export function resource(kind: string, name: string, spec: Record<string, unknow
   return { apiVersion: API, kind, metadata: { name, namespace: 'default' }, spec };
 }
 
+/** Extra flags and environment of the test engine. */
+export interface EngineOptions {
+  readonly args?: readonly string[];
+  readonly env?: Record<string, string>;
+}
+
 /**
  * Starts everything. `sql` prepares the database before the engine starts. The Engine resource is
  * not created here (tests apply their own, at default settings).
  */
-export async function startOperatorEnv(prefix: string, sql: string, controllerEnv: Record<string, string> = {}): Promise<OperatorEnv> {
+export async function startOperatorEnv(
+  prefix: string,
+  sql: string,
+  controllerEnv: Record<string, string> = {},
+  engineOptions: EngineOptions = {},
+): Promise<OperatorEnv> {
   const t0 = Date.now();
   const cp = await startControlPlane();
   console.log(`[k8s] ${String(cp)}; CRDs installed after ${Date.now() - t0} ms`);
   const db = await createTestDatabase(prefix);
   await db.sql(sql);
   const enginePort = await freePort();
-  const engineArgs = ['--database-url', db.url, '--admin-secret', ADMIN_SECRET];
+  const engineArgs = ['--database-url', db.url, '--admin-secret', ADMIN_SECRET, ...(engineOptions.args ?? [])];
+  const engineEnv = engineOptions.env ?? {};
   const client = new EngineClient({ url: `http://127.0.0.1:${enginePort}`, adminSecret: ADMIN_SECRET });
   const env: OperatorEnv = {
     cp,
     db,
     enginePort,
     client,
-    engine: await startEngineAt(enginePort, engineArgs),
+    engine: await startEngineAt(enginePort, engineArgs, engineEnv),
     controller: undefined as unknown as Proc,
     get(plural, name) {
       try {
@@ -126,7 +138,7 @@ export async function startOperatorEnv(prefix: string, sql: string, controllerEn
     },
     async restartEngine() {
       await env.engine.stop();
-      env.engine = await startEngineAt(enginePort, engineArgs);
+      env.engine = await startEngineAt(enginePort, engineArgs, engineEnv);
     },
     async stop() {
       await env.controller?.stop();

@@ -38,9 +38,9 @@ function run(args: readonly string[], env: Record<string, string>): Proc {
   };
 }
 
-/** Starts `engine serve` on a given port and waits for /healthz. */
-export async function startEngineAt(port: number, args: readonly string[]): Promise<Proc> {
-  const p = run(['engine/main.ts', 'serve', '--server-host', '127.0.0.1', '--server-port', String(port), ...args], {});
+/** Starts `engine serve` on a given port (with extra environment, e.g. an action handler's URL) and waits for /healthz. */
+export async function startEngineAt(port: number, args: readonly string[], env: Record<string, string> = {}): Promise<Proc> {
+  const p = run(['engine/main.ts', 'serve', '--server-host', '127.0.0.1', '--server-port', String(port), ...args], env);
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (p.child.exitCode !== null) throw new Error(`engine exited: ${p.output()}`);

@@ -1,14 +1,18 @@
 /**
  * Every kind of the `graphql.engine.dev/v1alpha1` API, in the order the CRDs are listed.
  */
+import { actionKind } from './action.ts';
 import type { KindDefinition } from './common.ts';
 import { cronTriggerKind } from './cron-trigger.ts';
+import { customTypesKind } from './custom-types.ts';
 import { engineKind } from './engine.ts';
 import { eventTriggerKind } from './event-trigger.ts';
 import { functionKind } from './function.ts';
 import { inheritedRoleKind } from './inherited-role.ts';
 import { permissionKind } from './permission.ts';
+import { queryCollectionKind } from './query-collection.ts';
 import { remoteSchemaKind } from './remote-schema.ts';
+import { restEndpointKind } from './rest-endpoint.ts';
 import { sourceKind } from './source.ts';
 import { trackedTableKind } from './tracked-table.ts';
 
@@ -22,6 +26,10 @@ export const TARGET_KINDS: readonly KindDefinition[] = [
   cronTriggerKind,
   functionKind,
   inheritedRoleKind,
+  actionKind,
+  customTypesKind,
+  queryCollectionKind,
+  restEndpointKind,
 ];
 
 /** Every kind, Engine first. */

@@ -325,4 +325,134 @@ describe('foldResources', () => {
     expect(dropped.desired.inherited_roles).toEqual([]);
     expect(dropped.diff.removed).toEqual(['function_permission/default/public.search_books/user', 'inherited_role/staff']);
   });
+
+  it('folds an action with its permissions, keeping permissions nobody declares on adoption', () => {
+    const existing: MetadataDocument = {
+      ...docWith([source]),
+      actions: [{ name: 'hello', definition: { handler: 'http://old', output_type: 'String' }, permissions: [{ role: 'manual' }] }],
+    };
+    const r = foldResources({
+      current: existing,
+      resources: [
+        res('Action', 'hello', { definition: { handler: '{{BASE}}/hello', output_type: 'String!', type: 'query' }, permissions: [{ role: 'user' }] }),
+      ],
+      previousManaged: [],
+      policy: 'Merge',
+    });
+    expect(r.desired.actions).toEqual([
+      { name: 'hello', definition: { handler: '{{BASE}}/hello', output_type: 'String!', type: 'query' }, permissions: [{ role: 'manual' }, { role: 'user' }] },
+    ]);
+    expect(r.managed).toEqual(['action/hello', 'action_permission/hello/user']);
+    const gone = foldResources({
+      current: r.desired,
+      resources: [res('Action', 'hello', { definition: { handler: '{{BASE}}/hello', output_type: 'String!' } }, { deletionTimestamp: '2026-01-02T00:00:00Z' })],
+      previousManaged: r.managed,
+      policy: 'Merge',
+    });
+    // The action holds a permission no resource declares: under Merge it stays, only our permission goes.
+    expect(gone.desired.actions).toEqual([
+      { name: 'hello', definition: { handler: '{{BASE}}/hello', output_type: 'String!', type: 'query' }, permissions: [{ role: 'manual' }] },
+    ]);
+    expect(gone.kept).toEqual([{ key: 'action/hello', holds: ['action_permission/hello/manual'] }]);
+    const exclusive = foldResources({ current: r.desired, resources: [], previousManaged: r.managed, policy: 'Exclusive' });
+    expect(exclusive.desired.actions).toEqual([]);
+  });
+
+  it('merges several CustomTypes into the one custom_types object and reports a type defined twice as a conflict', () => {
+    const a = res('CustomTypes', 'team-a', { objects: [{ name: 'Greeting', fields: [{ name: 'text', type: 'String!' }] }], scalars: [{ name: 'Money' }] });
+    const b = res('CustomTypes', 'team-b', { input_objects: [{ name: 'Ask', fields: [{ name: 'who', type: 'String' }] }] });
+    const c = res('CustomTypes', 'team-c', {
+      enums: [{ name: 'Mood', values: [{ value: 'HAPPY' }] }],
+      objects: [{ name: 'Greeting', fields: [{ name: 'x', type: 'Int' }] }],
+    });
+    const r = foldResources({ current: docWith([source]), resources: [a, b, c], previousManaged: [], policy: 'Merge' });
+    expect(r.desired.custom_types).toEqual({
+      input_objects: [{ name: 'Ask', fields: [{ name: 'who', type: 'String' }] }],
+      objects: [{ name: 'Greeting', fields: [{ name: 'text', type: 'String!' }] }],
+      scalars: [{ name: 'Money' }],
+    });
+    const conflict = r.results.get('CustomTypes/ns/team-c');
+    expect(conflict).toMatchObject({ state: 'conflict', message: 'CustomTypes/ns/team-a already declares custom_type/Greeting' });
+    expect(r.results.get('CustomTypes/ns/team-b')?.state).toBe('applied');
+    expect(r.managed).toEqual(['custom_type/Ask', 'custom_type/Greeting', 'custom_type/Money']);
+    // Unchanged input, unchanged document: nothing to write.
+    expect(foldResources({ current: r.desired, resources: [a, b], previousManaged: r.managed, policy: 'Merge' }).changed).toBe(false);
+    // Removing team-b's resource removes only its type.
+    const without = foldResources({ current: r.desired, resources: [a], previousManaged: r.managed, policy: 'Merge' });
+    expect(without.diff.removed).toEqual(['custom_type/Ask']);
+    expect(without.desired.custom_types).toEqual({
+      objects: [{ name: 'Greeting', fields: [{ name: 'text', type: 'String!' }] }],
+      scalars: [{ name: 'Money' }],
+    });
+  });
+
+  it('folds a query collection with its allow-list entry and an endpoint that waits for its collection', () => {
+    const queries = [{ name: 'one', query: 'query one { a { id } }' }];
+    const endpoint = res('RestEndpoint', 'get-one', { url: 'one', methods: ['GET'], definition: { query: { collection_name: 'reads', query_name: 'one' } } });
+    const waiting = foldResources({ current: docWith([source]), resources: [endpoint], previousManaged: [], policy: 'Merge' });
+    expect(waiting.results.get('RestEndpoint/ns/get-one')).toMatchObject({
+      state: 'dependency',
+      message: "query collection reads is not in the engine's metadata",
+    });
+    expect(waiting.changed).toBe(false);
+    const coll = res('QueryCollection', 'reads', { queries, allowlist: { scope: { global: false, roles: ['user'] } } });
+    const r = foldResources({ current: docWith([source]), resources: [coll, endpoint], previousManaged: [], policy: 'Merge' });
+    expect(r.desired.query_collections).toEqual([{ name: 'reads', definition: { queries } }]);
+    expect(r.desired.allowlist).toEqual([{ collection: 'reads', scope: { global: false, roles: ['user'] } }]);
+    expect(r.desired.rest_endpoints).toEqual([
+      { name: 'get-one', url: 'one', methods: ['GET'], definition: { query: { collection_name: 'reads', query_name: 'one' } } },
+    ]);
+    expect(r.managed).toEqual(['allowlist/reads', 'query_collection/reads', 'rest_endpoint/get-one']);
+    // Dropping the allow-list field removes just the entry.
+    const unlisted = foldResources({
+      current: r.desired,
+      resources: [res('QueryCollection', 'reads', { queries }), endpoint],
+      previousManaged: r.managed,
+      policy: 'Merge',
+    });
+    expect(unlisted.diff).toEqual({ added: [], changed: [], removed: ['allowlist/reads'] });
+    // Deleting the collection while its endpoint still exists: the endpoint waits again.
+    const deleted = foldResources({
+      current: r.desired,
+      resources: [res('QueryCollection', 'reads', { queries }, { deletionTimestamp: '2026-01-02T00:00:00Z' }), endpoint],
+      previousManaged: r.managed,
+      policy: 'Merge',
+    });
+    expect(deleted.desired.query_collections).toEqual([]);
+    expect(deleted.desired.allowlist).toEqual([]);
+    expect(deleted.desired.rest_endpoints).toEqual([]);
+    expect(deleted.results.get('RestEndpoint/ns/get-one')?.state).toBe('dependency');
+  });
+
+  it('keeps a deleted collection that an endpoint nobody declares still reads (Merge)', () => {
+    const queries = [{ name: 'one', query: 'query one { a { id } }' }];
+    const current: MetadataDocument = {
+      ...docWith([source]),
+      query_collections: [{ name: 'reads', definition: { queries } }],
+      rest_endpoints: [{ name: 'manual', url: 'm', methods: ['GET'], definition: { query: { collection_name: 'reads', query_name: 'one' } } }],
+    };
+    const r = foldResources({
+      current,
+      resources: [res('QueryCollection', 'reads', { queries }, { deletionTimestamp: '2026-01-02T00:00:00Z' })],
+      previousManaged: ['query_collection/reads'],
+      policy: 'Merge',
+    });
+    expect(r.kept).toEqual([{ key: 'query_collection/reads', holds: ['rest_endpoint/manual'] }]);
+    expect(r.desired.query_collections).toHaveLength(1);
+  });
+
+  it('refuses an action name that is not a GraphQL name and a REST method the engine does not serve', () => {
+    const r = foldResources({
+      current: docWith([source]),
+      resources: [
+        res('Action', 'send-mail', { definition: { handler: 'http://x', output_type: 'String' } }),
+        res('RestEndpoint', 'e', { url: 'x', methods: ['get'], definition: { query: { collection_name: 'c', query_name: 'q' } } }),
+      ],
+      previousManaged: [],
+      policy: 'Merge',
+    });
+    expect(r.results.get('Action/ns/send-mail')).toMatchObject({ state: 'invalid', message: expect.stringContaining('set spec.name') });
+    expect(r.results.get('RestEndpoint/ns/e')).toMatchObject({ state: 'invalid' });
+    expect(r.changed).toBe(false);
+  });
 });

@@ -27,7 +27,20 @@ describe('keyOfInconsistency', () => {
     expect(keyOfInconsistency({ type: 'event_trigger', reason: 'x', definition: { name: 'e', table: 'order', source: 'default' } })).toBe(
       'event_trigger/default/public.order/e',
     );
-    expect(keyOfInconsistency({ type: 'action', reason: 'x', definition: { name: 'a' } })).toBeNull();
+    expect(keyOfInconsistency({ type: 'api_limits', reason: 'x', definition: { name: 'a' } })).toBeNull();
+  });
+
+  it('reads actions, custom types, query collections, the allow-list and REST endpoints (by id and by name)', () => {
+    expect(keyOfInconsistency({ type: 'action', name: 'action hello', reason: 'x', id: '["action","hello"]' })).toBe('action/hello');
+    expect(keyOfInconsistency({ type: 'action', reason: 'x', definition: { name: 'a' } })).toBe('action/a');
+    expect(keyOfInconsistency({ type: 'action_permission', name: 'action permission hello.user', reason: 'x' })).toBe('action_permission/hello/user');
+    expect(keyOfInconsistency({ type: 'action_permission', reason: 'x', id: '["action_permission","hello","user"]' })).toBe('action_permission/hello/user');
+    expect(keyOfInconsistency({ type: 'custom_types', name: 'custom types', reason: 'x', id: '["custom_types"]' })).toBe('custom_types');
+    expect(keyOfInconsistency({ type: 'query_collection', reason: 'x', id: '["query_collection","c","q1"]' })).toBe('query_collection/c');
+    expect(keyOfInconsistency({ type: 'query_collection', name: 'query q1 in query collection c', reason: 'x' })).toBe('query_collection/c');
+    expect(keyOfInconsistency({ type: 'allowlist', name: 'allowlist entry for query collection c', reason: 'x' })).toBe('allowlist/c');
+    expect(keyOfInconsistency({ type: 'rest_endpoint', reason: 'x', id: '["rest_endpoint","get-one"]' })).toBe('rest_endpoint/get-one');
+    expect(keyOfInconsistency({ type: 'rest_endpoint', name: 'rest endpoint get-one', reason: 'x' })).toBe('rest_endpoint/get-one');
   });
 
   it('reads functions, function permissions, computed fields and inherited roles', () => {
@@ -65,5 +78,22 @@ describe('inconsistencyMessage', () => {
     expect(inconsistencyMessage(perm, ['permission/default/public.gone/user/select'], byKey)).toMatch(/^depends on an inconsistent object: table gone/);
     const fine = { schema: 'public', name: 'fine' };
     expect(inconsistencyMessage({ kind: 'table', source: 'default', table: fine }, ['table/default/public.fine'], byKey)).toBeNull();
+  });
+
+  it("gives every CustomTypes resource the inconsistency of the engine's one custom-types object", () => {
+    const byKey = inconsistenciesByKey([
+      { type: 'custom_types', name: 'custom types', reason: 'Inconsistent object: in custom types: bad', id: '["custom_types"]' },
+    ]);
+    expect(inconsistencyMessage({ kind: 'custom_type', name: 'A' }, ['custom_type/A', 'custom_type/B'], byKey)).toBe(
+      'custom types: Inconsistent object: in custom types: bad',
+    );
+    expect(inconsistencyMessage({ kind: 'action', name: 'a' }, ['action/a'], byKey)).toBeNull();
+  });
+
+  it('reports an endpoint whose collection is inconsistent as depending on it', () => {
+    const byKey = inconsistenciesByKey([{ type: 'query_collection', reason: 'Inconsistent object: bad query', id: '["query_collection","c","q"]' }]);
+    expect(inconsistencyMessage({ kind: 'rest_endpoint', name: 'e', collection: 'c' }, ['rest_endpoint/e'], byKey)).toBe(
+      'depends on an inconsistent object: Inconsistent object: bad query',
+    );
   });
 });
