@@ -15,6 +15,7 @@ import { ApiExplorer } from './pages/ApiExplorer.tsx';
 import { Data } from './pages/Data.tsx';
 import { Events } from './pages/Events.tsx';
 import { MetadataPage } from './pages/MetadataPage.tsx';
+import { Scheduled } from './pages/Scheduled.tsx';
 import { Permissions } from './pages/Permissions.tsx';
 import { PAGES, useRoute } from './route.ts';
 
@@ -108,6 +109,7 @@ function App() {
           {page.id === 'permissions' && <Permissions params={route.params} />}
           {page.id === 'actions' && <Actions params={route.params} />}
           {page.id === 'events' && <Events params={route.params} />}
+          {page.id === 'scheduled' && <Scheduled params={route.params} />}
           {page.id === 'metadata' && <MetadataPage />}
         </main>
       </div>

@@ -7,6 +7,7 @@ export const PAGES = [
   { id: 'permissions', title: 'Permissions' },
   { id: 'actions', title: 'Actions' },
   { id: 'events', title: 'Events' },
+  { id: 'scheduled', title: 'Scheduled' },
   { id: 'metadata', title: 'Metadata' },
 ] as const;
 

@@ -25,6 +25,7 @@ type Exported = {
   sources: Array<{ name: string; tables: Array<{ table: { name: string }; event_triggers?: EventTrigger[] }> }>;
   actions?: Array<{ name: string; definition: Record<string, unknown>; permissions?: Array<{ role: string }>; comment?: string }>;
   custom_types?: Record<string, Array<{ name: string }>>;
+  cron_triggers?: Array<Record<string, unknown>>;
   [key: string]: unknown;
 };
 
@@ -288,6 +289,81 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     await form.getByRole('button', { name: 'Confirm delete of event trigger order_events' }).click();
     await eventually(status).toBe('Deleted event trigger order_events');
     expect(await triggers()).toEqual([]);
+  });
+
+  it('Scheduled: creates, modifies and deletes a cron trigger; its upcoming events are listed', async () => {
+    await page.getByRole('link', { name: 'Scheduled' }).click();
+    const form = page.getByRole('form', { name: 'New cron trigger' });
+    await form.getByLabel('Name', { exact: true }).fill('nightly');
+    await form.getByLabel('Webhook URL').fill(`${hook.url}cron`);
+    await form.getByRole('button', { name: 'Every day at midnight (UTC)' }).click();
+    await form.getByLabel('Payload (JSON, optional)').fill('{"job": "report"}');
+    await form.getByRole('button', { name: 'Create cron trigger' }).click();
+    await eventually(status).toBe('Saved cron trigger nightly');
+    await page.getByRole('form', { name: 'Modify cron trigger nightly' }).waitFor();
+    await page.screenshot({ path: artifact('17-scheduled-cron.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+    expect((await exported()).cron_triggers).toEqual([
+      expect.objectContaining({
+        name: 'nightly',
+        webhook: `${hook.url}cron`,
+        schedule: '0 0 * * *',
+        payload: { job: 'report' },
+        include_in_metadata: true,
+        retry_conf: { num_retries: 0, retry_interval_seconds: 10, timeout_seconds: 60, tolerance_seconds: 21600 },
+      }),
+    ]);
+    // Its next fire times are stored ahead and listed.
+    await page.locator('.tabs').getByRole('link', { name: 'Events' }).click();
+    await refreshUntil('Refresh events', 'Events of nightly').toMatch(/T00:00:00\.000Z\s+scheduled/);
+    await page.screenshot({ path: artifact('18-scheduled-cron-events.png') });
+    await page.locator('.tabs').getByRole('link', { name: 'Invocations' }).click();
+    await eventually(() => page.getByRole('region', { name: 'Invocations of nightly' }).innerText()).toContain('No invocations yet.');
+    await page.locator('.tabs').getByRole('link', { name: 'Modify' }).click();
+    const modify = page.getByRole('form', { name: 'Modify cron trigger nightly' });
+    await modify.getByLabel('Cron schedule (UTC)').fill('*/30 * * * *');
+    await modify.getByRole('button', { name: 'Save cron trigger' }).click();
+    await eventually(async () => (await exported()).cron_triggers?.[0]?.['schedule']).toBe('*/30 * * * *');
+    // A bad schedule is refused with the engine's reason.
+    await modify.getByLabel('Cron schedule (UTC)').fill('every so often');
+    await modify.getByRole('button', { name: 'Save cron trigger' }).click();
+    await eventually(() => modify.getByRole('alert').textContent()).toContain('invalid cron schedule');
+    await modify.getByRole('button', { name: 'Delete cron trigger' }).click();
+    await modify.getByRole('button', { name: 'Confirm delete of cron trigger nightly' }).click();
+    await eventually(status).toBe('Deleted cron trigger nightly');
+    expect((await exported()).cron_triggers ?? []).toEqual([]);
+  });
+
+  it('Scheduled: a one-off event is delivered and its invocation shown; another is deleted before it is due', async () => {
+    await page.getByRole('link', { name: 'One-off events' }).click();
+    const form = page.getByRole('form', { name: 'Schedule an event' });
+    await form.getByLabel('Webhook URL').fill(`${hook.url}oneoff`);
+    await form.getByLabel('Payload (JSON, optional)').fill('{"n": 1}');
+    await form.getByLabel('Comment').fill('right away');
+    await form.getByRole('button', { name: 'Schedule event' }).click();
+    await eventually(() => form.getByRole('status').textContent()).toMatch(/^Scheduled event [0-9a-f-]{36}$/);
+    await eventually(() => hook.requests.filter((r) => r.path === '/oneoff').length).toBe(1);
+    expect(JSON.parse(hook.requests.find((r) => r.path === '/oneoff')!.body)).toMatchObject({ payload: { n: 1 }, comment: 'right away' });
+    await refreshUntil('Refresh events', 'One-off events').toMatch(/delivered/);
+    await page
+      .getByRole('button', { name: /^Invocations of event / })
+      .first()
+      .click();
+    await eventually(() => page.getByRole('region', { name: /^Invocations of event / }).innerText()).toContain('200');
+    await page.screenshot({ path: artifact('19-scheduled-one-off.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+    await form.getByLabel('Due at (your local time)').fill('2099-01-01T00:00');
+    await form.getByLabel('Comment').fill('much later');
+    await form.getByRole('button', { name: 'Schedule event' }).click();
+    await refreshUntil('Refresh events', 'One-off events').toContain('much later');
+    await page
+      .getByRole('row')
+      .filter({ hasText: 'much later' })
+      .getByRole('button', { name: /^Delete event / })
+      .click();
+    await eventually(() => page.getByRole('region', { name: 'One-off events' }).innerText()).not.toContain('much later');
+    const left = (await engine.metadata({ type: 'get_scheduled_events', args: { type: 'one_off' } })).body as { events: Array<{ comment: string }> };
+    expect(left.events.map((e) => e.comment)).toEqual(['right away']);
   });
 
   it('made no request outside the origin, and no page error', () => {
