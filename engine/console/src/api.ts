@@ -1,6 +1,7 @@
 /**
  * The console's only way to the engine: its public HTTP APIs (/v1/graphql,
- * /v1/metadata, /v1/query, /v1/graphql/explain), at URLs relative to the
+ * /v1/metadata, /v1/query, /v1/graphql/explain, and /api/rest for the REST
+ * page's try-it call), at URLs relative to the
  * page so a path prefix is kept (Note [Console under a path prefix] in
  * engine/server/routes/console.ts). The admin secret lives in sessionStorage:
  * it is gone when the tab closes and never appears in a URL.
@@ -119,4 +120,20 @@ export async function explain(
 export function messageOf(e: unknown): string {
   if (e instanceof ApiError) return e.code !== null ? `${e.message} (${e.code}${e.path !== null ? ` at ${e.path}` : ''})` : e.message;
   return e instanceof Error ? e.message : String(e);
+}
+
+export interface RestAnswer {
+  readonly status: number;
+  readonly body: string;
+}
+
+/**
+ * One call of a REST endpoint (`/api/rest/<path>`) as admin, for the REST
+ * page's try-it panel: the answer as it came, whatever its status.
+ */
+export async function restCall(method: string, path: string, body: unknown | undefined): Promise<RestAnswer> {
+  const init: RequestInit = { method, headers: { ...adminHeaders(), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) } };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  const res = await fetch(apiUrl(`api/rest/${path}`), init);
+  return { status: res.status, body: await res.text() };
 }

@@ -12,6 +12,7 @@ import { ApiError, adminSecret, metadata, messageOf, setAdminSecret } from './ap
 import { MetadataProvider } from './metadata-state.tsx';
 import { Actions } from './pages/Actions.tsx';
 import { ApiExplorer } from './pages/ApiExplorer.tsx';
+import { Collections } from './pages/Collections.tsx';
 import { Data } from './pages/Data.tsx';
 import { Events } from './pages/Events.tsx';
 import { MetadataPage } from './pages/MetadataPage.tsx';
@@ -110,6 +111,7 @@ function App() {
           {page.id === 'actions' && <Actions params={route.params} />}
           {page.id === 'events' && <Events params={route.params} />}
           {page.id === 'scheduled' && <Scheduled params={route.params} />}
+          {page.id === 'collections' && <Collections params={route.params} />}
           {page.id === 'metadata' && <MetadataPage />}
         </main>
       </div>

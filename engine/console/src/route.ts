@@ -8,6 +8,7 @@ export const PAGES = [
   { id: 'actions', title: 'Actions' },
   { id: 'events', title: 'Events' },
   { id: 'scheduled', title: 'Scheduled' },
+  { id: 'collections', title: 'REST & allow-list' },
   { id: 'metadata', title: 'Metadata' },
 ] as const;
 

@@ -26,6 +26,9 @@ type Exported = {
   actions?: Array<{ name: string; definition: Record<string, unknown>; permissions?: Array<{ role: string }>; comment?: string }>;
   custom_types?: Record<string, Array<{ name: string }>>;
   cron_triggers?: Array<Record<string, unknown>>;
+  query_collections?: Array<{ name: string; definition: { queries: Array<{ name: string; query: string }> } }>;
+  allowlist?: unknown[];
+  rest_endpoints?: unknown[];
   [key: string]: unknown;
 };
 
@@ -364,6 +367,76 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     await eventually(() => page.getByRole('region', { name: 'One-off events' }).innerText()).not.toContain('much later');
     const left = (await engine.metadata({ type: 'get_scheduled_events', args: { type: 'one_off' } })).body as { events: Array<{ comment: string }> };
     expect(left.events.map((e) => e.comment)).toEqual(['right away']);
+  });
+
+  it('Collections: creates a collection and adds a query; adds it to the allow-list, changes the scope, removes it', async () => {
+    await page.getByRole('link', { name: 'REST & allow-list' }).click();
+    await page.getByRole('link', { name: 'New query collection' }).click();
+    const create = page.getByRole('form', { name: 'New query collection' });
+    await create.getByLabel('Collection name').fill('shop');
+    await create.getByRole('button', { name: 'Create collection' }).click();
+    await page.getByRole('heading', { name: 'Query collection shop' }).waitFor();
+    const add = page.getByRole('form', { name: 'Add a query to shop' });
+    await add.getByLabel('Query name').fill('order_by_id');
+    await add.getByLabel('Query (GraphQL)').fill('query order_by_id($id: Int!) { orders_by_pk(id: $id) { item qty } }');
+    await add.getByRole('button', { name: 'Add query' }).click();
+    await eventually(status).toBe('Added query order_by_id to shop');
+    // A query that does not validate against the schema is refused with the reason.
+    await add.getByLabel('Query name').fill('broken');
+    await add.getByLabel('Query (GraphQL)').fill('query broken { no_such_field }');
+    await add.getByRole('button', { name: 'Add query' }).click();
+    await eventually(() => page.getByRole('main').getByRole('alert').textContent()).toContain('no_such_field');
+    expect((await exported()).query_collections).toEqual([
+      { name: 'shop', definition: { queries: [{ name: 'order_by_id', query: 'query order_by_id($id: Int!) { orders_by_pk(id: $id) { item qty } }' }] } },
+    ]);
+    await page.getByRole('button', { name: 'Add to allow-list' }).click();
+    await eventually(status).toBe('Added shop to the allow-list');
+    expect((await exported()).allowlist).toEqual([{ collection: 'shop', scope: { global: true } }]);
+    await page.getByLabel('for these roles only').check();
+    await page.getByLabel('Allowed roles (comma-separated)').fill('user, editor');
+    await page.getByRole('button', { name: 'Change scope' }).click();
+    await eventually(status).toBe('Changed the allow-list scope of shop');
+    expect((await exported()).allowlist).toEqual([{ collection: 'shop', scope: { global: false, roles: ['user', 'editor'] } }]);
+    await page.screenshot({ path: artifact('20-collections.png'), fullPage: true });
+    expect(await unnamedControls(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Allow-list', exact: true }).click();
+    const list = page.getByRole('table', { name: 'Allow-listed collections' });
+    await eventually(() => list.innerText()).toContain('roles user, editor');
+    await page.screenshot({ path: artifact('21-allowlist.png') });
+    await page.getByRole('button', { name: 'Remove shop from the allow-list' }).click();
+    await eventually(status).toBe('Removed shop from the allow-list');
+    expect((await exported()).allowlist ?? []).toEqual([]);
+  });
+
+  it('Collections: creates a REST endpoint from the query, tries it, deletes it; drops the collection', async () => {
+    await page.getByRole('link', { name: 'REST endpoints' }).click();
+    const form = page.getByRole('form', { name: 'New REST endpoint' });
+    await form.getByLabel('Endpoint name').fill('order');
+    await form.getByLabel('URL template').fill('orders/:id');
+    await form.getByLabel('Collection').selectOption('shop');
+    await form.getByLabel('Query', { exact: true }).selectOption('order_by_id');
+    await form.getByRole('button', { name: 'Create endpoint' }).click();
+    await eventually(status).toBe('Created REST endpoint order');
+    expect((await exported()).rest_endpoints).toEqual([
+      { name: 'order', url: 'orders/:id', methods: ['GET'], definition: { query: { collection_name: 'shop', query_name: 'order_by_id' } } },
+    ]);
+    await page.getByRole('button', { name: 'Try endpoint order' }).click();
+    const tryIt = page.getByRole('form', { name: 'Try endpoint order' });
+    await tryIt.getByLabel('id', { exact: true }).fill('1');
+    await tryIt.getByRole('button', { name: 'Send request' }).click();
+    await eventually(() => tryIt.getByLabel('Response status').textContent()).toBe('200');
+    expect(JSON.parse((await tryIt.getByLabel('Response body').textContent())!)).toEqual({ orders_by_pk: { item: 'pen', qty: 2 } });
+    await page.screenshot({ path: artifact('22-rest-endpoints.png'), fullPage: true });
+    expect(await unnamedControls(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Delete endpoint order' }).click();
+    await eventually(status).toBe('Deleted REST endpoint order');
+    expect((await exported()).rest_endpoints ?? []).toEqual([]);
+    await page.getByRole('list', { name: 'Query collections' }).getByRole('link', { name: /shop/ }).click();
+    await page.getByRole('button', { name: 'Remove query order_by_id' }).click();
+    await eventually(status).toBe('Removed query order_by_id from shop');
+    await page.getByRole('button', { name: 'Drop collection' }).click();
+    await page.getByRole('button', { name: 'Confirm drop of collection shop' }).click();
+    await eventually(async () => (await exported()).query_collections ?? []).toEqual([]);
   });
 
   it('made no request outside the origin, and no page error', () => {
