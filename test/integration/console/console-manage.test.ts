@@ -439,6 +439,53 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     await eventually(async () => (await exported()).query_collections ?? []).toEqual([]);
   });
 
+  it('Sources: adds a PostgreSQL source by connection string and by environment variable, reloads and removes them', async () => {
+    const second = await createTestDatabase('console_manage_src');
+    try {
+      await second.sql('CREATE TABLE widgets (id int PRIMARY KEY, label text)');
+      process.env['CONSOLE_MANAGE_SECOND_DB'] = second.url;
+      await page.getByRole('link', { name: 'Data', exact: true }).click();
+      await page.getByRole('link', { name: 'Manage sources' }).click();
+      const form = page.getByRole('form', { name: 'Add a PostgreSQL source' });
+      // A source that cannot be reached is refused with the connection error, and not added.
+      await form.getByLabel('Source name').fill('unreachable');
+      await form.getByLabel('Connection string', { exact: true }).fill('postgres://nobody@127.0.0.1:1/none');
+      await form.getByRole('button', { name: 'Add source' }).click();
+      await eventually(() => page.getByRole('main').getByRole('alert').first().textContent()).toMatch(/ECONNREFUSED|connect/i);
+      await form.getByLabel('Source name').fill('second');
+      await form.getByLabel('Connection string', { exact: true }).fill(second.url);
+      await form.getByRole('button', { name: 'Add source' }).click();
+      await eventually(status).toBe('Added source second');
+      const sources = page.getByRole('table', { name: 'Sources' });
+      await eventually(() => sources.innerText()).toContain('second');
+      await page.getByLabel('environment variable of the engine').check();
+      await form.getByLabel('Source name').fill('from_env');
+      await form.getByLabel('Environment variable', { exact: true }).fill('CONSOLE_MANAGE_SECOND_DB');
+      await form.getByRole('button', { name: 'Add source' }).click();
+      await eventually(status).toBe('Added source from_env');
+      await eventually(() => sources.innerText()).toContain('environment variable CONSOLE_MANAGE_SECOND_DB');
+      await page.screenshot({ path: artifact('23-data-sources.png') });
+      expect(await unnamedControls(page)).toEqual([]);
+      const md = await exported();
+      expect(md.sources.map((s) => s.name)).toEqual(['default', 'second', 'from_env']);
+      // The new source's database is browsable on the Data page.
+      await page.getByLabel('Source', { exact: true }).selectOption('second');
+      await eventually(() => page.getByRole('table', { name: 'Untracked tables and views' }).innerText()).toContain('public.widgets');
+      await page.getByRole('link', { name: 'Manage sources' }).click();
+      await page.getByRole('button', { name: 'Reload source second' }).click();
+      await eventually(status).toBe('Reloaded source second');
+      for (const name of ['second', 'from_env']) {
+        await page.getByRole('button', { name: `Remove source ${name}` }).click();
+        await page.getByRole('button', { name: `Confirm removal of ${name}` }).click();
+        await eventually(status).toBe(`Removed source ${name}`);
+      }
+      expect((await exported()).sources.map((s) => s.name)).toEqual(['default']);
+    } finally {
+      delete process.env['CONSOLE_MANAGE_SECOND_DB'];
+      await second.drop();
+    }
+  });
+
   it('made no request outside the origin, and no page error', () => {
     expect(outside).toEqual([]);
     expect(pageErrors).toEqual([]);

@@ -11,6 +11,7 @@ import { introspect, type DbInfo, type DbTable } from '../introspect.ts';
 import { tableKey, useMetadata, type SourceEntry, type TableEntry } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
 import { RowsGrid } from './RowsGrid.tsx';
+import { Sources } from './Sources.tsx';
 import { suggestRelationships, type Suggestion } from './relationships.ts';
 
 const KIND: Readonly<Record<string, string>> = { r: 'table', p: 'table', v: 'view', m: 'materialized view', f: 'foreign table' };
@@ -68,6 +69,11 @@ export function Data({ params }: { params: URLSearchParams }) {
               SQL editor
             </a>
           </li>
+          <li>
+            <a href={link({ source, view: 'sources' })} aria-current={view === 'sources' ? 'page' : undefined}>
+              Manage sources
+            </a>
+          </li>
         </ul>
         <h2>Tracked tables</h2>
         <ul aria-label="Tracked tables">
@@ -81,7 +87,8 @@ export function Data({ params }: { params: URLSearchParams }) {
         </ul>
       </nav>
       <div className="content">
-        {dbError !== null && (
+        {view === 'sources' && <Sources onChange={reloadDb} />}
+        {dbError !== null && view !== 'sources' && (
           <p role="alert" className="error">
             Could not read the database of source {source}: {dbError}
           </p>

@@ -1,0 +1,175 @@
+/**
+ * Source management (on the Data page): the configured sources with how each
+ * connects (a connection string shown without its password, or the name of the
+ * environment variable), reload one (`reload_metadata` with its name in
+ * `reload_sources`), remove one (`pg_drop_source`, cascading to what it
+ * tracks once confirmed), and add a PostgreSQL source from a connection string
+ * or an environment variable (`pg_add_source`).
+ */
+import { useState } from 'react';
+import { metadata as callMetadata } from '../api.ts';
+import { Status, useAction } from '../components.tsx';
+import { useMetadata, type SourceEntry } from '../metadata-state.tsx';
+
+/** How a source connects, without secrets: the URL's password is masked. */
+export function describeConnection(s: SourceEntry): string {
+  const url = s.configuration?.connection_info?.database_url;
+  if (url === undefined) return '';
+  if (typeof url !== 'string') return `environment variable ${url.from_env ?? ''}`;
+  try {
+    const u = new URL(url);
+    if (u.password !== '') u.password = '*****';
+    return u.toString();
+  } catch {
+    return 'connection string';
+  }
+}
+
+export function Sources({ onChange }: { onChange: () => Promise<void> }) {
+  const { metadata, refresh } = useMetadata();
+  const [status, run] = useAction();
+  const [confirm, setConfirm] = useState<string | null>(null);
+  const [name, setName] = useState('');
+  const [fromEnv, setFromEnv] = useState(false);
+  const [url, setUrl] = useState('');
+  const [maxConnections, setMaxConnections] = useState('');
+  const sources = metadata?.sources ?? [];
+  const after = async () => {
+    await refresh();
+    await onChange();
+  };
+  return (
+    <section aria-labelledby="sources-heading">
+      <h1 id="sources-heading">Sources</h1>
+      <Status value={status} />
+      <table className="grid" aria-label="Sources">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Connection</th>
+            <th scope="col">Tracked</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {sources.map((s) => (
+            <tr key={s.name}>
+              <th scope="row">{s.name}</th>
+              <td>{s.kind}</td>
+              <td>
+                <code>{describeConnection(s)}</code>
+              </td>
+              <td>
+                {s.tables.length} tables, {(s.functions ?? []).length} functions
+              </td>
+              <td>
+                <div className="row">
+                  <button
+                    type="button"
+                    className="btn small"
+                    aria-label={`Reload source ${s.name}`}
+                    onClick={() =>
+                      void run(`Reloading ${s.name}…`, `Reloaded source ${s.name}`, async () => {
+                        const r = await callMetadata<{ is_consistent?: boolean; inconsistent_objects?: Array<{ reason: string }> }>('reload_metadata', {
+                          reload_sources: [s.name],
+                        });
+                        await after();
+                        if (r.is_consistent === false)
+                          throw new Error(`Reloaded, but inconsistent: ${(r.inconsistent_objects ?? []).map((o) => o.reason).join('; ')}`);
+                      })
+                    }
+                  >
+                    Reload
+                  </button>
+                  {confirm === s.name ? (
+                    <>
+                      <button
+                        type="button"
+                        className="btn small danger"
+                        onClick={() =>
+                          void run(`Removing ${s.name}…`, `Removed source ${s.name}`, async () => {
+                            await callMetadata('pg_drop_source', { name: s.name, cascade: true });
+                            setConfirm(null);
+                            await after();
+                          })
+                        }
+                      >
+                        Confirm removal of {s.name}
+                        {s.tables.length + (s.functions ?? []).length > 0 ? ' and what it tracks' : ''}
+                      </button>
+                      <button type="button" className="btn small" onClick={() => setConfirm(null)}>
+                        Keep it
+                      </button>
+                    </>
+                  ) : (
+                    <button type="button" className="btn small danger" aria-label={`Remove source ${s.name}`} onClick={() => setConfirm(s.name)}>
+                      Remove
+                    </button>
+                  )}
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form
+        className="editor"
+        aria-label="Add a PostgreSQL source"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(`Adding ${name.trim()}…`, `Added source ${name.trim()}`, async () => {
+            if (name.trim() === '') throw new Error('The source needs a name');
+            if (url.trim() === '') throw new Error(fromEnv ? 'Name the environment variable' : 'The connection string is required');
+            let pool: Record<string, number> | undefined;
+            if (maxConnections.trim() !== '') {
+              const n = Number(maxConnections);
+              if (!Number.isInteger(n) || n < 1) throw new Error('Max connections must be a whole number, at least 1');
+              pool = { max_connections: n };
+            }
+            await callMetadata('pg_add_source', {
+              name: name.trim(),
+              configuration: {
+                connection_info: { database_url: fromEnv ? { from_env: url.trim() } : url.trim(), ...(pool !== undefined ? { pool_settings: pool } : {}) },
+              },
+            });
+            setName('');
+            setUrl('');
+            await after();
+          });
+        }}
+      >
+        <h2>Add a PostgreSQL source</h2>
+        <div className="row">
+          <label htmlFor="src-name">Source name</label>
+          <input id="src-name" value={name} onChange={(e) => setName(e.target.value)} />
+        </div>
+        <div className="row">
+          <label>
+            <input type="radio" name="src-connect" checked={!fromEnv} onChange={() => setFromEnv(false)} /> connection string
+          </label>
+          <label>
+            <input type="radio" name="src-connect" checked={fromEnv} onChange={() => setFromEnv(true)} /> environment variable of the engine
+          </label>
+        </div>
+        <div className="row">
+          <label htmlFor="src-url">{fromEnv ? 'Environment variable' : 'Connection string'}</label>
+          <input
+            id="src-url"
+            className="wide-input"
+            type={fromEnv ? 'text' : 'password'}
+            autoComplete="off"
+            placeholder={fromEnv ? 'PG_DATABASE_URL' : 'postgres://user:password@host:5432/db'}
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+          />
+          <label htmlFor="src-max">Max connections</label>
+          <input id="src-max" inputMode="numeric" size={4} placeholder="50" value={maxConnections} onChange={(e) => setMaxConnections(e.target.value)} />
+        </div>
+        <button type="submit" className="btn primary">
+          Add source
+        </button>
+      </form>
+    </section>
+  );
+}
