@@ -24,7 +24,12 @@ export interface RelationshipEntry {
 
 export interface TableEntry {
   readonly table: QualifiedTable;
-  readonly configuration?: { custom_name?: string; custom_root_fields?: Record<string, string | { name?: string }> };
+  readonly configuration?: {
+    custom_name?: string;
+    custom_root_fields?: Record<string, string | { name?: string }>;
+    column_config?: Record<string, { custom_name?: string; comment?: string }>;
+    custom_column_names?: Record<string, string>;
+  };
   readonly is_enum?: boolean;
   readonly object_relationships?: readonly RelationshipEntry[];
   readonly array_relationships?: readonly RelationshipEntry[];

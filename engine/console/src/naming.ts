@@ -32,3 +32,9 @@ export function tableNames(entry: TableEntry): TableNames {
 export function isGraphqlName(name: string): boolean {
   return /^[_A-Za-z][_0-9A-Za-z]*$/.test(name);
 }
+
+/** The GraphQL field name of a column: its custom name (`column_config`, or the older `custom_column_names`), else the column's name. */
+export function columnFieldName(entry: TableEntry, column: string): string {
+  const c = entry.configuration;
+  return c?.column_config?.[column]?.custom_name ?? c?.custom_column_names?.[column] ?? column;
+}

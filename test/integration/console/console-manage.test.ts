@@ -49,6 +49,10 @@ beforeAll(async () => {
   await db.sql(`
     CREATE TABLE orders (id serial PRIMARY KEY, item text NOT NULL, qty int NOT NULL DEFAULT 1);
     INSERT INTO orders (item, qty) VALUES ('pen', 2), ('ink', 1);
+    CREATE TABLE people (id serial PRIMARY KEY, "full name" text NOT NULL, birth_year int);
+    INSERT INTO people ("full name", birth_year) VALUES ('Ada Lovelace', 1815), ('Alan Turing', 1912);
+    CREATE TABLE readings (sensor text NOT NULL, value numeric NOT NULL);
+    INSERT INTO readings VALUES ('s1', 1.5), ('s2', 2.5);
   `);
   // The action handler: adds its two arguments, echoing what it was sent.
   handler = await startTestServer((_req, body, res) => {
@@ -60,7 +64,21 @@ beforeAll(async () => {
   });
   engine = await startTestEngine({ databaseUrl: db.url, adminSecret: SECRET, enableConsole: true });
   // Set-up, not under test: the table the event trigger watches is tracked through the API.
-  const tracked = await engine.metadata({ type: 'pg_track_table', args: { source: 'default', table: { schema: 'public', name: 'orders' } } });
+  const tracked = await engine.metadata({
+    type: 'bulk',
+    args: [
+      { type: 'pg_track_table', args: { source: 'default', table: { schema: 'public', name: 'orders' } } },
+      {
+        type: 'pg_track_table',
+        args: {
+          source: 'default',
+          table: { schema: 'public', name: 'people' },
+          configuration: { column_config: { 'full name': { custom_name: 'fullName' }, birth_year: { custom_name: 'born' } } },
+        },
+      },
+      { type: 'pg_track_table', args: { source: 'default', table: { schema: 'public', name: 'readings' } } },
+    ],
+  });
   expect(tracked.status).toBe(200);
 }, 180_000);
 
@@ -484,6 +502,56 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
       delete process.env['CONSOLE_MANAGE_SECOND_DB'];
       await second.drop();
     }
+  });
+
+  it('Data: the grid shows columns under their custom GraphQL names, and edits, inserts and sorts through them', async () => {
+    await page.getByRole('link', { name: 'Data', exact: true }).click();
+    await page.getByRole('list', { name: 'Tracked tables' }).getByRole('link', { name: 'public.people' }).click();
+    const grid = page.getByRole('table', { name: 'Rows of public.people' });
+    await eventually(() => page.getByText('Rows 1–2 of 2').count()).toBe(1);
+    expect(await grid.locator('thead').innerText()).toMatch(/full name as fullName[\s\S]*birth_year as born/);
+    expect(await grid.locator('tbody tr').first().innerText()).toContain('Ada Lovelace');
+    await page.getByRole('button', { name: 'Sort by full name' }).click();
+    await page.getByRole('button', { name: 'Sort by full name' }).click();
+    await eventually(async () => (await grid.locator('tbody tr').first().innerText()).split('\t')[1]).toBe('Alan Turing');
+    await page.getByRole('button', { name: 'Edit row 2' }).click();
+    await page.getByLabel('full name of row 2').fill('Ada King');
+    await page.getByLabel('birth_year of row 2').fill('1816');
+    await page.getByRole('button', { name: 'Save row 2' }).click();
+    await eventually(() => page.getByRole('main').getByRole('status').first().textContent()).toBe('Saved row 2');
+    expect((await db.sql('SELECT "full name", birth_year FROM people WHERE id = 1')).rows).toEqual([{ 'full name': 'Ada King', birth_year: 1816 }]);
+    await page.getByRole('button', { name: 'Insert row' }).click();
+    const form = page.getByRole('form', { name: 'Insert a row into public.people' });
+    await form.getByLabel(/^full name/).fill('Grace Hopper');
+    await form.getByLabel(/^birth_year/).fill('1906');
+    await form.getByRole('button', { name: 'Save new row' }).click();
+    await eventually(() => page.getByText('Rows 1–3 of 3').count()).toBe(1);
+    expect((await db.sql(`SELECT birth_year FROM people WHERE "full name" = 'Grace Hopper'`)).rows).toEqual([{ birth_year: 1906 }]);
+    await page.screenshot({ path: artifact('24-data-rows-custom-names.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+  });
+
+  it('Data: a table without a primary key has a read-only grid that still filters and inserts', async () => {
+    await page.getByRole('list', { name: 'Tracked tables' }).getByRole('link', { name: 'public.readings' }).click();
+    const grid = page.getByRole('table', { name: 'Rows of public.readings' });
+    await eventually(() => page.getByText('Rows 1–2 of 2').count()).toBe(1);
+    expect(await grid.innerText()).toContain('s2');
+    expect(await grid.getByText('read-only: no primary key').count()).toBe(2);
+    expect(await grid.getByRole('button', { name: /^(Edit|Delete) row/ }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Add filter' }).click();
+    await page.getByLabel('Filter 1 column').selectOption('sensor');
+    await page.getByLabel('Filter 1 value').fill('s1');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await eventually(() => page.getByText('Rows 1–1 of 1').count()).toBe(1);
+    await page.getByRole('button', { name: 'Remove filter 1' }).click();
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByRole('button', { name: 'Insert row' }).click();
+    const form = page.getByRole('form', { name: 'Insert a row into public.readings' });
+    await form.getByLabel(/^sensor/).fill('s3');
+    await form.getByLabel(/^value/).fill('3.5');
+    await form.getByRole('button', { name: 'Save new row' }).click();
+    await eventually(() => page.getByText('Rows 1–3 of 3').count()).toBe(1);
+    await page.screenshot({ path: artifact('25-data-rows-no-primary-key.png') });
   });
 
   it('made no request outside the origin, and no page error', () => {

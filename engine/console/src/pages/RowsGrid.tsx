@@ -10,7 +10,7 @@ import { graphql } from '../api.ts';
 import { Status, useAction } from '../components.tsx';
 import { coerce, display, type DbTable } from '../introspect.ts';
 import { tableKey, type TableEntry } from '../metadata-state.tsx';
-import { isGraphqlName, tableNames } from '../naming.ts';
+import { columnFieldName, isGraphqlName, tableNames } from '../naming.ts';
 
 type Row = Record<string, unknown>;
 
@@ -36,9 +36,12 @@ const OPS: ReadonlyArray<[string, string]> = [
 export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }) {
   const names = tableNames(entry);
   const key = tableKey(entry.table);
-  const columns = table.columns.filter((c) => isGraphqlName(c.name));
+  // Each column under its GraphQL field name (a custom name when it has one); one with no GraphQL name is not in the API.
+  const columns = table.columns.map((c) => ({ ...c, field: columnFieldName(entry, c.name) })).filter((c) => isGraphqlName(c.field));
   const byName = new Map(columns.map((c) => [c.name, c]));
-  const pk = table.primaryKey;
+  const field = (column: string): string => byName.get(column)?.field ?? column;
+  // Rows are edited and deleted by primary key: without one (or with a key column the API does not show) the grid is read-only, as in v2.
+  const pk = table.primaryKey.every((c) => byName.has(c)) ? table.primaryKey : [];
   const [limit, setLimit] = useState(10);
   const [offset, setOffset] = useState(0);
   const [order, setOrder] = useState<{ column: string; dir: 'asc' | 'desc' } | null>(pk[0] !== undefined ? { column: pk[0], dir: 'asc' } : null);
@@ -60,20 +63,20 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
       if (f.op === '_is_null') value = f.value.trim() !== 'false';
       else if (f.op === '_in') value = f.value.split(',').map((v) => coerce(col, v.trim()));
       else value = coerce(col, f.value);
-      return { [f.column]: { [f.op]: value } };
+      return { [field(f.column)]: { [f.op]: value } };
     });
     return parts.length === 0 ? {} : { _and: parts };
   }, [filters]);
 
   const load = useCallback(async () => {
-    const fields = columns.map((c) => c.name).join(' ');
+    const fields = columns.map((c) => c.field).join(' ');
     const q = `query Rows($where: ${names.type}_bool_exp, $order: [${names.type}_order_by!], $limit: Int, $offset: Int) {
   rows: ${names.select}(where: $where, order_by: $order, limit: $limit, offset: $offset) { ${fields} }
   agg: ${names.aggregate}(where: $where) { aggregate { count } }
 }`;
     const data = await graphql<{ rows: Row[]; agg: { aggregate: { count: number } } }>(q, {
       where: where(),
-      order: order === null ? [] : [{ [order.column]: order.dir }],
+      order: order === null ? [] : [{ [field(order.column)]: order.dir }],
       limit,
       offset,
     });
@@ -87,7 +90,7 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
     });
   }, [load]);
 
-  const pkWhere = (row: Row): Row => ({ _and: pk.map((c) => ({ [c]: { _eq: row[c] } })) });
+  const pkWhere = (row: Row): Row => ({ _and: pk.map((c) => ({ [field(c)]: { _eq: row[field(c)] } })) });
 
   const save = (index: number) => {
     if (editing === null) return;
@@ -95,8 +98,8 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
     const set: Row = {};
     for (const c of columns) {
       const text = editing.values[c.name];
-      if (text === undefined || text === display(row[c.name])) continue;
-      set[c.name] = text === '' && c.nullable ? null : coerce(c, text);
+      if (text === undefined || text === display(row[c.field])) continue;
+      set[c.field] = text === '' && c.nullable ? null : coerce(c, text);
     }
     void run(`Saving row ${index + 1}…`, `Saved row ${index + 1}`, async () => {
       if (Object.keys(set).length > 0) {
@@ -127,7 +130,7 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
     const object: Row = {};
     for (const c of columns) {
       const text = inserting[c.name] ?? '';
-      if (text !== '') object[c.name] = coerce(c, text);
+      if (text !== '') object[c.field] = coerce(c, text);
     }
     void run('Inserting…', 'Inserted a row', async () => {
       await graphql(`mutation Insert($objects: [${names.type}_insert_input!]!) { ${names.insert}(objects: $objects) { affected_rows } }`, {
@@ -251,7 +254,8 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
             {columns.map((c) => (
               <th key={c.name} scope="col" aria-sort={order?.column === c.name ? (order.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
                 <button type="button" className="sort" aria-label={`Sort by ${c.name}`} onClick={() => sortBy(c.name)}>
-                  {c.name} {order?.column === c.name ? (order.dir === 'asc' ? '▲' : '▼') : ''}
+                  {c.name}
+                  {c.field !== c.name && <span className="muted"> as {c.field}</span>} {order?.column === c.name ? (order.dir === 'asc' ? '▲' : '▼') : ''}
                 </button>
               </th>
             ))}
@@ -260,7 +264,7 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
         </thead>
         <tbody>
           {rows.map((row, i) => (
-            <tr key={pk.length > 0 ? pk.map((c) => display(row[c])).join('|') : i}>
+            <tr key={pk.length > 0 ? pk.map((c) => display(row[field(c)])).join('|') : i}>
               {columns.map((c) =>
                 editing?.index === i ? (
                   <td key={c.name}>
@@ -271,14 +275,16 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
                     />
                   </td>
                 ) : (
-                  <td key={c.name} className={row[c.name] === null ? 'null' : undefined}>
-                    {display(row[c.name])}
+                  <td key={c.name} className={row[c.field] === null ? 'null' : undefined}>
+                    {display(row[c.field])}
                   </td>
                 ),
               )}
               <td>
                 {pk.length === 0 ? (
-                  <span className="muted">no primary key</span>
+                  <span className="muted" title="Rows are edited and deleted by primary key">
+                    read-only: no primary key
+                  </span>
                 ) : editing?.index === i ? (
                   <>
                     <button type="button" className="btn small primary" onClick={() => save(i)}>
@@ -304,7 +310,7 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
                       className="btn small"
                       aria-label={`Edit row ${i + 1}`}
                       onClick={() =>
-                        setEditing({ index: i, values: Object.fromEntries(columns.map((c) => [c.name, row[c.name] === null ? '' : display(row[c.name])])) })
+                        setEditing({ index: i, values: Object.fromEntries(columns.map((c) => [c.name, row[c.field] === null ? '' : display(row[c.field])])) })
                       }
                     >
                       Edit
