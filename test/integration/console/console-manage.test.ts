@@ -1,8 +1,11 @@
 /**
  * The console's management pages in headless Chromium against a real engine
- * with an admin secret, and real loopback HTTP servers as action handlers and
- * webhooks: actions and custom types (and running one from GraphiQL). Each
- * step waits with a bound; screenshots go to test/artifacts/console/.
+ * with an admin secret, and real loopback HTTP servers as the action handler
+ * and the webhooks: actions and custom types (one run from GraphiQL), event
+ * triggers with their logs, cron triggers and one-off events, query
+ * collections with the allow-list and REST endpoints, sources, and the row
+ * grid's custom column names and primary-key-less tables. Each step waits with
+ * a bound; screenshots go to test/artifacts/console/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
