@@ -42,6 +42,7 @@ import { resolveInheritedRoles, rolesOf } from './stages/inherited-roles.ts';
 import { resolveRelationships } from './stages/relationships.ts';
 import { resolveRemoteSchemas } from './stages/remote-schemas.ts';
 import { resolveRemoteRelationships } from './stages/remote-relationships.ts';
+import { resolveRemoteSchemaRelationships } from './stages/remote-schema-relationships.ts';
 import type { PreparedRemoteSchemas } from '../remote/remote-preparer.ts';
 import { remoteSchemaEntries } from '../remote/definition.ts';
 import { resolveSources } from './stages/sources.ts';
@@ -84,7 +85,8 @@ export function buildCatalog(
   const functions = resolveFunctions(sources.output, assembled, tables.output.names, roles.output);
   const eventTriggers = resolveEventTriggers(doc, functions.output);
   const remoteSchemas = resolveRemoteSchemas(doc, remotes, tables.output.names);
-  const remoteRelationships = resolveRemoteRelationships(doc, eventTriggers.output, remoteSchemas.output);
+  const remoteTypeRelationships = resolveRemoteSchemaRelationships(doc, remoteSchemas.output, eventTriggers.output);
+  const remoteRelationships = resolveRemoteRelationships(doc, eventTriggers.output, remoteTypeRelationships.output);
   const actions = resolveActions(doc, functions.output, tables.output.names);
   const cronTriggers = resolveCronTriggers(doc);
   const built: Catalog = {
@@ -102,12 +104,13 @@ export function buildCatalog(
       ...functions.inconsistencies,
       ...eventTriggers.inconsistencies,
       ...remoteSchemas.inconsistencies,
+      ...remoteTypeRelationships.inconsistencies,
       ...remoteRelationships.inconsistencies,
       ...actions.inconsistencies,
       ...cronTriggers.inconsistencies,
     ],
     cronTriggers: cronTriggers.output,
-    ...(remoteSchemas.output.size === 0 ? {} : { remoteSchemas: remoteSchemas.output }),
+    ...(remoteTypeRelationships.output.size === 0 ? {} : { remoteSchemas: remoteTypeRelationships.output }),
     ...(doc.api_limits === undefined ? {} : { apiLimits: doc.api_limits }),
     ...(actions.output.actions.size === 0 && actions.output.customTypes.objects.size === 0 ? {} : { actions: actions.output }),
   };

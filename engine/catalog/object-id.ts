@@ -37,6 +37,8 @@ export type MetadataObjectRef =
   | { readonly kind: 'remote_schema'; readonly name: string }
   | { readonly kind: 'remote_schema_permission'; readonly remoteSchema: string; readonly role: string }
   | { readonly kind: 'remote_relationship'; readonly source: string; readonly table: QualifiedName; readonly name: string }
+  /** A relationship of a remote schema's type (type name as the remote names it). */
+  | { readonly kind: 'remote_schema_remote_relationship'; readonly remoteSchema: string; readonly typeName: string; readonly name: string }
   /** The document's custom types, one object as in v2. */
   | { readonly kind: 'custom_types' }
   | { readonly kind: 'action'; readonly name: string }
@@ -75,6 +77,8 @@ export function objectId(ref: MetadataObjectRef): string {
       return JSON.stringify([ref.kind, ref.name]);
     case 'remote_schema_permission':
       return JSON.stringify([ref.kind, ref.remoteSchema, ref.role]);
+    case 'remote_schema_remote_relationship':
+      return JSON.stringify([ref.kind, ref.remoteSchema, ref.typeName, ref.name]);
     case 'custom_types':
       return JSON.stringify([ref.kind]);
     case 'action':
@@ -128,6 +132,8 @@ export function parseObjectId(id: string): MetadataObjectRef | null {
       return { kind, name: source };
     case 'remote_schema_permission':
       return { kind, remoteSchema: source, role: schema };
+    case 'remote_schema_remote_relationship':
+      return { kind, remoteSchema: source, typeName: schema, name };
     case 'custom_types':
       return { kind };
     case 'action':
@@ -184,6 +190,8 @@ export function objectName(ref: MetadataObjectRef): string {
       return `remote_schema_permission ${ref.remoteSchema}.${ref.role}`;
     case 'remote_relationship':
       return `remote_relationship ${ref.name} in table ${tableText(ref.table)} in source ${ref.source}`;
+    case 'remote_schema_remote_relationship':
+      return `remote_schema_remote_relationship ${ref.name} on type ${ref.typeName} in remote schema ${ref.remoteSchema}`;
     case 'custom_types':
       return 'custom types';
     case 'action':

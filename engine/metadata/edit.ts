@@ -129,6 +129,8 @@ export function removeObject(doc: MetadataDocument, ref: MetadataObjectRef): Met
         ...r,
         permissions: ((r['permissions'] ?? []) as ReadonlyArray<JsonObject>).filter((p) => p['role'] !== ref.role),
       }));
+    case 'remote_schema_remote_relationship':
+      return updateRemoteSchema(doc, ref.remoteSchema, (r) => withoutTypeRelationship(r, ref.typeName, ref.name));
     case 'query_collection': {
       const query = ref.query;
       if (query === null) return { ...doc, query_collections: doc.query_collections.filter((c) => c.name !== ref.collection) };
@@ -157,6 +159,15 @@ export function removeObject(doc: MetadataDocument, ref: MetadataObjectRef): Met
     case 'cron_trigger':
       return { ...doc, cron_triggers: doc.cron_triggers.filter((c) => c['name'] !== ref.name) };
   }
+}
+
+/** A remote schema entry without the relationship `name` of type `typeName` (a type left with none is left out, the list too). */
+export function withoutTypeRelationship(entry: JsonObject, typeName: string, name: string): JsonObject {
+  const types = ((entry['remote_relationships'] ?? []) as JsonObject[])
+    .map((t) => (t['type_name'] !== typeName ? t : { ...t, relationships: ((t['relationships'] ?? []) as JsonObject[]).filter((r) => r['name'] !== name) }))
+    .filter((t) => ((t['relationships'] ?? []) as JsonObject[]).length > 0);
+  const { remote_relationships: _all, ...rest } = entry;
+  return types.length === 0 ? rest : { ...rest, remote_relationships: types };
 }
 
 /** `doc` with the remote schema `name` replaced by `f` of it. */

@@ -70,6 +70,11 @@ import { addRemoteSchema, updateRemoteSchemaOp } from './operations/remote-schem
 import { introspectRemoteSchema, reloadRemoteSchema, removeRemoteSchema } from './operations/remote-schemas/remove-remote-schema.ts';
 import { addRemoteSchemaPermissions, dropRemoteSchemaPermissions } from './operations/remote-schemas/remote-schema-permission.ts';
 import { createRemoteRelationship, deleteRemoteRelationship, updateRemoteRelationship } from './operations/remote-schemas/remote-relationship.ts';
+import {
+  createRemoteSchemaRemoteRelationship,
+  deleteRemoteSchemaRemoteRelationship,
+  updateRemoteSchemaRemoteRelationship,
+} from './operations/remote-schemas/remote-schema-relationship.ts';
 
 /** Remote schema operations: the same names on `/v1/metadata` and `/v1/query`. */
 const REMOTE_SCHEMA_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
@@ -80,6 +85,9 @@ const REMOTE_SCHEMA_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
   ['introspect_remote_schema', introspectRemoteSchema],
   ['add_remote_schema_permissions', addRemoteSchemaPermissions],
   ['drop_remote_schema_permissions', dropRemoteSchemaPermissions],
+  ['create_remote_schema_remote_relationship', createRemoteSchemaRemoteRelationship],
+  ['update_remote_schema_remote_relationship', updateRemoteSchemaRemoteRelationship],
+  ['delete_remote_schema_remote_relationship', deleteRemoteSchemaRemoteRelationship],
 ];
 
 /** `create_<kind>_permission`, `drop_<kind>_permission`, `set_permission_comment` (same names with and without `pg_`). */

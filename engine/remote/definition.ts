@@ -60,6 +60,17 @@ export function remoteSchemaEntries(list: readonly JsonObject[]): readonly Remot
   return list as unknown as readonly RemoteSchemaEntry[];
 }
 
+/** One type's relationships as stored. */
+export interface StoredTypeRelationships {
+  readonly type_name: string;
+  readonly relationships: ReadonlyArray<{ readonly name: string; readonly definition: JsonObject }>;
+}
+
+/** The stored `remote_relationships` of a remote schema entry, typed. */
+export function storedTypeRelationships(entry: { readonly remote_relationships?: readonly JsonObject[] }): readonly StoredTypeRelationships[] {
+  return (entry.remote_relationships ?? []) as unknown as readonly StoredTypeRelationships[];
+}
+
 /** v2 compat: `timeout_seconds` defaults to 60. */
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 

@@ -9,16 +9,9 @@
 import { getNamedType, isInterfaceType, isObjectType, type GraphQLInputType, type GraphQLOutputType } from 'graphql';
 import type { QualifiedName } from '../catalog/types.ts';
 import type { JsonObject, JsonValue } from '../metadata/document.ts';
-import type { RemoteSchemaInfo } from './types.ts';
+import type { RemoteFieldStep, RemoteSchemaInfo } from './types.ts';
 
-/** One step of `remote_field`: a field (original name) with its arguments (JSON, `$column` strings naming join columns). */
-export interface RemoteFieldStep {
-  readonly field: string;
-  /** The customized name (the role schema's): where the value is found in the customized types. */
-  readonly arguments: Readonly<Record<string, JsonValue>>;
-  /** Argument types in the remote's (original) schema, for coercing join values. */
-  readonly argumentTypes: Readonly<Record<string, GraphQLInputType>>;
-}
+export type { RemoteFieldStep } from './types.ts';
 
 /** A consistent remote relationship of a table. */
 export interface RemoteRelationshipInfo {
@@ -64,10 +57,25 @@ export function resolveRemoteRelationship(
 ): RemoteRelationshipInfo | { reason: string } {
   if (remote === undefined) return { reason: `remote schema "${target.remoteSchema}" does not exist or is inconsistent` };
   for (const c of target.lhs) if (!columns.has(c)) return { reason: `column "${c}" does not exist in table "${table.name}"` };
+  const r = resolveRemoteField(target.lhs, target.remoteField, remote);
+  if ('reason' in r) return r;
+  return { name, source, table, remote, lhsColumns: [...target.lhs], path: r.path, type: r.type };
+}
+
+/**
+ * Resolves `remote_field` against `remote`: the field path must exist from
+ * its query root, each argument too, and every `$name` it uses must be one
+ * of the join fields `lhs`.
+ */
+export function resolveRemoteField(
+  lhs: readonly string[],
+  remoteField: JsonObject,
+  remote: RemoteSchemaInfo,
+): { path: RemoteFieldStep[]; type: GraphQLOutputType } | { reason: string } {
   const path: RemoteFieldStep[] = [];
   let parent = remote.original.getQueryType() ?? null;
   let customParent = remote.full.schema.getQueryType() ?? null;
-  let level: JsonObject = target.remoteField;
+  let level: JsonObject = remoteField;
   let type: GraphQLOutputType | null = null;
   const refs = new Set<string>();
   for (;;) {
@@ -101,7 +109,7 @@ export function resolveRemoteRelationship(
     customParent = isObjectType(ct) ? ct : null;
     level = next as JsonObject;
   }
-  for (const r of refs) if (!target.lhs.includes(r)) return { reason: `"$${r}" is not one of the join fields (${target.lhs.join(', ')})` };
+  for (const r of refs) if (!lhs.includes(r)) return { reason: `"$${r}" is not one of the join fields (${lhs.join(', ')})` };
   if (type === null) return { reason: 'remote_field is empty' };
-  return { name, source, table, remote, lhsColumns: [...target.lhs], path, type };
+  return { path, type };
 }

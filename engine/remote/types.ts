@@ -4,7 +4,9 @@
  * translations of its customization, and its views: the whole schema and
  * one per role with a (consistent) permission.
  */
-import type { GraphQLSchema } from 'graphql';
+import type { GraphQLInputType, GraphQLOutputType, GraphQLSchema } from 'graphql';
+import type { TableInfo } from '../catalog/types.ts';
+import type { JsonValue } from '../metadata/document.ts';
 import type { RemoteNames } from './customize.ts';
 import type { RemoteEndpoint } from './definition.ts';
 import type { Presets } from './permissions.ts';
@@ -32,4 +34,49 @@ export interface RemoteSchemaInfo {
   readonly full: RemoteView;
   /** Views by role, from consistent permissions. */
   readonly roles: ReadonlyMap<string, RemoteView>;
+  /**
+   * The relationships of its types (`create_remote_schema_remote_relationship`),
+   * by customized type name; absent when there are none.
+   */
+  readonly typeRelationships?: ReadonlyMap<string, readonly RemoteTypeRelationship[]>;
 }
+
+/** One step of a relationship's `remote_field`: a field (original name) with its arguments (JSON, `$field` strings naming join fields). */
+export interface RemoteFieldStep {
+  readonly field: string;
+  readonly arguments: Readonly<Record<string, JsonValue>>;
+  /** Argument types in the remote's (original) schema, for writing join values. */
+  readonly argumentTypes: Readonly<Record<string, GraphQLInputType>>;
+}
+
+/**
+ * A consistent relationship of a remote schema's type: to a table
+ * (`to_source`) or to another remote schema's field (`to_remote_schema`).
+ * Join fields are the type's fields in original names.
+ */
+export type RemoteTypeRelationship =
+  | {
+      readonly kind: 'to_source';
+      readonly name: string;
+      /** The remote schema and the type (original name) it belongs to. */
+      readonly remote: string;
+      readonly typeName: string;
+      readonly type: 'object' | 'array';
+      readonly source: string;
+      readonly table: TableInfo;
+      /** Join field of the remote type → column of the table. */
+      readonly mapping: ReadonlyArray<readonly [field: string, column: string]>;
+    }
+  | {
+      readonly kind: 'to_remote_schema';
+      readonly name: string;
+      readonly remote: string;
+      readonly typeName: string;
+      /** The target remote schema, by name (catalog.remoteSchemas). */
+      readonly target: string;
+      readonly lhsFields: readonly string[];
+      /** The field path from the target's query root; the last step is the joined field. */
+      readonly path: readonly RemoteFieldStep[];
+      /** The joined field's type in the target's customized full schema. */
+      readonly fieldType: GraphQLOutputType;
+    };

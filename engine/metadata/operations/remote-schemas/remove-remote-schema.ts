@@ -1,9 +1,10 @@
 /**
  * `remove_remote_schema`, `reload_remote_schema` and
  * `introspect_remote_schema`. v2 compat (docs/compat.md): removing is refused
- * with `dependency-error` while a permission or a remote relationship uses
- * the remote schema; reloading introspects it again and never fails for
- * inconsistency (the answer is the usual success, the inconsistency shows in
+ * with `dependency-error` while a permission, a table's remote relationship
+ * or another remote schema's type relationship uses the remote schema;
+ * reloading introspects it again and never fails for inconsistency (the
+ * answer is the usual success, the inconsistency shows in
  * get_inconsistent_metadata).
  */
 import { introspectionFromSchema } from 'graphql';
@@ -12,6 +13,7 @@ import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation } from '../../define.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { remoteNameArgs, requireRemoteSchema } from './remote-schema-args.ts';
+import { remoteSchemaEntries, storedTypeRelationships } from '../../../remote/definition.ts';
 
 /** The remove-remote-schema operation. */
 export const removeRemoteSchema = defineOperation<{ name: string }>({
@@ -26,6 +28,17 @@ export const removeRemoteSchema = defineOperation<{ name: string }>({
         for (const r of t.remote_relationships) {
           if (JSON.stringify(r).includes(`"remote_schema":${JSON.stringify(args.name)}`))
             dependents.push(`remote_relationship ${String(r['name'])} in table ${t.table.name} in source ${s.name}`);
+        }
+      }
+    }
+    // Relationships of other remote schemas' types that lead to this one.
+    for (const other of remoteSchemaEntries(doc.remote_schemas)) {
+      if (other.name === args.name) continue;
+      for (const t of storedTypeRelationships(other)) {
+        for (const r of t.relationships ?? []) {
+          const to = r.definition?.['to_remote_schema'] as { remote_schema?: unknown } | undefined;
+          if (to?.remote_schema === args.name)
+            dependents.push(`remote_schema_remote_relationship ${r.name} on type ${t.type_name} in remote schema ${other.name}`);
         }
       }
     }
