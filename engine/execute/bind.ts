@@ -121,7 +121,13 @@ export type BoundStep =
     }
   | { readonly kind: 'write'; readonly step: WriteStep; readonly transactions: readonly BoundTransaction[] }
   | { readonly kind: 'static'; readonly step: StaticStep }
-  | { readonly kind: 'remote'; readonly step: RemoteStep; readonly bound: BoundRemote }
+  | {
+      readonly kind: 'remote';
+      readonly step: RemoteStep;
+      readonly bound: BoundRemote;
+      /** For the step's joins. */
+      readonly request?: { readonly variables: Readonly<Record<string, unknown>>; readonly session: Session };
+    }
   | BoundActionStep;
 
 /** A plan's steps with every parameter slot filled, in plan order: what `run` takes. */
@@ -148,7 +154,11 @@ export function bindPlan(plan: Plan, variables: Readonly<Record<string, unknown>
         steps.push({ kind: 'static', step });
         break;
       case 'remote':
-        steps.push({ kind: 'remote', step, bound: bindRemote(step.body, variables, session) });
+        steps.push(
+          step.joins === undefined
+            ? { kind: 'remote', step, bound: bindRemote(step.body, variables, session) }
+            : { kind: 'remote', step, bound: bindRemote(step.body, variables, session), request: { variables, session } },
+        );
         break;
       case 'action':
         steps.push({ kind: 'action', step, input: docValue(step.field.input, variables, session), variables, session });

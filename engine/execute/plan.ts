@@ -45,7 +45,7 @@ import { planWrites, type PlannedMutationField } from './mutation-plan.ts';
 import { isMutationField, isRemoteField } from '../ir/root.ts';
 import type { RemoteSchemaInfo } from '../remote/types.ts';
 import { planRemoteRequest, type RemoteStepBody } from './remote-step.ts';
-import type { StepJoin } from './remote-join.ts';
+import { joinStatements, planJoins, type StepJoin } from './remote-join.ts';
 
 export type { StepJoin } from './remote-join.ts';
 
@@ -138,31 +138,47 @@ export function planStatements(plan: Plan): CompiledSql[] {
   for (const s of plan.steps) {
     if (s.kind === 'read') out.push(s.sql);
     else if (s.kind === 'write') writes(s.fields);
+    if (s.joins !== undefined) out.push(...joinStatements(s.joins));
   }
   return out;
 }
 
-/** Builds the plan of `fields` against `catalog`, with the remote relationships `joins` on the reads that hold them. */
-export function buildPlan(fields: readonly ir.OperationField[], catalog: Catalog, joins: readonly ir.RemoteJoin[] = []): Plan {
+/** Builds the plan of `fields` against `catalog`, with `joins` on the steps whose results they join into. */
+export function buildPlan(fields: readonly ir.OperationField[], catalog: Catalog, joins: readonly ir.Join[] = []): Plan {
   const plan = buildSteps(fields, catalog);
   return joins.length === 0 ? plan : attachJoins(plan, fields, catalog, joins);
 }
 
-/** Gives each read step the remote relationships under its root fields, one StepJoin per remote schema (Note [Remote joins]). */
-function attachJoins(plan: Plan, fields: readonly ir.OperationField[], catalog: Catalog, joins: readonly ir.RemoteJoin[]): Plan {
-  const sourceOf = new Map<string, string>();
-  for (const f of fields) if (f.kind === 'select' || f.kind === 'aggregate' || f.kind === 'namespace') sourceOf.set(f.alias, f.source);
-  const steps = plan.steps.map((step) => {
-    if (step.kind !== 'read') return step;
-    const mine = joins.filter((j) => sourceOf.get(j.path[0] ?? '') === step.source);
-    if (mine.length === 0) return step;
-    const byRemote = new Map<string, ir.RemoteJoin[]>();
-    for (const j of mine) byRemote.set(j.remote, [...(byRemote.get(j.remote) ?? []), j]);
-    return { ...step, joins: [...byRemote].map(([name, list]) => ({ remote: remoteOf(catalog, name), joins: list })) };
+/**
+ * Gives each read or remote step the joins under its root fields (a join's
+ * path starts at a root field's response key), grouped per response level
+ * into one remote request per remote schema and one statement per source
+ * (Note [Remote joins] in remote-join.ts).
+ */
+function attachJoins(plan: Plan, fields: readonly ir.OperationField[], catalog: Catalog, joins: readonly ir.Join[]): Plan {
+  const stepOf = new Map<string, number>();
+  plan.steps.forEach((step, i) => {
+    for (const f of fields) {
+      const mine =
+        step.kind === 'read'
+          ? (f.kind === 'select' || f.kind === 'aggregate' || f.kind === 'namespace') && f.source === step.source
+          : step.kind === 'remote' && isRemoteField(f) && f.remote === step.body.remote.name;
+      // A mutation may hold several steps of one remote: its joins are not served (below).
+      if (mine) stepOf.set(f.alias, stepOf.has(f.alias) ? -1 : i);
+    }
   });
-  if (steps.every((s, i) => s === plan.steps[i])) {
-    throw new EngineError(ErrorCode.NotSupported, 'remote relationships are served in query results only', { path: '$' });
+  const byStep = new Map<number, ir.Join[]>();
+  for (const j of joins) {
+    const i = stepOf.get(j.path[0] ?? '');
+    if (i === undefined || i < 0) {
+      throw new EngineError(ErrorCode.NotSupported, 'remote relationships are served in query results only', { path: '$' });
+    }
+    byStep.set(i, [...(byStep.get(i) ?? []), j]);
   }
+  const steps = plan.steps.map((step, i) => {
+    const mine = byStep.get(i);
+    return mine === undefined ? step : { ...step, joins: planJoins(mine, catalog) };
+  });
   return { ...plan, steps };
 }
 

@@ -93,14 +93,18 @@ async function runStep(s: BoundStep, opts: RunOptions | undefined, noRow: string
       const text = (await runStatement(s.step.connection, s.statement, opts)) ?? noRow;
       const joins = s.step.joins;
       if (joins === undefined || joins.length === 0 || s.request === undefined || text === 'null') return text;
-      return await runJoins(text, joins, s.request.variables, s.request.session, services.clientHeaders);
+      return await runJoins(text, joins, s.request.variables, s.request.session, services.clientHeaders, opts);
     }
     case 'write':
       return await runWrites(s.step.fields, s.transactions, opts);
     case 'static':
       return s.step.json;
-    case 'remote':
-      return await runRemote(s.step.body, s.bound, services.clientHeaders);
+    case 'remote': {
+      const text = await runRemote(s.step.body, s.bound, services.clientHeaders);
+      const joins = s.step.joins;
+      if (joins === undefined || joins.length === 0 || s.request === undefined) return text;
+      return await runJoins(text, joins, s.request.variables, s.request.session, services.clientHeaders, opts);
+    }
     case 'action':
       return await runActionStep(s, services, opts);
   }

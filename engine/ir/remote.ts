@@ -4,6 +4,8 @@
  * time, in the remote's own names, so a plan-cache hit only binds variables
  * and sends it (Note [Remote root fields] in graphql/to-ir/remote.ts).
  */
+import type { DbRootField } from './root.ts';
+import type { ParamSource } from './value.ts';
 
 /** Where `__typename` values sit in a result, by response key, to be renamed back to customized names. */
 export interface TypenameTree {
@@ -72,6 +74,7 @@ export interface RemoteJoinStep {
  * (Note [Remote joins] in execute/remote-join.ts).
  */
 export interface RemoteJoin {
+  readonly kind: 'remote';
   readonly path: readonly string[];
   readonly alias: string;
   readonly remote: string;
@@ -80,7 +83,42 @@ export interface RemoteJoin {
   readonly steps: readonly RemoteJoinStep[];
   /** The selection on the joined field's type (` { ... }`, or empty for a scalar), in the remote's names. */
   readonly selection: RemoteFieldPart;
+  /** Joins on the joined field's values, their paths from the value down. */
+  readonly nested: readonly Join[];
 }
+
+/**
+ * A relationship of a remote type to a table (`to_source`) selected
+ * somewhere in a result: the objects at `path` carry their join fields under
+ * hidden keys, and `alias` is filled with the table's rows whose columns
+ * match them. `read` selects the rows of every object of the response
+ * level at once, filtered by `column IN (keys)` with the keys bound as the
+ * variables `keyVariables`, the caller's select permission folded in; rows
+ * come back with their key columns as `keyAliases` to be matched (Note
+ * [Remote joins] in execute/remote-join.ts).
+ */
+export interface TableJoin {
+  readonly kind: 'table';
+  readonly path: readonly string[];
+  readonly alias: string;
+  readonly type: 'object' | 'array';
+  readonly source: string;
+  /** Hidden key of each join field in the parent objects, and the column it matches. */
+  readonly columns: ReadonlyArray<readonly [key: string, column: string]>;
+  readonly keyVariables: readonly string[];
+  readonly keyAliases: readonly string[];
+  /** A select of the table without limit and offset (its alias is unique in the operation). */
+  readonly read: DbRootField;
+  /** An array relationship's `limit`, `offset` and permission limit, applied per parent object. */
+  readonly limit: ParamSource | null;
+  readonly offset: ParamSource | null;
+  readonly limitCap: number | null;
+  /** Joins in the rows (remote relationships of the table), their paths from a row down. */
+  readonly nested: readonly Join[];
+}
+
+/** Work on a result after it arrives: a join to a remote schema's field or to a table. */
+export type Join = RemoteJoin | TableJoin;
 
 /** The hidden response key holding join column `column` in a row. */
 export function joinColumnKey(column: string): string {

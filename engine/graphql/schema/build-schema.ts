@@ -75,6 +75,7 @@ export function buildSchemaOf(
     views: new Map(),
     owners: new Map(),
     remoteRelationships: options.remoteSchemaPermissions !== true || access.isAdmin,
+    ...(catalog.remoteSchemas === undefined ? {} : { remotes: catalog.remoteSchemas }),
   }),
 ): SharedSchema {
   const contributors = options.contributors ?? ROOT_FIELD_CONTRIBUTORS;

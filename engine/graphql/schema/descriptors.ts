@@ -7,7 +7,7 @@
  */
 import type { ColumnInfo, ComputedFieldInfo, FunctionInfo } from '../../catalog/types.ts';
 import { nullProto } from './lean-types.ts';
-import type { RemoteSchemaInfo, RemoteView } from '../../remote/types.ts';
+import type { RemoteSchemaInfo, RemoteTypeRelationship, RemoteView } from '../../remote/types.ts';
 import type { RemoteRelationshipInfo } from '../../remote/relationship.ts';
 import type { AggregateOpName } from './names.ts';
 import type { RelationshipView, TableView } from './table-view.ts';
@@ -53,6 +53,19 @@ export type TableFieldDescriptor =
   | { readonly kind: 'node-id' }
   /** Relay: `<rel>_connection` of an array relationship. */
   | { readonly kind: 'array-connection'; readonly rel: RelationshipView };
+
+/**
+ * A relationship field of a remote schema's type (remote-types.ts): to a
+ * table (`target`: the view whose types it shows) or to another remote's
+ * field (`targetRemote`).
+ */
+export interface RemoteTypeFieldDescriptor {
+  readonly kind: 'remote-type-relationship';
+  readonly rel: RemoteTypeRelationship;
+  readonly target?: TableView;
+  /** The remote schema a `to_remote_schema` relationship leads to. */
+  readonly targetRemote?: RemoteSchemaInfo;
+}
 
 /** A field of `<t>_aggregate_fields` or `<t>_aggregate_order_by` (or `<t>_aggregate_bool_exp`: count, bool_and, bool_or). */
 export type AggregateFieldDescriptor =

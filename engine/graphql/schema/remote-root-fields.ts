@@ -41,8 +41,9 @@ function remoteRootFields(input: RootFieldInput, root: ServedRoot): GraphQLField
   for (const remote of input.catalog.remoteSchemas?.values() ?? []) {
     const view = remoteViewOf(remote, input.role, input.access.isAdmin, input.remoteSchemaPermissions === true);
     if (view === null) continue;
-    const type = root === 'query' ? view.schema.getQueryType() : view.schema.getMutationType();
-    if (type === null || type === undefined) continue;
+    // The root's fields point at the remote's types as this schema shows them (remote-types.ts).
+    const type = input.types.remoteTypes(remote, view).root(root);
+    if (type === undefined) continue;
     const fields = fieldsOf(remote, view, type, root);
     if (Object.keys(fields).length === 0) continue;
     if (remote.namespace === null) {

@@ -43,6 +43,7 @@
  * 6.7 s) for roles that may never send a request.
  */
 import type { Catalog, TableInfo } from '../../catalog/types.ts';
+import type { RemoteSchemaInfo } from '../../remote/types.ts';
 import { EngineError, ErrorCode } from '../../errors/engine-error.ts';
 import { buildRoleSchema, buildSchemaOf, type RoleSchema, type SchemaOptions, type SharedSchema } from './build-schema.ts';
 import { buildRoleAccess, type RoleAccess } from './role-access.ts';
@@ -121,14 +122,14 @@ export class SchemaCache {
   #admin(catalog: Catalog, role: string): { readonly access: RoleAccess; readonly shared: SharedSchema } {
     const access = buildRoleAccess(catalog, role, true);
     // Roles that read everything unfiltered read like the admin: they share its table types.
-    return { access, shared: buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(access)) };
+    return { access, shared: buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(catalog, access)) };
   }
 
   /**
    * The table types of the roles that read like `access`; a new SchemaTypes
    * takes the types of tables it reads like an earlier one from there.
    */
-  #typesOf(access: RoleAccess): SchemaTypes {
+  #typesOf(catalog: Catalog, access: RoleAccess): SchemaTypes {
     // With remote schema permissions on, roles other than admin get table types without remote relationships
     // (their type is the remote's whole schema): those types are made and shared apart.
     const withRemote = this.#options.remoteSchemaPermissions !== true || access.isAdmin;
@@ -138,11 +139,15 @@ export class SchemaCache {
     if (known !== undefined) return known.types;
     const labels = tableLabels(access);
     const owners = new Map<TableInfo, SchemaTypes>();
+    // Remote type relationships lead from remote types to table types, which sameTypeTables does not follow:
+    // with any, every SchemaTypes makes all its types (Note [Remote type relationships in role schemas]).
+    const remotes = catalog.remoteSchemas ?? new Map<string, RemoteSchemaInfo>();
+    const shareable = ![...remotes.values()].some((r) => r.typeRelationships !== undefined);
     // Oldest first: every table's types then come from the first SchemaTypes that made them.
-    for (const other of registry.values()) {
+    for (const other of shareable ? registry.values() : []) {
       for (const info of sameTypeTables(access.readByInfo, labels, other.labels)) if (!owners.has(info)) owners.set(info, other.types.ownerOf(info));
     }
-    const types = new SchemaTypes({ leaves: this.#leaves, views: access.readByInfo, owners, remoteRelationships: withRemote });
+    const types = new SchemaTypes({ leaves: this.#leaves, views: access.readByInfo, owners, remoteRelationships: withRemote, remotes });
     registry.set(read, { types, labels });
     return types;
   }
@@ -165,7 +170,7 @@ export class SchemaCache {
     const fingerprint = roleFingerprint(catalog, role, access, this.#options.contributors ?? ROOT_FIELD_CONTRIBUTORS);
     let shared = this.#byFingerprint.get(fingerprint);
     if (shared === undefined) {
-      shared = buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(access));
+      shared = buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(catalog, access));
       this.#byFingerprint.set(fingerprint, shared);
     }
     return { access, shared };

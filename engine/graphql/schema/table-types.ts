@@ -20,7 +20,16 @@ import { tableKey, type TableInfo } from '../../catalog/types.ts';
 import { ColumnTypes } from './column-types.ts';
 import { computedBoolExpFields, computedObjectFields, computedOrderByFields } from './computed-field-fields.ts';
 import { buildAggregateTypes, type AggregateTypes } from './aggregate-types.ts';
-import { COMBINATOR_EXTENSIONS, columnExtensions, relationshipExtensions, withDescriptor, type TableFieldDescriptor } from './descriptors.ts';
+import {
+  COMBINATOR_EXTENSIONS,
+  columnExtensions,
+  relationshipExtensions,
+  withDescriptor,
+  type RemoteTypeFieldDescriptor,
+  type TableFieldDescriptor,
+} from './descriptors.ts';
+import type { RemoteSchemaInfo, RemoteTypeRelationship, RemoteView } from '../../remote/types.ts';
+import { copiedTypes, viewTypes, type RemoteTypes } from './remote-types.ts';
 import { enumType, inputObjectType, listOfNonNull, nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
 import { ARG, FIELD, ORDER_BY_ENUM, relationshipAggregateField } from './names.ts';
 import { isAlwaysPresent, type TableView } from './table-view.ts';
@@ -83,6 +92,8 @@ export interface SharedTypesOptions {
   readonly owners: ReadonlyMap<TableInfo, SchemaTypes>;
   /** Whether table types get their remote relationship fields (default true; see schema-cache.ts #typesOf). */
   readonly remoteRelationships?: boolean;
+  /** The catalog's remote schemas, for the targets of remote type relationships (remote-types.ts). */
+  readonly remotes?: ReadonlyMap<string, RemoteSchemaInfo>;
 }
 
 /** Every table type of the schemas of one read fingerprint, created on first use. */
@@ -98,15 +109,58 @@ export class SchemaTypes {
   readonly #connectionArgs = new Map<TableInfo, GraphQLFieldConfigArgumentMap>();
   /** Relay schemas' shared types (from the leaves); null in /v1/graphql's schemas. */
   readonly relay: RelayLeafTypes | null;
+  readonly #remotes: ReadonlyMap<string, RemoteSchemaInfo>;
+  readonly #remoteTypes = new Map<string, RemoteTypes>();
 
   constructor(shared?: SharedTypesOptions) {
     this.#remoteRelationships = shared?.remoteRelationships !== false;
+    this.#remotes = shared?.remotes ?? new Map();
     this.#leaves = shared?.leaves ?? new LeafTypes();
     this.relay = this.#leaves.relay;
     this.#views = shared?.views ?? new Map();
     this.#owners = shared?.owners ?? new Map();
     this.columns = this.#leaves.columns;
     this.orderByEnum = this.#leaves.orderByEnum;
+  }
+
+  /**
+   * Remote schema `remote` seen through `view` as the schemas of these types
+   * show it: copies holding its type relationships, or the view's own types
+   * (Note [Remote type relationships in role schemas] in remote-types.ts).
+   */
+  remoteTypes(remote: RemoteSchemaInfo, view: RemoteView): RemoteTypes {
+    const key = `${remote.name}\0${view.key}`;
+    let t = this.#remoteTypes.get(key);
+    if (t === undefined) {
+      const rels = this.#remoteRelationships ? remote.typeRelationships : undefined;
+      t = rels === undefined ? viewTypes(view.schema) : copiedTypes(view.schema, (name) => this.#typeRelationshipFields(rels.get(name)));
+      this.#remoteTypes.set(key, t);
+    }
+    return t;
+  }
+
+  /** The relationship fields of one remote type: a table's rows the role may read, or another remote's field. */
+  #typeRelationshipFields(rels: readonly RemoteTypeRelationship[] | undefined): GraphQLFieldConfigMap<unknown, unknown> | null {
+    if (rels === undefined) return null;
+    const out: GraphQLFieldConfigMap<unknown, unknown> = {};
+    for (const rel of rels) {
+      if (rel.kind === 'to_source') {
+        // A role that may not select from the table does not see the field (v2 compat).
+        const view = this.#views.get(rel.table);
+        if (view === undefined) continue;
+        const extensions = withDescriptor<RemoteTypeFieldDescriptor>({ kind: 'remote-type-relationship', rel, target: view });
+        const object = this.of(view).object;
+        out[rel.name] = rel.type === 'object' ? { type: object, extensions } : { type: nonNullListOfNonNull(object), args: this.listArgs(view), extensions };
+        continue;
+      }
+      const target = this.#remotes.get(rel.target);
+      if (target === undefined) continue;
+      out[rel.name] = {
+        type: this.remoteTypes(target, target.full).output(rel.fieldType),
+        extensions: withDescriptor<RemoteTypeFieldDescriptor>({ kind: 'remote-type-relationship', rel, targetRemote: target }),
+      };
+    }
+    return out;
   }
 
   /** The SchemaTypes that makes the types of `info` for this one. */
@@ -265,7 +319,7 @@ export class SchemaTypes {
     for (const rr of this.#remoteRelationships && this.relay === null ? (view.source.remoteRelationships?.get(tableKey(view.info.name)) ?? []) : []) {
       if (!rr.lhsColumns.every((c) => view.columns.some((col) => col.name === c))) continue;
       fields[rr.name] = {
-        type: rr.type,
+        type: this.remoteTypes(rr.remote, rr.remote.full).output(rr.type),
         description: `A remote relationship to remote schema "${rr.remote.name}"`,
         extensions: withDescriptor<TableFieldDescriptor>({ kind: 'remote-relationship', rr }),
       };

@@ -33,8 +33,8 @@ export interface ToIrContext {
   readonly depth: { selection: number; boolExp: number };
   /** The operation (remote fields declare the variables they use from it). */
   readonly operation?: OperationDefinitionNode;
-  /** Remote relationships met so far (Note [Remote joins] in execute/remote-join.ts). */
-  readonly remoteJoins?: ir.RemoteJoin[];
+  /** Joins met so far, paths from the operation's data (Note [Remote joins] in execute/remote-join.ts). */
+  readonly remoteJoins?: ir.Join[];
   /**
    * ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS. A remote relationship's
    * type is the remote's whole schema, so with remote schema permissions on

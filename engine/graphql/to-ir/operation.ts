@@ -41,8 +41,8 @@ import type { ActionFieldDescriptor } from '../../actions/schema.ts';
 /** The IR of an operation and how it used each variable. */
 export interface OperationIr {
   readonly fields: readonly ir.OperationField[];
-  /** Remote relationships to fill in after the reads (Note [Remote joins] in execute/remote-join.ts). */
-  readonly joins: readonly ir.RemoteJoin[];
+  /** Joins to run on the steps' results (Note [Remote joins] in execute/remote-join.ts). */
+  readonly joins: readonly ir.Join[];
   readonly variableUse: ReadonlyMap<string, VariableUse>;
 }
 

@@ -48,10 +48,11 @@ import type * as ir from '../../ir/index.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
 import type { Preset } from '../../remote/permissions.ts';
-import type { RemoteSchemaInfo, RemoteView } from '../../remote/types.ts';
+import type { RemoteFieldStep, RemoteSchemaInfo, RemoteView } from '../../remote/types.ts';
 import type { RemoteRelationshipInfo } from '../../remote/relationship.ts';
 import { joinColumnKey } from '../../ir/remote.ts';
-import type { RootFieldDescriptor } from '../schema/descriptors.ts';
+import { descriptorOf, type RemoteTypeFieldDescriptor, type RootFieldDescriptor } from '../schema/descriptors.ts';
+import { pathKeys, toIrTableJoin } from './remote-table-join.ts';
 import { collectFields } from './collect-fields.ts';
 import { useLeaf, useStructural, type ToIrContext } from './context.ts';
 
@@ -91,6 +92,8 @@ class RemoteFieldWriter {
   readonly #path: string;
   readonly variables = new Map<string, string>();
   readonly sessionPresets: ir.SessionPreset[] = [];
+  /** Relationships of the remote's types met in the selection, paths from the value written down. */
+  readonly joins: ir.Join[] = [];
 
   constructor(remote: RemoteSchemaInfo, view: RemoteView, ctx: ToIrContext, operation: OperationDefinitionNode, path: string) {
     this.#remote = remote;
@@ -100,11 +103,16 @@ class RemoteFieldWriter {
     this.#path = path;
   }
 
+  /** A type of the schema being served (the role's copies of the remote's types: graphql/schema/remote-types.ts). */
+  #type(name: string): GraphQLNamedType | undefined {
+    return this.#ctx.schema.getType(name) ?? this.#view.schema.getType(name) ?? undefined;
+  }
+
   /** The selection of `nodes` on `type` (` { ... }`, empty for a leaf) as a part without a field name (remote joins). */
   selection(type: GraphQLOutputType, nodes: readonly FieldNode[]): ir.RemoteFieldPart {
     const tree = new TreeBuilder();
     const sets = nodes.flatMap((n) => n.selectionSet?.selections ?? []);
-    const text = sets.length === 0 ? '' : ` { ${this.#selections(getNamedType(type), sets, tree)} }`;
+    const text = sets.length === 0 ? '' : ` { ${this.#selections(getNamedType(type), sets, tree, [])} }`;
     return { text, variables: [...this.variables], sessionPresets: this.sessionPresets, typenames: this.#remote.names.identity ? null : tree.freeze() };
   }
 
@@ -113,7 +121,7 @@ class RemoteFieldWriter {
     const orig = this.#remote.names.fieldIn(parent.name, def.name);
     const args = this.#args(nodes[0]?.arguments ?? [], def, parent.name, orig);
     const sets = nodes.flatMap((n) => n.selectionSet?.selections ?? []);
-    const sub = sets.length === 0 ? '' : ` { ${this.#selections(getNamedType(def.type), sets, tree)} }`;
+    const sub = sets.length === 0 ? '' : ` { ${this.#selections(getNamedType(def.type), sets, tree, [])} }`;
     return {
       text: `${orig}${args}${sub}`,
       variables: [...this.variables],
@@ -122,7 +130,8 @@ class RemoteFieldWriter {
     };
   }
 
-  #selections(parent: GraphQLNamedType, selections: readonly SelectionNode[], tree: TreeBuilder): string {
+  /** `keys`: the response keys from the written value down to `parent`'s objects. */
+  #selections(parent: GraphQLNamedType, selections: readonly SelectionNode[], tree: TreeBuilder, keys: readonly string[]): string {
     const names = this.#remote.names;
     const out: string[] = [];
     for (const sel of selections) {
@@ -137,23 +146,45 @@ class RemoteFieldWriter {
         }
         const def = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
         if (def === undefined) throw new EngineError(ErrorCode.ValidationFailed, `field '${name}' not found in type: '${parent.name}'`, { path: this.#path });
+        const rel = descriptorOf<RemoteTypeFieldDescriptor>(def.extensions);
+        if (rel?.kind === 'remote-type-relationship') {
+          out.push(this.#join(rel, def, sel, key, keys));
+          continue;
+        }
         const orig = names.fieldIn(parent.name, name);
         const args = this.#args(sel.arguments ?? [], def, parent.name, orig);
-        const sub = sel.selectionSet === undefined ? '' : ` { ${this.#selections(getNamedType(def.type), sel.selectionSet.selections, tree.child(key))} }`;
+        const sub =
+          sel.selectionSet === undefined
+            ? ''
+            : ` { ${this.#selections(getNamedType(def.type), sel.selectionSet.selections, tree.child(key), [...keys, key])} }`;
         out.push(`${key === orig ? '' : `${key}: `}${orig}${args}${dirs}${sub}`);
       } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-        const cond = sel.typeCondition === undefined ? parent : (this.#view.schema.getType(sel.typeCondition.name.value) ?? parent);
+        const cond = sel.typeCondition === undefined ? parent : (this.#type(sel.typeCondition.name.value) ?? parent);
         const on = sel.typeCondition === undefined ? '' : ` on ${names.typeIn(cond.name)}`;
-        out.push(`...${on}${dirs} { ${this.#selections(cond, sel.selectionSet.selections, tree)} }`);
+        out.push(`...${on}${dirs} { ${this.#selections(cond, sel.selectionSet.selections, tree, keys)} }`);
       } else {
         const frag = this.#ctx.fragments.get(sel.name.value);
         if (frag === undefined) continue;
-        const cond = this.#view.schema.getType(frag.typeCondition.name.value) ?? parent;
-        out.push(`... on ${names.typeIn(cond.name)}${dirs} { ${this.#selections(cond, frag.selectionSet.selections, tree)} }`);
+        const cond = this.#type(frag.typeCondition.name.value) ?? parent;
+        out.push(`... on ${names.typeIn(cond.name)}${dirs} { ${this.#selections(cond, frag.selectionSet.selections, tree, keys)} }`);
       }
     }
     // A selection left empty by the role's view cannot happen (validation); keep the text valid anyway.
     return out.length === 0 ? '__typename' : out.join(' ');
+  }
+
+  /**
+   * A relationship field of a remote type: its join fields are selected
+   * under hidden keys in its place, and the join is noted to run on the
+   * remote's answer (Note [Remote joins] in execute/remote-join.ts).
+   */
+  #join(d: RemoteTypeFieldDescriptor, def: GraphQLField<unknown, unknown>, node: FieldNode, key: string, keys: readonly string[]): string {
+    const rel = d.rel;
+    const lhs = rel.kind === 'to_source' ? rel.mapping.map(([f]) => f) : rel.lhsFields;
+    const path = `${this.#path}${[...keys, key].map((k) => `.selectionSet.${k}`).join('')}`;
+    if (rel.kind === 'to_source') this.joins.push(toIrTableJoin(d, def, [node], this.#ctx, key, keys, path));
+    else this.joins.push(toIrRemoteTypeJoin(d, def, [node], this.#ctx, key, keys, path));
+    return lhs.map((f) => `${joinColumnKey(f)}: ${f}`).join(' ');
   }
 
   #directives(directives: readonly DirectiveNode[] | undefined): string {
@@ -288,7 +319,7 @@ class RemoteFieldWriter {
   }
 }
 
-/** The IR of a remote root field (or of a remote's namespace field) selected as `alias`. */
+/** The IR of a remote root field (or of a remote's namespace field) selected as `alias`; its type relationships go to `ctx.remoteJoins`. */
 export function toIrRemoteField(
   d: RemoteDescriptor,
   def: GraphQLField<unknown, unknown>,
@@ -298,18 +329,19 @@ export function toIrRemoteField(
   path: string,
   operation: OperationDefinitionNode,
 ): ir.RemoteRootField {
-  // The remote's root type (customized names): the role schema's root merely holds its fields.
+  // The remote's root type (customized names) names the fields' parent; the fields are the role schema's (remote-types.ts).
   const root = d.operation === 'query' ? d.view.schema.getQueryType() : d.view.schema.getMutationType();
   if (root === null || root === undefined)
     throw new EngineError(ErrorCode.ValidationFailed, `no ${d.operation} root in remote schema "${d.remote.name}"`, { path });
-  const defs = root.getFields();
-  if (d.kind === 'remote') {
-    const own = defs[def.name];
-    if (own === undefined) throw new EngineError(ErrorCode.ValidationFailed, `field '${def.name}' not found in remote schema "${d.remote.name}"`, { path });
-    const part = new RemoteFieldWriter(d.remote, d.view, ctx, operation, path).part(root, own, nodes);
-    return { kind: 'remote', alias, remote: d.remote.name, operation: d.operation, part };
-  }
+  const write = (fieldDef: GraphQLField<unknown, unknown>, fieldNodes: readonly FieldNode[], at: readonly string[], fieldPath: string): ir.RemoteFieldPart => {
+    const writer = new RemoteFieldWriter(d.remote, d.view, ctx, operation, fieldPath);
+    const part = writer.part(root, fieldDef, fieldNodes);
+    for (const j of writer.joins) ctx.remoteJoins?.push({ ...j, path: [...at, ...j.path] });
+    return part;
+  };
+  if (d.kind === 'remote') return { kind: 'remote', alias, remote: d.remote.name, operation: d.operation, part: write(def, nodes, [alias], path) };
   const nsType = getNamedType(def.type) as GraphQLObjectType;
+  const defs = nsType.getFields();
   const members: Array<{ alias: string; part: ir.RemoteFieldPart } | { alias: string; json: string }> = [];
   for (const [inner, innerNodes] of collectFields(
     nsType,
@@ -322,10 +354,9 @@ export function toIrRemoteField(
       continue;
     }
     const innerDef = defs[name];
-    if (innerDef === undefined)
-      throw new EngineError(ErrorCode.ValidationFailed, `field '${name}' not found in type: '${nsType.name}'`, { path: `${path}.selectionSet.${inner}` });
-    const part = new RemoteFieldWriter(d.remote, d.view, ctx, operation, `${path}.selectionSet.${inner}`).part(root, innerDef, innerNodes);
-    members.push({ alias: inner, part });
+    const innerPath = `${path}.selectionSet.${inner}`;
+    if (innerDef === undefined) throw new EngineError(ErrorCode.ValidationFailed, `field '${name}' not found in type: '${nsType.name}'`, { path: innerPath });
+    members.push({ alias: inner, part: write(innerDef, innerNodes, [alias, inner], innerPath) });
   }
   return { kind: 'remote-namespace', alias, remote: d.remote.name, operation: d.operation, members };
 }
@@ -349,21 +380,62 @@ function joinValueKind(t: GraphQLInputType): ir.JoinValueKind {
   }
 }
 
-/** A remote relationship selected as `alias` on the rows at `path` (Note [Remote joins] in execute/remote-join.ts). */
-export function toIrRemoteJoin(rr: RemoteRelationshipInfo, nodes: readonly FieldNode[], ctx: ToIrContext, alias: string, path: string): ir.RemoteJoin {
+/** A table's remote relationship selected as `alias` on the rows at `path` (Note [Remote joins] in execute/remote-join.ts). */
+export function toIrRemoteJoin(
+  rr: RemoteRelationshipInfo,
+  def: GraphQLField<unknown, unknown>,
+  nodes: readonly FieldNode[],
+  ctx: ToIrContext,
+  alias: string,
+  path: string,
+): ir.RemoteJoin {
+  return remoteJoin(rr.remote, rr.remote.full, rr.lhsColumns, rr.path, def, nodes, ctx, alias, pathKeys(path), `${path}.selectionSet.${alias}`);
+}
+
+/** A remote type's relationship to another remote's field, selected as `alias` on the objects at `at`. */
+function toIrRemoteTypeJoin(
+  d: RemoteTypeFieldDescriptor,
+  def: GraphQLField<unknown, unknown>,
+  nodes: readonly FieldNode[],
+  ctx: ToIrContext,
+  alias: string,
+  at: readonly string[],
+  path: string,
+): ir.RemoteJoin {
+  const rel = d.rel;
+  const target = d.targetRemote;
+  if (rel.kind !== 'to_remote_schema' || target === undefined) throw new EngineError(ErrorCode.Unexpected, 'not a relationship to a remote schema', { path });
+  return remoteJoin(target, target.full, rel.lhsFields, rel.path, def, nodes, ctx, alias, at, path);
+}
+
+function remoteJoin(
+  remote: RemoteSchemaInfo,
+  view: RemoteView,
+  lhs: readonly string[],
+  steps: readonly RemoteFieldStep[],
+  def: GraphQLField<unknown, unknown>,
+  nodes: readonly FieldNode[],
+  ctx: ToIrContext,
+  alias: string,
+  at: readonly string[],
+  path: string,
+): ir.RemoteJoin {
   const operation = ctx.operation;
   if (operation === undefined) throw new EngineError(ErrorCode.Unexpected, 'a remote relationship outside an operation', { path });
-  const writer = new RemoteFieldWriter(rr.remote, rr.remote.full, ctx, operation, `${path}.selectionSet.${alias}`);
+  const writer = new RemoteFieldWriter(remote, view, ctx, operation, path);
+  const selection = writer.selection(def.type, nodes);
   return {
-    path: path.split('.selectionSet.').slice(1),
+    kind: 'remote',
+    path: at,
     alias,
-    remote: rr.remote.name,
-    columns: rr.lhsColumns.map((c) => [c, joinColumnKey(c)] as const),
-    steps: rr.path.map((s) => ({
+    remote: remote.name,
+    columns: lhs.map((c) => [c, joinColumnKey(c)] as const),
+    steps: steps.map((s) => ({
       field: s.field,
       arguments: s.arguments,
       kinds: Object.fromEntries(Object.entries(s.argumentTypes).map(([a, t]) => [a, joinValueKind(t)])),
     })),
-    selection: writer.selection(rr.type, nodes),
+    selection,
+    nested: writer.joins,
   };
 }

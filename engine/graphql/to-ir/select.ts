@@ -222,7 +222,7 @@ function fieldsLevel(view: TableView, type: GraphQLObjectType, nodes: readonly F
           if (!out.some((f) => f.alias === key)) out.push({ kind: 'column', alias: key, column: c, asText: false });
         }
         out.push({ kind: 'remote-join', alias });
-        ctx.remoteJoins?.push(toIrRemoteJoin(d.rr, fieldNodes, ctx, alias, path));
+        ctx.remoteJoins?.push(toIrRemoteJoin(d.rr, def, fieldNodes, ctx, alias, path));
         break;
       }
       default:

@@ -62,7 +62,7 @@ describe('plans of typed steps', () => {
     const step = plan.steps[0];
     if (step === undefined) throw new Error('no step');
     expect(needsPostProcessing(plan)).toBe(false);
-    const joined: Plan = { ...plan, steps: [{ ...step, joins: [{ remote: {} as never, joins: [] }] }] };
+    const joined: Plan = { ...plan, steps: [{ ...step, joins: [{ kind: 'remote', remote: {} as never, joins: [] }] }] };
     expect(needsPostProcessing(joined)).toBe(true);
   });
 });

@@ -1,0 +1,85 @@
+/**
+ * A remote type's relationship to a table (`to_source`) selected in a
+ * remote result → an ir.TableJoin: the table's rows under the caller's
+ * select permission, filtered to the join keys of every parent object of the
+ * response level (bound at run time), their key columns selected to match
+ * them back (Note [Remote joins] in execute/remote-join.ts). Remote
+ * relationships met in the rows' selection become the join's nested joins.
+ */
+import { getNamedType, type FieldNode, type GraphQLField, type GraphQLObjectType } from 'graphql';
+import type * as ir from '../../ir/index.ts';
+import { andAll } from '../../ir/bool-exp.ts';
+import { joinColumnKey } from '../../ir/remote.ts';
+import type { RemoteTypeFieldDescriptor } from '../schema/descriptors.ts';
+import { readView, type ToIrContext } from './context.ts';
+import { plainSource, toIrFields, toIrRowSource } from './select.ts';
+
+/** Join numbers, unique within one operation (key variables and read aliases are named by them). */
+const counters = new WeakMap<ToIrContext, { n: number }>();
+
+/** The response keys of a to-ir path (`$.selectionSet.a.selectionSet.b` → [a, b]). */
+export function pathKeys(path: string): string[] {
+  return path.split('.selectionSet.').slice(1);
+}
+
+/** The joins added to `ctx` while `f` runs, taken out of it with their paths made relative to `path`. */
+export function joinsMadeBy<T>(ctx: ToIrContext, path: string, f: () => T): { result: T; nested: ir.Join[] } {
+  const list = ctx.remoteJoins;
+  const before = list?.length ?? 0;
+  const result = f();
+  const depth = pathKeys(path).length;
+  const nested = (list?.splice(before) ?? []).map((j) => ({ ...j, path: j.path.slice(depth) }));
+  return { result, nested };
+}
+
+/** The join of relationship `d` selected as `alias` on the objects at `at` (response keys), `path` being the field's to-ir path. */
+export function toIrTableJoin(
+  d: RemoteTypeFieldDescriptor,
+  def: GraphQLField<unknown, unknown>,
+  nodes: readonly FieldNode[],
+  ctx: ToIrContext,
+  alias: string,
+  at: readonly string[],
+  path: string,
+): ir.TableJoin {
+  const rel = d.rel;
+  if (rel.kind !== 'to_source' || d.target === undefined) throw new Error('toIrTableJoin: not a relationship to a table');
+  const view = readView(ctx, d.target);
+  const counter = counters.get(ctx) ?? { n: 0 };
+  counters.set(ctx, counter);
+  const n = counter.n++;
+  const keyVariables = rel.mapping.map((_, i) => `__engine_join_${n}_${i}`);
+  const keyAliases = rel.mapping.map((_, i) => `__key${i}`);
+  const keys: ir.BoolExp[] = rel.mapping.map(([, column], i) => ({
+    kind: 'compare',
+    left: { column, cast: null },
+    op: 'in',
+    right: { kind: 'variable', name: keyVariables[i] as string, encoding: 'plain', allowNull: false },
+    dbType: view.info.columns.find((c) => c.name === column)?.dbType ?? 'text',
+  }));
+  const keyFilter = andAll(keys);
+  const from = rel.type === 'object' ? plainSource(view, keyFilter) : toIrRowSource(view, def, nodes, ctx, path, keyFilter);
+  const { result: selected, nested } = joinsMadeBy(ctx, path, () => toIrFields(view, getNamedType(def.type) as GraphQLObjectType, nodes, ctx, path));
+  const keyFields: ir.Field[] = rel.mapping.map(([, column], i) => ({ kind: 'column', alias: keyAliases[i] as string, column, asText: true }));
+  return {
+    kind: 'table',
+    path: at,
+    alias,
+    type: rel.type,
+    source: view.source.name,
+    columns: rel.mapping.map(([field, column]) => [joinColumnKey(field), column] as const),
+    keyVariables,
+    keyAliases,
+    // Limits and offsets are per parent object: applied when rows are matched back, not in SQL.
+    read: {
+      kind: 'select',
+      alias: `j${n}`,
+      source: view.source.name,
+      select: { from: { ...from, limit: null, offset: null, limitCap: null }, fields: [...selected, ...keyFields], cardinality: 'many' },
+    },
+    limit: from.limit,
+    offset: from.offset,
+    limitCap: from.limitCap,
+    nested,
+  };
+}
