@@ -148,7 +148,7 @@ class RemoteFieldWriter {
         if (def === undefined) throw new EngineError(ErrorCode.ValidationFailed, `field '${name}' not found in type: '${parent.name}'`, { path: this.#path });
         const rel = descriptorOf<RemoteTypeFieldDescriptor>(def.extensions);
         if (rel?.kind === 'remote-type-relationship') {
-          out.push(this.#join(rel, def, sel, key, keys));
+          out.push(this.#join(rel, def, sel, key, keys, dirs));
           continue;
         }
         const orig = names.fieldIn(parent.name, name);
@@ -175,16 +175,18 @@ class RemoteFieldWriter {
 
   /**
    * A relationship field of a remote type: its join fields are selected
-   * under hidden keys in its place, and the join is noted to run on the
-   * remote's answer (Note [Remote joins] in execute/remote-join.ts).
+   * under hidden keys in its place (with the field's directives), and the
+   * join is noted to run on the remote's answer (Note [Remote joins] in
+   * execute/remote-join.ts).
    */
-  #join(d: RemoteTypeFieldDescriptor, def: GraphQLField<unknown, unknown>, node: FieldNode, key: string, keys: readonly string[]): string {
+  #join(d: RemoteTypeFieldDescriptor, def: GraphQLField<unknown, unknown>, node: FieldNode, key: string, keys: readonly string[], dirs: string): string {
     const rel = d.rel;
     const lhs = rel.kind === 'to_source' ? rel.mapping.map(([f]) => f) : rel.lhsFields;
     const path = `${this.#path}${[...keys, key].map((k) => `.selectionSet.${k}`).join('')}`;
     if (rel.kind === 'to_source') this.joins.push(toIrTableJoin(d, def, [node], this.#ctx, key, keys, path));
     else this.joins.push(toIrRemoteTypeJoin(d, def, [node], this.#ctx, key, keys, path));
-    return lhs.map((f) => `${joinColumnKey(f)}: ${f}`).join(' ');
+    // The field's @skip/@include ride on the join fields: an object the remote answers without them is left alone by the join.
+    return lhs.map((f) => `${joinColumnKey(f)}: ${f}${dirs}`).join(' ');
   }
 
   #directives(directives: readonly DirectiveNode[] | undefined): string {

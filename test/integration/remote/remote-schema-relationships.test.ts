@@ -164,6 +164,12 @@ describe('remote schema relationships', () => {
     });
   });
 
+  it('honour @skip and @include on a relationship field', async () => {
+    const q = 'query Q($on: Boolean!) { country(code: "DE") { code authors @include(if: $on) { name } weather @skip(if: $on) { celsius } } }';
+    expect((await s.engine.graphql<any>(q, { on: true })).body).toEqual({ data: { country: { code: 'DE', authors: [{ name: 'Cem' }] } } });
+    expect((await s.engine.graphql<any>(q, { on: false })).body).toEqual({ data: { country: { code: 'DE', weather: { celsius: 6 } } } });
+  });
+
   it('apply the caller’s select permission to the joined table, and hide a table the role cannot read', async () => {
     const r = await gql('{ countries { code authors(order_by: {id: asc}) { name } } }', { 'x-engine-role': 'user' });
     expect(r.data.countries.map((c: any) => c.authors.map((a: any) => a.name))).toEqual([['Ann'], ['Cem'], []]);
