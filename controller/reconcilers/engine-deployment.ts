@@ -5,7 +5,7 @@
  * rollout is available (dependency ordering: an engine that is not up yet is waited for, not
  * reported unreachable), and the rollout shows in the Engine's conditions and status.
  */
-import type { Engine, EngineDeployment } from '../api/v1alpha1/engine.ts';
+import { OPERATOR_SET_ENV, type Engine, type EngineDeployment } from '../api/v1alpha1/engine.ts';
 import { API_VERSION } from '../api/v1alpha1/common.ts';
 import { PatchType, objectPath, type KubeApi } from '../runtime/kube-api.ts';
 
@@ -46,6 +46,8 @@ export function desiredDeployment(e: Engine, d: EngineDeployment): Record<string
   const admin = e.spec.adminSecretRef;
   if (admin !== undefined)
     env.push({ name: 'ENGINE_GRAPHQL_ADMIN_SECRET', valueFrom: { secretKeyRef: { name: admin.name, key: admin.key ?? 'admin-secret' } } });
+  // The user's own, after the operator's (the CRD refuses the two names above; skipped here too).
+  for (const v of d.env ?? []) if (!(OPERATOR_SET_ENV as readonly string[]).includes(v.name)) env.push({ ...v });
   // Ready only when the engine reaches its databases (/readyz); alive as long as it answers (/healthz, v2's).
   const container: Record<string, unknown> = {
     name: 'engine',

@@ -115,12 +115,19 @@ describe.skipIf(skipReason !== null)('actions, custom types, query collections a
     expect(
       refused(resource('RestEndpoint', 'bad-method', { url: 'x', methods: ['get'], definition: { query: { collection_name: 'c', query_name: 'q' } } })),
     ).toContain('spec.methods[0]');
+    // An engine the operator runs gets a handler's base URL through spec.deployment.env, not the admin secret.
+    const deployed = (env: unknown[]): Record<string, unknown> =>
+      resource('Engine', 'deployed', { deployment: { version: '1', databaseUrlSecretRef: { name: 'db' }, env } });
+    expect(refused(deployed([{ name: 'ACTION_BASE_URL', value: 'http://actions' }]))).toBe('accepted');
+    expect(refused(deployed([{ name: 'ENGINE_GRAPHQL_ADMIN_SECRET', value: 'x' }]))).toContain('come from databaseUrlSecretRef and adminSecretRef');
+    expect(refused(deployed([{ name: 'A', value: 'x', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }]))).toContain('value or valueFrom, not both');
     expect(refused(resource('RestEndpoint', 'no-query', { url: 'x', methods: ['GET'], definition: { query: { collection_name: 'c' } } }))).toContain(
       'spec.definition.query.query_name: Required value',
     );
   });
 
   it('applies CustomTypes and an Action whose handler answers through the engine', async () => {
+    const t0 = Date.now();
     env.cp.apply({
       apiVersion: 'v1',
       kind: 'List',
@@ -155,6 +162,7 @@ describe.skipIf(skipReason !== null)('actions, custom types, query collections a
     expect(doc.custom_types?.['objects']?.map((t) => t.name)).toEqual(['Greeting']);
 
     const answer = await graphql('{ hello(name: "k8s") { text length } }');
+    console.log(`[k8s] CustomTypes + Action applied -> Ready and answered through the handler after ${Date.now() - t0} ms`);
     expect(answer).toEqual({ data: { hello: { text: 'hello k8s', length: 3 } } });
     expect(calls.at(-1)).toMatchObject({ path: '/hello', body: { action: { name: 'hello' }, input: { name: 'k8s' } } });
     expect(env.cp.kubectl(['get', 'actions.graphql.engine.dev'])).toMatch(/hello\s+query\s+Greeting\s+True\s+Applied/);
@@ -195,6 +203,7 @@ describe.skipIf(skipReason !== null)('actions, custom types, query collections a
   });
 
   it('serves a REST endpoint from a QueryCollection and enforces its allow-list scope', async () => {
+    const t0 = Date.now();
     env.cp.apply({
       apiVersion: 'v1',
       kind: 'List',
@@ -220,6 +229,7 @@ describe.skipIf(skipReason !== null)('actions, custom types, query collections a
     expect(doc.rest_endpoints?.map((e) => e.name)).toEqual(['article-by-id']);
 
     expect(await rest('articles/2')).toEqual({ status: 200, body: { article_by_pk: { id: 2, title: 'second' } } });
+    console.log(`[k8s] QueryCollection + RestEndpoint applied -> Ready and the endpoint answering after ${Date.now() - t0} ms`);
     expect(await rest('articles/1', 'user')).toEqual({ status: 200, body: { article_by_pk: { id: 1, title: 'first' } } });
     // The allow-list admits the collection's query for role user, and nothing else.
     expect(await graphql('query all_titles { article(order_by: {id: asc}) { title } }', 'user')).toEqual({
@@ -273,8 +283,10 @@ describe.skipIf(skipReason !== null)('actions, custom types, query collections a
   });
 
   it('removes what deleted resources declared from the metadata', async () => {
+    const t0 = Date.now();
     del('restendpoints', 'article-by-id');
     await env.until('the endpoint gone', async () => (await rest('articles/1')).status === 404);
+    console.log(`[k8s] RestEndpoint deleted -> 404 after ${Date.now() - t0} ms`);
     expect((await exported()).rest_endpoints?.map((e) => e.name).sort()).toEqual(['no-collection', 'no-query']);
 
     // Deleting a collection an endpoint still reads: the collection and its allow-list entry go,

@@ -214,6 +214,7 @@ describe.skipIf(skipReason !== null)('operator ownership, drift and validation o
           replicas: 2,
           databaseUrlSecretRef: { name: 'db' },
           resources: { limits: { memory: '512Mi' } },
+          env: [{ name: 'ACTION_BASE_URL', value: 'http://actions.team-b.svc' }],
         },
         adminSecretRef: { name: 'engine-admin' },
       }),
@@ -246,6 +247,7 @@ describe.skipIf(skipReason !== null)('operator ownership, drift and validation o
     expect(c?.env).toEqual([
       { name: 'ENGINE_GRAPHQL_DATABASE_URL', valueFrom: { secretKeyRef: { name: 'db', key: 'database-url' } } },
       { name: 'ENGINE_GRAPHQL_ADMIN_SECRET', valueFrom: { secretKeyRef: { name: 'engine-admin', key: 'admin-secret' } } },
+      { name: 'ACTION_BASE_URL', value: 'http://actions.team-b.svc' },
     ]);
     expect(c?.resources).toEqual({ limits: { memory: '512Mi' } });
     expect(dep.spec.template.spec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });

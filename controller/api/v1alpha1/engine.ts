@@ -41,7 +41,37 @@ export interface EngineDeployment {
   readonly resources?: Readonly<Record<string, unknown>>;
   /** HTTP port. Default 8080. */
   readonly port?: number;
+  /**
+   * More environment of the engine container, as in a Pod spec (`value`, or `valueFrom` a Secret or
+   * ConfigMap key): what action handler templates (`{{ACTION_BASE_URL}}`), header `value_from_env`
+   * and the `ENGINE_GRAPHQL_*` settings (`ENGINE_GRAPHQL_ENABLE_ALLOWLIST`) read. The two variables
+   * the operator sets itself (database URL, admin secret) are refused.
+   */
+  readonly env?: readonly EnvVar[];
 }
+
+/** A container environment variable (the subset of a Pod spec's EnvVar the engine needs). */
+export interface EnvVar {
+  readonly name: string;
+  readonly value?: string;
+  readonly valueFrom?: {
+    readonly secretKeyRef?: { readonly name: string; readonly key: string; readonly optional?: boolean };
+    readonly configMapKeyRef?: { readonly name: string; readonly key: string; readonly optional?: boolean };
+  };
+}
+
+/** Environment variables the operator sets on a deployed engine from the Engine's own fields. */
+export const OPERATOR_SET_ENV = ['ENGINE_GRAPHQL_DATABASE_URL', 'ENGINE_GRAPHQL_ADMIN_SECRET'] as const;
+
+const keyRefSchema = {
+  type: 'object',
+  required: ['name', 'key'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 253 },
+    key: { type: 'string', minLength: 1, maxLength: 253 },
+    optional: { type: 'boolean' },
+  },
+};
 
 /** `Engine.spec`. */
 export interface EngineSpec {
@@ -122,6 +152,36 @@ const specSchema: OpenApiSchema = {
           },
         },
         port: { type: 'integer', minimum: 1, maximum: 65535, default: 8080 },
+        env: {
+          type: 'array',
+          maxItems: 256,
+          description:
+            'More environment of the engine container (value, or valueFrom a Secret or ConfigMap key): action handler URLs, header values, ENGINE_GRAPHQL_* settings.',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['name'],
+          items: {
+            type: 'object',
+            required: ['name'],
+            properties: {
+              name: { type: 'string', minLength: 1, maxLength: 256, pattern: '^[-._a-zA-Z][-._a-zA-Z0-9]*$' },
+              value: { type: 'string', maxLength: 32768 },
+              valueFrom: {
+                type: 'object',
+                properties: { secretKeyRef: keyRefSchema, configMapKeyRef: keyRefSchema },
+                'x-kubernetes-validations': [
+                  { rule: 'has(self.secretKeyRef) != has(self.configMapKeyRef)', message: 'valueFrom has exactly one of secretKeyRef or configMapKeyRef' },
+                ],
+              },
+            },
+            'x-kubernetes-validations': [
+              { rule: '!(has(self.value) && has(self.valueFrom))', message: 'an env entry has value or valueFrom, not both' },
+              {
+                rule: `!(self.name in [${OPERATOR_SET_ENV.map((n) => `'${n}'`).join(', ')}])`,
+                message: 'the database URL and admin secret come from databaseUrlSecretRef and adminSecretRef',
+              },
+            ],
+          },
+        },
       },
     },
     deletionPolicy: {

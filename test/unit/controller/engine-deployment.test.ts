@@ -26,6 +26,25 @@ describe('the Deployment and Service of an Engine', () => {
       { name: 'ENGINE_GRAPHQL_ADMIN_SECRET', valueFrom: { secretKeyRef: { name: 'admin', key: 'secret' } } },
     ]);
     expect(c.resources).toEqual({ limits: { memory: '512Mi' } });
+    // The user's environment (an action handler's base URL, the allow-list switch) follows the operator's.
+    const withEnv = desiredDeployment(engine, {
+      ...engine.spec.deployment!,
+      env: [
+        { name: 'ACTION_BASE_URL', value: 'http://actions.team-b.svc' },
+        { name: 'ENGINE_GRAPHQL_ENABLE_ALLOWLIST', valueFrom: { configMapKeyRef: { name: 'engine-settings', key: 'allowlist' } } },
+        { name: 'ENGINE_GRAPHQL_ADMIN_SECRET', value: 'not this way' },
+      ],
+    }) as any;
+    expect(withEnv.spec.template.spec.containers[0].env.map((e: { name: string }) => e.name)).toEqual([
+      'ENGINE_GRAPHQL_DATABASE_URL',
+      'ENGINE_GRAPHQL_ADMIN_SECRET',
+      'ACTION_BASE_URL',
+      'ENGINE_GRAPHQL_ENABLE_ALLOWLIST',
+    ]);
+    expect(withEnv.spec.template.spec.containers[0].env[3]).toEqual({
+      name: 'ENGINE_GRAPHQL_ENABLE_ALLOWLIST',
+      valueFrom: { configMapKeyRef: { name: 'engine-settings', key: 'allowlist' } },
+    });
     // Ready once the engine reaches its databases; alive while it answers.
     expect(c.readinessProbe.httpGet.path).toBe('/readyz');
     expect(c.livenessProbe.httpGet.path).toBe('/healthz');
