@@ -22,6 +22,7 @@ import { checkOutput } from './output.ts';
 
 type Storage = Awaited<ReturnType<typeof actionStorage.openActionStorage>>;
 type StoredAction = NonNullable<Awaited<ReturnType<Storage['read']>>>;
+type Listener = Awaited<ReturnType<Storage['listen']>>;
 
 export interface ActionRuntimeOptions {
   readonly metadataDatabaseUrl: string;
@@ -47,6 +48,9 @@ export class ActionRuntime {
   #polling = false;
   #again = false;
   readonly #inFlight = new Set<Promise<void>>();
+  /** Result watchers by action id (Note [Action result notifications]). */
+  readonly #watchers = new Map<string, Set<() => void>>();
+  #listener: Promise<Listener> | null = null;
 
   private constructor(storage: Storage, opts: ActionRuntimeOptions) {
     this.#storage = storage;
@@ -90,6 +94,54 @@ export class ActionRuntime {
     return row;
   }
 
+  /**
+   * Calls `changed` each time a result or an error of action `id` is stored,
+   * by any engine (Note [Action result notifications] in
+   * backends/postgres/action-storage.ts), and for every id when
+   * notifications may have been missed (the listening connection lost, and
+   * back). Returns the function that stops it. Read the result after
+   * `listening()` resolves: nothing stored from then on is missed.
+   */
+  watch(id: string, changed: () => void): () => void {
+    let set = this.#watchers.get(id);
+    if (set === undefined) {
+      set = new Set();
+      this.#watchers.set(id, set);
+    }
+    const fn = (): void => changed();
+    set.add(fn);
+    void this.listening();
+    return () => {
+      const s = this.#watchers.get(id);
+      if (s === undefined) return;
+      s.delete(fn);
+      if (s.size === 0) this.#watchers.delete(id);
+    };
+  }
+
+  /** Resolves once the result listener made its first attempt to listen (it retries by itself after a failure). */
+  async listening(): Promise<void> {
+    if (this.#closed) return;
+    this.#listener ??= this.#storage.listen(
+      (id) => this.#notify(this.#watchers.get(id)),
+      () => {
+        for (const set of [...this.#watchers.values()]) this.#notify(set);
+      },
+    );
+    await this.#listener;
+  }
+
+  #notify(set: Set<() => void> | undefined): void {
+    if (set === undefined) return;
+    for (const fn of [...set]) {
+      try {
+        fn();
+      } catch (e) {
+        this.#logger.warn('async action result watcher failed', { error: errorDetails(e) });
+      }
+    }
+  }
+
   /** Deletes an action's stored submissions (drop_action's `clear_data`). */
   async clear(action: string): Promise<void> {
     await this.#storage.clear(action);
@@ -105,6 +157,8 @@ export class ActionRuntime {
     this.#closed = true;
     if (this.#timer !== null) clearTimeout(this.#timer);
     await Promise.allSettled([...this.#inFlight]);
+    this.#watchers.clear();
+    if (this.#listener !== null) await (await this.#listener).close();
     await this.#storage.close();
   }
 

@@ -23,6 +23,7 @@ import { StepSpans, type SpanAttributes } from '../observability/tracing.ts';
 import { SchemaCache } from '../graphql/schema/schema-cache.ts';
 import { explainPlan } from './explain-plan.ts';
 import type { ActionRuntime } from '../actions/runtime.ts';
+import type { ActionServices } from './action-step.ts';
 import { ApiLimitsPolicy, RateLimiter, type RoleLimits } from './api-limits.ts';
 import { PlanCache } from './plan-cache.ts';
 import { allowRequest, bind, MUTATION_OVER_GET, planRequest, respond, run, type PlanEnv, type PlannedRequest } from './request-steps.ts';
@@ -62,6 +63,8 @@ export interface SocketOperationPlan extends PlannedRequest {
   readonly catalogVersion: number;
   readonly shareKey: string;
   readonly runOptions: RunOptions | undefined;
+  /** What action steps need (the async store, the client's headers); undefined without actions. */
+  readonly services: ActionServices | undefined;
   /** Keeps the plan in the plan cache (call once it ran without error). */
   remember(): void;
 }
@@ -181,6 +184,14 @@ export class GraphqlService implements GraphqlApi {
     return c === undefined ? { entries: 0, bytes: 0, hits: 0, misses: 0 } : { entries: c.size, bytes: c.bytes, hits: c.hits, misses: c.misses };
   }
 
+  /** Action and remote steps get the async store and the client's headers; other plans need nothing more. */
+  #servicesFor(ctx: RequestContext | undefined): ActionServices | undefined {
+    const catalog = this.#catalogRef.current;
+    return catalog.actions === undefined && catalog.remoteSchemas === undefined
+      ? undefined
+      : { ...(this.#actions === undefined ? {} : { runtime: this.#actions }), ...(ctx?.headers === undefined ? {} : { clientHeaders: ctx.headers }) };
+  }
+
   /** Cached operations, their estimated bytes, and lookups that hit or missed (Note [Plan cache bytes]). */
   get planCacheStats(): { readonly entries: number; readonly bytes: number; readonly hits: number; readonly misses: number } {
     return { entries: this.#plans.size, bytes: this.#plans.bytes, hits: this.#plans.hits, misses: this.#plans.misses };
@@ -215,12 +226,7 @@ export class GraphqlService implements GraphqlApi {
       kind = planned.kind;
       const timeoutMs = limits === null ? null : limits.timeoutMs;
       const opts: RunOptions | undefined = ctx === undefined ? (timeoutMs === null ? undefined : { timeoutMs }) : { cancel: ctx, timeoutMs };
-      // Action and remote steps get the async store and the client's headers; other plans need nothing more.
-      const catalog = this.#catalogRef.current;
-      const services =
-        catalog.actions === undefined && catalog.remoteSchemas === undefined
-          ? undefined
-          : { ...(this.#actions === undefined ? {} : { runtime: this.#actions }), ...(ctx?.headers === undefined ? {} : { clientHeaders: ctx.headers }) };
+      const services = this.#servicesFor(ctx);
       steps?.begin('bind');
       const bound = bind(plan, variables, session);
       if (this.#queryLog) this.#logQuery(req, bound, ctx);
@@ -321,6 +327,7 @@ export class GraphqlService implements GraphqlApi {
       catalogVersion: catalog.version,
       shareKey: `${catalog.version}\u0000${PlanCache.key(roleViewKey(session), request.operationName, request.query)}\u0000${planned.planKey}`,
       runOptions: ctx === undefined ? (timeoutMs === null ? undefined : { timeoutMs }) : { cancel: ctx, timeoutMs },
+      services: this.#servicesFor(ctx),
       remember: () => {
         if (pending !== null) this.#plans.store(pending.version, pending.key, pending.entry, pending.planKey, planned.plan);
       },

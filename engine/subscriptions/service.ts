@@ -18,6 +18,7 @@ import type { RequestContext } from '../request-context.ts';
 import { bindStatement } from '../execute/bind.ts';
 import type { GraphqlService, SocketOperationPlan } from '../execute/graphql-service.ts';
 import { bind, respond, run } from '../execute/request-steps.ts';
+import { isActionResultPlan, subscribeActionResult } from './action-results.ts';
 import { ChangeFeeds } from './change-feeds.ts';
 import { LiveQueries, type LivePlan, type StreamPlan } from './live-queries.ts';
 import type * as ir from '../ir/index.ts';
@@ -155,7 +156,7 @@ export class SocketService implements SocketApi {
     let stopped = false;
     const answer = async (): Promise<string> => {
       try {
-        const text = respond(planned.plan, await run(bind(planned.plan, planned.variables, session), planned.runOptions));
+        const text = respond(planned.plan, await run(bind(planned.plan, planned.variables, session), planned.runOptions, planned.services));
         planned.remember();
         return text;
       } catch (e) {
@@ -177,6 +178,21 @@ export class SocketService implements SocketApi {
 
   /** Joins the subscription's cohort; throws EngineError for what cannot be a live query. */
   #subscribe(session: Session, planned: SocketOperationPlan, sink: OperationSink): () => void {
+    if (isActionResultPlan(planned.plan)) {
+      // Note [Action result subscriptions]: read again when the action's result is stored.
+      return subscribeActionResult(
+        {
+          plan: planned.plan,
+          variables: planned.variables,
+          session,
+          runOptions: planned.runOptions,
+          services: planned.services,
+          sink,
+          remember: planned.remember,
+        },
+        (e) => this.#errors(e, session),
+      );
+    }
     const step = planned.plan.steps.length === 1 ? planned.plan.steps[0] : undefined;
     if (step === undefined || step.kind !== 'read') {
       throw new EngineError(ErrorCode.NotSupported, 'this subscription cannot be served as a live query', { path: '$' });

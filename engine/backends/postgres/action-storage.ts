@@ -10,6 +10,13 @@
  * A row still `processing` after its lease ran out belongs to a worker that
  * died mid-call (kill -9): it is claimed again and the handler called again,
  * so every submitted action ends `completed` or `error` (at-least-once, as v2).
+ *
+ * Note [Action result notifications]: storing a result or an error NOTIFYs
+ * `engine_action_result` with the action's id in the same statement, so the
+ * notification is delivered at its commit, to every engine listening on the
+ * metadata database (the worker that ran the handler may be another
+ * engine's). Subscriptions to an action's result (subscriptions/service.ts)
+ * read the row again only when their id is announced: no polling.
  */
 import pg from 'pg';
 import { ensureEngineTables } from './metadata-storage.ts';
@@ -47,7 +54,91 @@ export interface ActionStorage {
   clear(action: string): Promise<void>;
   /** Rows not yet completed or failed (tests, shutdown). */
   pending(): Promise<number>;
+  /**
+   * Listens for stored results (Note [Action result notifications]): `stored(id)`
+   * after each commit of a result or an error; `lost()` when the listening
+   * connection was lost (notifications may have been missed) and again once it
+   * is back. Reconnects by itself; resolves after the first attempt to listen.
+   */
+  listen(stored: (id: string) => void, lost: () => void): Promise<ResultListener>;
   close(): Promise<void>;
+}
+
+/** A LISTEN connection on the metadata database. */
+export interface ResultListener {
+  /** Whether the connection listens now. */
+  readonly listening: boolean;
+  close(): Promise<void>;
+}
+
+const RESULT_CHANNEL = 'engine_action_result';
+
+/** The LISTEN connection of Note [Action result notifications], reconnecting after a loss. */
+class PostgresResultListener implements ResultListener {
+  readonly #url: string;
+  readonly #stored: (id: string) => void;
+  readonly #lost: () => void;
+  #client: pg.Client | null = null;
+  #closed = false;
+  #retry: NodeJS.Timeout | null = null;
+  listening = false;
+
+  constructor(url: string, stored: (id: string) => void, lost: () => void) {
+    this.#url = url;
+    this.#stored = stored;
+    this.#lost = lost;
+  }
+
+  /** Connects and listens; on failure retries every 500 ms, calling `lost` once it listens again. */
+  async connect(reconnect: boolean): Promise<void> {
+    const client = new pg.Client({ connectionString: this.#url });
+    client.on('notification', (m) => {
+      if (m.channel === RESULT_CHANNEL && m.payload !== undefined) this.#stored(m.payload);
+    });
+    const onLoss = (): void => {
+      if (this.#client !== client) return;
+      this.#client = null;
+      this.listening = false;
+      client.removeAllListeners('error');
+      client.on('error', () => {});
+      void client.end().catch(() => {});
+      if (this.#closed) return;
+      this.#lost();
+      this.#scheduleRetry();
+    };
+    client.on('error', onLoss);
+    client.on('end', onLoss);
+    this.#client = client;
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${RESULT_CHANNEL}`);
+    } catch {
+      onLoss();
+      return;
+    }
+    if (this.#closed || this.#client !== client) return;
+    this.listening = true;
+    // Results stored while nobody listened: whoever waits reads again.
+    if (reconnect) this.#lost();
+  }
+
+  #scheduleRetry(): void {
+    if (this.#closed || this.#retry !== null) return;
+    this.#retry = setTimeout(() => {
+      this.#retry = null;
+      void this.connect(true);
+    }, 500);
+    this.#retry.unref();
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.listening = false;
+    if (this.#retry !== null) clearTimeout(this.#retry);
+    const c = this.#client;
+    this.#client = null;
+    if (c !== null) await c.end().catch(() => {});
+  }
 }
 
 const SCHEMA_LOCK_KEY = 727_017;
@@ -126,15 +217,21 @@ export async function openActionStorage(url: string): Promise<ActionStorage> {
     },
     async complete(id, output) {
       await pool.query(
-        "UPDATE engine_metadata.action_log SET status = 'completed', response_payload = $2, claimed_until = NULL WHERE id = $1 AND status <> 'completed'",
+        `WITH done AS (
+           UPDATE engine_metadata.action_log SET status = 'completed', response_payload = $2, claimed_until = NULL
+            WHERE id = $1 AND status <> 'completed' RETURNING id)
+         SELECT pg_notify('${RESULT_CHANNEL}', id::text) FROM done`,
         [id, JSON.stringify(output)],
       );
     },
     async fail(id, errors) {
-      await pool.query("UPDATE engine_metadata.action_log SET status = 'error', errors = $2, claimed_until = NULL WHERE id = $1 AND status <> 'completed'", [
-        id,
-        JSON.stringify(errors),
-      ]);
+      await pool.query(
+        `WITH done AS (
+           UPDATE engine_metadata.action_log SET status = 'error', errors = $2, claimed_until = NULL
+            WHERE id = $1 AND status <> 'completed' RETURNING id)
+         SELECT pg_notify('${RESULT_CHANNEL}', id::text) FROM done`,
+        [id, JSON.stringify(errors)],
+      );
     },
     async read(id, action) {
       const res = await pool.query<{
@@ -168,6 +265,11 @@ export async function openActionStorage(url: string): Promise<ActionStorage> {
     async pending() {
       const res = await pool.query<{ n: string }>("SELECT count(*) AS n FROM engine_metadata.action_log WHERE status IN ('created', 'processing')");
       return Number(res.rows[0]?.n ?? 0);
+    },
+    async listen(stored, lost) {
+      const listener = new PostgresResultListener(url, stored, lost);
+      await listener.connect(false);
+      return listener;
     },
     async close() {
       await pool.end();
