@@ -16,6 +16,7 @@ import { Collections } from './pages/Collections.tsx';
 import { Data } from './pages/Data.tsx';
 import { Events } from './pages/Events.tsx';
 import { MetadataPage } from './pages/MetadataPage.tsx';
+import { RemoteSchemas } from './pages/RemoteSchemas.tsx';
 import { Scheduled } from './pages/Scheduled.tsx';
 import { Permissions } from './pages/Permissions.tsx';
 import { PAGES, useRoute } from './route.ts';
@@ -112,6 +113,7 @@ function App() {
           {page.id === 'events' && <Events params={route.params} />}
           {page.id === 'scheduled' && <Scheduled params={route.params} />}
           {page.id === 'collections' && <Collections params={route.params} />}
+          {page.id === 'remote' && <RemoteSchemas params={route.params} />}
           {page.id === 'metadata' && <MetadataPage />}
         </main>
       </div>

@@ -137,6 +137,25 @@ export interface RestEndpointEntry {
   readonly comment?: string | null;
 }
 
+export interface RemoteSchemaEntry {
+  readonly name: string;
+  readonly comment?: string;
+  readonly definition: {
+    readonly url?: string;
+    readonly url_from_env?: string;
+    readonly headers?: readonly HeaderConf[];
+    readonly forward_client_headers?: boolean;
+    readonly timeout_seconds?: number;
+    readonly customization?: {
+      readonly root_fields_namespace?: string;
+      readonly type_names?: { readonly prefix?: string; readonly suffix?: string; readonly mapping?: Readonly<Record<string, string>> };
+      readonly field_names?: readonly unknown[];
+    };
+    readonly [key: string]: unknown;
+  };
+  readonly permissions?: ReadonlyArray<{ readonly role: string; readonly definition: { readonly schema: string }; readonly comment?: string }>;
+}
+
 export interface FunctionEntry {
   readonly function: QualifiedTable;
 }
@@ -164,6 +183,7 @@ export interface Metadata {
   readonly query_collections?: readonly QueryCollectionEntry[];
   readonly allowlist?: readonly AllowlistEntry[];
   readonly rest_endpoints?: readonly RestEndpointEntry[];
+  readonly remote_schemas?: readonly RemoteSchemaEntry[];
   readonly [key: string]: unknown;
 }
 
@@ -214,6 +234,7 @@ export function knownRoles(md: Metadata | null): string[] {
   }
   for (const r of md?.inherited_roles ?? []) roles.add(r.role_name);
   for (const a of md?.actions ?? []) for (const p of a.permissions ?? []) roles.add(p.role);
+  for (const r of md?.remote_schemas ?? []) for (const p of r.permissions ?? []) roles.add(p.role);
   return [...roles].sort();
 }
 

@@ -6,6 +6,7 @@ export const PAGES = [
   { id: 'data', title: 'Data' },
   { id: 'permissions', title: 'Permissions' },
   { id: 'actions', title: 'Actions' },
+  { id: 'remote', title: 'Remote schemas' },
   { id: 'events', title: 'Events' },
   { id: 'scheduled', title: 'Scheduled' },
   { id: 'collections', title: 'REST & allow-list' },

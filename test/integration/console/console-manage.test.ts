@@ -3,7 +3,8 @@
  * with an admin secret, and real loopback HTTP servers as the action handler
  * and the webhooks: actions and custom types (one run from GraphiQL), event
  * triggers with their logs, cron triggers and one-off events, query
- * collections with the allow-list and REST endpoints, sources, and the row
+ * collections with the allow-list and REST endpoints, sources, remote schemas
+ * (a loopback GraphQL server), and the row
  * grid's custom column names and primary-key-less tables. Each step waits with
  * a bound; screenshots go to test/artifacts/console/.
  */
@@ -14,6 +15,7 @@ import { startTestEngine, type TestEngine } from '../../support/engine.ts';
 import { artifact, launchBrowser, systemChromium } from '../../support/browser.ts';
 import { responseText, setQuery, unnamedControls } from '../../support/console-page.ts';
 import { startTestServer, type TestServer } from '../../support/http-server.ts';
+import { startGraphqlServer, type GraphqlTestServer } from '../../support/graphql-server.ts';
 import { buildConsole, consoleBuildIsStale } from '../../../engine/console/build.ts';
 
 const SECRET = 'console-manage-s3cret';
@@ -32,6 +34,7 @@ type Exported = {
   query_collections?: Array<{ name: string; definition: { queries: Array<{ name: string; query: string }> } }>;
   allowlist?: unknown[];
   rest_endpoints?: unknown[];
+  remote_schemas?: Array<{ name: string; definition: Record<string, unknown>; permissions?: unknown[] }>;
   [key: string]: unknown;
 };
 
@@ -41,6 +44,8 @@ let handler: TestServer;
 /** The event trigger's webhook: answers `hookStatus` and records what it got. */
 let hook: TestServer;
 let hookStatus = 200;
+/** The remote schema: a GraphQL server on loopback. */
+let remote: GraphqlTestServer;
 
 async function exported(): Promise<Exported> {
   return ((await engine.metadata({ type: 'export_metadata', version: 2, args: {} })).body as { metadata: Exported }).metadata;
@@ -65,7 +70,11 @@ beforeAll(async () => {
   hook = await startTestServer((_req, _body, res) => {
     res.writeHead(hookStatus, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: hookStatus < 300 }));
   });
-  engine = await startTestEngine({ databaseUrl: db.url, adminSecret: SECRET, enableConsole: true });
+  remote = await startGraphqlServer('type Query { hello(name: String!): String!  secret: String! }', {
+    hello: ({ name }: { name: string }) => `Hello ${name}`,
+    secret: () => 's3cret',
+  });
+  engine = await startTestEngine({ databaseUrl: db.url, adminSecret: SECRET, enableConsole: true, enableRemoteSchemaPermissions: true });
   // Set-up, not under test: the table the event trigger watches is tracked through the API.
   const tracked = await engine.metadata({
     type: 'bulk',
@@ -89,6 +98,7 @@ afterAll(async () => {
   await engine?.close();
   await handler?.close();
   await hook?.close();
+  await remote?.close();
   await db?.drop();
 });
 
@@ -555,6 +565,73 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     await form.getByRole('button', { name: 'Save new row' }).click();
     await eventually(() => page.getByText('Rows 1–3 of 3').count()).toBe(1);
     await page.screenshot({ path: artifact('25-data-rows-no-primary-key.png') });
+  });
+
+  it('Remote schemas: adds one, queries it from GraphiQL, shows its schema', async () => {
+    await page.getByRole('link', { name: 'Remote schemas' }).click();
+    const form = page.getByRole('form', { name: 'Add a remote schema' });
+    await form.getByLabel('Remote schema name').fill('greeter');
+    await form.getByLabel('GraphQL server URL').fill(remote.url);
+    await form.getByRole('button', { name: 'Add header' }).click();
+    await form.getByLabel('Server headers 1 name').fill('x-remote');
+    await form.getByLabel('Server headers 1 value').fill('console');
+    await form.getByRole('button', { name: 'Add remote schema' }).click();
+    await eventually(status).toBe('Saved remote schema greeter');
+    await page.getByRole('form', { name: 'Modify remote schema greeter' }).waitFor();
+    await page.screenshot({ path: artifact('26-remote-schema.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+    expect((await exported()).remote_schemas).toEqual([
+      {
+        name: 'greeter',
+        definition: { url: remote.url, headers: [{ name: 'x-remote', value: 'console' }], forward_client_headers: false, timeout_seconds: 60 },
+      },
+    ]);
+    await page.getByRole('link', { name: 'API explorer' }).click();
+    await page.locator('.graphiql-query-editor .monaco-editor').first().waitFor();
+    await setQuery(page, 'query { hello(name: "Ada") }');
+    await page.getByRole('button', { name: /^Execute query/ }).click();
+    await eventually(() => responseText(page)).toContain('"hello": "Hello Ada"');
+    expect(remote.queries().at(-1)!.headers['x-remote']).toBe('console');
+    await page.getByRole('link', { name: 'Remote schemas' }).click();
+    await page.getByRole('list', { name: 'Remote schemas' }).getByRole('link', { name: 'greeter' }).click();
+    await page.getByRole('link', { name: 'Schema', exact: true }).click();
+    await eventually(() => page.getByLabel('SDL of greeter').textContent()).toContain('hello(name: String!): String!');
+  });
+
+  it('Remote schemas: a role permission limits the role to part of the schema; reload; remove', async () => {
+    await page.getByRole('link', { name: 'Permissions', exact: true }).and(page.locator('.tabs a')).click();
+    await page.getByLabel('New role').fill('user');
+    await page.getByRole('button', { name: 'Add role' }).click();
+    await page.getByRole('button', { name: 'Permission of user: none' }).click();
+    const editor = page.getByRole('form', { name: 'Remote schema permission of user' });
+    // A new permission starts from the whole schema.
+    await eventually(() => editor.getByLabel(/^Schema the role may use/).inputValue()).toContain('secret');
+    await editor.getByLabel(/^Schema the role may use/).fill('type Query {\n  hello(name: String!): String!\n}');
+    await editor.getByRole('button', { name: 'Save permission' }).click();
+    await eventually(status).toBe('Saved the permission of user on greeter');
+    await eventually(() => page.getByRole('button', { name: 'Permission of user: partial schema' }).count()).toBe(1);
+    await page.screenshot({ path: artifact('27-remote-schema-permissions.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+    const asUser = { 'x-engine-admin-secret': SECRET, 'x-engine-role': 'user' };
+    expect((await engine.graphql('{ hello(name: "Bo") }', undefined, asUser)).body).toEqual({ data: { hello: 'Hello Bo' } });
+    expect(JSON.stringify((await engine.graphql('{ secret }', undefined, asUser)).body)).toContain('errors');
+    await page.getByRole('link', { name: 'Modify' }).click();
+    const form = page.getByRole('form', { name: 'Modify remote schema greeter' });
+    await form.getByRole('button', { name: 'Reload remote schema' }).click();
+    await eventually(status).toBe('Reloaded remote schema greeter');
+    // A permission still uses it: removal is refused with the reason.
+    await form.getByRole('button', { name: 'Remove remote schema' }).click();
+    await form.getByRole('button', { name: 'Confirm removal of remote schema greeter' }).click();
+    await eventually(() => form.getByRole('alert').textContent()).toContain('remote_schema_permission greeter.user');
+    await page.getByRole('link', { name: 'Permissions', exact: true }).and(page.locator('.tabs a')).click();
+    await page.getByRole('button', { name: 'Permission of user: partial schema' }).click();
+    await page.getByRole('button', { name: 'Delete permission' }).click();
+    await eventually(status).toBe('Deleted the permission of user on greeter');
+    await page.getByRole('link', { name: 'Modify' }).click();
+    await page.getByRole('button', { name: 'Remove remote schema' }).click();
+    await page.getByRole('button', { name: 'Confirm removal of remote schema greeter' }).click();
+    await eventually(status).toBe('Removed remote schema greeter');
+    expect((await exported()).remote_schemas ?? []).toEqual([]);
   });
 
   it('made no request outside the origin, and no page error', () => {
