@@ -142,9 +142,9 @@ export class ActionRuntime {
     }
   }
 
-  /** Deletes an action's stored submissions (drop_action's `clear_data`). */
-  async clear(action: string): Promise<void> {
-    await this.#storage.clear(action);
+  /** Deletes an action's stored submissions in the metadata store's transaction `handle` (drop_action's `clear_data`). */
+  async clearIn(handle: unknown, action: string): Promise<void> {
+    await this.#storage.clearIn(handle, action);
   }
 
   /** Submissions not yet done (tests). */

@@ -22,6 +22,12 @@
  *      means the same URL text after resolving `from_env`; another spelling
  *      of the same database is handled as a separate one (still correct, one
  *      step less atomic).
+ *      An effect with `inStoreTransaction` does its work in the transaction
+ *      the document is written in (the host's, or the store's own), just
+ *      before the write: the rows of asynchronous actions that drop_action's
+ *      `clear_data` deletes live in the metadata database, so they go exactly
+ *      when the action's definition does. It runs only when the document
+ *      changed.
  *   3. `afterCommit` of the other effects, in the order declared. The
  *      metadata is stored by now; a failure here cannot undo it and is
  *      reported to the caller (see {@link CommitOutcome.failed}).
@@ -55,6 +61,12 @@ export interface Effect {
     /** Given to the metadata store when `isMetadataDatabase`. */
     readonly storeHandle: unknown;
   };
+  /**
+   * Step 2: work in the metadata database's transaction that writes the
+   * document (`handle`: that transaction's client, as the store's backend
+   * gives it). Committed or rolled back with the document.
+   */
+  inStoreTransaction?(handle: unknown): Promise<void>;
   /** Step 1: may refuse the request; nothing is stored yet. */
   beforeCommit(): Promise<void>;
   /** Step 3 (or 2, for the effect holding the store's transaction): make it permanent. */
@@ -76,18 +88,33 @@ export async function abandonEffects(effects: Iterable<Effect>): Promise<void> {
   await Promise.all([...effects].map(async (e) => await e.abandon()));
 }
 
+/** Work to run in the transaction that writes the document, given that transaction's client. */
+export type AlongsideStore = (handle: unknown) => Promise<void>;
+
 /**
  * Runs steps 1–3 of Note [Effects]. `store` writes the document (through the
- * given client when an effect holds a transaction on the metadata database);
- * it is called only when `changed`. Throws, with every effect abandoned, when
- * step 1 or 2 fails.
+ * given client when an effect holds a transaction on the metadata database),
+ * running `alongside` (the effects' `inStoreTransaction`, or null) in the
+ * same transaction first; it is called only when `changed`. Throws, with
+ * every effect abandoned, when step 1 or 2 fails.
  */
-export async function commitWithEffects<T>(effects: readonly Effect[], changed: boolean, store: (within: unknown) => Promise<T>): Promise<CommitOutcome<T>> {
+export async function commitWithEffects<T>(
+  effects: readonly Effect[],
+  changed: boolean,
+  store: (within: unknown, alongside: AlongsideStore | null) => Promise<T>,
+): Promise<CommitOutcome<T>> {
   const host = effects.find((e) => e.database?.isMetadataDatabase === true);
+  const inStore = effects.filter((e) => e.inStoreTransaction !== undefined);
+  const alongside: AlongsideStore | null =
+    inStore.length === 0
+      ? null
+      : async (handle) => {
+          for (const e of inStore) await e.inStoreTransaction?.(handle);
+        };
   let stored: T | undefined;
   try {
     for (const e of effects) await e.beforeCommit();
-    if (changed) stored = await store(host?.database?.storeHandle);
+    if (changed) stored = await store(host?.database?.storeHandle, alongside);
     if (host !== undefined) await host.afterCommit();
   } catch (e) {
     await abandonEffects(effects);

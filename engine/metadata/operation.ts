@@ -106,8 +106,11 @@ export interface RunContext {
 
 /** What drop_action needs of the asynchronous action store. */
 export interface ActionDataServices {
-  /** Deletes every stored request and result of the action. */
-  clear(action: string): Promise<void>;
+  /**
+   * Deletes every stored request and result of the action, in the metadata
+   * database's transaction `handle` (an effect's `inStoreTransaction`, Note [Effects]).
+   */
+  clearIn(handle: unknown, action: string): Promise<void>;
 }
 
 /** What run_sql needs from the service: the source's connection and a way to prepare from in-transaction introspection. */

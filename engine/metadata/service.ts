@@ -207,10 +207,10 @@ export class MetadataService implements MetadataApi {
       result = await pipeline.runCall({ type: call.type, args: call.args, version: call.version, path: '$', legacy: api !== 'metadata' });
       await declareCaptureEffects(pipeline, fresh.state, this.#preparer);
       const next = pipeline.state;
-      outcome = await commitWithEffects(pipeline.effects, pipeline.changed, async (within) => {
+      outcome = await commitWithEffects(pipeline.effects, pipeline.changed, async (within, alongside) => {
         // Sources re-read before the call are announced too, so other instances re-read them.
         const refreshed = toRefreshList(pipeline.refreshed === 'all' ? 'all' : new Set([...pipeline.refreshed, ...freshened]));
-        return await this.#store.save(toWireDocument(next.doc), before.resourceVersion, refreshed, within);
+        return await this.#store.save(toWireDocument(next.doc), before.resourceVersion, refreshed, within, alongside);
       });
       if (outcome.stored !== undefined) {
         const version = outcome.stored;

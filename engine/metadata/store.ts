@@ -90,14 +90,23 @@ export class MetadataStore {
    * Stores `metadata` as `expected + 1`; 409 `conflict` when another writer
    * stored first. Returns the new version. With `within` (a transaction's
    * handle from the metadata database's backend), writes in that transaction
-   * and leaves committing to the caller.
+   * and leaves committing to the caller. `alongside` runs in the same
+   * transaction before the write (Note [Effects]).
    */
-  async save(metadata: unknown, expected: number, refreshed: readonly string[] | 'all', within?: unknown): Promise<number> {
+  async save(
+    metadata: unknown,
+    expected: number,
+    refreshed: readonly string[] | 'all',
+    within?: unknown,
+    alongside: ((handle: unknown) => Promise<void>) | null = null,
+  ): Promise<number> {
     const notice: Notice = { instance: this.#instance, resource_version: expected + 1, refreshed };
     const text = JSON.stringify(notice);
     // `within`: the client of a transaction open on this same database, committed by the caller (Note [Effects]).
     const v =
-      within === undefined ? await saveMetadata(this.#pool, metadata, expected, text) : await saveMetadataIn(within as pg.ClientBase, metadata, expected, text);
+      within === undefined
+        ? await saveMetadata(this.#pool, metadata, expected, text, alongside)
+        : await saveMetadataIn(within as pg.ClientBase, metadata, expected, text, alongside);
     if (v === null) {
       throw new EngineError(ErrorCode.Conflict, 'metadata was changed by another engine instance; retry the call', {
         path: '$',

@@ -51,7 +51,8 @@ export interface ActionStorage {
   complete(id: string, output: unknown): Promise<void>;
   fail(id: string, errors: unknown): Promise<void>;
   read(id: string, action: string): Promise<StoredAction | null>;
-  clear(action: string): Promise<void>;
+  /** Deletes the action's rows through `handle`, a client of a transaction on the metadata database (Note [Effects]). */
+  clearIn(handle: unknown, action: string): Promise<void>;
   /** Rows not yet completed or failed (tests, shutdown). */
   pending(): Promise<number>;
   /**
@@ -259,8 +260,8 @@ export async function openActionStorage(url: string): Promise<ActionStorage> {
         sessionVariables: r.session_variables,
       };
     },
-    async clear(action) {
-      await pool.query('DELETE FROM engine_metadata.action_log WHERE action_name = $1', [action]);
+    async clearIn(handle, action) {
+      await (handle as pg.ClientBase).query('DELETE FROM engine_metadata.action_log WHERE action_name = $1', [action]);
     },
     async pending() {
       const res = await pool.query<{ n: string }>("SELECT count(*) AS n FROM engine_metadata.action_log WHERE status IN ('created', 'processing')");

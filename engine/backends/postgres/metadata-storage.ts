@@ -92,11 +92,17 @@ export async function initializeMetadata(pool: pg.Pool, metadata: unknown, resou
  * is delivered only if the write commits). Returns the new version, or null
  * when another writer got there first.
  */
-export async function saveMetadata(pool: pg.Pool, metadata: unknown, expected: number, notice: string): Promise<number | null> {
+export async function saveMetadata(
+  pool: pg.Pool,
+  metadata: unknown,
+  expected: number,
+  notice: string,
+  alongside: ((client: pg.ClientBase) => Promise<void>) | null = null,
+): Promise<number | null> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const v = await saveMetadataIn(client, metadata, expected, notice);
+    const v = await saveMetadataIn(client, metadata, expected, notice, alongside);
     await client.query(v === null ? 'ROLLBACK' : 'COMMIT');
     return v;
   } catch (e) {
@@ -110,9 +116,17 @@ export async function saveMetadata(pool: pg.Pool, metadata: unknown, expected: n
 /**
  * {@link saveMetadata} inside a transaction the caller opened (and commits or
  * rolls back): a `run_sql` transaction on the metadata database, so that its
- * SQL and the metadata commit together.
+ * SQL and the metadata commit together. `alongside` (effects' work in the
+ * same transaction, Note [Effects]) runs first.
  */
-export async function saveMetadataIn(client: pg.ClientBase, metadata: unknown, expected: number, notice: string): Promise<number | null> {
+export async function saveMetadataIn(
+  client: pg.ClientBase,
+  metadata: unknown,
+  expected: number,
+  notice: string,
+  alongside: ((client: pg.ClientBase) => Promise<void>) | null = null,
+): Promise<number | null> {
+  if (alongside !== null) await alongside(client);
   const res = await client.query<{ resource_version: number }>(
     `UPDATE engine_metadata.metadata SET metadata = $1, resource_version = resource_version + 1, updated_at = now()
      WHERE id = 1 AND resource_version = $2 RETURNING resource_version`,

@@ -9,7 +9,8 @@ import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import type { JsonObject, MetadataDocument } from '../../document.ts';
 import { defineOperation } from '../../define.ts';
-import { argPath, SUCCESS, type MetadataCall, type RunContext } from '../../operation.ts';
+import { argPath, SUCCESS, type ActionDataServices, type MetadataCall, type RunContext } from '../../operation.ts';
+import type { Effect } from '../../effects.ts';
 
 type Loose = Record<string, unknown>;
 
@@ -119,6 +120,28 @@ export const updateAction = defineOperation<ActionArgs>({
   },
 });
 
+/** The effect deleting the stored data of the actions a request drops. */
+interface ClearActionData extends Effect {
+  readonly actions: Set<string>;
+}
+
+const CLEAR_KEY = 'clear-action-data';
+
+function clearActionData(data: ActionDataServices): ClearActionData {
+  const actions = new Set<string>();
+  return {
+    key: CLEAR_KEY,
+    description: 'the stored data of dropped actions',
+    actions,
+    inStoreTransaction: async (handle) => {
+      for (const name of actions) await data.clearIn(handle, name);
+    },
+    beforeCommit: async () => {},
+    afterCommit: async () => {},
+    abandon: async () => {},
+  };
+}
+
 /** `drop_action`: the action and its permissions; `clear_data` (default true) also deletes an async action's stored requests. */
 export const dropAction = defineOperation<{ name: string; clear_data?: boolean }>({
   mutates: true,
@@ -127,7 +150,12 @@ export const dropAction = defineOperation<{ name: string; clear_data?: boolean }
     requireAction(ctx, args.name, call, 'name');
     const doc = withAction(ctx.state.doc, args.name, () => null);
     await ctx.commitEdit({ doc, touched: [], drop: { cascade: false }, path: argPath(call) });
-    if (args.clear_data !== false) await ctx.actionData?.clear(args.name);
+    const data = ctx.actionData;
+    if (args.clear_data !== false && data !== undefined) {
+      // Deleted in the transaction that stores the document (Note [Effects]): a request that fails keeps them.
+      const effect = await ctx.effect<ClearActionData>(CLEAR_KEY, async () => await Promise.resolve(clearActionData(data)));
+      effect.actions.add(args.name);
+    }
     return { response: SUCCESS };
   },
 });
