@@ -11,8 +11,7 @@
  * `unexpected` error whose details (status, body) go to `internal`, which
  * only admins see. Never a 5xx of the engine.
  */
-import http from 'node:http';
-import https from 'node:https';
+import { Agent, request, type Dispatcher } from 'undici';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import { applyRequestTransform, applyResponseTransform, type kriti } from '../transforms/index.ts';
@@ -57,51 +56,73 @@ function headersOf(info: ActionInfo, call: HandlerCall): Array<readonly [string,
 }
 
 /**
- * Note [Handler client]: node:http with keep-alive agents rather than fetch:
- * on the shared two-core machine a loop of 16 concurrent POSTs to a local
- * server made 551 and 1,164 requests/s with http.request against 254 and
- * 494 with fetch (two alternated rounds of 3,000 requests, server in the same process).
+ * Note [Handler client]: undici, one Agent for every handler, which keeps a
+ * keep-alive pool per handler origin. The first version used node:http with
+ * keep-alive agents (faster than fetch: 551 and 1,164 requests/s against 254
+ * and 494 in a loop of 16 concurrent POSTs); see Note [Sync action overhead]
+ * for why undici replaced it.
+ *
+ * Note [Sync action overhead]
+ * The bench cell (test/bench/capabilities/actions.ts) once measured 1,712
+ * requests/s through the engine against 17,404 calling the handler directly.
+ * A CPU profile of the engine under that load (`node --cpu-prof`, 16
+ * connections, handler answering at once) showed: the engine idle 55% of
+ * the time; its own JS (plan-cache hit, bind, payload, output check and
+ * shaping, response) about 4% inclusive; the rest in node:http's client and
+ * server machinery and the socket writes, whose samples also hold the time
+ * the engine is preempted when a write wakes the reader (V8 samples wall
+ * time). Connections were already kept alive; the plan-cache hit parses
+ * nothing. So the one lever was the HTTP client: undici instead of
+ * node:http. Alternated runs on the shared 2-core machine (same harness,
+ * 5 s each): engine CPU 0.197 and 0.270 ms per request with node:http
+ * against 0.178 and 0.175 with undici; 2,715 and 1,694 requests/s against
+ * 2,851 and 2,758. What stays is structural: a static `{ __typename }`
+ * through the same engine costs 0.041 ms of CPU per request and makes
+ * 10,229 requests/s in the same conditions, so a handler call adds about
+ * 0.14 ms of engine CPU (one HTTP exchange each way, kernel included) to a
+ * request, more than the handler itself spends; with the load generator,
+ * the engine and the handler sharing two cores, throughput follows the sum
+ * of their CPU per request, so the 15% goal of issue 17 cannot be met on
+ * this machine by a handler that does no work (the bench's figures are in
+ * the cell's report).
  */
-const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256 });
+const AGENT = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: 256 });
+
+/** Headers undici refuses to send (it manages them itself); a transform adding one is not an error of the call. */
+const UNSENDABLE = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect', 'content-length']);
 
 class HandlerTimeout extends Error {}
 
 /** One request: the status and the body text; rejects with HandlerTimeout after `timeoutMs`. */
-function send(
+async function send(
   method: string,
   url: string,
   headers: ReadonlyArray<readonly [string, string]>,
   body: string | undefined,
   timeoutMs: number,
 ): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const u = new URL(url);
-    const secure = u.protocol === 'https:';
-    const h: Record<string, string> = {};
-    for (const [k, v] of headers) h[k] = v;
-    if (body !== undefined) h['Content-Length'] = String(Buffer.byteLength(body));
-    const req = (secure ? https : http).request(u, { method, headers: h, agent: secure ? httpsAgent : httpAgent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') });
-      });
-      res.on('error', (e) => {
-        clearTimeout(timer);
-        reject(e);
-      });
+  const h: Record<string, string> = {};
+  for (const [k, v] of headers) if (!UNSENDABLE.has(k.toLowerCase())) h[k] = v;
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), timeoutMs);
+  try {
+    const res = await request(url, {
+      method: method as Dispatcher.HttpMethod,
+      headers: h,
+      body: body ?? null,
+      dispatcher: AGENT,
+      signal: abort.signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
     });
-    const timer = setTimeout(() => {
-      req.destroy(new HandlerTimeout('timeout'));
-    }, timeoutMs);
-    req.on('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    req.end(body);
-  });
+    return { status: res.statusCode, text: await res.body.text() };
+  } catch (e) {
+    const name = e instanceof Error ? e.name : '';
+    if (abort.signal.aborted || name === 'HeadersTimeoutError' || name === 'BodyTimeoutError') throw new HandlerTimeout('timeout');
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function unexpected(message: string, internal: unknown): EngineError {

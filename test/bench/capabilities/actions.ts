@@ -70,6 +70,13 @@ const bench: CapabilityBench = async (ctx) => {
       pid,
       ctx.postgres.postmasterPid,
     );
+    ctx.log('static query through the engine (its floor)');
+    const floor = await runLoad(
+      { url: `${engine.url}/v1/graphql`, body: gql('{ __typename }'), headers: {} },
+      { connections, seconds },
+      pid,
+      ctx.postgres.postmasterPid,
+    );
     ctx.log('handler called directly');
     const direct = await runLoad({ url: handlerUrl, body: directBody, headers: {} }, { connections, seconds }, undefined, ctx.postgres.postmasterPid);
     ctx.log('async submissions');
@@ -91,13 +98,17 @@ const bench: CapabilityBench = async (ctx) => {
     const overhead = direct.rps > 0 ? Number((100 * (1 - viaEngine.rps / direct.rps)).toFixed(1)) : null;
     return {
       tables: [
-        { title: 'synchronous action vs its handler called directly', rows: [row('engine → handler', viaEngine), row('handler directly', direct)] },
+        {
+          title: 'synchronous action vs its handler called directly',
+          rows: [row('engine → handler', viaEngine), row('handler directly', direct), row('engine, static { __typename }', floor)],
+        },
         { title: 'engine overhead', rows: [{ rps_lost_percent: overhead, p99_added_ms: viaEngine.p99 - direct.p99 }] },
         { title: 'asynchronous submissions', rows: [row('async mutation (accepted)', asyncRun)] },
       ],
       notes: [
         `${connections} connections, ${seconds} s per run; the handler is a Node http server in the bench process answering a fixed JSON body at once.`,
         'The direct run POSTs the payload the engine would send; the engine run adds parsing, the plan-cache hit, the handler call over a keep-alive connection, output checks and the response.',
+        'The static row is the engine answering without a handler: the difference in engine CPU per request is what a handler call costs it (Note [Sync action overhead]).',
         'Async: each accepted submission is one INSERT into engine_metadata.action_log before the answer; the worker drains them alongside.',
       ],
     };
