@@ -14,6 +14,7 @@ import { plainSource, toIrFields, toIrRowSource } from '../graphql/to-ir/select.
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { ActionFieldDescriptor, ActionRelationshipDescriptor } from './schema.ts';
+import { ACTION_ROWS_ALIAS } from '../ir/root.ts';
 
 /** An argument value as a JSON document: variables become slots. */
 function docOf(node: ValueNode, ctx: ToIrContext): ir.JsonDoc {
@@ -76,9 +77,14 @@ function selectionSets(nodes: readonly FieldNode[]): Array<FieldNode['selectionS
 }
 
 /**
- * The read of one relationship field: the target table with the caller's
- * permission, filtered to the join keys (variables bound at run time) and
- * selecting the key columns as `__key<i>` to match rows back to objects.
+ * The read of one relationship field, filtered to the join keys (variables
+ * bound at run time), with the key columns as `__key<i>` to match rows back
+ * to objects. An object relationship reads the target's rows with the
+ * caller's permission. An array relationship reads the distinct key tuples
+ * present in the target table, each with its rows as an array relationship
+ * of the target to itself on those columns: the rows' `where`, order,
+ * `limit`, `offset` and the permission's limit apply per key tuple, so per
+ * output object, in the one statement (Note [Action relationships]).
  */
 function relationshipRead(
   d: ActionRelationshipDescriptor,
@@ -102,19 +108,29 @@ function relationshipRead(
     };
   });
   const keyFilter = andAll(keys);
-  const from = d.rel.type === 'object' ? plainSource(view, keyFilter) : toIrRowSource(view, def, nodes, walk.ctx, path, keyFilter);
   const target = getNamedType(def.type) as GraphQLObjectType;
   const selected = toIrFields(view, target, nodes, walk.ctx, path);
   const keyFields: ir.Field[] = d.rel.fieldMapping.map(([, column], i) => ({ kind: 'column', alias: keyAliases[i] as string, column, asText: true }));
-  // Limits and offsets are per parent object: applied when rows are matched back, not in SQL.
-  const perParent = { limit: from.limit, offset: from.offset, limitCap: from.limitCap };
-  const read: ir.DbRootField = {
-    kind: 'select',
-    alias: `r${n}`,
-    source: view.source.name,
-    select: { from: { ...from, limit: null, offset: null, limitCap: null }, fields: [...selected, ...keyFields], cardinality: 'many' },
-  };
-  return { type: d.rel.type, source: view.source.name, fieldMapping: d.rel.fieldMapping, keyVariables, keyAliases, read, ...perParent };
+  const columns = d.rel.fieldMapping.map(([, column]) => column);
+  const select: ir.Select =
+    d.rel.type === 'object'
+      ? { from: plainSource(view, keyFilter), fields: [...selected, ...keyFields], cardinality: 'many' }
+      : {
+          // The key tuples only: nothing of these rows reaches the answer but the keys the handler gave.
+          from: { table: view.info.name, where: keyFilter, orderBy: [], distinctOn: columns, limit: null, limitCap: null, offset: null },
+          fields: [
+            ...keyFields,
+            {
+              kind: 'array-relationship',
+              alias: ACTION_ROWS_ALIAS,
+              mapping: columns.map((c) => [c, c] as const),
+              select: { from: toIrRowSource(view, def, nodes, walk.ctx, path), fields: selected, cardinality: 'many' },
+            },
+          ],
+          cardinality: 'many',
+        };
+  const read: ir.DbRootField = { kind: 'select', alias: `r${n}`, source: view.source.name, select };
+  return { type: d.rel.type, source: view.source.name, fieldMapping: d.rel.fieldMapping, keyVariables, keyAliases, read };
 }
 
 /** Translates an action root field. */

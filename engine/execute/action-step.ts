@@ -9,10 +9,15 @@
  * is a select of the target table with the caller's select permission folded
  * in, filtered by `column IN (keys)` where the keys are the distinct values
  * of the mapped output fields, bound as parameters. Rows are matched back to
- * output objects by their key columns; an array relationship's limit and
- * offset (and the permission's limit) apply per object there.
+ * output objects by their key columns. An array relationship reads the
+ * distinct key tuples found in the target table, each with its rows as a
+ * nested array relationship on the key columns, so its `limit`, `offset`
+ * and the permission's limit apply per object inside the statement (before,
+ * every matching row was read and cut in JS; the golden case
+ * actions/array-relationship-per-object shows the SQL).
  */
 import type * as ir from '../ir/index.ts';
+import { ACTION_ROWS_ALIAS } from '../ir/root.ts';
 import type { ActionRuntime } from '../actions/runtime.ts';
 import { callHandler } from '../actions/handler.ts';
 import { checkOutput, shapeOutput, type RelationshipSlot } from '../actions/output.ts';
@@ -117,7 +122,7 @@ async function shapeWithRelationships(value: unknown, s: BoundActionStep, opts: 
         });
       }
       if (!any) {
-        for (const i of read.indexes) fill(f.relationships[i] as ir.ActionRelationshipRead, slots[i] ?? [], [], s);
+        for (const i of read.indexes) fill(f.relationships[i] as ir.ActionRelationshipRead, slots[i] ?? [], []);
         return;
       }
       const text = await runStatement(read.connection, bindStatement(read.sql, vars, s.session), opts);
@@ -125,51 +130,38 @@ async function shapeWithRelationships(value: unknown, s: BoundActionStep, opts: 
       for (const i of read.indexes) {
         const rel = f.relationships[i] as ir.ActionRelationshipRead;
         const alias = rel.read.alias;
-        fill(rel, slots[i] ?? [], rows[alias] ?? [], s);
+        fill(rel, slots[i] ?? [], rows[alias] ?? []);
       }
     }),
   );
   return shaped;
 }
 
-function rowCount(p: ir.ParamSource | null, s: BoundActionStep): number | null {
-  if (p === null) return null;
-  if (p.kind === 'const') return typeof p.value === 'number' ? p.value : Number(p.value);
-  if (p.kind === 'variable') {
-    const v = s.variables[p.name];
-    return v === null || v === undefined ? null : Number(v);
-  }
-  return null;
+/** The key of an output object's join values, as the read's `__key<i>` text columns spell it. */
+function parentKey(rel: ir.ActionRelationshipRead, parent: Record<string, unknown>): string {
+  return JSON.stringify(
+    rel.fieldMapping.map(([field]) => {
+      const v = parent[field];
+      return v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v);
+    }),
+  );
 }
 
 /** Puts each object's rows in its slot, matched by key columns. */
-function fill(rel: ir.ActionRelationshipRead, slots: readonly RelationshipSlot[], rows: ReadonlyArray<Record<string, unknown>>, s: BoundActionStep): void {
-  const byKey = new Map<string, Array<Record<string, unknown>>>();
+function fill(rel: ir.ActionRelationshipRead, slots: readonly RelationshipSlot[], rows: ReadonlyArray<Record<string, unknown>>): void {
+  const byKey = new Map<string, unknown>();
+  if (rel.type === 'array') {
+    // One row per key tuple, its rows (limited per tuple by the statement) under ACTION_ROWS_ALIAS.
+    for (const row of rows) byKey.set(JSON.stringify(rel.keyAliases.map((a) => row[a])), row[ACTION_ROWS_ALIAS]);
+    for (const slot of slots) slot.target[slot.alias] = byKey.get(parentKey(rel, slot.parent)) ?? [];
+    return;
+  }
   for (const row of rows) {
     const key = JSON.stringify(rel.keyAliases.map((a) => row[a]));
+    if (byKey.has(key)) continue;
     const clean: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(row)) if (!rel.keyAliases.includes(k)) clean[k] = v;
-    const list = byKey.get(key) ?? [];
-    list.push(clean);
-    byKey.set(key, list);
+    byKey.set(key, clean);
   }
-  const limit = rowCount(rel.limit, s);
-  const offset = rowCount(rel.offset, s) ?? 0;
-  const cap = rel.limitCap;
-  for (const slot of slots) {
-    const key = JSON.stringify(
-      rel.fieldMapping.map(([field]) => {
-        const v = slot.parent[field];
-        return v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v);
-      }),
-    );
-    const matched = byKey.get(key) ?? [];
-    if (rel.type === 'object') slot.target[slot.alias] = matched[0] ?? null;
-    else {
-      let list = matched.slice(offset);
-      if (limit !== null) list = list.slice(0, limit);
-      if (cap !== null) list = list.slice(0, cap);
-      slot.target[slot.alias] = list;
-    }
-  }
+  for (const slot of slots) slot.target[slot.alias] = byKey.get(parentKey(rel, slot.parent)) ?? null;
 }

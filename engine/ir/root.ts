@@ -81,13 +81,16 @@ export interface ActionRelationshipRead {
   readonly fieldMapping: ReadonlyArray<readonly [string, string]>;
   readonly keyVariables: readonly string[];
   readonly keyAliases: readonly string[];
-  /** A select root field of the target table, without limit and offset. */
+  /**
+   * A select root field of the target table: its rows with the key columns
+   * (object), or its distinct key tuples, each with its rows under
+   * {@link ACTION_ROWS_ALIAS} (array; limit and offset per tuple).
+   */
   readonly read: DbRootField;
-  /** The array relationship's `limit`, `offset` and permission limit, applied per parent object. */
-  readonly limit: ParamSource | null;
-  readonly offset: ParamSource | null;
-  readonly limitCap: number | null;
 }
+
+/** Where an array relationship's read puts each key tuple's rows. */
+export const ACTION_ROWS_ALIAS = '__rows';
 
 /**
  * An action root field: a synchronous call (`sync`), an asynchronous

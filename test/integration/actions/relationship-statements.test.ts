@@ -78,3 +78,26 @@ it('reads every relationship of the whole response with one statement', async ()
   expect(user.body.data.route.map((r: any) => r.people)).toEqual([[{ name: 'a' }], [{ name: 'c' }], [{ name: 'a' }], []]);
   expect(proxy.counts.statements).toBe(1);
 });
+
+it("applies an array relationship's limit and offset per output object inside the one statement", async () => {
+  proxy.reset();
+  const admin = await s.engine.graphql<any>('query($l: Int!) { route { city_id people(order_by: {name: asc}, limit: $l, offset: 1) { name } } }', { l: 1 });
+  expect(admin.body.data.route).toEqual([
+    { city_id: 1, people: [{ name: 'b' }] },
+    { city_id: 2, people: [] },
+    { city_id: 1, people: [{ name: 'b' }] },
+    { city_id: 3, people: [] },
+  ]);
+  expect(proxy.counts.statements).toBe(1);
+  // The rows are cut by the database, per key: the statement carries the limit and the offset.
+  expect(proxy.counts.texts[0]).toMatch(/LIMIT/);
+  expect(proxy.counts.texts[0]).toMatch(/OFFSET/);
+  // A where and an order per object; the role's permission limit (1) on top of the client's (2).
+  proxy.reset();
+  const user = await s.engine.graphql<any>('{ route { people(where: {name: {_neq: "a"}}, order_by: {name: desc}, limit: 2) { name } } }', undefined, {
+    'x-engine-role': 'user',
+  });
+  expect(user.body.data.route).toEqual([{ people: [{ name: 'd' }] }, { people: [{ name: 'c' }] }, { people: [{ name: 'd' }] }, { people: [] }]);
+  const all = await s.engine.graphql<any>('{ route { people(order_by: {name: desc}, limit: 2) { name } } }');
+  expect(all.body.data.route.map((r: any) => r.people)).toEqual([[{ name: 'd' }, { name: 'b' }], [{ name: 'c' }], [{ name: 'd' }, { name: 'b' }], []]);
+});
