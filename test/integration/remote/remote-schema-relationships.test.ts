@@ -164,6 +164,39 @@ describe('remote schema relationships', () => {
     });
   });
 
+  it('work on a customized remote under a root-field namespace (type names as the remote names them)', async () => {
+    const ok = async (type: string, args: unknown): Promise<void> => {
+      const r = await md(type, args);
+      expect(r.body, JSON.stringify(r.body)).toEqual({ message: 'success' });
+    };
+    await ok('add_remote_schema', {
+      name: 'geo2',
+      definition: {
+        url: geo.url,
+        customization: {
+          root_fields_namespace: 'g2',
+          type_names: { prefix: 'G_' },
+          field_names: [{ parent_type: 'Country', mapping: { code: 'isoCode' } }],
+        },
+      },
+    });
+    await ok('create_remote_schema_remote_relationship', { ...authorsRel, remote_schema: 'geo2' });
+    const r = await counting(async () => await gql('{ g2 { countries { isoCode __typename authors(order_by: {id: asc}) { id } } } }'));
+    expect(r.result).toEqual({
+      data: {
+        g2: {
+          countries: [
+            { isoCode: 'FR', __typename: 'G_Country', authors: [{ id: 1 }, { id: 2 }] },
+            { isoCode: 'DE', __typename: 'G_Country', authors: [{ id: 3 }] },
+            { isoCode: 'IT', __typename: 'G_Country', authors: [] },
+          ],
+        },
+      },
+    });
+    expect({ sql: r.sql, geo: r.geo }).toEqual({ sql: 1, geo: 1 });
+    await ok('remove_remote_schema', { name: 'geo2' });
+  });
+
   it('honour @skip and @include on a relationship field', async () => {
     const q = 'query Q($on: Boolean!) { country(code: "DE") { code authors @include(if: $on) { name } weather @skip(if: $on) { celsius } } }';
     expect((await s.engine.graphql<any>(q, { on: true })).body).toEqual({ data: { country: { code: 'DE', authors: [{ name: 'Cem' }] } } });
