@@ -9,6 +9,9 @@
  * level, whatever the row count). The gateway runs first, while Engine has
  * no remote relationship (its schema would clash with the gateway's
  * extension); then Engine gets the remote schema and the relationship.
+ * A second table: the other way, the remote's 20 artists joined to their
+ * 100 albums by a relationship of the remote's type (`to_source`), Engine
+ * alone (one remote request and one statement per client request).
  */
 import { spawnPeer, type PeerProcess } from '../lib/process.ts';
 import { startEngine } from '../lib/engine.ts';
@@ -16,6 +19,29 @@ import { runLoad } from '../lib/load.ts';
 import type { CapabilityBench, CapabilityContext } from './types.ts';
 
 const QUERY = '{ album(order_by: {id: asc}, limit: 100) { id title artist_info { name bio } } }';
+const REVERSE_QUERY = '{ artists { id name albums(order_by: {id: asc}) { id title } } }';
+
+/** A query of the cell and how its answer is checked. */
+interface Workload {
+  readonly query: string;
+  check(body: unknown): boolean;
+}
+
+const ALBUMS: Workload = {
+  query: QUERY,
+  check: (body) => {
+    const albums = (body as { data?: { album: Array<{ artist_info: { name: string } | null }> } }).data?.album ?? [];
+    return albums.length === 100 && albums.every((a) => a.artist_info !== null);
+  },
+};
+
+const ARTISTS: Workload = {
+  query: REVERSE_QUERY,
+  check: (body) => {
+    const artists = (body as { data?: { artists: Array<{ albums: unknown[] }> } }).data?.artists ?? [];
+    return artists.length === 20 && artists.reduce((n, a) => n + a.albums.length, 0) === 100;
+  },
+};
 
 async function metadata(url: string, type: string, args: unknown): Promise<void> {
   const res = await fetch(`${url}/v1/metadata`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type, args }) });
@@ -27,13 +53,11 @@ async function remoteCount(remote: PeerProcess): Promise<number> {
   return ((await res.json()) as { count: number }).count;
 }
 
-/** Checks one answer: 100 albums, each with its artist. */
-async function check(url: string): Promise<void> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: QUERY }) });
-  const body = (await res.json()) as { data?: { album: Array<{ artist_info: { name: string } | null }> }; errors?: unknown };
-  const albums = body.data?.album ?? [];
-  if (albums.length !== 100 || albums.some((a) => a.artist_info === null))
-    throw new Error(`unexpected answer from ${url}: ${JSON.stringify(body).slice(0, 300)}`);
+/** Checks one answer of `w`. */
+async function check(url: string, w: Workload): Promise<void> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: w.query }) });
+  const body = (await res.json()) as unknown;
+  if (!w.check(body)) throw new Error(`unexpected answer from ${url}: ${JSON.stringify(body).slice(0, 300)}`);
 }
 
 async function measure(
@@ -42,9 +66,10 @@ async function measure(
   url: string,
   pid: number | undefined,
   remote: PeerProcess,
+  w: Workload = ALBUMS,
 ): Promise<Record<string, string | number | null>> {
-  await check(url);
-  const target = { url, body: JSON.stringify({ query: QUERY }), headers: {} };
+  await check(url, w);
+  const target = { url, body: JSON.stringify({ query: w.query }), headers: {} };
   // Warm-up: plan caches, JIT, keep-alive connections.
   await runLoad(target, { connections: ctx.connections, seconds: ctx.quick ? 1 : 3 }, pid, ctx.postgres.postmasterPid);
   const before = await remoteCount(remote);
@@ -52,7 +77,7 @@ async function measure(
   const remoteRequests = (await remoteCount(remote)) - before;
   // One more request alone, checked: a peer that caches remote answers between client requests shows it here.
   const alone0 = await remoteCount(remote);
-  await check(url);
+  await check(url, w);
   const alone = (await remoteCount(remote)) - alone0;
   ctx.log(`${name}: ${r.rps.toFixed(0)} rps, ${(remoteRequests / Math.max(1, r.requests)).toFixed(2)} remote requests per request`);
   return {
@@ -79,6 +104,7 @@ const bench: CapabilityBench = async (ctx) => {
   const remote = await spawnPeer('test/bench/peers/artist-bios-server.ts', {});
   const engine = await startEngine(dbUrl);
   const rows: Array<Record<string, string | number | null>> = [];
+  const reverse: Array<Record<string, string | number | null>> = [];
   try {
     await metadata(engine.url, 'pg_track_table', { table: 'artist' });
     await metadata(engine.url, 'pg_track_table', { table: 'album' });
@@ -97,14 +123,25 @@ const bench: CapabilityBench = async (ctx) => {
       remote_field: { artistById: { arguments: { id: '$artist_id' } } },
     });
     rows.push(await measure(ctx, 'Engine remote relationship', `${engine.url}/v1/graphql`, engine.child.pid, remote));
+    await metadata(engine.url, 'create_remote_schema_remote_relationship', {
+      remote_schema: 'artists',
+      type_name: 'Artist',
+      name: 'albums',
+      definition: { to_source: { source: 'default', table: 'album', relationship_type: 'array', field_mapping: { id: 'artist_id' } } },
+    });
+    reverse.push(await measure(ctx, 'Engine remote type → table', `${engine.url}/v1/graphql`, engine.child.pid, remote, ARTISTS));
   } finally {
     await engine.stop();
     await remote.stop();
   }
   return {
-    tables: [{ title: '100 albums joined to a remote field (20 distinct artists)', rows }],
+    tables: [
+      { title: '100 albums joined to a remote field (20 distinct artists)', rows },
+      { title: '20 remote artists joined to their 100 albums (remote type → table, one statement)', rows: reverse },
+    ],
     notes: [
       `query: ${QUERY}`,
+      `remote → table query: ${REVERSE_QUERY}`,
       'the remote server and the gateway are their own processes; "remote req / req" counts the remote server\'s non-introspection requests during the measured run',
       'the gateway reaches the albums through Engine itself (one extra HTTP hop per request), as a stitching gateway in front of Engine would',
     ],

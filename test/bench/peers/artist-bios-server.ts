@@ -1,7 +1,8 @@
 /**
  * The remote GraphQL server of the remote-joins bench cell
  * (test/bench/capabilities/remote-joins.ts): graphql-js over node:http,
- * `artistById(id: Int!): Artist` answered from memory, counting the GraphQL
+ * `artistById(id: Int!): Artist` and `artists: [Artist!]!` (ids 1 to 20)
+ * answered from memory, counting the GraphQL
  * requests it serves (`GET /count`, introspection excluded) so the cell can
  * report remote requests per client request.
  *
@@ -12,9 +13,10 @@ import { buildSchema, graphql } from 'graphql';
 
 const schema = buildSchema(`
 type Artist { id: Int! name: String! bio: String! }
-type Query { artistById(id: Int!): Artist }
+type Query { artistById(id: Int!): Artist artists: [Artist!]! }
 `);
-const root = { artistById: ({ id }: { id: number }) => ({ id, name: `Artist ${id}`, bio: `The story of artist ${id}.` }) };
+const artist = (id: number): { id: number; name: string; bio: string } => ({ id, name: `Artist ${id}`, bio: `The story of artist ${id}.` });
+const root = { artistById: ({ id }: { id: number }) => artist(id), artists: () => Array.from({ length: 20 }, (_, i) => artist(i + 1)) };
 let count = 0;
 
 const server = createServer((req, res) => {
