@@ -567,6 +567,37 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     await page.screenshot({ path: artifact('25-data-rows-no-primary-key.png') });
   });
 
+  it('Data: customizes a table (type name, a root field, column field names) and the grid follows', async () => {
+    await page.getByRole('list', { name: 'Tracked tables' }).getByRole('link', { name: 'public.people' }).click();
+    await page.getByRole('link', { name: 'Customization' }).click();
+    const form = page.getByRole('form', { name: 'Customization of public.people' });
+    expect(await form.getByLabel('Field name of column full name').inputValue()).toBe('fullName');
+    await form.getByLabel('Custom GraphQL name').fill('person');
+    await form.getByLabel('select', { exact: true }).fill('everyone');
+    await form.getByLabel('Field name of column id').fill('personId');
+    await form.getByLabel('Field name of column birth_year').fill('');
+    await form.getByRole('button', { name: 'Save customization' }).click();
+    await eventually(status).toBe('Saved the customization of public.people');
+    await page.screenshot({ path: artifact('28-data-customization.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+    const people = (await exported()).sources[0]!.tables.find((t) => t.table.name === 'people') as unknown as { configuration: unknown };
+    expect(people.configuration).toEqual({
+      custom_name: 'person',
+      custom_root_fields: { select: 'everyone' },
+      column_config: { id: { custom_name: 'personId' }, 'full name': { custom_name: 'fullName' } },
+    });
+    expect((await engine.graphql('{ everyone(order_by: {personId: asc}, limit: 1) { personId fullName birth_year } }')).body).toEqual({
+      data: { everyone: [{ personId: 1, fullName: 'Ada King', birth_year: 1816 }] },
+    });
+    // A name that is not a GraphQL name is refused in the page.
+    await form.getByLabel('Field name of column id').fill('person id');
+    await form.getByRole('button', { name: 'Save customization' }).click();
+    await eventually(() => page.getByRole('main').getByRole('alert').textContent()).toContain('"person id" is not a GraphQL name');
+    await page.getByRole('link', { name: 'Browse rows' }).click();
+    await eventually(() => page.getByText('Rows 1–3 of 3').count()).toBe(1);
+    expect(await page.getByRole('table', { name: 'Rows of public.people' }).locator('thead').innerText()).toContain('id as personId');
+  });
+
   it('Remote schemas: adds one, queries it from GraphiQL, shows its schema', async () => {
     await page.getByRole('link', { name: 'Remote schemas' }).click();
     const form = page.getByRole('form', { name: 'Add a remote schema' });

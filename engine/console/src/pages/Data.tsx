@@ -12,6 +12,7 @@ import { tableKey, useMetadata, type SourceEntry, type TableEntry } from '../met
 import { navigate } from '../route.ts';
 import { RowsGrid } from './RowsGrid.tsx';
 import { Sources } from './Sources.tsx';
+import { TableCustomization } from './TableCustomization.tsx';
 import { suggestRelationships, type Suggestion } from './relationships.ts';
 
 const KIND: Readonly<Record<string, string>> = { r: 'table', p: 'table', v: 'view', m: 'materialized view', f: 'foreign table' };
@@ -311,6 +312,7 @@ function TableView({
   const tabs = [
     { id: 'rows', title: 'Browse rows' },
     { id: 'relationships', title: 'Relationships' },
+    { id: 'customization', title: 'Customization' },
   ];
   const suggestions = suggestRelationships(db, source).filter((s) => tableKey(s.table) === key);
   const rels = [
@@ -330,7 +332,8 @@ function TableView({
         ))}
         <a href={`#/permissions?${new URLSearchParams({ source: source.name, table: key }).toString()}`}>Permissions</a>
       </nav>
-      {tab === 'rows' && <RowsGrid key={key} entry={entry} table={dbTable} />}
+      {tab === 'rows' && <RowsGrid key={`${key}:${JSON.stringify(entry.configuration ?? {})}`} entry={entry} table={dbTable} />}
+      {tab === 'customization' && <TableCustomization key={key} source={source.name} entry={entry} dbTable={dbTable} onChange={onChange} />}
       {tab === 'relationships' && (
         <>
           <Status value={status} />
