@@ -87,8 +87,8 @@ export function TableCustomization({
         const next = v !== '' ? { ...rest, custom_name: v } : rest;
         if (Object.keys(next).length > 0) column_config[c.name] = next;
       }
-      const { custom_column_names: _older, ...kept } = config as Record<string, unknown>;
-      const configuration: Record<string, unknown> = { ...kept, custom_root_fields, column_config };
+      const configuration: Record<string, unknown> = { ...config, custom_root_fields, column_config };
+      delete configuration['custom_column_names'];
       if (customName.trim() !== '') configuration['custom_name'] = customName.trim();
       else delete configuration['custom_name'];
       await callMetadata('pg_set_table_customization', { source, table: entry.table, configuration });
