@@ -18,6 +18,7 @@ import { buildSession, roleViewKey, ADMIN_ROLE, type Session } from '../auth/ses
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError, isEngineError } from '../errors/engine-error.ts';
 import type { BoundPlan } from './bind.ts';
+import type * as ir from '../ir/index.ts';
 import type { GraphqlMetrics, OperationType } from '../observability/metrics.ts';
 import { StepSpans, type SpanAttributes } from '../observability/tracing.ts';
 import { SchemaCache } from '../graphql/schema/schema-cache.ts';
@@ -300,8 +301,14 @@ export class GraphqlService implements GraphqlApi {
   }
 
   /** The plan of a request: the request steps up to `plan`, through the plan cache (Note [Request steps]). */
-  #planFor(session: Session, request: GraphqlRequest, limits: RoleLimits | null, readOnly: boolean): PlannedRequest {
-    return planRequest(this.#env, { catalog: this.#catalogRef.current, session, request, limits, readOnly });
+  #planFor(
+    session: Session,
+    request: GraphqlRequest,
+    limits: RoleLimits | null,
+    readOnly: boolean,
+    patchIr?: (f: ir.OperationField) => ir.OperationField,
+  ): PlannedRequest {
+    return planRequest(this.#env, { catalog: this.#catalogRef.current, session, request, limits, readOnly, ...(patchIr === undefined ? {} : { patchIr }) });
   }
 
   /**
@@ -350,9 +357,9 @@ export class GraphqlService implements GraphqlApi {
       const role = this.#schemas.get(catalog, session.role, session.isAdmin, session.backendOnly === true);
       if (role.naming !== undefined)
         throw new EngineError(ErrorCode.NotSupported, 'legacy data operations are not supported under the graphql-default naming convention', { path: '$' });
-      const op = legacyOperation(type, b['args'], role.schema, catalog, session.role);
+      const op = legacyOperation(type, b['args'], role.schema, catalog, session.role, session.isAdmin);
       const limits = this.#limits === null ? null : this.#limits.forRole(session.role, session.isAdmin);
-      const { plan, variables, pending } = this.#planFor(session, { query: op.query, variables: op.variables, operationName: null }, limits, false);
+      const { plan, variables, pending } = this.#planFor(session, { query: op.query, variables: op.variables, operationName: null }, limits, false, op.patch);
       const timeoutMs = limits === null ? null : limits.timeoutMs;
       const text = respond(plan, await run(bind(plan, variables, session), ctx === undefined ? { timeoutMs } : { cancel: ctx, timeoutMs }));
       if (pending !== null) this.#plans.store(pending.version, pending.key, pending.entry, pending.planKey, plan);

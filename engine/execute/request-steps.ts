@@ -75,6 +75,7 @@ import type { RunOptions } from '../backends/backend.ts';
 import type { CompiledSql } from '../backends/sql/fragment.ts';
 import type { Catalog } from '../catalog/types.ts';
 import type { OperationTypeNode } from 'graphql';
+import type * as ir from '../ir/index.ts';
 import { roleViewKey, type Session } from '../auth/session.ts';
 import { isEngineError, EngineError } from '../errors/engine-error.ts';
 import { ErrorCode } from '../errors/codes.ts';
@@ -137,6 +138,11 @@ export interface PlanInput {
   readonly steps?: StepSpans | null;
   /** Sent over a WebSocket: subscriptions are allowed (allow). */
   readonly socket?: boolean;
+  /**
+   * Rewrites the IR's database root fields before `plan` (v1 data operations of /v1/query carry
+   * what their GraphQL rewrite cannot say: Note [Legacy DML]). Such a request is never cached.
+   */
+  readonly patchIr?: (f: ir.OperationField) => ir.OperationField;
 }
 
 /** What a request runs, and what to cache once it ran without error (null on a cache hit or without a cache). */
@@ -153,7 +159,8 @@ export interface PlannedRequest {
 export function planRequest(env: PlanEnv, input: PlanInput): PlannedRequest {
   const { catalog, session, request: req } = input;
   const steps = input.steps ?? null;
-  const cache = env.cache;
+  // A patched IR is not what the query text says: never cached.
+  const cache = input.patchIr === undefined ? env.cache : undefined;
   // Backend-only requests get their own schema and plans (Note [Plan cache keys]).
   const backendOnly = session.backendOnly === true;
   const key = cache === undefined ? '' : PlanCache.key(roleViewKey(session), req.operationName, req.query);
@@ -196,7 +203,8 @@ export function planRequest(env: PlanEnv, input: PlanInput): PlannedRequest {
     if (use === 'shape' && !entry.shaped.includes(name)) entry.shaped.push(name);
   }
   steps?.begin('plan');
-  const planned = plan(ir.fields, catalog, ir.joins);
+  const patch = input.patchIr;
+  const planned = plan(patch === undefined ? ir.fields : ir.fields.map(patch), catalog, ir.joins);
   steps?.end();
   // The key again: translating may have found more structural variables.
   const finalKey = structuralKey(entry, variables);

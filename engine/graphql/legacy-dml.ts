@@ -13,11 +13,21 @@
  * answer is reshaped into v1's (a row list, `{count}`, `{affected_rows,
  * returning}`). So v1 and GraphQL cannot disagree on what a role may read
  * or write, and no SQL is written outside the backend.
- * What v1 has and the role's GraphQL schema does not is refused with
- * `not-supported`: `$mul` and `$default` in update, `_ceq` column
- * comparisons in `where`, `constraint_on` upserts, and sources under the
- * graphql-default naming convention. `count` for a role without
- * aggregations counts the permitted rows it reads.
+ * What v1 has and the role's GraphQL schema cannot say travels beside the
+ * operation as an IR patch (`LegacyOperation.patch`, applied after the
+ * operation's IR is made, the request then not cached): `$mul` and
+ * `$default` in update (sent as `_inc: {col: 0}` / `_set: {col: null}`
+ * placeholders, which check that the role may update those columns, then
+ * made `mul` / `default` operators), and a `where` with column comparisons
+ * (`$ceq`, `_cgt`…, also `["$", col]`) or `_exists`, compiled as a
+ * permission expression is and conjoined to the role's filter, after every
+ * column it names was checked readable for the role, and, for a role, only
+ * through relationships and `_exists` tables it reads unfiltered (so the
+ * expression cannot see rows the role's permissions hide). `constraint_on`
+ * (v1's columns of the conflict's unique constraint) names the constraint.
+ * Sources under the graphql-default naming convention are refused
+ * (`not-supported`). `count` for a role without aggregations counts the
+ * permitted rows it reads.
  */
 import {
   getNamedType,
@@ -36,6 +46,9 @@ import { EngineError } from '../errors/engine-error.ts';
 import { parseTableName, type TableNameInput } from '../metadata/document.ts';
 import type { MutationFieldDescriptor } from './schema/mutation-root.ts';
 import { descriptorOf, type RootFieldDescriptor, type TableFieldDescriptor } from './schema/descriptors.ts';
+import type * as ir from '../ir/index.ts';
+import { andAll } from '../ir/bool-exp.ts';
+import { toIrPermissionFilter } from './to-ir/permission-bool-exp.ts';
 
 /** The v1 data operations. */
 export const LEGACY_DML_TYPES: ReadonlySet<string> = new Set(['select', 'count', 'insert', 'update', 'delete']);
@@ -46,6 +59,20 @@ export interface LegacyOperation {
   readonly variables: Record<string, unknown>;
   /** Turns the operation's `data.r` into v1's answer. */
   readonly reshape: (value: unknown) => unknown;
+  /** What the operation cannot say, applied to its IR root field (Note [Legacy DML]); the request is then not cached. */
+  readonly patch?: (f: ir.OperationField) => ir.OperationField;
+}
+
+/** How a v1 `where` is checked: the role, and whether it needs the IR path (column comparisons, `_exists`). */
+interface WhereCheck {
+  readonly catalog: Catalog;
+  readonly role: string;
+  readonly isAdmin: boolean;
+  /** The bool_exp type of the table the expression started on (`["$", col]` operands). */
+  readonly root: GraphQLInputObjectType;
+  needsIr: boolean;
+  /** Every relationship target the expression traverses, with its path. */
+  readonly traversed: Array<readonly [TableInfo | null, string]>;
 }
 
 type Json = Record<string, unknown>;
@@ -132,7 +159,7 @@ function unknownColumn(info: TableInfo, column: string, role: string, verb: stri
 }
 
 /** v1 `where` → the GraphQL bool_exp value for `type` (database names → field names, `$op` → `_op`, bare values → `_eq`). */
-function boolExp(where: unknown, type: GraphQLInputObjectType, info: TableInfo, role: string, path: string): Json {
+function boolExp(where: unknown, type: GraphQLInputObjectType, info: TableInfo, role: string, path: string, check: WhereCheck | null = null): Json {
   if (!isObject(where)) fail(ErrorCode.ParseFailed, 'expected an object for a boolean expression', path);
   const out: Json = {};
   for (const [key, value] of Object.entries(where)) {
@@ -140,23 +167,28 @@ function boolExp(where: unknown, type: GraphQLInputObjectType, info: TableInfo, 
     const conn = connective(key);
     if (conn === 'and' || conn === 'or') {
       if (!Array.isArray(value)) fail(ErrorCode.ParseFailed, `expected a list for "${key}"`, p);
-      out[`_${conn}`] = value.map((v, i) => boolExp(v, type, info, role, `${p}[${i}]`));
+      out[`_${conn}`] = value.map((v, i) => boolExp(v, type, info, role, `${p}[${i}]`, check));
       continue;
     }
     if (conn === 'not') {
-      out['_not'] = boolExp(value, type, info, role, p);
+      out['_not'] = boolExp(value, type, info, role, p, check);
       continue;
     }
-    if (conn === 'exists') fail(ErrorCode.NotSupported, '"_exists" is not supported in legacy queries', p);
+    if (conn === 'exists') {
+      if (check === null) fail(ErrorCode.NotSupported, '"_exists" is not supported here', p);
+      existsCheck(value, check, p);
+      continue;
+    }
     const column = columnField(type, key);
     if (column !== null) {
-      out[column] = comparison(value, p);
+      out[column] = comparison(value, p, type, check, info);
       continue;
     }
     const rel = relationshipField(type, key);
     if (rel !== null) {
       const target = getNamedType(rel) as GraphQLInputObjectType;
-      out[key] = boolExp(value, target, info, role, p);
+      check?.traversed.push([relationshipTarget(type, key), p]);
+      out[key] = boolExp(value, target, info, role, p, check);
       continue;
     }
     unknownColumn(info, key, role, 'select', p);
@@ -164,16 +196,68 @@ function boolExp(where: unknown, type: GraphQLInputObjectType, info: TableInfo, 
   return out;
 }
 
-function comparison(value: unknown, path: string): Json {
+function comparison(value: unknown, path: string, type: GraphQLInputObjectType, check: WhereCheck | null, info: TableInfo): Json {
   if (!isObject(value)) return { _eq: value };
   const out: Json = {};
   for (const [k, v] of Object.entries(value)) {
     const op = permissionOperator(k);
     if (op === undefined) fail(ErrorCode.ParseFailed, `unknown operator "${k}"`, `${path}.${k}`);
-    if (op.startsWith('c')) fail(ErrorCode.NotSupported, `column comparison "${k}" is not supported in legacy queries`, `${path}.${k}`);
+    if (COLUMN_OPS.has(op)) {
+      if (check === null) fail(ErrorCode.NotSupported, `column comparison "${k}" is not supported here`, `${path}.${k}`);
+      // `"col"` names a column of this table, `["$", "col"]` one of the table the expression started on.
+      const rooted = Array.isArray(v) && v.length === 2 && v[0] === '$' && typeof v[1] === 'string';
+      const col = rooted ? (v[1] as string) : v;
+      if (typeof col !== 'string') fail(ErrorCode.ParseFailed, `expected a column name for "${k}"`, `${path}.${k}`);
+      if (columnField(rooted ? check.root : type, col) === null) unknownColumn(info, col, check.role, 'select', `${path}.${k}`);
+      check.needsIr = true;
+      continue;
+    }
     out[`_${op}`] = v;
   }
   return out;
+}
+
+/** v1's column comparison operators (`$ceq`, `_cgt`…). */
+const COLUMN_OPS: ReadonlySet<string> = new Set(['ceq', 'cneq', 'cgt', 'cgte', 'clt', 'clte']);
+
+/** The table a relationship field of a bool_exp type leads to. */
+function relationshipTarget(type: GraphQLInputObjectType, rel: string): TableInfo | null {
+  const d = descriptorOf<TableFieldDescriptor>(type.getFields()[rel]?.extensions);
+  return d !== undefined && (d.kind === 'object-relationship' || d.kind === 'array-relationship') ? d.rel.target.info : null;
+}
+
+/**
+ * A role's expression on the IR path reads `info` without the role's filter on it (a permission
+ * expression does not apply one), so `info` must be one the role reads unfiltered.
+ */
+function unfilteredFor(check: WhereCheck, info: TableInfo | null, path: string): void {
+  if (check.isAdmin || info === null) return;
+  const filter = info.permissions.get(check.role)?.select?.filter;
+  if (filter === undefined) fail(ErrorCode.PermissionDenied, `role "${check.role}" does not have permission to select table "${info.name.name}"`, path);
+  if (isObject(filter) && Object.keys(filter).length === 0) return;
+  fail(ErrorCode.NotSupported, `column comparisons and "_exists" are not supported through "${info.name.name}", which the role reads filtered`, path);
+}
+
+/** `_exists: {_table, _where}`: the table is tracked and readable by the role, unfiltered. */
+function existsCheck(value: unknown, check: WhereCheck, path: string): void {
+  if (!isObject(value) || value['_table'] === undefined) fail(ErrorCode.ParseFailed, 'expected {"_table", "_where"} for "_exists"', path);
+  const name = parseTableName(value['_table'] as TableNameInput);
+  let target: TableInfo | undefined;
+  for (const source of check.catalog.sources.values()) target ??= source.tables.get(tableKey(name));
+  if (target === undefined) fail(ErrorCode.NotExists, `table "${name.name}" does not exist`, `${path}._table`);
+  unfilteredFor(check, target, `${path}._table`);
+  for (const col of columnsNamed(value['_where'])) {
+    const visible = check.isAdmin || (target.permissions.get(check.role)?.select?.columns ?? []).includes(col);
+    if (target.columns.some((c) => c.name === col) && !visible) unknownColumn(target, col, check.role, 'select', `${path}._where`);
+  }
+  check.needsIr = true;
+}
+
+/** The keys of an expression that may be column names (all but operators and connectives), at every depth. */
+function columnsNamed(exp: unknown): string[] {
+  if (Array.isArray(exp)) return exp.flatMap(columnsNamed);
+  if (!isObject(exp)) return [];
+  return Object.entries(exp).flatMap(([k, v]) => [...(k.startsWith('_') || k.startsWith('$') ? [] : [k]), ...columnsNamed(v)]);
 }
 
 /** v1 `order_by` → GraphQL order_by objects. */
@@ -307,11 +391,13 @@ function mutationAnswer(hasReturning: boolean): (value: unknown) => unknown {
  * Rewrites one v1 data call (`type` one of {@link LEGACY_DML_TYPES}) as a GraphQL operation on
  * `schema`, the requesting role's (Note [Legacy DML]). Throws EngineError with v1 paths.
  */
-export function legacyOperation(type: string, argsIn: unknown, schema: GraphQLSchema, catalog: Catalog, role: string): LegacyOperation {
+export function legacyOperation(type: string, argsIn: unknown, schema: GraphQLSchema, catalog: Catalog, role: string, isAdmin = false): LegacyOperation {
   if (!isObject(argsIn)) fail(ErrorCode.ParseFailed, 'expected an object for "args"', '$.args');
   const args = argsIn;
   const info = trackedTable(catalog, args);
   const vars = new Variables();
+  // The v1 `where` as IR, when it says what the role's bool_exp cannot (column comparisons, `_exists`).
+  let irWhere: ir.BoolExp | null = null;
   const where = (field: GraphQLField<unknown, unknown>, required: boolean): string | null => {
     const w = args['where'];
     if (w === undefined || w === null) {
@@ -319,7 +405,20 @@ export function legacyOperation(type: string, argsIn: unknown, schema: GraphQLSc
       return null;
     }
     const t = argType(field, 'where', '$.args.where');
-    return `where: ${vars.add(t, boolExp(w, getNamedType(t) as GraphQLInputObjectType, info, role, '$.args.where'))}`;
+    const boolType = getNamedType(t) as GraphQLInputObjectType;
+    const check: WhereCheck = { catalog, role, isAdmin, root: boolType, needsIr: false, traversed: [] };
+    const value = boolExp(w, boolType, info, role, '$.args.where', check);
+    if (!check.needsIr) return `where: ${vars.add(t, value)}`;
+    // Read through a permission expression's compiler: the relationships it follows carry no filter of the role.
+    for (const [target, p] of check.traversed) unfilteredFor(check, target, p);
+    const source = catalog.sources.get(info.source);
+    if (source === undefined) fail(ErrorCode.NotExists, `source "${info.source}" does not exist`, '$.args');
+    irWhere = toIrPermissionFilter(w, info, source);
+    return required ? `where: ${vars.add(t, {})}` : null;
+  };
+  const withWhere = (): ((f: ir.OperationField) => ir.OperationField) | undefined => {
+    const w = irWhere;
+    return w === null ? undefined : (f) => andWhere(f, w);
   };
   const op = (kind: 'query' | 'mutation', body: string): string => `${kind}${vars.definitions} { r: ${body} }`;
   const query = schema.getQueryType();
@@ -337,7 +436,12 @@ export function legacyOperation(type: string, argsIn: unknown, schema: GraphQLSc
     if (args['offset'] !== undefined) a.push(`offset: ${nonNegativeInt(args['offset'], '$.args.offset')}`);
     const sel = selection(args['columns'] ?? ['*'], getNamedType(root.field.type) as GraphQLObjectType, info, role, vars, '$.args.columns');
     const given = a.filter((x): x is string => x !== null);
-    return { query: op('query', `${root.name}${given.length === 0 ? '' : `(${given.join(', ')})`} { ${sel} }`), variables: vars.values, reshape: (v) => v };
+    return {
+      query: op('query', `${root.name}${given.length === 0 ? '' : `(${given.join(', ')})`} { ${sel} }`),
+      variables: vars.values,
+      reshape: (v) => v,
+      ...patchOf(withWhere()),
+    };
   }
 
   if (type === 'count') {
@@ -370,6 +474,7 @@ export function legacyOperation(type: string, argsIn: unknown, schema: GraphQLSc
         query: op('query', `${agg.name}${w === null ? '' : `(${w})`} { aggregate { count${countArgs} } }`),
         variables: vars.values,
         reshape: (v) => ({ count: isObject(v) && isObject(v['aggregate']) ? v['aggregate']['count'] : 0 }),
+        ...patchOf(withWhere()),
       };
     }
     // No aggregations for this role: count the rows it may read (one key each).
@@ -386,6 +491,7 @@ export function legacyOperation(type: string, argsIn: unknown, schema: GraphQLSc
       query: op('query', `${root.name}${given.length === 0 ? '' : `(${given.join(', ')})`} { __typename }`),
       variables: vars.values,
       reshape: (v) => ({ count: Array.isArray(v) ? v.length : 0 }),
+      ...patchOf(withWhere()),
     };
   }
 
@@ -398,10 +504,10 @@ export function legacyOperation(type: string, argsIn: unknown, schema: GraphQLSc
     const a = [`objects: ${vars.add(argType(root.field, 'objects', '$.args.objects'), rows)}`];
     const conflict = args['on_conflict'];
     if (isObject(conflict)) {
-      if (conflict['constraint_on'] !== undefined) fail(ErrorCode.NotSupported, '"constraint_on" is not supported; name the constraint', '$.args.on_conflict');
       const action = conflict['action'] ?? 'ignore';
       const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-      const value = { constraint: conflict['constraint'], update_columns: action === 'update' ? columns : [] };
+      const constraint = conflict['constraint_on'] !== undefined ? constraintOn(info, conflict['constraint_on']) : conflict['constraint'];
+      const value = { constraint, update_columns: action === 'update' ? columns : [] };
       a.push(`on_conflict: ${vars.add(argType(root.field, 'on_conflict', '$.args.on_conflict'), value)}`);
     }
     const ret = returning(args['returning'], returningType(root.field), info, role);
@@ -415,21 +521,33 @@ export function legacyOperation(type: string, argsIn: unknown, schema: GraphQLSc
   if (type === 'update') {
     const root = rootField<Extract<MutationFieldDescriptor, { kind: 'update' }>>(mutation, info, ['update'], 'update', role, (d) => !d.byPk);
     if (root === null) fail(ErrorCode.PermissionDenied, `update on "${info.name.name}" for role "${role}" is not allowed. `, '$.args');
-    for (const k of ['$mul', '$default']) if (args[k] !== undefined) fail(ErrorCode.NotSupported, `"${k}" is not supported`, `$.args.${k}`);
     const a = [where(root.field, true)];
-    for (const [k, gql] of [
-      ['$set', '_set'],
-      ['$inc', '_inc'],
+    // `$mul` and `$default` go as placeholders the role's update permission checks (Note [Legacy DML]).
+    const mul = args['$mul'] === undefined ? null : inputRow(args['$mul'], info, '$.args.$mul');
+    const defaults = defaultColumns(args['$default'], info);
+    for (const [k, gql, extra] of [
+      ['$set', '_set', defaults === null ? {} : Object.fromEntries(defaults.map((c) => [c, null]))],
+      ['$inc', '_inc', mul === null ? {} : Object.fromEntries(Object.keys(mul).map((c) => [c, 0]))],
     ] as const) {
-      if (args[k] === undefined) continue;
-      a.push(`${gql}: ${vars.add(argType(root.field, gql, `$.args.${k}`), inputRow(args[k], info, `$.args.${k}`))}`);
+      const given = args[k] === undefined ? {} : inputRow(args[k], info, `$.args.${k}`);
+      for (const c of Object.keys(extra)) {
+        if (c in given) fail(ErrorCode.ValidationFailed, `column found in multiple operators: "${c}"`, `$.args.${k}`);
+      }
+      const row = { ...given, ...extra };
+      if (args[k] === undefined && Object.keys(extra).length === 0) continue;
+      const path = Object.keys(extra).length > 0 && args[k] === undefined ? (k === '$set' ? '$.args.$default' : '$.args.$mul') : `$.args.${k}`;
+      a.push(`${gql}: ${vars.add(argType(root.field, gql, path), row)}`);
     }
     const ret = returning(args['returning'], returningType(root.field), info, role);
     const given = a.filter((x): x is string => x !== null);
+    const patches = [withWhere(), mul === null && defaults === null ? undefined : (f: ir.OperationField) => legacyOps(f, mul, defaults)].filter(
+      (x): x is (f: ir.OperationField) => ir.OperationField => x !== undefined,
+    );
     return {
       query: op('mutation', `${root.name}(${given.join(', ')}) { affected_rows${ret === null ? '' : ` returning { ${ret} }`} }`),
       variables: vars.values,
       reshape: mutationAnswer(ret !== null),
+      ...patchOf(patches.length === 0 ? undefined : (f) => patches.reduce((x, p) => p(x), f)),
     };
   }
 
@@ -442,7 +560,89 @@ export function legacyOperation(type: string, argsIn: unknown, schema: GraphQLSc
       query: op('mutation', `${root.name}(${w ?? ''}) { affected_rows${ret === null ? '' : ` returning { ${ret} }`} }`),
       variables: vars.values,
       reshape: mutationAnswer(ret !== null),
+      ...patchOf(withWhere()),
     };
   }
   return fail(ErrorCode.NotSupported, `unknown legacy data operation "${type}"`, '$.type');
+}
+
+function patchOf(patch: ((f: ir.OperationField) => ir.OperationField) | undefined): { patch?: (f: ir.OperationField) => ir.OperationField } {
+  return patch === undefined ? {} : { patch };
+}
+
+/** `f` with `w` conjoined to the rows it reads or writes. */
+function andWhere(f: ir.OperationField, w: ir.BoolExp): ir.OperationField {
+  if (f.kind === 'select' || f.kind === 'aggregate') {
+    const from = f.select.from;
+    return f.kind === 'select'
+      ? { ...f, select: { ...f.select, from: { ...from, where: andAll([from.where, w]) } } }
+      : { ...f, select: { ...f.select, from: { ...from, where: andAll([from.where, w]) } } };
+  }
+  if (f.kind !== 'mutation') return f;
+  const m = f.mutation;
+  if (m.kind === 'update') return { ...f, mutation: { ...m, update: { ...m.update, where: andAll([m.update.where, w]) } } };
+  if (m.kind === 'delete') return { ...f, mutation: { ...m, delete: { ...m.delete, where: andAll([m.delete.where, w]) } } };
+  return f;
+}
+
+/** The `$default` columns (database names), checked to exist; null when not given. */
+function defaultColumns(spec: unknown, info: TableInfo): string[] | null {
+  if (spec === undefined || spec === null) return null;
+  if (!Array.isArray(spec) || !spec.every((c) => typeof c === 'string'))
+    fail(ErrorCode.ParseFailed, 'expected a list of columns for "$default"', '$.args.$default');
+  return (spec as string[]).map((c, i) => {
+    const col = info.columns.find((x) => x.name === c);
+    if (col === undefined) fail(ErrorCode.NotExists, `"${c}" does not exist`, `$.args.$default[${i}]`);
+    return col.gqlName;
+  });
+}
+
+/**
+ * The update with its `$mul` / `$default` placeholders (in `_inc` / `_set`, keyed by GraphQL
+ * names) made `mul` / `default` operators: `mul` takes the `$mul` values.
+ */
+function legacyOps(f: ir.OperationField, mul: Json | null, defaults: readonly string[] | null): ir.OperationField {
+  if (f.kind !== 'mutation' || f.mutation.kind !== 'update') return f;
+  const u = f.mutation.update;
+  const ops: ir.UpdateOp[] = [];
+  for (const op of u.ops) {
+    const moved =
+      op.kind === 'inc' && mul !== null
+        ? (c: ir.InputColumn): boolean => c.key in mul
+        : op.kind === 'set' && defaults !== null
+          ? (c: ir.InputColumn): boolean => defaults.includes(c.key)
+          : null;
+    if (moved === null) {
+      ops.push(op);
+      continue;
+    }
+    const kept = op.columns.filter((c) => !moved(c));
+    if (kept.length > 0) ops.push({ ...op, columns: kept });
+    const taken = op.columns.filter(moved);
+    if (op.kind === 'inc') ops.push({ kind: 'mul', value: { kind: 'json-doc', doc: { kind: 'const', value: mul } }, columns: taken });
+    else ops.push({ kind: 'default', value: { kind: 'const', value: null }, columns: taken });
+  }
+  return { ...f, mutation: { ...f.mutation, update: { ...u, ops } } };
+}
+
+/** v1 `constraint_on`: the unique or primary key constraint on exactly these columns. */
+function constraintOn(info: TableInfo, spec: unknown): string {
+  const cols = typeof spec === 'string' ? [spec] : spec;
+  if (!Array.isArray(cols) || !cols.every((c) => typeof c === 'string')) {
+    fail(ErrorCode.ParseFailed, 'expected a column or a list of columns for "constraint_on"', '$.args.on_conflict.constraint_on');
+  }
+  const want = [...(cols as string[])].sort().join(',');
+  const all: Array<readonly [string, readonly string[]]> = [
+    ...(info.primaryKey.length > 0 ? [[info.primaryKeyName ?? `${info.name.name}_pkey`, info.primaryKey] as const] : []),
+    ...info.uniqueConstraints.map((u) => [u.name, u.columns] as const),
+  ];
+  const hit = all.find(([, c]) => [...c].sort().join(',') === want);
+  if (hit === undefined) {
+    fail(
+      ErrorCode.NotExists,
+      `no unique or primary key constraint on columns ${(cols as string[]).map((c) => `"${c}"`).join(', ')}`,
+      '$.args.on_conflict.constraint_on',
+    );
+  }
+  return hit[0];
 }

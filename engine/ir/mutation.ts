@@ -116,7 +116,18 @@ export interface Insert {
 }
 
 /** How an update operator combines a column with its argument. */
-export type UpdateOpKind = 'set' | 'inc' | 'append' | 'prepend' | 'delete_key' | 'delete_elem' | 'delete_at_path';
+export type UpdateOpKind =
+  | 'set'
+  | 'inc'
+  | 'append'
+  | 'prepend'
+  | 'delete_key'
+  | 'delete_elem'
+  | 'delete_at_path'
+  /** v1 `$mul` (legacy /v1/query only): the column times the argument. */
+  | 'mul'
+  /** v1 `$default` (legacy /v1/query only): the column's default; `value` is unused. */
+  | 'default';
 
 /** One update operator argument (`_set: {...}`): a JSON object parameter and the columns it names. */
 export interface UpdateOp {

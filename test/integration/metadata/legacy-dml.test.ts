@@ -121,6 +121,50 @@ describe('count', () => {
   });
 });
 
+describe('where with column comparisons and _exists', () => {
+  it('compares columns of the row, and of the root row through a relationship', async () => {
+    const r = await q({ type: 'select', args: { table: 'articles', columns: ['id'], where: { words: { $cgt: 'id' } }, order_by: ['id'] } });
+    expect(r.body).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+    // Articles whose author's id equals the article's own id ("$" is the article).
+    const rooted = await q({ type: 'select', args: { table: 'articles', columns: ['id'], where: { author: { id: { _ceq: ['$', 'id'] } } } } });
+    expect(rooted.body).toEqual([{ id: 1 }]);
+    const c = await q({ type: 'count', args: { table: 'articles', where: { $or: [{ words: { $clt: 'id' } }, { words: { $is_null: true } }] } } });
+    expect(c.body).toEqual({ count: 1 });
+  });
+
+  it('_exists over another table', async () => {
+    const r = await q({
+      type: 'select',
+      args: { table: 'authors', columns: ['name'], where: { _exists: { _table: 'comments', _where: { body: 'wow' } } }, order_by: ['id'] },
+    });
+    expect(r.body.map((x: any) => x.name)).toEqual(['Ann', 'Bob', 'Cid']);
+    const none = await q({ type: 'count', args: { table: 'authors', where: { _exists: { _table: 'comments', _where: { body: 'nope' } } } } });
+    expect(none.body).toEqual({ count: 0 });
+  });
+
+  it('for a role: only readable columns, and not through rows its permissions filter', async () => {
+    const ok = await q({ type: 'select', args: { table: 'articles', columns: ['id'], where: { author_id: { $ceq: 'id' } } } }, 'reader');
+    expect(ok.body).toEqual([{ id: 1 }]);
+    const hidden = await q({ type: 'select', args: { table: 'articles', columns: ['id'], where: { words: { $cgt: 'id' } } } }, 'reader');
+    expect(hidden).toEqual({
+      status: 400,
+      body: { path: '$.args.where.words', error: 'role "reader" does not have permission to select column "words"', code: 'permission-denied' },
+    });
+    const filtered = await q({ type: 'select', args: { table: 'articles', columns: ['id'], where: { author: { id: { $ceq: ['$', 'id'] } } } } }, 'reader');
+    expect(filtered.status).toBe(400);
+    expect(filtered.body.code).toBe('not-supported');
+    const exists = await q({ type: 'count', args: { table: 'articles', where: { _exists: { _table: 'comments', _where: {} } } } }, 'reader');
+    expect(exists.body.code).toBe('permission-denied');
+  });
+
+  it('updates and deletes the rows such a where selects', async () => {
+    const r = await q({ type: 'update', args: { table: 'articles', where: { words: { $clt: 'id' } }, $set: { title: 'never' } } });
+    expect(r.body).toEqual({ affected_rows: 0 });
+    const d = await q({ type: 'delete', args: { table: 'comments', where: { id: { $ceq: 'article_id' }, body: 'nope' } } });
+    expect(d.body).toEqual({ affected_rows: 0 });
+  });
+});
+
 describe('insert, update, delete', () => {
   it('insert with returning and on_conflict', async () => {
     const r = await q({ type: 'insert', args: { table: 'authors', objects: [{ name: 'Dan', rating: 2 }, { name: 'Eli' }], returning: ['id', 'name'] } });
@@ -140,14 +184,59 @@ describe('insert, update, delete', () => {
     expect(updated.body).toEqual({ affected_rows: 1, returning: [{ name: 'Dan2' }] });
   });
 
-  it('update with $set and $inc; $mul is not supported', async () => {
+  it('update with $set and $inc', async () => {
     const r = await q({
       type: 'update',
       args: { table: 'articles', where: { id: 1 }, $set: { title: 'Hello Again' }, $inc: { words: 5 }, returning: ['title', 'words'] },
     });
     expect(r.body).toEqual({ affected_rows: 1, returning: [{ title: 'Hello Again', words: 105 }] });
-    const mul = await q({ type: 'update', args: { table: 'articles', where: { id: 1 }, $mul: { words: 2 } } });
-    expect(mul).toEqual({ status: 400, body: { path: '$.args.$mul', error: '"$mul" is not supported', code: 'not-supported' } });
+  });
+
+  it('update with $mul and $default, alone or with $set and $inc', async () => {
+    const mul = await q({ type: 'update', args: { table: 'articles', where: { id: 1 }, $mul: { words: 2 }, returning: ['words'] } });
+    expect(mul).toEqual({ status: 200, body: { affected_rows: 1, returning: [{ words: 210 }] } });
+    await f.db.sql('ALTER TABLE authors ALTER COLUMN rating SET DEFAULT 1.5');
+    const all = await q({
+      type: 'update',
+      args: {
+        table: 'authors',
+        where: { id: 2 },
+        $set: { name: 'Bobby' },
+        $inc: { followers: 1 },
+        $mul: { score: 2 },
+        $default: ['rating'],
+        returning: ['name', 'followers', 'score', 'rating'],
+      },
+    });
+    expect(all.body).toEqual({ affected_rows: 1, returning: [{ name: 'Bobby', followers: 11, score: 4.5, rating: 1.5 }] });
+    const onlyDefault = await q({ type: 'update', args: { table: 'authors', where: { id: 2 }, $default: ['active'], returning: ['active'] } });
+    expect(onlyDefault.body).toEqual({ affected_rows: 1, returning: [{ active: true }] });
+    await q({
+      type: 'update',
+      args: { table: 'authors', where: { id: 2 }, $set: { name: 'Bob', active: false, rating: 3.25, score: 2.25 }, $inc: { followers: -1 } },
+    });
+    const both = await q({ type: 'update', args: { table: 'articles', where: { id: 1 }, $inc: { words: 1 }, $mul: { words: 2 } } });
+    expect(both).toEqual({ status: 400, body: { path: '$.args.$inc', error: 'column found in multiple operators: "words"', code: 'validation-failed' } });
+    const text = await q({ type: 'update', args: { table: 'articles', where: { id: 1 }, $mul: { title: 2 } } });
+    expect(text.status).toBe(400);
+    const missing = await q({ type: 'update', args: { table: 'articles', where: { id: 1 }, $default: ['nope'] } });
+    expect(missing).toEqual({ status: 400, body: { path: '$.args.$default[0]', error: '"nope" does not exist', code: 'not-exists' } });
+  });
+
+  it('insert on_conflict with constraint_on, the columns of the constraint', async () => {
+    const r = await q({
+      type: 'insert',
+      args: { table: 'authors', objects: [{ id: 1, name: 'Ann' }], on_conflict: { constraint_on: ['id'], action: 'update' }, returning: ['name'] },
+    });
+    expect(r.body).toEqual({ affected_rows: 1, returning: [{ name: 'Ann' }] });
+    const none = await q({
+      type: 'insert',
+      args: { table: 'authors', objects: [{ id: 1, name: 'Ann' }], on_conflict: { constraint_on: ['name'], action: 'ignore' } },
+    });
+    expect(none).toEqual({
+      status: 400,
+      body: { path: '$.args.on_conflict.constraint_on', error: 'no unique or primary key constraint on columns "name"', code: 'not-exists' },
+    });
   });
 
   it('delete with returning', async () => {

@@ -11,7 +11,7 @@
  * its values the columns' types, so the database validates them.
  */
 import type * as ir from '../../../ir/index.ts';
-import { ident, join, param, qualified, sql, stringLiteral, type Fragment } from '../../sql/fragment.ts';
+import { ident, join, param, qualified, raw, sql, stringLiteral, type Fragment } from '../../sql/fragment.ts';
 import { translateBoolExp } from './bool-exp.ts';
 import { columnOf, type AliasCounter } from './context.ts';
 import type { Assertion } from './insert.ts';
@@ -48,6 +48,10 @@ function assignment(op: ir.UpdateOp, c: ir.InputColumn, row: string, arg: string
       return v;
     case 'inc':
       return sql`${cur} + ${v}`;
+    case 'mul':
+      return sql`${cur} * ${v}`;
+    case 'default':
+      return raw('DEFAULT');
     case 'append':
       return sql`${cur} || ${v}`;
     case 'prepend':
@@ -62,7 +66,7 @@ function assignment(op: ir.UpdateOp, c: ir.InputColumn, row: string, arg: string
 }
 
 function typed(op: ir.UpdateOp): boolean {
-  return op.kind === 'set' || op.kind === 'inc' || op.kind === 'append' || op.kind === 'prepend';
+  return op.kind === 'set' || op.kind === 'inc' || op.kind === 'mul' || op.kind === 'append' || op.kind === 'prepend';
 }
 
 /** The UPDATE CTE of `u`. */
@@ -72,6 +76,10 @@ export function translateUpdate(u: ir.Update, aliases: AliasCounter): Translated
   const sets: Fragment[] = [];
   const froms: Fragment[] = [];
   for (const op of u.ops) {
+    if (op.kind === 'default') {
+      for (const c of op.columns) sets.push(sql`${ident(c.column)} = DEFAULT`);
+      continue;
+    }
     const json = aliases.fresh();
     froms.push(sql`(SELECT ${param(op.value, 'jsonb')} AS "j") AS ${ident(json)}`);
     const arg = typed(op) ? aliases.fresh() : json;
@@ -83,7 +91,7 @@ export function translateUpdate(u: ir.Update, aliases: AliasCounter): Translated
     froms.push(sql`jsonb_populate_record(NULL::${table}, ${param(u.presets.value, 'jsonb')}) AS ${ident(p)}`);
     for (const c of u.presets.columns) sets.push(sql`${ident(c)} = ${columnOf(p, c)}`);
   }
-  const cte = sql`${ident(WRITTEN)} AS (UPDATE ${table} AS ${ident(row)} SET ${join(sets, ', ')} FROM ${join(froms, ', ')} WHERE ${translateBoolExp(u.where, row, aliases)} RETURNING ${ident(row)}.*)`;
+  const cte = sql`${ident(WRITTEN)} AS (UPDATE ${table} AS ${ident(row)} SET ${join(sets, ', ')}${froms.length === 0 ? raw('') : sql` FROM ${join(froms, ', ')}`} WHERE ${translateBoolExp(u.where, row, aliases)} RETURNING ${ident(row)}.*)`;
   const assertions: Assertion[] = [];
   if (u.check !== null) {
     const a = aliases.fresh();
