@@ -33,7 +33,7 @@ describe('bulk with run_sql, metadata in the source database', () => {
       { type: 'track_table', args: { table: 'nope' } },
     ]);
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ code: 'not-exists', path: '$.args[2].args.table' });
+    expect(r.body).toMatchObject({ code: 'invalid-configuration', path: '$.args[2].args' });
     expect(await exists(f.db, 'public.staged')).toBe(false);
     expect((await f.db.sql("SELECT count(*)::int AS n FROM authors WHERE name = 'Zed'")).rows[0].n).toBe(0);
     expect((await f.md('export_metadata', {}, { version: 2 })).body).toEqual(before.body);
@@ -137,7 +137,7 @@ describe('bulk with run_sql, metadata in a separate database', () => {
         { type: 'track_table', args: { table: 'nope' } },
       ],
     });
-    expect(bad.body).toMatchObject({ code: 'not-exists', path: '$.args[2].args.table' });
+    expect(bad.body).toMatchObject({ code: 'invalid-configuration', path: '$.args[2].args' });
     expect(await exists(source, 'public.staged')).toBe(false);
     const ok = await engine.post<any>('/v1/query', {
       type: 'bulk',

@@ -61,7 +61,7 @@ describe('tracking what a separate client just made', () => {
     expect(r.status).toBe(200);
     const missing = await f.md('pg_track_table', { table: 'no_such_table' });
     expect(missing.status).toBe(400);
-    expect(missing.body).toMatchObject({ code: 'not-exists', error: 'no such table/view exists in source: "no_such_table"' });
+    expect(missing.body).toMatchObject({ code: 'invalid-configuration', error: 'Inconsistent object: no such table/view exists in source: "no_such_table"' });
   });
 });
 

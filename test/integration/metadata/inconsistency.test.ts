@@ -62,8 +62,8 @@ describe('run_sql', () => {
       { type: 'run_sql', args: { sql: 'CREATE TABLE migrated2 (id int PRIMARY KEY)' } },
       { type: 'track_table', args: { table: 'nope' } },
     ]);
-    expect(bad.body).toMatchObject({ code: 'not-exists', path: '$.args[1].args.table' });
-    expect((await f.md('pg_track_table', { table: 'migrated2' })).body).toMatchObject({ code: 'not-exists' });
+    expect(bad.body).toMatchObject({ code: 'invalid-configuration', path: '$.args[1].args' });
+    expect((await f.md('pg_track_table', { table: 'migrated2' })).body).toMatchObject({ code: 'invalid-configuration' });
     expect((await f.db.sql("SELECT to_regclass('public.migrated2') AS t")).rows).toEqual([{ t: null }]);
     expect((await f.md('pg_untrack_table', { table: 'migrated' })).status).toBe(200);
   });

@@ -46,7 +46,7 @@ describe('track_table / untrack_table with a bare table name', () => {
     expect(b.body).toEqual([{ message: 'success' }, { message: 'success' }]);
     const missing = await f.engine.post('/v1/query', { type: 'track_table', args: 'no_such_table' });
     expect(missing.status).toBe(400);
-    expect(missing.body).toMatchObject({ code: 'not-exists' });
+    expect(missing.body).toMatchObject({ code: 'invalid-configuration', path: '$.args' });
     const untracked = await f.engine.post('/v1/query', { type: 'untrack_table', args: 'profiles' });
     expect(untracked.status).toBe(400);
     expect(untracked.body).toMatchObject({ code: 'already-untracked' });

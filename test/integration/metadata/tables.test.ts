@@ -56,7 +56,13 @@ describe('tracking tables', () => {
     const before = await f.md('export_metadata', {}, { version: 2 });
     const missing = await f.md('pg_track_table', { table: 'nope' });
     expect(missing.status).toBe(400);
-    expect(missing.body).toMatchObject({ code: 'not-exists', path: '$.args.table' });
+    // v2 compat: refused by the schema build, as an inconsistent object.
+    expect(missing.body).toMatchObject({
+      code: 'invalid-configuration',
+      path: '$.args',
+      error: 'Inconsistent object: no such table/view exists in source: "nope"',
+      internal: [{ type: 'table', name: 'table nope in source default', definition: { schema: 'public', name: 'nope' } }],
+    });
     const noSource = await f.md('pg_track_table', { table: 'tags', source: 'elsewhere' });
     expect(noSource.body).toMatchObject({ code: 'not-exists', path: '$.args.source' });
     const badType = await f.md('pg_track_table', { table: 42 });

@@ -128,7 +128,7 @@ describe('request ids', () => {
     const line = await lineWhere(e.lines, httpLogOf('bad-track'));
     expect(line).toMatchObject({
       level: 'error',
-      detail: { operation: { error: { code: 'not-exists', path: '$.args.table' } }, http_info: { status: 400, url: '/v1/metadata' } },
+      detail: { operation: { error: { code: 'invalid-configuration', path: '$.args' } }, http_info: { status: 400, url: '/v1/metadata' } },
     });
     const gql = await fetch(`${e.url}/v1/graphql`, {
       method: 'POST',

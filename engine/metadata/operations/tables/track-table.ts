@@ -4,7 +4,7 @@
  */
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
-import { defineOperation, requireDatabaseTable, requireSource } from '../../define.ts';
+import { defineOperation, requireSource } from '../../define.ts';
 import { emptyTable, formatTableName, parseTableName, type TableConfiguration, type TableNameInput } from '../../document.ts';
 import { findFunction, findTable, updateSource } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
@@ -35,7 +35,8 @@ export const trackTable = defineOperation<TrackTableArgs>({
       // v2 compat: a table and a tracked function of the same name would share root fields.
       throw new EngineError(ErrorCode.NotSupported, `function with name "${formatTableName(table)}" already exists`, { path: argPath(call) });
     }
-    requireDatabaseTable(ctx, source, table, call);
+    // v2 compat: a table the database lacks is not refused here but by the catalog build, as v2's
+    // schema cache does: "Inconsistent object: no such table/view exists in source" (invalid-configuration at `$.args`).
     const entry = {
       ...emptyTable(table),
       ...(args.configuration === undefined ? {} : { configuration: args.configuration }),
