@@ -18,6 +18,7 @@ import type { RootFieldContributor, RootFieldInput, ServedRoot } from './root-fi
 import { ROOT_FIELD_CONTRIBUTORS } from './root-fields.ts';
 import { LeafTypes, SchemaTypes } from './table-types.ts';
 import { relayQueryRootFields } from './relay-types.ts';
+import { functionConnectionFields } from './function-fields.ts';
 
 /** Settings that shape every role's schema. */
 export interface SchemaOptions {
@@ -123,7 +124,12 @@ export function buildSchemaOf(
  * connections on query_root, the contributors' mutations, no subscriptions.
  */
 function relaySchema(input: RootFieldInput, contributors: readonly RootFieldContributor[], node: GraphQLInterfaceType): SharedSchema {
-  const query = objectType({ name: QUERY_ROOT, fields: namespaceRootFields(relayQueryRootFields(input.access.tables.values(), input.types, node), 'query') });
+  const access = { role: input.role, isAdmin: input.access.isAdmin, inferFunctionPermissions: input.inferFunctionPermissions };
+  const functions = functionConnectionFields(input.catalog, input.access.tables, input.types, access);
+  const query = objectType({
+    name: QUERY_ROOT,
+    fields: namespaceRootFields(relayQueryRootFields(input.access.tables.values(), input.types, node, functions), 'query'),
+  });
   // v2's Relay schema holds the database's and actions' mutations, not remote schemas'.
   const writes = contributedFields(
     contributors.filter((c) => c.name !== 'remote schemas'),

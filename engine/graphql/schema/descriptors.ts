@@ -25,6 +25,8 @@ export type RootFieldDescriptor =
   | { readonly kind: 'static'; readonly json: string }
   /** A tracked function's rows (`<fn>`) or their aggregate (`<fn>_aggregate`); see function-fields.ts. */
   | { readonly kind: 'function' | 'function-aggregate'; readonly table: TableView; readonly fn: FunctionInfo }
+  /** Relay: `<fn>_connection` of a function returning rows of a table with a primary key (relay-types.ts). */
+  | { readonly kind: 'function-connection'; readonly table: TableView; readonly fn: FunctionInfo }
   /** The namespace field of a source with `root_fields.namespace`; see namespace.ts. */
   | { readonly kind: 'namespace'; readonly source: string }
   /** A root field of a remote schema, or its `root_fields_namespace` field; see remote-root-fields.ts. */

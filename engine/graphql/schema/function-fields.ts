@@ -110,3 +110,33 @@ export function functionRootFields(
   }
   return fields;
 }
+
+/**
+ * Relay (Note [Relay schema] in relay-types.ts): `<fn>_connection(args, after, before, distinct_on,
+ * first, last, order_by, where)` of the query functions `access` may call whose return table has a
+ * primary key.
+ */
+export function functionConnectionFields(
+  catalog: Catalog,
+  views: ReadonlyMap<string, TableView>,
+  types: SchemaTypes,
+  access: FunctionAccess,
+): GraphQLFieldConfigMap<unknown, unknown> {
+  const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+  for (const source of catalog.sources.values()) {
+    for (const fn of source.functions?.values() ?? []) {
+      if (fn.exposedAs !== 'query' || !mayCall(fn, access)) continue;
+      const view = views.get(`${source.name}\0${tableKey(fn.returnTable)}`);
+      const connection = view === undefined ? null : types.of(view).connection;
+      if (view === undefined || connection === null) continue;
+      const argsType = customizeTypeName(source.customization, functionArgsTypeName(fn.gqlName));
+      fields[`${fn.rootFields.function}_connection`] = {
+        type: nonNull(connection),
+        description: fn.description ?? `execute function "${fn.name.name}" which returns "${fn.returnTable.name}"`,
+        args: { ...functionArgsArgument(argsType, fn.name.name, fn.args, source, types), ...types.connectionArgs(view) },
+        extensions: withDescriptor<RootFieldDescriptor>({ kind: 'function-connection', table: view, fn }),
+      };
+    }
+  }
+  return fields;
+}

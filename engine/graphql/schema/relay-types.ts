@@ -18,8 +18,12 @@
  * - array relationships to a table with a primary key also get
  *   `<rel>_connection`;
  * - mutation_root is /v1/graphql's, over these table types.
- * Not served (as v2 names them, left out here): `<fn>_connection` of tracked
- * functions, Relay subscriptions, remote relationships. The schema is built
+ * - query functions returning rows of a table with a primary key get
+ *   `<fn>_connection` (function-fields.ts).
+ * Not served: Relay subscriptions (v2 has `<t>_connection` on
+ * subscription_root; Engine's /v1beta1/relay has no WebSocket), remote
+ * relationships and remote schemas (as v2), and the graphql-default naming
+ * convention (the Relay schema keeps default names). The schema is built
  * by the same builder (build-schema.ts) with `relay` set: its own SchemaCache
  * and plan cache (execute/graphql-service.ts), the same IR, planner and SQL.
  */
@@ -119,8 +123,13 @@ export function connectionArgs(view: TableView, types: SchemaTypes): GraphQLFiel
   };
 }
 
-/** The Relay query root: `<t>_connection` of each table with a primary key, then `node`. */
-export function relayQueryRootFields(views: Iterable<TableView>, types: SchemaTypes, node: GraphQLInterfaceType): GraphQLFieldConfigMap<unknown, unknown> {
+/** The Relay query root: `<t>_connection` of each table with a primary key, the functions' `<fn>_connection`, then `node`. */
+export function relayQueryRootFields(
+  views: Iterable<TableView>,
+  types: SchemaTypes,
+  node: GraphQLInterfaceType,
+  functions: GraphQLFieldConfigMap<unknown, unknown>,
+): GraphQLFieldConfigMap<unknown, unknown> {
   const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
   for (const view of views) {
     const t: TableTypes = types.of(view);
@@ -132,6 +141,7 @@ export function relayQueryRootFields(views: Iterable<TableView>, types: SchemaTy
       extensions: withDescriptor<RootFieldDescriptor>({ kind: 'select-connection', table: view }),
     };
   }
+  Object.assign(fields, functions);
   fields[RELAY.node] = {
     type: node,
     args: { [RELAY.id]: { type: nonNull(GraphQLID), description: 'A globally unique id' } },

@@ -15,8 +15,9 @@ import { argumentOf } from './collect-fields.ts';
 import { readView, type ToIrContext } from './context.ts';
 import { astInput, leafParam, objectFields, type Input } from './input.ts';
 import { toIrAggregate, toIrFields, toIrRowSource } from './select.ts';
+import { toIrConnection } from './connection.ts';
 
-type FunctionDescriptor = Extract<RootFieldDescriptor, { kind: 'function' | 'function-aggregate' }>;
+type FunctionDescriptor = Extract<RootFieldDescriptor, { kind: 'function' | 'function-aggregate' | 'function-connection' }>;
 
 /**
  * The arguments given in `args: {...}` (absent ones are left to their
@@ -78,6 +79,10 @@ export function toIrFunctionField(
   const view = readView(ctx, d.table);
   const call = functionCall(d.fn, toIrFunctionArgs(view.source, d.fn.args, def, nodes, ctx, path));
   const source = view.source.name;
+  if (d.kind === 'function-connection') {
+    const c = toIrConnection(view, def, nodes, ctx, path);
+    return { kind: 'connection', alias, source, select: { ...c, from: { ...c.from, function: call } } };
+  }
   if (d.kind === 'function-aggregate') {
     const agg = toIrAggregate(view, def, nodes, ctx, path);
     return { kind: 'aggregate', alias, source, select: { ...agg, from: { ...agg.from, function: call } } };

@@ -134,7 +134,7 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
         fields.push(toIrActionField(d, def, nodes, ctx, alias, path, kind === 'mutation' ? 'mutation' : 'query', requestQuery));
         continue;
       }
-      if (def !== undefined && (d?.kind === 'function' || d?.kind === 'function-aggregate')) {
+      if (def !== undefined && (d?.kind === 'function' || d?.kind === 'function-aggregate' || d?.kind === 'function-connection')) {
         fields.push(toIrFunctionField(d, def, nodes, ctx, alias, path));
         continue;
       }

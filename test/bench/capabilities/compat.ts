@@ -2,7 +2,9 @@
  * Bench cell of the v2 compatibility paths (issue 15): a v1 `select` on
  * /v1/query against the same read as GraphQL on /v1/graphql (the v1 call is
  * rewritten into that operation: Note [Legacy DML]), a v1 `count`, and a
- * batched body of three queries (run in order) against one query.
+ * batched body of three queries (run in order) against one query, and the
+ * Relay API (/v1beta1/relay): the same read as a connection page, first and
+ * after a cursor (one cached plan for every cursor: Note [Relay connections]).
  */
 import { metadataCall } from '../lib/engine-metadata.ts';
 import { startEngine } from '../lib/engine.ts';
@@ -27,6 +29,11 @@ const V1_SELECT = {
   },
 };
 
+const RELAY = `query ($after: String) { authors_connection(first: 19, after: $after, where: {id: {_lt: 40}}) {
+  edges { cursor node { id name articles_connection(first: 5) { edges { node { title } } } } } pageInfo { hasNextPage endCursor } } }`;
+/** The cursor of author 10 (v2's: base64 of its primary key object). */
+const AFTER_10 = Buffer.from('{"id" : 10}').toString('base64');
+
 const bench: CapabilityBench = async (ctx) => {
   const url = await ctx.postgres.createDatabase('compat');
   await ctx.postgres.sql('compat', SCHEMA);
@@ -50,6 +57,11 @@ const bench: CapabilityBench = async (ctx) => {
       [
         'v1 count (/v1/query)',
         { url: `${engine.url}/v1/query`, body: JSON.stringify({ type: 'count', args: { table: 'articles', where: { words: { $gt: 500 } } } }), headers: json },
+      ],
+      ['Relay connection, same read (/v1beta1/relay)', { url: `${engine.url}/v1beta1/relay`, body: JSON.stringify({ query: RELAY }), headers: json }],
+      [
+        'Relay connection after a cursor (/v1beta1/relay)',
+        { url: `${engine.url}/v1beta1/relay`, body: JSON.stringify({ query: RELAY, variables: { after: AFTER_10 } }), headers: json },
       ],
       [
         'batch of 3 queries (/v1/graphql)',
@@ -81,6 +93,7 @@ const bench: CapabilityBench = async (ctx) => {
         '20 authors with up to 5 articles each, out of 200 authors and 5,000 articles; every request is a plan-cache hit after the first.',
         'The v1 select is rewritten into the GraphQL query of the first row (Note [Legacy DML]); its extra cost is the rewrite and reshaping per request.',
         'A batch runs its three operations one after the other (each sees the earlier ones), so its latency is about three queries.',
+        'The Relay rows read 19 authors with 5 articles each as connections (cursors, node ids, pageInfo); after a cursor the page starts at author 11.',
       ],
     };
   } finally {

@@ -18,7 +18,11 @@ const names = (r: any, field = 'authors_connection'): string[] => r.data[field].
 
 beforeAll(async () => {
   f = await startReadFixture();
+  await f.db.sql(
+    "CREATE FUNCTION search_authors(prefix text) RETURNS SETOF authors LANGUAGE sql STABLE AS $$ SELECT * FROM authors WHERE name LIKE prefix || '%' $$",
+  );
   for (const b of [
+    { type: 'pg_track_function', args: { function: 'search_authors' } },
     {
       type: 'pg_create_select_permission',
       args: { table: 'authors', role: 'reader', permission: { columns: ['id', 'name'], filter: { active: { _eq: true } } } },
@@ -110,6 +114,22 @@ describe('connections', () => {
     expect(both.errors[0].message).toBe('"first" and "last" are not allowed at once');
     const neg = await relay('{ authors_connection(first: -1) { edges { cursor } } }');
     expect(neg.errors[0].extensions.code).toBe('validation-failed');
+  });
+});
+
+describe('function connections', () => {
+  it('pages the rows of a tracked function as <fn>_connection', async () => {
+    const r = await relay(
+      '{ search_authors_connection(args: {prefix: ""}, first: 1, order_by: {name: desc}) { edges { node { name } } pageInfo { hasNextPage endCursor } } }',
+    );
+    expect(names(r, 'search_authors_connection')).toEqual(['Cid']);
+    const next = await relay(
+      `{ search_authors_connection(args: {prefix: ""}, first: 5, after: "${r.data.search_authors_connection.pageInfo.endCursor}", order_by: {name: desc}) { edges { node { name } } } }`,
+    );
+    expect(names(next, 'search_authors_connection')).toEqual(['Bob', 'Ann']);
+    // The role reads the function's rows through its authors permission.
+    const role = await relay('{ search_authors_connection(args: {prefix: ""}) { edges { node { name } } } }', undefined, { 'x-engine-role': 'reader' });
+    expect(names(role, 'search_authors_connection')).toEqual(['Ann', 'Cid']);
   });
 });
 
