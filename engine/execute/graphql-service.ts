@@ -32,7 +32,7 @@ import { parseGraphqlRequest, type GraphqlRequest } from './request-body.ts';
 import { dataOf } from './response.ts';
 import type { GraphQLSchema } from 'graphql';
 import { apiErrorBody, graphqlErrorBody } from '../errors/wire-body.ts';
-import { LEGACY_DML_TYPES, legacyOperation } from '../graphql/legacy-dml.ts';
+import { LEGACY_DML_TYPES, legacyOperation, type FilterOf } from '../graphql/legacy-dml.ts';
 
 /** Options of {@link GraphqlService}. */
 export interface GraphqlServiceOptions {
@@ -357,7 +357,14 @@ export class GraphqlService implements GraphqlApi {
       const role = this.#schemas.get(catalog, session.role, session.isAdmin, session.backendOnly === true);
       if (role.naming !== undefined)
         throw new EngineError(ErrorCode.NotSupported, 'legacy data operations are not supported under the graphql-default naming convention', { path: '$' });
-      const op = legacyOperation(type, b['args'], role.schema, catalog, session.role, session.isAdmin);
+      // The role's row filter of each table it reads, for the tables a v1 `where` reaches (Note [Legacy DML]).
+      const filterOf: FilterOf = session.isAdmin
+        ? null
+        : (t) => {
+            for (const v of role.access.tables.values()) if (v.info.name.schema === t.schema && v.info.name.name === t.name) return v.filter;
+            return undefined;
+          };
+      const op = legacyOperation(type, b['args'], role.schema, catalog, session.role, filterOf);
       const limits = this.#limits === null ? null : this.#limits.forRole(session.role, session.isAdmin);
       const { plan, variables, pending } = this.#planFor(session, { query: op.query, variables: op.variables, operationName: null }, limits, false, op.patch);
       const timeoutMs = limits === null ? null : limits.timeoutMs;

@@ -21,9 +21,9 @@
  * made `mul` / `default` operators), and a `where` with column comparisons
  * (`$ceq`, `_cgt`…, also `["$", col]`) or `_exists`, compiled as a
  * permission expression is and conjoined to the role's filter, after every
- * column it names was checked readable for the role, and, for a role, only
- * through relationships and `_exists` tables it reads unfiltered (so the
- * expression cannot see rows the role's permissions hide). `constraint_on`
+ * column it names was checked readable for the role; the tables it reaches
+ * (relationships, `_exists`) get the role's row filter added, as GraphQL's
+ * `where` does, so it cannot see rows the role's permissions hide. `constraint_on`
  * (v1's columns of the conflict's unique constraint) names the constraint.
  * Sources under the graphql-default naming convention are refused
  * (`not-supported`). `count` for a role without aggregations counts the
@@ -64,15 +64,16 @@ export interface LegacyOperation {
 }
 
 /** How a v1 `where` is checked: the role, and whether it needs the IR path (column comparisons, `_exists`). */
+/** The role's row filter of a table (null: every row), or undefined when the role may not read it; null for admin. */
+export type FilterOf = ((table: ir.QualifiedName) => ir.BoolExp | null | undefined) | null;
+
 interface WhereCheck {
   readonly catalog: Catalog;
   readonly role: string;
-  readonly isAdmin: boolean;
+  readonly filterOf: FilterOf;
   /** The bool_exp type of the table the expression started on (`["$", col]` operands). */
   readonly root: GraphQLInputObjectType;
   needsIr: boolean;
-  /** Every relationship target the expression traverses, with its path. */
-  readonly traversed: Array<readonly [TableInfo | null, string]>;
 }
 
 type Json = Record<string, unknown>;
@@ -187,7 +188,6 @@ function boolExp(where: unknown, type: GraphQLInputObjectType, info: TableInfo, 
     const rel = relationshipField(type, key);
     if (rel !== null) {
       const target = getNamedType(rel) as GraphQLInputObjectType;
-      check?.traversed.push([relationshipTarget(type, key), p]);
       out[key] = boolExp(value, target, info, role, p, check);
       continue;
     }
@@ -220,22 +220,31 @@ function comparison(value: unknown, path: string, type: GraphQLInputObjectType, 
 /** v1's column comparison operators (`$ceq`, `_cgt`…). */
 const COLUMN_OPS: ReadonlySet<string> = new Set(['ceq', 'cneq', 'cgt', 'cgte', 'clt', 'clte']);
 
-/** The table a relationship field of a bool_exp type leads to. */
-function relationshipTarget(type: GraphQLInputObjectType, rel: string): TableInfo | null {
-  const d = descriptorOf<TableFieldDescriptor>(type.getFields()[rel]?.extensions);
-  return d !== undefined && (d.kind === 'object-relationship' || d.kind === 'array-relationship') ? d.rel.target.info : null;
-}
+const DENY: ir.BoolExp = { kind: 'or', items: [] };
 
 /**
- * A role's expression on the IR path reads `info` without the role's filter on it (a permission
- * expression does not apply one), so `info` must be one the role reads unfiltered.
+ * `e` with the role's row filter conjoined in every table it reaches (relationships, `_exists`),
+ * as GraphQL's `where` reads related rows (a permission expression's compiler adds none).
  */
-function unfilteredFor(check: WhereCheck, info: TableInfo | null, path: string): void {
-  if (check.isAdmin || info === null) return;
-  const filter = info.permissions.get(check.role)?.select?.filter;
-  if (filter === undefined) fail(ErrorCode.PermissionDenied, `role "${check.role}" does not have permission to select table "${info.name.name}"`, path);
-  if (isObject(filter) && Object.keys(filter).length === 0) return;
-  fail(ErrorCode.NotSupported, `column comparisons and "_exists" are not supported through "${info.name.name}", which the role reads filtered`, path);
+function withRoleFilters(e: ir.BoolExp, filterOf: NonNullable<FilterOf>): ir.BoolExp {
+  const rec = (x: ir.BoolExp): ir.BoolExp => withRoleFilters(x, filterOf);
+  switch (e.kind) {
+    case 'and':
+    case 'or':
+      return { ...e, items: e.items.map(rec) };
+    case 'not':
+    case 'holds':
+    case 'permission-root':
+      return { ...e, item: rec(e.item) };
+    case 'relationship':
+    case 'exists': {
+      const filter = filterOf(e.target);
+      const where = rec(e.where);
+      return { ...e, where: filter === undefined ? DENY : filter === null ? where : andAll([filter, where]) };
+    }
+    default:
+      return e;
+  }
 }
 
 /** `_exists: {_table, _where}`: the table is tracked and readable by the role, unfiltered. */
@@ -245,9 +254,11 @@ function existsCheck(value: unknown, check: WhereCheck, path: string): void {
   let target: TableInfo | undefined;
   for (const source of check.catalog.sources.values()) target ??= source.tables.get(tableKey(name));
   if (target === undefined) fail(ErrorCode.NotExists, `table "${name.name}" does not exist`, `${path}._table`);
-  unfilteredFor(check, target, `${path}._table`);
+  if (check.filterOf !== null && check.filterOf(target.name) === undefined) {
+    fail(ErrorCode.PermissionDenied, `role "${check.role}" does not have permission to select table "${target.name.name}"`, `${path}._table`);
+  }
   for (const col of columnsNamed(value['_where'])) {
-    const visible = check.isAdmin || (target.permissions.get(check.role)?.select?.columns ?? []).includes(col);
+    const visible = check.filterOf === null || (target.permissions.get(check.role)?.select?.columns ?? []).includes(col);
     if (target.columns.some((c) => c.name === col) && !visible) unknownColumn(target, col, check.role, 'select', `${path}._where`);
   }
   check.needsIr = true;
@@ -391,7 +402,14 @@ function mutationAnswer(hasReturning: boolean): (value: unknown) => unknown {
  * Rewrites one v1 data call (`type` one of {@link LEGACY_DML_TYPES}) as a GraphQL operation on
  * `schema`, the requesting role's (Note [Legacy DML]). Throws EngineError with v1 paths.
  */
-export function legacyOperation(type: string, argsIn: unknown, schema: GraphQLSchema, catalog: Catalog, role: string, isAdmin = false): LegacyOperation {
+export function legacyOperation(
+  type: string,
+  argsIn: unknown,
+  schema: GraphQLSchema,
+  catalog: Catalog,
+  role: string,
+  filterOf: FilterOf = null,
+): LegacyOperation {
   if (!isObject(argsIn)) fail(ErrorCode.ParseFailed, 'expected an object for "args"', '$.args');
   const args = argsIn;
   const info = trackedTable(catalog, args);
@@ -406,14 +424,13 @@ export function legacyOperation(type: string, argsIn: unknown, schema: GraphQLSc
     }
     const t = argType(field, 'where', '$.args.where');
     const boolType = getNamedType(t) as GraphQLInputObjectType;
-    const check: WhereCheck = { catalog, role, isAdmin, root: boolType, needsIr: false, traversed: [] };
+    const check: WhereCheck = { catalog, role, filterOf, root: boolType, needsIr: false };
     const value = boolExp(w, boolType, info, role, '$.args.where', check);
     if (!check.needsIr) return `where: ${vars.add(t, value)}`;
-    // Read through a permission expression's compiler: the relationships it follows carry no filter of the role.
-    for (const [target, p] of check.traversed) unfilteredFor(check, target, p);
     const source = catalog.sources.get(info.source);
     if (source === undefined) fail(ErrorCode.NotExists, `source "${info.source}" does not exist`, '$.args');
-    irWhere = toIrPermissionFilter(w, info, source);
+    const compiled = toIrPermissionFilter(w, info, source);
+    irWhere = filterOf === null ? compiled : withRoleFilters(compiled, filterOf);
     return required ? `where: ${vars.add(t, {})}` : null;
   };
   const withWhere = (): ((f: ir.OperationField) => ir.OperationField) | undefined => {

@@ -150,9 +150,19 @@ describe('where with column comparisons and _exists', () => {
       status: 400,
       body: { path: '$.args.where.words', error: 'role "reader" does not have permission to select column "words"', code: 'permission-denied' },
     });
-    const filtered = await q({ type: 'select', args: { table: 'articles', columns: ['id'], where: { author: { id: { $ceq: ['$', 'id'] } } } } }, 'reader');
-    expect(filtered.status).toBe(400);
-    expect(filtered.body.code).toBe('not-supported');
+    // Through a relationship and in _exists, the role's filter on the rows reached applies (Bob is inactive, hidden).
+    const through = await q({ type: 'select', args: { table: 'articles', columns: ['id'], where: { author: { id: { $ceq: 'id' }, name: 'Bob' } } } }, 'reader');
+    expect(through.body).toEqual([]);
+    const rooted = await q(
+      { type: 'select', args: { table: 'articles', columns: ['id'], where: { author: { id: { $ceq: ['$', 'author_id'] } } }, order_by: ['id'] } },
+      'reader',
+    );
+    expect(rooted.body).toEqual([{ id: 1 }, { id: 2 }]);
+    const hiddenRow = await q(
+      { type: 'count', args: { table: 'articles', where: { _exists: { _table: 'authors', _where: { name: 'Bob' } }, id: { $ceq: 'id' } } } },
+      'reader',
+    );
+    expect(hiddenRow.body).toEqual({ count: 0 });
     const exists = await q({ type: 'count', args: { table: 'articles', where: { _exists: { _table: 'comments', _where: {} } } } }, 'reader');
     expect(exists.body.code).toBe('permission-denied');
   });
