@@ -4,7 +4,7 @@
  * id names. Note [Relay schema] in schema/relay-types.ts; Note [Relay ids and
  * cursors] in ir/relay-id.ts.
  */
-import { getNamedType, GraphQLInt, GraphQLString, type FieldNode, type GraphQLField, type GraphQLObjectType } from 'graphql';
+import { getNamedType, GraphQLInt, GraphQLString, Kind, type FieldNode, type GraphQLField, type GraphQLObjectType } from 'graphql';
 import type * as ir from '../../ir/index.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
@@ -17,7 +17,6 @@ import { readView, useStructural, type ToIrContext } from './context.ts';
 import { astInput, leafParam } from './input.ts';
 import type { KeyPath } from './order-by.ts';
 import { plainSource, toIrFields, toIrRowSource } from './select.ts';
-import { Kind } from 'graphql';
 
 /** A `first`/`last` count: negative is refused as `limit` is (Note [Row counts]). */
 function count(nodes: readonly FieldNode[], name: string, ctx: ToIrContext, path: string): ir.ParamSource | null {
@@ -145,7 +144,7 @@ function edgeFields(view: TableView, type: GraphQLObjectType, nodes: readonly Fi
  * the fields selected on that table's type (inline fragments on it, or on
  * `Node`). The table read depends on the id, so a variable id is structural.
  */
-export function toIrNodeField(field: GraphQLField<unknown, unknown>, nodes: readonly FieldNode[], ctx: ToIrContext, alias: string, path: string): ir.RootField {
+export function toIrNodeField(nodes: readonly FieldNode[], ctx: ToIrContext, alias: string, path: string): ir.RootField {
   const idPath = `${path}.args.${RELAY.id}`;
   const node = argumentOf(nodes, RELAY.id);
   const value =
@@ -175,8 +174,7 @@ export function toIrNodeField(field: GraphQLField<unknown, unknown>, nodes: read
   });
   const type = ctx.schema.getType(view.names.object) as GraphQLObjectType | undefined;
   if (type === undefined) throw invalid(`no such table found: ${JSON.stringify(`${id.schema}.${id.name}`)}`);
-  // The fields selected on `Node` (id, __typename) and on the table's own type, the selection set's fragments collected by toIrFields.
-  void field;
+  // The fields selected on `Node` (id, __typename) and on the table's type (fragments on either, collected by toIrFields).
   const fields = toIrFields(view, type, nodes, ctx, path);
   return { kind: 'select', alias, source: view.source.name, select: { from: plainSource(view, andAll(keys)), fields, cardinality: 'one' } };
 }

@@ -186,7 +186,7 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
           break;
         }
         case 'node':
-          fields.push(toIrNodeField(def, nodes, ctx, alias, path));
+          fields.push(toIrNodeField(nodes, ctx, alias, path));
           break;
         case 'select-aggregate':
           fields.push({ kind: 'aggregate', alias, source: d.table.source.name, select: toIrAggregate(readView(ctx, d.table), def, nodes, ctx, path) });
