@@ -47,7 +47,7 @@ describe('a second database as a source', () => {
     expect(r.body).toEqual({ message: 'success' });
     // The table exists only in the second database.
     const wrong = await md('pg_track_table', { table: 'book' });
-    expect(wrong.body.code).toBe('not-exists');
+    expect(wrong.body.code).toBe('invalid-configuration');
     expect((await md('pg_track_table', { source: 'library', table: 'book' })).status).toBe(200);
     expect((await md('pg_track_function', { source: 'library', function: 'search_books' })).status).toBe(200);
     const src = (await md('export_metadata', {})).body.sources.find((s: any) => s.name === 'library');
