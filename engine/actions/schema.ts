@@ -241,6 +241,11 @@ function rootFields(input: RootFieldInput, root: ServedRoot): GraphQLFieldConfig
 export const ACTION_ROOT_FIELDS: RootFieldContributor = {
   name: 'actions',
   rootFields,
+  // v2 serves synchronous query actions on query_root only; subscription_root has the async results.
+  queryOnly: (input) =>
+    visibleActions(input.catalog, input.role, input.access.isAdmin)
+      .filter((a) => a.kind === 'synchronous' && a.type === 'query')
+      .map((a) => a.name),
   // Which actions the role sees; the relationship fields follow the read fingerprint, which shares SchemaTypes.
   fingerprint: (catalog, role, access) => {
     const all = catalog.actions?.actions;

@@ -102,7 +102,9 @@ export function buildSchemaOf(
   const query = objectType({ name: QUERY_ROOT, fields: queryFields });
   // subscription_root: the query fields (live queries) plus the contributors' own (`<t>_stream`).
   const streams = contributedFields(contributors, input, 'subscription');
-  const subscriptionFields = namespaceRootFields({ ...fields, ...streams }, 'subscription');
+  const live = { ...fields };
+  for (const c of contributors) for (const name of c.queryOnly?.(input) ?? []) delete live[name];
+  const subscriptionFields = namespaceRootFields({ ...live, ...streams }, 'subscription');
   // Without namespaces or streams (whose types differ per root) subscription_root shows query_root's very fields (Note [Shared fields]).
   const names = Object.keys(queryFields);
   const same = names.length === Object.keys(subscriptionFields).length && names.every((n) => queryFields[n] === subscriptionFields[n]);

@@ -40,4 +40,9 @@ export interface RootFieldContributor {
    * whose parts are equal for every contributor share one schema.
    */
   fingerprint(catalog: Catalog, role: string, access: RoleAccess): readonly string[];
+  /**
+   * Names of its query_root fields that subscription_root does not serve
+   * (v2: synchronous query actions); none when absent.
+   */
+  queryOnly?(input: RootFieldInput): readonly string[];
 }

@@ -182,3 +182,25 @@ describe('asynchronous action results as subscription fields', () => {
     expect(out.results).toHaveLength(1);
   });
 });
+
+describe('subscription_root', () => {
+  it('serves the async result field and, as v2, not synchronous query actions', async () => {
+    const r = await a.metadata({
+      type: 'bulk',
+      args: [
+        { type: 'create_action', args: { name: 'peek', definition: { type: 'query', output_type: 'WorkOutput', handler: handler.url } } },
+        { type: 'create_action_permission', args: { action: 'peek', role: 'user' } },
+      ],
+    });
+    expect(r.body).toEqual([{ message: 'success' }, { message: 'success' }]);
+    const names = async (root: 'queryType' | 'subscriptionType'): Promise<string[]> => {
+      const res = await a.graphql<any>(`{ __schema { ${root} { fields { name } } } }`, undefined, USER);
+      return (res.body.data.__schema[root].fields as Array<{ name: string }>).map((f) => f.name).sort();
+    };
+    expect(await names('queryType')).toEqual(['peek', 'work']);
+    expect(await names('subscriptionType')).toEqual(['work']);
+    const sub = watch(client(a.url, USER), 'subscription { peek { n } }');
+    await expect.poll(() => sub.errors.length, { timeout: 10_000 }).toBe(1);
+    expect(sub.errors[0]).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'validation-failed' }) })]);
+  });
+});
