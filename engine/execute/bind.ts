@@ -119,7 +119,13 @@ export type BoundStep =
       /** For the step's remote joins (Note [Remote joins] in remote-join.ts). */
       readonly request?: { readonly variables: Readonly<Record<string, unknown>>; readonly session: Session };
     }
-  | { readonly kind: 'write'; readonly step: WriteStep; readonly transactions: readonly BoundTransaction[] }
+  | {
+      readonly kind: 'write';
+      readonly step: WriteStep;
+      readonly transactions: readonly BoundTransaction[];
+      /** For the step's joins (remote relationships under `returning`). */
+      readonly request?: { readonly variables: Readonly<Record<string, unknown>>; readonly session: Session };
+    }
   | { readonly kind: 'static'; readonly step: StaticStep }
   | {
       readonly kind: 'remote';
@@ -148,7 +154,11 @@ export function bindPlan(plan: Plan, variables: Readonly<Record<string, unknown>
         );
         break;
       case 'write':
-        steps.push({ kind: 'write', step, transactions: bindWrites(step.fields, variables, session) });
+        steps.push(
+          step.joins === undefined
+            ? { kind: 'write', step, transactions: bindWrites(step.fields, variables, session) }
+            : { kind: 'write', step, transactions: bindWrites(step.fields, variables, session), request: { variables, session } },
+        );
         break;
       case 'static':
         steps.push({ kind: 'static', step });

@@ -21,8 +21,9 @@
  * request order, runs of database fields being one write step and runs of
  * one remote's fields one request (run.ts).
  * Every step may carry `joins` (StepJoin): work to run on its result and
- * splice into it. Remote relationships are `joins` of a read step (collect
- * the join keys from the result, one remote call, splice by key:
+ * splice into it. Remote relationships are `joins` of the read, write or
+ * remote step answering their root field (collect the join keys from the
+ * result, one remote call or statement per level, splice by key:
  * remote-join.ts). `live` (subscriptions) is a read step
  * run repeatedly by a poller, multiplexed per statement, so it is a way of
  * running steps rather than a step (engine/subscriptions/live-queries.ts runs
@@ -150,29 +151,20 @@ export function buildPlan(fields: readonly ir.OperationField[], catalog: Catalog
 }
 
 /**
- * Gives each read or remote step the joins under its root fields (a join's
- * path starts at a root field's response key), grouped per response level
+ * Gives each read, write or remote step the joins under its root fields (a
+ * join's path starts at a root field's response key), grouped per response level
  * into one remote request per remote schema and one statement per source
  * (Note [Remote joins] in remote-join.ts).
  */
 function attachJoins(plan: Plan, fields: readonly ir.OperationField[], catalog: Catalog, joins: readonly ir.Join[]): Plan {
   const stepOf = new Map<string, number>();
   plan.steps.forEach((step, i) => {
-    for (const f of fields) {
-      const mine =
-        step.kind === 'read'
-          ? (f.kind === 'select' || f.kind === 'aggregate' || f.kind === 'namespace') && f.source === step.source
-          : step.kind === 'remote' && isRemoteField(f) && f.remote === step.body.remote.name;
-      // A mutation may hold several steps of one remote: its joins are not served (below).
-      if (mine) stepOf.set(f.alias, stepOf.has(f.alias) ? -1 : i);
-    }
+    for (const alias of stepAliases(step, fields)) stepOf.set(alias, i);
   });
   const byStep = new Map<number, ir.Join[]>();
   for (const j of joins) {
     const i = stepOf.get(j.path[0] ?? '');
-    if (i === undefined || i < 0) {
-      throw new EngineError(ErrorCode.NotSupported, 'remote relationships are served in query results only', { path: '$' });
-    }
+    if (i === undefined) throw new EngineError(ErrorCode.Unexpected, `no step answers the root field of a join at ${j.path.join('.')}`, { path: '$' });
     byStep.set(i, [...(byStep.get(i) ?? []), j]);
   }
   const steps = plan.steps.map((step, i) => {
@@ -180,6 +172,21 @@ function attachJoins(plan: Plan, fields: readonly ir.OperationField[], catalog: 
     return mine === undefined ? step : { ...step, joins: planJoins(mine, catalog) };
   });
   return { ...plan, steps };
+}
+
+/** The response keys of the root fields a step answers (the first key of its joins' paths). */
+function stepAliases(step: PlanStep, fields: readonly ir.OperationField[]): string[] {
+  switch (step.kind) {
+    case 'read':
+      return fields.filter((f) => (f.kind === 'select' || f.kind === 'aggregate' || f.kind === 'namespace') && f.source === step.source).map((f) => f.alias);
+    case 'write':
+      return step.fields.map((f) => f.alias);
+    case 'remote':
+      return step.body.members.map((m) => m.alias);
+    case 'static':
+    case 'action':
+      return [];
+  }
 }
 
 /** The step of an action field: its relationship reads compiled, one statement per source. */

@@ -95,8 +95,13 @@ async function runStep(s: BoundStep, opts: RunOptions | undefined, noRow: string
       if (joins === undefined || joins.length === 0 || s.request === undefined || text === 'null') return text;
       return await runJoins(text, joins, s.request.variables, s.request.session, services.clientHeaders, opts);
     }
-    case 'write':
-      return await runWrites(s.step.fields, s.transactions, opts);
+    case 'write': {
+      // Joins under a mutation's results run once its transactions committed, on what they returned.
+      const text = await runWrites(s.step.fields, s.transactions, opts);
+      const joins = s.step.joins;
+      if (joins === undefined || joins.length === 0 || s.request === undefined) return text;
+      return await runJoins(text, joins, s.request.variables, s.request.session, services.clientHeaders, opts);
+    }
     case 'static':
       return s.step.json;
     case 'remote': {

@@ -11,6 +11,8 @@ import net from 'node:net';
 /** Counters since the proxy started (or since {@link PgProxy.reset}). */
 export interface ProxyCounts {
   statements: number;
+  /** Statements run: Executes ('E', a prepared statement run again is not parsed again) and simple Queries. */
+  executions: number;
   roundTrips: number;
   /** The SQL text of each Parse/Query, in order. */
   texts: string[];
@@ -57,7 +59,7 @@ class MessageReader {
 /** Starts a proxy to the server of `url`. */
 export async function startPgProxy(url: string): Promise<PgProxy> {
   const target = new URL(url);
-  const counts: ProxyCounts = { statements: 0, roundTrips: 0, texts: [] };
+  const counts: ProxyCounts = { statements: 0, executions: 0, roundTrips: 0, texts: [] };
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(target.port), target.hostname);
@@ -78,6 +80,7 @@ export async function startPgProxy(url: string): Promise<PgProxy> {
           counts.statements++;
           counts.texts.push(body.subarray(0, body.length - 1).toString());
         }
+        if (type === 'E' || type === 'Q') counts.executions++;
         if (type === 'S' || type === 'Q') awaiting++;
       });
       upstream.write(chunk);
@@ -108,6 +111,7 @@ export async function startPgProxy(url: string): Promise<PgProxy> {
     counts,
     reset() {
       counts.statements = 0;
+      counts.executions = 0;
       counts.roundTrips = 0;
       counts.texts = [];
     },

@@ -23,6 +23,7 @@ const GEO_SDL = `
 interface Named { name: String! }
 type Country implements Named { code: String! name: String! capital: String }
 type Query { countries: [Country!]! country(code: String!): Country named: [Named!]! }
+type Mutation { renameCountry(code: String!, name: String!): Country }
 `;
 const countries = [
   { code: 'FR', name: 'France', capital: 'Paris' },
@@ -33,6 +34,11 @@ const geoRoot = {
   countries: () => countries,
   country: ({ code }: { code: string }) => countries.find((c) => c.code === code) ?? null,
   named: () => countries.map((c) => ({ ...c, __typename: 'Country' })),
+  renameCountry: ({ code, name }: { code: string; name: string }) => {
+    const c = countries.find((x) => x.code === code);
+    if (c !== undefined) c.name = name;
+    return c ?? null;
+  },
 };
 const WEATHER_SDL = `
 type Weather { city: String! celsius: Int! }
@@ -43,13 +49,13 @@ const weatherRoot = { weather: ({ city }: { city: string }) => ({ city, celsius:
 const md = async (type: string, args: unknown): Promise<any> => await s.engine.metadata({ type, args });
 const gql = async (query: string, headers?: Record<string, string>): Promise<any> => (await s.engine.graphql<any>(query, undefined, headers)).body;
 
-/** Runs `fn` and counts the SQL statements and the remote requests (introspection aside) it caused. */
+/** Runs `fn` and counts the SQL statements run (prepared or not) and the remote requests (introspection aside) it caused. */
 async function counting<T>(fn: () => Promise<T>): Promise<{ result: T; sql: number; geo: number; weather: number }> {
   const g = geo.queries().length;
   const w = weather.queries().length;
   proxy.reset();
   const result = await fn();
-  return { result, sql: proxy.counts.statements, geo: geo.queries().length - g, weather: weather.queries().length - w };
+  return { result, sql: proxy.counts.executions, geo: geo.queries().length - g, weather: weather.queries().length - w };
 }
 
 const authorsRel = {
@@ -335,5 +341,17 @@ describe('remote schema relationships', () => {
     expect((await gql('{ countries { capitalInfo { population } } }')).data.countries[0]).toEqual({ capitalInfo: [{ population: 2100000 }] });
     expect((await md('delete_remote_schema_remote_relationship', { remote_schema: 'geo', type_name: 'Country', name: 'capitalInfo' })).status).toBe(200);
     expect((await gql('{ countries { capitalInfo { population } } }')).errors[0].extensions.code).toBe('validation-failed');
+  });
+
+  it('join under a mutation’s results: a table’s rows returned and a remote mutation’s answer', async () => {
+    const ins = await gql('mutation { insert_author_one(object: {id: 9, name: "Eve", country_code: "IT"}) { name country { name authors { name } } } }');
+    expect(ins).toEqual({ data: { insert_author_one: { name: 'Eve', country: { name: 'Italy', authors: [{ name: 'Eve' }] } } } });
+    const ren = await counting(
+      async () => await gql('mutation { renameCountry(code: "IT", name: "Italia") { name authors { id name } weather { celsius } } }'),
+    );
+    expect(ren.result).toEqual({ data: { renameCountry: { name: 'Italia', authors: [{ id: 9, name: 'Eve' }], weather: { celsius: 4 } } } });
+    expect({ sql: ren.sql, geo: ren.geo, weather: ren.weather }).toEqual({ sql: 1, geo: 1, weather: 1 });
+    expect((await gql('mutation { delete_author_by_pk(id: 9) { id } }')).data).toEqual({ delete_author_by_pk: { id: 9 } });
+    await gql('mutation { renameCountry(code: "IT", name: "Italy") { name } }');
   });
 });
