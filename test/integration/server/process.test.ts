@@ -46,7 +46,17 @@ describe('engine serve', () => {
     const p = await spawnEngine(['--database-url', db.url]);
     running.push(p);
     const slow = post(`${p.url}/v2/query`, { type: 'run_sql', args: { sql: 'SELECT pg_sleep(1)::text AS slept', read_only: true } });
-    await new Promise((r) => setTimeout(r, 300));
+    // SIGTERM only once PostgreSQL is running the statement, so the request is in flight for sure
+    // (a fixed wait sent it before the engine had read the request on a loaded machine: a 503).
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const active = await db.sql(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() AND query LIKE '%pg_sleep(1)%'",
+      );
+      if ((active.rows[0] as { n: number }).n > 0) break;
+      if (Date.now() > deadline) throw new Error('the slow statement never started');
+      await new Promise((r) => setTimeout(r, 20));
+    }
     const code = p.stop('SIGTERM');
     const res = await slow;
     expect(res.status).toBe(200);
