@@ -66,7 +66,7 @@ export interface GraphqlApi {
    * with the session's role and permissions; null when `body` is no such call (Note [Legacy DML]).
    */
   legacyQuery(session: Session, body: unknown, ctx?: RequestContext): Promise<ApiResponse | null>;
-  /** `/v1/graphql/explain`: `{query: {query, variables, operationName}, user}` → `[{field, sql, plan, prepared_arguments}]`. */
+  /** `/v1/graphql/explain`: `{query: {query, variables, operationName}, user}` → `[{field, sql, plan, prepared_arguments, remote_request?, joins?}]`. */
   explain(body: unknown): Promise<ApiResponse>;
 }
 

@@ -139,9 +139,18 @@ function rowsAt(roots: readonly unknown[], path: readonly string[]): Row[] {
   return level;
 }
 
+/** Stands for a join key in the document shape explain shows (the keys are data: explain-plan.ts). */
+class KeyPlaceholder {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
 /** A JSON value as a GraphQL literal of the kind the argument takes. */
 function literal(v: unknown, kind: ir.JoinValueKind): string {
   if (v === null || v === undefined) return 'null';
+  if (v instanceof KeyPlaceholder) return v.text;
   switch (kind) {
     case 'string':
       return JSON.stringify(typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v));
@@ -190,6 +199,27 @@ function leafOf(value: unknown, join: ir.RemoteJoin): unknown {
     v = (v as Row)[step.field] ?? null;
   }
   return v;
+}
+
+const KIND_NAMES: Readonly<Record<ir.JoinValueKind, string>> = { string: 'String', int: 'Int', float: 'Float', boolean: 'Boolean', enum: 'enum', raw: 'value' };
+
+/**
+ * The document one remote join request sends, keys as typed placeholders
+ * (`<artist_id: Int>`) and each field's alias as `j<join>k<n>`: the request
+ * holds one aliased copy of it per distinct key.
+ */
+export function remoteJoinDocument(joins: readonly ir.RemoteJoin[]): string {
+  const defs = new Map<string, string>();
+  const fields = joins.map((join, j) => {
+    for (const [v, t] of join.selection.variables) defs.set(v, t);
+    const kinds = new Map<string, ir.JoinValueKind>();
+    for (const step of join.steps)
+      for (const [a, v] of Object.entries(step.arguments)) if (typeof v === 'string' && v.startsWith('$')) kinds.set(v.slice(1), step.kinds[a] ?? 'raw');
+    const key = new Map(join.columns.map(([c]) => [c, new KeyPlaceholder(`<${c}: ${KIND_NAMES[kinds.get(c) ?? 'raw']}>`)] as const));
+    return `j${j}k<n>: ${fieldText(join, key)}`;
+  });
+  const vars = [...defs].map(([v, t]) => `$${v}: ${t}`);
+  return `query${vars.length === 0 ? '' : ` (${vars.join(', ')})`} { ${fields.join(' ')} }`;
 }
 
 /** Runs the joins of one step on its JSON text; the text with every joined field filled and the hidden keys gone. */
