@@ -101,6 +101,8 @@ export interface SourceInfo {
   readonly functions?: ReadonlyMap<string, FunctionInfo>;
   /** Remote relationships of its tables by `schema.name` (catalog/stages/remote-relationships.ts); absent when none. */
   readonly remoteRelationships?: ReadonlyMap<string, readonly RemoteRelationshipInfo[]>;
+  /** `to_source` remote relationships of its tables (to a table of another source) by `schema.name`; absent when none. */
+  readonly sourceRelationships?: ReadonlyMap<string, readonly SourceRelationshipInfo[]>;
   /** Source customization (root field namespace, prefixes, naming convention); absent when none. */
   readonly customization?: SourceCustomizationInfo;
   /** Consistent event triggers by name; absent when there are none (stages/event-triggers.ts). */
@@ -325,6 +327,25 @@ export interface RelationshipInfo {
    * nested inserts order parent-first.
    */
   readonly viaLocalForeignKey: boolean;
+}
+
+/**
+ * A table's remote relationship to a table of another source (`to_source`,
+ * v2's remote source relationship), resolved by
+ * catalog/stages/remote-relationships.ts; joined after the statement ran
+ * (Note [Remote joins] in execute/remote-join.ts).
+ */
+export interface SourceRelationshipInfo {
+  readonly name: string;
+  readonly kind: 'object' | 'array';
+  /** The source and the table it leaves from. */
+  readonly source: string;
+  readonly table: QualifiedName;
+  /** The target source and its table (the catalog's TableInfo: role views are keyed by it). */
+  readonly targetSource: string;
+  readonly target: TableInfo;
+  /** Pairs of [column of this table, column of the target]. */
+  readonly columnMapping: ReadonlyArray<readonly [string, string]>;
 }
 
 /** One value of an enum table. */

@@ -58,6 +58,7 @@ import { EngineError } from '../errors/engine-error.ts';
 import { postGraphql, RemoteCallError, type RemoteAnswer } from '../remote/http-client.ts';
 import type { RemoteSchemaInfo } from '../remote/types.ts';
 import { bindStatement } from './bind.ts';
+import { canonicalInteger, canonicalKey, canonicalNumber, canonicalRowKey } from './join-keys.ts';
 import { headersFor, renameTypenames, sessionPresetValues } from './remote-step.ts';
 
 /** A join with the joins to run on its values, planned. */
@@ -147,18 +148,23 @@ class KeyPlaceholder {
   }
 }
 
-/** A JSON value as a GraphQL literal of the kind the argument takes. */
-function literal(v: unknown, kind: ir.JoinValueKind): string {
+/**
+ * A JSON value as a GraphQL literal of the kind the argument takes; null
+ * when it is no value of that kind (a fraction for an `Int`): the key then
+ * matches nothing (Note [Join keys by type] in join-keys.ts).
+ */
+function literal(v: unknown, kind: ir.JoinValueKind): string | null {
   if (v === null || v === undefined) return 'null';
   if (v instanceof KeyPlaceholder) return v.text;
   switch (kind) {
     case 'string':
       return JSON.stringify(typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v));
     case 'int':
+      return canonicalInteger(v, 31n);
     case 'float':
-      return String(typeof v === 'number' ? v : Number(v));
+      return canonicalNumber(v);
     case 'boolean':
-      return String(v === true || v === 'true');
+      return v === true || v === 'true' ? 'true' : v === false || v === 'false' ? 'false' : null;
     case 'enum':
       return typeof v === 'string' && /^[_A-Za-z][_0-9A-Za-z]*$/.test(v) ? v : JSON.stringify(v);
     case 'raw':
@@ -179,12 +185,17 @@ function substitute(v: unknown, key: ReadonlyMap<string, unknown>): unknown {
   return v;
 }
 
-/** The remote field path for one key: `f1(args) { f2(args) <selection> }`. */
-function fieldText(join: ir.RemoteJoin, key: ReadonlyMap<string, unknown>): string {
+/** The remote field path for one key: `f1(args) { f2(args) <selection> }`; null when a key is no value of its argument's type. */
+function fieldText(join: ir.RemoteJoin, key: ReadonlyMap<string, unknown>): string | null {
   let text = '';
   for (let i = join.steps.length - 1; i >= 0; i--) {
     const step = join.steps[i] as ir.RemoteJoinStep;
-    const args = Object.entries(step.arguments).map(([a, v]) => `${a}: ${literal(substitute(v, key), step.kinds[a] ?? 'raw')}`);
+    const args: string[] = [];
+    for (const [a, v] of Object.entries(step.arguments)) {
+      const written = literal(substitute(v, key), step.kinds[a] ?? 'raw');
+      if (written === null) return null;
+      args.push(`${a}: ${written}`);
+    }
     const inner = i === join.steps.length - 1 ? join.selection.text : ` { ${text} }`;
     text = `${step.field}${args.length === 0 ? '' : `(${args.join(', ')})`}${inner}`;
   }
@@ -216,7 +227,7 @@ export function remoteJoinDocument(joins: readonly ir.RemoteJoin[]): string {
     for (const step of join.steps)
       for (const [a, v] of Object.entries(step.arguments)) if (typeof v === 'string' && v.startsWith('$')) kinds.set(v.slice(1), step.kinds[a] ?? 'raw');
     const key = new Map(join.columns.map(([c]) => [c, new KeyPlaceholder(`<${c}: ${KIND_NAMES[kinds.get(c) ?? 'raw']}>`)] as const));
-    return `j${j}k<n>: ${fieldText(join, key)}`;
+    return `j${j}k<n>: ${fieldText(join, key) ?? ''}`;
   });
   const vars = [...defs].map(([v, t]) => `$${v}: ${t}`);
   return `query${vars.length === 0 ? '' : ` (${vars.join(', ')})`} { ${fields.join(' ')} }`;
@@ -273,13 +284,17 @@ async function runRemoteJoins(roots: readonly unknown[], sj: Extract<StepJoin, {
         rowKeys.push(null);
         continue;
       }
-      const id = JSON.stringify(values);
-      let n = keys.get(id);
+      // Keys are told apart by the field text written for them: by value as the arguments' types read them.
+      const text = fieldText(join, new Map(join.columns.map(([c], i) => [c, values[i]] as const)));
+      if (text === null) {
+        rowKeys.push(null);
+        continue;
+      }
+      let n = keys.get(text);
       if (n === undefined) {
         n = keys.size;
-        keys.set(id, n);
-        const byColumn = new Map(join.columns.map(([c], i) => [c, values[i]] as const));
-        fields.push(`j${j}k${n}: ${fieldText(join, byColumn)}`);
+        keys.set(text, n);
+        fields.push(`j${j}k${n}: ${text}`);
       }
       rowKeys.push(n);
     }
@@ -331,11 +346,6 @@ async function runRemoteJoins(roots: readonly unknown[], sj: Extract<StepJoin, {
   await Promise.all(sj.joins.map((p, j) => (p.nested.length === 0 ? undefined : runLevel(filled[j] ?? [], p.nested, req))));
 }
 
-/** A join key as the text its column is selected as (key columns are read as text). */
-function keyText(v: unknown): string {
-  return typeof v === 'string' ? v : JSON.stringify(v);
-}
-
 function rowCount(p: ir.ParamSource | null, variables: Readonly<Record<string, unknown>>): number | null {
   if (p === null) return null;
   if (p.kind === 'const') return typeof p.value === 'number' ? p.value : Number(p.value);
@@ -361,7 +371,11 @@ async function runTableJoins(roots: readonly unknown[], sj: Extract<StepJoin, { 
     );
     join.columns.forEach(([k], i) => {
       const keys = new Set<string>();
-      for (const row of rows) if (row[k] !== null && row[k] !== undefined) keys.add(keyText(row[k]));
+      const type = join.keyTypes[i] ?? 'text';
+      for (const row of rows) {
+        const key = canonicalKey(row[k], type);
+        if (key !== null) keys.add(key);
+      }
       if (keys.size > 0) any = true;
       vars[join.keyVariables[i] as string] = [...keys];
     });
@@ -386,7 +400,7 @@ async function runTableJoins(roots: readonly unknown[], sj: Extract<StepJoin, { 
 function fillRows(join: ir.TableJoin, parents: readonly Row[], rows: readonly Row[], variables: Readonly<Record<string, unknown>>): Row[] {
   const byKey = new Map<string, Row[]>();
   for (const row of rows) {
-    const key = JSON.stringify(join.keyAliases.map((a) => row[a]));
+    const key = JSON.stringify(join.keyAliases.map((a, i) => canonicalRowKey(row[a], join.keyTypes[i] ?? 'text')));
     const clean: Row = {};
     for (const [k, v] of Object.entries(row)) if (!join.keyAliases.includes(k)) clean[k] = v;
     const list = byKey.get(key);
@@ -397,8 +411,8 @@ function fillRows(join: ir.TableJoin, parents: readonly Row[], rows: readonly Ro
   const offset = rowCount(join.offset, variables) ?? 0;
   const out: Row[] = [];
   for (const parent of parents) {
-    const values = join.columns.map(([k]) => parent[k]);
-    const matched = values.some((v) => v === null || v === undefined) ? [] : (byKey.get(JSON.stringify(values.map(keyText))) ?? []);
+    const values = join.columns.map(([k], i) => canonicalKey(parent[k], join.keyTypes[i] ?? 'text'));
+    const matched = values.some((v) => v === null) ? [] : (byKey.get(JSON.stringify(values)) ?? []);
     if (join.type === 'object') {
       parent[join.alias] = matched[0] ?? null;
       if (matched[0] !== undefined) out.push(matched[0]);

@@ -56,6 +56,9 @@ export type RemoteRootField =
 /** How a join value becomes an argument literal of the remote field. */
 export type JoinValueKind = 'string' | 'int' | 'float' | 'boolean' | 'enum' | 'raw';
 
+/** The type a table join's key values compare as: integers of a width, numbers, booleans, JSON values, UUIDs, or text. */
+export type JoinKeyType = 'int16' | 'int32' | 'int64' | 'number' | 'boolean' | 'json' | 'uuid' | 'text';
+
 /** One field of a remote relationship's `remote_field` path, with its argument template. */
 export interface RemoteJoinStep {
   /** The field's name in the remote schema. */
@@ -88,8 +91,8 @@ export interface RemoteJoin {
 }
 
 /**
- * A relationship of a remote type to a table (`to_source`) selected
- * somewhere in a result: the objects at `path` carry their join fields under
+ * A relationship to a table (`to_source`) of a remote type or of a table
+ * of another source, selected somewhere in a result: the objects at `path` carry their join fields under
  * hidden keys, and `alias` is filled with the table's rows whose columns
  * match them. `read` selects the rows of every object of the response
  * level at once, filtered by `column IN (keys)` with the keys bound as the
@@ -105,6 +108,8 @@ export interface TableJoin {
   readonly source: string;
   /** Hidden key of each join field in the parent objects, and the column it matches. */
   readonly columns: ReadonlyArray<readonly [key: string, column: string]>;
+  /** How each key compares: as a value of its column's type (Note [Join keys by type] in execute/join-keys.ts). */
+  readonly keyTypes: readonly JoinKeyType[];
   readonly keyVariables: readonly string[];
   readonly keyAliases: readonly string[];
   /** A select of the table without limit and offset (its alias is unique in the operation). */

@@ -10,7 +10,7 @@ import { nullProto } from './lean-types.ts';
 import type { RemoteSchemaInfo, RemoteTypeRelationship, RemoteView } from '../../remote/types.ts';
 import type { RemoteRelationshipInfo } from '../../remote/relationship.ts';
 import type { AggregateOpName } from './names.ts';
-import type { RelationshipView, TableView } from './table-view.ts';
+import type { RelationshipView, SourceRelationshipView, TableView } from './table-view.ts';
 
 /** The `extensions` key holding a descriptor. */
 export const DESCRIPTOR = 'engine';
@@ -51,6 +51,8 @@ export type TableFieldDescriptor =
   | { readonly kind: 'and' | 'or' | 'not' }
   /** A remote relationship to a remote schema's field; see table-types.ts. */
   | { readonly kind: 'remote-relationship'; readonly rr: RemoteRelationshipInfo }
+  /** A `to_source` relationship to a table of another source; see table-types.ts. */
+  | { readonly kind: 'source-relationship'; readonly rel: SourceRelationshipView }
   /** Relay: a row's `id` (its node id, from the primary key). */
   | { readonly kind: 'node-id' }
   /** Relay: `<rel>_connection` of an array relationship. */

@@ -69,14 +69,19 @@ export function tableLabels(access: RoleAccess): Map<TableInfo, string> {
   for (const v of access.tables.values()) {
     const rels = v.relationships.map((r) => `${r.info.name}>${tableKey(r.target.info.name)}`).join(',');
     const cts = [...(v.computedTargets ?? [])].map(([name, t]) => `${name}>${tableKey(t.info.name)}`).join(',');
-    out.set(v.info, `${readShape(v)}|${rels}|${cts}`);
+    const srs = (v.sourceRelationships ?? []).map((r) => `${r.info.name}>${r.target.source.name}\0${tableKey(r.target.info.name)}`).join(',');
+    out.set(v.info, `${readShape(v)}|${rels}|${cts}|${srs}`);
   }
   return out;
 }
 
 /** The tables the types of `view` refer to. */
 function targets(view: TableView): TableInfo[] {
-  return [...view.relationships.map((r) => r.target.info), ...[...(view.computedTargets?.values() ?? [])].map((t) => t.info)];
+  return [
+    ...view.relationships.map((r) => r.target.info),
+    ...[...(view.computedTargets?.values() ?? [])].map((t) => t.info),
+    ...(view.sourceRelationships ?? []).map((r) => r.target.info),
+  ];
 }
 
 /**

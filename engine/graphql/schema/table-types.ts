@@ -324,6 +324,16 @@ export class SchemaTypes {
         extensions: withDescriptor<TableFieldDescriptor>({ kind: 'remote-relationship', rr }),
       };
     }
+    // Cross-source relationships (`to_source`) to tables the role reads, joined after the statement (not in the Relay schema).
+    for (const sr of this.relay === null ? (view.sourceRelationships ?? []) : []) {
+      const target = this.of(sr.target);
+      const extensions = withDescriptor<TableFieldDescriptor>({ kind: 'source-relationship', rel: sr });
+      const description = `A remote relationship to table "${sr.target.info.name.name}" of source "${sr.info.targetSource}"`;
+      fields[sr.info.name] =
+        sr.info.kind === 'object'
+          ? { type: target.object, description, extensions }
+          : { type: nonNullListOfNonNull(target.object), description, args: this.listArgs(sr.target), extensions };
+    }
     if (relay && hasNodeId(view) && fields[RELAY.id] === undefined) fields[RELAY.id] = nodeIdField();
     return fields;
   }

@@ -5,7 +5,7 @@
  * a RoleAccess (role-access.ts).
  */
 import type * as ir from '../../ir/index.ts';
-import type { Catalog, ColumnInfo, ComputedFieldInfo, RelationshipInfo, SourceInfo, TableInfo } from '../../catalog/types.ts';
+import type { Catalog, ColumnInfo, ComputedFieldInfo, RelationshipInfo, SourceInfo, SourceRelationshipInfo, TableInfo } from '../../catalog/types.ts';
 import { tableKey } from '../../catalog/types.ts';
 import { isTrue } from '../../ir/bool-exp.ts';
 import { toIrPermissionFilter } from '../to-ir/permission-bool-exp.ts';
@@ -15,6 +15,12 @@ import { sourceTableTypeNames } from './type-customization.ts';
 /** A relationship the role may follow. */
 export interface RelationshipView {
   readonly info: RelationshipInfo;
+  readonly target: TableView;
+}
+
+/** A `to_source` relationship (to a table of another source) the role may follow: it reads the target and the join columns. */
+export interface SourceRelationshipView {
+  readonly info: SourceRelationshipInfo;
   readonly target: TableView;
 }
 
@@ -37,6 +43,8 @@ export interface TableView {
   readonly computedFields?: readonly ComputedFieldInfo[];
   /** For table-returning computed fields the role may follow: the returned table's view, by field name. */
   readonly computedTargets?: Map<string, TableView>;
+  /** Cross-source relationships the role may follow (filled with `relationships`). */
+  readonly sourceRelationships?: SourceRelationshipView[];
 }
 
 /**
@@ -68,6 +76,12 @@ export function buildTableViews(catalog: Catalog, role: string, isAdmin: boolean
     for (const rel of view.info.relationships) {
       const target = views.get(`${view.source.name}\0${tableKey(rel.target)}`);
       if (target !== undefined) view.relationships.push({ info: rel, target });
+    }
+    // v2 compat: a role without select on the target table, or on a join column, does not see the field.
+    for (const rel of view.source.sourceRelationships?.get(tableKey(view.info.name)) ?? []) {
+      const target = views.get(`${rel.targetSource}\0${tableKey(rel.target.name)}`);
+      if (target === undefined || !rel.columnMapping.every(([c]) => view.columns.some((col) => col.name === c))) continue;
+      view.sourceRelationships?.push({ info: rel, target });
     }
   }
   return views;
@@ -104,6 +118,7 @@ function makeView(
     allowAggregations,
     redact,
     relationships: [],
+    sourceRelationships: [],
   };
 }
 

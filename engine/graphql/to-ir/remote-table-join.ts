@@ -1,6 +1,7 @@
 /**
- * A remote type's relationship to a table (`to_source`) selected in a
- * remote result → an ir.TableJoin: the table's rows under the caller's
+ * A relationship to a table selected in a result → an ir.TableJoin: a
+ * remote type's `to_source` relationship, or a table's `to_source`
+ * relationship to a table of another source (cross-source join): the table's rows under the caller's
  * select permission, filtered to the join keys of every parent object of the
  * response level (bound at run time), their key columns selected to match
  * them back (Note [Remote joins] in execute/remote-join.ts). Remote
@@ -10,7 +11,11 @@ import { getNamedType, type FieldNode, type GraphQLField, type GraphQLObjectType
 import type * as ir from '../../ir/index.ts';
 import { andAll } from '../../ir/bool-exp.ts';
 import { joinColumnKey } from '../../ir/remote.ts';
+import type { ColumnInfo } from '../../catalog/types.ts';
 import type { RemoteTypeFieldDescriptor } from '../schema/descriptors.ts';
+import { scalarInfo } from '../schema/scalars.ts';
+import type { SourceRelationshipView, TableView } from '../schema/table-view.ts';
+import { remoteKeysVisible } from './visibility.ts';
 import { readView, type ToIrContext } from './context.ts';
 import { plainSource, toIrFields, toIrRowSource } from './select.ts';
 
@@ -44,30 +49,86 @@ export function toIrTableJoin(
 ): ir.TableJoin {
   const rel = d.rel;
   if (rel.kind !== 'to_source' || d.target === undefined) throw new Error('toIrTableJoin: not a relationship to a table');
-  const view = readView(ctx, d.target);
+  const mapping = rel.mapping.map(([field, column]) => [joinColumnKey(field), column] as const);
+  return tableJoin(d.target, rel.type, mapping, def, nodes, ctx, alias, at, path);
+}
+
+/**
+ * A table's `to_source` relationship (to a table of another source)
+ * selected as `alias` in the rows at `at`: the rows carry their join columns
+ * under the hidden keys (select.ts), and the target's rows are read by a
+ * join like a remote type's (Note [Remote joins] in execute/remote-join.ts).
+ */
+export function toIrSourceJoin(
+  rel: SourceRelationshipView,
+  def: GraphQLField<unknown, unknown>,
+  nodes: readonly FieldNode[],
+  ctx: ToIrContext,
+  alias: string,
+  at: readonly string[],
+  path: string,
+): ir.TableJoin {
+  const mapping = rel.info.columnMapping.map(([lhs, rhs]) => [joinColumnKey(lhs), rhs] as const);
+  return tableJoin(rel.target, rel.info.kind, mapping, def, nodes, ctx, alias, at, path);
+}
+
+/** How join keys matched against `column` compare: as values of its type (Note [Join keys by type] in execute/join-keys.ts). */
+export function joinKeyType(source: TableView['source'], column: ColumnInfo | undefined): ir.JoinKeyType {
+  if (column === undefined) return 'text';
+  const s = scalarInfo(source, column.dbType);
+  if (s.graphqlName === 'smallint') return 'int16';
+  if (s.graphqlName === 'Int') return 'int32';
+  if (s.graphqlName === 'bigint') return 'int64';
+  if (s.numeric && s.graphqlName !== 'money') return 'number';
+  if (s.graphqlName === 'Boolean') return 'boolean';
+  if (s.encoding === 'json') return 'json';
+  if (s.graphqlName === 'uuid') return 'uuid';
+  return 'text';
+}
+
+/** The join to `shape`'s rows whose `column`s match the parent objects' hidden `key`s. */
+function tableJoin(
+  shape: TableView,
+  type: 'object' | 'array',
+  mapping: ReadonlyArray<readonly [key: string, column: string]>,
+  def: GraphQLField<unknown, unknown>,
+  nodes: readonly FieldNode[],
+  ctx: ToIrContext,
+  alias: string,
+  at: readonly string[],
+  path: string,
+): ir.TableJoin {
+  const view = readView(ctx, shape);
   const counter = counters.get(ctx) ?? { n: 0 };
   counters.set(ctx, counter);
   const n = counter.n++;
-  const keyVariables = rel.mapping.map((_, i) => `__engine_join_${n}_${i}`);
-  const keyAliases = rel.mapping.map((_, i) => `__key${i}`);
-  const keys: ir.BoolExp[] = rel.mapping.map(([, column], i) => ({
+  const keyVariables = mapping.map((_, i) => `__engine_join_${n}_${i}`);
+  const keyAliases = mapping.map((_, i) => `__key${i}`);
+  const keys: ir.BoolExp[] = mapping.map(([, column], i) => ({
     kind: 'compare',
     left: { column, cast: null },
     op: 'in',
     right: { kind: 'variable', name: keyVariables[i] as string, encoding: 'plain', allowNull: false },
     dbType: view.info.columns.find((c) => c.name === column)?.dbType ?? 'text',
   }));
-  const keyFilter = andAll(keys);
-  const from = rel.type === 'object' ? plainSource(view, keyFilter) : toIrRowSource(view, def, nodes, ctx, path, keyFilter);
+  // Inherited roles: a row whose join cell the role may not see is not related (Note [Cells a sort key reads]).
+  const keyFilter = andAll([...keys, remoteKeysVisible(view, mapping)]);
+  const from = type === 'object' ? plainSource(view, keyFilter) : toIrRowSource(view, def, nodes, ctx, path, keyFilter);
   const { result: selected, nested } = joinsMadeBy(ctx, path, () => toIrFields(view, getNamedType(def.type) as GraphQLObjectType, nodes, ctx, path));
-  const keyFields: ir.Field[] = rel.mapping.map(([, column], i) => ({ kind: 'column', alias: keyAliases[i] as string, column, asText: true }));
+  const keyFields: ir.Field[] = mapping.map(([, column], i) => ({ kind: 'column', alias: keyAliases[i] as string, column, asText: true }));
   return {
     kind: 'table',
     path: at,
     alias,
-    type: rel.type,
+    type,
     source: view.source.name,
-    columns: rel.mapping.map(([field, column]) => [joinColumnKey(field), column] as const),
+    columns: mapping,
+    keyTypes: mapping.map(([, column]) =>
+      joinKeyType(
+        view.source,
+        view.info.columns.find((c) => c.name === column),
+      ),
+    ),
     keyVariables,
     keyAliases,
     // Limits and offsets are per parent object: applied when rows are matched back, not in SQL.

@@ -33,6 +33,7 @@ import { toIrOrderBy, type KeyPath } from './order-by.ts';
 import { toIrConnection } from './connection.ts';
 import { remoteKeysVisible } from './visibility.ts';
 import { toIrRemoteJoin } from './remote.ts';
+import { pathKeys, toIrSourceJoin } from './remote-table-join.ts';
 import { joinColumnKey } from '../../ir/remote.ts';
 
 function whereOf(filters: readonly (ir.BoolExp | null)[]): ir.BoolExp | null {
@@ -223,6 +224,16 @@ function fieldsLevel(view: TableView, type: GraphQLObjectType, nodes: readonly F
         }
         out.push({ kind: 'remote-join', alias });
         ctx.remoteJoins?.push(toIrRemoteJoin(d.rr, def, fieldNodes, ctx, alias, path));
+        break;
+      }
+      case 'source-relationship': {
+        // As a remote relationship: join columns under hidden keys, the field null until the join fills it.
+        for (const [c] of d.rel.info.columnMapping) {
+          const key = joinColumnKey(c);
+          if (!out.some((f) => f.alias === key)) out.push({ kind: 'column', alias: key, column: c, asText: false });
+        }
+        out.push({ kind: 'remote-join', alias });
+        ctx.remoteJoins?.push(toIrSourceJoin(d.rel, def, fieldNodes, ctx, alias, pathKeys(path), p));
         break;
       }
       default:

@@ -213,6 +213,45 @@ describe('schema sharing between roles', () => {
     expect(tableTypeMembers(fewer, 'albums').has('meta')).toBe(false);
   });
 
+  it('a cross-source relationship shows only to roles reading its target, whichever role came first', () => {
+    const artist = tbl('artist', [col('id', 'int4', { nullable: false }), col('name', 'text')], {
+      permissions: { both: selectPerm({ columns: ['id', 'name'] }), artists_only: selectPerm({ columns: ['id', 'name'] }) },
+    });
+    const album = {
+      ...tbl('album', [col('id', 'int4', { nullable: false }), col('artist_id', 'int4')], {
+        permissions: { both: selectPerm({ columns: ['id', 'artist_id'] }) },
+      }),
+      source: 'shop',
+    };
+    const base = catalogOf([artist]);
+    const main = base.sources.get('default');
+    if (main === undefined) throw new Error('no default source');
+    const rel = {
+      name: 'albums',
+      kind: 'array',
+      source: 'default',
+      table: artist.name,
+      targetSource: 'shop',
+      target: album,
+      columnMapping: [['id', 'artist_id']],
+    } as const;
+    const catalog: Catalog = {
+      ...base,
+      sources: new Map([
+        ['default', { ...main, sourceRelationships: new Map([['public.artist', [rel]]]) }],
+        ['shop', { ...main, name: 'shop', tables: new Map([['public.album', album]]) }],
+      ]),
+    };
+    const roles = rolesOf(catalog);
+    const own = new Map(roles.map(([role, isAdmin]) => [role, printSchema(buildRoleSchema(catalog, role, isAdmin).schema)]));
+    expect(own.get('both')).toContain('albums(');
+    expect(own.get('artists_only')).not.toContain('albums');
+    for (const order of [roles, [...roles].reverse()]) {
+      const shared = sharedSdl(catalog, order);
+      for (const [role] of roles) expect(shared.get(role), role).toBe(own.get(role));
+    }
+  });
+
   it('a role with fewer columns never sees the columns of a wider role built before it', () => {
     const catalog = musicRoles();
     const cache = new SchemaCache();

@@ -45,7 +45,17 @@ const argsSchema: JsonSchema = {
           properties: { remote_schema: nameSchema, lhs_fields: { type: 'array', items: nameSchema }, remote_field: { type: 'object' } },
           additionalProperties: false,
         },
-        to_source: { type: 'object' },
+        to_source: {
+          type: 'object',
+          required: ['table', 'relationship_type', 'field_mapping'],
+          properties: {
+            source: nameSchema,
+            table: tableNameSchema,
+            relationship_type: { enum: ['object', 'array'] },
+            field_mapping: { type: 'object', additionalProperties: nameSchema },
+          },
+          additionalProperties: false,
+        },
       },
       additionalProperties: false,
       minProperties: 1,

@@ -1,11 +1,12 @@
 /**
- * `pg_drop_source`: removes a source. Its tracked tables and functions are its dependents:
+ * `pg_drop_source`: removes a source. Its tracked tables and functions are its dependents, and
+ * the cross-source (`to_source`) remote relationships of other sources' tables into it:
  * without `cascade` they are reported as a `dependency-error`.
  */
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation, requireSource } from '../../define.ts';
-import { formatTableName } from '../../document.ts';
+import { formatTableName, type JsonObject, type MetadataDocument } from '../../document.ts';
 import { updateSource } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { dropSourceArgs } from '../../schemas/args.ts';
@@ -13,6 +14,23 @@ import { dropSourceArgs } from '../../schemas/args.ts';
 interface DropSourceArgs {
   name: string;
   cascade?: boolean;
+}
+
+/** The `to_source` remote relationships of other sources' tables that lead into `name`. */
+function crossSourceRelationshipsTo(doc: MetadataDocument, name: string): string[] {
+  const out: string[] = [];
+  for (const other of doc.sources) {
+    if (other.name === name) continue;
+    for (const t of other.tables) {
+      for (const rel of t.remote_relationships) {
+        const to = (rel['definition'] as JsonObject | undefined)?.['to_source'] as JsonObject | undefined;
+        if (to !== undefined && to !== null && (to['source'] ?? 'default') === name) {
+          out.push(`remote_relationship ${String(rel['name'])} in table ${formatTableName(t.table)} in source ${other.name}`);
+        }
+      }
+    }
+  }
+  return out;
 }
 
 /** The drop-source operation. */
@@ -24,6 +42,7 @@ export const dropSource = defineOperation<DropSourceArgs>({
     const dependents = [
       ...source.tables.map((t) => `table ${formatTableName(t.table)} in source ${args.name}`),
       ...source.functions.map((f) => `function ${formatTableName(f.function)} in source ${args.name}`),
+      ...crossSourceRelationshipsTo(ctx.state.doc, args.name),
     ];
     if (dependents.length > 0 && args.cascade !== true) {
       const list = dependents.join(', ');
