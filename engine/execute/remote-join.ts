@@ -22,16 +22,20 @@
  * graphql/to-ir/remote.ts) are joins of the remote step the same way: the
  * remote query selects the join fields under the same hidden keys; a join
  * to a table is a select of it with the caller's permission filtered by
- * `column IN (keys)` (keys bound as text arrays), and all table joins of one
- * response level on one source are ONE statement (`planJoins` compiles their
- * reads into one `SELECT json_build_object(...)`), rows matched back by
- * their key columns, an array's limit and offset applied per parent. Joins
+ * `column IN (keys)`, and all table joins of one response level on one
+ * source are ONE statement (`planJoins` compiles their reads into one
+ * `SELECT json_build_object(...)`), rows matched back by their key columns,
+ * an array's limit and offset applied per parent. A table's `to_source`
+ * relationship to a table of another source (cross-source join) is the
+ * same ir.TableJoin, its parent rows carrying their join columns under the
+ * hidden keys as for a remote relationship (graphql/to-ir/select.ts). Keys
+ * are compared, bound and written into remote arguments as values of their
+ * type, never as raw text: Note [Join keys by type] in join-keys.ts. Joins
  * nest: each join carries the joins of its values (a table's rows selecting
  * remote relationships, a remote's answer selecting type relationships),
  * run on what it filled once the level is spliced, so every response level
  * costs one request per remote schema and one statement per source,
- * whatever the row count. Cross-source `to_source` relationships of tables
- * are not implemented yet.
+ * whatever the row count.
  * Measured with `npm run bench -- --capabilities remote-joins --seconds 5`
  * (100 albums of 20 artists, 16 connections, the shared two-core machine
  * with other test suites running), 2026-11-24 18:36: Engine 743 rps, p50

@@ -199,6 +199,35 @@ describe('cross-source relationships', () => {
     );
   });
 
+  it('match an int column to a numeric one by value (6 and 6.00), both ways', async () => {
+    const rel = (table: string, source: string, name: string, target: string, targetSource: string, mapping: Record<string, string>): unknown => ({
+      source,
+      table,
+      name,
+      definition: { to_source: { source: targetSource, table: target, relationship_type: 'object', field_mapping: mapping } },
+    });
+    expect((await md('pg_create_remote_relationship', rel('artist', 'default', 'priced', 'album', 'shop', { id: 'price' }))).status).toBe(200);
+    expect((await md('pg_create_remote_relationship', rel('album', 'shop', 'priced_artist', 'artist', 'default', { price: 'id' }))).status).toBe(200);
+    const r = await gql(
+      '{ artist(where: {id: {_in: [5, 6, 7]}}, order_by: {id: asc}) { id priced { id } } album(where: {id: {_in: [1, 20]}}, order_by: {id: asc}) { id priced_artist { id } } }',
+    );
+    expect(r).toEqual({
+      data: {
+        artist: [
+          { id: 5, priced: null },
+          { id: 6, priced: { id: 1 } },
+          { id: 7, priced: { id: 2 } },
+        ],
+        album: [
+          { id: 1, priced_artist: { id: 6 } },
+          { id: 20, priced_artist: null },
+        ],
+      },
+    });
+    await md('pg_delete_remote_relationship', { table: 'artist', name: 'priced' });
+    await md('pg_delete_remote_relationship', { source: 'shop', table: 'album', name: 'priced_artist' });
+  });
+
   it('refuse definitions that do not fit with 400, storing nothing', async () => {
     const before = (await md('export_metadata', {})).body;
     const to = albumsRel.definition.to_source;
