@@ -72,8 +72,22 @@ function numberText(v: unknown): string | null {
 
 const INT_BITS: Readonly<Record<string, bigint>> = { int16: 15n, int32: 31n, int64: 63n };
 
+/** Integers already in canonical text (no sign but `-`, no leading zero), short enough to be exact doubles. */
+const PLAIN_INTEGER = /^(?:0|-?[1-9]\d{0,14})$/;
+
+/** A safe integer: from a JSON number or a plain integer's text (the common key, taken without parsing a decimal). */
+function safeInteger(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isSafeInteger(v) ? v : null;
+  return typeof v === 'string' && PLAIN_INTEGER.test(v) ? Number(v) : null;
+}
+
 /** An integer of `bits` (sign excluded) as plain text, or null. */
 export function canonicalInteger(v: unknown, bits: bigint): string | null {
+  const fast = safeInteger(v);
+  if (fast !== null) {
+    const bound = 2 ** Number(bits);
+    return fast >= -bound && fast < bound ? String(fast) : null;
+  }
   const t = numberText(v);
   const d = t === null ? null : parseDecimal(t);
   if (d === null || d.exponent < 0) return null;
@@ -85,6 +99,8 @@ export function canonicalInteger(v: unknown, bits: bigint): string | null {
 
 /** A finite number as plain decimal text, or null. */
 export function canonicalNumber(v: unknown): string | null {
+  const fast = safeInteger(v);
+  if (fast !== null) return String(fast);
   const t = numberText(v);
   const d = t === null ? null : parseDecimal(t);
   return d === null ? null : plain(d);
