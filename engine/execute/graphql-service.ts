@@ -116,7 +116,6 @@ export class GraphqlService implements GraphqlApi {
       fieldLimit: opts.queryFieldLimit ?? 5000,
       cache: this.#plans,
       allowlist: opts.enableAllowlist === true,
-      remoteSchemaPermissions: opts.remoteSchemaPermissions === true,
     };
     catalogRef.subscribe((c) => {
       this.#plans.clear();

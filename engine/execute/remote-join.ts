@@ -51,6 +51,7 @@
  * against 10 rps.
  */
 import type * as ir from '../ir/index.ts';
+import { RemoteLiteral } from '../ir/remote.ts';
 import type { ClientHeaders } from '../request-context.ts';
 import type { Session } from '../auth/session.ts';
 import type { BoundStatement, RunOptions, SourceConnection } from '../backends/backend.ts';
@@ -158,6 +159,7 @@ class KeyPlaceholder {
  * matches nothing (Note [Join keys by type] in join-keys.ts).
  */
 function literal(v: unknown, kind: ir.JoinValueKind): string | null {
+  if (v instanceof RemoteLiteral) return v.text;
   if (v === null || v === undefined) return 'null';
   if (v instanceof KeyPlaceholder) return v.text;
   switch (kind) {
@@ -183,6 +185,7 @@ function literal(v: unknown, kind: ir.JoinValueKind): string | null {
 
 /** Arguments with `$column` replaced by the row's join values. */
 function substitute(v: unknown, key: ReadonlyMap<string, unknown>): unknown {
+  if (v instanceof RemoteLiteral) return v;
   if (typeof v === 'string' && v.startsWith('$') && key.has(v.slice(1))) return key.get(v.slice(1));
   if (Array.isArray(v)) return v.map((x) => substitute(x, key));
   if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v as Row).map(([k, x]) => [k, substitute(x, key)]));

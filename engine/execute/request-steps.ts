@@ -117,8 +117,6 @@ export interface PlanEnv {
   readonly fieldLimit: number;
   /** The plan cache (none: every request is a miss). */
   readonly cache?: PlanCache;
-  /** ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS (to-ir refuses remote relationships to non-admin roles then). */
-  readonly remoteSchemaPermissions?: boolean;
   /** Take the variables as given instead of coercing them (the golden cases were recorded so). */
   readonly uncoerced?: boolean;
   /** The allow-list is enforced (ENGINE_GRAPHQL_ENABLE_ALLOWLIST): `allow` checks the document on a miss. */
@@ -196,7 +194,6 @@ export function planRequest(env: PlanEnv, input: PlanInput): PlannedRequest {
     access: env.schemas.get(catalog, session.role, session.isAdmin, backendOnly).access,
     variables,
     stringifyNumericTypes: env.stringifyNumericTypes,
-    remoteSchemaPermissions: env.remoteSchemaPermissions === true,
   });
   for (const [name, use] of ir.variableUse) {
     if (use === 'structural' && !entry.structural.includes(name)) entry.structural.push(name);

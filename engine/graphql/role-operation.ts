@@ -23,8 +23,6 @@ export interface ToIrInput {
   /** Coerced variables, from {@link RoleOperation.coerceVariables}. */
   readonly variables: Readonly<Record<string, unknown>>;
   readonly stringifyNumericTypes: boolean;
-  /** ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS: remote relationships are then served to admin only (to-ir/select.ts). */
-  readonly remoteSchemaPermissions?: boolean;
 }
 
 /** A parsed, validated operation of one role's schema (kept in the plan cache). */

@@ -59,11 +59,25 @@ export type JoinValueKind = 'string' | 'int' | 'float' | 'boolean' | 'enum' | 'r
 /** The type a table join's key values compare as: integers of a width, numbers, booleans, JSON values, UUIDs, or text. */
 export type JoinKeyType = 'int16' | 'int32' | 'int64' | 'number' | 'boolean' | 'json' | 'uuid' | 'text';
 
+/**
+ * GraphQL text standing for a value inside a join's argument template: a
+ * preset of the role's view written at plan time (a literal, or the
+ * `$variable` a session preset is bound to), kept as it is when the join
+ * keys are substituted (Note [Remote joins in a role's view] in
+ * remote/role-join.ts).
+ */
+export class RemoteLiteral {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
 /** One field of a remote relationship's `remote_field` path, with its argument template. */
 export interface RemoteJoinStep {
   /** The field's name in the remote schema. */
   readonly field: string;
-  /** Arguments as JSON; a string `$column` stands for that join column's value. */
+  /** Arguments as JSON; a string `$column` stands for that join column's value, a RemoteLiteral for a preset. */
   readonly arguments: Readonly<Record<string, unknown>>;
   /** How each top-level argument's value is written. */
   readonly kinds: Readonly<Record<string, JoinValueKind>>;

@@ -12,7 +12,7 @@
  * inconsistent with its reason; so is every relationship of an inconsistent
  * remote schema. The output is the remote schemas with `typeRelationships`.
  */
-import { getNamedType, isLeafType, isObjectType } from 'graphql';
+import { getNamedType, isInterfaceType, isLeafType, isObjectType, isUnionType } from 'graphql';
 import { inconsistency } from '../inconsistency.ts';
 import { tableKey, type InconsistentObject, type SourceInfo } from '../types.ts';
 import { parseTableName, type JsonObject, type MetadataDocument, type TableNameInput } from '../../metadata/document.ts';
@@ -36,7 +36,13 @@ export function resolveTypeRelationship(
 ): RemoteTypeRelationship | { reason: string } {
   const type = remote.original.getType(typeName);
   if (type === undefined || type === null) return { reason: `type "${typeName}" does not exist in remote schema "${remote.name}"` };
-  if (!isObjectType(type)) return { reason: `type "${typeName}" of remote schema "${remote.name}" is not an object type` };
+  // v2 compat: only an object type may have relationships; an interface, a union or an input type is refused.
+  if (!isObjectType(type)) {
+    const kind = isInterfaceType(type) ? 'an interface' : isUnionType(type) ? 'a union' : 'not an object type';
+    return {
+      reason: `remote relationships on a remote schema can only be defined on object types: type "${typeName}" of remote schema "${remote.name}" is ${kind}`,
+    };
+  }
   const customType = remote.full.schema.getType(remote.names.typeOut(typeName));
   const taken = new Set([...Object.keys(type.getFields()), ...(isObjectType(customType) ? Object.keys(customType.getFields()) : [])]);
   if (taken.has(name)) return { reason: `field "${name}" already exists in type "${typeName}" of remote schema "${remote.name}"` };

@@ -16,6 +16,7 @@ import { MUTATION_ROOT, NO_QUERIES_FIELD, NO_QUERIES_MESSAGE, QUERY_ROOT, SUBSCR
 import { buildRoleAccess, type RoleAccess } from './role-access.ts';
 import type { RootFieldContributor, RootFieldInput, ServedRoot } from './root-field-contributor.ts';
 import { ROOT_FIELD_CONTRIBUTORS } from './root-fields.ts';
+import { roleRemoteViews } from './remote-root-fields.ts';
 import { LeafTypes, SchemaTypes } from './table-types.ts';
 import { relayQueryRootFields } from './relay-types.ts';
 import { functionConnectionFields } from './function-fields.ts';
@@ -75,7 +76,7 @@ export function buildSchemaOf(
     leaves: new LeafTypes(options.relay === true),
     views: new Map(),
     owners: new Map(),
-    remoteRelationships: options.remoteSchemaPermissions !== true || access.isAdmin,
+    remoteView: roleRemoteViews(catalog, role, access.isAdmin, options.remoteSchemaPermissions === true).view,
     ...(catalog.remoteSchemas === undefined ? {} : { remotes: catalog.remoteSchemas }),
   }),
 ): SharedSchema {

@@ -9,6 +9,7 @@ import type { ColumnInfo, ComputedFieldInfo, FunctionInfo } from '../../catalog/
 import { nullProto } from './lean-types.ts';
 import type { RemoteSchemaInfo, RemoteTypeRelationship, RemoteView } from '../../remote/types.ts';
 import type { RemoteRelationshipInfo } from '../../remote/relationship.ts';
+import type { RoleJoin } from '../../remote/role-join.ts';
 import type { AggregateOpName } from './names.ts';
 import type { RelationshipView, SourceRelationshipView, TableView } from './table-view.ts';
 
@@ -49,8 +50,8 @@ export type TableFieldDescriptor =
   /** `<cf>_aggregate` of `<t>_order_by`: an aggregate of a table-returning computed field's rows. */
   | { readonly kind: 'computed-aggregate'; readonly cf: ComputedFieldInfo; readonly target: TableView }
   | { readonly kind: 'and' | 'or' | 'not' }
-  /** A remote relationship to a remote schema's field; see table-types.ts. */
-  | { readonly kind: 'remote-relationship'; readonly rr: RemoteRelationshipInfo }
+  /** A remote relationship to a remote schema's field, as the role's view of the remote admits it; see table-types.ts. */
+  | { readonly kind: 'remote-relationship'; readonly rr: RemoteRelationshipInfo; readonly join: RoleJoin }
   /** A `to_source` relationship to a table of another source; see table-types.ts. */
   | { readonly kind: 'source-relationship'; readonly rel: SourceRelationshipView }
   /** Relay: a row's `id` (its node id, from the primary key). */
@@ -69,6 +70,8 @@ export interface RemoteTypeFieldDescriptor {
   readonly target?: TableView;
   /** The remote schema a `to_remote_schema` relationship leads to. */
   readonly targetRemote?: RemoteSchemaInfo;
+  /** Its joined field as the role's view of that remote admits it (Note [Remote joins in a role's view] in remote/role-join.ts). */
+  readonly targetJoin?: RoleJoin;
 }
 
 /** A field of `<t>_aggregate_fields` or `<t>_aggregate_order_by` (or `<t>_aggregate_bool_exp`: count, bool_and, bool_or). */

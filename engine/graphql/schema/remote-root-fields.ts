@@ -5,8 +5,10 @@
  * holding them. The view: the whole (customized) schema for admin and, while
  * ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS is off (v2's default), for
  * every role; with it on, a role sees a remote schema only through its
- * permission. The remote's own types are used as they are: the catalog
- * stage claimed their names (catalog/stages/remote-schemas.ts).
+ * permission, and follows remote relationships into a remote only through
+ * that view too (roleRemoteViews; Note [Remote joins in a role's view] in
+ * remote/role-join.ts). The remote's own types are used as they are: the
+ * catalog stage claimed their names (catalog/stages/remote-schemas.ts).
  */
 import type { GraphQLFieldConfigMap, GraphQLObjectType } from 'graphql';
 import type { Catalog } from '../../catalog/types.ts';
@@ -20,6 +22,23 @@ import type { RootFieldContributor, RootFieldInput, ServedRoot } from './root-fi
 export function remoteViewOf(remote: RemoteSchemaInfo, role: string, isAdmin: boolean, permissionsEnabled: boolean): RemoteView | null {
   if (isAdmin || !permissionsEnabled) return remote.full;
   return remote.roles.get(role) ?? null;
+}
+
+/**
+ * The view of every remote schema `role` sees, as SchemaTypes takes it, and
+ * a key equal for two roles exactly when their views are (`*`: every remote
+ * whole).
+ */
+export function roleRemoteViews(
+  catalog: Catalog,
+  role: string,
+  isAdmin: boolean,
+  permissionsEnabled: boolean,
+): { readonly view: (remote: RemoteSchemaInfo) => RemoteView | null; readonly key: string } {
+  if (isAdmin || !permissionsEnabled) return { view: (remote) => remote.full, key: '*' };
+  const parts: string[] = [];
+  for (const remote of catalog.remoteSchemas?.values() ?? []) parts.push(`${remote.name}:${remote.roles.has(role) ? role : '-'}`);
+  return { view: (remote) => remote.roles.get(role) ?? null, key: parts.join('\0') };
 }
 
 function fieldsOf(

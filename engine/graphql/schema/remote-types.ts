@@ -8,8 +8,10 @@
  * shows) or another remote's type. The remote's own types are shared by
  * every role; a type with such a field cannot be. So when a remote has type
  * relationships and the schema shows them, its object, interface and union
- * types are copied once per SchemaTypes (per read fingerprint: the table
- * types it leads to are that SchemaTypes' own), every field type pointing at
+ * types are copied once per SchemaTypes and view (per read fingerprint and
+ * remote views: the table types it leads to are that SchemaTypes' own, the
+ * relationships shown those the view admits, Note [Remote joins in a role's
+ * view] in remote/role-join.ts), every field type pointing at
  * the copies, and the relationship fields added to their types. Scalars,
  * enums and input objects are the remote's own (they lead nowhere). Every
  * place that shows a remote type (its root fields, a table's remote

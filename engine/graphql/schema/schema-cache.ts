@@ -49,6 +49,7 @@ import { buildRoleSchema, buildSchemaOf, type RoleSchema, type SchemaOptions, ty
 import { buildRoleAccess, type RoleAccess } from './role-access.ts';
 import { readFingerprint, roleFingerprint, rulesFingerprint, sameTypeTables, tableLabels } from './role-fingerprint.ts';
 import { ROOT_FIELD_CONTRIBUTORS } from './root-fields.ts';
+import { roleRemoteViews } from './remote-root-fields.ts';
 import { LeafTypes, SchemaTypes } from './table-types.ts';
 
 /** The memo of role schemas. */
@@ -56,10 +57,12 @@ export class SchemaCache {
   #version = -1;
   readonly #byRole = new Map<string, RoleSchema>();
   readonly #byFingerprint = new Map<string, SharedSchema>();
-  /** Table types by read fingerprint: roles that read alike share them even when they write differently. */
-  readonly #typesByRead = new Map<string, { readonly types: SchemaTypes; readonly labels: ReadonlyMap<TableInfo, string> }>();
-  /** Like #typesByRead, for roles that may not follow remote relationships (see #typesOf). */
-  readonly #typesWithoutRemote = new Map<string, { readonly types: SchemaTypes; readonly labels: ReadonlyMap<TableInfo, string> }>();
+  /**
+   * Table types by the role's remote views (roleRemoteViews' key) and read
+   * fingerprint: roles that read alike and see every remote alike share them
+   * even when they write differently.
+   */
+  readonly #typesByRead = new Map<string, Map<string, { readonly types: SchemaTypes; readonly labels: ReadonlyMap<TableInfo, string> }>>();
   /** The types every SchemaTypes of this catalog version shares. */
   #leaves: LeafTypes;
   /** Compiled permissions by rules fingerprint. */
@@ -106,7 +109,6 @@ export class SchemaCache {
       this.#byFingerprint.clear();
       this.#byRules.clear();
       this.#typesByRead.clear();
-      this.#typesWithoutRemote.clear();
       this.#leaves = new LeafTypes(this.#options.relay === true);
       this.#version = catalog.version;
     }
@@ -122,18 +124,22 @@ export class SchemaCache {
   #admin(catalog: Catalog, role: string): { readonly access: RoleAccess; readonly shared: SharedSchema } {
     const access = buildRoleAccess(catalog, role, true);
     // Roles that read everything unfiltered read like the admin: they share its table types.
-    return { access, shared: buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(catalog, access)) };
+    return { access, shared: buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(catalog, role, access)) };
   }
 
   /**
    * The table types of the roles that read like `access`; a new SchemaTypes
    * takes the types of tables it reads like an earlier one from there.
    */
-  #typesOf(catalog: Catalog, access: RoleAccess): SchemaTypes {
-    // With remote schema permissions on, roles other than admin get table types without remote relationships
-    // (their type is the remote's whole schema): those types are made and shared apart.
-    const withRemote = this.#options.remoteSchemaPermissions !== true || access.isAdmin;
-    const registry = withRemote ? this.#typesByRead : this.#typesWithoutRemote;
+  #typesOf(catalog: Catalog, role: string, access: RoleAccess): SchemaTypes {
+    // Remote relationship fields show the role's view of their remote (Note [Remote joins in a role's view] in
+    // remote/role-join.ts): roles that see a remote differently make and share their types apart.
+    const remoteViews = roleRemoteViews(catalog, role, access.isAdmin, this.#options.remoteSchemaPermissions === true);
+    let registry = this.#typesByRead.get(remoteViews.key);
+    if (registry === undefined) {
+      registry = new Map();
+      this.#typesByRead.set(remoteViews.key, registry);
+    }
     const read = readFingerprint(access);
     const known = registry.get(read);
     if (known !== undefined) return known.types;
@@ -147,7 +153,7 @@ export class SchemaCache {
     for (const other of shareable ? registry.values() : []) {
       for (const info of sameTypeTables(access.readByInfo, labels, other.labels)) if (!owners.has(info)) owners.set(info, other.types.ownerOf(info));
     }
-    const types = new SchemaTypes({ leaves: this.#leaves, views: access.readByInfo, owners, remoteRelationships: withRemote, remotes });
+    const types = new SchemaTypes({ leaves: this.#leaves, views: access.readByInfo, owners, remoteView: remoteViews.view, remotes });
     registry.set(read, { types, labels });
     return types;
   }
@@ -170,7 +176,7 @@ export class SchemaCache {
     const fingerprint = roleFingerprint(catalog, role, access, this.#options.contributors ?? ROOT_FIELD_CONTRIBUTORS);
     let shared = this.#byFingerprint.get(fingerprint);
     if (shared === undefined) {
-      shared = buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(catalog, access));
+      shared = buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(catalog, role, access));
       this.#byFingerprint.set(fingerprint, shared);
     }
     return { access, shared };

@@ -29,6 +29,7 @@ import {
   type TableFieldDescriptor,
 } from './descriptors.ts';
 import type { RemoteSchemaInfo, RemoteTypeRelationship, RemoteView } from '../../remote/types.ts';
+import { joinInView, showsFields } from '../../remote/role-join.ts';
 import { copiedTypes, viewTypes, type RemoteTypes } from './remote-types.ts';
 import { enumType, inputObjectType, listOfNonNull, nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
 import { ARG, FIELD, ORDER_BY_ENUM, relationshipAggregateField } from './names.ts';
@@ -90,8 +91,14 @@ export interface SharedTypesOptions {
   readonly views: ReadonlyMap<TableInfo, TableView>;
   /** Tables whose types another SchemaTypes makes (they are the same there). */
   readonly owners: ReadonlyMap<TableInfo, SchemaTypes>;
-  /** Whether table types get their remote relationship fields (default true; see schema-cache.ts #typesOf). */
-  readonly remoteRelationships?: boolean;
+  /**
+   * The view of each remote schema the roles of these types see, or null
+   * (default: the whole schema). Remote relationships into a remote follow
+   * it (Note [Remote joins in a role's view] in remote/role-join.ts), so
+   * roles that see a remote differently never share a SchemaTypes
+   * (schema-cache.ts #typesOf).
+   */
+  readonly remoteView?: (remote: RemoteSchemaInfo) => RemoteView | null;
   /** The catalog's remote schemas, for the targets of remote type relationships (remote-types.ts). */
   readonly remotes?: ReadonlyMap<string, RemoteSchemaInfo>;
 }
@@ -105,7 +112,7 @@ export class SchemaTypes {
   readonly #owners: ReadonlyMap<TableInfo, SchemaTypes>;
   readonly #tables = new Map<TableInfo, TableTypes>();
   readonly #listArgs = new Map<TableInfo, GraphQLFieldConfigArgumentMap>();
-  readonly #remoteRelationships: boolean;
+  readonly #remoteView: (remote: RemoteSchemaInfo) => RemoteView | null;
   readonly #connectionArgs = new Map<TableInfo, GraphQLFieldConfigArgumentMap>();
   /** Relay schemas' shared types (from the leaves); null in /v1/graphql's schemas. */
   readonly relay: RelayLeafTypes | null;
@@ -113,7 +120,7 @@ export class SchemaTypes {
   readonly #remoteTypes = new Map<string, RemoteTypes>();
 
   constructor(shared?: SharedTypesOptions) {
-    this.#remoteRelationships = shared?.remoteRelationships !== false;
+    this.#remoteView = shared?.remoteView ?? ((remote) => remote.full);
     this.#remotes = shared?.remotes ?? new Map();
     this.#leaves = shared?.leaves ?? new LeafTypes();
     this.relay = this.#leaves.relay;
@@ -132,32 +139,46 @@ export class SchemaTypes {
     const key = `${remote.name}\0${view.key}`;
     let t = this.#remoteTypes.get(key);
     if (t === undefined) {
-      const rels = this.#remoteRelationships ? remote.typeRelationships : undefined;
-      t = rels === undefined ? viewTypes(view.schema) : copiedTypes(view.schema, (name) => this.#typeRelationshipFields(rels.get(name)));
+      const rels = remote.typeRelationships;
+      t = rels === undefined ? viewTypes(view.schema) : copiedTypes(view.schema, (name) => this.#typeRelationshipFields(remote, view, name, rels.get(name)));
       this.#remoteTypes.set(key, t);
     }
     return t;
   }
 
-  /** The relationship fields of one remote type: a table's rows the role may read, or another remote's field. */
-  #typeRelationshipFields(rels: readonly RemoteTypeRelationship[] | undefined): GraphQLFieldConfigMap<unknown, unknown> | null {
+  /**
+   * The relationship fields of remote type `typeName` as `view` shows it: a
+   * table's rows the role may read, or another remote's field as the role's
+   * view of that remote admits it. The view must show the join fields, as a
+   * table's remote relationship needs its join columns readable.
+   */
+  #typeRelationshipFields(
+    remote: RemoteSchemaInfo,
+    view: RemoteView,
+    typeName: string,
+    rels: readonly RemoteTypeRelationship[] | undefined,
+  ): GraphQLFieldConfigMap<unknown, unknown> | null {
     if (rels === undefined) return null;
     const out: GraphQLFieldConfigMap<unknown, unknown> = {};
     for (const rel of rels) {
+      const lhs = rel.kind === 'to_source' ? rel.mapping.map(([f]) => f) : rel.lhsFields;
+      if (view !== remote.full && !showsFields(remote, view, typeName, lhs)) continue;
       if (rel.kind === 'to_source') {
         // A role that may not select from the table does not see the field (v2 compat).
-        const view = this.#views.get(rel.table);
-        if (view === undefined) continue;
-        const extensions = withDescriptor<RemoteTypeFieldDescriptor>({ kind: 'remote-type-relationship', rel, target: view });
-        const object = this.of(view).object;
-        out[rel.name] = rel.type === 'object' ? { type: object, extensions } : { type: nonNullListOfNonNull(object), args: this.listArgs(view), extensions };
+        const table = this.#views.get(rel.table);
+        if (table === undefined) continue;
+        const extensions = withDescriptor<RemoteTypeFieldDescriptor>({ kind: 'remote-type-relationship', rel, target: table });
+        const object = this.of(table).object;
+        out[rel.name] = rel.type === 'object' ? { type: object, extensions } : { type: nonNullListOfNonNull(object), args: this.listArgs(table), extensions };
         continue;
       }
       const target = this.#remotes.get(rel.target);
-      if (target === undefined) continue;
+      const targetView = target === undefined ? null : this.#remoteView(target);
+      const join = target === undefined || targetView === null ? null : joinInView(target, targetView, rel.path);
+      if (target === undefined || join === null) continue;
       out[rel.name] = {
-        type: this.remoteTypes(target, target.full).output(rel.fieldType),
-        extensions: withDescriptor<RemoteTypeFieldDescriptor>({ kind: 'remote-type-relationship', rel, targetRemote: target }),
+        type: this.remoteTypes(target, join.view).output(join.type),
+        extensions: withDescriptor<RemoteTypeFieldDescriptor>({ kind: 'remote-type-relationship', rel, targetRemote: target, targetJoin: join }),
       };
     }
     return out;
@@ -316,12 +337,16 @@ export class SchemaTypes {
     }
     Object.assign(fields, computedObjectFields(view, this));
     // Remote relationships whose join columns the role can read (v2 compat; not in the Relay schema, as v2).
-    for (const rr of this.#remoteRelationships && this.relay === null ? (view.source.remoteRelationships?.get(tableKey(view.info.name)) ?? []) : []) {
+    // With remote schema permissions on, the role's view of the remote decides (Note [Remote joins in a role's view] in remote/role-join.ts).
+    for (const rr of this.relay === null ? (view.source.remoteRelationships?.get(tableKey(view.info.name)) ?? []) : []) {
       if (!rr.lhsColumns.every((c) => view.columns.some((col) => col.name === c))) continue;
+      const remoteView = this.#remoteView(rr.remote);
+      const join = remoteView === null ? null : joinInView(rr.remote, remoteView, rr.path);
+      if (join === null) continue;
       fields[rr.name] = {
-        type: this.remoteTypes(rr.remote, rr.remote.full).output(rr.type),
+        type: this.remoteTypes(rr.remote, join.view).output(join.type),
         description: `A remote relationship to remote schema "${rr.remote.name}"`,
-        extensions: withDescriptor<TableFieldDescriptor>({ kind: 'remote-relationship', rr }),
+        extensions: withDescriptor<TableFieldDescriptor>({ kind: 'remote-relationship', rr, join }),
       };
     }
     // Cross-source relationships (`to_source`) to tables the role reads, joined after the statement (not in the Relay schema).

@@ -35,12 +35,6 @@ export interface ToIrContext {
   readonly operation?: OperationDefinitionNode;
   /** Joins met so far, paths from the operation's data (Note [Remote joins] in execute/remote-join.ts). */
   readonly remoteJoins?: ir.Join[];
-  /**
-   * ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS. A remote relationship's
-   * type is the remote's whole schema, so with remote schema permissions on
-   * only admin may follow one (a role's permission is not applied to it yet).
-   */
-  readonly remoteSchemaPermissions?: boolean;
 }
 
 /** Records a variable as structural (its value shapes the plan). */

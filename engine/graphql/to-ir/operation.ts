@@ -55,8 +55,6 @@ export interface ToIrOptions {
   readonly operation: OperationDefinitionNode;
   readonly variables: Readonly<Record<string, unknown>>;
   readonly stringifyNumericTypes: boolean;
-  /** See ToIrContext.remoteSchemaPermissions. */
-  readonly remoteSchemaPermissions?: boolean;
   /** The client-facing schema introspection answers from, when it differs (graphql-default naming). */
   readonly introspectionSchema?: GraphQLSchema;
 }
@@ -93,7 +91,6 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
     depth: { selection: 0, boolExp: 0 },
     operation: opts.operation,
     remoteJoins: [],
-    remoteSchemaPermissions: opts.remoteSchemaPermissions === true,
   };
   const kind = opts.operation.operation;
   let requestQuery: string | null = null;

@@ -48,9 +48,10 @@ import type * as ir from '../../ir/index.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
 import type { Preset } from '../../remote/permissions.ts';
-import type { RemoteFieldStep, RemoteSchemaInfo, RemoteView } from '../../remote/types.ts';
+import type { RemoteSchemaInfo, RemoteView } from '../../remote/types.ts';
 import type { RemoteRelationshipInfo } from '../../remote/relationship.ts';
-import { joinColumnKey } from '../../ir/remote.ts';
+import type { RoleJoin, RoleJoinStep } from '../../remote/role-join.ts';
+import { joinColumnKey, RemoteLiteral } from '../../ir/remote.ts';
 import { descriptorOf, type RemoteTypeFieldDescriptor, type RootFieldDescriptor } from '../schema/descriptors.ts';
 import { pathKeys, toIrTableJoin } from './remote-table-join.ts';
 import { collectFields } from './collect-fields.ts';
@@ -242,7 +243,7 @@ class RemoteFieldWriter {
     const origParent = this.#remote.names.typeIn(parent);
     for (const [arg, preset] of this.#argPresets(origParent, orig)) {
       const type = this.#originalArgType(origParent, orig, arg);
-      if (type !== null) parts.push(`${arg}: ${this.#presetText(preset, type)}`);
+      if (type !== null) parts.push(`${arg}: ${this.presetText(preset, type)}`);
     }
     return parts.length === 0 ? '' : `(${parts.join(', ')})`;
   }
@@ -253,7 +254,8 @@ class RemoteFieldWriter {
     return t.getFields()[field]?.args.find((a) => a.name === arg)?.type ?? null;
   }
 
-  #presetText(p: Preset, type: GraphQLInputType): string {
+  /** `p` as GraphQL text of `type` (original names): a literal, or a variable of the remote query bound from the session. */
+  presetText(p: Preset, type: GraphQLInputType): string {
     if (p.kind === 'session') {
       const counter = sessionCounters.get(this.#ctx) ?? { n: 0 };
       sessionCounters.set(this.#ctx, counter);
@@ -311,7 +313,7 @@ class RemoteFieldWriter {
           if (t !== orig || field === undefined || more !== undefined) continue;
           const original = this.#remote.original.getType(orig);
           const fieldType = isInputObjectType(original) ? original.getFields()[field]?.type : undefined;
-          if (fieldType !== undefined) parts.push(`${field}: ${this.#presetText(p, fieldType)}`);
+          if (fieldType !== undefined) parts.push(`${field}: ${this.presetText(p, fieldType)}`);
         }
         return `{${parts.join(', ')}}`;
       }
@@ -382,16 +384,22 @@ function joinValueKind(t: GraphQLInputType): ir.JoinValueKind {
   }
 }
 
-/** A table's remote relationship selected as `alias` on the rows at `path` (Note [Remote joins] in execute/remote-join.ts). */
+/**
+ * A table's remote relationship selected as `alias` on the rows at `path`
+ * (Note [Remote joins] in execute/remote-join.ts), through the role's view
+ * of the remote that `join` holds (Note [Remote joins in a role's view] in
+ * remote/role-join.ts).
+ */
 export function toIrRemoteJoin(
   rr: RemoteRelationshipInfo,
+  join: RoleJoin,
   def: GraphQLField<unknown, unknown>,
   nodes: readonly FieldNode[],
   ctx: ToIrContext,
   alias: string,
   path: string,
 ): ir.RemoteJoin {
-  return remoteJoin(rr.remote, rr.remote.full, rr.lhsColumns, rr.path, def, nodes, ctx, alias, pathKeys(path), `${path}.selectionSet.${alias}`);
+  return remoteJoin(rr.remote, join, rr.lhsColumns, def, nodes, ctx, alias, pathKeys(path), `${path}.selectionSet.${alias}`);
 }
 
 /** A remote type's relationship to another remote's field, selected as `alias` on the objects at `at`. */
@@ -406,15 +414,37 @@ function toIrRemoteTypeJoin(
 ): ir.RemoteJoin {
   const rel = d.rel;
   const target = d.targetRemote;
-  if (rel.kind !== 'to_remote_schema' || target === undefined) throw new EngineError(ErrorCode.Unexpected, 'not a relationship to a remote schema', { path });
-  return remoteJoin(target, target.full, rel.lhsFields, rel.path, def, nodes, ctx, alias, at, path);
+  const join = d.targetJoin;
+  if (rel.kind !== 'to_remote_schema' || target === undefined || join === undefined)
+    throw new EngineError(ErrorCode.Unexpected, 'not a relationship to a remote schema', { path });
+  return remoteJoin(target, join, rel.lhsFields, def, nodes, ctx, alias, at, path);
+}
+
+/** Writes `value` (a join's argument template) with the presets of `injections` put at their paths; lists are walked through. */
+function withPresets(value: unknown, injections: ReadonlyArray<{ readonly path: readonly string[]; readonly text: string }>, depth = 0): unknown {
+  if (Array.isArray(value)) return value.map((item) => withPresets(item, injections, depth));
+  const here = injections.filter((i) => i.path.length > depth);
+  if (here.length === 0 || value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const name of new Set(here.map((i) => i.path[depth] as string))) {
+    const own = here.filter((i) => i.path[depth] === name);
+    const leaf = own.find((i) => i.path.length === depth + 1);
+    out[name] = leaf !== undefined ? new RemoteLiteral(leaf.text) : withPresets(out[name], own, depth + 1);
+  }
+  return out;
+}
+
+/** One path step as the IR holds it: its argument template with the view's presets written in. */
+function planStep(step: RoleJoinStep, writer: RemoteFieldWriter): ir.RemoteJoinStep {
+  const injections = step.presets.map((p) => ({ path: p.path, text: writer.presetText(p.preset, p.type) }));
+  const kinds = Object.fromEntries(Object.entries(step.argumentTypes).map(([a, t]) => [a, joinValueKind(t)]));
+  return { field: step.field, arguments: withPresets(step.arguments, injections) as Record<string, unknown>, kinds };
 }
 
 function remoteJoin(
   remote: RemoteSchemaInfo,
-  view: RemoteView,
+  join: RoleJoin,
   lhs: readonly string[],
-  steps: readonly RemoteFieldStep[],
   def: GraphQLField<unknown, unknown>,
   nodes: readonly FieldNode[],
   ctx: ToIrContext,
@@ -424,7 +454,9 @@ function remoteJoin(
 ): ir.RemoteJoin {
   const operation = ctx.operation;
   if (operation === undefined) throw new EngineError(ErrorCode.Unexpected, 'a remote relationship outside an operation', { path });
-  const writer = new RemoteFieldWriter(remote, view, ctx, operation, path);
+  const writer = new RemoteFieldWriter(remote, join.view, ctx, operation, path);
+  // The path's presets first: the variables they declare must be in the selection's list.
+  const steps = join.steps.map((s) => planStep(s, writer));
   const selection = writer.selection(def.type, nodes);
   return {
     kind: 'remote',
@@ -432,11 +464,7 @@ function remoteJoin(
     alias,
     remote: remote.name,
     columns: lhs.map((c) => [c, joinColumnKey(c)] as const),
-    steps: steps.map((s) => ({
-      field: s.field,
-      arguments: s.arguments,
-      kinds: Object.fromEntries(Object.entries(s.argumentTypes).map(([a, t]) => [a, joinValueKind(t)])),
-    })),
+    steps,
     selection,
     nested: writer.joins,
   };

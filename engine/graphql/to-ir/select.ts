@@ -210,20 +210,13 @@ function fieldsLevel(view: TableView, type: GraphQLObjectType, nodes: readonly F
         break;
       }
       case 'remote-relationship': {
-        if (ctx.remoteSchemaPermissions === true && !ctx.access.isAdmin) {
-          throw new EngineError(
-            ErrorCode.ValidationFailed,
-            `remote relationship '${name}' is served to admin only while remote schema permissions are enabled`,
-            { path: p },
-          );
-        }
         // The join columns ride along under hidden keys (once per row), the field keeps its place as null.
         for (const c of d.rr.lhsColumns) {
           const key = joinColumnKey(c);
           if (!out.some((f) => f.alias === key)) out.push({ kind: 'column', alias: key, column: c, asText: false });
         }
         out.push({ kind: 'remote-join', alias });
-        ctx.remoteJoins?.push(toIrRemoteJoin(d.rr, def, fieldNodes, ctx, alias, path));
+        ctx.remoteJoins?.push(toIrRemoteJoin(d.rr, d.join, def, fieldNodes, ctx, alias, path));
         break;
       }
       case 'source-relationship': {
