@@ -24,10 +24,22 @@ export function remoteViewOf(remote: RemoteSchemaInfo, role: string, isAdmin: bo
   return remote.roles.get(role) ?? null;
 }
 
+/** The remote schemas some relationship leads into (a table's remote relationship, a remote type's `to_remote_schema`). */
+function joinTargets(catalog: Catalog): Set<string> {
+  const out = new Set<string>();
+  for (const source of catalog.sources.values()) for (const list of source.remoteRelationships?.values() ?? []) for (const rr of list) out.add(rr.remote.name);
+  for (const remote of catalog.remoteSchemas?.values() ?? [])
+    for (const list of remote.typeRelationships?.values() ?? []) for (const rel of list) if (rel.kind === 'to_remote_schema') out.add(rel.target);
+  return out;
+}
+
 /**
  * The view of every remote schema `role` sees, as SchemaTypes takes it, and
- * a key equal for two roles exactly when their views are (`*`: every remote
- * whole).
+ * a key equal for two roles whose views of the remotes that relationships
+ * lead into are equal (`*`: every remote whole). Only those views shape
+ * table types; a remote's own types are kept per view by SchemaTypes
+ * (`remoteTypes`), so roles that see other remotes differently still share
+ * their table types.
  */
 export function roleRemoteViews(
   catalog: Catalog,
@@ -37,7 +49,7 @@ export function roleRemoteViews(
 ): { readonly view: (remote: RemoteSchemaInfo) => RemoteView | null; readonly key: string } {
   if (isAdmin || !permissionsEnabled) return { view: (remote) => remote.full, key: '*' };
   const parts: string[] = [];
-  for (const remote of catalog.remoteSchemas?.values() ?? []) parts.push(`${remote.name}:${remote.roles.has(role) ? role : '-'}`);
+  for (const name of joinTargets(catalog)) parts.push(`${name}:${catalog.remoteSchemas?.get(name)?.roles.has(role) === true ? role : '-'}`);
   return { view: (remote) => remote.roles.get(role) ?? null, key: parts.join('\0') };
 }
 
