@@ -55,6 +55,7 @@ export class MetadataStore {
     this.#logger = logger;
     this.#pool = new pg.Pool({ connectionString: url, max: 4 });
     this.#pool.on('error', () => {});
+    this.#pool.on('connect', (client) => client.on('error', () => {})); // Note [Errors of checked-out clients] (backends/postgres/connection.ts)
   }
 
   /** The URL of the metadata database. */

@@ -150,6 +150,7 @@ export async function openActionStorage(url: string): Promise<ActionStorage> {
   pool.on('error', () => {
     // An idle client lost its server; the next query reconnects.
   });
+  pool.on('connect', (client) => client.on('error', () => {})); // Note [Errors of checked-out clients] in connection.ts
   await ensureEngineTables(pool, SCHEMA_LOCK_KEY, [
     `CREATE TABLE IF NOT EXISTS engine_metadata.action_log (
       id uuid PRIMARY KEY,

@@ -133,6 +133,23 @@ function sendCancel(client: pg.PoolClient): void {
   else con.connect(c.port, c.host);
 }
 
+/**
+ * Note [Errors of checked-out clients]
+ * pg-pool listens for a client's 'error' event only while the client is idle
+ * in the pool. When the server ends a connection (a shutdown, a failover,
+ * `pg_terminate_backend`) while the client is checked out between two
+ * statements, no query is waiting for the message, the client emits 'error'
+ * with no listener, and the process dies of an uncaught exception (exit 1).
+ * That was the `npm start` flake: a SIGTERM during the engine's start-up
+ * stopped PostgreSQL while ensureEngineTables held a client between BEGIN and
+ * its DDL, and the start exited 1 instead of 143. Every pool of the engine
+ * therefore gives each new client a listener that ignores the event, once per
+ * connection (nothing per checkout): the failure still reaches the holder as
+ * the rejection of its next statement ("not queryable"), and release() drops
+ * a client that is no longer queryable. test/integration/sources/
+ * terminated-connection.test.ts crashes without it.
+ */
+
 /** A pooled connection to one PostgreSQL source. */
 export class PostgresConnection implements SourceConnection {
   readonly kind = 'postgres' as const;
@@ -160,6 +177,8 @@ export class PostgresConnection implements SourceConnection {
     this.#statementTimeout = (settings.statementTimeoutMs ?? 0) > 0;
     // An idle client losing its server must not crash the process; the pool drops it.
     this.#pool.on('error', () => {});
+    // A checked-out one neither (Note [Errors of checked-out clients]).
+    this.#pool.on('connect', (client) => client.on('error', () => {}));
   }
 
   /** Runs a statement returning one row with one column, and returns that column as text. */

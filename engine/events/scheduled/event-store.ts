@@ -63,6 +63,7 @@ export class ScheduledEventStore implements ScheduledEventsApi {
     this.#clock = clock;
     this.pool = new pg.Pool({ connectionString: url, max: 4 });
     this.pool.on('error', () => {});
+    this.pool.on('connect', (client) => client.on('error', () => {})); // Note [Errors of checked-out clients] (backends/postgres/connection.ts)
   }
 
   /** Connects and makes sure the tables exist. */

@@ -92,14 +92,20 @@ describe('npm start', () => {
     // Killed right after the sample database was created: PostgreSQL is stopped too.
     const killed = devStart(root, env);
     await killed.waitFor('creating the sample database "engine"');
-    expect(await killed.stop()).toBe(143);
+    // The output (stdout and stderr) is the message: a wrong exit code says where the start was.
+    expect(await killed.stop(), killed.output()).toBe(143);
     expect(killed.output()).toContain('SIGTERM during start-up: stopping PostgreSQL');
-    expect(existsSync(path.join(data, 'postgres', 'postmaster.pid'))).toBe(false);
+    expect(existsSync(path.join(data, 'postgres', 'postmaster.pid')), killed.output()).toBe(false);
+    // Killed while the engine starts (its connections die with PostgreSQL): the same exit, nothing left running.
+    const killedLater = devStart(root, env);
+    await killedLater.waitFor('starting the engine');
+    expect(await killedLater.stop(), killedLater.output()).toBe(143);
+    expect(existsSync(path.join(data, 'postgres', 'postmaster.pid')), killedLater.output()).toBe(false);
     // The HTTP port is taken: the next start cannot listen.
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(httpPort, '127.0.0.1', resolve));
     const first = devStart(root, env);
-    expect(await first.exited).not.toBe(0);
+    expect(await first.exited, first.output()).not.toBe(0);
     blocker.close();
     expect(killed.output()).toContain('first run: creating the PostgreSQL data folder');
     expect(first.output()).toContain('engine failed to start');
@@ -128,7 +134,7 @@ describe('npm start', () => {
       });
       expect(reached, `port ${httpPort} on ${outside.address}`).toBe(false);
     }
-    expect(await second.stop()).toBe(0);
+    expect(await second.stop(), second.output()).toBe(0);
 
     // A third start changes nothing: the user's metadata is never replaced again.
     await writeFile(path.join(data, 'probe'), '');
@@ -137,7 +143,7 @@ describe('npm start', () => {
     expect(third.output()).not.toContain('tracking the sample');
     expect(third.output()).not.toContain('creating the sample database');
     expect(await books(url)).toMatchObject({ data: { books: expect.any(Array) } });
-    expect(await third.stop()).toBe(0);
+    expect(await third.stop(), third.output()).toBe(0);
   }, 240_000);
 
   it('refuses bad flags and settings with one line, before starting PostgreSQL', async () => {
