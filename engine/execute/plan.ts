@@ -77,8 +77,12 @@ export interface StaticStep extends StepBase {
 /** A remote schema's root fields: one request to it (remote-step.ts). */
 export interface RemoteStep extends StepBase {
   readonly kind: 'remote';
-  /** A mutation's remote step runs in request order with the writes and actions (run.ts). */
-  readonly operation: 'query' | 'mutation';
+  /**
+   * A mutation's remote step runs in request order with the writes and
+   * actions (run.ts); a subscription's is served over graphql-ws by
+   * subscriptions/remote-subscriptions.ts, never run.
+   */
+  readonly operation: 'query' | 'mutation' | 'subscription';
   readonly body: RemoteStepBody;
 }
 
@@ -251,7 +255,7 @@ function buildSteps(fields: readonly ir.OperationField[], catalog: Catalog): Pla
     else list.push(f);
   }
   for (const [name, list] of byRemote) {
-    steps.push(remoteStep(catalog, name, 'query', list));
+    steps.push(remoteStep(catalog, name, list.some((f) => f.operation === 'subscription') ? 'subscription' : 'query', list));
     keys.push(...list.map((f) => f.alias));
   }
   for (const f of fields) {
@@ -290,7 +294,7 @@ function mutationSteps(fields: readonly ir.OperationField[], catalog: Catalog): 
   return steps;
 }
 
-function remoteStep(catalog: Catalog, name: string, operation: 'query' | 'mutation', fields: readonly ir.RemoteRootField[]): RemoteStep {
+function remoteStep(catalog: Catalog, name: string, operation: RemoteStep['operation'], fields: readonly ir.RemoteRootField[]): RemoteStep {
   return { kind: 'remote', operation, body: planRemoteRequest(remoteOf(catalog, name), operation, fields) };
 }
 

@@ -47,7 +47,11 @@ export interface RemoteStepBody {
 }
 
 /** Plans the remote fields of one remote schema (same operation kind) as one request. */
-export function planRemoteRequest(remote: RemoteSchemaInfo, operation: 'query' | 'mutation', fields: readonly ir.RemoteRootField[]): RemoteStepBody {
+export function planRemoteRequest(
+  remote: RemoteSchemaInfo,
+  operation: 'query' | 'mutation' | 'subscription',
+  fields: readonly ir.RemoteRootField[],
+): RemoteStepBody {
   const defs = new Map<string, string>();
   const presets: ir.SessionPreset[] = [];
   const texts: string[] = [];
@@ -106,12 +110,17 @@ export function sessionPresetValues(presets: readonly ir.SessionPreset[], sessio
   return vars;
 }
 
-/** Binds a remote request: the variables it declares, from the request and the session. */
-export function bindRemote(step: RemoteStepBody, variables: Readonly<Record<string, unknown>>, session: Session): BoundRemote {
+/** The variables a remote request declares, from the request and the session. */
+export function remoteVariables(step: RemoteStepBody, variables: Readonly<Record<string, unknown>>, session: Session): Record<string, unknown> {
   const vars: Record<string, unknown> = {};
   for (const v of step.variables) if (variables[v] !== undefined) vars[v] = variables[v];
   Object.assign(vars, sessionPresetValues(step.sessionPresets, session));
-  return { body: JSON.stringify({ query: step.query, variables: vars }), session };
+  return vars;
+}
+
+/** Binds a remote request: the variables it declares, from the request and the session. */
+export function bindRemote(step: RemoteStepBody, variables: Readonly<Record<string, unknown>>, session: Session): BoundRemote {
+  return { body: JSON.stringify({ query: step.query, variables: remoteVariables(step, variables, session) }), session };
 }
 
 /** Client headers never forwarded: hop-by-hop, body framing, and the engine's own credentials. */
@@ -183,6 +192,12 @@ export async function runRemote(step: RemoteStepBody, bound: BoundRemote, client
     const message = e instanceof RemoteCallError ? e.message : 'the remote schema could not be reached';
     throw new EngineError(ErrorCode.RemoteSchemaError, message, { path: '$', internal: { remote_schema: remote.name } });
   }
+  return remoteAnswerText(step, answer);
+}
+
+/** The JSON object text of a step's members in `answer` (a query's answer or one subscription event); its errors as an EngineError. */
+export function remoteAnswerText(step: RemoteStepBody, answer: RemoteAnswer): string {
+  const remote = step.remote;
   if (answer.errors !== undefined && answer.errors.length > 0) throw errorOf(step, answer);
   const data = answer.data;
   if (data === null || data === undefined || typeof data !== 'object') {

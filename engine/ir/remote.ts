@@ -41,14 +41,14 @@ export type RemoteRootField =
       readonly kind: 'remote';
       readonly alias: string;
       readonly remote: string;
-      readonly operation: 'query' | 'mutation';
+      readonly operation: 'query' | 'mutation' | 'subscription';
       readonly part: RemoteFieldPart;
     }
   | {
       readonly kind: 'remote-namespace';
       readonly alias: string;
       readonly remote: string;
-      readonly operation: 'query' | 'mutation';
+      readonly operation: 'query' | 'mutation' | 'subscription';
       /** The namespace's members in selection order: remote fields, or a static JSON value (`__typename`). */
       readonly members: ReadonlyArray<{ readonly alias: string; readonly part: RemoteFieldPart } | { readonly alias: string; readonly json: string }>;
     };

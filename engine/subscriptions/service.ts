@@ -19,6 +19,7 @@ import { bindStatement } from '../execute/bind.ts';
 import type { GraphqlService, SocketOperationPlan } from '../execute/graphql-service.ts';
 import { bind, respond, run } from '../execute/request-steps.ts';
 import { isActionResultPlan, subscribeActionResult } from './action-results.ts';
+import { remoteSubscriptionKey, remoteSubscriptionStep, subscribeRemoteStep } from './remote-subscriptions.ts';
 import { ChangeFeeds } from './change-feeds.ts';
 import { LiveQueries, type LivePlan, type StreamPlan } from './live-queries.ts';
 import type * as ir from '../ir/index.ts';
@@ -54,6 +55,8 @@ interface LiveOperation {
   readonly sink: DedupSink;
   stop: () => void;
   version: number;
+  /** A remote subscription's upstream key (remote-subscriptions.ts), else null. */
+  remoteKey: string | null;
 }
 
 /** A sink that drops a message equal to the one before (a subscription planned again sends its result again). */
@@ -67,6 +70,12 @@ class DedupSink implements OperationSink {
   next(text: string): void {
     if (this.ended || text === this.#last) return;
     this.#last = text;
+    this.#inner.next(text);
+  }
+  /** Sends `text` even when equal to the message before (an event of a remote subscription is not a state). */
+  event(text: string): void {
+    if (this.ended) return;
+    this.#last = null;
     this.#inner.next(text);
   }
   error(errors: readonly unknown[]): void {
@@ -133,9 +142,9 @@ export class SocketService implements SocketApi {
       return NOOP;
     }
     if (planned.kind !== 'subscription') return this.#once(session, planned, sink, ctx);
-    const op: LiveOperation = { session, payload, sink: new DedupSink(sink), stop: () => {}, version: planned.catalogVersion };
+    const op: LiveOperation = { session, payload, sink: new DedupSink(sink), stop: () => {}, version: planned.catalogVersion, remoteKey: null };
     try {
-      op.stop = this.#subscribe(session, planned, op.sink);
+      op.stop = this.#subscribe(op, planned);
     } catch (e) {
       sink.error(this.#errors(e, session));
       return NOOP;
@@ -177,7 +186,18 @@ export class SocketService implements SocketApi {
   }
 
   /** Joins the subscription's cohort; throws EngineError for what cannot be a live query. */
-  #subscribe(session: Session, planned: SocketOperationPlan, sink: OperationSink): () => void {
+  #subscribe(op: LiveOperation, planned: SocketOperationPlan): () => void {
+    const { session, sink } = op;
+    const remote = remoteSubscriptionStep(planned.plan);
+    op.remoteKey = remote === null ? null : remoteSubscriptionKey(remote, planned.variables, session);
+    if (remote !== null) {
+      // Note [Remote subscriptions]: served by the remote over graphql-ws, its events sent as they come.
+      const events: OperationSink = { next: (t) => sink.event(t), error: (e) => sink.error(e), complete: () => sink.complete() };
+      return subscribeRemoteStep(
+        { step: remote, variables: planned.variables, session, services: planned.services, sink: events, remember: planned.remember },
+        (e) => this.#errors(e, session),
+      );
+    }
     if (isActionResultPlan(planned.plan)) {
       // Note [Action result subscriptions]: read again when the action's result is stored.
       return subscribeActionResult(
@@ -229,17 +249,29 @@ export class SocketService implements SocketApi {
   #replan(version: number): void {
     for (const op of [...this.#running]) {
       if (op.version >= version || op.sink.ended) continue;
-      op.stop();
       op.version = version;
+      if (op.remoteKey !== null && this.#sameRemote(op)) continue;
+      op.stop();
       try {
         const planned = this.#graphql.planSocketOperation(op.session, op.payload);
         if (planned.kind !== 'subscription') throw new EngineError(ErrorCode.ValidationFailed, 'the operation is no longer a subscription', { path: '$' });
-        op.stop = this.#subscribe(op.session, planned, op.sink);
+        op.stop = this.#subscribe(op, planned);
       } catch (e) {
         this.#end(op);
         op.stop = () => {};
         op.sink.error(this.#errors(e, op.session));
       }
+    }
+  }
+
+  /** True when a remote subscription planned again asks the same of the same remote (its upstream then goes on, events not lost). */
+  #sameRemote(op: LiveOperation): boolean {
+    try {
+      const planned = this.#graphql.planSocketOperation(op.session, op.payload);
+      const step = planned.kind === 'subscription' ? remoteSubscriptionStep(planned.plan) : null;
+      return step !== null && remoteSubscriptionKey(step, planned.variables, op.session) === op.remoteKey;
+    } catch {
+      return false;
     }
   }
 

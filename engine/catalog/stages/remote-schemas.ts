@@ -20,8 +20,8 @@ import type { RemoteSchemaInfo, RemoteView } from '../../remote/types.ts';
 import type { NameRegistry } from './names.ts';
 import type { StageResult } from './stage.ts';
 
-/** `root_fields_namespace` types: `<ns>_query`, `<ns>_mutation`. */
-export function namespaceTypeName(namespace: string, root: 'query' | 'mutation'): string {
+/** `root_fields_namespace` types: `<ns>_query`, `<ns>_mutation`, `<ns>_subscription`. */
+export function namespaceTypeName(namespace: string, root: 'query' | 'mutation' | 'subscription'): string {
   return `${namespace}_${root}`;
 }
 
@@ -37,10 +37,14 @@ function claimedNames(schema: GraphQLSchema, namespace: string | null): Array<[s
     names.push([namespace, 'root field']);
     names.push([namespaceTypeName(namespace, 'query'), 'type name']);
     if (schema.getMutationType()) names.push([namespaceTypeName(namespace, 'mutation'), 'type name']);
+    if (schema.getSubscriptionType()) names.push([namespaceTypeName(namespace, 'subscription'), 'type name']);
   } else {
     for (const root of [schema.getQueryType(), schema.getMutationType()]) {
       if (root) for (const f of Object.keys(root.getFields())) names.push([f, 'root field']);
     }
+    // Subscription fields meet the database's on subscription_root; the remote's own query fields are not there (one name may serve both).
+    const claimed = new Set(names.filter(([, what]) => what === 'root field').map(([n]) => n));
+    for (const f of Object.keys(schema.getSubscriptionType()?.getFields() ?? {})) if (!claimed.has(f)) names.push([f, 'root field']);
   }
   return names;
 }

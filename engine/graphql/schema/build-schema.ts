@@ -109,7 +109,9 @@ export function buildSchemaOf(
   // Without namespaces or streams (whose types differ per root) subscription_root shows query_root's very fields (Note [Shared fields]).
   const names = Object.keys(queryFields);
   const same = names.length === Object.keys(subscriptionFields).length && names.every((n) => queryFields[n] === subscriptionFields[n]);
-  const subscription = objectType({ name: SUBSCRIPTION_ROOT, fields: subscriptionFields }, same ? query : undefined);
+  // A role whose query fields are all remote ones (not live queries) may have no subscription field: then no subscription_root.
+  const subscription =
+    Object.keys(subscriptionFields).length === 0 ? undefined : objectType({ name: SUBSCRIPTION_ROOT, fields: subscriptionFields }, same ? query : undefined);
   const writes = contributedFields(contributors, input, 'mutation');
   const mutation = Object.keys(writes).length === 0 ? undefined : objectType({ name: MUTATION_ROOT, fields: namespaceRootFields(writes, 'mutation') });
   // Not `new GraphQLSchema`: see Note [Flat type collection] in collect-types.ts.

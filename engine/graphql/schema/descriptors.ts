@@ -31,7 +31,12 @@ export type RootFieldDescriptor =
   /** The namespace field of a source with `root_fields.namespace`; see namespace.ts. */
   | { readonly kind: 'namespace'; readonly source: string }
   /** A root field of a remote schema, or its `root_fields_namespace` field; see remote-root-fields.ts. */
-  | { readonly kind: 'remote' | 'remote-namespace'; readonly remote: RemoteSchemaInfo; readonly view: RemoteView; readonly operation: 'query' | 'mutation' }
+  | {
+      readonly kind: 'remote' | 'remote-namespace';
+      readonly remote: RemoteSchemaInfo;
+      readonly view: RemoteView;
+      readonly operation: 'query' | 'mutation' | 'subscription';
+    }
   /** Relay: `<t>_connection` (relay-types.ts). */
   | { readonly kind: 'select-connection'; readonly table: TableView }
   /** Relay: `node(id:)`. */

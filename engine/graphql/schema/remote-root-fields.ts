@@ -1,8 +1,11 @@
 /**
  * The root fields remote schemas give a role (Note [Root-field contributors]
- * in root-fields.ts): every field of the query and mutation roots of the
- * role's view of each remote schema, or one `root_fields_namespace` field
- * holding them. The view: the whole (customized) schema for admin and, while
+ * in root-fields.ts): every field of the query, mutation and subscription
+ * roots of the role's view of each remote schema, or one
+ * `root_fields_namespace` field holding them. subscription_root shows the
+ * remote's subscription fields (served over graphql-ws:
+ * subscriptions/remote-subscriptions.ts), never its query fields (they are
+ * not live queries; v2 shows none either). The view: the whole (customized) schema for admin and, while
  * ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS is off (v2's default), for
  * every role; with it on, a role sees a remote schema only through its
  * permission, and follows remote relationships into a remote only through
@@ -53,12 +56,7 @@ export function roleRemoteViews(
   return { view: (remote) => remote.roles.get(role) ?? null, key: parts.join('\0') };
 }
 
-function fieldsOf(
-  remote: RemoteSchemaInfo,
-  view: RemoteView,
-  root: GraphQLObjectType,
-  operation: 'query' | 'mutation',
-): GraphQLFieldConfigMap<unknown, unknown> {
+function fieldsOf(remote: RemoteSchemaInfo, view: RemoteView, root: GraphQLObjectType, operation: ServedRoot): GraphQLFieldConfigMap<unknown, unknown> {
   const out: GraphQLFieldConfigMap<unknown, unknown> = {};
   const extensions = withDescriptor<RootFieldDescriptor>({ kind: 'remote', remote, view, operation });
   for (const [name, config] of Object.entries(root.toConfig().fields)) out[name] = { ...config, resolve: undefined, extensions };
@@ -67,8 +65,6 @@ function fieldsOf(
 
 function remoteRootFields(input: RootFieldInput, root: ServedRoot): GraphQLFieldConfigMap<unknown, unknown> {
   const out: GraphQLFieldConfigMap<unknown, unknown> = {};
-  // Remote subscriptions are not served (issue 16): a remote's subscription root stays hidden.
-  if (root === 'subscription') return out;
   for (const remote of input.catalog.remoteSchemas?.values() ?? []) {
     const view = remoteViewOf(remote, input.role, input.access.isAdmin, input.remoteSchemaPermissions === true);
     if (view === null) continue;
@@ -89,6 +85,11 @@ function remoteRootFields(input: RootFieldInput, root: ServedRoot): GraphQLField
   return out;
 }
 
+/** The query_root fields of remote schemas: subscription_root does not serve them as live queries. */
+function remoteQueryOnly(input: RootFieldInput): string[] {
+  return Object.keys(remoteRootFields(input, 'query'));
+}
+
 /** Which view of each remote schema the role sees: roles share a schema only when these are equal. */
 function remoteFingerprint(catalog: Catalog, role: string): string[] {
   const parts: string[] = [];
@@ -100,5 +101,6 @@ function remoteFingerprint(catalog: Catalog, role: string): string[] {
 export const REMOTE_ROOT_FIELDS: RootFieldContributor = {
   name: 'remote schemas',
   rootFields: remoteRootFields,
+  queryOnly: remoteQueryOnly,
   fingerprint: (catalog, role) => remoteFingerprint(catalog, role),
 };

@@ -42,8 +42,13 @@ export interface RemoteTypes {
   named(name: string): GraphQLNamedType | undefined;
   /** `t` (a type of the view, wrapped or not) as shown. */
   output(t: GraphQLOutputType): GraphQLOutputType;
-  /** The view's query or mutation root as shown (its fields become root fields). */
-  root(operation: 'query' | 'mutation'): GraphQLObjectType | undefined;
+  /** The view's query, mutation or subscription root as shown (its fields become root fields). */
+  root(operation: 'query' | 'mutation' | 'subscription'): GraphQLObjectType | undefined;
+}
+
+/** The root type of `op` in `schema`. */
+export function rootOf(schema: GraphQLSchema, op: 'query' | 'mutation' | 'subscription'): GraphQLObjectType | null | undefined {
+  return op === 'query' ? schema.getQueryType() : op === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
 }
 
 /** The view's own types. */
@@ -51,7 +56,7 @@ export function viewTypes(schema: GraphQLSchema): RemoteTypes {
   return {
     named: (name) => schema.getType(name) ?? undefined,
     output: (t) => t,
-    root: (op) => (op === 'query' ? schema.getQueryType() : schema.getMutationType()) ?? undefined,
+    root: (op) => rootOf(schema, op) ?? undefined,
   };
 }
 
@@ -101,7 +106,7 @@ export function copiedTypes(schema: GraphQLSchema, extra: (typeName: string) => 
     },
     output,
     root: (op) => {
-      const t = op === 'query' ? schema.getQueryType() : schema.getMutationType();
+      const t = rootOf(schema, op);
       return t === undefined || t === null ? undefined : (named(t) as GraphQLObjectType);
     },
   };

@@ -53,6 +53,7 @@ import type { RemoteRelationshipInfo } from '../../remote/relationship.ts';
 import type { RoleJoin, RoleJoinStep } from '../../remote/role-join.ts';
 import { joinColumnKey, RemoteLiteral } from '../../ir/remote.ts';
 import { descriptorOf, type RemoteTypeFieldDescriptor, type RootFieldDescriptor } from '../schema/descriptors.ts';
+import { rootOf } from '../schema/remote-types.ts';
 import { pathKeys, toIrTableJoin } from './remote-table-join.ts';
 import { collectFields } from './collect-fields.ts';
 import { useLeaf, useStructural, type ToIrContext } from './context.ts';
@@ -334,7 +335,7 @@ export function toIrRemoteField(
   operation: OperationDefinitionNode,
 ): ir.RemoteRootField {
   // The remote's root type (customized names) names the fields' parent; the fields are the role schema's (remote-types.ts).
-  const root = d.operation === 'query' ? d.view.schema.getQueryType() : d.view.schema.getMutationType();
+  const root = rootOf(d.view.schema, d.operation);
   if (root === null || root === undefined)
     throw new EngineError(ErrorCode.ValidationFailed, `no ${d.operation} root in remote schema "${d.remote.name}"`, { path });
   const write = (fieldDef: GraphQLField<unknown, unknown>, fieldNodes: readonly FieldNode[], at: readonly string[], fieldPath: string): ir.RemoteFieldPart => {

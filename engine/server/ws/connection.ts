@@ -26,7 +26,7 @@ import type { Session } from '../../auth/session.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError, errorDetails, isEngineError } from '../../errors/engine-error.ts';
 import { graphqlErrorBody } from '../../errors/wire-body.ts';
-import { RequestContext } from '../../request-context.ts';
+import { RequestContext, type ClientHeaders } from '../../request-context.ts';
 import type { AppDeps } from '../deps.ts';
 import { BadMessage, CloseCode, encoderOf, initHeaders, parseClientMessage, type ClientMessage, type Encoder, type Protocol } from './protocol.ts';
 
@@ -57,6 +57,8 @@ export class GraphqlSocket {
   readonly #protocol: Protocol;
   #state: State = 'waiting';
   #session: Session | null = null;
+  /** The client's headers (the upgrade's, then connection_init's): remote schemas with `forward_client_headers` and actions send them on. */
+  #headers: ClientHeaders | undefined = undefined;
   readonly #ops = new Map<string, OperationHandle | null>();
   readonly #timers: NodeJS.Timeout[] = [];
   #alive = true;
@@ -200,6 +202,7 @@ export class GraphqlSocket {
     }
     if ((this.#state as State) === 'closed') return;
     this.#session = session;
+    this.#headers = headers;
     this.#state = 'ready';
     this.#send(this.#enc.ack());
     if (this.#protocol === 'graphql-ws') this.#send(this.#enc.keepAlive());
@@ -263,7 +266,9 @@ export class GraphqlSocket {
       sink.error([{ message: 'operations over WebSocket are not served', extensions: { path: '$', code: ErrorCode.NotSupported } }]);
       return;
     }
-    socketApi.start(session, payload, sink, new RequestContext(this.#req.socket.remoteAddress)).then(
+    const ctx = new RequestContext(this.#req.socket.remoteAddress);
+    ctx.headers = this.#headers;
+    socketApi.start(session, payload, sink, ctx).then(
       (handle) => {
         if (ended()) handle.stop();
         else this.#ops.set(id, handle);
