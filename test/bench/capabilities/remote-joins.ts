@@ -12,8 +12,13 @@
  * A second table: the other way, the remote's 20 artists joined to their
  * 100 albums by a relationship of the remote's type (`to_source`), Engine
  * alone (one remote request and one statement per client request).
+ * A third: a remote subscription (test/bench/peers/ticker-server.ts, graphql-ws)
+ * streamed to graphql-ws clients directly and through Engine's proxy
+ * (Note [Remote subscriptions]): events per second and CPU per 1000 events.
  */
-import { spawnPeer, type PeerProcess } from '../lib/process.ts';
+import WebSocket from 'ws';
+import { createClient } from 'graphql-ws';
+import { cpuMs, spawnPeer, type PeerProcess } from '../lib/process.ts';
 import { startEngine } from '../lib/engine.ts';
 import { runLoad } from '../lib/load.ts';
 import type { CapabilityBench, CapabilityContext } from './types.ts';
@@ -92,6 +97,62 @@ async function measure(
   };
 }
 
+const TICKS = 'subscription($count: Int!) { ticks(count: $count) { n at } }';
+
+/** Streams `count` events to each of `subs` graphql-ws clients (one socket each) at `url`; events per second over all of them. */
+async function stream(url: string, subs: number, count: number): Promise<{ events: number; seconds: number }> {
+  const wsUrl = url.replace(/^http/, 'ws');
+  const clients = Array.from({ length: subs }, () => createClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazyCloseTimeout: 0 }));
+  let events = 0;
+  const start = performance.now();
+  try {
+    await Promise.all(
+      clients.map(
+        (c) =>
+          new Promise<void>((resolve, reject) => {
+            c.subscribe(
+              { query: TICKS, variables: { count } },
+              {
+                next: (r) => {
+                  if (r.errors !== undefined) reject(new Error(JSON.stringify(r.errors)));
+                  events += 1;
+                },
+                error: (e) => reject(e instanceof Error ? e : new Error(JSON.stringify(e))),
+                complete: () => resolve(),
+              },
+            );
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(clients.map((c) => c.dispose()));
+  }
+  if (events !== subs * count) throw new Error(`${url}: ${events} events, expected ${subs * count}`);
+  return { events, seconds: (performance.now() - start) / 1000 };
+}
+
+/** One row of the subscription table: events/s through `url` and the CPU of the processes `pids` name. */
+async function measureEvents(
+  ctx: CapabilityContext,
+  name: string,
+  url: string,
+  pids: Record<string, number | undefined>,
+): Promise<Record<string, string | number | null>> {
+  const subs = 10;
+  const count = ctx.quick ? 1000 : 20_000;
+  await stream(url, 1, 100);
+  const before = await Promise.all(Object.values(pids).map((p) => cpuMs(p)));
+  const r = await stream(url, subs, count);
+  const after = await Promise.all(Object.values(pids).map((p) => cpuMs(p)));
+  const cpu = Object.keys(pids).map((k, i) => {
+    const a = after[i];
+    const b = before[i];
+    return [k, a === null || a === undefined || b === null || b === undefined ? null : Number((((a - b) / r.events) * 1000).toFixed(1))] as const;
+  });
+  ctx.log(`${name}: ${(r.events / r.seconds).toFixed(0)} events/s`);
+  return { path: name, subscriptions: subs, events: r.events, 'events/s': Math.round(r.events / r.seconds), ...Object.fromEntries(cpu) };
+}
+
 const bench: CapabilityBench = async (ctx) => {
   const dbUrl = await ctx.postgres.createDatabase('remote_joins');
   await ctx.postgres.sql(
@@ -105,6 +166,7 @@ const bench: CapabilityBench = async (ctx) => {
   const engine = await startEngine(dbUrl);
   const rows: Array<Record<string, string | number | null>> = [];
   const reverse: Array<Record<string, string | number | null>> = [];
+  const events: Array<Record<string, string | number | null>> = [];
   try {
     await metadata(engine.url, 'pg_track_table', { table: 'artist' });
     await metadata(engine.url, 'pg_track_table', { table: 'album' });
@@ -130,6 +192,15 @@ const bench: CapabilityBench = async (ctx) => {
       definition: { to_source: { source: 'default', table: 'album', relationship_type: 'array', field_mapping: { id: 'artist_id' } } },
     });
     reverse.push(await measure(ctx, 'Engine remote type → table', `${engine.url}/v1/graphql`, engine.child.pid, remote, ARTISTS));
+    const ticker = await spawnPeer('test/bench/peers/ticker-server.ts', {});
+    try {
+      await metadata(engine.url, 'add_remote_schema', { name: 'ticker', definition: { url: ticker.url } });
+      const pids = { 'remote CPU ms / 1000 events': ticker.child.pid, 'engine CPU ms / 1000 events': engine.child.pid };
+      events.push(await measureEvents(ctx, 'directly to the remote', ticker.url, pids));
+      events.push(await measureEvents(ctx, 'through Engine', `${engine.url}/v1/graphql`, pids));
+    } finally {
+      await ticker.stop();
+    }
   } finally {
     await engine.stop();
     await remote.stop();
@@ -138,12 +209,14 @@ const bench: CapabilityBench = async (ctx) => {
     tables: [
       { title: '100 albums joined to a remote field (20 distinct artists)', rows },
       { title: '20 remote artists joined to their 100 albums (remote type → table, one statement)', rows: reverse },
+      { title: "a remote subscription: 10 graphql-ws clients, each streaming the remote's events to the end", rows: events },
     ],
     notes: [
       `query: ${QUERY}`,
       `remote → table query: ${REVERSE_QUERY}`,
       'the remote server and the gateway are their own processes; "remote req / req" counts the remote server\'s non-introspection requests during the measured run',
       'the gateway reaches the albums through Engine itself (one extra HTTP hop per request), as a stitching gateway in front of Engine would',
+      `remote subscription: ${TICKS}; the remote sends its events as fast as its socket takes them; through Engine each client subscription is one upstream graphql-ws subscription`,
     ],
   };
 };
