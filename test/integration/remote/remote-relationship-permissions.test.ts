@@ -109,6 +109,8 @@ beforeAll(async () => {
   await ok('pg_create_remote_relationship', toPeople('person', ['person_id'], { person: { arguments: { id: '$person_id' } } }));
   await ok('pg_create_remote_relationship', toPeople('colleagues', ['org'], { people: { arguments: { where: { org: '$org' } } } }));
   await ok('pg_create_remote_relationship', toPeople('secret', ['person_id'], { secretPerson: { arguments: { id: '$person_id' } } }));
+  // Fills `org`, which guest's view hides (no preset) and user's view presets.
+  await ok('pg_create_remote_relationship', toPeople('sameOrg', ['person_id', 'org'], { person: { arguments: { id: '$person_id', org: '$org' } } }));
   await ok('create_remote_schema_remote_relationship', {
     remote_schema: 'people',
     type_name: 'Person',
@@ -121,7 +123,7 @@ beforeAll(async () => {
     name: 'home',
     definition: { to_remote_schema: { remote_schema: 'geo', lhs_fields: ['country'], remote_field: { country: { arguments: { code: '$country' } } } } },
   });
-  for (const role of ['user', 'guest', 'nobody']) {
+  for (const role of ['user', 'guest', 'nobody', 'viewer']) {
     await ok('pg_create_select_permission', { table: 'account', role, permission: { columns: ['id', 'person_id', 'org'], filter: {} } });
   }
   await ok('pg_create_select_permission', {
@@ -132,6 +134,9 @@ beforeAll(async () => {
   await ok('add_remote_schema_permissions', { remote_schema: 'people', role: 'user', definition: { schema: USER_PEOPLE } });
   await ok('add_remote_schema_permissions', { remote_schema: 'geo', role: 'user', definition: { schema: USER_GEO } });
   await ok('add_remote_schema_permissions', { remote_schema: 'people', role: 'guest', definition: { schema: GUEST_PEOPLE } });
+  // viewer may read geo, but its view of Person hides `country`, the join field of `home`.
+  await ok('add_remote_schema_permissions', { remote_schema: 'people', role: 'viewer', definition: { schema: GUEST_PEOPLE } });
+  await ok('add_remote_schema_permissions', { remote_schema: 'geo', role: 'viewer', definition: { schema: USER_GEO } });
 });
 
 afterAll(async () => {
@@ -144,9 +149,10 @@ afterAll(async () => {
 describe('what each role sees', () => {
   it('a table shows the remote relationships the role’s view of the remote admits', async () => {
     const base = ['id', 'org', 'person_id'];
-    expect(await fieldsOf('admin', 'account')).toEqual([...base, 'colleagues', 'person', 'secret'].sort());
-    expect(await fieldsOf('user', 'account')).toEqual([...base, 'colleagues', 'person'].sort());
-    // guest's view has no `people` field: only `person`; nobody has no view of the remote at all.
+    expect(await fieldsOf('admin', 'account')).toEqual([...base, 'colleagues', 'person', 'sameOrg', 'secret'].sort());
+    expect(await fieldsOf('user', 'account')).toEqual([...base, 'colleagues', 'person', 'sameOrg'].sort());
+    // guest's view has no `people` field and hides person's `org` argument (sameOrg fills it): only `person`;
+    // nobody has no view of the remote at all.
     expect(await fieldsOf('guest', 'account')).toEqual([...base, 'person'].sort());
     expect(await fieldsOf('nobody', 'account')).toEqual(base);
   });
@@ -157,6 +163,9 @@ describe('what each role sees', () => {
     // guest: no select permission on note, no view of geo (and `country`, home's join field, is hidden).
     expect(await fieldsOf('guest', 'Person')).toEqual(['id', 'name']);
     expect(await fieldsOf('nobody', 'Person')).toBeNull();
+    // viewer may read geo, but not `country`, home's join field.
+    expect(await fieldsOf('viewer', 'Person')).toEqual(['id', 'name']);
+    expect(await fieldsOf('viewer', 'Country')).toEqual(['code', 'name']);
     expect(await fieldsOf('user', 'Country')).toEqual(['code', 'name']);
   });
 
@@ -200,6 +209,14 @@ describe('results and presets', () => {
       { id: 3, person: { name: 'Cid' } },
     ]);
     expect(Object.values(lastPeopleRequest().variables)).toEqual(['b']);
+    // sameOrg fills the preset `org` from the row: the join's value is sent, not the session's.
+    expect((await as('user', '{ account(order_by: {id: asc}) { sameOrg { name } } }', { 'X-Engine-Org': 'a' })).data.account).toEqual([
+      { sameOrg: { name: 'Ann' } },
+      { sameOrg: { name: 'Bob' } },
+      { sameOrg: { name: 'Cid' } },
+    ]);
+    expect(lastPeopleRequest().query).toContain('person(id: "p3", org: "b")');
+    expect(lastPeopleRequest().variables).toEqual({});
   });
 
   it('preset input fields go into the object the join writes; a field the join fills keeps its value', async () => {
@@ -243,7 +260,7 @@ describe('inherited roles and the setting off', () => {
   it('an inherited role sees the union of its members’ views and table permissions', async () => {
     await ok('add_inherited_role', { role_name: 'both', role_set: ['user', 'guest'] });
     try {
-      expect(await fieldsOf('both', 'account')).toEqual(['colleagues', 'id', 'org', 'person', 'person_id']);
+      expect(await fieldsOf('both', 'account')).toEqual(['colleagues', 'id', 'org', 'person', 'person_id', 'sameOrg']);
       expect(await fieldsOf('both', 'Person')).toEqual(['country', 'home', 'id', 'name', 'notes']);
       const r = await as('both', '{ account(where: {id: {_eq: 1}}) { person { name notes { body } } } }', { 'X-Engine-Org': 'a' });
       expect(r.data).toEqual({ account: [{ person: { name: 'Ann', notes: [{ body: 'ann-a' }] } }] });
