@@ -22,7 +22,13 @@
  * them): the join's values come from rows the role's own table permission
  * let it read, and a preset in their place would send every row the same
  * key. The whole view (admin, or remote schema permissions off) admits every
- * consistent join unchanged and has no presets.
+ * consistent join unchanged and has no presets. All of it is decided when a
+ * role's schema is built and when a plan is made; a plan-cache hit only binds
+ * the session's preset values. Measured with `npm run bench -- --capabilities
+ * remote-joins --seconds 5` (100 albums joined to 20 remote artists, the
+ * shared two-core machine), 2026-11-24 20:56: admin 466 rps, 0.74 ms of
+ * engine CPU per request; a role through its view 457 rps, 0.60 ms: the
+ * same, within the noise; 1.01 remote requests per client request for both.
  */
 import {
   getNamedType,
