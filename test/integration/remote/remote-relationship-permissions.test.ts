@@ -246,6 +246,15 @@ describe('results and presets', () => {
       .body as any;
     expect(admin.data.account[0].person).toEqual({ notes: [{ body: 'ann-a' }, { body: 'ann-b' }], home: { name: 'France', population: 68 } });
     expect(geo.queries().at(-1)?.body.query).toMatch(/country\(code: "FR"\)/);
+    // From the role's own root field too.
+    expect((await as('user', '{ person(id: "p2") { name home { name } } }', { 'X-Engine-Org': 'a' })).data).toEqual({
+      person: { name: 'Bob', home: { name: 'Allemagne' } },
+    });
+  });
+
+  it('a join whose preset names a session variable the request lacks is refused', async () => {
+    const r = await as('user', '{ account { person { name } } }');
+    expect(r.errors[0].message).toContain('x-engine-org');
   });
 
   it('roles with different views get their own answers, whichever asks first', async () => {
