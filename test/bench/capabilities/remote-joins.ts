@@ -15,6 +15,12 @@
  * A third: a remote subscription (test/bench/peers/ticker-server.ts, graphql-ws)
  * streamed to graphql-ws clients directly and through Engine's proxy
  * (Note [Remote subscriptions]): events per second and CPU per 1000 events.
+ * A fourth table: 100 albums of one database joined to their stats in
+ * another (a table's `to_source` relationship, cross-source), against two
+ * queries joined by the client and a graphql-tools stitching gateway over
+ * two engines (test/bench/peers/cross-source-gateway.ts); both databases
+ * sit behind statement-counting proxies (test/support/pg-proxy.ts) for
+ * every peer alike, so statements per request are counted, not inferred.
  */
 import WebSocket from 'ws';
 import { createClient } from 'graphql-ws';
@@ -22,6 +28,7 @@ import { cpuMs, spawnPeer, type PeerProcess } from '../lib/process.ts';
 import { startEngine } from '../lib/engine.ts';
 import { runLoad } from '../lib/load.ts';
 import type { CapabilityBench, CapabilityContext } from './types.ts';
+import { startPgProxy, type PgProxy } from '../../support/pg-proxy.ts';
 
 const QUERY = '{ album(order_by: {id: asc}, limit: 100) { id title artist_info { name bio } } }';
 const REVERSE_QUERY = '{ artists { id name albums(order_by: {id: asc}) { id title } } }';
@@ -155,6 +162,103 @@ async function measureEvents(
   return { path: name, subscriptions: subs, events: r.events, 'events/s': Math.round(r.events / r.seconds), ...Object.fromEntries(cpu) };
 }
 
+const CROSS_QUERY = '{ album(order_by: {id: asc}, limit: 100) { id title stats { plays } } }';
+
+const CROSS: Workload = {
+  query: CROSS_QUERY,
+  check: (body) => {
+    const albums = (body as { data?: { album: Array<{ stats: { plays: number } | null }> } }).data?.album ?? [];
+    return albums.length === 100 && albums.every((a) => a.stats !== null);
+  },
+};
+
+/** Like `measure`, counting the statements each database ran per client request instead of remote requests. */
+async function measureSql(
+  ctx: CapabilityContext,
+  name: string,
+  url: string,
+  pid: number | undefined,
+  proxies: { albums: PgProxy; stats: PgProxy },
+): Promise<Record<string, string | number | null>> {
+  await check(url, CROSS);
+  const target = { url, body: JSON.stringify({ query: CROSS.query }), headers: {} };
+  await runLoad(target, { connections: ctx.connections, seconds: ctx.quick ? 1 : 3 }, pid, ctx.postgres.postmasterPid);
+  proxies.albums.reset();
+  proxies.stats.reset();
+  const r = await runLoad(target, { connections: ctx.connections, seconds: ctx.seconds }, pid, ctx.postgres.postmasterPid);
+  const per = (p: PgProxy): number => Number((p.counts.executions / Math.max(1, r.requests)).toFixed(2));
+  const albums = per(proxies.albums);
+  const stats = per(proxies.stats);
+  proxies.albums.reset();
+  proxies.stats.reset();
+  await check(url, CROSS);
+  const alone = `${proxies.albums.counts.executions} + ${proxies.stats.counts.executions}`;
+  ctx.log(`${name}: ${r.rps.toFixed(0)} rps, ${albums} + ${stats} statements per request`);
+  return {
+    peer: name,
+    rps: Math.round(r.rps),
+    'p50 ms': r.p50,
+    'p99 ms': r.p99,
+    'statements / req (albums db + stats db)': `${albums} + ${stats}`,
+    'statements, one request alone': alone,
+    'server CPU ms / req': r.serverCpuMsPerReq === null ? null : Number(r.serverCpuMsPerReq.toFixed(2)),
+    errors: r.errors + r.non2xx,
+  };
+}
+
+/** 100 albums of one database joined to their stats in another: Engine's `to_source` relationship against the client's join and a stitching gateway. */
+async function crossSource(ctx: CapabilityContext): Promise<Array<Record<string, string | number | null>>> {
+  const albumsDb = await ctx.postgres.createDatabase('xsrc_albums');
+  const statsDb = await ctx.postgres.createDatabase('xsrc_stats');
+  const metaDb = await ctx.postgres.createDatabase('xsrc_meta2');
+  await ctx.postgres.sql(
+    'xsrc_albums',
+    `CREATE TABLE album (id int PRIMARY KEY, title text NOT NULL); INSERT INTO album SELECT i, 'album ' || i FROM generate_series(1, 100) i;`,
+  );
+  await ctx.postgres.sql(
+    'xsrc_stats',
+    `CREATE TABLE album_stats (album_id int PRIMARY KEY, plays int NOT NULL); INSERT INTO album_stats SELECT i, i * 7 FROM generate_series(1, 100) i;`,
+  );
+  const proxies = { albums: await startPgProxy(albumsDb), stats: await startPgProxy(statsDb) };
+  const rows: Array<Record<string, string | number | null>> = [];
+  // Metadata goes straight to its database: the proxies count the peers' statements only.
+  const engine = await startEngine(proxies.albums.url, [], { ENGINE_GRAPHQL_METADATA_DATABASE_URL: albumsDb });
+  const statsEngine = await startEngine(proxies.stats.url, [], { ENGINE_GRAPHQL_METADATA_DATABASE_URL: metaDb });
+  try {
+    await metadata(engine.url, 'pg_track_table', { table: 'album' });
+    await metadata(statsEngine.url, 'pg_track_table', { table: 'album_stats' });
+    const gql = `${engine.url}/v1/graphql`;
+    const statsGql = `${statsEngine.url}/v1/graphql`;
+    // The peers see one engine per database (two engines exposing album_stats would be merged by the stitcher).
+    for (const [name, env] of [
+      ['two queries joined by the client', { BENCH_MODE: 'client', BENCH_ALBUMS_URL: gql, BENCH_STATS_URL: statsGql }],
+      ['graphql-tools stitching of two engines', { BENCH_MODE: 'stitch', BENCH_ALBUMS_URL: gql, BENCH_STATS_URL: statsGql }],
+    ] as const) {
+      const peer = await spawnPeer('test/bench/peers/cross-source-gateway.ts', env);
+      try {
+        rows.push(await measureSql(ctx, name, peer.url, peer.child.pid, proxies));
+      } finally {
+        await peer.stop();
+      }
+    }
+    // Added after the peers ran: the gateway's `album.stats` extension would clash with Engine's field.
+    await metadata(engine.url, 'pg_add_source', { name: 'stats', configuration: { connection_info: { database_url: proxies.stats.url } } });
+    await metadata(engine.url, 'pg_track_table', { source: 'stats', table: 'album_stats' });
+    await metadata(engine.url, 'pg_create_remote_relationship', {
+      table: 'album',
+      name: 'stats',
+      definition: { to_source: { source: 'stats', table: 'album_stats', relationship_type: 'object', field_mapping: { id: 'album_id' } } },
+    });
+    rows.push(await measureSql(ctx, 'Engine cross-source relationship', gql, engine.child.pid, proxies));
+  } finally {
+    await engine.stop();
+    await statsEngine.stop();
+    await proxies.albums.close();
+    await proxies.stats.close();
+  }
+  return rows;
+}
+
 const bench: CapabilityBench = async (ctx) => {
   const dbUrl = await ctx.postgres.createDatabase('remote_joins');
   await ctx.postgres.sql(
@@ -222,15 +326,19 @@ const bench: CapabilityBench = async (ctx) => {
     await engine.stop();
     await remote.stop();
   }
+  const cross = await crossSource(ctx);
   return {
     tables: [
       { title: '100 albums joined to a remote field (20 distinct artists)', rows },
       { title: '20 remote artists joined to their 100 albums (remote type → table, one statement)', rows: reverse },
       { title: "a remote subscription: 10 graphql-ws clients, each streaming the remote's events to the end", rows: events },
+      { title: '100 albums joined to their stats in another database (cross-source to_source relationship)', rows: cross },
     ],
     notes: [
       `query: ${QUERY}`,
       `remote → table query: ${REVERSE_QUERY}`,
+      `cross-source query: ${CROSS_QUERY}; the server CPU of a client or gateway row is that process's only (the engines behind it are not counted)`,
+      'cross-source rows: both databases behind in-process statement-counting proxies for every peer; "statements / req" counts Executes and simple Queries per client request during the measured run',
       'the remote server and the gateway are their own processes; "remote req / req" counts the remote server\'s non-introspection requests during the measured run',
       'the gateway reaches the albums through Engine itself (one extra HTTP hop per request), as a stitching gateway in front of Engine would',
       `remote subscription: ${TICKS}; the remote sends its events as fast as its socket takes them; through Engine each client subscription is one upstream graphql-ws subscription`,
