@@ -217,6 +217,10 @@ export class SocketService implements SocketApi {
     if (step === undefined || step.kind !== 'read') {
       throw new EngineError(ErrorCode.NotSupported, 'this subscription cannot be served as a live query', { path: '$' });
     }
+    // A live query pushes the statement's JSON as it is: joins (remote and cross-source relationships) would not run.
+    if (step.joins !== undefined && step.joins.length > 0) {
+      throw new EngineError(ErrorCode.NotSupported, 'remote relationships cannot be selected in a subscription', { path: '$' });
+    }
     const field = planned.plan.fields.length === 1 ? planned.plan.fields[0] : undefined;
     const cursor = field !== undefined && field.kind === 'select' ? field.stream : undefined;
     let stream: StreamPlan | null = null;

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { startPgProxy, type PgProxy } from '../../support/pg-proxy.ts';
 import { startSeededEngine, type SeededEngine } from '../../support/seeded-engine.ts';
+import { openRawSocket } from '../../support/ws-client.ts';
 
 let s: SeededEngine;
 let shop: TestDatabase;
@@ -226,6 +227,40 @@ describe('cross-source relationships', () => {
     });
     await md('pg_delete_remote_relationship', { table: 'artist', name: 'priced' });
     await md('pg_delete_remote_relationship', { source: 'shop', table: 'album', name: 'priced_artist' });
+  });
+
+  it('join under an aggregate’s nodes, and show the join statement in explain', async () => {
+    const r = await counting(async () => await gql('{ album_aggregate(where: {id: {_in: [2, 11]}}, order_by: {id: asc}) { nodes { id artist { name } } } }'));
+    expect(r.result).toEqual({
+      data: {
+        album_aggregate: {
+          nodes: [
+            { id: 2, artist: { name: 'artist 1' } },
+            { id: 11, artist: { name: 'artist 3' } },
+          ],
+        },
+      },
+    });
+    expect({ main: r.main, shop: r.shop }).toEqual({ main: 1, shop: 1 });
+    const explain = await s.engine.post('/v1/graphql/explain', { query: { query: '{ artist { albums { id } } }' } });
+    expect(explain.status).toBe(200);
+    const joins = (explain.body as any[]).flatMap((x: any) => x.joins ?? []);
+    expect(joins).toContainEqual(expect.objectContaining({ kind: 'sql', source: 'shop', path: 'artist.albums' }));
+  });
+
+  it('is refused in a subscription (a live query cannot run joins), hidden keys never shown', async () => {
+    const ws = await openRawSocket(s.engine.url, 'graphql-transport-ws');
+    ws.send({ type: 'connection_init' });
+    await ws.waitFor((m) => m['type'] === 'connection_ack');
+    ws.send({ type: 'subscribe', id: '1', payload: { query: 'subscription { artist(where: {id: {_eq: 1}}) { id albums(limit: 1) { id } } }' } });
+    const first = await ws.waitFor((m) => m['id'] === '1' && (m['type'] === 'next' || m['type'] === 'error'));
+    ws.close();
+    expect(JSON.stringify(first)).not.toContain('__engine_join');
+    expect(first).toEqual({
+      type: 'error',
+      id: '1',
+      payload: [{ message: 'remote relationships cannot be selected in a subscription', extensions: { path: '$', code: 'not-supported' } }],
+    });
   });
 
   it('refuse definitions that do not fit with 400, storing nothing', async () => {
