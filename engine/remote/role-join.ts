@@ -29,6 +29,8 @@
  * shared two-core machine), 2026-11-24 20:56: admin 466 rps, 0.74 ms of
  * engine CPU per request; a role through its view 457 rps, 0.60 ms: the
  * same, within the noise; 1.01 remote requests per client request for both.
+ * Again at 21:30 on a quieter machine: admin 1279 rps, 0.57 ms; the role
+ * 1410 rps, 0.51 ms; one remote request per client request.
  */
 import {
   getNamedType,
