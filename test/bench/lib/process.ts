@@ -71,9 +71,40 @@ export async function rssMiB(pid: number | undefined): Promise<number | null> {
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
-/** CPU time (user + system) of process `pid` in ms, from /proc/<pid>/stat; null when unknown. */
+/*
+ * CPU readers: /proc/<pid>/task/<tid>/schedstat counts each thread's time on
+ * a CPU in nanoseconds, where /proc/<pid>/stat counts 10 ms ticks. Idle
+ * figures (a few ms of CPU in a 30 s window) are below the ticks'
+ * resolution, so the nanosecond count is used where the kernel has it, the
+ * ticks otherwise (and for children already reaped, which only their parent's
+ * cutime/cstime remembers).
+ */
+
+/** CPU time in ms of every thread of `pid` from schedstat, or null when the kernel does not provide it. */
+async function schedstatMs(pid: number): Promise<number | null> {
+  let tasks: string[];
+  try {
+    tasks = await readdir(`/proc/${pid}/task`);
+  } catch {
+    return null;
+  }
+  let ns = 0;
+  for (const tid of tasks) {
+    try {
+      const text = await readFile(`/proc/${pid}/task/${tid}/schedstat`, 'utf8');
+      ns += Number(text.split(' ')[0]);
+    } catch {
+      // The thread ended, or no schedstat: a thread that ended takes its time with it either way.
+    }
+  }
+  return Number.isFinite(ns) && ns > 0 ? ns / 1e6 : null;
+}
+
+/** CPU time (user + system) of process `pid` in ms (schedstat's nanoseconds, else /proc/<pid>/stat ticks); null when unknown. */
 export async function cpuMs(pid: number | undefined): Promise<number | null> {
   if (pid === undefined) return null;
+  const precise = await schedstatMs(pid);
+  if (precise !== null) return precise;
   try {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -91,12 +122,12 @@ export async function postgresCpuMs(postmasterPid: number): Promise<number> {
     try {
       const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(entry) === postmasterPid) {
-        // Own time plus that of children already exited and reaped (backends of closed connections).
-        total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * TICK_MS;
-      } else if (Number(fields[1]) === postmasterPid) {
-        total += (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-      }
+      const own = Number(entry) === postmasterPid;
+      if (!own && Number(fields[1]) !== postmasterPid) continue;
+      const precise = await schedstatMs(Number(entry));
+      total += precise ?? (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+      // Children already exited and reaped (backends of closed connections): only in ticks.
+      if (own) total += (Number(fields[13]) + Number(fields[14])) * TICK_MS;
     } catch {
       // the process went away
     }
