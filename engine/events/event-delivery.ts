@@ -69,6 +69,8 @@ export interface DeliveryOptions {
 const RECORD_BATCH = 500;
 /** Wait before writing attempts again after a failed write. */
 const RECORD_RETRY_MS = 1000;
+/** Longest wait for free slots before taking a smaller batch of a backlog (Note [Event delivery]). */
+const REFILL_WAIT_MS = 10;
 /** How long `close` waits for deliveries in flight. */
 const CLOSE_WAIT_MS = 10_000;
 
@@ -131,22 +133,27 @@ function transformedResponse(trigger: EventTriggerInfo, r: WebhookResult, reques
 /** The HTTP slots shared by every source. */
 class Slots {
   free: number;
-  readonly #waiting = new Set<() => void>();
+  /** Wake functions and how many free slots each waits for. */
+  readonly #waiting = new Map<() => void, number>();
 
   constructor(size: number) {
     this.free = size;
   }
 
-  /** Calls `wake` once a slot is freed. */
-  waitFor(wake: () => void): void {
-    this.#waiting.add(wake);
+  /** Calls `wake` once at least `atLeast` slots are free. */
+  waitFor(wake: () => void, atLeast = 1): void {
+    this.#waiting.set(wake, atLeast);
   }
 
   release(n = 1): void {
     this.free += n;
-    const waiting = [...this.#waiting];
-    this.#waiting.clear();
-    for (const w of waiting) w();
+    if (this.#waiting.size === 0) return;
+    const ready: Array<() => void> = [];
+    for (const [w, atLeast] of this.#waiting) if (this.free >= atLeast) ready.push(w);
+    for (const w of ready) {
+      this.#waiting.delete(w);
+      w();
+    }
   }
 }
 
@@ -167,6 +174,14 @@ class SourceWorker {
   #listening = false;
   #fetching = false;
   #again = false;
+  /** The last take came back full: more events are due than slots were free. */
+  #backlog = false;
+  /** Free slots a take waits for while there is a backlog. */
+  readonly #refillAt: number;
+  #refillTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The refill wait ran out: take whatever slots are free. */
+  #refillDue = false;
+  readonly #wakeOnSlots = (): void => this.wake();
   #stopped = false;
   readonly #timers: Array<ReturnType<typeof setInterval>> = [];
   readonly #retryTimers = new Set<ReturnType<typeof setTimeout>>();
@@ -186,6 +201,7 @@ class SourceWorker {
     this.#opts = shared.opts;
     this.#slots = shared.slots;
     this.#client = shared.client;
+    this.#refillAt = Math.max(1, Math.ceil(Math.min(shared.opts.batchSize, shared.opts.poolSize) / 2));
   }
 
   get triggers(): ReadonlyMap<string, EventTriggerInfo> {
@@ -253,8 +269,23 @@ class SourceWorker {
           if (this.#stopped) return;
           const n = Math.min(this.#opts.batchSize, this.#slots.free);
           if (n <= 0) {
-            this.#slots.waitFor(() => this.wake());
+            this.#slots.waitFor(this.#wakeOnSlots);
             break;
+          }
+          // A backlog is taken in large batches (Note [Event delivery]): wait for more free slots, bounded in time.
+          if (this.#backlog && n < this.#refillAt && !this.#refillDue) {
+            this.#slots.waitFor(this.#wakeOnSlots, this.#refillAt);
+            this.#refillTimer ??= setTimeout(() => {
+              this.#refillTimer = null;
+              this.#refillDue = true;
+              this.wake();
+            }, REFILL_WAIT_MS);
+            break;
+          }
+          this.#refillDue = false;
+          if (this.#refillTimer !== null) {
+            clearTimeout(this.#refillTimer);
+            this.#refillTimer = null;
           }
           this.#slots.free -= n;
           let events: LoggedEvent[] = [];
@@ -263,6 +294,7 @@ class SourceWorker {
           } finally {
             this.#slots.free += n - events.length;
           }
+          this.#backlog = events.length === n;
           for (const e of events) this.#dispatch(e);
           if (events.length < n) break;
         }
@@ -373,6 +405,7 @@ class SourceWorker {
     this.#stopped = true;
     for (const t of this.#timers) clearInterval(t);
     for (const t of this.#retryTimers) clearTimeout(t);
+    if (this.#refillTimer !== null) clearTimeout(this.#refillTimer);
     this.#listening = false;
     const s = this.#stopListening;
     this.#stopListening = null;

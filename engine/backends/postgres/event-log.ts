@@ -153,7 +153,10 @@ export function postgresEventLog(pool: pg.Pool, url: string): EventLog {
   return {
     async take(triggers, limit, leaseMs, owner) {
       if (triggers.length === 0) return [];
-      const res = await orEmpty(async () => await pool.query<TakenRow>(TAKE, [triggers, limit, leaseMs, owner]), null);
+      const res = await orEmpty(
+        async () => await pool.query<TakenRow>({ name: 'engine_events_take', text: TAKE, values: [triggers, limit, leaseMs, owner] }),
+        null,
+      );
       if (res === null) return [];
       const rows = res.rows.sort((a, b) => Number(a.seq) - Number(b.seq));
       return rows.map((r) => ({
@@ -176,7 +179,7 @@ export function postgresEventLog(pool: pg.Pool, url: string): EventLog {
           `{"event_id":${JSON.stringify(a.eventId)},"trigger_name":${JSON.stringify(a.triggerName)},"outcome":"${a.outcome}",` +
           `"retry_in_ms":${a.retryInMs},"status":${a.status ?? 'null'},"request":${a.requestJson},"response":${a.responseJson},"duration_ms":${a.durationMs}}`,
       );
-      await pool.query(RECORD, [`[${rows.join(',')}]`, owner]);
+      await pool.query({ name: 'engine_events_record', text: RECORD, values: [`[${rows.join(',')}]`, owner] });
     },
     async listen(wake, onError) {
       const client = new pg.Client({ connectionString: url });
