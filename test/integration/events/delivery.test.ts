@@ -104,6 +104,8 @@ describe('event delivery', () => {
     expect(inv.body[0]).toMatchObject({ event_id: body.id, status: 200, trigger_name: 'fast' });
     expect(inv.body[0].request.payload).toEqual(body);
     expect(inv.body[0].response).toMatchObject({ type: 'webhook_response', data: { status: 200, body: '{}' } });
+    // The answer's headers as the webhook wrote them.
+    expect(inv.body[0].response.data.headers).toContainEqual({ name: 'content-type', value: 'application/json' });
     await drop('fast');
   });
 
@@ -142,7 +144,7 @@ describe('event delivery', () => {
   it('waits as Retry-After says rather than interval_sec', async () => {
     hook.requests.length = 0;
     let calls = 0;
-    hook.handler = (_req, _body, res) => (calls++ === 0 ? answer(res, 503, '{}', { 'retry-after': '1' }) : answer(res, 200));
+    hook.handler = (_req, _body, res) => (calls++ === 0 ? answer(res, 503, '{}', { 'Retry-After': '1' }) : answer(res, 200));
     await trigger('polite', { retry_conf: { num_retries: 1, interval_sec: 3600, timeout_sec: 5 } });
     await insert('plum');
     await until(async () => (hook.requests.length >= 2 ? true : undefined), 10_000, 'the retry');
