@@ -3,7 +3,7 @@
  * inlined, `@skip`/`@include` applied, and fields with the same response key
  * merged, keeping first-seen order.
  */
-import { Kind, type DirectiveNode, type FieldNode, type GraphQLObjectType, type SelectionSetNode, type ValueNode } from 'graphql';
+import { Kind, type DirectiveNode, type FieldNode, type GraphQLField, type GraphQLObjectType, type SelectionSetNode, type ValueNode } from 'graphql';
 import { astInput, booleanValue } from './input.ts';
 import type { ToIrContext } from './context.ts';
 
@@ -62,4 +62,27 @@ export function collectFields(type: GraphQLObjectType, sets: readonly (Selection
 /** The argument value node of the first field node, if given. */
 export function argumentOf(nodes: readonly FieldNode[], name: string): ValueNode | undefined {
   return nodes[0]?.arguments?.find((a) => a.name.value === name)?.value;
+}
+
+/** One response key of a selection: the field's name, its definition (none for `__typename`), its merged nodes. */
+export interface SelectedField {
+  readonly alias: string;
+  readonly name: string;
+  readonly def: GraphQLField<unknown, unknown> | undefined;
+  readonly nodes: FieldNode[];
+}
+
+/** The fields that `nodes` (fields of type `type`) select, in response order, with their definitions. */
+export function selectedFields(type: GraphQLObjectType, nodes: readonly FieldNode[], ctx: ToIrContext): SelectedField[] {
+  const defs = type.getFields();
+  const out: SelectedField[] = [];
+  for (const [alias, fieldNodes] of collectFields(
+    type,
+    nodes.map((n) => n.selectionSet),
+    ctx,
+  )) {
+    const name = fieldNodes[0]?.name.value ?? alias;
+    out.push({ alias, name, def: defs[name], nodes: fieldNodes });
+  }
+  return out;
 }

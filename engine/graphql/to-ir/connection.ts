@@ -4,7 +4,7 @@
  * id names. Note [Relay schema] in schema/relay-types.ts; Note [Relay ids and
  * cursors] in ir/relay-id.ts.
  */
-import { getNamedType, GraphQLInt, GraphQLString, Kind, type FieldNode, type GraphQLField, type GraphQLObjectType } from 'graphql';
+import { getNamedType, GraphQLString, Kind, type FieldNode, type GraphQLField, type GraphQLObjectType } from 'graphql';
 import type * as ir from '../../ir/index.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
@@ -12,24 +12,11 @@ import { andAll } from '../../ir/bool-exp.ts';
 import { cursorJson, decodeNodeId } from '../../ir/relay-id.ts';
 import { RELAY } from '../schema/relay-types.ts';
 import type { TableView } from '../schema/table-view.ts';
-import { argumentOf, collectFields } from './collect-fields.ts';
+import { argumentOf, selectedFields } from './collect-fields.ts';
 import { readView, useStructural, type ToIrContext } from './context.ts';
 import { astInput, leafParam } from './input.ts';
 import type { KeyPath } from './order-by.ts';
-import { plainSource, toIrFields, toIrRowSource } from './select.ts';
-
-/** A `first`/`last` count: negative is refused as `limit` is (Note [Row counts]). */
-function count(nodes: readonly FieldNode[], name: string, ctx: ToIrContext, path: string): ir.ParamSource | null {
-  const node = argumentOf(nodes, name);
-  if (node === undefined) return null;
-  const p = leafParam(astInput(node), GraphQLInt, 'row-count', ctx, true, `${path}.args.${name}`);
-  if (p !== null && p.kind === 'const' && typeof p.value === 'number' && p.value < 0) {
-    throw new EngineError(ErrorCode.ValidationFailed, 'expected a non-negative 32-bit integer for type "Int", but found a negative integer', {
-      path: `${path}.args.${name}`,
-    });
-  }
-  return p;
-}
+import { objectTypeOf, plainSource, rowCountArg, toIrFields, toIrRowSource } from './select.ts';
 
 /** An `after`/`before` cursor: a literal is checked now, a variable when bound. */
 function cursor(nodes: readonly FieldNode[], name: string, ctx: ToIrContext, path: string): ir.ParamSource | null {
@@ -62,8 +49,9 @@ export function toIrConnection(
   const after = cursor(nodes, RELAY.after, ctx, path);
   const before = cursor(nodes, RELAY.before, ctx, path);
   if (after !== null && before !== null) throw new EngineError(ErrorCode.ValidationFailed, '"after" and "before" are not allowed at once', { path });
-  const first = count(nodes, RELAY.first, ctx, path);
-  const last = count(nodes, RELAY.last, ctx, path);
+  // `first`/`last` are row counts as `limit` is (Note [Row counts]).
+  const first = rowCountArg(nodes, RELAY.first, ctx, path);
+  const last = rowCountArg(nodes, RELAY.last, ctx, path);
   if (first !== null && last !== null) throw new EngineError(ErrorCode.ValidationFailed, '"first" and "last" are not allowed at once', { path });
   const split: ir.ConnectionSplit | null = after !== null ? { kind: 'after', cursor: after } : before !== null ? { kind: 'before', cursor: before } : null;
   const slice: ir.ConnectionSlice | null = first !== null ? { kind: 'first', count: first } : last !== null ? { kind: 'last', count: last } : null;
@@ -79,20 +67,11 @@ export function toIrConnection(
 
 function connectionFields(view: TableView, type: GraphQLObjectType, nodes: readonly FieldNode[], ctx: ToIrContext, path: string): ir.ConnectionField[] {
   const out: ir.ConnectionField[] = [];
-  const defs = type.getFields();
-  for (const [alias, fieldNodes] of collectFields(
-    type,
-    nodes.map((n) => n.selectionSet),
-    ctx,
-  )) {
-    const name = fieldNodes[0]?.name.value ?? alias;
-    const def = defs[name];
-    const p = `${path}.selectionSet.${alias}`;
+  for (const { alias, name, def, nodes: fieldNodes } of selectedFields(type, nodes, ctx)) {
     if (name === '__typename') out.push({ kind: 'typename', alias, typename: type.name });
-    else if (name === RELAY.pageInfo && def !== undefined)
-      out.push({ kind: 'page-info', alias, fields: pageInfoFields(getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx) });
+    else if (name === RELAY.pageInfo && def !== undefined) out.push({ kind: 'page-info', alias, fields: pageInfoFields(objectTypeOf(def), fieldNodes, ctx) });
     else if (name === RELAY.edges && def !== undefined)
-      out.push({ kind: 'edges', alias, fields: edgeFields(view, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx, p) });
+      out.push({ kind: 'edges', alias, fields: edgeFields(view, objectTypeOf(def), fieldNodes, ctx, `${path}.selectionSet.${alias}`) });
   }
   return out;
 }
@@ -106,12 +85,7 @@ const PAGE_INFO: Readonly<Record<string, 'has-next-page' | 'has-previous-page' |
 
 function pageInfoFields(type: GraphQLObjectType, nodes: readonly FieldNode[], ctx: ToIrContext): ir.PageInfoField[] {
   const out: ir.PageInfoField[] = [];
-  for (const [alias, fieldNodes] of collectFields(
-    type,
-    nodes.map((n) => n.selectionSet),
-    ctx,
-  )) {
-    const name = fieldNodes[0]?.name.value ?? alias;
+  for (const { alias, name } of selectedFields(type, nodes, ctx)) {
     if (name === '__typename') out.push({ kind: 'typename', alias, typename: type.name });
     const kind = PAGE_INFO[name];
     if (kind !== undefined) out.push({ kind, alias });
@@ -121,20 +95,11 @@ function pageInfoFields(type: GraphQLObjectType, nodes: readonly FieldNode[], ct
 
 function edgeFields(view: TableView, type: GraphQLObjectType, nodes: readonly FieldNode[], ctx: ToIrContext, path: string): ir.EdgeField[] {
   const out: ir.EdgeField[] = [];
-  const defs = type.getFields();
-  for (const [alias, fieldNodes] of collectFields(
-    type,
-    nodes.map((n) => n.selectionSet),
-    ctx,
-  )) {
-    const name = fieldNodes[0]?.name.value ?? alias;
-    const def = defs[name];
+  for (const { alias, name, def, nodes: fieldNodes } of selectedFields(type, nodes, ctx)) {
     if (name === '__typename') out.push({ kind: 'typename', alias, typename: type.name });
     else if (name === RELAY.cursor) out.push({ kind: 'cursor', alias });
-    else if (name === RELAY.node && def !== undefined) {
-      const fields = toIrFields(view, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx, `${path}.selectionSet.${alias}`);
-      out.push({ kind: 'node', alias, fields });
-    }
+    else if (name === RELAY.node && def !== undefined)
+      out.push({ kind: 'node', alias, fields: toIrFields(view, objectTypeOf(def), fieldNodes, ctx, `${path}.selectionSet.${alias}`) });
   }
   return out;
 }

@@ -25,7 +25,7 @@ import { toIrFunctionArgs } from './function.ts';
 import type { TableView } from '../schema/table-view.ts';
 import { toIrBoolExp } from './bool-exp.ts';
 import { toIrComputedCall } from './computed-field.ts';
-import { argumentOf, collectFields } from './collect-fields.ts';
+import { argumentOf, collectFields, selectedFields } from './collect-fields.ts';
 import { readView, type ToIrContext } from './context.ts';
 import { deeper } from './depth.ts';
 import { astInput, booleanValue, enumValue, leafParam, listItems } from './input.ts';
@@ -83,21 +83,15 @@ export function toIrRowSource(
           .map((i) => enumValue(i, distinctType, ctx))
           .filter((c): c is string => c !== null);
   checkDistinctOn(distinctOn, orderBy, path);
-  const limitNode = argumentOf(nodes, ARG.limit);
-  const offsetNode = argumentOf(nodes, ARG.offset);
   return {
     table: view.info.name,
     where: whereOf([view.filter, extra, userWhere]),
     ...(view.redact === null ? {} : { redact: view.redact }),
     orderBy,
     distinctOn,
-    limit:
-      limitNode === undefined ? null : rowCount(leafParam(astInput(limitNode), GraphQLInt, 'row-count', ctx, true, `${path}.args.limit`), `${path}.args.limit`),
+    limit: rowCountArg(nodes, ARG.limit, ctx, path),
     limitCap: view.limitCap,
-    offset:
-      offsetNode === undefined
-        ? null
-        : rowCount(leafParam(astInput(offsetNode), GraphQLInt, 'row-count', ctx, true, `${path}.args.offset`), `${path}.args.offset`),
+    offset: rowCountArg(nodes, ARG.offset, ctx, path),
   };
 }
 
@@ -107,9 +101,16 @@ function toIrJsonPath(p: ir.ParamSource | null, fieldPath: string): ir.ParamSour
   return { kind: 'const', value: parseJsonPath(String(p.value), fieldPath) };
 }
 
-/** A literal `limit`/`offset` must not be negative (a variable is checked when bound): Note [Row counts]. */
-function rowCount(p: ir.ParamSource | null, path: string): ir.ParamSource | null {
-  if (p !== null && p.kind === 'const' && typeof p.value === 'number' && p.value < 0) throw negativeRowCount(path);
+/**
+ * A row-count argument (`limit`, `offset`; Relay's `first`, `last`) of the field at `path`, null
+ * when absent: a literal must not be negative, a variable is checked when bound (Note [Row counts]).
+ */
+export function rowCountArg(nodes: readonly FieldNode[], name: string, ctx: ToIrContext, path: string): ir.ParamSource | null {
+  const node = argumentOf(nodes, name);
+  if (node === undefined) return null;
+  const argPath = `${path}.args.${name}`;
+  const p = leafParam(astInput(node), GraphQLInt, 'row-count', ctx, true, argPath);
+  if (p !== null && p.kind === 'const' && typeof p.value === 'number' && p.value < 0) throw negativeRowCount(argPath);
   return p;
 }
 
@@ -246,41 +247,30 @@ export function toIrAggregate(
   extra: ir.BoolExp | null = null,
 ): ir.AggregateSelect {
   const from = toIrRowSource(view, field, nodes, ctx, path, extra);
-  const type = getNamedType(field.type) as GraphQLObjectType;
-  const defs = type.getFields();
+  const type = objectTypeOf(field);
   const fields: ir.AggregateField[] = [];
-  for (const [alias, fieldNodes] of collectFields(
-    type,
-    nodes.map((n) => n.selectionSet),
-    ctx,
-  )) {
-    const name = fieldNodes[0]?.name.value ?? alias;
-    const def = defs[name];
-    const p = `${path}.selectionSet.${alias}`;
+  for (const { alias, name, def, nodes: fieldNodes } of selectedFields(type, nodes, ctx)) {
     if (name === '__typename') fields.push({ kind: 'typename', alias, typename: type.name });
-    else if (name === FIELD.nodes && def !== undefined) {
-      fields.push({ kind: 'nodes', alias, fields: toIrFields(view, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx, p) });
-    } else if (name === FIELD.aggregate && def !== undefined) {
-      fields.push({ kind: 'aggregate', alias, fields: aggregateOps(view, getNamedType(def.type) as GraphQLObjectType, fieldNodes, ctx) });
-    }
+    else if (name === FIELD.nodes && def !== undefined)
+      fields.push({ kind: 'nodes', alias, fields: toIrFields(view, objectTypeOf(def), fieldNodes, ctx, `${path}.selectionSet.${alias}`) });
+    else if (name === FIELD.aggregate && def !== undefined)
+      fields.push({ kind: 'aggregate', alias, fields: aggregateOps(view, objectTypeOf(def), fieldNodes, ctx) });
   }
   return { from, fields };
 }
 
+/** The object type a field returns (through lists and non-nulls): the type its selection selects on. */
+export function objectTypeOf(field: GraphQLField<unknown, unknown>): GraphQLObjectType {
+  return getNamedType(field.type) as GraphQLObjectType;
+}
+
 function aggregateOps(view: TableView, type: GraphQLObjectType, nodes: readonly FieldNode[], ctx: ToIrContext): ir.AggregateOpField[] {
   const out: ir.AggregateOpField[] = [];
-  const defs = type.getFields();
-  for (const [alias, fieldNodes] of collectFields(
-    type,
-    nodes.map((n) => n.selectionSet),
-    ctx,
-  )) {
-    const name = fieldNodes[0]?.name.value ?? alias;
+  for (const { alias, name, def, nodes: fieldNodes } of selectedFields(type, nodes, ctx)) {
     if (name === '__typename') {
       out.push({ kind: 'typename', alias, typename: type.name });
       continue;
     }
-    const def = defs[name];
     const d = def === undefined ? undefined : descriptorOf<AggregateFieldDescriptor>(def.extensions);
     if (def === undefined || d === undefined || d.kind === 'bool') continue;
     if (d.kind === 'count') {
@@ -297,20 +287,13 @@ function aggregateOps(view: TableView, type: GraphQLObjectType, nodes: readonly 
       out.push({ kind: 'count', alias, columns, distinct });
       continue;
     }
-    const opType = getNamedType(def.type) as GraphQLObjectType;
-    const colDefs = opType.getFields();
+    const opType = objectTypeOf(def);
     const columns: ir.AggregateColumn[] = [];
-    for (const [colAlias, colNodes] of collectFields(
-      opType,
-      fieldNodes.map((n) => n.selectionSet),
-      ctx,
-    )) {
-      const colName = colNodes[0]?.name.value ?? colAlias;
+    for (const { alias: colAlias, name: colName, def: cd } of selectedFields(opType, fieldNodes, ctx)) {
       if (colName === '__typename') {
         columns.push({ kind: 'typename', alias: colAlias, typename: opType.name });
         continue;
       }
-      const cd = colDefs[colName];
       const c = cd === undefined ? undefined : descriptorOf<TableFieldDescriptor>(cd.extensions);
       if (c?.kind !== 'column') continue;
       // v2 compat: every aggregate of a big-numeric column (avg and stddev too) is stringified; of an int4 column none.
