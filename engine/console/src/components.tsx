@@ -1,6 +1,7 @@
 /** Small shared pieces: a status line that screen readers announce, and a table of SQL results. */
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { messageOf } from './api.ts';
+import { DataTable, type Column } from './lists.tsx';
 
 export type StatusValue = { kind: 'idle' } | { kind: 'busy'; text: string } | { kind: 'ok'; text: string } | { kind: 'error'; text: string };
 
@@ -125,40 +126,8 @@ export function HeadersEditor({ label, rows, onChange }: { label: string; rows: 
 }
 
 /** A table of log rows (events, invocations): `columns` pick what each row shows. */
-export function LogTable<T>({
-  label,
-  rows,
-  columns,
-  empty,
-}: {
-  label: string;
-  rows: readonly T[];
-  columns: ReadonlyArray<readonly [string, (row: T) => ReactNode]>;
-  empty: string;
-}) {
-  if (rows.length === 0) return <p className="muted">{empty}</p>;
-  return (
-    <table className="grid" aria-label={label}>
-      <thead>
-        <tr>
-          {columns.map(([h]) => (
-            <th key={h} scope="col">
-              {h}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r, i) => (
-          <tr key={i}>
-            {columns.map(([h, f]) => (
-              <td key={h}>{f(r)}</td>
-            ))}
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+export function LogTable<T>({ label, rows, columns, empty }: { label: string; rows: readonly T[]; columns: ReadonlyArray<Column<T>>; empty: string }) {
+  return <DataTable label={label} rows={rows} rowKey={(_, i) => i} columns={columns} empty={empty} />;
 }
 
 /** A JSON value, shortened for a table cell; the whole value is in the title. */

@@ -11,6 +11,7 @@ import { HeadersEditor, Status, headerConfs, headerRows, useAction, type HeaderR
 import { knownRoles, useMetadata, type ActionEntry, type CustomTypes } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
 import { actionToSdl, mergeTypes, parseActionSdl, parseTypesSdl, typesToSdl, typesUsedBy } from './action-sdl.ts';
+import { ConfirmButton, NavList } from '../lists.tsx';
 
 const NEW_ACTION_SDL = 'type Mutation {\n  actionName(arg1: SampleInput!): SampleOutput\n}';
 const NEW_TYPES_SDL = 'input SampleInput {\n  username: String!\n  password: String!\n}\n\ntype SampleOutput {\n  accessToken: String!\n}';
@@ -44,19 +45,20 @@ export function Actions({ params }: { params: URLSearchParams }) {
           </li>
         </ul>
         <h2>Actions</h2>
-        {actions.length === 0 ? (
-          <p className="muted">No actions yet.</p>
-        ) : (
-          <ul aria-label="Actions">
-            {actions.map((a) => (
-              <li key={a.name}>
-                <a href={`#/actions?action=${encodeURIComponent(a.name)}`} aria-current={selected === a.name ? 'page' : undefined}>
-                  {a.name} <span className="muted">({a.definition.type ?? 'mutation'})</span>
-                </a>
-              </li>
-            ))}
-          </ul>
-        )}
+        <NavList
+          label="Actions"
+          empty="No actions yet."
+          items={actions.map((a) => ({
+            key: a.name,
+            href: `#/actions?action=${encodeURIComponent(a.name)}`,
+            current: selected === a.name,
+            content: (
+              <>
+                {a.name} <span className="muted">({a.definition.type ?? 'mutation'})</span>
+              </>
+            ),
+          }))}
+        />
       </nav>
       <div className="content">
         {metadata === null ? null : view === 'types' ? (
@@ -232,21 +234,15 @@ function ActionEditor({
         <button type="submit" className="btn primary">
           {entry === null ? 'Create action' : 'Save action'}
         </button>
-        {entry !== null &&
-          (confirmDelete ? (
-            <>
-              <button type="button" className="btn danger" onClick={remove}>
-                Confirm delete of action {entry.name}
-              </button>
-              <button type="button" className="btn" onClick={() => setConfirmDelete(false)}>
-                Keep it
-              </button>
-            </>
-          ) : (
-            <button type="button" className="btn danger" onClick={() => setConfirmDelete(true)}>
-              Delete action
-            </button>
-          ))}
+        {entry !== null && (
+          <ConfirmButton
+            confirming={confirmDelete}
+            setConfirming={setConfirmDelete}
+            ask="Delete action"
+            confirm={`Confirm delete of action ${entry.name}`}
+            onConfirm={remove}
+          />
+        )}
       </div>
     </form>
   );

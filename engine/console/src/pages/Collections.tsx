@@ -10,6 +10,7 @@ import { metadata as callMetadata, restCall, type RestAnswer } from '../api.ts';
 import { Status, useAction } from '../components.tsx';
 import { knownRoles, useMetadata, type AllowlistEntry, type QueryCollectionEntry, type RestEndpointEntry } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
+import { ConfirmButton, DataTable, NavList } from '../lists.tsx';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -44,19 +45,20 @@ export function Collections({ params }: { params: URLSearchParams }) {
           </li>
         </ul>
         <h2>Query collections</h2>
-        {collections.length === 0 ? (
-          <p className="muted">No query collections.</p>
-        ) : (
-          <ul aria-label="Query collections">
-            {collections.map((c) => (
-              <li key={c.name}>
-                <a href={link({ collection: c.name })} aria-current={selected === c.name ? 'page' : undefined}>
-                  {c.name} <span className="muted">({c.definition.queries.length})</span>
-                </a>
-              </li>
-            ))}
-          </ul>
-        )}
+        <NavList
+          label="Query collections"
+          empty="No query collections."
+          items={collections.map((c) => ({
+            key: c.name,
+            href: link({ collection: c.name }),
+            current: selected === c.name,
+            content: (
+              <>
+                {c.name} <span className="muted">({c.definition.queries.length})</span>
+              </>
+            ),
+          }))}
+        />
       </nav>
       <div className="content">
         {metadata === null ? null : view === 'rest' ? (
@@ -160,43 +162,33 @@ function Collection({ collection, allow }: { collection: QueryCollectionEntry; a
       {collection.comment !== undefined && collection.comment !== null && <p className="muted">{collection.comment}</p>}
       <Status value={status} />
       <h2>Queries</h2>
-      {collection.definition.queries.length === 0 ? (
-        <p className="muted">No queries in this collection.</p>
-      ) : (
-        <table className="grid" aria-label={`Queries of ${name}`}>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Query</th>
-              <th scope="col">Remove</th>
-            </tr>
-          </thead>
-          <tbody>
-            {collection.definition.queries.map((q) => (
-              <tr key={q.name}>
-                <th scope="row">{q.name}</th>
-                <td>
-                  <pre className="query-text">{q.query}</pre>
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    className="btn small danger"
-                    aria-label={`Remove query ${q.name}`}
-                    onClick={() =>
-                      act('Removing…', `Removed query ${q.name} from ${name}`, () =>
-                        callMetadata('drop_query_from_collection', { collection_name: name, query_name: q.name }),
-                      )
-                    }
-                  >
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        label={`Queries of ${name}`}
+        empty="No queries in this collection."
+        rows={collection.definition.queries}
+        rowKey={(q) => q.name}
+        rowHeader={['Name', (q) => q.name]}
+        columns={[
+          ['Query', (q) => <pre className="query-text">{q.query}</pre>],
+          [
+            'Remove',
+            (q) => (
+              <button
+                type="button"
+                className="btn small danger"
+                aria-label={`Remove query ${q.name}`}
+                onClick={() =>
+                  act('Removing…', `Removed query ${q.name} from ${name}`, () =>
+                    callMetadata('drop_query_from_collection', { collection_name: name, query_name: q.name }),
+                  )
+                }
+              >
+                Remove
+              </button>
+            ),
+          ],
+        ]}
+      />
       <form
         className="editor"
         aria-label={`Add a query to ${name}`}
@@ -280,30 +272,19 @@ function Collection({ collection, allow }: { collection: QueryCollectionEntry; a
       <h2>Drop</h2>
       {usedBy.length > 0 && <p className="muted">Used by the REST endpoints {usedBy.join(', ')}: dropping the collection drops them too.</p>}
       <div className="row">
-        {confirmDrop ? (
-          <>
-            <button
-              type="button"
-              className="btn danger"
-              onClick={() =>
-                void run('Dropping…', '', async () => {
-                  await callMetadata('drop_query_collection', { collection: name, cascade: true });
-                  await refresh();
-                  navigate('collections', { view: 'new' });
-                })
-              }
-            >
-              Confirm drop of collection {name}
-            </button>
-            <button type="button" className="btn" onClick={() => setConfirmDrop(false)}>
-              Keep it
-            </button>
-          </>
-        ) : (
-          <button type="button" className="btn danger" onClick={() => setConfirmDrop(true)}>
-            Drop collection
-          </button>
-        )}
+        <ConfirmButton
+          confirming={confirmDrop}
+          setConfirming={setConfirmDrop}
+          ask="Drop collection"
+          confirm={`Confirm drop of collection ${name}`}
+          onConfirm={() =>
+            void run('Dropping…', '', async () => {
+              await callMetadata('drop_query_collection', { collection: name, cascade: true });
+              await refresh();
+              navigate('collections', { view: 'new' });
+            })
+          }
+        />
       </div>
     </section>
   );
@@ -320,44 +301,34 @@ function Allowlist({ entries }: { entries: readonly AllowlistEntry[] }) {
         page.
       </p>
       <Status value={status} />
-      {entries.length === 0 ? (
-        <p className="muted">No collection is in the allow-list.</p>
-      ) : (
-        <table className="grid" aria-label="Allow-listed collections">
-          <thead>
-            <tr>
-              <th scope="col">Collection</th>
-              <th scope="col">Scope</th>
-              <th scope="col">Remove</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((a) => (
-              <tr key={a.collection}>
-                <th scope="row">
-                  <a href={link({ collection: a.collection })}>{a.collection}</a>
-                </th>
-                <td>{a.scope === undefined || a.scope.global ? 'every role' : `roles ${a.scope.roles?.join(', ') ?? ''}`}</td>
-                <td>
-                  <button
-                    type="button"
-                    className="btn small danger"
-                    aria-label={`Remove ${a.collection} from the allow-list`}
-                    onClick={() =>
-                      void run('Removing…', `Removed ${a.collection} from the allow-list`, async () => {
-                        await callMetadata('drop_collection_from_allowlist', { collection: a.collection });
-                        await refresh();
-                      })
-                    }
-                  >
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        label="Allow-listed collections"
+        empty="No collection is in the allow-list."
+        rows={entries}
+        rowKey={(a) => a.collection}
+        rowHeader={['Collection', (a) => <a href={link({ collection: a.collection })}>{a.collection}</a>]}
+        columns={[
+          ['Scope', (a) => (a.scope === undefined || a.scope.global ? 'every role' : `roles ${a.scope.roles?.join(', ') ?? ''}`)],
+          [
+            'Remove',
+            (a) => (
+              <button
+                type="button"
+                className="btn small danger"
+                aria-label={`Remove ${a.collection} from the allow-list`}
+                onClick={() =>
+                  void run('Removing…', `Removed ${a.collection} from the allow-list`, async () => {
+                    await callMetadata('drop_collection_from_allowlist', { collection: a.collection });
+                    await refresh();
+                  })
+                }
+              >
+                Remove
+              </button>
+            ),
+          ],
+        ]}
+      />
     </section>
   );
 }
@@ -387,56 +358,49 @@ function RestEndpoints({ endpoints, collections }: { endpoints: readonly RestEnd
     <section aria-labelledby="rest-heading">
       <h1 id="rest-heading">REST endpoints</h1>
       <Status value={status} />
-      {sorted.length === 0 ? (
-        <p className="muted">No REST endpoints.</p>
-      ) : (
-        <table className="grid" aria-label="REST endpoints">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">URL</th>
-              <th scope="col">Methods</th>
-              <th scope="col">Query</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {sorted.map((e) => (
-              <tr key={e.name}>
-                <th scope="row">{e.name}</th>
-                <td>
-                  <code>/api/rest/{e.url}</code>
-                </td>
-                <td>{e.methods.join(', ')}</td>
-                <td>
-                  {e.definition.query.collection_name} / {e.definition.query.query_name}
-                </td>
-                <td>
-                  <div className="row">
-                    <button type="button" className="btn small" aria-label={`Try endpoint ${e.name}`} onClick={() => setTrying(e.name)}>
-                      Try it
-                    </button>
-                    <button
-                      type="button"
-                      className="btn small danger"
-                      aria-label={`Delete endpoint ${e.name}`}
-                      onClick={() =>
-                        void run('Deleting…', `Deleted REST endpoint ${e.name}`, async () => {
-                          await callMetadata('drop_rest_endpoint', { name: e.name });
-                          if (trying === e.name) setTrying(null);
-                          await refresh();
-                        })
-                      }
-                    >
-                      Delete
-                    </button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        label="REST endpoints"
+        empty="No REST endpoints."
+        rows={sorted}
+        rowKey={(e) => e.name}
+        rowHeader={['Name', (e) => e.name]}
+        columns={[
+          ['URL', (e) => <code>/api/rest/{e.url}</code>],
+          ['Methods', (e) => e.methods.join(', ')],
+          [
+            'Query',
+            (e) => (
+              <>
+                {e.definition.query.collection_name} / {e.definition.query.query_name}
+              </>
+            ),
+          ],
+          [
+            'Actions',
+            (e) => (
+              <div className="row">
+                <button type="button" className="btn small" aria-label={`Try endpoint ${e.name}`} onClick={() => setTrying(e.name)}>
+                  Try it
+                </button>
+                <button
+                  type="button"
+                  className="btn small danger"
+                  aria-label={`Delete endpoint ${e.name}`}
+                  onClick={() =>
+                    void run('Deleting…', `Deleted REST endpoint ${e.name}`, async () => {
+                      await callMetadata('drop_rest_endpoint', { name: e.name });
+                      if (trying === e.name) setTrying(null);
+                      await refresh();
+                    })
+                  }
+                >
+                  Delete
+                </button>
+              </div>
+            ),
+          ],
+        ]}
+      />
       {tried !== undefined && <TryIt key={tried.name} endpoint={tried} />}
       <form
         className="editor"

@@ -14,6 +14,7 @@ import { RowsGrid } from './RowsGrid.tsx';
 import { Sources } from './Sources.tsx';
 import { TableCustomization } from './TableCustomization.tsx';
 import { suggestRelationships, type Suggestion } from './relationships.ts';
+import { NavList } from '../lists.tsx';
 
 const KIND: Readonly<Record<string, string>> = { r: 'table', p: 'table', v: 'view', m: 'materialized view', f: 'foreign table' };
 
@@ -77,15 +78,15 @@ export function Data({ params }: { params: URLSearchParams }) {
           </li>
         </ul>
         <h2>Tracked tables</h2>
-        <ul aria-label="Tracked tables">
-          {(sourceEntry?.tables ?? []).map((t) => (
-            <li key={tableKey(t.table)}>
-              <a href={link({ source, table: tableKey(t.table) })} aria-current={table === tableKey(t.table) ? 'page' : undefined}>
-                {tableKey(t.table)}
-              </a>
-            </li>
-          ))}
-        </ul>
+        <NavList
+          label="Tracked tables"
+          items={(sourceEntry?.tables ?? []).map((t) => ({
+            key: tableKey(t.table),
+            href: link({ source, table: tableKey(t.table) }),
+            current: table === tableKey(t.table),
+            content: tableKey(t.table),
+          }))}
+        />
       </nav>
       <div className="content">
         {view === 'sources' && <Sources onChange={reloadDb} />}

@@ -12,6 +12,8 @@ import { Done, HeadersEditor, JsonCell, LogTable, Status, headerConfs, headerRow
 import { introspect, type DbInfo } from '../introspect.ts';
 import { tableKey, useMetadata, type EventTriggerEntry, type QualifiedTable, type SourceEntry } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
+import { InvocationTable, Pager, RefreshButton, useLoad, type InvocationRow } from '../logs.tsx';
+import { ConfirmButton, NavList } from '../lists.tsx';
 
 interface Located {
   readonly table: QualifiedTable;
@@ -64,19 +66,20 @@ export function Events({ params }: { params: URLSearchParams }) {
           </li>
         </ul>
         <h2>Event triggers</h2>
-        {triggers.length === 0 ? (
-          <p className="muted">No event triggers in {source}.</p>
-        ) : (
-          <ul aria-label="Event triggers">
-            {triggers.map((t) => (
-              <li key={t.trigger.name}>
-                <a href={link({ source, trigger: t.trigger.name })} aria-current={name === t.trigger.name ? 'page' : undefined}>
-                  {t.trigger.name} <span className="muted">on {tableKey(t.table)}</span>
-                </a>
-              </li>
-            ))}
-          </ul>
-        )}
+        <NavList
+          label="Event triggers"
+          empty={`No event triggers in ${source}.`}
+          items={triggers.map((t) => ({
+            key: t.trigger.name,
+            href: link({ source, trigger: t.trigger.name }),
+            current: name === t.trigger.name,
+            content: (
+              <>
+                {t.trigger.name} <span className="muted">on {tableKey(t.table)}</span>
+              </>
+            ),
+          }))}
+        />
       </nav>
       <div className="content">
         {metadata === null || sourceEntry === undefined ? null : name === null ? (
@@ -287,21 +290,15 @@ function TriggerEditor({
         <button type="submit" className="btn primary">
           {located === null ? 'Create event trigger' : 'Save event trigger'}
         </button>
-        {located !== null &&
-          (confirmDelete ? (
-            <>
-              <button type="button" className="btn danger" onClick={remove}>
-                Confirm delete of event trigger {t!.name}
-              </button>
-              <button type="button" className="btn" onClick={() => setConfirmDelete(false)}>
-                Keep it
-              </button>
-            </>
-          ) : (
-            <button type="button" className="btn danger" onClick={() => setConfirmDelete(true)}>
-              Delete event trigger
-            </button>
-          ))}
+        {located !== null && (
+          <ConfirmButton
+            confirming={confirmDelete}
+            setConfirming={setConfirmDelete}
+            ask="Delete event trigger"
+            confirm={`Confirm delete of event trigger ${t!.name}`}
+            onConfirm={remove}
+          />
+        )}
       </div>
     </form>
   );
@@ -317,15 +314,6 @@ interface EventRow {
   readonly next_retry_at: string | null;
 }
 
-interface InvocationRow {
-  readonly id: string;
-  readonly event_id: string;
-  readonly status: number | null;
-  readonly request: unknown;
-  readonly response: unknown;
-  readonly created_at: string;
-}
-
 const PAGE = 20;
 
 function eventState(e: EventRow): string {
@@ -336,14 +324,11 @@ function EventLog({ source, trigger }: { source: string; trigger: EventTriggerEn
   const [which, setWhich] = useState<'all' | 'pending' | 'processed'>('all');
   const [offset, setOffset] = useState(0);
   const [rows, setRows] = useState<EventRow[] | null>(null);
-  const [status, run] = useAction();
   const [payload, setPayload] = useState('{}');
   const load = useCallback(async () => {
     setRows(await callMetadata<EventRow[]>('pg_get_event_logs', { source, name: trigger.name, status: which, limit: PAGE, offset }));
   }, [source, trigger.name, which, offset]);
-  useEffect(() => {
-    void run('Loading…', '', load);
-  }, [load]);
+  const [status, reload, run] = useLoad(load);
   return (
     <section aria-label={`Events of ${trigger.name}`}>
       <div className="row">
@@ -360,9 +345,7 @@ function EventLog({ source, trigger }: { source: string; trigger: EventTriggerEn
           <option value="pending">pending events</option>
           <option value="processed">processed events</option>
         </select>
-        <button type="button" className="btn small" onClick={() => void run('Loading…', '', load)}>
-          Refresh events
-        </button>
+        <RefreshButton what="events" onClick={reload} />
       </div>
       <Status value={status} />
       {rows !== null && (
@@ -398,14 +381,7 @@ function EventLog({ source, trigger }: { source: string; trigger: EventTriggerEn
           ]}
         />
       )}
-      <div className="row pager">
-        <button type="button" className="btn small" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-          Newer events
-        </button>
-        <button type="button" className="btn small" disabled={(rows?.length ?? 0) < PAGE} onClick={() => setOffset(offset + PAGE)}>
-          Older events
-        </button>
-      </div>
+      <Pager offset={offset} pageSize={PAGE} hasMore={(rows?.length ?? 0) >= PAGE} onOffset={setOffset} previous="Newer events" next="Older events" />
       {trigger.definition.enable_manual === true && (
         <form
           className="editor"
@@ -442,44 +418,18 @@ function EventLog({ source, trigger }: { source: string; trigger: EventTriggerEn
 function InvocationLog({ source, trigger }: { source: string; trigger: string }) {
   const [offset, setOffset] = useState(0);
   const [rows, setRows] = useState<InvocationRow[] | null>(null);
-  const [status, run] = useAction();
   const load = useCallback(async () => {
     setRows(await callMetadata<InvocationRow[]>('pg_get_event_invocation_logs', { source, name: trigger, limit: PAGE, offset }));
   }, [source, trigger, offset]);
-  useEffect(() => {
-    void run('Loading…', '', load);
-  }, [load]);
+  const [status, reload] = useLoad(load);
   return (
     <section aria-label={`Invocations of ${trigger}`}>
       <div className="row">
-        <button type="button" className="btn small" onClick={() => void run('Loading…', '', load)}>
-          Refresh invocations
-        </button>
+        <RefreshButton what="invocations" onClick={reload} />
       </div>
       <Status value={status} />
-      {rows !== null && (
-        <LogTable
-          label="Invocation log"
-          rows={rows}
-          empty="No invocations."
-          columns={[
-            ['Invocation', (r) => <code>{r.id}</code>],
-            ['Event', (r) => <code>{r.event_id}</code>],
-            ['Created', (r) => r.created_at],
-            ['HTTP status', (r) => (r.status === null ? 'no answer' : r.status)],
-            ['Request', (r) => <JsonCell value={r.request} max={60} />],
-            ['Response', (r) => <JsonCell value={r.response} max={60} />],
-          ]}
-        />
-      )}
-      <div className="row pager">
-        <button type="button" className="btn small" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-          Newer invocations
-        </button>
-        <button type="button" className="btn small" disabled={(rows?.length ?? 0) < PAGE} onClick={() => setOffset(offset + PAGE)}>
-          Older invocations
-        </button>
-      </div>
+      {rows !== null && <InvocationTable rows={rows} empty="No invocations." />}
+      <Pager offset={offset} pageSize={PAGE} hasMore={(rows?.length ?? 0) >= PAGE} onOffset={setOffset} previous="Newer invocations" next="Older invocations" />
     </section>
   );
 }

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { metadata as callMetadata } from '../api.ts';
 import { Status, useAction } from '../components.tsx';
+import { DataTable } from '../lists.tsx';
 import { useMetadata } from '../metadata-state.tsx';
 
 interface InconsistentObject {
@@ -107,28 +108,17 @@ export function MetadataPage() {
         <p className="ok">The metadata is consistent.</p>
       ) : (
         <>
-          <table className="grid" aria-label="Inconsistent objects">
-            <thead>
-              <tr>
-                <th scope="col">Type</th>
-                <th scope="col">Name</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Definition</th>
-              </tr>
-            </thead>
-            <tbody>
-              {inconsistent.inconsistent_objects.map((o, i) => (
-                <tr key={i}>
-                  <td>{o.type}</td>
-                  <td>{o.name ?? ''}</td>
-                  <td>{o.reason}</td>
-                  <td>
-                    <code>{JSON.stringify(o.definition)}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            label="Inconsistent objects"
+            rows={inconsistent.inconsistent_objects}
+            rowKey={(_, i) => i}
+            columns={[
+              ['Type', (o) => o.type],
+              ['Name', (o) => o.name ?? ''],
+              ['Reason', (o) => o.reason],
+              ['Definition', (o) => <code>{JSON.stringify(o.definition)}</code>],
+            ]}
+          />
           <p>
             <button
               type="button"

@@ -12,6 +12,7 @@ import { introspect, coerce, type DbInfo, type DbTable } from '../introspect.ts'
 import { knownRoles, tableKey, useMetadata, type PermissionEntry, type SourceEntry, type TableEntry } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
 import { FilterEditor } from './FilterEditor.tsx';
+import { NavList } from '../lists.tsx';
 
 const OPERATIONS = ['select', 'insert', 'update', 'delete'] as const;
 type Operation = (typeof OPERATIONS)[number];
@@ -60,18 +61,15 @@ export function Permissions({ params }: { params: URLSearchParams }) {
           </select>
         </div>
         <h2>Tables</h2>
-        <ul aria-label="Tables">
-          {(sourceEntry?.tables ?? []).map((t) => (
-            <li key={tableKey(t.table)}>
-              <a
-                href={`#/permissions?${new URLSearchParams({ source, table: tableKey(t.table) }).toString()}`}
-                aria-current={table === tableKey(t.table) ? 'page' : undefined}
-              >
-                {tableKey(t.table)}
-              </a>
-            </li>
-          ))}
-        </ul>
+        <NavList
+          label="Tables"
+          items={(sourceEntry?.tables ?? []).map((t) => ({
+            key: tableKey(t.table),
+            href: `#/permissions?${new URLSearchParams({ source, table: tableKey(t.table) }).toString()}`,
+            current: table === tableKey(t.table),
+            content: tableKey(t.table),
+          }))}
+        />
       </nav>
       <div className="content">
         {dbError !== null && (

@@ -13,6 +13,7 @@ import { metadata as callMetadata, messageOf } from '../api.ts';
 import { HeadersEditor, Status, headerConfs, headerRows, useAction, type HeaderRow } from '../components.tsx';
 import { knownRoles, useMetadata, type RemoteSchemaEntry } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
+import { ConfirmButton, NavList } from '../lists.tsx';
 
 function link(params: Record<string, string>): string {
   return `#/remote?${new URLSearchParams(params).toString()}`;
@@ -47,19 +48,11 @@ export function RemoteSchemas({ params }: { params: URLSearchParams }) {
           </li>
         </ul>
         <h2>Remote schemas</h2>
-        {remotes.length === 0 ? (
-          <p className="muted">No remote schemas.</p>
-        ) : (
-          <ul aria-label="Remote schemas">
-            {remotes.map((r) => (
-              <li key={r.name}>
-                <a href={link({ remote: r.name })} aria-current={name === r.name ? 'page' : undefined}>
-                  {r.name}
-                </a>
-              </li>
-            ))}
-          </ul>
-        )}
+        <NavList
+          label="Remote schemas"
+          empty="No remote schemas."
+          items={remotes.map((r) => ({ key: r.name, href: link({ remote: r.name }), current: name === r.name, content: r.name }))}
+        />
       </nav>
       <div className="content">
         {metadata === null ? null : name === null ? (
@@ -210,30 +203,19 @@ function RemoteEditor({
             >
               Reload remote schema
             </button>
-            {confirmRemove ? (
-              <>
-                <button
-                  type="button"
-                  className="btn danger"
-                  onClick={() =>
-                    void run('Removing…', '', async () => {
-                      await callMetadata('remove_remote_schema', { name: entry.name });
-                      await refresh();
-                      onDone({}, `Removed remote schema ${entry.name}`);
-                    })
-                  }
-                >
-                  Confirm removal of remote schema {entry.name}
-                </button>
-                <button type="button" className="btn" onClick={() => setConfirmRemove(false)}>
-                  Keep it
-                </button>
-              </>
-            ) : (
-              <button type="button" className="btn danger" onClick={() => setConfirmRemove(true)}>
-                Remove remote schema
-              </button>
-            )}
+            <ConfirmButton
+              confirming={confirmRemove}
+              setConfirming={setConfirmRemove}
+              ask="Remove remote schema"
+              confirm={`Confirm removal of remote schema ${entry.name}`}
+              onConfirm={() =>
+                void run('Removing…', '', async () => {
+                  await callMetadata('remove_remote_schema', { name: entry.name });
+                  await refresh();
+                  onDone({}, `Removed remote schema ${entry.name}`);
+                })
+              }
+            />
           </>
         )}
       </div>

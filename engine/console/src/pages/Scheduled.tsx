@@ -11,6 +11,8 @@ import { metadata as callMetadata } from '../api.ts';
 import { Done, HeadersEditor, JsonCell, LogTable, Status, headerConfs, headerRows, useAction, type HeaderRow, type StatusValue } from '../components.tsx';
 import { useMetadata, type CronTriggerEntry, type RetryConfSt } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
+import { InvocationTable, Pager, RefreshButton, useLoad, type InvocationRow } from '../logs.tsx';
+import { ConfirmButton, NavList } from '../lists.tsx';
 
 function link(params: Record<string, string>): string {
   return `#/scheduled?${new URLSearchParams(params).toString()}`;
@@ -53,19 +55,21 @@ export function Scheduled({ params }: { params: URLSearchParams }) {
           </li>
         </ul>
         <h2>Cron triggers</h2>
-        {crons !== null && crons.length === 0 ? (
-          <p className="muted">No cron triggers.</p>
-        ) : (
-          <ul aria-label="Cron triggers">
-            {(crons ?? []).map((c) => (
-              <li key={c.name}>
-                <a href={link({ cron: c.name })} aria-current={name === c.name ? 'page' : undefined}>
-                  {c.name} <span className="muted">{c.schedule}</span>
-                </a>
-              </li>
-            ))}
-          </ul>
-        )}
+        <NavList
+          label="Cron triggers"
+          // Until the list is read, an empty list rather than "none".
+          {...(crons === null ? {} : { empty: 'No cron triggers.' })}
+          items={(crons ?? []).map((c) => ({
+            key: c.name,
+            href: link({ cron: c.name }),
+            current: name === c.name,
+            content: (
+              <>
+                {c.name} <span className="muted">{c.schedule}</span>
+              </>
+            ),
+          }))}
+        />
       </nav>
       <div className="content">
         {view === 'one-off' ? (
@@ -257,21 +261,15 @@ function CronEditor({
         <button type="submit" className="btn primary">
           {entry === null ? 'Create cron trigger' : 'Save cron trigger'}
         </button>
-        {entry !== null &&
-          (confirmDelete ? (
-            <>
-              <button type="button" className="btn danger" onClick={remove}>
-                Confirm delete of cron trigger {entry.name}
-              </button>
-              <button type="button" className="btn" onClick={() => setConfirmDelete(false)}>
-                Keep it
-              </button>
-            </>
-          ) : (
-            <button type="button" className="btn danger" onClick={() => setConfirmDelete(true)}>
-              Delete cron trigger
-            </button>
-          ))}
+        {entry !== null && (
+          <ConfirmButton
+            confirming={confirmDelete}
+            setConfirming={setConfirmDelete}
+            ask="Delete cron trigger"
+            confirm={`Confirm delete of cron trigger ${entry.name}`}
+            onConfirm={remove}
+          />
+        )}
       </div>
     </form>
   );
@@ -287,15 +285,6 @@ interface ScheduledEventRow {
   readonly webhook_conf?: string | null;
   readonly payload?: unknown;
   readonly comment?: string | null;
-}
-
-interface InvocationRow {
-  readonly id: string;
-  readonly event_id: string;
-  readonly status: number | null;
-  readonly request: unknown;
-  readonly response: unknown;
-  readonly created_at: string;
 }
 
 const PAGE = 20;
@@ -317,7 +306,6 @@ function ScheduledEventList({
   const [which, setWhich] = useState<string>('all');
   const [offset, setOffset] = useState(0);
   const [rows, setRows] = useState<{ events: ScheduledEventRow[]; count?: number } | null>(null);
-  const [status, run] = useAction();
   const load = useCallback(async () => {
     setRows(
       await callMetadata('get_scheduled_events', {
@@ -329,9 +317,7 @@ function ScheduledEventList({
       }),
     );
   }, [kind, trigger, which, offset]);
-  useEffect(() => {
-    void run('Loading…', '', load);
-  }, [load, reloadKey]);
+  const [status, reload, run] = useLoad(load, reloadKey);
   useEffect(() => onStatus?.(status), [status]);
   const count = rows?.count ?? 0;
   const what = kind === 'cron' ? 'Events' : 'One-off events';
@@ -354,9 +340,7 @@ function ScheduledEventList({
             </option>
           ))}
         </select>
-        <button type="button" className="btn small" onClick={() => void run('Loading…', '', load)}>
-          Refresh events
-        </button>
+        <RefreshButton what="events" onClick={reload} />
         {rows !== null && (
           <span className="muted">
             {count === 0 ? 'none' : `${offset + 1}–${Math.min(offset + PAGE, count)} of ${count}`} (
@@ -408,21 +392,13 @@ function ScheduledEventList({
           ]}
         />
       )}
-      <div className="row pager">
-        <button type="button" className="btn small" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-          Previous events
-        </button>
-        <button type="button" className="btn small" disabled={offset + PAGE >= count} onClick={() => setOffset(offset + PAGE)}>
-          Next events
-        </button>
-      </div>
+      <Pager offset={offset} pageSize={PAGE} hasMore={offset + PAGE < count} onOffset={setOffset} previous="Previous events" next="Next events" />
     </section>
   );
 }
 
 function InvocationList({ kind, trigger, eventId }: { kind: 'cron' | 'one_off'; trigger: string | null; eventId: string | null }) {
   const [rows, setRows] = useState<InvocationRow[] | null>(null);
-  const [status, run] = useAction();
   const load = useCallback(async () => {
     const r = await callMetadata<{ invocations: InvocationRow[] }>('get_scheduled_event_invocations', {
       type: kind,
@@ -432,34 +408,16 @@ function InvocationList({ kind, trigger, eventId }: { kind: 'cron' | 'one_off'; 
     });
     setRows(r.invocations);
   }, [kind, trigger, eventId]);
-  useEffect(() => {
-    void run('Loading…', '', load);
-  }, [load]);
+  const [status, reload] = useLoad(load);
   const label = eventId !== null ? `Invocations of event ${eventId}` : `Invocations of ${trigger ?? kind}`;
   return (
     <section aria-label={label}>
       {eventId !== null && <h2>{label}</h2>}
       <div className="row">
-        <button type="button" className="btn small" onClick={() => void run('Loading…', '', load)}>
-          Refresh invocations
-        </button>
+        <RefreshButton what="invocations" onClick={reload} />
       </div>
       <Status value={status} />
-      {rows !== null && (
-        <LogTable
-          label="Invocation log"
-          rows={rows}
-          empty="No invocations yet."
-          columns={[
-            ['Invocation', (r) => <code>{r.id}</code>],
-            ['Event', (r) => <code>{r.event_id}</code>],
-            ['Created', (r) => r.created_at],
-            ['HTTP status', (r) => (r.status === null ? 'no answer' : r.status)],
-            ['Request', (r) => <JsonCell value={r.request} max={60} />],
-            ['Response', (r) => <JsonCell value={r.response} max={60} />],
-          ]}
-        />
-      )}
+      {rows !== null && <InvocationTable rows={rows} empty="No invocations yet." />}
     </section>
   );
 }

@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { metadata as callMetadata } from '../api.ts';
 import { Status, useAction } from '../components.tsx';
 import { useMetadata, type SourceEntry } from '../metadata-state.tsx';
+import { ConfirmButton, DataTable } from '../lists.tsx';
 
 /** How a source connects, without secrets: the URL's password is masked. */
 export function describeConnection(s: SourceEntry): string {
@@ -42,77 +43,63 @@ export function Sources({ onChange }: { onChange: () => Promise<void> }) {
     <section aria-labelledby="sources-heading">
       <h1 id="sources-heading">Sources</h1>
       <Status value={status} />
-      <table className="grid" aria-label="Sources">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Connection</th>
-            <th scope="col">Tracked</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {sources.map((s) => (
-            <tr key={s.name}>
-              <th scope="row">{s.name}</th>
-              <td>{s.kind}</td>
-              <td>
-                <code>{describeConnection(s)}</code>
-              </td>
-              <td>
+      <DataTable
+        label="Sources"
+        rows={sources}
+        rowKey={(s) => s.name}
+        rowHeader={['Name', (s) => s.name]}
+        columns={[
+          ['Kind', (s) => s.kind],
+          ['Connection', (s) => <code>{describeConnection(s)}</code>],
+          [
+            'Tracked',
+            (s) => (
+              <>
                 {s.tables.length} tables, {(s.functions ?? []).length} functions
-              </td>
-              <td>
-                <div className="row">
-                  <button
-                    type="button"
-                    className="btn small"
-                    aria-label={`Reload source ${s.name}`}
-                    onClick={() =>
-                      void run(`Reloading ${s.name}…`, `Reloaded source ${s.name}`, async () => {
-                        const r = await callMetadata<{ is_consistent?: boolean; inconsistent_objects?: Array<{ reason: string }> }>('reload_metadata', {
-                          reload_sources: [s.name],
-                        });
-                        await after();
-                        if (r.is_consistent === false)
-                          throw new Error(`Reloaded, but inconsistent: ${(r.inconsistent_objects ?? []).map((o) => o.reason).join('; ')}`);
-                      })
-                    }
-                  >
-                    Reload
-                  </button>
-                  {confirm === s.name ? (
-                    <>
-                      <button
-                        type="button"
-                        className="btn small danger"
-                        onClick={() =>
-                          void run(`Removing ${s.name}…`, `Removed source ${s.name}`, async () => {
-                            await callMetadata('pg_drop_source', { name: s.name, cascade: true });
-                            setConfirm(null);
-                            await after();
-                          })
-                        }
-                      >
-                        Confirm removal of {s.name}
-                        {s.tables.length + (s.functions ?? []).length > 0 ? ' and what it tracks' : ''}
-                      </button>
-                      <button type="button" className="btn small" onClick={() => setConfirm(null)}>
-                        Keep it
-                      </button>
-                    </>
-                  ) : (
-                    <button type="button" className="btn small danger" aria-label={`Remove source ${s.name}`} onClick={() => setConfirm(s.name)}>
-                      Remove
-                    </button>
-                  )}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          ],
+          [
+            'Actions',
+            (s) => (
+              <div className="row">
+                <button
+                  type="button"
+                  className="btn small"
+                  aria-label={`Reload source ${s.name}`}
+                  onClick={() =>
+                    void run(`Reloading ${s.name}…`, `Reloaded source ${s.name}`, async () => {
+                      const r = await callMetadata<{ is_consistent?: boolean; inconsistent_objects?: Array<{ reason: string }> }>('reload_metadata', {
+                        reload_sources: [s.name],
+                      });
+                      await after();
+                      if (r.is_consistent === false)
+                        throw new Error(`Reloaded, but inconsistent: ${(r.inconsistent_objects ?? []).map((o) => o.reason).join('; ')}`);
+                    })
+                  }
+                >
+                  Reload
+                </button>
+                <ConfirmButton
+                  small
+                  confirming={confirm === s.name}
+                  setConfirming={(asking) => setConfirm(asking ? s.name : null)}
+                  ask="Remove"
+                  askLabel={`Remove source ${s.name}`}
+                  confirm={`Confirm removal of ${s.name}${s.tables.length + (s.functions ?? []).length > 0 ? ' and what it tracks' : ''}`}
+                  onConfirm={() =>
+                    void run(`Removing ${s.name}…`, `Removed source ${s.name}`, async () => {
+                      await callMetadata('pg_drop_source', { name: s.name, cascade: true });
+                      setConfirm(null);
+                      await after();
+                    })
+                  }
+                />
+              </div>
+            ),
+          ],
+        ]}
+      />
       <form
         className="editor"
         aria-label="Add a PostgreSQL source"
