@@ -1,9 +1,10 @@
 /**
- * The list shapes the management pages share: a sidebar's list of links, a table whose first cell
- * names its row, and a destructive button that asks once. Accessible names are the callers' (the
- * browser tests find controls by them).
+ * The list shapes the management pages share: a sidebar's list of links and its source picker, an
+ * item's tabs, a table whose first cell names its row, a destructive button that asks once, an
+ * editor's save/delete buttons, and the row that adds a role to a permission matrix. Accessible names are the callers' (the browser
+ * tests find controls by them).
  */
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 
 /** One link of a {@link NavList}. */
 export interface NavItem {
@@ -116,5 +117,128 @@ export function ConfirmButton({
         Keep it
       </button>
     </>
+  );
+}
+
+/**
+ * An editor's buttons: submit ("Create <what>" for a new item, "Save <what>"), then for an existing
+ * one `children` and its deletion, asked once ("Delete <what>", "Confirm delete of <what> <name>").
+ */
+export function EditorButtons({
+  what,
+  existing,
+  createVerb = 'Create',
+  deleteVerb = 'Delete',
+  deleteNoun = 'delete',
+  confirming,
+  setConfirming,
+  onDelete,
+  children,
+}: {
+  what: string;
+  /** The item's name; null while it is being created. */
+  existing: string | null;
+  createVerb?: string;
+  deleteVerb?: string;
+  deleteNoun?: string;
+  confirming: boolean;
+  setConfirming: (asking: boolean) => void;
+  onDelete: () => void;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="row">
+      <button type="submit" className="btn primary">
+        {existing === null ? `${createVerb} ${what}` : `Save ${what}`}
+      </button>
+      {existing !== null && (
+        <>
+          {children}
+          <ConfirmButton
+            confirming={confirming}
+            setConfirming={setConfirming}
+            ask={`${deleteVerb} ${what}`}
+            confirm={`Confirm ${deleteNoun} of ${what} ${existing}`}
+            onConfirm={onDelete}
+          />
+        </>
+      )}
+    </div>
+  );
+}
+
+/** Links to the views of one item (Modify, Events, …), the current one marked; `children` adds links after them. */
+export function Tabs({
+  label,
+  tabs,
+  current,
+  href,
+  children,
+}: {
+  label: string;
+  tabs: ReadonlyArray<readonly [id: string, title: string]>;
+  current: string;
+  href: (id: string) => string;
+  children?: ReactNode;
+}) {
+  return (
+    <nav className="tabs" aria-label={label}>
+      {tabs.map(([id, title]) => (
+        <a key={id} href={href(id)} aria-current={current === id ? 'page' : undefined}>
+          {title}
+        </a>
+      ))}
+      {children}
+    </nav>
+  );
+}
+
+/** The sidebar's choice of source; `describe` is what an option shows (its name by default). */
+export function SourcePicker({
+  id,
+  sources,
+  value,
+  onPick,
+  describe = (s) => s.name,
+}: {
+  id: string;
+  sources: ReadonlyArray<{ readonly name: string; readonly kind: string }>;
+  value: string;
+  onPick: (name: string) => void;
+  describe?: (s: { readonly name: string; readonly kind: string }) => string;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>Source</label>
+      <select id={id} value={value} onChange={(e) => onPick(e.target.value)}>
+        {sources.map((s) => (
+          <option key={s.name} value={s.name}>
+            {describe(s)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** A row adding a role (not `admin`, not empty) to a role list: the column or row of a permission matrix. */
+export function NewRoleForm({ id, onAdd }: { id: string; onAdd: (role: string) => void }) {
+  const [role, setRole] = useState('');
+  return (
+    <form
+      className="row"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const r = role.trim();
+        if (r !== '' && r !== 'admin') onAdd(r);
+        setRole('');
+      }}
+    >
+      <label htmlFor={id}>New role</label>
+      <input id={id} value={role} onChange={(e) => setRole(e.target.value)} />
+      <button type="submit" className="btn small">
+        Add role
+      </button>
+    </form>
   );
 }

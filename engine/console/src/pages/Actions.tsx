@@ -11,7 +11,7 @@ import { HeadersEditor, Status, headerConfs, headerRows, useAction, type HeaderR
 import { knownRoles, useMetadata, type ActionEntry, type CustomTypes } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
 import { actionToSdl, mergeTypes, parseActionSdl, parseTypesSdl, typesToSdl, typesUsedBy } from './action-sdl.ts';
-import { ConfirmButton, NavList } from '../lists.tsx';
+import { EditorButtons, NavList } from '../lists.tsx';
 
 const NEW_ACTION_SDL = 'type Mutation {\n  actionName(arg1: SampleInput!): SampleOutput\n}';
 const NEW_TYPES_SDL = 'input SampleInput {\n  username: String!\n  password: String!\n}\n\ntype SampleOutput {\n  accessToken: String!\n}';
@@ -230,20 +230,7 @@ function ActionEditor({
         </div>
       </fieldset>
       <Status value={shownStatus} />
-      <div className="row">
-        <button type="submit" className="btn primary">
-          {entry === null ? 'Create action' : 'Save action'}
-        </button>
-        {entry !== null && (
-          <ConfirmButton
-            confirming={confirmDelete}
-            setConfirming={setConfirmDelete}
-            ask="Delete action"
-            confirm={`Confirm delete of action ${entry.name}`}
-            onConfirm={remove}
-          />
-        )}
-      </div>
+      <EditorButtons what="action" existing={entry?.name ?? null} confirming={confirmDelete} setConfirming={setConfirmDelete} onDelete={remove} />
     </form>
   );
 }

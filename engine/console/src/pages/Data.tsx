@@ -14,7 +14,7 @@ import { RowsGrid } from './RowsGrid.tsx';
 import { Sources } from './Sources.tsx';
 import { TableCustomization } from './TableCustomization.tsx';
 import { suggestRelationships, type Suggestion } from './relationships.ts';
-import { NavList } from '../lists.tsx';
+import { NavList, SourcePicker, Tabs } from '../lists.tsx';
 
 const KIND: Readonly<Record<string, string>> = { r: 'table', p: 'table', v: 'view', m: 'materialized view', f: 'foreign table' };
 
@@ -50,16 +50,13 @@ export function Data({ params }: { params: URLSearchParams }) {
   return (
     <div className="split">
       <nav className="sidebar" aria-label="Data navigation">
-        <div className="field">
-          <label htmlFor="data-source">Source</label>
-          <select id="data-source" value={source} onChange={(e) => navigate('data', { source: e.target.value })}>
-            {sources.map((s) => (
-              <option key={s.name} value={s.name}>
-                {s.name} ({s.kind})
-              </option>
-            ))}
-          </select>
-        </div>
+        <SourcePicker
+          id="data-source"
+          sources={sources}
+          value={source}
+          onPick={(s) => navigate('data', { source: s })}
+          describe={(s) => `${s.name} (${s.kind})`}
+        />
         <ul>
           <li>
             <a href={link({ source })} aria-current={view === 'schema' ? 'page' : undefined}>
@@ -325,14 +322,14 @@ function TableView({
       <h1 id="table-heading">
         {key} <span className="muted">({KIND[dbTable.kind] ?? dbTable.kind})</span>
       </h1>
-      <nav className="tabs" aria-label="Table sections">
-        {tabs.map((t) => (
-          <a key={t.id} href={link({ source: source.name, table: key, tab: t.id })} aria-current={tab === t.id ? 'page' : undefined}>
-            {t.title}
-          </a>
-        ))}
+      <Tabs
+        label="Table sections"
+        tabs={tabs.map((t) => [t.id, t.title] as const)}
+        current={tab}
+        href={(id) => link({ source: source.name, table: key, tab: id })}
+      >
         <a href={`#/permissions?${new URLSearchParams({ source: source.name, table: key }).toString()}`}>Permissions</a>
-      </nav>
+      </Tabs>
       {tab === 'rows' && <RowsGrid key={`${key}:${JSON.stringify(entry.configuration ?? {})}`} entry={entry} table={dbTable} />}
       {tab === 'customization' && <TableCustomization key={key} source={source.name} entry={entry} dbTable={dbTable} onChange={onChange} />}
       {tab === 'relationships' && (

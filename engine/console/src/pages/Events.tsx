@@ -13,7 +13,7 @@ import { introspect, type DbInfo } from '../introspect.ts';
 import { tableKey, useMetadata, type EventTriggerEntry, type QualifiedTable, type SourceEntry } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
 import { InvocationTable, Pager, RefreshButton, useLoad, type InvocationRow } from '../logs.tsx';
-import { ConfirmButton, NavList } from '../lists.tsx';
+import { EditorButtons, NavList, SourcePicker, Tabs } from '../lists.tsx';
 
 interface Located {
   readonly table: QualifiedTable;
@@ -48,16 +48,7 @@ export function Events({ params }: { params: URLSearchParams }) {
   return (
     <div className="split">
       <nav className="sidebar" aria-label="Event triggers navigation">
-        <div className="field">
-          <label htmlFor="events-source">Source</label>
-          <select id="events-source" value={source} onChange={(e) => navigate('events', { source: e.target.value })}>
-            {sources.map((s) => (
-              <option key={s.name} value={s.name}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SourcePicker id="events-source" sources={sources} value={source} onPick={(s) => navigate('events', { source: s })} />
         <ul>
           <li>
             <a href={link({ source })} aria-current={name === null ? 'page' : undefined}>
@@ -93,17 +84,16 @@ export function Events({ params }: { params: URLSearchParams }) {
             <h1>
               Event trigger {found.trigger.name} <span className="muted">on {tableKey(found.table)}</span>
             </h1>
-            <nav className="tabs" aria-label="Event trigger views">
-              {[
+            <Tabs
+              label="Event trigger views"
+              tabs={[
                 ['modify', 'Modify'],
                 ['events', 'Events'],
                 ['invocations', 'Invocations'],
-              ].map(([id, title]) => (
-                <a key={id} href={link({ source, trigger: found.trigger.name, tab: id! })} aria-current={tab === id ? 'page' : undefined}>
-                  {title}
-                </a>
-              ))}
-            </nav>
+              ]}
+              current={tab}
+              href={(id) => link({ source, trigger: found.trigger.name, tab: id })}
+            />
             {tab === 'modify' && (
               <TriggerEditor
                 key={`${source}/${found.trigger.name}`}
@@ -286,20 +276,13 @@ function TriggerEditor({
       </fieldset>
       <HeadersEditor label="Webhook headers" rows={headers} onChange={setHeaders} />
       <Status value={quiet && notice !== null ? { kind: 'ok', text: notice } : status} />
-      <div className="row">
-        <button type="submit" className="btn primary">
-          {located === null ? 'Create event trigger' : 'Save event trigger'}
-        </button>
-        {located !== null && (
-          <ConfirmButton
-            confirming={confirmDelete}
-            setConfirming={setConfirmDelete}
-            ask="Delete event trigger"
-            confirm={`Confirm delete of event trigger ${t!.name}`}
-            onConfirm={remove}
-          />
-        )}
-      </div>
+      <EditorButtons
+        what="event trigger"
+        existing={located === null ? null : t!.name}
+        confirming={confirmDelete}
+        setConfirming={setConfirmDelete}
+        onDelete={remove}
+      />
     </form>
   );
 }

@@ -12,7 +12,7 @@ import { introspect, coerce, type DbInfo, type DbTable } from '../introspect.ts'
 import { knownRoles, tableKey, useMetadata, type PermissionEntry, type SourceEntry, type TableEntry } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
 import { FilterEditor } from './FilterEditor.tsx';
-import { NavList } from '../lists.tsx';
+import { NavList, NewRoleForm, SourcePicker } from '../lists.tsx';
 
 const OPERATIONS = ['select', 'insert', 'update', 'delete'] as const;
 type Operation = (typeof OPERATIONS)[number];
@@ -50,16 +50,7 @@ export function Permissions({ params }: { params: URLSearchParams }) {
   return (
     <div className="split">
       <nav className="sidebar" aria-label="Permission tables">
-        <div className="field">
-          <label htmlFor="perm-source">Source</label>
-          <select id="perm-source" value={source} onChange={(e) => navigate('permissions', { source: e.target.value })}>
-            {sources.map((s) => (
-              <option key={s.name} value={s.name}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SourcePicker id="perm-source" sources={sources} value={source} onPick={(s) => navigate('permissions', { source: s })} />
         <h2>Tables</h2>
         <NavList
           label="Tables"
@@ -91,7 +82,6 @@ function TablePermissions({ source, entry, dbTable, onChange }: { source: Source
   const { metadata } = useMetadata();
   const key = tableKey(entry.table);
   const [extraRoles, setExtraRoles] = useState<string[]>([]);
-  const [newRole, setNewRole] = useState('');
   const [open, setOpen] = useState<{ role: string; op: Operation } | null>(null);
   const roles = [...new Set([...knownRoles(metadata), ...extraRoles])].filter((r) => r !== 'admin').sort();
   return (
@@ -139,21 +129,7 @@ function TablePermissions({ source, entry, dbTable, onChange }: { source: Source
           ))}
         </tbody>
       </table>
-      <form
-        className="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const r = newRole.trim();
-          if (r !== '' && r !== 'admin') setExtraRoles([...extraRoles, r]);
-          setNewRole('');
-        }}
-      >
-        <label htmlFor="new-role">New role</label>
-        <input id="new-role" value={newRole} onChange={(e) => setNewRole(e.target.value)} />
-        <button type="submit" className="btn small">
-          Add role
-        </button>
-      </form>
+      <NewRoleForm id="new-role" onAdd={(r) => setExtraRoles([...extraRoles, r])} />
       {open !== null && (
         <PermissionEditor
           key={`${open.role}/${open.op}`}

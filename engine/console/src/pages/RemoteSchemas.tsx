@@ -13,7 +13,7 @@ import { metadata as callMetadata, messageOf } from '../api.ts';
 import { HeadersEditor, Status, headerConfs, headerRows, useAction, type HeaderRow } from '../components.tsx';
 import { knownRoles, useMetadata, type RemoteSchemaEntry } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
-import { ConfirmButton, NavList } from '../lists.tsx';
+import { EditorButtons, NavList, NewRoleForm, Tabs } from '../lists.tsx';
 
 function link(params: Record<string, string>): string {
   return `#/remote?${new URLSearchParams(params).toString()}`;
@@ -64,17 +64,16 @@ export function RemoteSchemas({ params }: { params: URLSearchParams }) {
         ) : (
           <>
             <h1>Remote schema {found.name}</h1>
-            <nav className="tabs" aria-label="Remote schema views">
-              {[
+            <Tabs
+              label="Remote schema views"
+              tabs={[
                 ['modify', 'Modify'],
                 ['schema', 'Schema'],
                 ['permissions', 'Permissions'],
-              ].map(([id, title]) => (
-                <a key={id} href={link({ remote: found.name, tab: id! })} aria-current={tab === id ? 'page' : undefined}>
-                  {title}
-                </a>
-              ))}
-            </nav>
+              ]}
+              current={tab}
+              href={(id) => link({ remote: found.name, tab: id })}
+            />
             {tab === 'modify' && <RemoteEditor key={found.name} entry={found} notice={notice?.at === here ? notice.text : null} onDone={done} />}
             {tab === 'schema' && <RemoteSchemaView key={found.name} name={found.name} />}
             {tab === 'permissions' && <RemotePermissions key={found.name} entry={found} />}
@@ -185,40 +184,38 @@ function RemoteEditor({
         </div>
       </fieldset>
       <Status value={quiet && notice !== null ? { kind: 'ok', text: notice } : status} />
-      <div className="row">
-        <button type="submit" className="btn primary">
-          {entry === null ? 'Add remote schema' : 'Save remote schema'}
-        </button>
+      <EditorButtons
+        what="remote schema"
+        existing={entry?.name ?? null}
+        createVerb="Add"
+        deleteVerb="Remove"
+        deleteNoun="removal"
+        confirming={confirmRemove}
+        setConfirming={setConfirmRemove}
+        onDelete={() => {
+          if (entry === null) return;
+          void run('Removing…', '', async () => {
+            await callMetadata('remove_remote_schema', { name: entry.name });
+            await refresh();
+            onDone({}, `Removed remote schema ${entry.name}`);
+          });
+        }}
+      >
         {entry !== null && (
-          <>
-            <button
-              type="button"
-              className="btn"
-              onClick={() =>
-                void run('Reloading…', `Reloaded remote schema ${entry.name}`, async () => {
-                  await callMetadata('reload_remote_schema', { name: entry.name });
-                  await refresh();
-                })
-              }
-            >
-              Reload remote schema
-            </button>
-            <ConfirmButton
-              confirming={confirmRemove}
-              setConfirming={setConfirmRemove}
-              ask="Remove remote schema"
-              confirm={`Confirm removal of remote schema ${entry.name}`}
-              onConfirm={() =>
-                void run('Removing…', '', async () => {
-                  await callMetadata('remove_remote_schema', { name: entry.name });
-                  await refresh();
-                  onDone({}, `Removed remote schema ${entry.name}`);
-                })
-              }
-            />
-          </>
+          <button
+            type="button"
+            className="btn"
+            onClick={() =>
+              void run('Reloading…', `Reloaded remote schema ${entry.name}`, async () => {
+                await callMetadata('reload_remote_schema', { name: entry.name });
+                await refresh();
+              })
+            }
+          >
+            Reload remote schema
+          </button>
         )}
-      </div>
+      </EditorButtons>
     </form>
   );
 }
@@ -246,7 +243,6 @@ function RemotePermissions({ entry }: { entry: RemoteSchemaEntry }) {
   const [status, run] = useAction();
   const [open, setOpen] = useState<string | null>(null);
   const [sdl, setSdl] = useState('');
-  const [newRole, setNewRole] = useState('');
   const [extra, setExtra] = useState<string[]>([]);
   const perms = entry.permissions ?? [];
   const roles = [...new Set([...knownRoles(metadata), ...extra])].filter((r) => r !== 'admin').sort();
@@ -292,21 +288,7 @@ function RemotePermissions({ entry }: { entry: RemoteSchemaEntry }) {
           })}
         </tbody>
       </table>
-      <form
-        className="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const r = newRole.trim();
-          if (r !== '' && r !== 'admin') setExtra([...extra, r]);
-          setNewRole('');
-        }}
-      >
-        <label htmlFor="rs-new-role">New role</label>
-        <input id="rs-new-role" value={newRole} onChange={(e) => setNewRole(e.target.value)} />
-        <button type="submit" className="btn small">
-          Add role
-        </button>
-      </form>
+      <NewRoleForm id="rs-new-role" onAdd={(r) => setExtra([...extra, r])} />
       {open !== null && (
         <form
           className="editor"

@@ -12,7 +12,7 @@ import { Done, HeadersEditor, JsonCell, LogTable, Status, headerConfs, headerRow
 import { useMetadata, type CronTriggerEntry, type RetryConfSt } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
 import { InvocationTable, Pager, RefreshButton, useLoad, type InvocationRow } from '../logs.tsx';
-import { ConfirmButton, NavList } from '../lists.tsx';
+import { EditorButtons, NavList, Tabs } from '../lists.tsx';
 
 function link(params: Record<string, string>): string {
   return `#/scheduled?${new URLSearchParams(params).toString()}`;
@@ -85,17 +85,16 @@ export function Scheduled({ params }: { params: URLSearchParams }) {
             <h1>
               Cron trigger {found.name} <span className="muted">{found.schedule}</span>
             </h1>
-            <nav className="tabs" aria-label="Cron trigger views">
-              {[
+            <Tabs
+              label="Cron trigger views"
+              tabs={[
                 ['modify', 'Modify'],
                 ['events', 'Events'],
                 ['invocations', 'Invocations'],
-              ].map(([id, title]) => (
-                <a key={id} href={link({ cron: found.name, tab: id! })} aria-current={tab === id ? 'page' : undefined}>
-                  {title}
-                </a>
-              ))}
-            </nav>
+              ]}
+              current={tab}
+              href={(id) => link({ cron: found.name, tab: id })}
+            />
             {tab === 'modify' && (
               <CronEditor key={found.name} entry={found} notice={notice?.at === here ? notice.text : null} onDone={done} reload={loadCrons} />
             )}
@@ -257,20 +256,7 @@ function CronEditor({
         <input id="cron-comment" value={comment} onChange={(e) => setComment(e.target.value)} />
       </div>
       <Status value={quiet && notice !== null ? { kind: 'ok', text: notice } : status} />
-      <div className="row">
-        <button type="submit" className="btn primary">
-          {entry === null ? 'Create cron trigger' : 'Save cron trigger'}
-        </button>
-        {entry !== null && (
-          <ConfirmButton
-            confirming={confirmDelete}
-            setConfirming={setConfirmDelete}
-            ask="Delete cron trigger"
-            confirm={`Confirm delete of cron trigger ${entry.name}`}
-            onConfirm={remove}
-          />
-        )}
-      </div>
+      <EditorButtons what="cron trigger" existing={entry?.name ?? null} confirming={confirmDelete} setConfirming={setConfirmDelete} onDelete={remove} />
     </form>
   );
 }
