@@ -1,5 +1,5 @@
 /** Small shared pieces: a status line that screen readers announce, and a table of SQL results. */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { messageOf } from './api.ts';
 import { DataTable, type Column } from './lists.tsx';
 
@@ -123,6 +123,59 @@ export function HeadersEditor({ label, rows, onChange }: { label: string; rows: 
       </button>
     </fieldset>
   );
+}
+
+/** A webhook's retry settings as the editor reads them (whole numbers). */
+export interface RetrySettings {
+  readonly retries: number;
+  readonly interval: number;
+  readonly timeout: number;
+  /** Scheduled events only: how late a missed event may still be delivered. */
+  readonly tolerance?: number;
+}
+
+/**
+ * The "Retries" fields of a webhook (event trigger, scheduled event; `idPrefix` keeps their ids
+ * apart), with tolerance when `initial` has one. `build` checks and returns what they say.
+ */
+export function useRetryFields(idPrefix: string, initial: RetrySettings): { build: () => RetrySettings; fields: ReactNode } {
+  const [retries, setRetries] = useState(String(initial.retries));
+  const [interval, setIntervalText] = useState(String(initial.interval));
+  const [timeout, setTimeoutText] = useState(String(initial.timeout));
+  const [tolerance, setTolerance] = useState(initial.tolerance === undefined ? null : String(initial.tolerance));
+  const build = (): RetrySettings => {
+    const num = (text: string, what: string, min: number): number => {
+      const n = Number(text);
+      if (text.trim() === '' || !Number.isInteger(n) || n < min) throw new Error(`${what} must be a whole number, at least ${min}`);
+      return n;
+    };
+    return {
+      retries: num(retries, 'Retries', 0),
+      interval: num(interval, 'The retry interval', 0),
+      timeout: num(timeout, 'The timeout', 1),
+      ...(tolerance === null ? {} : { tolerance: num(tolerance, 'The tolerance', 1) }),
+    };
+  };
+  const fields = (
+    <fieldset>
+      <legend>Retries</legend>
+      <div className="row">
+        <label htmlFor={`${idPrefix}-retries`}>Number of retries</label>
+        <input id={`${idPrefix}-retries`} inputMode="numeric" size={4} value={retries} onChange={(e) => setRetries(e.target.value)} />
+        <label htmlFor={`${idPrefix}-interval`}>Retry interval (seconds)</label>
+        <input id={`${idPrefix}-interval`} inputMode="numeric" size={4} value={interval} onChange={(e) => setIntervalText(e.target.value)} />
+        <label htmlFor={`${idPrefix}-timeout`}>Timeout (seconds)</label>
+        <input id={`${idPrefix}-timeout`} inputMode="numeric" size={4} value={timeout} onChange={(e) => setTimeoutText(e.target.value)} />
+        {tolerance !== null && (
+          <>
+            <label htmlFor={`${idPrefix}-tolerance`}>Tolerance (seconds)</label>
+            <input id={`${idPrefix}-tolerance`} inputMode="numeric" size={6} value={tolerance} onChange={(e) => setTolerance(e.target.value)} />
+          </>
+        )}
+      </div>
+    </fieldset>
+  );
+  return { build, fields };
 }
 
 /** A table of log rows (events, invocations): `columns` pick what each row shows. */

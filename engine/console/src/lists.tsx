@@ -11,18 +11,19 @@ export interface NavItem {
   readonly key: string;
   readonly href: string;
   readonly current: boolean;
-  readonly content: ReactNode;
+  /** What the link shows: its key when absent. */
+  readonly content?: ReactNode;
 }
 
-/** A sidebar's links, the current one marked; with `empty`, that text replaces an empty list. */
-export function NavList({ label, items, empty }: { label: string; items: readonly NavItem[]; empty?: string }) {
+/** A sidebar's links, the current one marked (`label` names the list); with `empty`, that text replaces an empty list. */
+export function NavList({ label, items, empty }: { label?: string; items: readonly NavItem[]; empty?: string }) {
   if (items.length === 0 && empty !== undefined) return <p className="muted">{empty}</p>;
   return (
     <ul aria-label={label}>
       {items.map((i) => (
         <li key={i.key}>
           <a href={i.href} aria-current={i.current ? 'page' : undefined}>
-            {i.content}
+            {i.content ?? i.key}
           </a>
         </li>
       ))}

@@ -32,18 +32,12 @@ export function Actions({ params }: { params: URLSearchParams }) {
   return (
     <div className="split">
       <nav className="sidebar" aria-label="Actions navigation">
-        <ul>
-          <li>
-            <a href="#/actions?view=new" aria-current={view === 'new' ? 'page' : undefined}>
-              New action
-            </a>
-          </li>
-          <li>
-            <a href="#/actions?view=types" aria-current={view === 'types' ? 'page' : undefined}>
-              Custom types
-            </a>
-          </li>
-        </ul>
+        <NavList
+          items={[
+            { key: 'New action', href: '#/actions?view=new', current: view === 'new' },
+            { key: 'Custom types', href: '#/actions?view=types', current: view === 'types' },
+          ]}
+        />
         <h2>Actions</h2>
         <NavList
           label="Actions"

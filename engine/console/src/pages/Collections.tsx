@@ -27,23 +27,13 @@ export function Collections({ params }: { params: URLSearchParams }) {
   return (
     <div className="split">
       <nav className="sidebar" aria-label="Collections navigation">
-        <ul>
-          <li>
-            <a href={link({ view: 'rest' })} aria-current={view === 'rest' ? 'page' : undefined}>
-              REST endpoints
-            </a>
-          </li>
-          <li>
-            <a href={link({ view: 'allowlist' })} aria-current={view === 'allowlist' ? 'page' : undefined}>
-              Allow-list
-            </a>
-          </li>
-          <li>
-            <a href={link({ view: 'new' })} aria-current={view === 'new' ? 'page' : undefined}>
-              New query collection
-            </a>
-          </li>
-        </ul>
+        <NavList
+          items={[
+            { key: 'REST endpoints', href: link({ view: 'rest' }), current: view === 'rest' },
+            { key: 'Allow-list', href: link({ view: 'allowlist' }), current: view === 'allowlist' },
+            { key: 'New query collection', href: link({ view: 'new' }), current: view === 'new' },
+          ]}
+        />
         <h2>Query collections</h2>
         <NavList
           label="Query collections"

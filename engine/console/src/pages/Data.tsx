@@ -57,23 +57,13 @@ export function Data({ params }: { params: URLSearchParams }) {
           onPick={(s) => navigate('data', { source: s })}
           describe={(s) => `${s.name} (${s.kind})`}
         />
-        <ul>
-          <li>
-            <a href={link({ source })} aria-current={view === 'schema' ? 'page' : undefined}>
-              Schema overview
-            </a>
-          </li>
-          <li>
-            <a href={link({ source, view: 'sql' })} aria-current={view === 'sql' ? 'page' : undefined}>
-              SQL editor
-            </a>
-          </li>
-          <li>
-            <a href={link({ source, view: 'sources' })} aria-current={view === 'sources' ? 'page' : undefined}>
-              Manage sources
-            </a>
-          </li>
-        </ul>
+        <NavList
+          items={[
+            { key: 'Schema overview', href: link({ source }), current: view === 'schema' },
+            { key: 'SQL editor', href: link({ source, view: 'sql' }), current: view === 'sql' },
+            { key: 'Manage sources', href: link({ source, view: 'sources' }), current: view === 'sources' },
+          ]}
+        />
         <h2>Tracked tables</h2>
         <NavList
           label="Tracked tables"
@@ -81,7 +71,6 @@ export function Data({ params }: { params: URLSearchParams }) {
             key: tableKey(t.table),
             href: link({ source, table: tableKey(t.table) }),
             current: table === tableKey(t.table),
-            content: tableKey(t.table),
           }))}
         />
       </nav>

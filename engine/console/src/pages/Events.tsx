@@ -8,7 +8,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { metadata as callMetadata } from '../api.ts';
-import { Done, HeadersEditor, JsonCell, LogTable, Status, headerConfs, headerRows, useAction, type HeaderRow } from '../components.tsx';
+import { Done, HeadersEditor, JsonCell, LogTable, Status, headerConfs, headerRows, useAction, useRetryFields, type HeaderRow } from '../components.tsx';
 import { introspect, type DbInfo } from '../introspect.ts';
 import { tableKey, useMetadata, type EventTriggerEntry, type QualifiedTable, type SourceEntry } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
@@ -49,13 +49,7 @@ export function Events({ params }: { params: URLSearchParams }) {
     <div className="split">
       <nav className="sidebar" aria-label="Event triggers navigation">
         <SourcePicker id="events-source" sources={sources} value={source} onPick={(s) => navigate('events', { source: s })} />
-        <ul>
-          <li>
-            <a href={link({ source })} aria-current={name === null ? 'page' : undefined}>
-              New event trigger
-            </a>
-          </li>
-        </ul>
+        <NavList items={[{ key: 'New event trigger', href: link({ source }), current: name === null }]} />
         <h2>Event triggers</h2>
         <NavList
           label="Event triggers"
@@ -141,9 +135,11 @@ function TriggerEditor({
   const [manual, setManual] = useState(t?.definition.enable_manual ?? false);
   const [fromEnv, setFromEnv] = useState(t?.webhook_from_env !== undefined);
   const [webhook, setWebhook] = useState(t?.webhook_from_env ?? t?.webhook ?? '');
-  const [retries, setRetries] = useState(String(t?.retry_conf?.num_retries ?? 0));
-  const [interval, setIntervalText] = useState(String(t?.retry_conf?.interval_sec ?? 10));
-  const [timeout, setTimeoutText] = useState(String(t?.retry_conf?.timeout_sec ?? 60));
+  const retry = useRetryFields('et', {
+    retries: t?.retry_conf?.num_retries ?? 0,
+    interval: t?.retry_conf?.interval_sec ?? 10,
+    timeout: t?.retry_conf?.timeout_sec ?? 60,
+  });
   const [headers, setHeaders] = useState<HeaderRow[]>(headerRows(t?.headers));
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [status, run] = useAction();
@@ -158,22 +154,14 @@ function TriggerEditor({
       if (entry === undefined) throw new Error('Choose a tracked table');
       if (name.trim() === '') throw new Error('The trigger needs a name');
       if (webhook.trim() === '') throw new Error(fromEnv ? 'Name the environment variable that holds the webhook URL' : 'The webhook URL is required');
-      const num = (text: string, what: string, min: number): number => {
-        const n = Number(text);
-        if (text.trim() === '' || !Number.isInteger(n) || n < min) throw new Error(`${what} must be a whole number, at least ${min}`);
-        return n;
-      };
+      const r = retry.build();
       const args: Record<string, unknown> = {
         source: source.name,
         name: name.trim(),
         table: entry.table,
         ...(fromEnv ? { webhook_from_env: webhook.trim() } : { webhook: webhook.trim() }),
         enable_manual: manual,
-        retry_conf: {
-          num_retries: num(retries, 'Retries', 0),
-          interval_sec: num(interval, 'The retry interval', 0),
-          timeout_sec: num(timeout, 'The timeout', 1),
-        },
+        retry_conf: { num_retries: r.retries, interval_sec: r.interval, timeout_sec: r.timeout },
         headers: headerConfs(headers),
         ...(located !== null ? { replace: true } : {}),
       };
@@ -263,17 +251,7 @@ function TriggerEditor({
           </label>
         </div>
       </fieldset>
-      <fieldset>
-        <legend>Retries</legend>
-        <div className="row">
-          <label htmlFor="et-retries">Number of retries</label>
-          <input id="et-retries" inputMode="numeric" size={4} value={retries} onChange={(e) => setRetries(e.target.value)} />
-          <label htmlFor="et-interval">Retry interval (seconds)</label>
-          <input id="et-interval" inputMode="numeric" size={4} value={interval} onChange={(e) => setIntervalText(e.target.value)} />
-          <label htmlFor="et-timeout">Timeout (seconds)</label>
-          <input id="et-timeout" inputMode="numeric" size={4} value={timeout} onChange={(e) => setTimeoutText(e.target.value)} />
-        </div>
-      </fieldset>
+      {retry.fields}
       <HeadersEditor label="Webhook headers" rows={headers} onChange={setHeaders} />
       <Status value={quiet && notice !== null ? { kind: 'ok', text: notice } : status} />
       <EditorButtons

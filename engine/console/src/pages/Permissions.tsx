@@ -58,7 +58,6 @@ export function Permissions({ params }: { params: URLSearchParams }) {
             key: tableKey(t.table),
             href: `#/permissions?${new URLSearchParams({ source, table: tableKey(t.table) }).toString()}`,
             current: table === tableKey(t.table),
-            content: tableKey(t.table),
           }))}
         />
       </nav>

@@ -40,18 +40,12 @@ export function RemoteSchemas({ params }: { params: URLSearchParams }) {
   return (
     <div className="split">
       <nav className="sidebar" aria-label="Remote schemas navigation">
-        <ul>
-          <li>
-            <a href={link({})} aria-current={name === null ? 'page' : undefined}>
-              Add remote schema
-            </a>
-          </li>
-        </ul>
+        <NavList items={[{ key: 'Add remote schema', href: link({}), current: name === null }]} />
         <h2>Remote schemas</h2>
         <NavList
           label="Remote schemas"
           empty="No remote schemas."
-          items={remotes.map((r) => ({ key: r.name, href: link({ remote: r.name }), current: name === r.name, content: r.name }))}
+          items={remotes.map((r) => ({ key: r.name, href: link({ remote: r.name }), current: name === r.name }))}
         />
       </nav>
       <div className="content">

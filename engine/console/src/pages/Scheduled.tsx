@@ -8,7 +8,19 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { metadata as callMetadata } from '../api.ts';
-import { Done, HeadersEditor, JsonCell, LogTable, Status, headerConfs, headerRows, useAction, type HeaderRow, type StatusValue } from '../components.tsx';
+import {
+  Done,
+  HeadersEditor,
+  JsonCell,
+  LogTable,
+  Status,
+  headerConfs,
+  headerRows,
+  useAction,
+  useRetryFields,
+  type HeaderRow,
+  type StatusValue,
+} from '../components.tsx';
 import { useMetadata, type CronTriggerEntry, type RetryConfSt } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
 import { InvocationTable, Pager, RefreshButton, useLoad, type InvocationRow } from '../logs.tsx';
@@ -42,18 +54,12 @@ export function Scheduled({ params }: { params: URLSearchParams }) {
   return (
     <div className="split">
       <nav className="sidebar" aria-label="Scheduled triggers navigation">
-        <ul>
-          <li>
-            <a href={link({ view: 'one-off' })} aria-current={view === 'one-off' ? 'page' : undefined}>
-              One-off events
-            </a>
-          </li>
-          <li>
-            <a href={link({ view: 'new-cron' })} aria-current={view === 'new-cron' ? 'page' : undefined}>
-              New cron trigger
-            </a>
-          </li>
-        </ul>
+        <NavList
+          items={[
+            { key: 'One-off events', href: link({ view: 'one-off' }), current: view === 'one-off' },
+            { key: 'New cron trigger', href: link({ view: 'new-cron' }), current: view === 'new-cron' },
+          ]}
+        />
         <h2>Cron triggers</h2>
         <NavList
           label="Cron triggers"
@@ -108,40 +114,21 @@ export function Scheduled({ params }: { params: URLSearchParams }) {
 }
 
 /** Retry settings of a scheduled event or cron trigger (v2's RetryConfST). */
+/** The retry fields of a scheduled event, in `retry_conf`'s terms. */
 function useRetry(initial: RetryConfSt | undefined) {
-  const [retries, setRetries] = useState(String(initial?.num_retries ?? 0));
-  const [interval, setIntervalText] = useState(String(initial?.retry_interval_seconds ?? 10));
-  const [timeout, setTimeoutText] = useState(String(initial?.timeout_seconds ?? 60));
-  const [tolerance, setTolerance] = useState(String(initial?.tolerance_seconds ?? 21600));
-  const build = (): RetryConfSt => {
-    const num = (text: string, what: string, min: number): number => {
-      const n = Number(text);
-      if (text.trim() === '' || !Number.isInteger(n) || n < min) throw new Error(`${what} must be a whole number, at least ${min}`);
-      return n;
-    };
-    return {
-      num_retries: num(retries, 'Retries', 0),
-      retry_interval_seconds: num(interval, 'The retry interval', 0),
-      timeout_seconds: num(timeout, 'The timeout', 1),
-      tolerance_seconds: num(tolerance, 'The tolerance', 1),
-    };
+  const { build, fields } = useRetryFields('st', {
+    retries: initial?.num_retries ?? 0,
+    interval: initial?.retry_interval_seconds ?? 10,
+    timeout: initial?.timeout_seconds ?? 60,
+    tolerance: initial?.tolerance_seconds ?? 21600,
+  });
+  return {
+    build: (): RetryConfSt => {
+      const r = build();
+      return { num_retries: r.retries, retry_interval_seconds: r.interval, timeout_seconds: r.timeout, tolerance_seconds: r.tolerance ?? 21600 };
+    },
+    fields,
   };
-  const fields = (
-    <fieldset>
-      <legend>Retries</legend>
-      <div className="row">
-        <label htmlFor="st-retries">Number of retries</label>
-        <input id="st-retries" inputMode="numeric" size={4} value={retries} onChange={(e) => setRetries(e.target.value)} />
-        <label htmlFor="st-interval">Retry interval (seconds)</label>
-        <input id="st-interval" inputMode="numeric" size={4} value={interval} onChange={(e) => setIntervalText(e.target.value)} />
-        <label htmlFor="st-timeout">Timeout (seconds)</label>
-        <input id="st-timeout" inputMode="numeric" size={4} value={timeout} onChange={(e) => setTimeoutText(e.target.value)} />
-        <label htmlFor="st-tolerance">Tolerance (seconds)</label>
-        <input id="st-tolerance" inputMode="numeric" size={6} value={tolerance} onChange={(e) => setTolerance(e.target.value)} />
-      </div>
-    </fieldset>
-  );
-  return { build, fields };
 }
 
 function parsePayload(text: string): unknown {
