@@ -67,11 +67,16 @@ export function subscribeRemoteStep(sub: RemoteSubscription, errors: (e: unknown
   const vars = remoteVariables(step.body, sub.variables, session);
   const clientHeaders = sub.services?.clientHeaders;
   const joins = step.joins ?? [];
-  // Events go out in the order they came, joins or not.
+  // Events go out in the order they came, joins or not; nothing that fails in the queue stops it or escapes it.
   let queue: Promise<void> = Promise.resolve();
   let over = false;
+  const enqueue = (step: () => Promise<void> | void): void => {
+    queue = queue.then(step).catch(() => undefined);
+  };
   const send = (text: Promise<string>): void => {
-    queue = queue.then(async () => {
+    // Joins start at once; the catch keeps a failure from being unhandled until its turn comes.
+    text.catch(() => undefined);
+    enqueue(async () => {
       let out: string;
       try {
         out = await text;
@@ -100,14 +105,14 @@ export function subscribeRemoteStep(sub: RemoteSubscription, errors: (e: unknown
       },
       error: (message, remoteErrors) => {
         const err = new EngineError(ErrorCode.RemoteSchemaError, message, { path: '$', internal: { remote_schema: remote.name, errors: remoteErrors } });
-        queue = queue.then(() => {
+        enqueue(() => {
           if (over) return;
           over = true;
           sink.error(errors(err));
         });
       },
       complete: () => {
-        queue = queue.then(() => {
+        enqueue(() => {
           if (over) return;
           over = true;
           sink.complete();

@@ -6,10 +6,14 @@
  * are recorded, open sockets are counted (leaks show), and sockets can be cut.
  */
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { buildSchema, execute, graphql, parse, subscribe, validate, type GraphQLSchema } from 'graphql';
+import { buildSchema, execute, graphql, parse, subscribe, validate, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
+
+/** graphql-js as Node loads it (graphql-ws's instance): errors graphql-ws sends must be its GraphQLError. */
+const NodeGraphQLError = (createRequire(import.meta.url)('graphql') as { GraphQLError: typeof GraphQLError }).GraphQLError;
 
 /** One graphql-ws connection as the server saw it. */
 export interface RecordedConnection {
@@ -31,6 +35,8 @@ export interface GraphqlWsTestServer {
   publish(topic: string, event: Record<string, unknown>): void;
   /** Ends every subscription of `topic` (the server completes them). */
   end(topic: string): void;
+  /** Replaces the schema the server validates and runs with (a remote that changed since Engine introspected it). */
+  setSchema(sdl: string): void;
   /** Cuts every socket without a close frame. */
   dropAll(): void;
   close(): Promise<void>;
@@ -81,7 +87,7 @@ export async function startGraphqlWsServer(
   root: Record<string, unknown>,
   topics: Record<string, (args: Record<string, unknown>) => string>,
 ): Promise<GraphqlWsTestServer> {
-  const schema: GraphQLSchema = buildSchema(sdl);
+  let schema: GraphQLSchema = buildSchema(sdl);
   const channels = new Map<string, Set<Channel>>();
   const subscriptionRoot: Record<string, unknown> = {};
   for (const [field, topicOf] of Object.entries(topics)) {
@@ -133,7 +139,7 @@ export async function startGraphqlWsServer(
         subscribes.push({ query: payload.query, variables: payload.variables ?? undefined });
         const document = parse(payload.query);
         const errors = validate(schema, document);
-        if (errors.length > 0) return errors;
+        if (errors.length > 0) return errors.map((e) => new NodeGraphQLError(e.message));
         const isSubscription = document.definitions.some((d) => d.kind === 'OperationDefinition' && d.operation === 'subscription');
         return {
           schema,
@@ -159,6 +165,9 @@ export async function startGraphqlWsServer(
     },
     end: (topic) => {
       for (const ch of [...(channels.get(topic) ?? [])]) void ch.return();
+    },
+    setSchema: (next) => {
+      schema = buildSchema(next);
     },
     dropAll: () => {
       for (const s of sockets) s.terminate();

@@ -262,6 +262,22 @@ describe('remote subscription roots', () => {
     expect((await md('remove_remote_schema', { name: 'gone' })).status).toBe(200);
   });
 
+  it('ends the subscription with remote-schema-error when the remote refuses it (its schema changed since introspection)', async () => {
+    const fickle = await startGraphqlWsServer('type Query { a: Int } type Subscription { beat: Int! }', { a: () => 1 }, { beat: () => 'beat' });
+    try {
+      expect((await md('add_remote_schema', { name: 'fickle', definition: { url: fickle.url } })).status).toBe(200);
+      fickle.setSchema('type Query { a: Int } type Subscription { pulse: Int! }');
+      const w = watch(client(), 'subscription { beat }');
+      await expect.poll(() => w.errors.length).toBe(1);
+      expect(w.errors[0][0].extensions.code).toBe('remote-schema-error');
+      expect(w.errors[0][0].message).toMatch(/beat/);
+      await expect.poll(() => fickle.openSockets()).toBe(0);
+      expect((await md('remove_remote_schema', { name: 'fickle' })).status).toBe(200);
+    } finally {
+      await fickle.close();
+    }
+  });
+
   it('refuses a subscription selecting a remote field with anything else', async () => {
     const c = client();
     const mixed = watch(c, 'subscription { priceOf(symbol: "X") { value } item { id } }');
