@@ -5,13 +5,19 @@
  * one built for it alone (buildRoleSchema shares nothing), whatever order the
  * roles come in, and equals the recorded SDL (golden hashes, taken before any
  * sharing of types between read shapes existed). A role with fewer columns
- * never sees another role's columns.
+ * never sees another role's columns. With remote schema permissions on, a
+ * remote relationship shows each role its own view of the remote.
  */
 import { createHash } from 'node:crypto';
 import { isEnumType, isInputObjectType, isObjectType, printSchema, type GraphQLSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { Catalog, TableInfo, TablePermissions } from '../../../engine/catalog/types.ts';
-import { buildRoleSchema } from '../../../engine/graphql/schema/build-schema.ts';
+import { buildRoleSchema, type SchemaOptions } from '../../../engine/graphql/schema/build-schema.ts';
+import { buildSchema } from 'graphql';
+import { remoteNames } from '../../../engine/remote/customize.ts';
+import { resolveRemotePermission } from '../../../engine/remote/permissions.ts';
+import { resolveRemoteRelationship } from '../../../engine/remote/relationship.ts';
+import type { RemoteSchemaInfo, RemoteView } from '../../../engine/remote/types.ts';
 import { SchemaCache } from '../../../engine/graphql/schema/schema-cache.ts';
 import { arrRel, catalogOf, col, musicCatalog, objRel, selectPerm, tbl } from '../../support/catalog-fixture.ts';
 
@@ -123,8 +129,8 @@ function rolesOf(catalog: Catalog): Array<readonly [string, boolean]> {
 }
 
 /** Every role's printed schema through one SchemaCache, roles taken in `order`. */
-function sharedSdl(catalog: Catalog, order: ReadonlyArray<readonly [string, boolean]>): Map<string, string> {
-  const cache = new SchemaCache();
+function sharedSdl(catalog: Catalog, order: ReadonlyArray<readonly [string, boolean]>, options: SchemaOptions = {}): Map<string, string> {
+  const cache = new SchemaCache(options);
   return new Map(order.map(([role, isAdmin]) => [role, printSchema(cache.get(catalog, role, isAdmin).schema)]));
 }
 
@@ -248,6 +254,60 @@ describe('schema sharing between roles', () => {
     expect(own.get('artists_only')).not.toContain('albums');
     for (const order of [roles, [...roles].reverse()]) {
       const shared = sharedSdl(catalog, order);
+      for (const [role] of roles) expect(shared.get(role), role).toBe(own.get(role));
+    }
+  });
+
+  it('remote relationships follow each role’s view of their remote, whichever role came first (remote schema permissions on)', () => {
+    const original = buildSchema('type Bio { text: String! secret: String! } type Query { bio(id: Int!): Bio other: String }');
+    const views = new Map<string, RemoteView>();
+    const view = (role: string, sdl: string): void => {
+      const r = resolveRemotePermission(sdl, original);
+      if ('reason' in r) throw new Error(r.reason);
+      views.set(role, { ...r, key: role });
+    };
+    view('bio_all', 'type Bio { text: String! secret: String! } type Query { bio(id: Int!): Bio }');
+    view('bio_text', 'type Bio { text: String! } type Query { bio(id: Int!): Bio }');
+    // Sees the remote but not the joined field: no relationship.
+    view('other_only', 'type Query { other: String }');
+    const remote: RemoteSchemaInfo = {
+      name: 'bios',
+      endpoint: { url: 'http://127.0.0.1:1/graphql', headers: [], forwardClientHeaders: false, timeoutMs: 1000 },
+      original,
+      names: remoteNames(original, undefined),
+      namespace: null,
+      full: { schema: original, presets: new Map(), key: '*' },
+      roles: views,
+    };
+    const perms = Object.fromEntries(['bio_all', 'bio_text', 'other_only', 'no_view'].map((r) => [r, selectPerm({ columns: ['id', 'name'] })]));
+    const artist = tbl('artist', [col('id', 'int4', { nullable: false }), col('name', 'text')], { permissions: perms });
+    const base = catalogOf([artist]);
+    const main = base.sources.get('default');
+    if (main === undefined) throw new Error('no default source');
+    const rr = resolveRemoteRelationship(
+      'bio',
+      'default',
+      artist.name,
+      new Set(['id', 'name']),
+      { remoteSchema: 'bios', lhs: ['id'], remoteField: { bio: { arguments: { id: '$id' } } } },
+      remote,
+    );
+    if ('reason' in rr) throw new Error(rr.reason);
+    const catalog: Catalog = {
+      ...base,
+      sources: new Map([['default', { ...main, remoteRelationships: new Map([['public.artist', [rr]]]) }]]),
+      remoteSchemas: new Map([['bios', remote]]),
+    };
+    const options: SchemaOptions = { remoteSchemaPermissions: true };
+    const roles = rolesOf(catalog);
+    const own = new Map(roles.map(([role, isAdmin]) => [role, printSchema(buildRoleSchema(catalog, role, isAdmin, options).schema)]));
+    expect(own.get('admin')).toMatch(/type Bio \{\s+text: String!\s+secret: String!/);
+    expect(own.get('bio_all')).toMatch(/type Bio \{\s+text: String!\s+secret: String!/);
+    expect(own.get('bio_text')).toMatch(/type Bio \{\s+text: String!\s+\}/);
+    for (const role of ['other_only', 'no_view']) expect(own.get(role), role).not.toMatch(/\bbio: Bio/);
+    for (const role of ['admin', 'bio_all', 'bio_text']) expect(own.get(role), role).toMatch(/\bbio: Bio/);
+    for (const order of [roles, [...roles].reverse()]) {
+      const shared = sharedSdl(catalog, order, options);
       for (const [role] of roles) expect(shared.get(role), role).toBe(own.get(role));
     }
   });
