@@ -41,6 +41,8 @@ function devStart(cwd: string, env: Record<string, string>, args: readonly strin
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let ended = false;
+  child.once('close', () => (ended = true));
   let done = false;
   void exited.then(() => (done = true));
   cleanups.push(async () => {
@@ -51,13 +53,32 @@ function devStart(cwd: string, env: Record<string, string>, args: readonly strin
   });
   return {
     output: () => out,
-    async waitFor(text, ms = 90_000) {
-      const deadline = Date.now() + ms;
-      while (!out.includes(text)) {
-        if (done) throw new Error(`npm start exited before printing ${JSON.stringify(text)}:\n${out}`);
-        if (Date.now() > deadline) throw new Error(`npm start did not print ${JSON.stringify(text)} within ${ms} ms:\n${out}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+    // Checked on every chunk of output, so a kill that follows lands as close to the text as it can.
+    waitFor(text, ms = 90_000) {
+      return new Promise<void>((resolve, reject) => {
+        const check = (): void => {
+          if (out.includes(text)) finish();
+        };
+        // 'close': the process ended and all its output has been read.
+        const closed = (): void => {
+          if (out.includes(text)) finish();
+          else finish(new Error(`npm start exited before printing ${JSON.stringify(text)}:\n${out}`));
+        };
+        const timer = setTimeout(() => finish(new Error(`npm start did not print ${JSON.stringify(text)} within ${ms} ms:\n${out}`)), ms);
+        const finish = (e?: Error): void => {
+          clearTimeout(timer);
+          child.stdout?.off('data', check);
+          child.stderr?.off('data', check);
+          child.off('close', closed);
+          if (e === undefined) resolve();
+          else reject(e);
+        };
+        child.stdout?.on('data', check);
+        child.stderr?.on('data', check);
+        child.on('close', closed);
+        if (ended) closed();
+        else check();
+      });
     },
     exited,
     async stop() {
