@@ -5,20 +5,25 @@
  * statement-counting proxy: ONE statement on the target source per
  * response level whatever the row count, the role's select permission on
  * the target, array arguments per parent, object relationships, nesting
- * (the target's own relationships, and back to the first source), under a
- * mutation's `returning`; refusals of bad definitions with nothing stored,
+ * (the target's own relationships, its remote relationship to a real
+ * GraphQL server, and back to the first source), under a mutation's
+ * `returning` and an aggregate's nodes, roles served while remote schema
+ * permissions are on, refused in subscriptions; refusals of bad definitions with nothing stored,
  * dependency reports and cascade, export and replace.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestEngine } from '../../support/engine.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { startPgProxy, type PgProxy } from '../../support/pg-proxy.ts';
 import { startSeededEngine, type SeededEngine } from '../../support/seeded-engine.ts';
 import { openRawSocket } from '../../support/ws-client.ts';
+import { startGraphqlServer, type GraphqlTestServer } from '../../support/graphql-server.ts';
 
 let s: SeededEngine;
 let shop: TestDatabase;
 let mainProxy: PgProxy;
 let shopProxy: PgProxy;
+let genres: GraphqlTestServer;
 
 const md = async (type: string, args: unknown): Promise<any> => await s.engine.metadata({ type, args });
 const gql = async (query: string, headers?: Record<string, string>): Promise<any> => (await s.engine.graphql<any>(query, undefined, headers)).body;
@@ -47,6 +52,9 @@ const artistRel = {
 };
 
 beforeAll(async () => {
+  genres = await startGraphqlServer('type Genre { id: Int! name: String! } type Query { genre(id: Int!): Genre }', {
+    genre: ({ id }: { id: number }) => ({ id, name: `genre ${id}` }),
+  });
   shop = await createTestDatabase('xsrcshop');
   await shop.sql(`CREATE TABLE album (id int PRIMARY KEY, title text NOT NULL, artist_id int, price numeric(6,2) NOT NULL);
     CREATE TABLE track (id int PRIMARY KEY, album_id int NOT NULL REFERENCES album(id), name text NOT NULL);
@@ -89,6 +97,13 @@ beforeAll(async () => {
   await ok('pg_create_select_permission', { table: 'artist', role: 'guest', permission: { columns: ['id', 'name'], filter: {} } });
   await ok('pg_create_remote_relationship', albumsRel);
   await ok('pg_create_remote_relationship', artistRel);
+  await ok('add_remote_schema', { name: 'genres', definition: { url: genres.url, timeout_seconds: 5 } });
+  await ok('pg_create_remote_relationship', {
+    source: 'shop',
+    table: 'album',
+    name: 'genre',
+    definition: { to_remote_schema: { remote_schema: 'genres', lhs_fields: ['id'], remote_field: { genre: { arguments: { id: '$id' } } } } },
+  });
 });
 
 afterAll(async () => {
@@ -96,6 +111,7 @@ afterAll(async () => {
   await mainProxy?.close();
   await shopProxy?.close();
   await shop?.drop();
+  await genres?.close();
 });
 
 describe('cross-source relationships', () => {
@@ -116,6 +132,37 @@ describe('cross-source relationships', () => {
     expect(artists[20]).toEqual({ id: 21, albums: [] });
     // main: the root field and the join back; shop: the albums with their tracks.
     expect({ main: r.main, shop: r.shop }).toEqual({ main: 2, shop: 1 });
+  });
+
+  it('join the target rows to a remote schema: one statement on each source, one remote request', async () => {
+    const before = genres.queries().length;
+    const r = await counting(
+      async () => await gql('{ artist(where: {id: {_in: [1, 2]}}, order_by: {id: asc}) { id albums(order_by: {id: asc}, limit: 2) { id genre { name } } } }'),
+    );
+    expect(r.result).toEqual({
+      data: {
+        artist: [
+          {
+            id: 1,
+            albums: [
+              { id: 1, genre: { name: 'genre 1' } },
+              { id: 2, genre: { name: 'genre 2' } },
+            ],
+          },
+          {
+            id: 2,
+            albums: [
+              { id: 6, genre: { name: 'genre 6' } },
+              { id: 7, genre: { name: 'genre 7' } },
+            ],
+          },
+        ],
+      },
+    });
+    expect({ main: r.main, shop: r.shop }).toEqual({ main: 1, shop: 1 });
+    const sent = genres.queries().slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.body.query?.match(/genre\(/g)?.length).toBe(4);
   });
 
   it('apply where, order_by, limit and offset per parent', async () => {
@@ -178,6 +225,16 @@ describe('cross-source relationships', () => {
     // A column the role does not read cannot be asked for on the target.
     const col = await gql(`{ artist { albums { price } } }`, user);
     expect(col.errors[0].extensions.code).toBe('validation-failed');
+  });
+
+  it('serve roles with select permission while remote schema permissions are on (no remote schema is involved)', async () => {
+    const other = await startTestEngine({ databaseUrl: mainProxy.url, metadataDatabaseUrl: s.db.url, enableRemoteSchemaPermissions: true });
+    try {
+      const r = await other.graphql<any>('{ artist(where: {id: {_eq: 1}}) { albums(limit: 1) { id } } }', undefined, user);
+      expect(r.body).toEqual({ data: { artist: [{ albums: [{ id: 1 }] }] } });
+    } finally {
+      await other.close();
+    }
   });
 
   it('join under a mutation’s returning', async () => {
