@@ -86,6 +86,22 @@ export function joinKeyType(source: TableView['source'], column: ColumnInfo | un
   return 'text';
 }
 
+/**
+ * `distinct_on` of one read for every parent: distinct per join key, the
+ * keys leading the order as DISTINCT ON needs (the user's order, or the
+ * distinct columns as v2 sorts without one, follows within each parent).
+ */
+function perParent(from: ir.RowSource, mapping: ReadonlyArray<readonly [key: string, column: string]>): ir.RowSource {
+  if (from.distinctOn.length === 0) return from;
+  const asc = (column: string): ir.OrderBy => ({ target: { kind: 'column', column }, direction: 'asc', nulls: 'last' });
+  const keys = mapping.map(([, column]) => column);
+  return {
+    ...from,
+    distinctOn: [...keys, ...from.distinctOn],
+    orderBy: [...keys.map(asc), ...(from.orderBy.length > 0 ? from.orderBy : from.distinctOn.map(asc))],
+  };
+}
+
 /** The join to `shape`'s rows whose `column`s match the parent objects' hidden `key`s. */
 function tableJoin(
   shape: TableView,
@@ -113,7 +129,7 @@ function tableJoin(
   }));
   // Inherited roles: a row whose join cell the role may not see is not related (Note [Cells a sort key reads]).
   const keyFilter = andAll([...keys, remoteKeysVisible(view, mapping)]);
-  const from = type === 'object' ? plainSource(view, keyFilter) : toIrRowSource(view, def, nodes, ctx, path, keyFilter);
+  const from = perParent(type === 'object' ? plainSource(view, keyFilter) : toIrRowSource(view, def, nodes, ctx, path, keyFilter), mapping);
   const { result: selected, nested } = joinsMadeBy(ctx, path, () => toIrFields(view, getNamedType(def.type) as GraphQLObjectType, nodes, ctx, path));
   const keyFields: ir.Field[] = mapping.map(([, column], i) => ({ kind: 'column', alias: keyAliases[i] as string, column, asText: true }));
   return {

@@ -56,7 +56,7 @@ beforeAll(async () => {
     genre: ({ id }: { id: number }) => ({ id, name: `genre ${id}` }),
   });
   shop = await createTestDatabase('xsrcshop');
-  await shop.sql(`CREATE TABLE album (id int PRIMARY KEY, title text NOT NULL, artist_id int, price numeric(6,2) NOT NULL);
+  await shop.sql(`CREATE TABLE album (id int PRIMARY KEY, title text NOT NULL, artist_id int, price numeric(6,2) NOT NULL, title_group text NOT NULL DEFAULT 'g');
     CREATE TABLE track (id int PRIMARY KEY, album_id int NOT NULL REFERENCES album(id), name text NOT NULL);
     INSERT INTO album SELECT i, 'album ' || i, 1 + (i - 1) / 5, 5 + i FROM generate_series(1, 100) AS i;
     INSERT INTO track VALUES (1, 1, 't1'), (2, 1, 't2'), (3, 6, 't3');`);
@@ -178,6 +178,30 @@ describe('cross-source relationships', () => {
       },
     });
     expect({ main: r.main, shop: r.shop }).toEqual({ main: 1, shop: 1 });
+  });
+
+  it('apply distinct_on per parent', async () => {
+    // Every album of artists 1 and 2 has the same title_group: distinct_on keeps one album per artist, not one in all.
+    const r = await gql(`{ artist(where: {id: {_in: [1, 2]}}, order_by: {id: asc}) { id albums(distinct_on: [title_group]) { title_group } } }`);
+    expect(r).toEqual({
+      data: {
+        artist: [
+          { id: 1, albums: [{ title_group: 'g' }] },
+          { id: 2, albums: [{ title_group: 'g' }] },
+        ],
+      },
+    });
+    const ordered = await gql(
+      `{ artist(where: {id: {_in: [1, 2]}}, order_by: {id: asc}) { id albums(distinct_on: [title_group], order_by: [{title_group: asc}, {id: desc}]) { id } } }`,
+    );
+    expect(ordered).toEqual({
+      data: {
+        artist: [
+          { id: 1, albums: [{ id: 5 }] },
+          { id: 2, albums: [{ id: 10 }] },
+        ],
+      },
+    });
   });
 
   it('join an object relationship, with aliases and the same field twice', async () => {
