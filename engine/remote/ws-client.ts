@@ -16,8 +16,11 @@
  * `connection_params: {headers: {...}}` (what Apollo-style servers read in
  * `onConnect`). No retry: a remote that is down or closes mid-stream ends
  * the subscription with an error the client sees; `timeout_seconds` bounds
- * the handshake and the wait for `connection_ack`. Every failure becomes a
- * message (nothing a remote does escapes as an exception).
+ * the handshake, the wait for `connection_ack`, and the wait for the pong
+ * of the ping sent every min(10 s, timeout) while the socket is quiet (a
+ * remote that hangs without closing its socket is cut, not waited on
+ * forever). Every failure becomes a message (nothing a remote does escapes
+ * as an exception).
  */
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -80,6 +83,8 @@ export function subscribeRemote(req: RemoteSubscriptionRequest, events: RemoteSu
     }
   }
   let over = false;
+  let pongTimer: NodeJS.Timeout | undefined;
+  let silent = false;
   const client: Client = createClient({
     url,
     webSocketImpl: HeaderSocket,
@@ -89,6 +94,21 @@ export function subscribeRemote(req: RemoteSubscriptionRequest, events: RemoteSu
     retryAttempts: 0,
     shouldRetry: () => false,
     connectionAckWaitTimeout: timeoutMs,
+    keepAlive: Math.min(timeoutMs, 10_000),
+    on: {
+      ping: (received) => {
+        if (received) return;
+        clearTimeout(pongTimer);
+        pongTimer = setTimeout(() => {
+          silent = true;
+          client.terminate();
+        }, timeoutMs);
+      },
+      pong: (received) => {
+        if (received) clearTimeout(pongTimer);
+      },
+      closed: () => clearTimeout(pongTimer),
+    },
   });
   const end = (): void => {
     over = true;
@@ -103,7 +123,8 @@ export function subscribeRemote(req: RemoteSubscriptionRequest, events: RemoteSu
       error: (e: unknown) => {
         if (over) return;
         end();
-        events.error(describe(e, url), Array.isArray(e) ? (e as Array<Record<string, unknown>>) : undefined);
+        const message = silent ? `the remote schema did not answer a ping within ${timeoutMs / 1000} seconds` : describe(e, url);
+        events.error(message, Array.isArray(e) ? (e as Array<Record<string, unknown>>) : undefined);
       },
       complete: () => {
         if (over) return;

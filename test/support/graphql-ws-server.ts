@@ -37,6 +37,8 @@ export interface GraphqlWsTestServer {
   end(topic: string): void;
   /** Replaces the schema the server validates and runs with (a remote that changed since Engine introspected it). */
   setSchema(sdl: string): void;
+  /** Stops reading every socket (a remote that hangs without closing: no pong, no event). */
+  freeze(): void;
   /** Cuts every socket without a close frame. */
   dropAll(): void;
   close(): Promise<void>;
@@ -168,6 +170,9 @@ export async function startGraphqlWsServer(
     },
     setSchema: (next) => {
       schema = buildSchema(next);
+    },
+    freeze: () => {
+      for (const s of sockets) (s as unknown as { _socket: { pause(): void } })._socket.pause();
     },
     dropAll: () => {
       for (const s of sockets) s.terminate();

@@ -251,6 +251,26 @@ describe('remote subscription roots', () => {
     expect((await engine.graphql('{ hello item { id } }')).body).toEqual({ data: { hello: 'hi', item: [{ id: 1 }] } });
   });
 
+  it('cuts a remote that hangs without closing its socket at timeout_seconds', async () => {
+    const hung = await startGraphqlWsServer('type Query { a: Int } type Subscription { beat: Int! }', { a: () => 1 }, { beat: () => 'beat' });
+    try {
+      expect((await md('add_remote_schema', { name: 'hung', definition: { url: hung.url, timeout_seconds: 1 } })).status).toBe(200);
+      const w = watch(client(), 'subscription { beat }');
+      await expect.poll(() => hung.activeSubscriptions()).toBe(1);
+      hung.publish('beat', { beat: 1 });
+      await expect.poll(() => w.results).toEqual([{ data: { beat: 1 } }]);
+      hung.freeze();
+      await expect.poll(() => w.errors.length, { timeout: 10_000 }).toBe(1);
+      expect(w.errors[0][0]).toMatchObject({
+        message: 'the remote schema did not answer a ping within 1 seconds',
+        extensions: { code: 'remote-schema-error' },
+      });
+      expect((await md('remove_remote_schema', { name: 'hung' })).status).toBe(200);
+    } finally {
+      await hung.close();
+    }
+  });
+
   it('answers remote-schema-error when the remote is down', async () => {
     const gone = await startGraphqlWsServer('type Query { a: Int } type Subscription { gone: Int! }', { a: () => 1 }, { gone: () => 'gone' });
     expect((await md('add_remote_schema', { name: 'gone', definition: { url: gone.url } })).status).toBe(200);
