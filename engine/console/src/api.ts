@@ -100,10 +100,18 @@ export async function graphql<T>(query: string, variables: Record<string, unknow
   return res.data as T;
 }
 
+/** One join of an explained field: a statement on a source, or a request to a remote schema. */
+export type ExplainedJoin =
+  | { readonly kind: 'sql'; readonly path: string; readonly source: string; readonly sql: string; readonly plan: readonly string[] | null }
+  | { readonly kind: 'remote'; readonly path: string; readonly remote_schema: string; readonly query: string };
+
 export interface ExplainedField {
   readonly field: string;
-  readonly sql: string;
+  /** null for a remote schema's root field, which has `remote_request` instead. */
+  readonly sql: string | null;
   readonly plan: readonly string[] | null;
+  readonly remote_request?: { readonly remote_schema: string; readonly query: string };
+  readonly joins?: readonly ExplainedJoin[];
 }
 
 /** `/v1/graphql/explain` for a query run with the given session variables. */

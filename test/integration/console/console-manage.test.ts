@@ -623,6 +623,13 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     await page.getByRole('button', { name: /^Execute query/ }).click();
     await eventually(() => responseText(page)).toContain('"hello": "Hello Ada"');
     expect(remote.queries().at(-1)!.headers['x-remote']).toBe('console');
+    // Explain shows the request a remote root field sends (it has no SQL).
+    const sent = remote.queries().length;
+    await page.getByRole('button', { name: 'Show Generated SQL (explain)' }).click();
+    await page.getByRole('button', { name: 'Explain query' }).click();
+    await eventually(() => page.getByLabel('Request of hello to greeter').textContent()).toContain('hello');
+    expect(await page.getByLabel('SQL of hello').count()).toBe(0);
+    expect(remote.queries().length).toBe(sent);
     await page.getByRole('link', { name: 'Remote schemas' }).click();
     await page.getByRole('list', { name: 'Remote schemas' }).getByRole('link', { name: 'greeter' }).click();
     await page.getByRole('link', { name: 'Schema', exact: true }).click();

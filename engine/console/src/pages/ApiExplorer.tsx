@@ -62,8 +62,16 @@ function ExplainPanel() {
       {result?.map((f) => (
         <div key={f.field} className="explain-field">
           <h3>{f.field}</h3>
-          <pre aria-label={`SQL of ${f.field}`}>{f.sql}</pre>
+          {f.sql !== null && <pre aria-label={`SQL of ${f.field}`}>{f.sql}</pre>}
           {f.plan !== null && <pre aria-label={`Plan of ${f.field}`}>{f.plan.join('\n')}</pre>}
+          {f.remote_request !== undefined && <pre aria-label={`Request of ${f.field} to ${f.remote_request.remote_schema}`}>{f.remote_request.query}</pre>}
+          {f.joins?.map((j, i) => (
+            <div key={i} className="explain-join">
+              <h4>{j.kind === 'sql' ? `Join at ${j.path} on source ${j.source}` : `Join at ${j.path} to ${j.remote_schema}`}</h4>
+              <pre aria-label={`Join ${i + 1} of ${f.field}`}>{j.kind === 'sql' ? j.sql : j.query}</pre>
+              {j.kind === 'sql' && j.plan !== null && <pre aria-label={`Plan of join ${i + 1} of ${f.field}`}>{j.plan.join('\n')}</pre>}
+            </div>
+          ))}
         </div>
       ))}
     </section>
