@@ -219,7 +219,7 @@ export class SocketService implements SocketApi {
     }
     // A live query pushes the statement's JSON as it is: joins (remote and cross-source relationships) would not run.
     if (step.joins !== undefined && step.joins.length > 0) {
-      throw new EngineError(ErrorCode.NotSupported, 'remote relationships cannot be selected in a subscription', { path: '$' });
+      throw new EngineError(ErrorCode.NotSupported, 'Remote relationships are not allowed in subscriptions', { path: '$' });
     }
     const field = planned.plan.fields.length === 1 ? planned.plan.fields[0] : undefined;
     const cursor = field !== undefined && field.kind === 'select' ? field.stream : undefined;

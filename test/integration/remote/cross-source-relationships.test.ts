@@ -340,7 +340,7 @@ describe('cross-source relationships', () => {
     expect(first).toEqual({
       type: 'error',
       id: '1',
-      payload: [{ message: 'remote relationships cannot be selected in a subscription', extensions: { path: '$', code: 'not-supported' } }],
+      payload: [{ message: 'Remote relationships are not allowed in subscriptions', extensions: { path: '$', code: 'not-supported' } }],
     });
   });
 
