@@ -3,6 +3,7 @@
  * instances sharing one metadata database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { spawnEngine, type EngineProcess } from '../../support/engine-process.ts';
 
@@ -12,6 +13,15 @@ const running: EngineProcess[] = [];
 async function post(url: string, body: unknown): Promise<{ status: number; body: unknown }> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: res.status, body: (await res.json()) as unknown };
+}
+
+/** Waits (bounded by 10 s) until `cond` holds. */
+async function until(cond: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(what);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 beforeAll(async () => {
@@ -45,19 +55,27 @@ describe('engine serve', () => {
   it('finishes an in-flight request on SIGTERM, then exits 0', async () => {
     const p = await spawnEngine(['--database-url', db.url]);
     running.push(p);
-    const slow = post(`${p.url}/v2/query`, { type: 'run_sql', args: { sql: 'SELECT pg_sleep(1)::text AS slept', read_only: true } });
-    // SIGTERM only once PostgreSQL is running the statement, so the request is in flight for sure
-    // (a fixed wait sent it before the engine had read the request on a loaded machine: a 503).
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const active = await db.sql(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() AND query LIKE '%pg_sleep(1)%'",
-      );
-      if ((active.rows[0] as { n: number }).n > 0) break;
-      if (Date.now() > deadline) throw new Error('the slow statement never started');
-      await new Promise((r) => setTimeout(r, 20));
+    // The request is held by an advisory lock this test owns, not by a fixed sleep: it stays in
+    // flight until the engine has begun shutting down, however slow the machine is.
+    const holder = new pg.Client({ connectionString: db.url });
+    await holder.connect();
+    await holder.query('SELECT pg_advisory_lock(4242)');
+    const slow = post(`${p.url}/v2/query`, { type: 'run_sql', args: { sql: 'SELECT pg_advisory_lock(4242)::text AS slept', read_only: true } });
+    let code: Promise<number | null>;
+    try {
+      // SIGTERM only once PostgreSQL runs the statement (waiting for the lock), so the request is in
+      // flight for sure (a fixed wait sent it before the engine had read the request: a 503).
+      await until(async () => {
+        const waiting = await db.sql(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%pg_advisory_lock(4242)::text%'",
+        );
+        return (waiting.rows[0] as { n: number }).n > 0;
+      }, 'the statement never waited for the lock');
+      code = p.stop('SIGTERM');
+      await until(async () => p.stdout().includes('shutting down'), 'the engine never began shutting down');
+    } finally {
+      await holder.end();
     }
-    const code = p.stop('SIGTERM');
     const res = await slow;
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ result_type: 'TuplesOk', result: [['slept'], ['']] });
