@@ -84,6 +84,7 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
     stringifyNumericTypes: settings.stringifyNumericTypes,
     inferFunctionPermissions: settings.inferFunctionPermissions,
     remoteSchemaPermissions: settings.enableRemoteSchemaPermissions,
+    relayHideUnselectableKeys: settings.relayHideUnselectableKeys,
     planCacheBytes: settings.planCacheSizeMb * 1024 * 1024,
     queryFieldLimit: settings.queryFieldLimit,
     enableAllowlist: settings.enableAllowlist,

@@ -40,6 +40,8 @@ export interface Settings {
   /** Roles see a remote schema only through a remote schema permission (v2 default: false, every role sees it whole). */
   readonly enableRemoteSchemaPermissions: boolean;
   readonly stringifyNumericTypes: boolean;
+  /** Relay: a role that cannot select every primary key column gets no node id nor connections on the table (default false, as v2). */
+  readonly relayHideUnselectableKeys: boolean;
   /** Estimated MiB the plan cache may keep (Note [Plan cache bytes] in execute/plan-cache.ts). */
   readonly planCacheSizeMb: number;
   /** Seconds a request's SQL statement may run (0: no limit); Note [Statement timeout]. */
@@ -198,6 +200,13 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
     key: 'stringifyNumericTypes',
     flag: '--stringify-numeric-types',
     env: 'ENGINE_GRAPHQL_STRINGIFY_NUMERIC_TYPES',
+  {
+    key: 'relayHideUnselectableKeys',
+    flag: '--relay-hide-unselectable-keys',
+    env: 'ENGINE_GRAPHQL_RELAY_HIDE_UNSELECTABLE_KEYS',
+    kind: 'bool',
+    describe: 'Relay: no Node id nor connections on a table for a role that cannot select its whole primary key (default false, as v2)',
+  },
     kind: 'bool',
     describe: 'return bigint, numeric and float values as JSON strings (default false)',
   },
@@ -338,6 +347,7 @@ const DEFAULTS: Settings = {
   stringifyNumericTypes: false,
   planCacheSizeMb: 128,
   statementTimeout: 60,
+  relayHideUnselectableKeys: false,
   queryFieldLimit: 5000,
   liveQueriesMultiplexedRefetchInterval: 1000,
   liveQueriesMultiplexedBatchSize: 100,

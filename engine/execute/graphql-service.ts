@@ -51,6 +51,8 @@ export interface GraphqlServiceOptions {
   /** ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS (default false). */
   readonly remoteSchemaPermissions?: boolean;
   /** The asynchronous action store and worker (actions/runtime.ts); absent: asynchronous actions answer not-supported. */
+  /** ENGINE_GRAPHQL_RELAY_HIDE_UNSELECTABLE_KEYS (default false; Note [Relay ids of unselectable keys]). */
+  readonly relayHideUnselectableKeys?: boolean;
   readonly actions?: ActionRuntime;
 }
 
@@ -170,7 +172,12 @@ export class GraphqlService implements GraphqlApi {
   /** The Relay API's request environment, made on first use. */
   #relay(): PlanEnv {
     if (this.#relayEnv === null) {
-      const schemas = new SchemaCache({ inferFunctionPermissions: this.#opts.inferFunctionPermissions ?? true, relay: true }, (role, error) =>
+      const options = {
+        inferFunctionPermissions: this.#opts.inferFunctionPermissions ?? true,
+        relay: true,
+        relayHideUnselectableKeys: this.#opts.relayHideUnselectableKeys === true,
+      };
+      const schemas = new SchemaCache(options, (role, error) =>
         this.#logger.log('schema-sync', 'error', { message: 'role relay schema could not be built', role, error }),
       );
       this.#relayEnv = { ...this.#env, schemas, cache: new PlanCache(this.#opts.planCacheBytes ?? 128 * 1024 * 1024) };

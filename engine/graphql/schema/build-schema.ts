@@ -31,6 +31,8 @@ export interface SchemaOptions {
   readonly contributors?: readonly RootFieldContributor[];
   /** The Relay schema of `/v1beta1/relay` (Note [Relay schema] in relay-types.ts). */
   readonly relay?: boolean;
+  /** Relay: no node id for a role that cannot select the whole primary key (Note [Relay ids of unselectable keys] in relay-types.ts). */
+  readonly relayHideUnselectableKeys?: boolean;
 }
 
 /** The root fields every contributor adds to `root`, in contributor order. */
@@ -73,7 +75,7 @@ export function buildSchemaOf(
   access: RoleAccess,
   options: SchemaOptions = {},
   types: SchemaTypes = new SchemaTypes({
-    leaves: new LeafTypes(options.relay === true),
+    leaves: new LeafTypes(options.relay === true, options.relayHideUnselectableKeys === true),
     views: new Map(),
     owners: new Map(),
     remoteView: roleRemoteViews(catalog, role, access.isAdmin, options.remoteSchemaPermissions === true).view,

@@ -11,7 +11,9 @@
  *   table the role reads that has a primary key; no list, `_by_pk` or
  *   `_aggregate` root fields (tables without a primary key are only reached
  *   through relationships);
- * - a table with a primary key implements `Node`: `id: ID!` is its node id
+ * - a table with a primary key implements `Node` (unless the role cannot
+ *   select the whole key and the setting of Note [Relay ids of unselectable
+ *   keys] is on): `id: ID!` is its node id
  *   (Note [Relay ids and cursors] in ir/relay-id.ts), standing in place of a
  *   column whose GraphQL name is `id` (a table without a primary key loses
  *   such a column, as in v2); other primary key columns stay;
@@ -65,8 +67,33 @@ export function connectionFieldName(name: string): string {
   return `${name}_connection`;
 }
 
+/**
+ * Note [Relay ids of unselectable keys]
+ * A node id is the table's primary key values (Note [Relay ids and cursors]
+ * in ir/relay-id.ts) and so is a cursor without order_by: v2 gives both to
+ * every role that reads a table with a primary key, even one whose select
+ * permission lacks a key column, so the id discloses values the role cannot
+ * select, and `node(id:)` answers whether a guessed key exists. Engine does
+ * the same by default (docs/compat.md). With
+ * ENGINE_GRAPHQL_RELAY_HIDE_UNSELECTABLE_KEYS, a table has a node id for a
+ * role only when the role selects every key column (a column an inherited
+ * role sees on some rows only does not count): otherwise its type does not
+ * implement `Node` and has no `id` (as a table without a primary key), it
+ * has no `<t>Connection` (so no `<t>_connection`, `<rel>_connection` or
+ * `<fn>_connection`), and `node(id:)` does not find it (to-ir/connection.ts
+ * asks the role's schema whether the type implements `Node`). The role
+ * still reads the table's rows through relationships, without their keys.
+ * The decision reads only the view's columns and redactions, both in the
+ * role's read fingerprint (role-fingerprint.ts), so shared types agree.
+ */
+
 /** The types every table of a Relay schema shares: `Node` and `PageInfo`. */
 export class RelayLeafTypes {
+  /** Note [Relay ids of unselectable keys]. */
+  readonly #hideUnselectableKeys: boolean;
+  constructor(hideUnselectableKeys = false) {
+    this.#hideUnselectableKeys = hideUnselectableKeys;
+  }
   readonly node = new GraphQLInterfaceType({
     name: 'Node',
     description: 'An object with globally unique ID',
@@ -81,11 +108,14 @@ export class RelayLeafTypes {
       [RELAY.startCursor]: { type: nonNull(GraphQLString) },
     },
   });
-}
 
-/** True when a Relay schema gives `view` a node id and connections. */
-export function hasNodeId(view: TableView): boolean {
-  return view.info.primaryKey.length > 0;
+  /** True when this Relay schema gives `view` a node id and connections (Note [Relay ids of unselectable keys]). */
+  hasNodeId(view: TableView): boolean {
+    const pk = view.info.primaryKey;
+    if (pk.length === 0) return false;
+    if (!this.#hideUnselectableKeys) return true;
+    return pk.every((k) => view.columns.some((c) => c.name === k) && view.redact?.has(k) !== true);
+  }
 }
 
 export const NODE_ID_EXTENSIONS = withDescriptor<TableFieldDescriptor>({ kind: 'node-id' });

@@ -75,7 +75,7 @@ export class SchemaCache {
   constructor(options: SchemaOptions = {}, onBuildError: (role: string, error: EngineError) => void = () => {}) {
     this.#options = options;
     this.#onBuildError = onBuildError;
-    this.#leaves = new LeafTypes(options.relay === true);
+    this.#leaves = new LeafTypes(options.relay === true, options.relayHideUnselectableKeys === true);
   }
 
   /**
@@ -109,7 +109,7 @@ export class SchemaCache {
       this.#byFingerprint.clear();
       this.#byRules.clear();
       this.#typesByRead.clear();
-      this.#leaves = new LeafTypes(this.#options.relay === true);
+      this.#leaves = new LeafTypes(this.#options.relay === true, this.#options.relayHideUnselectableKeys === true);
       this.#version = catalog.version;
     }
     let s = this.#byRole.get(key);

@@ -35,7 +35,7 @@ import { enumType, inputObjectType, listOfNonNull, nonNull, nonNullListOfNonNull
 import { ARG, FIELD, ORDER_BY_ENUM, relationshipAggregateField } from './names.ts';
 import { isAlwaysPresent, type TableView } from './table-view.ts';
 import { valueEncoding } from './scalars.ts';
-import { RELAY, RelayLeafTypes, connectionArgs, connectionFieldName, connectionType, hasNodeId, nodeIdField } from './relay-types.ts';
+import { RELAY, RelayLeafTypes, connectionArgs, connectionFieldName, connectionType, nodeIdField } from './relay-types.ts';
 
 /** v2 compat: json/jsonb column fields take `path` (Note [JSON path argument] in ir/json-path.ts). */
 const JSON_PATH_ARGS: GraphQLFieldConfigArgumentMap = { [ARG.path]: { type: GraphQLString, description: 'JSON select path' } };
@@ -79,8 +79,8 @@ export class LeafTypes {
   readonly inputs = new Map<string, GraphQLInputObjectType>();
   /** Set in the leaves of a Relay schema cache (Note [Relay schema] in relay-types.ts). */
   readonly relay: RelayLeafTypes | null;
-  constructor(relay = false) {
-    this.relay = relay ? new RelayLeafTypes() : null;
+  constructor(relay = false, hideUnselectableKeys = false) {
+    this.relay = relay ? new RelayLeafTypes(hideUnselectableKeys) : null;
   }
 }
 
@@ -277,21 +277,22 @@ export class SchemaTypes {
       name: names.object,
       description: view.info.description ?? `columns and relationships of ${name}`,
       fields: () => this.#objectFields(view),
-      ...(relay !== null && hasNodeId(view) ? { interfaces: [relay.node] } : {}),
+      ...(relay !== null && relay.hasNodeId(view) ? { interfaces: [relay.node] } : {}),
     });
     const partial = { object, boolExp, orderBy, selectColumn };
     const aggregate = view.allowAggregations ? buildAggregateTypes(view, partial, this) : null;
-    const connection = relay !== null && hasNodeId(view) ? connectionType(view, object, relay) : null;
+    const connection = relay !== null && relay.hasNodeId(view) ? connectionType(view, object, relay) : null;
     return { ...partial, aggregate, connection };
   }
 
   #objectFields(view: TableView): GraphQLFieldConfigMap<unknown, unknown> {
     const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
     const relay = this.relay !== null;
+    const nodeId = this.relay?.hasNodeId(view) === true;
     for (const c of view.columns) {
       // Relay: `id` is the node id (Note [Relay schema] in relay-types.ts).
       if (relay && c.gqlName === RELAY.id) {
-        if (hasNodeId(view)) fields[RELAY.id] = nodeIdField();
+        if (nodeId) fields[RELAY.id] = nodeIdField();
         continue;
       }
       fields[c.gqlName] = {
@@ -359,7 +360,7 @@ export class SchemaTypes {
           ? { type: target.object, description, extensions }
           : { type: nonNullListOfNonNull(target.object), description, args: this.listArgs(sr.target), extensions };
     }
-    if (relay && hasNodeId(view) && fields[RELAY.id] === undefined) fields[RELAY.id] = nodeIdField();
+    if (nodeId && fields[RELAY.id] === undefined) fields[RELAY.id] = nodeIdField();
     return fields;
   }
 

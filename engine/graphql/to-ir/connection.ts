@@ -128,6 +128,10 @@ export function toIrNodeField(nodes: readonly FieldNode[], ctx: ToIrContext, ali
     );
   }
   const view = readView(ctx, shape);
+  const type = ctx.schema.getType(view.names.object) as GraphQLObjectType | undefined;
+  // A table whose type is not a Node for this role has no node id (Note [Relay ids of unselectable keys] in relay-types.ts).
+  if (type === undefined || !type.getInterfaces().some((i) => i.name === 'Node'))
+    throw invalid(`no such table found: ${JSON.stringify(`${id.schema}.${id.name}`)}`);
   const pk = view.info.primaryKey;
   if (id.values.length < pk.length) throw invalid(`primary key columns ${JSON.stringify(pk.slice(id.values.length))} are missing`);
   if (id.values.length > pk.length) throw invalid(`unexpected column values ${JSON.stringify(id.values.slice(pk.length))}`);
@@ -137,8 +141,6 @@ export function toIrNodeField(nodes: readonly FieldNode[], ctx: ToIrContext, ali
     if (v === null || typeof v === 'object') throw invalid(`value of column ${JSON.stringify(column)} in node id is not a scalar`);
     return { kind: 'compare', left: { column, cast: null }, op: 'eq', right: { kind: 'const', value: v }, dbType };
   });
-  const type = ctx.schema.getType(view.names.object) as GraphQLObjectType | undefined;
-  if (type === undefined) throw invalid(`no such table found: ${JSON.stringify(`${id.schema}.${id.name}`)}`);
   // The fields selected on `Node` (id, __typename) and on the table's type (fragments on either, collected by toIrFields).
   const fields = toIrFields(view, type, nodes, ctx, path);
   return { kind: 'select', alias, source: view.source.name, select: { from: plainSource(view, andAll(keys)), fields, cardinality: 'one' } };
