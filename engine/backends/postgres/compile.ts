@@ -9,8 +9,7 @@ import { compileFragment, param, sql, type CompiledSql, type Fragment } from '..
 import { POSTGRES_DIALECT } from './dialect.ts';
 import { jsonObject } from './json.ts';
 import { AliasCounter } from './translate/context.ts';
-import { translateConnection } from './translate/connection.ts';
-import { translateAggregate, translateSelect } from './translate/select.ts';
+import { translateAggregate, translateConnectionSelect, translateSelect } from './translate/select.ts';
 
 function rootValue(f: ir.QueryRootField, aliases: AliasCounter): Fragment {
   switch (f.kind) {
@@ -19,7 +18,7 @@ function rootValue(f: ir.QueryRootField, aliases: AliasCounter): Fragment {
     case 'aggregate':
       return translateAggregate(f.select, null, aliases);
     case 'connection':
-      return translateConnection(f.select, null, aliases);
+      return translateConnectionSelect(f.select, null, aliases);
     case 'static':
       return param({ kind: 'const', value: f.json }, 'json');
     case 'namespace': {

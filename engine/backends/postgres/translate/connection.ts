@@ -32,7 +32,26 @@ import { jsonObject, type JsonPair } from '../json.ts';
 import { conjunction, translateBoolExp, translateJoin } from './bool-exp.ts';
 import { columnOf, type AliasCounter } from './context.ts';
 import { orderList, sortKey, translateOrderTarget } from './order-by.ts';
-import { columnsRead, computedProjections, fromItem, projectColumn, rowPairs, typenameValue, type Correlation } from './select.ts';
+import type { InnerProjection } from './computed-field.ts';
+import { columnsRead, fromItem, projectColumn, typenameValue, type Correlation } from './row-parts.ts';
+
+/**
+ * What a connection asks of select.ts for its nodes: their fields recurse
+ * into relationships, aggregates and connections, so select.ts passes these
+ * in rather than connection.ts importing them (no module cycle).
+ */
+export interface RowTranslator {
+  /** The key/value pairs of a row (select.ts `rowPairs`). */
+  readonly rowPairs: (
+    fields: readonly ir.Field[],
+    alias: string,
+    aliases: AliasCounter,
+    computed: ReadonlyMap<ir.Field, string>,
+    joins: Fragment[] | null,
+  ) => JsonPair[];
+  /** Inner projections for the computed fields among `fields` (select.ts `computedProjections`). */
+  readonly computedProjections: (fields: readonly ir.Field[], aliases: AliasCounter) => { extras: InnerProjection[]; names: Map<ir.Field, string> };
+}
 
 /** `base64(text)` without the line breaks PostgreSQL's encoder puts every 76 characters (v2 strips them too). */
 function base64(text: Fragment): Fragment {
@@ -122,11 +141,11 @@ function splitCondition(s: ir.ConnectionSelect, split: ir.ConnectionSplit, row: 
 }
 
 /** A connection as a scalar subquery yielding its JSON object (Note [Relay connections]). */
-export function translateConnection(s: ir.ConnectionSelect, correlation: Correlation | null, aliases: AliasCounter): Fragment {
+export function translateConnection(s: ir.ConnectionSelect, correlation: Correlation | null, aliases: AliasCounter, rows: RowTranslator): Fragment {
   const src = s.from;
   const nodes = s.fields.flatMap((f) => (f.kind === 'edges' ? f.fields.flatMap((e) => (e.kind === 'node' ? e.fields : [])) : []));
   const needed = columnsRead(nodes, []);
-  const { extras, names } = computedProjections(nodes, aliases);
+  const { extras, names } = rows.computedProjections(nodes, aliases);
   const inner = aliases.fresh();
   const d = aliases.fresh();
   // A redacted column sorts by what the role sees of it (Note [Cells a sort key reads]).
@@ -191,7 +210,7 @@ export function translateConnection(s: ir.ConnectionSelect, correlation: Correla
       case 'typename':
         return { key: f.alias, value: typenameValue(f.typename) };
       case 'edges':
-        return { key: f.alias, value: edgesJson(f.fields, s, last, names, aliases) };
+        return { key: f.alias, value: edgesJson(f.fields, s, last, names, aliases, rows) };
       case 'page-info':
         return { key: f.alias, value: pageInfoJson(f.fields, s, b, last, aliases) };
     }
@@ -213,6 +232,7 @@ function edgesJson(
   page: string,
   names: ReadonlyMap<ir.Field, string>,
   aliases: AliasCounter,
+  rows: RowTranslator,
 ): Fragment {
   const r = aliases.fresh();
   const joins: Fragment[] = [];
@@ -223,7 +243,7 @@ function edgesJson(
       case 'cursor':
         return { key: e.alias, value: base64(cursorJson(s.cursor, r)) };
       case 'node':
-        return { key: e.alias, value: jsonObject(rowPairs(e.fields, r, aliases, names, joins)) };
+        return { key: e.alias, value: jsonObject(rows.rowPairs(e.fields, r, aliases, names, joins)) };
     }
   });
   return sql`(SELECT coalesce(json_agg(${jsonObject(pairs)} ORDER BY ${columnOf(r, ROW_NUMBER)}), '[]'::json) FROM ${ident(page)} AS ${ident(r)}${join(joins, '')})`;

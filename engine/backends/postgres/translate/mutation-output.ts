@@ -9,7 +9,8 @@ import { ident, raw, sql, type Fragment } from '../../sql/fragment.ts';
 import { jsonArrayAgg, jsonObject, type JsonPair } from '../json.ts';
 import { translateBoolExp } from './bool-exp.ts';
 import { columnOf, type AliasCounter } from './context.ts';
-import { rowJson, typenameValue } from './select.ts';
+import { typenameValue } from './row-parts.ts';
+import { rowJson } from './select.ts';
 
 /** Where the written rows are read from when building the output. */
 export interface WrittenRows {

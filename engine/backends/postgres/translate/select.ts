@@ -35,19 +35,14 @@
  * their genre and media type, PG exec -30%).
  */
 import type * as ir from '../../../ir/index.ts';
-import { ident, join, param, qualified, raw, seq, sql, type Fragment } from '../../sql/fragment.ts';
+import { ident, join, param, raw, seq, sql, type Fragment } from '../../sql/fragment.ts';
 import { jsonArrayAgg, jsonObject, type JsonPair } from '../json.ts';
 import { conjunction, translateBoolExp, translateJoin } from './bool-exp.ts';
-import { callArguments, translateComputedCall, type InnerProjection } from './computed-field.ts';
+import { translateComputedCall, type InnerProjection } from './computed-field.ts';
 import { columnOf, type AliasCounter } from './context.ts';
-import { nodeIdValue, translateConnection } from './connection.ts';
+import { nodeIdValue, translateConnection, type RowTranslator } from './connection.ts';
 import { orderList, sortKey, translateOrderTarget } from './order-by.ts';
-
-/** A select nested under a row of `outer`, joined by `mapping`. */
-export interface Correlation {
-  readonly outer: string;
-  readonly mapping: ir.ColumnMapping;
-}
+import { columnsRead, fromItem, projectColumn, typenameValue, type Correlation } from './row-parts.ts';
 
 /** The translated FROM item of a select. */
 interface TranslatedSource {
@@ -73,21 +68,6 @@ function limitClause(src: ir.RowSource): Fragment | null {
   if (src.limit !== null) return sql` LIMIT ${param(src.limit)}`;
   if (src.limitCap !== null) return sql` LIMIT ${param({ kind: 'const', value: src.limitCap })}`;
   return null;
-}
-
-/** The table, or the call of the function whose rows are read (arguments by name, types from the signature). */
-export function fromItem(src: ir.RowSource): Fragment {
-  const fn = src.function;
-  if (fn === undefined) return qualified(src.table.schema, src.table.name);
-  const args = callArguments(fn.args);
-  return sql`${qualified(fn.name.schema, fn.name.name)}(${join(args, ', ')})`;
-}
-
-/** A projected column of the inner subquery; a redacted one (inherited roles) is null where its condition fails. */
-export function projectColumn(src: ir.RowSource, column: string, inner: string, aliases: AliasCounter): Fragment {
-  const cond = src.redact?.get(column);
-  if (cond === undefined) return columnOf(inner, column);
-  return sql`(CASE WHEN ${translateBoolExp(cond, inner, aliases)} THEN ${columnOf(inner, column)} END) AS ${ident(column)}`;
 }
 
 /**
@@ -176,29 +156,10 @@ function translateRowSource(
   return { from: seq(parts), alias: outer, order: outerKeys.length === 0 ? null : orderList(outerKeys) };
 }
 
-/** Columns of the current row that `fields` read (values and join keys). */
-export function columnsRead(fields: readonly ir.Field[], into: string[]): string[] {
-  const add = (c: string): void => {
-    if (!into.includes(c)) into.push(c);
-  };
-  for (const f of fields) {
-    if (f.kind === 'column') add(f.column);
-    else if (f.kind === 'node-id') for (const c of f.columns) add(c);
-    else if (f.kind !== 'typename' && f.kind !== 'computed-scalar' && f.kind !== 'computed-rows' && f.kind !== 'remote-join')
-      for (const [local] of f.mapping) add(local);
-  }
-  return into;
-}
-
 /** A column value, as text when stringified; at a JSON path when given (Note [JSON path argument]). */
 function columnValue(alias: string, column: string, asText: boolean, path?: ir.ParamSource): Fragment {
   const c = path === undefined ? columnOf(alias, column) : sql`(${columnOf(alias, column)} #> coalesce(${param(path, 'text[]')}, '{}'))`;
   return asText ? sql`(${c})::text` : c;
-}
-
-/** `'name'::text` for __typename. */
-export function typenameValue(name: string): Fragment {
-  return sql`${{ kind: 'string', value: name }}::text`;
 }
 
 /**
@@ -241,7 +202,7 @@ export function rowPairs(
       case 'array-aggregate':
         return { key: f.alias, value: translateAggregate(f.select, { outer: alias, mapping: f.mapping }, aliases) };
       case 'array-connection':
-        return { key: f.alias, value: translateConnection(f.select, { outer: alias, mapping: f.mapping }, aliases) };
+        return { key: f.alias, value: translateConnectionSelect(f.select, { outer: alias, mapping: f.mapping }, aliases) };
       case 'node-id':
         return { key: f.alias, value: nodeIdValue(f, alias) };
     }
@@ -336,6 +297,14 @@ export function computedProjections(fields: readonly ir.Field[], aliases: AliasC
     extras.push({ name, expr: (inner) => computedValue(f, inner, aliases) });
   }
   return { extras, names };
+}
+
+/** What connection.ts builds its nodes' rows with (RowTranslator). */
+const ROWS: RowTranslator = { rowPairs, computedProjections };
+
+/** A connection as a scalar subquery yielding its JSON object (Note [Relay connections] in connection.ts). */
+export function translateConnectionSelect(s: ir.ConnectionSelect, correlation: Correlation | null, aliases: AliasCounter): Fragment {
+  return translateConnection(s, correlation, aliases, ROWS);
 }
 
 /** A select as a scalar subquery yielding a JSON array (`many`) or object/null (`one`). */
