@@ -5,7 +5,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseSettings, processEnv, SETTING_SPECS, type Settings } from './cli/settings.ts';
+import { envNamesRead, parseSettings, processEnv, SETTING_SPECS, type Settings } from './cli/settings.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { buildEngine, type BuiltEngine } from './boot.ts';
 import { ENGINE_VERSION } from './version.ts';
@@ -21,6 +21,9 @@ export function usage(): string {
     '',
     'Flags (each also read from its environment variable; flags win):',
     ...SETTING_SPECS.map((s) => `  ${s.flag.padEnd(32)} ${s.env.padEnd(44)} ${s.describe}`),
+    '',
+    "v2's names are read too: HASURA_GRAPHQL_* for each ENGINE_GRAPHQL_* (the ENGINE_ name wins when both are set),",
+    'and HASURA_GRAPHQL_ACCESS_KEY for the admin secret.',
   ];
   return lines.join('\n') + '\n';
 }
@@ -110,6 +113,16 @@ export async function runCli(
     process.exit(2);
   }
   const logger = createLogger({ level: settings.logLevel, enabledLogTypes: settings.enabledLogTypes });
+  // Which variables configured this start, names only (Note [v2 setting names]); parseSettings accepted them.
+  const names = envNamesRead(env);
+  logger.log('startup', 'info', {
+    kind: 'env_names',
+    message:
+      names.shadowed.length === 0
+        ? `settings read from ${names.read.length === 0 ? 'no environment variable' : names.read.join(', ')}`
+        : `settings read from ${names.read.join(', ')}; ignored ${names.shadowed.join(', ')} (another name of the same setting is set)`,
+    info: { read: names.read, ignored: names.shadowed },
+  });
   try {
     const engine = await serve(settings, logger);
     closeOnSignals(engine, logger, afterClose);

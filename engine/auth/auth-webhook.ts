@@ -8,7 +8,7 @@ import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { Logger } from '../logger.ts';
 import { cacheExpiryOf } from './cache-expiry.ts';
-import { Header } from './headers.ts';
+import { canonicalNames, Header } from './headers.ts';
 import type { RequestHeaders } from './resolve-session.ts';
 import { buildSession, type Session } from './session.ts';
 
@@ -134,11 +134,13 @@ export class AuthWebhook {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new EngineError(ErrorCode.Unexpected, 'Invalid response from authorization hook: expected a JSON object', { status: 500 });
     }
-    const vars: Record<string, string> = {};
+    const raw: Record<string, string> = {};
     for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
       // v2 compat: values are strings; anything else is kept as its JSON text.
-      vars[k.toLowerCase()] = typeof v === 'string' ? v : JSON.stringify(v);
+      raw[k] = typeof v === 'string' ? v : JSON.stringify(v);
     }
+    // A v2 webhook answers X-Hasura-Role and X-Hasura-* (Note [v2 session names]).
+    const vars = canonicalNames(raw);
     const role = vars[Header.Role];
     if (role === undefined) {
       throw new EngineError(ErrorCode.Unexpected, 'Invalid response from authorization hook: missing x-engine-role', { status: 500 });

@@ -4,10 +4,13 @@
  */
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
+import { canonicalSessionName } from './headers.ts';
 import { parseJsonPath, type JsonPath } from './json-path.ts';
 
 /** Default namespace of the engine's claims inside the token. */
 export const DEFAULT_CLAIMS_NAMESPACE = 'https://engine.dev/jwt/claims';
+/** v2's default namespace, read when the token has none of the engine's and no namespace is configured (Note [v2 session names]). */
+export const V2_CLAIMS_NAMESPACE = 'https://hasura.io/jwt/claims';
 
 /** Signature algorithms a JWT configuration may name. */
 export const JWT_ALGORITHMS = [
@@ -39,6 +42,8 @@ export interface JwtConfig {
   readonly jwkUrl: string | null;
   /** Where the claims object sits: a JSON path into the payload. */
   readonly claimsPath: JsonPath;
+  /** Where else it may sit when `claimsPath` holds nothing: v2's default namespace, when none is configured. */
+  readonly claimsFallbackPath: JsonPath | null;
   readonly claimsFormat: 'json' | 'stringified_json';
   readonly claimsMap: ReadonlyMap<string, ClaimMapping> | null;
   readonly audience: readonly string[] | null;
@@ -67,9 +72,9 @@ function parseClaimsMap(raw: unknown): Map<string, ClaimMapping> {
       if (typeof spec['path'] !== 'string') fail(`claims_map "${name}": "path" must be a string`);
       const mapping: ClaimMapping =
         'default' in spec ? { kind: 'path', path: parseJsonPath(spec['path']), default: spec['default'] } : { kind: 'path', path: parseJsonPath(spec['path']) };
-      out.set(name.toLowerCase(), mapping);
+      out.set(canonicalSessionName(name), mapping);
     } else {
-      out.set(name.toLowerCase(), { kind: 'literal', value: v });
+      out.set(canonicalSessionName(name), { kind: 'literal', value: v });
     }
   }
   return out;
@@ -121,6 +126,7 @@ export function parseJwtConfig(text: string): JwtConfig {
     key,
     jwkUrl,
     claimsPath,
+    claimsFallbackPath: namespace === null && namespacePath === null ? [V2_CLAIMS_NAMESPACE] : null,
     claimsFormat: format,
     claimsMap: o['claims_map'] === undefined || o['claims_map'] === null ? null : parseClaimsMap(o['claims_map']),
     audience,

@@ -18,7 +18,7 @@ import {
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { Logger } from '../logger.ts';
-import { Header } from './headers.ts';
+import { canonicalNames, Header } from './headers.ts';
 import type { JwtConfig } from './jwt-config.ts';
 import { readJsonPath } from './json-path.ts';
 import { RemoteJwks } from './jwks.ts';
@@ -82,6 +82,11 @@ export class JwtAuthenticator {
         `ENGINE_GRAPHQL_JWT_SECRET: the key cannot be used with ${config.algorithm ?? '?'}: ${(e as Error).message}`,
       );
     }
+  }
+
+  /** True when tokens come from a cookie (JWT `header: {type: "Cookie"}`), which browsers send on their own. */
+  get readsCookie(): boolean {
+    return this.#config.header.type === 'Cookie';
   }
 
   /** The token of a request, or null when it carries none. */
@@ -153,7 +158,8 @@ export class JwtAuthenticator {
       }
       return out;
     }
-    let claims = readJsonPath(payload, c.claimsPath);
+    // With no namespace configured, a token made for v2 (claims under v2's namespace) is read too; the engine's wins.
+    let claims = readJsonPath(payload, c.claimsPath) ?? (c.claimsFallbackPath !== null ? readJsonPath(payload, c.claimsFallbackPath) : undefined);
     if (claims === undefined) throw invalidClaims("claims key: '" + c.claimsPath.join('.') + "' not found");
     if (c.claimsFormat === 'stringified_json') {
       if (typeof claims !== 'string') throw invalidClaims('the claims must be a JSON string (claims_format stringified_json)');
@@ -164,9 +170,8 @@ export class JwtAuthenticator {
       }
     }
     if (claims === null || typeof claims !== 'object' || Array.isArray(claims)) throw invalidClaims('the claims must be a JSON object');
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(claims)) out[k.toLowerCase()] = v;
-    return out;
+    // x-hasura-allowed-roles and the other v2 claim names count as x-engine-* (Note [v2 session names]).
+    return canonicalNames(claims as Record<string, unknown>);
   }
 
   /** Verifies `token` and builds the session; `requestedRole` is the X-Engine-Role header, if any. */

@@ -1,6 +1,7 @@
 /**
  * Request → Session, the same for every endpoint. v2 compat (spec,
- * "Authentication"): without an admin secret every request is admin (and may
+ * "Authentication"; v2's X-Hasura-* header names too, Note [v2 session names]
+ * in headers.ts): without an admin secret every request is admin (and may
  * pick a role with X-Engine-Role); with one, the right X-Engine-Admin-Secret
  * wins outright, else JWT or the auth webhook decides, else the unauthorized
  * role serves requests without credentials, else 401 `access-denied`.
@@ -10,7 +11,7 @@ import { EngineError } from '../errors/engine-error.ts';
 import type { Logger } from '../logger.ts';
 import { isAdminSecretValid } from './admin-secret.ts';
 import { AuthWebhook } from './auth-webhook.ts';
-import { Header } from './headers.ts';
+import { Header, withV2Aliases } from './headers.ts';
 import { JwtAuthenticator } from './jwt.ts';
 import { parseJwtConfig } from './jwt-config.ts';
 import { ADMIN_ROLE, buildSession, type Session } from './session.ts';
@@ -96,22 +97,45 @@ export class Authenticator {
 
   /** The session of a request; `body` is its parsed JSON body (undefined when not JSON), for POST webhooks. */
   async resolve(headers: RequestHeaders, body: unknown): Promise<AuthResult> {
-    if (this.#adminSecret === null) return { session: fromHeaders(headers), setCookies: [] };
-    const presented = single(headers[Header.AdminSecret]);
+    // v2's X-Hasura-* spellings count as X-Engine-* from here on, for HTTP and WebSocket alike (Note [v2 session names]).
+    const h = withV2Aliases(headers);
+    if (this.#adminSecret === null) return { session: fromHeaders(h), setCookies: [] };
+    const presented = single(h[Header.AdminSecret]);
     if (presented !== undefined) {
       if (!isAdminSecretValid(this.#adminSecret, presented)) throw denied('invalid x-engine-admin-secret');
-      return { session: fromHeaders(headers), setCookies: [] };
+      return { session: fromHeaders(h), setCookies: [] };
     }
     if (this.#jwt !== null) {
-      const token = this.#jwt.tokenOf(headers);
+      const token = this.#jwt.tokenOf(h);
       if (token === null) {
         if (this.#unauthorizedRole !== null) return { session: buildSession(this.#unauthorizedRole, {}), setCookies: [] };
         throw denied("Missing 'Authorization' or 'Cookie' header in JWT authentication mode");
       }
-      return { session: await this.#jwt.session(token, single(headers[Header.Role])), setCookies: [] };
+      return { session: await this.#jwt.session(token, single(h[Header.Role])), setCookies: [] };
     }
+    // The webhook sees the client's headers as sent (a v2 webhook reads its own names).
     if (this.#webhook !== null) return await this.#webhook.resolve(headers, body);
     if (this.#unauthorizedRole !== null) return { session: buildSession(this.#unauthorizedRole, {}), setCookies: [] };
     throw denied('x-engine-admin-secret required, but not found');
+  }
+
+  /**
+   * True when `resolve` would take the request's credentials from a cookie, which a browser
+   * attaches by itself, cross-site too (Note [Cookie credentials] in server/cookie-guard.ts):
+   * no admin secret presented, and JWT mode reading a cookie the request carries, or the webhook
+   * (shown the client's headers) and a Cookie header.
+   */
+  usesCookieCredentials(headers: RequestHeaders): boolean {
+    if (this.#adminSecret === null) return false;
+    if (headers['cookie'] === undefined || headers[Header.AdminSecret] !== undefined || headers['x-hasura-admin-secret'] !== undefined) return false;
+    if (this.#jwt !== null) {
+      if (!this.#jwt.readsCookie) return false;
+      try {
+        return this.#jwt.tokenOf(headers) !== null;
+      } catch {
+        return true;
+      }
+    }
+    return this.#webhook !== null;
   }
 }

@@ -1,3 +1,5 @@
+import { canonicalNames } from './headers.ts';
+
 /**
  * The session of one request: the role and the session variables. v2 compat:
  * variable names are case-insensitive, so they are stored lower-cased
@@ -28,13 +30,13 @@ export interface Session {
 export const ADMIN_ROLE = 'admin';
 
 /**
- * Builds a session from a role and raw variables, lower-casing names;
- * `backendOnly` (default false) grants the role's backend-only mutation
- * permissions, see {@link Session.backendOnly}.
+ * Builds a session from a role and raw variables, with canonical names
+ * (lower-cased, v2's `x-hasura-*` read as `x-engine-*`: Note [v2 session
+ * names]); `backendOnly` (default false) grants the role's backend-only
+ * mutation permissions, see {@link Session.backendOnly}.
  */
 export function buildSession(role: string, variables: Readonly<Record<string, string>>, backendOnly = false): Session {
-  const vars: Record<string, string> = {};
-  for (const k in variables) vars[k.toLowerCase()] = variables[k] as string;
+  const vars = canonicalNames(variables);
   vars['x-engine-role'] = role;
   return { role, isAdmin: role === ADMIN_ROLE, variables: vars, backendOnly };
 }

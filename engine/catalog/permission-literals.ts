@@ -20,6 +20,7 @@
  * json/jsonb take any JSON value. Other types (text, domains, ranges, ...)
  * are not checked.
  */
+import { isSessionVariableName } from '../auth/headers.ts';
 import type { ColumnInfo } from './types.ts';
 
 const INT_RANGES: Readonly<Record<string, readonly [bigint, bigint]>> = {
@@ -37,7 +38,7 @@ const DATE_TIME_WORDS = new Set(['epoch', 'infinity', '-infinity', 'now', 'today
 
 /** Whether `v` is a session variable reference (checked at request time, not here). */
 export function isSessionVariable(v: unknown): boolean {
-  return typeof v === 'string' && v.toLowerCase().startsWith('x-engine-');
+  return isSessionVariableName(v);
 }
 
 function asText(v: unknown): string | null {

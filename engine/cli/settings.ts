@@ -1,7 +1,8 @@
 /**
- * Flags and ENGINE_GRAPHQL_* environment → one validated Settings object.
- * v2 compat: names from docs/compat.md ("Names"); flags win over the
- * environment. This is the only module that reads process.env.
+ * Flags and ENGINE_GRAPHQL_* environment (v2's HASURA_GRAPHQL_* names too:
+ * Note [v2 setting names]) → one validated Settings object. v2 compat: names
+ * from docs/compat.md ("Names"); flags win over the environment. This is the
+ * only module that reads process.env.
  */
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
@@ -76,7 +77,7 @@ export interface Settings {
   readonly enableAllowlist: boolean;
 }
 
-interface SettingSpec {
+export interface SettingSpec {
   readonly key: keyof Settings;
   readonly flag: string;
   readonly env: string;
@@ -84,6 +85,8 @@ interface SettingSpec {
   readonly values?: readonly string[];
   /** A standard variable read when `env` is unset (OpenTelemetry's own names). */
   readonly fallbackEnv?: string;
+  /** v2's older names of the setting, read after its HASURA_GRAPHQL_* name (Note [v2 setting names]). */
+  readonly legacyEnv?: readonly string[];
   readonly describe: string;
 }
 
@@ -101,6 +104,7 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
     key: 'adminSecret',
     flag: '--admin-secret',
     env: 'ENGINE_GRAPHQL_ADMIN_SECRET',
+    legacyEnv: ['HASURA_GRAPHQL_ACCESS_KEY'],
     kind: 'string',
     describe: 'admin secret; when set, every request must authenticate',
   },
@@ -410,17 +414,76 @@ function convert(spec: SettingSpec, raw: string, origin: string): unknown {
 }
 
 /**
+ * Note [v2 setting names]
+ * A v2 deployment names its settings HASURA_GRAPHQL_* (manifests, .env
+ * files, Helm values). Ignoring those names started an engine without the
+ * admin secret they set, serving every table and the metadata to anyone. So
+ * every ENGINE_GRAPHQL_X also reads HASURA_GRAPHQL_X, then v2's older names
+ * (`legacyEnv`: HASURA_GRAPHQL_ACCESS_KEY for the admin secret), then a
+ * standard fallback (`fallbackEnv`); the first name with a value wins, so
+ * the ENGINE_ name wins when both are set. As before, an empty variable
+ * counts as unset, except for the admin secret: any of its names (or the
+ * flag) given but empty or blank refuses the start, because whoever set it
+ * meant the engine to have a secret, and starting open is the one outcome
+ * that must never follow from a mistake. The start-up log names the
+ * variables read (never their values): runCli in main.ts.
+ */
+
+/** The environment variable names of `spec`, in the order they are tried (Note [v2 setting names]). */
+export function envNamesOf(spec: SettingSpec): readonly string[] {
+  return [spec.env, spec.env.replace(/^ENGINE_/, 'HASURA_'), ...(spec.legacyEnv ?? []), ...(spec.fallbackEnv !== undefined ? [spec.fallbackEnv] : [])];
+}
+
+/** The variable that gives `spec` its value and the value, or null; the admin secret's blank names are refused. */
+function envValueOf(spec: SettingSpec, env: Readonly<Record<string, string | undefined>>): { name: string; raw: string } | null {
+  let found: { name: string; raw: string } | null = null;
+  for (const name of envNamesOf(spec)) {
+    const raw = env[name];
+    if (raw === undefined) continue;
+    if (spec.key === 'adminSecret' && raw.trim() === '') throw blankAdminSecret(name);
+    if (raw !== '' && found === null) found = { name, raw };
+  }
+  return found;
+}
+
+function blankAdminSecret(origin: string): EngineError {
+  return new EngineError(
+    ErrorCode.InvalidConfiguration,
+    `${origin} is set but empty: give the admin secret a value, or unset it to run without one (the engine does not start open when a secret was meant)`,
+  );
+}
+
+/** The environment value of setting `key` and the name it came from (aliases included), or null when unset. */
+export function envSetting(key: keyof Settings, env: Readonly<Record<string, string | undefined>>): { name: string; raw: string } | null {
+  const spec = SETTING_SPECS.find((s) => s.key === key);
+  return spec === undefined ? null : envValueOf(spec, env);
+}
+
+/**
+ * The environment variables the settings were read from (names only), and
+ * the set ones left unread because an earlier name of the same setting won.
+ */
+export function envNamesRead(env: Readonly<Record<string, string | undefined>>): { read: string[]; shadowed: string[] } {
+  const read: string[] = [];
+  const shadowed: string[] = [];
+  for (const spec of SETTING_SPECS) {
+    const hit = envValueOf(spec, env);
+    if (hit === null) continue;
+    read.push(hit.name);
+    for (const name of envNamesOf(spec)) if (name !== hit.name && env[name] !== undefined && env[name] !== '') shadowed.push(name);
+  }
+  return { read, shadowed };
+}
+
+/**
  * Parses `argv` (flags after the command, `--flag value` or `--flag=value`;
  * a bare boolean flag means true) over `env`. Unknown flags are errors.
  */
 export function parseSettings(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Settings {
   const out: Record<string, unknown> = { ...DEFAULTS };
   for (const spec of SETTING_SPECS) {
-    const own = env[spec.env];
-    const fallback = spec.fallbackEnv;
-    const useFallback = (own === undefined || own === '') && fallback !== undefined;
-    const raw = useFallback ? env[fallback] : own;
-    if (raw !== undefined && raw !== '') out[spec.key] = convert(spec, raw, useFallback ? fallback : spec.env);
+    const hit = envValueOf(spec, env);
+    if (hit !== null) out[spec.key] = convert(spec, hit.raw, hit.name);
   }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
@@ -440,6 +503,7 @@ export function parseSettings(argv: readonly string[], env: Readonly<Record<stri
         i++;
       }
     }
+    if (spec.key === 'adminSecret' && raw.trim() === '') throw blankAdminSecret(flag);
     out[spec.key] = convert(spec, raw, flag);
   }
   return out as unknown as Settings;

@@ -15,6 +15,7 @@ import type { ApiResponse, ExecuteOptions, GraphqlApi } from '../api/contract.ts
 import type { CatalogRef } from '../catalog/snapshot.ts';
 import type { Logger } from '../logger.ts';
 import { buildSession, roleViewKey, ADMIN_ROLE, type Session } from '../auth/session.ts';
+import { canonicalNames } from '../auth/headers.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError, isEngineError } from '../errors/engine-error.ts';
 import type { BoundPlan } from './bind.ts';
@@ -395,8 +396,10 @@ export class GraphqlService implements GraphqlApi {
       const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
       const req = parseGraphqlRequest(b['query'], '$.query');
       const user = typeof b['user'] === 'object' && b['user'] !== null ? (b['user'] as Record<string, unknown>) : {};
-      const vars: Record<string, string> = {};
-      for (const [k, v] of Object.entries(user)) vars[k.toLowerCase()] = typeof v === 'string' ? v : JSON.stringify(v);
+      const raw: Record<string, string> = {};
+      for (const [k, v] of Object.entries(user)) raw[k] = typeof v === 'string' ? v : JSON.stringify(v);
+      // v2's x-hasura-role names the role too (Note [v2 session names]).
+      const vars = canonicalNames(raw);
       const session = buildSession(vars['x-engine-role'] ?? ADMIN_ROLE, vars);
       const { plan, variables } = this.#planFor(session, req, this.#limits?.forRole(session.role, session.isAdmin) ?? null, false);
       return { status: 200, json: await explainPlan(plan, variables, session, this.#catalogRef.current) };

@@ -31,6 +31,7 @@ import {
   type GraphQLSchema,
   type InputValueDefinitionNode,
 } from 'graphql';
+import { sessionVariableOf } from '../auth/headers.ts';
 
 /** A preset of an argument or input field: a static value or a session variable. */
 export type Preset = { readonly kind: 'static'; readonly value: unknown } | { readonly kind: 'session'; readonly name: string };
@@ -44,8 +45,6 @@ export interface RestrictedSchema {
   readonly presets: Presets;
 }
 
-const SESSION_PREFIX = 'x-engine-';
-
 function presetOf(node: InputValueDefinitionNode): Preset | null {
   const d = node.directives?.find((x) => x.name.value === 'preset');
   if (d === undefined) return null;
@@ -54,7 +53,8 @@ function presetOf(node: InputValueDefinitionNode): Preset | null {
   const staticArg = d.arguments?.find((a) => a.name.value === 'static');
   const isStatic = staticArg !== undefined && staticArg.value.kind === Kind.BOOLEAN && staticArg.value.value;
   const value = valueFromASTUntyped(valueArg.value);
-  if (!isStatic && typeof value === 'string' && value.toLowerCase().startsWith(SESSION_PREFIX)) return { kind: 'session', name: value.toLowerCase() };
+  const session = isStatic ? null : sessionVariableOf(value);
+  if (session !== null) return { kind: 'session', name: session };
   return { kind: 'static', value };
 }
 

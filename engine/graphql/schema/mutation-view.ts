@@ -9,6 +9,7 @@
  * the catalog resolved (columns, check, filter, set) and folds it into IR.
  */
 import type * as ir from '../../ir/index.ts';
+import { sessionVariableOf } from '../../auth/headers.ts';
 import type { ColumnInfo, RelationshipInfo, SourceInfo, TableInfo, TablePermissions } from '../../catalog/types.ts';
 import { tableKey } from '../../catalog/types.ts';
 import { isTrue } from '../../ir/bool-exp.ts';
@@ -76,13 +77,14 @@ function filterOf(exp: Readonly<Record<string, unknown>> | null, info: TableInfo
   return isTrue(f) ? null : f;
 }
 
-/** v2 compat: a preset string naming `x-engine-*` (any case) is a session variable. */
+/** v2 compat: a preset string naming `x-engine-*` or v2's `x-hasura-*` (any case) is a session variable (Note [v2 session names]). */
 function presetsOf(set: Readonly<Record<string, unknown>>): ir.Presets | null {
   const entries = Object.entries(set);
   if (entries.length === 0) return null;
-  const fields = entries.map(([column, v]): readonly [string, ir.JsonDoc] =>
-    typeof v === 'string' && /^x-engine-/i.test(v) ? [column, { kind: 'session', name: v.toLowerCase() }] : [column, { kind: 'const', value: v }],
-  );
+  const fields = entries.map(([column, v]): readonly [string, ir.JsonDoc] => {
+    const session = sessionVariableOf(v);
+    return session !== null ? [column, { kind: 'session', name: session }] : [column, { kind: 'const', value: v }];
+  });
   return { columns: entries.map(([c]) => c), value: { kind: 'json-doc', doc: { kind: 'object', fields } } };
 }
 

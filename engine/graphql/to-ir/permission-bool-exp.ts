@@ -7,13 +7,14 @@
  * v2 compat: besides the GraphQL operator names this accepts the aliases of
  * the permission JSON (catalog/permission-operators.ts) and bare
  * `column: value` equality (docs/compat.md). A string value naming
- * `x-engine-*` (any case) is a session variable and becomes a session
+ * `x-engine-*` or v2's `x-hasura-*` (any case) is a session variable and becomes a session
  * parameter slot; with a list operator it is an array session variable (a
  * JSON array or a Postgres array literal, decoded at bind time). Anything not
  * understood denies (false) rather than widening access; the catalog reports
  * such permissions as inconsistent before they get here.
  */
 import type * as ir from '../../ir/index.ts';
+import { sessionVariableOf } from '../../auth/headers.ts';
 import { scalarComputedColumn } from '../../catalog/stages/computed-fields.ts';
 import type { ColumnInfo, ComputedFieldInfo, SourceInfo, TableInfo } from '../../catalog/types.ts';
 import { tableKey } from '../../catalog/types.ts';
@@ -38,8 +39,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** The session variable `v` names (`x-engine-*`, or v2's `x-hasura-*`: Note [v2 session names]), canonical. */
 function sessionName(v: unknown): string | null {
-  return typeof v === 'string' && /^x-engine-/i.test(v) ? v.toLowerCase() : null;
+  return sessionVariableOf(v);
 }
 
 function operand(op: ir.CompareOp, v: unknown, column: ColumnInfo, source: SourceInfo): ir.ParamSource {

@@ -14,6 +14,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps.ts';
 import { isAdminSecretValid } from '../../auth/admin-secret.ts';
+import { Header, withV2Aliases } from '../../auth/headers.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
 import { apiErrorBody } from '../../errors/wire-body.ts';
@@ -32,7 +33,8 @@ function allowed(deps: AppDeps, request: FastifyRequest): boolean {
     return token !== null && isAdminSecretValid(metricsSecret, token);
   }
   if (adminSecret !== null) {
-    const header = request.headers['x-engine-admin-secret'];
+    // v2's X-Hasura-Admin-Secret too (Note [v2 session names]).
+    const header = withV2Aliases(request.headers)[Header.AdminSecret];
     const presented = typeof header === 'string' ? header : bearer(request);
     return presented !== null && isAdminSecretValid(adminSecret, presented);
   }
