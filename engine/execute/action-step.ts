@@ -26,7 +26,8 @@ import { EngineError } from '../errors/engine-error.ts';
 import type { RunOptions } from '../backends/backend.ts';
 import { backendFor } from '../backends/registry.ts';
 import type { BoundStatement, SourceConnection } from '../backends/backend.ts';
-import { bindStatement, type BoundActionStep } from './bind.ts';
+import { bindStatement } from './bind-statement.ts';
+import type { BoundActionStep } from './bind.ts';
 
 /** What action steps need from the engine: the async store, the client's headers (remote steps use these too: run.ts StepServices). */
 export interface ActionServices {

@@ -1,105 +1,14 @@
 /**
- * Fills a compiled statement's parameter slots from the request's variables
- * and session. Arrays go in as one parameter (the driver writes the array
- * literal).
+ * The `bind` request step: every step of a plan bound for one request
+ * (statements by bind-statement.ts, writes by mutation-plan.ts, remote
+ * queries by remote-step.ts).
  */
-import type * as ir from '../ir/index.ts';
 import type { BoundStatement } from '../backends/backend.ts';
-import type { CompiledSql } from '../backends/sql/fragment.ts';
 import type { Session } from '../auth/session.ts';
-import { ErrorCode } from '../errors/codes.ts';
-import { EngineError } from '../errors/engine-error.ts';
-import { negativeRowCount } from '../errors/row-count.ts';
-import { parseJsonPath } from '../ir/json-path.ts';
-import { cursorJson } from '../ir/relay-id.ts';
+import { bindStatement, docValue } from './bind-statement.ts';
 import { bindWrites, type BoundTransaction } from './mutation-plan.ts';
 import type { ActionStep, Plan, PlanStep, ReadStep, RemoteStep, StaticStep, WriteStep } from './plan.ts';
 import { bindRemote, type BoundRemote } from './remote-step.ts';
-
-function encode(value: unknown, encoding: ir.ValueEncoding): unknown {
-  if (value === null || value === undefined) return null;
-  switch (encoding) {
-    case 'plain':
-    case 'row-count':
-      return value;
-    case 'json-path':
-      return typeof value === 'string' ? parseJsonPath(value, '$') : value;
-    case 'relay-cursor':
-      return cursorJson(value, '$');
-    case 'json':
-      return JSON.stringify(value);
-    case 'json-each':
-      return Array.isArray(value) ? value.map((x) => JSON.stringify(x)) : [JSON.stringify(value)];
-    case 'session-array':
-      if (typeof value === 'string' && value.trimStart().startsWith('[')) {
-        try {
-          return JSON.parse(value) as unknown;
-        } catch {
-          return value;
-        }
-      }
-      return value;
-  }
-}
-
-function valueOf(p: ir.ParamSource, variables: Readonly<Record<string, unknown>>, session: Session): unknown {
-  switch (p.kind) {
-    case 'const':
-      return p.value;
-    case 'variable': {
-      const v = variables[p.name];
-      if ((v === null || v === undefined) && !p.allowNull) {
-        throw new EngineError(ErrorCode.ValidationFailed, `unexpected null value for variable "${p.name}"`, {
-          path: `$.variables.${p.name}`,
-        });
-      }
-      if (p.encoding === 'row-count' && typeof v === 'number' && v < 0) throw negativeRowCount(`$.variables.${p.name}`);
-      if (p.encoding === 'relay-cursor' && v !== null && v !== undefined) return cursorJson(v, `$.variables.${p.name}`);
-      return encode(v, p.encoding);
-    }
-    case 'session': {
-      const v = session.variables[p.name];
-      if (v === undefined) {
-        throw new EngineError(ErrorCode.NotFound, `missing session variable: "${p.name}"`, { path: '$' });
-      }
-      return encode(v, p.encoding);
-    }
-    case 'session-object':
-      // v2 compat: a function's session argument is the JSON object of all session variables.
-      return JSON.stringify(session.variables);
-    case 'list':
-      return p.items.map((i) => valueOf(i, variables, session));
-    case 'json-doc':
-      return JSON.stringify(docValue(p.doc, variables, session));
-  }
-}
-
-/** The value of a JSON document (mutation input rows, action arguments); an absent variable is null. */
-export function docValue(d: ir.JsonDoc, variables: Readonly<Record<string, unknown>>, session: Session): unknown {
-  switch (d.kind) {
-    case 'const':
-      return d.value;
-    case 'variable':
-      return variables[d.name] ?? null;
-    case 'session': {
-      const v = session.variables[d.name];
-      if (v === undefined) throw new EngineError(ErrorCode.NotFound, `missing session variable: "${d.name}"`, { path: '$' });
-      return v;
-    }
-    case 'object':
-      return Object.fromEntries(d.fields.map(([k, f]) => [k, docValue(f, variables, session)]));
-    case 'array':
-      return d.items.map((i) => docValue(i, variables, session));
-  }
-}
-
-/** Binds `sql` for one request. */
-export function bindStatement(sql: CompiledSql, variables: Readonly<Record<string, unknown>>, session: Session): BoundStatement {
-  const params = sql.params;
-  const values = new Array<unknown>(params.length);
-  for (let i = 0; i < params.length; i++) values[i] = valueOf(params[i] as ir.ParamSource, variables, session);
-  return { text: sql.text, values };
-}
 
 /** An action step bound for one request: its arguments' variables filled (execute/action-step.ts runs it). */
 export interface BoundActionStep {

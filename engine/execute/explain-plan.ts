@@ -8,12 +8,12 @@
 import type { Session } from '../auth/session.ts';
 import { backendFor } from '../backends/registry.ts';
 import type { Catalog } from '../catalog/types.ts';
-import { bindStatement } from './bind.ts';
+import { bindStatement } from './bind-statement.ts';
 import type * as ir from '../ir/index.ts';
 import type { Plan, PlanStep, RemoteStep } from './plan.ts';
 import { planJoins, remoteJoinDocument, type PlannedJoin, type StepJoin } from './remote-join.ts';
 import { bindRemote } from './remote-step.ts';
-import { runStatement } from './run.ts';
+import { runStatement } from './run-statement.ts';
 
 interface PlanNode {
   readonly [key: string]: unknown;

@@ -13,8 +13,8 @@ import type { Session } from '../auth/session.ts';
 import { backendFor } from '../backends/registry.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError, isEngineError } from '../errors/engine-error.ts';
-import { bindStatement } from './bind.ts';
-import { runTransaction } from './run.ts';
+import { bindStatement } from './bind-statement.ts';
+import { runTransaction } from './run-statement.ts';
 
 /** One root field of a write step. */
 export type PlannedMutationField =

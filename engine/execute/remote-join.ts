@@ -70,7 +70,7 @@ import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import { postGraphql, RemoteCallError, type RemoteAnswer } from '../remote/http-client.ts';
 import type { RemoteSchemaInfo } from '../remote/types.ts';
-import { bindStatement } from './bind.ts';
+import { bindStatement } from './bind-statement.ts';
 import { canonicalInteger, canonicalKey, canonicalNumber, canonicalRowKey } from './join-keys.ts';
 import { headersFor, renameTypenames, sessionPresetValues } from './remote-step.ts';
 

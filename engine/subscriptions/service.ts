@@ -15,7 +15,7 @@ import { graphqlErrorBody } from '../errors/wire-body.ts';
 import type { Logger } from '../logger.ts';
 import type { LiveMetrics } from '../observability/metrics.ts';
 import type { RequestContext } from '../request-context.ts';
-import { bindStatement } from '../execute/bind.ts';
+import { bindStatement } from '../execute/bind-statement.ts';
 import type { GraphqlService, SocketOperationPlan } from '../execute/graphql-service.ts';
 import { bind, respond, run } from '../execute/request-steps.ts';
 import { isActionResultPlan, subscribeActionResult } from './action-results.ts';
