@@ -1,8 +1,24 @@
 /**
- * What the console's browser tests do on a page: type into GraphiQL's editor,
- * read its response, and list the controls that lack an accessible name.
+ * What the console's browser tests do on a page: type into a form field key by
+ * key, type into GraphiQL's editor, read its response, and list the controls
+ * that lack an accessible name.
  */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+
+/**
+ * Clears a field and types `text` into it key by key, as a person does (an input event per
+ * character, `\n` as Enter), then checks the field holds exactly `text`. Filling in one event
+ * hid editors that rewrite the text on every keystroke (`9.99` became `999`, `true` became
+ * `truerue`): every console form test types with this, never with `fill()`.
+ */
+export async function typeInto(field: Locator, text: string): Promise<void> {
+  await field.click();
+  await field.press('ControlOrMeta+A');
+  await field.press('Backspace');
+  await field.pressSequentially(text);
+  const shown = await field.inputValue();
+  if (shown !== text) throw new Error(`typed ${JSON.stringify(text)} key by key, but the field holds ${JSON.stringify(shown)}`);
+}
 
 /** Types into GraphiQL's query editor (Monaco): select all, then insert the text as one edit. */
 export async function setQuery(page: Page, query: string): Promise<void> {

@@ -125,6 +125,18 @@ export function HeadersEditor({ label, rows, onChange }: { label: string; rows: 
   );
 }
 
+/**
+ * The whole number typed in a field (limits, timeouts, retries, pool sizes), read when it is used:
+ * only decimal digits (surrounding spaces aside), so `1e2`, `0x10` or `7.5` are refused with the
+ * reason rather than read as something else. Note [Typed text becomes a value once] in introspect.ts.
+ */
+export function wholeNumber(text: string, what: string, min: number): number {
+  const t = text.trim();
+  const n = Number(t);
+  if (!/^\d+$/.test(t) || !Number.isSafeInteger(n) || n < min) throw new Error(`${what} must be a whole number, at least ${min}, not ${JSON.stringify(text)}`);
+  return n;
+}
+
 /** A webhook's retry settings as the editor reads them (whole numbers). */
 export interface RetrySettings {
   readonly retries: number;
@@ -144,16 +156,11 @@ export function useRetryFields(idPrefix: string, initial: RetrySettings): { buil
   const [timeout, setTimeoutText] = useState(String(initial.timeout));
   const [tolerance, setTolerance] = useState(initial.tolerance === undefined ? null : String(initial.tolerance));
   const build = (): RetrySettings => {
-    const num = (text: string, what: string, min: number): number => {
-      const n = Number(text);
-      if (text.trim() === '' || !Number.isInteger(n) || n < min) throw new Error(`${what} must be a whole number, at least ${min}`);
-      return n;
-    };
     return {
-      retries: num(retries, 'Retries', 0),
-      interval: num(interval, 'The retry interval', 0),
-      timeout: num(timeout, 'The timeout', 1),
-      ...(tolerance === null ? {} : { tolerance: num(tolerance, 'The tolerance', 1) }),
+      retries: wholeNumber(retries, 'Retries', 0),
+      interval: wholeNumber(interval, 'The retry interval', 0),
+      timeout: wholeNumber(timeout, 'The timeout', 1),
+      ...(tolerance === null ? {} : { tolerance: wholeNumber(tolerance, 'The tolerance', 1) }),
     };
   };
   const fields = (

@@ -121,22 +121,63 @@ export async function introspect(source: string): Promise<DbInfo> {
   return { tables, foreignKeys, functions: raw.functions };
 }
 
-/** A text cell typed into a JSON value for a column of this type. */
-export function coerce(column: DbColumn | undefined, text: string): unknown {
+/**
+ * Note [Typed text becomes a value once]
+ * What a person types into a value field (a row filter's condition, a column preset, a grid cell)
+ * stays the field's state as typed; it becomes a JSON value of the column's type only when it is
+ * used (saved, applied), by `parseValue`. Converting on every keystroke and showing the result
+ * back corrupted the text while it was typed: `9.` read as 9 made `9.99` into `999`, `t` read as
+ * true made `true` into `truerue`. Text that is not a value of the type is refused with the
+ * reason, never sent as something else (`abc` as a string for a number column, `0x10` as 16).
+ * A number that a JavaScript number would not hold exactly (more than 15 significant digits, or
+ * beyond its range) is sent as its text for integer and numeric columns, which the engine accepts.
+ */
+export type Parsed = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: string };
+
+const INTEGER_TYPES = ['int2', 'int4', 'int8', 'oid'];
+const NUMBER_TYPES = [...INTEGER_TYPES, 'float4', 'float8', 'numeric'];
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/** The digits of a decimal that matter for its precision (no sign, point, exponent, leading or trailing zeros). */
+function significantDigits(text: string): number {
+  const mantissa = text.replace(/^[+-]/, '').replace(/e.*$/i, '').replace('.', '');
+  return mantissa.replace(/^0+/, '').replace(/0+$/, '').length;
+}
+
+/** The text typed for a column, as a JSON value of the column's type, or why it is not one. */
+export function parseValue(column: DbColumn | undefined, text: string): Parsed {
   const t = column?.udt ?? 'text';
-  if (['int2', 'int4', 'int8', 'float4', 'float8', 'numeric', 'oid'].includes(t)) {
-    const n = Number(text);
-    return text.trim() !== '' && Number.isFinite(n) ? n : text;
+  const what = column === undefined ? '' : ` (column ${column.name} is ${column.type})`;
+  const bad = (kind: string): Parsed => ({ ok: false, problem: `${JSON.stringify(text)} is not ${kind}${what}` });
+  if (NUMBER_TYPES.includes(t)) {
+    const s = text.trim();
+    if (/^[+-]?(nan|infinity|inf)$/i.test(s) && !INTEGER_TYPES.includes(t)) return { ok: true, value: s };
+    if (!DECIMAL.test(s)) return bad('a number');
+    if (INTEGER_TYPES.includes(t) && !/^[+-]?\d+$/.test(s)) return bad('a whole number');
+    const n = Number(s);
+    const exact = significantDigits(s) <= 15 && Number.isFinite(n) && (n !== 0 || significantDigits(s) === 0);
+    if (exact) return { ok: true, value: n };
+    return t.startsWith('float') ? bad('a number in the range of its type') : { ok: true, value: s };
   }
-  if (t === 'bool') return text === 'true' || text === 't' ? true : text === 'false' || text === 'f' ? false : text;
+  if (t === 'bool') {
+    const s = text.trim();
+    return s === 'true' ? { ok: true, value: true } : s === 'false' ? { ok: true, value: false } : bad('true or false');
+  }
   if (t === 'json' || t === 'jsonb') {
     try {
-      return JSON.parse(text) as unknown;
+      return { ok: true, value: JSON.parse(text) as unknown };
     } catch {
-      return text;
+      return bad('JSON (a string needs its double quotes)');
     }
   }
-  return text;
+  return { ok: true, value: text };
+}
+
+/** `parseValue`, throwing its problem (for actions that report errors in a status line). */
+export function valueOf(column: DbColumn | undefined, text: string): unknown {
+  const p = parseValue(column, text);
+  if (!p.ok) throw new Error(p.problem);
+  return p.value;
 }
 
 /** A JSON value shown in a cell. */

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { responseText, setQuery, unnamedControls } from '../../support/console-page.ts';
+import { responseText, setQuery, typeInto, unnamedControls } from '../../support/console-page.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { startTestEngine, type TestEngine } from '../../support/engine.ts';
 import { artifact, launchBrowser, systemChromium } from '../../support/browser.ts';
@@ -32,9 +32,10 @@ beforeAll(async () => {
   db = await createTestDatabase('console');
   await db.sql(`
     CREATE TABLE authors (id serial PRIMARY KEY, name text NOT NULL);
-    CREATE TABLE articles (id serial PRIMARY KEY, title text NOT NULL, author_id int NOT NULL REFERENCES authors(id), published boolean NOT NULL DEFAULT false);
+    CREATE TABLE articles (id serial PRIMARY KEY, title text NOT NULL, author_id int NOT NULL REFERENCES authors(id), published boolean NOT NULL DEFAULT false,
+                           price numeric NOT NULL DEFAULT 0);
     INSERT INTO authors (name) VALUES ('Ada'), ('Brian');
-    INSERT INTO articles (title, author_id, published) VALUES ('Engines', 1, true), ('Drafts', 1, false), ('Compilers', 2, true);
+    INSERT INTO articles (title, author_id, published, price) VALUES ('Engines', 1, true, 19.99), ('Drafts', 1, false, 25), ('Compilers', 2, true, 9.99);
   `);
   engine = await startTestEngine({ databaseUrl: db.url, adminSecret: SECRET, enableConsole: true });
 }, 180_000);
@@ -117,10 +118,10 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
   it('asks for the admin secret and keeps it in sessionStorage, not in the URL', async () => {
     await page.goto(`${proxy.url}/console`);
     expect(new URL(page.url()).pathname).toBe('/gateway/engine/console/');
-    await page.getByLabel('Admin secret').fill('wrong');
+    await typeInto(page.getByLabel('Admin secret'), 'wrong');
     await page.getByRole('button', { name: 'Enter' }).click();
     await eventually(() => page.getByRole('alert').textContent()).toContain('refused');
-    await page.getByLabel('Admin secret').fill(SECRET);
+    await typeInto(page.getByLabel('Admin secret'), SECRET);
     await page.screenshot({ path: artifact('01-admin-secret.png') });
     await page.getByLabel('Admin secret').press('Enter');
     await page.getByRole('navigation', { name: 'Console sections' }).waitFor();
@@ -181,14 +182,14 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     await page.getByRole('button', { name: 'Sort by id' }).click();
     await page.getByRole('button', { name: 'Add filter' }).click();
     await page.getByLabel('Filter 1 column').selectOption('published');
-    await page.getByLabel('Filter 1 value').fill('true');
+    await typeInto(page.getByLabel('Filter 1 value'), 'true');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await eventually(() => page.getByText('Rows 1–2 of 2').count()).toBe(1);
     await page.getByRole('button', { name: 'Remove filter 1' }).click();
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await eventually(() => page.getByText('Rows 1–3 of 3').count()).toBe(1);
     await page.getByRole('button', { name: 'Edit row 1' }).click();
-    await page.getByLabel('title of row 1').fill('Engines, revised');
+    await typeInto(page.getByLabel('title of row 1'), 'Engines, revised');
     await page.getByRole('button', { name: 'Save row 1' }).click();
     await eventually(() => page.getByRole('status').first().textContent()).toBe('Saved row 1');
     await eventually(() => grid.locator('tbody tr').first().innerText()).toContain('Engines, revised');
@@ -200,8 +201,8 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
   it('Data: inserts and deletes a row, and pages through more rows than a page holds', async () => {
     await page.getByRole('button', { name: 'Insert row' }).click();
     const form = page.getByRole('form', { name: 'Insert a row into public.articles' });
-    await form.getByLabel(/^title/).fill('Parsers');
-    await form.getByLabel(/^author_id/).fill('2');
+    await typeInto(form.getByLabel(/^title/), 'Parsers');
+    await typeInto(form.getByLabel(/^author_id/), '2');
     await form.getByRole('button', { name: 'Save new row' }).click();
     await eventually(() => page.getByText('Rows 1–4 of 4').count()).toBe(1);
     expect((await db.sql("SELECT published FROM articles WHERE title = 'Parsers'")).rows).toEqual([{ published: false }]);
@@ -225,7 +226,7 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
 
   it('Data: runs SQL and shows the result as a table', async () => {
     await page.getByRole('link', { name: 'SQL editor' }).click();
-    await page.getByLabel('SQL', { exact: true }).fill('SELECT id, title FROM articles ORDER BY id');
+    await typeInto(page.getByLabel('SQL', { exact: true }), 'SELECT id, title FROM articles ORDER BY id');
     await page.getByRole('button', { name: 'Run SQL' }).click();
     const result = page.getByRole('table', { name: 'SQL result' });
     await eventually(() => result.innerText()).toContain('Engines, revised');
@@ -234,37 +235,59 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     expect(await unnamedControls(page)).toEqual([]);
   });
 
+  /** What the engine stored (export_metadata over HTTP), not what the page shows. */
+  const selectPermissionsOfArticles = async (): Promise<unknown[] | undefined> => {
+    const exported = (await engine.metadata({ type: 'export_metadata', version: 2, args: {} })).body as {
+      metadata: { sources: Array<{ tables: Array<{ table: { name: string }; select_permissions?: unknown[] }> }> };
+    };
+    return exported.metadata.sources[0]!.tables.find((t) => t.table.name === 'articles')!.select_permissions;
+  };
+
   it('Permissions: writes a select permission for a new role in the editor', async () => {
     await page.getByRole('link', { name: 'Permissions' }).click();
     await page.getByRole('list', { name: 'Tables' }).getByRole('link', { name: 'public.articles' }).click();
-    await page.getByLabel('New role').fill('user');
+    await typeInto(page.getByLabel('New role'), 'user');
     await page.getByRole('button', { name: 'Add role' }).click();
     await page.getByRole('button', { name: 'select permission of user: none' }).click();
     const editor = page.getByRole('region', { name: 'Edit select permission of user on public.articles' });
+    // Typed key by key, each value must stay as typed (it once became `truerue` and `999`).
     await editor.getByRole('button', { name: 'Add condition' }).click();
     await editor.getByLabel('Row filter condition 1 column').selectOption('published');
-    await editor.getByLabel('Row filter condition 1 value').fill('true');
-    expect(JSON.parse(await editor.getByLabel('Row filter (JSON)').inputValue())).toEqual({ published: { _eq: true } });
+    await typeInto(editor.getByLabel('Row filter condition 1 value'), 'true');
+    await editor.getByRole('button', { name: 'Add condition' }).click();
+    await editor.getByLabel('Row filter condition 2 column').selectOption('price');
+    await editor.getByLabel('Row filter condition 2 operator').selectOption('_gte');
+    // Text that is no number is refused with the reason, not sent as a string.
+    await typeInto(editor.getByLabel('Row filter condition 2 value'), '9,99');
+    await editor.getByRole('button', { name: 'Save permission' }).click();
+    await eventually(() => editor.getByRole('alert').first().textContent()).toContain('"9,99" is not a number');
+    expect(await selectPermissionsOfArticles()).toBeUndefined();
+    await typeInto(editor.getByLabel('Row filter condition 2 value'), '9.99');
+    expect(JSON.parse(await editor.getByLabel('Row filter (JSON)').inputValue())).toEqual({ _and: [{ published: { _eq: true } }, { price: { _gte: 9.99 } }] });
     await editor.getByLabel('id', { exact: true }).check();
     await editor.getByLabel('title', { exact: true }).check();
-    await editor.getByLabel('Limit').fill('10');
+    await typeInto(editor.getByLabel('Limit'), '10');
     await editor.getByRole('button', { name: 'Save permission' }).click();
     await eventually(() => editor.getByRole('status').textContent()).toBe('Saved select permission of user on public.articles');
     await eventually(() => page.getByRole('button', { name: 'select permission of user: partial' }).count()).toBe(1);
     await page.screenshot({ path: artifact('06-permissions.png') });
     expect(await unnamedControls(page)).toEqual([]);
-    const exported = (await engine.metadata({ type: 'export_metadata', version: 2, args: {} })).body as {
-      metadata: { sources: Array<{ tables: Array<{ table: { name: string }; select_permissions?: unknown[] }> }> };
-    };
-    const articles = exported.metadata.sources[0]!.tables.find((t) => t.table.name === 'articles')!;
-    expect(articles.select_permissions).toEqual([
-      { role: 'user', permission: { columns: ['id', 'title'], filter: { published: { _eq: true } }, limit: 10, allow_aggregations: false } },
+    expect(await selectPermissionsOfArticles()).toEqual([
+      {
+        role: 'user',
+        permission: {
+          columns: ['id', 'title'],
+          filter: { _and: [{ published: { _eq: true } }, { price: { _gte: 9.99 } }] },
+          limit: 10,
+          allow_aggregations: false,
+        },
+      },
     ]);
   });
 
   it('API explorer: a query as that role sees only the permitted rows; the SQL is shown', async () => {
     await page.getByRole('link', { name: 'API explorer' }).click();
-    await page.getByLabel('Role', { exact: true }).fill('user');
+    await typeInto(page.getByLabel('Role', { exact: true }), 'user');
     // The role applies (and GraphiQL loads that role's schema) once typing pauses.
     await eventually(() => page.getByLabel('Headers sent').innerText()).toContain('x-engine-role: user');
     await page.locator('.graphiql-query-editor .monaco-editor').first().waitFor();
@@ -282,7 +305,7 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
   });
 
   it('API explorer: a subscription streams changes over the WebSocket', async () => {
-    await page.getByLabel('Role', { exact: true }).fill('admin');
+    await typeInto(page.getByLabel('Role', { exact: true }), 'admin');
     await eventually(() => page.getByLabel('Headers sent').innerText()).not.toContain('x-engine-role');
     await page.locator('.graphiql-query-editor .monaco-editor').first().waitFor();
     await setQuery(page, 'subscription { authors(order_by: {id: asc}) { name } }');

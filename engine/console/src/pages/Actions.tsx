@@ -7,7 +7,7 @@
  */
 import { useState } from 'react';
 import { metadata as callMetadata } from '../api.ts';
-import { HeadersEditor, Status, headerConfs, headerRows, useAction, type HeaderRow } from '../components.tsx';
+import { HeadersEditor, Status, headerConfs, headerRows, useAction, wholeNumber, type HeaderRow } from '../components.tsx';
 import { knownRoles, useMetadata, type ActionEntry, type CustomTypes } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
 import { actionToSdl, mergeTypes, parseActionSdl, parseTypesSdl, typesToSdl, typesUsedBy } from './action-sdl.ts';
@@ -108,11 +108,7 @@ function ActionEditor({
       const incoming = parseTypesSdl(typesSdl);
       if (parsed.type === 'query' && kind === 'asynchronous') throw new Error('An asynchronous action must be a mutation');
       if (handler.trim() === '') throw new Error('The handler URL is required');
-      let seconds: number | undefined;
-      if (timeout.trim() !== '') {
-        seconds = Number(timeout);
-        if (!Number.isInteger(seconds) || seconds < 1) throw new Error('The timeout must be a whole number of seconds, at least 1');
-      }
+      const seconds = timeout.trim() === '' ? undefined : wholeNumber(timeout, 'The timeout (seconds)', 1);
       const definition: Record<string, unknown> = {
         type: parsed.type,
         kind,

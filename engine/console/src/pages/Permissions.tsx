@@ -7,8 +7,8 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { metadata as callMetadata, messageOf } from '../api.ts';
-import { Status, useAction } from '../components.tsx';
-import { introspect, coerce, type DbInfo, type DbTable } from '../introspect.ts';
+import { Status, useAction, wholeNumber } from '../components.tsx';
+import { introspect, valueOf, type DbInfo, type DbTable } from '../introspect.ts';
 import { knownRoles, tableKey, useMetadata, type PermissionEntry, type SourceEntry, type TableEntry } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
 import { FilterEditor } from './FilterEditor.tsx';
@@ -182,11 +182,16 @@ function PermissionEditor({
   const allColumns = dbTable.columns.map((c) => c.name);
   const [filter, setFilter] = useState(JSON.stringify(existing?.filter ?? {}));
   const [check, setCheck] = useState(JSON.stringify(existing?.check ?? {}));
+  // A builder condition whose value is not one of its column's type (FilterEditor): saving is refused with it.
+  const [filterProblem, setFilterProblem] = useState<string | null>(null);
+  const [checkProblem, setCheckProblem] = useState<string | null>(null);
   const [columns, setColumns] = useState<string[]>(existing?.columns === '*' ? allColumns : (existing?.columns ?? []));
   const [limit, setLimit] = useState(existing?.limit !== undefined ? String(existing.limit) : '');
   const [aggregations, setAggregations] = useState(existing?.allow_aggregations ?? false);
   const [backendOnly, setBackendOnly] = useState(existing?.backend_only ?? false);
-  const [presets, setPresets] = useState<Preset[]>(Object.entries(existing?.set ?? {}).map(([column, v]) => ({ column, value: String(v) })));
+  const [presets, setPresets] = useState<Preset[]>(
+    Object.entries(existing?.set ?? {}).map(([column, v]) => ({ column, value: typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v) })),
+  );
   const [status, run] = useAction();
   const hasFilter = op !== 'insert';
   const hasCheck = op === 'insert' || op === 'update';
@@ -203,37 +208,41 @@ function PermissionEditor({
     };
     const p: Record<string, unknown> = {};
     if (hasColumns) p['columns'] = columns;
+    if (hasFilter && filterProblem !== null) throw new Error(`Row filter, ${filterProblem}`);
+    if (hasCheck && checkProblem !== null) throw new Error(`${op === 'insert' ? 'Row check' : 'Check after update'}, ${checkProblem}`);
     if (hasFilter) p['filter'] = parse(filter, 'row filter');
     if (hasCheck) {
       const c = parse(check, 'check');
       if (op === 'insert' || JSON.stringify(c) !== '{}') p['check'] = c;
     }
     if (op === 'select') {
-      if (limit.trim() !== '') {
-        const n = Number(limit);
-        if (!Number.isInteger(n) || n < 0) throw new Error('The limit must be a whole number');
-        p['limit'] = n;
-      }
+      if (limit.trim() !== '') p['limit'] = wholeNumber(limit, 'The limit', 0);
       p['allow_aggregations'] = aggregations;
     }
     if (hasPresets && presets.length > 0) {
       p['set'] = Object.fromEntries(
         presets
+          .map((x, i) => ({ ...x, i }))
           .filter((x) => x.column !== '')
-          .map((x) => [
-            x.column,
-            /^x-engine-/i.test(x.value)
-              ? x.value
-              : coerce(
+          .map(({ i, ...x }) => {
+            if (/^x-engine-/i.test(x.value)) return [x.column, x.value];
+            try {
+              return [
+                x.column,
+                valueOf(
                   dbTable.columns.find((c) => c.name === x.column),
                   x.value,
                 ),
-          ]),
+              ];
+            } catch (e) {
+              throw new Error(`Column preset ${i + 1}: ${messageOf(e)}`);
+            }
+          }),
       );
     }
     if (op !== 'select') p['backend_only'] = backendOnly;
     return p;
-  }, [columns, filter, check, limit, aggregations, backendOnly, presets]);
+  }, [columns, filter, check, filterProblem, checkProblem, limit, aggregations, backendOnly, presets]);
 
   const save = () =>
     void run('Saving…', `Saved ${op} permission of ${role} on ${key}`, async () => {
@@ -255,13 +264,27 @@ function PermissionEditor({
       <h2>
         {op} permission of <em>{role}</em> on {key}
       </h2>
-      {hasFilter && <FilterEditor id="perm-filter" label="Row filter" value={filter} onChange={setFilter} columns={dbTable.columns} />}
+      {hasFilter && (
+        <FilterEditor
+          id="perm-filter"
+          label="Row filter"
+          value={filter}
+          onChange={(json, problem) => {
+            setFilter(json);
+            setFilterProblem(problem);
+          }}
+          columns={dbTable.columns}
+        />
+      )}
       {hasCheck && (
         <FilterEditor
           id="perm-check"
           label={op === 'insert' ? 'Row check' : 'Check after update'}
           value={check}
-          onChange={setCheck}
+          onChange={(json, problem) => {
+            setCheck(json);
+            setCheckProblem(problem);
+          }}
           columns={dbTable.columns}
         />
       )}

@@ -10,7 +10,7 @@
 import { buildClientSchema, printSchema, type IntrospectionQuery } from 'graphql';
 import { useEffect, useState } from 'react';
 import { metadata as callMetadata, messageOf } from '../api.ts';
-import { HeadersEditor, Status, headerConfs, headerRows, useAction, type HeaderRow } from '../components.tsx';
+import { HeadersEditor, Status, headerConfs, headerRows, useAction, wholeNumber, type HeaderRow } from '../components.tsx';
 import { knownRoles, useMetadata, type RemoteSchemaEntry } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
 import { EditorButtons, NavList, NewRoleForm, Tabs } from '../lists.tsx';
@@ -106,8 +106,7 @@ function RemoteEditor({
       const n = name.trim();
       if (n === '') throw new Error('The remote schema needs a name');
       if (url.trim() === '') throw new Error(fromEnv ? 'Name the environment variable with the URL' : 'The URL is required');
-      const seconds = Number(timeout);
-      if (!Number.isInteger(seconds) || seconds < 1) throw new Error('The timeout must be a whole number of seconds, at least 1');
+      const seconds = wholeNumber(timeout, 'The timeout (seconds)', 1);
       // The form edits the namespace, prefix and suffix; type mappings and field renames are kept.
       const before = d?.customization ?? {};
       const typeNames = { ...(before.type_names ?? {}), prefix: prefix.trim() || undefined, suffix: suffix.trim() || undefined };

@@ -1,14 +1,15 @@
 /**
  * A tracked table's rows through the admin's GraphQL API: sort by a column,
  * filter with column/operator/value rows, pages of 10–100, and insert, edit
- * and delete by primary key. Values typed as text are converted by the
- * column's type (introspect.ts `coerce`); on edit, an emptied cell of a
- * nullable column becomes NULL.
+ * and delete by primary key. Values stay text as typed and are converted by
+ * the column's type when used (introspect.ts `valueOf`: text that is not a
+ * value of the type is refused with the reason); on edit, an emptied cell of
+ * a nullable column becomes NULL.
  */
 import { useCallback, useEffect, useState } from 'react';
 import { graphql } from '../api.ts';
 import { Status, useAction } from '../components.tsx';
-import { coerce, display, type DbTable } from '../introspect.ts';
+import { display, valueOf, type DbTable } from '../introspect.ts';
 import { tableKey, type TableEntry } from '../metadata-state.tsx';
 import { columnFieldName, isGraphqlName, tableNames } from '../naming.ts';
 
@@ -57,12 +58,16 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
   const [tick, setTick] = useState(0);
 
   const where = useCallback((): Row => {
-    const parts = filters.map((f) => {
+    const parts = filters.map((f, i) => {
       const col = byName.get(f.column);
       let value: unknown;
-      if (f.op === '_is_null') value = f.value.trim() !== 'false';
-      else if (f.op === '_in') value = f.value.split(',').map((v) => coerce(col, v.trim()));
-      else value = coerce(col, f.value);
+      try {
+        if (f.op === '_is_null') value = valueOf({ name: f.column, type: 'boolean', udt: 'bool', nullable: false, default: null }, f.value);
+        else if (f.op === '_in') value = f.value.trim() === '' ? [] : f.value.split(',').map((v) => valueOf(col, v.trim()));
+        else value = valueOf(col, f.value);
+      } catch (e) {
+        throw new Error(`Filter ${i + 1}: ${e instanceof Error ? e.message : String(e)}`);
+      }
       return { [field(f.column)]: { [f.op]: value } };
     });
     return parts.length === 0 ? {} : { _and: parts };
@@ -95,13 +100,14 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
   const save = (index: number) => {
     if (editing === null) return;
     const row = rows[index]!;
-    const set: Row = {};
-    for (const c of columns) {
-      const text = editing.values[c.name];
-      if (text === undefined || text === display(row[c.field])) continue;
-      set[c.field] = text === '' && c.nullable ? null : coerce(c, text);
-    }
+    const values = editing.values;
     void run(`Saving row ${index + 1}…`, `Saved row ${index + 1}`, async () => {
+      const set: Row = {};
+      for (const c of columns) {
+        const text = values[c.name];
+        if (text === undefined || text === display(row[c.field])) continue;
+        set[c.field] = text === '' && c.nullable ? null : valueOf(c, text);
+      }
       if (Object.keys(set).length > 0) {
         await graphql(
           `mutation Update($where: ${names.type}_bool_exp!, $set: ${names.type}_set_input) { ${names.update}(where: $where, _set: $set) { affected_rows } }`,
@@ -127,12 +133,13 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
 
   const insert = () => {
     if (inserting === null) return;
-    const object: Row = {};
-    for (const c of columns) {
-      const text = inserting[c.name] ?? '';
-      if (text !== '') object[c.field] = coerce(c, text);
-    }
+    const values = inserting;
     void run('Inserting…', 'Inserted a row', async () => {
+      const object: Row = {};
+      for (const c of columns) {
+        const text = values[c.name] ?? '';
+        if (text !== '') object[c.field] = valueOf(c, text);
+      }
       await graphql(`mutation Insert($objects: [${names.type}_insert_input!]!) { ${names.insert}(objects: $objects) { affected_rows } }`, {
         objects: [object],
       });

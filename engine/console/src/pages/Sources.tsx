@@ -8,7 +8,7 @@
  */
 import { useState } from 'react';
 import { metadata as callMetadata } from '../api.ts';
-import { Status, useAction } from '../components.tsx';
+import { Status, useAction, wholeNumber } from '../components.tsx';
 import { useMetadata, type SourceEntry } from '../metadata-state.tsx';
 import { ConfirmButton, DataTable } from '../lists.tsx';
 
@@ -109,11 +109,7 @@ export function Sources({ onChange }: { onChange: () => Promise<void> }) {
             if (name.trim() === '') throw new Error('The source needs a name');
             if (url.trim() === '') throw new Error(fromEnv ? 'Name the environment variable' : 'The connection string is required');
             let pool: Record<string, number> | undefined;
-            if (maxConnections.trim() !== '') {
-              const n = Number(maxConnections);
-              if (!Number.isInteger(n) || n < 1) throw new Error('Max connections must be a whole number, at least 1');
-              pool = { max_connections: n };
-            }
+            if (maxConnections.trim() !== '') pool = { max_connections: wholeNumber(maxConnections, 'Max connections', 1) };
             await callMetadata('pg_add_source', {
               name: name.trim(),
               configuration: {
