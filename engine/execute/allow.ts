@@ -2,7 +2,8 @@
  * The `allow` request step (Note [Request steps]): whether this request may
  * run at all, apart from what its operation says. It runs on every request,
  * cache hit or not, and costs nothing for a role without API limits.
- * - the request: its role's rate limit and batch limit (Note [API limits]);
+ * - the request: its role's batch limit, then its rate limit, which counts
+ *   each operation of a batch (Note [API limits]);
  * - the operation: a mutation sent with GET is refused with 405 (GraphQL
  *   over HTTP), for the whole request.
  * - the document: with the allow-list enabled, a non-admin role runs only
@@ -38,14 +39,16 @@ export function allowRequest(
   clientAddress: string | undefined,
   batchSize: number | null,
 ): EngineError | null {
+  // The batch limit first: a refused batch runs nothing, so it uses none of the rate.
+  if (batchSize !== null && limits.batch !== null && batchSize > limits.batch) return limitExceeded('batch', limits.batch);
   const rate = limits.rate;
   if (rate !== null) {
     let key = session.role;
     if (rate.by === 'ip') key += `\u0000${clientAddress ?? ''}`;
     else if (rate.by !== null) for (const name of rate.by) key += `\u0000${session.variables[name] ?? ''}`;
-    if (!rates.take(key, rate.max, Date.now())) return rateLimitExceeded(rate.max);
+    // A batch counts its operations, all or none (Note [API limits]); an empty one is still a request.
+    if (!rates.take(key, rate.max, Date.now(), Math.max(1, batchSize ?? 1))) return rateLimitExceeded(rate.max);
   }
-  if (batchSize !== null && limits.batch !== null && batchSize > limits.batch) return limitExceeded('batch', limits.batch);
   return null;
 }
 

@@ -11,7 +11,9 @@
  * - `time_limit` (seconds): that role's statement timeout, set for its
  *   statements with `set_config('statement_timeout', …, true)` inside a
  *   transaction (only requests of a role with a time limit pay for it).
- * - `rate_limit`: requests per minute per role, and per `IP` or per the values
+ * - `rate_limit`: operations per minute per role (v2: "number of GraphQL
+ *   operations"; a batch of n counts n, and one that would pass the limit is
+ *   refused whole, counting none), and per `IP` or per the values
  *   of the named session variables when `unique_params` says so, over a
  *   sliding window (the previous minute's count weighted by how much of it
  *   the window still covers, plus this minute's). The counts live in this
@@ -95,8 +97,8 @@ interface Window {
 export class RateLimiter {
   readonly #windows = new Map<string, Window>();
 
-  /** Counts a request under `key`; false (and not counted) when it would pass `max` per minute. */
-  take(key: string, max: number, now: number): boolean {
+  /** Counts `n` operations under `key`; false (and none counted) when they would pass `max` per minute. */
+  take(key: string, max: number, now: number, n = 1): boolean {
     let w = this.#windows.get(key);
     if (w === undefined) {
       if (this.#windows.size >= SWEEP_AT) this.#sweep(now);
@@ -110,8 +112,8 @@ export class RateLimiter {
       w.start = now - (elapsed % MINUTE_MS);
     }
     const weight = 1 - (now - w.start) / MINUTE_MS;
-    if (w.previous * weight + w.count + 1 > max) return false;
-    w.count++;
+    if (w.previous * weight + w.count + n > max) return false;
+    w.count += n;
     return true;
   }
 

@@ -123,6 +123,29 @@ describe('API limits', () => {
     }
   });
 
+  it('counts every operation of a batch against the rate limit, refusing a batch that would pass it whole', async () => {
+    await e.metadata({
+      type: 'set_api_limits',
+      args: { batch_limit: { global: 5 }, rate_limit: { global: { max_reqs_per_min: 4, unique_params: ['x-engine-user-id'] } } },
+    });
+    try {
+      const me = { 'x-engine-role': 'other', 'x-engine-user-id': 'batcher' };
+      const q = { query: '{ author { name } }' };
+      const ok = { data: { author: [{ name: 'Ann' }] } };
+      const rate = refused('rate limit of 4 exceeded', 'rate-limit-exceeded');
+      // Over the batch limit: refused before the rate limit, and counting nothing.
+      expect((await e.post('/v1/graphql', [q, q, q, q, q, q], me)).body).toEqual(refused('batch limit of 5 exceeded'));
+      expect((await e.post('/v1/graphql', [q, q, q], me)).body).toEqual([ok, ok, ok]);
+      // 3 + 2 > 4: the whole batch is refused and none of it is counted, so one more still fits.
+      expect((await e.post('/v1/graphql', [q, q], me)).body).toEqual(rate);
+      expect((await e.post('/v1/graphql', q, me)).body).toEqual(ok);
+      expect((await e.post('/v1/graphql', [q], me)).body).toEqual(rate);
+      expect((await e.post('/v1/graphql', q, me)).body).toEqual(rate);
+    } finally {
+      await e.metadata({ type: 'remove_api_limits', args: {} });
+    }
+  });
+
   it("bounds a role's statements by its time limit", async () => {
     await e.metadata({ type: 'set_api_limits', args: { time_limit: { global: 60, per_role: { user: 0.5 } } } });
     try {
