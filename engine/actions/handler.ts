@@ -1,7 +1,8 @@
 /**
  * Calling an action's handler (v2 compat, compat.md "Action handler"): POST
  * `{action: {name}, input, session_variables, request_query}` with the
- * action's headers (and the client's, with `forward_client_headers`),
+ * action's headers (and the client's, with `forward_client_headers`, less
+ * the session and credential headers: Note [Forwarded client headers]),
  * through the request and response transforms, cut at the action's timeout.
  *
  * Note [Handler answers]: a 2xx JSON body is the output; a 4xx body
@@ -12,6 +13,7 @@
  * only admins see. Never a 5xx of the engine.
  */
 import { Agent, request, type Dispatcher } from 'undici';
+import { forwardedClientHeaders } from '../auth/forwarded-headers.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import { applyRequestTransform, applyResponseTransform, type kriti } from '../transforms/index.ts';
@@ -25,32 +27,18 @@ export interface HandlerCall {
   /** Session variables, lower-cased names (`x-engine-role` included). */
   readonly sessionVariables: Readonly<Record<string, string>>;
   readonly requestQuery: string;
-  /** The client's request headers (forwarded with `forward_client_headers`). */
+  /**
+   * The client's request headers, or the forwardable ones an async submission
+   * stored; with `forward_client_headers` their forwardable part is sent
+   * (Note [Forwarded client headers] in auth/forwarded-headers.ts).
+   */
   readonly clientHeaders?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
-/** Client headers never forwarded: they describe the client's connection, not the request. */
-const HOP_HEADERS = new Set([
-  'host',
-  'content-length',
-  'content-type',
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'upgrade',
-  'accept-encoding',
-  'te',
-  'trailer',
-]);
-
 function headersOf(info: ActionInfo, call: HandlerCall): Array<readonly [string, string]> {
   const out: Array<readonly [string, string]> = [['Content-Type', 'application/json']];
-  if (info.forwardClientHeaders && call.clientHeaders !== undefined) {
-    for (const [k, v] of Object.entries(call.clientHeaders)) {
-      if (v === undefined || HOP_HEADERS.has(k.toLowerCase())) continue;
-      out.push([k, Array.isArray(v) ? v.join(', ') : v]);
-    }
-  }
+  // Filtered here too, whoever filtered before: rows stored by older engines hold the raw headers.
+  if (info.forwardClientHeaders) for (const [k, v] of Object.entries(forwardedClientHeaders(call.clientHeaders))) out.push([k, v]);
   for (const h of info.headers) out.push([h.name, h.value]);
   return out;
 }
@@ -110,7 +98,11 @@ async function send(
   timeoutMs: number,
 ): Promise<{ status: number; text: string }> {
   const h: Record<string, string> = {};
-  for (const [k, v] of headers) if (!UNSENDABLE.has(k.toLowerCase())) h[k] = v;
+  // By lower-case name, the last one winning: a configured header replaces a forwarded one of the same name (v2 prefers configured ones).
+  for (const [k, v] of headers) {
+    const name = k.toLowerCase();
+    if (!UNSENDABLE.has(name)) h[name] = v;
+  }
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), timeoutMs);
   try {

@@ -20,6 +20,7 @@ import type * as ir from '../ir/index.ts';
 import { ACTION_ROWS_ALIAS } from '../ir/root.ts';
 import type { ActionRuntime } from '../actions/runtime.ts';
 import { callHandler } from '../actions/handler.ts';
+import { forwardedClientHeaders } from '../auth/forwarded-headers.ts';
 import { checkOutput, shapeOutput, type RelationshipSlot } from '../actions/output.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
@@ -47,13 +48,6 @@ function objectText(alias: string, value: unknown): string {
   return `{${JSON.stringify(alias)}:${JSON.stringify(value ?? null)}}`;
 }
 
-function clientHeaderObject(h: ActionServices['clientHeaders']): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (h === undefined) return out;
-  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
-  return out;
-}
-
 function requireRuntime(services: ActionServices): ActionRuntime {
   if (services.runtime === undefined)
     throw new EngineError(ErrorCode.NotSupported, 'asynchronous actions need the action store, which this engine does not run', { status: 200 });
@@ -71,7 +65,8 @@ export async function runActionStep(s: BoundActionStep, services: ActionServices
         s.input,
         s.session.variables,
         f.requestQuery,
-        info.forwardClientHeaders ? clientHeaderObject(services.clientHeaders) : {},
+        // Only what the worker will forward is stored: never the admin secret or session headers (Note [Forwarded client headers]).
+        info.forwardClientHeaders ? forwardedClientHeaders(services.clientHeaders) : {},
       );
       return objectText(f.alias, id);
     }

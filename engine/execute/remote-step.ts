@@ -10,6 +10,7 @@
  * `remote-schema-error` with their path in the client's response keys.
  */
 import type * as ir from '../ir/index.ts';
+import { forwardedClientHeaders } from '../auth/forwarded-headers.ts';
 import type { Session } from '../auth/session.ts';
 import type { ClientHeaders } from '../request-context.ts';
 import { ErrorCode } from '../errors/codes.ts';
@@ -123,30 +124,11 @@ export function bindRemote(step: RemoteStepBody, variables: Readonly<Record<stri
   return { body: JSON.stringify({ query: step.query, variables: remoteVariables(step, variables, session) }), session };
 }
 
-/** Client headers never forwarded: hop-by-hop, body framing, and the engine's own credentials. */
-const NOT_FORWARDED = new Set([
-  'host',
-  'connection',
-  'keep-alive',
-  'content-length',
-  'content-type',
-  'transfer-encoding',
-  'accept-encoding',
-  'upgrade',
-  'te',
-  'trailer',
-  'x-engine-admin-secret',
-]);
-
 /** The headers of a request to `remote`: forwarded client headers, then configured ones, then the session. */
 export function headersFor(remote: RemoteSchemaInfo, session: Session, client: ClientHeaders | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  if (remote.endpoint.forwardClientHeaders && client !== undefined) {
-    for (const [k, v] of Object.entries(client)) {
-      if (v === undefined || NOT_FORWARDED.has(k) || k.startsWith('x-engine-')) continue;
-      out[k] = typeof v === 'string' ? v : v.join(', ');
-    }
-  }
+  // Never the admin secret or the client's session headers, in either spelling (Note [Forwarded client headers]).
+  if (remote.endpoint.forwardClientHeaders) Object.assign(out, forwardedClientHeaders(client));
   for (const [k, v] of remote.endpoint.headers) out[k.toLowerCase()] = v;
   // v2 compat: the session goes along as X-Engine-* headers, over anything configured or forwarded.
   for (const [k, v] of Object.entries(session.variables)) out[k] = v;

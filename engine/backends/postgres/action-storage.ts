@@ -144,6 +144,39 @@ class PostgresResultListener implements ResultListener {
 
 const SCHEMA_LOCK_KEY = 727_017;
 
+/** Marks a table whose `request_headers` were scrubbed (Note [Stored request headers]). */
+const HEADERS_COMMENT = 'forwardable client headers of a pending call only; no credentials; emptied when the call ends';
+
+/**
+ * Note [Stored request headers]
+ * `request_headers` holds what the worker forwards when it calls the handler
+ * (auth/forwarded-headers.ts, Note [Forwarded client headers]): never the
+ * admin secret or session headers, and nothing once the call has ended
+ * (complete/fail empty it, so an Authorization or Cookie does not outlive
+ * the call). Engines before issue 29 stored every client header, admin
+ * secret included: once per database (the column comment marks it done) the
+ * headers of ended calls are emptied and those of pending ones lose their
+ * `x-engine-*` and `x-hasura-*` entries. The worker filters what it sends
+ * again in any case (actions/handler.ts).
+ */
+const SCRUB_STORED_HEADERS = `DO $scrub$
+BEGIN
+  IF col_description('engine_metadata.action_log'::regclass,
+       (SELECT attnum FROM pg_attribute WHERE attrelid = 'engine_metadata.action_log'::regclass AND attname = 'request_headers'))
+     IS DISTINCT FROM '${HEADERS_COMMENT}' THEN
+    UPDATE engine_metadata.action_log SET request_headers = '{}'::jsonb
+     WHERE status NOT IN ('created', 'processing') AND request_headers <> '{}'::jsonb;
+    UPDATE engine_metadata.action_log l
+       SET request_headers = COALESCE(
+             (SELECT jsonb_object_agg(e.key, e.value) FROM jsonb_each(l.request_headers) AS e
+               WHERE lower(e.key) NOT LIKE 'x-engine-%' AND lower(e.key) NOT LIKE 'x-hasura-%'),
+             '{}'::jsonb)
+     WHERE status IN ('created', 'processing') AND request_headers <> '{}'::jsonb;
+    COMMENT ON COLUMN engine_metadata.action_log.request_headers IS '${HEADERS_COMMENT}';
+  END IF;
+END
+$scrub$`;
+
 /** Opens a small pool on the metadata database and creates the table if missing. */
 export async function openActionStorage(url: string): Promise<ActionStorage> {
   const pool = new pg.Pool({ connectionString: url, max: 4 });
@@ -168,6 +201,7 @@ export async function openActionStorage(url: string): Promise<ActionStorage> {
       claimed_until timestamptz
     )`,
     "CREATE INDEX IF NOT EXISTS action_log_pending ON engine_metadata.action_log (created_at) WHERE status IN ('created', 'processing')",
+    SCRUB_STORED_HEADERS,
   ]);
   return {
     async insert(row) {
@@ -220,7 +254,7 @@ export async function openActionStorage(url: string): Promise<ActionStorage> {
     async complete(id, output) {
       await pool.query(
         `WITH done AS (
-           UPDATE engine_metadata.action_log SET status = 'completed', response_payload = $2, claimed_until = NULL
+           UPDATE engine_metadata.action_log SET status = 'completed', response_payload = $2, claimed_until = NULL, request_headers = '{}'
             WHERE id = $1 AND status <> 'completed' RETURNING id)
          SELECT pg_notify('${RESULT_CHANNEL}', id::text) FROM done`,
         [id, JSON.stringify(output)],
@@ -229,7 +263,7 @@ export async function openActionStorage(url: string): Promise<ActionStorage> {
     async fail(id, errors) {
       await pool.query(
         `WITH done AS (
-           UPDATE engine_metadata.action_log SET status = 'error', errors = $2, claimed_until = NULL
+           UPDATE engine_metadata.action_log SET status = 'error', errors = $2, claimed_until = NULL, request_headers = '{}'
             WHERE id = $1 AND status <> 'completed' RETURNING id)
          SELECT pg_notify('${RESULT_CHANNEL}', id::text) FROM done`,
         [id, JSON.stringify(errors)],
