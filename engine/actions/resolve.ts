@@ -11,7 +11,7 @@
  * `action_permission`, so a call that would make its own object inconsistent
  * is refused with the reason, and nothing is stored (metadata/run.ts).
  */
-import { backendFor } from '../backends/registry.ts';
+import { backendFor, backendOf } from '../backends/registry.ts';
 import { inconsistency } from '../catalog/inconsistency.ts';
 import type { StageResult } from '../catalog/stages/stage.ts';
 import type { NameRegistry } from '../catalog/stages/names.ts';
@@ -63,37 +63,22 @@ function list(v: unknown): Loose[] {
   return Array.isArray(v) ? (v.filter((x) => typeof x === 'object' && x !== null) as Loose[]) : [];
 }
 
-/** Database scalars an action type may name without defining it (v2 compat), besides the tracked columns' own. */
-const COMMON_DB_SCALARS = [
-  'uuid',
-  'json',
-  'jsonb',
-  'timestamptz',
-  'timestamp',
-  'date',
-  'time',
-  'timetz',
-  'numeric',
-  'bigint',
-  'smallint',
-  'bpchar',
-  'bytea',
-  'interval',
-  'inet',
-  'citext',
-  'float8',
-];
-
-/** The scalar names of database types usable in custom types: common ones and those of tracked columns. */
+/**
+ * The scalar names of database types usable in custom types (v2 compat):
+ * those a backend lets action types name (TypeNames.actionScalars; the
+ * postgres ones always, as v2) and those of tracked columns.
+ */
 function dbScalarNames(sources: ReadonlyMap<string, SourceInfo>): Set<string> {
   const out = new Set<string>();
-  const pg = backendFor('postgres');
-  for (const t of COMMON_DB_SCALARS) {
-    const info = pg.scalar(t);
-    if (!info.builtin) out.add(scalarName(info));
+  const backends = new Set([backendFor('postgres'), ...[...sources.values()].map(backendOf)]);
+  for (const b of backends) {
+    for (const t of b.types.actionScalars) {
+      const info = b.scalar(t);
+      if (!info.builtin) out.add(scalarName(info));
+    }
   }
   for (const s of sources.values()) {
-    const backend = backendFor(s.kind);
+    const backend = backendOf(s);
     for (const t of s.tables.values()) {
       for (const c of t.columns) {
         const info = backend.scalar(c.elementType ?? c.dbType);

@@ -87,8 +87,9 @@ export interface Introspector {
   /**
    * A cheap digest of the catalog that changes whenever something
    * `introspect` reports may have changed (Note [Introspection freshness] in source-preparer.ts).
+   * Absent for a database without one: its sources are introspected again on every reload.
    */
-  ddlStamp(): Promise<string>;
+  ddlStamp?(): Promise<string>;
   /** Rows of enum tables, in the order asked; an Error for a table that cannot be read. */
   enumRows(queries: readonly EnumTableQuery[]): Promise<(EnumTableRows | Error)[]>;
 }
@@ -109,6 +110,25 @@ export interface SqlTransaction {
   readonly storeHandle: unknown;
 }
 
+/**
+ * What the literal values of a database type look like, for the checks made
+ * without the database (Note [Permission literals] in catalog/permission-literals.ts).
+ */
+export type LiteralClass =
+  /** Integers within `[min, max]`. */
+  | { readonly kind: 'integer'; readonly min: bigint; readonly max: bigint }
+  /** Any decimal number (with NaN and the infinities). */
+  | { readonly kind: 'decimal' }
+  | { readonly kind: 'boolean' }
+  | { readonly kind: 'uuid' }
+  /** Dates and times: checked loosely (a string holding a digit, or a special word). */
+  | { readonly kind: 'datetime' }
+  | { readonly kind: 'interval' }
+  /** A JSON document: any JSON value. */
+  | { readonly kind: 'json' }
+  /** Not checked (text, domains, ranges…). */
+  | { readonly kind: 'other' };
+
 /** How a database type appears in GraphQL and travels as a parameter. */
 export interface ScalarInfo {
   /** GraphQL scalar name: a built-in (`Int`, `String`, `Boolean`, `Float`) or the backend's own (`bigint`, `timestamptz`). */
@@ -125,14 +145,54 @@ export interface ScalarInfo {
   readonly ordered: boolean;
   /** Numbers that may not fit a double: JSON strings under stringify-numeric-types. */
   readonly bigNumeric: boolean;
+  /** What its literals look like (permission checks). */
+  readonly literal: LiteralClass;
+  /** A character string type (enum table keys must be one). */
+  readonly textual: boolean;
+  /** A JSON document type (json and jsonb on PostgreSQL): any JSON value, no equality needed. */
+  readonly json: boolean;
+  /** Rows may be sorted by it (`order_by`, `distinct_on`); PostgreSQL's `json` has no ordering. */
+  readonly sortable: boolean;
 }
 
-/** What a backend supports; the schema builder and metadata operations read these, never the kind. */
+/**
+ * Database types a backend wants the IR to carry where the engine, not a
+ * column, decides the type (counts, boolean aggregates, casts to text).
+ */
+export interface TypeNames {
+  /** Of a row count (`count` in an aggregate's order_by/bool_exp). */
+  readonly count: string;
+  /** Of a boolean value (`bool_and`/`bool_or` predicates). */
+  readonly boolean: string;
+  /** Of text: `_cast: {String: …}` comparisons, keys of unknown type. */
+  readonly text: string;
+  /** Of the `count` field of an aggregate object (GraphQL `Int!`). */
+  readonly aggregateCount: string;
+  /** The types an action's custom types may name without defining them (v2 compat), besides the tracked columns' own. */
+  readonly actionScalars: readonly string[];
+}
+
+/**
+ * What a backend supports; the schema builder and metadata operations read
+ * these, never the kind: every field or argument the schema offers for a
+ * source's table is behind one of them (live queries: the presence of
+ * {@link Backend.liveQueries}).
+ */
 export interface Capabilities {
+  /** insert/update/delete root fields (they run in {@link SourceConnection.transactionJsonText}). */
   readonly mutations: boolean;
   readonly returning: boolean;
   readonly onConflict: boolean;
+  /** The `distinct_on` argument of list fields. */
   readonly distinctOn: boolean;
+  /** `<t>_aggregate` fields and aggregate predicates/orderings. */
+  readonly aggregates: boolean;
+  /** `<t>_stream` fields on subscription_root (they also need live queries). */
+  readonly streaming: boolean;
+  /** The tables in the Relay schema (`<t>_connection`, `node`). */
+  readonly relay: boolean;
+  /** Inserts through relationships (`data` inputs of `<t>_arr_rel_insert_input`). */
+  readonly nestedInserts: boolean;
 }
 
 /** v2 compat: the answer of `run_sql`. */
@@ -323,10 +383,13 @@ export interface ChangeFeed {
 export interface LiveQuerySupport {
   /** The multiplexed form of one compiled read statement on `conn` (asks the database once for what it needs). */
   multiplex(conn: SourceConnection, stmt: CompiledSql): Promise<MultiplexedStatement>;
-  /** Makes every committed write to `tables` reported to {@link listen}ers; throws when it may not (privileges, foreign tables). */
-  watchTables(conn: SourceConnection, tables: readonly TableName[]): Promise<void>;
+  /**
+   * Makes every committed write to `tables` reported to {@link listen}ers; throws when it may not (privileges, foreign tables).
+   * `watchTables` and `listen` are absent on a database without a change feed: its live queries only poll.
+   */
+  watchTables?(conn: SourceConnection, tables: readonly TableName[]): Promise<void>;
   /** Reports changes to watched tables of `conn`'s database; `lost` when notifications may have been missed (the listener reconnects). */
-  listen(conn: SourceConnection, changed: (table: TableName) => void, lost: () => void): Promise<ChangeFeed>;
+  listen?(conn: SourceConnection, changed: (table: TableName) => void, lost: () => void): Promise<ChangeFeed>;
 }
 
 /**
@@ -346,6 +409,8 @@ export interface Backend {
   introspector(conn: SourceConnection): Introspector;
   /** The GraphQL face of a database type (memoized: equal types give the same object). */
   scalar(dbType: string): ScalarInfo;
+  /** The database types the IR carries where no column gives one. */
+  readonly types: TypeNames;
   readonly compile: Compilers;
   /** A failure of `stmt` as the EngineError users see (v2's codes and wording; details in `internal`). */
   toEngineError(e: unknown, stmt: BoundStatement): EngineError;

@@ -50,6 +50,14 @@ export function backendFor(kind: SourceKind): Backend {
   return b;
 }
 
+/**
+ * The backend of a source: its own (SourceInfo.backend), else its kind's.
+ * Code that has the source asks this rather than {@link backendFor}.
+ */
+export function backendOf(source: { readonly kind: SourceKind; readonly backend?: Backend }): Backend {
+  return source.backend ?? backendFor(source.kind);
+}
+
 /** The backend whose metadata operations carry `prefix` (`pg_`), if one exists. */
 export function backendWithPrefix(prefix: string): Backend | undefined {
   for (const b of BACKENDS.values()) if (b.operationPrefix === prefix) return b;

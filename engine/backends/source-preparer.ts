@@ -39,6 +39,8 @@ import type { MetadataDocument, SourceMetadata, UrlFromEnv } from '../metadata/d
  * - `run_sql` introspects inside its own transaction (unchanged), so its
  *   stamp already covers its own DDL; `reload_metadata` and a changed source
  *   configuration re-read unconditionally, as before.
+ * - A backend without a DDL stamp (Introspector.ddlStamp is optional) has its
+ *   sources re-read before every metadata request: correct, only slower.
  * - Not re-read: the rows of enum tables when only their data changed (v2
  *   compat: `reload_metadata` picks those up), and nothing at all on GraphQL
  *   requests: an instance that gets no metadata calls keeps its catalog.
@@ -132,8 +134,14 @@ export class SourcePreparer implements ObjectPreparer<PreparedSource> {
         if (backend === undefined || p === undefined || !p.ok) return;
         const open = this.#connections.get(p.configKey);
         if (open === undefined) return;
+        const introspector = backend.introspector(open);
+        // A database without a DDL stamp cannot tell: it is introspected again on every request.
+        if (introspector.ddlStamp === undefined) {
+          out.add(s.name);
+          return;
+        }
         try {
-          if ((await backend.introspector(open).ddlStamp()) !== p.introspection.ddlStamp) out.add(s.name);
+          if ((await introspector.ddlStamp()) !== p.introspection.ddlStamp) out.add(s.name);
         } catch (e) {
           this.#logger.log('pg-client', 'warn', { message: 'could not check a source for changes', source: s.name, error: e });
         }

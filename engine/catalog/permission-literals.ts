@@ -18,25 +18,15 @@
  * rich to mirror, and a false refusal would be worse than a late error.
  * Session variables (`x-engine-*`), null and array columns are not checked;
  * json/jsonb take any JSON value. Other types (text, domains, ranges, ...)
- * are not checked.
+ * are not checked. Which family a type is in (and an integer's range) is
+ * the source's backend's answer (ScalarInfo.literal in backends/backend.ts).
  */
 import { isSessionVariableName } from '../auth/headers.ts';
+import type { ScalarInfo } from '../backends/backend.ts';
 import type { ColumnInfo } from './types.ts';
-
-const INT_RANGES: Readonly<Record<string, readonly [bigint, bigint]>> = {
-  int2: [-32768n, 32767n],
-  smallserial: [1n, 32767n],
-  int4: [-2147483648n, 2147483647n],
-  serial: [1n, 2147483647n],
-  int8: [-9223372036854775808n, 9223372036854775807n],
-  bigserial: [1n, 9223372036854775807n],
-};
-
-const NUMERIC_TYPES = new Set(['numeric', 'float4', 'float8']);
-const DATE_TIME_TYPES = new Set(['date', 'time', 'timetz', 'timestamp', 'timestamptz']);
 const DATE_TIME_WORDS = new Set(['epoch', 'infinity', '-infinity', 'now', 'today', 'tomorrow', 'yesterday', 'allballs']);
 
-/** Whether `v` is a session variable reference (checked at request time, not here). */
+/** Whether `v` is a session variable reference (checked at request time, not here); v2's `x-hasura-*` too. */
 export function isSessionVariable(v: unknown): boolean {
   return isSessionVariableName(v);
 }
@@ -47,9 +37,7 @@ function asText(v: unknown): string | null {
   return null;
 }
 
-function integerProblem(v: unknown, dbType: string): string | null {
-  const range = INT_RANGES[dbType];
-  if (range === undefined) return null;
+function integerProblem(v: unknown, range: readonly [bigint, bigint]): string | null {
   const text = typeof v === 'number' ? (Number.isInteger(v) ? BigInt(v).toString() : null) : typeof v === 'string' ? v.trim() : null;
   // Decimal, and (PostgreSQL 16+) 0x/0o/0b prefixes and underscores between digits.
   const m = text === null ? null : /^([+-]?)(0x[0-9a-f]+(?:_?[0-9a-f]+)*|0o[0-7]+(?:_?[0-7]+)*|0b[01]+(?:_?[01]+)*|\d+(?:_\d+)*)$/i.exec(text);
@@ -97,17 +85,18 @@ function dateTimeProblem(v: unknown, interval: boolean): string | null {
  * Why `value` cannot be a value of `column` (`"abc"` is not an integer), as
  * "expects ...", or null when it can or cannot be decided here.
  */
-export function literalProblem(column: ColumnInfo, value: unknown): string | null {
+export function literalProblem(column: ColumnInfo, value: unknown, scalar: (dbType: string) => ScalarInfo): string | null {
   if (value === null || value === undefined || isSessionVariable(value) || column.elementType !== null) return null;
   const t = column.dbType;
-  if (t === 'json' || t === 'jsonb') return null;
+  const literal = scalar(t).literal;
   let expected: string | null = null;
-  if (t in INT_RANGES) expected = integerProblem(value, t);
-  else if (NUMERIC_TYPES.has(t)) expected = numericProblem(value);
-  else if (t === 'bool') expected = booleanProblem(value);
-  else if (t === 'uuid') expected = uuidProblem(value);
-  else if (DATE_TIME_TYPES.has(t)) expected = dateTimeProblem(value, false);
-  else if (t === 'interval') expected = dateTimeProblem(value, true);
+  if (literal.kind === 'json') return null;
+  else if (literal.kind === 'integer') expected = integerProblem(value, [literal.min, literal.max]);
+  else if (literal.kind === 'decimal') expected = numericProblem(value);
+  else if (literal.kind === 'boolean') expected = booleanProblem(value);
+  else if (literal.kind === 'uuid') expected = uuidProblem(value);
+  else if (literal.kind === 'datetime') expected = dateTimeProblem(value, false);
+  else if (literal.kind === 'interval') expected = dateTimeProblem(value, true);
   else if (column.typeCategory === 'enum' && column.enumLabels !== null) {
     expected = typeof value === 'string' && column.enumLabels.includes(value) ? null : `one of ${column.enumLabels.map((l) => `"${l}"`).join(', ')}`;
   }

@@ -12,7 +12,7 @@
  */
 import type { ActionsCatalog } from '../actions/types.ts';
 import type { CronTrigger } from '../events/scheduled/definitions.ts';
-import type { CompileTarget, SourceConnection } from '../backends/backend.ts';
+import type { Backend, CompileTarget, SourceConnection } from '../backends/backend.ts';
 import type { ApiLimits } from '../metadata/document.ts';
 import type { CompiledRequestTransform, CompiledResponseTransform } from '../transforms/index.ts';
 import type { DocumentNode, OperationDefinitionNode } from 'graphql';
@@ -92,6 +92,12 @@ export type QueryChecker = (catalog: Catalog) => (document: DocumentNode) => str
 export interface SourceInfo {
   readonly name: string;
   readonly kind: SourceKind;
+  /**
+   * The backend that owns this source, when it is not the registry's one of
+   * `kind` (tests: a backend with capabilities off); read it through
+   * `backendOf` (backends/registry.ts).
+   */
+  readonly backend?: Backend;
   readonly connection: SourceConnection;
   /** What compilers may know of the database (server version, table details); absent = unknown. */
   readonly target?: CompileTarget;

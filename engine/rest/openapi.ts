@@ -34,19 +34,20 @@ import {
   type GraphQLInterfaceType,
 } from 'graphql';
 import type { RestEndpointInfo } from '../catalog/types.ts';
+import { scalarInfoOfType } from '../graphql/schema/scalars.ts';
 import { openapiPath } from './url-template.ts';
 
 type Schema = Record<string, unknown>;
 
-const NUMBERS = new Set(['Float', 'float4', 'float8', 'numeric', 'bigint', 'smallint', 'integer', 'money']);
-
-/** The JSON schema of a scalar or enum named `name`. */
+/** The JSON schema of a scalar or enum named `name`; a database type's scalar as its backend describes it. */
 function scalarSchema(name: string, schema: GraphQLSchema): Schema {
   if (name === 'Int') return { type: 'integer' };
-  if (NUMBERS.has(name)) return { type: 'number' };
+  if (name === 'Float') return { type: 'number' };
   if (name === 'Boolean') return { type: 'boolean' };
-  if (name === 'json' || name === 'jsonb') return {};
   const t = schema.getType(name);
+  const info = scalarInfoOfType(t);
+  if (info?.json === true) return {};
+  if (info?.numeric === true) return { type: 'number' };
   if (t !== undefined && t !== null && isEnumType(t)) return { type: 'string', enum: t.getValues().map((v) => v.name) };
   if (t !== undefined && t !== null && isInputObjectType(t)) return { type: 'object', description: `a ${name} (JSON)` };
   return { type: 'string' };

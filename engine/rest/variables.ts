@@ -19,6 +19,7 @@
 import { isEnumType, isInputObjectType, Kind, type GraphQLSchema, type OperationDefinitionNode, type TypeNode } from 'graphql';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
+import { scalarInfoOfType } from '../graphql/schema/scalars.ts';
 
 function bad(message: string): EngineError {
   return new EngineError(ErrorCode.ValidationFailed, message, { path: '$', status: 400 });
@@ -49,15 +50,16 @@ export function readText(name: string, text: string, type: TypeNode, schema: () 
     case 'String':
     case 'ID':
       return text;
-    case 'json':
-    case 'jsonb':
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        return text;
-      }
   }
   const named = schema().getType(typeName);
+  // A JSON type (json/jsonb as the source's backend describes it): text that is not JSON is the string itself.
+  if (scalarInfoOfType(named)?.json === true) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
   if (named !== undefined && named !== null && isInputObjectType(named)) return readJson(name, text, `a ${typeName}`);
   if (named !== undefined && named !== null && isEnumType(named)) return text;
   return text;

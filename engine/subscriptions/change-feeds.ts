@@ -32,11 +32,14 @@ export class ChangeFeeds {
   /** Calls `changed` after each committed write to one of `tables`; installs what that needs. Throws when it cannot. */
   async watch(conn: SourceConnection, tables: readonly TableName[], owner: object, changed: () => void, lost: () => void): Promise<void> {
     const support = backendFor(conn.kind).liveQueries;
-    if (support === undefined) throw new EngineError(ErrorCode.NotSupported, `no change notification on ${conn.kind} sources`);
+    const listen = support?.listen;
+    const watchTables = support?.watchTables;
+    if (listen === undefined || watchTables === undefined) throw new EngineError(ErrorCode.NotSupported, `no change notification on ${conn.kind} sources`);
     let source = this.#sources.get(conn);
     if (source === undefined) {
       const tablesMap = new Map<string, Map<object, Watcher>>();
-      const feed = support.listen(
+      const feed = listen.call(
+        support,
         conn,
         (t) => {
           this.notifications++;
@@ -55,7 +58,7 @@ export class ChangeFeeds {
     await source.feed;
     const missing = tables.filter((t) => !source.installed.has(keyOf(t)));
     if (missing.length > 0) {
-      await support.watchTables(conn, missing);
+      await watchTables.call(support, conn, missing);
       for (const t of missing) source.installed.add(keyOf(t));
     }
     // Closed meanwhile (its last watcher left): watch on a new listener.

@@ -13,7 +13,7 @@ import { classifyPostgresError } from './errors.ts';
 import { ddlStamp } from './ddl-stamp.ts';
 import { fetchEnumTableRows, introspectPostgres } from './introspect.ts';
 import { checkDeferredConstraints, runSqlReadOnlyIn, runSqlText } from './run-sql.ts';
-import { postgresScalar } from './scalars.ts';
+import { POSTGRES_TYPES, postgresScalar } from './scalars.ts';
 import { postgresLiveQueries } from './live-query.ts';
 import { postgresEventLog } from './event-log.ts';
 import { installCapture, removeCapture } from './event-trigger-ddl.ts';
@@ -39,10 +39,20 @@ export const postgresBackend: Backend = {
   kind: 'postgres',
   operationPrefix: 'pg_',
   operationFamilies: ['sources', 'tables', 'relationships', 'permissions', 'functions', 'computed-fields', 'event-triggers'],
-  capabilities: { mutations: true, returning: true, onConflict: true, distinctOn: true },
+  capabilities: {
+    mutations: true,
+    returning: true,
+    onConflict: true,
+    distinctOn: true,
+    aggregates: true,
+    streaming: true,
+    relay: true,
+    nestedInserts: true,
+  },
   connect: (settings) => new PostgresConnection(settings.url, settings),
   introspector: (conn) => introspectorOn(own(conn).queryable),
   scalar: postgresScalar,
+  types: POSTGRES_TYPES,
   compile: { query: compileQuery, readField: compileReadField, mutation: compileMutation, explain: compileExplain },
   toEngineError: classifyPostgresError,
   runSql: (conn, sql, readOnly, inside) =>

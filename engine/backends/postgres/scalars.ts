@@ -5,7 +5,7 @@
  * Boolean, float4 → Float) and int2/int8 (smallint, bigint). See
  * docs/compat.md, "Generated GraphQL schema".
  */
-import type { ScalarInfo } from '../backend.ts';
+import type { LiteralClass, ScalarInfo, TypeNames } from '../backend.ts';
 
 const BUILTIN: Readonly<Record<string, string>> = {
   int4: 'Int',
@@ -35,6 +35,66 @@ const ORDERED = new Set(['text', 'varchar', 'bpchar', 'citext', 'name', 'date', 
 /** Text types with the `_like`/`_regex` family. */
 const TEXT = new Set(['text', 'varchar', 'bpchar', 'citext', 'name', 'char']);
 
+/** Text types an enum table's key may have. */
+const TEXTUAL = new Set(['text', 'varchar', 'bpchar', 'citext', 'name']);
+
+const INTEGER_RANGES: Readonly<Record<string, readonly [bigint, bigint]>> = {
+  int2: [-32768n, 32767n],
+  smallserial: [1n, 32767n],
+  int4: [-2147483648n, 2147483647n],
+  serial: [1n, 2147483647n],
+  int8: [-9223372036854775808n, 9223372036854775807n],
+  bigserial: [1n, 9223372036854775807n],
+};
+
+const DECIMAL = new Set(['numeric', 'float4', 'float8']);
+const DATE_TIME = new Set(['date', 'time', 'timetz', 'timestamp', 'timestamptz']);
+
+/** What literals of `dbType` look like (Note [Permission literals] in catalog/permission-literals.ts). */
+function literalClass(dbType: string): LiteralClass {
+  const range = INTEGER_RANGES[dbType];
+  if (range !== undefined) return { kind: 'integer', min: range[0], max: range[1] };
+  if (DECIMAL.has(dbType)) return { kind: 'decimal' };
+  if (dbType === 'bool') return { kind: 'boolean' };
+  if (dbType === 'uuid') return { kind: 'uuid' };
+  if (DATE_TIME.has(dbType)) return { kind: 'datetime' };
+  if (dbType === 'interval') return { kind: 'interval' };
+  if (isJsonType(dbType)) return { kind: 'json' };
+  return { kind: 'other' };
+}
+
+/**
+ * The types the IR carries where no column gives one. v2 compat: an
+ * aggregate's `count` is `Int` (int4) in the schema, compared and ordered as
+ * the bigint `count(*)` returns; the common scalars are those v2 lets an
+ * action type name without defining them.
+ */
+export const POSTGRES_TYPES: TypeNames = {
+  count: 'int8',
+  boolean: 'bool',
+  text: 'text',
+  aggregateCount: 'int4',
+  actionScalars: [
+    'uuid',
+    'json',
+    'jsonb',
+    'timestamptz',
+    'timestamp',
+    'date',
+    'time',
+    'timetz',
+    'numeric',
+    'bigint',
+    'smallint',
+    'bpchar',
+    'bytea',
+    'interval',
+    'inet',
+    'citext',
+    'float8',
+  ],
+};
+
 /** True for `json` and `jsonb`. */
 export function isJsonType(dbType: string): boolean {
   return dbType === 'jsonb' || dbType === 'json';
@@ -55,6 +115,11 @@ export function postgresScalar(dbType: string): ScalarInfo {
       numeric: NUMERIC.has(dbType),
       ordered: NUMERIC.has(dbType) || ORDERED.has(dbType),
       bigNumeric: BIG_NUMERIC.has(dbType),
+      literal: literalClass(dbType),
+      textual: TEXTUAL.has(dbType),
+      json: isJsonType(dbType),
+      // `json` has no equality, so no ordering either (jsonb has both).
+      sortable: dbType !== 'json',
     };
     known.set(dbType, s);
   }

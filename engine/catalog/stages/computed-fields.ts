@@ -47,7 +47,7 @@ export function resolveComputedField(
     };
   }
   const session = entry.definition.session_argument ?? null;
-  const bad = checkSessionArgument(`${text}: function "${functionText(name)}"`, fn.args, session);
+  const bad = checkSessionArgument(`${text}: function "${functionText(name)}"`, fn.args, session, table.scalar);
   if (bad !== null) return bad;
   if (rowIndex !== 0 && rowArg.name === null) return { reason: `${text}: an unnamed table argument must come first` };
   const skip = new Set<string>([...(session === null ? [] : [session]), ...(rowArg.name === null ? [] : [rowArg.name])]);

@@ -4,7 +4,9 @@
  * exist once (no overloads) and return rows (SETOF or one) of a consistent
  * tracked table; its input arguments become the GraphQL `args` object.
  */
+import type { ScalarInfo } from '../../backends/backend.ts';
 import type { IntrospectedFunction, IntrospectedFunctionArg } from '../../backends/introspection.ts';
+import { backendOf } from '../../backends/registry.ts';
 import type { CustomRootField, FunctionMetadata } from '../../metadata/document.ts';
 import { inconsistency } from '../inconsistency.ts';
 import { functionArgsTypeName } from '../graphql-names.ts';
@@ -36,8 +38,6 @@ function rootFieldName(f: CustomRootField | null | undefined): string | null {
   return f.name ?? null;
 }
 
-const JSON_TYPES = new Set(['json', 'jsonb']);
-
 /**
  * The one database function named by a tracked function or computed field,
  * or why there is none usable.
@@ -50,12 +50,17 @@ export function singleFunction(name: QualifiedName, found: readonly Introspected
   return fn;
 }
 
-/** Checks a session argument: it must exist and be json/jsonb. */
-export function checkSessionArgument(fnText: string, args: readonly IntrospectedFunctionArg[], session: string | null): { reason: string } | null {
+/** Checks a session argument: it must exist and be of a JSON type (json/jsonb). */
+export function checkSessionArgument(
+  fnText: string,
+  args: readonly IntrospectedFunctionArg[],
+  session: string | null,
+  scalar: (dbType: string) => ScalarInfo,
+): { reason: string } | null {
   if (session === null) return null;
   const arg = args.find((a) => a.name === session);
   if (arg === undefined) return { reason: `${fnText}: session argument "${session}" not found` };
-  if (!JSON_TYPES.has(arg.dbType)) return { reason: `${fnText}: session argument "${session}" should be of type json or jsonb` };
+  if (!scalar(arg.dbType).json) return { reason: `${fnText}: session argument "${session}" should be of type json or jsonb` };
   return null;
 }
 
@@ -113,6 +118,7 @@ export function resolveFunction(
   entry: FunctionMetadata,
   found: readonly IntrospectedFunction[] | undefined,
   isTracked: (t: QualifiedName) => boolean,
+  scalar: (dbType: string) => ScalarInfo,
 ): FunctionInfo | { reason: string } {
   const fn = singleFunction(entry.function, found);
   if ('reason' in fn) return fn;
@@ -125,7 +131,7 @@ export function resolveFunction(
   }
   const config = entry.configuration ?? {};
   const session = config.session_argument ?? null;
-  const bad = checkSessionArgument(text, fn.args, session);
+  const bad = checkSessionArgument(text, fn.args, session, scalar);
   if (bad !== null) return bad;
   const args = graphqlArguments(text, fn.args, new Set(session === null ? [] : [session]));
   if ('reason' in args) return args;
@@ -169,6 +175,8 @@ export interface FunctionStageInput {
   readonly tables: ReadonlyMap<string, TableInfo>;
   readonly names: NameRegistry;
   readonly customization?: SourceCustomizationInfo;
+  /** The source's backend's description of a database type. */
+  readonly scalar: (dbType: string) => ScalarInfo;
 }
 
 /**
@@ -182,7 +190,13 @@ export function resolveSourceFunctions(input: FunctionStageInput): StageResult<M
   for (const entry of input.entries) {
     const ref = { kind: 'function', source: input.source, function: entry.function } as const;
     const definition = { function: entry.function, configuration: entry.configuration ?? {}, source: input.source };
-    const resolved = resolveFunction(input.source, entry, input.introspected?.get(tableKey(entry.function)), (t) => input.tables.has(tableKey(t)));
+    const resolved = resolveFunction(
+      input.source,
+      entry,
+      input.introspected?.get(tableKey(entry.function)),
+      (t) => input.tables.has(tableKey(t)),
+      input.scalar,
+    );
     if ('reason' in resolved) {
       bad.push(inconsistency(ref, definition, resolved.reason));
       continue;
@@ -241,6 +255,7 @@ export function resolveFunctions(
       tables: info.tables,
       names,
       customization: s.customization,
+      scalar: (t) => backendOf(info).scalar(t),
     });
     bad.push(...r.inconsistencies);
     const functions = new Map([...r.output].map(([k, f]) => [k, { ...f, permissions: inheritFunctionPermissions(roles, f.permissions) }]));

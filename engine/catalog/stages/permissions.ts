@@ -52,10 +52,10 @@ const VALUE_OPERATORS: ReadonlySet<PermissionOperator> = new Set(['eq', 'neq', '
 function checkColumnExp(column: ColumnInfo, spec: unknown, table: PermissionTable, path: string, root: PermissionTable): string | null {
   // A non-object is bare `column: value` equality.
   if (!isObject(spec)) {
-    const bad = literalProblem(column, spec);
+    const bad = literalProblem(column, spec, table.draft.scalar);
     return bad === null ? null : `${bad} (at ${path})`;
   }
-  const isJson = column.dbType === 'jsonb' || column.dbType === 'json';
+  const isJson = table.draft.scalar(column.dbType).json;
   for (const [key, value] of Object.entries(spec)) {
     const op = permissionOperator(key);
     if (op === undefined) return `"${key}" is not a known operator (on column "${column.name}")`;
@@ -69,12 +69,12 @@ function checkColumnExp(column: ColumnInfo, spec: unknown, table: PermissionTabl
       return `"${key}" on column "${column.name}" expects a list or a session variable`;
     }
     if (VALUE_OPERATORS.has(op)) {
-      const bad = literalProblem(column, value);
+      const bad = literalProblem(column, value, table.draft.scalar);
       if (bad !== null) return `${bad} (at ${path}.${key})`;
     }
     if ((op === 'in' || op === 'nin') && Array.isArray(value)) {
       for (const [i, item] of value.entries()) {
-        const bad = literalProblem(column, item);
+        const bad = literalProblem(column, item, table.draft.scalar);
         if (bad !== null) return `${bad} (at ${path}.${key}[${i}])`;
       }
     }

@@ -3,6 +3,7 @@
  * table's columns, names and enum values. Relationships and permissions come
  * in later stages.
  */
+import type { ScalarInfo } from '../../backends/backend.ts';
 import type { EnumTableRows, IntrospectedTable } from '../../backends/introspection.ts';
 import type { CustomRootField, TableMetadata } from '../../metadata/document.ts';
 import type { ColumnInfo, EnumValueInfo, TableRootFields } from '../types.ts';
@@ -18,6 +19,8 @@ export interface TableDraft {
   /** Columns; `enumTable` is filled in by the enum-links stage (a new draft). */
   readonly columns: readonly ColumnInfo[];
   readonly enumValues: readonly EnumValueInfo[] | null;
+  /** How its source's backend describes a database type (later stages check literals with it). */
+  readonly scalar: (dbType: string) => ScalarInfo;
 }
 
 /** A GraphQL name (spec: Name). */
@@ -82,16 +85,18 @@ export function tableGqlName(entry: TableMetadata): string {
   return entry.table.schema === 'public' ? entry.table.name : `${entry.table.schema}_${entry.table.name}`;
 }
 
-const TEXT_TYPES = new Set(['text', 'varchar', 'bpchar', 'citext', 'name']);
-
-function resolveEnumValues(t: IntrospectedTable, rows: EnumTableRows | string | undefined): { values: EnumValueInfo[] } | { reason: string } {
+function resolveEnumValues(
+  t: IntrospectedTable,
+  rows: EnumTableRows | string | undefined,
+  scalar: (dbType: string) => ScalarInfo,
+): { values: EnumValueInfo[] } | { reason: string } {
   const name = `"${t.name.name}"`;
   const pk = t.primaryKey?.columns ?? [];
   if (pk.length !== 1) {
     return { reason: `the table ${name} cannot be used as an enum because its primary key does not consist of a single column` };
   }
   const pkCol = t.columns.find((c) => c.name === pk[0]);
-  if (pkCol === undefined || !TEXT_TYPES.has(pkCol.dbType)) {
+  if (pkCol === undefined || !scalar(pkCol.dbType).textual) {
     return { reason: `the table ${name} cannot be used as an enum because its primary key column is not of type text` };
   }
   const others = t.columns.filter((c) => c.name !== pkCol.name);
@@ -101,7 +106,7 @@ function resolveEnumValues(t: IntrospectedTable, rows: EnumTableRows | string | 
     };
   }
   const comment = others[0];
-  if (comment !== undefined && !TEXT_TYPES.has(comment.dbType)) {
+  if (comment !== undefined && !scalar(comment.dbType).textual) {
     return { reason: `the table ${name} cannot be used as an enum because its comment column is not of type text` };
   }
   if (typeof rows === 'string') return { reason: `the rows of enum table ${name} could not be read: ${rows}` };
@@ -131,6 +136,7 @@ export function resolveTable(
   entry: TableMetadata,
   t: IntrospectedTable,
   enumRows: EnumTableRows | string | undefined,
+  scalar: (dbType: string) => ScalarInfo,
 ): TableDraft | { reason: string } {
   const gqlName = tableGqlName(entry);
   if (!isSchemaName(gqlName)) {
@@ -181,7 +187,7 @@ export function resolveTable(
   if (badRoot !== undefined) return { reason: `the root field name "${badRoot}" is not a valid GraphQL name` };
   let enumValues: EnumValueInfo[] | null = null;
   if (entry.is_enum === true) {
-    const r = resolveEnumValues(t, enumRows);
+    const r = resolveEnumValues(t, enumRows, scalar);
     if ('reason' in r) return r;
     enumValues = r.values;
   }
@@ -194,5 +200,6 @@ export function resolveTable(
     description: config.comment ?? t.comment,
     columns,
     enumValues,
+    scalar,
   };
 }

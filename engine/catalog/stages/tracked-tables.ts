@@ -41,6 +41,8 @@ export function resolveTables(sources: readonly ResolvedSource[]): StageResult<T
   for (const s of sources) {
     const tables = new Map<string, TableDraft>();
     const tracked = new Set<string>();
+    const backend = backendFor(s.meta.kind);
+    const scalar = (dbType: string): ScalarInfo => backend.scalar(dbType);
     for (const entry of s.meta.tables) {
       const key = tableKey(entry.table);
       tracked.add(key);
@@ -50,7 +52,7 @@ export function resolveTables(sources: readonly ResolvedSource[]): StageResult<T
         bad.push(inconsistency(ref, entry.table, `no such table/view exists in source: "${formatTableName(entry.table)}"`));
         continue;
       }
-      const resolved = resolveTable(s.meta.name, entry, intro, s.prepared.enumRows.get(key));
+      const resolved = resolveTable(s.meta.name, entry, intro, s.prepared.enumRows.get(key), scalar);
       if ('reason' in resolved) {
         bad.push(inconsistency(ref, entry.table, resolved.reason));
         continue;

@@ -18,7 +18,7 @@ import type { ColumnInfo } from '../../catalog/types.ts';
 import { aggregateOpExtensions, boolAggregateExtensions, BOOL_AGGREGATES, columnExtensions, COUNT_EXTENSIONS } from './descriptors.ts';
 import { enumType, inputObjectType, listOfNonNull, nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
 import { AGGREGATE_OPS, ARG, FIELD, type AggregateOpName } from './names.ts';
-import { isNumeric, isOrdered } from './scalars.ts';
+import { isNumeric, isOrdered, typeNames } from './scalars.ts';
 import type { SchemaTypes } from './table-types.ts';
 import type { TableView } from './table-view.ts';
 
@@ -139,12 +139,13 @@ export function buildAggregateTypes(
       [ARG.arguments]: { type: listOfNonNull(table.selectColumn) },
       [ARG.distinct]: { type: GraphQLBoolean },
       [ARG.filter]: { type: table.boolExp },
-      [ARG.predicate]: { type: nonNull(types.columns.scalarComparison(view.source, COUNT_DB_TYPE)) },
+      [ARG.predicate]: { type: nonNull(types.columns.scalarComparison(view.source, typeNames(view.source).aggregateCount)) },
     },
   });
   const boolFields: GraphQLInputFieldConfigMap = {};
   // v2 compat: `bool_and` / `bool_or` over a boolean column, for tables that have one.
-  const bools = view.columns.filter((c) => c.dbType === 'bool' && c.elementType === null);
+  const boolType = typeNames(view.source).boolean;
+  const bools = view.columns.filter((c) => c.dbType === boolType && c.elementType === null);
   if (bools.length > 0) {
     for (const fn of BOOL_AGGREGATES) {
       const columns = enumType({
@@ -158,7 +159,7 @@ export function buildAggregateTypes(
           [ARG.arguments]: { type: nonNull(columns) },
           [ARG.distinct]: { type: GraphQLBoolean },
           [ARG.filter]: { type: table.boolExp },
-          [ARG.predicate]: { type: nonNull(types.columns.scalarComparison(view.source, 'bool')) },
+          [ARG.predicate]: { type: nonNull(types.columns.scalarComparison(view.source, boolType)) },
         },
       });
       boolFields[fn] = { type: input, extensions: boolAggregateExtensions(fn) };
@@ -168,6 +169,3 @@ export function buildAggregateTypes(
   const boolExp = inputObjectType({ name: names.aggregateBoolExp, fields: boolFields });
   return { aggregate, fields, orderBy, boolExp };
 }
-
-/** The database type whose scalar a count is compared as (`Int`). */
-const COUNT_DB_TYPE = 'int4';

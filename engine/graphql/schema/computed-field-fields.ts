@@ -19,6 +19,7 @@ import { computedFieldAsColumn } from '../../catalog/stages/computed-fields.ts';
 import { withDescriptor, type TableFieldDescriptor } from './descriptors.ts';
 import { functionArgsArgument } from './function-fields.ts';
 import { nonNullListOfNonNull } from './lean-types.ts';
+import { scalarInfo } from './scalars.ts';
 import { functionArgsTypeName, relationshipAggregateField as computedAggregateField } from './names.ts';
 import type { SchemaTypes } from './table-types.ts';
 import type { TableView } from './table-view.ts';
@@ -101,7 +102,7 @@ export function computedOrderByFields(view: TableView, types: SchemaTypes): Grap
       continue;
     }
     // v2 compat: arrays and json cannot be sorted.
-    if (!argumentFree(cf) || column.elementType !== null || column.dbType === 'json') continue;
+    if (!argumentFree(cf) || column.elementType !== null || !scalarInfo(view.source, column.dbType).sortable) continue;
     fields[cf.name] = {
       type: types.orderByEnum,
       description: cf.description ?? undefined,

@@ -4,9 +4,9 @@
  * operator family, parameter encoding, aggregate classes); this module makes
  * the graphql-js types of it. See Note [Backend seam] in backends/registry.ts.
  */
-import { GraphQLBoolean, GraphQLFloat, GraphQLInt, GraphQLScalarType, GraphQLString, Kind, type ValueNode } from 'graphql';
-import type { ScalarInfo } from '../../backends/backend.ts';
-import { backendFor } from '../../backends/registry.ts';
+import { GraphQLBoolean, GraphQLFloat, GraphQLInt, GraphQLScalarType, GraphQLString, isScalarType, Kind, type GraphQLNamedType, type ValueNode } from 'graphql';
+import type { ScalarInfo, TypeNames } from '../../backends/backend.ts';
+import { backendOf } from '../../backends/registry.ts';
 import type { SourceInfo } from '../../catalog/types.ts';
 import { scalarName } from '../../catalog/graphql-names.ts';
 
@@ -18,12 +18,17 @@ const BUILTIN: Readonly<Record<string, GraphQLScalarType>> = {
   Float: GraphQLFloat,
 };
 
-/** A source: anything that knows its backend kind. */
-type OfKind = Pick<SourceInfo, 'kind'>;
+/** A source: anything that knows its backend. */
+type OfKind = Pick<SourceInfo, 'kind' | 'backend'>;
 
 /** How `source`'s backend presents a database type. */
 export function scalarInfo(source: OfKind, dbType: string): ScalarInfo {
-  return backendFor(source.kind).scalar(dbType);
+  return backendOf(source).scalar(dbType);
+}
+
+/** The database types `source`'s backend has the IR carry where no column gives one (counts, booleans, text). */
+export function typeNames(source: OfKind): TypeNames {
+  return backendOf(source).types;
 }
 
 /** How a value of the type is sent as a parameter: JSON-encoded or as given. */
@@ -76,13 +81,23 @@ function literalValue(node: ValueNode, json: boolean): unknown {
  * (bigint/numeric keep full precision), objects stay objects (json/jsonb).
  * Output is JSON built by the database, so serialize is never on the data path.
  */
-function passThroughScalar(name: string, json: boolean): GraphQLScalarType {
+function passThroughScalar(name: string, info: ScalarInfo): GraphQLScalarType {
+  const json = info.encoding === 'json';
   return new GraphQLScalarType({
     name,
     serialize: (v) => v,
     parseValue: (v) => v,
     parseLiteral: (node) => literalValue(node, json),
+    extensions: { [SCALAR_INFO_EXTENSION]: info },
   });
+}
+
+/** Extension of a database type's scalar: its ScalarInfo, for layers that see only the schema (rest/). */
+const SCALAR_INFO_EXTENSION = 'engineScalarInfo';
+
+/** The backend's description of a schema's scalar made for a database type; undefined for others (built-ins, action scalars). */
+export function scalarInfoOfType(t: GraphQLNamedType | null | undefined): ScalarInfo | undefined {
+  return t !== null && t !== undefined && isScalarType(t) ? (t.extensions[SCALAR_INFO_EXTENSION] as ScalarInfo | undefined) : undefined;
 }
 
 /** Scalars of one schema, created on first use so each name has one type object. */
@@ -97,7 +112,7 @@ export class ScalarRegistry {
     const name = scalarName(info);
     let t = this.#byName.get(name);
     if (t === undefined) {
-      t = passThroughScalar(name, info.encoding === 'json');
+      t = passThroughScalar(name, info);
       this.#byName.set(name, t);
     }
     return t;

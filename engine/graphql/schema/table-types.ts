@@ -34,7 +34,7 @@ import { copiedTypes, viewTypes, type RemoteTypes } from './remote-types.ts';
 import { enumType, inputObjectType, listOfNonNull, nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
 import { ARG, FIELD, ORDER_BY_ENUM, relationshipAggregateField } from './names.ts';
 import { isAlwaysPresent, type TableView } from './table-view.ts';
-import { valueEncoding } from './scalars.ts';
+import { scalarInfo, valueEncoding } from './scalars.ts';
 import { RELAY, RelayLeafTypes, connectionArgs, connectionFieldName, connectionType, nodeIdField } from './relay-types.ts';
 
 /** v2 compat: json/jsonb column fields take `path` (Note [JSON path argument] in ir/json-path.ts). */
@@ -400,7 +400,7 @@ export class SchemaTypes {
     const fields: GraphQLInputFieldConfigMap = {};
     for (const c of view.columns) {
       // v2 compat: array and json columns cannot be sorted.
-      if (c.elementType !== null || c.dbType === 'json') continue;
+      if (c.elementType !== null || !scalarInfo(view.source, c.dbType).sortable) continue;
       fields[c.gqlName] = {
         type: this.orderByEnum,
         description: c.description ?? undefined,

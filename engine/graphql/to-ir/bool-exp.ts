@@ -15,7 +15,7 @@ import { deeper } from './depth.ts';
 import { columnsVisible, localKeysVisible, remoteKeysVisible } from './visibility.ts';
 import { booleanValue, enumValue, isNullInput, leafParam, listItems, objectFields, type Input } from './input.ts';
 import { docParam, valueDoc } from './mutation-input.ts';
-import { valueEncoding } from '../schema/scalars.ts';
+import { typeNames, valueEncoding } from '../schema/scalars.ts';
 
 function encodingFor(op: OperatorSpec, source: SourceInfo, dbType: string): ir.ValueEncoding {
   if (valueEncoding(source, dbType) !== 'json') return 'plain';
@@ -67,7 +67,8 @@ function comparisonExp(
       for (const [target, sub] of objectFields(value, ctx)) {
         const castDef = inputObjectOf(def.type).getFields()[target];
         if (castDef === undefined) continue;
-        parts.push(comparisonExp(sub, inputObjectOf(castDef.type), { column: ref.column, cast: 'text' }, source, 'text', ctx, `${p}.${target}`));
+        const text = typeNames(source).text;
+        parts.push(comparisonExp(sub, inputObjectOf(castDef.type), { column: ref.column, cast: text }, source, text, ctx, `${p}.${target}`));
       }
       continue;
     }
@@ -112,7 +113,7 @@ function boolExpLevel(input: Input, view: TableView, type: GraphQLInputObjectTyp
       }
       case 'computed-scalar': {
         const ref: ir.ColumnRef = { column: d.cf.name, cast: null, computed: toIrComputedCall(d.cf, []) };
-        const dbType = d.cf.returns.kind === 'scalar' ? d.cf.returns.dbType : 'text';
+        const dbType = d.cf.returns.kind === 'scalar' ? d.cf.returns.dbType : typeNames(view.source).text;
         const cmp = comparisonExp(value, inputObjectOf(def.type), ref, view.source, dbType, ctx, p);
         // Inherited roles: a hidden value only matches where it is visible (Note [Inherited computed fields]).
         const visible = view.redact?.get(d.cf.name);
@@ -183,8 +184,8 @@ function aggregateBoolExp(
       } else if (name === ARG.distinct) distinct = booleanValue(v, ctx) === true;
       else if (name === ARG.filter) filter = toIrBoolExp(v, target, inputObjectOf(def.type), ctx, `${p}.${name}`);
       else if (name === ARG.predicate) {
-        // count compares as int8; bool_and / bool_or as a boolean.
-        const dbType = kind.kind === 'count' ? 'int8' : 'bool';
+        // count compares as the backend's count type (bigint); bool_and / bool_or as a boolean.
+        const dbType = kind.kind === 'count' ? typeNames(target.source).count : typeNames(target.source).boolean;
         predicate = comparisonExp(v, inputObjectOf(def.type), { column: AGGREGATE_VALUE, cast: null }, target.source, dbType, ctx, `${p}.${name}`);
       }
     }

@@ -2,6 +2,7 @@
 import { getNamedType, type GraphQLEnumType, type GraphQLInputObjectType } from 'graphql';
 import type * as ir from '../../ir/index.ts';
 import { descriptorOf, type AggregateFieldDescriptor, type TableFieldDescriptor } from '../schema/descriptors.ts';
+import { typeNames } from '../schema/scalars.ts';
 import { ORDER_BY_VALUES } from '../schema/table-types.ts';
 import { toIrComputedCall } from './computed-field.ts';
 import { readView, type ToIrContext } from './context.ts';
@@ -142,7 +143,7 @@ function aggregateOrder(
     if (def === undefined || a === undefined || a.kind === 'bool') continue;
     if (a.kind === 'count') {
       const dir = direction(value, getNamedType(def.type) as GraphQLEnumType, ctx);
-      if (dir !== null) pushKey(out, { target: key({ kind: 'count' }), ...dir }, paths, [name], 'int8');
+      if (dir !== null) pushKey(out, { target: key({ kind: 'count' }), ...dir }, paths, [name], typeNames(t.source).count);
       continue;
     }
     const colDefs = (getNamedType(def.type) as GraphQLInputObjectType).getFields();

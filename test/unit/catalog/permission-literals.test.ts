@@ -1,9 +1,12 @@
 /** Note [Permission literals]: what each type family accepts, as PostgreSQL's input functions do. */
 import { describe, expect, it } from 'vitest';
 import { literalProblem } from '../../../engine/catalog/permission-literals.ts';
+import { backendFor } from '../../../engine/backends/registry.ts';
 import { col } from '../../support/catalog-fixture.ts';
 
-const ok = (dbType: string, v: unknown, extra = {}): boolean => literalProblem(col('c', dbType, extra), v) === null;
+const pg = backendFor('postgres');
+const scalar = (t: string) => pg.scalar(t);
+const ok = (dbType: string, v: unknown, extra = {}): boolean => literalProblem(col('c', dbType, extra), v, scalar) === null;
 
 describe('permission literals', () => {
   it('integers: numbers and integer text within range, PostgreSQL 16 prefixes and underscores', () => {
@@ -35,6 +38,6 @@ describe('permission literals', () => {
     }
     expect(ok('jsonb', 'abc')).toBe(true);
     expect(ok('_int4', 'abc', { elementType: 'int4' })).toBe(true);
-    expect(literalProblem(col('id', 'int4'), 'abc')).toBe('expects an integer for column "id" of type int4, not "abc"');
+    expect(literalProblem(col('id', 'int4'), 'abc', scalar)).toBe('expects an integer for column "id" of type int4, not "abc"');
   });
 });
