@@ -10,6 +10,7 @@
 import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../support/engine.ts';
+import { startGraphqlServer, type GraphqlTestServer } from '../../support/graphql-server.ts';
 import { startTestServer, type TestServer } from '../../support/http-server.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 
@@ -28,6 +29,7 @@ const CLIENT = {
 let db: TestDatabase;
 let handler: TestServer;
 let e: TestEngine;
+let remote: GraphqlTestServer;
 /** What the handler got, per action name. */
 const received = new Map<string, Array<{ headers: http.IncomingHttpHeaders; session: Record<string, string> }>>();
 /** Resolved by the test to let a held async call answer. */
@@ -72,6 +74,7 @@ beforeAll(async () => {
 afterAll(async () => {
   release?.();
   await e?.close();
+  await remote?.close();
   await handler?.close();
   await db?.drop();
 });
@@ -176,5 +179,19 @@ describe('forward_client_headers', () => {
     expect(h['x-custom']).toBe('c1');
     expect(h['x-forwarded-host']).toBe('engine.internal');
     expect(Object.keys(h).filter((k) => k.startsWith('x-engine-') || k.startsWith('x-hasura-'))).toEqual([]);
+  });
+
+  it('a remote schema gets the session as the engine made it, never the secret or the client session headers', async () => {
+    remote = await startGraphqlServer('type Query { ping: Boolean }', { ping: () => true });
+    const added = await e.metadata({ type: 'add_remote_schema', args: { name: 'far', definition: { url: remote.url, forward_client_headers: true } } });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    const r = await e.graphql<any>('{ ping }', undefined, CLIENT);
+    expect(r.body).toEqual({ data: { ping: true } });
+    const h = remote.queries().at(-1)?.headers ?? {};
+    expect(h['x-custom']).toBe('c1');
+    expect(h['x-engine-role']).toBe('user');
+    expect(h['x-engine-user-id']).toBe('7');
+    expect(Object.keys(h).filter((k) => k.startsWith('x-hasura-') || k === 'x-engine-admin-secret')).toEqual([]);
+    expect(JSON.stringify(h)).not.toContain(SECRET);
   });
 });
