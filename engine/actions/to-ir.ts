@@ -8,7 +8,6 @@ import { getNamedType, isObjectType, Kind, type FieldNode, type GraphQLField, ty
 import type * as ir from '../ir/index.ts';
 import { andAll } from '../ir/bool-exp.ts';
 import { descriptorOf } from '../graphql/schema/descriptors.ts';
-import { typeNames } from '../graphql/schema/scalars.ts';
 import { argumentOf, collectFields } from '../graphql/to-ir/collect-fields.ts';
 import { readView, useLeaf, type ToIrContext } from '../graphql/to-ir/context.ts';
 import { plainSource, toIrRowSource } from '../graphql/to-ir/row-source.ts';
@@ -106,7 +105,7 @@ function relationshipRead(
       left: { column, cast: null },
       op: 'in',
       right: { kind: 'variable', name: keyVariables[i] as string, encoding: 'plain', allowNull: false },
-      dbType: info?.dbType ?? typeNames(view.source).text,
+      dbType: info?.dbType ?? 'text',
     };
   });
   const keyFilter = andAll(keys);

@@ -40,9 +40,9 @@ export interface Settings {
   readonly inferFunctionPermissions: boolean;
   /** Roles see a remote schema only through a remote schema permission (v2 default: false, every role sees it whole). */
   readonly enableRemoteSchemaPermissions: boolean;
-  readonly stringifyNumericTypes: boolean;
   /** Relay: a role that cannot select every primary key column gets no node id nor connections on the table (default false, as v2). */
   readonly relayHideUnselectableKeys: boolean;
+  readonly stringifyNumericTypes: boolean;
   /** Estimated MiB the plan cache may keep (Note [Plan cache bytes] in execute/plan-cache.ts). */
   readonly planCacheSizeMb: number;
   /** Seconds a request's SQL statement may run (0: no limit); Note [Statement timeout]. */
@@ -201,16 +201,16 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
     describe: 'roles see a remote schema only through its permissions (default false: every role sees it whole)',
   },
   {
-    key: 'stringifyNumericTypes',
-    flag: '--stringify-numeric-types',
-    env: 'ENGINE_GRAPHQL_STRINGIFY_NUMERIC_TYPES',
-  {
     key: 'relayHideUnselectableKeys',
     flag: '--relay-hide-unselectable-keys',
     env: 'ENGINE_GRAPHQL_RELAY_HIDE_UNSELECTABLE_KEYS',
     kind: 'bool',
     describe: 'Relay: no Node id nor connections on a table for a role that cannot select its whole primary key (default false, as v2)',
   },
+  {
+    key: 'stringifyNumericTypes',
+    flag: '--stringify-numeric-types',
+    env: 'ENGINE_GRAPHQL_STRINGIFY_NUMERIC_TYPES',
     kind: 'bool',
     describe: 'return bigint, numeric and float values as JSON strings (default false)',
   },
@@ -347,11 +347,11 @@ const DEFAULTS: Settings = {
   metricsNodeDefaults: false,
   otlpTracesEndpoint: null,
   inferFunctionPermissions: true,
+  relayHideUnselectableKeys: false,
   enableRemoteSchemaPermissions: false,
   stringifyNumericTypes: false,
   planCacheSizeMb: 128,
   statementTimeout: 60,
-  relayHideUnselectableKeys: false,
   queryFieldLimit: 5000,
   liveQueriesMultiplexedRefetchInterval: 1000,
   liveQueriesMultiplexedBatchSize: 100,

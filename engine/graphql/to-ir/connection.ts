@@ -11,7 +11,6 @@ import { EngineError } from '../../errors/engine-error.ts';
 import { andAll } from '../../ir/bool-exp.ts';
 import { cursorJson, decodeNodeId } from '../../ir/relay-id.ts';
 import { RELAY } from '../schema/relay-types.ts';
-import { typeNames } from '../schema/scalars.ts';
 import type { TableView } from '../schema/table-view.ts';
 import { argumentOf, selectedFields } from './collect-fields.ts';
 import { readView, useStructural, type ToIrContext } from './context.ts';
@@ -137,7 +136,7 @@ export function toIrNodeField(nodes: readonly FieldNode[], ctx: ToIrContext, ali
   if (id.values.length < pk.length) throw invalid(`primary key columns ${JSON.stringify(pk.slice(id.values.length))} are missing`);
   if (id.values.length > pk.length) throw invalid(`unexpected column values ${JSON.stringify(id.values.slice(pk.length))}`);
   const keys: ir.BoolExp[] = pk.map((column, i) => {
-    const dbType = view.info.columns.find((c) => c.name === column)?.dbType ?? typeNames(view.source).text;
+    const dbType = view.info.columns.find((c) => c.name === column)?.dbType ?? 'text';
     const v = id.values[i];
     if (v === null || typeof v === 'object') throw invalid(`value of column ${JSON.stringify(column)} in node id is not a scalar`);
     return { kind: 'compare', left: { column, cast: null }, op: 'eq', right: { kind: 'const', value: v }, dbType };

@@ -8,7 +8,7 @@
  * shape is part of the key (see Note [Mutation inputs as JSON] in
  * ir/mutation.ts and `shapeKey` in to-ir/mutation-input.ts).
  */
-import type { FragmentDefinitionNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import type { FieldNode, FragmentDefinitionNode, GraphQLObjectType, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type * as ir from '../../ir/index.ts';
 import type { MutationView } from '../schema/mutation-view.ts';
 import { readViewOf, writeViewOf, type RoleAccess } from '../schema/role-access.ts';
@@ -35,7 +35,16 @@ export interface ToIrContext {
   readonly operation?: OperationDefinitionNode;
   /** Joins met so far, paths from the operation's data (Note [Remote joins] in execute/remote-join.ts). */
   readonly remoteJoins?: ir.Join[];
+  /**
+   * The fields selected on a table's object type: select.ts `toIrFields`, given by operation.ts.
+   * connection.ts and remote-table-join.ts translate the rows they select through it: select.ts
+   * calls them for relationship fields, so they cannot import it (no module cycle).
+   */
+  readonly toIrFields: FieldsTranslator;
 }
+
+/** Translates the selection on a table's object type (select.ts `toIrFields`). */
+export type FieldsTranslator = (view: TableView, type: GraphQLObjectType, nodes: readonly FieldNode[], ctx: ToIrContext, path: string) => ir.Field[];
 
 /** Records a variable as structural (its value shapes the plan). */
 export function useStructural(ctx: ToIrContext, name: string): unknown {

@@ -16,7 +16,8 @@ import type { TableView } from '../schema/table-view.ts';
 import { argumentOf } from './collect-fields.ts';
 import type { ToIrContext } from './context.ts';
 import { astInput, enumValue, leafParam, listItems, objectFields } from './input.ts';
-import { toIrFields, toIrRowSource } from './select.ts';
+import { toIrRowSource } from './row-source.ts';
+import { toIrFields } from './select.ts';
 
 function invalid(message: string, path: string): EngineError {
   return new EngineError(ErrorCode.ValidationFailed, message, { path });
