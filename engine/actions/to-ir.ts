@@ -8,10 +8,10 @@ import { getNamedType, isObjectType, Kind, type FieldNode, type GraphQLField, ty
 import type * as ir from '../ir/index.ts';
 import { andAll } from '../ir/bool-exp.ts';
 import { descriptorOf } from '../graphql/schema/descriptors.ts';
+import { typeNames } from '../graphql/schema/scalars.ts';
 import { argumentOf, collectFields } from '../graphql/to-ir/collect-fields.ts';
 import { readView, useLeaf, type ToIrContext } from '../graphql/to-ir/context.ts';
-import { plainSource, toIrRowSource } from '../graphql/to-ir/row-source.ts';
-import { toIrFields } from '../graphql/to-ir/select.ts';
+import { plainSource, toIrFields, toIrRowSource } from '../graphql/to-ir/select.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { ActionFieldDescriptor, ActionRelationshipDescriptor } from './schema.ts';
@@ -105,7 +105,7 @@ function relationshipRead(
       left: { column, cast: null },
       op: 'in',
       right: { kind: 'variable', name: keyVariables[i] as string, encoding: 'plain', allowNull: false },
-      dbType: info?.dbType ?? 'text',
+      dbType: info?.dbType ?? typeNames(view.source).text,
     };
   });
   const keyFilter = andAll(keys);

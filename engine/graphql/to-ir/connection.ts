@@ -11,12 +11,13 @@ import { EngineError } from '../../errors/engine-error.ts';
 import { andAll } from '../../ir/bool-exp.ts';
 import { cursorJson, decodeNodeId } from '../../ir/relay-id.ts';
 import { RELAY } from '../schema/relay-types.ts';
+import { typeNames } from '../schema/scalars.ts';
 import type { TableView } from '../schema/table-view.ts';
 import { argumentOf, selectedFields } from './collect-fields.ts';
 import { readView, useStructural, type ToIrContext } from './context.ts';
 import { astInput, leafParam } from './input.ts';
 import type { KeyPath } from './order-by.ts';
-import { objectTypeOf, plainSource, rowCountArg, toIrRowSource } from './row-source.ts';
+import { objectTypeOf, plainSource, rowCountArg, toIrFields, toIrRowSource } from './select.ts';
 
 /** An `after`/`before` cursor: a literal is checked now, a variable when bound. */
 function cursor(nodes: readonly FieldNode[], name: string, ctx: ToIrContext, path: string): ir.ParamSource | null {
@@ -99,7 +100,7 @@ function edgeFields(view: TableView, type: GraphQLObjectType, nodes: readonly Fi
     if (name === '__typename') out.push({ kind: 'typename', alias, typename: type.name });
     else if (name === RELAY.cursor) out.push({ kind: 'cursor', alias });
     else if (name === RELAY.node && def !== undefined)
-      out.push({ kind: 'node', alias, fields: ctx.toIrFields(view, objectTypeOf(def), fieldNodes, ctx, `${path}.selectionSet.${alias}`) });
+      out.push({ kind: 'node', alias, fields: toIrFields(view, objectTypeOf(def), fieldNodes, ctx, `${path}.selectionSet.${alias}`) });
   }
   return out;
 }
@@ -136,12 +137,12 @@ export function toIrNodeField(nodes: readonly FieldNode[], ctx: ToIrContext, ali
   if (id.values.length < pk.length) throw invalid(`primary key columns ${JSON.stringify(pk.slice(id.values.length))} are missing`);
   if (id.values.length > pk.length) throw invalid(`unexpected column values ${JSON.stringify(id.values.slice(pk.length))}`);
   const keys: ir.BoolExp[] = pk.map((column, i) => {
-    const dbType = view.info.columns.find((c) => c.name === column)?.dbType ?? 'text';
+    const dbType = view.info.columns.find((c) => c.name === column)?.dbType ?? typeNames(view.source).text;
     const v = id.values[i];
     if (v === null || typeof v === 'object') throw invalid(`value of column ${JSON.stringify(column)} in node id is not a scalar`);
     return { kind: 'compare', left: { column, cast: null }, op: 'eq', right: { kind: 'const', value: v }, dbType };
   });
   // The fields selected on `Node` (id, __typename) and on the table's type (fragments on either, collected by toIrFields).
-  const fields = ctx.toIrFields(view, type, nodes, ctx, path);
+  const fields = toIrFields(view, type, nodes, ctx, path);
   return { kind: 'select', alias, source: view.source.name, select: { from: plainSource(view, andAll(keys)), fields, cardinality: 'one' } };
 }

@@ -13,11 +13,11 @@ import { andAll } from '../../ir/bool-exp.ts';
 import { joinColumnKey } from '../../ir/remote.ts';
 import type { ColumnInfo } from '../../catalog/types.ts';
 import type { RemoteTypeFieldDescriptor } from '../schema/descriptors.ts';
-import { scalarInfo } from '../schema/scalars.ts';
+import { scalarInfo, typeNames } from '../schema/scalars.ts';
 import type { SourceRelationshipView, TableView } from '../schema/table-view.ts';
 import { remoteKeysVisible } from './visibility.ts';
 import { readView, type ToIrContext } from './context.ts';
-import { plainSource, toIrRowSource } from './row-source.ts';
+import { plainSource, toIrFields, toIrRowSource } from './select.ts';
 
 /** Join numbers, unique within one operation (key variables and read aliases are named by them). */
 const counters = new WeakMap<ToIrContext, { n: number }>();
@@ -72,18 +72,28 @@ export function toIrSourceJoin(
   return tableJoin(rel.target, rel.info.kind, mapping, def, nodes, ctx, alias, at, path);
 }
 
+const INT16_MAX = 32767n;
+const INT32_MAX = 2147483647n;
+
 /** How join keys matched against `column` compare: as values of its type (Note [Join keys by type] in execute/join-keys.ts). */
 export function joinKeyType(source: TableView['source'], column: ColumnInfo | undefined): ir.JoinKeyType {
   if (column === undefined) return 'text';
-  const s = scalarInfo(source, column.dbType);
-  if (s.graphqlName === 'smallint') return 'int16';
-  if (s.graphqlName === 'Int') return 'int32';
-  if (s.graphqlName === 'bigint') return 'int64';
-  if (s.numeric && s.graphqlName !== 'money') return 'number';
-  if (s.graphqlName === 'Boolean') return 'boolean';
-  if (s.encoding === 'json') return 'json';
-  if (s.graphqlName === 'uuid') return 'uuid';
-  return 'text';
+  // The literal class of the backend's description: integers by their range (PostgreSQL's money is not a decimal: it compares as text).
+  const literal = scalarInfo(source, column.dbType).literal;
+  switch (literal.kind) {
+    case 'integer':
+      return literal.max <= INT16_MAX ? 'int16' : literal.max <= INT32_MAX ? 'int32' : 'int64';
+    case 'decimal':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'json':
+      return 'json';
+    case 'uuid':
+      return 'uuid';
+    default:
+      return 'text';
+  }
 }
 
 /**
@@ -125,12 +135,12 @@ function tableJoin(
     left: { column, cast: null },
     op: 'in',
     right: { kind: 'variable', name: keyVariables[i] as string, encoding: 'plain', allowNull: false },
-    dbType: view.info.columns.find((c) => c.name === column)?.dbType ?? 'text',
+    dbType: view.info.columns.find((c) => c.name === column)?.dbType ?? typeNames(view.source).text,
   }));
   // Inherited roles: a row whose join cell the role may not see is not related (Note [Cells a sort key reads]).
   const keyFilter = andAll([...keys, remoteKeysVisible(view, mapping)]);
   const from = perParent(type === 'object' ? plainSource(view, keyFilter) : toIrRowSource(view, def, nodes, ctx, path, keyFilter), mapping);
-  const { result: selected, nested } = joinsMadeBy(ctx, path, () => ctx.toIrFields(view, getNamedType(def.type) as GraphQLObjectType, nodes, ctx, path));
+  const { result: selected, nested } = joinsMadeBy(ctx, path, () => toIrFields(view, getNamedType(def.type) as GraphQLObjectType, nodes, ctx, path));
   const keyFields: ir.Field[] = mapping.map(([, column], i) => ({ kind: 'column', alias: keyAliases[i] as string, column, asText: true }));
   return {
     kind: 'table',
