@@ -17,7 +17,7 @@ import { argumentOf, selectedFields } from './collect-fields.ts';
 import { readView, useStructural, type ToIrContext } from './context.ts';
 import { astInput, leafParam } from './input.ts';
 import type { KeyPath } from './order-by.ts';
-import { objectTypeOf, plainSource, rowCountArg, toIrFields, toIrRowSource } from './select.ts';
+import { objectTypeOf, plainSource, rowCountArg, toIrRowSource } from './row-source.ts';
 
 /** An `after`/`before` cursor: a literal is checked now, a variable when bound. */
 function cursor(nodes: readonly FieldNode[], name: string, ctx: ToIrContext, path: string): ir.ParamSource | null {
@@ -100,7 +100,7 @@ function edgeFields(view: TableView, type: GraphQLObjectType, nodes: readonly Fi
     if (name === '__typename') out.push({ kind: 'typename', alias, typename: type.name });
     else if (name === RELAY.cursor) out.push({ kind: 'cursor', alias });
     else if (name === RELAY.node && def !== undefined)
-      out.push({ kind: 'node', alias, fields: toIrFields(view, objectTypeOf(def), fieldNodes, ctx, `${path}.selectionSet.${alias}`) });
+      out.push({ kind: 'node', alias, fields: ctx.toIrFields(view, objectTypeOf(def), fieldNodes, ctx, `${path}.selectionSet.${alias}`) });
   }
   return out;
 }
@@ -143,6 +143,6 @@ export function toIrNodeField(nodes: readonly FieldNode[], ctx: ToIrContext, ali
     return { kind: 'compare', left: { column, cast: null }, op: 'eq', right: { kind: 'const', value: v }, dbType };
   });
   // The fields selected on `Node` (id, __typename) and on the table's type (fragments on either, collected by toIrFields).
-  const fields = toIrFields(view, type, nodes, ctx, path);
+  const fields = ctx.toIrFields(view, type, nodes, ctx, path);
   return { kind: 'select', alias, source: view.source.name, select: { from: plainSource(view, andAll(keys)), fields, cardinality: 'one' } };
 }

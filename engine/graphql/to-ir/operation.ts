@@ -92,6 +92,7 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
     depth: { selection: 0, boolExp: 0 },
     operation: opts.operation,
     remoteJoins: [],
+    toIrFields,
   };
   const kind = opts.operation.operation;
   let requestQuery: string | null = null;

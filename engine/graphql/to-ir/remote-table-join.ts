@@ -17,7 +17,7 @@ import { scalarInfo, typeNames } from '../schema/scalars.ts';
 import type { SourceRelationshipView, TableView } from '../schema/table-view.ts';
 import { remoteKeysVisible } from './visibility.ts';
 import { readView, type ToIrContext } from './context.ts';
-import { plainSource, toIrFields, toIrRowSource } from './select.ts';
+import { plainSource, toIrRowSource } from './row-source.ts';
 
 /** Join numbers, unique within one operation (key variables and read aliases are named by them). */
 const counters = new WeakMap<ToIrContext, { n: number }>();
@@ -140,7 +140,7 @@ function tableJoin(
   // Inherited roles: a row whose join cell the role may not see is not related (Note [Cells a sort key reads]).
   const keyFilter = andAll([...keys, remoteKeysVisible(view, mapping)]);
   const from = perParent(type === 'object' ? plainSource(view, keyFilter) : toIrRowSource(view, def, nodes, ctx, path, keyFilter), mapping);
-  const { result: selected, nested } = joinsMadeBy(ctx, path, () => toIrFields(view, getNamedType(def.type) as GraphQLObjectType, nodes, ctx, path));
+  const { result: selected, nested } = joinsMadeBy(ctx, path, () => ctx.toIrFields(view, getNamedType(def.type) as GraphQLObjectType, nodes, ctx, path));
   const keyFields: ir.Field[] = mapping.map(([, column], i) => ({ kind: 'column', alias: keyAliases[i] as string, column, asText: true }));
   return {
     kind: 'table',
