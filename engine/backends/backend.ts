@@ -9,6 +9,7 @@ import type { EngineError } from '../errors/engine-error.ts';
 import type { EnumTableQuery, EnumTableRows, IntrospectedTable, SourceIntrospection } from './introspection.ts';
 import type { CompiledSql } from './sql/fragment.ts';
 import type { Cancellation } from '../request-context.ts';
+import type { JsonSchema } from '../metadata/schemas/validate.ts';
 
 /** A statement with its parameter values bound, ready to run. */
 export interface BoundStatement {
@@ -66,15 +67,40 @@ export class TransactionStatementError extends Error {
   }
 }
 
-/** Resolved connection settings of a source (v2 `connection_info`, URL already read from the environment). */
-export interface ConnectionSettings {
-  readonly url: string;
-  readonly maxConnections?: number;
-  readonly idleTimeoutSeconds?: number;
-  readonly connectionLifetimeSeconds?: number;
-  readonly connectTimeoutSeconds?: number;
-  /** Statement timeout of every connection, in ms (0 or absent: none); Note [Statement timeout] in postgres/connection.ts. */
-  readonly statementTimeoutMs?: number;
+/** What resolving a configuration may read: the environment (`{from_env}` values), and engine-wide settings. */
+export interface ResolveOptions {
+  /** The value of an environment variable, undefined when it is not set. */
+  readonly env: (name: string) => string | undefined;
+  /** Statement timeout of every connection, in ms (0: none); Note [Statement timeout] in postgres/connection.ts. */
+  readonly statementTimeoutMs: number;
+}
+
+/**
+ * A source's configuration as its backend resolved it: what its `connect`
+ * takes. Opaque outside the backend that made it (each backend's own class).
+ */
+export interface ResolvedConfiguration {
+  readonly kind: SourceKind;
+  /** Equal keys mean the same database and pool: the preparer opens one pool per key. */
+  readonly key: string;
+}
+
+/**
+ * A backend's `configuration` of a source (v2's per-backend shape: postgres
+ * `connection_info.database_url`, MSSQL `connection_string`, BigQuery
+ * `service_account`...): its schema and its resolution. Nothing outside the
+ * backend reads inside a configuration.
+ */
+export interface ConfigurationSupport {
+  /** JSON schema of `configuration` (`<prefix>_add_source`, `replace_metadata`, the stored document). */
+  readonly schema: JsonSchema;
+  /**
+   * Resolves a configuration its schema admitted; a reason (and the key the
+   * unresolved configuration would have) when it cannot, e.g. an unset variable.
+   */
+  resolve(configuration: unknown, options: ResolveOptions): ResolvedConfiguration | { readonly key: string; readonly reason: string };
+  /** True when the configuration names the database at `url` (the metadata database; Note [Effects] in metadata/effects.ts). */
+  isDatabase(configuration: unknown, url: string, env: ResolveOptions['env']): boolean;
 }
 
 /**
@@ -357,6 +383,25 @@ export interface TableName {
   readonly name: string;
 }
 
+/** A table or function name as the metadata writes it: a bare name, `{schema, name}`, or (BigQuery) `{dataset, name}`. */
+export type WireTableName = string | { readonly schema?: string; readonly dataset?: string; readonly name: string };
+
+/**
+ * How a backend names tables and functions (v2: each backend's `TableName`):
+ * the schema a bare name is in, how a name prints in messages, and the
+ * GraphQL base name of a table before customization.
+ */
+export interface TableNaming {
+  /** The schema of a bare name: `public` on PostgreSQL (`dbo` on MSSQL). */
+  readonly defaultSchema: string;
+  /** A wire name as `{schema, name}` (BigQuery's `dataset` is its schema). */
+  parse(t: WireTableName): TableName;
+  /** v2 compat: `name` in the default schema, else `schema.name`. */
+  format(t: TableName): string;
+  /** v2 compat: `name` in the default schema, else `schema_name` (BigQuery would always prefix the dataset). */
+  graphqlName(t: TableName): string;
+}
+
 /**
  * One read statement made to answer many subscribers at once (Note
  * [Multiplexed live queries] in postgres/live-query.ts).
@@ -403,8 +448,12 @@ export interface Backend {
   /** The metadata operation groups it accepts under that prefix; others answer `not-supported`. */
   readonly operationFamilies: readonly OperationFamily[];
   readonly capabilities: Capabilities;
-  /** Opens a pool. */
-  connect(settings: ConnectionSettings): SourceConnection;
+  /** A source's configuration: its schema and resolution. */
+  readonly configuration: ConfigurationSupport;
+  /** How its tables and functions are named. */
+  readonly naming: TableNaming;
+  /** Opens a pool for a configuration {@link ConfigurationSupport.resolve} of this backend made. */
+  connect(resolved: ResolvedConfiguration): SourceConnection;
   /** Introspection on a connection's pool. */
   introspector(conn: SourceConnection): Introspector;
   /** The GraphQL face of a database type (memoized: equal types give the same object). */

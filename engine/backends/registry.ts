@@ -33,6 +33,7 @@ import type { SourceKind } from '../catalog/types.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { Backend } from './backend.ts';
+import type { JsonSchema } from '../metadata/schemas/validate.ts';
 import { postgresBackend } from './postgres/index.ts';
 
 /** Every backend that exists, by kind. */
@@ -56,6 +57,11 @@ export function backendFor(kind: SourceKind): Backend {
  */
 export function backendOf(source: { readonly kind: SourceKind; readonly backend?: Backend }): Backend {
   return source.backend ?? backendFor(source.kind);
+}
+
+/** The `configuration` schema of each kind that has a backend (the engine's document schemas). */
+export function configurationSchemas(): ReadonlyMap<SourceKind, JsonSchema> {
+  return new Map([...BACKENDS].map(([kind, b]) => [kind, b.configuration.schema]));
 }
 
 /** The backend whose metadata operations carry `prefix` (`pg_`), if one exists. */

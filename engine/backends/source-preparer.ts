@@ -1,7 +1,7 @@
 /**
  * Prepares the sources of a document for a catalog build (see
- * catalog/prepared.ts): resolves `database_url`, opens or reuses a pool per
- * distinct configuration, introspects, and reads enum table rows. What was
+ * catalog/prepared.ts): has each source's backend resolve its configuration,
+ * opens or reuses a pool per distinct configuration, introspects, and reads enum table rows. What was
  * prepared before is reused unless the source's configuration changed or the
  * caller asks for a refresh (`reload_metadata`, `run_sql`). Each source's
  * backend connects and introspects (Note [Backend seam] in registry.ts);
@@ -15,7 +15,7 @@ import { enumColumns } from '../catalog/stages/tables.ts';
 import { tableKey } from '../catalog/types.ts';
 import { resolveEnv } from '../cli/env.ts';
 import type { Logger } from '../logger.ts';
-import type { MetadataDocument, SourceMetadata, UrlFromEnv } from '../metadata/document.ts';
+import type { MetadataDocument, SourceMetadata } from '../metadata/document.ts';
 
 /*
  * Note [Introspection freshness]
@@ -69,13 +69,6 @@ const RETIRE_DELAY_MS = 5_000;
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
-}
-
-/** Resolves a `database_url` (inline or `{from_env}`), or says why it cannot. */
-export function resolveDatabaseUrl(url: UrlFromEnv): { url: string } | { reason: string } {
-  if (typeof url === 'string') return { url };
-  const v = resolveEnv(url.from_env);
-  return v === undefined || v === '' ? { reason: `environment variable "${url.from_env}" is not set` } : { url: v };
 }
 
 /** Opens, reuses and retires source connections and their introspection: the preparer of sources (Note [Preparers]). */
@@ -165,13 +158,9 @@ export class SourcePreparer implements ObjectPreparer<PreparedSource> {
     previous: PreparedSource | undefined,
     via: ReadonlyMap<string, Introspector>,
   ): Promise<PreparedSource> {
-    const info = s.configuration.connection_info;
-    const resolved = resolveDatabaseUrl(info.database_url);
-    const configKey = JSON.stringify({
-      url: 'url' in resolved ? resolved.url : null,
-      pool: info.pool_settings ?? null,
-    });
-    if (!('url' in resolved)) return { ok: false, name: s.name, configKey, reason: resolved.reason };
+    const resolved = backend.configuration.resolve(s.configuration, { env: resolveEnv, statementTimeoutMs: this.#statementTimeoutMs });
+    const configKey = resolved.key;
+    if ('reason' in resolved) return { ok: false, name: s.name, configKey, reason: resolved.reason };
     if (previous !== undefined && previous.configKey === configKey) {
       if (!previous.ok) return previous;
       const open = this.#connections.get(configKey);
@@ -181,15 +170,7 @@ export class SourcePreparer implements ObjectPreparer<PreparedSource> {
     }
     let conn = this.#connections.get(configKey);
     if (conn === undefined) {
-      const p = info.pool_settings ?? {};
-      conn = backend.connect({
-        url: resolved.url,
-        ...(p.max_connections === undefined ? {} : { maxConnections: p.max_connections }),
-        ...(p.idle_timeout === undefined ? {} : { idleTimeoutSeconds: p.idle_timeout }),
-        ...(p.connection_lifetime === undefined ? {} : { connectionLifetimeSeconds: p.connection_lifetime }),
-        ...(p.pool_timeout === undefined ? {} : { connectTimeoutSeconds: p.pool_timeout }),
-        statementTimeoutMs: this.#statementTimeoutMs,
-      });
+      conn = backend.connect(resolved);
       this.#connections.set(configKey, conn);
     }
     try {

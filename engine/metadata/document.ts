@@ -25,27 +25,12 @@ export type TableNameInput = string | { readonly schema?: string; readonly name:
 /** A value given inline or read from an environment variable at use. */
 export type UrlFromEnv = string | { readonly from_env: string };
 
-/** `configuration.connection_info.pool_settings` of a source. */
-export interface PoolSettings {
-  readonly max_connections?: number;
-  readonly total_max_connections?: number;
-  readonly idle_timeout?: number;
-  readonly retries?: number;
-  readonly pool_timeout?: number;
-  readonly connection_lifetime?: number;
-}
-
-/** `configuration.connection_info` of a Postgres source. */
-export interface ConnectionInfo {
-  readonly database_url: UrlFromEnv;
-  readonly pool_settings?: PoolSettings;
-  readonly use_prepared_statements?: boolean;
-  readonly isolation_level?: 'read-committed' | 'repeatable-read' | 'serializable';
-}
-
-/** The configuration of a source. Other keys (read replicas, extensions schema) are kept. */
+/**
+ * The configuration of a source, kept as it came: its shape is its backend's
+ * (v2's per-backend `configuration`: postgres' `connection_info`...), checked
+ * and read only by that backend (`Backend.configuration`).
+ */
 export interface SourceConfiguration {
-  readonly connection_info: ConnectionInfo;
   readonly [k: string]: unknown;
 }
 

@@ -7,13 +7,14 @@
  * backends registry; v2 backends that do not exist here (`mssql_`,
  * `bigquery_`, ...) answer `not-supported`.
  */
-import type { OperationFamily } from '../backends/backend.ts';
+import type { Backend, OperationFamily } from '../backends/backend.ts';
 import { backendWithPrefix } from '../backends/registry.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import { didYouMean } from '../errors/suggest.ts';
 import type { ApiFamily } from '../api/contract.ts';
-import type { MetadataCall, Operation } from './operation.ts';
+import { argPath, type MetadataCall, type Operation, type RunContext } from './operation.ts';
+import { findSource } from './edit.ts';
 import { removeApiLimits, setApiLimits } from './operations/api-limits/set-api-limits.ts';
 import { bulk } from './operations/manage/bulk.ts';
 import { clearMetadata } from './operations/manage/clear-metadata.ts';
@@ -41,7 +42,7 @@ import { untrackFunction } from './operations/functions/untrack-function.ts';
 import { createAction, createActionPermission, dropAction, dropActionPermission, updateAction } from './operations/actions/action-operations.ts';
 import { setCustomTypes } from './operations/actions/set-custom-types.ts';
 import { testWebhookTransformOp } from './operations/actions/test-webhook-transform.ts';
-import { addSource } from './operations/sources/add-source.ts';
+import { addSourceFor } from './operations/sources/add-source.ts';
 import { dropSource } from './operations/sources/drop-source.ts';
 import { createCronTrigger } from './operations/scheduled/create-cron-trigger.ts';
 import { createScheduledEvent } from './operations/scheduled/create-scheduled-event.ts';
@@ -185,15 +186,22 @@ const SCHEDULED_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
   ['get_scheduled_event_invocations', getScheduledEventInvocations],
 ];
 
+/** An operation of a database backend: the same for every backend, or made for the backend of the prefix used. */
+type SourceOperation = Operation | ((backend: Backend) => Operation);
+
 /** Operations of a database backend, by name without the backend prefix. */
-const SOURCE_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
-  ['add_source', addSource],
+const SOURCE_OPERATIONS: ReadonlyMap<string, SourceOperation> = new Map<string, SourceOperation>([
+  ['add_source', addSourceFor],
   ['drop_source', dropSource],
   ...TABLE_OPERATIONS,
   ['get_event_logs', getEventLogs],
   ['get_event_invocation_logs', getEventInvocationLogs],
   ['get_event_by_id', getEventById],
 ]);
+
+/** The legacy `/v1/query` names of backend operations, and the kind they act on. */
+const LEGACY_SOURCE_OPERATIONS: ReadonlySet<string> = new Set([...TABLE_OPERATIONS.map(([n]) => n), 'add_existing_table_or_view', 'set_table_custom_fields']);
+const LEGACY_KIND = 'postgres';
 
 /** Backend-neutral operations of `/v1/metadata`. */
 const METADATA_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
@@ -226,8 +234,15 @@ const QUERY_V2_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['bulk', bulk],
 ]);
 
-/** v2 compat: backend prefixes of operation names; the backends registry says which have a backend. */
-const BACKEND_PREFIXES = ['pg_', 'mssql_', 'bigquery_', 'citus_', 'cockroach_'] as const;
+/** v2 compat: backend prefixes of operation names, with the kind (v2's backend type) each stands for; the backends registry says which have a backend. */
+const PREFIX_KINDS: ReadonlyMap<string, string> = new Map([
+  ['pg_', 'postgres'],
+  ['mssql_', 'mssql'],
+  ['bigquery_', 'bigquery'],
+  ['citus_', 'citus'],
+  ['cockroach_', 'cockroach'],
+]);
+const BACKEND_PREFIXES = [...PREFIX_KINDS.keys()];
 
 /** The family of a backend operation (by its name without prefix); a backend accepts whole families. */
 function familyOf(name: string): OperationFamily {
@@ -247,7 +262,8 @@ export function resolveOperation(api: ApiFamily, call: MetadataCall): Operation 
   const type = call.type;
   if (api === 'query-v1' || api === 'query-v2') {
     const op = (api === 'query-v1' ? QUERY_V1_OPERATIONS : QUERY_V2_OPERATIONS).get(type);
-    if (op !== undefined) return op;
+    // v2 compat: the legacy names of backend operations are pg_'s (runQueryM runs them as postgres).
+    if (op !== undefined) return LEGACY_SOURCE_OPERATIONS.has(type) ? onSourceOf(LEGACY_KIND, familyOf(type), op) : op;
     throw new EngineError(ErrorCode.ParseFailed, `unknown query type "${type}"${unknownHint(api, type)}`, { path });
   }
   const neutral = METADATA_OPERATIONS.get(type);
@@ -258,11 +274,67 @@ export function resolveOperation(api: ApiFamily, call: MetadataCall): Operation 
     const op = SOURCE_OPERATIONS.get(name);
     if (op === undefined) break;
     const backend = backendWithPrefix(prefix);
-    if (backend === undefined) throw new EngineError(ErrorCode.NotSupported, `the ${prefix.slice(0, -1)} backend is not supported yet`, { path });
-    if (backend.operationFamilies.includes(familyOf(name))) return op;
-    throw new EngineError(ErrorCode.NotSupported, `the ${prefix.slice(0, -1)} backend does not support "${type}"`, { path });
+    const family = familyOf(name);
+    const kind = backend?.kind ?? PREFIX_KINDS.get(prefix) ?? prefix;
+    if (backend === undefined) return onSourceOf(kind, family, refused(`the ${prefix.slice(0, -1)} backend is not supported yet`, path));
+    if (!backend.operationFamilies.includes(family))
+      return onSourceOf(kind, family, refused(`the ${prefix.slice(0, -1)} backend does not support "${type}"`, path));
+    return onSourceOf(kind, family, typeof op === 'function' ? op(backend) : op);
   }
   throw new EngineError(ErrorCode.ParseFailed, `unknown metadata operation "${type}"${unknownHint(api, type)}`, { path });
+}
+
+/** An operation that answers `not-supported`. */
+function refused(message: string, path: string): Operation {
+  return {
+    mutates: false,
+    run: () => Promise.reject(new EngineError(ErrorCode.NotSupported, message, { path })),
+  };
+}
+
+/**
+ * The name of the source a backend operation acts on: `args.source`
+ * (`default` when absent); undefined when there is none to check
+ * (`*_add_source` and `*_drop_source` name a source to make or remove, and
+ * malformed args are the args schema's to report).
+ */
+function sourceNamed(family: OperationFamily, args: unknown): string | undefined {
+  if (family === 'sources' || typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
+  const source = (args as Record<string, unknown>)['source'];
+  return source === undefined ? 'default' : typeof source === 'string' ? source : undefined;
+}
+
+/**
+ * Note [Operation prefix and source kind]
+ * The prefix of a backend operation picks the backend (`pg_` postgres,
+ * `mssql_` MSSQL...), and the source it names must be of that backend's kind:
+ * v2 answers `mssql_track_table` on a postgres source with `not-exists`
+ * ("source with name "default" has backend type "postgres" which does not
+ * match the expected type mssql", askSourceInfo). The check is made here,
+ * once for every prefixed operation, before the operation runs and before
+ * `not-supported` for a prefix without a backend: v2 has every backend, so a
+ * source of another kind is the answer it gives. A source that does not exist
+ * is left to the operation (`requireSource`), as are `*_add_source` (which
+ * makes a source of the prefix's kind) and `*_drop_source` (any kind, as v2's
+ * backend-neutral DropSource). The legacy unprefixed `/v1/query` names
+ * (`track_table`) are postgres' operations, checked the same way.
+ */
+function onSourceOf(kind: string, family: OperationFamily, op: Operation): Operation {
+  return {
+    mutates: op.mutates,
+    async run(ctx: RunContext, call: MetadataCall) {
+      const name = sourceNamed(family, call.args);
+      const source = name === undefined ? undefined : findSource(ctx.state.doc, name);
+      if (source !== undefined && source.kind !== kind) {
+        throw new EngineError(
+          ErrorCode.NotExists,
+          `source with name "${source.name}" has backend type "${source.kind}" which does not match the expected type ${kind}`,
+          { path: argPath(call) },
+        );
+      }
+      return await op.run(ctx, call);
+    },
+  };
 }
 
 /** Every name `/v1/metadata` takes (prefixed with `pg_`, the one backend). */

@@ -28,7 +28,7 @@ import { declareCaptureEffects } from './event-trigger-capture.ts';
 import { Mutex } from './mutex.ts';
 import type { ActionDataServices, MetadataState } from './operation.ts';
 import { CallPipeline } from './run.ts';
-import { storedDocumentSchema } from './schemas/document.ts';
+import { engineDocumentSchemas } from './document-schemas.ts';
 import { assertValid } from './schemas/validate.ts';
 import { SourcePreparer, type Refresh } from '../backends/source-preparer.ts';
 import { MetadataStore, type MetadataChange } from './store.ts';
@@ -75,7 +75,7 @@ function initialDocument(defaultDatabaseUrl: string | null): MetadataDocument {
 }
 
 function parseStoredDocument(raw: unknown): MetadataDocument {
-  const valid = assertValid<Record<string, unknown>>(storedDocumentSchema, raw, '$');
+  const valid = assertValid<Record<string, unknown>>(engineDocumentSchemas.stored, raw, '$');
   return normalizeDocument(valid);
 }
 

@@ -5,7 +5,8 @@
  * commit with the metadata, together when the source is the metadata database.
  */
 import type { Backend, SourceConnection, SqlTransaction } from '../backends/backend.ts';
-import { resolveDatabaseUrl } from '../backends/source-preparer.ts';
+import { backendFor } from '../backends/registry.ts';
+import { resolveEnv } from '../cli/env.ts';
 import type { ReadySource } from '../catalog/prepared.ts';
 import type { SourceMetadata } from './document.ts';
 import type { Effect } from './effects.ts';
@@ -29,9 +30,7 @@ export async function sourceTransaction(
 ): Promise<SourceTransaction> {
   return await ctx.effect<SourceTransaction>(sourceTransactionKey(prepared.configKey), async () => {
     const tx = await open(conn);
-    const resolved = resolveDatabaseUrl(source.configuration.connection_info.database_url);
-    // Same URL text means same database; another spelling of it is handled as another database (Note [Effects]).
-    const isMetadataDatabase = 'url' in resolved && resolved.url === ctx.metadataDatabaseUrl;
+    const isMetadataDatabase = backendFor(source.kind).configuration.isDatabase(source.configuration, ctx.metadataDatabaseUrl, resolveEnv);
     return {
       key: sourceTransactionKey(prepared.configKey),
       description: `the SQL of source "${source.name}"`,

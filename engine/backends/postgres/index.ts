@@ -6,6 +6,8 @@ import type pg from 'pg';
 import type { Backend, Introspector, SourceConnection, SqlTransaction } from '../backend.ts';
 import { EngineError } from '../../errors/engine-error.ts';
 import { ErrorCode } from '../../errors/codes.ts';
+import { schemaNaming } from '../naming.ts';
+import { postgresConfiguration, PostgresSettings } from './configuration.ts';
 import { compileMutation } from './compile-mutation.ts';
 import { compileExplain, compileQuery, compileReadField } from './compile.ts';
 import { PostgresConnection, type PgQueryable } from './connection.ts';
@@ -49,7 +51,13 @@ export const postgresBackend: Backend = {
     relay: true,
     nestedInserts: true,
   },
-  connect: (settings) => new PostgresConnection(settings.url, settings),
+  configuration: postgresConfiguration,
+  naming: schemaNaming('public'),
+  connect: (resolved) => {
+    if (!(resolved instanceof PostgresSettings))
+      throw new EngineError(ErrorCode.Unexpected, `a ${resolved.kind} configuration was given to the postgres backend`);
+    return new PostgresConnection(resolved.url, resolved.pool);
+  },
   introspector: (conn) => introspectorOn(own(conn).queryable),
   scalar: postgresScalar,
   types: POSTGRES_TYPES,

@@ -8,7 +8,6 @@ import {
   nameSchema,
   nullableString,
   objectSchema,
-  sourceConfigurationSchema,
   tableConfigurationSchema,
   tableNameSchema,
 } from './common.ts';
@@ -21,14 +20,16 @@ function args(required: readonly string[], properties: Record<string, JsonSchema
   return { type: 'object', required: [...required], properties, additionalProperties: false };
 }
 
-/** `pg_add_source`. */
-export const addSourceArgs = args(['name', 'configuration'], {
-  name: nameSchema,
-  configuration: sourceConfigurationSchema,
-  replace_configuration: bool,
-  customization: objectSchema,
-  kind: { type: 'string' },
-});
+/** `<prefix>_add_source`, with the `configuration` schema of the prefix's backend. */
+export function addSourceArgs(configurationSchema: JsonSchema): JsonSchema {
+  return args(['name', 'configuration'], {
+    name: nameSchema,
+    configuration: configurationSchema,
+    replace_configuration: bool,
+    customization: objectSchema,
+    kind: { type: 'string' },
+  });
+}
 
 /** `pg_drop_source`. */
 export const dropSourceArgs = args(['name'], { name: nameSchema, cascade: bool });

@@ -1,6 +1,6 @@
 /**
  * JSON schemas shared by the document and the operation args: names, table
- * names, `database_url`, table configuration, relationships and permissions.
+ * names, `{from_env}` values, table configuration, relationships and permissions.
  * Objects the engine interprets are closed (unknown keys refused, as v2
  * does); objects of later issues are open.
  */
@@ -34,46 +34,6 @@ export const tableNameSchema: JsonSchema = {
 /** A string, or `{from_env: VAR}`. */
 export const urlFromEnvSchema: JsonSchema = {
   oneOf: [{ type: 'string' }, { type: 'object', required: ['from_env'], properties: { from_env: { type: 'string' } }, additionalProperties: false }],
-};
-
-/** v2 `pool_settings`. */
-export const poolSettingsSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    max_connections: { type: 'integer', minimum: 1 },
-    total_max_connections: { type: 'integer', minimum: 1 },
-    idle_timeout: { type: 'integer', minimum: 0 },
-    retries: { type: 'integer', minimum: 0 },
-    pool_timeout: { type: 'integer', minimum: 0 },
-    connection_lifetime: { type: ['integer', 'null'], minimum: 0 },
-  },
-  additionalProperties: false,
-};
-
-/** A Postgres source `configuration`. */
-export const sourceConfigurationSchema: JsonSchema = {
-  type: 'object',
-  required: ['connection_info'],
-  properties: {
-    connection_info: {
-      type: 'object',
-      required: ['database_url'],
-      properties: {
-        database_url: urlFromEnvSchema,
-        pool_settings: poolSettingsSchema,
-        use_prepared_statements: { type: 'boolean' },
-        isolation_level: { enum: ['read-committed', 'repeatable-read', 'serializable'] },
-        ssl_configuration: objectSchema,
-      },
-      additionalProperties: false,
-    },
-    // v2 keys the engine does not run yet, kept as they came.
-    read_replicas: { type: 'array' },
-    extensions_schema: { type: ['string', 'null'] },
-    connection_template: objectSchema,
-    connection_set: { type: 'array' },
-  },
-  additionalProperties: false,
 };
 
 const rootFieldSchema: JsonSchema = {

@@ -16,7 +16,7 @@
  * table entries ("unexpected keys when parsing TableMetadata"); being stricter
  * elsewhere refuses only documents v2 would have stored without the key.
  * A document already stored is read with the same schema opened
- * ({@link storedDocumentSchema}): a key an earlier engine accepted must not
+ * ({@link DocumentSchemas.stored}): a key an earlier engine accepted must not
  * stop the engine from starting. Query collections, allow-list entries and
  * REST endpoints are typed in full when strict (schemas/query-collections.ts);
  * a stored entry of another shape is reported inconsistent by the catalog.
@@ -29,7 +29,6 @@ import {
   permissionEntrySchema,
   relationshipSchema,
   selectPermissionSchema,
-  sourceConfigurationSchema,
   tableConfigurationSchema,
   tableNameSchema,
   updatePermissionSchema,
@@ -38,12 +37,38 @@ import { apiLimitsSchema } from './api-limits.ts';
 import { allowlistEntryTypes, collectionEntryTypes, endpointEntryTypes } from './query-collections.ts';
 import { computedFieldDefinitionSchema, functionConfigurationSchema } from './functions.ts';
 import { SOURCE_KEPT_KEYS } from '../document.ts';
+import type { SourceKind } from '../../catalog/types.ts';
 import type { JsonSchema } from './validate.ts';
 
 const listOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
 
+/** v2 compat: how each source kind may be written in a document (`pg` is postgres' short name; no kind is postgres). */
+export const KIND_NAMES: Readonly<Record<SourceKind, readonly string[]>> = { postgres: ['postgres', 'pg'], mssql: ['mssql'], bigquery: ['bigquery'] };
+
+/** The schema of each kind's source `configuration`: its backend's (`Backend.configuration.schema`). */
+export type ConfigurationSchemas = ReadonlyMap<SourceKind, JsonSchema>;
+
+/**
+ * Each kind's configuration schema applied to the sources of that kind; a
+ * source without `kind` is postgres. Kinds absent from `configurations`
+ * (no backend, or a caller that knows none: the controller) take any object.
+ */
+function configurationByKind(configurations: ConfigurationSchemas): JsonSchema {
+  // An empty allOf is not a valid schema.
+  if (configurations.size === 0) return {};
+  return {
+    allOf: [...configurations].map(([kind, configuration]) => ({
+      if: { ...(kind === 'postgres' ? {} : { required: ['kind'] }), properties: { kind: { enum: KIND_NAMES[kind] } } },
+      then: { properties: { configuration } },
+    })),
+  };
+}
+
 /** Builds the document schema; `strict` closes every object (see Note [Closed document]). */
-function makeDocumentSchema(strict: boolean): {
+function makeDocumentSchema(
+  strict: boolean,
+  configurations: ConfigurationSchemas,
+): {
   readonly document: JsonSchema;
   readonly source: JsonSchema;
   readonly table: JsonSchema;
@@ -121,7 +146,7 @@ function makeDocumentSchema(strict: boolean): {
     required: ['name', 'configuration'],
     properties: {
       name: nameSchema,
-      kind: { enum: ['postgres', 'pg', 'mssql', 'bigquery'] },
+      kind: { enum: Object.values(KIND_NAMES).flat() },
       tables: listOf(tableEntrySchema),
       functions: listOf(functionEntrySchema),
       configuration: objectSchema,
@@ -129,8 +154,7 @@ function makeDocumentSchema(strict: boolean): {
       ...Object.fromEntries(SOURCE_KEPT_KEYS.map((k) => [k, {}])),
     },
     additionalProperties: false,
-    if: { properties: { kind: { enum: ['postgres', 'pg'] } } },
-    then: { properties: { configuration: sourceConfigurationSchema } },
+    ...configurationByKind(configurations),
   };
 
   /** The version 3 document. */
@@ -180,19 +204,35 @@ export const DOCUMENT_KEYS = [
   'opentelemetry',
 ] as const;
 
-const strictSchemas = makeDocumentSchema(true);
+/** The schemas of a document whose sources' configurations are checked with `configurations`. */
+export interface DocumentSchemas {
+  /** The version 3 document as `replace_metadata` takes it: every object closed. */
+  readonly document: JsonSchema;
+  /** One source entry (closed). */
+  readonly source: JsonSchema;
+  /** One table entry (closed). */
+  readonly table: JsonSchema;
+  /** The document as read back from the store: the same checks, objects left open. */
+  readonly stored: JsonSchema;
+}
 
-/** The version 3 document as `replace_metadata` takes it: every object closed. */
-export const documentSchema: JsonSchema = strictSchemas.document;
+/** The document schemas with each kind's configuration schema (the engine passes its backends'). */
+export function documentSchemas(configurations: ConfigurationSchemas): DocumentSchemas {
+  const strict = makeDocumentSchema(true, configurations);
+  return { document: strict.document, source: strict.source, table: strict.table, stored: makeDocumentSchema(false, configurations).document };
+}
 
-/** One source entry (closed). */
-export const sourceEntrySchema: JsonSchema = strictSchemas.source;
+/**
+ * The schemas for a reader that knows no backend (the controller): a source's
+ * `configuration` is any object; the engine checks it when the document arrives.
+ */
+const wireSchemas = documentSchemas(new Map());
+
+/** One source entry (closed), its configuration unchecked (the engine's document schemas: metadata/document-schemas.ts). */
+export const sourceEntrySchema: JsonSchema = wireSchemas.source;
 
 /** One table entry (closed). */
-export const tableEntrySchema: JsonSchema = strictSchemas.table;
-
-/** The document as read back from the store: the same checks, objects left open. */
-export const storedDocumentSchema: JsonSchema = makeDocumentSchema(false).document;
+export const tableEntrySchema: JsonSchema = wireSchemas.table;
 
 /** Document versions `replace_metadata` reads: 1 and 2 keep tables at the top level (upgraded to 3). */
 export const DOCUMENT_VERSIONS: readonly number[] = [1, 2, 3];

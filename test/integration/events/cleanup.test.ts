@@ -34,7 +34,10 @@ describe('event log cleanup', () => {
       },
       settings: { eventsDelivery: false },
     });
-    conn = backendFor('postgres').connect({ url: s.db.url });
+    const pg = backendFor('postgres');
+    const resolved = pg.configuration.resolve({ connection_info: { database_url: s.db.url } }, { env: () => undefined, statementTimeoutMs: 0 });
+    if ('reason' in resolved) throw new Error(resolved.reason);
+    conn = pg.connect(resolved);
   });
   afterAll(async () => {
     await conn.close();

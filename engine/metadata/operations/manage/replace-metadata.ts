@@ -14,7 +14,8 @@ import { normalizeDocument, type SourceMetadata } from '../../document.ts';
 import { findSource } from '../../edit.ts';
 import { argPath, SUCCESS, type MetadataCall, type Operation, type RunContext } from '../../operation.ts';
 import { replaceMetadataV2Args } from '../../schemas/args.ts';
-import { DOCUMENT_VERSIONS, documentSchema } from '../../schemas/document.ts';
+import { DOCUMENT_VERSIONS } from '../../schemas/document.ts';
+import { engineDocumentSchemas } from '../../document-schemas.ts';
 import { assertValid } from '../../schemas/validate.ts';
 import { wireInconsistencies } from './inconsistent-objects.ts';
 
@@ -59,7 +60,7 @@ function parseDocumentArg(raw: unknown, ctx: RunContext, path: string): ReturnTy
   const upgraded = old ? upgradeOldFormat(raw, ctx) : raw;
   let valid: Loose;
   try {
-    valid = assertValid<Loose>(documentSchema, upgraded, path);
+    valid = assertValid<Loose>(engineDocumentSchemas.document, upgraded, path);
   } catch (e) {
     // A version 1/2 document is checked as version 3: report paths in the document as sent.
     if (!old || !isEngineError(e)) throw e;

@@ -1,0 +1,127 @@
+/**
+ * The `configuration` of a postgres source (v2's `PostgresConnConfiguration`):
+ * its JSON schema, and its resolution into the settings a pool is opened with
+ * (`database_url` read from the environment, `pool_settings` in engine
+ * units). The rest of the engine sees neither: it hands the configuration to
+ * `backend.configuration` and the result to `backend.connect` (Note [Backend
+ * seam] in ../registry.ts).
+ */
+import type { ConfigurationSupport, ResolveOptions, ResolvedConfiguration } from '../backend.ts';
+import type { UrlFromEnv } from '../../metadata/document.ts';
+import { urlFromEnvSchema } from '../../metadata/schemas/common.ts';
+import type { JsonSchema } from '../../metadata/schemas/validate.ts';
+import type { PostgresPoolSettings } from './connection.ts';
+
+/** v2 `pool_settings`. */
+export interface PoolSettings {
+  readonly max_connections?: number;
+  readonly total_max_connections?: number;
+  readonly idle_timeout?: number;
+  readonly retries?: number;
+  readonly pool_timeout?: number;
+  readonly connection_lifetime?: number | null;
+}
+
+/** `configuration.connection_info` of a postgres source. */
+export interface ConnectionInfo {
+  readonly database_url: UrlFromEnv;
+  readonly pool_settings?: PoolSettings;
+  readonly use_prepared_statements?: boolean;
+  readonly isolation_level?: 'read-committed' | 'repeatable-read' | 'serializable';
+}
+
+/** The configuration of a postgres source, as its schema admits it. */
+export interface PostgresConfiguration {
+  readonly connection_info: ConnectionInfo;
+  readonly [k: string]: unknown;
+}
+
+const poolSettingsSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    max_connections: { type: 'integer', minimum: 1 },
+    total_max_connections: { type: 'integer', minimum: 1 },
+    idle_timeout: { type: 'integer', minimum: 0 },
+    retries: { type: 'integer', minimum: 0 },
+    pool_timeout: { type: 'integer', minimum: 0 },
+    connection_lifetime: { type: ['integer', 'null'], minimum: 0 },
+  },
+  additionalProperties: false,
+};
+
+/** The schema of a postgres source's `configuration` (closed: unknown keys are refused, as v2 does). */
+export const postgresConfigurationSchema: JsonSchema = {
+  type: 'object',
+  required: ['connection_info'],
+  properties: {
+    connection_info: {
+      type: 'object',
+      required: ['database_url'],
+      properties: {
+        database_url: urlFromEnvSchema,
+        pool_settings: poolSettingsSchema,
+        use_prepared_statements: { type: 'boolean' },
+        isolation_level: { enum: ['read-committed', 'repeatable-read', 'serializable'] },
+        ssl_configuration: { type: 'object' },
+      },
+      additionalProperties: false,
+    },
+    // v2 keys the engine does not run yet, kept as they came.
+    read_replicas: { type: 'array' },
+    extensions_schema: { type: ['string', 'null'] },
+    connection_template: { type: 'object' },
+    connection_set: { type: 'array' },
+  },
+  additionalProperties: false,
+};
+
+/** A resolved postgres configuration: what {@link PostgresConnection} is opened with. */
+export class PostgresSettings implements ResolvedConfiguration {
+  readonly kind = 'postgres';
+  readonly key: string;
+  readonly url: string;
+  readonly pool: PostgresPoolSettings;
+
+  constructor(key: string, url: string, pool: PostgresPoolSettings) {
+    this.key = key;
+    this.url = url;
+    this.pool = pool;
+  }
+}
+
+/** Resolves a `database_url` (inline or `{from_env}`), or says why it cannot. */
+function resolveUrl(url: UrlFromEnv, env: ResolveOptions['env']): { url: string } | { reason: string } {
+  if (typeof url === 'string') return { url };
+  const v = env(url.from_env);
+  return v === undefined || v === '' ? { reason: `environment variable "${url.from_env}" is not set` } : { url: v };
+}
+
+/** The connection info of a configuration the schema admitted. */
+function infoOf(configuration: unknown): ConnectionInfo {
+  return (configuration as PostgresConfiguration).connection_info;
+}
+
+/** The configuration of postgres sources. */
+export const postgresConfiguration: ConfigurationSupport = {
+  schema: postgresConfigurationSchema,
+  resolve(configuration, options) {
+    const info = infoOf(configuration);
+    const resolved = resolveUrl(info.database_url, options.env);
+    // Same URL text and pool settings: one pool (Note [Introspection freshness] in ../source-preparer.ts).
+    const key = JSON.stringify({ url: 'url' in resolved ? resolved.url : null, pool: info.pool_settings ?? null });
+    if (!('url' in resolved)) return { key, reason: resolved.reason };
+    const p = info.pool_settings ?? {};
+    return new PostgresSettings(key, resolved.url, {
+      ...(p.max_connections === undefined ? {} : { maxConnections: p.max_connections }),
+      ...(p.idle_timeout === undefined ? {} : { idleTimeoutSeconds: p.idle_timeout }),
+      ...(p.connection_lifetime === undefined || p.connection_lifetime === null ? {} : { connectionLifetimeSeconds: p.connection_lifetime }),
+      ...(p.pool_timeout === undefined ? {} : { connectTimeoutSeconds: p.pool_timeout }),
+      statementTimeoutMs: options.statementTimeoutMs,
+    });
+  },
+  isDatabase(configuration, url, env) {
+    const resolved = resolveUrl(infoOf(configuration).database_url, env);
+    // Same URL text means same database; another spelling of it is handled as another database (Note [Effects]).
+    return 'url' in resolved && resolved.url === url;
+  },
+};
