@@ -8,7 +8,8 @@
 import { GraphQLString, type GraphQLFieldConfigMap, type GraphQLInterfaceType, type GraphQLSchema } from 'graphql';
 import type { Catalog } from '../../catalog/types.ts';
 import { schemaOf } from './collect-types.ts';
-import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
+import { servesLiveQueries } from './capabilities.ts';
+import { descriptorOf, withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
 import { nonNull, objectType } from './lean-types.ts';
 import { namespaceRootFields } from './namespace.ts';
 import { renameSchema, type NamingConvention } from './naming-convention.ts';
@@ -107,6 +108,11 @@ export function buildSchemaOf(
   const streams = contributedFields(contributors, input, 'subscription');
   const live = { ...fields };
   for (const c of contributors) for (const name of c.queryOnly?.(input) ?? []) delete live[name];
+  // A table's or function's fields are live queries only where its source's backend serves them (Backend.liveQueries).
+  for (const [name, f] of Object.entries(live)) {
+    const d = descriptorOf<RootFieldDescriptor>(f.extensions);
+    if (d !== undefined && 'table' in d && !servesLiveQueries(d.table.source)) delete live[name];
+  }
   const subscriptionFields = namespaceRootFields({ ...live, ...streams }, 'subscription');
   // Without namespaces or streams (whose types differ per root) subscription_root shows query_root's very fields (Note [Shared fields]).
   const names = Object.keys(queryFields);

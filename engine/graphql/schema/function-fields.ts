@@ -15,6 +15,7 @@ import { type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap, type Gr
 import type { Catalog, ColumnInfo, FunctionArgInfo, FunctionInfo, SourceInfo } from '../../catalog/types.ts';
 import { tableKey } from '../../catalog/types.ts';
 import { customizeTypeName } from '../../catalog/stages/customization.ts';
+import { capabilitiesOf } from './capabilities.ts';
 import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
 import { inputObjectType, nonNull, nonNullListOfNonNull } from './lean-types.ts';
 import { FUNCTION_ARGS, functionArgsTypeName } from './names.ts';
@@ -86,6 +87,8 @@ export function functionRootFields(
   for (const source of catalog.sources.values()) {
     for (const fn of source.functions?.values() ?? []) {
       if (fn.exposedAs !== exposedAs || !mayCall(fn, access)) continue;
+      // A function exposed as a mutation runs in the mutation's transaction.
+      if (exposedAs === 'mutation' && !capabilitiesOf(source).mutations) continue;
       const view = views.get(`${source.name}\0${tableKey(fn.returnTable)}`);
       if (view === undefined) continue;
       const t = types.of(view);

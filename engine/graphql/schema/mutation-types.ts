@@ -86,7 +86,8 @@ export class MutationTypes {
               extensions: columnExtensions(c),
             };
           }
-          for (const rel of view.insertRelationships) {
+          // Inserts through relationships only where the source's backend has them (Capabilities.nestedInserts).
+          for (const rel of capabilitiesOf(view.source).nestedInserts ? view.insertRelationships : []) {
             const type = rel.info.kind === 'object' ? this.objRelInsertInput(rel.target) : this.arrRelInsertInput(rel.target);
             fields[rel.info.name] = { type, extensions: withDescriptor<InsertFieldDescriptor>({ kind: 'relationship', rel }) };
           }

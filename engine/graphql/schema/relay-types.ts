@@ -40,6 +40,7 @@ import {
   type GraphQLFieldConfigMap,
   type GraphQLObjectType,
 } from 'graphql';
+import { capabilitiesOf } from './capabilities.ts';
 import { withDescriptor, type RootFieldDescriptor, type TableFieldDescriptor } from './descriptors.ts';
 import { nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
 import type { SchemaTypes, TableTypes } from './table-types.ts';
@@ -112,7 +113,8 @@ export class RelayLeafTypes {
   /** True when this Relay schema gives `view` a node id and connections (Note [Relay ids of unselectable keys]). */
   hasNodeId(view: TableView): boolean {
     const pk = view.info.primaryKey;
-    if (pk.length === 0) return false;
+    // A source whose backend has no Relay support shows none of its tables here (Capabilities.relay).
+    if (pk.length === 0 || !capabilitiesOf(view.source).relay) return false;
     if (!this.#hideUnselectableKeys) return true;
     return pk.every((k) => view.columns.some((c) => c.name === k) && view.redact?.has(k) !== true);
   }
@@ -145,7 +147,7 @@ export function connectionArgs(view: TableView, types: SchemaTypes): GraphQLFiel
   return {
     [RELAY.after]: { type: GraphQLString },
     [RELAY.before]: { type: GraphQLString },
-    distinct_on: list['distinct_on'] as GraphQLFieldConfigArgumentMap[string],
+    ...(list['distinct_on'] === undefined ? {} : { distinct_on: list['distinct_on'] }),
     [RELAY.first]: { type: GraphQLInt },
     [RELAY.last]: { type: GraphQLInt },
     order_by: list['order_by'] as GraphQLFieldConfigArgumentMap[string],

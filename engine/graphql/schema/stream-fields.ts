@@ -11,6 +11,7 @@ import type { TableInfo } from '../../catalog/types.ts';
 import { customizeTypeName } from '../../catalog/stages/customization.ts';
 import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
 import { enumType, inputObjectType, listOf, nonNull, nonNullListOfNonNull } from './lean-types.ts';
+import { capabilitiesOf, servesLiveQueries } from './capabilities.ts';
 import { ARG } from './names.ts';
 import type { SchemaTypes } from './table-types.ts';
 import type { TableView } from './table-view.ts';
@@ -62,7 +63,8 @@ function cursorInput(view: TableView, types: SchemaTypes): GraphQLInputObjectTyp
 export function tableStreamRootFields(views: Iterable<TableView>, types: SchemaTypes): GraphQLFieldConfigMap<unknown, unknown> {
   const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
   for (const view of views) {
-    if (view.columns.length === 0) continue;
+    // A stream is served by the live-query machinery of the source's backend (Capabilities.streaming).
+    if (view.columns.length === 0 || !capabilitiesOf(view.source).streaming || !servesLiveQueries(view.source)) continue;
     const t = types.of(view);
     fields[`${view.info.rootFields.select}_stream`] = {
       type: nonNullListOfNonNull(t.object),

@@ -35,6 +35,7 @@ import { enumType, inputObjectType, listOfNonNull, nonNull, nonNullListOfNonNull
 import { ARG, FIELD, ORDER_BY_ENUM, relationshipAggregateField } from './names.ts';
 import { isAlwaysPresent, type TableView } from './table-view.ts';
 import { scalarInfo, valueEncoding } from './scalars.ts';
+import { capabilitiesOf } from './capabilities.ts';
 import { RELAY, RelayLeafTypes, connectionArgs, connectionFieldName, connectionType, nodeIdField } from './relay-types.ts';
 
 /** v2 compat: json/jsonb column fields take `path` (Note [JSON path argument] in ir/json-path.ts). */
@@ -233,7 +234,9 @@ export class SchemaTypes {
     if (args === undefined) {
       const t = this.of(view);
       args = {
-        [ARG.distinctOn]: { type: listOfNonNull(t.selectColumn), description: 'distinct select on columns' },
+        ...(capabilitiesOf(view.source).distinctOn
+          ? { [ARG.distinctOn]: { type: listOfNonNull(t.selectColumn), description: 'distinct select on columns' } }
+          : {}),
         [ARG.limit]: { type: GraphQLInt, description: 'limit the number of rows returned' },
         [ARG.offset]: { type: GraphQLInt, description: 'skip the first n rows. Use only with order_by' },
         [ARG.orderBy]: { type: listOfNonNull(t.orderBy), description: 'sort the rows by one or more columns' },
@@ -280,7 +283,7 @@ export class SchemaTypes {
       ...(relay !== null && relay.hasNodeId(view) ? { interfaces: [relay.node] } : {}),
     });
     const partial = { object, boolExp, orderBy, selectColumn };
-    const aggregate = view.allowAggregations ? buildAggregateTypes(view, partial, this) : null;
+    const aggregate = view.allowAggregations && capabilitiesOf(view.source).aggregates ? buildAggregateTypes(view, partial, this) : null;
     const connection = relay !== null && relay.hasNodeId(view) ? connectionType(view, object, relay) : null;
     return { ...partial, aggregate, connection };
   }
