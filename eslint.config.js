@@ -44,8 +44,8 @@ const zones = [
   {
     target: './controller',
     from: './engine',
-    except: ['./metadata/document.ts', './metadata/schemas'],
-    message: 'controller/ imports only engine/metadata/document.ts and engine/metadata/schemas/',
+    except: ['./metadata/document.ts', './metadata/schemas', './metadata-client'],
+    message: 'controller/ imports only engine/metadata/document.ts, engine/metadata/schemas/ and engine/metadata-client/',
   },
 ];
 

@@ -8,7 +8,7 @@
  * direct metadata edit is corrected, and a stopped engine reported, within a few seconds.
  */
 import type { Engine } from '../api/v1alpha1/engine.ts';
-import { EngineClient, EngineUnreachableError, type EngineState } from '../engine-client/client.ts';
+import { EngineClient, EngineUnreachableError, type EngineState } from '../../engine/metadata-client/client.ts';
 import type { WorkQueue } from '../runtime/work-queue.ts';
 import type { KnownEngine } from './engine-reconciler.ts';
 import { engineQueueKey } from './resolve.ts';

@@ -28,7 +28,7 @@ import {
   applyDocument,
   type ConsistencyReport,
   type EngineClientOptions,
-} from '../engine-client/client.ts';
+} from '../../engine/metadata-client/client.ts';
 import { Reason, appliedOutcome, conditionsFor, failedOutcome, readyCondition, sameConditions, unknownOutcome, type Outcome } from '../runtime/conditions.ts';
 import type { EventRecorder } from '../runtime/events.ts';
 import { KubeApiError, objectPath, type KubeApi } from '../runtime/kube-api.ts';

@@ -14,17 +14,12 @@
  * send its internal `id` (a JSON array); it is used when present because it is exact.
  */
 import { parseTableName, type TableNameInput } from '../../engine/metadata/document.ts';
+import type { InconsistentObject } from '../../engine/metadata-client/client.ts';
 import type { QualifiedName } from './declarations.ts';
 import { ancestorKeys, keyOf, type ObjectRef } from './objects.ts';
 
 /** One entry of `inconsistent_objects`. */
-export interface InconsistentObject {
-  readonly type: string;
-  readonly name?: string;
-  readonly reason: string;
-  readonly definition?: unknown;
-  readonly id?: string;
-}
+export type { InconsistentObject };
 
 type Op = 'select' | 'insert' | 'update' | 'delete';
 

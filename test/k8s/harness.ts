@@ -5,7 +5,7 @@
  * conditions and wait for them with a bound.
  */
 import type { Condition } from '../../controller/api/v1alpha1/common.ts';
-import { EngineClient } from '../../controller/engine-client/client.ts';
+import { EngineClient } from '../../engine/metadata-client/client.ts';
 import { freePort } from '../support/engine-process.ts';
 import { createTestDatabase, type TestDatabase } from '../support/pg.ts';
 import { findBinaries, startControlPlane, type ControlPlane } from './control-plane.ts';

@@ -9,7 +9,7 @@
  * median of 5) and the apply of one changed RestEndpoint (median of 3).
  */
 import { API_VERSION } from '../../../controller/api/v1alpha1/common.ts';
-import { EngineClient, applyDocument } from '../../../controller/engine-client/client.ts';
+import { EngineClient, applyDocument } from '../../../engine/metadata-client/client.ts';
 import type { TargetResource } from '../../../controller/reconcilers/declarations.ts';
 import { foldResources } from '../../../controller/reconcilers/fold.ts';
 import { startEngine } from '../lib/engine.ts';

@@ -1,9 +1,19 @@
 /**
  * A typed client of the engine's metadata API (`POST /v1/metadata`) over HTTP, authenticated with
- * the admin secret. The controller never imports engine code for this (architecture.md layering).
+ * the admin secret. Shared by the Kubernetes controller and the `engine` project commands
+ * (engine/cli/project/): both are clients of a running engine and import nothing of its internals
+ * but the document model (architecture.md layering).
  */
-import { normalizeDocument, toWireDocument, type MetadataDocument } from '../../engine/metadata/document.ts';
-import type { InconsistentObject } from '../reconcilers/inconsistency-map.ts';
+import { normalizeDocument, toWireDocument, type MetadataDocument } from '../metadata/document.ts';
+
+/** One entry of `get_inconsistent_metadata`'s `inconsistent_objects`. */
+export interface InconsistentObject {
+  readonly type: string;
+  readonly name?: string;
+  readonly reason: string;
+  readonly definition?: unknown;
+  readonly id?: string;
+}
 
 /** The engine could not be reached, timed out, or answered 5xx: retry later. */
 export class EngineUnreachableError extends Error {
