@@ -10,7 +10,8 @@ import { registerMetadataRoutes } from './routes/metadata.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerRestRoutes } from './routes/rest.ts';
 import { registerBodyParser } from './body.ts';
-import { buildOriginMatcher, registerCors } from './cors.ts';
+import { registerCors } from './cors.ts';
+import { corsPolicyOf } from './cookie-guard.ts';
 import { graphqlFastPath } from './graphql-fast-path.ts';
 import { registerNotFound } from './not-found.ts';
 import { contextOf, requestEnvelope, type FinishedRequest } from './request-envelope.ts';
@@ -40,8 +41,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Read before anything listens: an enabled but unbuilt console stops the start with how to build it.
   const consoleAssets = deps.settings.enableConsole ? loadConsoleAssets() : null;
   let closing = false;
-  const allowOrigin = buildOriginMatcher(deps.settings.corsDomain);
-  const fastPath = graphqlFastPath({ deps, bodyLimit: BODY_LIMIT, allowOrigin, closing: () => closing });
+  const cors = corsPolicyOf(deps.settings);
+  const fastPath = graphqlFastPath({ deps, bodyLimit: BODY_LIMIT, cors, closing: () => closing });
   const app = Fastify({
     serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
       const server = createServer(
@@ -63,7 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
   });
   // GraphQL over WebSocket: upgrades of /v1/graphql (server/ws/).
-  const sockets = attachWebSocket(app.server, deps, allowOrigin);
+  const sockets = attachWebSocket(app.server, deps, cors);
   // Runs when close() begins, before the server stops accepting: from then on fastify answers 503.
   app.addHook('preClose', (done) => {
     closing = true;
@@ -78,7 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   endpoints.set(app, sockets);
   registerBodyParser(app);
   registerNotFound(app);
-  await registerCors(app, deps.settings.corsDomain);
+  await registerCors(app, cors);
   await app.register(registerHealthRoutes, { deps });
   await app.register(registerMetadataRoutes, { deps });
   await app.register(registerGraphqlRoutes, { deps });

@@ -20,6 +20,7 @@ import type { AppDeps } from './deps.ts';
 import { parseJsonBody, tryParseJsonBody } from './body.ts';
 import { graphqlErrorBody, toEngineError } from '../errors/wire-body.ts';
 import { contentTypeOf, requireJsonContentType, responseMediaFor, type ResponseMedia } from './media-type.ts';
+import { guardCookieRequest } from './cookie-guard.ts';
 
 /** What to write back. */
 export interface GraphqlAnswer {
@@ -72,7 +73,8 @@ export function getRequestBody(queryString: string): Record<string, unknown> {
 
 /** The status written for `status` with this media type (see the header comment). */
 function statusFor(media: ResponseMedia, err: EngineError): number {
-  if (err.status >= 500 || err.status === 415 || err.status === 413 || err.code === ErrorCode.InvalidJson) return err.status;
+  // 403: a refused cross-site cookie request (cookie-guard.ts), which a browser must see fail.
+  if (err.status >= 500 || err.status === 403 || err.status === 415 || err.status === 413 || err.code === ErrorCode.InvalidJson) return err.status;
   return media === 'json' ? 200 : err.status;
 }
 
@@ -84,6 +86,8 @@ export async function answerGraphql(deps: AppDeps, req: GraphqlHttpRequest, ctx?
   let isAdmin = false;
   let setCookies = NO_COOKIES;
   try {
+    // A cookie-authenticated request a page of another site could have sent (Note [Cookie credentials]).
+    guardCookieRequest(deps, req.method, headers);
     let parsed: unknown;
     if (req.method === 'POST') {
       requireJsonContentType(single(headers['content-type']));

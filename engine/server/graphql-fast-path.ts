@@ -12,7 +12,7 @@
  * Both answer through answerGraphql (graphql-answer.ts), and this handler
  * writes the same headers as the fastify route: content type, the CORS
  * headers of @fastify/cors as configured in cors.ts (Vary: Origin always;
- * allow-origin and allow-credentials for an allowed Origin) and the auth
+ * allow-origin for an allowed Origin, allow-credentials for a named one) and the auth
  * webhook's Set-Cookie; and compresses as the route does (compression.ts).
  * Bodies over the limit get 413, as from fastify.
  * REST endpoints (`/api/rest/…`, any method the endpoints may serve) take the
@@ -25,6 +25,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { contextOf } from './request-envelope.ts';
 import type { AppDeps } from './deps.ts';
+import type { CorsPolicy } from './cors.ts';
 import { codingFor, compress, type Coding } from './compression.ts';
 import { answerGraphql, type GraphqlAnswer } from './graphql-answer.ts';
 import { answerRest, REST_PREFIX, type RestAnswer } from './rest-answer.ts';
@@ -40,8 +41,8 @@ export interface FastPathOptions {
   readonly deps: AppDeps;
   /** Largest body accepted, in bytes. */
   readonly bodyLimit: number;
-  /** The CORS origin predicate (cors.ts buildOriginMatcher). */
-  readonly allowOrigin: (origin: string) => boolean;
+  /** The CORS policy (cors.ts). */
+  readonly cors: CorsPolicy;
   /** True once the app is closing: fastify then answers 503. */
   readonly closing: () => boolean;
 }
@@ -59,7 +60,7 @@ const REST_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH'
 
 /** The fast path of POST and GET /v1/graphql; see Note [GraphQL fast path]. */
 export function graphqlFastPath(opts: FastPathOptions): FastPath {
-  const { deps, bodyLimit, allowOrigin, closing } = opts;
+  const { deps, bodyLimit, cors, closing } = opts;
   function write(
     req: IncomingMessage,
     res: ServerResponse,
@@ -78,9 +79,10 @@ export function graphqlFastPath(opts: FastPathOptions): FastPath {
     };
     if (coding !== null) headers['content-encoding'] = coding;
     const origin = req.headers.origin;
-    if (origin !== undefined && allowOrigin(origin)) {
+    if (origin !== undefined && cors.allows(origin)) {
       headers['access-control-allow-origin'] = origin;
-      headers['access-control-allow-credentials'] = 'true';
+      // Only origins the setting names get credentials (Note [Cookie credentials] in cookie-guard.ts).
+      if (cors.credentialed(origin)) headers['access-control-allow-credentials'] = 'true';
     }
     if (setCookies.length > 0) headers['set-cookie'] = [...setCookies];
     res.writeHead(status, headers);

@@ -12,6 +12,7 @@ import { apiErrorBody, toEngineError } from '../errors/wire-body.ts';
 import type { RequestContext } from '../request-context.ts';
 import { parseJsonBody } from './body.ts';
 import type { AppDeps } from './deps.ts';
+import { guardCookieRequest } from './cookie-guard.ts';
 
 /** The path prefix of REST endpoints. */
 export const REST_PREFIX = '/api/rest/';
@@ -42,6 +43,8 @@ export async function answerRest(
   let isAdmin = false;
   let setCookies = NO_COOKIES;
   try {
+    // A cookie-authenticated request a page of another site could have sent (Note [Cookie credentials]).
+    guardCookieRequest(deps, method, headers);
     const body = payload.trim().length > 0 ? parseJsonBody(payload) : undefined;
     const auth = await deps.auth.resolve(headers, body);
     setCookies = auth.setCookies;

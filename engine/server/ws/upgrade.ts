@@ -1,13 +1,17 @@
 /**
  * The WebSocket upgrade of `/v1/graphql` (compat.md): sub-protocol
  * `graphql-transport-ws` or `graphql-ws`, the upgrade's Origin checked
- * against the CORS setting like any request's, then one GraphqlSocket per
+ * against the CORS setting like any request's (and, when its credentials are
+ * a cookie, refused from a cross-site Origin: Note [Cookie credentials] in
+ * ../cookie-guard.ts), then one GraphqlSocket per
  * connection (connection.ts). Other upgrade paths are refused with 404.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { AppDeps } from '../deps.ts';
+import type { CorsPolicy } from '../cors.ts';
+import { isCrossSite } from '../cookie-guard.ts';
 import { GraphqlSocket, MAX_PAYLOAD } from './connection.ts';
 import { chooseProtocol, CloseCode, type Protocol } from './protocol.ts';
 
@@ -35,7 +39,7 @@ function offeredProtocols(req: IncomingMessage): Set<string> {
 }
 
 /** Serves GraphQL over WebSocket on `server`'s upgrades of /v1/graphql. */
-export function attachWebSocket(server: Server, deps: AppDeps, allowOrigin: (origin: string) => boolean): WebSocketEndpoint {
+export function attachWebSocket(server: Server, deps: AppDeps, cors: CorsPolicy): WebSocketEndpoint {
   const sockets = new Set<GraphqlSocket>();
   let closing = false;
   const wss = new WebSocketServer({
@@ -54,7 +58,9 @@ export function attachWebSocket(server: Server, deps: AppDeps, allowOrigin: (ori
     if (path !== '/v1/graphql' || deps.socket === undefined) return refuse(socket, 404, 'Not Found');
     if (closing) return refuse(socket, 503, 'Service Unavailable');
     const origin = req.headers.origin;
-    if (origin !== undefined && !allowOrigin(origin)) return refuse(socket, 403, 'Forbidden');
+    if (origin !== undefined && !cors.allows(origin)) return refuse(socket, 403, 'Forbidden');
+    // Cross-site WebSocket hijacking: the browser sends the user's cookies with any page's upgrade.
+    if (deps.auth.usesCookieCredentials(req.headers) && isCrossSite(cors, req.headers)) return refuse(socket, 403, 'Forbidden');
     const protocol: Protocol | null = chooseProtocol(offeredProtocols(req));
     if (protocol === null) return refuse(socket, 400, 'Bad Request');
     wss.handleUpgrade(req, socket, head, (ws) => {
