@@ -29,7 +29,10 @@ COPY --from=console /app/engine/console/dist ./engine/console/dist
 # 1000 is the `node` user of the base image.
 USER 1000:1000
 EXPOSE 8080
+# The probe reads the port as the engine does (ENGINE_GRAPHQL_SERVER_PORT or HASURA_GRAPHQL_SERVER_PORT,
+# default 8080). CMD passes no --server-port or --server-host: a flag would win over the variable the
+# probe reads, and a container given another port was reported unhealthy (test/unit/cli/dockerfile.test.ts).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.ENGINE_GRAPHQL_SERVER_PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "engine/cli/healthcheck.ts"]
 ENTRYPOINT ["node", "engine/main.ts"]
-CMD ["serve", "--server-host", "0.0.0.0", "--server-port", "8080"]
+CMD ["serve"]

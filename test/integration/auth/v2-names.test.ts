@@ -57,7 +57,8 @@ describe('an engine configured with HASURA_GRAPHQL_* only', () => {
     expect(exported.status).toBe(401);
     expect(exported.json).toMatchObject({ code: 'access-denied' });
     // v2 compat: a GraphQL refusal is HTTP 200 with an access-denied error and no data.
-    for (const headers of [{}, { 'X-Hasura-Role': 'user', 'X-Hasura-User-Id': '1' }, { 'X-Hasura-Admin-Secret': 'wrong' }]) {
+    const attempts: Array<Record<string, string>> = [{}, { 'X-Hasura-Role': 'user', 'X-Hasura-User-Id': '1' }, { 'X-Hasura-Admin-Secret': 'wrong' }];
+    for (const headers of attempts) {
       const query = await post('/v1/graphql', { query: NOTES }, headers);
       expect(query.json, JSON.stringify(headers)).toEqual({
         errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'access-denied' }) })],
