@@ -20,7 +20,30 @@ export async function typeInto(field: Locator, text: string): Promise<void> {
   if (shown !== text) throw new Error(`typed ${JSON.stringify(text)} key by key, but the field holds ${JSON.stringify(shown)}`);
 }
 
-/** Types into GraphiQL's query editor (Monaco): select all, then insert the text as one edit. */
+/**
+ * Types a local date and time (`YYYY-MM-DDTHH:MM`) into a `datetime-local` field as a person does
+ * in an en-US browser (the page's context needs `locale: 'en-US'`): month, day, year, then hour,
+ * minute and AM/PM, segment by segment; then checks the field's value.
+ */
+export async function typeDateTime(field: Locator, local: string): Promise<void> {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(local);
+  if (m === null) throw new Error(`typeDateTime takes YYYY-MM-DDTHH:MM, not ${JSON.stringify(local)}`);
+  const [, year, month, day, hour, minute] = m as unknown as [string, string, string, string, string, string];
+  const h = Number(hour);
+  // Focus afresh: a focused field keeps its last segment; a newly focused one starts at the first.
+  await field.blur();
+  await field.focus();
+  await field.pressSequentially(`${month}${day}${year}`);
+  await field.press('ArrowRight'); // the year takes up to six digits: move on by hand
+  await field.pressSequentially(`${String(h % 12 === 0 ? 12 : h % 12).padStart(2, '0')}${minute}${h < 12 ? 'A' : 'P'}`);
+  const shown = await field.inputValue();
+  if (shown !== local) throw new Error(`typed the date and time ${local} key by key, but the field holds ${JSON.stringify(shown)}`);
+}
+
+/**
+ * Types into GraphiQL's query editor (Monaco): select all, then insert the text as one edit (key by
+ * key, Monaco's auto-closing brackets and suggestions would add text the test did not type).
+ */
 export async function setQuery(page: Page, query: string): Promise<void> {
   await page.locator('.graphiql-query-editor .monaco-editor').first().click();
   await page.keyboard.press('ControlOrMeta+A');

@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { startTestEngine, type TestEngine } from '../../support/engine.ts';
 import { artifact, launchBrowser, systemChromium } from '../../support/browser.ts';
-import { responseText, setQuery, unnamedControls } from '../../support/console-page.ts';
+import { responseText, setQuery, typeDateTime, typeInto, unnamedControls } from '../../support/console-page.ts';
 import { startTestServer, type TestServer } from '../../support/http-server.ts';
 import { startGraphqlServer, type GraphqlTestServer } from '../../support/graphql-server.ts';
 import { buildConsole, consoleBuildIsStale } from '../../../engine/console/build.ts';
@@ -110,7 +110,8 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
 
   beforeAll(async () => {
     browser = await launchBrowser(chromiumPath!);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // en-US: the order in which a date and time are typed (typeDateTime).
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
     page = await context.newPage();
     page.setDefaultTimeout(WAIT_MS);
     const origin = new URL(engine.url).origin;
@@ -122,7 +123,7 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
       if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) pageErrors.push(m.text());
     });
     await page.goto(`${engine.url}/console/`);
-    await page.getByLabel('Admin secret').fill(SECRET);
+    await typeInto(page.getByLabel('Admin secret'), SECRET);
     await page.getByLabel('Admin secret').press('Enter');
     await page.getByRole('navigation', { name: 'Console sections' }).waitFor();
   }, 60_000);
@@ -136,13 +137,13 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
   it('Actions: creates an action from SDL with a handler, a header and a role', async () => {
     await page.getByRole('link', { name: 'Actions' }).click();
     const form = page.getByRole('form', { name: 'New action' });
-    await form.getByLabel('Action definition (SDL)').fill('type Mutation {\n  """Adds two numbers"""\n  addNumbers(a: Int!, b: Int!): SumOutput\n}');
-    await form.getByLabel('Type definitions (SDL)').fill('type SumOutput {\n  sum: Int!\n}');
-    await form.getByLabel('Handler URL').fill(`${handler.url}add`);
+    await typeInto(form.getByLabel('Action definition (SDL)'), 'type Mutation {\n  """Adds two numbers"""\n  addNumbers(a: Int!, b: Int!): SumOutput\n}');
+    await typeInto(form.getByLabel('Type definitions (SDL)'), 'type SumOutput {\n  sum: Int!\n}');
+    await typeInto(form.getByLabel('Handler URL'), `${handler.url}add`);
     await form.getByRole('button', { name: 'Add header' }).click();
-    await form.getByLabel('Handler headers 1 name').fill('x-console-test');
-    await form.getByLabel('Handler headers 1 value').fill('from-console');
-    await form.getByLabel('Another role').fill('user');
+    await typeInto(form.getByLabel('Handler headers 1 name'), 'x-console-test');
+    await typeInto(form.getByLabel('Handler headers 1 value'), 'from-console');
+    await typeInto(form.getByLabel('Another role'), 'user');
     await form.getByRole('button', { name: 'Allow role' }).click();
     await form.getByRole('button', { name: 'Create action' }).click();
     await eventually(status).toBe('Saved action addNumbers');
@@ -192,21 +193,21 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
       .click();
     const form = page.getByRole('form', { name: 'Action addNumbers' });
     expect(await form.getByLabel('Type definitions (SDL)').inputValue()).toBe('type SumOutput {\n  sum: Int!\n}');
-    await form.getByLabel('Timeout (seconds)').fill('7');
+    await typeInto(form.getByLabel('Timeout (seconds)'), '7');
     await form.getByLabel('user', { exact: true }).uncheck();
     await form.getByRole('button', { name: 'Save action' }).click();
     await eventually(status).toBe('Saved action addNumbers');
     await eventually(async () => (await exported()).actions?.[0]?.definition['timeout']).toBe(7);
     expect((await exported()).actions?.[0]?.permissions).toBeUndefined();
     // A bad SDL is refused in the page, and nothing changes.
-    await form.getByLabel('Action definition (SDL)').fill('type Mutation { addNumbers(a: Int!): }');
+    await typeInto(form.getByLabel('Action definition (SDL)'), 'type Mutation { addNumbers(a: Int!): }');
     await form.getByRole('button', { name: 'Save action' }).click();
     await eventually(() => page.getByRole('main').getByRole('alert').textContent()).toContain('not valid GraphQL SDL');
 
     await page.getByRole('link', { name: 'Custom types' }).click();
     const types = page.getByRole('form', { name: 'Custom types' });
     expect(await types.getByLabel('Custom types (SDL)').inputValue()).toContain('type SumOutput');
-    await types.getByLabel('Custom types (SDL)').fill('type SumOutput {\n  sum: Int!\n}\n\nscalar Email\n\nenum Colour {\n  RED\n  GREEN\n}');
+    await typeInto(types.getByLabel('Custom types (SDL)'), 'type SumOutput {\n  sum: Int!\n}\n\nscalar Email\n\nenum Colour {\n  RED\n  GREEN\n}');
     await types.getByRole('button', { name: 'Save custom types' }).click();
     await eventually(status).toBe('Saved the custom types');
     const ct = (await exported()).custom_types!;
@@ -215,7 +216,7 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     await page.screenshot({ path: artifact('13-actions-custom-types.png') });
     expect(await unnamedControls(page)).toEqual([]);
     // Dropping a type an action uses is refused with the engine's reason.
-    await types.getByLabel('Custom types (SDL)').fill('scalar Email');
+    await typeInto(types.getByLabel('Custom types (SDL)'), 'scalar Email');
     await types.getByRole('button', { name: 'Save custom types' }).click();
     await eventually(() => page.getByRole('main').getByRole('alert').textContent()).toContain('still used by the action "addNumbers"');
   });
@@ -246,18 +247,18 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
   it('Events: creates an event trigger on insert, update of one column and manual', async () => {
     await page.getByRole('link', { name: 'Events', exact: true }).click();
     const form = page.getByRole('form', { name: 'New event trigger' });
-    await form.getByLabel('Trigger name').fill('order_events');
+    await typeInto(form.getByLabel('Trigger name'), 'order_events');
     await form.getByLabel('Table').selectOption('public.orders');
     await form.getByLabel('insert', { exact: true }).check();
     await form.getByLabel('update', { exact: true }).check();
     await form.getByLabel('any column').uncheck();
     await form.getByLabel('Update column qty').check();
     await form.getByLabel(/manual \(invoke/).check();
-    await form.getByLabel('Webhook URL').fill(`${hook.url}orders`);
-    await form.getByLabel('Number of retries').fill('0');
+    await typeInto(form.getByLabel('Webhook URL'), `${hook.url}orders`);
+    await typeInto(form.getByLabel('Number of retries'), '0');
     await form.getByRole('button', { name: 'Add header' }).click();
-    await form.getByLabel('Webhook headers 1 name').fill('x-hook');
-    await form.getByLabel('Webhook headers 1 value').fill('yes');
+    await typeInto(form.getByLabel('Webhook headers 1 name'), 'x-hook');
+    await typeInto(form.getByLabel('Webhook headers 1 value'), 'yes');
     await form.getByRole('button', { name: 'Create event trigger' }).click();
     await eventually(status).toBe('Saved event trigger order_events');
     await page.getByRole('form', { name: 'Modify event trigger order_events' }).waitFor();
@@ -306,7 +307,7 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
   });
 
   it('Events: invokes the trigger manually', async () => {
-    await page.getByLabel('Payload (the row, as JSON)').fill('{"id": 42, "item": "manual"}');
+    await typeInto(page.getByLabel('Payload (the row, as JSON)'), '{"id": 42, "item": "manual"}');
     await page.getByRole('button', { name: 'Invoke order_events' }).click();
     await eventually(status).toMatch(/^Invoked order_events: event [0-9a-f-]{36}$/);
     await eventually(() => hookCalls('MANUAL').length).toBe(1);
@@ -316,7 +317,7 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
   it('Events: modifies the webhook and deletes the trigger', async () => {
     await page.getByRole('link', { name: 'Modify' }).click();
     const form = page.getByRole('form', { name: 'Modify event trigger order_events' });
-    await form.getByLabel('Webhook URL').fill(`${hook.url}orders-v2`);
+    await typeInto(form.getByLabel('Webhook URL'), `${hook.url}orders-v2`);
     await form.getByRole('button', { name: 'Save event trigger' }).click();
     await eventually(async () => (await triggers())[0]?.webhook).toBe(`${hook.url}orders-v2`);
     await form.getByRole('button', { name: 'Delete event trigger' }).click();
@@ -328,10 +329,10 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
   it('Scheduled: creates, modifies and deletes a cron trigger; its upcoming events are listed', async () => {
     await page.getByRole('link', { name: 'Scheduled' }).click();
     const form = page.getByRole('form', { name: 'New cron trigger' });
-    await form.getByLabel('Name', { exact: true }).fill('nightly');
-    await form.getByLabel('Webhook URL').fill(`${hook.url}cron`);
+    await typeInto(form.getByLabel('Name', { exact: true }), 'nightly');
+    await typeInto(form.getByLabel('Webhook URL'), `${hook.url}cron`);
     await form.getByRole('button', { name: 'Every day at midnight (UTC)' }).click();
-    await form.getByLabel('Payload (JSON, optional)').fill('{"job": "report"}');
+    await typeInto(form.getByLabel('Payload (JSON, optional)'), '{"job": "report"}');
     await form.getByRole('button', { name: 'Create cron trigger' }).click();
     await eventually(status).toBe('Saved cron trigger nightly');
     await page.getByRole('form', { name: 'Modify cron trigger nightly' }).waitFor();
@@ -355,11 +356,11 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     await eventually(() => page.getByRole('region', { name: 'Invocations of nightly' }).innerText()).toContain('No invocations yet.');
     await page.locator('.tabs').getByRole('link', { name: 'Modify' }).click();
     const modify = page.getByRole('form', { name: 'Modify cron trigger nightly' });
-    await modify.getByLabel('Cron schedule (UTC)').fill('*/30 * * * *');
+    await typeInto(modify.getByLabel('Cron schedule (UTC)'), '*/30 * * * *');
     await modify.getByRole('button', { name: 'Save cron trigger' }).click();
     await eventually(async () => (await exported()).cron_triggers?.[0]?.['schedule']).toBe('*/30 * * * *');
     // A bad schedule is refused with the engine's reason.
-    await modify.getByLabel('Cron schedule (UTC)').fill('every so often');
+    await typeInto(modify.getByLabel('Cron schedule (UTC)'), 'every so often');
     await modify.getByRole('button', { name: 'Save cron trigger' }).click();
     await eventually(() => modify.getByRole('alert').textContent()).toContain('invalid cron schedule');
     await modify.getByRole('button', { name: 'Delete cron trigger' }).click();
@@ -371,9 +372,9 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
   it('Scheduled: a one-off event is delivered and its invocation shown; another is deleted before it is due', async () => {
     await page.getByRole('link', { name: 'One-off events' }).click();
     const form = page.getByRole('form', { name: 'Schedule an event' });
-    await form.getByLabel('Webhook URL').fill(`${hook.url}oneoff`);
-    await form.getByLabel('Payload (JSON, optional)').fill('{"n": 1}');
-    await form.getByLabel('Comment').fill('right away');
+    await typeInto(form.getByLabel('Webhook URL'), `${hook.url}oneoff`);
+    await typeInto(form.getByLabel('Payload (JSON, optional)'), '{"n": 1}');
+    await typeInto(form.getByLabel('Comment'), 'right away');
     await form.getByRole('button', { name: 'Schedule event' }).click();
     await eventually(() => form.getByRole('status').textContent()).toMatch(/^Scheduled event [0-9a-f-]{36}$/);
     await eventually(() => hook.requests.filter((r) => r.path === '/oneoff').length).toBe(1);
@@ -386,8 +387,8 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     await eventually(() => page.getByRole('region', { name: /^Invocations of event / }).innerText()).toContain('200');
     await page.screenshot({ path: artifact('19-scheduled-one-off.png') });
     expect(await unnamedControls(page)).toEqual([]);
-    await form.getByLabel('Due at (your local time)').fill('2099-01-01T00:00');
-    await form.getByLabel('Comment').fill('much later');
+    await typeDateTime(form.getByLabel('Due at (your local time)'), '2099-01-01T00:00');
+    await typeInto(form.getByLabel('Comment'), 'much later');
     await form.getByRole('button', { name: 'Schedule event' }).click();
     await refreshUntil('Refresh events', 'One-off events').toContain('much later');
     await page
@@ -404,17 +405,17 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     await page.getByRole('link', { name: 'REST & allow-list' }).click();
     await page.getByRole('link', { name: 'New query collection' }).click();
     const create = page.getByRole('form', { name: 'New query collection' });
-    await create.getByLabel('Collection name').fill('shop');
+    await typeInto(create.getByLabel('Collection name'), 'shop');
     await create.getByRole('button', { name: 'Create collection' }).click();
     await page.getByRole('heading', { name: 'Query collection shop' }).waitFor();
     const add = page.getByRole('form', { name: 'Add a query to shop' });
-    await add.getByLabel('Query name').fill('order_by_id');
-    await add.getByLabel('Query (GraphQL)').fill('query order_by_id($id: Int!) { orders_by_pk(id: $id) { item qty } }');
+    await typeInto(add.getByLabel('Query name'), 'order_by_id');
+    await typeInto(add.getByLabel('Query (GraphQL)'), 'query order_by_id($id: Int!) { orders_by_pk(id: $id) { item qty } }');
     await add.getByRole('button', { name: 'Add query' }).click();
     await eventually(status).toBe('Added query order_by_id to shop');
     // A query that does not validate against the schema is refused with the reason.
-    await add.getByLabel('Query name').fill('broken');
-    await add.getByLabel('Query (GraphQL)').fill('query broken { no_such_field }');
+    await typeInto(add.getByLabel('Query name'), 'broken');
+    await typeInto(add.getByLabel('Query (GraphQL)'), 'query broken { no_such_field }');
     await add.getByRole('button', { name: 'Add query' }).click();
     await eventually(() => page.getByRole('main').getByRole('alert').textContent()).toContain('no_such_field');
     expect((await exported()).query_collections).toEqual([
@@ -424,7 +425,7 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     await eventually(status).toBe('Added shop to the allow-list');
     expect((await exported()).allowlist).toEqual([{ collection: 'shop', scope: { global: true } }]);
     await page.getByLabel('for these roles only').check();
-    await page.getByLabel('Allowed roles (comma-separated)').fill('user, editor');
+    await typeInto(page.getByLabel('Allowed roles (comma-separated)'), 'user, editor');
     await page.getByRole('button', { name: 'Change scope' }).click();
     await eventually(status).toBe('Changed the allow-list scope of shop');
     expect((await exported()).allowlist).toEqual([{ collection: 'shop', scope: { global: false, roles: ['user', 'editor'] } }]);
@@ -442,8 +443,8 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
   it('Collections: creates a REST endpoint from the query, tries it, deletes it; drops the collection', async () => {
     await page.getByRole('link', { name: 'REST endpoints' }).click();
     const form = page.getByRole('form', { name: 'New REST endpoint' });
-    await form.getByLabel('Endpoint name').fill('order');
-    await form.getByLabel('URL template').fill('orders/:id');
+    await typeInto(form.getByLabel('Endpoint name'), 'order');
+    await typeInto(form.getByLabel('URL template'), 'orders/:id');
     await form.getByLabel('Collection').selectOption('shop');
     await form.getByLabel('Query', { exact: true }).selectOption('order_by_id');
     await form.getByRole('button', { name: 'Create endpoint' }).click();
@@ -453,7 +454,7 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     ]);
     await page.getByRole('button', { name: 'Try endpoint order' }).click();
     const tryIt = page.getByRole('form', { name: 'Try endpoint order' });
-    await tryIt.getByLabel('id', { exact: true }).fill('1');
+    await typeInto(tryIt.getByLabel('id', { exact: true }), '1');
     await tryIt.getByRole('button', { name: 'Send request' }).click();
     await eventually(() => tryIt.getByLabel('Response status').textContent()).toBe('200');
     expect(JSON.parse((await tryIt.getByLabel('Response body').textContent())!)).toEqual({ orders_by_pk: { item: 'pen', qty: 2 } });
@@ -479,19 +480,19 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
       await page.getByRole('link', { name: 'Manage sources' }).click();
       const form = page.getByRole('form', { name: 'Add a PostgreSQL source' });
       // A source that cannot be reached is refused with the connection error, and not added.
-      await form.getByLabel('Source name').fill('unreachable');
-      await form.getByLabel('Connection string', { exact: true }).fill('postgres://nobody@127.0.0.1:1/none');
+      await typeInto(form.getByLabel('Source name'), 'unreachable');
+      await typeInto(form.getByLabel('Connection string', { exact: true }), 'postgres://nobody@127.0.0.1:1/none');
       await form.getByRole('button', { name: 'Add source' }).click();
       await eventually(() => page.getByRole('main').getByRole('alert').first().textContent()).toMatch(/ECONNREFUSED|connect/i);
-      await form.getByLabel('Source name').fill('second');
-      await form.getByLabel('Connection string', { exact: true }).fill(second.url);
+      await typeInto(form.getByLabel('Source name'), 'second');
+      await typeInto(form.getByLabel('Connection string', { exact: true }), second.url);
       await form.getByRole('button', { name: 'Add source' }).click();
       await eventually(status).toBe('Added source second');
       const sources = page.getByRole('table', { name: 'Sources' });
       await eventually(() => sources.innerText()).toContain('second');
       await page.getByLabel('environment variable of the engine').check();
-      await form.getByLabel('Source name').fill('from_env');
-      await form.getByLabel('Environment variable', { exact: true }).fill('CONSOLE_MANAGE_SECOND_DB');
+      await typeInto(form.getByLabel('Source name'), 'from_env');
+      await typeInto(form.getByLabel('Environment variable', { exact: true }), 'CONSOLE_MANAGE_SECOND_DB');
       await form.getByRole('button', { name: 'Add source' }).click();
       await eventually(status).toBe('Added source from_env');
       await eventually(() => sources.innerText()).toContain('environment variable CONSOLE_MANAGE_SECOND_DB');
@@ -528,15 +529,15 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     await page.getByRole('button', { name: 'Sort by full name' }).click();
     await eventually(async () => (await grid.locator('tbody tr').first().innerText()).split('\t')[1]).toBe('Alan Turing');
     await page.getByRole('button', { name: 'Edit row 2' }).click();
-    await page.getByLabel('full name of row 2').fill('Ada King');
-    await page.getByLabel('birth_year of row 2').fill('1816');
+    await typeInto(page.getByLabel('full name of row 2'), 'Ada King');
+    await typeInto(page.getByLabel('birth_year of row 2'), '1816');
     await page.getByRole('button', { name: 'Save row 2' }).click();
     await eventually(() => page.getByRole('main').getByRole('status').first().textContent()).toBe('Saved row 2');
     expect((await db.sql('SELECT "full name", birth_year FROM people WHERE id = 1')).rows).toEqual([{ 'full name': 'Ada King', birth_year: 1816 }]);
     await page.getByRole('button', { name: 'Insert row' }).click();
     const form = page.getByRole('form', { name: 'Insert a row into public.people' });
-    await form.getByLabel(/^full name/).fill('Grace Hopper');
-    await form.getByLabel(/^birth_year/).fill('1906');
+    await typeInto(form.getByLabel(/^full name/), 'Grace Hopper');
+    await typeInto(form.getByLabel(/^birth_year/), '1906');
     await form.getByRole('button', { name: 'Save new row' }).click();
     await eventually(() => page.getByText('Rows 1–3 of 3').count()).toBe(1);
     expect((await db.sql(`SELECT birth_year FROM people WHERE "full name" = 'Grace Hopper'`)).rows).toEqual([{ birth_year: 1906 }]);
@@ -553,15 +554,15 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     expect(await grid.getByRole('button', { name: /^(Edit|Delete) row/ }).count()).toBe(0);
     await page.getByRole('button', { name: 'Add filter' }).click();
     await page.getByLabel('Filter 1 column').selectOption('sensor');
-    await page.getByLabel('Filter 1 value').fill('s1');
+    await typeInto(page.getByLabel('Filter 1 value'), 's1');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await eventually(() => page.getByText('Rows 1–1 of 1').count()).toBe(1);
     await page.getByRole('button', { name: 'Remove filter 1' }).click();
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByRole('button', { name: 'Insert row' }).click();
     const form = page.getByRole('form', { name: 'Insert a row into public.readings' });
-    await form.getByLabel(/^sensor/).fill('s3');
-    await form.getByLabel(/^value/).fill('3.5');
+    await typeInto(form.getByLabel(/^sensor/), 's3');
+    await typeInto(form.getByLabel(/^value/), '3.5');
     await form.getByRole('button', { name: 'Save new row' }).click();
     await eventually(() => page.getByText('Rows 1–3 of 3').count()).toBe(1);
     await page.screenshot({ path: artifact('25-data-rows-no-primary-key.png') });
@@ -572,10 +573,10 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     await page.getByRole('link', { name: 'Customization' }).click();
     const form = page.getByRole('form', { name: 'Customization of public.people' });
     expect(await form.getByLabel('Field name of column full name').inputValue()).toBe('fullName');
-    await form.getByLabel('Custom GraphQL name').fill('person');
-    await form.getByLabel('select', { exact: true }).fill('everyone');
-    await form.getByLabel('Field name of column id').fill('personId');
-    await form.getByLabel('Field name of column birth_year').fill('');
+    await typeInto(form.getByLabel('Custom GraphQL name'), 'person');
+    await typeInto(form.getByLabel('select', { exact: true }), 'everyone');
+    await typeInto(form.getByLabel('Field name of column id'), 'personId');
+    await typeInto(form.getByLabel('Field name of column birth_year'), '');
     await form.getByRole('button', { name: 'Save customization' }).click();
     await eventually(status).toBe('Saved the customization of public.people');
     await page.screenshot({ path: artifact('28-data-customization.png') });
@@ -590,7 +591,7 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
       data: { everyone: [{ personId: 1, fullName: 'Ada King', birth_year: 1816 }] },
     });
     // A name that is not a GraphQL name is refused in the page.
-    await form.getByLabel('Field name of column id').fill('person id');
+    await typeInto(form.getByLabel('Field name of column id'), 'person id');
     await form.getByRole('button', { name: 'Save customization' }).click();
     await eventually(() => page.getByRole('main').getByRole('alert').textContent()).toContain('"person id" is not a GraphQL name');
     await page.getByRole('link', { name: 'Browse rows' }).click();
@@ -601,11 +602,11 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
   it('Remote schemas: adds one, queries it from GraphiQL, shows its schema', async () => {
     await page.getByRole('link', { name: 'Remote schemas' }).click();
     const form = page.getByRole('form', { name: 'Add a remote schema' });
-    await form.getByLabel('Remote schema name').fill('greeter');
-    await form.getByLabel('GraphQL server URL').fill(remote.url);
+    await typeInto(form.getByLabel('Remote schema name'), 'greeter');
+    await typeInto(form.getByLabel('GraphQL server URL'), remote.url);
     await form.getByRole('button', { name: 'Add header' }).click();
-    await form.getByLabel('Server headers 1 name').fill('x-remote');
-    await form.getByLabel('Server headers 1 value').fill('console');
+    await typeInto(form.getByLabel('Server headers 1 name'), 'x-remote');
+    await typeInto(form.getByLabel('Server headers 1 value'), 'console');
     await form.getByRole('button', { name: 'Add remote schema' }).click();
     await eventually(status).toBe('Saved remote schema greeter');
     await page.getByRole('form', { name: 'Modify remote schema greeter' }).waitFor();
@@ -638,13 +639,13 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
 
   it('Remote schemas: a role permission limits the role to part of the schema; reload; remove', async () => {
     await page.getByRole('link', { name: 'Permissions', exact: true }).and(page.locator('.tabs a')).click();
-    await page.getByLabel('New role').fill('user');
+    await typeInto(page.getByLabel('New role'), 'user');
     await page.getByRole('button', { name: 'Add role' }).click();
     await page.getByRole('button', { name: 'Permission of user: none' }).click();
     const editor = page.getByRole('form', { name: 'Remote schema permission of user' });
     // A new permission starts from the whole schema.
     await eventually(() => editor.getByLabel(/^Schema the role may use/).inputValue()).toContain('secret');
-    await editor.getByLabel(/^Schema the role may use/).fill('type Query {\n  hello(name: String!): String!\n}');
+    await typeInto(editor.getByLabel(/^Schema the role may use/), 'type Query {\n  hello(name: String!): String!\n}');
     await editor.getByRole('button', { name: 'Save permission' }).click();
     await eventually(status).toBe('Saved the permission of user on greeter');
     await eventually(() => page.getByRole('button', { name: 'Permission of user: partial schema' }).count()).toBe(1);

@@ -285,6 +285,31 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     ]);
   });
 
+  it('Permissions: an insert permission keeps the typed check and column preset exactly', async () => {
+    await page.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'insert permission of user: none' }).click();
+    const editor = page.getByRole('region', { name: 'Edit insert permission of user on public.articles' });
+    await editor.getByRole('button', { name: 'Add condition' }).click();
+    await editor.getByLabel('Row check condition 1 column').selectOption('published');
+    await typeInto(editor.getByLabel('Row check condition 1 value'), 'true');
+    await editor.getByLabel('title', { exact: true }).check();
+    await editor.getByLabel('published', { exact: true }).check();
+    await editor.getByRole('button', { name: 'Add preset' }).click();
+    await editor.getByLabel('Preset 1 column').selectOption('price');
+    await typeInto(editor.getByLabel('Preset 1 value'), 'nine');
+    await editor.getByRole('button', { name: 'Save permission' }).click();
+    await eventually(() => editor.getByRole('alert').textContent()).toBe('Column preset 1: "nine" is not a number (column price is numeric)');
+    await typeInto(editor.getByLabel('Preset 1 value'), '9.99');
+    await editor.getByRole('button', { name: 'Save permission' }).click();
+    await eventually(() => editor.getByRole('status').textContent()).toBe('Saved insert permission of user on public.articles');
+    const exported = (await engine.metadata({ type: 'export_metadata', version: 2, args: {} })).body as {
+      metadata: { sources: Array<{ tables: Array<{ table: { name: string }; insert_permissions?: unknown[] }> }> };
+    };
+    expect(exported.metadata.sources[0]!.tables.find((t) => t.table.name === 'articles')!.insert_permissions).toEqual([
+      { role: 'user', permission: { check: { published: { _eq: true } }, columns: ['title', 'published'], set: { price: 9.99 }, backend_only: false } },
+    ]);
+  });
+
   it('API explorer: a query as that role sees only the permitted rows; the SQL is shown', async () => {
     await page.getByRole('link', { name: 'API explorer' }).click();
     await typeInto(page.getByLabel('Role', { exact: true }), 'user');
