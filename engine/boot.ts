@@ -98,6 +98,7 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
     streamRefetchIntervalMs: settings.streamingQueriesMultiplexedRefetchInterval,
     streamBatchSize: settings.streamingQueriesMultiplexedBatchSize,
     refetchOnChange: settings.liveQueriesRefetchOnChange,
+    liveMaxConnections: settings.liveQueriesMaxConnections,
     metrics,
   });
   const rest = new RestService(metadata.catalogRef, graphql);

@@ -45,6 +45,8 @@ export interface SourceConnection {
   ping?(): Promise<void>;
   /** Connections of its pool now (metrics, read when scraped). */
   poolStats?(): PoolStats;
+  /** The most connections its pool opens (live queries take a share: Note [Live query limits] in subscriptions/live-queries.ts). */
+  readonly maxConnections?: number;
 }
 
 /** Use of a connection pool. */
@@ -414,9 +416,10 @@ export interface MultiplexedStatement {
   /**
    * Runs it for a batch: each entry is one subscriber's bound parameter values
    * (as for the single statement); answers each one's JSON text, in order
-   * (null: no row).
+   * (null: no row). `opts`: cancelled when the batch's last subscriber
+   * leaves, under the role's time limit (as a request's statement).
    */
-  run(batch: readonly (readonly unknown[])[]): Promise<(string | null)[]>;
+  run(batch: readonly (readonly unknown[])[], opts?: RunOptions): Promise<(string | null)[]>;
 }
 
 /** A listener for table changes ({@link LiveQuerySupport.listen}). */

@@ -63,6 +63,8 @@ export interface Settings {
   readonly websocketConnectionInitTimeout: number;
   /** Refetch a live query only when a table it reads may have changed (default true); false: plain polling as v2. */
   readonly liveQueriesRefetchOnChange: boolean;
+  /** Subscription statements one source runs at a time (0: half its pool); Note [Live query limits] in subscriptions/. */
+  readonly liveQueriesMaxConnections: number;
   /** Whether this process delivers event trigger events (false on a replica that only serves). */
   readonly eventsDelivery: boolean;
   /** Concurrent webhook requests of event delivery (v2 HASURA_GRAPHQL_EVENTS_HTTP_POOL_SIZE). */
@@ -278,6 +280,13 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
     describe: 'refetch a live query only when a table it reads may have changed (default true; false polls every interval)',
   },
   {
+    key: 'liveQueriesMaxConnections',
+    flag: '--live-queries-max-connections',
+    env: 'ENGINE_GRAPHQL_LIVE_QUERIES_MAX_CONNECTIONS',
+    kind: 'int',
+    describe: "pooled connections a source's subscriptions may hold at once (default 0: half of its pool)",
+  },
+  {
     key: 'eventsDelivery',
     flag: '--events-delivery',
     env: 'ENGINE_GRAPHQL_EVENTS_DELIVERY',
@@ -360,6 +369,7 @@ const DEFAULTS: Settings = {
   websocketKeepalive: 5,
   websocketConnectionInitTimeout: 3,
   liveQueriesRefetchOnChange: true,
+  liveQueriesMaxConnections: 0,
   eventsDelivery: true,
   eventsHttpPoolSize: 100,
   eventsFetchInterval: 1000,

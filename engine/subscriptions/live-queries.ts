@@ -52,6 +52,7 @@
  * engine RSS 190 MiB.
  */
 import type { MultiplexedStatement, SourceConnection, TableName } from '../backends/backend.ts';
+import type { Cancellation } from '../request-context.ts';
 import { backendFor } from '../backends/registry.ts';
 import type { OperationSink } from '../api/contract.ts';
 import type { Session } from '../auth/session.ts';
@@ -73,6 +74,8 @@ export interface LiveQueryOptions {
   readonly streamBatchSize: number;
   /** Note [Refetch on change]; false: poll every interval. */
   readonly refetchOnChange: boolean;
+  /** Multiplexed statements one source runs at a time at most; 0: half its pool (Note [Live query limits]). */
+  readonly maxConnections: number;
   readonly logger: Logger;
 }
 
@@ -106,6 +109,8 @@ export interface LivePlan {
   readonly opaque: boolean;
   /** A streaming subscription (Note [Streams]); null: a live query. */
   readonly stream: StreamPlan | null;
+  /** The role's `time_limit` in ms (null: the source's statement timeout); Note [Live query limits]. */
+  readonly timeoutMs: number | null;
 }
 
 /** Where a stream's cursor is in its statement and result. */
@@ -133,6 +138,108 @@ export interface StreamPlan {
  * read) are behind the cursor and not delivered, as in v2.
  */
 
+/*
+ * Note [Live query limits]
+ * A multiplexed fetch is a statement of the subscribers' role and is bounded
+ * like that role's HTTP requests, and it holds a pooled connection only while
+ * someone waits for it:
+ * - the source's statement timeout (ENGINE_GRAPHQL_STATEMENT_TIMEOUT, a
+ *   startup parameter of every pooled connection) cuts it, and so does the
+ *   role's `time_limit` (set for the fetch inside a transaction, as for
+ *   requests: Note [Statement timeout] in backends/postgres/connection.ts).
+ *   The cohort key holds the role, so one cohort has one limit;
+ * - a timed-out fetch reaches each of its subscribers as a `next` message
+ *   carrying the error (code `timeout`), as v2 pushes a poll's failure to
+ *   every subscriber of the cohort, and the subscription goes on: the cohort
+ *   is fetched again one interval after the failure ended (`notBefore`), so
+ *   a statement that always times out holds a connection at most
+ *   timeout/(timeout + interval) of the time, never back to back. A batch
+ *   that timed out is not retried group by group (that is for one group's
+ *   bad value, and would multiply the timeouts by the batch size). A result
+ *   after the failure is delivered even when equal to the one before it;
+ * - a batch whose groups all lost their subscribers (`complete`, a closed
+ *   socket, the cohort dropped) is cancelled with the protocol's cancel
+ *   request, as a request whose client left (Note [Cancel on disconnect]);
+ *   one still waiting for a connection is dropped from the queue;
+ * - the fetches of one source run at most `maxConnections` at a time
+ *   (ENGINE_GRAPHQL_LIVE_QUERIES_MAX_CONNECTIONS; default half of the
+ *   source's pool, at least 1), the others queue in order. So however many
+ *   slow cohorts there are, the rest of the pool stays for queries,
+ *   mutations and the engine's own statements (issue 29: one socket's 55
+ *   slow subscriptions held every connection, and plain queries failed).
+ */
+
+/** A fetch's cancellation: fired when nobody waits for its batch any more. */
+class FetchCancel implements Cancellation {
+  cancelled = false;
+  #hook: (() => void) | null = null;
+
+  watch(hook: () => void): void {
+    if (this.cancelled) hook();
+    else this.#hook = hook;
+  }
+
+  unwatch(): void {
+    this.#hook = null;
+  }
+
+  cancel(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    const hook = this.#hook;
+    this.#hook = null;
+    if (hook !== null) hook();
+  }
+}
+
+/** At most `limit` multiplexed statements of one source at a time, the others queued in order (Note [Live query limits]). */
+class Slots {
+  readonly limit: number;
+  #active = 0;
+  readonly #queue: { resolve: (held: boolean) => void; cancel: FetchCancel }[] = [];
+
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+
+  /** Resolves true once a slot is held; false when `cancel` fired first. */
+  async acquire(cancel: FetchCancel): Promise<boolean> {
+    if (cancel.cancelled) return false;
+    if (this.#active < this.limit) {
+      this.#active++;
+      return true;
+    }
+    return await new Promise<boolean>((resolve) => {
+      const waiter = { resolve, cancel };
+      this.#queue.push(waiter);
+      cancel.watch(() => {
+        const i = this.#queue.indexOf(waiter);
+        if (i !== -1) this.#queue.splice(i, 1);
+        resolve(false);
+      });
+    });
+  }
+
+  /** Gives the slot to the next waiter, or frees it. */
+  release(): void {
+    for (;;) {
+      const next = this.#queue.shift();
+      if (next === undefined) break;
+      next.cancel.unwatch();
+      if (next.cancel.cancelled) continue;
+      next.resolve(true);
+      return;
+    }
+    this.#active--;
+  }
+}
+
+/** A batch being fetched, with what cancels it. */
+interface InFlight {
+  readonly groups: readonly Group[];
+  readonly cancel: FetchCancel;
+}
+
 /** A cohort: subscribers of one plan. */
 class Cohort {
   readonly key: string;
@@ -154,6 +261,10 @@ class Cohort {
   closed = false;
   /** A stream fetch returned rows: fetch again at once (Note [Streams]). */
   more = false;
+  /** After a timeout: no full fetch before this time (Note [Live query limits]). */
+  notBefore = 0;
+  /** Batches being fetched. */
+  readonly inflight = new Set<InFlight>();
 
   constructor(key: string, live: LivePlan) {
     this.key = key;
@@ -166,6 +277,8 @@ export class LiveQueries {
   readonly #opts: LiveQueryOptions;
   readonly #feeds: ChangeFeeds;
   readonly #cohorts = new Map<string, Cohort>();
+  /** Connection slots per source (Note [Live query limits]). */
+  readonly #slots = new WeakMap<SourceConnection, Slots>();
   /** Statements run (bench and tests). */
   statements = 0;
 
@@ -222,11 +335,17 @@ export class LiveQueries {
     if (!group.subscribers.delete(sub) || group.subscribers.size > 0) return;
     if (cohort.groups.get(group.key) === group) cohort.groups.delete(group.key);
     cohort.fresh.delete(group);
-    if (cohort.groups.size === 0 && this.#cohorts.get(cohort.key) === cohort) this.#drop(cohort);
+    if (cohort.groups.size === 0 && this.#cohorts.get(cohort.key) === cohort) {
+      this.#drop(cohort);
+      return;
+    }
+    // A batch nobody waits for any more is cancelled (Note [Live query limits]).
+    for (const f of cohort.inflight) if (f.groups.every((g) => g.subscribers.size === 0)) f.cancel.cancel();
   }
 
   #drop(cohort: Cohort): void {
     cohort.closed = true;
+    for (const f of cohort.inflight) f.cancel.cancel();
     if (cohort.timer !== null) clearTimeout(cohort.timer);
     cohort.timer = null;
     this.#cohorts.delete(cohort.key);
@@ -277,7 +396,7 @@ export class LiveQueries {
   /** A full refetch as soon as the interval since the last one allows. */
   #scheduleFull(cohort: Cohort): void {
     if (cohort.closed) return;
-    const at = Math.max(Date.now(), cohort.lastRun + this.#interval(cohort));
+    const at = Math.max(Date.now(), cohort.lastRun + this.#interval(cohort), cohort.notBefore);
     if (cohort.timer !== null) {
       if (cohort.timerAt <= at) return;
       clearTimeout(cohort.timer);
@@ -308,8 +427,8 @@ export class LiveQueries {
       this.#scheduleNow(cohort);
       return;
     }
-    // A polled cohort starts its interval after its first fetch.
-    if (!cohort.tracked && cohort.timer === null && !cohort.running) {
+    // A polled cohort starts its interval after its first fetch; one that timed out tries again.
+    if ((!cohort.tracked || cohort.dirty) && cohort.timer === null && !cohort.running) {
       if (cohort.lastRun === 0) cohort.lastRun = Date.now();
       this.#scheduleFull(cohort);
     }
@@ -319,6 +438,12 @@ export class LiveQueries {
     if (cohort.closed) return;
     if (cohort.running) {
       cohort.dirty = true;
+      return;
+    }
+    if (Date.now() < cohort.notBefore) {
+      // A timer set before a timeout (Note [Live query limits]).
+      cohort.dirty = true;
+      this.#scheduleFull(cohort);
       return;
     }
     cohort.running = true;
@@ -353,7 +478,8 @@ export class LiveQueries {
     try {
       stmt = await (cohort.ready as Promise<MultiplexedStatement>);
     } catch (e) {
-      for (const g of groups) this.#fail(cohort, g, e, null, true);
+      const err = this.#engineError(cohort, e, null, []);
+      for (const g of groups) this.#fail(cohort, g, err, true);
       return;
     }
     const size = Math.max(1, cohort.live.stream === null ? this.#opts.batchSize : this.#opts.streamBatchSize);
@@ -362,29 +488,73 @@ export class LiveQueries {
     await Promise.all(batches.map((b) => this.#fetchBatch(cohort, stmt, b, first)));
   }
 
+  /** Connection slots of a source: the setting, or half its pool (Note [Live query limits]). */
+  #slotsOf(conn: SourceConnection): Slots {
+    let slots = this.#slots.get(conn);
+    if (slots === undefined) {
+      const pool = conn.maxConnections;
+      const setting = this.#opts.maxConnections;
+      const limit = setting > 0 ? Math.min(setting, pool ?? setting) : pool === undefined ? Infinity : Math.max(1, Math.floor(pool / 2));
+      slots = new Slots(limit);
+      this.#slots.set(conn, slots);
+    }
+    return slots;
+  }
+
   async #fetchBatch(cohort: Cohort, stmt: MultiplexedStatement, batch: readonly Group[], first: boolean): Promise<void> {
-    let results: (string | null)[];
+    const cancel = new FetchCancel();
+    const flight: InFlight = { groups: batch, cancel };
+    cohort.inflight.add(flight);
+    const slots = this.#slotsOf(cohort.live.step.connection);
+    let held = false;
+    let results: (string | null)[] | null = null;
+    let failure: { e: unknown } | null = null;
     try {
-      this.statements++;
-      results = await stmt.run(batch.map((g) => g.values));
+      held = await slots.acquire(cancel);
+      if (held) {
+        this.statements++;
+        results = await stmt.run(
+          batch.map((g) => g.values),
+          { cancel, timeoutMs: cohort.live.timeoutMs },
+        );
+      }
     } catch (e) {
+      failure = { e };
+    } finally {
+      // Released before any retry below, which takes a slot of its own.
+      if (held) slots.release();
+      cohort.inflight.delete(flight);
+    }
+    // Its subscribers left: the cancel's error is nobody's.
+    if (cancel.cancelled || cohort.closed) return;
+    if (failure !== null) {
+      const err = this.#engineError(cohort, failure.e, stmt, batch.length === 1 ? (batch[0] as Group).values : []);
+      if (err.code === ErrorCode.Timeout) {
+        // Note [Live query limits]: reported, kept, fetched again an interval from now.
+        cohort.notBefore = Date.now() + this.#interval(cohort);
+        cohort.dirty = true;
+        for (const g of batch) this.#fail(cohort, g, err, false);
+        return;
+      }
       if (batch.length > 1) {
         // One group's values may fail the whole statement (a value its type refuses): run each alone.
         await Promise.all(batch.map((g) => this.#fetchBatch(cohort, stmt, [g], first)));
         return;
       }
       const g = batch[0];
-      if (g !== undefined) this.#fail(cohort, g, e, stmt, first);
+      if (g !== undefined) this.#fail(cohort, g, err, first);
       return;
     }
+    const rows = results;
+    if (rows === null) return;
     const stream = cohort.live.stream;
     batch.forEach((g, i) => {
       if (cohort.closed || cohort.groups.get(g.key) !== g) return;
       if (stream !== null) {
-        this.#advance(cohort, stream, g, results[i] ?? null);
+        this.#advance(cohort, stream, g, rows[i] ?? null);
         return;
       }
-      const text = results[i] ?? 'null';
+      const text = rows[i] ?? 'null';
       if (text === g.last) return;
       g.last = text;
       for (const sub of g.subscribers) this.#send(cohort, sub, text);
@@ -430,11 +600,19 @@ export class LiveQueries {
     sub.sink.next(message);
   }
 
-  /** A group whose statement failed: on a first fetch its subscribers are refused and it ends; later, an error message (once per change). */
-  #fail(cohort: Cohort, g: Group, e: unknown, stmt: MultiplexedStatement | null, first: boolean): void {
+  /** A failure of `stmt` (null: of its preparation) as the EngineError subscribers see. */
+  #engineError(cohort: Cohort, e: unknown, stmt: MultiplexedStatement | null, values: readonly unknown[]): EngineError {
     const conn = cohort.live.step.connection;
-    const err = isEngineError(e) ? e : backendFor(conn.kind).toEngineError(e, { text: stmt?.text ?? cohort.live.step.sql.text, values: g.values });
+    const err = isEngineError(e) ? e : backendFor(conn.kind).toEngineError(e, { text: stmt?.text ?? cohort.live.step.sql.text, values });
     if (err.code === ErrorCode.Unexpected) this.#opts.logger.error('live query failed', { error: errorDetails(err) });
+    return err;
+  }
+
+  /** A group whose statement failed: on a first fetch its subscribers are refused and it ends; later, an error message (once per change). */
+  #fail(cohort: Cohort, g: Group, err: EngineError, first: boolean): void {
+    if (cohort.groups.get(g.key) !== g) return;
+    // The next result is news even when equal to the last one before the error.
+    g.last = null;
     for (const sub of [...g.subscribers]) {
       const body = graphqlErrorBody(err, sub.session.isAdmin);
       if (first) {

@@ -38,6 +38,8 @@ export interface SocketServiceOptions {
   readonly streamRefetchIntervalMs: number;
   readonly streamBatchSize: number;
   readonly refetchOnChange: boolean;
+  /** Multiplexed statements per source at a time; 0: half its pool (Note [Live query limits]). */
+  readonly liveMaxConnections?: number;
   /** The subscriptions gauge (observability/metrics.ts). */
   readonly metrics?: LiveMetrics;
 }
@@ -117,6 +119,7 @@ export class SocketService implements SocketApi {
         streamIntervalMs: opts.streamRefetchIntervalMs,
         streamBatchSize: opts.streamBatchSize,
         refetchOnChange: opts.refetchOnChange,
+        maxConnections: opts.liveMaxConnections ?? 0,
         logger: opts.logger,
       },
       this.#feeds,
@@ -243,7 +246,15 @@ export class SocketService implements SocketApi {
         encoding: param !== undefined && param.kind === 'variable' && param.encoding === 'json' ? 'json' : 'plain',
       };
     }
-    const live: LivePlan = { plan: planned.plan, step, shareKey: planned.shareKey, opaque: callsFunctions(planned.plan), stream };
+    const live: LivePlan = {
+      plan: planned.plan,
+      step,
+      shareKey: planned.shareKey,
+      opaque: callsFunctions(planned.plan),
+      stream,
+      // The role's time_limit (Note [Live query limits]); the share key holds the role, so its cohort has one.
+      timeoutMs: planned.runOptions?.timeoutMs ?? null,
+    };
     const stop = this.live.subscribe(live, values, session, sink);
     planned.remember();
     return stop;

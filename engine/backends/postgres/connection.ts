@@ -162,12 +162,14 @@ export class PostgresConnection implements SourceConnection {
   readonly #statementTimeout: boolean;
   /** The database URL (LISTEN connections of live queries and of the event log open their own client). */
   readonly url: string;
+  readonly maxConnections: number;
 
   constructor(databaseUrl: string, settings: PostgresPoolSettings = {}) {
     this.url = databaseUrl;
+    this.maxConnections = settings.maxConnections ?? 50;
     this.#pool = new pg.Pool({
       connectionString: databaseUrl,
-      max: settings.maxConnections ?? 50,
+      max: this.maxConnections,
       idleTimeoutMillis: (settings.idleTimeoutSeconds ?? 180) * 1000,
       maxLifetimeSeconds: settings.connectionLifetimeSeconds ?? 600,
       connectionTimeoutMillis: (settings.connectTimeoutSeconds ?? 10) * 1000,
@@ -206,6 +208,47 @@ export class PostgresConnection implements SourceConnection {
       cancel.unwatch();
       // See Note [Cancel on disconnect]: a late cancel must not reach another request's statement.
       client.release(cancelled);
+    }
+  }
+
+  /**
+   * Runs one query on a client of its own and returns its rows: cancelled with
+   * `opts.cancel` (Note [Cancel on disconnect]), under `opts.timeoutMs` inside a
+   * transaction when given (Note [Statement timeout]). Multiplexed live queries
+   * (live-query.ts) run this way.
+   */
+  async queryRows(config: pg.QueryArrayConfig, opts?: RunOptions): Promise<unknown[][]> {
+    const cancel = opts?.cancel;
+    if (cancel?.cancelled === true) throw cancelledError();
+    const client = await this.#pool.connect();
+    let broken = false;
+    cancel?.watch(() => {
+      broken = true;
+      sendCancel(client);
+    });
+    try {
+      const timeoutMs = opts?.timeoutMs ?? null;
+      if (timeoutMs === null) return (await client.query(config)).rows as unknown[][];
+      const begin = client.query('BEGIN');
+      const timeout = client.query(`SELECT set_config('statement_timeout', $1, true)`, [String(timeoutMs)]);
+      const run = client.query(config);
+      const commit = client.query('COMMIT');
+      const [b, t, r, c] = await Promise.allSettled([begin, timeout, run, commit]);
+      // Without BEGIN or COMMIT the connection's state is unknown: it is not reused.
+      if (b.status === 'rejected') {
+        broken = true;
+        throw b.reason;
+      }
+      if (t.status === 'rejected') throw t.reason;
+      if (r.status === 'rejected') throw r.reason;
+      if (c.status === 'rejected') {
+        broken = true;
+        throw c.reason;
+      }
+      return r.value.rows as unknown[][];
+    } finally {
+      cancel?.unwatch();
+      client.release(broken);
     }
   }
 

@@ -24,7 +24,7 @@
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { ChangeFeed, LiveQuerySupport, MultiplexedStatement, SourceConnection, TableName } from '../backend.ts';
+import type { ChangeFeed, LiveQuerySupport, MultiplexedStatement, RunOptions, SourceConnection, TableName } from '../backend.ts';
 import type { CompiledSql } from '../sql/fragment.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
@@ -183,7 +183,7 @@ class PostgresMultiplexed implements MultiplexedStatement {
     this.#name = name;
   }
 
-  async run(batch: readonly (readonly unknown[])[]): Promise<(string | null)[]> {
+  async run(batch: readonly (readonly unknown[])[], opts?: RunOptions): Promise<(string | null)[]> {
     const ids: number[] = [];
     const columns: unknown[][] = Array.from({ length: this.#count }, () => []);
     batch.forEach((values, i) => {
@@ -192,9 +192,9 @@ class PostgresMultiplexed implements MultiplexedStatement {
     });
     const config: pg.QueryArrayConfig = { text: this.text, values: [ids, ...columns], rowMode: 'array', types: textTypes };
     if (this.#name !== undefined) config.name = this.#name;
-    const res = await (this.#conn.queryable as pg.Pool).query(config);
+    const rows = await this.#conn.queryRows(config, opts);
     const out = new Array<string | null>(batch.length).fill(null);
-    for (const row of res.rows as unknown[][]) {
+    for (const row of rows) {
       const cell = row[1];
       out[Number(row[0])] = cell === null || cell === undefined ? null : String(cell);
     }
