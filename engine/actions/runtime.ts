@@ -5,7 +5,7 @@
  * Note [Async action worker]: a submission is a row written before the
  * mutation answers with its id, so an accepted action survives the engine.
  * The worker of every engine claims pending rows (Note [Async action
- * leases] in backends/postgres/action-storage.ts), calls the handler, checks
+ * leases] in backends/postgres/metadata-db/action-storage.ts), calls the handler, checks
  * the output and stores the result or the error. It wakes at once when this
  * engine accepts a submission and polls every `pollMs` otherwise (for rows
  * of other engines and rows whose worker died). At most `concurrency` calls
@@ -97,7 +97,7 @@ export class ActionRuntime {
   /**
    * Calls `changed` each time a result or an error of action `id` is stored,
    * by any engine (Note [Action result notifications] in
-   * backends/postgres/action-storage.ts), and for every id when
+   * backends/postgres/metadata-db/action-storage.ts), and for every id when
    * notifications may have been missed (the listening connection lost, and
    * back). Returns the function that stops it. Read the result after
    * `listening()` resolves: nothing stored from then on is missed.

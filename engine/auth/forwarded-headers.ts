@@ -17,7 +17,7 @@
  * same and also drops the hop-by-hop headers of RFC 9110 §7.6.1. What is
  * left (Authorization, Cookie, custom headers) is what forwarding is for.
  * Async actions store only this result, never the raw request headers
- * (backends/postgres/action-storage.ts).
+ * (backends/postgres/metadata-db/action-storage.ts).
  */
 
 /** v2's `commonClientHeadersIgnored`, plus the hop-by-hop headers. */

@@ -5,7 +5,11 @@
  *
  * Note [Backend seam]
  * Everything the engine asks of a source database goes through a Backend
- * object (backend.ts): opening pools (`connect`), introspection, the GraphQL
+ * object (backend.ts): the source's `configuration` (its JSON schema, used by
+ * `<prefix>_add_source` and the document schemas, and its resolution into
+ * what `connect` takes, opaque to the preparer), the naming of its tables
+ * (`naming`: default schema, parsing, printing, GraphQL base name), opening
+ * pools (`connect`), introspection, the GraphQL
  * face of each database type (`scalar`: scalar name, operator family,
  * parameter encoding, aggregate classes), capabilities, the query, mutation
  * and explain compilers, turning database failures into Engine errors, and
@@ -13,7 +17,9 @@
  * issues that add them. SQL text is produced from fragments with the
  * dialect's syntax (sql/fragment.ts, `Dialect`).
  *
- *   metadata/ ── SourcePreparer ──▶ backendFor(kind).connect / introspector
+ *   metadata/ ── SourcePreparer ──▶ backendFor(kind).configuration.resolve / connect / introspector
+ *   metadata/ <prefix>_add_source, replace_metadata ─▶ backend.configuration.schema
+ *   catalog/ graphql/ names ──────▶ backendOf(source).naming
  *   catalog/ graphql/ ────────────▶ backendFor(kind).scalar(dbType)
  *   execute/ plan (cache miss) ───▶ backendFor(kind).compile.*
  *   execute/ run (errors only) ───▶ backendFor(conn.kind).toEngineError
@@ -27,7 +33,12 @@
  * µs before it (same noise band). Adding a database is a folder with the same file names
  * as postgres/ and one entry below. Kinds without an entry (mssql, bigquery)
  * are known to metadata (their operation prefixes answer `not-supported`)
- * but have no sources.
+ * but have no sources. The prefix of an operation picks the backend, and an
+ * operation on a source of another kind is refused (Note [Operation prefix and
+ * source kind] in metadata/registry.ts). What knows no backend (the wire
+ * document, the console, the controller) reads v2's per-kind constants in
+ * metadata/document.ts (`DEFAULT_SCHEMA`, kept equal to `naming.defaultSchema`
+ * by test/unit/backends/configuration.test.ts).
  */
 import type { SourceKind } from '../catalog/types.ts';
 import { ErrorCode } from '../errors/codes.ts';
@@ -74,8 +85,8 @@ export function backendWithPrefix(prefix: string): Backend | undefined {
  * Where metadata is stored: always PostgreSQL (schema `engine_metadata`),
  * whatever the sources are.
  */
-export * as metadataStorage from './postgres/metadata-storage.ts';
+export * as metadataStorage from './postgres/metadata-db/metadata-storage.ts';
 
 /** Storage of asynchronous actions in the metadata database (actions/runtime.ts uses it). */
-export * as actionStorage from './postgres/action-storage.ts';
-export * as scheduledEventsStorage from './postgres/scheduled-events-storage.ts';
+export * as actionStorage from './postgres/metadata-db/action-storage.ts';
+export * as scheduledEventsStorage from './postgres/metadata-db/scheduled-events-storage.ts';

@@ -6,7 +6,7 @@
  * subscription is the plan's one action step (mode `async-result`), read
  * again only when the action runtime says a result or an error of its id was
  * stored: the worker that stores it NOTIFYs the id in the same statement
- * (Note [Action result notifications] in backends/postgres/action-storage.ts),
+ * (Note [Action result notifications] in backends/postgres/metadata-db/action-storage.ts),
  * and each engine's runtime holds one LISTEN connection for all its watchers.
  * The first read follows `listening()`, so a result stored meanwhile is not
  * missed; a lost listening connection reads every watched id again. The read

@@ -12,7 +12,7 @@
  * a rollback).
  */
 import pg from 'pg';
-import { pingDatabase } from './metadata-storage.ts';
+import { pingDatabase } from './metadata-db/metadata-storage.ts';
 import { TransactionStatementError, type BoundStatement, type PoolStats, type RunOptions, type SourceConnection } from '../backend.ts';
 
 /** Pool settings of a source (v2 `pool_settings`, already resolved). */

@@ -2,7 +2,7 @@
  * The scheduled events of one metadata database: what metadata operations
  * ask (create, delete, list, reconcile a cron trigger's fire times) and what
  * the scheduler takes and records. Wraps the PostgreSQL storage of
- * backends/postgres/scheduled-events-storage.ts with a pool of its own.
+ * backends/postgres/metadata-db/scheduled-events-storage.ts with a pool of its own.
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';

@@ -5,8 +5,8 @@
  * metadata/store.ts decides when to call it.
  */
 import pg from 'pg';
-import { ErrorCode } from '../../errors/codes.ts';
-import { EngineError } from '../../errors/engine-error.ts';
+import { ErrorCode } from '../../../errors/codes.ts';
+import { EngineError } from '../../../errors/engine-error.ts';
 
 /** The NOTIFY channel of metadata changes. */
 export const METADATA_CHANNEL = 'engine_metadata_changed';
