@@ -4,6 +4,7 @@
  * is stable across builds and can be turned back into the reference.
  */
 import type { QualifiedName } from './types.ts';
+import { formatTableName } from '../metadata/document.ts';
 
 /** Permission kinds as they appear in inconsistency types (`select_permission`). */
 export type PermissionKind = 'select' | 'insert' | 'update' | 'delete';
@@ -147,8 +148,9 @@ export function parseObjectId(id: string): MetadataObjectRef | null {
   }
 }
 
+/** v2 compat: how an object's table or function is named in its description (postgres' printing: the ids carry no kind). */
 function tableText(t: QualifiedName): string {
-  return t.schema === 'public' ? t.name : `${t.schema}.${t.name}`;
+  return formatTableName(t);
 }
 
 /** v2 compat: the `type` of an inconsistent object (`table`, `object_relation`, `select_permission`...). */

@@ -43,7 +43,8 @@ import type { Catalog, TableInfo } from '../catalog/types.ts';
 import { tableKey } from '../catalog/types.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
-import { parseTableName, type TableNameInput } from '../metadata/document.ts';
+import { formatTableName, parseTableName, type TableNameInput } from '../metadata/document.ts';
+import { backendOf } from '../backends/registry.ts';
 import type { MutationFieldDescriptor } from './schema/mutation-root.ts';
 import { descriptorOf, type RootFieldDescriptor, type TableFieldDescriptor } from './schema/descriptors.ts';
 import type * as ir from '../ir/index.ts';
@@ -111,11 +112,15 @@ function argType(field: GraphQLField<unknown, unknown>, name: string, path: stri
 function trackedTable(catalog: Catalog, args: Json): TableInfo {
   const raw = args['table'];
   if (typeof raw !== 'string' && !isObject(raw)) fail(ErrorCode.ParseFailed, 'key "table" not found', '$.args');
-  const name = parseTableName(raw as TableNameInput);
   const sourceName = typeof args['source'] === 'string' ? args['source'] : 'default';
-  const info = catalog.sources.get(sourceName)?.tables.get(tableKey(name));
-  if (info === undefined)
-    fail(ErrorCode.NotExists, `table "${name.schema === 'public' ? name.name : `${name.schema}.${name.name}`}" does not exist`, '$.args.table');
+  const source = catalog.sources.get(sourceName);
+  // Named as the source's backend names tables; a source that does not exist is postgres' (v2's legacy DML).
+  const name = source === undefined ? parseTableName(raw as TableNameInput) : backendOf(source).naming.parse(raw as TableNameInput);
+  const info = source?.tables.get(tableKey(name));
+  if (info === undefined) {
+    const shown = source === undefined ? formatTableName(name) : backendOf(source).naming.format(name);
+    fail(ErrorCode.NotExists, `table "${shown}" does not exist`, '$.args.table');
+  }
   return info;
 }
 

@@ -44,7 +44,8 @@ export function cursorJson(value: unknown, path: string): string {
 /** A decoded node id: the table (source when the id names one) and the primary key values in order. */
 export interface NodeId {
   readonly source: string | null;
-  readonly schema: string;
+  /** Null when a version 2 id leaves it out: the default schema of the table's source. */
+  readonly schema: string | null;
   readonly name: string;
   readonly values: readonly unknown[];
 }
@@ -75,7 +76,7 @@ export function decodeNodeId(value: unknown, path: string): NodeId {
     if (typeof source !== 'string' || typeof t !== 'object' || t === null || typeof t.name !== 'string' || values.length === 0) {
       throw invalid('GUID version 2: expecting source name, backend, table and at least one column value');
     }
-    return { source, schema: typeof t.schema === 'string' ? t.schema : 'public', name: t.name, values };
+    return { source, schema: typeof t.schema === 'string' ? t.schema : null, name: t.name, values };
   }
   if (typeof version === 'number') throw invalid(`unsupported GUID version: ${version}`);
   throw invalid('unexpected GUID format, needs to start with a version number');

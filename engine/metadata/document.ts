@@ -19,8 +19,20 @@ export type JsonValue = null | boolean | number | string | readonly JsonValue[] 
 /** A JSON object kept as it came. */
 export type JsonObject = { readonly [k: string]: JsonValue };
 
-/** A table name on the wire: a bare name (schema `public`) or `{schema, name}`. */
+/** A table name on the wire: a bare name (in its source's default schema) or `{schema, name}`. */
 export type TableNameInput = string | { readonly schema?: string; readonly name: string };
+
+/** v2 compat: the default schema of a postgres source, where a bare table name is. */
+export const V2_PG_DEFAULT_SCHEMA = 'public';
+
+/**
+ * v2 compat: the schema a bare table name means in a source of each kind
+ * (MSSQL `dbo`; BigQuery names always give their dataset). Each backend says
+ * so itself (`Backend.naming.defaultSchema`, kept equal by a test); this pure
+ * copy is for what knows no backend: the wire document, the console and the
+ * controller.
+ */
+export const DEFAULT_SCHEMA: Readonly<Record<SourceKind, string>> = { postgres: V2_PG_DEFAULT_SCHEMA, mssql: 'dbo', bigquery: '' };
 
 /** A value given inline or read from an environment variable at use. */
 export type UrlFromEnv = string | { readonly from_env: string };
@@ -299,10 +311,13 @@ export const EMPTY_DOCUMENT: MetadataDocument = {
   extra: {},
 };
 
-/** v2 compat: a bare table name means schema `public`. */
-export function parseTableName(t: TableNameInput): QualifiedName {
-  if (typeof t === 'string') return { schema: 'public', name: t };
-  return { schema: t.schema ?? 'public', name: t.name };
+/**
+ * v2 compat: a bare table name is in the default schema of its source
+ * (`defaultSchema`; callers that do not pass one name a postgres source's table).
+ */
+export function parseTableName(t: TableNameInput, defaultSchema: string = V2_PG_DEFAULT_SCHEMA): QualifiedName {
+  if (typeof t === 'string') return { schema: defaultSchema, name: t };
+  return { schema: t.schema ?? defaultSchema, name: t.name };
 }
 
 /** True when two qualified names are the same. */
@@ -310,9 +325,9 @@ export function sameTable(a: QualifiedName, b: QualifiedName): boolean {
   return a.schema === b.schema && a.name === b.name;
 }
 
-/** v2 compat: tables print as `name` in `public`, else `schema.name`. */
-export function formatTableName(t: QualifiedName): string {
-  return t.schema === 'public' ? t.name : `${t.schema}.${t.name}`;
+/** v2 compat: tables print as `name` in the default schema (postgres' unless given), else `schema.name`. */
+export function formatTableName(t: QualifiedName, defaultSchema: string = V2_PG_DEFAULT_SCHEMA): string {
+  return t.schema === defaultSchema ? t.name : `${t.schema}.${t.name}`;
 }
 
 /** A table entry with every list empty. */
@@ -354,9 +369,9 @@ function list<T>(v: unknown): T[] {
   return Array.isArray(v) ? (v as T[]) : [];
 }
 
-/** Normalizes one table entry of a schema-validated document. */
-export function normalizeTable(raw: Loose): TableMetadata {
-  const t: Loose = { ...raw, table: parseTableName(raw['table'] as TableNameInput) };
+/** Normalizes one table entry of a schema-validated document (of a source whose default schema is `defaultSchema`). */
+export function normalizeTable(raw: Loose, defaultSchema: string = V2_PG_DEFAULT_SCHEMA): TableMetadata {
+  const t: Loose = { ...raw, table: parseTableName(raw['table'] as TableNameInput, defaultSchema) };
   for (const k of TABLE_LISTS) t[k] = list(raw[k]);
   return t as unknown as TableMetadata;
 }
@@ -370,12 +385,14 @@ export function normalizeDocument(raw: Loose): MetadataDocument {
   const extra: Record<string, JsonValue> = {};
   for (const [k, v] of Object.entries(raw)) if (!known.has(k)) extra[k] = v as JsonValue;
   const sources = list<Loose>(raw['sources']).map((s): SourceMetadata => {
+    const kind: SourceKind = s['kind'] === undefined || s['kind'] === 'pg' ? 'postgres' : (s['kind'] as SourceKind);
+    const schema = DEFAULT_SCHEMA[kind];
     const out: Loose = {
       ...s,
-      kind: s['kind'] === undefined || s['kind'] === 'pg' ? 'postgres' : (s['kind'] as SourceKind),
-      tables: list<Loose>(s['tables']).map(normalizeTable),
+      kind,
+      tables: list<Loose>(s['tables']).map((t) => normalizeTable(t, schema)),
       functions: list<Loose>(s['functions']).map(
-        (f): FunctionMetadata => ({ ...f, function: parseTableName(f['function'] as TableNameInput) }) as unknown as FunctionMetadata,
+        (f): FunctionMetadata => ({ ...f, function: parseTableName(f['function'] as TableNameInput, schema) }) as unknown as FunctionMetadata,
       ),
     };
     return out as unknown as SourceMetadata;

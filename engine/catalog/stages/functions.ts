@@ -4,10 +4,10 @@
  * exist once (no overloads) and return rows (SETOF or one) of a consistent
  * tracked table; its input arguments become the GraphQL `args` object.
  */
-import type { ScalarInfo } from '../../backends/backend.ts';
+import type { ScalarInfo, TableNaming } from '../../backends/backend.ts';
 import type { IntrospectedFunction, IntrospectedFunctionArg } from '../../backends/introspection.ts';
 import { backendOf } from '../../backends/registry.ts';
-import type { CustomRootField, FunctionMetadata } from '../../metadata/document.ts';
+import { formatTableName, type CustomRootField, type FunctionMetadata } from '../../metadata/document.ts';
 import { inconsistency } from '../inconsistency.ts';
 import { functionArgsTypeName } from '../graphql-names.ts';
 import {
@@ -27,9 +27,9 @@ import type { ResolvedSource } from './sources.ts';
 import type { StageResult } from './stage.ts';
 import { isSchemaName } from './tables.ts';
 
-/** v2 compat: how a function is named in reasons (`name`, or `schema.name` outside public). */
+/** v2 compat: how a function is named in reasons (`name`, or `schema.name` outside a postgres source's default schema). */
 export function functionText(n: QualifiedName): string {
-  return n.schema === 'public' ? n.name : `${n.schema}.${n.name}`;
+  return formatTableName(n);
 }
 
 function rootFieldName(f: CustomRootField | null | undefined): string | null {
@@ -119,6 +119,7 @@ export function resolveFunction(
   found: readonly IntrospectedFunction[] | undefined,
   isTracked: (t: QualifiedName) => boolean,
   scalar: (dbType: string) => ScalarInfo,
+  naming: TableNaming,
 ): FunctionInfo | { reason: string } {
   const fn = singleFunction(entry.function, found);
   if ('reason' in fn) return fn;
@@ -136,12 +137,7 @@ export function resolveFunction(
   const args = graphqlArguments(text, fn.args, new Set(session === null ? [] : [session]));
   if ('reason' in args) return args;
   const custom = config.custom_name;
-  const gqlName =
-    custom !== null && custom !== undefined && custom !== ''
-      ? custom
-      : entry.function.schema === 'public'
-        ? entry.function.name
-        : `${entry.function.schema}_${entry.function.name}`;
+  const gqlName = custom !== null && custom !== undefined && custom !== '' ? custom : naming.graphqlName(entry.function);
   const roots = config.custom_root_fields ?? {};
   const rootFields = {
     function: rootFieldName(roots.function) ?? gqlName,
@@ -177,6 +173,8 @@ export interface FunctionStageInput {
   readonly customization?: SourceCustomizationInfo;
   /** The source's backend's description of a database type. */
   readonly scalar: (dbType: string) => ScalarInfo;
+  /** The source's backend's naming of tables and functions. */
+  readonly naming: TableNaming;
 }
 
 /**
@@ -196,6 +194,7 @@ export function resolveSourceFunctions(input: FunctionStageInput): StageResult<M
       input.introspected?.get(tableKey(entry.function)),
       (t) => input.tables.has(tableKey(t)),
       input.scalar,
+      input.naming,
     );
     if ('reason' in resolved) {
       bad.push(inconsistency(ref, definition, resolved.reason));
@@ -256,6 +255,7 @@ export function resolveFunctions(
       names,
       customization: s.customization,
       scalar: (t) => backendOf(info).scalar(t),
+      naming: backendOf(info).naming,
     });
     bad.push(...r.inconsistencies);
     const functions = new Map([...r.output].map(([k, f]) => [k, { ...f, permissions: inheritFunctionPermissions(roles, f.permissions) }]));

@@ -3,7 +3,7 @@
  * table's columns, names and enum values. Relationships and permissions come
  * in later stages.
  */
-import type { ScalarInfo } from '../../backends/backend.ts';
+import type { ScalarInfo, TableNaming } from '../../backends/backend.ts';
 import type { EnumTableRows, IntrospectedTable } from '../../backends/introspection.ts';
 import type { CustomRootField, TableMetadata } from '../../metadata/document.ts';
 import type { ColumnInfo, EnumValueInfo, TableRootFields } from '../types.ts';
@@ -78,11 +78,11 @@ export function resolveRootFields(n: string, entry: TableMetadata): TableRootFie
   };
 }
 
-/** v2 compat: `custom_name`, else `identifier`, else the name, prefixed `<schema>_` outside `public`. */
-export function tableGqlName(entry: TableMetadata): string {
+/** v2 compat: `custom_name`, else `identifier`, else the backend's GraphQL name of the table (`<schema>_` outside the default schema). */
+export function tableGqlName(entry: TableMetadata, naming: TableNaming): string {
   const custom = entry.configuration?.custom_name ?? entry.configuration?.identifier;
   if (custom !== null && custom !== undefined && custom !== '') return custom;
-  return entry.table.schema === 'public' ? entry.table.name : `${entry.table.schema}_${entry.table.name}`;
+  return naming.graphqlName(entry.table);
 }
 
 function resolveEnumValues(
@@ -137,8 +137,9 @@ export function resolveTable(
   t: IntrospectedTable,
   enumRows: EnumTableRows | string | undefined,
   scalar: (dbType: string) => ScalarInfo,
+  naming: TableNaming,
 ): TableDraft | { reason: string } {
-  const gqlName = tableGqlName(entry);
+  const gqlName = tableGqlName(entry, naming);
   if (!isSchemaName(gqlName)) {
     return { reason: `the table name "${gqlName}" is not a valid GraphQL name; set a custom_name for it` };
   }

@@ -7,7 +7,6 @@
  */
 import type { ScalarInfo } from '../../backends/backend.ts';
 import { backendFor } from '../../backends/registry.ts';
-import { formatTableName } from '../../metadata/document.ts';
 import { inconsistency } from '../inconsistency.ts';
 import { tableKey, type InconsistentObject } from '../types.ts';
 import { customizeRootFields } from './customization.ts';
@@ -49,10 +48,10 @@ export function resolveTables(sources: readonly ResolvedSource[]): StageResult<T
       const ref = { kind: 'table', source: s.meta.name, table: entry.table } as const;
       const intro = s.prepared.introspection.tables.get(key);
       if (intro === undefined) {
-        bad.push(inconsistency(ref, entry.table, `no such table/view exists in source: "${formatTableName(entry.table)}"`));
+        bad.push(inconsistency(ref, entry.table, `no such table/view exists in source: "${backend.naming.format(entry.table)}"`));
         continue;
       }
-      const resolved = resolveTable(s.meta.name, entry, intro, s.prepared.enumRows.get(key), scalar);
+      const resolved = resolveTable(s.meta.name, entry, intro, s.prepared.enumRows.get(key), scalar, backend.naming);
       if ('reason' in resolved) {
         bad.push(inconsistency(ref, entry.table, resolved.reason));
         continue;

@@ -10,6 +10,8 @@ import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
 import { andAll } from '../../ir/bool-exp.ts';
 import { cursorJson, decodeNodeId } from '../../ir/relay-id.ts';
+import { backendOf } from '../../backends/registry.ts';
+import { V2_PG_DEFAULT_SCHEMA } from '../../metadata/document.ts';
 import { RELAY } from '../schema/relay-types.ts';
 import { typeNames } from '../schema/scalars.ts';
 import type { TableView } from '../schema/table-view.ts';
@@ -117,22 +119,24 @@ export function toIrNodeField(nodes: readonly FieldNode[], ctx: ToIrContext, ali
     node === undefined ? undefined : node.kind === Kind.VARIABLE ? useStructural(ctx, node.name.value) : node.kind === Kind.STRING ? node.value : undefined;
   const id = decodeNodeId(value, idPath);
   const invalid = (why: string): EngineError => new EngineError(ErrorCode.ValidationFailed, `invalid node id: ${why}`, { path: idPath });
+  // A version 2 id without a schema names a table in its source's default schema (v2 decodes it as the backend's table name).
+  const ofSource = id.source === null ? undefined : [...ctx.access.tables.values()].find((v) => v.source.name === id.source);
+  const schema = id.schema ?? (ofSource === undefined ? V2_PG_DEFAULT_SCHEMA : backendOf(ofSource.source).naming.defaultSchema);
   const matches = [...ctx.access.tables.values()].filter(
-    (v) =>
-      v.info.name.schema === id.schema && v.info.name.name === id.name && (id.source === null || v.source.name === id.source) && v.info.primaryKey.length > 0,
+    (v) => v.info.name.schema === schema && v.info.name.name === id.name && (id.source === null || v.source.name === id.source) && v.info.primaryKey.length > 0,
   );
   const shape = matches[0];
-  if (shape === undefined) throw invalid(`no such table found: ${JSON.stringify(`${id.schema}.${id.name}`)}`);
+  if (shape === undefined) throw invalid(`no such table found: ${JSON.stringify(`${schema}.${id.name}`)}`);
   if (matches.length > 1) {
     throw invalid(
-      `this V1 node id matches more than one table across different sources: ${id.schema}.${id.name} exists in sources ${matches.map((m) => m.source.name).join(', ')}`,
+      `this V1 node id matches more than one table across different sources: ${schema}.${id.name} exists in sources ${matches.map((m) => m.source.name).join(', ')}`,
     );
   }
   const view = readView(ctx, shape);
   const type = ctx.schema.getType(view.names.object) as GraphQLObjectType | undefined;
   // A table whose type is not a Node for this role has no node id (Note [Relay ids of unselectable keys] in relay-types.ts).
   if (type === undefined || !type.getInterfaces().some((i) => i.name === 'Node'))
-    throw invalid(`no such table found: ${JSON.stringify(`${id.schema}.${id.name}`)}`);
+    throw invalid(`no such table found: ${JSON.stringify(`${schema}.${id.name}`)}`);
   const pk = view.info.primaryKey;
   if (id.values.length < pk.length) throw invalid(`primary key columns ${JSON.stringify(pk.slice(id.values.length))} are missing`);
   if (id.values.length > pk.length) throw invalid(`unexpected column values ${JSON.stringify(id.values.slice(pk.length))}`);

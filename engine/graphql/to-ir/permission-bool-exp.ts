@@ -18,6 +18,7 @@ import { sessionVariableOf } from '../../auth/headers.ts';
 import { scalarComputedColumn } from '../../catalog/stages/computed-fields.ts';
 import type { ColumnInfo, ComputedFieldInfo, SourceInfo, TableInfo } from '../../catalog/types.ts';
 import { tableKey } from '../../catalog/types.ts';
+import { backendOf } from '../../backends/registry.ts';
 import { valueEncoding } from '../schema/scalars.ts';
 import { COLUMN_OPERATORS, connective, LIST_OPERATORS, permissionOperator, type PermissionOperator } from '../../catalog/permission-operators.ts';
 import { andAll } from '../../ir/bool-exp.ts';
@@ -151,11 +152,12 @@ function convert(exp: unknown, table: TableInfo, source: SourceInfo, root: Root)
 function existsExp(value: unknown, source: SourceInfo, root: Root): ir.BoolExp {
   if (!isObject(value)) return DENY;
   const t = value['_table'];
+  const naming = backendOf(source).naming;
   const name =
     typeof t === 'string'
-      ? { schema: 'public', name: t }
+      ? naming.parse(t)
       : isObject(t) && typeof t['name'] === 'string'
-        ? { schema: typeof t['schema'] === 'string' ? t['schema'] : 'public', name: t['name'] }
+        ? naming.parse({ name: t['name'], ...(typeof t['schema'] === 'string' ? { schema: t['schema'] } : {}) })
         : null;
   const target = name === null ? undefined : source.tables.get(tableKey(name));
   if (name === null || target === undefined) return DENY;

@@ -11,6 +11,7 @@ import { schemaNaming } from '../../../engine/backends/naming.ts';
 import { engineDocumentSchemas } from '../../../engine/metadata/document-schemas.ts';
 import { addSourceArgs } from '../../../engine/metadata/schemas/args.ts';
 import { sourceEntrySchema } from '../../../engine/metadata/schemas/document.ts';
+import { DEFAULT_SCHEMA } from '../../../engine/metadata/document.ts';
 import { assertValid, type JsonSchema } from '../../../engine/metadata/schemas/validate.ts';
 
 const pg = backendFor('postgres');
@@ -106,6 +107,10 @@ describe('table naming', () => {
     expect(n.format({ schema: 'shop', name: 'orders' })).toBe('shop.orders');
     expect(n.graphqlName({ schema: 'public', name: 'author' })).toBe('author');
     expect(n.graphqlName({ schema: 'shop', name: 'orders' })).toBe('shop_orders');
+  });
+
+  it('agrees with the per-kind default schema (what the console, the controller and the document read)', () => {
+    for (const kind of configurationSchemas().keys()) expect(backendFor(kind).naming.defaultSchema).toBe(DEFAULT_SCHEMA[kind]);
   });
 
   it('takes the default schema of the database: dbo for a database whose default it is', () => {
