@@ -236,12 +236,17 @@ describe('engine serve', () => {
       if (lines.some((l) => l.type === 'query-log')) break;
       await new Promise((r) => setTimeout(r, 20));
     }
-    expect(lines.find((l) => l.type === 'startup')).toMatchObject({
+    expect(lines.find((l) => l.type === 'startup' && l.detail['kind'] === 'server_configuration')).toMatchObject({
       level: 'info',
       detail: { kind: 'server_configuration', info: { enabled_log_types: ['startup', 'query-log'] } },
     });
     expect(lines.find((l) => l.type === 'query-log')).toMatchObject({ detail: { request_id: 'from-process' } });
     expect(lines.filter((l) => l.type === 'http-log')).toEqual([]);
+    // The names the settings came from, before the configuration (Note [v2 setting names]).
+    expect(lines.find((l) => l.type === 'startup')?.detail).toMatchObject({
+      kind: 'env_names',
+      info: { read: ['ENGINE_GRAPHQL_LOG_LEVEL', 'ENGINE_GRAPHQL_ENABLED_LOG_TYPES'], ignored: [] },
+    });
     for (const l of lines) expect(Object.keys(l).sort()).toEqual(['detail', 'level', 'timestamp', 'type']);
   });
 });
