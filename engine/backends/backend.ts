@@ -7,7 +7,7 @@ import type * as ir from '../ir/index.ts';
 import type { SourceKind } from '../catalog/types.ts';
 import type { EngineError } from '../errors/engine-error.ts';
 import type { EnumTableQuery, EnumTableRows, IntrospectedTable, SourceIntrospection } from './introspection.ts';
-import type { CompiledSql } from './sql/fragment.ts';
+import type { CompiledSql, ParamType } from './sql/fragment.ts';
 import type { Cancellation } from '../request-context.ts';
 import type { JsonSchema } from '../metadata/schemas/validate.ts';
 
@@ -15,6 +15,12 @@ import type { JsonSchema } from '../metadata/schemas/validate.ts';
 export interface BoundStatement {
   readonly text: string;
   readonly values: readonly unknown[];
+  /**
+   * The type of each value (CompiledSql.paramTypes, shared by every binding
+   * of the statement): what tedious and BigQuery need to send nulls and
+   * arrays. PostgreSQL ignores it. Absent: untyped.
+   */
+  readonly types?: readonly (ParamType | null)[];
 }
 
 /** How one request's statements run: cancelled with the request, and under a role's time limit. */
@@ -37,8 +43,9 @@ export interface SourceConnection {
    * Runs statements in order in one transaction; returns the JSON text of
    * each. Any failure rolls back all and is thrown as a
    * {@link TransactionStatementError} naming the statement that failed.
+   * Absent on a database without transactions (its backend offers no mutations).
    */
-  transactionJsonText(stmts: readonly BoundStatement[], opts?: RunOptions): Promise<(string | null)[]>;
+  transactionJsonText?(stmts: readonly BoundStatement[], opts?: RunOptions): Promise<(string | null)[]>;
   /** Closes the pool after in-flight queries finish. */
   close(): Promise<void>;
   /** Round trip to the database (readiness); rejects when it cannot be reached. */

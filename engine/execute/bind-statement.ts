@@ -30,18 +30,21 @@ function encode(value: unknown, encoding: ir.ValueEncoding): unknown {
     case 'json-each':
       return Array.isArray(value) ? value.map((x) => JSON.stringify(x)) : [JSON.stringify(value)];
     case 'session-array':
-      if (typeof value === 'string' && value.trimStart().startsWith('[')) {
-        try {
-          return JSON.parse(value) as unknown;
-        } catch {
-          return value;
-        }
-      }
+      // Read by the statement's dialect (valueOf); a value that is not text goes as it is.
       return value;
   }
 }
 
-function valueOf(p: ir.ParamSource, variables: Readonly<Record<string, unknown>>, session: Session): unknown {
+/** How a statement without a dialect's reader takes a session array: as the text. */
+const asText = (text: string): unknown => text;
+
+function valueOf(
+  p: ir.ParamSource,
+  variables: Readonly<Record<string, unknown>>,
+  session: Session,
+  /** The statement's dialect's reading of a session variable used as an array (CompiledSql.sessionArray). */
+  readArray: (text: string) => unknown,
+): unknown {
   switch (p.kind) {
     case 'const':
       return p.value;
@@ -61,13 +64,13 @@ function valueOf(p: ir.ParamSource, variables: Readonly<Record<string, unknown>>
       if (v === undefined) {
         throw new EngineError(ErrorCode.NotFound, `missing session variable: "${p.name}"`, { path: '$' });
       }
-      return encode(v, p.encoding);
+      return p.encoding === 'session-array' ? readArray(v) : encode(v, p.encoding);
     }
     case 'session-object':
       // v2 compat: a function's session argument is the JSON object of all session variables.
       return JSON.stringify(session.variables);
     case 'list':
-      return p.items.map((i) => valueOf(i, variables, session));
+      return p.items.map((i) => valueOf(i, variables, session, readArray));
     case 'json-doc':
       return JSON.stringify(docValue(p.doc, variables, session));
   }
@@ -95,7 +98,8 @@ export function docValue(d: ir.JsonDoc, variables: Readonly<Record<string, unkno
 /** Binds `sql` for one request. */
 export function bindStatement(sql: CompiledSql, variables: Readonly<Record<string, unknown>>, session: Session): BoundStatement {
   const params = sql.params;
+  const readArray = sql.sessionArray ?? asText;
   const values = new Array<unknown>(params.length);
-  for (let i = 0; i < params.length; i++) values[i] = valueOf(params[i] as ir.ParamSource, variables, session);
-  return { text: sql.text, values };
+  for (let i = 0; i < params.length; i++) values[i] = valueOf(params[i] as ir.ParamSource, variables, session, readArray);
+  return { text: sql.text, values, types: sql.paramTypes };
 }

@@ -237,7 +237,7 @@ export class SocketService implements SocketApi {
       const cursorIndex = step.sql.params.findIndex((p) => p.kind === 'variable' && p.name === STREAM_CURSOR_VARIABLE);
       const param = step.sql.params[cursorIndex];
       if (param === undefined) throw new EngineError(ErrorCode.Unexpected, 'a streaming statement without its cursor parameter', { path: '$' });
-      const start = bindStatement({ text: '', params: [cursor.initial] }, planned.variables, session).values[0];
+      const start = bindStatement({ text: '', params: [cursor.initial], paramTypes: [null] }, planned.variables, session).values[0];
       values = bindStatement(step.sql, { ...planned.variables, [STREAM_CURSOR_VARIABLE]: 0 }, session).values as unknown[];
       values[cursorIndex] = start;
       stream = {

@@ -38,6 +38,7 @@ const ASSERT_SQL: CompiledSql = {
     "HINT = split_part(current_setting('engine.error'), '|', 1), " +
     `DETAIL = '${ASSERTION_DETAIL}'; END IF; END$$`,
   params: [],
+  paramTypes: [],
 };
 
 /**

@@ -46,5 +46,5 @@ export function compileReadField(f: ir.DbRootField): CompiledSql {
 
 /** `EXPLAIN (FORMAT JSON)` of a compiled statement; its one value is the plan as JSON text. */
 export function compileExplain(stmt: CompiledSql): CompiledSql {
-  return { text: `EXPLAIN (FORMAT JSON) ${stmt.text}`, params: stmt.params };
+  return { ...stmt, text: `EXPLAIN (FORMAT JSON) ${stmt.text}` };
 }

@@ -7,4 +7,21 @@ export const POSTGRES_DIALECT: Dialect = {
   quoteString: (value) => `'${value.replaceAll("'", "''")}'`,
   placeholder: (n) => `$${n}`,
   cast: (placeholder, dbType) => `(${placeholder})::${dbType}`,
+  sessionArray: postgresSessionArray,
 };
+
+/**
+ * A session variable used as an array: a JSON array (`[1,2]`) is parsed; a
+ * PostgreSQL array literal (`{1,2}`), or text that is not JSON, is sent as
+ * it is and read by the parameter's array type.
+ */
+function postgresSessionArray(text: string): unknown {
+  if (text.trimStart().startsWith('[')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}

@@ -13,13 +13,33 @@ export type Fragment =
   | { readonly kind: 'raw'; readonly text: string }
   | { readonly kind: 'ident'; readonly name: string }
   | { readonly kind: 'string'; readonly value: string }
-  | { readonly kind: 'param'; readonly source: ir.ParamSource; readonly cast: string | null }
+  | { readonly kind: 'param'; readonly source: ir.ParamSource; readonly cast: string | null; readonly type: ParamType | null }
   | { readonly kind: 'seq'; readonly parts: readonly Fragment[] };
 
-/** A compiled statement: text with the dialect's placeholders and the source of each parameter, in placeholder order. */
+/**
+ * The database type of a parameter's value: one value of `dbType`, or a list
+ * of them (`_in`). Drivers that must type their parameters (tedious for
+ * nulls, BigQuery for arrays) read it; PostgreSQL infers types from the text.
+ */
+export interface ParamType {
+  readonly dbType: string;
+  readonly list: boolean;
+}
+
+/**
+ * A compiled statement: text with the dialect's placeholders and the source
+ * of each parameter, in placeholder order, with its type (null: untyped).
+ * Types are per statement, so binding a request costs nothing more.
+ */
 export interface CompiledSql {
   readonly text: string;
   readonly params: readonly ir.ParamSource[];
+  readonly paramTypes: readonly (ParamType | null)[];
+  /**
+   * How the statement's dialect reads a session variable used as an array
+   * (encoding `session-array`): {@link Dialect.sessionArray}. Absent: the text is sent as it is.
+   */
+  readonly sessionArray?: (text: string) => unknown;
 }
 
 /** Keywords/operators written in backends/ code. Never pass request data here. */
@@ -42,9 +62,18 @@ export function stringLiteral(value: string): Fragment {
   return { kind: 'string', value };
 }
 
-/** A parameter slot, optionally cast to a database type (`($1)::jsonb` on PostgreSQL). */
-export function param(source: ir.ParamSource, cast: string | null = null): Fragment {
-  return { kind: 'param', source, cast };
+/** The type a cast gives a parameter (`text[]`: a list of text). */
+function castType(cast: string | null): ParamType | null {
+  if (cast === null) return null;
+  return cast.endsWith('[]') ? { dbType: cast.slice(0, -2), list: true } : { dbType: cast, list: false };
+}
+
+/**
+ * A parameter slot, optionally cast to a database type (`($1)::jsonb` on
+ * PostgreSQL); `type` is its value's type (default: the cast's).
+ */
+export function param(source: ir.ParamSource, cast: string | null = null, type: ParamType | null = castType(cast)): Fragment {
+  return { kind: 'param', source, cast, type };
 }
 
 /** Fragments one after another. */
@@ -87,6 +116,11 @@ export interface Dialect {
   placeholder(n: number): string;
   /** A placeholder cast to a database type. */
   cast(placeholder: string, dbType: string): string;
+  /**
+   * A session variable's text used as an array (`_in: "X-Engine-Allowed-Ids"`)
+   * as the parameter value the driver takes: the dialect's array syntax is its own.
+   */
+  sessionArray(text: string): unknown;
 }
 
 /** Key under which equal bind-time slots share one placeholder. */
@@ -103,6 +137,7 @@ function slotKey(s: ir.ParamSource): string | null {
 export function compileFragment(f: Fragment, dialect: Dialect): CompiledSql {
   const chunks: string[] = [];
   const params: ir.ParamSource[] = [];
+  const types: (ParamType | null)[] = [];
   const shared = new Map<string, number>();
   const walk = (x: Fragment): void => {
     switch (x.kind) {
@@ -120,6 +155,7 @@ export function compileFragment(f: Fragment, dialect: Dialect): CompiledSql {
         let n = key === null ? undefined : shared.get(key);
         if (n === undefined) {
           params.push(x.source);
+          types.push(x.type);
           n = params.length;
           if (key !== null) shared.set(key, n);
         }
@@ -132,5 +168,5 @@ export function compileFragment(f: Fragment, dialect: Dialect): CompiledSql {
     }
   };
   walk(f);
-  return { text: chunks.join(''), params };
+  return { text: chunks.join(''), params, paramTypes: types, sessionArray: dialect.sessionArray };
 }

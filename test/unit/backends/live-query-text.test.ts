@@ -25,6 +25,7 @@ describe('multiplexedText', () => {
           { kind: 'const', value: 1 },
           { kind: 'session', name: 'x-engine-user-id', encoding: 'plain' },
         ],
+        paramTypes: [null, null],
       },
       ['integer', 'text'],
     );

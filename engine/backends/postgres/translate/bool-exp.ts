@@ -89,10 +89,11 @@ export function translateBoolExp(e: ir.BoolExp, row: string, aliases: AliasCount
       const left = columnExpr(row, e.left, e.left.cast === null ? e.dbType : null);
       if (e.op === 'in' || e.op === 'nin') {
         const cast = isJsonType(e.dbType) && e.left.cast === null ? 'jsonb[]' : null;
-        const v = param(e.right, cast);
+        const v = param(e.right, cast, { dbType: e.left.cast ?? e.dbType, list: true });
         return e.op === 'in' ? sql`(${left} = ANY(${v}))` : sql`(${left} <> ALL(${v}))`;
       }
-      const v = param(e.right, e.left.cast === null ? valueCast(e.op, e.dbType) : null);
+      const cast = e.left.cast === null ? valueCast(e.op, e.dbType) : null;
+      const v = cast === null ? param(e.right, null, { dbType: e.left.cast ?? e.dbType, list: false }) : param(e.right, cast);
       return sql`(${left} ${raw(INFIX[e.op])} ${v})`;
     }
     case 'in-arrays': {
