@@ -11,7 +11,11 @@
  * (`naming`: default schema, parsing, printing, GraphQL base name), opening
  * pools (`connect`), introspection, the GraphQL
  * face of each database type (`scalar`: scalar name, operator family,
- * parameter encoding, aggregate classes), capabilities, the query, mutation
+ * parameter encoding, aggregate classes, literal class, textual/JSON/sortable;
+ * `types`: the types the IR carries for counts, booleans and text, so no
+ * layer outside backends/ names a PostgreSQL type), capabilities (one flag
+ * per thing the schema builder offers; a source's backend is `backendOf`),
+ * the query, mutation
  * and explain compilers, turning database failures into Engine errors, and
  * `run_sql`; event triggers and live queries are optional members for the
  * issues that add them. SQL text is produced from fragments with the

@@ -18,8 +18,9 @@ export type ValueEncoding =
   /** A v2 JSON path string (a json column's `path`), sent as its elements (text[]): Note [JSON path argument]. */
   | 'json-path'
   /**
-   * A session variable used as an array: a JSON array (`[1,2]`) is parsed, a
-   * Postgres array literal (`{1,2}`) is passed through.
+   * A session variable used as an array, read by the statement's dialect
+   * (Dialect.sessionArray): on PostgreSQL a JSON array (`[1,2]`) is parsed, an
+   * array literal (`{1,2}`) is passed through.
    */
   | 'session-array'
   /** A Relay cursor (base64 of a JSON object), sent as the JSON text; one that is not is a validation error. */
