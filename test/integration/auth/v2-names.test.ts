@@ -44,6 +44,15 @@ beforeAll(async () => {
     admin,
   );
   expect(permission.status, JSON.stringify(permission.json)).toBe(200);
+  const insert = await post(
+    '/v1/metadata',
+    {
+      type: 'pg_create_insert_permission',
+      args: { source: 'default', table: 'note', role: 'user', permission: { columns: ['id'], check: {}, set: { owner_id: 'x-hasura-user-id' } } },
+    },
+    admin,
+  );
+  expect(insert.status, JSON.stringify(insert.json)).toBe(200);
 }, 60_000);
 
 afterAll(async () => {
@@ -93,6 +102,13 @@ describe('an engine configured with HASURA_GRAPHQL_* only', () => {
         ],
       },
     });
+    // A preset naming x-hasura-user-id takes the session's value.
+    const inserted = await post(
+      '/v1/graphql',
+      { query: 'mutation { insert_note_one(object: {id: 4}) { id owner_id } }' },
+      { 'X-Hasura-Admin-Secret': SECRET, 'X-Hasura-Role': 'user', 'X-Hasura-User-Id': '2' },
+    );
+    expect(inserted.json).toEqual({ data: { insert_note_one: { id: 4, owner_id: 2 } } });
     // The user role is no admin: the metadata API refuses it.
     const meta = await post('/v1/metadata', { type: 'export_metadata', args: {} }, { 'X-Hasura-Admin-Secret': SECRET, 'X-Hasura-Role': 'user' });
     expect(meta.status).toBe(400);
