@@ -6,6 +6,7 @@
  */
 import { resolveEnv } from '../cli/env.ts';
 import type { JsonObject } from '../metadata/document.ts';
+import { resolveUrlTemplate, urlTemplateVariables } from '../transforms/index.ts';
 
 /** A header of a remote schema definition: a value, or an environment variable naming it. */
 export interface RemoteHeaderDef {
@@ -91,6 +92,13 @@ export function resolveEndpoint(def: RemoteSchemaDefinition): RemoteEndpoint | {
     if (url === undefined || url === '') return { reason: `environment variable "${def.url_from_env}" is not set` };
   }
   if (url === undefined) return { reason: 'the definition has neither url nor url_from_env' };
+  // v2 compat: `url` is a webhook template (`{{GRAPHQL_SERVICE}}/graphql`), resolved from the
+  // environment as action handlers and cron webhooks are (v2 validateRemoteSchemaDef: resolveWebhook).
+  if (def.url !== undefined) {
+    const unset = urlTemplateVariables(url).filter((name) => resolveEnv(name) === undefined);
+    if (unset.length > 0) return { reason: `environment variable ${unset.map((n) => `"${n}"`).join(', ')} not set` };
+    url = resolveUrlTemplate(url, resolveEnv, '$');
+  }
   try {
     const parsed = new URL(url);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { reason: `the url "${url}" is not http or https` };
