@@ -58,6 +58,14 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     plugins: { 'import-x': importX },
+    // import-x reads only the files whose extension it is told (default: .js), so without
+    // `import-x/extensions` no-cycle followed no .ts import and checked nothing. Imports spell
+    // `.ts` and tsconfig has no `paths`, so the plugin's own resolver finds every file
+    // (no eslint-import-resolver-typescript); the files are parsed with typescript-eslint's parser.
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.cjs', '.mjs'],
+      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.cjs', '.mjs', '.json'] })],
+    },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
