@@ -6,7 +6,7 @@
 import type * as ir from '../ir/index.ts';
 import type { SourceKind } from '../catalog/types.ts';
 import type { EngineError } from '../errors/engine-error.ts';
-import type { EnumTableQuery, EnumTableRows, IntrospectedTable, SourceIntrospection } from './introspection.ts';
+import type { EnumTableQuery, EnumTableRows, IntrospectedColumn, IntrospectedTable, SourceIntrospection } from './introspection.ts';
 import type { CompiledSql, ParamType } from './sql/fragment.ts';
 import type { Cancellation } from '../request-context.ts';
 import type { JsonSchema } from '../metadata/schemas/validate.ts';
@@ -468,6 +468,8 @@ export interface Backend {
   introspector(conn: SourceConnection): Introspector;
   /** The GraphQL face of a database type (memoized: equal types give the same object). */
   scalar(dbType: string): ScalarInfo;
+  /** A column's type as v2's metadata API prints it (`<prefix>_get_table_info`); absent: its `dbType`. */
+  typeText?(column: Pick<IntrospectedColumn, 'dbType' | 'elementType'>): string;
   /** The database types the IR carries where no column gives one. */
   readonly types: TypeNames;
   readonly compile: Compilers;

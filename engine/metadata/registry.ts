@@ -64,6 +64,7 @@ import { setTableCustomFields, setTableCustomization } from './operations/tables
 import { setTableIsEnum } from './operations/tables/set-table-is-enum.ts';
 import { trackTable } from './operations/tables/track-table.ts';
 import { untrackTable } from './operations/tables/untrack-table.ts';
+import { getSourceTablesFor, getSourceTrackablesFor, getTableInfoFor } from './operations/tables/get-source-tables.ts';
 import { createEventTrigger } from './operations/event-triggers/create-event-trigger.ts';
 import { deleteEventTrigger } from './operations/event-triggers/delete-event-trigger.ts';
 import { getEventById, getEventInvocationLogs, getEventLogs, invokeEventTrigger, redeliverEvent } from './operations/event-triggers/event-log-operations.ts';
@@ -194,6 +195,10 @@ const SOURCE_OPERATIONS: ReadonlyMap<string, SourceOperation> = new Map<string, 
   ['add_source', addSourceFor],
   ['drop_source', dropSource],
   ...TABLE_OPERATIONS,
+  // Read-only: what the source's database holds, tracked or not (the console's tables and columns).
+  ['get_source_tables', getSourceTablesFor],
+  ['get_table_info', getTableInfoFor],
+  ['get_source_trackables', getSourceTrackablesFor],
   ['get_event_logs', getEventLogs],
   ['get_event_invocation_logs', getEventInvocationLogs],
   ['get_event_by_id', getEventById],

@@ -16,6 +16,7 @@ import { ddlStamp } from './ddl-stamp.ts';
 import { fetchEnumTableRows, introspectPostgres } from './introspect.ts';
 import { checkDeferredConstraints, runSqlReadOnlyIn, runSqlText } from './run-sql.ts';
 import { POSTGRES_TYPES, postgresScalar } from './scalars.ts';
+import { postgresTypeText } from './type-text.ts';
 import { postgresLiveQueries } from './live-query.ts';
 import { postgresEventLog } from './event-log.ts';
 import { installCapture, removeCapture } from './event-trigger-ddl.ts';
@@ -60,6 +61,7 @@ export const postgresBackend: Backend = {
   },
   introspector: (conn) => introspectorOn(own(conn).queryable),
   scalar: postgresScalar,
+  typeText: postgresTypeText,
   types: POSTGRES_TYPES,
   compile: { query: compileQuery, readField: compileReadField, mutation: compileMutation, explain: compileExplain },
   toEngineError: classifyPostgresError,

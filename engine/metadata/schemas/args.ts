@@ -43,6 +43,12 @@ export const trackTableArgs = args(['table'], {
   apollo_federation_config: objectSchema,
 });
 
+/** `<prefix>_get_source_tables`, `<prefix>_get_source_trackables` (v2 compat: `source` is required). */
+export const getSourceTablesArgs = args(['source'], { source });
+
+/** `<prefix>_get_table_info`. */
+export const getTableInfoArgs = args(['source', 'table'], { source, table: tableNameSchema });
+
 /** `pg_untrack_table`. */
 export const untrackTableArgs = args(['table'], { table: tableNameSchema, source, cascade: bool });
 
