@@ -1,17 +1,22 @@
 /**
  * Golden cases (see test/golden/README.md). Every folder test/golden/passing/<area>/<case>/
  * holds `query.graphql`, optionally `request.json` ({role?, variables?, operationName?,
- * stringifyNumericTypes?, relay?: the Relay schema, serverVersion?: the source's server_version_num, default the recorded one}), and `expected.postgres.sql`: the statements the engine generates
- * for the music fixture (test/golden/fixture/: schema, metadata, recorded introspection) (a mutation: every statement of its transaction, in order),
- * laid out one clause per line (Note [Golden SQL layout]). Every folder
- * test/golden/failing/<area>/<case>/ holds the same request files and `expected.error.json`,
+ * stringifyNumericTypes?, relay?: the Relay schema, serverVersion?: the source's server_version_num, default the recorded one}), and
+ * `expected.<kind>.sql` for each source kind the case is a case of (`expected.postgres.sql`, later
+ * `expected.mssql.sql`, ...): the statements the engine generates when the fixture's source is of that kind,
+ * compiled by the kind's backend from engine/backends/registry.ts (a mutation: every statement of its transaction, in order),
+ * laid out one clause per line (Note [Golden SQL layout]). A case without a kind's file is not a case of that kind.
+ * The fixture (test/golden/fixture/) is one metadata document and a recorded introspection per kind:
+ * `introspection.json` for the kind the metadata names, `introspection.<kind>.json` for another.
+ * Every folder test/golden/failing/<area>/<case>/ holds the same request files and `expected.error.json`,
  * the GraphQL error body a client gets. A missing or different expected file fails; with
  * UPDATE_GOLDEN=1 the expected files are (re)written instead: review the diff.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Catalog } from '../../engine/catalog/types.ts';
+import { findBackend } from '../../engine/backends/registry.ts';
+import type { Catalog, SourceKind } from '../../engine/catalog/types.ts';
 import { planStatements, type Plan } from '../../engine/execute/plan.ts';
 import { graphqlErrorBody, toEngineError } from '../../engine/errors/wire-body.ts';
 import { SchemaCache } from '../../engine/graphql/schema/schema-cache.ts';
@@ -20,9 +25,29 @@ import { planRequest, type PipelineRequest } from '../support/request-pipeline.t
 import { layoutSql } from '../support/sql-layout.ts';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
-// Built by the engine's own catalog build from the fixture's metadata and recorded introspection.
-const catalog = catalogFromRecording(readMetadata(path.join(here, 'fixture/metadata.json')), readRecording(path.join(here, 'fixture/introspection.json')));
-if (catalog.inconsistencies.length > 0) throw new Error(`the golden fixture is inconsistent: ${JSON.stringify(catalog.inconsistencies)}`);
+const fixtureDoc = readMetadata(path.join(here, 'fixture/metadata.json'));
+/** The kind of the fixture's source as its metadata names it: the kind `fixture/introspection.json` was recorded from. */
+const fixtureKind: SourceKind = fixtureDoc.sources[0]?.kind ?? 'postgres';
+const catalogs = new Map<SourceKind, Catalog>();
+
+/**
+ * The fixture catalog with its source of `kind`, built by the engine's own catalog build from the
+ * fixture's metadata (the source's kind set to `kind`) and `kind`'s recorded introspection. Its
+ * statements are compiled by `kind`'s backend from the registry, as the engine's are.
+ */
+function fixtureCatalog(kind: SourceKind): Catalog {
+  const known = catalogs.get(kind);
+  if (known !== undefined) return known;
+  if (findBackend(kind) === undefined) throw new Error(`expected.${kind}.sql: there is no backend of kind "${kind}" in engine/backends/registry.ts`);
+  const recording = path.join(here, kind === fixtureKind ? 'fixture/introspection.json' : `fixture/introspection.${kind}.json`);
+  if (!existsSync(recording))
+    throw new Error(`expected.${kind}.sql: ${path.relative(here, recording)}, the fixture schema recorded from a ${kind} server, is missing`);
+  const doc = kind === fixtureKind ? fixtureDoc : { ...fixtureDoc, sources: fixtureDoc.sources.map((s) => ({ ...s, kind })) };
+  const catalog = catalogFromRecording(doc, readRecording(recording));
+  if (catalog.inconsistencies.length > 0) throw new Error(`the golden fixture (${kind}) is inconsistent: ${JSON.stringify(catalog.inconsistencies)}`);
+  catalogs.set(kind, catalog);
+  return catalog;
+}
 const schemas = new SchemaCache();
 // `request.json` with `relay: true`: the Relay schema of /v1beta1/relay.
 const relaySchemas = new SchemaCache({ relay: true });
@@ -40,8 +65,9 @@ function casesUnder(root: string): string[] {
   return cases;
 }
 
-/** The fixture catalog as a server of `serverVersion` gives it (the recorded introspection otherwise). */
-function catalogOn(serverVersion: number | undefined): Catalog {
+/** The fixture catalog of `kind` as a server of `serverVersion` gives it (the recorded introspection otherwise). */
+function catalogOn(kind: SourceKind, serverVersion: number | undefined): Catalog {
+  const catalog = fixtureCatalog(kind);
   if (serverVersion === undefined) return catalog;
   const sources = new Map([...catalog.sources].map(([k, s]) => [k, { ...s, target: { serverVersion, table: s.target?.table ?? (() => undefined) } }] as const));
   return { ...catalog, sources };
@@ -78,12 +104,44 @@ function expectFile(file: string, actual: string): void {
   expect(actual).toBe(readFileSync(file, 'utf8'));
 }
 
-describe('golden SQL (postgres)', () => {
-  const root = path.join(here, 'passing');
-  it.each(casesUnder(root))('%s', (c) => {
-    const dir = path.join(root, c);
-    const req = requestOf(dir);
-    expectFile(path.join(dir, 'expected.postgres.sql'), renderPlan(planRequest(schemasFor(req), catalogOn(serverVersionOf(dir)), req)));
+/** `expected.<kind>.sql` */
+const EXPECTED_SQL = /^expected\.([a-z0-9]+)\.sql$/;
+
+/** The kinds `dir` is a case of: those it has an expected SQL file for. */
+function kindsOf(dir: string): SourceKind[] {
+  return readdirSync(dir)
+    .flatMap((f) => {
+      const kind = EXPECTED_SQL.exec(f)?.[1];
+      return kind === undefined ? [] : [kind as SourceKind];
+    })
+    .sort();
+}
+
+const passingRoot = path.join(here, 'passing');
+const passing = casesUnder(passingRoot).map((c) => ({ c, kinds: kindsOf(path.join(passingRoot, c)) }));
+
+/** The case `c` planned on the fixture with its source of `kind`, rendered. */
+function sqlOf(c: string, kind: SourceKind): string {
+  const dir = path.join(passingRoot, c);
+  const req = requestOf(dir);
+  return renderPlan(planRequest(schemasFor(req), catalogOn(kind, serverVersionOf(dir)), req));
+}
+
+// One suite per kind that has cases; a case runs in the suite of each kind it has a file for.
+for (const kind of [...new Set(passing.flatMap((p) => p.kinds))].sort()) {
+  describe(`golden SQL (${kind})`, () => {
+    it.each(passing.filter((p) => p.kinds.includes(kind)).map((p) => p.c))('%s', (c) => {
+      expectFile(path.join(passingRoot, c, `expected.${kind}.sql`), sqlOf(c, kind));
+    });
+  });
+}
+
+describe('golden SQL cases', () => {
+  it('every passing case is a case of some kind', () => {
+    const kindless = passing.filter((p) => p.kinds.length === 0).map((p) => p.c);
+    // A new case gets the fixture's own kind's file; another kind's is added by creating it (empty) and updating.
+    if (update) for (const c of kindless) writeFileSync(path.join(passingRoot, c, `expected.${fixtureKind}.sql`), sqlOf(c, fixtureKind));
+    else expect(kindless, `cases without an expected.<kind>.sql: run UPDATE_GOLDEN=1 npx vitest run test/golden`).toEqual([]);
   });
 });
 
@@ -94,7 +152,7 @@ describe('golden errors', () => {
     let body: Record<string, unknown> | null = null;
     try {
       const req = requestOf(dir);
-      planRequest(schemasFor(req), catalogOn(serverVersionOf(dir)), req);
+      planRequest(schemasFor(req), catalogOn(fixtureKind, serverVersionOf(dir)), req);
     } catch (e) {
       body = graphqlErrorBody(toEngineError(e), false);
     }

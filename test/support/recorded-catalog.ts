@@ -12,7 +12,7 @@ import type { SourceConnection } from '../../engine/backends/backend.ts';
 import type { EnumTableRows, IntrospectedFunction, IntrospectedTable, SourceIntrospection } from '../../engine/backends/introspection.ts';
 import { buildCatalog } from '../../engine/catalog/build.ts';
 import type { PreparedSources } from '../../engine/catalog/prepared.ts';
-import type { Catalog } from '../../engine/catalog/types.ts';
+import type { Catalog, SourceKind } from '../../engine/catalog/types.ts';
 import type { CatalogStamp } from '../../engine/catalog/version.ts';
 import { normalizeDocument, type MetadataDocument } from '../../engine/metadata/document.ts';
 
@@ -33,13 +33,15 @@ export function record(introspection: SourceIntrospection, enumRows: ReadonlyMap
   };
 }
 
-/** A connection that must never be used (SQL-generation tests). */
-export const unusedConnection: SourceConnection = {
-  kind: 'postgres',
-  queryJsonText: () => Promise.reject(new Error('no database in this test')),
-  transactionJsonText: () => Promise.reject(new Error('no database in this test')),
-  close: () => Promise.resolve(),
-};
+/** A connection of a `kind` source that must never be used (SQL-generation tests). */
+export function unusedConnection(kind: SourceKind): SourceConnection {
+  return {
+    kind,
+    queryJsonText: () => Promise.reject(new Error('no database in this test')),
+    transactionJsonText: () => Promise.reject(new Error('no database in this test')),
+    close: () => Promise.resolve(),
+  };
+}
 
 /** Reads a metadata document (wire JSON, version 3). */
 export function readMetadata(file: string | URL): MetadataDocument {
@@ -53,6 +55,7 @@ export function readRecording(file: string | URL): Recording {
 
 /** The catalog `buildCatalog` makes of `doc` with the `default` source introspected as `recording`. */
 export function catalogFromRecording(doc: MetadataDocument, recording: Recording, stamp: CatalogStamp = { version: 1, resourceVersion: 1 }): Catalog {
+  const kind = doc.sources.find((s) => s.name === 'default')?.kind ?? 'postgres';
   const introspection: SourceIntrospection = {
     tables: new Map(recording.tables),
     functions: new Map(recording.functions),
@@ -60,7 +63,7 @@ export function catalogFromRecording(doc: MetadataDocument, recording: Recording
     ddlStamp: 'recorded',
   };
   const prepared: PreparedSources = new Map([
-    ['default', { ok: true, name: 'default', configKey: 'recorded', connection: unusedConnection, introspection, enumRows: new Map(recording.enumRows) }],
+    ['default', { ok: true, name: 'default', configKey: 'recorded', connection: unusedConnection(kind), introspection, enumRows: new Map(recording.enumRows) }],
   ]);
   return buildCatalog(doc, prepared, stamp);
 }
