@@ -134,13 +134,88 @@ export function unexpectedKeyMessage(key: string, parentSchema: unknown): string
   return `unexpected key "${key}"${didYouMean(key, valid)}`;
 }
 
+/** The JSON pointer of key `key` of the object at `parent`. */
+function childPointer(parent: string, key: string): string {
+  return `${parent}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+/** Deletes (or, with `put`, sets) the key at `pointer` of `root`; the parent must be an object. */
+function setAt(root: unknown, pointer: string, put?: null): void {
+  const cut = pointer.lastIndexOf('/');
+  const parent = valueAt(root, pointer.slice(0, cut)) as Record<string, unknown>;
+  const key = pointer
+    .slice(cut + 1)
+    .replace(/~1/g, '/')
+    .replace(/~0/g, '~');
+  if (put === undefined) delete parent[key];
+  else parent[key] = put;
+}
+
+function isPlainObject(v: unknown): boolean {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
 /**
- * Validates `value` against `schema`; throws `parse-failed` with the path
- * (under `base`, e.g. `$.args`) of the most telling error.
+ * Note [Null is absent]
+ * v2 reads optional keys with aeson's `.:?`, for which `null` is the key left
+ * out: `pool_settings: {max_connections: null}`, `timeout_seconds: null` or
+ * `comment: null` mean the default. Rather than allow null key by key in every
+ * schema, a value that fails validation is checked again without each object
+ * key whose `null` the schema refused at that spot (a type, enum or const
+ * error). A key that then turns out required is put back, as v2's `.:`
+ * refuses null too, and the answer is the original "expected X, encountered
+ * Null". The value returned is the one without those keys, so what is stored
+ * and exported omits them. Nulls the schema accepts (a column preset, a
+ * `connection_lifetime: null`) and nulls in arrays are kept.
+ */
+function validateNullAsAbsent(
+  v: ValidateFunction,
+  value: unknown,
+): { ok: true; value: unknown } | { ok: false; value: unknown; errors: readonly ErrorObject[] } {
+  if (v(value)) return { ok: true, value };
+  let cur = value;
+  let cloned = false;
+  const removed = new Set<string>();
+  const required = new Set<string>();
+  for (let round = 0; round < 32; round++) {
+    const errors = v.errors ?? [];
+    const missing = new Set(errors.filter((e) => e.keyword === 'required').map((e) => childPointer(e.instancePath, String(e.params['missingProperty']))));
+    const restore = [...removed].filter((p) => missing.has(p));
+    const refused = new Set(
+      errors
+        .filter((e) => (e.keyword === 'type' || e.keyword === 'enum' || e.keyword === 'const') && e.instancePath !== '')
+        .map((e) => e.instancePath)
+        .filter((p) => !required.has(p) && !removed.has(p) && valueAt(cur, p) === null && isPlainObject(valueAt(cur, p.slice(0, p.lastIndexOf('/'))))),
+    );
+    if (restore.length === 0 && refused.size === 0) return { ok: false, value: cur, errors };
+    if (!cloned) {
+      cur = structuredClone(cur);
+      cloned = true;
+    }
+    for (const p of restore) {
+      setAt(cur, p, null);
+      removed.delete(p);
+      required.add(p);
+    }
+    for (const p of refused) {
+      setAt(cur, p);
+      removed.add(p);
+    }
+    if (v(cur)) return { ok: true, value: cur };
+  }
+  v(value);
+  return { ok: false, value, errors: v.errors ?? [] };
+}
+
+/**
+ * Validates `value` against `schema` (an optional key given as `null` is
+ * absent: Note [Null is absent]); answers the value, without such keys, or
+ * throws `parse-failed` with the path (under `base`, e.g. `$.args`) of the
+ * most telling error.
  */
 export function assertValid<T>(schema: JsonSchema, value: unknown, base: string): T {
-  const v = validatorFor(schema);
-  if (v(value)) return value as T;
-  const { path, message } = describe(v.errors ?? [], value, base);
+  const r = validateNullAsAbsent(validatorFor(schema), value);
+  if (r.ok) return r.value as T;
+  const { path, message } = describe(r.errors, r.value, base);
   throw new EngineError(ErrorCode.ParseFailed, message, { path });
 }

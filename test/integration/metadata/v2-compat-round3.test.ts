@@ -56,3 +56,68 @@ describe('{{ENV}} templates in a remote schema url', () => {
     expect(await exported()).toEqual(before);
   });
 });
+
+// v2 reads optional keys with aeson's `.:?`, for which null is the key left out (e.g.
+// RemoteSchemaDef's FromJSON: `o .:? "timeout_seconds"`; PostgresPoolSettings likewise).
+describe('explicit null for an optional key is the key left out', () => {
+  it('add_remote_schema with null optional keys stores and exports none of them', async () => {
+    const r = await md('add_remote_schema', {
+      name: 'nully',
+      comment: null,
+      definition: { url: hello.url, url_from_env: null, headers: null, forward_client_headers: null, timeout_seconds: null, customization: null },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect((await exported()).remote_schemas).toEqual([{ name: 'nully', definition: { url: hello.url } }]);
+    expect((await md('remove_remote_schema', { name: 'nully' })).status).toBe(200);
+  });
+
+  it('pg_add_source with null pool settings and connection options stores none of them', async () => {
+    const r = await md('pg_add_source', {
+      name: 'nullpool',
+      configuration: {
+        connection_info: {
+          database_url: db.url,
+          pool_settings: { max_connections: null, idle_timeout: null, retries: null, pool_timeout: 30 },
+          use_prepared_statements: null,
+          isolation_level: null,
+        },
+      },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const source = (await exported()).sources.find((s: any) => s.name === 'nullpool');
+    expect(source.configuration).toEqual({ connection_info: { database_url: db.url, pool_settings: { pool_timeout: 30 } } });
+    expect((await md('pg_drop_source', { name: 'nullpool' })).status).toBe(200);
+  });
+
+  it('create_action with null optional keys stores none of them', async () => {
+    const types = { objects: [{ name: 'Greeting', fields: [{ name: 'text', type: 'String' }] }] };
+    expect((await md('set_custom_types', types)).status).toBe(200);
+    const r = await md('create_action', {
+      name: 'greet',
+      comment: null,
+      definition: {
+        kind: null,
+        type: null,
+        handler: 'http://127.0.0.1:9/greet',
+        output_type: 'Greeting',
+        forward_client_headers: null,
+        timeout: null,
+        headers: null,
+      },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect((await exported()).actions).toEqual([{ name: 'greet', definition: { handler: 'http://127.0.0.1:9/greet', output_type: 'Greeting' } }]);
+    expect((await md('drop_action', { name: 'greet' })).status).toBe(200);
+    expect((await md('set_custom_types', {})).status).toBe(200);
+  });
+
+  it('a required key given as null is still refused, at its path', async () => {
+    const r = await md('add_remote_schema', { name: null, definition: { url: hello.url } });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ code: 'parse-failed', path: '$.args.name' });
+    expect(r.body.error).toContain('encountered Null');
+    const url = await md('pg_add_source', { name: 'x', configuration: { connection_info: { database_url: null } } });
+    expect(url.status).toBe(400);
+    expect(url.body.path).toBe('$.args.configuration.connection_info.database_url');
+  });
+});
