@@ -44,6 +44,7 @@ import { setCustomTypes } from './operations/actions/set-custom-types.ts';
 import { testWebhookTransformOp } from './operations/actions/test-webhook-transform.ts';
 import { addSourceFor } from './operations/sources/add-source.ts';
 import { dropSource } from './operations/sources/drop-source.ts';
+import { renameSource } from './operations/sources/rename-source.ts';
 import { createCronTrigger } from './operations/scheduled/create-cron-trigger.ts';
 import { createScheduledEvent } from './operations/scheduled/create-scheduled-event.ts';
 import { deleteCronTrigger } from './operations/scheduled/delete-cron-trigger.ts';
@@ -211,6 +212,7 @@ const LEGACY_KIND = 'postgres';
 /** Backend-neutral operations of `/v1/metadata`. */
 const METADATA_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ...MANAGE_OPERATIONS,
+  ['rename_source', renameSource],
   ['add_inherited_role', addInheritedRole],
   ['drop_inherited_role', dropInheritedRole],
   ['set_api_limits', setApiLimits],

@@ -8,8 +8,8 @@
  */
 import type { ConfigurationSupport, ResolveOptions, ResolvedConfiguration } from '../backend.ts';
 import type { UrlFromEnv } from '../../metadata/document.ts';
-import { urlFromEnvSchema } from '../../metadata/schemas/common.ts';
 import type { JsonSchema } from '../../metadata/schemas/validate.ts';
+import { resolveUrlTemplate, urlTemplateVariables } from '../../transforms/index.ts';
 import type { PostgresPoolSettings } from './connection.ts';
 
 /** v2 `pool_settings`. */
@@ -22,9 +22,21 @@ export interface PoolSettings {
   readonly connection_lifetime?: number | null;
 }
 
+/** v2's `PGConnectionParams`: the parts of a connection URL, given one by one. */
+export interface ConnectionParameters {
+  readonly host: string;
+  readonly port: number;
+  readonly username: string;
+  readonly password?: string;
+  readonly database: string;
+}
+
+/** A postgres `database_url`: a URL (with `{{ENV}}` templates), `{from_env}`, or `{connection_parameters}`. */
+export type DatabaseUrl = UrlFromEnv | { readonly connection_parameters: ConnectionParameters };
+
 /** `configuration.connection_info` of a postgres source. */
 export interface ConnectionInfo {
-  readonly database_url: UrlFromEnv;
+  readonly database_url: DatabaseUrl;
   readonly pool_settings?: PoolSettings;
   readonly use_prepared_statements?: boolean;
   readonly isolation_level?: 'read-committed' | 'repeatable-read' | 'serializable';
@@ -49,6 +61,33 @@ const poolSettingsSchema: JsonSchema = {
   additionalProperties: false,
 };
 
+/** v2's `UrlConf`: one of a string, `{from_env}` and `{connection_parameters}` (no other keys). */
+const databaseUrlSchema: JsonSchema = {
+  oneOf: [
+    { type: 'string' },
+    { type: 'object', required: ['from_env'], properties: { from_env: { type: 'string' } }, additionalProperties: false },
+    {
+      type: 'object',
+      required: ['connection_parameters'],
+      properties: {
+        connection_parameters: {
+          type: 'object',
+          required: ['host', 'username', 'port', 'database'],
+          properties: {
+            host: { type: 'string' },
+            username: { type: 'string' },
+            password: { type: 'string' },
+            port: { type: 'integer', minimum: 1, maximum: 65535 },
+            database: { type: 'string' },
+          },
+          additionalProperties: false,
+        },
+      },
+      additionalProperties: false,
+    },
+  ],
+};
+
 /** The schema of a postgres source's `configuration` (closed: unknown keys are refused, as v2 does). */
 export const postgresConfigurationSchema: JsonSchema = {
   type: 'object',
@@ -58,7 +97,7 @@ export const postgresConfigurationSchema: JsonSchema = {
       type: 'object',
       required: ['database_url'],
       properties: {
-        database_url: urlFromEnvSchema,
+        database_url: databaseUrlSchema,
         pool_settings: poolSettingsSchema,
         use_prepared_statements: { type: 'boolean' },
         isolation_level: { enum: ['read-committed', 'repeatable-read', 'serializable'] },
@@ -89,9 +128,22 @@ export class PostgresSettings implements ResolvedConfiguration {
   }
 }
 
-/** Resolves a `database_url` (inline or `{from_env}`), or says why it cannot. */
-function resolveUrl(url: UrlFromEnv, env: ResolveOptions['env']): { url: string } | { reason: string } {
-  if (typeof url === 'string') return { url };
+/** v2's getPGConnectionStringFromParams: each part percent-encoded, no password part when there is none. */
+function urlOfParameters(p: ConnectionParameters): string {
+  const user = encodeURIComponent(p.username) + (p.password === undefined ? '' : `:${encodeURIComponent(p.password)}`);
+  const host = p.host.includes(':') && !p.host.startsWith('[') ? `[${p.host}]` : encodeURIComponent(p.host);
+  return `postgresql://${user}@${host}:${p.port}/${encodeURIComponent(p.database)}`;
+}
+
+/** Resolves a `database_url` (inline with `{{ENV}}` templates, `{from_env}` or `{connection_parameters}`), or says why it cannot. */
+function resolveUrl(url: DatabaseUrl, env: ResolveOptions['env']): { url: string } | { reason: string } {
+  if (typeof url === 'string') {
+    // v2 compat: an inline URL is a template (UrlValue InputWebhook, resolveWebhook).
+    const unset = urlTemplateVariables(url).filter((name) => env(name) === undefined);
+    if (unset.length > 0) return { reason: `environment variable ${unset.map((n) => `"${n}"`).join(', ')} not set` };
+    return { url: resolveUrlTemplate(url, env, '$') };
+  }
+  if ('connection_parameters' in url) return { url: urlOfParameters(url.connection_parameters) };
   const v = env(url.from_env);
   return v === undefined || v === '' ? { reason: `environment variable "${url.from_env}" is not set` } : { url: v };
 }

@@ -190,7 +190,7 @@ describe('sources', () => {
     const add = await f.md('pg_add_source', { name: 'second', configuration: { connection_info: { database_url: f.db.url } } });
     expect(add.body).toEqual({ message: 'success' });
     const dup = await f.md('pg_add_source', { name: 'second', configuration: { connection_info: { database_url: f.db.url } } });
-    expect(dup.body).toMatchObject({ code: 'already-exists', path: '$.args.name' });
+    expect(dup.body).toMatchObject({ code: 'already-exists', path: '$.args' });
     // Same table in two sources: the GraphQL names clash unless customized.
     const clash = await f.md('pg_track_table', { source: 'second', table: 'authors' });
     expect(clash.status).toBe(400);
@@ -223,7 +223,7 @@ describe('sources', () => {
     expect(dep.body.code).toBe('dependency-error');
     expect((await f.md('pg_drop_source', { name: 'second', cascade: true })).status).toBe(200);
     const missing = await f.md('pg_drop_source', { name: 'second' });
-    expect(missing.body).toMatchObject({ code: 'not-exists', path: '$.args.name' });
+    expect(missing.body).toMatchObject({ code: 'not-exists', path: '$.args' });
     const doc = await f.exported();
     expect(doc.sources.map((s: any) => s.name)).toEqual(['default']);
   });

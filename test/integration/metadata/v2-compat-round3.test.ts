@@ -121,3 +121,81 @@ describe('explicit null for an optional key is the key left out', () => {
     expect(url.body.path).toBe('$.args.configuration.connection_info.database_url');
   });
 });
+
+// v2: tests-py queries/v1/metadata/rename_source.yaml, pg_add_source.yaml and
+// pg_add_source_with_parameters.yaml; runRenameSource in Hasura/RQL/DDL/Schema/Source.hs.
+describe('sources: rename_source, connection_parameters, error paths', () => {
+  const params = (): Record<string, unknown> => {
+    const u = new URL(db.url);
+    return {
+      host: u.hostname,
+      port: Number(u.port),
+      username: decodeURIComponent(u.username),
+      ...(u.password === '' ? {} : { password: decodeURIComponent(u.password) }),
+      database: u.pathname.slice(1),
+    };
+  };
+
+  it('pg_add_source connects with connection_parameters, and exports them as given', async () => {
+    const database_url = { connection_parameters: params() };
+    const r = await md('pg_add_source', { name: 'byparts', configuration: { connection_info: { database_url } } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const t = await md('pg_track_table', { source: 'byparts', table: 'author', configuration: { custom_name: 'byparts_author' } });
+    expect(t.status, JSON.stringify(t.body)).toBe(200);
+    await db.sql(`INSERT INTO author VALUES (1, 'Ann') ON CONFLICT DO NOTHING;`);
+    expect((await engine.graphql('{ byparts_author { name } }')).body).toEqual({ data: { byparts_author: [{ name: 'Ann' }] } });
+    const source = (await exported()).sources.find((s: any) => s.name === 'byparts');
+    expect(source.configuration.connection_info.database_url).toEqual(database_url);
+  });
+
+  it('refuses a wrong password, and connection_parameters missing a part or beside from_env', async () => {
+    const bad = await md('pg_add_source', {
+      name: 'wrongpw',
+      configuration: { connection_info: { database_url: { connection_parameters: { ...params(), password: 'surely-not-it' } } } },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('invalid-configuration');
+    const { port: _port, ...noPort } = params();
+    const missing = await md('pg_add_source', { name: 'x', configuration: { connection_info: { database_url: { connection_parameters: noPort } } } });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ code: 'parse-failed', path: '$.args.configuration.connection_info.database_url.connection_parameters' });
+    expect(missing.body.error).toContain('port');
+    const both = await md('pg_add_source', {
+      name: 'x',
+      configuration: { connection_info: { database_url: { from_env: 'X', connection_parameters: params() } } },
+    });
+    expect(both.status).toBe(400);
+    expect(both.body.code).toBe('parse-failed');
+    expect((await exported()).sources.map((s: any) => s.name)).toEqual(['default', 'byparts']);
+  });
+
+  it('answers a duplicate pg_add_source and a missing pg_drop_source at $.args', async () => {
+    const dup = await md('pg_add_source', { name: 'byparts', configuration: { connection_info: { database_url: db.url } } });
+    expect(dup.status).toBe(400);
+    expect(dup.body).toEqual({ code: 'already-exists', path: '$.args', error: 'source with name "byparts" already exists' });
+    const gone = await md('pg_drop_source', { name: 'nosuch' });
+    expect(gone.status).toBe(400);
+    expect(gone.body).toEqual({ code: 'not-exists', path: '$.args', error: 'source with name "nosuch" does not exist' });
+  });
+
+  it('rename_source renames a source with its tables; refuses a missing source or a taken name', async () => {
+    const r = await md('rename_source', { name: 'byparts', new_name: 'renamed' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toEqual({ message: 'success' });
+    const names = (await exported()).sources.map((s: any) => s.name);
+    expect(names).toEqual(['default', 'renamed']);
+    const renamed = (await exported()).sources.find((s: any) => s.name === 'renamed');
+    expect(renamed.tables.map((t: any) => t.table)).toEqual([{ schema: 'public', name: 'author' }]);
+    expect((await engine.graphql('{ byparts_author { name } }')).body).toEqual({ data: { byparts_author: [{ name: 'Ann' }] } });
+    expect((await md('pg_track_table', { source: 'byparts', table: 'author' })).body.code).toBe('not-exists');
+    const missing = await md('rename_source', { name: 'byparts', new_name: 'other' });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ code: 'not-exists', path: '$.args', error: 'Could not find source with name "byparts"' });
+    const taken = await md('rename_source', { name: 'renamed', new_name: 'default' });
+    expect(taken.status).toBe(400);
+    expect(taken.body).toEqual({ code: 'already-exists', path: '$.args', error: 'Source with name "default" already exists' });
+    const noArg = await md('rename_source', { name: 'renamed' });
+    expect(noArg.body).toMatchObject({ code: 'parse-failed', path: '$.args' });
+    expect((await md('pg_drop_source', { name: 'renamed', cascade: true })).status).toBe(200);
+  });
+});

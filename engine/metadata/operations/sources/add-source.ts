@@ -53,9 +53,8 @@ function addSource(backend: Backend): Operation {
         };
         doc = { ...ctx.state.doc, sources: [...ctx.state.doc.sources, source] };
       } else if (args.replace_configuration !== true) {
-        throw new EngineError(ErrorCode.AlreadyExists, `source with name "${args.name}" already exists`, {
-          path: argPath(call, 'name'),
-        });
+        // v2 answers at `$.args` (tests-py queries/v1/metadata/pg_add_source.yaml).
+        throw new EngineError(ErrorCode.AlreadyExists, `source with name "${args.name}" already exists`, { path: argPath(call) });
       } else if (existing.kind !== backend.kind) {
         // v2 leaves a source of another kind as it is and answers success; its configuration would not be this backend's.
         throw new EngineError(

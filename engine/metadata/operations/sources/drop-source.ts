@@ -5,9 +5,9 @@
  */
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
-import { defineOperation, requireSource } from '../../define.ts';
+import { defineOperation } from '../../define.ts';
 import { formatTableName, type JsonObject, type MetadataDocument } from '../../document.ts';
-import { updateSource } from '../../edit.ts';
+import { findSource, updateSource } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { dropSourceArgs } from '../../schemas/args.ts';
 
@@ -38,7 +38,9 @@ export const dropSource = defineOperation<DropSourceArgs>({
   mutates: true,
   schema: dropSourceArgs,
   async run(ctx, args, call) {
-    const source = requireSource(ctx, args.name, call, 'name');
+    const source = findSource(ctx.state.doc, args.name);
+    // v2 answers a missing source at `$.args` (tests-py queries/v1/metadata/pg_add_source.yaml).
+    if (source === undefined) throw new EngineError(ErrorCode.NotExists, `source with name "${args.name}" does not exist`, { path: argPath(call) });
     const dependents = [
       ...source.tables.map((t) => `table ${formatTableName(t.table)} in source ${args.name}`),
       ...source.functions.map((f) => `function ${formatTableName(f.function)} in source ${args.name}`),
