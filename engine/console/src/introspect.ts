@@ -1,26 +1,29 @@
 /**
- * What the database has (tables, views, columns, keys, functions), read with
- * one read-only `run_sql` per source: the public API has no call that lists
- * untracked objects, and v2's console does the same. Schemas of PostgreSQL
- * itself and the engine's own (`engine_*`) are left out.
+ * What the database has (tables, views, columns, keys, functions), tracked or
+ * not, from the engine's own introspection: `<prefix>_get_source_trackables`
+ * lists tables and functions, then one `bulk` of `<prefix>_get_table_info`
+ * describes every table (v2's metadata operations; Note [Source tables from
+ * introspection] in engine/metadata/operations/tables/get-source-tables.ts).
+ * No SQL is sent, so it works for every kind of source; the engine leaves out
+ * its own `engine_*` schemas.
  */
-import { runSql } from './api.ts';
+import { metadata } from './api.ts';
 
 export interface DbColumn {
   readonly name: string;
+  /** The type as v2's metadata API prints it (`integer`, `text[]`, `numeric`). */
   readonly type: string;
-  readonly udt: string;
   readonly nullable: boolean;
-  readonly default: string | null;
+  /** The database fills it when an insert leaves it out (a default, identity or sequence). */
+  readonly hasDefault: boolean;
 }
 
 export interface DbTable {
   readonly schema: string;
   readonly name: string;
-  /** r table, v view, m materialized view, f foreign table, p partitioned table */
-  readonly kind: string;
+  readonly kind: 'table' | 'view';
   readonly columns: DbColumn[];
-  primaryKey: string[];
+  readonly primaryKey: string[];
 }
 
 export interface DbForeignKey {
@@ -36,8 +39,7 @@ export interface DbForeignKey {
 export interface DbFunction {
   readonly schema: string;
   readonly name: string;
-  readonly args: string;
-  readonly returns: string;
+  readonly volatility: string;
 }
 
 export interface DbInfo {
@@ -46,79 +48,68 @@ export interface DbInfo {
   readonly functions: DbFunction[];
 }
 
-const USER_SCHEMA = (alias: string) =>
-  `${alias} NOT IN ('pg_catalog', 'information_schema') AND ${alias} NOT LIKE 'pg\\_toast%' AND ${alias} NOT LIKE 'pg\\_temp%' AND ${alias} NOT LIKE 'engine\\_%'`;
-
-const SQL = `
-SELECT json_build_object(
-  'tables', (SELECT coalesce(json_agg(json_build_object('schema', n.nspname, 'name', c.relname, 'kind', c.relkind) ORDER BY n.nspname, c.relname), '[]')
-             FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-             WHERE c.relkind IN ('r', 'v', 'm', 'f', 'p') AND NOT c.relispartition AND ${USER_SCHEMA('n.nspname')}),
-  'columns', (SELECT coalesce(json_agg(json_build_object('schema', table_schema, 'table', table_name, 'name', column_name, 'type', data_type, 'udt', udt_name,
-                                                         'nullable', is_nullable = 'YES', 'default', column_default) ORDER BY table_schema, table_name, ordinal_position), '[]')
-              FROM information_schema.columns WHERE ${USER_SCHEMA('table_schema')}),
-  'keys', (SELECT coalesce(json_agg(json_build_object(
-             'type', con.contype, 'name', con.conname, 'schema', n.nspname, 'table', c.relname,
-             'columns', (SELECT json_agg(a.attname ORDER BY k.i) FROM unnest(con.conkey) WITH ORDINALITY k(attnum, i)
-                         JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.attnum),
-             'ref_schema', rn.nspname, 'ref_table', rc.relname,
-             'ref_columns', (SELECT json_agg(a.attname ORDER BY k.i) FROM unnest(con.confkey) WITH ORDINALITY k(attnum, i)
-                             JOIN pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.attnum))), '[]')
-           FROM pg_constraint con JOIN pg_class c ON c.oid = con.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-           LEFT JOIN pg_class rc ON rc.oid = con.confrelid LEFT JOIN pg_namespace rn ON rn.oid = rc.relnamespace
-           WHERE con.contype IN ('p', 'f') AND ${USER_SCHEMA('n.nspname')}),
-  'functions', (SELECT coalesce(json_agg(json_build_object('schema', n.nspname, 'name', p.proname, 'args', pg_get_function_arguments(p.oid),
-                                                           'returns', pg_get_function_result(p.oid)) ORDER BY n.nspname, p.proname), '[]')
-                FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-                WHERE p.prokind = 'f' AND ${USER_SCHEMA('n.nspname')}
-                  AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e'))
-)::text`;
-
-interface Raw {
-  tables: Array<{ schema: string; name: string; kind: string }>;
-  columns: Array<DbColumn & { schema: string; table: string }>;
-  keys: Array<{
-    type: 'p' | 'f';
-    name: string;
-    schema: string;
-    table: string;
-    columns: string[];
-    ref_schema: string | null;
-    ref_table: string | null;
-    ref_columns: string[] | null;
-  }>;
-  functions: DbFunction[];
+interface WireName {
+  readonly schema: string;
+  readonly name: string;
 }
 
-export async function introspect(source: string): Promise<DbInfo> {
-  const r = await runSql(SQL, { source, readOnly: true });
-  const raw = JSON.parse(r.result?.[1]?.[0] ?? '{}') as Raw;
-  const byKey = new Map<string, DbTable>();
-  const tables = raw.tables.map((t) => {
-    const table: DbTable = { ...t, columns: [], primaryKey: [] };
-    byKey.set(`${t.schema}.${t.name}`, table);
-    return table;
-  });
-  for (const c of raw.columns)
-    byKey.get(`${c.schema}.${c.table}`)?.columns.push({ name: c.name, type: c.type, udt: c.udt, nullable: c.nullable, default: c.default });
+/** v2's `get_source_trackables` answer. */
+interface Trackables {
+  readonly tables: ReadonlyArray<{ readonly name: WireName }>;
+  readonly functions: ReadonlyArray<{ readonly name: WireName; readonly volitility: string }>;
+}
+
+/** v2's `get_table_info` answer (null: the table is gone). */
+type TableInfo = {
+  readonly name: WireName;
+  readonly type: 'table' | 'view';
+  readonly columns: ReadonlyArray<{ readonly name: string; readonly type: string; readonly nullable: boolean; readonly value_generated?: unknown }>;
+  readonly primary_key?: readonly string[];
+  readonly foreign_keys: Readonly<Record<string, { readonly foreign_table: WireName; readonly column_mapping: Readonly<Record<string, string>> }>>;
+} | null;
+
+/** v2 compat: the operation prefix of each source kind. */
+const PREFIX: Readonly<Record<string, string>> = { postgres: 'pg', mssql: 'mssql', bigquery: 'bigquery', citus: 'citus', cockroach: 'cockroach' };
+
+/** What the database of `source` (of `kind`) holds. */
+export async function introspect(source: string, kind = 'postgres'): Promise<DbInfo> {
+  const prefix = PREFIX[kind] ?? kind;
+  const trackables = await metadata<Trackables>(`${prefix}_get_source_trackables`, { source });
+  const calls = trackables.tables.map((t) => ({ type: `${prefix}_get_table_info`, args: { source, table: t.name } }));
+  const infos = calls.length === 0 ? [] : await metadata<TableInfo[]>('bulk', calls);
+  const tables: DbTable[] = [];
   const foreignKeys: DbForeignKey[] = [];
-  for (const k of raw.keys) {
-    if (k.type === 'p') {
-      const t = byKey.get(`${k.schema}.${k.table}`);
-      if (t !== undefined) t.primaryKey = k.columns;
-    } else if (k.ref_schema !== null && k.ref_table !== null && k.ref_columns !== null) {
+  for (const info of infos) {
+    // A table dropped between the two requests answers null.
+    if (info === null) continue;
+    const { schema, name } = info.name;
+    tables.push({
+      schema,
+      name,
+      kind: info.type,
+      columns: info.columns.map((c) => ({ name: c.name, type: c.type, nullable: c.nullable, hasDefault: c.value_generated !== undefined })),
+      primaryKey: [...(info.primary_key ?? [])],
+    });
+    for (const [fkName, fk] of Object.entries(info.foreign_keys)) {
+      const pairs = Object.entries(fk.column_mapping);
       foreignKeys.push({
-        name: k.name,
-        schema: k.schema,
-        table: k.table,
-        columns: k.columns,
-        ref_schema: k.ref_schema,
-        ref_table: k.ref_table,
-        ref_columns: k.ref_columns,
+        name: fkName,
+        schema,
+        table: name,
+        columns: pairs.map(([l]) => l),
+        ref_schema: fk.foreign_table.schema,
+        ref_table: fk.foreign_table.name,
+        ref_columns: pairs.map(([, r]) => r),
       });
     }
   }
-  return { tables, foreignKeys, functions: raw.functions };
+  // Overloads share a name, and functions are tracked by name: one row each.
+  const functions = new Map<string, DbFunction>();
+  for (const f of trackables.functions) {
+    const key = `${f.name.schema}.${f.name.name}`;
+    if (!functions.has(key)) functions.set(key, { schema: f.name.schema, name: f.name.name, volatility: f.volitility.toLowerCase() });
+  }
+  return { tables, foreignKeys, functions: [...functions.values()] };
 }
 
 /**
@@ -134,8 +125,9 @@ export async function introspect(source: string): Promise<DbInfo> {
  */
 export type Parsed = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: string };
 
-const INTEGER_TYPES = ['int2', 'int4', 'int8', 'oid'];
-const NUMBER_TYPES = [...INTEGER_TYPES, 'float4', 'float8', 'numeric'];
+const INTEGER_TYPES = ['smallint', 'integer', 'bigint', 'oid'];
+const FLOAT_TYPES = ['real', 'float8'];
+const NUMBER_TYPES = [...INTEGER_TYPES, ...FLOAT_TYPES, 'numeric'];
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 /** The digits of a decimal that matter for its precision (no sign, point, exponent, leading or trailing zeros). */
@@ -146,7 +138,7 @@ function significantDigits(text: string): number {
 
 /** The text typed for a column, as a JSON value of the column's type, or why it is not one. */
 export function parseValue(column: DbColumn | undefined, text: string): Parsed {
-  const t = column?.udt ?? 'text';
+  const t = column?.type ?? 'text';
   const what = column === undefined ? '' : ` (column ${column.name} is ${column.type})`;
   const bad = (kind: string): Parsed => ({ ok: false, problem: `${JSON.stringify(text)} is not ${kind}${what}` });
   if (NUMBER_TYPES.includes(t)) {
@@ -157,9 +149,9 @@ export function parseValue(column: DbColumn | undefined, text: string): Parsed {
     const n = Number(s);
     const exact = significantDigits(s) <= 15 && Number.isFinite(n) && (n !== 0 || significantDigits(s) === 0);
     if (exact) return { ok: true, value: n };
-    return t.startsWith('float') ? bad('a number in the range of its type') : { ok: true, value: s };
+    return FLOAT_TYPES.includes(t) ? bad('a number in the range of its type') : { ok: true, value: s };
   }
-  if (t === 'bool') {
+  if (t === 'boolean') {
     const s = text.trim();
     return s === 'true' ? { ok: true, value: true } : s === 'false' ? { ok: true, value: false } : bad('true or false');
   }

@@ -93,6 +93,8 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
   let proxy: PrefixProxy;
   const outside: string[] = [];
   const pageErrors: string[] = [];
+  /** Bodies of the page's requests: what it asks the engine. */
+  const bodies: string[] = [];
 
   beforeAll(async () => {
     proxy = await startPrefixProxy(engine.url, '/gateway/engine');
@@ -103,6 +105,10 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     const origin = new URL(proxy.url).origin;
     page.on('request', (r) => {
       if (!r.url().startsWith(origin) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) outside.push(r.url());
+    });
+    page.on('request', (r) => {
+      const body = r.postData();
+      if (body !== null) bodies.push(body);
     });
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     page.on('console', (m) => {
@@ -170,6 +176,19 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
         ],
       },
     });
+  });
+
+  it('Data: lists a table made outside the engine, from the engine introspection, sending no SQL', async () => {
+    await db.sql('CREATE TABLE reviews (id int PRIMARY KEY, article_id int NOT NULL REFERENCES articles(id), stars smallint NOT NULL)');
+    const before = bodies.length;
+    // Away and back: the Data page reads the database again when it opens.
+    await page.getByRole('link', { name: 'Metadata' }).click();
+    await page.getByRole('link', { name: 'Data', exact: true }).click();
+    await eventually(() => page.getByRole('table', { name: 'Untracked tables and views' }).innerText()).toContain('public.reviews');
+    const sent = bodies.slice(before);
+    expect(sent.some((b) => b.includes('"pg_get_source_trackables"'))).toBe(true);
+    expect(sent.some((b) => b.includes('"pg_get_table_info"'))).toBe(true);
+    expect(sent.filter((b) => b.includes('run_sql'))).toEqual([]);
   });
 
   it('Data: sorts, filters and edits a row in the grid', async () => {
@@ -381,6 +400,11 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
 
   it('made no request outside the prefix or the origin, and no page error', () => {
     expect(outside).toEqual([]);
+    // No page reads the catalog with SQL: the only run_sql is the one typed into the SQL editor.
+    expect(bodies.filter((b) => /pg_catalog|information_schema/.test(b))).toEqual([]);
+    expect(bodies.filter((b) => b.includes('"run_sql"')).map((b) => (JSON.parse(b) as { args: { sql: string } }).args.sql)).toEqual([
+      'SELECT id, title FROM articles ORDER BY id',
+    ]);
     expect(proxy.escaped).toEqual([]);
     expect(pageErrors).toEqual([]);
   });

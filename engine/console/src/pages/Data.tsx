@@ -16,8 +16,6 @@ import { TableCustomization } from './TableCustomization.tsx';
 import { suggestRelationships, type Suggestion } from './relationships.ts';
 import { NavList, SourcePicker, Tabs } from '../lists.tsx';
 
-const KIND: Readonly<Record<string, string>> = { r: 'table', p: 'table', v: 'view', m: 'materialized view', f: 'foreign table' };
-
 function link(params: Record<string, string>): string {
   return `#/data?${new URLSearchParams(params).toString()}`;
 }
@@ -27,18 +25,19 @@ export function Data({ params }: { params: URLSearchParams }) {
   const sources = metadata?.sources ?? [];
   const source = params.get('source') ?? sources[0]?.name ?? 'default';
   const sourceEntry = sources.find((s) => s.name === source);
+  const kind = sourceEntry?.kind;
   const table = params.get('table');
   const view = params.get('view') ?? (table !== null ? 'table' : 'schema');
   const [db, setDb] = useState<DbInfo | null>(null);
   const [dbError, setDbError] = useState<string | null>(null);
   const reloadDb = useCallback(async () => {
     try {
-      setDb(await introspect(source));
+      setDb(await introspect(source, kind));
       setDbError(null);
     } catch (e) {
       setDbError(messageOf(e));
     }
-  }, [source]);
+  }, [source, kind]);
   useEffect(() => {
     void reloadDb();
   }, [reloadDb]);
@@ -131,7 +130,7 @@ function SchemaOverview({ source, db, onChange }: { source: SourceEntry; db: DbI
                   <td>
                     {t.schema}.{t.name}
                   </td>
-                  <td>{KIND[t.kind] ?? t.kind}</td>
+                  <td>{t.kind}</td>
                   <td>
                     <button type="button" className="btn small" aria-label={`Track ${t.schema}.${t.name}`} onClick={() => void track([t])}>
                       Track
@@ -182,11 +181,9 @@ function SchemaOverview({ source, db, onChange }: { source: SourceEntry; db: DbI
               const key = `${f.schema}.${f.name}`;
               const isTracked = trackedFunctions.has(key);
               return (
-                <tr key={`${key}(${f.args})`}>
-                  <td>
-                    {key}({f.args})
-                  </td>
-                  <td>returns {f.returns}</td>
+                <tr key={key}>
+                  <td>{key}</td>
+                  <td>{f.volatility}</td>
                   <td>{isTracked ? 'tracked' : 'untracked'}</td>
                   <td>
                     <button
@@ -309,7 +306,7 @@ function TableView({
   return (
     <section aria-labelledby="table-heading">
       <h1 id="table-heading">
-        {key} <span className="muted">({KIND[dbTable.kind] ?? dbTable.kind})</span>
+        {key} <span className="muted">({dbTable.kind})</span>
       </h1>
       <Tabs
         label="Table sections"

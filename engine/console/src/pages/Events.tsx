@@ -144,8 +144,8 @@ function TriggerEditor({
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [status, run] = useAction();
   useEffect(() => {
-    introspect(source.name).then(setDb, () => setDb(null));
-  }, [source.name]);
+    introspect(source.name, source.kind).then(setDb, () => setDb(null));
+  }, [source.name, source.kind]);
   const columns = db?.tables.find((x) => `${x.schema}.${x.name}` === table)?.columns.map((c) => c.name) ?? [];
 
   const save = () =>

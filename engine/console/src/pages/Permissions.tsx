@@ -43,8 +43,8 @@ export function Permissions({ params }: { params: URLSearchParams }) {
   const [db, setDb] = useState<DbInfo | null>(null);
   const [dbError, setDbError] = useState<string | null>(null);
   useEffect(() => {
-    introspect(source).then(setDb, (e: unknown) => setDbError(messageOf(e)));
-  }, [source]);
+    introspect(source, sourceEntry?.kind).then(setDb, (e: unknown) => setDbError(messageOf(e)));
+  }, [source, sourceEntry?.kind]);
   const entry = sourceEntry?.tables.find((t) => tableKey(t.table) === table);
   const dbTable = db?.tables.find((t) => `${t.schema}.${t.name}` === table);
   return (

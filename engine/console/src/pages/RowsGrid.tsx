@@ -62,7 +62,7 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
       const col = byName.get(f.column);
       let value: unknown;
       try {
-        if (f.op === '_is_null') value = valueOf({ name: f.column, type: 'boolean', udt: 'bool', nullable: false, default: null }, f.value);
+        if (f.op === '_is_null') value = valueOf({ name: f.column, type: 'boolean', nullable: false, hasDefault: false }, f.value);
         else if (f.op === '_in') value = f.value.trim() === '' ? [] : f.value.split(',').map((v) => valueOf(col, v.trim()));
         else value = valueOf(col, f.value);
       } catch (e) {
@@ -237,14 +237,14 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
                 {c.name}{' '}
                 <span className="muted">
                   ({c.type}
-                  {c.default !== null ? ', has a default' : ''}
+                  {c.hasDefault ? ', has a default' : ''}
                   {c.nullable ? ', nullable' : ''})
                 </span>
               </label>
               <input
                 id={`insert-${c.name}`}
                 value={inserting[c.name] ?? ''}
-                placeholder={c.default !== null ? 'default' : ''}
+                placeholder={c.hasDefault ? 'default' : ''}
                 onChange={(e) => setInserting({ ...inserting, [c.name]: e.target.value })}
               />
             </div>
