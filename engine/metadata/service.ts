@@ -166,7 +166,7 @@ export class MetadataService implements MetadataApi {
   /** Handles one body of /v1/metadata, /v1/query or /v2/query. Never throws for bad input. */
   async handle(api: ApiFamily, body: unknown, session: Session): Promise<ApiResponse> {
     try {
-      requireAdmin(session);
+      requireAdmin(session, '$.args');
       const call = parseBody(body);
       return await this.#mutex.run(async () => await this.#run(api, call));
     } catch (e) {

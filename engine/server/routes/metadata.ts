@@ -40,7 +40,7 @@ export async function registerMetadataRoutes(app: FastifyInstance, opts: { deps:
           if (data.status >= 400 && 'json' in data) ctx.failure = failureOf(data.json);
           return sendApiResponse(reply, data);
         }
-        requireAdmin(session);
+        requireAdmin(session, '$.args');
         const body = parseJsonBody(request.body);
         assertMetadataBody(body);
         const res = await deps.metadata.handle(family, body, session);

@@ -199,3 +199,29 @@ describe('sources: rename_source, connection_parameters, error paths', () => {
     expect((await md('pg_drop_source', { name: 'renamed', cascade: true })).status).toBe(200);
   });
 });
+
+// v2: authorizeV1MetadataApi, authorizeV1QueryApi and authorizeV2QueryApi throw under
+// `withPathK "args"`; tests-py queries/v1/metadata/metadata_as_user_err.yaml.
+describe('non-admin calls to the metadata APIs', () => {
+  it('answer access-denied at $.args on /v1/metadata, /v1/query and /v2/query', async () => {
+    const secured = await startTestEngine({ databaseUrl: db.url, adminSecret: 'compat3-secret', unauthorizedRole: 'anonymous' });
+    try {
+      const denied = { path: '$.args', error: 'restricted access : admin only', code: 'access-denied' };
+      const asUser = { 'x-engine-role': 'user' };
+      for (const [url, body] of [
+        ['/v1/metadata', { type: 'export_metadata', args: {} }],
+        ['/v1/metadata', { type: 'rename_source', args: { name: 'a', new_name: 'b' } }],
+        ['/v1/query', { type: 'export_metadata', args: {} }],
+        ['/v2/query', { type: 'run_sql', args: { sql: 'SELECT 1' } }],
+      ] as const) {
+        const r = await secured.post(url, body, asUser);
+        expect(r.status, `${url} ${body.type}`).toBe(400);
+        expect(r.body, `${url} ${body.type}`).toEqual(denied);
+      }
+      const admin = await secured.metadata({ type: 'export_metadata', args: {} });
+      expect(admin.status).toBe(200);
+    } finally {
+      await secured.close();
+    }
+  });
+});
