@@ -22,6 +22,7 @@ import { dropInconsistentMetadata } from './operations/manage/drop-inconsistent-
 import { exportMetadata } from './operations/manage/export-metadata.ts';
 import { getInconsistentMetadata } from './operations/manage/get-inconsistent-metadata.ts';
 import { getResourceVersion } from './operations/manage/get-resource-version.ts';
+import { getCatalogState, setCatalogState } from './operations/manage/catalog-state.ts';
 import { reloadMetadata } from './operations/manage/reload-metadata.ts';
 import { replaceMetadata } from './operations/manage/replace-metadata.ts';
 import { createArrayRelationship, createObjectRelationship } from './operations/relationships/create-relationship.ts';
@@ -158,6 +159,8 @@ const MANAGE_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
   ['clear_metadata', clearMetadata],
   ['get_inconsistent_metadata', getInconsistentMetadata],
   ['get_resource_version', getResourceVersion],
+  ['get_catalog_state', getCatalogState],
+  ['set_catalog_state', setCatalogState],
   ['drop_inconsistent_metadata', dropInconsistentMetadata],
   ['bulk', bulk],
   ...REMOTE_SCHEMA_OPERATIONS,
