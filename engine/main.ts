@@ -10,6 +10,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { buildEngine, type BuiltEngine } from './boot.ts';
 import { ENGINE_VERSION } from './version.ts';
 import { isEngineError } from './errors/engine-error.ts';
+import { PROJECT_COMMANDS, runProjectCommand } from './cli/project/index.ts';
 
 /** The command line's help text. */
 export function usage(): string {
@@ -18,6 +19,8 @@ export function usage(): string {
     '',
     'Usage: engine serve [flags]     run the GraphQL engine',
     '       engine version           print the version',
+    '       engine init DIR | metadata | migrate | seed | deploy ...',
+    '                                manage a project directory against a running engine (`engine metadata --help`)',
     '',
     'Flags (each also read from its environment variable; flags win):',
     ...SETTING_SPECS.map((s) => `  ${s.flag.padEnd(32)} ${s.env.padEnd(44)} ${s.describe}`),
@@ -125,6 +128,9 @@ export async function runCli(
   if (command === 'version' || command === '--version') {
     process.stdout.write(`${ENGINE_VERSION}\n`);
     return undefined;
+  }
+  if (command !== undefined && PROJECT_COMMANDS.has(command)) {
+    process.exit(await runProjectCommand(argv, env));
   }
   if (command !== 'serve') {
     process.stdout.write(usage());

@@ -439,9 +439,14 @@ function convert(spec: SettingSpec, raw: string, origin: string): unknown {
  * variables read (never their values): runCli in main.ts.
  */
 
+/** An ENGINE_GRAPHQL_* name and its v2 alias HASURA_GRAPHQL_*, in the order they are tried (Note [v2 setting names]). */
+export function aliasNames(name: string): readonly string[] {
+  return [name, name.replace(/^ENGINE_/, 'HASURA_')];
+}
+
 /** The environment variable names of `spec`, in the order they are tried (Note [v2 setting names]). */
 export function envNamesOf(spec: SettingSpec): readonly string[] {
-  return [spec.env, spec.env.replace(/^ENGINE_/, 'HASURA_'), ...(spec.legacyEnv ?? []), ...(spec.fallbackEnv !== undefined ? [spec.fallbackEnv] : [])];
+  return [...aliasNames(spec.env), ...(spec.legacyEnv ?? []), ...(spec.fallbackEnv !== undefined ? [spec.fallbackEnv] : [])];
 }
 
 /** The variable that gives `spec` its value and the value, or null; the admin secret's blank names are refused. */

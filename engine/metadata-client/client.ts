@@ -89,13 +89,13 @@ export class EngineClient {
     this.#timeoutMs = opts.timeoutMs ?? 10_000;
   }
 
-  /** Sends one metadata call and answers its JSON body. */
-  async call<T>(body: Record<string, unknown>): Promise<T> {
+  /** Sends one call to `/v1/metadata` (or `path`: `/v2/query` for run_sql) and answers its JSON body. */
+  async call<T>(body: Record<string, unknown>, path = '/v1/metadata'): Promise<T> {
     const headers: Record<string, string> = { 'content-type': 'application/json', 'x-engine-role': 'admin' };
     if (this.#adminSecret !== undefined) headers['x-engine-admin-secret'] = this.#adminSecret;
     let res: Response;
     try {
-      res = await fetch(`${this.url}/v1/metadata`, {
+      res = await fetch(`${this.url}${path}`, {
         method: 'POST',
         headers,
         body: JSON.stringify(body),
