@@ -201,7 +201,9 @@ describe('introspect, reload, update, remove', () => {
     await second.close();
   });
 
-  it('remove_remote_schema is refused while a permission uses it', async () => {
+  // v2 drops a remote schema's permissions with it (removeRemoteSchemaP1 reports only other dependents).
+  it('remove_remote_schema drops the permissions of the remote schema with it', async () => {
+    const before = await exported();
     const perm = await md('add_remote_schema_permissions', {
       remote_schema: 'countries',
       role: 'user',
@@ -209,10 +211,11 @@ describe('introspect, reload, update, remove', () => {
     });
     expect(perm.status, JSON.stringify(perm.body)).toBe(200);
     const r = await md('remove_remote_schema', { name: 'countries' });
-    expect(r.status).toBe(400);
-    expect(r.body.code).toBe('dependency-error');
-    expect((await md('drop_remote_schema_permissions', { remote_schema: 'countries', role: 'user' })).status).toBe(200);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect((await exported()).remote_schemas).toBeUndefined();
     expect((await md('remove_remote_schema', { name: 'nope' })).body.code).toBe('not-exists');
+    expect((await md('replace_metadata', before)).status).toBe(200);
+    expect((await exported()).remote_schemas[0].permissions).toBeUndefined();
   });
 
   it('replace_metadata installs remote schemas (refusing an unreachable one) and export gives them back', async () => {

@@ -1,8 +1,10 @@
 /**
  * `remove_remote_schema`, `reload_remote_schema` and
  * `introspect_remote_schema`. v2 compat (docs/compat.md): removing is refused
- * with `dependency-error` while a permission, a table's remote relationship
- * or another remote schema's type relationship uses the remote schema;
+ * with `dependency-error` while a table's remote relationship or another
+ * remote schema's type relationship uses the remote schema, and drops its
+ * permissions with it (v2's removeRemoteSchemaP1 reports only the dependents
+ * that are not permissions);
  * reloading introspects it again and never fails for inconsistency (the
  * answer is the usual success, the inconsistency shows in
  * get_inconsistent_metadata).
@@ -21,8 +23,8 @@ export const removeRemoteSchema = defineOperation<{ name: string }>({
   schema: remoteNameArgs,
   async run(ctx, args, call) {
     const doc = ctx.state.doc;
-    const entry = requireRemoteSchema(doc, args.name, call);
-    const dependents = (entry.permissions ?? []).map((p) => `remote_schema_permission ${args.name}.${p.role}`);
+    requireRemoteSchema(doc, args.name, call);
+    const dependents: string[] = [];
     for (const s of doc.sources) {
       for (const t of s.tables) {
         for (const r of t.remote_relationships) {
