@@ -63,7 +63,8 @@ export function functionArgsArgument(
   if (args.length === 0) return {};
   const fields: GraphQLInputFieldConfigMap = {};
   for (const a of args) {
-    const t = types.columns.input(source, argAsColumn(a));
+    const rowType = a.typeCategory === 'composite' && a.elementType === null;
+    const t = rowType ? types.columns.scalars.forCompositeArgument(source, a.dbType) : types.columns.input(source, argAsColumn(a));
     fields[a.name] = { type: a.hasDefault ? t : nonNull(t) };
   }
   const input = types.inputObject(typeName, () => inputObjectType({ name: typeName, fields }));
@@ -96,7 +97,8 @@ export function functionRootFields(
       const args = { ...functionArgsArgument(argsType, fn.name.name, fn.args, source, types), ...types.listArgs(view) };
       const description = fn.description ?? `execute function "${fn.name.name}" which returns "${fn.returnTable.name}"`;
       fields[fn.rootFields.function] = {
-        type: nonNullListOfNonNull(t.object),
+        // v2 compat: a function returning one row (`RETURNS t`, not SETOF) answers an object or null.
+        type: fn.returnsSet ? nonNullListOfNonNull(t.object) : t.object,
         description,
         args,
         extensions: withDescriptor<RootFieldDescriptor>({ kind: 'function', table: view, fn }),

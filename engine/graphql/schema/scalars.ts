@@ -117,4 +117,20 @@ export class ScalarRegistry {
     }
     return t;
   }
+
+  /**
+   * Note [Row-typed function arguments]
+   * v2 compat: a function argument whose type is composite (a table's row type) is a scalar
+   * named `<type>_scalar`, so it never clashes with the table's object type `<type>`; its value
+   * is PostgreSQL's row literal text (`"(1,Alice)"`), passed untyped for the call to cast.
+   */
+  forCompositeArgument(source: OfKind, dbType: string): GraphQLScalarType {
+    const name = `${scalarName(scalarInfo(source, dbType))}_scalar`;
+    let t = this.#byName.get(name);
+    if (t === undefined) {
+      t = passThroughScalar(name, { ...scalarInfo(source, dbType), encoding: 'plain' });
+      this.#byName.set(name, t);
+    }
+    return t;
+  }
 }

@@ -42,5 +42,5 @@ export function toIrFunctionField(
   }
   const from = { ...toIrRowSource(view, def, nodes, ctx, path), function: call };
   const fields = toIrFields(view, getNamedType(def.type) as GraphQLObjectType, nodes, ctx, path);
-  return { kind: 'select', alias, source, select: { from, fields, cardinality: 'many' } };
+  return { kind: 'select', alias, source, select: { from, fields, cardinality: d.fn.returnsSet ? 'many' : 'one' } };
 }

@@ -82,9 +82,11 @@ describe('pg_track_function', () => {
     expect(t.data.__type.inputFields).toEqual([{ name: 'min_rating', type: { kind: 'SCALAR', name: 'Int' } }]);
   });
 
-  it('a function returning one row of the table is a list field too', async () => {
+  it('a function returning one row of the table (not SETOF) answers an object, as v2 does', async () => {
     expect((await md('pg_track_function', { function: 'first_article' })).status).toBe(200);
-    expect((await gql('{ first_article { id title } }')).data.first_article).toEqual([{ id: 1, title: 'Hello World' }]);
+    expect((await gql('{ first_article { id title } }')).data.first_article).toEqual({ id: 1, title: 'Hello World' });
+    const t = await gql('{ __schema { queryType { fields { name type { kind name } } } } }');
+    expect(t.data.__schema.queryType.fields.find((x: any) => x.name === 'first_article').type).toEqual({ kind: 'OBJECT', name: 'article' });
   });
 
   it('passes the session variables as JSON to the session argument', async () => {
@@ -225,6 +227,6 @@ describe('a function changed under the engine', () => {
     );
     await md('reload_metadata', {});
     expect((await md('get_inconsistent_metadata', {})).body.is_consistent).toBe(true);
-    expect((await gql('{ first_article { id } }')).data.first_article).toEqual([{ id: 1 }]);
+    expect((await gql('{ first_article { id } }')).data.first_article).toEqual({ id: 1 });
   });
 });
