@@ -64,7 +64,9 @@ function valueOf(
       if (v === undefined) {
         throw new EngineError(ErrorCode.NotFound, `missing session variable: "${p.name}"`, { path: '$' });
       }
-      return p.encoding === 'session-array' ? readArray(v) : encode(v, p.encoding);
+      if (p.encoding === 'session-array') return readArray(v);
+      // Note [JSON session values]: session values are text; for a JSON operand the text is the document.
+      return p.encoding === 'json' ? v : encode(v, p.encoding);
     }
     case 'session-object':
       // v2 compat: a function's session argument is the JSON object of all session variables.
@@ -73,6 +75,21 @@ function valueOf(
       return p.items.map((i) => valueOf(i, variables, session, readArray));
     case 'json-doc':
       return JSON.stringify(docValue(p.doc, variables, session));
+  }
+}
+
+/**
+ * Note [JSON session values]
+ * Session variables are text. v2 casts a session value compared with or preset into a json/jsonb
+ * column to the column's type, so `X-Hasura-Tags: ["a","b"]` is the array `["a","b"]`, not the
+ * string `"[\"a\",\"b\"]"`: comparison operands go as the text itself (the statement casts
+ * it) and presets, which travel inside the JSON of the rows, are parsed here.
+ */
+function sessionJson(name: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new EngineError(ErrorCode.DataException, `invalid input syntax for type json: the session variable "${name}" is not JSON`, { path: '$' });
   }
 }
 
@@ -86,7 +103,7 @@ export function docValue(d: ir.JsonDoc, variables: Readonly<Record<string, unkno
     case 'session': {
       const v = session.variables[d.name];
       if (v === undefined) throw new EngineError(ErrorCode.NotFound, `missing session variable: "${d.name}"`, { path: '$' });
-      return v;
+      return d.json === true ? sessionJson(d.name, v) : v;
     }
     case 'object':
       return Object.fromEntries(d.fields.map(([k, f]) => [k, docValue(f, variables, session)]));

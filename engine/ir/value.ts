@@ -58,8 +58,8 @@ export type JsonDoc =
   | { readonly kind: 'const'; readonly value: unknown }
   /** A GraphQL variable's value (an absent variable is null). */
   | { readonly kind: 'variable'; readonly name: string }
-  /** A session variable's value (permission presets). */
-  | { readonly kind: 'session'; readonly name: string }
+  /** A session variable's value (permission presets); `json`: its text is a JSON document (a JSON column's preset). */
+  | { readonly kind: 'session'; readonly name: string; readonly json?: true }
   | { readonly kind: 'object'; readonly fields: ReadonlyArray<readonly [string, JsonDoc]> }
   | { readonly kind: 'array'; readonly items: readonly JsonDoc[] };
 

@@ -14,6 +14,7 @@ import type { ColumnInfo, RelationshipInfo, SourceInfo, TableInfo, TablePermissi
 import { tableKey } from '../../catalog/types.ts';
 import { isTrue } from '../../ir/bool-exp.ts';
 import { toIrPermissionFilter } from '../to-ir/permission-bool-exp.ts';
+import { valueEncoding } from './scalars.ts';
 import type { MutationTypeNames } from './names.ts';
 import { sourceMutationTypeNames } from './type-customization.ts';
 import type { TableView } from './table-view.ts';
@@ -77,13 +78,19 @@ function filterOf(exp: Readonly<Record<string, unknown>> | null, info: TableInfo
   return isTrue(f) ? null : f;
 }
 
-/** v2 compat: a preset string naming `x-engine-*` or v2's `x-hasura-*` (any case) is a session variable (Note [v2 session names]). */
-function presetsOf(set: Readonly<Record<string, unknown>>): ir.Presets | null {
+/**
+ * v2 compat: a preset string naming `x-engine-*` or v2's `x-hasura-*` (any case) is a session variable
+ * (Note [v2 session names]); for a JSON column its text is the JSON document (Note [JSON session values]).
+ */
+function presetsOf(set: Readonly<Record<string, unknown>>, info: TableInfo, source: SourceInfo): ir.Presets | null {
   const entries = Object.entries(set);
   if (entries.length === 0) return null;
   const fields = entries.map(([column, v]): readonly [string, ir.JsonDoc] => {
     const session = sessionVariableOf(v);
-    return session !== null ? [column, { kind: 'session', name: session }] : [column, { kind: 'const', value: v }];
+    if (session === null) return [column, { kind: 'const', value: v }];
+    const c = info.columns.find((x) => x.name === column);
+    const json = c !== undefined && c.elementType === null && valueEncoding(source, c.dbType) === 'json';
+    return [column, json ? { kind: 'session', name: session, json: true } : { kind: 'session', name: session }];
   });
   return { columns: entries.map(([c]) => c), value: { kind: 'json-doc', doc: { kind: 'object', fields } } };
 }
@@ -125,11 +132,11 @@ function roleView(source: SourceInfo, info: TableInfo, role: string, backendOnly
   let update: UpdateView | null = null;
   let del: DeleteView | null = null;
   if (perms?.insert != null && m.insertable) {
-    const presets = presetsOf(perms.insert.set);
+    const presets = presetsOf(perms.insert.set, info, source);
     insert = { columns: writable(info, perms.insert.columns, presets), presets, check: filterOf(perms.insert.check, info, source) };
   }
   if (perms?.update != null && m.updatable) {
-    const presets = presetsOf(perms.update.set);
+    const presets = presetsOf(perms.update.set, info, source);
     update = {
       columns: writable(info, perms.update.columns, presets),
       presets,

@@ -5,7 +5,7 @@
  * JSON] in ir/mutation.ts), nested levels for relationships, `on_conflict`,
  * and the role's insert permission (columns by the schema, presets, check).
  */
-import { getNamedType, print, type GraphQLEnumType, type GraphQLInputObjectType, type ValueNode } from 'graphql';
+import { getNamedType, Kind, print, type GraphQLEnumType, type GraphQLInputObjectType, type ValueNode } from 'graphql';
 import type * as ir from '../../ir/index.ts';
 import { andAll, isTrue } from '../../ir/bool-exp.ts';
 import { ErrorCode } from '../../errors/codes.ts';
@@ -35,7 +35,9 @@ function toIrOnConflict(input: Input, view: MutationView, type: GraphQLInputObje
     else if (name === MUTATION.updateColumns) {
       for (const item of listItems(value, ctx)) {
         const c = enumValue(item, getNamedType(def.type) as GraphQLEnumType, ctx);
-        if (c !== null && !updateColumns.includes(c)) updateColumns.push(c);
+        // v2 compat: `_PLACEHOLDER` (the enum of a role that may update no column) names no column.
+        if (c === null) fail('erroneous column name', path);
+        if (!updateColumns.includes(c)) updateColumns.push(c);
       }
     } else if (name === MUTATION.where && view.select !== null) {
       where = toIrBoolExp(value, view.select, getNamedType(def.type) as GraphQLInputObjectType, ctx, `${path}.${name}`);
@@ -193,8 +195,17 @@ function rowsDoc(input: Input, view: MutationView, ctx: ToIrContext): ir.JsonDoc
     }
     const rel = rels.get(name);
     if (rel === undefined) return null;
-    return inputDoc({ kind: 'ast', node: value }, ctx, (k, v) => (k === MUTATION.data ? rowsDoc({ kind: 'ast', node: v }, rel.target, ctx) : null));
+    return inputDoc({ kind: 'ast', node: value }, ctx, (k, v) => {
+      if (k !== MUTATION.data) return null;
+      const rows = rowsDoc({ kind: 'ast', node: v }, rel.target, ctx);
+      return rel.info.kind === 'array' ? asList(v, rows) : rows;
+    });
   });
+}
+
+/** GraphQL input coercion: a single object written where a list of rows goes is a list of one. */
+function asList(node: ValueNode, doc: ir.JsonDoc): ir.JsonDoc {
+  return node.kind === Kind.OBJECT ? { kind: 'array', items: [doc] } : doc;
 }
 
 /** Translates an insert field; `rows` is the `objects` list (or the `_one` object), `onConflict` its argument. */
@@ -213,7 +224,7 @@ export function toIrInsert(
   const root = toIrLevel(view, { rows, paths, onConflict }, [], ctx, argPath);
   const doc = rowsDoc(rowsInput, view, ctx);
   return {
-    rows: docParam(one ? { kind: 'array', items: [doc] } : doc),
+    rows: docParam(one ? { kind: 'array', items: [doc] } : rowsInput.kind === 'ast' ? asList(rowsInput.node, doc) : doc),
     root,
     primaryKey: view.info.primaryKey,
     output,
