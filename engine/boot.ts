@@ -22,6 +22,7 @@ import { RestService } from './rest/rest-service.ts';
 import { resolveEnv } from './cli/env.ts';
 import { ScheduledEventStore } from './events/scheduled/event-store.ts';
 import { Scheduler } from './events/scheduled/scheduler.ts';
+import { MetadataDatabase } from './backends/registry.ts';
 
 /** Scheduled events taken per claim (deliveries in flight: four times this), and keep-alive connections per webhook origin. */
 const SCHEDULED_BATCH_SIZE = 100;
@@ -52,11 +53,17 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
   }
   // Authentication settings are checked before anything connects.
   const auth = await Authenticator.create(settings, logger);
-  const scheduledEvents = await ScheduledEventStore.open(metadataUrl);
+  // One pool and one LISTEN connection on the metadata database for the store, async actions and scheduled events (Note [Metadata database]).
+  const metadataDatabase = await MetadataDatabase.open(metadataUrl, (e) =>
+    logger.log('schema-sync', 'warn', { message: 'the LISTEN connection of the metadata database was lost; connecting again', error: e }),
+  );
+  let scheduledEvents: ScheduledEventStore;
   let metadata: MetadataService;
   try {
+    scheduledEvents = await ScheduledEventStore.open(metadataDatabase);
     metadata = await MetadataService.start({
       metadataDatabaseUrl: metadataUrl,
+      metadataDatabase,
       defaultDatabaseUrl: settings.databaseUrl,
       statementTimeoutMs: settings.statementTimeout * 1000,
       logger,
@@ -64,7 +71,7 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
       scheduledEvents,
     });
   } catch (e) {
-    await scheduledEvents.close();
+    await metadataDatabase.close();
     throw e;
   }
   const scheduler = await Scheduler.start({
@@ -76,7 +83,7 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
     httpPoolSize: SCHEDULED_HTTP_POOL_SIZE,
   });
   const metrics = new EngineMetrics({ nodeDefaults: settings.metricsNodeDefaults });
-  const actions = await ActionRuntime.start({ metadataDatabaseUrl: metadataUrl, catalogRef: metadata.catalogRef, logger });
+  const actions = await ActionRuntime.start({ metadataDatabase, catalogRef: metadata.catalogRef, logger });
   metadata.attachActionData(actions);
   const graphql = new GraphqlService(metadata.catalogRef, {
     actions,
@@ -144,7 +151,7 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
       await actions.close();
       await scheduler.close();
       await metadata.close();
-      await scheduledEvents.close();
+      await metadataDatabase.close();
       // Spans of the last requests are exported before the process goes.
       await tracer?.shutdown();
     },

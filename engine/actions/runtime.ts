@@ -12,7 +12,8 @@
  * run at once.
  */
 import { randomUUID } from 'node:crypto';
-import { actionStorage } from '../backends/registry.ts';
+import { actionStorage, type MetadataDatabase } from '../backends/registry.ts';
+import type { ChannelSubscription, MetadataTransaction } from '../backends/metadata-database.ts';
 import type { CatalogRef } from '../catalog/snapshot.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError, errorDetails, isEngineError } from '../errors/engine-error.ts';
@@ -22,10 +23,10 @@ import { checkOutput } from './output.ts';
 
 type Storage = Awaited<ReturnType<typeof actionStorage.openActionStorage>>;
 type StoredAction = NonNullable<Awaited<ReturnType<Storage['read']>>>;
-type Listener = Awaited<ReturnType<Storage['listen']>>;
 
 export interface ActionRuntimeOptions {
-  readonly metadataDatabaseUrl: string;
+  /** The metadata database (Note [Metadata database]), opened and closed by the caller. */
+  readonly metadataDatabase: MetadataDatabase;
   readonly catalogRef: CatalogRef;
   readonly logger: Logger;
   readonly pollMs?: number;
@@ -50,7 +51,7 @@ export class ActionRuntime {
   readonly #inFlight = new Set<Promise<void>>();
   /** Result watchers by action id (Note [Action result notifications]). */
   readonly #watchers = new Map<string, Set<() => void>>();
-  #listener: Promise<Listener> | null = null;
+  #listener: Promise<ChannelSubscription> | null = null;
 
   private constructor(storage: Storage, opts: ActionRuntimeOptions) {
     this.#storage = storage;
@@ -62,7 +63,7 @@ export class ActionRuntime {
 
   /** Opens the store (creating its table) and starts the worker. */
   static async start(opts: ActionRuntimeOptions): Promise<ActionRuntime> {
-    const rt = new ActionRuntime(await actionStorage.openActionStorage(opts.metadataDatabaseUrl), opts);
+    const rt = new ActionRuntime(await actionStorage.openActionStorage(opts.metadataDatabase), opts);
     rt.#schedule(0);
     return rt;
   }
@@ -119,7 +120,7 @@ export class ActionRuntime {
     };
   }
 
-  /** Resolves once the result listener made its first attempt to listen (it retries by itself after a failure). */
+  /** Resolves once the result subscription made its first attempt to listen (the connection retries by itself after a failure). */
   async listening(): Promise<void> {
     if (this.#closed) return;
     this.#listener ??= this.#storage.listen(
@@ -142,9 +143,9 @@ export class ActionRuntime {
     }
   }
 
-  /** Deletes an action's stored submissions in the metadata store's transaction `handle` (drop_action's `clear_data`). */
-  async clearIn(handle: unknown, action: string): Promise<void> {
-    await this.#storage.clearIn(handle, action);
+  /** Deletes an action's stored submissions in the metadata store's transaction `tx` (drop_action's `clear_data`). */
+  async clearIn(tx: MetadataTransaction, action: string): Promise<void> {
+    await this.#storage.clearIn(tx, action);
   }
 
   /** Submissions not yet done (tests). */
@@ -152,14 +153,13 @@ export class ActionRuntime {
     return await this.#storage.pending();
   }
 
-  /** Stops the worker, waits for the calls in flight, closes the pool. */
+  /** Stops the worker and waits for the calls in flight (the metadata database stays open for its owner to close). */
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#timer !== null) clearTimeout(this.#timer);
     await Promise.allSettled([...this.#inFlight]);
     this.#watchers.clear();
-    if (this.#listener !== null) await (await this.#listener).close();
-    await this.#storage.close();
+    if (this.#listener !== null) (await this.#listener).close();
   }
 
   #schedule(ms: number): void {

@@ -7,6 +7,7 @@ import type * as ir from '../ir/index.ts';
 import type { SourceKind } from '../catalog/types.ts';
 import type { EngineError } from '../errors/engine-error.ts';
 import type { EnumTableQuery, EnumTableRows, IntrospectedColumn, IntrospectedTable, SourceIntrospection } from './introspection.ts';
+import type { MetadataTransaction } from './metadata-database.ts';
 import type { CompiledSql, ParamType } from './sql/fragment.ts';
 import type { Cancellation } from '../request-context.ts';
 import type { JsonSchema } from '../metadata/schemas/validate.ts';
@@ -141,8 +142,12 @@ export interface SqlTransaction {
   commit(): Promise<void>;
   /** ROLLBACK; never throws; a no-op after commit. */
   rollback(): Promise<void>;
-  /** What the metadata store writes through when this database is also the metadata database. */
-  readonly storeHandle: unknown;
+  /**
+   * This same transaction as the metadata database's storage takes it (the
+   * metadata store writes in it when this database is also the metadata
+   * database); absent from a backend whose database cannot be one.
+   */
+  readonly metadataTransaction?: MetadataTransaction;
 }
 
 /**
@@ -274,10 +279,14 @@ export const UNKNOWN_TARGET: CompileTarget = { serverVersion: null, table: () =>
 
 /** The compilers of a backend: pure functions from IR to statements. */
 export interface Compilers {
-  /** The statement whose single text value is the JSON object of `fields`, in order. */
-  query(fields: readonly ir.QueryRootField[]): CompiledSql;
+  /**
+   * The statement whose single text value is the JSON object of `fields`, in
+   * order. `target`: the source's (SourceInfo.target), for what the IR does
+   * not carry, e.g. column types BigQuery answers as strings; absent: unknown.
+   */
+  query(fields: readonly ir.QueryRootField[], target?: CompileTarget): CompiledSql;
   /** The statement whose single text value is one read root field's JSON (run inside a mutation's transaction). */
-  readField(field: ir.DbRootField): CompiledSql;
+  readField(field: ir.DbRootField, target?: CompileTarget): CompiledSql;
   /** The statements of one mutation root field. */
   mutation(m: ir.Mutation, target: CompileTarget): CompiledMutation;
   /** The statement whose one value is the database's plan of `stmt` as JSON text. */

@@ -49,10 +49,14 @@ import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { Backend } from './backend.ts';
 import type { JsonSchema } from '../metadata/schemas/validate.ts';
+import { bigqueryBackend } from './bigquery/index.ts';
 import { postgresBackend } from './postgres/index.ts';
 
 /** Every backend that exists, by kind. */
-const BACKENDS: ReadonlyMap<SourceKind, Backend> = new Map([[postgresBackend.kind, postgresBackend]]);
+const BACKENDS: ReadonlyMap<SourceKind, Backend> = new Map<SourceKind, Backend>([
+  [postgresBackend.kind, postgresBackend],
+  [bigqueryBackend.kind, bigqueryBackend],
+]);
 
 /** The backend of `kind`, or undefined when it has none yet. */
 export function findBackend(kind: SourceKind): Backend | undefined {
@@ -87,8 +91,10 @@ export function backendWithPrefix(prefix: string): Backend | undefined {
 
 /**
  * Where metadata is stored: always PostgreSQL (schema `engine_metadata`),
- * whatever the sources are.
+ * whatever the sources are: one {@link MetadataDatabase} per engine (Note
+ * [Metadata database]), given to each storage function below.
  */
+export { MetadataDatabase } from './postgres/metadata-db/database.ts';
 export * as metadataStorage from './postgres/metadata-db/metadata-storage.ts';
 
 /** Storage of asynchronous actions in the metadata database (actions/runtime.ts uses it). */

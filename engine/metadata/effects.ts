@@ -41,6 +41,7 @@
  * but `max_prepared_transactions` is 0 by default, so it is not relied on.
  */
 import type { Introspector } from '../backends/backend.ts';
+import type { MetadataTransaction } from '../backends/metadata-database.ts';
 
 /** Work a request does outside the document; see Note [Effects]. */
 export interface Effect {
@@ -58,15 +59,14 @@ export interface Effect {
     /** Reads of this database during the request go through the transaction. */
     readonly introspector: Introspector;
     readonly isMetadataDatabase: boolean;
-    /** Given to the metadata store when `isMetadataDatabase`. */
-    readonly storeHandle: unknown;
+    /** The transaction as the metadata store writes in it when `isMetadataDatabase` (absent: a backend whose database cannot be the metadata database). */
+    readonly metadataTransaction: MetadataTransaction | undefined;
   };
   /**
-   * Step 2: work in the metadata database's transaction that writes the
-   * document (`handle`: that transaction's client, as the store's backend
-   * gives it). Committed or rolled back with the document.
+   * Step 2: work in the metadata database's transaction `tx` that writes the
+   * document. Committed or rolled back with the document.
    */
-  inStoreTransaction?(handle: unknown): Promise<void>;
+  inStoreTransaction?(tx: MetadataTransaction): Promise<void>;
   /** Step 1: may refuse the request; nothing is stored yet. */
   beforeCommit(): Promise<void>;
   /** Step 3 (or 2, for the effect holding the store's transaction): make it permanent. */
@@ -88,8 +88,8 @@ export async function abandonEffects(effects: Iterable<Effect>): Promise<void> {
   await Promise.all([...effects].map(async (e) => await e.abandon()));
 }
 
-/** Work to run in the transaction that writes the document, given that transaction's client. */
-export type AlongsideStore = (handle: unknown) => Promise<void>;
+/** Work to run in the transaction that writes the document. */
+export type AlongsideStore = (tx: MetadataTransaction) => Promise<void>;
 
 /**
  * Runs steps 1–3 of Note [Effects]. `store` writes the document (through the
@@ -101,20 +101,20 @@ export type AlongsideStore = (handle: unknown) => Promise<void>;
 export async function commitWithEffects<T>(
   effects: readonly Effect[],
   changed: boolean,
-  store: (within: unknown, alongside: AlongsideStore | null) => Promise<T>,
+  store: (within: MetadataTransaction | undefined, alongside: AlongsideStore | null) => Promise<T>,
 ): Promise<CommitOutcome<T>> {
-  const host = effects.find((e) => e.database?.isMetadataDatabase === true);
+  const host = effects.find((e) => e.database?.isMetadataDatabase === true && e.database.metadataTransaction !== undefined);
   const inStore = effects.filter((e) => e.inStoreTransaction !== undefined);
   const alongside: AlongsideStore | null =
     inStore.length === 0
       ? null
-      : async (handle) => {
-          for (const e of inStore) await e.inStoreTransaction?.(handle);
+      : async (tx) => {
+          for (const e of inStore) await e.inStoreTransaction?.(tx);
         };
   let stored: T | undefined;
   try {
     for (const e of effects) await e.beforeCommit();
-    if (changed) stored = await store(host?.database?.storeHandle, alongside);
+    if (changed) stored = await store(host?.database?.metadataTransaction, alongside);
     if (host !== undefined) await host.afterCommit();
   } catch (e) {
     await abandonEffects(effects);

@@ -12,6 +12,7 @@ import type { Catalog } from '../catalog/types.ts';
 import type { ApiFamily } from '../api/contract.ts';
 import type { MetadataDocument } from './document.ts';
 import type { Refresh, SourcePreparer } from '../backends/source-preparer.ts';
+import type { MetadataTransaction } from '../backends/metadata-database.ts';
 import type { Effect } from './effects.ts';
 import type { PreparedRemoteSchemas } from '../remote/remote-preparer.ts';
 import type { ScheduledEventsApi } from './scheduled-events-api.ts';
@@ -108,9 +109,9 @@ export interface RunContext {
 export interface ActionDataServices {
   /**
    * Deletes every stored request and result of the action, in the metadata
-   * database's transaction `handle` (an effect's `inStoreTransaction`, Note [Effects]).
+   * database's transaction `tx` (an effect's `inStoreTransaction`, Note [Effects]).
    */
-  clearIn(handle: unknown, action: string): Promise<void>;
+  clearIn(tx: MetadataTransaction, action: string): Promise<void>;
 }
 
 /** What run_sql needs from the service: the source's connection and a way to prepare from in-transaction introspection. */

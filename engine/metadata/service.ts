@@ -32,6 +32,7 @@ import { engineDocumentSchemas } from './document-schemas.ts';
 import { assertValid } from './schemas/validate.ts';
 import { SourcePreparer, type Refresh } from '../backends/source-preparer.ts';
 import { MetadataStore, type MetadataChange } from './store.ts';
+import { MetadataDatabase } from '../backends/registry.ts';
 import { RemoteSchemaPreparer } from '../remote/remote-preparer.ts';
 import { requireAdmin } from '../auth/require-admin.ts';
 
@@ -39,6 +40,12 @@ import { requireAdmin } from '../auth/require-admin.ts';
 export interface MetadataServiceOptions {
   /** Where metadata is stored (schema `engine_metadata`). */
   readonly metadataDatabaseUrl: string;
+  /**
+   * The metadata database at that URL, shared with async actions and
+   * scheduled events (Note [Metadata database]); its opener closes it.
+   * Absent: the service opens one and closes it with itself.
+   */
+  readonly metadataDatabase?: MetadataDatabase;
   /** The `default` source of a fresh engine, or null for none. */
   readonly defaultDatabaseUrl: string | null;
   /** Statement timeout of source connections in ms (0: none); see Note [Statement timeout] in backends/postgres/connection.ts. */
@@ -93,6 +100,8 @@ export class MetadataService implements MetadataApi {
   /** The catalog snapshot in force; swapped on every change, local or from another instance. */
   readonly catalogRef: CatalogRef;
   readonly #store: MetadataStore;
+  /** The metadata database when this service opened it (no `metadataDatabase` option). */
+  #ownDatabase: MetadataDatabase | null = null;
   readonly #preparer: SourcePreparer;
   readonly #remotePreparer = new RemoteSchemaPreparer();
   /** Numbers every catalog this service builds, so installed snapshots are strictly increasing. */
@@ -120,7 +129,15 @@ export class MetadataService implements MetadataApi {
 
   /** Connects to the metadata database, loads (or initializes) metadata, builds the first catalog, starts watching. */
   static async start(opts: MetadataServiceOptions): Promise<MetadataService> {
-    const store = await MetadataStore.open(opts.metadataDatabaseUrl, randomUUID(), opts.logger);
+    const ownDatabase = opts.metadataDatabase === undefined ? await MetadataDatabase.open(opts.metadataDatabaseUrl) : null;
+    const db = opts.metadataDatabase ?? (ownDatabase as MetadataDatabase);
+    let store: MetadataStore;
+    try {
+      store = await MetadataStore.open(db, randomUUID(), opts.logger);
+    } catch (e) {
+      await ownDatabase?.close();
+      throw e;
+    }
     const preparer = new SourcePreparer(opts.logger, opts.statementTimeoutMs ?? 0);
     try {
       const stored = await store.loadOrInitialize(toWireDocument(initialDocument(opts.defaultDatabaseUrl)));
@@ -132,11 +149,13 @@ export class MetadataService implements MetadataApi {
       if (catalog.inconsistencies.length > 0) {
         opts.logger.log('metadata', 'warn', { message: 'metadata is inconsistent', inconsistent_objects: catalog.inconsistencies.length });
       }
+      service.#ownDatabase = ownDatabase;
       await store.watch((c) => void service.#onRemoteChange(c));
       return service;
     } catch (e) {
       await preparer.closeAll();
-      await store.close();
+      store.close();
+      await ownDatabase?.close();
       throw e;
     }
   }
@@ -302,8 +321,9 @@ export class MetadataService implements MetadataApi {
     await this.#mutex.run(async () => {
       this.#closed = true;
     });
-    await this.#store.close();
+    this.#store.close();
     await this.#preparer.closeAll();
+    await this.#ownDatabase?.close();
   }
 }
 

@@ -35,7 +35,7 @@ export async function sourceTransaction(
       key: sourceTransactionKey(prepared.configKey),
       description: `the SQL of source "${source.name}"`,
       tx,
-      database: { configKey: prepared.configKey, introspector: tx.introspector, isMetadataDatabase, storeHandle: tx.storeHandle },
+      database: { configKey: prepared.configKey, introspector: tx.introspector, isMetadataDatabase, metadataTransaction: tx.metadataTransaction },
       beforeCommit: async () => await tx.prepareCommit(),
       afterCommit: async () => await tx.commit(),
       abandon: async () => await tx.rollback(),

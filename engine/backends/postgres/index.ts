@@ -20,6 +20,7 @@ import { postgresTypeText } from './type-text.ts';
 import { postgresLiveQueries } from './live-query.ts';
 import { postgresEventLog } from './event-log.ts';
 import { installCapture, removeCapture } from './event-trigger-ddl.ts';
+import { metadataTransactionOn } from './metadata-db/database.ts';
 
 /** The client of each transaction this backend opened (event-trigger DDL runs on it). */
 const clientOf = new WeakMap<SqlTransaction, pg.ClientBase>();
@@ -76,7 +77,7 @@ export const postgresBackend: Backend = {
       prepareCommit: async () => await checkDeferredConstraints(client),
       commit: open.commit,
       rollback: open.rollback,
-      storeHandle: client,
+      metadataTransaction: metadataTransactionOn(client),
     };
     clientOf.set(tx, client);
     return tx;

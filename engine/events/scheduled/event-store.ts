@@ -2,11 +2,11 @@
  * The scheduled events of one metadata database: what metadata operations
  * ask (create, delete, list, reconcile a cron trigger's fire times) and what
  * the scheduler takes and records. Wraps the PostgreSQL storage of
- * backends/postgres/metadata-db/scheduled-events-storage.ts with a pool of its own.
+ * backends/postgres/metadata-db/scheduled-events-storage.ts on the engine's
+ * metadata database (Note [Metadata database]).
  */
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { scheduledEventsStorage as storage } from '../../backends/registry.ts';
+import { scheduledEventsStorage as storage, type MetadataDatabase } from '../../backends/registry.ts';
 import type { JsonValue } from '../../metadata/document.ts';
 import type {
   CronEventsReconcile,
@@ -52,30 +52,21 @@ function eventJson(r: Row): JsonValue {
   };
 }
 
-/** Scheduled events of the metadata database at `url`. */
+/** Scheduled events of one metadata database. */
 export class ScheduledEventStore implements ScheduledEventsApi {
-  readonly pool: pg.Pool;
-  readonly url: string;
+  /** The metadata database, opened and closed by the caller (boot.ts). */
+  readonly db: MetadataDatabase;
   readonly #clock: () => number;
 
-  private constructor(url: string, clock: () => number) {
-    this.url = url;
+  private constructor(db: MetadataDatabase, clock: () => number) {
+    this.db = db;
     this.#clock = clock;
-    this.pool = new pg.Pool({ connectionString: url, max: 4 });
-    this.pool.on('error', () => {});
-    this.pool.on('connect', (client) => client.on('error', () => {})); // Note [Errors of checked-out clients] (backends/postgres/connection.ts)
   }
 
-  /** Connects and makes sure the tables exist. */
-  static async open(url: string, clock: () => number = Date.now): Promise<ScheduledEventStore> {
-    const s = new ScheduledEventStore(url, clock);
-    try {
-      await storage.ensureScheduledEventsSchema(s.pool);
-    } catch (e) {
-      await s.pool.end();
-      throw e;
-    }
-    return s;
+  /** Makes sure the tables exist in `db`. */
+  static async open(db: MetadataDatabase, clock: () => number = Date.now): Promise<ScheduledEventStore> {
+    await storage.ensureScheduledEventsSchema(db);
+    return new ScheduledEventStore(db, clock);
   }
 
   /**
@@ -86,8 +77,8 @@ export class ScheduledEventStore implements ScheduledEventsApi {
    */
   async reconcileCron(r: CronEventsReconcile): Promise<void> {
     const keep = new Map([...r.triggers.values()].map((t) => [t.name, t.schedule]));
-    await storage.deleteStaleCronEvents(this.pool, keep);
-    if (r.dropPending.length > 0) await storage.deletePendingCronEvents(this.pool, r.dropPending);
+    await storage.deleteStaleCronEvents(this.db, keep);
+    if (r.dropPending.length > 0) await storage.deletePendingCronEvents(this.db, r.dropPending);
     await this.materialize(r.triggers);
   }
 
@@ -95,7 +86,7 @@ export class ScheduledEventStore implements ScheduledEventsApi {
   async materialize(triggers: ReadonlyMap<string, CronTrigger>): Promise<void> {
     const now = new Date(this.#clock());
     const horizon = new Date(now.getTime() + CRON_MATERIALIZE.horizonMs);
-    const latest = await storage.latestCronTimes(this.pool);
+    const latest = await storage.latestCronTimes(this.db);
     const events: storage.CronEventInput[] = [];
     for (const t of triggers.values()) {
       const last = latest.get(t.name);
@@ -112,12 +103,12 @@ export class ScheduledEventStore implements ScheduledEventsApi {
         });
       }
     }
-    await storage.insertCronEvents(this.pool, events);
+    await storage.insertCronEvents(this.db, events);
   }
 
   async createOneOff(a: OneOffEventArgs): Promise<void> {
     const retry = retryConfOf(a.definition.retry_conf);
-    await storage.insertOneOffEvent(this.pool, {
+    await storage.insertOneOffEvent(this.db, {
       id: a.id,
       scheduledTime: a.scheduledTime,
       timeoutSeconds: retry.timeoutSeconds,
@@ -127,15 +118,15 @@ export class ScheduledEventStore implements ScheduledEventsApi {
   }
 
   async eventExists(kind: EventKind, id: string): Promise<boolean> {
-    return await storage.scheduledEventExists(this.pool, kind, id);
+    return await storage.scheduledEventExists(this.db, kind, id);
   }
 
   async deleteEvent(kind: EventKind, id: string): Promise<boolean> {
-    return await storage.deleteScheduledEvent(this.pool, kind, id);
+    return await storage.deleteScheduledEvent(this.db, kind, id);
   }
 
   async listEvents(a: EventListArgs): Promise<JsonValue> {
-    const { rows, count } = await storage.listScheduledEvents(this.pool, {
+    const { rows, count } = await storage.listScheduledEvents(this.db, {
       kind: a.kind,
       triggerName: a.triggerName,
       statuses: a.statuses,
@@ -147,7 +138,7 @@ export class ScheduledEventStore implements ScheduledEventsApi {
   }
 
   async listInvocations(a: InvocationListArgs): Promise<JsonValue> {
-    const { rows, count } = await storage.listInvocations(this.pool, {
+    const { rows, count } = await storage.listInvocations(this.db, {
       kind: a.kind,
       eventId: a.eventId,
       triggerName: a.triggerName,
@@ -164,9 +155,5 @@ export class ScheduledEventStore implements ScheduledEventsApi {
       created_at: r.created_at.toISOString(),
     }));
     return page('invocations', invocations, count);
-  }
-
-  async close(): Promise<void> {
-    await this.pool.end();
   }
 }

@@ -30,7 +30,7 @@
  * transaction each) behind a claim batch of 100.
  */
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
+import type { ChannelSubscription } from '../../backends/metadata-database.ts';
 import { scheduledEventsStorage as storage } from '../../backends/registry.ts';
 import type { CatalogRef } from '../../catalog/snapshot.ts';
 import type { Logger } from '../../logger.ts';
@@ -123,9 +123,7 @@ export class Scheduler {
   #timer: ReturnType<typeof setTimeout> | null = null;
   #armedAt: number | null = null;
   #materializeTimer: ReturnType<typeof setInterval> | null = null;
-  #listener: pg.Client | null = null;
-  #listening = false;
-  #retrying = false;
+  #subscription: ChannelSubscription | null = null;
   #ticking = false;
   #again = false;
   #closed = false;
@@ -158,34 +156,22 @@ export class Scheduler {
   }
 
   async #listen(): Promise<void> {
-    try {
-      this.#listener = await storage.listenScheduledEvents(
-        this.#o.store.url,
-        (due) => this.#arm(due),
-        () => this.#lost(),
-      );
-      this.#listening = true;
-    } catch (e) {
-      this.#o.logger.warn('scheduled events: cannot LISTEN, polling every second', { error: String(e) });
-      this.#lost();
-    }
+    this.#subscription = await storage.listenScheduledEvents(
+      this.#o.store.db,
+      (due) => this.#arm(due),
+      () => this.#missed(),
+    );
+    if (!this.#o.store.db.listening) this.#o.logger.warn('scheduled events: cannot LISTEN yet, polling every second');
   }
 
-  #lost(): void {
+  /** Notices may have been missed (the LISTEN connection lost, or back): look for due events now. */
+  #missed(): void {
     if (this.#closed) return;
-    const l = this.#listener;
-    this.#listener = null;
-    this.#listening = false;
-    void l?.end().catch(() => {});
-    this.#arm(this.#clock() + LOST_POLL_MS);
-    if (this.#retrying) return;
-    this.#retrying = true;
-    const t = setTimeout(() => {
-      this.#retrying = false;
-      if (this.#closed) return;
-      void this.#listen().then(() => this.#wake());
-    }, LOST_POLL_MS);
-    t.unref();
+    // While the connection is down #arm caps the wait at LOST_POLL_MS.
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#armedAt = null;
+    this.#wake();
   }
 
   async #reconcile(): Promise<void> {
@@ -211,7 +197,7 @@ export class Scheduler {
   #arm(dueMs: number): void {
     if (this.#closed) return;
     const now = this.#clock();
-    const cap = now + (this.#listening ? FALLBACK_POLL_MS : LOST_POLL_MS);
+    const cap = now + (this.#o.store.db.listening ? FALLBACK_POLL_MS : LOST_POLL_MS);
     const at = Math.min(Math.max(dueMs, now), cap);
     if (this.#armedAt !== null && this.#armedAt <= at) return;
     if (this.#timer !== null) clearTimeout(this.#timer);
@@ -241,21 +227,21 @@ export class Scheduler {
   }
 
   async #tick(): Promise<void> {
-    const pool = this.#o.store.pool;
+    const db = this.#o.store.db;
     try {
-      const dead = await storage.markMissedDead(pool, new Date(this.#clock()));
+      const dead = await storage.markMissedDead(db, new Date(this.#clock()));
       if (dead > 0) this.#o.logger.warn('scheduled events missed beyond their tolerance', { dead });
       const cap = this.#o.batchSize * 4;
       let claimed = 0;
       for (;;) {
         if (this.#closed || this.#inFlight.size >= cap) break;
         const limit = Math.min(this.#o.batchSize, cap - this.#inFlight.size);
-        const rows = await storage.claimDueEvents(pool, new Date(this.#clock()), limit, this.#owner, LEASE_MARGIN_MS);
+        const rows = await storage.claimDueEvents(db, new Date(this.#clock()), limit, this.#owner, LEASE_MARGIN_MS);
         claimed += rows.length;
         for (const row of rows) this.#track(this.#deliver(row));
         if (rows.length < limit) break;
       }
-      const next = (await storage.nextDueTime(pool))?.getTime() ?? Number.POSITIVE_INFINITY;
+      const next = (await storage.nextDueTime(db))?.getTime() ?? Number.POSITIVE_INFINITY;
       // Due rows left behind are either over the in-flight cap (a finished delivery wakes us) or
       // being taken by another engine right now: do not spin on them.
       const now = this.#clock();
@@ -283,11 +269,11 @@ export class Scheduler {
   }
 
   async #deliver(row: storage.ScheduledEventRow): Promise<void> {
-    const pool = this.#o.store.pool;
+    const db = this.#o.store.db;
     try {
       const def = this.#definitionOf(row);
       if (def === null) {
-        await storage.releaseEvent(pool, row.id, this.#owner, true);
+        await storage.releaseEvent(db, row.id, this.#owner, true);
         return;
       }
       const body = deliveryBody(row, def);
@@ -308,7 +294,7 @@ export class Scheduler {
       const retry = !response.ok && attempt <= def.retryConf.numRetries;
       const status = response.ok ? 'delivered' : retry ? 'scheduled' : 'error';
       const dueAt = retry ? new Date(this.#clock() + (response.retryAfterMs ?? def.retryConf.retryIntervalSeconds * 1000)) : null;
-      const held = await storage.recordAttempt(pool, {
+      const held = await storage.recordAttempt(db, {
         eventId: row.id,
         owner: this.#owner,
         status,
@@ -373,9 +359,8 @@ export class Scheduler {
     this.#unsubscribe?.();
     if (this.#timer !== null) clearTimeout(this.#timer);
     if (this.#materializeTimer !== null) clearInterval(this.#materializeTimer);
-    const l = this.#listener;
-    this.#listener = null;
-    await l?.end().catch(() => {});
+    this.#subscription?.close();
+    this.#subscription = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
       Promise.allSettled([...this.#inFlight]),

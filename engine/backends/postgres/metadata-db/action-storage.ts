@@ -1,8 +1,8 @@
 /**
  * Storage of asynchronous actions in the metadata database: one row per
  * submitted action in `engine_metadata.action_log` with its input, session,
- * state and result. Only SQL lives here; actions/async-store.ts and
- * actions/worker.ts decide when to call it.
+ * state and result. Only SQL lives here; actions/runtime.ts decides when
+ * to call it.
  *
  * Note [Async action leases]: a worker claims rows by setting `claimed_until`
  * (now + the action's timeout + a margin) in one `UPDATE … FOR UPDATE SKIP
@@ -18,7 +18,8 @@
  * engine's). Subscriptions to an action's result (subscriptions/service.ts)
  * read the row again only when their id is announced: no polling.
  */
-import pg from 'pg';
+import type { ChannelSubscription, MetadataTransaction } from '../../metadata-database.ts';
+import { clientOf, type MetadataDatabase } from './database.ts';
 import { ensureEngineTables } from './metadata-storage.ts';
 
 /** A submitted action as a worker takes it. */
@@ -43,7 +44,7 @@ export interface StoredAction {
   readonly sessionVariables: Record<string, string>;
 }
 
-/** The store's pool and statements. */
+/** The statements of the store (on the metadata database's pool). */
 export interface ActionStorage {
   insert(row: { id: string; action: string; input: unknown; sessionVariables: unknown; requestHeaders: unknown; requestQuery: string }): Promise<void>;
   /** Claims up to `limit` pending rows (new, or processing with an expired lease) for `leaseSeconds`. */
@@ -51,96 +52,21 @@ export interface ActionStorage {
   complete(id: string, output: unknown): Promise<void>;
   fail(id: string, errors: unknown): Promise<void>;
   read(id: string, action: string): Promise<StoredAction | null>;
-  /** Deletes the action's rows through `handle`, a client of a transaction on the metadata database (Note [Effects]). */
-  clearIn(handle: unknown, action: string): Promise<void>;
+  /** Deletes the action's rows in `tx`, a transaction on the metadata database (Note [Effects]). */
+  clearIn(tx: MetadataTransaction, action: string): Promise<void>;
   /** Rows not yet completed or failed (tests, shutdown). */
   pending(): Promise<number>;
   /**
-   * Listens for stored results (Note [Action result notifications]): `stored(id)`
-   * after each commit of a result or an error; `lost()` when the listening
-   * connection was lost (notifications may have been missed) and again once it
-   * is back. Reconnects by itself; resolves after the first attempt to listen.
+   * Listens for stored results (Note [Action result notifications]) on the
+   * metadata database's LISTEN connection: `stored(id)` after each commit of a
+   * result or an error; `missed()` when the connection was lost
+   * (notifications may have been missed) and again once it is back. Resolves
+   * after the first attempt to listen.
    */
-  listen(stored: (id: string) => void, lost: () => void): Promise<ResultListener>;
-  close(): Promise<void>;
-}
-
-/** A LISTEN connection on the metadata database. */
-export interface ResultListener {
-  /** Whether the connection listens now. */
-  readonly listening: boolean;
-  close(): Promise<void>;
+  listen(stored: (id: string) => void, missed: () => void): Promise<ChannelSubscription>;
 }
 
 const RESULT_CHANNEL = 'engine_action_result';
-
-/** The LISTEN connection of Note [Action result notifications], reconnecting after a loss. */
-class PostgresResultListener implements ResultListener {
-  readonly #url: string;
-  readonly #stored: (id: string) => void;
-  readonly #lost: () => void;
-  #client: pg.Client | null = null;
-  #closed = false;
-  #retry: NodeJS.Timeout | null = null;
-  listening = false;
-
-  constructor(url: string, stored: (id: string) => void, lost: () => void) {
-    this.#url = url;
-    this.#stored = stored;
-    this.#lost = lost;
-  }
-
-  /** Connects and listens; on failure retries every 500 ms, calling `lost` once it listens again. */
-  async connect(reconnect: boolean): Promise<void> {
-    const client = new pg.Client({ connectionString: this.#url });
-    client.on('notification', (m) => {
-      if (m.channel === RESULT_CHANNEL && m.payload !== undefined) this.#stored(m.payload);
-    });
-    const onLoss = (): void => {
-      if (this.#client !== client) return;
-      this.#client = null;
-      this.listening = false;
-      client.removeAllListeners('error');
-      client.on('error', () => {});
-      void client.end().catch(() => {});
-      if (this.#closed) return;
-      this.#lost();
-      this.#scheduleRetry();
-    };
-    client.on('error', onLoss);
-    client.on('end', onLoss);
-    this.#client = client;
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${RESULT_CHANNEL}`);
-    } catch {
-      onLoss();
-      return;
-    }
-    if (this.#closed || this.#client !== client) return;
-    this.listening = true;
-    // Results stored while nobody listened: whoever waits reads again.
-    if (reconnect) this.#lost();
-  }
-
-  #scheduleRetry(): void {
-    if (this.#closed || this.#retry !== null) return;
-    this.#retry = setTimeout(() => {
-      this.#retry = null;
-      void this.connect(true);
-    }, 500);
-    this.#retry.unref();
-  }
-
-  async close(): Promise<void> {
-    this.#closed = true;
-    this.listening = false;
-    if (this.#retry !== null) clearTimeout(this.#retry);
-    const c = this.#client;
-    this.#client = null;
-    if (c !== null) await c.end().catch(() => {});
-  }
-}
 
 const SCHEMA_LOCK_KEY = 727_017;
 
@@ -177,13 +103,9 @@ BEGIN
 END
 $scrub$`;
 
-/** Opens a small pool on the metadata database and creates the table if missing. */
-export async function openActionStorage(url: string): Promise<ActionStorage> {
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  pool.on('error', () => {
-    // An idle client lost its server; the next query reconnects.
-  });
-  pool.on('connect', (client) => client.on('error', () => {})); // Note [Errors of checked-out clients] in connection.ts
+/** The store on the metadata database `db`, creating its table if missing. */
+export async function openActionStorage(db: MetadataDatabase): Promise<ActionStorage> {
+  const pool = db.pool;
   await ensureEngineTables(pool, SCHEMA_LOCK_KEY, [
     `CREATE TABLE IF NOT EXISTS engine_metadata.action_log (
       id uuid PRIMARY KEY,
@@ -295,20 +217,15 @@ export async function openActionStorage(url: string): Promise<ActionStorage> {
         sessionVariables: r.session_variables,
       };
     },
-    async clearIn(handle, action) {
-      await (handle as pg.ClientBase).query('DELETE FROM engine_metadata.action_log WHERE action_name = $1', [action]);
+    async clearIn(tx, action) {
+      await clientOf(tx).query('DELETE FROM engine_metadata.action_log WHERE action_name = $1', [action]);
     },
     async pending() {
       const res = await pool.query<{ n: string }>("SELECT count(*) AS n FROM engine_metadata.action_log WHERE status IN ('created', 'processing')");
       return Number(res.rows[0]?.n ?? 0);
     },
-    async listen(stored, lost) {
-      const listener = new PostgresResultListener(url, stored, lost);
-      await listener.connect(false);
-      return listener;
-    },
-    async close() {
-      await pool.end();
+    async listen(stored, missed) {
+      return await db.listen(RESULT_CHANNEL, { notify: (id) => stored(id), missed });
     },
   };
 }

@@ -4,9 +4,11 @@
  * the NOTIFY channel other engine processes LISTEN on. Only SQL lives here;
  * metadata/store.ts decides when to call it.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
+import type { ChannelSubscription, MetadataTransaction } from '../../metadata-database.ts';
+import { clientOf, type MetadataDatabase } from './database.ts';
 
 /** The NOTIFY channel of metadata changes. */
 export const METADATA_CHANNEL = 'engine_metadata_changed';
@@ -20,17 +22,17 @@ export interface StoredMetadata {
   readonly metadata: unknown;
 }
 
-/**
- * Creates the schema and table if missing. An advisory lock makes two engines
- * starting at once on one database take turns, so neither sees a half-made schema.
- */
-/** One round trip (readiness of the metadata database and of sources). */
+/** One round trip (readiness of a source). */
 export async function pingDatabase(pool: pg.Pool): Promise<void> {
   await pool.query('SELECT 1');
 }
 
-export async function ensureMetadataSchema(pool: pg.Pool): Promise<void> {
-  await ensureEngineTables(pool, SCHEMA_LOCK_KEY, [
+/**
+ * Creates the schema and table if missing. An advisory lock makes two engines
+ * starting at once on one database take turns, so neither sees a half-made schema.
+ */
+export async function ensureMetadataSchema(db: MetadataDatabase): Promise<void> {
+  await ensureEngineTables(db.pool, SCHEMA_LOCK_KEY, [
     `CREATE TABLE IF NOT EXISTS engine_metadata.metadata (
       id integer PRIMARY KEY CHECK (id = 1),
       resource_version integer NOT NULL,
@@ -63,25 +65,27 @@ export async function ensureEngineTables(pool: pg.Pool, lockKey: number, stateme
 }
 
 /** Reads the stored document, or null when none was stored yet. */
-export async function loadMetadata(pool: pg.Pool): Promise<StoredMetadata | null> {
-  const res = await pool.query<{ resource_version: number; metadata: unknown }>('SELECT resource_version, metadata FROM engine_metadata.metadata WHERE id = 1');
+export async function loadMetadata(db: MetadataDatabase): Promise<StoredMetadata | null> {
+  const res = await db.pool.query<{ resource_version: number; metadata: unknown }>(
+    'SELECT resource_version, metadata FROM engine_metadata.metadata WHERE id = 1',
+  );
   const row = res.rows[0];
   return row === undefined ? null : { resourceVersion: row.resource_version, metadata: row.metadata };
 }
 
 /** Reads only the stored resource_version (polling). */
-export async function loadResourceVersion(pool: pg.Pool): Promise<number | null> {
-  const res = await pool.query<{ resource_version: number }>('SELECT resource_version FROM engine_metadata.metadata WHERE id = 1');
+export async function loadResourceVersion(db: MetadataDatabase): Promise<number | null> {
+  const res = await db.pool.query<{ resource_version: number }>('SELECT resource_version FROM engine_metadata.metadata WHERE id = 1');
   return res.rows[0]?.resource_version ?? null;
 }
 
 /** Stores `metadata` as version `resourceVersion` unless a document is already stored; returns what is stored. */
-export async function initializeMetadata(pool: pg.Pool, metadata: unknown, resourceVersion: number): Promise<StoredMetadata> {
-  await pool.query('INSERT INTO engine_metadata.metadata (id, resource_version, metadata) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING', [
+export async function initializeMetadata(db: MetadataDatabase, metadata: unknown, resourceVersion: number): Promise<StoredMetadata> {
+  await db.pool.query('INSERT INTO engine_metadata.metadata (id, resource_version, metadata) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING', [
     resourceVersion,
     JSON.stringify(metadata),
   ]);
-  const stored = await loadMetadata(pool);
+  const stored = await loadMetadata(db);
   if (stored === null) throw new EngineError(ErrorCode.Unexpected, 'metadata row vanished after insert', { status: 500 });
   return stored;
 }
@@ -93,24 +97,16 @@ export async function initializeMetadata(pool: pg.Pool, metadata: unknown, resou
  * when another writer got there first.
  */
 export async function saveMetadata(
-  pool: pg.Pool,
+  db: MetadataDatabase,
   metadata: unknown,
   expected: number,
   notice: string,
-  alongside: ((client: pg.ClientBase) => Promise<void>) | null = null,
+  alongside: ((tx: MetadataTransaction) => Promise<void>) | null = null,
 ): Promise<number | null> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const v = await saveMetadataIn(client, metadata, expected, notice, alongside);
-    await client.query(v === null ? 'ROLLBACK' : 'COMMIT');
-    return v;
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw e;
-  } finally {
-    client.release();
-  }
+  return await db.transaction(async (tx) => {
+    const v = await saveMetadataIn(tx, metadata, expected, notice, alongside);
+    return { commit: v !== null, value: v };
+  });
 }
 
 /**
@@ -120,13 +116,14 @@ export async function saveMetadata(
  * same transaction, Note [Effects]) runs first.
  */
 export async function saveMetadataIn(
-  client: pg.ClientBase,
+  tx: MetadataTransaction,
   metadata: unknown,
   expected: number,
   notice: string,
-  alongside: ((client: pg.ClientBase) => Promise<void>) | null = null,
+  alongside: ((tx: MetadataTransaction) => Promise<void>) | null = null,
 ): Promise<number | null> {
-  if (alongside !== null) await alongside(client);
+  const client = clientOf(tx);
+  if (alongside !== null) await alongside(tx);
   const res = await client.query<{ resource_version: number }>(
     `UPDATE engine_metadata.metadata SET metadata = $1, resource_version = resource_version + 1, updated_at = now()
      WHERE id = 1 AND resource_version = $2 RETURNING resource_version`,
@@ -138,15 +135,11 @@ export async function saveMetadataIn(
   return row.resource_version;
 }
 
-/** Opens a dedicated client LISTENing on the channel; `onNotice` gets each payload. */
-export async function listenMetadata(url: string, onNotice: (payload: string) => void, onLost: (e: unknown) => void): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url });
-  client.on('notification', (n) => {
-    if (n.channel === METADATA_CHANNEL) onNotice(n.payload ?? '');
-  });
-  client.on('error', onLost);
-  client.on('end', () => onLost(new Error('listener connection ended')));
-  await client.connect();
-  await client.query(`LISTEN ${METADATA_CHANNEL}`);
-  return client;
+/**
+ * Subscribes to metadata change notices on the metadata database's LISTEN
+ * connection: `onNotice` gets each payload, `missed` is called when notices
+ * may have been missed (the connection lost, and back).
+ */
+export async function listenMetadata(db: MetadataDatabase, onNotice: (payload: string) => void, missed: () => void): Promise<ChannelSubscription> {
+  return await db.listen(METADATA_CHANNEL, { notify: onNotice, missed });
 }

@@ -8,7 +8,8 @@
  * the scheduler's notion of "due" is one clock (see Note [On-time firing] in
  * events/scheduled/scheduler.ts).
  */
-import pg from 'pg';
+import type { ChannelSubscription } from '../../metadata-database.ts';
+import type { MetadataDatabase } from './database.ts';
 import { ensureEngineTables } from './metadata-storage.ts';
 
 /** The NOTIFY channel of new scheduled events (payload: the earliest due time in ms). */
@@ -17,8 +18,8 @@ export const SCHEDULED_EVENTS_CHANNEL = 'engine_scheduled_events';
 const SCHEMA_LOCK_KEY = 727_002;
 
 /** Creates the tables if missing (two engines starting at once take turns on an advisory lock). */
-export async function ensureScheduledEventsSchema(pool: pg.Pool): Promise<void> {
-  await ensureEngineTables(pool, SCHEMA_LOCK_KEY, [
+export async function ensureScheduledEventsSchema(db: MetadataDatabase): Promise<void> {
+  await ensureEngineTables(db.pool, SCHEMA_LOCK_KEY, [
     `CREATE TABLE IF NOT EXISTS engine_metadata.scheduled_events (
       id uuid PRIMARY KEY,
       kind text NOT NULL CHECK (kind IN ('cron', 'one_off')),
@@ -84,9 +85,9 @@ export interface CronEventInput {
  * Inserts the fire times not present yet (a fire time is one row per trigger
  * whichever engine inserts it first) and wakes the schedulers. Returns how many were new.
  */
-export async function insertCronEvents(pool: pg.Pool, events: readonly CronEventInput[]): Promise<number> {
+export async function insertCronEvents(db: MetadataDatabase, events: readonly CronEventInput[]): Promise<number> {
   if (events.length === 0) return 0;
-  const res = await pool.query(
+  const res = await db.pool.query(
     `INSERT INTO engine_metadata.scheduled_events
        (id, kind, trigger_name, schedule, scheduled_time, due_at, timeout_seconds, tolerance_seconds)
      SELECT e.id, 'cron', e.trigger_name, e.schedule, e.at, e.at, e.timeout_seconds, e.tolerance_seconds
@@ -103,7 +104,7 @@ export async function insertCronEvents(pool: pg.Pool, events: readonly CronEvent
     ],
   );
   const inserted = res.rowCount ?? 0;
-  if (inserted > 0) await notifyDue(pool, Math.min(...events.map((e) => e.scheduledTime.getTime())));
+  if (inserted > 0) await notifyDue(db, Math.min(...events.map((e) => e.scheduledTime.getTime())));
   return inserted;
 }
 
@@ -111,8 +112,8 @@ export async function insertCronEvents(pool: pg.Pool, events: readonly CronEvent
  * Deletes the cron events not yet attempted whose trigger is not in `keep`
  * (name → schedule) or whose schedule differs from the trigger's now.
  */
-export async function deleteStaleCronEvents(pool: pg.Pool, keep: ReadonlyMap<string, string>): Promise<number> {
-  const res = await pool.query(
+export async function deleteStaleCronEvents(db: MetadataDatabase, keep: ReadonlyMap<string, string>): Promise<number> {
+  const res = await db.pool.query(
     `DELETE FROM engine_metadata.scheduled_events e
      WHERE e.kind = 'cron' AND e.status = 'scheduled' AND e.tries = 0
        AND NOT EXISTS (SELECT 1 FROM unnest($1::text[], $2::text[]) AS k(name, schedule)
@@ -123,16 +124,17 @@ export async function deleteStaleCronEvents(pool: pg.Pool, keep: ReadonlyMap<str
 }
 
 /** Deletes the pending (scheduled, not yet taken) events of the named cron triggers. */
-export async function deletePendingCronEvents(pool: pg.Pool, triggerNames: readonly string[]): Promise<number> {
-  const res = await pool.query(`DELETE FROM engine_metadata.scheduled_events WHERE kind = 'cron' AND status = 'scheduled' AND trigger_name = ANY($1::text[])`, [
-    triggerNames,
-  ]);
+export async function deletePendingCronEvents(db: MetadataDatabase, triggerNames: readonly string[]): Promise<number> {
+  const res = await db.pool.query(
+    `DELETE FROM engine_metadata.scheduled_events WHERE kind = 'cron' AND status = 'scheduled' AND trigger_name = ANY($1::text[])`,
+    [triggerNames],
+  );
   return res.rowCount ?? 0;
 }
 
 /** The latest materialized fire time of each cron trigger. */
-export async function latestCronTimes(pool: pg.Pool): Promise<Map<string, Date>> {
-  const res = await pool.query<{ trigger_name: string; latest: Date }>(
+export async function latestCronTimes(db: MetadataDatabase): Promise<Map<string, Date>> {
+  const res = await db.pool.query<{ trigger_name: string; latest: Date }>(
     `SELECT trigger_name, max(scheduled_time) AS latest FROM engine_metadata.scheduled_events
      WHERE kind = 'cron' AND status = 'scheduled' GROUP BY trigger_name`,
   );
@@ -149,29 +151,29 @@ export interface OneOffEventInput {
 }
 
 /** Stores a one-off event and wakes the schedulers. */
-export async function insertOneOffEvent(pool: pg.Pool, e: OneOffEventInput): Promise<void> {
-  await pool.query(
+export async function insertOneOffEvent(db: MetadataDatabase, e: OneOffEventInput): Promise<void> {
+  await db.pool.query(
     `INSERT INTO engine_metadata.scheduled_events
        (id, kind, scheduled_time, due_at, timeout_seconds, tolerance_seconds, definition)
      VALUES ($1, 'one_off', $2, $2, $3, $4, $5)`,
     [e.id, e.scheduledTime, e.timeoutSeconds, e.toleranceSeconds, JSON.stringify(e.definition)],
   );
-  await notifyDue(pool, e.scheduledTime.getTime());
+  await notifyDue(db, e.scheduledTime.getTime());
 }
 
-async function notifyDue(pool: pg.Pool, dueMs: number): Promise<void> {
-  await pool.query('SELECT pg_notify($1, $2)', [SCHEDULED_EVENTS_CHANNEL, String(dueMs)]);
+async function notifyDue(db: MetadataDatabase, dueMs: number): Promise<void> {
+  await db.pool.query('SELECT pg_notify($1, $2)', [SCHEDULED_EVENTS_CHANNEL, String(dueMs)]);
 }
 
 /** Whether an event of `kind` with `id` exists. */
-export async function scheduledEventExists(pool: pg.Pool, kind: 'cron' | 'one_off', id: string): Promise<boolean> {
-  const res = await pool.query('SELECT 1 FROM engine_metadata.scheduled_events WHERE id = $1 AND kind = $2', [id, kind]);
+export async function scheduledEventExists(db: MetadataDatabase, kind: 'cron' | 'one_off', id: string): Promise<boolean> {
+  const res = await db.pool.query('SELECT 1 FROM engine_metadata.scheduled_events WHERE id = $1 AND kind = $2', [id, kind]);
   return (res.rowCount ?? 0) > 0;
 }
 
 /** Deletes one event of `kind` and its invocation logs; whether it existed. */
-export async function deleteScheduledEvent(pool: pg.Pool, kind: 'cron' | 'one_off', id: string): Promise<boolean> {
-  const client = await pool.connect();
+export async function deleteScheduledEvent(db: MetadataDatabase, kind: 'cron' | 'one_off', id: string): Promise<boolean> {
+  const client = await db.pool.connect();
   try {
     await client.query('BEGIN');
     const res = await client.query('DELETE FROM engine_metadata.scheduled_events WHERE id = $1 AND kind = $2', [id, kind]);
@@ -190,8 +192,8 @@ export async function deleteScheduledEvent(pool: pg.Pool, kind: 'cron' | 'one_of
  * Marks dead the events never attempted whose time is more than their
  * tolerance in the past at `now` (the engine was down or overloaded).
  */
-export async function markMissedDead(pool: pg.Pool, now: Date): Promise<number> {
-  const res = await pool.query(
+export async function markMissedDead(db: MetadataDatabase, now: Date): Promise<number> {
+  const res = await db.pool.query(
     `UPDATE engine_metadata.scheduled_events SET status = 'dead'
      WHERE status = 'scheduled' AND tries = 0 AND due_at <= $1
        AND scheduled_time + tolerance_seconds * interval '1 second' < $1`,
@@ -206,8 +208,8 @@ export async function markMissedDead(pool: pg.Pool, now: Date): Promise<number> 
  * locks with SKIP LOCKED make two engines take disjoint sets; the lease is the
  * event's timeout plus `leaseMarginMs`.
  */
-export async function claimDueEvents(pool: pg.Pool, now: Date, limit: number, owner: string, leaseMarginMs: number): Promise<ScheduledEventRow[]> {
-  const res = await pool.query<ScheduledEventRow>(
+export async function claimDueEvents(db: MetadataDatabase, now: Date, limit: number, owner: string, leaseMarginMs: number): Promise<ScheduledEventRow[]> {
+  const res = await db.pool.query<ScheduledEventRow>(
     `WITH due AS (
        SELECT id FROM engine_metadata.scheduled_events
        WHERE (status = 'scheduled' AND due_at <= $1) OR (status = 'locked' AND locked_until < $1)
@@ -227,8 +229,8 @@ export async function claimDueEvents(pool: pg.Pool, now: Date, limit: number, ow
 }
 
 /** The earliest due time among scheduled events and running leases, or null when none. */
-export async function nextDueTime(pool: pg.Pool): Promise<Date | null> {
-  const res = await pool.query<{ next: Date | null }>(
+export async function nextDueTime(db: MetadataDatabase): Promise<Date | null> {
+  const res = await db.pool.query<{ next: Date | null }>(
     `SELECT least(
        (SELECT min(due_at) FROM engine_metadata.scheduled_events WHERE status = 'scheduled'),
        (SELECT min(locked_until) FROM engine_metadata.scheduled_events WHERE status = 'locked')
@@ -257,8 +259,8 @@ export interface AttemptOutcome {
  * Records an attempt and its outcome in one transaction, only if `owner`
  * still holds the event (a lease taken over by another engine wins).
  */
-export async function recordAttempt(pool: pg.Pool, o: AttemptOutcome): Promise<boolean> {
-  const client = await pool.connect();
+export async function recordAttempt(db: MetadataDatabase, o: AttemptOutcome): Promise<boolean> {
+  const client = await db.pool.connect();
   try {
     await client.query('BEGIN');
     const res = await client.query(
@@ -276,7 +278,9 @@ export async function recordAttempt(pool: pg.Pool, o: AttemptOutcome): Promise<b
       );
     }
     await client.query('COMMIT');
-    if (held && o.status === 'scheduled' && o.dueAt !== null) await notifyDue(pool, o.dueAt.getTime());
+    // On the same client: taking a second one while holding this could exhaust the pool.
+    if (held && o.status === 'scheduled' && o.dueAt !== null)
+      await client.query('SELECT pg_notify($1, $2)', [SCHEDULED_EVENTS_CHANNEL, String(o.dueAt.getTime())]);
     return held;
   } catch (e) {
     await client.query('ROLLBACK').catch(() => {});
@@ -287,8 +291,8 @@ export async function recordAttempt(pool: pg.Pool, o: AttemptOutcome): Promise<b
 }
 
 /** Gives back an event this engine took but will not attempt (its trigger is gone, or the engine is stopping). */
-export async function releaseEvent(pool: pg.Pool, id: string, owner: string, drop: boolean): Promise<void> {
-  await pool.query(
+export async function releaseEvent(db: MetadataDatabase, id: string, owner: string, drop: boolean): Promise<void> {
+  await db.pool.query(
     drop
       ? `DELETE FROM engine_metadata.scheduled_events WHERE id = $1 AND status = 'locked' AND locked_by = $2`
       : `UPDATE engine_metadata.scheduled_events SET status = 'scheduled', locked_by = NULL, locked_until = NULL
@@ -308,10 +312,10 @@ export interface EventListQuery {
 }
 
 /** Events of one kind (cron: of one trigger when named), newest scheduled time last, with the total when asked. */
-export async function listScheduledEvents(pool: pg.Pool, q: EventListQuery): Promise<{ rows: ScheduledEventRow[]; count: number | null }> {
+export async function listScheduledEvents(db: MetadataDatabase, q: EventListQuery): Promise<{ rows: ScheduledEventRow[]; count: number | null }> {
   const where = `kind = $1 AND ($2::text IS NULL OR trigger_name = $2) AND ($3::text[] IS NULL OR status = ANY($3))`;
   const params = [q.kind, q.triggerName, q.statuses];
-  const res = await pool.query<ScheduledEventRow>(
+  const res = await db.pool.query<ScheduledEventRow>(
     `SELECT id, kind, trigger_name, scheduled_time, due_at, status, tries, timeout_seconds, tolerance_seconds, definition, created_at
      FROM engine_metadata.scheduled_events WHERE ${where}
      ORDER BY scheduled_time, id LIMIT $4 OFFSET $5`,
@@ -319,7 +323,7 @@ export async function listScheduledEvents(pool: pg.Pool, q: EventListQuery): Pro
   );
   let count: number | null = null;
   if (q.count) {
-    const c = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM engine_metadata.scheduled_events WHERE ${where}`, params);
+    const c = await db.pool.query<{ n: string }>(`SELECT count(*) AS n FROM engine_metadata.scheduled_events WHERE ${where}`, params);
     count = Number(c.rows[0]?.n ?? 0);
   }
   return { rows: res.rows, count };
@@ -337,13 +341,13 @@ export interface InvocationRow {
 
 /** Invocation logs of one event, or of every event of a cron trigger, or of every event of a kind; oldest first. */
 export async function listInvocations(
-  pool: pg.Pool,
+  db: MetadataDatabase,
   q: { kind: 'cron' | 'one_off'; eventId: string | null; triggerName: string | null; limit: number | null; offset: number; count: boolean },
 ): Promise<{ rows: InvocationRow[]; count: number | null }> {
   const where = `i.kind = $1 AND ($2::uuid IS NULL OR i.event_id = $2)
     AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM engine_metadata.scheduled_events e WHERE e.id = i.event_id AND e.trigger_name = $3))`;
   const params = [q.kind, q.eventId, q.triggerName];
-  const res = await pool.query<InvocationRow>(
+  const res = await db.pool.query<InvocationRow>(
     `SELECT i.id, i.event_id, i.status, i.request, i.response, i.created_at
      FROM engine_metadata.scheduled_event_invocations i WHERE ${where}
      ORDER BY i.created_at, i.id LIMIT $4 OFFSET $5`,
@@ -351,23 +355,23 @@ export async function listInvocations(
   );
   let count: number | null = null;
   if (q.count) {
-    const c = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM engine_metadata.scheduled_event_invocations i WHERE ${where}`, params);
+    const c = await db.pool.query<{ n: string }>(`SELECT count(*) AS n FROM engine_metadata.scheduled_event_invocations i WHERE ${where}`, params);
     count = Number(c.rows[0]?.n ?? 0);
   }
   return { rows: res.rows, count };
 }
 
-/** Opens a dedicated client LISTENing for new events; `onDue` gets each earliest due time (ms). */
-export async function listenScheduledEvents(url: string, onDue: (dueMs: number) => void, onLost: (e: unknown) => void): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url });
-  client.on('notification', (n) => {
-    if (n.channel !== SCHEDULED_EVENTS_CHANNEL) return;
-    const due = Number(n.payload);
-    if (Number.isFinite(due)) onDue(due);
+/**
+ * Subscribes to new events on the metadata database's LISTEN connection:
+ * `onDue` gets each earliest due time (ms); `missed` is called when notices
+ * may have been missed (the connection lost, and back).
+ */
+export async function listenScheduledEvents(db: MetadataDatabase, onDue: (dueMs: number) => void, missed: () => void): Promise<ChannelSubscription> {
+  return await db.listen(SCHEDULED_EVENTS_CHANNEL, {
+    notify: (payload) => {
+      const due = Number(payload);
+      if (Number.isFinite(due)) onDue(due);
+    },
+    missed,
   });
-  client.on('error', onLost);
-  client.on('end', () => onLost(new Error('listener connection ended')));
-  await client.connect();
-  await client.query(`LISTEN ${SCHEDULED_EVENTS_CHANNEL}`);
-  return client;
 }

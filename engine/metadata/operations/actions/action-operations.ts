@@ -133,8 +133,8 @@ function clearActionData(data: ActionDataServices): ClearActionData {
     key: CLEAR_KEY,
     description: 'the stored data of dropped actions',
     actions,
-    inStoreTransaction: async (handle) => {
-      for (const name of actions) await data.clearIn(handle, name);
+    inStoreTransaction: async (tx) => {
+      for (const name of actions) await data.clearIn(tx, name);
     },
     beforeCommit: async () => {},
     afterCommit: async () => {},
