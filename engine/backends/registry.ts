@@ -49,14 +49,10 @@ import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { Backend } from './backend.ts';
 import type { JsonSchema } from '../metadata/schemas/validate.ts';
-import { bigqueryBackend } from './bigquery/index.ts';
 import { postgresBackend } from './postgres/index.ts';
 
 /** Every backend that exists, by kind. */
-const BACKENDS: ReadonlyMap<SourceKind, Backend> = new Map<SourceKind, Backend>([
-  [postgresBackend.kind, postgresBackend],
-  [bigqueryBackend.kind, bigqueryBackend],
-]);
+const BACKENDS: ReadonlyMap<SourceKind, Backend> = new Map([[postgresBackend.kind, postgresBackend]]);
 
 /** The backend of `kind`, or undefined when it has none yet. */
 export function findBackend(kind: SourceKind): Backend | undefined {
