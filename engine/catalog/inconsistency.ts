@@ -2,6 +2,7 @@
  * Building {@link InconsistentObject}s: v2 compat shapes of
  * `get_inconsistent_metadata` (type, definition, reason, name).
  */
+import type { ErrorCode } from '../errors/codes.ts';
 import type { InconsistentObject } from './types.ts';
 import { objectId, objectName, objectType, type MetadataObjectRef } from './object-id.ts';
 
@@ -9,12 +10,13 @@ import { objectId, objectName, objectType, type MetadataObjectRef } from './obje
 const PREFIX = 'Inconsistent object: ';
 
 /** An inconsistency of `ref`, whose stored form is `definition`. */
-export function inconsistency(ref: MetadataObjectRef, definition: unknown, reason: string): InconsistentObject {
+export function inconsistency(ref: MetadataObjectRef, definition: unknown, reason: string, code?: ErrorCode): InconsistentObject {
   return {
     type: objectType(ref),
     name: objectName(ref),
     definition,
     reason: reason.startsWith(PREFIX) ? reason : PREFIX + reason,
+    ...(code === undefined ? {} : { code }),
     id: objectId(ref),
   };
 }

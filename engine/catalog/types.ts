@@ -18,6 +18,7 @@ import type { CompiledRequestTransform, CompiledResponseTransform } from '../tra
 import type { DocumentNode, OperationDefinitionNode } from 'graphql';
 import type { UrlSegment } from '../rest/url-template.ts';
 import type { RemoteSchemaInfo } from '../remote/types.ts';
+import type { ErrorCode } from '../errors/codes.ts';
 import type { RemoteRelationshipInfo } from '../remote/relationship.ts';
 
 /** A table or view name with its schema. */
@@ -420,6 +421,11 @@ export interface InconsistentObject {
   readonly name?: string;
   readonly definition: unknown;
   readonly reason: string;
+  /**
+   * The error code a call that makes this object inconsistent answers with, when it is not
+   * `invalid-configuration` (v2: a remote schema that is not valid is `remote-schema-error`).
+   */
+  readonly code?: ErrorCode;
   /** Stable identity of the metadata object, used to diff old and new inconsistencies. */
   readonly id: string;
 }

@@ -218,8 +218,12 @@ export class CallPipeline implements RunContext {
       const touched = new Set(edit.touched.map(objectId));
       const mine = added.filter((o) => touched.has(o.id));
       if (mine.length > 0) {
-        // v2 compat: the touched object's own reasons, with the objects in `internal`.
-        throw new EngineError(ErrorCode.InvalidConfiguration, mine.map((o) => o.reason).join(', '), {
+        // v2 compat: the touched object's own reasons, with the objects in `internal`; the code
+        // is the objects' own when they agree on one (Note [Remote schema error codes] in remote/introspect.ts).
+        const code = mine.every((o) => o.code !== undefined && o.code === mine[0]?.code)
+          ? (mine[0]?.code ?? ErrorCode.InvalidConfiguration)
+          : ErrorCode.InvalidConfiguration;
+        throw new EngineError(code, mine.map((o) => o.reason).join(', '), {
           path: edit.path,
           internal: wireInconsistencies(mine),
         });

@@ -5,13 +5,27 @@
  * valid gives a reason instead (the remote schema is then inconsistent).
  */
 import { buildClientSchema, getIntrospectionQuery, validateSchema, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
+import { ErrorCode } from '../errors/codes.ts';
 import type { RemoteEndpoint } from './definition.ts';
 import { postGraphql, RemoteCallError } from './http-client.ts';
 
 const QUERY = JSON.stringify({ query: getIntrospectionQuery({ inputValueDeprecation: false }), operationName: 'IntrospectionQuery' });
 
-/** The remote's schema, or why it could not be had. */
-export async function introspectRemote(endpoint: RemoteEndpoint): Promise<{ schema: GraphQLSchema } | { reason: string }> {
+/**
+ * Note [Remote schema error codes]
+ * A remote schema that cannot be had makes the call that adds or changes it
+ * fail, and v2's codes tell why: a definition that cannot be resolved (an
+ * unset variable, a URL that is not one) is `invalid-params`
+ * (validateRemoteSchemaDef), a schema that is not valid GraphQL (an interface
+ * without fields or that an object implements wrongly, a union without
+ * members or with a non-object member) is `remote-schema-error` (the remote
+ * schema parsers of Hasura/GraphQL/Schema/Remote.hs; tests-py
+ * queries/remote_schemas/add_remote_schema_with_*_err_*.yaml). Other failures
+ * (down, an HTTP error, a name clash) stay `invalid-configuration`.
+ */
+
+/** The remote's schema, or why it could not be had (with the error code of Note [Remote schema error codes] when it is not invalid-configuration). */
+export async function introspectRemote(endpoint: RemoteEndpoint): Promise<{ schema: GraphQLSchema } | { reason: string; code?: ErrorCode }> {
   let answer;
   try {
     answer = await postGraphql({ url: endpoint.url, headers: Object.fromEntries(endpoint.headers), body: QUERY, timeoutMs: endpoint.timeoutMs });
@@ -30,9 +44,9 @@ export async function introspectRemote(endpoint: RemoteEndpoint): Promise<{ sche
   try {
     schema = buildClientSchema(data);
   } catch (e) {
-    return { reason: `the remote schema's introspection is not valid: ${e instanceof Error ? e.message : String(e)}` };
+    return { reason: `the remote schema's introspection is not valid: ${e instanceof Error ? e.message : String(e)}`, code: ErrorCode.RemoteSchemaError };
   }
   const errors = validateSchema(schema);
-  if (errors.length > 0) return { reason: `the remote schema is not valid: ${errors[0]?.message ?? ''}` };
+  if (errors.length > 0) return { reason: `the remote schema is not valid: ${errors[0]?.message ?? ''}`, code: ErrorCode.RemoteSchemaError };
   return { schema };
 }

@@ -8,6 +8,7 @@
  */
 import type { GraphQLSchema } from 'graphql';
 import type { ObjectPreparer, Refresh } from '../catalog/prepared.ts';
+import { ErrorCode } from '../errors/codes.ts';
 import type { MetadataDocument } from '../metadata/document.ts';
 import { remoteSchemaEntries, resolveEndpoint, type RemoteEndpoint, type RemoteSchemaDefinition } from './definition.ts';
 import { introspectRemote } from './introspect.ts';
@@ -29,6 +30,8 @@ export interface FailedRemoteSchema {
   readonly name: string;
   readonly configKey: string;
   readonly reason: string;
+  /** The error code of a call refused for it, when not `invalid-configuration` (Note [Remote schema error codes] in introspect.ts). */
+  readonly code?: ErrorCode;
 }
 
 /** A remote schema as prepared for a build. */
@@ -56,13 +59,15 @@ export class RemoteSchemaPreparer implements ObjectPreparer<PreparedRemoteSchema
           return;
         }
         if ('reason' in endpoint) {
-          out.set(entry.name, { ok: false, name: entry.name, configKey, reason: endpoint.reason });
+          out.set(entry.name, { ok: false, name: entry.name, configKey, reason: endpoint.reason, code: ErrorCode.InvalidParams });
           return;
         }
         const r = await introspectRemote(endpoint);
         out.set(
           entry.name,
-          'reason' in r ? { ok: false, name: entry.name, configKey, reason: r.reason } : { ok: true, name: entry.name, configKey, endpoint, schema: r.schema },
+          'reason' in r
+            ? { ok: false, name: entry.name, configKey, reason: r.reason, ...(r.code === undefined ? {} : { code: r.code }) }
+            : { ok: true, name: entry.name, configKey, endpoint, schema: r.schema },
         );
       }),
     );

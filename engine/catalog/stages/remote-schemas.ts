@@ -69,7 +69,7 @@ export function resolveRemoteSchemas(
     };
     if (p === undefined || !p.ok) {
       const reason = p === undefined ? 'the remote schema was not introspected' : p.reason;
-      inconsistencies.push(inconsistency(ref, entry, `remote schema "${entry.name}" is inconsistent: ${reason}`));
+      inconsistencies.push(inconsistency(ref, entry, `remote schema "${entry.name}" is inconsistent: ${reason}`, p?.ok === false ? p.code : undefined));
       permissionsFail(`remote schema "${entry.name}" is inconsistent`);
       continue;
     }

@@ -5,8 +5,10 @@
  * matches (hasura/graphql-engine server source or server/tests-py cases).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSchema, introspectionFromSchema } from 'graphql';
 import { startTestEngine, type TestEngine } from '../../support/engine.ts';
 import { startGraphqlServer, type GraphqlTestServer } from '../../support/graphql-server.ts';
+import { startTestServer } from '../../support/http-server.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 
 let db: TestDatabase;
@@ -52,6 +54,8 @@ describe('{{ENV}} templates in a remote schema url', () => {
     const before = await exported();
     const r = await md('add_remote_schema', { name: 'unset', definition: { url: '{{ENGINE_TEST_NO_SUCH_SERVICE}}/graphql' } });
     expect(r.status).toBe(400);
+    // v2's validateRemoteSchemaDef: an unresolvable definition is invalid-params.
+    expect(r.body).toMatchObject({ code: 'invalid-params', path: '$.args' });
     expect(r.body.error).toContain('ENGINE_TEST_NO_SUCH_SERVICE');
     expect(await exported()).toEqual(before);
   });
@@ -222,6 +226,42 @@ describe('non-admin calls to the metadata APIs', () => {
       expect(admin.status).toBe(200);
     } finally {
       await secured.close();
+    }
+  });
+});
+
+// v2: tests-py queries/remote_schemas/add_remote_schema_with_iface_err_empty_fields_list.yaml,
+// add_remote_schema_err_missing_arg.yaml, add_remote_schema_with_union_err_no_member_types.yaml,
+// add_remote_schema_with_union_err_member_type_interface.yaml: `remote-schema-error` at $.args.
+describe('a remote schema that is not valid GraphQL', () => {
+  it('is refused with remote-schema-error at $.args, storing nothing', async () => {
+    // The remote answers introspection of an invalid schema (as a server in another language might).
+    let sdl = '';
+    const server = await startTestServer((_req, _body, res) => {
+      const data = introspectionFromSchema(buildSchema(sdl, { assumeValid: true }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data }));
+    });
+    try {
+      const before = await exported();
+      const cases: Array<[string, RegExp]> = [
+        ['interface Character type Human implements Character { id: Int } type Query { c: Character h: Human }', /Character/],
+        ['interface Character { id(ifaceArg: Int!): Int } type Droid implements Character { id: Int } type Query { c: Character d: Droid }', /ifaceArg/],
+        ['union Nothing type Query { n: Nothing }', /Nothing/],
+        [
+          'interface Character { id: Int } type Human implements Character { id: Int } union Found = Character type Query { f: Found h: Human }',
+          /Found|Character/,
+        ],
+      ];
+      for (const [schema, words] of cases) {
+        sdl = schema;
+        const r = await md('add_remote_schema', { name: 'invalid', definition: { url: server.url } });
+        expect(r.status, schema).toBe(400);
+        expect(r.body, schema).toMatchObject({ code: 'remote-schema-error', path: '$.args' });
+        expect(r.body.error, schema).toMatch(words);
+      }
+      expect(await exported()).toEqual(before);
+    } finally {
+      await server.close();
     }
   });
 });
