@@ -7,7 +7,17 @@
  * schema/naming-convention.ts); otherwise it passes through. execute/ may not
  * import naming-convention.ts (a lint zone).
  */
-import { getVariableValues, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type OperationTypeNode } from 'graphql';
+import {
+  getVariableValues,
+  Kind,
+  type DocumentNode,
+  type GraphQLError,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type OperationTypeNode,
+  type SelectionSetNode,
+  type ValueNode,
+} from 'graphql';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { RoleSchema } from './schema/build-schema.ts';
@@ -62,10 +72,77 @@ export function coerceVariables(schema: GraphQLSchema, operation: OperationDefin
   ) {
     throw new EngineError(ErrorCode.ValidationFailed, 'the variables are nested too deeply', { path: '$.variableValues' });
   }
-  if (r.errors !== undefined) {
-    throw new EngineError(ErrorCode.ValidationFailed, r.errors[0]?.message ?? 'invalid variables', { path: '$.variableValues' });
-  }
+  if (r.errors !== undefined) throw variableError(operation, r.errors[0]);
   return r.coerced;
+}
+
+/**
+ * Note [Variable error paths]
+ * v2 parses a variable's value where the operation uses it, so a bad value is reported at that
+ * argument (`$.selectionSet.author.args.distinct_on[0]`), not at `$.variableValues`; and an Int
+ * that is fractional or outside 32 bits is `parse-failed` with v2's wording. graphql-js coerces
+ * variables against their declarations first: its error names the variable and the path inside
+ * the value (`at "d[0]"`), which is appended to the first place the operation (not its named
+ * fragments) passes the variable. A variable used only in fragments keeps `$.variableValues`.
+ */
+function variableError(operation: OperationDefinitionNode, error: GraphQLError | undefined): EngineError {
+  const message = error?.message ?? 'invalid variables';
+  const name = /^Variable "\$([_A-Za-z][_0-9A-Za-z]*)" got invalid value /.exec(message)?.[1];
+  const usage = name === undefined ? null : variableUsagePath(operation.selectionSet, name, '$');
+  const inner = / at "([^"]*)"; /.exec(message)?.[1] ?? '';
+  const path = usage === null ? '$.variableValues' : usage + (name !== undefined && inner.startsWith(name) ? inner.slice(name.length) : '');
+  const original = error?.originalError?.message ?? '';
+  const int = /^Int cannot represent non(?:-integer| 32-bit signed integer) value: (.*)$/.exec(original);
+  const value = int === null ? NaN : Number(int[1]);
+  // A number (or a numeric string, read as one: Note [Lenient variables]); other strings stay validation errors.
+  if (Number.isFinite(value)) {
+    const text = `The value ${scientificText(value)} lies outside the bounds or is not an integer. Maybe it is a float, or is there integer overflow?`;
+    return new EngineError(ErrorCode.ParseFailed, text, { path });
+  }
+  return new EngineError(ErrorCode.ValidationFailed, message, { path });
+}
+
+/** A number as Haskell's `show` of a Scientific writes it (v2's messages): `1.5`, `2.147483648e9`. */
+function scientificText(n: number): string {
+  const abs = Math.abs(n);
+  if (abs >= 0.1 && abs < 1e7) return Number.isInteger(n) ? `${n}.0` : String(n);
+  const [mantissa = '0', exponent = '0'] = n.toExponential().split('e');
+  return `${mantissa.includes('.') ? mantissa : `${mantissa}.0`}e${Number(exponent)}`;
+}
+
+/** The v2 path of the first argument (or input field inside one) of `set` that passes `$name`. */
+function variableUsagePath(set: SelectionSetNode | undefined, name: string, path: string): string | null {
+  for (const sel of set?.selections ?? []) {
+    if (sel.kind === Kind.INLINE_FRAGMENT) {
+      const p = variableUsagePath(sel.selectionSet, name, path);
+      if (p !== null) return p;
+    } else if (sel.kind === Kind.FIELD) {
+      const here = `${path}.selectionSet.${(sel.alias ?? sel.name).value}`;
+      for (const arg of sel.arguments ?? []) {
+        const p = valueUsagePath(arg.value, name, `${here}.args.${arg.name.value}`);
+        if (p !== null) return p;
+      }
+      const p = variableUsagePath(sel.selectionSet, name, here);
+      if (p !== null) return p;
+    }
+  }
+  return null;
+}
+
+function valueUsagePath(v: ValueNode, name: string, path: string): string | null {
+  if (v.kind === Kind.VARIABLE) return v.name.value === name ? path : null;
+  if (v.kind === Kind.LIST) {
+    for (const [i, item] of v.values.entries()) {
+      const p = valueUsagePath(item, name, `${path}[${i}]`);
+      if (p !== null) return p;
+    }
+  } else if (v.kind === Kind.OBJECT) {
+    for (const f of v.fields) {
+      const p = valueUsagePath(f.value, name, `${path}.${f.name.value}`);
+      if (p !== null) return p;
+    }
+  }
+  return null;
 }
 
 /** An operation of a schema in default names: nothing to translate. */

@@ -105,3 +105,39 @@ describe('a function returning one row', () => {
     expect(agg).toEqual({ data: { one_author_aggregate: { aggregate: { count: 1 } } } });
   });
 });
+
+describe('variables coerced as v2 does', () => {
+  it('a numeric string for an Int limit or offset is the number', async () => {
+    const r = await gql('query($l: Int, $o: Int) { author(order_by: {id: asc}, limit: $l, offset: $o) { id } }', { l: '1', o: '1' });
+    expect(r).toEqual({ data: { author: [{ id: 2 }] } });
+  });
+
+  it('an Int outside 32 bits or fractional is parse-failed with v2 wording, at the argument', async () => {
+    const q = 'query($l: Int) { author(limit: $l) { id } }';
+    for (const [l, shown] of [
+      [2147483648, '2.147483648e9'],
+      ['2147483648', '2.147483648e9'],
+      [-3000000000, '-3.0e9'],
+      [1.5, '1.5'],
+    ] as const) {
+      const r = await gql(q, { l });
+      expect(r).toEqual({
+        errors: [
+          {
+            message: `The value ${shown} lies outside the bounds or is not an integer. Maybe it is a float, or is there integer overflow?`,
+            extensions: { path: '$.selectionSet.author.args.limit', code: 'parse-failed' },
+          },
+        ],
+      });
+    }
+  });
+
+  it('a bad value inside a variable points at the argument and the place in the value', async () => {
+    const e = await gql('query($d: [author_select_column!]) { author(distinct_on: $d) { id } }', { d: ['id', 'zz'] });
+    expect(e.errors[0].extensions).toEqual({ path: '$.selectionSet.author.args.distinct_on[1]', code: 'validation-failed' });
+    const nested = await gql('query($n: Int) { a: author(where: {_and: [{id: {_eq: $n}}]}) { id } }', { n: 2 ** 40 });
+    expect(nested.errors[0].extensions).toEqual({ path: '$.selectionSet.a.args.where._and[0].id._eq', code: 'parse-failed' });
+    const w = await gql('query($w: author_bool_exp) { author(where: $w) { id } }', { w: { id: { _eq: 'x' } } });
+    expect(w.errors[0].extensions).toEqual({ path: '$.selectionSet.author.args.where.id._eq', code: 'validation-failed' });
+  });
+});
