@@ -22,6 +22,7 @@ export interface TestWebhookTransformArgs {
 }
 
 export interface TestWebhookTransformResult {
+  /** The body as JSON when it is JSON, the text of a form, `""` when the transform removed it. */
   readonly body: Json | undefined;
   readonly headers: ReadonlyArray<readonly [string, string]>;
   readonly method: string;
@@ -49,7 +50,6 @@ export function testWebhookTransform(
     }
     url = v;
   }
-  const t = compileRequestTransform(args.request_transform, `${path}.request_transform`);
   const headers: Array<readonly [string, string]> = [['content-type', 'application/json']];
   const given = args.headers ?? [];
   for (const [k, v] of Array.isArray(given) ? given : Object.entries(given as Record<string, string>)) headers.push([k, v]);
@@ -57,6 +57,26 @@ export function testWebhookTransform(
     args.session_variables === undefined || args.session_variables === null
       ? null
       : Object.fromEntries(Object.entries(args.session_variables).map(([k, v]) => [k.toLowerCase(), v]));
-  const out = applyRequestTransform(t, { method: 'POST', url, headers, body: args.body ?? null }, session);
-  return { body: out.bodyValue, headers: out.headers, method: out.method, webhook_url: out.url };
+  let out;
+  try {
+    const t = compileRequestTransform(args.request_transform, `${path}.request_transform`);
+    out = applyRequestTransform(t, { method: 'POST', url, headers, body: args.body ?? null }, session);
+  } catch (e) {
+    throw atArgs(e, path);
+  }
+  // v2's packTransformResult: header names case-folded, `content-type` first (v2's transforms
+  // prepend it), and the body decoded from the bytes sent, so a removed body is "".
+  const named = out.headers.map(([n, v]) => [n.toLowerCase(), v] as const);
+  const ordered = [...named.filter(([n]) => n === 'content-type'), ...named.filter(([n]) => n !== 'content-type')];
+  return { body: out.body === undefined ? '' : out.bodyValue, headers: ordered, method: out.method, webhook_url: out.url };
+}
+
+/**
+ * v2 compat: a template that does not parse or evaluate is reported at the call's `$.args`
+ * (v2's `throw400WithDetail ValidationFailed`, the Kriti errors in `internal`); a transform of
+ * the wrong shape keeps the path of the bad key.
+ */
+function atArgs(e: unknown, path: string): unknown {
+  if (!(e instanceof EngineError) || e.code !== ErrorCode.ValidationFailed || !Array.isArray(e.internal)) return e;
+  return new EngineError(e.code, e.message, { path, status: e.status, internal: e.internal });
 }

@@ -46,7 +46,8 @@ describe('test_webhook_transform', () => {
       request_transform: { version: 2, body: { action: 'transform', template: '{\n  "b": {{ $body.a }\n}' } },
     });
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ code: 'validation-failed', path: '$.args.request_transform.body.template' });
+    // v2 reports template errors at $.args (packTransformResult: throw400WithDetail ValidationFailed).
+    expect(r.body).toMatchObject({ code: 'validation-failed', path: '$.args' });
     expect((r.body as any).error).toContain('at line 2, column');
     expect((r.body as any).internal[0]).toMatchObject({ error_code: 'Parse Error', source_position: { start_line: 2 } });
 
@@ -56,7 +57,69 @@ describe('test_webhook_transform', () => {
       request_transform: { version: 2, body: { action: 'transform', template: '{{ $body.b }}' } },
     });
     expect(lookup.status).toBe(400);
+    expect(lookup.body).toMatchObject({ code: 'validation-failed', path: '$.args' });
     expect((lookup.body as any).error).toContain("Path Lookup Error: '$body.b' does not exist at line 1, column 9");
+  });
+
+  // v2: tests-py queries/v1/metadata/test_webhook_transform_success_old_body_schema.yaml,
+  // _success_form_urlencoded.yaml and _success_remove_body.yaml (headers case-folded with
+  // content-type first, a form body in the template's key order, a removed body as "").
+  it('answers as v2: content-type first, form fields in template order, a removed body as ""', async () => {
+    const sample = { webhook_url: 'http://localhost:1234', body: { hello: 'world' } };
+    const json = await f.md('test_webhook_transform', {
+      ...sample,
+      request_transform: {
+        url: 'http://www.google.com',
+        template_engine: 'Kriti',
+        body: '"hello_{{ $body.hello }}"',
+        method: 'POST',
+        query_params: { foo: 'bar' },
+        request_headers: { add_headers: { foo: 'bar', 'content-type': 'application/json' } },
+      },
+    });
+    expect(json.body).toEqual({
+      body: 'hello_world',
+      headers: [
+        ['content-type', 'application/json'],
+        ['foo', 'bar'],
+      ],
+      method: 'POST',
+      webhook_url: 'http://www.google.com?foo=bar',
+    });
+    const form = await f.md('test_webhook_transform', {
+      ...sample,
+      request_transform: {
+        version: 2,
+        url: 'http://www.google.com',
+        template_engine: 'Kriti',
+        body: { action: 'x_www_form_urlencoded', form_template: { foo: 'bar', baz: '{{$body.hello}}', abc: 'x' } },
+        method: 'POST',
+        query_params: { foo: 'bar' },
+        request_headers: { add_headers: { foo: 'bar', 'content-type': 'application/x-www-form-urlencoded' } },
+      },
+    });
+    expect(form.body).toEqual({
+      body: 'foo=bar&baz=world&abc=x',
+      headers: [
+        ['content-type', 'application/x-www-form-urlencoded'],
+        ['foo', 'bar'],
+      ],
+      method: 'POST',
+      webhook_url: 'http://www.google.com?foo=bar',
+    });
+    const removed = await f.md('test_webhook_transform', {
+      ...sample,
+      request_transform: {
+        version: 2,
+        url: 'http://www.google.com',
+        template_engine: 'Kriti',
+        body: { action: 'remove' },
+        method: 'GET',
+        query_params: { foo: 'bar' },
+        request_headers: { add_headers: { foo: 'bar' } },
+      },
+    });
+    expect(removed.body).toEqual({ body: '', headers: [['foo', 'bar']], method: 'GET', webhook_url: 'http://www.google.com?foo=bar' });
   });
 
   it('bad args are refused cleanly', async () => {
