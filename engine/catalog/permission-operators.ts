@@ -5,6 +5,7 @@
  * and graphql/to-ir/permission-bool-exp.ts converts them with it, so both
  * agree on what is a known operator.
  */
+import { didYouMean } from '../errors/suggest.ts';
 
 /** Canonical operator names (v2 GraphQL spelling without the leading `_`). */
 export type PermissionOperator =
@@ -110,4 +111,13 @@ export function connective(key: string): 'and' | 'or' | 'not' | 'exists' | null 
     default:
       return null;
   }
+}
+
+/** `; did you mean "_eq"?` for an unknown operator key, in the key's own prefix (`_` or `$`), or the empty string. */
+export function operatorHint(key: string): string {
+  const prefix = key.startsWith('$') ? '$' : '_';
+  return didYouMean(
+    key,
+    Object.keys(BY_NAME).map((n) => prefix + n),
+  );
 }

@@ -1,6 +1,6 @@
 /**
  * "Did you mean …?" for names a user misspelled (metadata operations, keys of
- * a metadata call): the candidate at the smallest edit distance, if it is
+ * a metadata call, tables, GraphQL fields, arguments and operators): the candidate at the smallest edit distance, if it is
  * close enough to be a likely typo rather than a different word.
  */
 
@@ -29,14 +29,17 @@ export function editDistance(a: string, b: string): number {
 /**
  * The candidate closest to `word`, or undefined when none is within a third
  * of the word's length (at least 1, at most 4 edits): `colums` → `columns`,
- * but `foo` suggests nothing from `columns`.
+ * but `foo` suggests nothing from `columns`. Failing that, the longest
+ * candidate of at least 3 characters that the word starts with: a word spelt
+ * out in full, `_equal` → `_eq`, is too many edits from its short name.
  */
 export function closest(word: string, candidates: Iterable<string>): string | undefined {
   const limit = Math.min(4, Math.max(1, Math.floor(word.length / 3)));
   const lower = word.toLowerCase();
+  const list = [...candidates]; // iterated twice, and it may be a one-pass iterator (a Map's keys)
   let best: string | undefined;
   let bestD = Infinity;
-  for (const c of candidates) {
+  for (const c of list) {
     // The distance is at least the difference in length, so a far longer word is skipped unmeasured: the
     // full distance costs length × candidate length per candidate, and the bad-input corpus's 10 MB "type"
     // values took its huge-bodies family from 4.5 s (with this) to 85 s and more (without) on this machine.
@@ -47,7 +50,12 @@ export function closest(word: string, candidates: Iterable<string>): string | un
       bestD = d;
     }
   }
-  return bestD <= limit ? best : undefined;
+  if (bestD <= limit) return best;
+  let prefix: string | undefined;
+  for (const c of list) {
+    if (c.length >= 3 && c.length < lower.length && lower.startsWith(c.toLowerCase()) && (prefix === undefined || c.length > prefix.length)) prefix = c;
+  }
+  return prefix;
 }
 
 /** `; did you mean "x"?` or the empty string. */

@@ -9,6 +9,9 @@
 import {
   getOperationAST,
   GraphQLError,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
   Kind,
   NoUnusedVariablesRule,
   specifiedRules,
@@ -20,6 +23,7 @@ import {
 } from 'graphql';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
+import { didYouMean } from '../errors/suggest.ts';
 import { limitExceeded, type RoleLimits } from './api-limits.ts';
 import { documentPath } from './document-path.ts';
 import { measureOperation, type OperationCost } from './operation-cost.ts';
@@ -42,17 +46,54 @@ export interface OperationBounds {
 /** v2 compat: a variable the operation does not use is not an error in v2 (graphql-js's NoUnusedVariables is not one of its rules). */
 const RULES = specifiedRules.filter((r) => r !== NoUnusedVariablesRule);
 
-/** v2 compat: the wording users see for the commonest validation error. */
-function v2Message(e: GraphQLError): string {
+/**
+ * Note [GraphQL hints]
+ * ~~~~~~~~~~~~~~~~~~~~
+ * graphql-js words its errors its own way and appends "Did you mean …?";
+ * v2 words them `field 'bookz' not found in type: 'query_root'` and suggests
+ * nothing. Clients match on v2's wording, so it stays exactly as the prefix,
+ * and the hint follows in the metadata API's style (errors/suggest.ts):
+ * `field 'bookz' not found in type: 'query_root'; did you mean "books"?`.
+ * graphql-js's own suggestion list is dropped, so there is one style: the
+ * candidates are the names the role's schema has, picked by `closest`.
+ */
+function v2Message(e: GraphQLError, schema: GraphQLSchema): string {
   const m = /^Cannot query field "([^"]+)" on type "([^"]+)"/.exec(e.message);
-  if (m !== null) return `field '${m[1]}' not found in type: '${m[2]}'`;
+  if (m !== null) return `field '${m[1]}' not found in type: '${m[2]}'${hint(m[1], fieldNames(schema, m[2]))}`;
+  const input = /^Field "([^"]+)" is not defined by type "([^"]+)"/.exec(e.message);
+  if (input !== null) return `field '${input[1]}' not found in type: '${input[2]}'${hint(input[1], fieldNames(schema, input[2]))}`;
+  const arg = /^Unknown argument "([^"]+)" on field "([^".]+)\.([^"]+)"/.exec(e.message);
+  if (arg !== null) return `'${arg[3]}' has no argument named '${arg[1]}'${hint(arg[1], argumentNames(schema, arg[2], arg[3]))}`;
   const unknown = /^Unknown directive "@([^"]+)"\.$/.exec(e.message);
   if (unknown !== null) return `directive "${unknown[1]}" is not defined in the schema`;
   const twice = /^The directive "@([^"]+)" can only be used once at this location\.$/.exec(e.message);
   if (twice !== null) return `the following directives are used more than once: ${twice[1]}`;
   const misplaced = /^Directive "@([^"]+)" may not be used on ([A-Z_]+)\.$/.exec(e.message);
   if (misplaced !== null) return `directive "${misplaced[1]}" is not allowed on ${LOCATION[misplaced[2] ?? ''] ?? (misplaced[2] ?? '').toLowerCase()}`;
+  // Any other message with graphql-js's suggestion list ("Unknown type", enum values): the same one-name hint.
+  const other = /^(.*?"([^"]+)".*?)\.? Did you mean (.*)\?$/.exec(e.message);
+  if (other !== null)
+    return `${other[1]}${hint(
+      other[2],
+      [...(other[3] ?? '').matchAll(/"([^"]+)"/g)].map((x) => x[1] ?? ''),
+    )}`;
   return e.message;
+}
+
+function hint(word: string | undefined, candidates: Iterable<string>): string {
+  return word === undefined ? '' : didYouMean(word, candidates);
+}
+
+/** The field names of the object, interface or input object type `typeName` in `schema`. */
+function fieldNames(schema: GraphQLSchema, typeName: string | undefined): string[] {
+  const t = typeName === undefined ? undefined : schema.getType(typeName);
+  return isObjectType(t) || isInterfaceType(t) || isInputObjectType(t) ? Object.keys(t.getFields()) : [];
+}
+
+function argumentNames(schema: GraphQLSchema, typeName: string | undefined, field: string | undefined): string[] {
+  const t = typeName === undefined ? undefined : schema.getType(typeName);
+  const f = (isObjectType(t) || isInterfaceType(t)) && field !== undefined ? t.getFields()[field] : undefined;
+  return f === undefined ? [] : f.args.map((a) => a.name);
 }
 
 /** v2 compat: how v2 names a directive location in "is not allowed on …". */
@@ -118,7 +159,7 @@ export function validate(schema: GraphQLSchema, document: DocumentNode, operatio
   }
   const first = errors[0];
   if (first !== undefined) {
-    throw new EngineError(ErrorCode.ValidationFailed, v2Message(first), { path: documentPath(document, first.nodes?.[0]) });
+    throw new EngineError(ErrorCode.ValidationFailed, v2Message(first, schema), { path: documentPath(document, first.nodes?.[0]) });
   }
   const operation = chosen;
   if (operation === null || operation === undefined || cost === undefined) {

@@ -38,7 +38,7 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
-import { permissionOperator, connective } from '../catalog/permission-operators.ts';
+import { operatorHint, permissionOperator, connective } from '../catalog/permission-operators.ts';
 import type { Catalog, TableInfo } from '../catalog/types.ts';
 import { tableKey } from '../catalog/types.ts';
 import { ErrorCode } from '../errors/codes.ts';
@@ -206,7 +206,7 @@ function comparison(value: unknown, path: string, type: GraphQLInputObjectType, 
   const out: Json = {};
   for (const [k, v] of Object.entries(value)) {
     const op = permissionOperator(k);
-    if (op === undefined) fail(ErrorCode.ParseFailed, `unknown operator "${k}"`, `${path}.${k}`);
+    if (op === undefined) fail(ErrorCode.ParseFailed, `unknown operator "${k}"${operatorHint(k)}`, `${path}.${k}`);
     if (COLUMN_OPS.has(op)) {
       if (check === null) fail(ErrorCode.NotSupported, `column comparison "${k}" is not supported here`, `${path}.${k}`);
       // `"col"` names a column of this table, `["$", "col"]` one of the table the expression started on.

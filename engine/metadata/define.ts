@@ -7,6 +7,7 @@ import type { QualifiedName } from '../catalog/types.ts';
 import { tableKey } from '../catalog/types.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
+import { didYouMean } from '../errors/suggest.ts';
 import { formatTableName, type SourceMetadata, type TableMetadata } from './document.ts';
 import { findSource, findTable } from './edit.ts';
 import { argPath, type CallResult, type MetadataCall, type Operation, type RunContext } from './operation.ts';
@@ -68,7 +69,11 @@ export function requireDatabaseTable(ctx: RunContext, source: string, table: Qua
   }
   const t = p.introspection.tables.get(tableKey(table));
   if (t === undefined) {
-    throw new EngineError(ErrorCode.NotExists, `no such table/view exists in source: "${formatTableName(table)}"`, {
+    const near = didYouMean(
+      formatTableName(table),
+      [...p.introspection.tables.values()].map((x) => formatTableName(x.name)),
+    );
+    throw new EngineError(ErrorCode.NotExists, `no such table/view exists in source: "${formatTableName(table)}"${near}`, {
       path: argPath(call, 'table'),
     });
   }

@@ -6,7 +6,7 @@
  * table takes that enum.
  */
 import type { ScalarInfo } from '../../backends/backend.ts';
-import { backendFor } from '../../backends/registry.ts';
+import { didYouMean } from '../../errors/suggest.ts';
 import { inconsistency } from '../inconsistency.ts';
 import { tableKey, type InconsistentObject } from '../types.ts';
 import { customizeRootFields } from './customization.ts';
@@ -40,7 +40,7 @@ export function resolveTables(sources: readonly ResolvedSource[]): StageResult<T
   for (const s of sources) {
     const tables = new Map<string, TableDraft>();
     const tracked = new Set<string>();
-    const backend = backendFor(s.meta.kind);
+    const backend = s.backend;
     const scalar = (dbType: string): ScalarInfo => backend.scalar(dbType);
     for (const entry of s.meta.tables) {
       const key = tableKey(entry.table);
@@ -48,7 +48,12 @@ export function resolveTables(sources: readonly ResolvedSource[]): StageResult<T
       const ref = { kind: 'table', source: s.meta.name, table: entry.table } as const;
       const intro = s.prepared.introspection.tables.get(key);
       if (intro === undefined) {
-        bad.push(inconsistency(ref, entry.table, `no such table/view exists in source: "${backend.naming.format(entry.table)}"`));
+        const name = backend.naming.format(entry.table);
+        const near = didYouMean(
+          name,
+          [...s.prepared.introspection.tables.values()].map((t) => backend.naming.format(t.name)),
+        );
+        bad.push(inconsistency(ref, entry.table, `no such table/view exists in source: "${name}"${near}`));
         continue;
       }
       const resolved = resolveTable(s.meta.name, entry, intro, s.prepared.enumRows.get(key), scalar, backend.naming);
@@ -94,7 +99,7 @@ export function linkEnumTables(tables: TablesBySource): TablesBySource {
 function columnTypesOf(sources: readonly ResolvedSource[]): Map<string, ScalarInfo> {
   const out = new Map<string, ScalarInfo>();
   for (const s of sources) {
-    const backend = backendFor(s.meta.kind);
+    const backend = s.backend;
     for (const entry of s.meta.tables) {
       for (const c of s.prepared.introspection.tables.get(tableKey(entry.table))?.columns ?? []) {
         const t = c.elementType ?? c.dbType;

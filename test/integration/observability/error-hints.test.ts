@@ -1,7 +1,9 @@
 /**
  * Errors that say what to do: the closest operation for a misspelled one, the
  * other endpoint's name for a legacy or prefixed one, the closest key for a
- * misspelled key, and `cascade` in dependency errors; over real HTTP.
+ * misspelled key, the nearest field, argument, operator or table for a GraphQL
+ * or metadata mistake (Note [GraphQL hints]), and `cascade` in dependency
+ * errors; over real HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
@@ -12,7 +14,9 @@ let engine: TestEngine;
 
 beforeAll(async () => {
   db = await createTestDatabase('hints');
-  await db.sql(`CREATE TABLE author (id int PRIMARY KEY); CREATE TABLE book (id int PRIMARY KEY, author_id int REFERENCES author(id));`);
+  await db.sql(
+    `CREATE TABLE author (id int PRIMARY KEY); CREATE TABLE book (id int PRIMARY KEY, title text, author_id int REFERENCES author(id)); CREATE TABLE publisher (id int PRIMARY KEY);`,
+  );
   engine = await startTestEngine({ databaseUrl: db.url });
   for (const table of ['author', 'book']) expect((await engine.metadata({ type: 'pg_track_table', args: { table } })).status).toBe(200);
 });
@@ -63,6 +67,59 @@ describe('misspelled keys', () => {
       400,
       { path: '$.args.permission.colums', code: 'parse-failed', error: 'unexpected key "colums"; did you mean "columns"?' },
     ]);
+  });
+});
+
+describe('GraphQL mistakes', () => {
+  // v2's wording stays the prefix (clients match on it); the hint follows in the metadata API's style.
+  const gqlError = async (query: string): Promise<unknown> => ((await engine.graphql(query)).body as { errors: unknown[] }).errors[0];
+
+  it('suggests the nearest root field, field and argument', async () => {
+    expect(await gqlError('{ bok { id } }')).toEqual({
+      message: `field 'bok' not found in type: 'query_root'; did you mean "book"?`,
+      extensions: { path: '$.selectionSet.bok', code: 'validation-failed' },
+    });
+    expect(await gqlError('{ book { titel } }')).toMatchObject({ message: `field 'titel' not found in type: 'book'; did you mean "title"?` });
+    expect(await gqlError('{ book(wher: {}) { id } }')).toMatchObject({ message: `'book' has no argument named 'wher'; did you mean "where"?` });
+    // Nothing near: v2's message alone.
+    expect(await gqlError('{ zzzzzz { id } }')).toMatchObject({ message: `field 'zzzzzz' not found in type: 'query_root'` });
+  });
+
+  it('suggests the operator a filter spelt out, and the column it misspelt', async () => {
+    expect(await gqlError('{ book(where: {title: {_equal: "x"}}) { id } }')).toEqual({
+      message: `field '_equal' not found in type: 'String_comparison_exp'; did you mean "_eq"?`,
+      extensions: { path: '$.selectionSet.book.args.where.title._equal', code: 'validation-failed' },
+    });
+    expect(await gqlError('{ book(where: {titel: {_eq: "x"}}) { id } }')).toMatchObject({
+      message: `field 'titel' not found in type: 'book_bool_exp'; did you mean "title"?`,
+    });
+  });
+
+  it('uses one style for the other suggestions of graphql-js', async () => {
+    expect(await gqlError('{ book(order_by: {title: ascc}) { id } }')).toMatchObject({
+      message: 'Value "ascc" does not exist in "order_by" enum; did you mean "asc"?',
+    });
+  });
+});
+
+describe('misspelled tables and operators in metadata', () => {
+  it('pg_track_table of a table the database lacks names the nearest one', async () => {
+    const r = await engine.metadata({ type: 'pg_track_table', args: { table: 'publsher' } });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({
+      path: '$.args',
+      code: 'invalid-configuration',
+      error: 'Inconsistent object: no such table/view exists in source: "publsher"; did you mean "publisher"?',
+    });
+  });
+
+  it('a permission filter with an unknown operator names the nearest one', async () => {
+    const r = await engine.metadata({
+      type: 'pg_create_select_permission',
+      args: { table: 'book', role: 'user', permission: { columns: ['id'], filter: { id: { _equal: 1 } } } },
+    });
+    expect(r.status).toBe(400);
+    expect((r.body as { error: string }).error).toContain('"_equal" is not a known operator (on column "id"); did you mean "_eq"?');
   });
 });
 

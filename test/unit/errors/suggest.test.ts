@@ -16,4 +16,12 @@ describe('suggestions', () => {
     expect(didYouMean('Filter', ['filter'])).toBe('; did you mean "filter"?');
     expect(didYouMean('zzz', ['filter'])).toBe('');
   });
+
+  it('falls back to the longest candidate the word spells out', () => {
+    expect(closest('_equal', ['_eq', '_neq', '_gt', '_in', '_ilike'])).toBe('_eq');
+    expect(closest('_is_nullish', ['_is', '_is_null'])).toBe('_is_null');
+    // Too short a candidate is no hint, and a word shorter than the candidate is not spelling it out.
+    expect(closest('_nothing', ['_n'])).toBeUndefined();
+    expect(closest('title', ['title_of_the_book'])).toBeUndefined();
+  });
 });
