@@ -6,6 +6,7 @@
  * table takes that enum.
  */
 import type { ScalarInfo } from '../../backends/backend.ts';
+import { backendFor } from '../../backends/registry.ts';
 import { didYouMean } from '../../errors/suggest.ts';
 import { inconsistency } from '../inconsistency.ts';
 import { tableKey, type InconsistentObject } from '../types.ts';
@@ -40,7 +41,7 @@ export function resolveTables(sources: readonly ResolvedSource[]): StageResult<T
   for (const s of sources) {
     const tables = new Map<string, TableDraft>();
     const tracked = new Set<string>();
-    const backend = s.backend;
+    const backend = backendFor(s.meta.kind);
     const scalar = (dbType: string): ScalarInfo => backend.scalar(dbType);
     for (const entry of s.meta.tables) {
       const key = tableKey(entry.table);
@@ -99,7 +100,7 @@ export function linkEnumTables(tables: TablesBySource): TablesBySource {
 function columnTypesOf(sources: readonly ResolvedSource[]): Map<string, ScalarInfo> {
   const out = new Map<string, ScalarInfo>();
   for (const s of sources) {
-    const backend = s.backend;
+    const backend = backendFor(s.meta.kind);
     for (const entry of s.meta.tables) {
       for (const c of s.prepared.introspection.tables.get(tableKey(entry.table))?.columns ?? []) {
         const t = c.elementType ?? c.dbType;
