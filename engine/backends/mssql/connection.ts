@@ -1,0 +1,238 @@
+/**
+ * An MSSQL source connection: tedious connections in a tarn pool (tedious has
+ * no pool of its own; tarn is the one the mssql/knex packages use with it)
+ * behind the SourceConnection interface.
+ *
+ * Every statement runs through sp_executesql (tedious' execSql) with its
+ * `@pN` parameters typed ({@link tediousParameter}); its answer is the text of
+ * the first column of the last result set's rows, concatenated
+ * ({@link JsonTextCollector}: Note [FOR JSON rows]). Each pooled connection
+ * runs `SET XACT_ABORT ON` once, so any error inside a transaction rolls all
+ * of it back (a THROW of a permission check included).
+ */
+import tedious from 'tedious';
+import tarn from 'tarn';
+import { TransactionStatementError, type BoundStatement, type PoolStats, type RunOptions, type SourceConnection } from '../backend.ts';
+import type { ParamType } from '../sql/fragment.ts';
+import type { IsolationLevel, MssqlSettings } from './configuration.ts';
+
+type TediousConnection = tedious.Connection;
+type DataType = (typeof tedious.TYPES)[keyof typeof tedious.TYPES];
+
+/**
+ * Note [FOR JSON rows]
+ * SQL Server sends the text of a top-level `FOR JSON` SELECT as several rows
+ * of one nvarchar column, about 2033 characters each, split anywhere (inside a
+ * string or a number). The compilers wrap their FOR JSON in a scalar subquery,
+ * which comes back as one nvarchar(max) value in one row, but the collector
+ * does not rely on it: the answer is the concatenation of the first column of
+ * every row of the last result set (a batch's earlier statements give none
+ * under SET NOCOUNT ON; `columnMetadata` starts a new result set), and null
+ * when that set has no row or only a NULL.
+ */
+export class JsonTextCollector {
+  #parts: string[] = [];
+  #sawValue = false;
+
+  /** A new result set begins: what came before is not the answer. */
+  columns(): void {
+    this.#parts = [];
+    this.#sawValue = false;
+  }
+
+  /** One row's first column. */
+  row(value: unknown): void {
+    if (value === null || value === undefined) return;
+    this.#sawValue = true;
+    this.#parts.push(typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString('utf8') : String(value));
+  }
+
+  /** The answer: the text, or null for no row or a NULL. */
+  text(): string | null {
+    return this.#sawValue ? this.#parts.join('') : null;
+  }
+}
+
+/**
+ * The tedious type and value of one parameter. SQL Server converts text to
+ * numbers, dates, GUIDs and decimals exactly, so those travel as text (no
+ * precision or scale to guess for `decimal`, no time zone lost to a JS Date);
+ * integers, floats and bits go as themselves; a list is JSON text (read by
+ * OPENJSON: translate/bool-exp.ts); binary is base64 text decoded here.
+ */
+export function tediousParameter(type: ParamType | null, value: unknown): { type: DataType; value: unknown } {
+  const T = tedious.TYPES;
+  if (type?.list === true || Array.isArray(value)) return { type: T.NVarChar, value: value === null || value === undefined ? null : JSON.stringify(value) };
+  const v = value === undefined ? null : value;
+  switch (type?.dbType) {
+    case 'bit':
+      return { type: T.Bit, value: v };
+    case 'tinyint':
+      return { type: T.TinyInt, value: v };
+    case 'smallint':
+      return { type: T.SmallInt, value: v };
+    case 'int':
+      return { type: T.Int, value: v };
+    case 'bigint':
+      return { type: T.BigInt, value: v === null ? null : String(v) };
+    case 'float':
+    case 'real':
+      return { type: T.Float, value: v };
+    case 'char':
+    case 'varchar':
+    case 'text':
+      // Not NVarChar: comparing a varchar column with nvarchar converts the column (no index seek).
+      return { type: T.VarChar, value: v === null ? null : String(v) };
+    case 'binary':
+    case 'varbinary':
+    case 'image':
+      return { type: T.VarBinary, value: typeof v === 'string' ? Buffer.from(v, 'base64') : v };
+    default:
+      break;
+  }
+  if (typeof v === 'boolean') return { type: T.Bit, value: v };
+  if (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= 2147483647) return { type: T.Int, value: v };
+  if (typeof v === 'number') return { type: T.Float, value: v };
+  if (typeof v === 'bigint') return { type: T.BigInt, value: String(v) };
+  if (v !== null && typeof v === 'object') return { type: T.NVarChar, value: JSON.stringify(v) };
+  return { type: T.NVarChar, value: v === null ? null : String(v) };
+}
+
+const ISOLATION: Readonly<Record<IsolationLevel, number | undefined>> = {
+  'read-uncommitted': tedious.ISOLATION_LEVEL.READ_UNCOMMITTED,
+  'read-committed': tedious.ISOLATION_LEVEL.READ_COMMITTED,
+  'repeatable-read': tedious.ISOLATION_LEVEL.REPEATABLE_READ,
+  snapshot: tedious.ISOLATION_LEVEL.SNAPSHOT,
+  serializable: tedious.ISOLATION_LEVEL.SERIALIZABLE,
+};
+
+function connectOne(s: MssqlSettings): Promise<TediousConnection> {
+  const t = s.target;
+  const conn = new tedious.Connection({
+    server: t.server,
+    authentication: { type: 'default', options: { userName: t.user ?? '', password: t.password ?? '' } },
+    options: {
+      ...(t.port === undefined ? {} : { port: t.port }),
+      ...(t.instanceName === undefined ? {} : { instanceName: t.instanceName }),
+      ...(t.database === undefined ? {} : { database: t.database }),
+      encrypt: t.encrypt,
+      trustServerCertificate: t.trustServerCertificate,
+      connectTimeout: t.connectTimeoutMs ?? 15_000,
+      // ENGINE_GRAPHQL_STATEMENT_TIMEOUT; 0: none.
+      requestTimeout: s.statementTimeoutMs,
+      rowCollectionOnRequestCompletion: false,
+      useColumnNames: false,
+    },
+  });
+  return new Promise((resolve, reject) => {
+    conn.connect((err) => {
+      if (err !== undefined && err !== null) {
+        conn.close();
+        reject(err);
+        return;
+      }
+      // XACT_ABORT: an error inside a transaction rolls it back whole (Note [MSSQL mutations]).
+      const setup = new tedious.Request('SET XACT_ABORT ON;', (e) => {
+        if (e !== undefined && e !== null) {
+          conn.close();
+          reject(e);
+        } else resolve(conn);
+      });
+      conn.execSqlBatch(setup);
+    });
+  });
+}
+
+/** Runs one statement on `conn`; resolves with its JSON text (Note [FOR JSON rows]). */
+export function runOn(conn: TediousConnection, stmt: BoundStatement, opts?: RunOptions): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const out = new JsonTextCollector();
+    const req = new tedious.Request(stmt.text, (err) => {
+      opts?.cancel?.unwatch();
+      if (err !== undefined && err !== null) reject(err);
+      else resolve(out.text());
+    });
+    stmt.values.forEach((value, i) => {
+      const p = tediousParameter(stmt.types?.[i] ?? null, value);
+      req.addParameter(`p${i + 1}`, p.type, p.value);
+    });
+    req.on('columnMetadata', () => out.columns());
+    req.on('row', (columns: Array<{ value: unknown }>) => out.row(columns[0]?.value ?? null));
+    if (opts?.timeoutMs !== undefined && opts.timeoutMs !== null && opts.timeoutMs > 0) req.setTimeout(opts.timeoutMs);
+    // tedious' cancel is in-band (an attention packet): the connection stays usable.
+    opts?.cancel?.watch(() => conn.cancel());
+    conn.execSql(req);
+  });
+}
+
+function txCall(run: (cb: (err?: Error | null) => void) => void): Promise<void> {
+  return new Promise((resolve, reject) => run((err) => (err === undefined || err === null ? resolve() : reject(err))));
+}
+
+/** A pool of tedious connections to one source. */
+export class MssqlConnection implements SourceConnection {
+  readonly kind = 'mssql';
+  readonly maxConnections: number;
+  readonly settings: MssqlSettings;
+  readonly #pool: tarn.Pool<TediousConnection>;
+
+  constructor(settings: MssqlSettings) {
+    this.settings = settings;
+    this.maxConnections = settings.maxConnections;
+    this.#pool = new tarn.Pool<TediousConnection>({
+      create: () => connectOne(settings),
+      destroy: (c) => c.close(),
+      // A connection tedious closed (network, server) is not handed out again.
+      validate: (c) => !(c as unknown as { closed?: boolean }).closed,
+      min: 0,
+      max: settings.maxConnections,
+      idleTimeoutMillis: settings.idleTimeoutMs,
+      acquireTimeoutMillis: settings.target.connectTimeoutMs ?? 30_000,
+      createTimeoutMillis: settings.target.connectTimeoutMs ?? 30_000,
+      propagateCreateError: true,
+    });
+  }
+
+  async #with<T>(f: (c: TediousConnection) => Promise<T>): Promise<T> {
+    const c = await this.#pool.acquire().promise;
+    try {
+      return await f(c);
+    } finally {
+      this.#pool.release(c);
+    }
+  }
+
+  async queryJsonText(stmt: BoundStatement, opts?: RunOptions): Promise<string | null> {
+    return await this.#with((c) => runOn(c, stmt, opts));
+  }
+
+  async transactionJsonText(stmts: readonly BoundStatement[], opts?: RunOptions): Promise<(string | null)[]> {
+    return await this.#with(async (c) => {
+      await txCall((cb) => c.beginTransaction(cb, '', ISOLATION[this.settings.isolationLevel]));
+      const out: (string | null)[] = [];
+      for (const [i, s] of stmts.entries()) {
+        try {
+          out.push(await runOn(c, s, opts));
+        } catch (e) {
+          // XACT_ABORT has rolled back on most errors already; a ROLLBACK then fails harmlessly.
+          await txCall((cb) => c.rollbackTransaction(cb)).catch(() => undefined);
+          throw new TransactionStatementError(i, e);
+        }
+      }
+      await txCall((cb) => c.commitTransaction(cb));
+      return out;
+    });
+  }
+
+  async ping(): Promise<void> {
+    await this.queryJsonText({ text: 'SELECT 1', values: [] });
+  }
+
+  poolStats(): PoolStats {
+    return { total: this.#pool.numUsed() + this.#pool.numFree(), idle: this.#pool.numFree(), waiting: this.#pool.numPendingAcquires() };
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.destroy();
+  }
+}
