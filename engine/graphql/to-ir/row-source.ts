@@ -115,7 +115,8 @@ function checkDistinctOn(distinctOn: readonly string[], orderBy: readonly ir.Ord
   const cols = new Set(lead.map((o) => (o.target.kind === 'column' ? o.target.column : null)));
   const covered = lead.length === distinctOn.length && lead.every((o) => o.target.kind === 'column') && distinctOn.every((c) => cols.has(c));
   if (!covered) {
-    throw new EngineError(ErrorCode.ValidationFailed, '"distinct_on" columns must match initial "order_by" columns', { path });
+    // v2 compat: reported at the field's arguments (v2 checks them together).
+    throw new EngineError(ErrorCode.ValidationFailed, '"distinct_on" columns must match initial "order_by" columns', { path: `${path}.args` });
   }
 }
 

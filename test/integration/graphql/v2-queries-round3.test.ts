@@ -141,3 +141,44 @@ describe('variables coerced as v2 does', () => {
     expect(w.errors[0].extensions).toEqual({ path: '$.selectionSet.author.args.where.id._eq', code: 'validation-failed' });
   });
 });
+
+describe('error paths', () => {
+  it('distinct_on not leading order_by is reported at the field arguments', async () => {
+    const r = await gql('{ author(distinct_on: [rating], order_by: {name: asc}) { id } }');
+    expect(r).toEqual({
+      errors: [
+        {
+          message: '"distinct_on" columns must match initial "order_by" columns',
+          extensions: { path: '$.selectionSet.author.args', code: 'validation-failed' },
+        },
+      ],
+    });
+  });
+});
+
+describe('changing tracked functions', () => {
+  const runSql = async (sql: string): Promise<any> => await s.engine.post('/v2/query', { type: 'run_sql', args: { source: 'default', sql } });
+
+  it('run_sql that overloads a tracked function is refused and rolled back', async () => {
+    const r = await runSql('CREATE FUNCTION one_author(x text) RETURNS author AS $$ SELECT * FROM author WHERE name = x $$ LANGUAGE sql STABLE');
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ path: '$', error: 'the following tracked function(s) cannot be overloaded: one_author', code: 'not-supported' });
+    expect((await s.db.sql("SELECT count(*)::int AS n FROM pg_proc WHERE proname = 'one_author'")).rows[0].n).toBe(1);
+  });
+
+  it('run_sql that makes a tracked function VOLATILE is refused', async () => {
+    const r = await runSql('ALTER FUNCTION one_author(int) VOLATILE');
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ path: '$', error: 'type of function "one_author" is altered to "VOLATILE" which is not supported now', code: 'not-supported' });
+    expect((await gql('{ one_author(args: {x: 1}) { name } }')).data).toEqual({ one_author: { name: 'Ann' } });
+  });
+
+  it('tracking an overloaded function is refused with v2 wording', async () => {
+    await s.db.sql('CREATE FUNCTION twice(x int) RETURNS SETOF author AS $$ SELECT * FROM author $$ LANGUAGE sql STABLE');
+    await s.db.sql('CREATE FUNCTION twice(x text) RETURNS SETOF author AS $$ SELECT * FROM author $$ LANGUAGE sql STABLE');
+    await s.engine.metadata({ type: 'reload_metadata', args: {} });
+    const r = await s.engine.metadata({ type: 'pg_track_function', args: { source: 'default', function: 'twice' } });
+    expect(r.status).toBe(400);
+    expect((r.body as any).error).toContain('function "twice" is overloaded. Overloaded functions are not supported');
+  });
+});

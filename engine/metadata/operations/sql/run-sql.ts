@@ -11,10 +11,14 @@
  * inconsistent refuse the call with `dependency-error`, or with `cascade` are
  * dropped (v2 compat).
  */
+import type { TableNaming } from '../../../backends/backend.ts';
+import type { SourceIntrospection } from '../../../backends/introspection.ts';
 import { findBackend } from '../../../backends/registry.ts';
+import { tableKey } from '../../../catalog/types.ts';
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation, requireSource } from '../../define.ts';
+import type { SourceMetadata } from '../../document.ts';
 import { findSource } from '../../edit.ts';
 import { argPath } from '../../operation.ts';
 import { applyRenames, detectRenames } from '../../renames.ts';
@@ -27,6 +31,30 @@ interface RunSqlArgs {
   cascade?: boolean;
   check_metadata_consistency?: boolean;
   read_only?: boolean;
+}
+
+/**
+ * v2 compat: SQL may not overload a tracked function, nor make one VOLATILE (v2's run_sql
+ * refuses both with `not-supported` at `$`, and the SQL is rolled back with the call).
+ */
+function refuseFunctionChanges(source: SourceMetadata, before: SourceIntrospection, after: SourceIntrospection, naming: TableNaming): void {
+  const overloaded: string[] = [];
+  for (const f of source.functions) {
+    const key = tableKey(f.function);
+    const was = before.functions?.get(key) ?? [];
+    const now = after.functions?.get(key) ?? [];
+    if (was.length <= 1 && now.length > 1) overloaded.push(naming.format(f.function));
+    const [old] = was;
+    const [changed] = now;
+    if (now.length === 1 && old !== undefined && changed !== undefined && old.volatility !== 'volatile' && changed.volatility === 'volatile') {
+      throw new EngineError(ErrorCode.NotSupported, `type of function "${naming.format(f.function)}" is altered to "VOLATILE" which is not supported now`, {
+        path: '$',
+      });
+    }
+  }
+  if (overloaded.length > 0) {
+    throw new EngineError(ErrorCode.NotSupported, `the following tracked function(s) cannot be overloaded: ${overloaded.join(', ')}`, { path: '$' });
+  }
 }
 
 /** The run-sql operation. */
@@ -42,7 +70,7 @@ export const runSql = defineOperation<RunSqlArgs>({
     const backend = findBackend(source.kind);
     const runAlone = backend?.runSql;
     const open = backend?.openSqlTransaction;
-    if (prepared === undefined || !prepared.ok || conn === undefined || runAlone === undefined || open === undefined) {
+    if (backend === undefined || prepared === undefined || !prepared.ok || conn === undefined || runAlone === undefined || open === undefined) {
       const why = prepared !== undefined && !prepared.ok ? prepared.reason : 'it is not a postgres source';
       throw new EngineError(ErrorCode.InvalidConfiguration, `source "${sourceName}" is inconsistent: ${why}`, {
         path: argPath(call, 'source'),
@@ -59,6 +87,7 @@ export const runSql = defineOperation<RunSqlArgs>({
     if (args.check_metadata_consistency === false) return { response: result };
     const introspection = await tx.introspector.introspect();
     if (introspection.fingerprint === prepared.introspection.fingerprint) return { response: result };
+    refuseFunctionChanges(source, prepared.introspection, introspection, backend.naming);
     // v2 compat: renamed tables and columns are followed, not reported.
     const before = ctx.state;
     const doc = applyRenames(before.doc, sourceName, detectRenames(prepared.introspection, introspection), before.catalog);
