@@ -20,9 +20,15 @@ const exported = async (): Promise<any> => (await md('export_metadata', {})).bod
 
 beforeAll(async () => {
   db = await createTestDatabase('compat3');
-  await db.sql('CREATE TABLE author (id int PRIMARY KEY, name text NOT NULL);');
+  await db.sql(`CREATE TABLE author (id int PRIMARY KEY, name text NOT NULL);
+    CREATE TABLE article (id int PRIMARY KEY, title text NOT NULL, author_id int REFERENCES author(id));
+    CREATE FUNCTION search_articles(search text) RETURNS SETOF article LANGUAGE sql STABLE
+      AS $$ SELECT * FROM article WHERE title ILIKE '%' || search || '%' $$;
+    CREATE FUNCTION fetch_articles(author_row author) RETURNS SETOF article LANGUAGE sql STABLE
+      AS $$ SELECT * FROM article WHERE author_id = author_row.id $$;`);
   engine = await startTestEngine({ databaseUrl: db.url });
-  expect((await md('pg_track_table', { table: 'author' })).status).toBe(200);
+  const tracked = await md('pg_track_table', { table: 'author' });
+  expect(tracked.status, JSON.stringify(tracked.body)).toBe(200);
   hello = await startGraphqlServer('type Query { hello: String }', { hello: () => 'hi' });
 });
 
@@ -262,6 +268,60 @@ describe('a remote schema that is not valid GraphQL', () => {
       expect(await exported()).toEqual(before);
     } finally {
       await server.close();
+    }
+  });
+});
+
+// v2: tests-py queries/v1/metadata/replace_metadata.yaml (functions: [search_articles]) and
+// replace_metadata_wo_rs.yaml (functions: [{schema, name}], query_templates: []), both answered
+// with success; version 1 documents list functions by name.
+describe('replace_metadata of version 1 documents', () => {
+  const tables = [
+    {
+      table: 'author',
+      object_relationships: [],
+      array_relationships: [{ using: { foreign_key_constraint_on: { column: 'author_id', table: 'article' } }, name: 'articles', comment: 'all articles' }],
+      insert_permissions: [],
+      select_permissions: [],
+      update_permissions: [],
+      delete_permissions: [],
+      event_triggers: [],
+      computed_fields: [{ name: 'get_articles', comment: null, definition: { function: 'fetch_articles', table_argument: 'author_row' } }],
+    },
+    {
+      table: 'article',
+      object_relationships: [{ using: { foreign_key_constraint_on: 'author_id' }, name: 'author', comment: null }],
+      array_relationships: [],
+      insert_permissions: [],
+      select_permissions: [],
+      update_permissions: [],
+      delete_permissions: [],
+      event_triggers: [],
+    },
+  ];
+
+  it('takes functions given by name or as {schema, name}, and an empty query_templates', async () => {
+    const before = await exported();
+    await db.sql(`INSERT INTO author VALUES (7, 'Kim') ON CONFLICT DO NOTHING; INSERT INTO article VALUES (1, 'On GraphQL', 7);`);
+    const cases: Array<[string, unknown]> = [
+      ['/v1/metadata', { type: 'replace_metadata', args: { tables, functions: ['search_articles'] } }],
+      ['/v1/query', { type: 'replace_metadata', args: { query_templates: [], tables, functions: [{ schema: 'public', name: 'search_articles' }] } }],
+    ];
+    try {
+      for (const [url, body] of cases) {
+        const r = await engine.post(url, body);
+        expect(r.status, `${url} ${JSON.stringify(r.body)}`).toBe(200);
+        expect(r.body).toEqual({ message: 'success' });
+        const source = (await exported()).sources.find((x: any) => x.name === 'default');
+        expect(source.functions).toEqual([{ function: { schema: 'public', name: 'search_articles' } }]);
+        const q = await engine.graphql('{ search_articles(args: {search: "graph"}) { title author { name get_articles { id } } } }');
+        expect(q.body, url).toEqual({ data: { search_articles: [{ title: 'On GraphQL', author: { name: 'Kim', get_articles: [{ id: 1 }] } }] } });
+      }
+      const templates = await md('replace_metadata', { query_templates: [{ name: 'q' }], tables });
+      expect(templates.status).toBe(400);
+      expect(templates.body).toMatchObject({ code: 'parse-failed', path: '$.args.query_templates' });
+    } finally {
+      expect((await md('replace_metadata', before)).status).toBe(200);
     }
   });
 });

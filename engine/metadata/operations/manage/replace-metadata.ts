@@ -36,9 +36,26 @@ function isOldFormat(raw: Loose): boolean {
   return !(raw['version'] === 3 || (raw['version'] === undefined && raw['sources'] !== undefined));
 }
 
+/**
+ * v2 compat: a function of a version 1/2 document. Version 1 lists functions by name
+ * (`"search_articles"`, in `public`) or as `{schema, name}` (v2's QualifiedFunction);
+ * version 2 as `{function, configuration}`, as version 3 does. Anything else is left for
+ * the schema to refuse.
+ */
+function upgradeOldFunction(f: unknown): unknown {
+  if (typeof f === 'string') return { function: { schema: 'public', name: f } };
+  if (isObject(f) && !('function' in f) && typeof f['name'] === 'string') return { function: f };
+  return f;
+}
+
 /** v2 compat: a version 1/2 document (tables at the top level) as version 3 with a `default` source. */
 function upgradeOldFormat(raw: Loose, ctx: RunContext): Loose {
-  const { tables, functions, version: _v, ...rest } = raw;
+  const { tables, functions: given, version: _v, ...others } = raw;
+  const functions = Array.isArray(given) ? given.map(upgradeOldFunction) : given;
+  // Version 1's `query_templates` (long gone from v2, which reads past them): an empty list is
+  // nothing; a non-empty one stays for the schema to refuse, as Engine cannot run them.
+  const { query_templates: templates, ...rest } = others;
+  if (templates !== undefined && !(Array.isArray(templates) && templates.length === 0)) rest['query_templates'] = templates;
   const current = findSource(ctx.state.doc, 'default');
   const configuration: SourceMetadata['configuration'] | undefined =
     current?.configuration ?? (ctx.defaultDatabaseUrl === null ? undefined : { connection_info: { database_url: ctx.defaultDatabaseUrl } });
