@@ -26,7 +26,9 @@
  * 'LISTEN%'` for the listeners) sampled each second once idle 12 s or more:
  * before, 4 with 2 LISTEN (5 with an async action defined, its worker
  * polling; a third LISTEN once an action result is subscribed); after, 2
- * with 1 LISTEN in every case. test/integration/metadata/
+ * with 1 LISTEN in every case. With the default source on the metadata
+ * database itself (its pool's idle connection counted too): 5 (6 with an
+ * async action) with 2 LISTEN before, 3 with 1 LISTEN after. test/integration/metadata/
  * metadata-database.test.ts holds an idle engine to one LISTEN connection.
  */
 import pg from 'pg';
