@@ -43,6 +43,8 @@ export interface Settings {
   /** Relay: a role that cannot select every primary key column gets no node id nor connections on the table (default false, as v2). */
   readonly relayHideUnselectableKeys: boolean;
   readonly stringifyNumericTypes: boolean;
+  /** `/v1/graphql` answers authentication failures with HTTP 401 instead of v2's default 200 (v2's HASURA_GRAPHQL_PRESERVE_401_ERRORS). */
+  readonly preserve401Errors: boolean;
   /** Estimated MiB the plan cache may keep (Note [Plan cache bytes] in execute/plan-cache.ts). */
   readonly planCacheSizeMb: number;
   /** Seconds a request's SQL statement may run (0: no limit); Note [Statement timeout]. */
@@ -217,6 +219,13 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
     describe: 'return bigint, numeric and float values as JSON strings (default false)',
   },
   {
+    key: 'preserve401Errors',
+    flag: '--preserve-401-errors',
+    env: 'ENGINE_GRAPHQL_PRESERVE_401_ERRORS',
+    kind: 'bool',
+    describe: '/v1/graphql answers authentication failures with HTTP 401 (default false: HTTP 200, as v2)',
+  },
+  {
     key: 'planCacheSizeMb',
     flag: '--plan-cache-size-mb',
     env: 'ENGINE_GRAPHQL_PLAN_CACHE_SIZE_MB',
@@ -359,6 +368,7 @@ const DEFAULTS: Settings = {
   relayHideUnselectableKeys: false,
   enableRemoteSchemaPermissions: false,
   stringifyNumericTypes: false,
+  preserve401Errors: false,
   planCacheSizeMb: 128,
   statementTimeout: 60,
   queryFieldLimit: 5000,

@@ -175,7 +175,7 @@ export function buildOpenApi(endpoints: readonly RestEndpointInfo[], schema: Gra
     for (const m of e.methods) p[m.toLowerCase()] = operationOf(e, m, schema);
   }
   return {
-    openapi: '3.0.3',
+    openapi: '3.0.0',
     info: { title: 'REST endpoints', description: 'The REST endpoints of this engine, generated from their GraphQL queries.', version: '1.0.0' },
     paths,
     components: { schemas: { Error: ERROR_SCHEMA } },

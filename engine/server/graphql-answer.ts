@@ -7,9 +7,10 @@
  * Statuses (Note [Response media type] in media-type.ts): a body that is not
  * JSON by its Content-Type is 415 and malformed JSON 400 under either media
  * type; under `application/json` every other failure is HTTP 200 with the
- * error in the body, as v2 answers (authentication failures too, 5xx server
- * faults apart); under `application/graphql-response+json` authentication
- * failures keep their 401 and a response without `data` is 400.
+ * error in the body, as v2 answers (authentication failures and server faults
+ * too; 401s keep their status with ENGINE_GRAPHQL_PRESERVE_401_ERRORS); under
+ * `application/graphql-response+json` authentication failures keep their 401
+ * and a response without `data` is 400.
  */
 import type { RequestHeaders } from '../auth/resolve-session.ts';
 import { ErrorCode } from '../errors/codes.ts';
@@ -71,11 +72,18 @@ export function getRequestBody(queryString: string): Record<string, unknown> {
   return body;
 }
 
-/** The status written for `status` with this media type (see the header comment). */
-function statusFor(media: ResponseMedia, err: EngineError): number {
-  // 403: a refused cross-site cookie request (cookie-guard.ts), which a browser must see fail.
-  if (err.status >= 500 || err.status === 403 || err.status === 415 || err.status === 413 || err.code === ErrorCode.InvalidJson) return err.status;
-  return media === 'json' ? 200 : err.status;
+/**
+ * The status written for `err` with this media type (see the header comment). Under
+ * `application/json` v2's /v1/graphql answers every error with 200 (its `allMod200`), server
+ * faults and a failing auth webhook too, and 401s keep their status with
+ * ENGINE_GRAPHQL_PRESERVE_401_ERRORS. Kept apart on purpose (docs/compat.md): 403 for a refused
+ * cross-site cookie request (cookie-guard.ts), which a browser must see fail, and the
+ * GraphQL-over-HTTP answers to a request that is not one (415, 413, malformed JSON 400).
+ */
+function statusFor(media: ResponseMedia, err: EngineError, preserve401: boolean): number {
+  if (err.status === 403 || err.status === 415 || err.status === 413 || err.code === ErrorCode.InvalidJson) return err.status;
+  if (media !== 'json') return err.status;
+  return preserve401 && err.status === 401 ? 401 : 200;
 }
 
 /** Authenticates and executes one GraphQL request; never throws. */
@@ -107,7 +115,12 @@ export async function answerGraphql(deps: AppDeps, req: GraphqlHttpRequest, ctx?
     const res = await deps.graphql.execute(auth.session, body, options, ctx);
     const text = 'jsonText' in res ? res.jsonText : JSON.stringify(res.json);
     // graphql-response+json: no `data` means the request failed before execution (errorResponse's shape).
-    const status = media === 'graphql-response' && res.status === 200 && text.startsWith('{"errors"') ? 400 : res.status;
+    const status =
+      media === 'graphql-response' && res.status === 200 && text.startsWith('{"errors"')
+        ? 400
+        : media === 'json' && req.errorStatus !== true && res.status >= 500
+          ? 200 // v2's allMod200: a server fault during execution is a 200 with the error too.
+          : res.status;
     return { status, contentType, body: text, setCookies };
   } catch (e) {
     const err = toEngineError(e);
@@ -116,7 +129,7 @@ export async function answerGraphql(deps: AppDeps, req: GraphqlHttpRequest, ctx?
     deps.metrics?.graphqlOperation('unknown', false, 0);
     if (err.status >= 500) deps.logger.error('graphql request failed', { request_id: ctx?.requestId, error: err });
     return {
-      status: req.errorStatus === true ? err.status : statusFor(media, err),
+      status: req.errorStatus === true ? err.status : statusFor(media, err, deps.settings.preserve401Errors),
       contentType,
       body: JSON.stringify(graphqlErrorBody(err, isAdmin)),
       setCookies,

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
 /**
  * Webhook mode against real HTTP webhook servers, GET and POST.
  */
@@ -82,14 +83,21 @@ describe('GET mode', () => {
     expect(res.headers.getSetCookie()).toEqual(['sid=abc; HttpOnly', 'seen=1']);
   });
 
-  it('answers access-denied when the webhook says 401 (HTTP 200 on /v1/graphql as v2, 401 elsewhere), and 500 for any other status or a missing role', async () => {
+  // v2 answers every /v1/graphql error with 200 (its allMod200), a failing webhook too.
+  it('answers access-denied when the webhook says 401 (HTTP 200 on /v1/graphql as v2, 401 elsewhere), and an error for any other status or a missing role', async () => {
     const denied = await engine.graphql(PROFILE_IDS, undefined, { authorization: 'deny' });
     expect(denied.status).toBe(200);
     expect((await engine.graphql(PROFILE_IDS, undefined, { authorization: 'deny', accept: 'application/graphql-response+json' })).status).toBe(401);
     expect((await engine.metadata({ type: 'export_metadata', args: {} }, { authorization: 'deny' })).status).toBe(401);
     expect(denied.body).toMatchObject({ errors: [{ extensions: { code: 'access-denied' } }] });
-    expect((await engine.graphql(PROFILE_IDS, undefined, { authorization: 'boom' })).status).toBe(500);
-    expect((await engine.graphql(PROFILE_IDS, undefined, { authorization: 'norole' })).status).toBe(500);
+    for (const authorization of ['boom', 'norole']) {
+      const failed = await engine.graphql(PROFILE_IDS, undefined, { authorization });
+      expect(failed.status, authorization).toBe(200);
+      expect((failed.body as any).errors[0].message, authorization).toBeTruthy();
+      expect((failed.body as any).data, authorization).toBeUndefined();
+      expect((await engine.graphql(PROFILE_IDS, undefined, { authorization, accept: 'application/graphql-response+json' })).status).toBe(500);
+      expect((await engine.post('/v1alpha1/graphql', { query: PROFILE_IDS }, { authorization })).status).toBe(500);
+    }
   });
 
   it('does not call the webhook when the admin secret is given', async () => {
@@ -97,6 +105,21 @@ describe('GET mode', () => {
     const res = await engine.graphql(PROFILE_IDS, undefined, { 'x-engine-admin-secret': ADMIN_SECRET });
     expect(res.body).toEqual({ data: { profile: [{ id: 1 }, { id: 2 }, { id: 3 }] } });
     expect(hook.requests).toHaveLength(0);
+  });
+});
+
+// v2's HASURA_GRAPHQL_PRESERVE_401_ERRORS: authentication failures keep their 401 on /v1/graphql.
+describe('ENGINE_GRAPHQL_PRESERVE_401_ERRORS', () => {
+  it('answers a webhook 401 with HTTP 401 on /v1/graphql; other failures stay 200', async () => {
+    const hook = await startTestServer((req, _body, res) => decide(req.headers, res));
+    servers.push(hook);
+    const engine = await startProfileEngine(db, { authHook: hook.url, authHookMode: 'GET', preserve401Errors: true });
+    engines.push(engine);
+    const denied = await engine.graphql(PROFILE_IDS, undefined, { authorization: 'deny' });
+    expect(denied.status).toBe(401);
+    expect(denied.body).toMatchObject({ errors: [{ extensions: { code: 'access-denied' } }] });
+    expect((await engine.graphql(PROFILE_IDS, undefined, { authorization: 'boom' })).status).toBe(200);
+    expect((await engine.graphql(PROFILE_IDS, undefined, { authorization: 'user-1' })).body).toEqual({ data: { profile: [{ id: 1 }] } });
   });
 });
 
@@ -153,11 +176,12 @@ describe('caching', () => {
 });
 
 describe('timeouts', () => {
-  it('answers 500 when the webhook does not answer in time, instead of hanging', async () => {
+  it('answers an error (HTTP 200 on /v1/graphql, as v2) when the webhook does not answer in time, instead of hanging', async () => {
     const { engine } = await setup('GET', () => {}, 1);
     const t0 = Date.now();
     const res = await engine.graphql(PROFILE_IDS, undefined, { authorization: 'user-1' });
-    expect(res.status).toBe(500);
+    expect(res.status).toBe(200);
+    expect((res.body as any).errors).toHaveLength(1);
     expect(Date.now() - t0).toBeLessThan(5000);
   });
 });

@@ -245,6 +245,28 @@ describe('compression', () => {
     expect(encodings).toEqual([coding]);
   });
 
+  // v2 compresses answers from 700 bytes on (2 KB before).
+  it('compresses an answer of 700 bytes or more, not one below', async () => {
+    const sized = async (limit: number): Promise<{ bytes: number; coding: string | null }> => {
+      const query = JSON.stringify({ query: `{ item(order_by: {id: asc}, limit: ${limit}) { id name } }` });
+      const plain = await rawPost('/v1/graphql', { 'content-type': 'application/json' }, query);
+      const res = await fetch(`${engine.url}/v1/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip' },
+        body: query,
+      });
+      await res.arrayBuffer();
+      return { bytes: Buffer.byteLength(plain.text), coding: res.headers.get('content-encoding') };
+    };
+    const over = await sized(25);
+    expect(over.bytes).toBeGreaterThanOrEqual(700);
+    expect(over.bytes).toBeLessThan(2048);
+    expect(over.coding).toBe('gzip');
+    const under = await sized(5);
+    expect(under.bytes).toBeLessThan(700);
+    expect(under.coding).toBeNull();
+  });
+
   it('sends small answers and clients that do not ask as they are', async () => {
     const small = await fetch(`${engine.url}/v1/graphql`, {
       method: 'POST',

@@ -35,8 +35,8 @@ describe('parseSettings', () => {
 
   it('gives every setting a flag and an ENGINE_GRAPHQL_ variable', () => {
     for (const spec of SETTING_SPECS) {
-      expect(spec.flag).toMatch(/^--[a-z-]+$/);
-      expect(spec.env).toMatch(/^ENGINE_GRAPHQL_[A-Z_]+$/);
+      expect(spec.flag).toMatch(/^--[a-z0-9-]+$/);
+      expect(spec.env).toMatch(/^ENGINE_GRAPHQL_[A-Z0-9_]+$/);
     }
   });
 });
@@ -68,6 +68,12 @@ describe("v2's HASURA_GRAPHQL_* names (Note [v2 setting names])", () => {
       read: ['ENGINE_GRAPHQL_ADMIN_SECRET', 'ENGINE_GRAPHQL_SERVER_PORT'],
       shadowed: ['HASURA_GRAPHQL_ADMIN_SECRET', 'HASURA_GRAPHQL_SERVER_PORT'],
     });
+  });
+
+  it("reads v2's HASURA_GRAPHQL_PRESERVE_401_ERRORS (default false)", () => {
+    expect(parseSettings([], {}).preserve401Errors).toBe(false);
+    expect(parseSettings([], { HASURA_GRAPHQL_PRESERVE_401_ERRORS: 'true' }).preserve401Errors).toBe(true);
+    expect(parseSettings([], { ENGINE_GRAPHQL_PRESERVE_401_ERRORS: 'true' }).preserve401Errors).toBe(true);
   });
 
   it("reads v2's deprecated HASURA_GRAPHQL_ACCESS_KEY as the admin secret, after HASURA_GRAPHQL_ADMIN_SECRET", () => {
