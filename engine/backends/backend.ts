@@ -279,10 +279,14 @@ export const UNKNOWN_TARGET: CompileTarget = { serverVersion: null, table: () =>
 
 /** The compilers of a backend: pure functions from IR to statements. */
 export interface Compilers {
-  /** The statement whose single text value is the JSON object of `fields`, in order. */
-  query(fields: readonly ir.QueryRootField[]): CompiledSql;
+  /**
+   * The statement whose single text value is the JSON object of `fields`, in
+   * order. `target`: the source's (SourceInfo.target), for what the IR does
+   * not carry, e.g. column types BigQuery answers as strings; absent: unknown.
+   */
+  query(fields: readonly ir.QueryRootField[], target?: CompileTarget): CompiledSql;
   /** The statement whose single text value is one read root field's JSON (run inside a mutation's transaction). */
-  readField(field: ir.DbRootField): CompiledSql;
+  readField(field: ir.DbRootField, target?: CompileTarget): CompiledSql;
   /** The statements of one mutation root field. */
   mutation(m: ir.Mutation, target: CompileTarget): CompiledMutation;
   /** The statement whose one value is the database's plan of `stmt` as JSON text. */

@@ -35,7 +35,9 @@
  * AlbumByPK admin 20000 4` on the Chinook bench database (2 shared, loaded
  * cores): engine CPU per request 30.6-36.9 µs user after the seam, 30.3-37.9
  * µs before it (same noise band). Adding a database is a folder with the same file names
- * as postgres/ and one entry below. Kinds without an entry (mssql, bigquery)
+ * as postgres/ and one entry below (bigquery/ is the read-only one: it
+ * leaves out every optional member; its compilers read column types from the
+ * `target` the query compilers are given). Kinds without an entry (mssql)
  * are known to metadata (their operation prefixes answer `not-supported`)
  * but have no sources. The prefix of an operation picks the backend, and an
  * operation on a source of another kind is refused (Note [Operation prefix and
@@ -49,10 +51,14 @@ import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { Backend } from './backend.ts';
 import type { JsonSchema } from '../metadata/schemas/validate.ts';
+import { bigqueryBackend } from './bigquery/index.ts';
 import { postgresBackend } from './postgres/index.ts';
 
 /** Every backend that exists, by kind. */
-const BACKENDS: ReadonlyMap<SourceKind, Backend> = new Map([[postgresBackend.kind, postgresBackend]]);
+const BACKENDS: ReadonlyMap<SourceKind, Backend> = new Map<SourceKind, Backend>([
+  [postgresBackend.kind, postgresBackend],
+  [bigqueryBackend.kind, bigqueryBackend],
+]);
 
 /** The backend of `kind`, or undefined when it has none yet. */
 export function findBackend(kind: SourceKind): Backend | undefined {

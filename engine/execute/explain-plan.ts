@@ -187,7 +187,7 @@ export async function explainPlan(plan: Plan, variables: Readonly<Record<string,
     const source = catalog.sources.get(f.source);
     if (source === undefined) continue;
     const compile = backendFor(source.kind).compile;
-    const sql = compile.query([f]);
+    const sql = compile.query([f], source.target);
     const bound = bindStatement(compile.explain(sql), variables, session);
     const text = await runStatement(source.connection, bound);
     out.push({ field: f.alias, sql: sql.text, plan: text === null ? [] : renderExplain(text), prepared_arguments: bound.values, ...withJoins });

@@ -53,7 +53,7 @@ function planField(f: ir.RootField, catalog: Catalog, parent = '$'): PlannedMuta
   const compile = backendFor(source.kind).compile;
   if (f.kind === 'select' || f.kind === 'aggregate' || f.kind === 'connection') {
     // A tracked function exposed as a mutation: a read that runs in the transaction, in order.
-    const compiled = { statements: [{ sql: compile.readField(f), output: true }], list: false };
+    const compiled = { statements: [{ sql: compile.readField(f, source.target), output: true }], list: false };
     return { kind: 'write', alias: f.alias, source: f.source, connection: source.connection, compiled, errorPath: null };
   }
   const compiled = compile.mutation(f.mutation, source.target ?? UNKNOWN_TARGET);

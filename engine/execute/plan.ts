@@ -208,7 +208,10 @@ function actionStep(f: ir.ActionRootField, catalog: Catalog): ActionStep {
   for (const [name, indexes] of bySource) {
     const source = catalog.sources.get(name);
     if (source === undefined) throw new EngineError(ErrorCode.Unexpected, `source "${name}" is not available`);
-    const sql = backendFor(source.kind).compile.query(indexes.map((i) => (f.relationships[i] as ir.ActionRelationshipRead).read));
+    const sql = backendFor(source.kind).compile.query(
+      indexes.map((i) => (f.relationships[i] as ir.ActionRelationshipRead).read),
+      source.target,
+    );
     reads.push({ source: name, connection: source.connection, sql, indexes });
   }
   return { kind: 'action', field: f, action, types, reads };
@@ -358,7 +361,7 @@ function planLocal(fields: readonly ir.RootField[], catalog: Catalog, order: rea
     const own = bySource.get(name) ?? [];
     // Static fields ride along in the first statement (as parameters), in query order.
     const mine = i === 0 ? fields.filter((f): f is ir.QueryRootField => f.kind === 'static' || (f.kind !== 'mutation' && own.includes(f))) : own;
-    steps.push({ kind: 'read', source: name, connection: source.connection, sql: backendFor(source.kind).compile.query(mine) });
+    steps.push({ kind: 'read', source: name, connection: source.connection, sql: backendFor(source.kind).compile.query(mine, source.target) });
   });
   let needsReorder = false;
   if (steps.length > 1) {

@@ -112,7 +112,10 @@ export function planJoins(joins: readonly ir.Join[], catalog: Catalog): StepJoin
   for (const [name, list] of sources) {
     const source = catalog.sources.get(name);
     if (source === undefined) throw new EngineError(ErrorCode.Unexpected, `source "${name}" is not available`);
-    const sql = backendFor(source.kind).compile.query(list.map((p) => p.join.read));
+    const sql = backendFor(source.kind).compile.query(
+      list.map((p) => p.join.read),
+      source.target,
+    );
     out.push({ kind: 'table', source: name, connection: source.connection, sql, joins: list });
   }
   return out;

@@ -20,7 +20,7 @@ export type JsonValue = null | boolean | number | string | readonly JsonValue[] 
 export type JsonObject = { readonly [k: string]: JsonValue };
 
 /** A table name on the wire: a bare name (in its source's default schema) or `{schema, name}`. */
-export type TableNameInput = string | { readonly schema?: string; readonly name: string };
+export type TableNameInput = string | { readonly schema?: string; readonly dataset?: string; readonly name: string };
 
 /** v2 compat: the default schema of a postgres source, where a bare table name is. */
 export const V2_PG_DEFAULT_SCHEMA = 'public';
@@ -317,7 +317,7 @@ export const EMPTY_DOCUMENT: MetadataDocument = {
  */
 export function parseTableName(t: TableNameInput, defaultSchema: string = V2_PG_DEFAULT_SCHEMA): QualifiedName {
   if (typeof t === 'string') return { schema: defaultSchema, name: t };
-  return { schema: t.schema ?? defaultSchema, name: t.name };
+  return { schema: t.schema ?? t.dataset ?? defaultSchema, name: t.name };
 }
 
 /** True when two qualified names are the same. */

@@ -57,7 +57,7 @@ export function assembleSources(input: AssembleInput): Map<string, SourceInfo> {
     }
     out.set(s.meta.name, {
       name: s.meta.name,
-      kind: 'postgres',
+      kind: s.meta.kind,
       connection: s.prepared.connection,
       target: compileTargetOf(s.prepared.introspection),
       tables,

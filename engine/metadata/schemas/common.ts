@@ -18,14 +18,15 @@ export const objectSchema: JsonSchema = { type: 'object' };
 /** A string or null. */
 export const nullableString: JsonSchema = { type: ['string', 'null'] };
 
-/** `TableName`: a string, or `{schema?, name}`. */
+/** `TableName`: a string, or `{schema?, name}` (BigQuery: `{dataset, name}`). */
 export const tableNameSchema: JsonSchema = {
   oneOf: [
     { type: 'string', minLength: 1 },
     {
       type: 'object',
       required: ['name'],
-      properties: { name: { type: 'string', minLength: 1 }, schema: { type: 'string', minLength: 1 } },
+      // `dataset`: v2's BigQuery TableName (the backend's naming reads it as the schema).
+      properties: { name: { type: 'string', minLength: 1 }, schema: { type: 'string', minLength: 1 }, dataset: { type: 'string', minLength: 1 } },
       additionalProperties: false,
     },
   ],

@@ -1,0 +1,51 @@
+/**
+ * The BigQuery backend: wiring only (Note [Backend seam] in ../registry.ts).
+ * BigQuery sources are read-only (v2): no mutations, transactions, event
+ * triggers, live queries, streams, Relay or distinct_on; the optional
+ * members of the seam are absent.
+ */
+import type { Backend, SourceConnection } from '../backend.ts';
+import { EngineError } from '../../errors/engine-error.ts';
+import { ErrorCode } from '../../errors/codes.ts';
+import { bigqueryConfiguration, BigQuerySettings } from './configuration.ts';
+import { compileExplain, compileMutation, compileQuery, compileReadField } from './compile.ts';
+import { BigQueryConnection } from './connection.ts';
+import { classifyBigQueryError } from './errors.ts';
+import { bigqueryIntrospector } from './introspect.ts';
+import { bigqueryNaming } from './naming.ts';
+import { BIGQUERY_TYPES, bigqueryScalar } from './scalars.ts';
+
+function own(conn: SourceConnection): BigQueryConnection {
+  if (conn instanceof BigQueryConnection) return conn;
+  throw new EngineError(ErrorCode.Unexpected, `a ${conn.kind} connection was given to the bigquery backend`);
+}
+
+/** The `bigquery` source kind. */
+export const bigqueryBackend: Backend = {
+  kind: 'bigquery',
+  operationPrefix: 'bigquery_',
+  operationFamilies: ['sources', 'tables', 'relationships', 'permissions'],
+  capabilities: {
+    mutations: false,
+    returning: false,
+    onConflict: false,
+    distinctOn: false,
+    aggregates: true,
+    streaming: false,
+    relay: false,
+    nestedInserts: false,
+  },
+  configuration: bigqueryConfiguration,
+  naming: bigqueryNaming,
+  connect: (resolved) => {
+    if (!(resolved instanceof BigQuerySettings))
+      throw new EngineError(ErrorCode.Unexpected, `a ${resolved.kind} configuration was given to the bigquery backend`);
+    return new BigQueryConnection(resolved);
+  },
+  introspector: (conn) => bigqueryIntrospector(own(conn)),
+  scalar: bigqueryScalar,
+  typeText: (c) => (c.elementType === null ? c.dbType : `ARRAY<${c.elementType}>`),
+  types: BIGQUERY_TYPES,
+  compile: { query: compileQuery, readField: compileReadField, mutation: compileMutation, explain: compileExplain },
+  toEngineError: classifyBigQueryError,
+};

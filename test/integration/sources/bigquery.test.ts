@@ -1,0 +1,217 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
+/**
+ * BigQuery sources end to end against a real BigQuery API emulator
+ * (test/support/bigquery-emulator.ts): bigquery_add_source with a service
+ * account from an environment variable, tables named `{dataset, name}` and
+ * root fields `<dataset>_<table>`, manual relationships, select permissions
+ * with session variables, aggregates, v2's typing of INT64/NUMERIC (strings),
+ * global_select_limit, no mutation root, BigQuery errors in v2's shapes, and
+ * a missing dataset or table as inconsistent metadata.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { BigQuery } from '@google-cloud/bigquery';
+import { PassThroughClient } from 'google-auth-library';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emulatorUnavailable, startBigQueryEmulator, type BigQueryEmulator } from '../../support/bigquery-emulator.ts';
+import { startTestEngine, type TestEngine } from '../../support/engine.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
+
+const PROJECT = 'engine-test';
+const SA_VAR = 'ENGINE_TEST_BQ_SERVICE_ACCOUNT';
+const skip = emulatorUnavailable();
+if (skip !== null) console.log(`skipped: ${skip}`);
+
+let emulator: BigQueryEmulator;
+let db: TestDatabase;
+let engine: TestEngine;
+let bq: BigQuery;
+const md = async (type: string, args: unknown): Promise<any> => await engine.metadata({ type, args });
+const gql = async (query: string, headers?: Record<string, string>): Promise<any> => (await engine.graphql(query, undefined, headers)).body;
+
+async function run(query: string): Promise<void> {
+  const [job] = await bq.createQueryJob({ query, useLegacySql: false });
+  await job.getQueryResults();
+}
+
+describe.skipIf(skip !== null)('a BigQuery source', () => {
+  beforeAll(async () => {
+    emulator = await startBigQueryEmulator(PROJECT);
+    bq = new BigQuery({ projectId: PROJECT, apiEndpoint: emulator.url, authClient: new PassThroughClient() });
+    const [shop] = await bq.createDataset('shop');
+    await shop.createTable('authors', {
+      schema: {
+        fields: [
+          { name: 'id', type: 'INTEGER', mode: 'REQUIRED' },
+          { name: 'name', type: 'STRING' },
+          { name: 'rating', type: 'NUMERIC' },
+          { name: 'score', type: 'FLOAT' },
+          { name: 'tags', type: 'STRING', mode: 'REPEATED' },
+          { name: 'address', type: 'RECORD', fields: [{ name: 'city', type: 'STRING' }] },
+        ],
+      },
+    });
+    await shop.createTable('articles', {
+      schema: {
+        fields: [
+          { name: 'id', type: 'INT64' },
+          { name: 'author_id', type: 'INT64' },
+          { name: 'title', type: 'STRING' },
+          { name: 'published', type: 'BOOL' },
+        ],
+      },
+    });
+    await shop.createTable('scratch', { schema: { fields: [{ name: 'id', type: 'INT64' }] } });
+    await run(`INSERT INTO shop.authors (id, name, rating, score, tags, address) VALUES
+      (1, 'Ann', 4.5, 1.25, ['a', 'b'], STRUCT('Paris' AS city)), (2, 'Bob', NULL, 2.5, ['c'], NULL), (3, 'Cid', 3, NULL, ['d'], NULL)`);
+    await run(`INSERT INTO shop.articles (id, author_id, title, published) VALUES
+      (1, 1, 'Dune', true), (2, 1, 'Emma', false), (3, 2, 'Ubik', true), (4, 3, 'Kim', true)`);
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    process.env[SA_VAR] = JSON.stringify({
+      client_email: 'engine@engine-test.iam.gserviceaccount.com',
+      private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+      project_id: PROJECT,
+    });
+    process.env['BIGQUERY_EMULATOR_HOST'] = emulator.url;
+    db = await createTestDatabase('bq');
+    engine = await startTestEngine({ databaseUrl: db.url });
+  }, 900_000);
+
+  afterAll(async () => {
+    await engine?.close();
+    await db?.drop();
+    await emulator?.stop();
+    delete process.env[SA_VAR];
+    delete process.env['BIGQUERY_EMULATOR_HOST'];
+  });
+
+  it('is added with bigquery_add_source and its tables tracked as {dataset, name}', async () => {
+    const add = await md('bigquery_add_source', {
+      name: 'bq',
+      configuration: { service_account: { from_env: SA_VAR }, project_id: PROJECT, datasets: ['shop'], global_select_limit: 2 },
+    });
+    expect(add.body).toEqual({ message: 'success' });
+    for (const name of ['authors', 'articles', 'scratch']) {
+      const r = await md('bigquery_track_table', { source: 'bq', table: { dataset: 'shop', name } });
+      expect(r.body).toEqual({ message: 'success' });
+    }
+    const missing = await md('bigquery_track_table', { source: 'bq', table: { dataset: 'shop', name: 'nope' } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toContain('shop.nope');
+    const rel = await md('bigquery_create_array_relationship', {
+      source: 'bq',
+      table: { dataset: 'shop', name: 'authors' },
+      name: 'articles',
+      using: { manual_configuration: { remote_table: { dataset: 'shop', name: 'articles' }, column_mapping: { id: 'author_id' } } },
+    });
+    expect(rel.body).toEqual({ message: 'success' });
+    const obj = await md('bigquery_create_object_relationship', {
+      source: 'bq',
+      table: { dataset: 'shop', name: 'articles' },
+      name: 'author',
+      using: { manual_configuration: { remote_table: { dataset: 'shop', name: 'authors' }, column_mapping: { author_id: 'id' } } },
+    });
+    expect(obj.body).toEqual({ message: 'success' });
+  });
+
+  it('answers reads typed as v2 types them, relationships nested, under global_select_limit', async () => {
+    const r = await gql(`{ shop_authors(order_by: {id: asc}) { id name rating score tags address articles(order_by: {id: desc}) { title author { name } } } }`);
+    expect(r).toEqual({
+      data: {
+        shop_authors: [
+          {
+            id: '1',
+            name: 'Ann',
+            rating: expect.stringMatching(/^4\.50*$/),
+            score: 1.25,
+            tags: ['a', 'b'],
+            address: { city: 'Paris' },
+            articles: [
+              { title: 'Emma', author: { name: 'Ann' } },
+              { title: 'Dune', author: { name: 'Ann' } },
+            ],
+          },
+          { id: '2', name: 'Bob', rating: null, score: 2.5, tags: ['c'], address: null, articles: [{ title: 'Ubik', author: { name: 'Bob' } }] },
+        ],
+      },
+    });
+    // An explicit limit and offset, and filters with typed parameters.
+    const page = await gql(`{ shop_articles(where: {published: {_eq: true}, title: {_ilike: "%u%"}}, order_by: {id: asc}, limit: 5, offset: 0) { id title } }`);
+    expect(page).toEqual({
+      data: {
+        shop_articles: [
+          { id: '1', title: 'Dune' },
+          { id: '3', title: 'Ubik' },
+        ],
+      },
+    });
+    const inList = await gql(`{ shop_articles(where: {id: {_in: [2, 4]}}, order_by: {id: asc}) { title } }`);
+    expect(inList).toEqual({ data: { shop_articles: [{ title: 'Emma' }, { title: 'Kim' }] } });
+  });
+
+  it('answers aggregates, at the root and over a relationship', async () => {
+    const r = await gql(`{ shop_articles_aggregate(where: {published: {_eq: true}}) { aggregate { count sum { id } max { title } avg { id } } }
+      shop_authors(where: {id: {_eq: 1}}) { articles_aggregate { aggregate { count } } } }`);
+    expect(r).toEqual({
+      data: {
+        shop_articles_aggregate: { aggregate: { count: '3', sum: { id: '8' }, max: { title: 'Ubik' }, avg: { id: 8 / 3 } } },
+        shop_authors: [{ articles_aggregate: { aggregate: { count: '2' } } }],
+      },
+    });
+  });
+
+  it('applies select permissions with session variables, and offers no mutations', async () => {
+    const perm = await md('bigquery_create_select_permission', {
+      source: 'bq',
+      table: { dataset: 'shop', name: 'articles' },
+      role: 'user',
+      permission: { columns: ['id', 'title'], filter: { author_id: { _eq: 'X-Engine-User-Id' } } },
+    });
+    expect(perm.body).toEqual({ message: 'success' });
+    const r = await gql('{ shop_articles(order_by: {id: asc}) { id title } }', { 'x-engine-role': 'user', 'x-engine-user-id': '1' });
+    expect(r).toEqual({
+      data: {
+        shop_articles: [
+          { id: '1', title: 'Dune' },
+          { id: '2', title: 'Emma' },
+        ],
+      },
+    });
+    const hidden = await gql('{ shop_articles { author_id } }', { 'x-engine-role': 'user', 'x-engine-user-id': '1' });
+    expect(hidden.errors[0].extensions.code).toBe('validation-failed');
+    const schema = await gql('{ __schema { mutationType { name } } }');
+    expect(schema).toEqual({ data: { __schema: { mutationType: null } } });
+    const insert = await gql('mutation { insert_shop_articles(objects: [{id: 9}]) { affected_rows } }');
+    expect(insert.errors[0].extensions.code).toBe('validation-failed');
+  });
+
+  it('answers a failing query with a GraphQL error in v2 shape, and a dropped table is inconsistent', async () => {
+    await bq.dataset('shop').table('scratch').delete();
+    const r = await engine.graphql('{ shop_scratch { id } }');
+    expect(r.status).toBe(200);
+    expect(r.body.data ?? null).toBeNull();
+    expect(r.body.errors).toHaveLength(1);
+    expect(r.body.errors[0].extensions.path).toMatch(/^\$/);
+    expect(r.body.errors[0].message).toContain('scratch');
+    const reload = await md('reload_metadata', {});
+    expect(reload.body.is_consistent).toBe(false);
+    const inc = (await md('get_inconsistent_metadata', {})).body;
+    expect(JSON.stringify(inc.inconsistent_objects)).toContain('shop.scratch');
+    // The other tables keep serving.
+    expect(await gql('{ shop_authors(where: {id: {_eq: 3}}) { name } }')).toEqual({ data: { shop_authors: [{ name: 'Cid' }] } });
+  });
+
+  it('reports a source whose dataset does not exist as inconsistent', async () => {
+    const r = await md('bigquery_add_source', {
+      name: 'gone',
+      configuration: { service_account: { from_env: SA_VAR }, project_id: PROJECT, datasets: ['missing'] },
+    });
+    expect(r.status).toBe(400);
+    expect(JSON.stringify(r.body)).toContain('missing');
+    const bad = await md('bigquery_add_source', {
+      name: 'bad',
+      configuration: { service_account: { client_email: 'x', private_key: 'nope', project_id: PROJECT }, project_id: PROJECT, datasets: ['shop'] },
+    });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('unable to parse private key');
+  });
+});
