@@ -36,7 +36,7 @@
  */
 import type { Catalog, TableInfo } from '../../catalog/types.ts';
 import { buildMutationViews, type MutationView } from './mutation-view.ts';
-import { buildTableViews, type TableView } from './table-view.ts';
+import { buildAggregateOnlyViews, buildTableViews, type TableView } from './table-view.ts';
 
 /**
  * The compiled permissions of one role in one catalog version; roles with
@@ -54,6 +54,8 @@ export interface RoleAccess {
   /** The same read views keyed by the catalog's table object, for lookups from descriptors. */
   readonly readByInfo: ReadonlyMap<TableInfo, TableView>;
   readonly writeByInfo: ReadonlyMap<TableInfo, MutationView>;
+  /** Tables the role may only count (Note [Aggregate-only tables] in table-view.ts): in none of the maps above. */
+  readonly aggregateOnly: ReadonlyMap<TableInfo, TableView>;
 }
 
 /**
@@ -72,6 +74,7 @@ export function buildRoleAccess(catalog: Catalog, role: string, isAdmin: boolean
     mutations,
     readByInfo: new Map([...tables.values()].map((v) => [v.info, v])),
     writeByInfo: new Map([...mutations.values()].map((v) => [v.info, v])),
+    aggregateOnly: buildAggregateOnlyViews(catalog, role, isAdmin),
   };
 }
 
@@ -82,7 +85,7 @@ function missing(table: TableInfo): Error {
 
 /** The role's own read view of the table `shape` (a view from a possibly shared schema) shows. */
 export function readViewOf(access: RoleAccess, shape: TableView): TableView {
-  const v = access.readByInfo.get(shape.info);
+  const v = access.readByInfo.get(shape.info) ?? access.aggregateOnly.get(shape.info);
   if (v === undefined) throw missing(shape.info);
   return v;
 }

@@ -19,6 +19,7 @@
  * a table uses that table's types, as a remote relationship will.
  */
 import { ACTION_ROOT_FIELDS } from '../../actions/schema.ts';
+import { AGGREGATE_ONLY_ROOT_FIELDS } from './aggregate-only-fields.ts';
 import { functionRootFields } from './function-fields.ts';
 import { mutationRootFields } from './mutation-root.ts';
 import { functionFingerprint, tableFingerprint } from './role-fingerprint.ts';
@@ -56,4 +57,10 @@ export const FUNCTION_ROOT_FIELDS: RootFieldContributor = {
 };
 
 /** Every contributor, in the order their fields appear on each root type. */
-export const ROOT_FIELD_CONTRIBUTORS: readonly RootFieldContributor[] = [TABLE_ROOT_FIELDS, FUNCTION_ROOT_FIELDS, ACTION_ROOT_FIELDS, REMOTE_ROOT_FIELDS];
+export const ROOT_FIELD_CONTRIBUTORS: readonly RootFieldContributor[] = [
+  TABLE_ROOT_FIELDS,
+  AGGREGATE_ONLY_ROOT_FIELDS,
+  FUNCTION_ROOT_FIELDS,
+  ACTION_ROOT_FIELDS,
+  REMOTE_ROOT_FIELDS,
+];

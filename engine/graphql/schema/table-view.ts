@@ -87,6 +87,28 @@ export function buildTableViews(catalog: Catalog, role: string, isAdmin: boolean
   return views;
 }
 
+/**
+ * Note [Aggregate-only tables]
+ * v2 compat: a select permission granting no column but `allow_aggregations` still gives the role
+ * `<t>_aggregate { aggregate { count } }`. graphql-js refuses an object type without fields, so
+ * such a table has no read view (no `<t>` type, root field or relationship to it): it gets a view
+ * of its own here, with no columns, that only aggregate-fields.ts serves (`count` without
+ * `columns`, `where` with the combinators alone, `limit`, `offset`).
+ */
+export function buildAggregateOnlyViews(catalog: Catalog, role: string, isAdmin: boolean): Map<TableInfo, TableView> {
+  const out = new Map<TableInfo, TableView>();
+  if (isAdmin) return out;
+  for (const source of catalog.sources.values()) {
+    for (const info of source.tables.values()) {
+      const perm = info.permissions.get(role)?.select ?? null;
+      if (perm === null || !perm.allowAggregations || info.columns.some((c) => perm.columns.includes(c.name))) continue;
+      const filter = toIrPermissionFilter(perm.filter, info, source);
+      out.set(info, { ...makeView(source, info, [], isTrue(filter) ? null : filter, perm.limit, true), computedFields: [], computedTargets: new Map() });
+    }
+  }
+  return out;
+}
+
 /** Type names per table: the same for every role, so made once per catalog table. */
 const typeNames = new WeakMap<TableInfo, TableTypeNames>();
 

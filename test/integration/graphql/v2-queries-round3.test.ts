@@ -40,6 +40,10 @@ beforeAll(async () => {
           args: { source: 'default', table: 'author', role: 'reader', permission: { columns: ['id', 'name'], filter: {} } },
         },
         { type: 'pg_create_select_permission', args: { source: 'default', table: 'article', role: 'reader', permission: { columns: '*', filter: {} } } },
+        {
+          type: 'pg_create_select_permission',
+          args: { source: 'default', table: 'author', role: 'counter', permission: { columns: [], filter: { rating: { _gt: 3 } }, allow_aggregations: true } },
+        },
       ],
     },
   });
@@ -180,5 +184,25 @@ describe('changing tracked functions', () => {
     const r = await s.engine.metadata({ type: 'pg_track_function', args: { source: 'default', function: 'twice' } });
     expect(r.status).toBe(400);
     expect((r.body as any).error).toContain('function "twice" is overloaded. Overloaded functions are not supported');
+  });
+});
+
+describe('a select permission with no columns but allow_aggregations', () => {
+  const counter = { 'x-engine-role': 'counter' };
+
+  it('gives <t>_aggregate with count (no columns argument), under the permission filter', async () => {
+    expect(await gql('{ author_aggregate { aggregate { count } } }', undefined, counter)).toEqual({ data: { author_aggregate: { aggregate: { count: 2 } } } });
+    const w = await gql('{ author_aggregate(where: {_not: {_and: []}}) { aggregate { count } } }', undefined, counter);
+    expect(w).toEqual({ data: { author_aggregate: { aggregate: { count: 0 } } } });
+    const t = await gql('{ __type(name: "author_aggregate_fields") { fields { name args { name } } } }', undefined, counter);
+    expect(t.data.__type.fields).toEqual([{ name: 'count', args: [] }]);
+  });
+
+  it('shows no row type, list, by_pk or nodes field', async () => {
+    const roots = await gql('{ __schema { queryType { fields { name } } } }', undefined, counter);
+    expect(roots.data.__schema.queryType.fields.map((f: any) => f.name)).toEqual(['author_aggregate']);
+    const nodes = await gql('{ author_aggregate { nodes { id } } }', undefined, counter);
+    expect(nodes.errors[0].extensions.code).toBe('validation-failed');
+    expect((await gql('{ __type(name: "author") { name } }', undefined, counter)).data.__type).toBeNull();
   });
 });

@@ -13,6 +13,7 @@ import type { RootFieldContributor } from '../../../engine/graphql/schema/root-f
 import { FUNCTION_ROOT_FIELDS, ROOT_FIELD_CONTRIBUTORS, TABLE_ROOT_FIELDS } from '../../../engine/graphql/schema/root-fields.ts';
 import { SchemaCache } from '../../../engine/graphql/schema/schema-cache.ts';
 import { REMOTE_ROOT_FIELDS } from '../../../engine/graphql/schema/remote-root-fields.ts';
+import { AGGREGATE_ONLY_ROOT_FIELDS } from '../../../engine/graphql/schema/aggregate-only-fields.ts';
 import { musicCatalog } from '../../support/catalog-fixture.ts';
 
 /** A contributor giving `<role>_hello` on each root to the roles in `roles` only. */
@@ -47,8 +48,8 @@ function withTwin(catalog: Catalog): Catalog {
 const fieldNames = (t: GraphQLObjectType | null | undefined): string[] => Object.keys(t?.getFields() ?? {});
 
 describe('root-field contributors', () => {
-  it('are tables, functions, actions, then remote schemas, and the list given builds the same schema as the default', () => {
-    expect(ROOT_FIELD_CONTRIBUTORS).toEqual([TABLE_ROOT_FIELDS, FUNCTION_ROOT_FIELDS, ACTION_ROOT_FIELDS, REMOTE_ROOT_FIELDS]);
+  it('are tables, aggregate-only tables, functions, actions, then remote schemas, and the list given builds the same schema as the default', () => {
+    expect(ROOT_FIELD_CONTRIBUTORS).toEqual([TABLE_ROOT_FIELDS, AGGREGATE_ONLY_ROOT_FIELDS, FUNCTION_ROOT_FIELDS, ACTION_ROOT_FIELDS, REMOTE_ROOT_FIELDS]);
     const catalog = musicCatalog();
     for (const [role, isAdmin] of [
       ['admin', true],
