@@ -74,7 +74,9 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
     await metadataDatabase.close();
     throw e;
   }
+  const metrics = new EngineMetrics({ nodeDefaults: settings.metricsNodeDefaults });
   const scheduler = await Scheduler.start({
+    metrics,
     store: scheduledEvents,
     catalogRef: metadata.catalogRef,
     logger,
@@ -82,8 +84,7 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
     batchSize: SCHEDULED_BATCH_SIZE,
     httpPoolSize: SCHEDULED_HTTP_POOL_SIZE,
   });
-  const metrics = new EngineMetrics({ nodeDefaults: settings.metricsNodeDefaults });
-  const actions = await ActionRuntime.start({ metadataDatabase, catalogRef: metadata.catalogRef, logger });
+  const actions = await ActionRuntime.start({ metadataDatabase, catalogRef: metadata.catalogRef, logger, metrics });
   metadata.attachActionData(actions);
   const graphql = new GraphqlService(metadata.catalogRef, {
     actions,
@@ -132,6 +133,7 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
         batchSize: Math.max(1, settings.eventsFetchBatchSize),
         leaseMs: Math.max(1, settings.eventsLeaseSeconds) * 1000,
         logger,
+        metrics,
       })
     : null;
   events?.start();

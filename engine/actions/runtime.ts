@@ -18,6 +18,7 @@ import type { CatalogRef } from '../catalog/snapshot.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError, errorDetails, isEngineError } from '../errors/engine-error.ts';
 import type { Logger } from '../logger.ts';
+import type { AsyncMetrics } from '../observability/metrics.ts';
 import { callHandler } from './handler.ts';
 import { checkOutput } from './output.ts';
 
@@ -31,6 +32,8 @@ export interface ActionRuntimeOptions {
   readonly logger: Logger;
   readonly pollMs?: number;
   readonly concurrency?: number;
+  /** Where handler calls are counted (Note [Async metrics]). */
+  readonly metrics?: AsyncMetrics;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -40,6 +43,7 @@ export class ActionRuntime {
   readonly #storage: Storage;
   readonly #catalogRef: CatalogRef;
   readonly #logger: Logger;
+  readonly #metrics: AsyncMetrics | undefined;
   readonly #pollMs: number;
   readonly #concurrency: number;
   readonly #workerId = randomUUID();
@@ -57,6 +61,7 @@ export class ActionRuntime {
     this.#storage = storage;
     this.#catalogRef = opts.catalogRef;
     this.#logger = opts.logger;
+    this.#metrics = opts.metrics;
     this.#pollMs = opts.pollMs ?? 1000;
     this.#concurrency = opts.concurrency ?? 16;
   }
@@ -209,6 +214,9 @@ export class ActionRuntime {
   async #process(row: Awaited<ReturnType<Storage['claim']>>[number]): Promise<void> {
     const catalog = this.#catalogRef.current.actions;
     const info = catalog?.actions.get(row.action);
+    const started = performance.now();
+    let ok = false;
+    this.#metrics?.asyncInFlight('async_action', 1);
     try {
       if (info === undefined || catalog === undefined) throw new EngineError(ErrorCode.NotFound, `action "${row.action}" does not exist`);
       const output = await callHandler(info, {
@@ -218,6 +226,7 @@ export class ActionRuntime {
         clientHeaders: row.requestHeaders,
       });
       checkOutput(info.name, output, info.outputType, catalog.customTypes);
+      ok = true;
       await this.#storage.complete(row.id, output);
     } catch (e) {
       if (this.#closed && !isEngineError(e)) return; // shutting down: the lease runs out and another worker retries
@@ -228,6 +237,9 @@ export class ActionRuntime {
       } catch (f) {
         this.#logger.warn('async action result could not be stored', { error: errorDetails(f) });
       }
+    } finally {
+      this.#metrics?.asyncInFlight('async_action', -1);
+      this.#metrics?.asyncInvocation('async_action', row.action, ok, (performance.now() - started) / 1000);
     }
   }
 }

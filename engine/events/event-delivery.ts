@@ -67,6 +67,7 @@ import { findBackend } from '../backends/registry.ts';
 import type { CatalogRef } from '../catalog/snapshot.ts';
 import type { Catalog, EventTriggerInfo } from '../catalog/types.ts';
 import type { Logger } from '../logger.ts';
+import type { AsyncMetrics } from '../observability/metrics.ts';
 import { parseSchedule, scheduleMatches } from './scheduled/cron-schedule.ts';
 import { deliveryBody, loggedRequestJson, loggedResponse } from './delivery-payload.ts';
 import { WebhookClient, type WebhookResult } from './webhook-client.ts';
@@ -80,6 +81,14 @@ export interface DeliveryOptions {
   readonly batchSize: number;
   readonly leaseMs: number;
   readonly logger: Logger;
+  /** Where calls, retries and outcomes are counted (Note [Async metrics]). */
+  readonly metrics?: AsyncMetrics;
+}
+
+/** Seconds since `createdAt` (the event log's UTC time without a zone), or null when unreadable. */
+function secondsSince(createdAt: string): number | null {
+  const t = Date.parse(createdAt.endsWith('Z') ? createdAt : `${createdAt}Z`);
+  return Number.isNaN(t) ? null : Math.max(0, (Date.now() - t) / 1000);
 }
 
 /** Attempts recorded in one statement at most. */
@@ -312,6 +321,7 @@ class SourceWorker {
             this.#slots.free += n - events.length;
           }
           this.#backlog = events.length === n;
+          this.#opts.metrics?.eventsFetched(events.length);
           for (const e of events) this.#dispatch(e);
           if (events.length < n) break;
         }
@@ -324,11 +334,14 @@ class SourceWorker {
   }
 
   #dispatch(e: LoggedEvent): void {
+    const metrics = this.#opts.metrics;
+    metrics?.asyncInFlight('event_trigger', 1);
     const p = this.#deliver(e)
       .catch((err: unknown) => this.#opts.logger.error('event delivery failed', { source: this.#name, event_id: e.id, error: String(err) }))
       .finally(() => {
         this.#inFlight.delete(e.id);
         this.#slots.release();
+        metrics?.asyncInFlight('event_trigger', -1);
       });
     this.#inFlight.set(e.id, p);
   }
@@ -337,6 +350,11 @@ class SourceWorker {
     const trigger = this.#triggers.get(e.triggerName);
     // Deleted since it was taken: the lease lapses and the event is not taken again.
     if (trigger === undefined) return;
+    const metrics = this.#opts.metrics;
+    if (metrics !== undefined && e.tries === 0) {
+      const waited = secondsSince(e.createdAt);
+      if (waited !== null) metrics.asyncQueued('event_trigger', e.triggerName, waited);
+    }
     const payload = deliveryBody(e, trigger);
     const request = prepareRequest(trigger, payload, e);
     const r: WebhookResult =
@@ -346,6 +364,11 @@ class SourceWorker {
     const ok = r.kind === 'response' && r.status >= 200 && r.status < 300;
     const outcome = ok ? 'delivered' : e.tries + 1 > trigger.retry.numRetries ? 'error' : 'retry';
     const retryInMs = ((r.kind === 'response' ? r.retryAfterSec : null) ?? trigger.retry.intervalSec) * 1000;
+    if (metrics !== undefined) {
+      metrics.asyncInvocation('event_trigger', e.triggerName, ok, r.durationMs / 1000);
+      if (outcome === 'retry') metrics.asyncRetry('event_trigger', e.triggerName);
+      else metrics.asyncProcessed('event_trigger', e.triggerName, ok, secondsSince(e.createdAt) ?? 0);
+    }
     this.#record({
       eventId: e.id,
       triggerName: e.triggerName,

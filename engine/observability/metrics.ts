@@ -22,7 +22,7 @@
  * for them: the old attempt at this issue measured 159 vs 105 µs of engine
  * CPU per AlbumByPK request with them on (compare-engines, sf1).
  */
-import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
 
 /** A GraphQL operation's type, or `unknown` when it failed before the type was known (v2's labels). */
 export type OperationType = 'query' | 'mutation' | 'subscription' | 'unknown';
@@ -45,6 +45,43 @@ export interface LiveMetrics {
 export interface GraphqlMetrics {
   /** One GraphQL operation answered; `seconds` from the request's arrival (authentication included, as v2). */
   graphqlOperation(type: OperationType, ok: boolean, seconds: number): void;
+}
+
+/**
+ * Note [Async metrics]
+ * ~~~~~~~~~~~~~~~~~~~~
+ * Event triggers, cron and one-off scheduled events and asynchronous actions
+ * report each webhook call (its time and whether it answered 2xx), each
+ * retry, and each event done (delivered, or failed for good, with the time
+ * from its creation or scheduled time). Names are v2 EE's with `engine_`:
+ * `engine_event_invocations_total`, `engine_event_processed_total`,
+ * `engine_event_webhook_processing_time_seconds`,
+ * `engine_event_queue_time_seconds`, `engine_event_processing_time_seconds`,
+ * `engine_event_trigger_http_workers`, `engine_events_fetched_per_batch`,
+ * `engine_cron_events_invocation_total`, `engine_oneoff_events_invocation_total`
+ * (and their `_processed_total`); the engine adds the retries, the scheduled
+ * events' and actions' webhook times and in-flight gauges. Event calls are
+ * not on the GraphQL fast path (a webhook call costs far more than prom-client's
+ * labelled `inc`), so these are plain prom-client metrics. Labels are
+ * bounded by the metadata: trigger or action name, and `status`
+ * (`success`/`failed`).
+ */
+export type AsyncKind = 'event_trigger' | 'cron' | 'one_off' | 'async_action';
+
+/** What the asynchronous parts report (events/, events/scheduled/, actions/). */
+export interface AsyncMetrics {
+  /** One webhook call made for `name` (trigger or action); `ok`: answered 2xx (an action: a valid output). */
+  asyncInvocation(kind: AsyncKind, name: string, ok: boolean, seconds: number): void;
+  /** A failed call that will be tried again. */
+  asyncRetry(kind: AsyncKind, name: string): void;
+  /** An event taken for its first attempt, `seconds` after it was created (or was due). */
+  asyncQueued(kind: AsyncKind, name: string, seconds: number): void;
+  /** An event done: delivered (`ok`) or failed for good, `seconds` after it was created (or was due). */
+  asyncProcessed(kind: AsyncKind, name: string, ok: boolean, seconds: number): void;
+  /** Calls in flight now, moved by +1/-1. */
+  asyncInFlight(kind: AsyncKind, delta: number): void;
+  /** Event triggers: how many events one take fetched (a full batch means a backlog). */
+  eventsFetched(n: number): void;
 }
 
 /** What is read when Prometheus scrapes. */
@@ -214,7 +251,7 @@ export interface MetricsOptions {
 }
 
 /** The engine's metrics. */
-export class EngineMetrics implements LiveMetrics, GraphqlMetrics {
+export class EngineMetrics implements LiveMetrics, GraphqlMetrics, AsyncMetrics {
   readonly registry = new Registry();
   #sources: ScrapeSources | null = null;
   /** [type index * 2 + (ok ? 0 : 1)] → engine_graphql_requests_total's count. */
@@ -225,6 +262,7 @@ export class EngineMetrics implements LiveMetrics, GraphqlMetrics {
   readonly #http = new Map<ApiLabel, ApiSeries>();
   readonly #websockets: Gauge;
   readonly #subscriptions: Gauge;
+  readonly #async: AsyncSeries;
 
   constructor(opts: MetricsOptions = {}) {
     const registers = [this.registry];
@@ -260,6 +298,8 @@ export class EngineMetrics implements LiveMetrics, GraphqlMetrics {
     register(this.registry, duration);
     this.#websockets = new Gauge({ name: 'engine_websocket_connections', help: 'Open WebSocket connections', registers });
     this.#subscriptions = new Gauge({ name: 'engine_active_subscriptions', help: 'Active GraphQL subscriptions', registers });
+
+    this.#async = asyncSeries(registers);
 
     const sources = (): ScrapeSources | null => this.#sources;
     new Gauge({
@@ -376,6 +416,52 @@ export class EngineMetrics implements LiveMetrics, GraphqlMetrics {
     this.#subscriptions.dec();
   }
 
+  asyncInvocation(kind: AsyncKind, name: string, ok: boolean, seconds: number): void {
+    const a = this.#async;
+    const status = ok ? 'success' : 'failed';
+    if (kind === 'event_trigger') {
+      a.eventInvocations.labels(name, status).inc();
+      a.eventWebhookTime.labels(name).observe(seconds);
+    } else if (kind === 'async_action') {
+      a.actionInvocations.labels(name, status).inc();
+      a.actionWebhookTime.labels(name).observe(seconds);
+    } else {
+      (kind === 'cron' ? a.cronInvocations : a.oneoffInvocations).labels(status).inc();
+      a.scheduledWebhookTime.labels(kind).observe(seconds);
+    }
+  }
+
+  asyncRetry(kind: AsyncKind, name: string): void {
+    if (kind === 'event_trigger') this.#async.eventRetries.labels(name).inc();
+    else if (kind === 'cron' || kind === 'one_off') this.#async.scheduledRetries.labels(kind).inc();
+  }
+
+  asyncQueued(kind: AsyncKind, name: string, seconds: number): void {
+    if (kind === 'event_trigger') this.#async.eventQueueTime.labels(name).observe(seconds);
+    else if (kind === 'cron' || kind === 'one_off') this.#async.scheduledQueueTime.labels(kind).observe(seconds);
+  }
+
+  asyncProcessed(kind: AsyncKind, name: string, ok: boolean, seconds: number): void {
+    const a = this.#async;
+    const status = ok ? 'success' : 'failed';
+    if (kind === 'event_trigger') {
+      a.eventProcessed.labels(name, status).inc();
+      a.eventProcessingTime.labels(name).observe(seconds);
+    } else if (kind === 'cron' || kind === 'one_off') {
+      (kind === 'cron' ? a.cronProcessed : a.oneoffProcessed).labels(status).inc();
+    }
+  }
+
+  asyncInFlight(kind: AsyncKind, delta: number): void {
+    if (kind === 'event_trigger') this.#async.eventWorkers.inc(delta);
+    else if (kind === 'async_action') this.#async.actionsInFlight.inc(delta);
+    else this.#async.scheduledInFlight.inc(delta);
+  }
+
+  eventsFetched(n: number): void {
+    this.#async.eventsFetched.set(n);
+  }
+
   /** The text exposition format. */
   async text(): Promise<string> {
     return this.registry.metrics();
@@ -385,4 +471,78 @@ export class EngineMetrics implements LiveMetrics, GraphqlMetrics {
   get contentType(): string {
     return this.registry.contentType;
   }
+}
+
+/** Buckets for webhook calls and event waits: from a local answer to a call near its timeout. */
+const ASYNC_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+/** The metrics of the asynchronous parts (Note [Async metrics]). */
+interface AsyncSeries {
+  readonly eventInvocations: Counter<'trigger_name' | 'status'>;
+  readonly eventProcessed: Counter<'trigger_name' | 'status'>;
+  readonly eventRetries: Counter<'trigger_name'>;
+  readonly eventWebhookTime: Histogram<'trigger_name'>;
+  readonly eventQueueTime: Histogram<'trigger_name'>;
+  readonly eventProcessingTime: Histogram<'trigger_name'>;
+  readonly eventWorkers: Gauge;
+  readonly eventsFetched: Gauge;
+  readonly cronInvocations: Counter<'status'>;
+  readonly oneoffInvocations: Counter<'status'>;
+  readonly cronProcessed: Counter<'status'>;
+  readonly oneoffProcessed: Counter<'status'>;
+  readonly scheduledRetries: Counter<'type'>;
+  readonly scheduledWebhookTime: Histogram<'type'>;
+  readonly scheduledQueueTime: Histogram<'type'>;
+  readonly scheduledInFlight: Gauge;
+  readonly actionInvocations: Counter<'action_name' | 'status'>;
+  readonly actionWebhookTime: Histogram<'action_name'>;
+  readonly actionsInFlight: Gauge;
+}
+
+function asyncSeries(registers: Registry[]): AsyncSeries {
+  const counter = <L extends string>(name: string, help: string, labelNames: L[]): Counter<L> => new Counter({ name, help, labelNames, registers });
+  const histogram = <L extends string>(name: string, help: string, labelNames: L[]): Histogram<L> =>
+    new Histogram({ name, help, labelNames, buckets: ASYNC_BUCKETS, registers });
+  const gauge = (name: string, help: string): Gauge => new Gauge({ name, help, registers });
+  return {
+    eventInvocations: counter('engine_event_invocations_total', 'Event trigger webhook calls, by trigger and status (success: a 2xx answer)', [
+      'trigger_name',
+      'status',
+    ]),
+    eventProcessed: counter('engine_event_processed_total', 'Event trigger events done, by trigger and status (success: delivered; failed: out of retries)', [
+      'trigger_name',
+      'status',
+    ]),
+    eventRetries: counter('engine_event_retries_total', 'Event trigger calls that failed and will be tried again, by trigger', ['trigger_name']),
+    eventWebhookTime: histogram('engine_event_webhook_processing_time_seconds', 'Time of one event trigger webhook call, by trigger', ['trigger_name']),
+    eventQueueTime: histogram('engine_event_queue_time_seconds', "Time from an event's capture to its first attempt, by trigger", ['trigger_name']),
+    eventProcessingTime: histogram(
+      'engine_event_processing_time_seconds',
+      "Time from an event's capture to its being done (delivered or out of retries), by trigger",
+      ['trigger_name'],
+    ),
+    eventWorkers: gauge('engine_event_trigger_http_workers', 'Event trigger webhook calls in flight (bounded by ENGINE_GRAPHQL_EVENTS_HTTP_POOL_SIZE)'),
+    eventsFetched: gauge('engine_events_fetched_per_batch', 'Events the last take fetched (a full batch means a backlog)'),
+    cronInvocations: counter('engine_cron_events_invocation_total', 'Cron event webhook calls, by status', ['status']),
+    oneoffInvocations: counter('engine_oneoff_events_invocation_total', 'One-off scheduled event webhook calls, by status', ['status']),
+    cronProcessed: counter('engine_cron_events_processed_total', 'Cron events done (success: delivered; failed: out of retries)', ['status']),
+    oneoffProcessed: counter('engine_oneoff_events_processed_total', 'One-off scheduled events done (success: delivered; failed: out of retries)', ['status']),
+    scheduledRetries: counter('engine_scheduled_event_retries_total', 'Scheduled event calls that failed and will be tried again, by type (cron, one_off)', [
+      'type',
+    ]),
+    scheduledWebhookTime: histogram('engine_scheduled_event_webhook_processing_time_seconds', 'Time of one scheduled event webhook call, by type', ['type']),
+    scheduledQueueTime: histogram('engine_scheduled_event_queue_time_seconds', "Time from a scheduled event's due time to its first attempt, by type", [
+      'type',
+    ]),
+    scheduledInFlight: gauge('engine_scheduled_events_in_flight', 'Scheduled event webhook calls in flight'),
+    actionInvocations: counter(
+      'engine_async_action_invocations_total',
+      'Asynchronous action handler calls, by action and status (success: a valid output stored)',
+      ['action_name', 'status'],
+    ),
+    actionWebhookTime: histogram('engine_async_action_webhook_processing_time_seconds', 'Time of one asynchronous action handler call, by action', [
+      'action_name',
+    ]),
+    actionsInFlight: gauge('engine_async_actions_in_flight', 'Asynchronous action handler calls in flight'),
+  };
 }

@@ -34,6 +34,7 @@ import type { ChannelSubscription } from '../../backends/metadata-database.ts';
 import { scheduledEventsStorage as storage } from '../../backends/registry.ts';
 import type { CatalogRef } from '../../catalog/snapshot.ts';
 import type { Logger } from '../../logger.ts';
+import type { AsyncMetrics } from '../../observability/metrics.ts';
 import { oneOffWebhook, resolveHeaders, type CronTrigger, type OneOffDefinition, type WebhookDefinition } from './definitions.ts';
 import type { ScheduledEventStore } from './event-store.ts';
 import { WebhookClient, type WebhookResult } from '../webhook-client.ts';
@@ -63,6 +64,8 @@ export interface SchedulerOptions {
   /** Keep-alive connections per webhook origin. */
   readonly httpPoolSize: number;
   readonly clock?: () => number;
+  /** Where calls, retries and outcomes are counted (Note [Async metrics]). */
+  readonly metrics?: AsyncMetrics;
 }
 
 /** The payload v2 sends for a cron or one-off event. */
@@ -255,8 +258,10 @@ export class Scheduler {
 
   #track(p: Promise<void>): void {
     this.#inFlight.add(p);
+    this.#o.metrics?.asyncInFlight('cron', 1);
     void p.finally(() => {
       this.#inFlight.delete(p);
+      this.#o.metrics?.asyncInFlight('cron', -1);
       // A full scheduler left due events behind: take them now that there is room.
       if (this.#inFlight.size === this.#o.batchSize * 4 - 1) this.#wake();
     });
@@ -278,6 +283,8 @@ export class Scheduler {
       }
       const body = deliveryBody(row, def);
       const prepared = this.#request(def, body);
+      if (row.tries === 0) this.#o.metrics?.asyncQueued(row.kind, row.trigger_name ?? '', Math.max(0, this.#clock() - row.scheduled_time.getTime()) / 1000);
+      const started = performance.now();
       const sent = prepared.ok ? prepared.request : null;
       const response: Attempt = prepared.ok
         ? attemptOf(
@@ -292,6 +299,13 @@ export class Scheduler {
         : { ok: false, status: null, body: '', headers: [], retryAfterMs: null, error: prepared.error };
       const attempt = row.tries + 1;
       const retry = !response.ok && attempt <= def.retryConf.numRetries;
+      const metrics = this.#o.metrics;
+      if (metrics !== undefined) {
+        const name = row.trigger_name ?? '';
+        metrics.asyncInvocation(row.kind, name, response.ok, (performance.now() - started) / 1000);
+        if (retry) metrics.asyncRetry(row.kind, name);
+        else metrics.asyncProcessed(row.kind, name, response.ok, Math.max(0, this.#clock() - row.scheduled_time.getTime()) / 1000);
+      }
       const status = response.ok ? 'delivered' : retry ? 'scheduled' : 'error';
       const dueAt = retry ? new Date(this.#clock() + (response.retryAfterMs ?? def.retryConf.retryIntervalSeconds * 1000)) : null;
       const held = await storage.recordAttempt(db, {

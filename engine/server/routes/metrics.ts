@@ -18,6 +18,7 @@ import { Header, withV2Aliases } from '../../auth/headers.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
 import { apiErrorBody } from '../../errors/wire-body.ts';
+import { codingFor, compress } from '../compression.ts';
 
 function bearer(request: FastifyRequest): string | null {
   const auth = request.headers.authorization;
@@ -56,6 +57,13 @@ export async function registerMetricsRoutes(app: FastifyInstance, opts: { deps: 
         .send(JSON.stringify(apiErrorBody(err, false)));
     }
     const text = await metrics.text();
-    return reply.type(metrics.contentType).send(text);
+    // Compressed when asked (Note [Response compression]): a scrape with per-trigger series runs to tens of KB.
+    void reply.header('vary', 'accept-encoding');
+    const coding = codingFor(request.headers['accept-encoding'], text.length);
+    if (coding === null) return reply.type(metrics.contentType).send(text);
+    return reply
+      .type(metrics.contentType)
+      .header('content-encoding', coding)
+      .send(await compress(text, coding));
   });
 }
