@@ -186,7 +186,7 @@ describe.skipIf(skip !== null)('a BigQuery source', () => {
 
   it('answers a failing query with a GraphQL error in v2 shape, and a dropped table is inconsistent', async () => {
     await bq.dataset('shop').table('scratch').delete();
-    const r = await engine.graphql('{ shop_scratch { id } }');
+    const r = await engine.graphql<any>('{ shop_scratch { id } }');
     expect(r.status).toBe(200);
     expect(r.body.data ?? null).toBeNull();
     expect(r.body.errors).toHaveLength(1);
