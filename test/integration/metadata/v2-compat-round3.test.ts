@@ -22,6 +22,7 @@ beforeAll(async () => {
   db = await createTestDatabase('compat3');
   await db.sql(`CREATE TABLE author (id int PRIMARY KEY, name text NOT NULL);
     CREATE TABLE article (id int PRIMARY KEY, title text NOT NULL, author_id int REFERENCES author(id));
+    CREATE TABLE "users address" (id int CONSTRAINT users_address_pkey PRIMARY KEY, street text);
     CREATE FUNCTION search_articles(search text) RETURNS SETOF article LANGUAGE sql STABLE
       AS $$ SELECT * FROM article WHERE title ILIKE '%' || search || '%' $$;
     CREATE FUNCTION fetch_articles(author_row author) RETURNS SETOF article LANGUAGE sql STABLE
@@ -269,6 +270,21 @@ describe('a remote schema that is not valid GraphQL', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+// v2 refuses a table whose name is not a GraphQL name unless it has a custom_name
+// (qualifiedObjectToName: "cannot include ... is not a valid GraphQL identifier"), and so does Engine.
+describe('a table whose name is not a GraphQL name', () => {
+  it('is refused without a custom_name, naming the way out, and tracked with one', async () => {
+    const r = await md('pg_track_table', { table: 'users address' });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ path: '$.args' });
+    expect(r.body.error).toContain('custom_name');
+    const named = await md('pg_track_table', { table: 'users address', configuration: { custom_name: 'users_address' } });
+    expect(named.status, JSON.stringify(named.body)).toBe(200);
+    expect((await engine.graphql('{ users_address { id street } }')).body).toEqual({ data: { users_address: [] } });
+    expect((await md('pg_untrack_table', { table: 'users address' })).status).toBe(200);
   });
 });
 
