@@ -24,7 +24,14 @@
  * Keys are what the Engine's status.managedObjects lists, what conflicts are detected on, and
  * what inconsistencies are mapped back to. Parts are JSON-string-escaped when they contain `/`.
  */
-import { parseTableName, type JsonObject, type JsonValue, type PermissionEntry, type TableNameInput } from '../../engine/metadata/document.ts';
+import {
+  parseTableName,
+  V2_PG_DEFAULT_SCHEMA,
+  type JsonObject,
+  type JsonValue,
+  type PermissionEntry,
+  type TableNameInput,
+} from '../../engine/metadata/document.ts';
 import {
   deletePermissionSchema,
   insertPermissionSchema,
@@ -170,12 +177,20 @@ function declareSource(spec: SourceSpec, name: string): Declared {
   return declared([obj({ kind: 'source', source: sourceName }, entry)]);
 }
 
+/*
+ * v2 compat: a resource's bare table or function name is read in postgres'
+ * default schema. A resource names its source but is declared on its own,
+ * before the source's kind is known; keying a bare name of an MSSQL source
+ * (`dbo`) needs the source's kind at declaration (not done yet).
+ */
+const BARE_NAME_SCHEMA = V2_PG_DEFAULT_SCHEMA;
+
 function declareTable(spec: TrackedTableSpec): Declared {
   const source = spec.source ?? 'default';
   const raw: Record<string, unknown> = { table: spec.table };
   for (const k of TRACKED_TABLE_KEYS) raw[k] = spec[k];
   check(tableEntrySchema, withoutUndefined(raw), '$.spec');
-  const table = parseTableName(spec.table);
+  const table = parseTableName(spec.table, BARE_NAME_SCHEMA);
   const objects = [obj({ kind: 'table', source, table }, { table })];
   if (spec.configuration !== undefined) objects.push(obj({ kind: 'table_configuration', source, table }, spec.configuration));
   if (spec.is_enum !== undefined) objects.push(obj({ kind: 'table_is_enum', source, table }, spec.is_enum));
@@ -196,7 +211,7 @@ function declareTable(spec: TrackedTableSpec): Declared {
 function declarePermission(spec: PermissionSpec): Declared {
   const source = spec.source ?? 'default';
   check(tableNameSchema, spec.table, '$.spec.table');
-  const table = parseTableName(spec.table);
+  const table = parseTableName(spec.table, BARE_NAME_SCHEMA);
   const permission = check<JsonObject>(PERMISSION_BODY[spec.operation], spec.permission, '$.spec.permission');
   const entry: PermissionEntry<JsonObject> =
     spec.comment === undefined ? { role: spec.role, permission } : { role: spec.role, permission, comment: spec.comment };
@@ -209,7 +224,7 @@ const EVENT_RETRY_DEFAULT: JsonObject = { num_retries: 0, interval_sec: 10, time
 function declareEventTrigger(spec: EventTriggerSpec, name: string): Declared {
   const source = spec.source ?? 'default';
   check(tableNameSchema, spec.table, '$.spec.table');
-  const table = parseTableName(spec.table as TableNameInput);
+  const table = parseTableName(spec.table as TableNameInput, BARE_NAME_SCHEMA);
   const triggerName = spec.name ?? name;
   const definition = withoutUndefined({
     enable_manual: spec.enable_manual ?? false,
@@ -257,7 +272,7 @@ function declareFunction(spec: FunctionSpec): Declared {
   const source = spec.source ?? 'default';
   check(tableNameSchema, spec.function, '$.spec.function');
   if (spec.configuration !== undefined) check(functionConfigurationSchema, spec.configuration, '$.spec.configuration');
-  const fn = parseTableName(spec.function);
+  const fn = parseTableName(spec.function, BARE_NAME_SCHEMA);
   const entry = withoutUndefined({ function: fn, configuration: spec.configuration, comment: spec.comment });
   const objects = [obj({ kind: 'function', source, fn }, entry)];
   const roles = new Set<string>();

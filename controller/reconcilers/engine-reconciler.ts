@@ -35,7 +35,7 @@ import { KubeApiError, objectPath, type KubeApi } from '../runtime/kube-api.ts';
 import { addFinalizer, hasFinalizer, patchStatus, removeFinalizer } from '../runtime/status.ts';
 import { declare, resourceKey, type TargetResource } from './declarations.ts';
 import { foldResources, type FoldResult, type ResourceFold } from './fold.ts';
-import { inconsistenciesByKey, inconsistencyMessage } from './inconsistency-map.ts';
+import { inconsistenciesByKey, inconsistencyMessage, sourceKinds } from './inconsistency-map.ts';
 import { diffLines, emptyDiff, type DocumentDiff } from './objects.ts';
 import { reconcileDeployment, type Rollout } from './engine-deployment.ts';
 import { addressOf, engineNameFor, engineQueueKey, engineUrl, noEngineMessage } from './resolve.ts';
@@ -252,7 +252,7 @@ export class EngineReconciler {
 
     const pending = dryRun ? pendingKeys(fold.diff) : new Set<string>();
     const previousManaged = new Set(engine.status?.managedObjects ?? []);
-    const byKey = inconsistenciesByKey(report.inconsistentObjects);
+    const byKey = inconsistenciesByKey(report.inconsistentObjects, sourceKinds(fold.desired));
     let notReady = 0;
     const finishing: [TargetResource, ResourceFold][] = [];
     for (const r of resources) {

@@ -4,7 +4,8 @@
  *
  * v2 compat: an inconsistent object is `{type, name, definition, reason}`; `name` reads
  * `source S`, `table T in source S`, `relationship R in table T in source S`,
- * `permission T.role.op in source S` (T is `name` in schema public, else `schema.name`),
+ * `permission T.role.op in source S` (T is `name` in its source's kind's default schema, else
+ * `schema.name`: `DEFAULT_SCHEMA`, public on postgres, dbo on MSSQL),
  * `function F in source S`, `function permission F.role in source S`,
  * `computed field C in table T in source S`, `inherited role R`, and remote schemas, event and
  * cron triggers carry their name in `definition.name`. Actions, action permissions, custom types
@@ -13,7 +14,14 @@
  * `get_inconsistent_metadata` names them (`action A`, `rest endpoint E`, ...). The engine may also
  * send its internal `id` (a JSON array); it is used when present because it is exact.
  */
-import { parseTableName, type TableNameInput } from '../../engine/metadata/document.ts';
+import {
+  DEFAULT_SCHEMA,
+  parseTableName,
+  V2_PG_DEFAULT_SCHEMA,
+  type MetadataDocument,
+  type SourceMetadata,
+  type TableNameInput,
+} from '../../engine/metadata/document.ts';
 import type { InconsistentObject } from '../../engine/metadata-client/client.ts';
 import type { QualifiedName } from './declarations.ts';
 import { ancestorKeys, keyOf, type ObjectRef } from './objects.ts';
@@ -23,9 +31,24 @@ export type { InconsistentObject };
 
 type Op = 'select' | 'insert' | 'update' | 'delete';
 
-function tableFromText(t: string): QualifiedName {
+/** The kind of each source of the document the engine was given (its tables print with that kind's default schema). */
+export type SourceKinds = ReadonlyMap<string, SourceMetadata['kind']>;
+
+/** The kinds of `doc`'s sources. */
+export function sourceKinds(doc: MetadataDocument): SourceKinds {
+  return new Map(doc.sources.map((s) => [s.name, s.kind]));
+}
+
+/** The schema a bare table name of `source` is in; a source the document lacks is postgres' (v2 compat: a source without a kind). */
+function defaultSchemaOf(kinds: SourceKinds, source: string): string {
+  const kind = kinds.get(source);
+  return kind === undefined ? V2_PG_DEFAULT_SCHEMA : DEFAULT_SCHEMA[kind];
+}
+
+/** A table as the engine printed it (`name` in the default schema, else `schema.name`). */
+function tableFromText(t: string, defaultSchema: string): QualifiedName {
   const dot = t.indexOf('.');
-  return dot < 0 ? { schema: 'public', name: t } : { schema: t.slice(0, dot), name: t.slice(dot + 1) };
+  return dot < 0 ? { schema: defaultSchema, name: t } : { schema: t.slice(0, dot), name: t.slice(dot + 1) };
 }
 
 function fromId(id: string): ObjectRef | null {
@@ -84,7 +107,9 @@ function sourceOf(def: Record<string, unknown>): string {
 }
 
 /** The object an inconsistency is about; null when it names nothing a resource can declare. */
-export function refOfInconsistency(o: InconsistentObject): ObjectRef | null {
+export function refOfInconsistency(o: InconsistentObject, kinds: SourceKinds): ObjectRef | null {
+  const fromText = (t: string, source: string): QualifiedName => tableFromText(t, defaultSchemaOf(kinds, source));
+  const parse = (t: unknown, source: string): QualifiedName => parseTableName(t as TableNameInput, defaultSchemaOf(kinds, source));
   if (typeof o.id === 'string') {
     const r = fromId(o.id);
     if (r !== null) return r;
@@ -99,23 +124,22 @@ export function refOfInconsistency(o: InconsistentObject): ObjectRef | null {
   }
   if (o.type === 'table') {
     m = /^table (.+) in source (.+)$/.exec(name);
-    if (m?.[1] !== undefined && m[2] !== undefined) return { kind: 'table', source: m[2], table: tableFromText(m[1]) };
+    if (m?.[1] !== undefined && m[2] !== undefined) return { kind: 'table', source: m[2], table: fromText(m[1], m[2]) };
     const t = def['table'] ?? def;
-    return typeof record(t)['name'] === 'string' || typeof t === 'string'
-      ? { kind: 'table', source: sourceOf(def), table: parseTableName(t as TableNameInput) }
-      : null;
+    return typeof record(t)['name'] === 'string' || typeof t === 'string' ? { kind: 'table', source: sourceOf(def), table: parse(t, sourceOf(def)) } : null;
   }
   if (o.type === 'object_relation' || o.type === 'array_relation') {
     m = /^relationship (.+) in table (.+) in source (.+)$/.exec(name);
-    if (m?.[1] !== undefined && m[2] !== undefined && m[3] !== undefined) return { kind: 'relationship', source: m[3], table: tableFromText(m[2]), name: m[1] };
+    if (m?.[1] !== undefined && m[2] !== undefined && m[3] !== undefined)
+      return { kind: 'relationship', source: m[3], table: fromText(m[2], m[3]), name: m[1] };
     if (def['table'] !== undefined && typeof def['name'] === 'string')
-      return { kind: 'relationship', source: sourceOf(def), table: parseTableName(def['table'] as TableNameInput), name: def['name'] };
+      return { kind: 'relationship', source: sourceOf(def), table: parse(def['table'], sourceOf(def)), name: def['name'] };
     return null;
   }
   if (o.type === 'computed_field') {
     m = /^computed field (.+) in table (.+) in source (.+)$/.exec(name);
     if (m?.[1] !== undefined && m[2] !== undefined && m[3] !== undefined)
-      return { kind: 'computed_field', source: m[3], table: tableFromText(m[2]), name: m[1] };
+      return { kind: 'computed_field', source: m[3], table: fromText(m[2], m[3]), name: m[1] };
     return null;
   }
   const perm = /^(select|insert|update|delete)_permission$/.exec(o.type);
@@ -123,22 +147,22 @@ export function refOfInconsistency(o: InconsistentObject): ObjectRef | null {
     const op = perm[1] as Op;
     m = /^permission (.+)\.([^.]+)\.(select|insert|update|delete) in source (.+)$/.exec(name);
     if (m?.[1] !== undefined && m[2] !== undefined && m[4] !== undefined)
-      return { kind: 'permission', source: m[4], table: tableFromText(m[1]), role: m[2], operation: op };
+      return { kind: 'permission', source: m[4], table: fromText(m[1], m[4]), role: m[2], operation: op };
     if (def['table'] !== undefined && typeof def['role'] === 'string') {
-      return { kind: 'permission', source: sourceOf(def), table: parseTableName(def['table'] as TableNameInput), role: def['role'], operation: op };
+      return { kind: 'permission', source: sourceOf(def), table: parse(def['table'], sourceOf(def)), role: def['role'], operation: op };
     }
     return null;
   }
   if (o.type === 'function') {
     m = /^function (.+) in source (.+)$/.exec(name);
-    if (m?.[1] !== undefined && m[2] !== undefined) return { kind: 'function', source: m[2], fn: tableFromText(m[1]) };
-    if (def['function'] !== undefined) return { kind: 'function', source: sourceOf(def), fn: parseTableName(def['function'] as TableNameInput) };
+    if (m?.[1] !== undefined && m[2] !== undefined) return { kind: 'function', source: m[2], fn: fromText(m[1], m[2]) };
+    if (def['function'] !== undefined) return { kind: 'function', source: sourceOf(def), fn: parse(def['function'], sourceOf(def)) };
     return null;
   }
   if (o.type === 'function_permission') {
     m = /^function permission (.+)\.([^.]+) in source (.+)$/.exec(name);
     if (m?.[1] !== undefined && m[2] !== undefined && m[3] !== undefined)
-      return { kind: 'function_permission', source: m[3], fn: tableFromText(m[1]), role: m[2] };
+      return { kind: 'function_permission', source: m[3], fn: fromText(m[1], m[3]), role: m[2] };
     return null;
   }
   if (o.type === 'inherited_role') {
@@ -148,7 +172,7 @@ export function refOfInconsistency(o: InconsistentObject): ObjectRef | null {
   if (o.type === 'event_trigger') {
     const trig = typeof def['name'] === 'string' ? def['name'] : /^event_trigger (\S+)/.exec(name)?.[1];
     if (trig === undefined || def['table'] === undefined) return null;
-    return { kind: 'event_trigger', source: sourceOf(def), table: parseTableName(def['table'] as TableNameInput), name: trig };
+    return { kind: 'event_trigger', source: sourceOf(def), table: parse(def['table'], sourceOf(def)), name: trig };
   }
   if (o.type === 'custom_types') return { kind: 'custom_types' };
   if (o.type === 'action') {
@@ -179,16 +203,16 @@ export function refOfInconsistency(o: InconsistentObject): ObjectRef | null {
 }
 
 /** The object key an inconsistency is about (null when it names nothing a resource declares). */
-export function keyOfInconsistency(o: InconsistentObject): string | null {
-  const r = refOfInconsistency(o);
+export function keyOfInconsistency(o: InconsistentObject, kinds: SourceKinds): string | null {
+  const r = refOfInconsistency(o, kinds);
   return r === null ? null : keyOf(r);
 }
 
 /** Reasons of each inconsistent key (several objects can map to one key). */
-export function inconsistenciesByKey(list: readonly InconsistentObject[]): Map<string, string[]> {
+export function inconsistenciesByKey(list: readonly InconsistentObject[], kinds: SourceKinds): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const o of list) {
-    const key = keyOfInconsistency(o);
+    const key = keyOfInconsistency(o, kinds);
     if (key === null) continue;
     const what = o.name !== undefined && o.name !== '' ? `${o.name}: ` : '';
     const arr = out.get(key) ?? [];

@@ -19,8 +19,10 @@
  */
 import {
   emptyTable,
+  DEFAULT_SCHEMA,
   formatTableName,
   sameTable,
+  V2_PG_DEFAULT_SCHEMA,
   type FunctionMetadata,
   type InheritedRole,
   type JsonObject,
@@ -332,6 +334,12 @@ export class DocumentDraft {
     return this.#sources.find((s) => s.name === name);
   }
 
+  /** The schema a bare table name of source `name` is in (its kind's; postgres' for a source not declared, as v2). */
+  #defaultSchema(name: string): string {
+    const s = this.#source(name);
+    return s === undefined ? V2_PG_DEFAULT_SCHEMA : DEFAULT_SCHEMA[s.kind];
+  }
+
   #table(source: string, table: QualifiedName): Mutable<TableMetadata> | undefined {
     const s = this.#source(source);
     return s === undefined ? undefined : this.#tables.get(s)?.find((t) => sameTable(t.table, table));
@@ -526,7 +534,8 @@ export class DocumentDraft {
       case 'function_permission': {
         const f = this.#function(ref.source, ref.fn);
         const fn = f?.list[f.index];
-        if (f === undefined || fn === undefined) return `function ${formatTableName(ref.fn)} is not tracked in source ${ref.source}`;
+        if (f === undefined || fn === undefined)
+          return `function ${formatTableName(ref.fn, this.#defaultSchema(ref.source))} is not tracked in source ${ref.source}`;
         const perms = [...(fn.permissions ?? [])];
         upsertByName(perms, (p) => p.role, value as unknown as { role: string });
         f.list[f.index] = { ...fn, permissions: perms };
@@ -537,7 +546,9 @@ export class DocumentDraft {
     }
     const t = this.#table(ref.source, ref.table);
     if (t === undefined) {
-      return this.#source(ref.source) === undefined ? noSource(ref.source) : `table ${formatTableName(ref.table)} is not tracked in source ${ref.source}`;
+      return this.#source(ref.source) === undefined
+        ? noSource(ref.source)
+        : `table ${formatTableName(ref.table, this.#defaultSchema(ref.source))} is not tracked in source ${ref.source}`;
     }
     switch (ref.kind) {
       case 'table_configuration':

@@ -16,11 +16,11 @@ import { inconsistency } from '../catalog/inconsistency.ts';
 import type { StageResult } from '../catalog/stages/stage.ts';
 import type { NameRegistry } from '../catalog/stages/names.ts';
 import { scalarName } from '../catalog/graphql-names.ts';
-import { tableKey, type InconsistentObject, type SourceInfo } from '../catalog/types.ts';
+import { tableKey, type InconsistentObject, type SourceInfo, type SourceKind } from '../catalog/types.ts';
 import { resolveEnv } from '../cli/env.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { InheritedRole, JsonObject, MetadataDocument } from '../metadata/document.ts';
-import { parseTableName, type TableNameInput } from '../metadata/document.ts';
+import type { TableNameInput } from '../metadata/document.ts';
 import { compileRequestTransform, compileResponseTransform, resolveUrlTemplate } from '../transforms/index.ts';
 import {
   baseName,
@@ -64,13 +64,22 @@ function list(v: unknown): Loose[] {
 }
 
 /**
+ * v2 compat: custom types may name PostgreSQL scalars (`uuid`, `timestamptz`)
+ * whatever the sources are (v2's Note [Postgres scalars in custom types]: "We
+ * currently have no plan to extend that functionality to other backends").
+ * Not the metadata database: an action's types are those of its answers,
+ * whichever database stores async results.
+ */
+const V2_CUSTOM_TYPES_SCALAR_KIND: SourceKind = 'postgres';
+
+/**
  * The scalar names of database types usable in custom types (v2 compat):
- * those a backend lets action types name (TypeNames.actionScalars; the
- * postgres ones always, as v2) and those of tracked columns.
+ * those a backend lets action types name (TypeNames.actionScalars; those of
+ * {@link V2_CUSTOM_TYPES_SCALAR_KIND} always) and those of tracked columns.
  */
 function dbScalarNames(sources: ReadonlyMap<string, SourceInfo>): Set<string> {
   const out = new Set<string>();
-  const backends = new Set([backendFor('postgres'), ...[...sources.values()].map(backendOf)]);
+  const backends = new Set([backendFor(V2_CUSTOM_TYPES_SCALAR_KIND), ...[...sources.values()].map(backendOf)]);
   for (const b of backends) {
     for (const t of b.types.actionScalars) {
       const info = b.scalar(t);
@@ -195,7 +204,7 @@ function resolveRelationship(r: Loose, object: string, fs: readonly CustomField[
   if (source === undefined) fail(`the relationship "${name}" of "${object}" uses the source "${sourceName}", which does not exist or is inconsistent`);
   const rt = r['remote_table'];
   if (rt === undefined || rt === null) fail(`the relationship "${name}" of "${object}" needs a remote_table`);
-  const table = parseTableName(rt as TableNameInput);
+  const table = backendOf(source).naming.parse(rt as TableNameInput);
   const info = source.tables.get(tableKey(table));
   if (info === undefined)
     fail(`the relationship "${name}" of "${object}" points to the table "${table.schema}.${table.name}", which is not tracked in source "${sourceName}"`);
@@ -247,6 +256,24 @@ function allowedRoles(permissions: readonly string[], inherited: readonly Inheri
   return roles;
 }
 
+/**
+ * v2 (Hasura.RQL.DDL.Action.resolveAction): the relationships of a sync
+ * action's output object may not map its nested object fields; an async
+ * action's output object may not have both relationships and nested object
+ * fields. Nested objects may have relationships of their own (sync).
+ */
+function checkOutputRelationships(kind: 'synchronous' | 'asynchronous', object: CustomObject | undefined, types: CustomTypesInfo): void {
+  if (object === undefined) return;
+  const nested = object.fields.filter((f) => types.objects.has(baseName(f.type))).map((f) => f.name);
+  const quoted = (names: readonly string[]): string => names.map((n) => `"${n}"`).join(', ');
+  if (kind === 'asynchronous') {
+    if (object.relationships.length > 0 && nested.length > 0) fail(`Async action relations cannot be used with object fields: ${quoted(nested)}`);
+    return;
+  }
+  const bad = object.relationships.filter((r) => r.fieldMapping.some(([field]) => nested.includes(field))).map((r) => r.name);
+  if (bad.length > 0) fail(`Relationships cannot be defined with nested object fields: ${quoted(bad)}`);
+}
+
 function resolveAction(a: Loose, types: CustomTypesInfo, inherited: readonly InheritedRole[], db: ReadonlySet<string>): ActionInfo {
   const name = str(a['name']);
   if (name === null || !NAME.test(name)) fail(`the action name ${JSON.stringify(a['name'])} is not a valid GraphQL name`);
@@ -280,6 +307,7 @@ function resolveAction(a: Loose, types: CustomTypesInfo, inherited: readonly Inh
   const ob = baseName(output);
   if (!isOutput(ob)) fail(types.inputObjects.has(ob) ? `the output type "${ob}" is an input object` : `the output type "${ob}" is not defined`);
   if (kind === 'asynchronous' && !types.objects.has(ob)) fail('the output type of an asynchronous action must be a custom object type');
+  checkOutputRelationships(kind, types.objects.get(ob), types);
   const handlerText = str(d['handler']);
   if (handlerText === null || handlerText === '') fail('"handler" must be a URL');
   let handler: string;

@@ -418,6 +418,12 @@ export interface TableNaming {
   format(t: TableName): string;
   /** v2 compat: `name` in the default schema, else `schema_name` (BigQuery would always prefix the dataset). */
   graphqlName(t: TableName): string;
+  /**
+   * A name as answers print it as JSON (inconsistency definitions, `<prefix>_get_source_tables`):
+   * v2's shape of the kind, `{schema, name}` when absent (BigQuery's is `{dataset, name}`).
+   * Read it through `wireName` (naming.ts).
+   */
+  readonly toWire?: (t: TableName) => WireTableName;
 }
 
 /**

@@ -14,5 +14,11 @@ export function schemaNaming(defaultSchema: string): TableNaming {
       typeof t === 'string' ? { schema: defaultSchema, name: t } : { schema: t.schema ?? t.dataset ?? defaultSchema, name: t.name },
     format: (t) => (t.schema === defaultSchema ? t.name : `${t.schema}.${t.name}`),
     graphqlName: (t) => (t.schema === defaultSchema ? t.name : `${t.schema}_${t.name}`),
+    toWire: (t) => ({ schema: t.schema, name: t.name }),
   };
+}
+
+/** How answers print `t` as JSON: its backend's wire shape ({@link TableNaming.toWire}), else v2's `{schema, name}`. */
+export function wireName(naming: TableNaming, t: TableName): WireTableName {
+  return naming.toWire === undefined ? { schema: t.schema, name: t.name } : naming.toWire(t);
 }

@@ -4,20 +4,33 @@
  */
 import type { ErrorCode } from '../errors/codes.ts';
 import type { InconsistentObject } from './types.ts';
-import { objectId, objectName, objectType, type MetadataObjectRef } from './object-id.ts';
+import type { TableNaming } from '../backends/backend.ts';
+import { objectId, objectName, objectType, type MetadataObjectRef, type NamedObject, type SourceObjectRef } from './object-id.ts';
 
 /** v2 compat: every reason starts with this. */
 const PREFIX = 'Inconsistent object: ';
 
-/** An inconsistency of `ref`, whose stored form is `definition`. */
-export function inconsistency(ref: MetadataObjectRef, definition: unknown, reason: string, code?: ErrorCode): InconsistentObject {
+/** An inconsistency of `ref` (an object that names no table or function), whose stored form is `definition`. */
+export function inconsistency(ref: Exclude<MetadataObjectRef, SourceObjectRef>, definition: unknown, reason: string, code?: ErrorCode): InconsistentObject {
+  return make({ ref }, definition, reason, code);
+}
+
+/**
+ * An inconsistency of `ref`, an object on a table or function of a source
+ * whose backend names tables with `naming` (its `name` prints the table so).
+ */
+export function sourceInconsistency(naming: TableNaming, ref: SourceObjectRef, definition: unknown, reason: string, code?: ErrorCode): InconsistentObject {
+  return make({ ref, naming }, definition, reason, code);
+}
+
+function make(object: NamedObject, definition: unknown, reason: string, code: ErrorCode | undefined): InconsistentObject {
   return {
-    type: objectType(ref),
-    name: objectName(ref),
+    type: objectType(object.ref),
+    name: objectName(object),
     definition,
     reason: reason.startsWith(PREFIX) ? reason : PREFIX + reason,
     ...(code === undefined ? {} : { code }),
-    id: objectId(ref),
+    id: objectId(object.ref),
   };
 }
 

@@ -4,7 +4,7 @@
  * is stable across builds and can be turned back into the reference.
  */
 import type { QualifiedName } from './types.ts';
-import { formatTableName } from '../metadata/document.ts';
+import type { TableNaming } from '../backends/backend.ts';
 
 /** Permission kinds as they appear in inconsistency types (`select_permission`). */
 export type PermissionKind = 'select' | 'insert' | 'update' | 'delete';
@@ -148,18 +148,25 @@ export function parseObjectId(id: string): MetadataObjectRef | null {
   }
 }
 
-/** v2 compat: how an object's table or function is named in its description (postgres' printing: the ids carry no kind). */
-function tableText(t: QualifiedName): string {
-  return formatTableName(t);
-}
-
 /** v2 compat: the `type` of an inconsistent object (`table`, `object_relation`, `select_permission`...). */
 export function objectType(ref: MetadataObjectRef): string {
   return ref.kind === 'permission' ? `${ref.permission}_permission` : ref.kind;
 }
 
-/** v2 compat: the human name of an object (`table authors in source default`). */
-export function objectName(ref: MetadataObjectRef): string {
+/** The objects that name a table or function of a source: their names print it as the source's backend does. */
+export type SourceObjectRef = Extract<MetadataObjectRef, { readonly table: QualifiedName } | { readonly function: QualifiedName }>;
+
+/** An object of {@link objectName}: with its source's naming when it names a table or function. */
+export type NamedObject =
+  { readonly ref: Exclude<MetadataObjectRef, SourceObjectRef>; readonly naming?: undefined } | { readonly ref: SourceObjectRef; readonly naming: TableNaming };
+
+/**
+ * v2 compat: the human name of an object (`table authors in source default`);
+ * its table or function as its source's backend prints it (`naming.format`:
+ * the ids carry no kind, so the caller that knows the source gives it).
+ */
+export function objectName({ ref, naming }: NamedObject): string {
+  const tableText = (t: QualifiedName): string => naming?.format(t) ?? `${t.schema}.${t.name}`;
   switch (ref.kind) {
     case 'source':
       return `source ${ref.source}`;

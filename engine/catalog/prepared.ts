@@ -6,7 +6,7 @@
  * configuration changes, on `reload_metadata`, after `run_sql`, and when its
  * catalog changed outside the engine (Note [Introspection freshness]).
  */
-import type { SourceConnection } from '../backends/backend.ts';
+import type { Backend, SourceConnection } from '../backends/backend.ts';
 import type { EnumTableRows, SourceIntrospection } from '../backends/introspection.ts';
 import type { MetadataDocument } from '../metadata/document.ts';
 
@@ -53,6 +53,12 @@ export interface ObjectPreparer<P extends PreparedObject> {
 export interface ReadySource {
   readonly ok: true;
   readonly name: string;
+  /**
+   * The backend that owns this source, when it is not the registry's one of
+   * its kind (tests: a backend with another naming); read it through
+   * `sourceBackend` (source-naming.ts), which the catalog copies into SourceInfo.backend.
+   */
+  readonly backend?: Backend;
   /** Identifies the resolved configuration; a different key means a new connection. */
   readonly configKey: string;
   readonly connection: SourceConnection;

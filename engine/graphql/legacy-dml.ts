@@ -43,7 +43,7 @@ import type { Catalog, TableInfo } from '../catalog/types.ts';
 import { tableKey } from '../catalog/types.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
-import { formatTableName, parseTableName, type TableNameInput } from '../metadata/document.ts';
+import { formatTableName, parseTableName, V2_PG_DEFAULT_SCHEMA, type TableNameInput } from '../metadata/document.ts';
 import { backendOf } from '../backends/registry.ts';
 import type { MutationFieldDescriptor } from './schema/mutation-root.ts';
 import { descriptorOf, type RootFieldDescriptor, type TableFieldDescriptor } from './schema/descriptors.ts';
@@ -114,11 +114,11 @@ function trackedTable(catalog: Catalog, args: Json): TableInfo {
   if (typeof raw !== 'string' && !isObject(raw)) fail(ErrorCode.ParseFailed, 'key "table" not found', '$.args');
   const sourceName = typeof args['source'] === 'string' ? args['source'] : 'default';
   const source = catalog.sources.get(sourceName);
-  // Named as the source's backend names tables; a source that does not exist is postgres' (v2's legacy DML).
-  const name = source === undefined ? parseTableName(raw as TableNameInput) : backendOf(source).naming.parse(raw as TableNameInput);
+  // Named as the source's backend names tables; a source that does not exist is postgres' (v2's legacy DML is postgres').
+  const name = source === undefined ? parseTableName(raw as TableNameInput, V2_PG_DEFAULT_SCHEMA) : backendOf(source).naming.parse(raw as TableNameInput);
   const info = source?.tables.get(tableKey(name));
   if (info === undefined) {
-    const shown = source === undefined ? formatTableName(name) : backendOf(source).naming.format(name);
+    const shown = source === undefined ? formatTableName(name, V2_PG_DEFAULT_SCHEMA) : backendOf(source).naming.format(name);
     fail(ErrorCode.NotExists, `table "${shown}" does not exist`, '$.args.table');
   }
   return info;
@@ -255,7 +255,8 @@ function withRoleFilters(e: ir.BoolExp, filterOf: NonNullable<FilterOf>): ir.Boo
 /** `_exists: {_table, _where}`: the table is tracked and readable by the role, unfiltered. */
 function existsCheck(value: unknown, check: WhereCheck, path: string): void {
   if (!isObject(value) || value['_table'] === undefined) fail(ErrorCode.ParseFailed, 'expected {"_table", "_where"} for "_exists"', path);
-  const name = parseTableName(value['_table'] as TableNameInput);
+  // v2 compat: the legacy DML is postgres' (its `_table` names a table in `public` when bare).
+  const name = parseTableName(value['_table'] as TableNameInput, V2_PG_DEFAULT_SCHEMA);
   let target: TableInfo | undefined;
   for (const source of check.catalog.sources.values()) target ??= source.tables.get(tableKey(name));
   if (target === undefined) fail(ErrorCode.NotExists, `table "${name.name}" does not exist`, `${path}._table`);

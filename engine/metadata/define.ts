@@ -8,9 +8,9 @@ import { tableKey } from '../catalog/types.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import { didYouMean } from '../errors/suggest.ts';
-import { formatTableName, type SourceMetadata, type TableMetadata } from './document.ts';
+import type { SourceMetadata, TableMetadata } from './document.ts';
 import { findSource, findTable } from './edit.ts';
-import { argPath, type CallResult, type MetadataCall, type Operation, type RunContext } from './operation.ts';
+import { argPath, type CallResult, type MetadataCall, type OnSource, type Operation, type RunContext, type SourceOperation } from './operation.ts';
 import { assertValid, type JsonSchema } from './schemas/validate.ts';
 
 /** What an operation module defines: its args schema and what it does with valid args. */
@@ -20,6 +20,26 @@ export interface OperationDefinition<A> {
   /** Rewrites legacy (`/v1/query`) arg shapes into the current one before validation. */
   readonly legacyArgs?: (raw: unknown, call: MetadataCall) => unknown;
   run(ctx: RunContext, args: A, call: MetadataCall): Promise<CallResult>;
+}
+
+/** What a backend operation module defines: as {@link OperationDefinition}, run with its source's {@link OnSource}. */
+export interface SourceOperationDefinition<A> {
+  readonly mutates: boolean;
+  readonly schema: JsonSchema;
+  readonly legacyArgs?: (raw: unknown, call: MetadataCall) => unknown;
+  run(ctx: RunContext, args: A, call: MetadataCall, on: OnSource): Promise<CallResult>;
+}
+
+/** Makes a {@link SourceOperation} that validates its args before running. */
+export function defineSourceOperation<A>(def: SourceOperationDefinition<A>): SourceOperation {
+  return {
+    mutates: def.mutates,
+    async run(ctx, call, on) {
+      const raw = call.legacy && def.legacyArgs !== undefined ? def.legacyArgs(call.args ?? {}, call) : (call.args ?? {});
+      const args = assertValid<A>(def.schema, raw, argPath(call));
+      return await def.run(ctx, args, call, on);
+    },
+  };
 }
 
 /** Makes an {@link Operation} that validates its args before running. */
@@ -44,11 +64,11 @@ export function requireSource(ctx: RunContext, name: string, call: MetadataCall,
 }
 
 /** The tracked table; `not-exists` when it is not tracked. */
-export function requireTrackedTable(ctx: RunContext, source: string, table: QualifiedName, call: MetadataCall): TableMetadata {
+export function requireTrackedTable(ctx: RunContext, source: string, table: QualifiedName, call: MetadataCall, on: OnSource): TableMetadata {
   requireSource(ctx, source, call);
   const t = findTable(ctx.state.doc, source, table);
   if (t === undefined) {
-    throw new EngineError(ErrorCode.NotExists, `table "${formatTableName(table)}" does not exist in source: ${source}`, {
+    throw new EngineError(ErrorCode.NotExists, `table "${on.naming.format(table)}" does not exist in source: ${source}`, {
       path: argPath(call, 'table'),
     });
   }
@@ -59,7 +79,7 @@ export function requireTrackedTable(ctx: RunContext, source: string, table: Qual
  * The table as the database has it. `not-exists` when the source's database
  * has no such relation; `invalid-configuration` when the source cannot be reached.
  */
-export function requireDatabaseTable(ctx: RunContext, source: string, table: QualifiedName, call: MetadataCall): IntrospectedTable {
+export function requireDatabaseTable(ctx: RunContext, source: string, table: QualifiedName, call: MetadataCall, on: OnSource): IntrospectedTable {
   const p = ctx.state.prepared.get(source);
   if (p === undefined || !p.ok) {
     const why = p === undefined ? 'it is not a postgres source' : p.reason;
@@ -70,10 +90,10 @@ export function requireDatabaseTable(ctx: RunContext, source: string, table: Qua
   const t = p.introspection.tables.get(tableKey(table));
   if (t === undefined) {
     const near = didYouMean(
-      formatTableName(table),
-      [...p.introspection.tables.values()].map((x) => formatTableName(x.name)),
+      on.naming.format(table),
+      [...p.introspection.tables.values()].map((x) => on.naming.format(x.name)),
     );
-    throw new EngineError(ErrorCode.NotExists, `no such table/view exists in source: "${formatTableName(table)}"${near}`, {
+    throw new EngineError(ErrorCode.NotExists, `no such table/view exists in source: "${on.naming.format(table)}"${near}`, {
       path: argPath(call, 'table'),
     });
   }

@@ -313,9 +313,11 @@ export const EMPTY_DOCUMENT: MetadataDocument = {
 
 /**
  * v2 compat: a bare table name is in the default schema of its source
- * (`defaultSchema`; callers that do not pass one name a postgres source's table).
+ * (`defaultSchema`). Only what knows no backend calls this (the wire document
+ * by kind, `DEFAULT_SCHEMA`); code that has the source uses its backend's
+ * `naming` (Note [Source naming] in catalog/prepared.ts).
  */
-export function parseTableName(t: TableNameInput, defaultSchema: string = V2_PG_DEFAULT_SCHEMA): QualifiedName {
+export function parseTableName(t: TableNameInput, defaultSchema: string): QualifiedName {
   if (typeof t === 'string') return { schema: defaultSchema, name: t };
   return { schema: t.schema ?? t.dataset ?? defaultSchema, name: t.name };
 }
@@ -325,8 +327,8 @@ export function sameTable(a: QualifiedName, b: QualifiedName): boolean {
   return a.schema === b.schema && a.name === b.name;
 }
 
-/** v2 compat: tables print as `name` in the default schema (postgres' unless given), else `schema.name`. */
-export function formatTableName(t: QualifiedName, defaultSchema: string = V2_PG_DEFAULT_SCHEMA): string {
+/** v2 compat: tables print as `name` in the default schema, else `schema.name` (for what knows no backend; see {@link parseTableName}). */
+export function formatTableName(t: QualifiedName, defaultSchema: string): string {
   return t.schema === defaultSchema ? t.name : `${t.schema}.${t.name}`;
 }
 
@@ -370,7 +372,7 @@ function list<T>(v: unknown): T[] {
 }
 
 /** Normalizes one table entry of a schema-validated document (of a source whose default schema is `defaultSchema`). */
-export function normalizeTable(raw: Loose, defaultSchema: string = V2_PG_DEFAULT_SCHEMA): TableMetadata {
+export function normalizeTable(raw: Loose, defaultSchema: string): TableMetadata {
   const t: Loose = { ...raw, table: parseTableName(raw['table'] as TableNameInput, defaultSchema) };
   for (const k of TABLE_LISTS) t[k] = list(raw[k]);
   return t as unknown as TableMetadata;

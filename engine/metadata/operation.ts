@@ -12,6 +12,7 @@ import type { Catalog } from '../catalog/types.ts';
 import type { ApiFamily } from '../api/contract.ts';
 import type { MetadataDocument } from './document.ts';
 import type { Refresh, SourcePreparer } from '../backends/source-preparer.ts';
+import type { TableNaming } from '../backends/backend.ts';
 import type { MetadataTransaction } from '../backends/metadata-database.ts';
 import type { Effect } from './effects.ts';
 import type { PreparedRemoteSchemas } from '../remote/remote-preparer.ts';
@@ -124,6 +125,27 @@ export interface Operation {
   /** Whether success changes stored metadata (a write). */
   readonly mutates: boolean;
   run(ctx: RunContext, call: MetadataCall): Promise<CallResult>;
+}
+
+/**
+ * What a backend operation (`pg_track_table`, legacy `track_table`) is given
+ * about the source it acts on, found once by the registry's source lookup
+ * (Note [Operation prefix and source kind] in registry.ts).
+ */
+export interface OnSource {
+  /**
+   * How the source's backend names tables and functions: operations parse
+   * the names of their args and print names with it (Note [Source naming] in
+   * catalog/source-naming.ts). The backend of the operation's prefix when the
+   * source does not exist (the operation then answers `not-exists`).
+   */
+  readonly naming: TableNaming;
+}
+
+/** A backend operation: it runs with what the registry found about its source ({@link OnSource}). */
+export interface SourceOperation {
+  readonly mutates: boolean;
+  run(ctx: RunContext, call: MetadataCall, on: OnSource): Promise<CallResult>;
 }
 
 /** The JSON path of an argument of `call` (`$.args.table`, or `$.args[2].args.table` in a bulk). */

@@ -4,11 +4,11 @@
  * becoming inconsistent. Renames are recognized by object identity: the same
  * table oid under a new name, the same column position under a new name.
  */
+import type { TableNaming } from '../backends/backend.ts';
 import type { SourceIntrospection } from '../backends/introspection.ts';
 import type { Catalog, QualifiedName } from '../catalog/types.ts';
 import { tableKey } from '../catalog/types.ts';
 import {
-  parseTableName,
   type ManualRelationship,
   type MetadataDocument,
   type PermissionColumns,
@@ -60,11 +60,13 @@ class Renamer {
   readonly #r: SchemaRenames;
   readonly #catalog: Catalog;
   readonly #source: string;
+  readonly #naming: TableNaming;
 
-  constructor(r: SchemaRenames, catalog: Catalog, source: string) {
+  constructor(r: SchemaRenames, catalog: Catalog, source: string, naming: TableNaming) {
     this.#r = r;
     this.#catalog = catalog;
     this.#source = source;
+    this.#naming = naming;
   }
 
   table(t: QualifiedName): QualifiedName {
@@ -72,7 +74,7 @@ class Renamer {
   }
 
   tableInput(t: TableNameInput): TableNameInput {
-    const q = parseTableName(t);
+    const q = this.#naming.parse(t);
     const n = this.#r.tables.get(tableKey(q));
     return n === undefined ? t : { schema: n.schema, name: n.name };
   }
@@ -94,7 +96,7 @@ class Renamer {
     }
     if (fk !== undefined) {
       const remote = fk as RemoteForeignKey;
-      const r = parseTableName(remote.table);
+      const r = this.#naming.parse(remote.table);
       const out: Record<string, unknown> = { ...remote, table: this.tableInput(remote.table) };
       if (typeof remote.columns === 'string') out['columns'] = this.column(r, remote.columns);
       else if (remote.columns !== undefined) out['columns'] = remote.columns.map((c) => this.column(r, c));
@@ -102,7 +104,7 @@ class Renamer {
       return { ...rel, using: { foreign_key_constraint_on: out as unknown as RemoteForeignKey } };
     }
     if (manual !== undefined) {
-      const r = parseTableName(manual.remote_table);
+      const r = this.#naming.parse(manual.remote_table);
       const mapping = Object.fromEntries(Object.entries(manual.column_mapping).map(([l, rc]) => [this.column(t, l), this.column(r, rc)]));
       const next: ManualRelationship = { ...manual, remote_table: this.tableInput(manual.remote_table), column_mapping: mapping };
       return { ...rel, using: { manual_configuration: next } };
@@ -118,7 +120,7 @@ class Renamer {
       if (LISTS.has(k) && Array.isArray(v)) out[k] = v.map((e) => this.boolExp(e, at));
       else if (NOTS.has(k)) out[k] = this.boolExp(v, at);
       else if (EXISTS.has(k) && isObject(v) && v['_table'] !== undefined) {
-        const target = parseTableName(v['_table'] as TableNameInput);
+        const target = this.#naming.parse(v['_table'] as TableNameInput);
         out[k] = { ...v, _table: this.tableInput(v['_table'] as TableNameInput), _where: this.boolExp(v['_where'], target) };
       } else {
         const rel = rels.find((x) => x.name === k);
@@ -167,9 +169,12 @@ class Renamer {
   }
 }
 
-/** The document with `renames` of `source` applied; `catalog` (from before the renames) resolves relationship targets. */
-export function applyRenames(doc: MetadataDocument, source: string, renames: SchemaRenames, catalog: Catalog): MetadataDocument {
+/**
+ * The document with `renames` of `source` applied; `catalog` (from before the renames) resolves relationship targets,
+ * `naming` (the source's backend's) reads the table names of the metadata.
+ */
+export function applyRenames(doc: MetadataDocument, source: string, renames: SchemaRenames, catalog: Catalog, naming: TableNaming): MetadataDocument {
   if (renames.tables.size === 0 && renames.columns.size === 0) return doc;
-  const r = new Renamer(renames, catalog, source);
+  const r = new Renamer(renames, catalog, source, naming);
   return updateSource(doc, source, (s) => ({ ...s, tables: s.tables.map((t) => r.tableEntry(t)) }));
 }

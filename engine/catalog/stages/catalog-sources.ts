@@ -61,6 +61,8 @@ export function assembleSources(input: AssembleInput): Map<string, SourceInfo> {
       connection: s.prepared.connection,
       target: compileTargetOf(s.prepared.introspection),
       tables,
+      // The backend that prepared it, when not its kind's (Note [Source naming] in source-naming.ts).
+      ...(s.prepared.backend === undefined ? {} : { backend: s.prepared.backend }),
       ...(s.customization === NO_CUSTOMIZATION ? {} : { customization: s.customization }),
     });
   }

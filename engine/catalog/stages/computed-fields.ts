@@ -6,13 +6,14 @@
  * of a tracked table. Runs after relationships (names must not collide) and
  * before permissions (which may name computed fields).
  */
+import type { TableNaming } from '../../backends/backend.ts';
 import type { IntrospectedFunction } from '../../backends/introspection.ts';
-import { formatTableName, parseTableName, type ComputedFieldMetadata, type TableMetadata } from '../../metadata/document.ts';
-import { inconsistency } from '../inconsistency.ts';
+import type { ComputedFieldMetadata, TableMetadata } from '../../metadata/document.ts';
+import { sourceInconsistency } from '../inconsistency.ts';
 import { functionArgsTypeName } from '../graphql-names.ts';
 import { tableKey, type ColumnInfo, type ComputedFieldInfo, type InconsistentObject, type QualifiedName, type SourceCustomizationInfo } from '../types.ts';
 import { customizeTypeName } from './customization.ts';
-import { checkSessionArgument, functionText, graphqlArguments, singleFunction } from './functions.ts';
+import { checkSessionArgument, graphqlArguments, singleFunction } from './functions.ts';
 import type { NameRegistry } from './names.ts';
 import type { RelationshipsBySource } from './relationships.ts';
 import type { ResolvedSource } from './sources.ts';
@@ -27,36 +28,37 @@ export function resolveComputedField(
   functions: ReadonlyMap<string, readonly IntrospectedFunction[]> | undefined,
   isTracked: (t: QualifiedName) => boolean,
 ): ComputedFieldInfo | { reason: string } {
-  const name = parseTableName(entry.definition.function);
-  const fn = singleFunction(name, functions?.get(tableKey(name)));
+  const naming = table.naming;
+  const name = naming.parse(entry.definition.function);
+  const fn = singleFunction(name, functions?.get(tableKey(name)), naming);
   if ('reason' in fn) return fn;
-  const text = `in table "${formatTableName(table.entry.table)}": computed field "${entry.name}"`;
+  const text = `in table "${naming.format(table.entry.table)}": computed field "${entry.name}"`;
   if (!isSchemaName(entry.name)) return { reason: `${text}: the name is not a valid GraphQL name` };
   const wanted = entry.definition.table_argument ?? null;
   const rowIndex = wanted === null ? 0 : fn.args.findIndex((a) => a.name === wanted);
   const rowArg = fn.args[rowIndex];
   if (rowArg === undefined) {
     return {
-      reason: wanted === null ? `${text}: the function "${functionText(name)}" has no input arguments` : `${text}: table argument "${wanted}" not found`,
+      reason: wanted === null ? `${text}: the function "${naming.format(name)}" has no input arguments` : `${text}: table argument "${wanted}" not found`,
     };
   }
   const t = table.entry.table;
   if (rowArg.typeCategory !== 'composite' || rowArg.dbType !== t.name) {
     return {
-      reason: `${text}: the argument "${rowArg.name ?? String(rowIndex + 1)}" of function "${functionText(name)}" should be of type "${formatTableName(t)}"`,
+      reason: `${text}: the argument "${rowArg.name ?? String(rowIndex + 1)}" of function "${naming.format(name)}" should be of type "${naming.format(t)}"`,
     };
   }
   const session = entry.definition.session_argument ?? null;
-  const bad = checkSessionArgument(`${text}: function "${functionText(name)}"`, fn.args, session, table.scalar);
+  const bad = checkSessionArgument(`${text}: function "${naming.format(name)}"`, fn.args, session, table.scalar);
   if (bad !== null) return bad;
   if (rowIndex !== 0 && rowArg.name === null) return { reason: `${text}: an unnamed table argument must come first` };
   const skip = new Set<string>([...(session === null ? [] : [session]), ...(rowArg.name === null ? [] : [rowArg.name])]);
-  const args = graphqlArguments(`${text}: function "${functionText(name)}"`, fn.args, skip, rowIndex);
+  const args = graphqlArguments(`${text}: function "${naming.format(name)}"`, fn.args, skip, rowIndex);
   if ('reason' in args) return args;
   let returns: ComputedFieldInfo['returns'];
   if (fn.returnTable !== null) {
     if (!isTracked(fn.returnTable)) {
-      return { reason: `${text}: the function returns rows of "${formatTableName(fn.returnTable)}", which is not tracked` };
+      return { reason: `${text}: the function returns rows of "${naming.format(fn.returnTable)}", which is not tracked` };
     }
     returns = { kind: 'table', table: fn.returnTable, returnsSet: fn.returnsSet };
   } else if (fn.returnsSet) {
@@ -87,6 +89,7 @@ export function resolveComputedField(
 /** Resolves every computed field of one table entry, reporting the inconsistent ones. */
 export function resolveTableComputedFields(
   source: string,
+  naming: TableNaming,
   entry: TableMetadata,
   draft: TableDraft | undefined,
   relationshipNames: ReadonlySet<string>,
@@ -100,26 +103,26 @@ export function resolveTableComputedFields(
     const ref = { kind: 'computed_field', source, table: entry.table, name: cf.name } as const;
     const definition = { name: cf.name, source, table: entry.table, definition: cf.definition, comment: cf.comment ?? null };
     if (draft === undefined) {
-      bad.push(inconsistency(ref, definition, `table "${formatTableName(entry.table)}" is inconsistent`));
+      bad.push(sourceInconsistency(naming, ref, definition, `table "${naming.format(entry.table)}" is inconsistent`));
       continue;
     }
     const taken =
       relationshipNames.has(cf.name) || out.some((o) => o.name === cf.name) || draft.columns.some((c) => c.name === cf.name || c.gqlName === cf.name);
     if (taken) {
-      bad.push(inconsistency(ref, definition, `in table "${formatTableName(entry.table)}": field "${cf.name}" already exists`));
+      bad.push(sourceInconsistency(naming, ref, definition, `in table "${naming.format(entry.table)}": field "${cf.name}" already exists`));
       continue;
     }
     const r = resolveComputedField(draft, cf, functions, isTracked);
     if ('reason' in r) {
-      bad.push(inconsistency(ref, definition, r.reason));
+      bad.push(sourceInconsistency(naming, ref, definition, r.reason));
       continue;
     }
     // `<fn>_args` (when the field takes arguments) is a global type name, shared with the function's other uses.
     if (r.args.length > 0) {
-      const owner = `function "${functionText(r.function)}" in source "${source}"`;
+      const owner = `function "${naming.format(r.function)}" in source "${source}"`;
       const clash = names.registry.claimShared(owner, customizeTypeName(names.customization, functionArgsTypeName(r.function.name)));
       if (clash !== null) {
-        bad.push(inconsistency(ref, definition, `in table "${formatTableName(entry.table)}": computed field "${cf.name}": ${clash}`));
+        bad.push(sourceInconsistency(naming, ref, definition, `in table "${naming.format(entry.table)}": computed field "${cf.name}": ${clash}`));
         continue;
       }
     }
@@ -150,7 +153,10 @@ export function resolveComputedFields(
       const key = tableKey(entry.table);
       const rels = new Set(relationships.get(s)?.get(key)?.keys() ?? []);
       const fns = s.prepared.introspection.functions;
-      const r = resolveTableComputedFields(s.meta.name, entry, tables.get(key), rels, fns, isTracked, { registry: names, customization: s.customization });
+      const r = resolveTableComputedFields(s.meta.name, s.backend.naming, entry, tables.get(key), rels, fns, isTracked, {
+        registry: names,
+        customization: s.customization,
+      });
       bad.push(...r.inconsistencies);
       bySource.set(key, r.output);
     }

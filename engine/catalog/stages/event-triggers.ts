@@ -10,7 +10,8 @@ import { asEventTrigger, capturedOperations, retryConfOf, type ColumnSelection }
 import { resolveHeaders, resolveWebhookUrl } from '../../events/webhook-config.ts';
 import type { MetadataDocument } from '../../metadata/document.ts';
 import { compileRequestTransform, compileResponseTransform, type CompiledRequestTransform, type CompiledResponseTransform } from '../../transforms/index.ts';
-import { inconsistency } from '../inconsistency.ts';
+import { sourceInconsistency } from '../inconsistency.ts';
+import { catalogNaming } from '../source-naming.ts';
 import { tableKey, type EventTriggerInfo, type InconsistentObject, type SourceInfo, type TableInfo } from '../types.ts';
 import type { StageResult } from './stage.ts';
 
@@ -85,7 +86,12 @@ export function resolveEventTriggers(doc: MetadataDocument, sources: ReadonlyMap
         if ('reason' in r) {
           const name = String(entry['name']);
           inconsistencies.push(
-            inconsistency({ kind: 'event_trigger', source: s.name, table: t.table, name }, { table: t.table, configuration: entry }, r.reason),
+            sourceInconsistency(
+              catalogNaming(s, info),
+              { kind: 'event_trigger', source: s.name, table: t.table, name },
+              { table: t.table, configuration: entry },
+              r.reason,
+            ),
           );
         } else triggers.set(r.name, r);
       }

@@ -6,9 +6,8 @@
  */
 import type { ScalarInfo, TableNaming } from '../../backends/backend.ts';
 import type { IntrospectedFunction, IntrospectedFunctionArg } from '../../backends/introspection.ts';
-import { backendOf } from '../../backends/registry.ts';
-import { formatTableName, type CustomRootField, type FunctionMetadata } from '../../metadata/document.ts';
-import { inconsistency } from '../inconsistency.ts';
+import type { CustomRootField, FunctionMetadata } from '../../metadata/document.ts';
+import { sourceInconsistency } from '../inconsistency.ts';
 import { functionArgsTypeName } from '../graphql-names.ts';
 import {
   tableKey,
@@ -27,11 +26,6 @@ import type { ResolvedSource } from './sources.ts';
 import type { StageResult } from './stage.ts';
 import { isSchemaName } from './tables.ts';
 
-/** v2 compat: how a function is named in reasons (`name`, or `schema.name` outside a postgres source's default schema). */
-export function functionText(n: QualifiedName): string {
-  return formatTableName(n);
-}
-
 function rootFieldName(f: CustomRootField | null | undefined): string | null {
   if (f === null || f === undefined) return null;
   if (typeof f === 'string') return f;
@@ -42,8 +36,12 @@ function rootFieldName(f: CustomRootField | null | undefined): string | null {
  * The one database function named by a tracked function or computed field,
  * or why there is none usable.
  */
-export function singleFunction(name: QualifiedName, found: readonly IntrospectedFunction[] | undefined): IntrospectedFunction | { reason: string } {
-  const text = `"${functionText(name)}"`;
+export function singleFunction(
+  name: QualifiedName,
+  found: readonly IntrospectedFunction[] | undefined,
+  naming: TableNaming,
+): IntrospectedFunction | { reason: string } {
+  const text = `"${naming.format(name)}"`;
   const fn = found?.[0];
   if (found === undefined || fn === undefined) return { reason: `no such function exists in postgres : ${text}` };
   if (found.length > 1) return { reason: `function ${text} is overloaded. Overloaded functions are not supported` };
@@ -121,14 +119,14 @@ export function resolveFunction(
   scalar: (dbType: string) => ScalarInfo,
   naming: TableNaming,
 ): FunctionInfo | { reason: string } {
-  const fn = singleFunction(entry.function, found);
+  const fn = singleFunction(entry.function, found, naming);
   if ('reason' in fn) return fn;
-  const text = `the function "${functionText(entry.function)}"`;
+  const text = `the function "${naming.format(entry.function)}"`;
   if (fn.returnTable === null) {
     return { reason: `${text} cannot be tracked because the function does not return a "COMPOSITE" type` };
   }
   if (!isTracked(fn.returnTable)) {
-    return { reason: `${text} cannot be tracked because its return table "${functionText(fn.returnTable)}" is not tracked` };
+    return { reason: `${text} cannot be tracked because its return table "${naming.format(fn.returnTable)}" is not tracked` };
   }
   const config = entry.configuration ?? {};
   const session = config.session_argument ?? null;
@@ -197,11 +195,11 @@ export function resolveSourceFunctions(input: FunctionStageInput): StageResult<M
       input.naming,
     );
     if ('reason' in resolved) {
-      bad.push(inconsistency(ref, definition, resolved.reason));
+      bad.push(sourceInconsistency(input.naming, ref, definition, resolved.reason));
       continue;
     }
     const r = { ...resolved, rootFields: customizeRootFields(input.customization, resolved.rootFields) };
-    const owner = `function "${functionText(entry.function)}" in source "${input.source}"`;
+    const owner = `function "${input.naming.format(entry.function)}" in source "${input.source}"`;
     const clash = input.names.claimNames(
       owner,
       [
@@ -213,15 +211,15 @@ export function resolveSourceFunctions(input: FunctionStageInput): StageResult<M
       input.customization?.namespace ?? '',
     );
     if (clash !== null) {
-      bad.push(inconsistency(ref, definition, clash));
+      bad.push(sourceInconsistency(input.naming, ref, definition, clash));
       continue;
     }
     const table = input.tables.get(tableKey(r.returnTable));
     const permitted = r.permissions.filter((role) => {
       if (table?.permissions.get(role)?.select != null) return true;
       const pref = { kind: 'function_permission', source: input.source, function: entry.function, role } as const;
-      const reason = `permission denied: role "${role}" does not have select permission on the return table "${functionText(r.returnTable)}" of function "${functionText(entry.function)}"`;
-      bad.push(inconsistency(pref, { function: entry.function, role, source: input.source }, reason));
+      const reason = `permission denied: role "${role}" does not have select permission on the return table "${input.naming.format(r.returnTable)}" of function "${input.naming.format(entry.function)}"`;
+      bad.push(sourceInconsistency(input.naming, pref, { function: entry.function, role, source: input.source }, reason));
       return false;
     });
     out.set(tableKey(entry.function), { ...r, permissions: permitted });
@@ -254,8 +252,8 @@ export function resolveFunctions(
       tables: info.tables,
       names,
       customization: s.customization,
-      scalar: (t) => backendOf(info).scalar(t),
-      naming: backendOf(info).naming,
+      scalar: (t) => s.backend.scalar(t),
+      naming: s.backend.naming,
     });
     bad.push(...r.inconsistencies);
     const functions = new Map([...r.output].map(([k, f]) => [k, { ...f, permissions: inheritFunctionPermissions(roles, f.permissions) }]));

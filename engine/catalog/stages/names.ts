@@ -8,7 +8,6 @@
  * inconsistent, which is how tracking a clashing table is refused.
  */
 import type { ScalarInfo } from '../../backends/backend.ts';
-import { formatTableName } from '../../metadata/document.ts';
 import { derivedTableTypeNames, RESERVED_TYPE_NAMES, scalarName } from '../graphql-names.ts';
 import type { SourceCustomizationInfo } from '../types.ts';
 import { customizeTypeName } from './customization.ts';
@@ -56,7 +55,7 @@ export class NameRegistry {
    * type prefix/suffix and root fields are claimed within its namespace.
    */
   claim(t: TableDraft, c?: SourceCustomizationInfo): string | null {
-    const owner = `table "${formatTableName(t.entry.table)}" in source "${t.source}"`;
+    const owner = `table "${t.naming.format(t.entry.table)}" in source "${t.source}"`;
     const names: Array<[string, string]> = [[customizeTypeName(c, t.gqlName), 'type name']];
     // The derived types (`<t>_bool_exp`, `<t>_aggregate`, `<t>_insert_input`, ...) are global too.
     for (const n of derivedTableTypeNames(t.gqlName, t.enumValues !== null)) names.push([customizeTypeName(c, n), 'type name']);

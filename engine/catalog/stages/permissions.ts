@@ -4,7 +4,7 @@
  * JSON but every column, relationship and `_exists` table they name is checked,
  * so a permission on a missing column is inconsistent rather than broken.
  */
-import { formatTableName, parseTableName, type PermissionColumns, type TableMetadata, type TableNameInput } from '../../metadata/document.ts';
+import type { PermissionColumns, TableMetadata, TableNameInput } from '../../metadata/document.ts';
 import { literalProblem } from '../permission-literals.ts';
 import {
   COLUMN_OPERATORS,
@@ -125,7 +125,8 @@ export function checkBoolExp(
 ): string | null {
   if (depth > MAX_PERMISSION_DEPTH) return `the boolean expression is nested more than ${MAX_PERMISSION_DEPTH} levels deep (at ${path})`;
   if (!isObject(exp)) return 'a boolean expression must be an object';
-  const tableName = formatTableName(table.draft.entry.table);
+  const naming = table.draft.naming;
+  const tableName = naming.format(table.draft.entry.table);
   for (const [key, value] of Object.entries(exp)) {
     const conn = connective(key);
     const at = `${path}.${key}`;
@@ -140,9 +141,9 @@ export function checkBoolExp(
       if (r !== null) return r;
     } else if (conn === 'exists') {
       if (!isObject(value) || value['_table'] === undefined) return `"${key}" expects {_table, _where}`;
-      const target = parseTableName(value['_table'] as TableNameInput);
+      const target = naming.parse(value['_table'] as TableNameInput);
       const t = lookup(target);
-      if (t === undefined) return `table "${formatTableName(target)}" used in "${key}" is not tracked or is inconsistent`;
+      if (t === undefined) return `table "${naming.format(target)}" used in "${key}" is not tracked or is inconsistent`;
       const r = checkBoolExp(value['_where'] ?? {}, t, lookup, `${at}._where`, depth + 1, root);
       if (r !== null) return r;
     } else {
@@ -157,7 +158,7 @@ export function checkBoolExp(
         return `"${key}" is not a column or relationship of table "${tableName}"`;
       }
       const target = lookup(rel.target);
-      if (target === undefined) return `table "${formatTableName(rel.target)}" of relationship "${key}" is inconsistent`;
+      if (target === undefined) return `table "${naming.format(rel.target)}" of relationship "${key}" is inconsistent`;
       const r = checkBoolExp(value, target, lookup, at, depth + 1, root);
       if (r !== null) return r;
     }
@@ -170,7 +171,7 @@ function expandColumns(cols: PermissionColumns | undefined, table: TableDraft): 
   const known = new Set(table.columns.map((c) => c.name));
   const missing = cols.filter((c) => !known.has(c));
   if (missing.length > 0) {
-    return `the following columns are not found in table "${formatTableName(table.entry.table)}": ${missing.map((c) => `"${c}"`).join(', ')}`;
+    return `the following columns are not found in table "${table.naming.format(table.entry.table)}": ${missing.map((c) => `"${c}"`).join(', ')}`;
   }
   return [...cols];
 }
@@ -223,7 +224,7 @@ export function isBackendOnly(item: PermissionItem): boolean {
 
 /** Resolves one permission against its table, or says why it is inconsistent. */
 export function resolvePermission(item: PermissionItem, table: PermissionTable, lookup: PermissionLookup): ResolvedPermission | { reason: string } {
-  const where = `in table "${formatTableName(table.draft.entry.table)}": in permission for role "${item.role}": `;
+  const where = `in table "${table.draft.naming.format(table.draft.entry.table)}": in permission for role "${item.role}": `;
   const fail = (why: string): { reason: string } => ({ reason: where + why });
   if (item.role === 'admin') return fail('cannot define a permission for the admin role');
   const p = item.permission;

@@ -10,15 +10,9 @@
  * - `manual_configuration`: the given mapping, checked against both tables.
  */
 import type { IntrospectedForeignKey } from '../../backends/introspection.ts';
-import {
-  formatTableName,
-  parseTableName,
-  sameTable,
-  type RelationshipMetadata,
-  type RelationshipUsing,
-  type RemoteForeignKey,
-} from '../../metadata/document.ts';
-import { inconsistency } from '../inconsistency.ts';
+import type { TableNaming } from '../../backends/backend.ts';
+import { sameTable, type RelationshipMetadata, type RelationshipUsing, type RemoteForeignKey } from '../../metadata/document.ts';
+import { sourceInconsistency } from '../inconsistency.ts';
 import { tableKey, type InconsistentObject, type QualifiedName, type RelationshipInfo } from '../types.ts';
 import type { ResolvedSource } from './sources.ts';
 import type { StageResult } from './stage.ts';
@@ -45,10 +39,10 @@ function quoteList(cols: readonly string[]): string {
   return cols.map((c) => `"${c}"`).join(', ');
 }
 
-function targetTable(name: QualifiedName, lookup: TableLookup): TableDraft | string {
+function targetTable(name: QualifiedName, lookup: TableLookup, naming: TableNaming): TableDraft | string {
   const t = lookup.table(name);
   if (t !== undefined) return t;
-  return lookup.isTracked(name) ? `table "${formatTableName(name)}" is inconsistent` : `table "${formatTableName(name)}" is not tracked`;
+  return lookup.isTracked(name) ? `table "${naming.format(name)}" is inconsistent` : `table "${naming.format(name)}" is not tracked`;
 }
 
 /** Resolves one relationship of `table`, or says why it is inconsistent. */
@@ -58,8 +52,9 @@ export function resolveRelationship(
   table: TableDraft,
   lookup: TableLookup,
 ): RelationshipInfo | { reason: string } {
+  const naming = table.naming;
   const fail = (why: string): { reason: string } => ({
-    reason: `in table "${formatTableName(table.entry.table)}": in relationship "${rel.name}": ${why}`,
+    reason: `in table "${naming.format(table.entry.table)}": in relationship "${rel.name}": ${why}`,
   });
   if (!isSchemaName(rel.name)) return fail(`"${rel.name}" is not a valid GraphQL name`);
   const ownColumns = new Set(table.columns.map((c) => c.name));
@@ -78,21 +73,21 @@ export function resolveRelationship(
       ),
     );
     if (found === undefined) return fail(`no foreign constraint exists on the given column(s) ${quoteList(cols)}`);
-    const target = targetTable(found.target, lookup);
+    const target = targetTable(found.target, lookup, naming);
     if (typeof target === 'string') return fail(target);
     return { name: rel.name, kind, target: found.target, columnMapping: found.columnMapping, comment, viaLocalForeignKey: true };
   }
   if (isRemoteForeignKey(fk)) {
-    const remote = parseTableName(fk.table);
+    const remote = naming.parse(fk.table);
     const cols = fk.columns === undefined ? (fk.column === undefined ? [] : [fk.column]) : typeof fk.columns === 'string' ? [fk.columns] : fk.columns;
     if (cols.length === 0) return fail('foreign_key_constraint_on needs "columns"');
     const keys = lookup.foreignKeys(remote);
-    if (keys === undefined) return fail(`table "${formatTableName(remote)}" does not exist`);
-    const target = targetTable(remote, lookup);
+    if (keys === undefined) return fail(`table "${naming.format(remote)}" does not exist`);
+    const target = targetTable(remote, lookup, naming);
     if (typeof target === 'string') return fail(target);
     const remoteCols = new Set(target.columns.map((c) => c.name));
     const missing = cols.filter((c) => !remoteCols.has(c));
-    if (missing.length > 0) return fail(`columns ${quoteList(missing)} do not exist in table "${formatTableName(remote)}"`);
+    if (missing.length > 0) return fail(`columns ${quoteList(missing)} do not exist in table "${naming.format(remote)}"`);
     const found = keys.find(
       (k) =>
         sameTable(k.target, table.entry.table) &&
@@ -102,14 +97,14 @@ export function resolveRelationship(
         ),
     );
     if (found === undefined) {
-      return fail(`no foreign constraint exists on the given column(s) ${quoteList(cols)} of table "${formatTableName(remote)}" referencing this table`);
+      return fail(`no foreign constraint exists on the given column(s) ${quoteList(cols)} of table "${naming.format(remote)}" referencing this table`);
     }
     const mapping = found.columnMapping.map(([remoteCol, localCol]) => [localCol, remoteCol] as const);
     return { name: rel.name, kind, target: remote, columnMapping: mapping, comment, viaLocalForeignKey: false };
   }
   if (manual !== undefined) {
-    const remote = parseTableName(manual.remote_table);
-    const target = targetTable(remote, lookup);
+    const remote = naming.parse(manual.remote_table);
+    const target = targetTable(remote, lookup, naming);
     if (typeof target === 'string') return fail(target);
     const remoteCols = new Set(target.columns.map((c) => c.name));
     const mapping = Object.entries(manual.column_mapping);
@@ -118,7 +113,7 @@ export function resolveRelationship(
     if (missingLocal.length > 0) return fail(`columns ${quoteList(missingLocal)} do not exist`);
     const missingRemote = mapping.map(([, r]) => r).filter((c) => !remoteCols.has(c));
     if (missingRemote.length > 0) {
-      return fail(`columns ${quoteList(missingRemote)} do not exist in table "${formatTableName(remote)}"`);
+      return fail(`columns ${quoteList(missingRemote)} do not exist in table "${naming.format(remote)}"`);
     }
     return {
       name: rel.name,
@@ -163,15 +158,22 @@ export function resolveRelationships(tablesBySource: TablesBySource): StageResul
           const ref = { kind: `${kind}_relation`, source: s.meta.name, table: entry.table, name: rel.name } as const;
           const definition = { name: rel.name, source: s.meta.name, comment: rel.comment ?? null, table: entry.table, using: rel.using };
           if (draft === undefined) {
-            bad.push(inconsistency(ref, definition, `table "${formatTableName(entry.table)}" is inconsistent`));
+            bad.push(sourceInconsistency(s.backend.naming, ref, definition, `table "${s.backend.naming.format(entry.table)}" is inconsistent`));
             continue;
           }
           if (rels.has(rel.name) || draft.columns.some((c) => c.name === rel.name || c.gqlName === rel.name)) {
-            bad.push(inconsistency(ref, definition, `in table "${formatTableName(entry.table)}": column/relationship "${rel.name}" already exists`));
+            bad.push(
+              sourceInconsistency(
+                s.backend.naming,
+                ref,
+                definition,
+                `in table "${draft.naming.format(entry.table)}": column/relationship "${rel.name}" already exists`,
+              ),
+            );
             continue;
           }
           const r = resolveRelationship(kind, rel, draft, lookup);
-          if ('reason' in r) bad.push(inconsistency(ref, definition, r.reason));
+          if ('reason' in r) bad.push(sourceInconsistency(s.backend.naming, ref, definition, r.reason));
           else rels.set(rel.name, r);
         }
       }

@@ -11,9 +11,11 @@
  * missing is inconsistent with its reason, so dropping any of them reports
  * it as a dependent.
  */
-import { inconsistency } from '../inconsistency.ts';
+import { sourceInconsistency } from '../inconsistency.ts';
+import { catalogNaming } from '../source-naming.ts';
 import { tableKey, type InconsistentObject, type QualifiedName, type SourceInfo, type SourceRelationshipInfo, type TableInfo } from '../types.ts';
-import { parseTableName, type JsonObject, type MetadataDocument, type TableNameInput } from '../../metadata/document.ts';
+import { backendOf } from '../../backends/registry.ts';
+import type { JsonObject, MetadataDocument, TableNameInput } from '../../metadata/document.ts';
 import { remoteSchemaTarget, resolveRemoteRelationship, type RemoteRelationshipInfo } from '../../remote/relationship.ts';
 import type { RemoteSchemaInfo } from '../../remote/types.ts';
 import type { StageResult } from './stage.ts';
@@ -28,6 +30,7 @@ export function resolveRemoteRelationships(
   let out: Map<string, SourceInfo> | null = null;
   for (const s of doc.sources) {
     const info = sources.get(s.name);
+    const naming = catalogNaming(s, info);
     const byTable = new Map<string, RemoteRelationshipInfo[]>();
     const toSources = new Map<string, SourceRelationshipInfo[]>();
     for (const t of s.tables) {
@@ -38,7 +41,7 @@ export function resolveRemoteRelationships(
         const def = (rel['definition'] ?? {}) as Parameters<typeof remoteSchemaTarget>[0];
         const tableInfo = info?.tables.get(tableKey(table));
         if (tableInfo === undefined) {
-          inconsistencies.push(inconsistency(ref, rel, `table "${table.name}" is not tracked or is inconsistent`));
+          inconsistencies.push(sourceInconsistency(naming, ref, rel, `table "${table.name}" is not tracked or is inconsistent`));
           continue;
         }
         if (
@@ -46,20 +49,20 @@ export function resolveRemoteRelationships(
           tableInfo.relationships.some((r) => r.name === name) ||
           (tableInfo.computedFields ?? []).some((c) => c.name === name)
         ) {
-          inconsistencies.push(inconsistency(ref, rel, `field "${name}" already exists in table "${table.name}"`));
+          inconsistencies.push(sourceInconsistency(naming, ref, rel, `field "${name}" already exists in table "${table.name}"`));
           continue;
         }
         const target = remoteSchemaTarget(def);
         if (target === null) {
           const r = resolveSourceRelationship(name, s.name, table, tableInfo, def, sources);
-          if ('reason' in r) inconsistencies.push(inconsistency(ref, rel, r.reason));
+          if ('reason' in r) inconsistencies.push(sourceInconsistency(naming, ref, rel, r.reason));
           else toSources.set(tableKey(table), [...(toSources.get(tableKey(table)) ?? []), r]);
           continue;
         }
         const columns = new Set(tableInfo.columns.map((c) => c.name));
         const r = resolveRemoteRelationship(name, s.name, table, columns, target, remotes.get(target.remoteSchema));
         if ('reason' in r) {
-          inconsistencies.push(inconsistency(ref, rel, r.reason));
+          inconsistencies.push(sourceInconsistency(naming, ref, rel, r.reason));
           continue;
         }
         const list = byTable.get(tableKey(table));
@@ -99,7 +102,7 @@ function resolveSourceRelationship(
   if (target === undefined) return { reason: `source "${targetSource}" does not exist or is inconsistent` };
   const t = to['table'];
   if (typeof t !== 'string' && (asObject(t) === null || typeof asObject(t)?.['name'] !== 'string')) return { reason: 'to_source needs a table name' };
-  const targetName = parseTableName(to['table'] as TableNameInput);
+  const targetName = backendOf(target).naming.parse(to['table'] as TableNameInput);
   const targetTable = target.tables.get(tableKey(targetName));
   if (targetTable === undefined) return { reason: `table "${targetName.name}" is not tracked in source "${targetSource}" or is inconsistent` };
   const kind = to['relationship_type'];

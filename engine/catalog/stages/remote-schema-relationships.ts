@@ -15,7 +15,8 @@
 import { getNamedType, isInterfaceType, isLeafType, isObjectType, isUnionType } from 'graphql';
 import { inconsistency } from '../inconsistency.ts';
 import { tableKey, type InconsistentObject, type SourceInfo } from '../types.ts';
-import { parseTableName, type JsonObject, type MetadataDocument, type TableNameInput } from '../../metadata/document.ts';
+import { backendOf } from '../../backends/registry.ts';
+import type { JsonObject, MetadataDocument, TableNameInput } from '../../metadata/document.ts';
 import { remoteSchemaEntries, storedTypeRelationships } from '../../remote/definition.ts';
 import { resolveRemoteField } from '../../remote/relationship.ts';
 import type { RemoteSchemaInfo, RemoteTypeRelationship } from '../../remote/types.ts';
@@ -59,7 +60,7 @@ export function resolveTypeRelationship(
     const sourceName = String(toSource['source'] ?? 'default');
     const source = sources.get(sourceName);
     if (source === undefined) return { reason: `source "${sourceName}" does not exist or is inconsistent` };
-    const tableName = parseTableName(toSource['table'] as TableNameInput);
+    const tableName = backendOf(source).naming.parse(toSource['table'] as TableNameInput);
     const table = source.tables.get(tableKey(tableName));
     if (table === undefined) return { reason: `table "${tableName.name}" is not tracked in source "${sourceName}" or is inconsistent` };
     const relType = toSource['relationship_type'];

@@ -1,12 +1,14 @@
 /**
  * Stage "sources": each source of the document with its prepared database
  * (connection + introspection) and its customization, or why it is left
- * out: an unsupported kind, a database that could not be prepared, a bad
+ * out: a kind without a backend, a database that could not be prepared, a bad
  * customization, or a graphql-default naming convention not shared by every
  * source (it renames the whole schema, so it must hold for all of them).
  */
 import type { MetadataDocument, SourceMetadata } from '../../metadata/document.ts';
+import type { Backend } from '../../backends/backend.ts';
 import { inconsistency } from '../inconsistency.ts';
+import { sourceBackend } from '../source-naming.ts';
 import type { PreparedSources, ReadySource } from '../prepared.ts';
 import type { InconsistentObject, SourceCustomizationInfo } from '../types.ts';
 import { resolveSourceCustomization } from './customization.ts';
@@ -15,6 +17,8 @@ import type { StageResult } from './stage.ts';
 /** A consistent source; later stages key their per-source outputs by this object. */
 export interface ResolvedSource {
   readonly meta: SourceMetadata;
+  /** The backend that owns it (Note [Source naming] in source-naming.ts). */
+  readonly backend: Backend;
   readonly prepared: ReadySource;
   readonly customization: SourceCustomizationInfo;
 }
@@ -26,7 +30,8 @@ export function resolveSources(doc: MetadataDocument, prepared: PreparedSources)
   for (const meta of doc.sources) {
     const ref = { kind: 'source', source: meta.name } as const;
     const p = prepared.get(meta.name);
-    if (meta.kind !== 'postgres') {
+    const backend = sourceBackend(meta, prepared);
+    if (backend === undefined) {
       bad.push(inconsistency(ref, meta.name, `the ${meta.kind} backend is not supported yet`));
     } else if (p === undefined) {
       bad.push(inconsistency(ref, meta.name, `source "${meta.name}" was not prepared`));
@@ -35,7 +40,7 @@ export function resolveSources(doc: MetadataDocument, prepared: PreparedSources)
     } else {
       const customization = resolveSourceCustomization(meta.customization);
       if ('reason' in customization) bad.push(inconsistency(ref, meta.name, customization.reason));
-      else sources.push({ meta, prepared: p, customization });
+      else sources.push({ meta, backend, prepared: p, customization });
     }
   }
   const isDefault = (s: ResolvedSource): boolean => s.customization.namingConvention === 'graphql-default';

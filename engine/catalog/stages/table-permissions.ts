@@ -5,8 +5,7 @@
  * interned (inherited-roles.ts). Backend-only insert/update/delete are kept
  * apart, merged over the role's other permissions for backend requests only.
  */
-import { formatTableName } from '../../metadata/document.ts';
-import { inconsistency } from '../inconsistency.ts';
+import { sourceInconsistency } from '../inconsistency.ts';
 import { tableKey, type InconsistentObject } from '../types.ts';
 import type { ComputedFieldsBySource } from './computed-fields.ts';
 import { permittedComputedFields } from './computed-fields.ts';
@@ -58,18 +57,18 @@ export function resolveTablePermissions(input: PermissionsStageInput): StageResu
       for (const item of permissionItems(s.meta.name, entry)) {
         const ref = { kind: 'permission', source: s.meta.name, table: entry.table, role: item.role, permission: item.kind } as const;
         if (pt === undefined) {
-          bad.push(inconsistency(ref, item.definition, `table "${formatTableName(entry.table)}" is inconsistent`));
+          bad.push(sourceInconsistency(s.backend.naming, ref, item.definition, `table "${s.backend.naming.format(entry.table)}" is inconsistent`));
           continue;
         }
         const cfs = computedFields?.get(key) ?? [];
         const permitted = item.kind === 'select' ? permittedComputedFields(item.permission, cfs) : { names: [] };
         if ('reason' in permitted) {
-          bad.push(inconsistency(ref, item.definition, permitted.reason));
+          bad.push(sourceInconsistency(s.backend.naming, ref, item.definition, permitted.reason));
           continue;
         }
         const r = resolvePermission(item, pt, lookup);
         if ('reason' in r) {
-          bad.push(inconsistency(ref, item.definition, r.reason));
+          bad.push(sourceInconsistency(s.backend.naming, ref, item.definition, r.reason));
           continue;
         }
         // backend_only mutations are for trusted backends (v2: admin secret plus a header): kept apart and

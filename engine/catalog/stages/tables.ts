@@ -21,6 +21,8 @@ export interface TableDraft {
   readonly enumValues: readonly EnumValueInfo[] | null;
   /** How its source's backend describes a database type (later stages check literals with it). */
   readonly scalar: (dbType: string) => ScalarInfo;
+  /** How its source's backend names tables (later stages parse and print table names with it). */
+  readonly naming: TableNaming;
 }
 
 /** A GraphQL name (spec: Name). */
@@ -202,5 +204,6 @@ export function resolveTable(
     columns,
     enumValues,
     scalar,
+    naming,
   };
 }

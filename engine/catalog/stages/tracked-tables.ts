@@ -6,9 +6,8 @@
  * table takes that enum.
  */
 import type { ScalarInfo } from '../../backends/backend.ts';
-import { backendFor } from '../../backends/registry.ts';
 import { didYouMean } from '../../errors/suggest.ts';
-import { inconsistency } from '../inconsistency.ts';
+import { sourceInconsistency } from '../inconsistency.ts';
 import { tableKey, type InconsistentObject } from '../types.ts';
 import { customizeRootFields } from './customization.ts';
 import { NameRegistry } from './names.ts';
@@ -41,7 +40,7 @@ export function resolveTables(sources: readonly ResolvedSource[]): StageResult<T
   for (const s of sources) {
     const tables = new Map<string, TableDraft>();
     const tracked = new Set<string>();
-    const backend = backendFor(s.meta.kind);
+    const backend = s.backend;
     const scalar = (dbType: string): ScalarInfo => backend.scalar(dbType);
     for (const entry of s.meta.tables) {
       const key = tableKey(entry.table);
@@ -54,18 +53,18 @@ export function resolveTables(sources: readonly ResolvedSource[]): StageResult<T
           name,
           [...s.prepared.introspection.tables.values()].map((t) => backend.naming.format(t.name)),
         );
-        bad.push(inconsistency(ref, entry.table, `no such table/view exists in source: "${name}"${near}`));
+        bad.push(sourceInconsistency(backend.naming, ref, entry.table, `no such table/view exists in source: "${name}"${near}`));
         continue;
       }
       const resolved = resolveTable(s.meta.name, entry, intro, s.prepared.enumRows.get(key), scalar, backend.naming);
       if ('reason' in resolved) {
-        bad.push(inconsistency(ref, entry.table, resolved.reason));
+        bad.push(sourceInconsistency(backend.naming, ref, entry.table, resolved.reason));
         continue;
       }
       const r = { ...resolved, rootFields: customizeRootFields(s.customization, resolved.rootFields) };
       const clash = names.claim(r, s.customization);
       if (clash !== null) {
-        bad.push(inconsistency(ref, entry.table, clash));
+        bad.push(sourceInconsistency(backend.naming, ref, entry.table, clash));
         continue;
       }
       tables.set(key, r);
@@ -100,7 +99,7 @@ export function linkEnumTables(tables: TablesBySource): TablesBySource {
 function columnTypesOf(sources: readonly ResolvedSource[]): Map<string, ScalarInfo> {
   const out = new Map<string, ScalarInfo>();
   for (const s of sources) {
-    const backend = backendFor(s.meta.kind);
+    const backend = s.backend;
     for (const entry of s.meta.tables) {
       for (const c of s.prepared.introspection.tables.get(tableKey(entry.table))?.columns ?? []) {
         const t = c.elementType ?? c.dbType;

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { normalizeDocument, parseTableName, toWireDocument } from '../../../engine/metadata/document.ts';
 
 describe('metadata document', () => {
-  it('reads bare table names as public', () => {
-    expect(parseTableName('a')).toEqual({ schema: 'public', name: 'a' });
-    expect(parseTableName({ name: 'a' })).toEqual({ schema: 'public', name: 'a' });
-    expect(parseTableName({ schema: 's', name: 'a' })).toEqual({ schema: 's', name: 'a' });
+  it('reads bare table names in the default schema it is given', () => {
+    expect(parseTableName('a', 'public')).toEqual({ schema: 'public', name: 'a' });
+    expect(parseTableName({ name: 'a' }, 'dbo')).toEqual({ schema: 'dbo', name: 'a' });
+    expect(parseTableName({ schema: 's', name: 'a' }, 'public')).toEqual({ schema: 's', name: 'a' });
   });
 
   it('normalizes, and leaves empty lists out on the wire', () => {

@@ -6,8 +6,8 @@
  */
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
-import { defineOperation, requireTrackedTable } from '../../define.ts';
-import { formatTableName, parseTableName, type ComputedFieldDefinition, type ComputedFieldMetadata, type TableNameInput } from '../../document.ts';
+import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
+import type { ComputedFieldDefinition, ComputedFieldMetadata, TableNameInput } from '../../document.ts';
 import { updateTable } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { nameSchema, nullableString, tableNameSchema } from '../../schemas/common.ts';
@@ -30,15 +30,15 @@ const schema: JsonSchema = {
 };
 
 /** The add-computed-field operation. */
-export const addComputedField = defineOperation<AddComputedFieldArgs>({
+export const addComputedField = defineSourceOperation<AddComputedFieldArgs>({
   mutates: true,
   schema,
-  async run(ctx, args, call) {
+  async run(ctx, args, call, on) {
     const source = args.source ?? 'default';
-    const table = parseTableName(args.table);
-    const entry = requireTrackedTable(ctx, source, table, call);
+    const table = on.naming.parse(args.table);
+    const entry = requireTrackedTable(ctx, source, table, call, on);
     if (entry.computed_fields.some((c) => c.name === args.name)) {
-      throw new EngineError(ErrorCode.AlreadyExists, `computed field "${args.name}" already exists in table "${formatTableName(table)}"`, {
+      throw new EngineError(ErrorCode.AlreadyExists, `computed field "${args.name}" already exists in table "${on.naming.format(table)}"`, {
         path: argPath(call, 'name'),
       });
     }

@@ -5,8 +5,8 @@
  */
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
-import { defineOperation, requireTrackedTable } from '../../define.ts';
-import { formatTableName, parseTableName, type TableNameInput } from '../../document.ts';
+import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
+import type { TableNameInput } from '../../document.ts';
 import { removeObject } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { nameSchema, tableNameSchema } from '../../schemas/common.ts';
@@ -27,15 +27,15 @@ const schema: JsonSchema = {
 };
 
 /** The drop-computed-field operation. */
-export const dropComputedField = defineOperation<DropComputedFieldArgs>({
+export const dropComputedField = defineSourceOperation<DropComputedFieldArgs>({
   mutates: true,
   schema,
-  async run(ctx, args, call) {
+  async run(ctx, args, call, on) {
     const source = args.source ?? 'default';
-    const table = parseTableName(args.table);
-    const entry = requireTrackedTable(ctx, source, table, call);
+    const table = on.naming.parse(args.table);
+    const entry = requireTrackedTable(ctx, source, table, call, on);
     if (!entry.computed_fields.some((c) => c.name === args.name)) {
-      throw new EngineError(ErrorCode.NotExists, `computed field "${args.name}" does not exist in table "${formatTableName(table)}"`, {
+      throw new EngineError(ErrorCode.NotExists, `computed field "${args.name}" does not exist in table "${on.naming.format(table)}"`, {
         path: argPath(call, 'name'),
       });
     }

@@ -10,8 +10,8 @@ import type { CleanupConfig, HeaderConf, OperationSpec } from '../../../events/d
 import { DEFAULT_RETRY_CONF } from '../../../events/definition.ts';
 import { parseSchedule } from '../../../events/scheduled/cron-schedule.ts';
 import { compileRequestTransform, compileResponseTransform } from '../../../transforms/index.ts';
-import { defineOperation, requireTrackedTable } from '../../define.ts';
-import { parseTableName, type JsonObject, type TableNameInput } from '../../document.ts';
+import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
+import type { JsonObject, TableNameInput } from '../../document.ts';
 import { updateTable } from '../../edit.ts';
 import { argPath, SUCCESS, type MetadataCall } from '../../operation.ts';
 import { createEventTriggerArgs } from '../../schemas/args.ts';
@@ -68,14 +68,14 @@ function storedEntry(a: CreateEventTriggerArgs): JsonObject {
 }
 
 /** The create-event-trigger operation. */
-export const createEventTrigger = defineOperation<CreateEventTriggerArgs>({
+export const createEventTrigger = defineSourceOperation<CreateEventTriggerArgs>({
   mutates: true,
   schema: createEventTriggerArgs,
   legacyArgs,
-  async run(ctx, args, call) {
+  async run(ctx, args, call, on) {
     const source = args.source ?? 'default';
-    const table = parseTableName(args.table);
-    requireTrackedTable(ctx, source, table, call);
+    const table = on.naming.parse(args.table);
+    requireTrackedTable(ctx, source, table, call, on);
     if ((args.webhook === undefined) === (args.webhook_from_env === undefined)) {
       throw new EngineError(ErrorCode.ParseFailed, 'exactly one of "webhook" and "webhook_from_env" is expected', { path: argPath(call) });
     }

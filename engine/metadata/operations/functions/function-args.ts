@@ -7,9 +7,9 @@ import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import type { QualifiedName } from '../../../catalog/types.ts';
 import { requireSource } from '../../define.ts';
-import { formatTableName, type FunctionMetadata } from '../../document.ts';
+import type { FunctionMetadata } from '../../document.ts';
 import { findFunction } from '../../edit.ts';
-import { argPath, type MetadataCall, type RunContext } from '../../operation.ts';
+import { argPath, type MetadataCall, type OnSource, type RunContext } from '../../operation.ts';
 import { nameSchema, nullableString, tableNameSchema } from '../../schemas/common.ts';
 import { functionConfigurationSchema } from '../../schemas/functions.ts';
 import type { JsonSchema } from '../../schemas/validate.ts';
@@ -56,11 +56,11 @@ export function legacyFunctionArgs(raw: unknown): unknown {
 }
 
 /** The tracked function; `not-exists` when it is not tracked. */
-export function requireTrackedFunction(ctx: RunContext, source: string, fn: QualifiedName, call: MetadataCall): FunctionMetadata {
+export function requireTrackedFunction(ctx: RunContext, source: string, fn: QualifiedName, call: MetadataCall, on: OnSource): FunctionMetadata {
   requireSource(ctx, source, call);
   const f = findFunction(ctx.state.doc, source, fn);
   if (f === undefined) {
-    throw new EngineError(ErrorCode.NotExists, `function not found in metadata : "${formatTableName(fn)}"`, {
+    throw new EngineError(ErrorCode.NotExists, `function not found in metadata : "${on.naming.format(fn)}"`, {
       path: argPath(call, 'function'),
     });
   }

@@ -7,8 +7,8 @@
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { tableKey } from '../../../catalog/types.ts';
-import { defineOperation } from '../../define.ts';
-import { formatTableName, parseTableName, type TableNameInput } from '../../document.ts';
+import { defineSourceOperation } from '../../define.ts';
+import type { TableNameInput } from '../../document.ts';
 import { updateFunction } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { functionPermissionArgs, requireTrackedFunction } from './function-args.ts';
@@ -20,14 +20,14 @@ interface FunctionPermissionArgs {
 }
 
 /** The create-function-permission operation. */
-export const createFunctionPermission = defineOperation<FunctionPermissionArgs>({
+export const createFunctionPermission = defineSourceOperation<FunctionPermissionArgs>({
   mutates: true,
   schema: functionPermissionArgs,
-  async run(ctx, args, call) {
+  async run(ctx, args, call, on) {
     const source = args.source ?? 'default';
-    const fn = parseTableName(args.function);
-    const entry = requireTrackedFunction(ctx, source, fn, call);
-    const name = formatTableName(fn);
+    const fn = on.naming.parse(args.function);
+    const entry = requireTrackedFunction(ctx, source, fn, call, on);
+    const name = on.naming.format(fn);
     if ((entry.permissions ?? []).some((p) => p.role === args.role)) {
       throw new EngineError(ErrorCode.AlreadyExists, `permission of role "${args.role}" already exists for function "${name}"`, {
         path: argPath(call, 'role'),
@@ -42,7 +42,7 @@ export const createFunctionPermission = defineOperation<FunctionPermissionArgs>(
     if (table?.permissions.get(args.role)?.select == null) {
       throw new EngineError(
         ErrorCode.NotExists,
-        `function "${name}" has no select permission on its return table "${formatTableName(info.returnTable)}" for role "${args.role}"`,
+        `function "${name}" has no select permission on its return table "${on.naming.format(info.returnTable)}" for role "${args.role}"`,
         { path: argPath(call, 'role') },
       );
     }
@@ -57,15 +57,15 @@ export const createFunctionPermission = defineOperation<FunctionPermissionArgs>(
 });
 
 /** The drop-function-permission operation. */
-export const dropFunctionPermission = defineOperation<FunctionPermissionArgs>({
+export const dropFunctionPermission = defineSourceOperation<FunctionPermissionArgs>({
   mutates: true,
   schema: functionPermissionArgs,
-  async run(ctx, args, call) {
+  async run(ctx, args, call, on) {
     const source = args.source ?? 'default';
-    const fn = parseTableName(args.function);
-    const entry = requireTrackedFunction(ctx, source, fn, call);
+    const fn = on.naming.parse(args.function);
+    const entry = requireTrackedFunction(ctx, source, fn, call, on);
     if (!(entry.permissions ?? []).some((p) => p.role === args.role)) {
-      throw new EngineError(ErrorCode.NotExists, `permission of role "${args.role}" does not exist for function "${formatTableName(fn)}"`, {
+      throw new EngineError(ErrorCode.NotExists, `permission of role "${args.role}" does not exist for function "${on.naming.format(fn)}"`, {
         path: argPath(call, 'role'),
       });
     }

@@ -1,6 +1,6 @@
 /** `pg_set_function_customization`: replaces a tracked function's configuration. */
-import { defineOperation } from '../../define.ts';
-import { parseTableName, type FunctionConfiguration, type TableNameInput } from '../../document.ts';
+import { defineSourceOperation } from '../../define.ts';
+import type { FunctionConfiguration, TableNameInput } from '../../document.ts';
 import { updateFunction } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { requireTrackedFunction, setFunctionCustomizationArgs } from './function-args.ts';
@@ -12,13 +12,13 @@ interface SetFunctionCustomizationArgs {
 }
 
 /** The set-function-customization operation. */
-export const setFunctionCustomization = defineOperation<SetFunctionCustomizationArgs>({
+export const setFunctionCustomization = defineSourceOperation<SetFunctionCustomizationArgs>({
   mutates: true,
   schema: setFunctionCustomizationArgs,
-  async run(ctx, args, call) {
+  async run(ctx, args, call, on) {
     const source = args.source ?? 'default';
-    const fn = parseTableName(args.function);
-    requireTrackedFunction(ctx, source, fn, call);
+    const fn = on.naming.parse(args.function);
+    requireTrackedFunction(ctx, source, fn, call, on);
     const configuration = args.configuration ?? {};
     const doc = updateFunction(ctx.state.doc, source, fn, (f) => ({ ...f, configuration }));
     await ctx.commitEdit({ doc, touched: [{ kind: 'function', source, function: fn }], path: argPath(call) });

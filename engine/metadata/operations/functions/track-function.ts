@@ -7,8 +7,8 @@
  */
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
-import { defineOperation, requireSource } from '../../define.ts';
-import { formatTableName, parseTableName, type FunctionConfiguration, type FunctionMetadata, type TableNameInput } from '../../document.ts';
+import { defineSourceOperation, requireSource } from '../../define.ts';
+import type { FunctionConfiguration, FunctionMetadata, TableNameInput } from '../../document.ts';
 import { findFunction, findTable, updateSource } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { legacyFunctionArgs, trackFunctionArgs } from './function-args.ts';
@@ -21,26 +21,26 @@ interface TrackFunctionArgs {
 }
 
 /** The track-function operation. */
-export const trackFunction = defineOperation<TrackFunctionArgs>({
+export const trackFunction = defineSourceOperation<TrackFunctionArgs>({
   mutates: true,
   schema: trackFunctionArgs,
   legacyArgs: legacyFunctionArgs,
-  async run(ctx, args, call) {
+  async run(ctx, args, call, on) {
     const source = args.source ?? 'default';
-    const fn = parseTableName(args.function);
+    const fn = on.naming.parse(args.function);
     requireSource(ctx, source, call);
     if (findFunction(ctx.state.doc, source, fn) !== undefined) {
-      throw new EngineError(ErrorCode.AlreadyTracked, `function already tracked : "${formatTableName(fn)}"`, {
+      throw new EngineError(ErrorCode.AlreadyTracked, `function already tracked : "${on.naming.format(fn)}"`, {
         path: argPath(call, 'function'),
       });
     }
     if (findTable(ctx.state.doc, source, fn) !== undefined) {
       // v2 compat: a tracked table and a function of the same name would share root fields.
-      throw new EngineError(ErrorCode.NotSupported, `table with name "${formatTableName(fn)}" already exists`, { path: argPath(call) });
+      throw new EngineError(ErrorCode.NotSupported, `table with name "${on.naming.format(fn)}" already exists`, { path: argPath(call) });
     }
     const p = ctx.state.prepared.get(source);
     if (p?.ok === true && p.introspection.functions?.has(`${fn.schema}.${fn.name}`) !== true) {
-      throw new EngineError(ErrorCode.NotExists, `no such function exists in postgres : "${formatTableName(fn)}"`, {
+      throw new EngineError(ErrorCode.NotExists, `no such function exists in postgres : "${on.naming.format(fn)}"`, {
         path: argPath(call, 'function'),
       });
     }

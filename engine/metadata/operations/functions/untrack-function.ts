@@ -1,6 +1,6 @@
 /** `pg_untrack_function` (legacy `untrack_function`): removes a function and its permissions. */
-import { defineOperation } from '../../define.ts';
-import { parseTableName, type TableNameInput } from '../../document.ts';
+import { defineSourceOperation } from '../../define.ts';
+import type { TableNameInput } from '../../document.ts';
 import { updateFunction } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { legacyFunctionArgs, requireTrackedFunction, untrackFunctionArgs } from './function-args.ts';
@@ -11,14 +11,14 @@ interface UntrackFunctionArgs {
 }
 
 /** The untrack-function operation. */
-export const untrackFunction = defineOperation<UntrackFunctionArgs>({
+export const untrackFunction = defineSourceOperation<UntrackFunctionArgs>({
   mutates: true,
   schema: untrackFunctionArgs,
   legacyArgs: legacyFunctionArgs,
-  async run(ctx, args, call) {
+  async run(ctx, args, call, on) {
     const source = args.source ?? 'default';
-    const fn = parseTableName(args.function);
-    requireTrackedFunction(ctx, source, fn, call);
+    const fn = on.naming.parse(args.function);
+    requireTrackedFunction(ctx, source, fn, call, on);
     const doc = updateFunction(ctx.state.doc, source, fn, () => null);
     await ctx.commitEdit({ doc, touched: [], drop: { cascade: false }, path: argPath(call) });
     return { response: SUCCESS };

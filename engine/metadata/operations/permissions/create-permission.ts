@@ -8,10 +8,10 @@
 import type { PermissionKind } from '../../../catalog/object-id.ts';
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
-import { defineOperation, requireTrackedTable } from '../../define.ts';
-import { formatTableName, parseTableName, type TableNameInput } from '../../document.ts';
+import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
+import type { TableNameInput } from '../../document.ts';
 import { permissionListKey, updateTable } from '../../edit.ts';
-import { argPath, SUCCESS, type Operation } from '../../operation.ts';
+import { argPath, SUCCESS, type SourceOperation } from '../../operation.ts';
 import { createPermissionArgs, hasPermission } from './permission-args.ts';
 
 interface CreatePermissionArgs {
@@ -22,21 +22,21 @@ interface CreatePermissionArgs {
   source?: string;
 }
 
-function createPermission(kind: PermissionKind): Operation {
-  return defineOperation<CreatePermissionArgs>({
+function createPermission(kind: PermissionKind): SourceOperation {
+  return defineSourceOperation<CreatePermissionArgs>({
     mutates: true,
     schema: createPermissionArgs(kind),
-    async run(ctx, args, call) {
+    async run(ctx, args, call, on) {
       const source = args.source ?? 'default';
-      const table = parseTableName(args.table);
-      const entry = requireTrackedTable(ctx, source, table, call);
+      const table = on.naming.parse(args.table);
+      const entry = requireTrackedTable(ctx, source, table, call, on);
       if (args.role === 'admin') {
         throw new EngineError(ErrorCode.InvalidConfiguration, 'cannot define permission for admin role', {
           path: argPath(call, 'role'),
         });
       }
       if (hasPermission(entry, kind, args.role)) {
-        throw new EngineError(ErrorCode.AlreadyExists, `${kind} permission already defined on table "${formatTableName(table)}" with role "${args.role}"`, {
+        throw new EngineError(ErrorCode.AlreadyExists, `${kind} permission already defined on table "${on.naming.format(table)}" with role "${args.role}"`, {
           path: argPath(call),
         });
       }
@@ -54,7 +54,7 @@ function createPermission(kind: PermissionKind): Operation {
 }
 
 /** The create operation of each permission kind. */
-export const createPermissionOps: Readonly<Record<PermissionKind, Operation>> = {
+export const createPermissionOps: Readonly<Record<PermissionKind, SourceOperation>> = {
   insert: createPermission('insert'),
   select: createPermission('select'),
   update: createPermission('update'),

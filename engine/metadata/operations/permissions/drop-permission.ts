@@ -3,10 +3,10 @@
  * `pg_`). Nothing depends on a permission, so the drop never cascades.
  */
 import type { PermissionKind } from '../../../catalog/object-id.ts';
-import { defineOperation, requireTrackedTable } from '../../define.ts';
-import { parseTableName, type TableNameInput } from '../../document.ts';
+import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
+import type { TableNameInput } from '../../document.ts';
 import { removeObject } from '../../edit.ts';
-import { argPath, SUCCESS, type Operation } from '../../operation.ts';
+import { argPath, SUCCESS, type SourceOperation } from '../../operation.ts';
 import { dropPermissionArgs, requirePermission } from './permission-args.ts';
 
 interface DropPermissionArgs {
@@ -15,15 +15,15 @@ interface DropPermissionArgs {
   source?: string;
 }
 
-function dropPermission(kind: PermissionKind): Operation {
-  return defineOperation<DropPermissionArgs>({
+function dropPermission(kind: PermissionKind): SourceOperation {
+  return defineSourceOperation<DropPermissionArgs>({
     mutates: true,
     schema: dropPermissionArgs,
-    async run(ctx, args, call) {
+    async run(ctx, args, call, on) {
       const source = args.source ?? 'default';
-      const table = parseTableName(args.table);
-      const entry = requireTrackedTable(ctx, source, table, call);
-      requirePermission(entry, kind, args.role, call);
+      const table = on.naming.parse(args.table);
+      const entry = requireTrackedTable(ctx, source, table, call, on);
+      requirePermission(entry, kind, args.role, call, on);
       const doc = removeObject(ctx.state.doc, { kind: 'permission', source, table, role: args.role, permission: kind });
       await ctx.commitEdit({ doc, touched: [], drop: { cascade: false }, path: argPath(call) });
       return { response: SUCCESS };
@@ -32,7 +32,7 @@ function dropPermission(kind: PermissionKind): Operation {
 }
 
 /** The drop operation of each permission kind. */
-export const dropPermissionOps: Readonly<Record<PermissionKind, Operation>> = {
+export const dropPermissionOps: Readonly<Record<PermissionKind, SourceOperation>> = {
   insert: dropPermission('insert'),
   select: dropPermission('select'),
   update: dropPermission('update'),

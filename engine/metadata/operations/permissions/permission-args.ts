@@ -6,9 +6,9 @@
 import type { PermissionKind } from '../../../catalog/object-id.ts';
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
-import { formatTableName, type TableMetadata } from '../../document.ts';
+import type { TableMetadata } from '../../document.ts';
 import { permissionListKey } from '../../edit.ts';
-import { argPath, type MetadataCall } from '../../operation.ts';
+import { argPath, type MetadataCall, type OnSource } from '../../operation.ts';
 import {
   deletePermissionSchema,
   insertPermissionSchema,
@@ -63,9 +63,9 @@ export function hasPermission(entry: TableMetadata, kind: PermissionKind, role: 
 }
 
 /** `not-exists` at `$.args.role` unless `role` has a `kind` permission on `entry`. */
-export function requirePermission(entry: TableMetadata, kind: PermissionKind, role: string, call: MetadataCall): void {
+export function requirePermission(entry: TableMetadata, kind: PermissionKind, role: string, call: MetadataCall, on: OnSource): void {
   if (hasPermission(entry, kind, role)) return;
-  throw new EngineError(ErrorCode.NotExists, `${kind} permission for role "${role}" does not exist on table "${formatTableName(entry.table)}"`, {
+  throw new EngineError(ErrorCode.NotExists, `${kind} permission for role "${role}" does not exist on table "${on.naming.format(entry.table)}"`, {
     path: argPath(call, 'role'),
   });
 }

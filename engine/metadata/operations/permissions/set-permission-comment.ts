@@ -3,8 +3,8 @@
  * the permission kind; a null or missing comment removes it.
  */
 import type { PermissionKind } from '../../../catalog/object-id.ts';
-import { defineOperation, requireTrackedTable } from '../../define.ts';
-import { parseTableName, type TableNameInput } from '../../document.ts';
+import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
+import type { TableNameInput } from '../../document.ts';
 import { permissionListKey, updateTable } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { requirePermission, setPermissionCommentArgs } from './permission-args.ts';
@@ -18,14 +18,14 @@ interface SetPermissionCommentArgs {
 }
 
 /** The set-permission-comment operation. */
-export const setPermissionComment = defineOperation<SetPermissionCommentArgs>({
+export const setPermissionComment = defineSourceOperation<SetPermissionCommentArgs>({
   mutates: true,
   schema: setPermissionCommentArgs,
-  async run(ctx, args, call) {
+  async run(ctx, args, call, on) {
     const source = args.source ?? 'default';
-    const table = parseTableName(args.table);
-    const entry = requireTrackedTable(ctx, source, table, call);
-    requirePermission(entry, args.type, args.role, call);
+    const table = on.naming.parse(args.table);
+    const entry = requireTrackedTable(ctx, source, table, call, on);
+    requirePermission(entry, args.type, args.role, call, on);
     const key = permissionListKey(args.type);
     const doc = updateTable(ctx.state.doc, source, table, (t) => ({
       ...t,

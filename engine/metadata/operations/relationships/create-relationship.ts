@@ -6,10 +6,10 @@
  */
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
-import { defineOperation, requireDatabaseTable, requireTrackedTable } from '../../define.ts';
-import { formatTableName, parseTableName, type RelationshipUsing, type TableNameInput } from '../../document.ts';
+import { defineSourceOperation, requireDatabaseTable, requireTrackedTable } from '../../define.ts';
+import type { RelationshipUsing, TableNameInput } from '../../document.ts';
 import { updateTable } from '../../edit.ts';
-import { argPath, SUCCESS, type Operation } from '../../operation.ts';
+import { argPath, SUCCESS, type SourceOperation } from '../../operation.ts';
 import { createArrayRelationshipArgs, createObjectRelationshipArgs } from '../../schemas/args.ts';
 import { findRelationship, relationshipListKey } from './find-relationship.ts';
 
@@ -21,22 +21,22 @@ interface CreateRelationshipArgs {
   source?: string;
 }
 
-function createRelationship(kind: 'object' | 'array'): Operation {
-  return defineOperation<CreateRelationshipArgs>({
+function createRelationship(kind: 'object' | 'array'): SourceOperation {
+  return defineSourceOperation<CreateRelationshipArgs>({
     mutates: true,
     schema: kind === 'object' ? createObjectRelationshipArgs : createArrayRelationshipArgs,
-    async run(ctx, args, call) {
+    async run(ctx, args, call, on) {
       const source = args.source ?? 'default';
-      const table = parseTableName(args.table);
-      const entry = requireTrackedTable(ctx, source, table, call);
+      const table = on.naming.parse(args.table);
+      const entry = requireTrackedTable(ctx, source, table, call, on);
       if (findRelationship(entry, args.name) !== undefined) {
-        throw new EngineError(ErrorCode.AlreadyExists, `relationship "${args.name}" of table "${formatTableName(table)}" already exists`, {
+        throw new EngineError(ErrorCode.AlreadyExists, `relationship "${args.name}" of table "${on.naming.format(table)}" already exists`, {
           path: argPath(call, 'name'),
         });
       }
-      const dbTable = requireDatabaseTable(ctx, source, table, call);
+      const dbTable = requireDatabaseTable(ctx, source, table, call, on);
       if (dbTable.columns.some((c) => c.name === args.name)) {
-        throw new EngineError(ErrorCode.AlreadyExists, `column/relationship "${args.name}" of table "${formatTableName(table)}" already exists`, {
+        throw new EngineError(ErrorCode.AlreadyExists, `column/relationship "${args.name}" of table "${on.naming.format(table)}" already exists`, {
           path: argPath(call, 'name'),
         });
       }

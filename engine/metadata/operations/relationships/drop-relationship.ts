@@ -3,8 +3,8 @@
  * through the relationship are its dependents: reported as a
  * `dependency-error`, or dropped too with `cascade`.
  */
-import { defineOperation, requireTrackedTable } from '../../define.ts';
-import { parseTableName, type TableNameInput } from '../../document.ts';
+import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
+import type { TableNameInput } from '../../document.ts';
 import { removeObject } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { dropRelationshipArgs } from '../../schemas/args.ts';
@@ -18,14 +18,14 @@ interface DropRelationshipArgs {
 }
 
 /** The drop-relationship operation. */
-export const dropRelationship = defineOperation<DropRelationshipArgs>({
+export const dropRelationship = defineSourceOperation<DropRelationshipArgs>({
   mutates: true,
   schema: dropRelationshipArgs,
-  async run(ctx, args, call) {
+  async run(ctx, args, call, on) {
     const source = args.source ?? 'default';
-    const table = parseTableName(args.table);
-    const entry = requireTrackedTable(ctx, source, table, call);
-    const found = requireRelationship(entry, args.relationship, call, 'relationship');
+    const table = on.naming.parse(args.table);
+    const entry = requireTrackedTable(ctx, source, table, call, on);
+    const found = requireRelationship(entry, args.relationship, call, 'relationship', on);
     const doc = removeObject(ctx.state.doc, { kind: `${found.kind}_relation`, source, table, name: args.relationship });
     await ctx.commitEdit({ doc, touched: [], drop: { cascade: args.cascade === true }, path: argPath(call) });
     return { response: SUCCESS };

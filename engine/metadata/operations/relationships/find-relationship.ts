@@ -3,8 +3,8 @@
  */
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
-import { formatTableName, type RelationshipMetadata, type TableMetadata } from '../../document.ts';
-import { argPath, type MetadataCall } from '../../operation.ts';
+import type { RelationshipMetadata, TableMetadata } from '../../document.ts';
+import { argPath, type MetadataCall, type OnSource } from '../../operation.ts';
 
 /** A relationship with the list it lives in. */
 export interface FoundRelationship {
@@ -21,10 +21,10 @@ export function findRelationship(t: TableMetadata, name: string): FoundRelations
 }
 
 /** The relationship `name` of `t`; `not-exists` at `$.args.<key>` when there is none. */
-export function requireRelationship(t: TableMetadata, name: string, call: MetadataCall, key: string): FoundRelationship {
+export function requireRelationship(t: TableMetadata, name: string, call: MetadataCall, key: string, on: OnSource): FoundRelationship {
   const r = findRelationship(t, name);
   if (r === undefined) {
-    throw new EngineError(ErrorCode.NotExists, `relationship "${name}" of table "${formatTableName(t.table)}" does not exist`, { path: argPath(call, key) });
+    throw new EngineError(ErrorCode.NotExists, `relationship "${name}" of table "${on.naming.format(t.table)}" does not exist`, { path: argPath(call, key) });
   }
   return r;
 }

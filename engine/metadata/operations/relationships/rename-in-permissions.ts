@@ -5,7 +5,8 @@
  */
 import type { Catalog, QualifiedName } from '../../../catalog/types.ts';
 import { tableKey } from '../../../catalog/types.ts';
-import { parseTableName, sameTable, type TableMetadata, type TableNameInput } from '../../document.ts';
+import type { TableNaming } from '../../../backends/backend.ts';
+import { sameTable, type TableMetadata, type TableNameInput } from '../../document.ts';
 
 /** What is renamed: relationship `from` of `table` becomes `to`. */
 export interface RelationshipRename {
@@ -13,6 +14,8 @@ export interface RelationshipRename {
   readonly table: QualifiedName;
   readonly from: string;
   readonly to: string;
+  /** How the source's backend names tables (`_exists`' `_table`). */
+  readonly naming: TableNaming;
 }
 
 const LISTS = new Set(['_and', '$and', '_or', '$or']);
@@ -33,7 +36,7 @@ function rewrite(exp: unknown, at: QualifiedName, r: RelationshipRename, catalog
     } else if (NOTS.has(k)) {
       out[k] = rewrite(v, at, r, catalog);
     } else if (EXISTS.has(k) && isObject(v) && v['_table'] !== undefined) {
-      out[k] = { ...v, _where: rewrite(v['_where'], parseTableName(v['_table'] as TableNameInput), r, catalog) };
+      out[k] = { ...v, _where: rewrite(v['_where'], r.naming.parse(v['_table'] as TableNameInput), r, catalog) };
     } else {
       const rel = tables?.get(tableKey(at))?.relationships.find((x) => x.name === k);
       const key = k === r.from && sameTable(at, r.table) ? r.to : k;

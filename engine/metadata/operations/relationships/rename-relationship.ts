@@ -4,8 +4,8 @@
  */
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
-import { defineOperation, requireTrackedTable } from '../../define.ts';
-import { formatTableName, parseTableName, type TableNameInput } from '../../document.ts';
+import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
+import type { TableNameInput } from '../../document.ts';
 import { updateSource, updateTable } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { renameRelationshipArgs } from '../../schemas/args.ts';
@@ -20,21 +20,21 @@ interface RenameRelationshipArgs {
 }
 
 /** The rename-relationship operation. */
-export const renameRelationship = defineOperation<RenameRelationshipArgs>({
+export const renameRelationship = defineSourceOperation<RenameRelationshipArgs>({
   mutates: true,
   schema: renameRelationshipArgs,
-  async run(ctx, args, call) {
+  async run(ctx, args, call, on) {
     const source = args.source ?? 'default';
-    const table = parseTableName(args.table);
-    const entry = requireTrackedTable(ctx, source, table, call);
-    const found = requireRelationship(entry, args.name, call, 'name');
+    const table = on.naming.parse(args.table);
+    const entry = requireTrackedTable(ctx, source, table, call, on);
+    const found = requireRelationship(entry, args.name, call, 'name', on);
     if (args.new_name !== args.name && findRelationship(entry, args.new_name) !== undefined) {
-      throw new EngineError(ErrorCode.AlreadyExists, `relationship "${args.new_name}" of table "${formatTableName(table)}" already exists`, {
+      throw new EngineError(ErrorCode.AlreadyExists, `relationship "${args.new_name}" of table "${on.naming.format(table)}" already exists`, {
         path: argPath(call, 'new_name'),
       });
     }
     const key = relationshipListKey(found.kind);
-    const rename = { source, table, from: args.name, to: args.new_name };
+    const rename = { source, table, from: args.name, to: args.new_name, naming: on.naming };
     let doc = updateTable(ctx.state.doc, source, table, (t) => ({
       ...t,
       [key]: t[key].map((r) => (r.name === args.name ? { ...r, name: args.new_name } : r)),

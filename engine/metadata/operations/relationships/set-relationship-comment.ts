@@ -2,8 +2,8 @@
  * `pg_set_relationship_comment` (legacy `set_relationship_comment`); a null or
  * missing comment removes it.
  */
-import { defineOperation, requireTrackedTable } from '../../define.ts';
-import { parseTableName, type TableNameInput } from '../../document.ts';
+import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
+import type { TableNameInput } from '../../document.ts';
 import { updateTable } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { setRelationshipCommentArgs } from '../../schemas/args.ts';
@@ -17,14 +17,14 @@ interface SetRelationshipCommentArgs {
 }
 
 /** The set-relationship-comment operation. */
-export const setRelationshipComment = defineOperation<SetRelationshipCommentArgs>({
+export const setRelationshipComment = defineSourceOperation<SetRelationshipCommentArgs>({
   mutates: true,
   schema: setRelationshipCommentArgs,
-  async run(ctx, args, call) {
+  async run(ctx, args, call, on) {
     const source = args.source ?? 'default';
-    const table = parseTableName(args.table);
-    const entry = requireTrackedTable(ctx, source, table, call);
-    const found = requireRelationship(entry, args.relationship, call, 'relationship');
+    const table = on.naming.parse(args.table);
+    const entry = requireTrackedTable(ctx, source, table, call, on);
+    const found = requireRelationship(entry, args.relationship, call, 'relationship', on);
     const key = relationshipListKey(found.kind);
     const doc = updateTable(ctx.state.doc, source, table, (t) => ({
       ...t,

@@ -9,10 +9,10 @@
  */
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
-import { defineOperation, requireTrackedTable } from '../../define.ts';
-import { formatTableName, parseTableName, type JsonObject, type TableNameInput } from '../../document.ts';
+import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
+import type { JsonObject, TableNameInput } from '../../document.ts';
 import { updateTable } from '../../edit.ts';
-import { argPath, SUCCESS, type Operation } from '../../operation.ts';
+import { argPath, SUCCESS, type SourceOperation } from '../../operation.ts';
 import { nameSchema, tableNameSchema } from '../../schemas/common.ts';
 import type { JsonSchema } from '../../schemas/validate.ts';
 
@@ -71,22 +71,22 @@ function definitionOf(args: RemoteRelationshipArgs): JsonObject {
   return { hasura_fields: args.hasura_fields ?? [], remote_schema: args.remote_schema ?? '', remote_field: args.remote_field ?? {} };
 }
 
-function writeRemoteRelationship(mode: 'create' | 'update'): Operation {
-  return defineOperation<RemoteRelationshipArgs>({
+function writeRemoteRelationship(mode: 'create' | 'update'): SourceOperation {
+  return defineSourceOperation<RemoteRelationshipArgs>({
     mutates: true,
     schema: argsSchema,
-    async run(ctx, args, call) {
+    async run(ctx, args, call, on) {
       const source = args.source ?? 'default';
-      const table = parseTableName(args.table);
-      const entry = requireTrackedTable(ctx, source, table, call);
+      const table = on.naming.parse(args.table);
+      const entry = requireTrackedTable(ctx, source, table, call, on);
       const exists = entry.remote_relationships.some((r) => r['name'] === args.name);
       if (mode === 'create' && exists) {
-        throw new EngineError(ErrorCode.AlreadyExists, `remote relationship "${args.name}" of table "${formatTableName(table)}" already exists`, {
+        throw new EngineError(ErrorCode.AlreadyExists, `remote relationship "${args.name}" of table "${on.naming.format(table)}" already exists`, {
           path: argPath(call, 'name'),
         });
       }
       if (mode === 'update' && !exists) {
-        throw new EngineError(ErrorCode.NotExists, `remote relationship "${args.name}" of table "${formatTableName(table)}" does not exist`, {
+        throw new EngineError(ErrorCode.NotExists, `remote relationship "${args.name}" of table "${on.naming.format(table)}" does not exist`, {
           path: argPath(call, 'name'),
         });
       }
@@ -107,7 +107,7 @@ export const createRemoteRelationship = writeRemoteRelationship('create');
 export const updateRemoteRelationship = writeRemoteRelationship('update');
 
 /** The delete-remote-relationship operation. */
-export const deleteRemoteRelationship = defineOperation<{ name: string; table: TableNameInput; source?: string }>({
+export const deleteRemoteRelationship = defineSourceOperation<{ name: string; table: TableNameInput; source?: string }>({
   mutates: true,
   schema: {
     type: 'object',
@@ -115,12 +115,12 @@ export const deleteRemoteRelationship = defineOperation<{ name: string; table: T
     properties: { name: nameSchema, table: tableNameSchema, source: nameSchema },
     additionalProperties: false,
   },
-  async run(ctx, args, call) {
+  async run(ctx, args, call, on) {
     const source = args.source ?? 'default';
-    const table = parseTableName(args.table);
-    const entry = requireTrackedTable(ctx, source, table, call);
+    const table = on.naming.parse(args.table);
+    const entry = requireTrackedTable(ctx, source, table, call, on);
     if (!entry.remote_relationships.some((r) => r['name'] === args.name)) {
-      throw new EngineError(ErrorCode.NotExists, `remote relationship "${args.name}" of table "${formatTableName(table)}" does not exist`, {
+      throw new EngineError(ErrorCode.NotExists, `remote relationship "${args.name}" of table "${on.naming.format(table)}" does not exist`, {
         path: argPath(call, 'name'),
       });
     }

@@ -6,7 +6,10 @@
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation } from '../../define.ts';
-import { formatTableName, type JsonObject, type MetadataDocument } from '../../document.ts';
+import { objectName } from '../../../catalog/object-id.ts';
+import type { PreparedSources } from '../../../catalog/prepared.ts';
+import { sourceNaming } from '../../../catalog/source-naming.ts';
+import type { JsonObject, MetadataDocument } from '../../document.ts';
 import { findSource, updateSource } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { dropSourceArgs } from '../../schemas/args.ts';
@@ -17,15 +20,16 @@ interface DropSourceArgs {
 }
 
 /** The `to_source` remote relationships of other sources' tables that lead into `name`. */
-function crossSourceRelationshipsTo(doc: MetadataDocument, name: string): string[] {
+function crossSourceRelationshipsTo(doc: MetadataDocument, name: string, prepared: PreparedSources): string[] {
   const out: string[] = [];
   for (const other of doc.sources) {
     if (other.name === name) continue;
+    const naming = sourceNaming(other, prepared);
     for (const t of other.tables) {
       for (const rel of t.remote_relationships) {
         const to = (rel['definition'] as JsonObject | undefined)?.['to_source'] as JsonObject | undefined;
         if (to !== undefined && to !== null && (to['source'] ?? 'default') === name) {
-          out.push(`remote_relationship ${String(rel['name'])} in table ${formatTableName(t.table)} in source ${other.name}`);
+          out.push(objectName({ ref: { kind: 'remote_relationship', source: other.name, table: t.table, name: String(rel['name']) }, naming }));
         }
       }
     }
@@ -41,10 +45,11 @@ export const dropSource = defineOperation<DropSourceArgs>({
     const source = findSource(ctx.state.doc, args.name);
     // v2 answers a missing source at `$.args` (tests-py queries/v1/metadata/pg_add_source.yaml).
     if (source === undefined) throw new EngineError(ErrorCode.NotExists, `source with name "${args.name}" does not exist`, { path: argPath(call) });
+    const naming = sourceNaming(source, ctx.state.prepared);
     const dependents = [
-      ...source.tables.map((t) => `table ${formatTableName(t.table)} in source ${args.name}`),
-      ...source.functions.map((f) => `function ${formatTableName(f.function)} in source ${args.name}`),
-      ...crossSourceRelationshipsTo(ctx.state.doc, args.name),
+      ...source.tables.map((t) => objectName({ ref: { kind: 'table', source: args.name, table: t.table }, naming })),
+      ...source.functions.map((f) => objectName({ ref: { kind: 'function', source: args.name, function: f.function }, naming })),
+      ...crossSourceRelationshipsTo(ctx.state.doc, args.name, ctx.state.prepared),
     ];
     if (dependents.length > 0 && args.cascade !== true) {
       const list = dependents.join(', ');

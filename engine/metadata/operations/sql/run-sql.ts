@@ -90,7 +90,7 @@ export const runSql = defineOperation<RunSqlArgs>({
     refuseFunctionChanges(source, prepared.introspection, introspection, backend.naming);
     // v2 compat: renamed tables and columns are followed, not reported.
     const before = ctx.state;
-    const doc = applyRenames(before.doc, sourceName, detectRenames(prepared.introspection, introspection), before.catalog);
+    const doc = applyRenames(before.doc, sourceName, detectRenames(prepared.introspection, introspection), before.catalog, backend.naming);
     const ready = await ctx.sql.preparer.prepareFromIntrospection(findSource(doc, sourceName) ?? source, prepared, introspection, tx.introspector);
     await ctx.commitEdit({
       doc,

@@ -3,10 +3,10 @@
  * `set_table_custom_fields` whose args carry `custom_root_fields` and
  * `custom_column_names` directly): replaces a table's configuration.
  */
-import { defineOperation, requireTrackedTable } from '../../define.ts';
-import { parseTableName, type TableConfiguration, type TableNameInput } from '../../document.ts';
+import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
+import type { TableConfiguration, TableNameInput } from '../../document.ts';
 import { updateTable } from '../../edit.ts';
-import { argPath, SUCCESS, type Operation } from '../../operation.ts';
+import { argPath, SUCCESS, type SourceOperation } from '../../operation.ts';
 import { setTableCustomizationArgs } from '../../schemas/args.ts';
 import { legacyTableArgs } from './legacy-table-args.ts';
 
@@ -17,14 +17,14 @@ interface SetTableCustomizationArgs {
 }
 
 /** The set-table-customization operation. */
-export const setTableCustomization: Operation = defineOperation<SetTableCustomizationArgs>({
+export const setTableCustomization: SourceOperation = defineSourceOperation<SetTableCustomizationArgs>({
   mutates: true,
   schema: setTableCustomizationArgs,
   legacyArgs: legacyTableArgs,
-  async run(ctx, args, call) {
+  async run(ctx, args, call, on) {
     const source = args.source ?? 'default';
-    const table = parseTableName(args.table);
-    requireTrackedTable(ctx, source, table, call);
+    const table = on.naming.parse(args.table);
+    requireTrackedTable(ctx, source, table, call, on);
     const configuration = args.configuration ?? {};
     const doc = updateTable(ctx.state.doc, source, table, (t) => ({ ...t, configuration }));
     await ctx.commitEdit({ doc, touched: [{ kind: 'table', source, table }], path: argPath(call) });
@@ -33,15 +33,15 @@ export const setTableCustomization: Operation = defineOperation<SetTableCustomiz
 });
 
 /** v2 compat: legacy `set_table_custom_fields` → `set_table_customization`, keeping `custom_name`. */
-export const setTableCustomFields: Operation = {
+export const setTableCustomFields: SourceOperation = {
   mutates: true,
-  async run(ctx, call) {
+  async run(ctx, call, on) {
     const raw = legacyTableArgs(call.args ?? {});
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return await setTableCustomization.run(ctx, call);
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return await setTableCustomization.run(ctx, call, on);
     const { custom_root_fields, custom_column_names, ...rest } = raw as Record<string, unknown>;
     const configuration: Record<string, unknown> = {};
     if (custom_root_fields !== undefined) configuration['custom_root_fields'] = custom_root_fields;
     if (custom_column_names !== undefined) configuration['custom_column_names'] = custom_column_names;
-    return await setTableCustomization.run(ctx, { ...call, args: { ...rest, configuration } });
+    return await setTableCustomization.run(ctx, { ...call, args: { ...rest, configuration } }, on);
   },
 };

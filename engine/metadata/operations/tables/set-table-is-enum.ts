@@ -2,8 +2,8 @@
  * `pg_set_table_is_enum` (legacy `set_table_is_enum`): marks a tracked table
  * as an enum table, or unmarks it. The table must then pass the enum checks.
  */
-import { defineOperation, requireTrackedTable } from '../../define.ts';
-import { parseTableName, type TableNameInput } from '../../document.ts';
+import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
+import type { TableNameInput } from '../../document.ts';
 import { updateTable } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { setTableIsEnumArgs } from '../../schemas/args.ts';
@@ -16,14 +16,14 @@ interface SetTableIsEnumArgs {
 }
 
 /** The set-table-is-enum operation. */
-export const setTableIsEnum = defineOperation<SetTableIsEnumArgs>({
+export const setTableIsEnum = defineSourceOperation<SetTableIsEnumArgs>({
   mutates: true,
   schema: setTableIsEnumArgs,
   legacyArgs: legacyTableArgs,
-  async run(ctx, args, call) {
+  async run(ctx, args, call, on) {
     const source = args.source ?? 'default';
-    const table = parseTableName(args.table);
-    requireTrackedTable(ctx, source, table, call);
+    const table = on.naming.parse(args.table);
+    requireTrackedTable(ctx, source, table, call, on);
     const doc = updateTable(ctx.state.doc, source, table, (t) => {
       const { is_enum: _old, ...rest } = t;
       return args.is_enum ? { ...rest, is_enum: true } : rest;

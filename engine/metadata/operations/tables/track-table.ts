@@ -4,8 +4,8 @@
  */
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
-import { defineOperation, requireSource } from '../../define.ts';
-import { emptyTable, formatTableName, parseTableName, type TableConfiguration, type TableNameInput } from '../../document.ts';
+import { defineSourceOperation, requireSource } from '../../define.ts';
+import { emptyTable, type TableConfiguration, type TableNameInput } from '../../document.ts';
 import { findFunction, findTable, updateSource } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { trackTableArgs } from '../../schemas/args.ts';
@@ -19,21 +19,21 @@ interface TrackTableArgs {
 }
 
 /** The track-table operation. */
-export const trackTable = defineOperation<TrackTableArgs>({
+export const trackTable = defineSourceOperation<TrackTableArgs>({
   mutates: true,
   schema: trackTableArgs,
   legacyArgs: legacyTrackArgs,
-  async run(ctx, args, call) {
+  async run(ctx, args, call, on) {
     const source = args.source ?? 'default';
-    const table = parseTableName(args.table);
+    const table = on.naming.parse(args.table);
     requireSource(ctx, source, call);
     if (findTable(ctx.state.doc, source, table) !== undefined) {
       // v2 compat: this check (and the next) is reported at `$.args`.
-      throw new EngineError(ErrorCode.AlreadyTracked, `view/table already tracked: "${formatTableName(table)}"`, { path: argPath(call) });
+      throw new EngineError(ErrorCode.AlreadyTracked, `view/table already tracked: "${on.naming.format(table)}"`, { path: argPath(call) });
     }
     if (findFunction(ctx.state.doc, source, table) !== undefined) {
       // v2 compat: a table and a tracked function of the same name would share root fields.
-      throw new EngineError(ErrorCode.NotSupported, `function with name "${formatTableName(table)}" already exists`, { path: argPath(call) });
+      throw new EngineError(ErrorCode.NotSupported, `function with name "${on.naming.format(table)}" already exists`, { path: argPath(call) });
     }
     // v2 compat: a table the database lacks is not refused here but by the catalog build, as v2's
     // schema cache does: "Inconsistent object: no such table/view exists in source" (invalid-configuration at `$.args`).

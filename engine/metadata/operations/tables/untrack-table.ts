@@ -6,8 +6,8 @@
  */
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
-import { defineOperation, requireSource } from '../../define.ts';
-import { formatTableName, parseTableName, type TableNameInput } from '../../document.ts';
+import { defineSourceOperation, requireSource } from '../../define.ts';
+import type { TableNameInput } from '../../document.ts';
 import { findTable, updateTable } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { untrackTableArgs } from '../../schemas/args.ts';
@@ -20,24 +20,24 @@ interface UntrackTableArgs {
 }
 
 /** The untrack-table operation. */
-export const untrackTable = defineOperation<UntrackTableArgs>({
+export const untrackTable = defineSourceOperation<UntrackTableArgs>({
   mutates: true,
   schema: untrackTableArgs,
   legacyArgs: legacyTrackArgs,
-  async run(ctx, args, call) {
+  async run(ctx, args, call, on) {
     const source = args.source ?? 'default';
-    const table = parseTableName(args.table);
+    const table = on.naming.parse(args.table);
     requireSource(ctx, source, call);
     const tracked = findTable(ctx.state.doc, source, table);
     if (tracked === undefined) {
-      throw new EngineError(ErrorCode.AlreadyUntracked, `view/table already untracked: "${formatTableName(table)}"`, {
+      throw new EngineError(ErrorCode.AlreadyUntracked, `view/table already untracked: "${on.naming.format(table)}"`, {
         // v2 compat: reported at `$.args`.
         path: argPath(call),
       });
     }
     // Event triggers live under the table, so they go with it; their capture is dropped when stored.
     if (tracked.event_triggers.length > 0 && args.cascade !== true) {
-      const names = tracked.event_triggers.map((e) => `event_trigger ${String(e['name'])} on table ${formatTableName(table)} in source ${source}`);
+      const names = tracked.event_triggers.map((e) => `event_trigger ${String(e['name'])} on table ${on.naming.format(table)} in source ${source}`);
       throw new EngineError(ErrorCode.DependencyError, `cannot drop due to the following dependent objects: ${names.join(', ')}`, { path: argPath(call) });
     }
     const doc = updateTable(ctx.state.doc, source, table, () => null);
