@@ -39,6 +39,11 @@ import { capabilitiesOf } from './capabilities.ts';
 import { RELAY, RelayLeafTypes, connectionArgs, connectionFieldName, connectionType, nodeIdField } from './relay-types.ts';
 
 /** v2 compat: json/jsonb column fields take `path` (Note [JSON path argument] in ir/json-path.ts). */
+/** v2 compat: an empty comment (`comment: ""` in metadata) is no description: null, never `""`. */
+function nonEmpty(description: string | null | undefined): string | undefined {
+  return description === null || description === undefined || description === '' ? undefined : description;
+}
+
 const JSON_PATH_ARGS: GraphQLFieldConfigArgumentMap = { [ARG.path]: { type: GraphQLString, description: 'JSON select path' } };
 
 /** The types of one table. */
@@ -278,7 +283,7 @@ export class SchemaTypes {
     const relay = this.relay;
     const object = objectType({
       name: names.object,
-      description: view.info.description ?? `columns and relationships of ${name}`,
+      description: nonEmpty(view.info.description) ?? `columns and relationships of ${name}`,
       fields: () => this.#objectFields(view),
       ...(relay !== null && relay.hasNodeId(view) ? { interfaces: [relay.node] } : {}),
     });
@@ -300,7 +305,7 @@ export class SchemaTypes {
       }
       fields[c.gqlName] = {
         type: this.columns.output(view.source, c),
-        description: c.description ?? undefined,
+        description: nonEmpty(c.description),
         ...(valueEncoding(view.source, c.dbType) === 'json' ? { args: JSON_PATH_ARGS } : {}),
         extensions: columnExtensions(c),
       };
@@ -406,7 +411,7 @@ export class SchemaTypes {
       if (c.elementType !== null || !scalarInfo(view.source, c.dbType).sortable) continue;
       fields[c.gqlName] = {
         type: this.orderByEnum,
-        description: c.description ?? undefined,
+        description: nonEmpty(c.description),
         extensions: columnExtensions(c),
       };
     }

@@ -9,6 +9,8 @@ import { startSeededEngine, type SeededEngine } from '../../support/seeded-engin
 const SQL = `
 CREATE TABLE author (id serial PRIMARY KEY, name text NOT NULL, rating int);
 CREATE TABLE article (id serial PRIMARY KEY, title text, author_id int REFERENCES author(id));
+CREATE TABLE doc (id serial PRIMARY KEY, body jsonb);
+COMMENT ON COLUMN author.name IS 'the name';
 CREATE DOMAIN positive_int AS int CHECK (VALUE > 0);
 CREATE FUNCTION authors_between(int, int) RETURNS SETOF author AS $$ SELECT * FROM author WHERE id BETWEEN $1 AND $2 $$ LANGUAGE sql STABLE;
 CREATE FUNCTION articles_of(a author) RETURNS SETOF article AS $$ SELECT * FROM article WHERE author_id = a.id $$ LANGUAGE sql STABLE;
@@ -17,6 +19,7 @@ CREATE FUNCTION author_or_first(x int DEFAULT 1) RETURNS SETOF author AS $$ SELE
 CREATE FUNCTION one_author(x int) RETURNS author AS $$ SELECT * FROM author WHERE id = x $$ LANGUAGE sql STABLE;
 INSERT INTO author (name, rating) VALUES ('Ann', 5), ('Bob', 3), ('Cy', 4);
 INSERT INTO article (title, author_id) VALUES ('a1', 1), ('a2', 1), ('b1', 2);
+INSERT INTO doc (body) VALUES ('{"objs": [{"你好": "hi", "é": 1}]}');
 `;
 
 const FUNCTIONS = ['authors_between', 'articles_of', 'author_by_domain', 'author_or_first', 'one_author'];
@@ -34,6 +37,7 @@ beforeAll(async () => {
       args: [
         { type: 'pg_track_table', args: { source: 'default', table: 'author' } },
         { type: 'pg_track_table', args: { source: 'default', table: 'article' } },
+        { type: 'pg_track_table', args: { source: 'default', table: 'doc' } },
         ...FUNCTIONS.map((f) => ({ type: 'pg_track_function', args: { source: 'default', function: f } })),
         {
           type: 'pg_create_select_permission',
@@ -204,5 +208,30 @@ describe('a select permission with no columns but allow_aggregations', () => {
     const nodes = await gql('{ author_aggregate { nodes { id } } }', undefined, counter);
     expect(nodes.errors[0].extensions.code).toBe('validation-failed');
     expect((await gql('{ __type(name: "author") { name } }', undefined, counter)).data.__type).toBeNull();
+  });
+});
+
+describe('JSON path arguments', () => {
+  it('bracket notation takes non-ASCII keys', async () => {
+    const r = await gql('{ doc { a: body(path: "objs[0][\\"你好\\"]") b: body(path: "$.objs[0][\\"é\\"]") c: body(path: "[\\"objs\\"][0][\\"你好\\"]") } }');
+    expect(r).toEqual({ data: { doc: [{ a: 'hi', b: 1, c: 'hi' }] } });
+  });
+});
+
+describe('descriptions', () => {
+  it('an empty comment in metadata is no description (null, or the table default), never ""', async () => {
+    const c = await s.engine.metadata({
+      type: 'pg_set_table_customization',
+      args: { source: 'default', table: 'article', configuration: { comment: '', column_config: { title: { comment: '' } } } },
+    });
+    expect(c.status).toBe(200);
+    const t = await gql('{ __type(name: "article") { description fields { name description } } }');
+    expect(t.data.__type.description).toBe('columns and relationships of "article"');
+    expect(t.data.__type.fields.find((f: any) => f.name === 'title').description).toBeNull();
+    const a = await gql('{ __type(name: "author") { fields { name description } } }');
+    expect(a.data.__type.fields.filter((f: any) => f.name === 'id' || f.name === 'name')).toEqual([
+      { name: 'id', description: null },
+      { name: 'name', description: 'the name' },
+    ]);
   });
 });
