@@ -341,3 +341,33 @@ describe('replace_metadata of version 1 documents', () => {
     }
   });
 });
+
+// v2: runUpdateSource (Hasura/RQL/DDL/Schema/Source.hs) replaces a source's configuration and/or
+// customization; source customization puts the query, mutation and subscription root fields
+// under the namespace and renames the generated types.
+describe('pg_update_source', () => {
+  it('sets a customization on an existing source, keeping its tables and configuration', async () => {
+    const configuration = { connection_info: { database_url: db.url } };
+    expect((await md('pg_add_source', { name: 'cust', configuration })).status).toBe(200);
+    const tracked = await md('pg_track_table', { source: 'cust', table: 'article', configuration: { custom_name: 'cust_article' } });
+    expect(tracked.status, JSON.stringify(tracked.body)).toBe(200);
+    const customization = { root_fields: { namespace: 'shop', prefix: 'p_', suffix: '_s' }, type_names: { prefix: 'Shop_', suffix: '_T' } };
+    const r = await md('pg_update_source', { name: 'cust', customization });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const source = (await exported()).sources.find((s: any) => s.name === 'cust');
+    expect(source).toMatchObject({ configuration, customization, tables: [{ table: { schema: 'public', name: 'article' } }] });
+    const q = await engine.graphql('{ shop { p_cust_article_s(order_by: {id: asc}) { __typename title } } }');
+    expect(q.body).toEqual({ data: { shop: { p_cust_article_s: [{ __typename: 'Shop_cust_article_T', title: 'On GraphQL' }] } } });
+    const roots = await engine.graphql('{ __schema { mutationType { fields { name } } subscriptionType { fields { name } } } }');
+    const names = (root: any): string[] => root.fields.map((f: any) => f.name);
+    expect(names((roots.body as any).data.__schema.mutationType)).toContain('shop');
+    expect(names((roots.body as any).data.__schema.subscriptionType)).toContain('shop');
+    // Only the configuration: the customization stays.
+    expect((await md('pg_update_source', { name: 'cust', configuration })).status).toBe(200);
+    expect((await exported()).sources.find((s: any) => s.name === 'cust').customization).toEqual(customization);
+    const missing = await md('pg_update_source', { name: 'nosuch', customization });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ code: 'not-exists', path: '$.args', error: 'source with name "nosuch" does not exist' });
+    expect((await md('pg_drop_source', { name: 'cust', cascade: true })).status).toBe(200);
+  });
+});
