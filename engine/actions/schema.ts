@@ -28,6 +28,7 @@ import {
 import type { Catalog } from '../catalog/types.ts';
 import { withDescriptor } from '../graphql/schema/descriptors.ts';
 import { enumType, inputObjectType, listOf, nonNull, nonNullListOfNonNull, objectType } from '../graphql/schema/lean-types.ts';
+import { relationshipAggregateField } from '../graphql/schema/names.ts';
 import type { RootFieldContributor, RootFieldInput, ServedRoot } from '../graphql/schema/root-field-contributor.ts';
 import type { SchemaTypes } from '../graphql/schema/table-types.ts';
 import type { TableView } from '../graphql/schema/table-view.ts';
@@ -40,11 +41,12 @@ export interface ActionFieldDescriptor {
   readonly mode: 'sync' | 'async-submit' | 'async-result';
 }
 
-/** The descriptor of a relationship field of an action's output object. */
+/** The descriptor of a relationship field of an action's output object (`aggregate`: its `<rel>_aggregate` field). */
 export interface ActionRelationshipDescriptor {
   readonly kind: 'action-relationship';
   readonly rel: CustomRelationship;
   readonly target: TableView;
+  readonly aggregate?: true;
 }
 
 function literal(node: ValueNode): unknown {
@@ -146,6 +148,15 @@ class ActionTypes {
         rel.type === 'object'
           ? { type: tt.object, extensions: ext }
           : { type: nonNullListOfNonNull(tt.object), args: this.#types.listArgs(target), extensions: ext };
+      // v2 (Hasura.GraphQL.Schema.Action): an array relationship also offers `<rel>_aggregate` where the role may aggregate.
+      if (rel.type === 'array' && tt.aggregate !== null) {
+        fields[relationshipAggregateField(rel.name)] = {
+          type: nonNull(tt.aggregate.aggregate),
+          description: 'An aggregate relationship',
+          args: this.#types.listArgs(target),
+          extensions: withDescriptor<ActionRelationshipDescriptor>({ kind: 'action-relationship', rel, target, aggregate: true }),
+        };
+      }
     }
     return fields;
   }

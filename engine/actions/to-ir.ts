@@ -12,7 +12,7 @@ import { typeNames } from '../graphql/schema/scalars.ts';
 import { argumentOf, collectFields } from '../graphql/to-ir/collect-fields.ts';
 import { readView, useLeaf, type ToIrContext } from '../graphql/to-ir/context.ts';
 import { plainSource, toIrRowSource } from '../graphql/to-ir/row-source.ts';
-import { toIrFields } from '../graphql/to-ir/select.ts';
+import { toIrAggregate, toIrFields } from '../graphql/to-ir/select.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { ActionFieldDescriptor, ActionRelationshipDescriptor } from './schema.ts';
@@ -86,7 +86,8 @@ function selectionSets(nodes: readonly FieldNode[]): Array<FieldNode['selectionS
  * present in the target table, each with its rows as an array relationship
  * of the target to itself on those columns: the rows' `where`, order,
  * `limit`, `offset` and the permission's limit apply per key tuple, so per
- * output object, in the one statement (Note [Action relationships]).
+ * output object, in the one statement (Note [Action relationships]). A
+ * `<rel>_aggregate` field reads the same key tuples, each with its aggregate.
  */
 function relationshipRead(
   d: ActionRelationshipDescriptor,
@@ -110,29 +111,43 @@ function relationshipRead(
     };
   });
   const keyFilter = andAll(keys);
-  const target = getNamedType(def.type) as GraphQLObjectType;
-  const selected = toIrFields(view, target, nodes, walk.ctx, path);
   const keyFields: ir.Field[] = d.rel.fieldMapping.map(([, column], i) => ({ kind: 'column', alias: keyAliases[i] as string, column, asText: true }));
   const columns = d.rel.fieldMapping.map(([, column]) => column);
-  const select: ir.Select =
-    d.rel.type === 'object'
-      ? { from: plainSource(view, keyFilter), fields: [...selected, ...keyFields], cardinality: 'many' }
-      : {
-          // The key tuples only: nothing of these rows reaches the answer but the keys the handler gave.
-          from: { table: view.info.name, where: keyFilter, orderBy: [], distinctOn: columns, limit: null, limitCap: null, offset: null },
-          fields: [
-            ...keyFields,
-            {
-              kind: 'array-relationship',
-              alias: ACTION_ROWS_ALIAS,
-              mapping: columns.map((c) => [c, c] as const),
-              select: { from: toIrRowSource(view, def, nodes, walk.ctx, path), fields: selected, cardinality: 'many' },
-            },
-          ],
-          cardinality: 'many',
-        };
+  const mapping = columns.map((c) => [c, c] as const);
+  // The key tuples only: nothing of these rows reaches the answer but the keys the handler gave.
+  const keyTuples: ir.RowSource = { table: view.info.name, where: keyFilter, orderBy: [], distinctOn: columns, limit: null, limitCap: null, offset: null };
+  let select: ir.Select;
+  let type: ir.ActionRelationshipRead['type'];
+  if (d.aggregate === true) {
+    type = 'aggregate';
+    const aggregate = toIrAggregate(view, def, nodes, walk.ctx, path);
+    select = {
+      from: keyTuples,
+      fields: [...keyFields, { kind: 'array-aggregate', alias: ACTION_ROWS_ALIAS, mapping, select: aggregate }],
+      cardinality: 'many',
+    };
+  } else {
+    type = d.rel.type;
+    const selected = toIrFields(view, getNamedType(def.type) as GraphQLObjectType, nodes, walk.ctx, path);
+    select =
+      d.rel.type === 'object'
+        ? { from: plainSource(view, keyFilter), fields: [...selected, ...keyFields], cardinality: 'many' }
+        : {
+            from: keyTuples,
+            fields: [
+              ...keyFields,
+              {
+                kind: 'array-relationship',
+                alias: ACTION_ROWS_ALIAS,
+                mapping,
+                select: { from: toIrRowSource(view, def, nodes, walk.ctx, path), fields: selected, cardinality: 'many' },
+              },
+            ],
+            cardinality: 'many',
+          };
+  }
   const read: ir.DbRootField = { kind: 'select', alias: `r${n}`, source: view.source.name, select };
-  return { type: d.rel.type, source: view.source.name, fieldMapping: d.rel.fieldMapping, keyVariables, keyAliases, read };
+  return { type, source: view.source.name, fieldMapping: d.rel.fieldMapping, keyVariables, keyAliases, read };
 }
 
 /** Translates an action root field. */

@@ -14,7 +14,10 @@
  * nested array relationship on the key columns, so its `limit`, `offset`
  * and the permission's limit apply per object inside the statement (before,
  * every matching row was read and cut in JS; the golden case
- * actions/array-relationship-per-object shows the SQL).
+ * actions/array-relationship-per-object shows the SQL). A `<rel>_aggregate`
+ * field (v2 offers one per array relationship) reads the same key tuples,
+ * each with its aggregate; an object whose keys the table lacks gets the
+ * aggregate of no rows, made here (emptyAggregate).
  */
 import type * as ir from '../ir/index.ts';
 import { ACTION_ROWS_ALIAS } from '../ir/root.ts';
@@ -143,13 +146,39 @@ function parentKey(rel: ir.ActionRelationshipRead, parent: Record<string, unknow
   );
 }
 
+/**
+ * The aggregate of no rows, for an object whose keys the target table lacks
+ * (the read only has the key tuples it found): counts 0, every other
+ * aggregate null, `nodes` empty, as the database answers for an empty set.
+ */
+function emptyAggregate(rel: ir.ActionRelationshipRead): Record<string, unknown> {
+  const field = rel.read.kind === 'select' ? rel.read.select.fields.find((x) => x.alias === ACTION_ROWS_ALIAS) : undefined;
+  const out: Record<string, unknown> = {};
+  if (field?.kind !== 'array-aggregate') return out;
+  for (const f of field.select.fields) {
+    if (f.kind === 'typename') out[f.alias] = f.typename;
+    else if (f.kind === 'nodes') out[f.alias] = [];
+    else {
+      const ops: Record<string, unknown> = {};
+      for (const op of f.fields) {
+        if (op.kind === 'typename') ops[op.alias] = op.typename;
+        else if (op.kind === 'count') ops[op.alias] = 0;
+        else ops[op.alias] = Object.fromEntries(op.columns.map((c) => [c.alias, c.kind === 'typename' ? c.typename : null]));
+      }
+      out[f.alias] = ops;
+    }
+  }
+  return out;
+}
+
 /** Puts each object's rows in its slot, matched by key columns. */
 function fill(rel: ir.ActionRelationshipRead, slots: readonly RelationshipSlot[], rows: ReadonlyArray<Record<string, unknown>>): void {
   const byKey = new Map<string, unknown>();
-  if (rel.type === 'array') {
-    // One row per key tuple, its rows (limited per tuple by the statement) under ACTION_ROWS_ALIAS.
+  if (rel.type !== 'object') {
+    // One row per key tuple, its rows (limited per tuple by the statement) or their aggregate under ACTION_ROWS_ALIAS.
     for (const row of rows) byKey.set(JSON.stringify(rel.keyAliases.map((a) => row[a])), row[ACTION_ROWS_ALIAS]);
-    for (const slot of slots) slot.target[slot.alias] = byKey.get(parentKey(rel, slot.parent)) ?? [];
+    const none = (): unknown => (rel.type === 'array' ? [] : emptyAggregate(rel));
+    for (const slot of slots) slot.target[slot.alias] = byKey.get(parentKey(rel, slot.parent)) ?? none();
     return;
   }
   for (const row of rows) {

@@ -75,7 +75,8 @@ export type ActionSelectedField =
  * Rows are matched back by the columns selected as `keyAliases`.
  */
 export interface ActionRelationshipRead {
-  readonly type: 'object' | 'array';
+  /** `aggregate`: a `<rel>_aggregate` field, read as an array relationship's key tuples with the aggregate under {@link ACTION_ROWS_ALIAS}. */
+  readonly type: 'object' | 'array' | 'aggregate';
   readonly source: string;
   /** Output object field → table column. */
   readonly fieldMapping: ReadonlyArray<readonly [string, string]>;
