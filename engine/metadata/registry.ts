@@ -8,12 +8,14 @@
  * `bigquery_`, ...) answer `not-supported`.
  */
 import type { Backend, OperationFamily } from '../backends/backend.ts';
-import { backendWithPrefix } from '../backends/registry.ts';
+import { backendFor, backendWithPrefix } from '../backends/registry.ts';
+import { sourceNaming } from '../catalog/source-naming.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import { didYouMean } from '../errors/suggest.ts';
 import type { ApiFamily } from '../api/contract.ts';
-import { argPath, type MetadataCall, type Operation, type RunContext } from './operation.ts';
+import { argPath, type MetadataCall, type OnSource, type Operation, type RunContext, type SourceOperation } from './operation.ts';
+import type { SourceMetadata } from './document.ts';
 import { findSource } from './edit.ts';
 import { removeApiLimits, setApiLimits } from './operations/api-limits/set-api-limits.ts';
 import { bulk } from './operations/manage/bulk.ts';
@@ -96,7 +98,7 @@ const REMOTE_SCHEMA_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
 ];
 
 /** `create_<kind>_permission`, `drop_<kind>_permission`, `set_permission_comment` (same names with and without `pg_`). */
-const PERMISSION_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
+const PERMISSION_OPERATIONS: ReadonlyArray<readonly [string, SourceOperation]> = [
   ...(['insert', 'select', 'update', 'delete'] as const).flatMap((k) => [
     [`create_${k}_permission`, createPermissionOps[k]] as const,
     [`drop_${k}_permission`, dropPermissionOps[k]] as const,
@@ -105,7 +107,7 @@ const PERMISSION_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
 ];
 
 /** Function and computed-field operations (same names with and without `pg_`). */
-const FUNCTION_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
+const FUNCTION_OPERATIONS: ReadonlyArray<readonly [string, SourceOperation]> = [
   ['track_function', trackFunction],
   ['untrack_function', untrackFunction],
   ['set_function_customization', setFunctionCustomization],
@@ -116,7 +118,7 @@ const FUNCTION_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
 ];
 
 /** Event trigger operations with a legacy name (same names with and without `pg_`). */
-const EVENT_TRIGGER_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
+const EVENT_TRIGGER_OPERATIONS: ReadonlyArray<readonly [string, SourceOperation]> = [
   ['create_event_trigger', createEventTrigger],
   ['delete_event_trigger', deleteEventTrigger],
   ['redeliver_event', redeliverEvent],
@@ -124,7 +126,7 @@ const EVENT_TRIGGER_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
 ];
 
 /** Table, relationship, permission and function operations: backend-prefixed on `/v1/metadata`, bare on `/v1/query`. */
-const TABLE_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
+const TABLE_OPERATIONS: ReadonlyArray<readonly [string, SourceOperation]> = [
   ['track_table', trackTable],
   ['untrack_table', untrackTable],
   ['set_table_customization', setTableCustomization],
@@ -193,10 +195,10 @@ const SCHEDULED_OPERATIONS: ReadonlyArray<readonly [string, Operation]> = [
 ];
 
 /** An operation of a database backend: the same for every backend, or made for the backend of the prefix used. */
-type SourceOperation = Operation | ((backend: Backend) => Operation);
+type BackendOperation = SourceOperation | ((backend: Backend) => SourceOperation);
 
 /** Operations of a database backend, by name without the backend prefix. */
-const SOURCE_OPERATIONS: ReadonlyMap<string, SourceOperation> = new Map<string, SourceOperation>([
+const SOURCE_OPERATIONS: ReadonlyMap<string, BackendOperation> = new Map<string, BackendOperation>([
   ['add_source', addSourceFor],
   ['update_source', updateSourceFor],
   ['drop_source', dropSource],
@@ -210,8 +212,12 @@ const SOURCE_OPERATIONS: ReadonlyMap<string, SourceOperation> = new Map<string, 
   ['get_event_by_id', getEventById],
 ]);
 
-/** The legacy `/v1/query` names of backend operations, and the kind they act on. */
-const LEGACY_SOURCE_OPERATIONS: ReadonlySet<string> = new Set([...TABLE_OPERATIONS.map(([n]) => n), 'add_existing_table_or_view', 'set_table_custom_fields']);
+/** v2 compat: the legacy `/v1/query` names of backend operations, and the kind they act on (postgres' by definition: v2's runQueryM). */
+const LEGACY_SOURCE_OPERATIONS: ReadonlyMap<string, SourceOperation> = new Map([
+  ...TABLE_OPERATIONS,
+  ['add_existing_table_or_view', trackTable],
+  ['set_table_custom_fields', setTableCustomFields],
+]);
 const LEGACY_KIND = 'postgres';
 
 /** Backend-neutral operations of `/v1/metadata`. */
@@ -228,11 +234,8 @@ const METADATA_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ...SCHEDULED_OPERATIONS,
 ]);
 
-/** v2 compat: the legacy `/v1/query` operations. */
+/** v2 compat: the legacy `/v1/query` operations other than {@link LEGACY_SOURCE_OPERATIONS}. */
 const QUERY_V1_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
-  ...TABLE_OPERATIONS,
-  ['add_existing_table_or_view', trackTable],
-  ['set_table_custom_fields', setTableCustomFields],
   ...MANAGE_OPERATIONS,
   ...COLLECTION_OPERATIONS,
   ...ACTION_OPERATIONS,
@@ -273,9 +276,11 @@ export function resolveOperation(api: ApiFamily, call: MetadataCall): Operation 
   const path = call.path === '$' ? '$.type' : `${call.path}.type`;
   const type = call.type;
   if (api === 'query-v1' || api === 'query-v2') {
-    const op = (api === 'query-v1' ? QUERY_V1_OPERATIONS : QUERY_V2_OPERATIONS).get(type);
     // v2 compat: the legacy names of backend operations are pg_'s (runQueryM runs them as postgres).
-    if (op !== undefined) return LEGACY_SOURCE_OPERATIONS.has(type) ? onSourceOf(LEGACY_KIND, familyOf(type), op) : op;
+    const legacy = api === 'query-v1' ? LEGACY_SOURCE_OPERATIONS.get(type) : undefined;
+    if (legacy !== undefined) return onSourceOf(backendFor(LEGACY_KIND), familyOf(type), legacy);
+    const op = (api === 'query-v1' ? QUERY_V1_OPERATIONS : QUERY_V2_OPERATIONS).get(type);
+    if (op !== undefined) return op;
     throw new EngineError(ErrorCode.ParseFailed, `unknown query type "${type}"${unknownHint(api, type)}`, { path });
   }
   const neutral = METADATA_OPERATIONS.get(type);
@@ -288,19 +293,21 @@ export function resolveOperation(api: ApiFamily, call: MetadataCall): Operation 
     const backend = backendWithPrefix(prefix);
     const family = familyOf(name);
     const kind = backend?.kind ?? PREFIX_KINDS.get(prefix) ?? prefix;
-    if (backend === undefined) return onSourceOf(kind, family, refused(`the ${prefix.slice(0, -1)} backend is not supported yet`, path));
-    if (!backend.operationFamilies.includes(family))
-      return onSourceOf(kind, family, refused(`the ${prefix.slice(0, -1)} backend does not support "${type}"`, path));
-    return onSourceOf(kind, family, typeof op === 'function' ? op(backend) : op);
+    if (backend === undefined) return refusedOn(kind, family, `the ${prefix.slice(0, -1)} backend is not supported yet`, path);
+    if (!backend.operationFamilies.includes(family)) return refusedOn(kind, family, `the ${prefix.slice(0, -1)} backend does not support "${type}"`, path);
+    return onSourceOf(backend, family, typeof op === 'function' ? op(backend) : op);
   }
   throw new EngineError(ErrorCode.ParseFailed, `unknown metadata operation "${type}"${unknownHint(api, type)}`, { path });
 }
 
-/** An operation that answers `not-supported`. */
-function refused(message: string, path: string): Operation {
+/** An operation on a source of `kind` that answers `not-supported` (after the kind check: Note [Operation prefix and source kind]). */
+function refusedOn(kind: string, family: OperationFamily, message: string, path: string): Operation {
   return {
     mutates: false,
-    run: () => Promise.reject(new EngineError(ErrorCode.NotSupported, message, { path })),
+    run(ctx, call) {
+      checkedSource(kind, family, ctx, call);
+      return Promise.reject(new EngineError(ErrorCode.NotSupported, message, { path }));
+    },
   };
 }
 
@@ -330,23 +337,34 @@ function sourceNamed(family: OperationFamily, args: unknown): string | undefined
  * makes a source of the prefix's kind) and `*_drop_source` (any kind, as v2's
  * backend-neutral DropSource). The legacy unprefixed `/v1/query` names
  * (`track_table`) are postgres' operations, checked the same way.
+ *
+ * The same lookup gives the operation its source's naming ({@link OnSource}:
+ * Note [Source naming] in catalog/source-naming.ts), so no operation names a
+ * table by a default schema of its own.
  */
-function onSourceOf(kind: string, family: OperationFamily, op: Operation): Operation {
+function onSourceOf(backend: Backend, family: OperationFamily, op: SourceOperation): Operation {
   return {
     mutates: op.mutates,
     async run(ctx: RunContext, call: MetadataCall) {
-      const name = sourceNamed(family, call.args);
-      const source = name === undefined ? undefined : findSource(ctx.state.doc, name);
-      if (source !== undefined && source.kind !== kind) {
-        throw new EngineError(
-          ErrorCode.NotExists,
-          `source with name "${source.name}" has backend type "${source.kind}" which does not match the expected type ${kind}`,
-          { path: argPath(call) },
-        );
-      }
-      return await op.run(ctx, call);
+      const source = checkedSource(backend.kind, family, ctx, call);
+      const on: OnSource = { naming: source === undefined ? backend.naming : sourceNaming(source, ctx.state.prepared) };
+      return await op.run(ctx, call, on);
     },
   };
+}
+
+/** The source a backend operation of `kind` names, if it exists; `not-exists` when it is of another kind. */
+function checkedSource(kind: string, family: OperationFamily, ctx: RunContext, call: MetadataCall): SourceMetadata | undefined {
+  const name = sourceNamed(family, call.args);
+  const source = name === undefined ? undefined : findSource(ctx.state.doc, name);
+  if (source !== undefined && source.kind !== kind) {
+    throw new EngineError(
+      ErrorCode.NotExists,
+      `source with name "${source.name}" has backend type "${source.kind}" which does not match the expected type ${kind}`,
+      { path: argPath(call) },
+    );
+  }
+  return source;
 }
 
 /** Every name `/v1/metadata` takes (prefixed with `pg_`, the one backend). */
@@ -369,13 +387,16 @@ function unknownHint(api: ApiFamily, type: string): string {
   if (api === 'metadata') {
     if (type === 'run_sql') return '; run_sql is served on /v2/query (and /v1/query)';
     if (SOURCE_OPERATIONS.has(type)) return `; on /v1/metadata it is "pg_${type}" ("${type}" is its legacy name on /v1/query)`;
-    if (QUERY_V1_OPERATIONS.has(type)) return `; "${type}" is a legacy /v1/query operation`;
+    if (QUERY_V1_OPERATIONS.has(type) || LEGACY_SOURCE_OPERATIONS.has(type)) return `; "${type}" is a legacy /v1/query operation`;
     return didYouMean(type, metadataNames());
   }
-  const here = api === 'query-v1' ? QUERY_V1_OPERATIONS : QUERY_V2_OPERATIONS;
+  const here: ReadonlySet<string> = new Set(
+    api === 'query-v1' ? [...QUERY_V1_OPERATIONS.keys(), ...LEGACY_SOURCE_OPERATIONS.keys()] : QUERY_V2_OPERATIONS.keys(),
+  );
   const bare = unprefixed(type);
   if (bare !== type && here.has(bare)) return `; on ${api === 'query-v1' ? '/v1/query' : '/v2/query'} it is "${bare}" ("${type}" is the /v1/metadata name)`;
   if (METADATA_OPERATIONS.has(type) || (bare !== type && SOURCE_OPERATIONS.has(bare))) return `; "${type}" is a /v1/metadata operation`;
-  if (api === 'query-v2' && QUERY_V1_OPERATIONS.has(type)) return `; "${type}" is served on /v1/query, or as "pg_${type}" on /v1/metadata`;
+  if (api === 'query-v2' && (QUERY_V1_OPERATIONS.has(type) || LEGACY_SOURCE_OPERATIONS.has(type)))
+    return `; "${type}" is served on /v1/query, or as "pg_${type}" on /v1/metadata`;
   return didYouMean(type, here.keys());
 }
