@@ -27,6 +27,9 @@ export const ErrorCode = {
   InvalidParams: 'invalid-params',
   PostgresError: 'postgres-error',
   NotFound: 'not-found',
+  /** Automatic persisted queries (Note [Automatic persisted queries]): the clients match on the message. */
+  PersistedQueryNotFound: 'persisted-query-not-found',
+  PersistedQueryHashMismatch: 'persisted-query-hash-mismatch',
   MethodNotAllowed: 'method-not-allowed',
   UnsupportedMediaType: 'unsupported-media-type',
   RateLimitExceeded: 'rate-limit-exceeded',

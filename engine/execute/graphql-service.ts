@@ -29,6 +29,7 @@ import type { ActionServices } from './action-step.ts';
 import { ApiLimitsPolicy, RateLimiter, type RoleLimits } from './api-limits.ts';
 import { PlanCache } from './plan-cache.ts';
 import { allowRequest, bind, MUTATION_OVER_GET, planRequest, respond, run, type PlanEnv, type PlannedRequest } from './request-steps.ts';
+import { PersistedQueries } from './persisted-queries.ts';
 import { parseGraphqlRequest, type GraphqlRequest } from './request-body.ts';
 import { dataOf } from './response.ts';
 import type { GraphQLSchema } from 'graphql';
@@ -92,6 +93,8 @@ export class GraphqlService implements GraphqlApi {
   readonly #plans: PlanCache;
   /** What the request steps up to `plan` share across requests. */
   readonly #env: PlanEnv;
+  /** Automatic persisted queries by hash (Note [Automatic persisted queries]). */
+  readonly #persisted = new PersistedQueries();
   /** `/v1beta1/relay`'s: its own schemas and plans (Note [Relay schema]), made on its first request. */
   #relayEnv: PlanEnv | null = null;
   readonly #opts: GraphqlServiceOptions;
@@ -228,7 +231,7 @@ export class GraphqlService implements GraphqlApi {
     const steps = trace === null ? null : new StepSpans(trace.child('graphql'));
     let kind: OperationType = 'unknown';
     try {
-      const req = parsed ?? parseGraphqlRequest(body);
+      const req = parsed ?? parseGraphqlRequest(body, '$', this.#persisted);
       const planned = planRequest(env, { catalog: this.#catalogRef.current, session, request: req, limits, readOnly, steps });
       const { plan, variables, pending } = planned;
       kind = planned.kind;
@@ -331,7 +334,7 @@ export class GraphqlService implements GraphqlApi {
       const refused = allowRequest(session, limits, this.#rates, ctx?.clientAddress, null);
       if (refused !== null) throw refused;
     }
-    const request = parseGraphqlRequest(body);
+    const request = parseGraphqlRequest(body, '$', this.#persisted);
     const catalog = this.#catalogRef.current;
     const planned = planRequest(this.#env, { catalog, session, request, limits, readOnly: false, socket: true });
     const timeoutMs = limits === null ? null : limits.timeoutMs;

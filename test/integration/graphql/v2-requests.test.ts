@@ -1,9 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
 /**
  * v2 request behaviours (issue 15) over HTTP on a real PostgreSQL: batches run
- * in order, /v1alpha1/graphql, lenient variables, persisted queries refused,
+ * in order, /v1alpha1/graphql, lenient variables, automatic persisted queries,
  * and v2's error paths.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReadFixture, type ReadFixture } from '../../support/read-schema.ts';
 
@@ -111,17 +112,37 @@ describe('lenient variables', () => {
 });
 
 describe('automatic persisted queries', () => {
-  const apq = { persistedQuery: { version: 1, sha256Hash: 'ecf4edb46db40b5132295c0291d62fb65d6759a9eedfa4d5d612dd5ec54a6b38' } };
-  const answer = { errors: [{ message: 'Automatic Persisted Queries is not enabled', extensions: { path: '$', code: 'not-supported' } }] };
+  // Note [Automatic persisted queries]: served, where v2 refuses them (the links cannot fall back from v2's answer).
+  const query = '{ authors_by_pk(id: 1) { name } }';
+  const hash = createHash('sha256').update(query).digest('hex');
+  const apq = (sha256Hash: string): unknown => ({ persistedQuery: { version: 1, sha256Hash } });
 
-  it('a request asking for a persisted query is refused with not-supported, with or without the query', async () => {
-    const hashOnly = await f.engine.post<any>('/v1/graphql', { extensions: apq });
-    expect(hashOnly.status).toBe(200);
-    expect(hashOnly.body).toEqual(answer);
-    const withQuery = await f.engine.post<any>('/v1/graphql', { query: '{ authors { id } }', extensions: apq });
-    expect(withQuery.body).toEqual(answer);
-    const get = (await f.engine.get(`/v1/graphql?extensions=${encodeURIComponent(JSON.stringify(apq))}`)) as any;
-    expect(get.body).toEqual(answer);
+  it('an unknown hash is PersistedQueryNotFound; with its text it runs and is remembered, over POST and GET', async () => {
+    const fresh = createHash('sha256').update(`${query} `).digest('hex');
+    const unknown = await f.engine.post<any>('/v1/graphql', { extensions: apq(fresh) });
+    expect([unknown.status, unknown.body]).toEqual([
+      200,
+      { errors: [{ message: 'PersistedQueryNotFound', extensions: { path: '$', code: 'persisted-query-not-found' } }] },
+    ]);
+    const withText = await f.engine.post<any>('/v1/graphql', { query, extensions: apq(hash) });
+    expect(withText.body).toEqual({ data: { authors_by_pk: { name: 'Ann' } } });
+    const hashOnly = await f.engine.post<any>('/v1/graphql', { extensions: apq(hash) });
+    expect(hashOnly.body).toEqual({ data: { authors_by_pk: { name: 'Ann' } } });
+    const get = (await f.engine.get(`/v1/graphql?extensions=${encodeURIComponent(JSON.stringify(apq(hash)))}`)) as any;
+    expect(get.body).toEqual({ data: { authors_by_pk: { name: 'Ann' } } });
+  });
+
+  it('refuses a hash that does not match the text, and a malformed persistedQuery', async () => {
+    const wrong = await f.engine.post<any>('/v1/graphql', { query: '{ authors { id } }', extensions: apq(hash) });
+    expect(wrong.body).toEqual({
+      errors: [
+        { message: 'provided sha does not match query', extensions: { path: '$.extensions.persistedQuery.sha256Hash', code: 'persisted-query-hash-mismatch' } },
+      ],
+    });
+    const v2 = await f.engine.post<any>('/v1/graphql', { extensions: { persistedQuery: { version: 2, sha256Hash: hash } } });
+    expect(v2.body.errors[0].extensions).toEqual({ path: '$.extensions.persistedQuery', code: 'parse-failed' });
+    const notHex = await f.engine.post<any>('/v1/graphql', { extensions: apq('abc') });
+    expect(notHex.body.errors[0].extensions).toEqual({ path: '$.extensions.persistedQuery.sha256Hash', code: 'parse-failed' });
   });
 
   it('other extensions are ignored', async () => {
