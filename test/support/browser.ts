@@ -13,11 +13,18 @@ export const ARTIFACTS = path.join(root, 'test', 'artifacts', 'console');
 
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 
-/** The system browser, or null when none is installed. */
+/**
+ * The system browser, or null when none is installed; then the reason the browser tests are
+ * skipped is printed, as the other skips print theirs.
+ */
 export function systemChromium(): string | null {
   const configured = process.env['CHROMIUM_PATH'];
   if (configured !== undefined && configured !== '') return configured;
-  return CANDIDATES.find((p) => existsSync(p)) ?? null;
+  const found = CANDIDATES.find((p) => existsSync(p)) ?? null;
+  if (found === null) {
+    console.log(`[console browser tests] skipped: no Chromium at ${CANDIDATES.join(', ')} (apt-get install chromium, or set CHROMIUM_PATH)`);
+  }
+  return found;
 }
 
 /** Launches headless Chromium at 1280×800 (as root it needs --no-sandbox). */
