@@ -14,20 +14,29 @@
  * - header parse errors at `definition.headers[i]` (create_with_headers).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createClient, type Client } from 'graphql-ws';
 import { startTestServer, type TestServer } from '../../support/http-server.ts';
 import { startFixture, type MetadataFixture } from '../../support/metadata-schema.ts';
+import { openRawSocket, wsUrl, type RawSocket } from '../../support/ws-client.ts';
 
 let f: MetadataFixture;
 let handler: TestServer;
 /** What the handler answers for an action call, by `input.mode`: `[status, body]`. */
 const answers: Record<string, [number, unknown]> = {};
+/** Every handler call: its payload and headers. */
+const received: Array<{ payload: unknown; headers: Record<string, unknown> }> = [];
+const clients: Client[] = [];
+const sockets: RawSocket[] = [];
 
 const USER = { 'x-engine-role': 'user' };
 
 beforeAll(async () => {
   f = await startFixture();
-  handler = await startTestServer((_req, body, res) => {
-    const mode = (JSON.parse(body) as { input: { mode: string } }).input.mode;
+  handler = await startTestServer((req, body, res) => {
+    const payload = JSON.parse(body) as { input: { mode: string } };
+    const mode = payload.input.mode;
+    received.push({ payload, headers: req.headers });
     const [status, out] = answers[mode] ?? [500, { message: `no answer for ${mode}` }];
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(out));
@@ -81,13 +90,16 @@ beforeAll(async () => {
   });
   await ok('create_action', { name: 'person', definition: def('Person') });
   await ok('create_action', { name: 'people', definition: def('[Person]') });
-  for (const a of ['person', 'people']) {
+  await ok('create_action', { name: 'change', definition: { ...def('Person'), type: 'mutation', forward_client_headers: true } });
+  for (const a of ['person', 'people', 'change']) {
     await ok('create_action_permission', { action: a, role: 'user' });
     await ok('create_action_permission', { action: a, role: 'reader' });
   }
 }, 60_000);
 
 afterAll(async () => {
+  for (const c of clients) await c.dispose();
+  for (const raw of sockets) raw.close();
   await handler?.close();
   await f?.close();
 });
@@ -214,6 +226,72 @@ describe('output relationships', () => {
     const sync = await create('sync_fail', 'synchronous', 'Holder');
     expect(sync.status).toBe(400);
     expect(sync.body.error).toContain('Relationships cannot be defined with nested object fields: "by_ref"');
-    expect((await f.exported()).actions.map((a: any) => a.name)).toEqual(['person', 'people', 'async_ok', 'sync_nested']);
+    expect((await f.exported()).actions.map((a: any) => a.name)).toEqual(['person', 'people', 'change', 'async_ok', 'sync_nested']);
+  });
+});
+
+describe('over WebSocket', () => {
+  /** The one result of an operation over `graphql-transport-ws` (graphql-ws's client): its `next` payload, or its `error`. */
+  async function overTransportWs(query: string, headers: Record<string, string>): Promise<unknown> {
+    const c = createClient({ url: wsUrl(f.engine.url), webSocketImpl: WebSocket, connectionParams: { headers }, retryAttempts: 0 });
+    clients.push(c);
+    const out: unknown[] = [];
+    c.subscribe({ query }, { next: (r) => out.push(r), error: (e) => out.push({ error: e }), complete: () => out.push('complete') });
+    await expect.poll(() => out.includes('complete') || out.some((x) => typeof x === 'object' && x !== null && 'error' in x), { timeout: 20_000 }).toBe(true);
+    return out[0];
+  }
+
+  /** The same over the legacy `graphql-ws` sub-protocol (v2's apollo protocol): the `data` message's payload. */
+  async function overLegacyWs(query: string, headers: Record<string, string>): Promise<unknown> {
+    const raw = await openRawSocket(f.engine.url, 'graphql-ws');
+    sockets.push(raw);
+    raw.send({ type: 'connection_init', payload: { headers } });
+    await raw.waitFor((m) => m['type'] === 'connection_ack', 20_000);
+    raw.send({ id: '1', type: 'start', payload: { query } });
+    const m = await raw.waitFor((x) => x['id'] === '1' && (x['type'] === 'data' || x['type'] === 'error'), 20_000);
+    return m['type'] === 'data' ? m['payload'] : { error: m['payload'] };
+  }
+
+  it('actions answer the same data and errors as over HTTP', async () => {
+    answers['ws-ok'] = [200, [{ id: 1, name: 'Ann', extra: true, ref: { author_id: 2 }, addresses: [null, { city: 'Rome' }] }, null]];
+    answers['ws-code'] = [422, { message: 'Given email address is not valid', code: 'invalid-email' }];
+    answers['ws-ext'] = [400, { message: 'no', extensions: { foo: 'bar' } }];
+    answers['ws-misfit'] = [200, { name: 'no id' }];
+    answers['ws-500'] = [500, { message: 'boom' }];
+    const queries = [
+      `{ people(mode: "ws-ok") { id name articles { title } articles_aggregate { aggregate { count } } ref { author { name } } addresses { city } } }`,
+      `{ person(mode: "ws-code") { id } }`,
+      `{ person(mode: "ws-ext") { id } }`,
+      `{ person(mode: "ws-misfit") { id } }`,
+      `{ person(mode: "ws-500") { id } }`,
+      `{ a: person(mode: "ws-code") { id } b: people(mode: "ws-ok") { id } }`,
+    ];
+    for (const q of queries) {
+      const http = (await f.engine.graphql<any>(q, undefined, USER)).body;
+      expect(http.data ?? http.errors, q).toBeDefined();
+      expect(await overTransportWs(q, USER), q).toEqual(http);
+      expect(await overLegacyWs(q, USER), q).toEqual(http);
+    }
+    // A mutation action: the same answer, and the handler gets the same call (session, query, forwarded headers).
+    answers['ws-m'] = [200, { id: 2, name: 'Bob' }];
+    const m = `mutation { change(mode: "ws-m") { id name author: articles { title } } }`;
+    const headers = { ...USER, 'x-engine-user-id': '2', 'x-client': 'c1' };
+    const before = received.length;
+    const overHttp = (await f.engine.graphql<any>(m, undefined, headers)).body;
+    expect(overHttp).toEqual({ data: { change: { id: 2, name: 'Bob', author: [{ title: 'World' }] } } });
+    expect(await overTransportWs(m, headers)).toEqual(overHttp);
+    expect(await overLegacyWs(m, headers)).toEqual(overHttp);
+    const calls = received.slice(before);
+    expect(calls).toHaveLength(3);
+    expect(calls[1]?.payload).toEqual(calls[0]?.payload);
+    expect(calls[2]?.payload).toEqual(calls[0]?.payload);
+    expect(calls.map((c) => c.headers['x-client'])).toEqual(['c1', 'c1', 'c1']);
+    // The admin sees the same `internal` details on both transports.
+    const admin = (await f.engine.graphql<any>(queries[4] as string)).body;
+    expect(admin.errors[0].extensions.internal).toBeDefined();
+    const adminHeaders = { 'x-engine-role': 'admin' };
+    expect(await overTransportWs(queries[4] as string, adminHeaders)).toEqual(
+      (await f.engine.graphql<any>(queries[4] as string, undefined, adminHeaders)).body,
+    );
   });
 });
