@@ -91,6 +91,7 @@ import { respond } from './response.ts';
 import { graphqlErrorBody } from '../errors/wire-body.ts';
 import { runPlan } from './run.ts';
 import type { RoleLimits } from './api-limits.ts';
+import { checkFragmentCycles } from './fragment-cycles.ts';
 import { parse, validate } from './validate.ts';
 import type { StepSpans } from '../observability/tracing.ts';
 
@@ -170,6 +171,7 @@ export function planRequest(env: PlanEnv, input: PlanInput): PlannedRequest {
     // The allow-list (the `allow` step's document half) sits between parse and validate, as in v2.
     if (env.allowlist === true) allowDocument(catalog.queryCollections, session, parsed);
     steps?.begin('validate');
+    checkFragmentCycles(parsed, req.operationName);
     const { document, operation, cost } = validate(role.schema, parsed, req.operationName, { fieldLimit: env.fieldLimit, limits: input.limits });
     steps?.end();
     entry = { op: roleOperation(role, document, operation), structural: [], shaped: [], plans: new Map(), cost, bytes: entryBytes(key, req.query) };

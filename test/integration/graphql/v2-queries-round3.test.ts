@@ -38,6 +38,14 @@ beforeAll(async () => {
         { type: 'pg_track_table', args: { source: 'default', table: 'author' } },
         { type: 'pg_track_table', args: { source: 'default', table: 'article' } },
         { type: 'pg_track_table', args: { source: 'default', table: 'doc' } },
+        {
+          type: 'pg_create_object_relationship',
+          args: { source: 'default', table: 'article', name: 'author', using: { foreign_key_constraint_on: 'author_id' } },
+        },
+        {
+          type: 'pg_create_array_relationship',
+          args: { source: 'default', table: 'author', name: 'articles', using: { foreign_key_constraint_on: { table: 'article', column: 'author_id' } } },
+        },
         ...FUNCTIONS.map((f) => ({ type: 'pg_track_function', args: { source: 'default', function: f } })),
         {
           type: 'pg_create_select_permission',
@@ -151,6 +159,28 @@ describe('variables coerced as v2 does', () => {
 });
 
 describe('error paths', () => {
+  it('a fragment cycle names the fragments and the path the inlining took', async () => {
+    const two = await gql('query { author { ...A } } fragment A on author { articles { ...B } } fragment B on article { author { ...A } }');
+    expect(two).toEqual({
+      errors: [
+        {
+          message: 'the fragment definition(s) "A" and "B" form a cycle',
+          extensions: {
+            path: '$.selectionSet.author.selectionSet.A.selectionSet.articles.selectionSet.B.selectionSet.author.selectionSet',
+            code: 'validation-failed',
+          },
+        },
+      ],
+    });
+    const self = await gql('query { ...Q } fragment Q on query_root { ... on query_root { ...Q } }');
+    expect(self.errors[0]).toEqual({
+      message: 'the fragment definition(s) "Q" form a cycle',
+      extensions: { path: '$.selectionSet.Q.selectionSet', code: 'validation-failed' },
+    });
+    // A fragment spread twice is no cycle.
+    expect((await gql('query { ...R ...R } fragment R on query_root { one_author(args: {x: 1}) { name } }')).data).toEqual({ one_author: { name: 'Ann' } });
+  });
+
   it('distinct_on not leading order_by is reported at the field arguments', async () => {
     const r = await gql('{ author(distinct_on: [rating], order_by: {name: asc}) { id } }');
     expect(r).toEqual({
