@@ -295,3 +295,57 @@ describe('over WebSocket', () => {
     );
   });
 });
+
+describe('create_action headers', () => {
+  it('refuses bad headers at $.args.definition.headers[i], as v2 (create_with_headers.yaml), and stores nothing', async () => {
+    const before = await f.exported();
+    const withHeaders = (headers: unknown[]): Record<string, unknown> => ({
+      name: 'with_headers',
+      definition: { kind: 'synchronous', arguments: [{ name: 'mode', type: 'String!' }], output_type: 'Person', handler: handler.url, headers },
+    });
+    process.env['ENGINE_TEST_R3_HEADER'] = 'set';
+    const cases: Array<[unknown[], number, string, string]> = [
+      [
+        [{ name: 'x-client-id', value_from_env: 'HASURA_GRAPHQL_CLIENT_NAME' }],
+        0,
+        'parse-failed',
+        'env variables start with "HASURA_GRAPHQL_" are not allowed for value_from_env',
+      ],
+      [
+        [
+          { name: 'ok', value: 'v' },
+          { name: 'x-secret', value_from_env: 'ENGINE_GRAPHQL_ADMIN_SECRET' },
+        ],
+        1,
+        'parse-failed',
+        'env variables start with "ENGINE_GRAPHQL_" are not allowed for value_from_env',
+      ],
+      [[{ name: 'x' }], 0, 'parse-failed', 'expecting value or value_from_env keys'],
+      [[{ name: 'x', value: 'v', value_from_env: 'ENGINE_TEST_R3_HEADER' }], 0, 'parse-failed', 'expecting only one of value or value_from_env keys'],
+      [
+        [
+          { name: 'a', value_from_env: 'ENGINE_TEST_R3_HEADER' },
+          { name: 'b', value: '1' },
+          { name: 'c', value_from_env: 'ENGINE_TEST_R3_UNSET' },
+        ],
+        2,
+        'invalid-configuration',
+        'the environment variable "ENGINE_TEST_R3_UNSET" of the header "c" is not set',
+      ],
+    ];
+    for (const [headers, i, code, error] of cases) {
+      for (const type of ['create_action', 'update_action']) {
+        const args = type === 'create_action' ? withHeaders(headers) : { ...withHeaders(headers), name: 'person' };
+        const r = await f.md(type, args);
+        expect(r.status, `${type} ${JSON.stringify(headers)}`).toBe(400);
+        expect(r.body).toEqual({ path: `$.args.definition.headers[${i}]`, code, error });
+        const legacy = await f.q1(type, args);
+        expect(legacy.body).toEqual({ path: `$.args.definition.headers[${i}]`, code, error });
+        const bulk = await f.md('bulk', [{ type, args }]);
+        expect(bulk.body.path).toBe(`$.args[0].args.definition.headers[${i}]`);
+      }
+    }
+    expect(await f.exported()).toEqual(before);
+    expect((await f.md('create_action', withHeaders([{ name: 'a', value_from_env: 'ENGINE_TEST_R3_HEADER' }]))).body).toEqual({ message: 'success' });
+  });
+});

@@ -7,6 +7,7 @@
  */
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
+import { resolveEnv } from '../../../cli/env.ts';
 import type { JsonObject, MetadataDocument } from '../../document.ts';
 import { defineOperation } from '../../define.ts';
 import { argPath, SUCCESS, type ActionDataServices, type MetadataCall, type RunContext } from '../../operation.ts';
@@ -80,6 +81,35 @@ const actionArgsSchema = {
   properties: { name: { type: 'string' }, definition: definitionSchema, comment: { type: ['string', 'null'] } },
 } as const;
 
+/** Prefixes of the engine's own settings, which a handler header may not read (their values hold the admin secret, database URLs). */
+const RESERVED_ENV_PREFIXES = ['HASURA_GRAPHQL_', 'ENGINE_GRAPHQL_'] as const;
+
+/**
+ * v2's HeaderConf parse (parse-failed at `definition.headers[i]`, its tests-py
+ * actions/metadata/create_with_headers.yaml): one of `value` and
+ * `value_from_env`, and no variable of the engine's own settings; a variable
+ * that is not set is refused at the header too.
+ */
+function checkHeaders(definition: Loose, call: MetadataCall): void {
+  const headers = definition['headers'];
+  if (!Array.isArray(headers)) return;
+  headers.forEach((h: Loose, i) => {
+    const at = `${argPath(call, 'definition')}.headers[${i}]`;
+    const hasValue = h['value'] !== undefined;
+    const env = h['value_from_env'];
+    if (!hasValue && env === undefined) throw new EngineError(ErrorCode.ParseFailed, 'expecting value or value_from_env keys', { path: at });
+    if (hasValue && env !== undefined) throw new EngineError(ErrorCode.ParseFailed, 'expecting only one of value or value_from_env keys', { path: at });
+    const reserved = RESERVED_ENV_PREFIXES.find((p) => typeof env === 'string' && env.startsWith(p));
+    if (reserved !== undefined) {
+      throw new EngineError(ErrorCode.ParseFailed, `env variables start with "${reserved}" are not allowed for value_from_env`, { path: at });
+    }
+    // v2 finds an unset variable only when calling the handler ("missing env var"); the catalog refuses it (actions/resolve.ts), here at the header.
+    if (typeof env === 'string' && resolveEnv(env) === undefined) {
+      throw new EngineError(ErrorCode.InvalidConfiguration, `the environment variable "${env}" of the header "${String(h['name'])}" is not set`, { path: at });
+    }
+  });
+}
+
 /** Drops `null` members v2 clients send for "not given" (`timeout: null`, `request_transform: null`). */
 function cleanDefinition(d: Loose): Loose {
   return Object.fromEntries(Object.entries(d).filter(([, v]) => v !== null));
@@ -93,6 +123,7 @@ export const createAction = defineOperation<ActionArgs>({
     if (findAction(ctx.state.doc, args.name) !== undefined) {
       throw new EngineError(ErrorCode.AlreadyExists, `action "${args.name}" already exists`, { path: argPath(call, 'name') });
     }
+    checkHeaders(args.definition, call);
     const entry: Loose = { name: args.name, definition: cleanDefinition(args.definition) };
     if (typeof args.comment === 'string') entry['comment'] = args.comment;
     const doc = { ...ctx.state.doc, actions: [...ctx.state.doc.actions, entry as JsonObject] };
@@ -107,6 +138,7 @@ export const updateAction = defineOperation<ActionArgs>({
   schema: actionArgsSchema,
   async run(ctx, args, call) {
     requireAction(ctx, args.name, call, 'name');
+    checkHeaders(args.definition, call);
     const doc = withAction(ctx.state.doc, args.name, (a) => {
       const next: Loose = { ...a, definition: cleanDefinition(args.definition) };
       if (args.comment !== undefined) {
