@@ -26,6 +26,8 @@ const VIOLATION_PREFIX: Readonly<Record<string, string>> = {
 
 /** v2 compat: SQLSTATE class → wire code and whether the database message may be shown. */
 function classify(sqlstate: string): { code: ErrorCode; showMessage: boolean } {
+  // invalid_escape_sequence (a LIKE pattern ending in its escape character): v2 answers bad-request.
+  if (sqlstate === '22025') return { code: ErrorCode.BadRequest, showMessage: true };
   if (sqlstate.startsWith('22')) return { code: ErrorCode.DataException, showMessage: true };
   if (sqlstate.startsWith('23')) return { code: ErrorCode.ConstraintViolation, showMessage: true };
   if (sqlstate === '42501') return { code: ErrorCode.PermissionError, showMessage: true };

@@ -158,6 +158,15 @@ describe('variables coerced as v2 does', () => {
   });
 });
 
+describe('database errors', () => {
+  it('an invalid escape sequence in a string argument is bad-request, as v2 maps SQLSTATE 22025', async () => {
+    const r = await gql('{ author(where: {name: {_like: "%\\\\"}}) { id } }');
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0].message).toBe('LIKE pattern must not end with escape character');
+    expect(r.errors[0].extensions).toMatchObject({ path: '$', code: 'bad-request' });
+  });
+});
+
 describe('error paths', () => {
   it('a fragment cycle names the fragments and the path the inlining took', async () => {
     const two = await gql('query { author { ...A } } fragment A on author { articles { ...B } } fragment B on article { author { ...A } }');
