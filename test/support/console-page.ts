@@ -77,3 +77,8 @@ export async function unnamedControls(page: Page): Promise<string[]> {
 export async function responseText(page: Page): Promise<string> {
   return (await page.locator('.graphiql-response .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
 }
+
+/** The text of GraphiQL's query editor. */
+export async function queryText(page: Page): Promise<string> {
+  return (await page.locator('.graphiql-query-editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+}

@@ -5,6 +5,7 @@
  * tests find controls by them).
  */
 import { useState, type ReactNode } from 'react';
+import { reasons, type InconsistencyTarget } from './inconsistency.ts';
 
 /** One link of a {@link NavList}. */
 export interface NavItem {
@@ -13,6 +14,22 @@ export interface NavItem {
   readonly current: boolean;
   /** What the link shows: its key when absent. */
   readonly content?: ReactNode;
+  /** Inconsistencies of what the link opens: flagged beside it. */
+  readonly problems?: readonly InconsistencyTarget[];
+}
+
+/**
+ * The mark of an inconsistent object (`what` names it): a link to the Metadata page, where the
+ * objects are listed and dropped, whose name and tooltip give the reasons.
+ */
+export function InconsistentMark({ what, problems }: { what: string; problems: readonly InconsistencyTarget[] }) {
+  if (problems.length === 0) return null;
+  const why = reasons(problems);
+  return (
+    <a className="incons-mark" href="#/metadata" title={why} aria-label={`${what} is inconsistent: ${why}`}>
+      ⚠
+    </a>
+  );
 }
 
 /** A sidebar's links, the current one marked (`label` names the list); with `empty`, that text replaces an empty list. */
@@ -25,6 +42,7 @@ export function NavList({ label, items, empty }: { label?: string; items: readon
           <a href={i.href} aria-current={i.current ? 'page' : undefined}>
             {i.content ?? i.key}
           </a>
+          {i.problems !== undefined && <InconsistentMark what={i.key} problems={i.problems} />}
         </li>
       ))}
     </ul>

@@ -9,9 +9,9 @@ import './console.css';
 import { StrictMode, useEffect, useState, type FormEvent } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError, adminSecret, metadata, messageOf, setAdminSecret } from './api.ts';
-import { MetadataProvider } from './metadata-state.tsx';
+import { MetadataProvider, useMetadata } from './metadata-state.tsx';
 import { Actions } from './pages/Actions.tsx';
-import { ApiExplorer } from './pages/ApiExplorer.tsx';
+import { ApiExplorer } from './pages/api-explorer/ApiExplorer.tsx';
 import { Collections } from './pages/Collections.tsx';
 import { Data } from './pages/Data.tsx';
 import { Events } from './pages/Events.tsx';
@@ -45,6 +45,23 @@ function SecretForm({ onDone, failed }: { onDone: () => void; failed: string | n
         </button>
       </form>
     </main>
+  );
+}
+
+/** The header's count of inconsistent objects, a link to the Metadata page that lists them. */
+function InconsistencyBadge() {
+  const { inconsistent } = useMetadata();
+  if (inconsistent === null || inconsistent.length === 0) return null;
+  const n = inconsistent.length;
+  return (
+    <a
+      className="incons-badge"
+      href="#/metadata"
+      aria-label={`${n} inconsistent object${n === 1 ? '' : 's'}`}
+      title={inconsistent.map((o) => o.reason).join('\n')}
+    >
+      ⚠ {n} inconsistent
+    </a>
   );
 }
 
@@ -92,6 +109,7 @@ function App() {
               ))}
             </ul>
           </nav>
+          <InconsistencyBadge />
           {adminSecret() !== null && (
             <button
               type="button"

@@ -1,10 +1,14 @@
 /**
  * The exported metadata, shared by the pages: loaded once, refreshed after
  * every change a page makes (one `export_metadata` call, v2 form so the
- * resource version comes with it).
+ * resource version comes with it), with the inconsistent objects
+ * (`get_inconsistent_metadata`); both read again on each page change too: a
+ * column dropped outside the engine, or a change made over the API, shows
+ * without a reload.
  */
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import { metadata as callMetadata, messageOf } from './api.ts';
+import { targetOf, type InconsistencyTarget, type InconsistentObject } from './inconsistency.ts';
 
 export interface QualifiedTable {
   readonly schema: string;
@@ -191,6 +195,10 @@ interface MetadataState {
   readonly metadata: Metadata | null;
   readonly resourceVersion: number | null;
   readonly error: string | null;
+  /** The inconsistent objects as the engine lists them (null until read). */
+  readonly inconsistent: readonly InconsistentObject[] | null;
+  /** The same, each with the table and object it is about. */
+  readonly inconsistencies: readonly InconsistencyTarget[];
   refresh(): Promise<void>;
 }
 
@@ -202,18 +210,34 @@ export function MetadataProvider({ children }: { children: ReactNode }) {
     resourceVersion: null,
     error: null,
   });
+  const [inconsistent, setInconsistent] = useState<readonly InconsistentObject[] | null>(null);
+  const readInconsistent = useCallback(async () => {
+    try {
+      const r = await callMetadata<{ inconsistent_objects: InconsistentObject[] }>('get_inconsistent_metadata');
+      setInconsistent(r.inconsistent_objects);
+    } catch {
+      // The header keeps the last answer; the pages show their own errors.
+    }
+  }, []);
   const refresh = useCallback(async () => {
     try {
-      const r = await callMetadata<{ resource_version: number; metadata: Metadata }>('export_metadata', {}, { version: 2 });
+      const [r] = await Promise.all([
+        callMetadata<{ resource_version: number; metadata: Metadata }>('export_metadata', {}, { version: 2 }),
+        readInconsistent(),
+      ]);
       setState({ metadata: r.metadata, resourceVersion: r.resource_version, error: null });
     } catch (e) {
       setState((s) => ({ ...s, error: messageOf(e) }));
     }
-  }, []);
+  }, [readInconsistent]);
   useEffect(() => {
     void refresh();
+    const again = () => void refresh();
+    window.addEventListener('hashchange', again);
+    return () => window.removeEventListener('hashchange', again);
   }, [refresh]);
-  return <Ctx.Provider value={{ ...state, refresh }}>{children}</Ctx.Provider>;
+  const inconsistencies = (inconsistent ?? []).map(targetOf);
+  return <Ctx.Provider value={{ ...state, inconsistent, inconsistencies, refresh }}>{children}</Ctx.Provider>;
 }
 
 export function useMetadata(): MetadataState {

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { responseText, setQuery, typeInto, unnamedControls } from '../../support/console-page.ts';
+import { queryText, responseText, setQuery, typeInto, unnamedControls } from '../../support/console-page.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { startTestEngine, type TestEngine } from '../../support/engine.ts';
 import { artifact, launchBrowser, systemChromium } from '../../support/browser.ts';
@@ -99,7 +99,9 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
   beforeAll(async () => {
     proxy = await startPrefixProxy(engine.url, '/gateway/engine');
     browser = await launchBrowser(chromiumPath!);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // CONSOLE_VIEWPORT=1920x1080 takes the same screenshots at another size (to look at the layout).
+    const [width, height] = (process.env['CONSOLE_VIEWPORT'] ?? '1280x800').split('x').map(Number) as [number, number];
+    const context = await browser.newContext({ viewport: { width, height } });
     page = await context.newPage();
     page.setDefaultTimeout(WAIT_MS);
     const origin = new URL(proxy.url).origin;
@@ -138,6 +140,9 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
   it('runs a query in GraphiQL', async () => {
     await page.getByRole('link', { name: 'API explorer' }).click();
     await page.locator('.graphiql-query-editor .monaco-editor').first().waitFor();
+    // Nothing is tracked yet: the explorer says so instead of opening on GraphiQL's welcome text.
+    await eventually(() => page.getByLabel('Schema of the role').textContent()).toContain('Role admin sees an empty schema');
+    expect(await queryText(page)).not.toContain('Welcome to GraphiQL');
     await setQuery(page, 'query { __typename }');
     await page.getByRole('button', { name: /^Execute query/ }).click();
     await eventually(() => responseText(page)).toContain('"__typename": "query_root"');
@@ -197,7 +202,7 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     await eventually(() => page.getByText('Rows 1–3 of 3').count()).toBe(1);
     // Sorted by the primary key first; by title after a click.
     await page.getByRole('button', { name: 'Sort by title' }).click();
-    await eventually(async () => (await grid.locator('tbody tr').first().innerText()).split('\t')[1]).toBe('Compilers');
+    await eventually(async () => (await grid.locator('tbody tr').first().innerText()).split('\t')[2]).toBe('Compilers');
     await page.getByRole('button', { name: 'Sort by id' }).click();
     await page.getByRole('button', { name: 'Add filter' }).click();
     await page.getByLabel('Filter 1 column').selectOption('published');
@@ -330,11 +335,25 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
   });
 
   it('API explorer: a query as that role sees only the permitted rows; the SQL is shown', async () => {
+    // GraphiQL keeps the last query in localStorage; without one it opens on a query of the role's own schema.
+    await page.evaluate(() => localStorage.clear());
     await page.getByRole('link', { name: 'API explorer' }).click();
-    await typeInto(page.getByLabel('Role', { exact: true }), 'user');
-    // The role applies (and GraphiQL loads that role's schema) once typing pauses.
+    await page.locator('.graphiql-query-editor .monaco-editor').first().waitFor();
+    await eventually(() => queryText(page)).toContain('articles(limit: 10)');
+    const sample = /articles\(limit: 10\) \{([^}]*)\}/
+      .exec(await queryText(page))?.[1]
+      ?.trim()
+      .split(/\s+/);
+    expect(sample?.sort()).toEqual(['author_id', 'id', 'price', 'published', 'title']);
+    // The roles the metadata knows are offered; a role it does not know is typed, and an empty schema is said so.
+    await page.getByLabel('Role', { exact: true }).selectOption('Other role…');
+    await typeInto(page.getByLabel('Other role'), 'nobody');
+    await eventually(() => page.getByLabel('Schema of the role').textContent()).toContain('Role nobody sees an empty schema');
+    // The query in the editor stays when the role changes (GraphiQL keeps it).
+    await page.getByLabel('Role', { exact: true }).selectOption('user');
     await eventually(() => page.getByLabel('Headers sent').innerText()).toContain('x-engine-role: user');
     await page.locator('.graphiql-query-editor .monaco-editor').first().waitFor();
+    expect(await page.getByLabel('Schema of the role').count()).toBe(0);
     await setQuery(page, 'query { articles(order_by: {id: asc}) { title } }');
     await page.getByRole('button', { name: /^Execute query/ }).click();
     await eventually(() => responseText(page)).toContain('Compilers');
@@ -349,7 +368,7 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
   });
 
   it('API explorer: a subscription streams changes over the WebSocket', async () => {
-    await typeInto(page.getByLabel('Role', { exact: true }), 'admin');
+    await page.getByLabel('Role', { exact: true }).selectOption('admin');
     await eventually(() => page.getByLabel('Headers sent').innerText()).not.toContain('x-engine-role');
     await page.locator('.graphiql-query-editor .monaco-editor').first().waitFor();
     await setQuery(page, 'subscription { authors(order_by: {id: asc}) { name } }');
@@ -362,14 +381,33 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
   });
 
   it('Metadata: shows the inconsistency a column drop makes, drops it, exports and imports', async () => {
-    // Dropped outside the engine, as a migration tool would: both relationships lose their column.
+    // A permission that reads the column, made over the API.
+    const perm = await engine.metadata({
+      type: 'pg_create_select_permission',
+      args: { source: 'default', table: 'articles', role: 'editor', permission: { columns: ['id'], filter: { author_id: { _eq: 1 } } } },
+    });
+    expect(perm.status).toBe(200);
+    // Dropped outside the engine, as a migration tool would: both relationships and the permission lose their column.
     await db.sql('ALTER TABLE articles DROP COLUMN author_id');
-    await page.getByRole('link', { name: 'Metadata' }).click();
+    // Flagged in plain sight: the header's count, the table in the sidebar, the permission's cell.
+    await page.getByRole('link', { name: 'Data', exact: true }).click();
+    await eventually(() => page.getByRole('link', { name: '3 inconsistent objects', exact: true }).count()).toBe(1);
+    const mark = page.getByRole('list', { name: 'Tracked tables' }).getByRole('link', { name: /^public\.articles is inconsistent: / });
+    await eventually(() => mark.getAttribute('aria-label')).toContain('author_id');
+    await page.getByRole('link', { name: 'Permissions' }).click();
+    await page.getByRole('list', { name: 'Tables' }).getByRole('link', { name: 'public.articles', exact: true }).click();
+    await page.getByRole('button', { name: 'select permission of editor: inconsistent' }).click();
+    await eventually(() => page.getByRole('note', { name: 'Why this permission is inconsistent' }).textContent()).toContain('author_id');
+    // A consistent permission beside it keeps its summary.
+    expect(await page.getByRole('button', { name: 'select permission of user: partial' }).count()).toBe(1);
+    await page.screenshot({ path: artifact('09-permissions-inconsistent.png') });
+    await page.getByRole('link', { name: /inconsistent objects$/ }).click();
     const table = page.getByRole('table', { name: 'Inconsistent objects' });
     await eventually(() => table.innerText()).toContain('author_id');
     await page.screenshot({ path: artifact('09-metadata-inconsistent.png') });
     await page.getByRole('button', { name: 'Drop inconsistent objects' }).click();
     await eventually(() => page.getByText('The metadata is consistent.').count()).toBe(1);
+    expect(await page.getByRole('link', { name: /inconsistent objects?$/ }).count()).toBe(0);
     expect(((await engine.metadata({ type: 'get_inconsistent_metadata', args: {} })).body as { is_consistent: boolean }).is_consistent).toBe(true);
     const before = Number(await page.getByLabel('Resource version').textContent());
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export metadata' }).click()]);

@@ -17,7 +17,7 @@ const NEW_ACTION_SDL = 'type Mutation {\n  actionName(arg1: SampleInput!): Sampl
 const NEW_TYPES_SDL = 'input SampleInput {\n  username: String!\n  password: String!\n}\n\ntype SampleOutput {\n  accessToken: String!\n}';
 
 export function Actions({ params }: { params: URLSearchParams }) {
-  const { metadata } = useMetadata();
+  const { metadata, inconsistencies } = useMetadata();
   const actions = [...(metadata?.actions ?? [])].sort((a, b) => a.name.localeCompare(b.name));
   const selected = params.get('action');
   const view = params.get('view') ?? (selected !== null ? 'edit' : 'new');
@@ -46,6 +46,9 @@ export function Actions({ params }: { params: URLSearchParams }) {
             key: a.name,
             href: `#/actions?action=${encodeURIComponent(a.name)}`,
             current: selected === a.name,
+            problems: inconsistencies.filter(
+              (p) => (p.type === 'action' && p.name === a.name) || (p.type === 'action_permission' && p.name?.startsWith(`${a.name}.`)),
+            ),
             content: (
               <>
                 {a.name} <span className="muted">({a.definition.type ?? 'mutation'})</span>

@@ -15,13 +15,14 @@ import { Sources } from './Sources.tsx';
 import { TableCustomization } from './TableCustomization.tsx';
 import { suggestRelationships, type Suggestion } from './relationships.ts';
 import { NavList, SourcePicker, Tabs } from '../lists.tsx';
+import { onTable } from '../inconsistency.ts';
 
 function link(params: Record<string, string>): string {
   return `#/data?${new URLSearchParams(params).toString()}`;
 }
 
 export function Data({ params }: { params: URLSearchParams }) {
-  const { metadata, refresh } = useMetadata();
+  const { metadata, refresh, inconsistencies } = useMetadata();
   const sources = metadata?.sources ?? [];
   const source = params.get('source') ?? sources[0]?.name ?? 'default';
   const sourceEntry = sources.find((s) => s.name === source);
@@ -70,6 +71,7 @@ export function Data({ params }: { params: URLSearchParams }) {
             key: tableKey(t.table),
             href: link({ source, table: tableKey(t.table) }),
             current: table === tableKey(t.table),
+            problems: onTable(inconsistencies, source, tableKey(t.table)),
           }))}
         />
       </nav>

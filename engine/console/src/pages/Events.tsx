@@ -31,7 +31,7 @@ function link(params: Record<string, string>): string {
 }
 
 export function Events({ params }: { params: URLSearchParams }) {
-  const { metadata } = useMetadata();
+  const { metadata, inconsistencies } = useMetadata();
   const sources = metadata?.sources ?? [];
   const source = params.get('source') ?? sources[0]?.name ?? 'default';
   const sourceEntry = sources.find((s) => s.name === source);
@@ -58,6 +58,7 @@ export function Events({ params }: { params: URLSearchParams }) {
             key: t.trigger.name,
             href: link({ source, trigger: t.trigger.name }),
             current: name === t.trigger.name,
+            problems: inconsistencies.filter((p) => p.type === 'event_trigger' && p.source === source && p.name === t.trigger.name),
             content: (
               <>
                 {t.trigger.name} <span className="muted">on {tableKey(t.table)}</span>

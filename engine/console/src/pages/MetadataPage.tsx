@@ -3,34 +3,19 @@
  * reload, the inconsistent objects with their reasons and a drop button, and
  * the resource version.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { metadata as callMetadata } from '../api.ts';
 import { Status, useAction } from '../components.tsx';
 import { DataTable } from '../lists.tsx';
 import { useMetadata } from '../metadata-state.tsx';
 
-interface InconsistentObject {
-  readonly type: string;
-  readonly name?: string;
-  readonly reason: string;
-  readonly definition?: unknown;
-}
-
 export function MetadataPage() {
-  const { metadata, resourceVersion, refresh } = useMetadata();
+  // The inconsistent objects are the shared state's, also read on each page change (the header's count).
+  const { metadata, resourceVersion, refresh, inconsistent } = useMetadata();
   const [status, run] = useAction();
-  const [inconsistent, setInconsistent] = useState<{ is_consistent: boolean; inconsistent_objects: InconsistentObject[] } | null>(null);
   const [reloadSources, setReloadSources] = useState(true);
   const fileRef = useRef<HTMLInputElement>(null);
-  const loadInconsistent = useCallback(async () => {
-    setInconsistent(await callMetadata('get_inconsistent_metadata'));
-  }, []);
-  useEffect(() => {
-    void run('Checking consistency…', '', loadInconsistent);
-  }, [loadInconsistent]);
-  const after = async () => {
-    await Promise.all([refresh(), loadInconsistent()]);
-  };
+  const after = refresh;
   const download = () =>
     void run('Exporting…', 'Exported the metadata', async () => {
       const r = await callMetadata<{ resource_version: number; metadata: unknown }>('export_metadata', {}, { version: 2 });
@@ -104,13 +89,13 @@ export function MetadataPage() {
         </button>
       </div>
       <h2>Inconsistent objects</h2>
-      {inconsistent === null ? null : inconsistent.is_consistent ? (
+      {inconsistent === null ? null : inconsistent.length === 0 ? (
         <p className="ok">The metadata is consistent.</p>
       ) : (
         <>
           <DataTable
             label="Inconsistent objects"
-            rows={inconsistent.inconsistent_objects}
+            rows={inconsistent}
             rowKey={(_, i) => i}
             columns={[
               ['Type', (o) => o.type],

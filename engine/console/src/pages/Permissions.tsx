@@ -13,6 +13,7 @@ import { knownRoles, tableKey, useMetadata, type PermissionEntry, type SourceEnt
 import { navigate } from '../route.ts';
 import { FilterEditor } from './FilterEditor.tsx';
 import { NavList, NewRoleForm, SourcePicker } from '../lists.tsx';
+import { onTable, reasons, type InconsistencyTarget } from '../inconsistency.ts';
 
 const OPERATIONS = ['select', 'insert', 'update', 'delete'] as const;
 type Operation = (typeof OPERATIONS)[number];
@@ -32,10 +33,11 @@ function summary(p: PermissionEntry | undefined, op: Operation, columnCount: num
   return allRows && allColumns ? 'full' : 'partial';
 }
 
-const MARK = { none: '—', full: '✔ full', partial: '◐ partial' } as const;
+/** A permission the engine found inconsistent (a column dropped outside it, say) shows so, not as what it would allow. */
+const MARK = { none: '—', full: '✔ full', partial: '◐ partial', inconsistent: '⚠ inconsistent' } as const;
 
 export function Permissions({ params }: { params: URLSearchParams }) {
-  const { metadata, refresh } = useMetadata();
+  const { metadata, refresh, inconsistencies } = useMetadata();
   const sources = metadata?.sources ?? [];
   const source = params.get('source') ?? sources[0]?.name ?? 'default';
   const sourceEntry = sources.find((s) => s.name === source);
@@ -58,6 +60,7 @@ export function Permissions({ params }: { params: URLSearchParams }) {
             key: tableKey(t.table),
             href: `#/permissions?${new URLSearchParams({ source, table: tableKey(t.table) }).toString()}`,
             current: table === tableKey(t.table),
+            problems: onTable(inconsistencies, source, tableKey(t.table)),
           }))}
         />
       </nav>
@@ -78,8 +81,10 @@ export function Permissions({ params }: { params: URLSearchParams }) {
 }
 
 function TablePermissions({ source, entry, dbTable, onChange }: { source: SourceEntry; entry: TableEntry; dbTable: DbTable; onChange: () => Promise<void> }) {
-  const { metadata } = useMetadata();
+  const { metadata, inconsistencies } = useMetadata();
   const key = tableKey(entry.table);
+  const problems = onTable(inconsistencies, source.name, key);
+  const problemsOf = (role: string, op: Operation) => problems.filter((p) => p.operation === op && p.name === role);
   const [extraRoles, setExtraRoles] = useState<string[]>([]);
   const [open, setOpen] = useState<{ role: string; op: Operation } | null>(null);
   const roles = [...new Set([...knownRoles(metadata), ...extraRoles])].filter((r) => r !== 'admin').sort();
@@ -108,13 +113,15 @@ function TablePermissions({ source, entry, dbTable, onChange }: { source: Source
             <tr key={role}>
               <th scope="row">{role}</th>
               {OPERATIONS.map((op) => {
-                const s = summary(permissionOf(entry, role, op), op, dbTable.columns.length);
+                const bad = problemsOf(role, op);
+                const s = bad.length > 0 ? 'inconsistent' : summary(permissionOf(entry, role, op), op, dbTable.columns.length);
                 const isOpen = open?.role === role && open.op === op;
                 return (
                   <td key={op}>
                     <button
                       type="button"
-                      className={`btn small${isOpen ? ' primary' : ''}`}
+                      className={`btn small${isOpen ? ' primary' : ''}${bad.length > 0 ? ' cell-inconsistent' : ''}`}
+                      title={bad.length > 0 ? reasons(bad) : undefined}
                       aria-label={`${op} permission of ${role}: ${s}`}
                       aria-expanded={isOpen}
                       onClick={() => setOpen(isOpen ? null : { role, op })}
@@ -137,6 +144,7 @@ function TablePermissions({ source, entry, dbTable, onChange }: { source: Source
           dbTable={dbTable}
           role={open.role}
           op={open.op}
+          problems={problemsOf(open.role, open.op)}
           onSaved={onChange}
           onClose={() => setOpen(null)}
         />
@@ -156,6 +164,7 @@ function PermissionEditor({
   dbTable,
   role,
   op,
+  problems,
   onSaved,
   onClose,
 }: {
@@ -164,6 +173,7 @@ function PermissionEditor({
   dbTable: DbTable;
   role: string;
   op: Operation;
+  problems: readonly InconsistencyTarget[];
   onSaved: () => Promise<void>;
   onClose: () => void;
 }) {
@@ -264,6 +274,12 @@ function PermissionEditor({
       <h2>
         {op} permission of <em>{role}</em> on {key}
       </h2>
+      {problems.length > 0 && (
+        <p className="error" role="note" aria-label="Why this permission is inconsistent">
+          The engine finds this permission inconsistent, so it is not in the GraphQL schema: {reasons(problems)}. Fix it and save, or drop it on the{' '}
+          <a href="#/metadata">Metadata page</a>.
+        </p>
+      )}
       {hasFilter && (
         <FilterEditor
           id="perm-filter"

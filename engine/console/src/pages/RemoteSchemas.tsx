@@ -26,7 +26,7 @@ async function remoteSdl(name: string): Promise<string> {
 }
 
 export function RemoteSchemas({ params }: { params: URLSearchParams }) {
-  const { metadata } = useMetadata();
+  const { metadata, inconsistencies } = useMetadata();
   const remotes = [...(metadata?.remote_schemas ?? [])].sort((a, b) => a.name.localeCompare(b.name));
   const name = params.get('remote');
   const tab = params.get('tab') ?? 'modify';
@@ -45,7 +45,12 @@ export function RemoteSchemas({ params }: { params: URLSearchParams }) {
         <NavList
           label="Remote schemas"
           empty="No remote schemas."
-          items={remotes.map((r) => ({ key: r.name, href: link({ remote: r.name }), current: name === r.name }))}
+          items={remotes.map((r) => ({
+            key: r.name,
+            href: link({ remote: r.name }),
+            current: name === r.name,
+            problems: inconsistencies.filter((p) => p.type === 'remote_schema' && p.name === r.name),
+          }))}
         />
       </nav>
       <div className="content">
@@ -169,11 +174,11 @@ function RemoteEditor({
         <legend>Customization</legend>
         <div className="row">
           <label htmlFor="rs-namespace">Root fields namespace</label>
-          <input id="rs-namespace" value={namespace} onChange={(e) => setNamespace(e.target.value)} />
+          <input id="rs-namespace" className="short" value={namespace} onChange={(e) => setNamespace(e.target.value)} />
           <label htmlFor="rs-prefix">Type name prefix</label>
-          <input id="rs-prefix" value={prefix} onChange={(e) => setPrefix(e.target.value)} />
+          <input id="rs-prefix" className="short" value={prefix} onChange={(e) => setPrefix(e.target.value)} />
           <label htmlFor="rs-suffix">Type name suffix</label>
-          <input id="rs-suffix" value={suffix} onChange={(e) => setSuffix(e.target.value)} />
+          <input id="rs-suffix" className="short" value={suffix} onChange={(e) => setSuffix(e.target.value)} />
         </div>
       </fieldset>
       <Status value={quiet && notice !== null ? { kind: 'ok', text: notice } : status} />

@@ -258,6 +258,10 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
       <table className="grid" aria-label={`Rows of ${key}`}>
         <thead>
           <tr>
+            {/* Row actions first, as v2: with many columns the last one starts off screen. */}
+            <th scope="col" className="row-actions">
+              Actions
+            </th>
             {columns.map((c) => (
               <th key={c.name} scope="col" aria-sort={order?.column === c.name ? (order.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
                 <button type="button" className="sort" aria-label={`Sort by ${c.name}`} onClick={() => sortBy(c.name)}>
@@ -266,28 +270,12 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
                 </button>
               </th>
             ))}
-            <th scope="col">Actions</th>
           </tr>
         </thead>
         <tbody>
           {rows.map((row, i) => (
             <tr key={pk.length > 0 ? pk.map((c) => display(row[field(c)])).join('|') : i}>
-              {columns.map((c) =>
-                editing?.index === i ? (
-                  <td key={c.name}>
-                    <input
-                      aria-label={`${c.name} of row ${i + 1}`}
-                      value={editing.values[c.name] ?? ''}
-                      onChange={(e) => setEditing({ index: i, values: { ...editing.values, [c.name]: e.target.value } })}
-                    />
-                  </td>
-                ) : (
-                  <td key={c.name} className={row[c.field] === null ? 'null' : undefined}>
-                    {display(row[c.field])}
-                  </td>
-                ),
-              )}
-              <td>
+              <td className="row-actions">
                 {pk.length === 0 ? (
                   <span className="muted" title="Rows are edited and deleted by primary key">
                     read-only: no primary key
@@ -328,6 +316,21 @@ export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }
                   </>
                 )}
               </td>
+              {columns.map((c) =>
+                editing?.index === i ? (
+                  <td key={c.name}>
+                    <input
+                      aria-label={`${c.name} of row ${i + 1}`}
+                      value={editing.values[c.name] ?? ''}
+                      onChange={(e) => setEditing({ index: i, values: { ...editing.values, [c.name]: e.target.value } })}
+                    />
+                  </td>
+                ) : (
+                  <td key={c.name} className={row[c.field] === null ? 'null' : undefined}>
+                    {display(row[c.field])}
+                  </td>
+                ),
+              )}
             </tr>
           ))}
         </tbody>

@@ -6,89 +6,17 @@
  * (/v1/graphql/explain, admin only). Subscriptions go over a WebSocket to
  * /v1/graphql (graphql-transport-ws), the same headers in its init payload.
  */
-import { createContext, useContext, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { GraphiQL } from 'graphiql';
 import { parse, type OperationDefinitionNode } from 'graphql';
 import { createClient } from 'graphql-ws';
 import { explorerPlugin } from '@graphiql/plugin-explorer';
 import { HISTORY_PLUGIN } from '@graphiql/plugin-history';
-import type { GraphiQLPlugin } from '@graphiql/react';
 import type { Fetcher } from '@graphiql/toolkit';
-import { adminHeaders, apiUrl, explain, messageOf, wsUrl, type ExplainedField } from '../api.ts';
-import { knownRoles, useMetadata } from '../metadata-state.tsx';
-
-interface Current {
-  query: string;
-  variables: string;
-  role: string;
-  sessionVariables: Record<string, string>;
-}
-
-const CurrentCtx = createContext<{ current: Current } | null>(null);
-
-function ExplainPanel() {
-  const holder = useContext(CurrentCtx)!;
-  const [result, setResult] = useState<ExplainedField[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const run = async () => {
-    const { query, variables, role, sessionVariables } = holder.current;
-    setBusy(true);
-    setError(null);
-    try {
-      let vars: Record<string, unknown> = {};
-      if (variables.trim() !== '') vars = JSON.parse(variables) as Record<string, unknown>;
-      const user: Record<string, string> = { ...sessionVariables, 'x-engine-role': role };
-      setResult(await explain(query, vars, null, user));
-    } catch (e) {
-      setResult(null);
-      setError(messageOf(e));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <section className="explain" aria-label="Generated SQL">
-      <div className="graphiql-doc-explorer-title">Generated SQL</div>
-      <p>The SQL and plan the engine runs for the query in the editor, as the role in the headers panel.</p>
-      <button type="button" className="btn" onClick={() => void run()} disabled={busy}>
-        {busy ? 'Explaining…' : 'Explain query'}
-      </button>
-      {error !== null && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
-      {result?.map((f) => (
-        <div key={f.field} className="explain-field">
-          <h3>{f.field}</h3>
-          {f.sql !== null && <pre aria-label={`SQL of ${f.field}`}>{f.sql}</pre>}
-          {f.plan !== null && <pre aria-label={`Plan of ${f.field}`}>{f.plan.join('\n')}</pre>}
-          {f.remote_request !== undefined && <pre aria-label={`Request of ${f.field} to ${f.remote_request.remote_schema}`}>{f.remote_request.query}</pre>}
-          {f.joins?.map((j, i) => (
-            <div key={i} className="explain-join">
-              <h4>{j.kind === 'sql' ? `Join at ${j.path} on source ${j.source}` : `Join at ${j.path} to ${j.remote_schema}`}</h4>
-              <pre aria-label={`Join ${i + 1} of ${f.field}`}>{j.kind === 'sql' ? j.sql : j.query}</pre>
-              {j.kind === 'sql' && j.plan !== null && <pre aria-label={`Plan of join ${i + 1} of ${f.field}`}>{j.plan.join('\n')}</pre>}
-            </div>
-          ))}
-        </div>
-      ))}
-    </section>
-  );
-}
-
-function ExplainIcon() {
-  return (
-    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-      <text x="2" y="17" fontSize="12" fontFamily="monospace" fill="currentColor">
-        SQL
-      </text>
-    </svg>
-  );
-}
-
-const EXPLAIN_PLUGIN: GraphiQLPlugin = { title: 'Generated SQL (explain)', icon: ExplainIcon, content: ExplainPanel };
+import { adminHeaders, apiUrl, wsUrl } from '../../api.ts';
+import { knownRoles, useMetadata } from '../../metadata-state.tsx';
+import { CurrentCtx, EXPLAIN_PLUGIN, type Current } from './ExplainPanel.tsx';
+import { sampleQuery, type Sample } from './sample-query.ts';
 
 /** Whether the operation GraphiQL runs is a subscription (those go over the WebSocket). */
 function isSubscription(query: string, operationName: string | null | undefined): boolean {
@@ -107,6 +35,9 @@ interface GraphiqlParams {
   variables?: Record<string, unknown> | null;
 }
 
+/** The role list's entry that shows a field for a role the metadata does not know. */
+const OTHER = '(other)';
+
 interface HeaderRow {
   key: string;
   value: string;
@@ -115,7 +46,10 @@ interface HeaderRow {
 export function ApiExplorer() {
   const { metadata } = useMetadata();
   const roles = ['admin', ...knownRoles(metadata).filter((r) => r !== 'admin')];
-  const [roleText, setRoleText] = useState('admin');
+  // A role the metadata knows is picked from the list; any other (a JWT's, say) is typed under "Other role".
+  const [picked, setPicked] = useState('admin');
+  const [otherRole, setOtherRole] = useState('');
+  const roleText = picked === OTHER ? otherRole : picked;
   const [rows, setRows] = useState<HeaderRow[]>([{ key: 'x-engine-user-id', value: '' }]);
   // GraphiQL is mounted again (and the role's schema fetched) when the headers change: not on every keystroke.
   const [applied, setApplied] = useState<{ role: string; rows: HeaderRow[] }>({ role: 'admin', rows });
@@ -157,6 +91,17 @@ export function ApiExplorer() {
     },
     [requestHeaders, ws],
   );
+  // The query GraphiQL opens on, from this role's schema; GraphiQL waits for it (a stored query still wins).
+  const [sample, setSample] = useState<{ for: string; sample: Sample } | null>(null);
+  const headersKey = JSON.stringify(requestHeaders);
+  useEffect(() => {
+    let live = true;
+    void sampleQuery(requestHeaders).then((s) => live && setSample({ for: headersKey, sample: s }));
+    return () => {
+      live = false;
+    };
+  }, [headersKey]);
+  const ready = sample?.for === headersKey ? sample.sample : null;
   const plugins = useMemo(() => [HISTORY_PLUGIN, explorerPlugin(), EXPLAIN_PLUGIN], []);
   const shown = Object.entries(requestHeaders).map(([k, v]) => `${k}: ${k === 'x-engine-admin-secret' ? '••••••' : v}`);
   return (
@@ -164,12 +109,29 @@ export function ApiExplorer() {
       <section className="headers-panel" aria-label="Request headers">
         <div className="field">
           <label htmlFor="explorer-role">Role</label>
-          <input id="explorer-role" list="explorer-roles" value={roleText} onChange={(e) => setRoleText(e.target.value)} />
-          <datalist id="explorer-roles">
+          <select id="explorer-role" value={picked} onChange={(e) => setPicked(e.target.value)}>
             {roles.map((r) => (
-              <option key={r} value={r} />
+              <option key={r} value={r}>
+                {r}
+              </option>
             ))}
-          </datalist>
+            <option value={OTHER}>Other role…</option>
+          </select>
+          {picked === OTHER && <input aria-label="Other role" value={otherRole} placeholder="role name" onChange={(e) => setOtherRole(e.target.value)} />}
+          {ready?.kind === 'empty' && (
+            <p role="status" className="warn" aria-label="Schema of the role">
+              {role === 'admin' ? (
+                <>
+                  Role admin sees an empty schema: nothing is tracked yet. Track tables on the <a href="#/data">Data page</a>.
+                </>
+              ) : (
+                <>
+                  Role {role} sees an empty schema: no table, function, action or remote schema grants it anything. Give it permissions on the{' '}
+                  <a href="#/permissions">Permissions page</a>.
+                </>
+              )}
+            </p>
+          )}
         </div>
         <fieldset className="session-vars">
           <legend>Session variables</legend>
@@ -209,15 +171,26 @@ export function ApiExplorer() {
       </section>
       <CurrentCtx.Provider value={holder}>
         <div className="graphiql-host">
-          <GraphiQL
-            key={JSON.stringify(requestHeaders)}
-            fetcher={fetcher}
-            plugins={plugins}
-            onEditQuery={(q) => (holder.current.query = q)}
-            onEditVariables={(v) => (holder.current.variables = v)}
-            shouldPersistHeaders={false}
-            isHeadersEditorEnabled={true}
-          />
+          {ready === null ? (
+            <p className="loading">Reading the schema of role {role}…</p>
+          ) : (
+            <GraphiQL
+              key={headersKey}
+              defaultQuery={
+                ready.kind === 'query'
+                  ? ready.query
+                  : ready.kind === 'empty'
+                    ? `# Role ${role} sees an empty schema: nothing to query yet.\n`
+                    : `# Write a query here. (No sample: ${ready.reason.replace(/\n/g, ' ')})\n`
+              }
+              fetcher={fetcher}
+              plugins={plugins}
+              onEditQuery={(q) => (holder.current.query = q)}
+              onEditVariables={(v) => (holder.current.variables = v)}
+              shouldPersistHeaders={false}
+              isHeadersEditorEnabled={true}
+            />
+          )}
         </div>
       </CurrentCtx.Provider>
     </div>
