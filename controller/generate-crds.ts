@@ -1,6 +1,6 @@
 /**
  * Writes crds/graphql.engine.dev_<plural>.yaml and crds/kustomization.yaml from the kind
- * definitions in api/v1alpha1 (which take their spec schemas from engine/metadata/schemas).
+ * definitions in api/v1alpha1 (which take their spec schemas from engine/model/schemas).
  * Run with `npm run generate:crds`; the files are generated, never edited by hand.
  * `--check` compares instead of writing and exits 1 when crds/ is stale (for CI).
  */

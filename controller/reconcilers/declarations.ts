@@ -31,17 +31,17 @@ import {
   type JsonValue,
   type PermissionEntry,
   type TableNameInput,
-} from '../../engine/metadata/document.ts';
+} from '../../engine/model/document.ts';
 import {
   deletePermissionSchema,
   insertPermissionSchema,
   selectPermissionSchema,
   tableNameSchema,
   updatePermissionSchema,
-} from '../../engine/metadata/schemas/common.ts';
-import { sourceEntrySchema, tableEntrySchema } from '../../engine/metadata/schemas/document.ts';
-import { functionConfigurationSchema } from '../../engine/metadata/schemas/functions.ts';
-import { assertValid, type JsonSchema } from '../../engine/metadata/schemas/validate.ts';
+} from '../../engine/model/schemas/common.ts';
+import { sourceEntrySchema, tableEntrySchema } from '../../engine/model/schemas/document.ts';
+import { functionConfigurationSchema } from '../../engine/model/schemas/functions.ts';
+import { assertValid, type JsonSchema } from '../../engine/model/schemas/validate.ts';
 import type { CustomObject, DeletionPolicy, TargetFields } from '../api/v1alpha1/common.ts';
 import type { CronTriggerSpec } from '../api/v1alpha1/cron-trigger.ts';
 import type { EventTriggerSpec } from '../api/v1alpha1/event-trigger.ts';
@@ -59,7 +59,7 @@ import {
   collectionDefinitionSchema,
   endpointDefinitionSchema,
   endpointMethodsSchema,
-} from '../../engine/metadata/schemas/query-collections.ts';
+} from '../../engine/model/schemas/query-collections.ts';
 import { TRACKED_TABLE_KEYS, type TrackedTableSpec } from '../api/v1alpha1/tracked-table.ts';
 import { keyOf, type MetaObject, type ObjectRef } from './objects.ts';
 

@@ -24,7 +24,7 @@
  * their permissions; custom types; query collections, the allow-list and REST endpoints); API
  * limits and the other top-level keys are always left alone.
  */
-import type { MetadataDocument } from '../../engine/metadata/document.ts';
+import type { MetadataDocument } from '../../engine/model/document.ts';
 import type { ManagementPolicy } from '../api/v1alpha1/engine.ts';
 import { declare, deletionPolicyOf, resourceKey, type Declared, type TargetResource } from './declarations.ts';
 import { DocumentDraft, diffDocuments, emptyDiff, flatten, keyOf, parentOf, type DocumentDiff, type MetaObject, type ObjectRef } from './objects.ts';

@@ -21,7 +21,7 @@ import {
   type MetadataDocument,
   type SourceMetadata,
   type TableNameInput,
-} from '../../engine/metadata/document.ts';
+} from '../../engine/model/document.ts';
 import type { InconsistentObject } from '../../engine/metadata-client/client.ts';
 import type { QualifiedName } from './declarations.ts';
 import { ancestorKeys, keyOf, type ObjectRef } from './objects.ts';

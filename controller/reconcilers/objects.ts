@@ -35,7 +35,7 @@ import {
   type RelationshipMetadata,
   type SourceMetadata,
   type TableMetadata,
-} from '../../engine/metadata/document.ts';
+} from '../../engine/model/document.ts';
 import { CUSTOM_TYPE_SECTIONS, type CustomTypeSection } from '../api/v1alpha1/custom-types.ts';
 import type { QualifiedName } from './declarations.ts';
 

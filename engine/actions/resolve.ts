@@ -19,8 +19,8 @@ import { scalarName } from '../catalog/graphql-names.ts';
 import { tableKey, type InconsistentObject, type SourceInfo, type SourceKind } from '../catalog/types.ts';
 import { resolveEnv } from '../cli/env.ts';
 import { EngineError } from '../errors/engine-error.ts';
-import type { InheritedRole, JsonObject, MetadataDocument } from '../metadata/document.ts';
-import type { TableNameInput } from '../metadata/document.ts';
+import type { InheritedRole, JsonObject, MetadataDocument } from '../model/document.ts';
+import type { TableNameInput } from '../model/document.ts';
 import { compileRequestTransform, compileResponseTransform, resolveUrlTemplate } from '../transforms/index.ts';
 import {
   baseName,

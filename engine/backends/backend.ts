@@ -10,7 +10,7 @@ import type { EnumTableQuery, EnumTableRows, IntrospectedColumn, IntrospectedTab
 import type { MetadataTransaction } from './metadata-database.ts';
 import type { CompiledSql, ParamType } from './sql/fragment.ts';
 import type { Cancellation } from '../request-context.ts';
-import type { JsonSchema } from '../metadata/schemas/validate.ts';
+import type { JsonSchema } from '../model/schemas/validate.ts';
 
 /** A statement with its parameter values bound, ready to run. */
 export interface BoundStatement {

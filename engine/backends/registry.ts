@@ -43,14 +43,14 @@
  * operation on a source of another kind is refused (Note [Operation prefix and
  * source kind] in metadata/registry.ts). What knows no backend (the wire
  * document, the console, the controller) reads v2's per-kind constants in
- * metadata/document.ts (`DEFAULT_SCHEMA`, kept equal to `naming.defaultSchema`
+ * model/document.ts (`DEFAULT_SCHEMA`, kept equal to `naming.defaultSchema`
  * by test/unit/backends/configuration.test.ts).
  */
 import type { SourceKind } from '../catalog/types.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { Backend } from './backend.ts';
-import type { JsonSchema } from '../metadata/schemas/validate.ts';
+import type { JsonSchema } from '../model/schemas/validate.ts';
 import { bigqueryBackend } from './bigquery/index.ts';
 import { postgresBackend } from './postgres/index.ts';
 

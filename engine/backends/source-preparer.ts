@@ -15,7 +15,7 @@ import { enumColumns } from '../catalog/stages/tables.ts';
 import { tableKey } from '../catalog/types.ts';
 import { resolveEnv } from '../cli/env.ts';
 import type { Logger } from '../logger.ts';
-import type { MetadataDocument, SourceMetadata } from '../metadata/document.ts';
+import type { MetadataDocument, SourceMetadata } from '../model/document.ts';
 
 /*
  * Note [Introspection freshness]

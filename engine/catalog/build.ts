@@ -31,7 +31,7 @@
  * test/bench/schema-memory.ts 2000 10 stayed 36.8 MiB.
  */
 import { resolveActions } from '../actions/resolve.ts';
-import type { MetadataDocument } from '../metadata/document.ts';
+import type { MetadataDocument } from '../model/document.ts';
 import type { PreparedSources } from './prepared.ts';
 import { assembleSources } from './stages/catalog-sources.ts';
 import { resolveComputedFields } from './stages/computed-fields.ts';

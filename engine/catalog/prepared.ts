@@ -8,7 +8,7 @@
  */
 import type { Backend, SourceConnection } from '../backends/backend.ts';
 import type { EnumTableRows, SourceIntrospection } from '../backends/introspection.ts';
-import type { MetadataDocument } from '../metadata/document.ts';
+import type { MetadataDocument } from '../model/document.ts';
 
 /*
  * Note [Preparers]

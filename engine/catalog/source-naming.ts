@@ -14,13 +14,13 @@
  * (`TableDraft.naming`). A source of a kind without a backend is inconsistent
  * but can still be listed and dropped: it is named by v2's default schema of
  * its kind (`DEFAULT_SCHEMA`). `parseTableName`/`formatTableName` in
- * metadata/document.ts take the default schema as a required argument and
+ * model/document.ts take the default schema as a required argument and
  * serve only what knows no backend (the wire document, by kind).
  */
 import type { Backend, TableNaming } from '../backends/backend.ts';
 import { schemaNaming } from '../backends/naming.ts';
 import { backendOf, findBackend } from '../backends/registry.ts';
-import { DEFAULT_SCHEMA } from '../metadata/document.ts';
+import { DEFAULT_SCHEMA } from '../model/document.ts';
 import type { PreparedSources } from './prepared.ts';
 import type { SourceKind } from './types.ts';
 

@@ -2,7 +2,7 @@
  * The catalog ("schema cache"): metadata resolved against the databases it
  * names. Built when metadata changes (catalog/build.ts), immutable afterwards,
  * and the only thing the GraphQL side reads. camelCase here; the wire
- * snake_case stays in metadata/document.ts.
+ * snake_case stays in model/document.ts.
  *
  * Note [Catalog contract]
  * The catalog holds only consistent objects: a table whose database object is
@@ -13,7 +13,7 @@
 import type { ActionsCatalog } from '../actions/types.ts';
 import type { CronTrigger } from '../events/scheduled/definitions.ts';
 import type { Backend, CompileTarget, SourceConnection } from '../backends/backend.ts';
-import type { ApiLimits } from '../metadata/document.ts';
+import type { ApiLimits, QualifiedName, SourceKind } from '../model/document.ts';
 import type { CompiledRequestTransform, CompiledResponseTransform } from '../transforms/index.ts';
 import type { DocumentNode, OperationDefinitionNode } from 'graphql';
 import type { UrlSegment } from '../rest/url-template.ts';
@@ -21,14 +21,8 @@ import type { RemoteSchemaInfo } from '../remote/types.ts';
 import type { ErrorCode } from '../errors/codes.ts';
 import type { RemoteRelationshipInfo } from '../remote/relationship.ts';
 
-/** A table or view name with its schema. */
-export interface QualifiedName {
-  readonly schema: string;
-  readonly name: string;
-}
-
-/** Backend kinds a source may have. */
-export type SourceKind = 'postgres' | 'mssql' | 'bigquery';
+// The names the wire document and the catalog share live in the document model, the bottom layer.
+export type { QualifiedName, SourceKind } from '../model/document.ts';
 
 /** One immutable catalog snapshot. */
 export interface Catalog {

@@ -1,7 +1,7 @@
 /**
  * An event trigger as the metadata document stores it (v2's shape, under a
  * table's `event_triggers`), typed, with v2's defaults. The document keeps
- * these entries as JSON objects (metadata/document.ts); this module is the
+ * these entries as JSON objects (model/document.ts); this module is the
  * one reading of them.
  */
 

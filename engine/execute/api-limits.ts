@@ -21,7 +21,7 @@
  *   make up to N times the limit. v2 Cloud keeps them in Redis; a shared store
  *   is future work.
  */
-import type { ApiLimitOption, ApiLimits, RateLimitConfig } from '../metadata/document.ts';
+import type { ApiLimitOption, ApiLimits, RateLimitConfig } from '../model/document.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 

@@ -43,7 +43,7 @@ import type { Catalog, TableInfo } from '../catalog/types.ts';
 import { tableKey } from '../catalog/types.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
-import { formatTableName, parseTableName, V2_PG_DEFAULT_SCHEMA, type TableNameInput } from '../metadata/document.ts';
+import { formatTableName, parseTableName, V2_PG_DEFAULT_SCHEMA, type TableNameInput } from '../model/document.ts';
 import { backendOf } from '../backends/registry.ts';
 import type { MutationFieldDescriptor } from './schema/mutation-root.ts';
 import { descriptorOf, type RootFieldDescriptor, type TableFieldDescriptor } from './schema/descriptors.ts';

@@ -4,7 +4,7 @@
  * (engine/cli/project/): both are clients of a running engine and import nothing of its internals
  * but the document model (architecture.md layering).
  */
-import { normalizeDocument, toWireDocument, type MetadataDocument } from '../metadata/document.ts';
+import { normalizeDocument, toWireDocument, type MetadataDocument } from '../model/document.ts';
 
 /** One entry of `get_inconsistent_metadata`'s `inconsistent_objects`. */
 export interface InconsistentObject {

@@ -5,7 +5,7 @@
 import { newInconsistencies } from '../catalog/dependencies.ts';
 import { parseObjectId } from '../catalog/object-id.ts';
 import type { Catalog, InconsistentObject } from '../catalog/types.ts';
-import type { MetadataDocument } from './document.ts';
+import type { MetadataDocument } from '../model/document.ts';
 import { removeObject } from './edit.ts';
 
 /** A cascade chain longer than this would be a bug in dependency tracking. */

@@ -8,10 +8,10 @@ import { tableKey } from '../catalog/types.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import { didYouMean } from '../errors/suggest.ts';
-import type { SourceMetadata, TableMetadata } from './document.ts';
+import type { SourceMetadata, TableMetadata } from '../model/document.ts';
 import { findSource, findTable } from './edit.ts';
 import { argPath, type CallResult, type MetadataCall, type OnSource, type Operation, type RunContext, type SourceOperation } from './operation.ts';
-import { assertValid, type JsonSchema } from './schemas/validate.ts';
+import { assertValid, type JsonSchema } from '../model/schemas/validate.ts';
 
 /** What an operation module defines: its args schema and what it does with valid args. */
 export interface OperationDefinition<A> {

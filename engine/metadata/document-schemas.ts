@@ -4,7 +4,7 @@
  * configuration is its backend's; Note [Backend seam] in backends/registry.ts).
  */
 import { configurationSchemas } from '../backends/registry.ts';
-import { documentSchemas, type DocumentSchemas } from './schemas/document.ts';
+import { documentSchemas, type DocumentSchemas } from '../model/schemas/document.ts';
 
 /** The document schemas of the backends that exist. */
 export const engineDocumentSchemas: DocumentSchemas = documentSchemas(configurationSchemas());

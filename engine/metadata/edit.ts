@@ -5,7 +5,7 @@
  */
 import type { MetadataObjectRef, PermissionKind } from '../catalog/object-id.ts';
 import type { QualifiedName } from '../catalog/types.ts';
-import { sameTable, type FunctionMetadata, type JsonObject, type MetadataDocument, type SourceMetadata, type TableMetadata } from './document.ts';
+import { sameTable, type FunctionMetadata, type JsonObject, type MetadataDocument, type SourceMetadata, type TableMetadata } from '../model/document.ts';
 
 /** The source named `name`, if any. */
 export function findSource(doc: MetadataDocument, name: string): SourceMetadata | undefined {

@@ -29,7 +29,7 @@ import { tableKey, type Catalog } from '../catalog/types.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import { asEventTrigger, capturedOperations } from '../events/definition.ts';
-import type { MetadataDocument } from './document.ts';
+import type { MetadataDocument } from '../model/document.ts';
 import type { Effect } from './effects.ts';
 import type { MetadataState, RunContext } from './operation.ts';
 import { sourceTransaction } from './source-transaction.ts';

@@ -10,7 +10,7 @@ import type { MetadataObjectRef } from '../catalog/object-id.ts';
 import type { PreparedSource, PreparedSources } from '../catalog/prepared.ts';
 import type { Catalog } from '../catalog/types.ts';
 import type { ApiFamily } from '../api/contract.ts';
-import type { MetadataDocument } from './document.ts';
+import type { MetadataDocument } from '../model/document.ts';
 import type { Refresh, SourcePreparer } from '../backends/source-preparer.ts';
 import type { TableNaming } from '../backends/backend.ts';
 import type { MetadataTransaction } from '../backends/metadata-database.ts';

@@ -15,7 +15,7 @@ import { EngineError } from '../errors/engine-error.ts';
 import { didYouMean } from '../errors/suggest.ts';
 import type { ApiFamily } from '../api/contract.ts';
 import { argPath, type MetadataCall, type OnSource, type Operation, type RunContext, type SourceOperation } from './operation.ts';
-import type { SourceMetadata } from './document.ts';
+import type { SourceMetadata } from '../model/document.ts';
 import { findSource } from './edit.ts';
 import { removeApiLimits, setApiLimits } from './operations/api-limits/set-api-limits.ts';
 import { bulk } from './operations/manage/bulk.ts';

@@ -16,7 +16,7 @@ import {
   type RemoteForeignKey,
   type TableMetadata,
   type TableNameInput,
-} from './document.ts';
+} from '../model/document.ts';
 import { updateSource } from './edit.ts';
 
 /** Renames found between two introspections, keyed by the old table key (`schema.name`). */

@@ -4,7 +4,7 @@
  * events/scheduled/event-store.ts; boot.ts hands it to the metadata service.
  */
 import type { CronTrigger, OneOffDefinition } from '../events/scheduled/definitions.ts';
-import type { JsonValue } from './document.ts';
+import type { JsonValue } from '../model/document.ts';
 
 /** `one_off` or `cron`, as v2's `type` arg says. */
 export type EventKind = 'one_off' | 'cron';

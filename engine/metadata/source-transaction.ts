@@ -8,7 +8,7 @@ import type { Backend, SourceConnection, SqlTransaction } from '../backends/back
 import { backendFor } from '../backends/registry.ts';
 import { resolveEnv } from '../cli/env.ts';
 import type { ReadySource } from '../catalog/prepared.ts';
-import type { SourceMetadata } from './document.ts';
+import type { SourceMetadata } from '../model/document.ts';
 import type { Effect } from './effects.ts';
 import type { RunContext } from './operation.ts';
 

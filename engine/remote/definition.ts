@@ -5,7 +5,7 @@
  * header values with `*_from_env` read at prepare time.
  */
 import { resolveEnv } from '../cli/env.ts';
-import type { JsonObject } from '../metadata/document.ts';
+import type { JsonObject } from '../model/document.ts';
 import { resolveUrlTemplate, urlTemplateVariables } from '../transforms/index.ts';
 
 /** A header of a remote schema definition: a value, or an environment variable naming it. */

@@ -8,7 +8,7 @@
  */
 import { getNamedType, isInterfaceType, isObjectType, type GraphQLInputType, type GraphQLOutputType } from 'graphql';
 import type { QualifiedName } from '../catalog/types.ts';
-import type { JsonObject, JsonValue } from '../metadata/document.ts';
+import type { JsonObject, JsonValue } from '../model/document.ts';
 import type { RemoteFieldStep, RemoteSchemaInfo } from './types.ts';
 
 export type { RemoteFieldStep } from './types.ts';

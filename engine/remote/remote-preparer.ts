@@ -9,7 +9,7 @@
 import type { GraphQLSchema } from 'graphql';
 import type { ObjectPreparer, Refresh } from '../catalog/prepared.ts';
 import { ErrorCode } from '../errors/codes.ts';
-import type { MetadataDocument } from '../metadata/document.ts';
+import type { MetadataDocument } from '../model/document.ts';
 import { remoteSchemaEntries, resolveEndpoint, type RemoteEndpoint, type RemoteSchemaDefinition } from './definition.ts';
 import { introspectRemote } from './introspect.ts';
 

@@ -45,7 +45,7 @@ import {
   type GraphQLObjectType,
   type GraphQLOutputType,
 } from 'graphql';
-import type { JsonValue } from '../metadata/document.ts';
+import type { JsonValue } from '../model/document.ts';
 import type { Preset } from './permissions.ts';
 import type { RemoteFieldStep, RemoteSchemaInfo, RemoteView } from './types.ts';
 

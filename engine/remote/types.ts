@@ -6,7 +6,7 @@
  */
 import type { GraphQLInputType, GraphQLOutputType, GraphQLSchema } from 'graphql';
 import type { TableInfo } from '../catalog/types.ts';
-import type { JsonValue } from '../metadata/document.ts';
+import type { JsonValue } from '../model/document.ts';
 import type { RemoteNames } from './customize.ts';
 import type { RemoteEndpoint } from './definition.ts';
 import type { Presets } from './permissions.ts';

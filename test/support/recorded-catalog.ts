@@ -14,7 +14,7 @@ import { buildCatalog } from '../../engine/catalog/build.ts';
 import type { PreparedSources } from '../../engine/catalog/prepared.ts';
 import type { Catalog, SourceKind } from '../../engine/catalog/types.ts';
 import type { CatalogStamp } from '../../engine/catalog/version.ts';
-import { normalizeDocument, type MetadataDocument } from '../../engine/metadata/document.ts';
+import { normalizeDocument, type MetadataDocument } from '../../engine/model/document.ts';
 
 /** A source's introspection and enum-table rows as stored in introspection.json. */
 export interface Recording {

@@ -4,7 +4,7 @@
  * the Action: see Note [Objects and parts] in reconcilers/objects.ts). The types its arguments and
  * output name come from CustomTypes resources (or the database's scalars).
  */
-import type { JsonObject } from '../../../engine/metadata/document.ts';
+import type { JsonObject } from '../../../engine/model/document.ts';
 import { STANDARD_PRINTER_COLUMNS, deletionPolicySchema, engineRefSchema, type CustomObject, type KindDefinition, type TargetFields } from './common.ts';
 import { headersSchema, transformSchema, type HeaderSpec } from './webhook-fields.ts';
 

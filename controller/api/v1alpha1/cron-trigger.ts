@@ -2,7 +2,7 @@
  * The `CronTrigger` kind: a webhook called on a cron schedule (`cron_triggers[]` of the metadata
  * document).
  */
-import type { JsonObject, JsonValue } from '../../../engine/metadata/document.ts';
+import type { JsonObject, JsonValue } from '../../../engine/model/document.ts';
 import {
   STANDARD_PRINTER_COLUMNS,
   deletionPolicySchema,

@@ -14,7 +14,7 @@
  * silent overwrite. Because the engine reports an inconsistency of the set as one object, every
  * CustomTypes resource of that engine shows it (its message names the bad type).
  */
-import type { JsonObject } from '../../../engine/metadata/document.ts';
+import type { JsonObject } from '../../../engine/model/document.ts';
 import { STANDARD_PRINTER_COLUMNS, deletionPolicySchema, engineRefSchema, type CustomObject, type KindDefinition, type TargetFields } from './common.ts';
 import type { OpenApiSchema } from './structural.ts';
 

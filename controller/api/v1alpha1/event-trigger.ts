@@ -2,8 +2,8 @@
  * The `EventTrigger` kind: a webhook called on inserts, updates or deletes of a table — an entry
  * of `event_triggers` of a table in the metadata document.
  */
-import { tableNameSchema } from '../../../engine/metadata/schemas/common.ts';
-import type { JsonObject, TableNameInput } from '../../../engine/metadata/document.ts';
+import { tableNameSchema } from '../../../engine/model/schemas/common.ts';
+import type { JsonObject, TableNameInput } from '../../../engine/model/document.ts';
 import {
   STANDARD_PRINTER_COLUMNS,
   deletionPolicySchema,

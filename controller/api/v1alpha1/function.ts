@@ -3,9 +3,9 @@
  * with its configuration and the roles allowed to call it (its function permissions, which are
  * parts of the Function: see Note [Objects and parts] in reconcilers/objects.ts).
  */
-import type { FunctionConfiguration, TableNameInput } from '../../../engine/metadata/document.ts';
-import { tableNameSchema } from '../../../engine/metadata/schemas/common.ts';
-import { functionConfigurationSchema } from '../../../engine/metadata/schemas/functions.ts';
+import type { FunctionConfiguration, TableNameInput } from '../../../engine/model/document.ts';
+import { tableNameSchema } from '../../../engine/model/schemas/common.ts';
+import { functionConfigurationSchema } from '../../../engine/model/schemas/functions.ts';
 import { STANDARD_PRINTER_COLUMNS, deletionPolicySchema, engineRefSchema, type CustomObject, type KindDefinition, type TargetFields } from './common.ts';
 import { toStructural } from './structural.ts';
 

@@ -11,8 +11,8 @@ import {
   selectPermissionSchema,
   tableNameSchema,
   updatePermissionSchema,
-} from '../../../engine/metadata/schemas/common.ts';
-import type { JsonObject, TableNameInput } from '../../../engine/metadata/document.ts';
+} from '../../../engine/model/schemas/common.ts';
+import type { JsonObject, TableNameInput } from '../../../engine/model/document.ts';
 import {
   STANDARD_PRINTER_COLUMNS,
   deletionPolicySchema,

@@ -13,8 +13,8 @@
  * (`allowlist/<collection>`, a part of the collection: Note [Objects and parts]), so adopting a
  * collection someone allow-listed by hand leaves that entry alone unless the spec says otherwise.
  */
-import type { AllowlistScope, CollectionQuery } from '../../../engine/metadata/document.ts';
-import { allowlistScopeSchema, collectionQuerySchema } from '../../../engine/metadata/schemas/query-collections.ts';
+import type { AllowlistScope, CollectionQuery } from '../../../engine/model/document.ts';
+import { allowlistScopeSchema, collectionQuerySchema } from '../../../engine/model/schemas/query-collections.ts';
 import {
   STANDARD_PRINTER_COLUMNS,
   deletionPolicySchema,

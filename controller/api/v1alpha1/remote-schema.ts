@@ -2,7 +2,7 @@
  * The `RemoteSchema` kind: a remote GraphQL server stitched into the engine's schema
  * (`remote_schemas[]` of the metadata document).
  */
-import type { JsonObject } from '../../../engine/metadata/document.ts';
+import type { JsonObject } from '../../../engine/model/document.ts';
 import {
   STANDARD_PRINTER_COLUMNS,
   deletionPolicySchema,

@@ -4,7 +4,7 @@
  * collection is not in the engine's metadata the endpoint waits (DependencyMissing); a query name
  * the collection does not have is the engine's inconsistency, shown on this resource.
  */
-import { endpointDefinitionSchema, endpointMethodsSchema } from '../../../engine/metadata/schemas/query-collections.ts';
+import { endpointDefinitionSchema, endpointMethodsSchema } from '../../../engine/model/schemas/query-collections.ts';
 import {
   STANDARD_PRINTER_COLUMNS,
   deletionPolicySchema,

@@ -2,8 +2,8 @@
  * The `Source` kind: one database source of the engine (`sources[]` of the metadata document).
  * Its spec is the source entry of the document plus engineRef/deletionPolicy.
  */
-import { sourceEntrySchema } from '../../../engine/metadata/schemas/document.ts';
-import type { JsonObject, SourceConfiguration } from '../../../engine/metadata/document.ts';
+import { sourceEntrySchema } from '../../../engine/model/schemas/document.ts';
+import type { JsonObject, SourceConfiguration } from '../../../engine/model/document.ts';
 import {
   STANDARD_PRINTER_COLUMNS,
   deletionPolicySchema,

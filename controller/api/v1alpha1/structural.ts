@@ -1,5 +1,5 @@
 /**
- * Turns the JSON schemas the engine validates metadata with (engine/metadata/schemas, ajv,
+ * Turns the JSON schemas the engine validates metadata with (engine/model/schemas, ajv,
  * draft-07 style) into Kubernetes *structural* OpenAPI v3 schemas for the CRDs, so that one
  * schema serves both the metadata API and `kubectl apply`.
  *

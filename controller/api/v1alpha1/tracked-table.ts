@@ -3,8 +3,8 @@
  * fields), enum flag and relationships — a table entry of the metadata document without its
  * permissions and event triggers, which are resources of their own.
  */
-import { tableEntrySchema } from '../../../engine/metadata/schemas/document.ts';
-import type { JsonObject, RelationshipMetadata, TableConfiguration, TableNameInput } from '../../../engine/metadata/document.ts';
+import { tableEntrySchema } from '../../../engine/model/schemas/document.ts';
+import type { JsonObject, RelationshipMetadata, TableConfiguration, TableNameInput } from '../../../engine/model/document.ts';
 import { STANDARD_PRINTER_COLUMNS, deletionPolicySchema, engineRefSchema, type CustomObject, type KindDefinition, type TargetFields } from './common.ts';
 import { toStructural, type OpenApiSchema } from './structural.ts';
 

@@ -15,7 +15,7 @@
  */
 import { createPrivateKey } from 'node:crypto';
 import type { ConfigurationSupport, ResolveOptions, ResolvedConfiguration } from '../backend.ts';
-import type { JsonSchema } from '../../metadata/schemas/validate.ts';
+import type { JsonSchema } from '../../model/schemas/validate.ts';
 
 const fromEnvSchema: JsonSchema = { type: 'object', required: ['from_env'], properties: { from_env: { type: 'string' } }, additionalProperties: false };
 const inputSchema: JsonSchema = { oneOf: [{ type: 'string' }, { type: 'number' }, fromEnvSchema] };

@@ -7,7 +7,7 @@ import type { TableName, TableNaming, WireTableName } from '../backend.ts';
 
 /** The naming of BigQuery sources. */
 export const bigqueryNaming: TableNaming = {
-  // v2 compat: DEFAULT_SCHEMA.bigquery in metadata/document.ts; a bare name has no dataset.
+  // v2 compat: DEFAULT_SCHEMA.bigquery in model/document.ts; a bare name has no dataset.
   defaultSchema: '',
   parse: (t: WireTableName): TableName => (typeof t === 'string' ? { schema: '', name: t } : { schema: t.dataset ?? t.schema ?? '', name: t.name }),
   format: (t) => (t.schema === '' ? t.name : `${t.schema}.${t.name}`),

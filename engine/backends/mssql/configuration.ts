@@ -11,7 +11,7 @@
  * `User ID`, `Password`). `Driver` names an ODBC driver and is ignored.
  */
 import type { ConfigurationSupport, ResolveOptions, ResolvedConfiguration } from '../backend.ts';
-import type { JsonSchema } from '../../metadata/schemas/validate.ts';
+import type { JsonSchema } from '../../model/schemas/validate.ts';
 
 /** v2 `isolation_level` of MSSQL sources. */
 export type IsolationLevel = 'read-uncommitted' | 'read-committed' | 'repeatable-read' | 'snapshot' | 'serializable';

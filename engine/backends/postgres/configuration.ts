@@ -7,8 +7,8 @@
  * seam] in ../registry.ts).
  */
 import type { ConfigurationSupport, ResolveOptions, ResolvedConfiguration } from '../backend.ts';
-import type { UrlFromEnv } from '../../metadata/document.ts';
-import type { JsonSchema } from '../../metadata/schemas/validate.ts';
+import type { UrlFromEnv } from '../../model/document.ts';
+import type { JsonSchema } from '../../model/schemas/validate.ts';
 import { resolveUrlTemplate, urlTemplateVariables } from '../../transforms/index.ts';
 import type { PostgresPoolSettings } from './connection.ts';
 

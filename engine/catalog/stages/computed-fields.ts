@@ -8,7 +8,7 @@
  */
 import type { TableNaming } from '../../backends/backend.ts';
 import type { IntrospectedFunction } from '../../backends/introspection.ts';
-import type { ComputedFieldMetadata, TableMetadata } from '../../metadata/document.ts';
+import type { ComputedFieldMetadata, TableMetadata } from '../../model/document.ts';
 import { sourceInconsistency } from '../inconsistency.ts';
 import { functionArgsTypeName } from '../graphql-names.ts';
 import { tableKey, type ColumnInfo, type ComputedFieldInfo, type InconsistentObject, type QualifiedName, type SourceCustomizationInfo } from '../types.ts';

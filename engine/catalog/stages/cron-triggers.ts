@@ -6,9 +6,9 @@
  */
 import { parseSchedule } from '../../events/scheduled/cron-schedule.ts';
 import { compileTransforms, retryConfOf, type CronTrigger, type HeaderConf } from '../../events/scheduled/definitions.ts';
-import type { JsonObject, MetadataDocument } from '../../metadata/document.ts';
-import { cronTriggerSchema } from '../../metadata/schemas/scheduled.ts';
-import { assertValid } from '../../metadata/schemas/validate.ts';
+import type { JsonObject, MetadataDocument } from '../../model/document.ts';
+import { cronTriggerSchema } from '../../model/schemas/scheduled.ts';
+import { assertValid } from '../../model/schemas/validate.ts';
 import { inconsistency } from '../inconsistency.ts';
 import type { InconsistentObject } from '../types.ts';
 import type { StageResult } from './stage.ts';

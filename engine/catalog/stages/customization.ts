@@ -9,7 +9,7 @@
  * requires it on every source; see Note [Renamed schema] in
  * graphql/schema/naming-convention.ts).
  */
-import type { JsonObject, JsonValue } from '../../metadata/document.ts';
+import type { JsonObject, JsonValue } from '../../model/document.ts';
 import type { SourceCustomizationInfo } from '../types.ts';
 import { GRAPHQL_NAME } from './tables.ts';
 

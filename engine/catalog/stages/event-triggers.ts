@@ -8,7 +8,7 @@
  */
 import { asEventTrigger, capturedOperations, retryConfOf, type ColumnSelection } from '../../events/definition.ts';
 import { resolveHeaders, resolveWebhookUrl } from '../../events/webhook-config.ts';
-import type { MetadataDocument } from '../../metadata/document.ts';
+import type { MetadataDocument } from '../../model/document.ts';
 import { compileRequestTransform, compileResponseTransform, type CompiledRequestTransform, type CompiledResponseTransform } from '../../transforms/index.ts';
 import { sourceInconsistency } from '../inconsistency.ts';
 import { catalogNaming } from '../source-naming.ts';

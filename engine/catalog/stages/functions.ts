@@ -6,7 +6,7 @@
  */
 import type { ScalarInfo, TableNaming } from '../../backends/backend.ts';
 import type { IntrospectedFunction, IntrospectedFunctionArg } from '../../backends/introspection.ts';
-import type { CustomRootField, FunctionMetadata } from '../../metadata/document.ts';
+import type { CustomRootField, FunctionMetadata } from '../../model/document.ts';
 import { sourceInconsistency } from '../inconsistency.ts';
 import { functionArgsTypeName } from '../graphql-names.ts';
 import {

@@ -26,7 +26,7 @@
  * table-returning one is not redacted: its rows are filtered by the role's
  * permission on the returned table, as v2 does.
  */
-import type { InheritedRole, MetadataDocument } from '../../metadata/document.ts';
+import type { InheritedRole, MetadataDocument } from '../../model/document.ts';
 import { inconsistency } from '../inconsistency.ts';
 import type { InconsistentObject, PermissionBoolExp, SelectPermissionInfo, TablePermissions } from '../types.ts';
 import type { StageResult } from './stage.ts';

@@ -4,7 +4,7 @@
  * JSON but every column, relationship and `_exists` table they name is checked,
  * so a permission on a missing column is inconsistent rather than broken.
  */
-import type { PermissionColumns, TableMetadata, TableNameInput } from '../../metadata/document.ts';
+import type { PermissionColumns, TableMetadata, TableNameInput } from '../../model/document.ts';
 import { literalProblem } from '../permission-literals.ts';
 import {
   COLUMN_OPERATORS,

@@ -18,7 +18,7 @@
  * syntax is checked.
  */
 import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
-import type { MetadataDocument } from '../../metadata/document.ts';
+import type { MetadataDocument } from '../../model/document.ts';
 import { allowlistKey, isExecutable } from '../../rest/normalize-document.ts';
 import { parseUrlTemplate, templatesClash } from '../../rest/url-template.ts';
 import { inconsistency } from '../inconsistency.ts';

@@ -11,7 +11,7 @@
  */
 import type { IntrospectedForeignKey } from '../../backends/introspection.ts';
 import type { TableNaming } from '../../backends/backend.ts';
-import { sameTable, type RelationshipMetadata, type RelationshipUsing, type RemoteForeignKey } from '../../metadata/document.ts';
+import { sameTable, type RelationshipMetadata, type RelationshipUsing, type RemoteForeignKey } from '../../model/document.ts';
 import { sourceInconsistency } from '../inconsistency.ts';
 import { tableKey, type InconsistentObject, type QualifiedName, type RelationshipInfo } from '../types.ts';
 import type { ResolvedSource } from './sources.ts';

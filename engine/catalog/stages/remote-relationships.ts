@@ -15,7 +15,7 @@ import { sourceInconsistency } from '../inconsistency.ts';
 import { catalogNaming } from '../source-naming.ts';
 import { tableKey, type InconsistentObject, type QualifiedName, type SourceInfo, type SourceRelationshipInfo, type TableInfo } from '../types.ts';
 import { backendOf } from '../../backends/registry.ts';
-import type { JsonObject, MetadataDocument, TableNameInput } from '../../metadata/document.ts';
+import type { JsonObject, MetadataDocument, TableNameInput } from '../../model/document.ts';
 import { remoteSchemaTarget, resolveRemoteRelationship, type RemoteRelationshipInfo } from '../../remote/relationship.ts';
 import type { RemoteSchemaInfo } from '../../remote/types.ts';
 import type { StageResult } from './stage.ts';

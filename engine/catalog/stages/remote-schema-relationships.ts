@@ -16,7 +16,7 @@ import { getNamedType, isInterfaceType, isLeafType, isObjectType, isUnionType } 
 import { inconsistency } from '../inconsistency.ts';
 import { tableKey, type InconsistentObject, type SourceInfo } from '../types.ts';
 import { backendOf } from '../../backends/registry.ts';
-import type { JsonObject, MetadataDocument, TableNameInput } from '../../metadata/document.ts';
+import type { JsonObject, MetadataDocument, TableNameInput } from '../../model/document.ts';
 import { remoteSchemaEntries, storedTypeRelationships } from '../../remote/definition.ts';
 import { resolveRemoteField } from '../../remote/relationship.ts';
 import type { RemoteSchemaInfo, RemoteTypeRelationship } from '../../remote/types.ts';

@@ -11,7 +11,7 @@
 import { isIntrospectionType, isSpecifiedScalarType, type GraphQLSchema } from 'graphql';
 import { inconsistency } from '../inconsistency.ts';
 import type { InconsistentObject } from '../types.ts';
-import type { MetadataDocument } from '../../metadata/document.ts';
+import type { MetadataDocument } from '../../model/document.ts';
 import { customizeSchema, remoteNames, type RemoteNames } from '../../remote/customize.ts';
 import { remoteSchemaEntries, type RemoteCustomization } from '../../remote/definition.ts';
 import { resolveRemotePermission, unionPermissionDocuments } from '../../remote/permissions.ts';

@@ -5,7 +5,7 @@
  * customization, or a graphql-default naming convention not shared by every
  * source (it renames the whole schema, so it must hold for all of them).
  */
-import type { MetadataDocument, SourceMetadata } from '../../metadata/document.ts';
+import type { MetadataDocument, SourceMetadata } from '../../model/document.ts';
 import type { Backend } from '../../backends/backend.ts';
 import { inconsistency } from '../inconsistency.ts';
 import { sourceBackend } from '../source-naming.ts';

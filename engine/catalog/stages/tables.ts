@@ -5,7 +5,7 @@
  */
 import type { ScalarInfo, TableNaming } from '../../backends/backend.ts';
 import type { EnumTableRows, IntrospectedTable } from '../../backends/introspection.ts';
-import type { CustomRootField, TableMetadata } from '../../metadata/document.ts';
+import type { CustomRootField, TableMetadata } from '../../model/document.ts';
 import type { ColumnInfo, EnumValueInfo, TableRootFields } from '../types.ts';
 
 /** A table resolved by this stage: TableInfo without relationships and permissions. */

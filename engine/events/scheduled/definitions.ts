@@ -1,8 +1,8 @@
 /**
  * Cron triggers and one-off events as the scheduler uses them: v2's wire
- * shapes (metadata/schemas/scheduled.ts) with v2's defaults applied.
+ * shapes (model/schemas/scheduled.ts) with v2's defaults applied.
  */
-import type { JsonObject } from '../../metadata/document.ts';
+import type { JsonObject } from '../../model/document.ts';
 import { compileRequestTransform, compileResponseTransform, type CompiledRequestTransform, type CompiledResponseTransform } from '../../transforms/index.ts';
 
 /** `{name, value}` or `{name, value_from_env}`. */

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { scheduledEventsStorage as storage, type MetadataDatabase } from '../../backends/registry.ts';
-import type { JsonValue } from '../../metadata/document.ts';
+import type { JsonValue } from '../../model/document.ts';
 import type {
   CronEventsReconcile,
   EventKind,

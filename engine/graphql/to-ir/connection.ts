@@ -11,7 +11,7 @@ import { EngineError } from '../../errors/engine-error.ts';
 import { andAll } from '../../ir/bool-exp.ts';
 import { cursorJson, decodeNodeId } from '../../ir/relay-id.ts';
 import { backendOf } from '../../backends/registry.ts';
-import { V2_PG_DEFAULT_SCHEMA } from '../../metadata/document.ts';
+import { V2_PG_DEFAULT_SCHEMA } from '../../model/document.ts';
 import { RELAY } from '../schema/relay-types.ts';
 import { typeNames } from '../schema/scalars.ts';
 import type { TableView } from '../schema/table-view.ts';

@@ -9,10 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { backendFor, configurationSchemas } from '../../../engine/backends/registry.ts';
 import { schemaNaming } from '../../../engine/backends/naming.ts';
 import { engineDocumentSchemas } from '../../../engine/metadata/document-schemas.ts';
-import { addSourceArgs } from '../../../engine/metadata/schemas/args.ts';
-import { sourceEntrySchema } from '../../../engine/metadata/schemas/document.ts';
-import { DEFAULT_SCHEMA } from '../../../engine/metadata/document.ts';
-import { assertValid, type JsonSchema } from '../../../engine/metadata/schemas/validate.ts';
+import { addSourceArgs } from '../../../engine/model/schemas/args.ts';
+import { sourceEntrySchema } from '../../../engine/model/schemas/document.ts';
+import { DEFAULT_SCHEMA } from '../../../engine/model/document.ts';
+import { assertValid, type JsonSchema } from '../../../engine/model/schemas/validate.ts';
 
 const pg = backendFor('postgres');
 

@@ -7,7 +7,7 @@ import { CatalogVersions } from '../../../engine/catalog/version.ts';
 import { resolveRelationships } from '../../../engine/catalog/stages/relationships.ts';
 import { resolveSources } from '../../../engine/catalog/stages/sources.ts';
 import { linkEnumTables, resolveTables } from '../../../engine/catalog/stages/tracked-tables.ts';
-import { emptyTable, EMPTY_DOCUMENT, type MetadataDocument, type TableMetadata } from '../../../engine/metadata/document.ts';
+import { emptyTable, EMPTY_DOCUMENT, type MetadataDocument, type TableMetadata } from '../../../engine/model/document.ts';
 
 const connection: SourceConnection = {
   kind: 'postgres',

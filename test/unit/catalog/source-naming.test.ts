@@ -13,7 +13,7 @@ import { backendFor } from '../../../engine/backends/registry.ts';
 import { buildCatalog } from '../../../engine/catalog/build.ts';
 import type { PreparedSources } from '../../../engine/catalog/prepared.ts';
 import { isEngineError } from '../../../engine/errors/engine-error.ts';
-import { emptyTable, EMPTY_DOCUMENT, type MetadataDocument } from '../../../engine/metadata/document.ts';
+import { emptyTable, EMPTY_DOCUMENT, type MetadataDocument } from '../../../engine/model/document.ts';
 import type { Edit, MetadataCall, RunContext } from '../../../engine/metadata/operation.ts';
 import { resolveOperation } from '../../../engine/metadata/registry.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_DOCUMENT, emptyTable, type MetadataDocument, type SourceMetadata } from '../../../engine/metadata/document.ts';
+import { EMPTY_DOCUMENT, emptyTable, type MetadataDocument, type SourceMetadata } from '../../../engine/model/document.ts';
 import { API_VERSION } from '../../../controller/api/v1alpha1/common.ts';
 import type { TargetResource } from '../../../controller/reconcilers/declarations.ts';
 import { documentKeys, foldResources } from '../../../controller/reconcilers/fold.ts';

@@ -8,7 +8,7 @@
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { resolveEnv } from '../../../cli/env.ts';
-import type { JsonObject, MetadataDocument } from '../../document.ts';
+import type { JsonObject, MetadataDocument } from '../../../model/document.ts';
 import { defineOperation } from '../../define.ts';
 import { argPath, SUCCESS, type ActionDataServices, type MetadataCall, type RunContext } from '../../operation.ts';
 import type { Effect } from '../../effects.ts';

@@ -3,10 +3,10 @@
  * whole `api_limits` of the document, the second removes it). The limits are
  * applied to GraphQL requests by execute/api-limits.ts.
  */
-import type { ApiLimits } from '../../document.ts';
+import type { ApiLimits } from '../../../model/document.ts';
 import { defineOperation } from '../../define.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import { apiLimitsSchema } from '../../schemas/api-limits.ts';
+import { apiLimitsSchema } from '../../../model/schemas/api-limits.ts';
 
 /** The set-api-limits operation. */
 export const setApiLimits = defineOperation<ApiLimits>({

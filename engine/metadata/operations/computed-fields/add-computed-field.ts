@@ -7,12 +7,12 @@
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
-import type { ComputedFieldDefinition, ComputedFieldMetadata, TableNameInput } from '../../document.ts';
+import type { ComputedFieldDefinition, ComputedFieldMetadata, TableNameInput } from '../../../model/document.ts';
 import { updateTable } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import { nameSchema, nullableString, tableNameSchema } from '../../schemas/common.ts';
-import { computedFieldDefinitionSchema } from '../../schemas/functions.ts';
-import type { JsonSchema } from '../../schemas/validate.ts';
+import { nameSchema, nullableString, tableNameSchema } from '../../../model/schemas/common.ts';
+import { computedFieldDefinitionSchema } from '../../../model/schemas/functions.ts';
+import type { JsonSchema } from '../../../model/schemas/validate.ts';
 
 interface AddComputedFieldArgs {
   table: TableNameInput;

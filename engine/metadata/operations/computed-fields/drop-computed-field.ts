@@ -6,11 +6,11 @@
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
-import type { TableNameInput } from '../../document.ts';
+import type { TableNameInput } from '../../../model/document.ts';
 import { removeObject } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import { nameSchema, tableNameSchema } from '../../schemas/common.ts';
-import type { JsonSchema } from '../../schemas/validate.ts';
+import { nameSchema, tableNameSchema } from '../../../model/schemas/common.ts';
+import type { JsonSchema } from '../../../model/schemas/validate.ts';
 
 interface DropComputedFieldArgs {
   table: TableNameInput;

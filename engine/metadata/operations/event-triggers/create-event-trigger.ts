@@ -11,10 +11,10 @@ import { DEFAULT_RETRY_CONF } from '../../../events/definition.ts';
 import { parseSchedule } from '../../../events/scheduled/cron-schedule.ts';
 import { compileRequestTransform, compileResponseTransform } from '../../../transforms/index.ts';
 import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
-import type { JsonObject, TableNameInput } from '../../document.ts';
+import type { JsonObject, TableNameInput } from '../../../model/document.ts';
 import { updateTable } from '../../edit.ts';
 import { argPath, SUCCESS, type MetadataCall } from '../../operation.ts';
-import { createEventTriggerArgs } from '../../schemas/args.ts';
+import { createEventTriggerArgs } from '../../../model/schemas/args.ts';
 import { findEventTrigger } from './find-event-trigger.ts';
 
 interface CreateEventTriggerArgs {

@@ -6,7 +6,7 @@
 import { defineOperation } from '../../define.ts';
 import { updateTable } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import { deleteEventTriggerArgs } from '../../schemas/args.ts';
+import { deleteEventTriggerArgs } from '../../../model/schemas/args.ts';
 import { requireEventTrigger } from './find-event-trigger.ts';
 
 interface DeleteEventTriggerArgs {

@@ -11,7 +11,7 @@ import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation } from '../../define.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import { getEventByIdArgs, getEventInvocationLogsArgs, getEventLogsArgs, invokeEventTriggerArgs, redeliverEventArgs } from '../../schemas/args.ts';
+import { getEventByIdArgs, getEventInvocationLogsArgs, getEventLogsArgs, invokeEventTriggerArgs, redeliverEventArgs } from '../../../model/schemas/args.ts';
 import { eventLogOf, requireConsistentEventTrigger, requireEventTrigger } from './find-event-trigger.ts';
 
 /** v2 compat: rows a log read answers when no `limit` is given. */

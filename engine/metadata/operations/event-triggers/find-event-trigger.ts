@@ -9,7 +9,7 @@ import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { asEventTrigger, type EventTriggerDefinition } from '../../../events/definition.ts';
 import { requireSource } from '../../define.ts';
-import type { MetadataDocument } from '../../document.ts';
+import type { MetadataDocument } from '../../../model/document.ts';
 import { argPath, type MetadataCall, type RunContext } from '../../operation.ts';
 
 /** A stored event trigger with the table it is on. */

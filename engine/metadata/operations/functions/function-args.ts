@@ -7,12 +7,12 @@ import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import type { QualifiedName } from '../../../catalog/types.ts';
 import { requireSource } from '../../define.ts';
-import type { FunctionMetadata } from '../../document.ts';
+import type { FunctionMetadata } from '../../../model/document.ts';
 import { findFunction } from '../../edit.ts';
 import { argPath, type MetadataCall, type OnSource, type RunContext } from '../../operation.ts';
-import { nameSchema, nullableString, tableNameSchema } from '../../schemas/common.ts';
-import { functionConfigurationSchema } from '../../schemas/functions.ts';
-import type { JsonSchema } from '../../schemas/validate.ts';
+import { nameSchema, nullableString, tableNameSchema } from '../../../model/schemas/common.ts';
+import { functionConfigurationSchema } from '../../../model/schemas/functions.ts';
+import type { JsonSchema } from '../../../model/schemas/validate.ts';
 
 function args(required: readonly string[], properties: Record<string, JsonSchema>): JsonSchema {
   return { type: 'object', required: [...required], properties, additionalProperties: false };

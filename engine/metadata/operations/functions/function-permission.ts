@@ -8,7 +8,7 @@ import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { tableKey } from '../../../catalog/types.ts';
 import { defineSourceOperation } from '../../define.ts';
-import type { TableNameInput } from '../../document.ts';
+import type { TableNameInput } from '../../../model/document.ts';
 import { updateFunction } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { functionPermissionArgs, requireTrackedFunction } from './function-args.ts';

@@ -1,6 +1,6 @@
 /** `pg_set_function_customization`: replaces a tracked function's configuration. */
 import { defineSourceOperation } from '../../define.ts';
-import type { FunctionConfiguration, TableNameInput } from '../../document.ts';
+import type { FunctionConfiguration, TableNameInput } from '../../../model/document.ts';
 import { updateFunction } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { requireTrackedFunction, setFunctionCustomizationArgs } from './function-args.ts';

@@ -8,7 +8,7 @@
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineSourceOperation, requireSource } from '../../define.ts';
-import type { FunctionConfiguration, FunctionMetadata, TableNameInput } from '../../document.ts';
+import type { FunctionConfiguration, FunctionMetadata, TableNameInput } from '../../../model/document.ts';
 import { findFunction, findTable, updateSource } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { legacyFunctionArgs, trackFunctionArgs } from './function-args.ts';

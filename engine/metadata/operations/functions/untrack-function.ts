@@ -1,6 +1,6 @@
 /** `pg_untrack_function` (legacy `untrack_function`): removes a function and its permissions. */
 import { defineSourceOperation } from '../../define.ts';
-import type { TableNameInput } from '../../document.ts';
+import type { TableNameInput } from '../../../model/document.ts';
 import { updateFunction } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { legacyFunctionArgs, requireTrackedFunction, untrackFunctionArgs } from './function-args.ts';

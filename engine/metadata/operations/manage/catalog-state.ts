@@ -7,8 +7,8 @@
  */
 import { catalogStateStorage } from '../../../backends/registry.ts';
 import { defineOperation } from '../../define.ts';
-import { emptyArgs } from '../../schemas/args.ts';
-import type { JsonSchema } from '../../schemas/validate.ts';
+import { emptyArgs } from '../../../model/schemas/args.ts';
+import type { JsonSchema } from '../../../model/schemas/validate.ts';
 
 /** The get-catalog-state operation: `{id, cli_state, console_state}`. */
 export const getCatalogState = defineOperation<Record<string, unknown>>({

@@ -4,10 +4,10 @@
  * URL always has it.
  */
 import { defineOperation } from '../../define.ts';
-import { EMPTY_DOCUMENT } from '../../document.ts';
+import { EMPTY_DOCUMENT } from '../../../model/document.ts';
 import { findSource } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import { emptyArgs } from '../../schemas/args.ts';
+import { emptyArgs } from '../../../model/schemas/args.ts';
 import { keepUnexportedCron } from '../scheduled/unexported-cron.ts';
 
 /** The clear-metadata operation. */

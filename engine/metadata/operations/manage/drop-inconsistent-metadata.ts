@@ -6,7 +6,7 @@
 import { removeObjects } from '../../cascade.ts';
 import { defineOperation } from '../../define.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import { emptyArgs } from '../../schemas/args.ts';
+import { emptyArgs } from '../../../model/schemas/args.ts';
 
 const MAX_ROUNDS = 10;
 

@@ -3,8 +3,8 @@
  * `{resource_version, metadata}`.
  */
 import { defineOperation } from '../../define.ts';
-import { toWireDocument } from '../../document.ts';
-import { emptyArgs } from '../../schemas/args.ts';
+import { toWireDocument } from '../../../model/document.ts';
+import { emptyArgs } from '../../../model/schemas/args.ts';
 import { withoutUnexportedCron } from '../scheduled/unexported-cron.ts';
 
 /** The export-metadata operation. */

@@ -3,7 +3,7 @@
  * legacy API answers the bare list.
  */
 import { defineOperation } from '../../define.ts';
-import { emptyArgs } from '../../schemas/args.ts';
+import { emptyArgs } from '../../../model/schemas/args.ts';
 import { wireInconsistencies } from './inconsistent-objects.ts';
 
 /** The get-inconsistent-metadata operation. */

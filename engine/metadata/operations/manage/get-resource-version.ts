@@ -5,7 +5,7 @@
  * would serialize the whole document on every poll.
  */
 import { defineOperation } from '../../define.ts';
-import { emptyArgs } from '../../schemas/args.ts';
+import { emptyArgs } from '../../../model/schemas/args.ts';
 
 /** The get-resource-version operation. */
 export const getResourceVersion = defineOperation<Record<string, unknown>>({

@@ -7,7 +7,7 @@
  */
 import { defineOperation } from '../../define.ts';
 import { argPath } from '../../operation.ts';
-import { reloadMetadataArgs } from '../../schemas/args.ts';
+import { reloadMetadataArgs } from '../../../model/schemas/args.ts';
 import type { Refresh } from '../../../backends/source-preparer.ts';
 import { wireInconsistencies } from './inconsistent-objects.ts';
 import { RECREATE_KEY, recreateMarker } from '../../event-trigger-capture.ts';

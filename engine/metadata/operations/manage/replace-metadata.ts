@@ -10,13 +10,13 @@
 import { keepUnexportedCron } from '../scheduled/unexported-cron.ts';
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError, isEngineError } from '../../../errors/engine-error.ts';
-import { normalizeDocument, type SourceMetadata } from '../../document.ts';
+import { normalizeDocument, type SourceMetadata } from '../../../model/document.ts';
 import { findSource } from '../../edit.ts';
 import { argPath, SUCCESS, type MetadataCall, type Operation, type RunContext } from '../../operation.ts';
-import { replaceMetadataV2Args } from '../../schemas/args.ts';
-import { DOCUMENT_VERSIONS } from '../../schemas/document.ts';
+import { replaceMetadataV2Args } from '../../../model/schemas/args.ts';
+import { DOCUMENT_VERSIONS } from '../../../model/schemas/document.ts';
 import { engineDocumentSchemas } from '../../document-schemas.ts';
-import { assertValid } from '../../schemas/validate.ts';
+import { assertValid } from '../../../model/schemas/validate.ts';
 import { wireInconsistencies } from './inconsistent-objects.ts';
 
 type Loose = Record<string, unknown>;

@@ -9,7 +9,7 @@ import type { PermissionKind } from '../../../catalog/object-id.ts';
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
-import type { TableNameInput } from '../../document.ts';
+import type { TableNameInput } from '../../../model/document.ts';
 import { permissionListKey, updateTable } from '../../edit.ts';
 import { argPath, SUCCESS, type SourceOperation } from '../../operation.ts';
 import { createPermissionArgs, hasPermission } from './permission-args.ts';

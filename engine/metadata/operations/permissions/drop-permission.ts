@@ -4,7 +4,7 @@
  */
 import type { PermissionKind } from '../../../catalog/object-id.ts';
 import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
-import type { TableNameInput } from '../../document.ts';
+import type { TableNameInput } from '../../../model/document.ts';
 import { removeObject } from '../../edit.ts';
 import { argPath, SUCCESS, type SourceOperation } from '../../operation.ts';
 import { dropPermissionArgs, requirePermission } from './permission-args.ts';

@@ -6,7 +6,7 @@
 import type { PermissionKind } from '../../../catalog/object-id.ts';
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
-import type { TableMetadata } from '../../document.ts';
+import type { TableMetadata } from '../../../model/document.ts';
 import { permissionListKey } from '../../edit.ts';
 import { argPath, type MetadataCall, type OnSource } from '../../operation.ts';
 import {
@@ -17,8 +17,8 @@ import {
   selectPermissionSchema,
   tableNameSchema,
   updatePermissionSchema,
-} from '../../schemas/common.ts';
-import type { JsonSchema } from '../../schemas/validate.ts';
+} from '../../../model/schemas/common.ts';
+import type { JsonSchema } from '../../../model/schemas/validate.ts';
 
 /** Permission kinds in the order v2 lists them. */
 export const PERMISSION_KINDS: readonly PermissionKind[] = ['insert', 'select', 'update', 'delete'];

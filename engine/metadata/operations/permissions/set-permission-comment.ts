@@ -4,7 +4,7 @@
  */
 import type { PermissionKind } from '../../../catalog/object-id.ts';
 import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
-import type { TableNameInput } from '../../document.ts';
+import type { TableNameInput } from '../../../model/document.ts';
 import { permissionListKey, updateTable } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { requirePermission, setPermissionCommentArgs } from './permission-args.ts';

@@ -8,11 +8,11 @@
  */
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
-import type { AllowlistEntry, AllowlistScope } from '../../document.ts';
+import type { AllowlistEntry, AllowlistScope } from '../../../model/document.ts';
 import { defineOperation } from '../../define.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import { nameSchema } from '../../schemas/common.ts';
-import { allowlistScopeSchema } from '../../schemas/query-collections.ts';
+import { nameSchema } from '../../../model/schemas/common.ts';
+import { allowlistScopeSchema } from '../../../model/schemas/query-collections.ts';
 import { requireCollection } from './collections.ts';
 
 /** `add_collection_to_allowlist`. */

@@ -12,11 +12,11 @@
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { parseCollectionQuery } from '../../../catalog/stages/query-collections.ts';
-import type { MetadataDocument, QueryCollection } from '../../document.ts';
+import type { MetadataDocument, QueryCollection } from '../../../model/document.ts';
 import { defineOperation } from '../../define.ts';
 import { argPath, SUCCESS, type MetadataCall } from '../../operation.ts';
-import { nameSchema, nullableString } from '../../schemas/common.ts';
-import { collectionDefinitionSchema } from '../../schemas/query-collections.ts';
+import { nameSchema, nullableString } from '../../../model/schemas/common.ts';
+import { collectionDefinitionSchema } from '../../../model/schemas/query-collections.ts';
 
 /** The collection `name`; `not-exists` when there is none. */
 export function requireCollection(doc: MetadataDocument, name: string, call: MetadataCall, key: string): QueryCollection {

@@ -12,11 +12,11 @@
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { parseUrlTemplate } from '../../../rest/url-template.ts';
-import type { RestEndpoint } from '../../document.ts';
+import type { RestEndpoint } from '../../../model/document.ts';
 import { defineOperation } from '../../define.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import { nameSchema, nullableString } from '../../schemas/common.ts';
-import { endpointDefinitionSchema, endpointMethodsSchema } from '../../schemas/query-collections.ts';
+import { nameSchema, nullableString } from '../../../model/schemas/common.ts';
+import { endpointDefinitionSchema, endpointMethodsSchema } from '../../../model/schemas/query-collections.ts';
 import { requireCollection } from './collections.ts';
 
 /** `create_rest_endpoint`. */

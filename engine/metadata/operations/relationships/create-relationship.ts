@@ -7,10 +7,10 @@
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineSourceOperation, requireDatabaseTable, requireTrackedTable } from '../../define.ts';
-import type { RelationshipUsing, TableNameInput } from '../../document.ts';
+import type { RelationshipUsing, TableNameInput } from '../../../model/document.ts';
 import { updateTable } from '../../edit.ts';
 import { argPath, SUCCESS, type SourceOperation } from '../../operation.ts';
-import { createArrayRelationshipArgs, createObjectRelationshipArgs } from '../../schemas/args.ts';
+import { createArrayRelationshipArgs, createObjectRelationshipArgs } from '../../../model/schemas/args.ts';
 import { findRelationship, relationshipListKey } from './find-relationship.ts';
 
 interface CreateRelationshipArgs {

@@ -4,10 +4,10 @@
  * `dependency-error`, or dropped too with `cascade`.
  */
 import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
-import type { TableNameInput } from '../../document.ts';
+import type { TableNameInput } from '../../../model/document.ts';
 import { removeObject } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import { dropRelationshipArgs } from '../../schemas/args.ts';
+import { dropRelationshipArgs } from '../../../model/schemas/args.ts';
 import { requireRelationship } from './find-relationship.ts';
 
 interface DropRelationshipArgs {

@@ -3,7 +3,7 @@
  */
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
-import type { RelationshipMetadata, TableMetadata } from '../../document.ts';
+import type { RelationshipMetadata, TableMetadata } from '../../../model/document.ts';
 import { argPath, type MetadataCall, type OnSource } from '../../operation.ts';
 
 /** A relationship with the list it lives in. */

@@ -6,7 +6,7 @@
 import type { Catalog, QualifiedName } from '../../../catalog/types.ts';
 import { tableKey } from '../../../catalog/types.ts';
 import type { TableNaming } from '../../../backends/backend.ts';
-import { sameTable, type TableMetadata, type TableNameInput } from '../../document.ts';
+import { sameTable, type TableMetadata, type TableNameInput } from '../../../model/document.ts';
 
 /** What is renamed: relationship `from` of `table` becomes `to`. */
 export interface RelationshipRename {

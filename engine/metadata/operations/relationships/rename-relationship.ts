@@ -5,10 +5,10 @@
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
-import type { TableNameInput } from '../../document.ts';
+import type { TableNameInput } from '../../../model/document.ts';
 import { updateSource, updateTable } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import { renameRelationshipArgs } from '../../schemas/args.ts';
+import { renameRelationshipArgs } from '../../../model/schemas/args.ts';
 import { findRelationship, relationshipListKey, requireRelationship } from './find-relationship.ts';
 import { renameInPermissions } from './rename-in-permissions.ts';
 

@@ -3,10 +3,10 @@
  * missing comment removes it.
  */
 import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
-import type { TableNameInput } from '../../document.ts';
+import type { TableNameInput } from '../../../model/document.ts';
 import { updateTable } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import { setRelationshipCommentArgs } from '../../schemas/args.ts';
+import { setRelationshipCommentArgs } from '../../../model/schemas/args.ts';
 import { relationshipListKey, requireRelationship } from './find-relationship.ts';
 
 interface SetRelationshipCommentArgs {

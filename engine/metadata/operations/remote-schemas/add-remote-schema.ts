@@ -9,7 +9,7 @@ import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { remoteSchemaEntries, type RemoteSchemaDefinition } from '../../../remote/definition.ts';
 import { defineOperation } from '../../define.ts';
-import type { JsonObject } from '../../document.ts';
+import type { JsonObject } from '../../../model/document.ts';
 import { updateRemoteSchema } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { remoteSchemaArgs, requireRemoteSchema } from './remote-schema-args.ts';

@@ -10,11 +10,11 @@
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
-import type { JsonObject, TableNameInput } from '../../document.ts';
+import type { JsonObject, TableNameInput } from '../../../model/document.ts';
 import { updateTable } from '../../edit.ts';
 import { argPath, SUCCESS, type SourceOperation } from '../../operation.ts';
-import { nameSchema, tableNameSchema } from '../../schemas/common.ts';
-import type { JsonSchema } from '../../schemas/validate.ts';
+import { nameSchema, tableNameSchema } from '../../../model/schemas/common.ts';
+import type { JsonSchema } from '../../../model/schemas/validate.ts';
 
 interface RemoteRelationshipArgs {
   name: string;

@@ -5,10 +5,10 @@
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { remoteSchemaEntries, type RemoteSchemaEntry } from '../../../remote/definition.ts';
-import type { MetadataDocument } from '../../document.ts';
+import type { MetadataDocument } from '../../../model/document.ts';
 import { argPath, type MetadataCall } from '../../operation.ts';
-import { nameSchema } from '../../schemas/common.ts';
-import type { JsonSchema } from '../../schemas/validate.ts';
+import { nameSchema } from '../../../model/schemas/common.ts';
+import type { JsonSchema } from '../../../model/schemas/validate.ts';
 
 const headerSchema: JsonSchema = {
   type: 'object',

@@ -7,10 +7,10 @@
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation } from '../../define.ts';
-import type { JsonObject } from '../../document.ts';
+import type { JsonObject } from '../../../model/document.ts';
 import { updateRemoteSchema } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import { nameSchema } from '../../schemas/common.ts';
+import { nameSchema } from '../../../model/schemas/common.ts';
 import { requireRemoteSchema } from './remote-schema-args.ts';
 
 interface AddArgs {

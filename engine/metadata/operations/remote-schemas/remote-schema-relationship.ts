@@ -11,11 +11,11 @@
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation } from '../../define.ts';
-import type { JsonObject } from '../../document.ts';
+import type { JsonObject } from '../../../model/document.ts';
 import { updateRemoteSchema, withoutTypeRelationship } from '../../edit.ts';
 import { argPath, SUCCESS, type Operation } from '../../operation.ts';
-import { nameSchema, tableNameSchema } from '../../schemas/common.ts';
-import type { JsonSchema } from '../../schemas/validate.ts';
+import { nameSchema, tableNameSchema } from '../../../model/schemas/common.ts';
+import type { JsonSchema } from '../../../model/schemas/validate.ts';
 import { storedTypeRelationships } from '../../../remote/definition.ts';
 import { requireRemoteSchema } from './remote-schema-args.ts';
 

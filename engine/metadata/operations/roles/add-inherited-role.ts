@@ -8,7 +8,7 @@ import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation } from '../../define.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import { nameSchema } from '../../schemas/common.ts';
+import { nameSchema } from '../../../model/schemas/common.ts';
 import { findCycle, knownRoles } from './known-roles.ts';
 
 interface AddInheritedRoleArgs {

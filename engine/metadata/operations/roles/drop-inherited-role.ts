@@ -6,7 +6,7 @@ import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation } from '../../define.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import { nameSchema } from '../../schemas/common.ts';
+import { nameSchema } from '../../../model/schemas/common.ts';
 
 /** The drop-inherited-role operation. */
 export const dropInheritedRole = defineOperation<{ role_name: string }>({

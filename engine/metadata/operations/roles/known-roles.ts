@@ -2,7 +2,7 @@
  * Which roles a metadata document knows: every role with a permission on a
  * table, function, action or remote schema, and every inherited role.
  */
-import type { MetadataDocument } from '../../document.ts';
+import type { MetadataDocument } from '../../../model/document.ts';
 
 /** Every role named by a permission or an inherited role of `doc`. */
 export function knownRoles(doc: MetadataDocument): Set<string> {

@@ -10,9 +10,9 @@ import { resolveUrlTemplate } from '../../../transforms/index.ts';
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation } from '../../define.ts';
-import type { JsonObject } from '../../document.ts';
+import type { JsonObject } from '../../../model/document.ts';
 import { argPath, SUCCESS, type MetadataCall } from '../../operation.ts';
-import { createCronTriggerArgs } from '../../schemas/scheduled.ts';
+import { createCronTriggerArgs } from '../../../model/schemas/scheduled.ts';
 import { cronChanged, requireScheduledEvents } from './cron-effect.ts';
 
 type CreateCronTriggerArgs = JsonObject & {

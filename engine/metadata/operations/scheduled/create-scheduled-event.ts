@@ -8,9 +8,9 @@ import type { HeaderConf, OneOffDefinition } from '../../../events/scheduled/def
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation } from '../../define.ts';
-import type { JsonObject } from '../../document.ts';
+import type { JsonObject } from '../../../model/document.ts';
 import { argPath } from '../../operation.ts';
-import { createScheduledEventArgs } from '../../schemas/scheduled.ts';
+import { createScheduledEventArgs } from '../../../model/schemas/scheduled.ts';
 import { requireScheduledEvents } from './cron-effect.ts';
 import { checkWebhook } from './create-cron-trigger.ts';
 

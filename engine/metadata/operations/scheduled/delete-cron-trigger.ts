@@ -3,7 +3,7 @@ import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation } from '../../define.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import { deleteCronTriggerArgs } from '../../schemas/scheduled.ts';
+import { deleteCronTriggerArgs } from '../../../model/schemas/scheduled.ts';
 import { cronChanged } from './cron-effect.ts';
 
 /** The delete-cron-trigger operation. */

@@ -4,7 +4,7 @@ import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation } from '../../define.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import type { EventKind } from '../../scheduled-events-api.ts';
-import { deleteScheduledEventArgs } from '../../schemas/scheduled.ts';
+import { deleteScheduledEventArgs } from '../../../model/schemas/scheduled.ts';
 import { requireScheduledEvents } from './cron-effect.ts';
 
 /** The delete-scheduled-event operation. */

@@ -1,6 +1,6 @@
 /** `get_cron_triggers`: every cron trigger, those not included in exported metadata too. */
 import { defineOperation } from '../../define.ts';
-import { getCronTriggersArgs } from '../../schemas/scheduled.ts';
+import { getCronTriggersArgs } from '../../../model/schemas/scheduled.ts';
 
 /** The get-cron-triggers operation. */
 export const getCronTriggers = defineOperation<Record<string, never>>({

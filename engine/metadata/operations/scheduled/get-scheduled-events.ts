@@ -4,7 +4,7 @@
  */
 import { defineOperation } from '../../define.ts';
 import type { EventKind } from '../../scheduled-events-api.ts';
-import { getScheduledEventInvocationsArgs, getScheduledEventsArgs } from '../../schemas/scheduled.ts';
+import { getScheduledEventInvocationsArgs, getScheduledEventsArgs } from '../../../model/schemas/scheduled.ts';
 import { requireScheduledEvents } from './cron-effect.ts';
 
 interface Pagination {

@@ -3,7 +3,7 @@
  * not part of the exported metadata, and so survives `replace_metadata` and
  * `clear_metadata` (which replace what export shows).
  */
-import type { JsonObject, MetadataDocument } from '../../document.ts';
+import type { JsonObject, MetadataDocument } from '../../../model/document.ts';
 
 /** Whether export shows the trigger. */
 export function isExported(trigger: JsonObject): boolean {

@@ -9,10 +9,10 @@ import type { Backend } from '../../../backends/backend.ts';
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation } from '../../define.ts';
-import type { JsonObject, SourceConfiguration, SourceMetadata } from '../../document.ts';
+import type { JsonObject, SourceConfiguration, SourceMetadata } from '../../../model/document.ts';
 import { findSource, updateSource } from '../../edit.ts';
 import { argPath, SUCCESS, type Operation } from '../../operation.ts';
-import { addSourceArgs } from '../../schemas/args.ts';
+import { addSourceArgs } from '../../../model/schemas/args.ts';
 
 interface AddSourceArgs {
   name: string;

@@ -9,10 +9,10 @@ import { defineOperation } from '../../define.ts';
 import { objectName } from '../../../catalog/object-id.ts';
 import type { PreparedSources } from '../../../catalog/prepared.ts';
 import { sourceNaming } from '../../../catalog/source-naming.ts';
-import type { JsonObject, MetadataDocument } from '../../document.ts';
+import type { JsonObject, MetadataDocument } from '../../../model/document.ts';
 import { findSource, updateSource } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import { dropSourceArgs } from '../../schemas/args.ts';
+import { dropSourceArgs } from '../../../model/schemas/args.ts';
 
 interface DropSourceArgs {
   name: string;

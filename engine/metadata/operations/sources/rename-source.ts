@@ -10,7 +10,7 @@ import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation } from '../../define.ts';
 import { findSource } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import { nameSchema } from '../../schemas/common.ts';
+import { nameSchema } from '../../../model/schemas/common.ts';
 
 interface RenameSourceArgs {
   name: string;

@@ -9,10 +9,10 @@ import type { Backend } from '../../../backends/backend.ts';
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation } from '../../define.ts';
-import type { JsonObject, SourceConfiguration } from '../../document.ts';
+import type { JsonObject, SourceConfiguration } from '../../../model/document.ts';
 import { findSource, updateSource } from '../../edit.ts';
 import { argPath, SUCCESS, type Operation } from '../../operation.ts';
-import { nameSchema, objectSchema } from '../../schemas/common.ts';
+import { nameSchema, objectSchema } from '../../../model/schemas/common.ts';
 
 interface UpdateSourceArgs {
   name: string;

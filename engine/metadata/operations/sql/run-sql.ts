@@ -18,11 +18,11 @@ import { tableKey } from '../../../catalog/types.ts';
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation, requireSource } from '../../define.ts';
-import type { SourceMetadata } from '../../document.ts';
+import type { SourceMetadata } from '../../../model/document.ts';
 import { findSource } from '../../edit.ts';
 import { argPath } from '../../operation.ts';
 import { applyRenames, detectRenames } from '../../renames.ts';
-import { runSqlArgs } from '../../schemas/args.ts';
+import { runSqlArgs } from '../../../model/schemas/args.ts';
 import { sourceTransaction, sourceTransactionKey, type SourceTransaction } from '../../source-transaction.ts';
 
 interface RunSqlArgs {

@@ -13,9 +13,9 @@ import { tableKey } from '../../../catalog/types.ts';
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation, requireSource } from '../../define.ts';
-import type { TableNameInput } from '../../document.ts';
+import type { TableNameInput } from '../../../model/document.ts';
 import { argPath, type MetadataCall, type Operation, type RunContext } from '../../operation.ts';
-import { getSourceTablesArgs, getTableInfoArgs } from '../../schemas/args.ts';
+import { getSourceTablesArgs, getTableInfoArgs } from '../../../model/schemas/args.ts';
 
 /*
  * Note [Source tables from introspection]

@@ -4,10 +4,10 @@
  * `custom_column_names` directly): replaces a table's configuration.
  */
 import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
-import type { TableConfiguration, TableNameInput } from '../../document.ts';
+import type { TableConfiguration, TableNameInput } from '../../../model/document.ts';
 import { updateTable } from '../../edit.ts';
 import { argPath, SUCCESS, type SourceOperation } from '../../operation.ts';
-import { setTableCustomizationArgs } from '../../schemas/args.ts';
+import { setTableCustomizationArgs } from '../../../model/schemas/args.ts';
 import { legacyTableArgs } from './legacy-table-args.ts';
 
 interface SetTableCustomizationArgs {

@@ -3,10 +3,10 @@
  * as an enum table, or unmarks it. The table must then pass the enum checks.
  */
 import { defineSourceOperation, requireTrackedTable } from '../../define.ts';
-import type { TableNameInput } from '../../document.ts';
+import type { TableNameInput } from '../../../model/document.ts';
 import { updateTable } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import { setTableIsEnumArgs } from '../../schemas/args.ts';
+import { setTableIsEnumArgs } from '../../../model/schemas/args.ts';
 import { legacyTableArgs } from './legacy-table-args.ts';
 
 interface SetTableIsEnumArgs {

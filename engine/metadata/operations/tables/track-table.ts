@@ -5,10 +5,10 @@
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineSourceOperation, requireSource } from '../../define.ts';
-import { emptyTable, type TableConfiguration, type TableNameInput } from '../../document.ts';
+import { emptyTable, type TableConfiguration, type TableNameInput } from '../../../model/document.ts';
 import { findFunction, findTable, updateSource } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import { trackTableArgs } from '../../schemas/args.ts';
+import { trackTableArgs } from '../../../model/schemas/args.ts';
 import { legacyTrackArgs } from './legacy-table-args.ts';
 
 interface TrackTableArgs {

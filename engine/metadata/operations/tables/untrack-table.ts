@@ -7,10 +7,10 @@
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineSourceOperation, requireSource } from '../../define.ts';
-import type { TableNameInput } from '../../document.ts';
+import type { TableNameInput } from '../../../model/document.ts';
 import { findTable, updateTable } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import { untrackTableArgs } from '../../schemas/args.ts';
+import { untrackTableArgs } from '../../../model/schemas/args.ts';
 import { legacyTrackArgs } from './legacy-table-args.ts';
 
 interface UntrackTableArgs {

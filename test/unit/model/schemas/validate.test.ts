@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isEngineError } from '../../../../engine/errors/engine-error.ts';
-import { createArrayRelationshipArgs, trackTableArgs } from '../../../../engine/metadata/schemas/args.ts';
-import { assertValid, type JsonSchema } from '../../../../engine/metadata/schemas/validate.ts';
+import { createArrayRelationshipArgs, trackTableArgs } from '../../../../engine/model/schemas/args.ts';
+import { assertValid, type JsonSchema } from '../../../../engine/model/schemas/validate.ts';
 
 function failure(schema: JsonSchema, value: unknown): { path: string; message: string; code: string } {
   try {

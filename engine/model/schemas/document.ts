@@ -37,7 +37,7 @@ import { apiLimitsSchema } from './api-limits.ts';
 import { allowlistEntryTypes, collectionEntryTypes, endpointEntryTypes } from './query-collections.ts';
 import { computedFieldDefinitionSchema, functionConfigurationSchema } from './functions.ts';
 import { SOURCE_KEPT_KEYS } from '../document.ts';
-import type { SourceKind } from '../../catalog/types.ts';
+import type { SourceKind } from '../document.ts';
 import type { JsonSchema } from './validate.ts';
 
 const listOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items });

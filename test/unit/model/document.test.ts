@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeDocument, parseTableName, toWireDocument } from '../../../engine/metadata/document.ts';
+import { normalizeDocument, parseTableName, toWireDocument } from '../../../engine/model/document.ts';
 
 describe('metadata document', () => {
   it('reads bare table names in the default schema it is given', () => {

@@ -11,7 +11,15 @@
  * source exists (possibly empty). Operations edit this form; the wire form
  * (empty lists left out) is made only by {@link toWireDocument}.
  */
-import type { QualifiedName, SourceKind } from '../catalog/types.ts';
+
+/** A table or view name with its schema. */
+export interface QualifiedName {
+  readonly schema: string;
+  readonly name: string;
+}
+
+/** Backend kinds a source may have. */
+export type SourceKind = 'postgres' | 'mssql' | 'bigquery';
 
 /** A JSON value kept as it came (configuration the engine does not interpret yet). */
 export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [k: string]: JsonValue };
