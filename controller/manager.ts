@@ -71,7 +71,10 @@ export class Manager {
           if (!meaningfulChange(prev, e)) return;
           this.#enqueueNamespace(e.metadata.namespace);
         },
-        onDelete: (e) => this.#enqueueNamespace(e.metadata.namespace),
+        // Another namespace's Engine may wait for this one's engine (Note [Where the owner of an engine is recorded]).
+        onDelete: (e) => {
+          for (const ns of new Set([e.metadata.namespace, ...this.#engines.list().map((x) => x.metadata.namespace)])) this.#enqueueNamespace(ns);
+        },
         onError,
       },
     );
@@ -163,7 +166,9 @@ export class Manager {
     const ns = r.metadata.namespace;
     const name = engineNameFor(r, this.#engines.list(ns));
     if (name !== null && this.#engines.get(ns, name) !== undefined) this.queue.add(engineQueueKey(ns, name));
-    else this.queue.add(unboundQueueKey(ns));
+    // An unbound resource protects (or, deleted, releases) what it applied to any Engine of its
+    // namespace (Note [Unbound resources keep their metadata]): they all look again.
+    else this.#enqueueNamespace(ns);
   }
 
   async #work(): Promise<void> {
@@ -184,7 +189,7 @@ export class Manager {
         this.#o.debug?.('reconciled', { key, ms: Date.now() - started, requeue: result.requeue });
         metrics?.reconciled(result.requeue === 'backoff' ? 'error' : result.requeue === 'after' ? 'requeue_after' : 'success', (Date.now() - started) / 1000);
         if (result.requeue === 'backoff') {
-          const delay = this.queue.addRateLimited(key);
+          const delay = this.queue.addRateLimited(key, result.maxDelayMs);
           this.#o.log?.('reconcile failed; retrying', { key, error: result.error, retryInMs: delay });
         } else {
           this.queue.forget(key);

@@ -17,6 +17,26 @@
  * moved since the last reconcile is a correction of someone else's edit, recorded as a
  * DriftCorrected event naming what it restored. Every removal is named in an event, and a
  * container kept because it holds undeclared metadata (Note [Objects and parts]) as well.
+ *
+ * Note [Unbound resources keep their metadata]
+ * A resource without engineRef targets the only Engine of its namespace; a second Engine makes it
+ * ambiguous, and a mistyped engineRef leaves it dangling. Either way it is bound to no Engine, but
+ * the metadata it applied is still in the engine and still in that Engine's managedObjects. Pruning
+ * it would delete live metadata because of a typo or an unrelated `kubectl apply`, so an Engine
+ * folds with `protectedKeys`: everything the namespace's unbound resources declare is neither
+ * pruned nor released (an unbound resource whose spec is unreadable pauses pruning altogether).
+ * The resource reports EngineAmbiguous (Stalled: a human must choose) or EngineNotFound, and the
+ * Engine reports ResourcesNotBound while it keeps metadata for them. Only a bound, declared
+ * resource set decides what is pruned: fixing the reference re-binds it (to the same Engine:
+ * nothing changes; to another: the first prunes it). Deleting an unbound resource whose object an
+ * Engine manages is finished by that Engine, as if it were bound.
+ *
+ * Note [Credentials the operator cannot read]
+ * The admin secret's Secret may be missing (GitOps applies in any order) or unreadable (the
+ * secret-reader RoleBinding is missing: 403). Both are reported at once on the Engine and its
+ * resources (SecretNotFound / SecretForbidden, with the `kubectl create rolebinding` command) with
+ * a Warning event, and retried with a backoff capped at {@link CREDENTIALS_RETRY_MAX_MS}: neither
+ * Secrets nor RoleBindings are watched, so the retry is what notices the fix.
  */
 import type { Condition } from '../api/v1alpha1/common.ts';
 import type { Engine, EngineStatus } from '../api/v1alpha1/engine.ts';
@@ -38,7 +58,8 @@ import { foldResources, type FoldResult, type ResourceFold } from './fold.ts';
 import { inconsistenciesByKey, inconsistencyMessage, sourceKinds } from './inconsistency-map.ts';
 import { diffLines, emptyDiff, type DocumentDiff } from './objects.ts';
 import { reconcileDeployment, type Rollout } from './engine-deployment.ts';
-import { addressOf, engineNameFor, engineQueueKey, engineUrl, noEngineMessage } from './resolve.ts';
+import { addressOf, engineNameFor, engineQueueKey, engineUrl, noEngineMessage, unboundReason } from './resolve.ts';
+import { decideOwnership, ownerOf, readOwner, writeOwner } from './engine-owner.ts';
 
 /** Read access to the informer caches. */
 export interface Lister {
@@ -49,7 +70,38 @@ export interface Lister {
 
 /** What one reconcile asks of the queue. */
 export type ReconcileResult =
-  { readonly requeue: 'after'; readonly afterMs: number } | { readonly requeue: 'backoff'; readonly error: string } | { readonly requeue: 'none' };
+  | { readonly requeue: 'after'; readonly afterMs: number }
+  | { readonly requeue: 'backoff'; readonly error: string; readonly maxDelayMs?: number }
+  | { readonly requeue: 'none' };
+
+/** Longest retry delay while the engine's credentials cannot be read (Note [Credentials the operator cannot read]). */
+export const CREDENTIALS_RETRY_MAX_MS = 30_000;
+/**
+ * How long a deleted Engine waits for its resources to be deleted too before it leaves them
+ * (a Flux prune or an Argo CD app deletion deletes everything within a second or two).
+ */
+const ENGINE_DELETE_GRACE_MS = 10_000;
+/** How often an Engine refused as a second owner looks again (the owner's release changes no resource_version). */
+const OWNER_CONFLICT_RETRY_MS = 30_000;
+/** The namespace and ServiceAccount of config/default, for the RoleBinding command in messages. */
+const OPERATOR_SERVICE_ACCOUNT = 'graphql-engine-system:graphql-engine-operator';
+
+/** The command that lets the operator read the Secrets of a namespace (config/engine/secret_reader_binding.yaml). */
+export function secretReaderCommand(namespace: string): string {
+  return `kubectl create rolebinding graphql-engine-operator-secret-reader -n ${namespace} --clusterrole=graphql-engine-operator-secret-reader --serviceaccount=${OPERATOR_SERVICE_ACCOUNT}`;
+}
+
+/** The admin secret as read from its Secret, or why it could not be. */
+type AdminSecretRead = { readonly ok: true; readonly value: string | undefined } | { readonly ok: false; readonly outcome: Outcome; readonly message: string };
+
+/** What an Engine folds: its bound resources, and what the namespace's unbound ones protect. */
+interface EngineScope {
+  readonly resources: TargetResource[];
+  readonly protectedKeys: ReadonlySet<string>;
+  readonly pausePruning: boolean;
+  /** Unbound resources and why, for the Engine's condition. */
+  readonly unbound: readonly { readonly r: TargetResource; readonly keys: readonly string[] }[];
+}
 
 /** Dependencies of the reconciler. */
 export interface ReconcilerDeps {
@@ -112,6 +164,61 @@ export class EngineReconciler {
     return this.#d.lister.targets(namespace).filter((r) => engineNameFor(r, engines) === engineName);
   }
 
+  /** See Note [Unbound resources keep their metadata]. */
+  #scope(engine: Engine): EngineScope {
+    const ns = engine.metadata.namespace;
+    const engines = this.#d.lister.engines(ns);
+    const managed = new Set(engine.status?.managedObjects ?? []);
+    const resources: TargetResource[] = [];
+    const protectedKeys = new Set<string>();
+    const unbound: { r: TargetResource; keys: string[] }[] = [];
+    let pausePruning = false;
+    for (const r of this.#d.lister.targets(ns)) {
+      if (unboundReason(r, engines) === null) {
+        if (engineNameFor(r, engines) === engine.metadata.name) resources.push(r);
+        continue;
+      }
+      const d = declare(r);
+      if (r.metadata.deletionTimestamp !== undefined) {
+        // Its deletion is ours to finish when we hold what it declared.
+        if (d.ok && managed.has(d.declared.key) && hasFinalizer(r.metadata)) resources.push(r);
+        continue;
+      }
+      if (!d.ok) {
+        pausePruning = true;
+        continue;
+      }
+      const keys = d.declared.objects.map((o) => o.key);
+      for (const k of keys) protectedKeys.add(k);
+      unbound.push({ r, keys: keys.filter((k) => managed.has(k)) });
+    }
+    return { resources, protectedKeys, pausePruning, unbound: unbound.filter((u) => u.keys.length > 0) };
+  }
+
+  /** Reads the admin secret of an Engine. See Note [Credentials the operator cannot read]. */
+  async #readAdminSecret(engine: Engine): Promise<AdminSecretRead> {
+    const ref = engine.spec.adminSecretRef;
+    if (ref === undefined) return { ok: true, value: undefined };
+    const ns = engine.metadata.namespace;
+    let secret: { data?: Record<string, string> } | null;
+    try {
+      secret = await this.#d.kube.getOrNull<{ data?: Record<string, string> }>(secretPath(ns, ref.name));
+    } catch (e) {
+      if (!(e instanceof KubeApiError) || (e.status !== 401 && e.status !== 403)) throw e;
+      const msg =
+        `the operator may not read Secret ${ref.name} in namespace ${ns} (HTTP ${e.status}): bind the secret-reader role there: ` +
+        `${secretReaderCommand(ns)} (or apply config/engine/secret_reader_binding.yaml in ${ns})`;
+      return { ok: false, outcome: failedOutcome(Reason.SecretForbidden, msg, false), message: msg };
+    }
+    const value = secret?.data?.[ref.key ?? 'admin-secret'];
+    if (value === undefined) {
+      // Often just not created yet (GitOps applies in any order): retried, not a stall.
+      const msg = `Secret ${ref.name} ${secret === null ? 'does not exist' : `has no key ${ref.key ?? 'admin-secret'}`}`;
+      return { ok: false, outcome: failedOutcome(Reason.SecretNotFound, msg, false), message: msg };
+    }
+    return { ok: true, value: Buffer.from(value, 'base64').toString('utf8') };
+  }
+
   /** Reconciles one Engine. */
   async reconcileEngine(namespace: string, name: string): Promise<ReconcileResult> {
     this.stats.reconciles++;
@@ -123,7 +230,8 @@ export class EngineReconciler {
       this.known.delete(qk);
       return { requeue: 'none' };
     }
-    const resources = this.targetsOf(namespace, name);
+    const scope = this.#scope(engine);
+    const resources = scope.resources;
     const resyncMs = (engine.spec.resyncSeconds ?? DEFAULT_RESYNC_SECONDS) * 1000;
     const dryRun = isDryRun(engine);
     const before = this.known.get(qk);
@@ -133,13 +241,24 @@ export class EngineReconciler {
       if (r.metadata.deletionTimestamp === undefined && !hasFinalizer(r.metadata)) await addFinalizer(this.#d.kube, addressOf(r), r.metadata);
     }
 
-    // Deleting an Engine: Orphan (default) leaves its metadata; Delete removes what it manages first.
-    if (engine.metadata.deletionTimestamp !== undefined) return await this.#deleteEngine(engine);
-    if (engine.spec.deletionPolicy === 'Delete' && !hasFinalizer(engine.metadata)) await addFinalizer(this.#d.kube, engineAddress(engine), engine.metadata);
+    // Deleting an Engine: it first finishes the deletions of its resources (a whole app pruned in
+    // one pass), then Orphan (default) leaves its metadata and Delete removes what it manages.
+    const deleting = engine.metadata.deletionTimestamp !== undefined;
+    if (deleting && !resources.some((r) => r.metadata.deletionTimestamp !== undefined && hasFinalizer(r.metadata))) {
+      // A prune deletes the Engine and its resources in one pass, in any order: give the
+      // resources a moment to be marked deleted too, so they are removed while it still can.
+      const waited = Date.now() - Date.parse(engine.metadata.deletionTimestamp ?? '');
+      if (resources.some((r) => r.metadata.deletionTimestamp === undefined) && waited < ENGINE_DELETE_GRACE_MS) {
+        return { requeue: 'after', afterMs: ENGINE_DELETE_GRACE_MS - waited };
+      }
+      return await this.#deleteEngine(engine);
+    }
+    // Every Engine has a finalizer: it waits for its resources, and releases the engine's owner record.
+    if (!deleting && !hasFinalizer(engine.metadata)) await addFinalizer(this.#d.kube, engineAddress(engine), engine.metadata);
 
     // An Engine that runs the engine: metadata waits until the rollout is available.
     let rollout: Rollout | undefined;
-    if (engine.spec.deployment !== undefined) {
+    if (engine.spec.deployment !== undefined && !deleting) {
       try {
         rollout = await reconcileDeployment(this.#d.kube, engine, engine.spec.deployment);
       } catch (e) {
@@ -172,20 +291,16 @@ export class EngineReconciler {
       this.known.set(qk, { client: null, reachable: false });
       return await this.#failAll(engine, resources, failedOutcome(Reason.InvalidSpec, 'Engine has neither url nor serviceRef', true), resyncMs);
     }
-    let adminSecret: string | undefined;
-    const ref = engine.spec.adminSecretRef;
-    if (ref !== undefined) {
-      const secret = await this.#d.kube.getOrNull<{ data?: Record<string, string> }>(secretPath(namespace, ref.name));
-      const value = secret?.data?.[ref.key ?? 'admin-secret'];
-      if (value === undefined) {
-        // Often just not created yet (GitOps applies in any order): retried, not a stall.
-        const msg = `Secret ${ref.name} ${secret === null ? 'does not exist' : `has no key ${ref.key ?? 'admin-secret'}`}`;
-        this.known.set(qk, { client: null, reachable: false });
-        await this.#failAll(engine, resources, failedOutcome(Reason.SecretNotFound, msg, false), resyncMs, deploymentStatus);
-        return { requeue: 'backoff', error: msg };
-      }
-      adminSecret = Buffer.from(value, 'base64').toString('utf8');
+    const read = await this.#readAdminSecret(engine);
+    const cached = before?.client;
+    if (!read.ok && !(deleting && cached !== undefined && cached !== null)) {
+      this.known.set(qk, { client: null, reachable: false });
+      // A whole app pruned at once took the Secret with it: nothing can be removed, so say what is left.
+      await this.#failAll(engine, resources, read.outcome, resyncMs, deploymentStatus, deleting);
+      return { requeue: 'backoff', error: read.message, maxDelayMs: CREDENTIALS_RETRY_MAX_MS };
     }
+    // Deleting with the Secret already gone: the credentials of the last reconcile finish the job.
+    const adminSecret = read.ok ? read.value : cached?.adminSecret;
 
     const clientOptions: EngineClientOptions = { url, adminSecret, timeoutMs: this.#d.engineTimeoutMs };
     const client = new EngineClient(clientOptions);
@@ -194,6 +309,12 @@ export class EngineReconciler {
     let exportedRv: number;
     let wrote: boolean;
     try {
+      const owner = await this.#claim(engine, client, dryRun);
+      if (owner !== null) {
+        this.known.set(qk, { client: null, reachable: true });
+        await this.#failAll(engine, resources, failedOutcome(Reason.Conflict, owner, true), resyncMs, deploymentStatus, true);
+        return { requeue: 'after', afterMs: Math.min(resyncMs, OWNER_CONFLICT_RETRY_MS) };
+      }
       const applied = await applyDocument(
         client,
         (current) =>
@@ -202,6 +323,8 @@ export class EngineReconciler {
             resources,
             previousManaged: engine.status?.managedObjects ?? [],
             policy: engine.spec.managementPolicy ?? 'Merge',
+            protectedKeys: scope.protectedKeys,
+            pausePruning: scope.pausePruning,
           }),
         5,
         dryRun,
@@ -278,6 +401,7 @@ export class EngineReconciler {
       await this.#writeStatus(r, outcome);
     }
     const plan = diffLines(fold.diff, 100);
+    const held = scope.unbound.map((u) => `${u.r.kind}/${u.r.metadata.name} (${noEngineMessage(u.r, this.#d.lister.engines(namespace))})`);
     const engineOutcome =
       dryRun && !emptyDiff(fold.diff)
         ? failedOutcome(
@@ -285,15 +409,25 @@ export class EngineReconciler {
             `dry run: applying would make ${plan.length} changes (status.plannedChanges); remove the ${DRY_RUN_ANNOTATION} annotation to apply`,
             false,
           )
-        : notReady === 0 && report.isConsistent
-          ? appliedOutcome(`${resources.length} resources applied; metadata consistent`)
-          : report.isConsistent
-            ? failedOutcome(Reason.Progressing, `${notReady} of ${resources.length} resources are not ready`, false)
-            : failedOutcome(
-                Reason.InconsistentMetadata,
-                `${report.inconsistentObjects.length} inconsistent objects; ${notReady} of ${resources.length} resources not ready`,
-                true,
-              );
+        : held.length > 0
+          ? failedOutcome(
+              Reason.ResourcesNotBound,
+              listNote(
+                `${held.length} resources that applied metadata to this engine are bound to no Engine; what they applied is kept, not pruned, until they are bound again or deleted: `,
+                held,
+                10,
+              ),
+              true,
+            )
+          : notReady === 0 && report.isConsistent
+            ? appliedOutcome(`${resources.length} resources applied; metadata consistent`)
+            : report.isConsistent
+              ? failedOutcome(Reason.Progressing, `${notReady} of ${resources.length} resources are not ready`, false)
+              : failedOutcome(
+                  Reason.InconsistentMetadata,
+                  `${report.inconsistentObjects.length} inconsistent objects; ${notReady} of ${resources.length} resources not ready`,
+                  true,
+                );
     await this.#writeEngineStatus(engine, engineOutcome, {
       managedObjects: dryRun ? (engine.status?.managedObjects ?? []) : fold.managed,
       resources: resources.filter((r) => r.metadata.deletionTimestamp === undefined).length,
@@ -305,7 +439,36 @@ export class EngineReconciler {
     if (!dryRun) await this.#reportRemovals(engine, wrote ? fold.diff.removed : [], fold);
     // Finalizers go last: managedObjects no longer lists what they released (Orphan) or removed.
     for (const [r, result] of finishing) await this.#finalize(r, result);
-    return { requeue: 'after', afterMs: resyncMs };
+    // A deleting Engine goes on to its own deletion once its resources are done.
+    return { requeue: 'after', afterMs: deleting ? 1000 : resyncMs };
+  }
+
+  /**
+   * Checks (and records, unless dry run) that this Engine owns the engine: null when it does,
+   * else why not. See Note [Where the owner of an engine is recorded] in engine-owner.ts.
+   */
+  async #claim(engine: Engine, client: EngineClient, dryRun: boolean): Promise<string | null> {
+    const read = await readOwner(client);
+    if (read === null) return null;
+    const verdict = decideOwnership(engine, read.owner, (ns, name) => this.#d.lister.engine(ns, name));
+    if (!verdict.own) return verdict.message;
+    if (!verdict.write || dryRun) return null;
+    await writeOwner(client, read.state, ownerOf(engine));
+    // Two Engines claiming at once: the record read back decides.
+    const again = await readOwner(client);
+    if (again?.owner !== null && again?.owner !== undefined && again.owner.uid !== engine.metadata.uid) {
+      return `this engine was claimed at the same moment by Engine ${again.owner.namespace}/${again.owner.name} (uid ${again.owner.uid}); one engine has one owning Engine, so this one writes nothing to it`;
+    }
+    if (read.owner !== null) {
+      await this.#event(
+        engineSubject(engine),
+        'Normal',
+        'OwnerRecorded',
+        'Apply',
+        `took over the engine from Engine ${read.owner.namespace}/${read.owner.name} (uid ${read.owner.uid})`,
+      );
+    }
+    return null;
   }
 
   /** Names every removed object, and every container kept for what it holds, in Engine events. */
@@ -323,68 +486,99 @@ export class EngineReconciler {
   }
 
   /**
-   * An Engine being deleted with deletionPolicy Delete: removes every object it manages (keeping
-   * containers that hold undeclared metadata, as for resources), then releases its finalizer. An
-   * unreachable engine keeps the Engine until it answers (or until the policy is set to Orphan).
+   * An Engine being deleted, once its resources being deleted are done: with deletionPolicy Delete
+   * it removes every object it manages (keeping containers that hold undeclared metadata, as for
+   * resources); with Orphan (default) it leaves them and says so in an `Orphaned` event. Either way
+   * it removes its owner record from the engine, then its finalizer. An unreachable engine keeps a
+   * Delete Engine until it answers (or until the policy is set to Orphan); credentials that are
+   * gone (and not known from an earlier reconcile) leave the metadata, with an `Orphaned` event.
    */
   async #deleteEngine(engine: Engine): Promise<ReconcileResult> {
     if (!hasFinalizer(engine.metadata)) return { requeue: 'none' };
-    if (engine.spec.deletionPolicy === 'Delete') {
-      const url = engineUrl(engine);
-      const adminSecret = await this.#adminSecret(engine);
-      if (url !== null && adminSecret !== null) {
-        const client = new EngineClient({ url, adminSecret: adminSecret === '' ? undefined : adminSecret, timeoutMs: this.#d.engineTimeoutMs });
-        try {
+    const qk = engineQueueKey(engine.metadata.namespace, engine.metadata.name);
+    const managed = engine.status?.managedObjects ?? [];
+    const url = engineUrl(engine);
+    const read = await this.#readAdminSecret(engine);
+    const cached = this.known.get(qk)?.client;
+    const adminSecret = read.ok ? read.value : cached === undefined || cached === null ? null : cached.adminSecret;
+    const orphanNote = (why: string): string => listNote(`${why}; left ${managed.length} objects in the engine: `, managed);
+    if (url === null || adminSecret === null) {
+      if (managed.length > 0) {
+        await this.#event(
+          engineSubject(engine),
+          'Warning',
+          'Orphaned',
+          'Delete',
+          orphanNote(url === null ? 'the Engine has no address' : read.ok ? '' : read.message),
+        );
+      }
+    } else {
+      const client = new EngineClient({ url, adminSecret, timeoutMs: this.#d.engineTimeoutMs });
+      try {
+        const owner = await readOwner(client);
+        const mine = owner?.owner?.uid === engine.metadata.uid;
+        if (engine.spec.deletionPolicy === 'Delete' && (owner === null || owner.owner === null || mine)) {
           const applied = await applyDocument(client, (current) =>
-            foldResources({ current: current.metadata, resources: [], previousManaged: engine.status?.managedObjects ?? [], policy: 'Merge' }),
+            foldResources({ current: current.metadata, resources: [], previousManaged: managed, policy: 'Merge' }),
           );
           if (applied.wrote) this.stats.engineWrites++;
           await this.#reportRemovals(engine, applied.wrote ? applied.built.diff.removed : [], applied.built);
-        } catch (e) {
-          if (e instanceof EngineUnreachableError || e instanceof MetadataApiError)
-            return { requeue: 'backoff', error: `deleting Engine ${engine.metadata.name}: ${e.message}` };
-          throw e;
+        } else if (managed.length > 0) {
+          await this.#event(engineSubject(engine), 'Normal', 'Orphaned', 'Delete', orphanNote('deletionPolicy Orphan'));
         }
+        if (owner !== null && mine) await writeOwner(client, owner.state, null);
+      } catch (e) {
+        if (!(e instanceof EngineUnreachableError || e instanceof MetadataApiError)) throw e;
+        if (engine.spec.deletionPolicy === 'Delete') return { requeue: 'backoff', error: `deleting Engine ${engine.metadata.name}: ${e.message}` };
+        // Orphan needs nothing from the engine but the owner record; a stale one is taken over by
+        // an Engine of the same name (Note [Where the owner of an engine is recorded]).
+        if (managed.length > 0)
+          await this.#event(engineSubject(engine), 'Warning', 'Orphaned', 'Delete', orphanNote(`the engine did not answer (${e.message})`));
       }
     }
     await removeFinalizer(this.#d.kube, engineAddress(engine), engine.metadata);
-    this.known.delete(engineQueueKey(engine.metadata.namespace, engine.metadata.name));
+    this.known.delete(qk);
     return { requeue: 'none' };
   }
 
-  /** The admin secret of an Engine: '' when it has none, null when its Secret is missing. */
-  async #adminSecret(engine: Engine): Promise<string | null> {
-    const ref = engine.spec.adminSecretRef;
-    if (ref === undefined) return '';
-    const secret = await this.#d.kube.getOrNull<{ data?: Record<string, string> }>(secretPath(engine.metadata.namespace, ref.name));
-    const value = secret?.data?.[ref.key ?? 'admin-secret'];
-    return value === undefined ? null : Buffer.from(value, 'base64').toString('utf8');
-  }
-
-  /** Resources of a namespace without an Engine: EngineNotFound, and deletions finish at once. */
+  /**
+   * Resources of a namespace bound to no Engine: EngineAmbiguous or EngineNotFound, and nothing is
+   * removed anywhere (Note [Unbound resources keep their metadata]). A deletion finishes here
+   * unless an Engine manages what the resource declared (that Engine finishes it).
+   */
   async reconcileUnbound(namespace: string): Promise<ReconcileResult> {
     this.stats.reconciles++;
     const engines = this.#d.lister.engines(namespace);
     for (const r of this.#d.lister.targets(namespace)) {
-      const name = engineNameFor(r, engines);
-      if (name !== null && this.#d.lister.engine(namespace, name) !== undefined) continue;
+      const why = unboundReason(r, engines);
+      if (why === null) continue;
       if (r.metadata.deletionTimestamp !== undefined) {
-        // No engine holds what it declared: nothing to clean up.
+        if (!hasFinalizer(r.metadata)) continue;
+        const d = declare(r);
+        if (d.ok && engines.some((e) => (e.status?.managedObjects ?? []).includes(d.declared.key))) continue;
         await removeFinalizer(this.#d.kube, addressOf(r), r.metadata);
+        await this.#event(
+          r,
+          'Normal',
+          'Orphaned',
+          'Delete',
+          `No Engine manages what this resource declared (${noEngineMessage(r, engines)}); nothing was removed from any engine`,
+        );
         continue;
       }
-      await this.#writeStatus(r, failedOutcome(Reason.EngineNotFound, noEngineMessage(r, engines), false));
+      const msg = `${noEngineMessage(r, engines)}; nothing is removed from any engine while it is not bound`;
+      await this.#writeStatus(r, failedOutcome(why === 'ambiguous' ? Reason.EngineAmbiguous : Reason.EngineNotFound, msg, why === 'ambiguous'));
     }
     return { requeue: 'none' };
   }
 
-  async #finalize(r: TargetResource, result: ResourceFold): Promise<void> {
+  async #finalize(r: TargetResource, result: ResourceFold, orphanedBecause?: string): Promise<void> {
     const orphan = result.state === 'orphaned';
     await removeFinalizer(this.#d.kube, addressOf(r), r.metadata);
     const kept = result.state === 'removed' ? (result.kept ?? []) : [];
     const objectKey = result.state === 'removed' ? result.objectKey : null;
     const note = orphan
-      ? 'Left the declared metadata in the engine (deletionPolicy Orphan)'
+      ? `Left the declared metadata in the engine (${orphanedBecause ?? 'deletionPolicy Orphan'})`
       : kept.length > 0
         ? `${listNote('Removed the declared parts from the engine but kept ', kept, 5)}: it holds metadata no resource declares (see the Engine's events)`
         : `Removed the declared metadata from the engine${objectKey === null ? '' : ` (${objectKey})`}`;
@@ -397,11 +591,14 @@ export class EngineReconciler {
     outcome: Outcome,
     resyncMs: number,
     engineExtra: Partial<EngineStatus> = {},
+    releaseDeleting = false,
   ): Promise<ReconcileResult> {
     const released = new Set<string>();
     const orphans: TargetResource[] = [];
     for (const r of resources) {
-      if (r.metadata.deletionTimestamp !== undefined && r.spec.deletionPolicy === 'Orphan') {
+      // releaseDeleting: this Engine cannot write to the engine (not its owner, or its credentials
+      // are gone while it is deleted), so a deletion leaves the metadata, and says so.
+      if (r.metadata.deletionTimestamp !== undefined && (r.spec.deletionPolicy === 'Orphan' || releaseDeleting)) {
         // Orphaning needs nothing from the engine; the object just stops being managed.
         const d = declare(r);
         if (d.ok) released.add(d.declared.key);
@@ -416,7 +613,7 @@ export class EngineReconciler {
       ...(released.size > 0 && managed !== undefined ? { managedObjects: managed.filter((k) => !released.has(k)) } : {}),
     };
     await this.#writeEngineStatus(engine, outcome, extra);
-    for (const r of orphans) await this.#finalize(r, { state: 'orphaned', objectKey: null });
+    for (const r of orphans) await this.#finalize(r, { state: 'orphaned', objectKey: null }, r.spec.deletionPolicy === 'Orphan' ? undefined : outcome.message);
     return { requeue: 'after', afterMs: resyncMs };
   }
 

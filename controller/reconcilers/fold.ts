@@ -15,6 +15,11 @@
  *   defining one type name), the older one wins and the other is reported as a Conflict;
  * - while any resource of the engine is invalid or in conflict, pruning of previously managed
  *   objects is paused (only explicit deletions are removed), so a typo never deletes metadata;
+ * - what a resource of the namespace that is bound to no Engine declares (`protectedKeys`: a
+ *   second Engine made it ambiguous, or its engineRef is mistyped) is never pruned and stays
+ *   managed; an unbound resource whose spec cannot be read pauses pruning altogether
+ *   (`pausePruning`). Only a bound, declared resource set decides what goes (Note [Unbound
+ *   resources keep their metadata] in engine-reconciler.ts);
  * - ownership is per object and part (Note [Objects and parts] in objects.ts): adopting an
  *   existing object changes only what the resource declares, and under Merge a container
  *   (source, table, function) that still holds objects nobody declares or manages is kept when
@@ -48,6 +53,10 @@ export interface FoldInput {
   /** status.managedObjects of the Engine. */
   readonly previousManaged: readonly string[];
   readonly policy: ManagementPolicy;
+  /** Keys the namespace's unbound resources declare: never pruned, kept managed. */
+  readonly protectedKeys?: ReadonlySet<string>;
+  /** Pause pruning (an unbound resource whose declaration is unreadable). */
+  readonly pausePruning?: boolean;
 }
 
 /** A container the fold did not remove because it holds objects nobody declares. */
@@ -147,7 +156,8 @@ export function foldResources(input: FoldInput): FoldResult {
   const objectOwners = new Map<string, string>();
   const deleted = new Map<string, Declared>();
   const orphanedKeys = new Set<string>();
-  let blocked = false;
+  let blocked = input.pausePruning === true;
+  const protectedKeys = input.protectedKeys ?? new Set<string>();
 
   for (const r of [...input.resources].sort(olderFirst)) {
     const rk = resourceKey(r);
@@ -188,7 +198,7 @@ export function foldResources(input: FoldInput): FoldResult {
   for (const d of deleted.values()) for (const o of d.objects) if (!declaredKeys.has(o.key)) drop.add(o.key);
   if (!blocked) {
     const candidates = input.policy === 'Exclusive' ? [...current.keys()] : [...previous];
-    for (const k of candidates) if (!declaredKeys.has(k) && !orphanedKeys.has(k)) drop.add(k);
+    for (const k of candidates) if (!declaredKeys.has(k) && !orphanedKeys.has(k) && !protectedKeys.has(k)) drop.add(k);
   }
   const kept = input.policy === 'Exclusive' ? [] : containersToKeep(current, drop, declaredKeys, previous);
   const keptKeys = new Set(kept.map((k) => k.key));
@@ -225,6 +235,8 @@ export function foldResources(input: FoldInput): FoldResult {
   const managed = new Set(applied);
   // Keys whose pruning is paused stay managed, so they are removed once the block clears.
   if (blocked) for (const k of input.previousManaged) if (!drop.has(k) && !orphanedKeys.has(k)) managed.add(k);
+  // What an unbound resource applied here stays ours, to be pruned once it is bound elsewhere or deleted.
+  for (const k of input.previousManaged) if (protectedKeys.has(k) && !drop.has(k)) managed.add(k);
   const stillThere = documentKeys(desired);
   // A kept container is released: it is no longer ours; what it holds decides its fate.
   const managedList = [...managed].filter((k) => stillThere.has(k) && !keptKeys.has(k)).sort();

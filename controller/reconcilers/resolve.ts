@@ -22,7 +22,23 @@ export function noEngineMessage(r: TargetResource, enginesInNamespace: readonly 
   const ref = r.spec.engineRef?.name;
   if (ref !== undefined) return `Engine ${ref} does not exist in namespace ${r.metadata.namespace}`;
   if (enginesInNamespace.length === 0) return `no Engine in namespace ${r.metadata.namespace}`;
-  return `namespace ${r.metadata.namespace} has ${enginesInNamespace.length} Engines; set spec.engineRef`;
+  return `namespace ${r.metadata.namespace} has ${enginesInNamespace.length} Engines (${enginesInNamespace
+    .map((e) => e.metadata.name)
+    .sort()
+    .join(', ')}); set spec.engineRef`;
+}
+
+/**
+ * Why a resource is not bound: `ambiguous` (several Engines and no engineRef: a human must choose),
+ * `dangling` (its engineRef names no Engine, often one not created yet) or `none` (no Engine in
+ * the namespace). Null when it is bound to an existing Engine.
+ * See Note [Unbound resources keep their metadata] in engine-reconciler.ts.
+ */
+export function unboundReason(r: TargetResource, enginesInNamespace: readonly Engine[]): 'ambiguous' | 'dangling' | 'none' | null {
+  const ref = r.spec.engineRef?.name;
+  if (ref !== undefined) return enginesInNamespace.some((e) => e.metadata.name === ref) ? null : 'dangling';
+  if (enginesInNamespace.length === 0) return 'none';
+  return enginesInNamespace.length > 1 ? 'ambiguous' : null;
 }
 
 /** The metadata API base URL of an Engine. */

@@ -38,8 +38,14 @@ export const Reason = {
   EngineRejected: 'EngineRejected',
   /** No Engine to send the metadata to (none, several without engineRef, or a missing one). */
   EngineNotFound: 'EngineNotFound',
+  /** Several Engines in the namespace and no engineRef: a human must choose (nothing is pruned meanwhile). */
+  EngineAmbiguous: 'EngineAmbiguous',
+  /** Resources of the namespace that applied metadata to this engine are bound to no Engine now: it is kept. */
+  ResourcesNotBound: 'ResourcesNotBound',
   /** The admin secret Secret or key is missing. */
   SecretNotFound: 'SecretNotFound',
+  /** The operator may not read the admin secret's Secret (401/403): a RoleBinding is missing. */
+  SecretForbidden: 'SecretForbidden',
   /** The spec does not match the engine's metadata schema. */
   InvalidSpec: 'InvalidSpec',
   /** Another, older resource declares the same metadata object. */

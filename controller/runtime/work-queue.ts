@@ -116,12 +116,17 @@ export class WorkQueue {
     this.#delayed.set(key, { at, handle });
   }
 
-  /** Queues a key after its backoff (and the global bucket's) delay, counting one more failure. */
-  addRateLimited(key: string): number {
+  /**
+   * Queues a key after its backoff (and the global bucket's) delay, counting one more failure.
+   * `maxDelayMs` caps the backoff for failures only a change the controller does not watch can
+   * fix (a RoleBinding, a Secret), so the fix is noticed soon.
+   */
+  addRateLimited(key: string, maxDelayMs?: number): number {
     const failures = this.#failures.get(key) ?? 0;
     this.#failures.set(key, failures + 1);
     this.#metrics?.retried();
-    const delay = Math.max(backoffDelay(failures, this.#limit), this.#bucketDelay());
+    const backoff = backoffDelay(failures, this.#limit);
+    const delay = Math.max(maxDelayMs === undefined ? backoff : Math.min(backoff, maxDelayMs), this.#bucketDelay());
     this.addAfter(key, delay);
     return delay;
   }

@@ -83,6 +83,38 @@ describe('foldResources', () => {
     expect(after.managed).toEqual([]);
   });
 
+  it('never prunes nor releases what an unbound resource declares, and pauses pruning for an unreadable one', () => {
+    const author = res('TrackedTable', 'author', { table: 'author' });
+    const perm = res('Permission', 'author-user-select', { table: 'author', role: 'user', operation: 'select', permission: { columns: ['id'], filter: {} } });
+    const first = foldResources({ current: docWith([source]), resources: [author, perm], previousManaged: [], policy: 'Merge' });
+    // Both became unbound (a second Engine): this Engine folds nothing but keeps them.
+    const protectedKeys = new Set(['table/default/public.author', 'permission/default/public.author/user/select']);
+    const kept = foldResources({ current: first.desired, resources: [], previousManaged: first.managed, policy: 'Merge', protectedKeys });
+    expect(kept.changed).toBe(false);
+    expect(kept.managed).toEqual(first.managed);
+    // Under Exclusive too (where the source must be declared as well).
+    const withSource = new Set([...protectedKeys, 'source/default']);
+    expect(
+      foldResources({ current: first.desired, resources: [], previousManaged: first.managed, policy: 'Exclusive', protectedKeys: withSource }).changed,
+    ).toBe(false);
+    // Only the permission is unbound (a typo in its engineRef): the bound table stays, nothing goes.
+    const typo = foldResources({
+      current: first.desired,
+      resources: [author],
+      previousManaged: first.managed,
+      policy: 'Merge',
+      protectedKeys: new Set(['permission/default/public.author/user/select']),
+    });
+    expect(typo.changed).toBe(false);
+    expect(typo.managed).toContain('permission/default/public.author/user/select');
+    // An unbound resource whose spec is unreadable: nothing is pruned.
+    expect(foldResources({ current: first.desired, resources: [], previousManaged: first.managed, policy: 'Merge', pausePruning: true }).changed).toBe(false);
+    // Without protection (the resource was deleted or bound elsewhere) it goes.
+    expect(foldResources({ current: first.desired, resources: [author], previousManaged: first.managed, policy: 'Merge' }).diff.removed).toEqual([
+      'permission/default/public.author/user/select',
+    ]);
+  });
+
   it('deletes with policy Delete and keeps with policy Orphan', () => {
     const perm = { table: 'author', role: 'user', operation: 'select', permission: { columns: '*' } };
     const base = foldResources({

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../../controller/api/v1alpha1/engine.ts';
 import type { TargetResource } from '../../../controller/reconcilers/declarations.ts';
 import { outcomeOf } from '../../../controller/reconcilers/engine-reconciler.ts';
-import { engineNameFor, engineUrl, noEngineMessage, parseQueueKey } from '../../../controller/reconcilers/resolve.ts';
+import { engineNameFor, engineUrl, noEngineMessage, parseQueueKey, unboundReason } from '../../../controller/reconcilers/resolve.ts';
 
 const engine = (name: string, spec: Engine['spec'] = { url: 'http://e:8080' }): Engine => ({
   apiVersion: 'graphql.engine.dev/v1alpha1',
@@ -22,8 +22,16 @@ describe('engine resolution', () => {
     expect(engineNameFor(resource('b'), [engine('a')])).toBe('b');
     expect(engineNameFor(resource(), [engine('a')])).toBe('a');
     expect(engineNameFor(resource(), [engine('a'), engine('b')])).toBeNull();
-    expect(noEngineMessage(resource(), [engine('a'), engine('b')])).toBe('namespace ns has 2 Engines; set spec.engineRef');
+    expect(noEngineMessage(resource(), [engine('b'), engine('a')])).toBe('namespace ns has 2 Engines (a, b); set spec.engineRef');
     expect(noEngineMessage(resource(), [])).toBe('no Engine in namespace ns');
+  });
+
+  it('tells an ambiguous resource from a dangling reference and from a namespace without Engine', () => {
+    expect(unboundReason(resource(), [engine('a')])).toBeNull();
+    expect(unboundReason(resource('a'), [engine('a'), engine('b')])).toBeNull();
+    expect(unboundReason(resource(), [engine('a'), engine('b')])).toBe('ambiguous');
+    expect(unboundReason(resource('mian'), [engine('main')])).toBe('dangling');
+    expect(unboundReason(resource(), [])).toBe('none');
   });
 
   it('reaches an engine by url or by its Service', () => {

@@ -64,6 +64,13 @@ describe('WorkQueue', () => {
     expect(q.addRateLimited('a')).toBe(1000);
   });
 
+  it('caps the backoff of one failure at the delay the caller gives (credentials the controller does not watch)', () => {
+    const q = new WorkQueue({ baseDelayMs: 1000, maxDelayMs: 300_000, qps: 100, burst: 100 }, fakeClock());
+    const delays = Array.from({ length: 8 }, () => q.addRateLimited('a', 30_000));
+    expect(delays).toEqual([1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000]);
+    expect(q.addRateLimited('b')).toBe(1000);
+  });
+
   it('delivers delayed keys when their time comes; the earliest pending delay wins', async () => {
     const clock = fakeClock();
     const q = new WorkQueue(limit, clock);
