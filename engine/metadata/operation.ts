@@ -16,7 +16,7 @@ import type { TableNaming } from '../backends/backend.ts';
 import type { MetadataTransaction } from '../backends/metadata-database.ts';
 import type { Effect } from './effects.ts';
 import type { PreparedRemoteSchemas } from '../remote/remote-preparer.ts';
-import type { ScheduledEventsApi } from './scheduled-events-api.ts';
+import type { ScheduledEventsApi } from '../events/scheduled/scheduled-events-api.ts';
 
 /** The metadata in force (or pending inside a call): document, version, catalog, prepared sources. */
 export interface MetadataState {

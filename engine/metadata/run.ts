@@ -6,7 +6,7 @@
  * the state before. The pipeline only holds the pending state; storing it is
  * the service's job, once, after the whole request (a `bulk` included) succeeded.
  */
-import type { ScheduledEventsApi } from './scheduled-events-api.ts';
+import type { ScheduledEventsApi } from '../events/scheduled/scheduled-events-api.ts';
 import { buildCatalog } from '../catalog/build.ts';
 import { dependentsMessage, newInconsistencies } from '../catalog/dependencies.ts';
 import { objectId } from '../catalog/object-id.ts';

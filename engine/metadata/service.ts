@@ -8,7 +8,7 @@
  * resource_version guard does the same (see Note [Metadata change propagation]
  * in store.ts).
  */
-import type { ScheduledEventsApi } from './scheduled-events-api.ts';
+import type { ScheduledEventsApi } from '../events/scheduled/scheduled-events-api.ts';
 import { randomUUID } from 'node:crypto';
 import type { Session } from '../auth/session.ts';
 import { buildCatalog } from '../catalog/build.ts';

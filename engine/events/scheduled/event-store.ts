@@ -15,7 +15,7 @@ import type {
   InvocationListArgs,
   OneOffEventArgs,
   ScheduledEventsApi,
-} from '../../metadata/scheduled-events-api.ts';
+} from './scheduled-events-api.ts';
 import { fireTimes } from './cron-schedule.ts';
 import type { CronTrigger } from './definitions.ts';
 import { retryConfOf } from './definitions.ts';

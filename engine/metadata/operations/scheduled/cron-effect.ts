@@ -10,7 +10,7 @@ import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import type { Effect } from '../../effects.ts';
 import { argPath, type MetadataCall, type RunContext } from '../../operation.ts';
-import type { ScheduledEventsApi } from '../../scheduled-events-api.ts';
+import type { ScheduledEventsApi } from '../../../events/scheduled/scheduled-events-api.ts';
 
 interface CronEffect extends Effect {
   readonly dropPending: Set<string>;

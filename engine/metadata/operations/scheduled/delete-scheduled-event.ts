@@ -3,7 +3,7 @@ import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation } from '../../define.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
-import type { EventKind } from '../../scheduled-events-api.ts';
+import type { EventKind } from '../../../events/scheduled/scheduled-events-api.ts';
 import { deleteScheduledEventArgs } from '../../../model/schemas/scheduled.ts';
 import { requireScheduledEvents } from './cron-effect.ts';
 

@@ -3,7 +3,7 @@
  * events (by kind, trigger and status) and of their delivery attempts.
  */
 import { defineOperation } from '../../define.ts';
-import type { EventKind } from '../../scheduled-events-api.ts';
+import type { EventKind } from '../../../events/scheduled/scheduled-events-api.ts';
 import { getScheduledEventInvocationsArgs, getScheduledEventsArgs } from '../../../model/schemas/scheduled.ts';
 import { requireScheduledEvents } from './cron-effect.ts';
 

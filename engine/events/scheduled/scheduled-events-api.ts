@@ -1,10 +1,12 @@
 /**
  * What metadata operations ask of the scheduled events store (cron triggers'
- * fire times, one-off events, their logs). The implementation lives in
- * events/scheduled/event-store.ts; boot.ts hands it to the metadata service.
+ * fire times, one-off events, their logs). The implementation is
+ * event-store.ts; boot.ts hands it to the metadata service. It lives here, by
+ * its implementation, so that events/ never imports metadata/ (metadata
+ * operations sit above the catalog and everything it resolves).
  */
-import type { CronTrigger, OneOffDefinition } from '../events/scheduled/definitions.ts';
-import type { JsonValue } from '../model/document.ts';
+import type { CronTrigger, OneOffDefinition } from './definitions.ts';
+import type { JsonValue } from '../../model/document.ts';
 
 /** `one_off` or `cron`, as v2's `type` arg says. */
 export type EventKind = 'one_off' | 'cron';
