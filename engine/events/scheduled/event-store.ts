@@ -8,14 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { scheduledEventsStorage as storage, type MetadataDatabase } from '../../backends/registry.ts';
 import type { JsonValue } from '../../model/document.ts';
-import type {
-  CronEventsReconcile,
-  EventKind,
-  EventListArgs,
-  InvocationListArgs,
-  OneOffEventArgs,
-  ScheduledEventsApi,
-} from './scheduled-events-api.ts';
+import type { CronEventsReconcile, EventKind, EventListArgs, InvocationListArgs, OneOffEventArgs, ScheduledEventsApi } from './scheduled-events-api.ts';
 import { fireTimes } from './cron-schedule.ts';
 import type { CronTrigger } from './definitions.ts';
 import { retryConfOf } from './definitions.ts';
