@@ -53,6 +53,10 @@ export class RequestContext implements Cancellation {
   readonly startedAt: number = performance.now();
   /** The request's span when tracing, else null (Note [Tracing off costs a null check]). */
   trace: Span | null = null;
+  /** The route template that served the request (`/v1/graphql`, `/api/rest/*`), once routed; null: none matched. */
+  route: string | null = null;
+  /** The metadata or query API operation type, once the API accepted it (the request span's name: Note [Span names and routes]). */
+  operation: string | null = null;
   /** The session once authenticated (the http-log's `user_vars`). */
   session: Session | null = null;
   /** Why the request failed, when it did (the http-log's `error`; an EngineError fits). */

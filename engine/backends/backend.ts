@@ -55,6 +55,19 @@ export interface SourceConnection {
   poolStats?(): PoolStats;
   /** The most connections its pool opens (live queries take a share: Note [Live query limits] in subscriptions/live-queries.ts). */
   readonly maxConnections?: number;
+  /** The database it talks to, for the database spans (Note [Database spans] in observability/tracing.ts); absent: not traced as one. */
+  readonly peer?: DatabasePeer;
+}
+
+/** A database as OpenTelemetry's semantic conventions name it (never with credentials). */
+export interface DatabasePeer {
+  /** `db.system.name`: `postgresql`, `microsoft.sql_server`, … */
+  readonly system: string;
+  /** `db.namespace`: the database's name. */
+  readonly namespace?: string;
+  /** `server.address` and `server.port`. */
+  readonly address?: string;
+  readonly port?: number;
 }
 
 /** Use of a connection pool. */

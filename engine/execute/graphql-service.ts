@@ -9,7 +9,7 @@
  *
  * See architecture.md, "One GraphQL request", and Note [Plan cache keys].
  */
-import type { RunOptions } from '../backends/backend.ts';
+import type { RunOptions, SourceConnection } from '../backends/backend.ts';
 import type { RequestContext } from '../request-context.ts';
 import type { ApiResponse, ExecuteOptions, GraphqlApi } from '../api/contract.ts';
 import type { CatalogRef } from '../catalog/snapshot.ts';
@@ -21,7 +21,7 @@ import { EngineError, isEngineError } from '../errors/engine-error.ts';
 import type { BoundPlan } from './bind.ts';
 import type * as ir from '../ir/index.ts';
 import type { GraphqlMetrics, OperationType } from '../observability/metrics.ts';
-import { StepSpans, type SpanAttributes } from '../observability/tracing.ts';
+import { StepSpans, type SpanAttributes, type SpanKind } from '../observability/tracing.ts';
 import { SchemaCache } from '../graphql/schema/schema-cache.ts';
 import { explainPlan } from './explain-plan.ts';
 import type { ActionRuntime } from '../actions/runtime.ts';
@@ -242,7 +242,7 @@ export class GraphqlService implements GraphqlApi {
       const bound = bind(plan, variables, session);
       if (this.#queryLog) this.#logQuery(req, bound, ctx);
       // The attributes are built only when tracing (optional call: no argument is evaluated on null).
-      steps?.begin('run', runAttributes(bound));
+      steps?.begin('run', runAttributes(bound), runKind(bound));
       const results = await run(bound, opts, services);
       steps?.begin('respond');
       const text = respond(plan, results);
@@ -421,29 +421,57 @@ function secondsSince(ctx: RequestContext | undefined): number {
 /** Longest SQL text put on a `run` span. */
 const MAX_TRACED_SQL = 8_192;
 
-/** What the `run` span says of the statements (their text, never the values bound to them). */
+/** The one database `bound` runs on, or null (several, or none: actions and remote schemas only). */
+function runPeer(bound: BoundPlan): SourceConnection | null {
+  let conn: SourceConnection | null = null;
+  for (const step of bound) {
+    if (step.kind === 'read') {
+      if (conn !== null && conn !== step.step.connection) return null;
+      conn = step.step.connection;
+    } else if (step.kind === 'write') {
+      for (const t of step.transactions) {
+        if (conn !== null && conn !== t.connection) return null;
+        conn = t.connection;
+      }
+    } else return null;
+  }
+  return conn;
+}
+
+/** The `run` span is a call to the database when it runs on one (Note [Database spans] in observability/tracing.ts). */
+function runKind(bound: BoundPlan): SpanKind {
+  return runPeer(bound)?.peer === undefined ? 'internal' : 'client';
+}
+
+/** What the `run` span says of the statements (their text, never the values bound to them) and of the database. */
 function runAttributes(bound: BoundPlan): SpanAttributes {
   const texts: string[] = [];
   const sources = new Set<string>();
-  let system = '';
   for (const step of bound) {
     if (step.kind === 'read') {
       texts.push(step.statement.text);
       sources.add(step.step.source);
-      system = step.step.connection.kind;
     } else if (step.kind === 'write') {
       for (const t of step.transactions) {
         for (const st of t.statements) texts.push(st.text);
         sources.add(t.fields[0]?.source ?? '');
-        system = t.connection.kind;
       }
     }
   }
   const text = texts.join(';\n');
-  return {
-    'db.system.name': system === 'postgres' ? 'postgresql' : system,
+  const attributes: Record<string, string | number> = {
     'db.query.text': text.length > MAX_TRACED_SQL ? text.slice(0, MAX_TRACED_SQL) : text,
     'engine.statements': texts.length,
     'engine.sources': [...sources].join(','),
   };
+  const peer = runPeer(bound)?.peer;
+  if (peer !== undefined) {
+    attributes['db.system.name'] = peer.system;
+    // The name before semantic conventions 1.26, which older service-graph processors read.
+    attributes['db.system'] = peer.system;
+    if (peer.namespace !== undefined) attributes['db.namespace'] = peer.namespace;
+    if (peer.address !== undefined) attributes['server.address'] = peer.address;
+    if (peer.port !== undefined) attributes['server.port'] = peer.port;
+  }
+  return attributes;
 }

@@ -21,7 +21,7 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import type { Span, SpanAttributes, Tracer } from './tracing.ts';
+import type { Span, SpanAttributes, SpanKind as EngineSpanKind, Tracer } from './tracing.ts';
 
 const propagator = new W3CTraceContextPropagator();
 type Carrier = { readonly traceparent: string | undefined; readonly tracestate: string | undefined };
@@ -51,13 +51,18 @@ class SdkSpan implements Span {
     this.#ctx = trace.setSpan(ROOT_CONTEXT, span);
   }
 
-  child(name: string, attributes?: SpanAttributes): Span {
-    const s = this.#tracer.startSpan(name, attributes === undefined ? { kind: SpanKind.INTERNAL } : { kind: SpanKind.INTERNAL, attributes }, this.#ctx);
+  child(name: string, attributes?: SpanAttributes, kind?: EngineSpanKind): Span {
+    const k = kind === 'client' ? SpanKind.CLIENT : SpanKind.INTERNAL;
+    const s = this.#tracer.startSpan(name, attributes === undefined ? { kind: k } : { kind: k, attributes }, this.#ctx);
     return new SdkSpan(this.#tracer, s);
   }
 
   setAttribute(key: string, value: string | number | boolean): void {
     this.#span.setAttribute(key, value);
+  }
+
+  rename(name: string): void {
+    this.#span.updateName(name);
   }
 
   end(error?: unknown): void {

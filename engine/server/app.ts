@@ -16,6 +16,7 @@ import { graphqlFastPath } from './graphql-fast-path.ts';
 import { registerNotFound } from './not-found.ts';
 import { contextOf, requestEnvelope, type FinishedRequest } from './request-envelope.ts';
 import { registerMetricsRoutes } from './routes/metrics.ts';
+import { registerConfigRoutes } from './routes/config.ts';
 import { attachWebSocket, type WebSocketEndpoint } from './ws/upgrade.ts';
 import { registerConsoleRoutes } from './routes/console.ts';
 import { loadConsoleAssets } from '../console/assets.ts';
@@ -74,6 +75,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Requests that did not come through the envelope (inject in tests) echo their id too.
   app.addHook('onRequest', (request, reply, done) => {
     if (!reply.raw.hasHeader('x-request-id')) void reply.header('x-request-id', request.id);
+    // The route template (`/api/rest/*`), undefined when none matched: the request span's http.route.
+    const route = request.routeOptions.url;
+    if (route !== undefined) contextOf(request.raw).route = route;
     done();
   });
   endpoints.set(app, sockets);
@@ -84,6 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(registerMetadataRoutes, { deps });
   await app.register(registerGraphqlRoutes, { deps });
   await app.register(registerMetricsRoutes, { deps });
+  await app.register(registerConfigRoutes, { deps });
   if (consoleAssets !== null) await app.register(registerConsoleRoutes, { deps, assets: consoleAssets });
   await app.register(registerRestRoutes, { deps });
   return app;

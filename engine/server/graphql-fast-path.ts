@@ -58,6 +58,10 @@ const GET_PREFIX = '/v1/graphql?';
 /** Methods REST endpoints may serve; others (OPTIONS, HEAD) go to fastify. */
 const REST_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** The routes of the fastify application these requests would have taken (the request span's `http.route`). */
+const GRAPHQL_ROUTE = '/v1/graphql';
+const REST_ROUTE = `${REST_PREFIX}*`;
+
 /** The fast path of POST and GET /v1/graphql; see Note [GraphQL fast path]. */
 export function graphqlFastPath(opts: FastPathOptions): FastPath {
   const { deps, bodyLimit, cors, closing } = opts;
@@ -104,6 +108,7 @@ export function graphqlFastPath(opts: FastPathOptions): FastPath {
   function answer(req: IncomingMessage, res: ServerResponse, method: 'GET' | 'POST', payload: string): void {
     // A client that leaves before its answer cancels the request's SQL (Note [Cancel on disconnect]).
     const ctx = contextOf(req);
+    ctx.route = GRAPHQL_ROUTE;
     res.once('close', () => {
       if (!res.writableFinished) ctx.cancel();
     });
@@ -119,6 +124,7 @@ export function graphqlFastPath(opts: FastPathOptions): FastPath {
 
   function answerRestRequest(req: IncomingMessage, res: ServerResponse, url: string, payload: string): void {
     const ctx = contextOf(req);
+    ctx.route = REST_ROUTE;
     res.once('close', () => {
       if (!res.writableFinished) ctx.cancel();
     });

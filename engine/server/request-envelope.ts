@@ -88,7 +88,8 @@ function traceRequest(tracer: Tracer, req: IncomingMessage, res: ServerResponse,
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const method = req.method ?? 'GET';
-  const span: Span = tracer.startRequest(`${method} ${path}`, single(req.headers.traceparent), single(req.headers.tracestate), {
+  // Named by its route once routed (Note [Span names and routes] in observability/tracing.ts).
+  const span: Span = tracer.startRequest(method, single(req.headers.traceparent), single(req.headers.tracestate), {
     'http.request.method': method,
     'url.path': path,
     'engine.request_id': ctx.requestId,
@@ -99,6 +100,16 @@ function traceRequest(tracer: Tracer, req: IncomingMessage, res: ServerResponse,
     if (ended) return;
     ended = true;
     span.setAttribute('http.response.status_code', res.statusCode);
+    const route = ctx.route;
+    if (route !== null) {
+      span.setAttribute('http.route', route);
+      const operation = ctx.operation;
+      if (operation === null) span.rename(`${method} ${route}`);
+      else {
+        span.setAttribute('engine.metadata.operation', operation);
+        span.rename(`${method} ${route} ${operation}`);
+      }
+    }
     const failure = ctx.failure;
     if (!res.writableFinished) span.end(new Error('the client closed the connection before the response'));
     else if (res.statusCode >= 500) span.end(failure ?? new Error(`HTTP ${res.statusCode}`));

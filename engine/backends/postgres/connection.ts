@@ -13,7 +13,7 @@
  */
 import pg from 'pg';
 import { pingDatabase } from './metadata-db/metadata-storage.ts';
-import { TransactionStatementError, type BoundStatement, type PoolStats, type RunOptions, type SourceConnection } from '../backend.ts';
+import { TransactionStatementError, type BoundStatement, type DatabasePeer, type PoolStats, type RunOptions, type SourceConnection } from '../backend.ts';
 
 /** Pool settings of a source (v2 `pool_settings`, already resolved). */
 export interface PostgresPoolSettings {
@@ -150,6 +150,30 @@ function sendCancel(client: pg.PoolClient): void {
  * terminated-connection.test.ts crashes without it.
  */
 
+/**
+ * The database a URL names, for the database spans: host (or the `host`
+ * parameter, a socket directory), port (default 5432) and database (default:
+ * the user's name, as libpq). No credentials. A string that is not a URL
+ * (libpq's `key=value` form) names only the system.
+ */
+export function peerOf(databaseUrl: string): DatabasePeer {
+  let url: URL;
+  try {
+    url = new URL(databaseUrl);
+  } catch {
+    return { system: 'postgresql' };
+  }
+  const host = url.searchParams.get('host') ?? url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const database = decodeURIComponent(url.pathname.slice(1)) || url.searchParams.get('dbname') || decodeURIComponent(url.username);
+  const port = Number(url.port === '' ? (url.searchParams.get('port') ?? 5432) : url.port);
+  return {
+    system: 'postgresql',
+    ...(database === '' ? {} : { namespace: database }),
+    ...(host === '' ? {} : { address: host }),
+    ...(Number.isInteger(port) ? { port } : {}),
+  };
+}
+
 /** A pooled connection to one PostgreSQL source. */
 export class PostgresConnection implements SourceConnection {
   readonly kind = 'postgres' as const;
@@ -163,9 +187,11 @@ export class PostgresConnection implements SourceConnection {
   /** The database URL (LISTEN connections of live queries and of the event log open their own client). */
   readonly url: string;
   readonly maxConnections: number;
+  readonly peer: DatabasePeer;
 
   constructor(databaseUrl: string, settings: PostgresPoolSettings = {}) {
     this.url = databaseUrl;
+    this.peer = peerOf(databaseUrl);
     this.maxConnections = settings.maxConnections ?? 50;
     this.#pool = new pg.Pool({
       connectionString: databaseUrl,

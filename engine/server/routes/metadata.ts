@@ -38,6 +38,7 @@ export async function registerMetadataRoutes(app: FastifyInstance, opts: { deps:
         const data = family === 'metadata' || parsed === undefined ? null : await deps.graphql.legacyQuery(session, parsed, ctx);
         if (data !== null) {
           if (data.status >= 400 && 'json' in data) ctx.failure = failureOf(data.json);
+          if (ctx.trace !== null) ctx.operation = operationOf(parsed, ctx.failure);
           return sendApiResponse(reply, data);
         }
         requireAdmin(session, '$.args');
@@ -45,6 +46,7 @@ export async function registerMetadataRoutes(app: FastifyInstance, opts: { deps:
         assertMetadataBody(body);
         const res = await deps.metadata.handle(family, body, session);
         if (res.status >= 400 && 'json' in res) ctx.failure = failureOf(res.json);
+        if (ctx.trace !== null) ctx.operation = operationOf(body, ctx.failure);
         return sendApiResponse(reply, res);
       } catch (e) {
         const err = toEngineError(e);
@@ -54,6 +56,17 @@ export async function registerMetadataRoutes(app: FastifyInstance, opts: { deps:
       }
     });
   }
+}
+
+/**
+ * The operation type of a body the API accepted as one, for the request
+ * span's name; null when the type itself was refused (an unknown name is a
+ * user's text: Note [Span names and routes] in observability/tracing.ts).
+ */
+function operationOf(body: unknown, failure: RequestFailure | null): string | null {
+  if (failure !== null && failure.path === '$.type') return null;
+  const type = typeof body === 'object' && body !== null ? (body as { type?: unknown }).type : undefined;
+  return typeof type === 'string' ? type : null;
 }
 
 /** The `{code, error, path}` of a v2 error body, for the http-log. */

@@ -33,6 +33,7 @@ interface Received {
 
 const SPAN_KIND_INTERNAL = 1;
 const SPAN_KIND_SERVER = 2;
+const SPAN_KIND_CLIENT = 3;
 const STATUS_ERROR = 2;
 
 let db: TestDatabase;
@@ -150,6 +151,7 @@ describe('traces of GraphQL requests', () => {
     expect(request.parentSpanId).toBe(c.parentId);
     expect(request.kind).toBe(SPAN_KIND_SERVER);
     expect(attr(request, 'http.response.status_code')).toBe(200);
+    expect(attr(request, 'http.route')).toBe('/v1/graphql');
     expect(attr(request, 'engine.request_id')).toBe(requestId);
     expect(childrenOf(spans, request)).toEqual(['authenticate', 'graphql']);
 
@@ -159,8 +161,15 @@ describe('traces of GraphQL requests', () => {
     expect(attr(operation, 'graphql.operation.name')).toBe('Items');
     // A plan-cache miss: every step, in order.
     expect(childrenOf(spans, operation)).toEqual(['parse', 'validate', 'allow', 'toIr', 'plan', 'bind', 'run', 'respond']);
+    // The run is a call to PostgreSQL, as service graphs expect of a database (Note [Database spans]).
     const run = one(spans, 'run');
+    const pgUrl = new URL(db.url);
+    expect(run.kind).toBe(SPAN_KIND_CLIENT);
     expect(attr(run, 'db.system.name')).toBe('postgresql');
+    expect(attr(run, 'db.system')).toBe('postgresql');
+    expect(attr(run, 'db.namespace')).toBe(db.name);
+    expect(attr(run, 'server.address')).toBe(pgUrl.hostname);
+    expect(attr(run, 'server.port')).toBe(Number(pgUrl.port || 5432));
     expect(attr(run, 'db.query.text')).toMatch(/SELECT/);
     expect(attr(run, 'engine.statements')).toBe(1);
     expect(attr(run, 'engine.sources')).toBe('default');
@@ -208,5 +217,52 @@ describe('traces of GraphQL requests', () => {
     expect(before.has((request as OtlpSpan).traceId)).toBe(false);
     expect((request as OtlpSpan).parentSpanId ?? '').toBe('');
     expect([...contentTypes]).toEqual(['application/json']);
+  });
+});
+
+describe('traces of other requests', () => {
+  async function post(path: string, body: unknown, traceparent: string): Promise<number> {
+    const res = await fetch(`${engine.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-engine-admin-secret': 'adm', traceparent },
+      body: JSON.stringify(body),
+    });
+    await res.arrayBuffer();
+    return res.status;
+  }
+
+  it('names a metadata request by its operation type, and its route', async () => {
+    const c = clientContext();
+    expect(await post('/v1/metadata', { type: 'pg_track_table', args: { table: 'item' } }, c.traceparent)).toBe(400);
+    const [request] = await traceOf(c.traceId, (spans) => spans.length > 0);
+    expect(request?.name).toBe('POST /v1/metadata pg_track_table');
+    expect(request?.kind).toBe(SPAN_KIND_SERVER);
+    expect(attr(request as OtlpSpan, 'http.route')).toBe('/v1/metadata');
+    expect(attr(request as OtlpSpan, 'engine.metadata.operation')).toBe('pg_track_table');
+
+    const q = clientContext();
+    expect(await post('/v2/query', { type: 'run_sql', args: { sql: 'SELECT 1' } }, q.traceparent)).toBe(200);
+    const [query] = await traceOf(q.traceId, (spans) => spans.length > 0);
+    expect(query?.name).toBe('POST /v2/query run_sql');
+    expect(attr(query as OtlpSpan, 'http.route')).toBe('/v2/query');
+  });
+
+  it('does not name a request by an operation type the API does not have', async () => {
+    const c = clientContext();
+    expect(await post('/v1/metadata', { type: 'no_such_operation_xyz', args: {} }, c.traceparent)).toBe(400);
+    const [request] = await traceOf(c.traceId, (spans) => spans.length > 0);
+    expect(request?.name).toBe('POST /v1/metadata');
+    expect(attr(request as OtlpSpan, 'engine.metadata.operation')).toBeUndefined();
+  });
+
+  it('names a request no route matched by its method alone, without http.route', async () => {
+    const c = clientContext();
+    const res = await fetch(`${engine.url}/no/such/path/12345`, { headers: { traceparent: c.traceparent } });
+    expect(res.status).toBe(404);
+    await res.arrayBuffer();
+    const [request] = await traceOf(c.traceId, (spans) => spans.length > 0);
+    expect(request?.name).toBe('GET');
+    expect(attr(request as OtlpSpan, 'http.route')).toBeUndefined();
+    expect(attr(request as OtlpSpan, 'url.path')).toBe('/no/such/path/12345');
   });
 });
