@@ -71,6 +71,11 @@ type TableInfo = {
 /** v2 compat: the operation prefix of each source kind. */
 const PREFIX: Readonly<Record<string, string>> = { postgres: 'pg', mssql: 'mssql', bigquery: 'bigquery', citus: 'citus', cockroach: 'cockroach' };
 
+/** The metadata operations' prefix of a source kind (`pg` for postgres). */
+export function operationPrefix(kind = 'postgres'): string {
+  return PREFIX[kind] ?? kind;
+}
+
 /** What the database of `source` (of `kind`) holds. */
 export async function introspect(source: string, kind = 'postgres'): Promise<DbInfo> {
   const prefix = PREFIX[kind] ?? kind;

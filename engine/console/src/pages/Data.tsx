@@ -13,6 +13,7 @@ import { navigate } from '../route.ts';
 import { RowsGrid } from './RowsGrid.tsx';
 import { Sources } from './Sources.tsx';
 import { TableCustomization } from './TableCustomization.tsx';
+import { ComputedFields } from './data/ComputedFields.tsx';
 import { suggestRelationships, type Suggestion } from './relationships.ts';
 import { NavList, SourcePicker, Tabs } from '../lists.tsx';
 import { onTable } from '../inconsistency.ts';
@@ -299,6 +300,7 @@ function TableView({
     { id: 'rows', title: 'Browse rows' },
     { id: 'relationships', title: 'Relationships' },
     { id: 'customization', title: 'Customization' },
+    { id: 'computed', title: 'Computed fields' },
   ];
   const suggestions = suggestRelationships(db, source).filter((s) => tableKey(s.table) === key);
   const rels = [
@@ -319,6 +321,7 @@ function TableView({
         <a href={`#/permissions?${new URLSearchParams({ source: source.name, table: key }).toString()}`}>Permissions</a>
       </Tabs>
       {tab === 'rows' && <RowsGrid key={`${key}:${JSON.stringify(entry.configuration ?? {})}`} entry={entry} table={dbTable} />}
+      {tab === 'computed' && <ComputedFields key={key} source={source} entry={entry} functions={db.functions} onChange={onChange} />}
       {tab === 'customization' && <TableCustomization key={key} source={source.name} entry={entry} dbTable={dbTable} onChange={onChange} />}
       {tab === 'relationships' && (
         <>
