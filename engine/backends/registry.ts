@@ -37,8 +37,8 @@
  * µs before it (same noise band). Adding a database is a folder with the same file names
  * as postgres/ and one entry below (bigquery/ is the read-only one: it
  * leaves out every optional member; its compilers read column types from the
- * `target` the query compilers are given). Kinds without an entry (mssql)
- * are known to metadata (their operation prefixes answer `not-supported`)
+ * `target` the query compilers are given). Prefixes without an entry
+ * (`citus_`, `cockroach_`) are known to metadata (they answer `not-supported`)
  * but have no sources. The prefix of an operation picks the backend, and an
  * operation on a source of another kind is refused (Note [Operation prefix and
  * source kind] in metadata/registry.ts). What knows no backend (the wire
@@ -52,12 +52,14 @@ import { EngineError } from '../errors/engine-error.ts';
 import type { Backend } from './backend.ts';
 import type { JsonSchema } from '../model/schemas/validate.ts';
 import { bigqueryBackend } from './bigquery/index.ts';
+import { mssqlBackend } from './mssql/index.ts';
 import { postgresBackend } from './postgres/index.ts';
 
 /** Every backend that exists, by kind. */
 const BACKENDS: ReadonlyMap<SourceKind, Backend> = new Map<SourceKind, Backend>([
   [postgresBackend.kind, postgresBackend],
   [bigqueryBackend.kind, bigqueryBackend],
+  [mssqlBackend.kind, mssqlBackend],
 ]);
 
 /** The backend of `kind`, or undefined when it has none yet. */

@@ -14,15 +14,17 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { findBackend } from '../../engine/backends/registry.ts';
+import type { CompiledSql } from '../../engine/backends/sql/fragment.ts';
 import type { Catalog, SourceKind } from '../../engine/catalog/types.ts';
 import { planStatements, type Plan } from '../../engine/execute/plan.ts';
 import { graphqlErrorBody, toEngineError } from '../../engine/errors/wire-body.ts';
 import { SchemaCache } from '../../engine/graphql/schema/schema-cache.ts';
-import { catalogFromRecording, readMetadata, readRecording } from '../support/recorded-catalog.ts';
+import { catalogFromRecording, documentForKind, readMetadata, readRecording } from '../support/recorded-catalog.ts';
 import { planRequest, type PipelineRequest } from '../support/request-pipeline.ts';
 import { layoutSql } from '../support/sql-layout.ts';
+import { parseTsql, sqlglotPython } from '../support/sqlglot.ts';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const fixtureDoc = readMetadata(path.join(here, 'fixture/metadata.json'));
@@ -42,16 +44,24 @@ function fixtureCatalog(kind: SourceKind): Catalog {
   const recording = path.join(here, kind === fixtureKind ? 'fixture/introspection.json' : `fixture/introspection.${kind}.json`);
   if (!existsSync(recording))
     throw new Error(`expected.${kind}.sql: ${path.relative(here, recording)}, the fixture schema recorded from a ${kind} server, is missing`);
-  const doc = kind === fixtureKind ? fixtureDoc : { ...fixtureDoc, sources: fixtureDoc.sources.map((s) => ({ ...s, kind })) };
+  const doc = kind === fixtureKind ? fixtureDoc : documentForKind(fixtureDoc, kind);
   const catalog = catalogFromRecording(doc, readRecording(recording));
   if (catalog.inconsistencies.length > 0) throw new Error(`the golden fixture (${kind}) is inconsistent: ${JSON.stringify(catalog.inconsistencies)}`);
   catalogs.set(kind, catalog);
   return catalog;
 }
-const schemas = new SchemaCache();
-// `request.json` with `relay: true`: the Relay schema of /v1beta1/relay.
-const relaySchemas = new SchemaCache({ relay: true });
-const schemasFor = (r: PipelineRequest): SchemaCache => (r.relay === true ? relaySchemas : schemas);
+// One schema cache per kind (its catalogs all have version 1, which is what a cache is keyed by) and
+// per schema: `request.json` with `relay: true` asks for the Relay schema of /v1beta1/relay.
+const schemaCaches = new Map<string, SchemaCache>();
+function schemasFor(r: PipelineRequest, kind: SourceKind): SchemaCache {
+  const key = `${kind}${r.relay === true ? '/relay' : ''}`;
+  let cache = schemaCaches.get(key);
+  if (cache === undefined) {
+    cache = new SchemaCache({ relay: r.relay === true });
+    schemaCaches.set(key, cache);
+  }
+  return cache;
+}
 const update = process.env['UPDATE_GOLDEN'] === '1';
 
 /** `<area>/<case>` of every case folder under `root`. */
@@ -85,9 +95,17 @@ function requestOf(dir: string): PipelineRequest {
   return { ...req, query };
 }
 
-/** Every statement of the plan, laid out, with its parameters; or the static answer. */
-function renderPlan(plan: Plan): string {
-  const stmts = planStatements(plan).map((s) => `${layoutSql(s.text)};\n-- params: ${JSON.stringify(s.params)}\n`);
+/** Kinds whose connections send each parameter with its type (tedious): their files show the types too. */
+const TYPED_PARAMETERS: ReadonlySet<SourceKind> = new Set(['mssql']);
+
+function typesOf(s: CompiledSql): string {
+  return JSON.stringify(s.paramTypes.map((t) => (t === null ? null : `${t.dbType}${t.list ? '[]' : ''}`)));
+}
+
+/** Every statement of the plan, laid out, with its parameters (and their types for `kind`s that send them); or the static answer. */
+function renderPlan(plan: Plan, kind: SourceKind): string {
+  const typed = TYPED_PARAMETERS.has(kind);
+  const stmts = planStatements(plan).map((s) => `${layoutSql(s.text)};\n-- params: ${JSON.stringify(s.params)}\n${typed ? `-- types: ${typesOf(s)}\n` : ''}`);
   const statics = plan.steps.flatMap((s) => (s.kind === 'static' ? [s.json] : []));
   return stmts.length > 0 ? stmts.join('\n') : `-- static: ${statics.join('')}\n`;
 }
@@ -120,19 +138,82 @@ function kindsOf(dir: string): SourceKind[] {
 const passingRoot = path.join(here, 'passing');
 const passing = casesUnder(passingRoot).map((c) => ({ c, kinds: kindsOf(path.join(passingRoot, c)) }));
 
-/** The case `c` planned on the fixture with its source of `kind`, rendered. */
-function sqlOf(c: string, kind: SourceKind): string {
+/** The case `c` planned on the fixture with its source of `kind`. */
+function planOf(c: string, kind: SourceKind): Plan {
   const dir = path.join(passingRoot, c);
   const req = requestOf(dir);
-  return renderPlan(planRequest(schemasFor(req), catalogOn(kind, serverVersionOf(dir)), req));
+  return planRequest(schemasFor(req, kind), catalogOn(kind, serverVersionOf(dir)), req);
 }
+
+/** The case `c` planned on the fixture with its source of `kind`, rendered. */
+function sqlOf(c: string, kind: SourceKind): string {
+  return renderPlan(planOf(c, kind), kind);
+}
+
+/**
+ * A real parser of each kind's SQL, run on every statement of the kind's cases (all at once, before
+ * its suite): the T-SQL of `expected.mssql.sql` files is read by sqlglot's tsql dialect
+ * (test/support/sqlglot.ts). Each answer is null (parsed) or the parse error; `skip` when the parser
+ * cannot run here (no python3). PostgreSQL's SQL is run by a real server instead (responses.test.ts).
+ */
+const PARSERS: Partial<Record<SourceKind, (texts: readonly string[]) => Promise<(string | null)[] | { skip: string }>>> = {
+  mssql: async (texts) => {
+    const py = await sqlglotPython();
+    return 'skip' in py ? py : await parseTsql(py.python, texts);
+  },
+};
 
 // One suite per kind that has cases; a case runs in the suite of each kind it has a file for.
 for (const kind of [...new Set(passing.flatMap((p) => p.kinds))].sort()) {
   describe(`golden SQL (${kind})`, () => {
-    it.each(passing.filter((p) => p.kinds.includes(kind)).map((p) => p.c))('%s', (c) => {
-      expectFile(path.join(passingRoot, c, `expected.${kind}.sql`), sqlOf(c, kind));
+    const cases = passing.filter((p) => p.kinds.includes(kind)).map((p) => p.c);
+    const parser = PARSERS[kind];
+    const parseErrors = new Map<string, (string | null)[]>();
+    let skipped: string | null = null;
+    if (parser !== undefined) {
+      beforeAll(async () => {
+        const all = cases.flatMap((c) => {
+          try {
+            return planStatements(planOf(c, kind)).map((s) => [c, s.text] as const);
+          } catch {
+            return []; // the case's own test reports it
+          }
+        });
+        const answer = await parser(all.map(([, t]) => t));
+        if ('skip' in answer) {
+          skipped = answer.skip;
+          console.log(`[golden ${kind}] parser check skipped: ${skipped}`);
+          return;
+        }
+        all.forEach(([c], i) => parseErrors.set(c, [...(parseErrors.get(c) ?? []), answer[i] ?? null]));
+      }, 600_000);
+    }
+
+    it.each(cases)('%s', (c) => {
+      const plan = planOf(c, kind);
+      expectFile(path.join(passingRoot, c, `expected.${kind}.sql`), renderPlan(plan, kind));
+      if (parser === undefined || skipped !== null) return;
+      const stmts = planStatements(plan);
+      expect(parseErrors.get(c) ?? [], `${kind} parse errors`).toEqual(stmts.map(() => null));
+      if (!TYPED_PARAMETERS.has(kind)) return;
+      // Every parameter has its @pN placeholder, and a type for the driver.
+      for (const s of stmts) {
+        expect(new Set(s.text.match(/@p\d+/g) ?? [])).toEqual(new Set(s.params.map((_, i) => `@p${i + 1}`)));
+        expect(s.paramTypes.length).toBe(s.params.length);
+      }
     });
+
+    if (parser !== undefined) {
+      it(`the ${kind} parser check fails on SQL that is not`, async () => {
+        const answer = await parser([
+          'SELECT (SELECT 1 AS [a] FOR JSON PATH, WITHOUT_ARRAY_WRAPPER) AS [data]',
+          'SELECT (SELECT 1 AS [a] FOR JSON PATH AS [data]',
+          'BEGIN TRY SELECT 1 END TRY BEGIN CATCH SELECT 2 END CATCH',
+        ]);
+        if ('skip' in answer) return;
+        expect(answer).toEqual([null, expect.any(String), expect.any(String)]);
+      }, 600_000);
+    }
   });
 }
 
@@ -152,7 +233,7 @@ describe('golden errors', () => {
     let body: Record<string, unknown> | null = null;
     try {
       const req = requestOf(dir);
-      planRequest(schemasFor(req), catalogOn(fixtureKind, serverVersionOf(dir)), req);
+      planRequest(schemasFor(req, fixtureKind), catalogOn(fixtureKind, serverVersionOf(dir)), req);
     } catch (e) {
       body = graphqlErrorBody(toEngineError(e), false);
     }

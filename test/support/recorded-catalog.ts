@@ -8,6 +8,7 @@
  * recording twice gives the same file.
  */
 import { readFileSync } from 'node:fs';
+import { backendFor } from '../../engine/backends/registry.ts';
 import type { SourceConnection } from '../../engine/backends/backend.ts';
 import type { EnumTableRows, IntrospectedFunction, IntrospectedTable, SourceIntrospection } from '../../engine/backends/introspection.ts';
 import { buildCatalog } from '../../engine/catalog/build.ts';
@@ -46,6 +47,38 @@ export function unusedConnection(kind: SourceKind): SourceConnection {
 /** Reads a metadata document (wire JSON, version 3). */
 export function readMetadata(file: string | URL): MetadataDocument {
   return normalizeDocument(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>);
+}
+
+/**
+ * `doc` (a document of one kind's sources) with its sources of `kind`, as a source of that kind
+ * holds it: tables in the first kind's default schema moved to `kind`'s (`public` → `dbo`: bare
+ * names in GraphQL stay bare), without what `kind`'s backend has no operations for (functions,
+ * computed fields). The golden fixture of another kind (test/golden/README.md).
+ */
+export function documentForKind(doc: MetadataDocument, kind: SourceKind): MetadataDocument {
+  const backend = backendFor(kind);
+  const functions = backend.operationFamilies.includes('functions');
+  const computed = backend.operationFamilies.includes('computed-fields');
+  const to = backend.naming.defaultSchema;
+  return {
+    ...doc,
+    sources: doc.sources.map((s) => {
+      const from = backendFor(s.kind).naming.defaultSchema;
+      return {
+        ...s,
+        kind,
+        functions: functions ? s.functions : [],
+        tables: s.tables.map((t) => ({
+          ...t,
+          table: t.table.schema === from ? { ...t.table, schema: to } : t.table,
+          computed_fields: computed ? t.computed_fields : [],
+          select_permissions: computed
+            ? t.select_permissions
+            : t.select_permissions.map((p) => ({ ...p, permission: { ...p.permission, computed_fields: [] } })),
+        })),
+      };
+    }),
+  };
 }
 
 /** Reads a recording written by {@link record}. */

@@ -1,7 +1,5 @@
 /**
  * The MSSQL backend: wiring only (Note [Backend seam] in ../registry.ts).
- * Not in the registry yet: the backend seam (backend.ts) is still being
- * finished; registering is one entry in registry.ts's BACKENDS.
  */
 import type { Backend, SourceConnection } from '../backend.ts';
 import { EngineError } from '../../errors/engine-error.ts';
@@ -12,7 +10,7 @@ import { compileExplain, compileQuery, compileReadField } from './compile.ts';
 import { MssqlSettings, mssqlConfiguration } from './configuration.ts';
 import { MssqlConnection } from './connection.ts';
 import { classifyMssqlError } from './errors.ts';
-import { INTROSPECTION_SQL, introspectionOf } from './introspect.ts';
+import { enumRowsOf, enumRowsSql, INTROSPECTION_SQL, introspectionOf } from './introspect.ts';
 import { MSSQL_TYPES, mssqlScalar } from './scalars.ts';
 
 function own(conn: SourceConnection): MssqlConnection {
@@ -45,11 +43,24 @@ export const mssqlBackend: Backend = {
     const c = own(conn);
     return {
       introspect: async () => introspectionOf(await c.queryJsonText({ text: INTROSPECTION_SQL, values: [] })),
-      enumRows: (queries) => Promise.resolve(queries.map(() => new Error('enum tables are not supported on MSSQL sources yet'))),
+      enumRows: (queries) =>
+        Promise.all(
+          queries.map(async (q) => {
+            try {
+              return enumRowsOf(await c.queryJsonText({ text: enumRowsSql(q), values: [] }));
+            } catch (e) {
+              return e instanceof Error ? e : new Error(String(e));
+            }
+          }),
+        ),
     };
   },
   scalar: mssqlScalar,
   types: MSSQL_TYPES,
+  // v2 compat: SQL Server's own order (NULL is the smallest value), v2's msOrderByOperators.
+  nullsDefaults: { asc: 'first', desc: 'last' },
+  // v2 compat: msComparisonExps; its spatial `_st_*` operators are not offered yet.
+  comparisons: { text: ['_like', '_nlike'], typeInfix: '_MSSQL' },
   compile: { query: compileQuery, readField: compileReadField, mutation: compileMutation, explain: compileExplain },
   toEngineError: classifyMssqlError,
 };

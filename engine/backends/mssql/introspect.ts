@@ -4,7 +4,9 @@
  * its columns, primary key, unique constraints and foreign keys.
  */
 import { createHash } from 'node:crypto';
-import type { IntrospectedTable, SourceIntrospection } from '../introspection.ts';
+import type { EnumTableQuery, EnumTableRows, IntrospectedTable, SourceIntrospection } from '../introspection.ts';
+import { compileFragment, ident, qualified, raw, sql } from '../sql/fragment.ts';
+import { MSSQL_DIALECT } from './dialect.ts';
 
 /** The catalog query: `[{schema, name, object_id, kind, columns: [...], pk: [...], uniques: [...], fks: [...]}]`. */
 export const INTROSPECTION_SQL = `SELECT (SELECT s.name AS [schema], o.name AS [name], o.object_id AS [object_id], o.type AS [kind],
@@ -93,4 +95,21 @@ export function introspectionOf(json: string | null): SourceIntrospection {
     .update(json ?? '')
     .digest('hex');
   return { tables, fingerprint, ddlStamp: fingerprint };
+}
+
+/**
+ * The statement reading one enum table's values (v2 compat: its MSSQL enum
+ * tables): value and comment as text, in value order, as a JSON array.
+ */
+export function enumRowsSql(q: EnumTableQuery): string {
+  const comment = q.commentColumn === null ? raw('NULL') : sql`CAST(${ident(q.commentColumn)} AS NVARCHAR(MAX))`;
+  return compileFragment(
+    sql`SELECT (SELECT CAST(${ident(q.valueColumn)} AS NVARCHAR(MAX)) AS [value], ${comment} AS [comment] FROM ${qualified(q.table.schema, q.table.name)} ORDER BY ${ident(q.valueColumn)} FOR JSON PATH, INCLUDE_NULL_VALUES) AS [data]`,
+    MSSQL_DIALECT,
+  ).text;
+}
+
+/** The rows of {@link enumRowsSql}'s answer. */
+export function enumRowsOf(json: string | null): EnumTableRows {
+  return (json === null ? [] : JSON.parse(json)) as EnumTableRows;
 }

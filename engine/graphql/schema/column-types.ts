@@ -23,7 +23,7 @@ import { OPERATOR_EXTENSION, type OperatorSpec } from '../operators/operator.ts'
 import { enumType, inputObjectType, listOfNonNull, nonNull, nullProto } from './lean-types.ts';
 import { arrayComparisonExpName, castExpName, comparisonExpName, isGraphqlName } from './names.ts';
 import { sourceTableTypeNames } from './type-customization.ts';
-import { scalarInfo, ScalarRegistry } from './scalars.ts';
+import { comparisonSupport, scalarInfo, ScalarRegistry } from './scalars.ts';
 
 /** `extensions` key marking the GraphQL enum of an enum table (its values are data, never renamed). */
 export const ENUM_TABLE_EXTENSION = 'engineEnumTable';
@@ -82,22 +82,32 @@ export class ColumnTypes {
       const el = this.scalars.forDbType(source, column.elementType);
       return this.#comparisonType(arrayComparisonExpName(el.name), new GraphQLList(new GraphQLNonNull(el)), ARRAY_OPERATORS);
     }
-    const scalar = this.scalars.forDbType(source, column.dbType);
-    return this.#comparisonType(comparisonExpName(scalar.name), scalar, operatorsForScalar(scalarInfo(source, column.dbType).operators));
+    return this.scalarComparison(source, column.dbType);
   }
 
-  /** The comparison expression of a database scalar type (`int4` → `Int_comparison_exp`), for values that are no column. */
+  /**
+   * The comparison expression of a database scalar type (`int4` → `Int_comparison_exp`), for values that are no column;
+   * a backend with its own operators names it with its infix (Note [Comparison operators per backend] in operators/for-type.ts).
+   */
   scalarComparison(source: SourceInfo, dbType: string): GraphQLInputObjectType {
     const scalar = this.scalars.forDbType(source, dbType);
-    return this.#comparisonType(comparisonExpName(scalar.name), scalar, operatorsForScalar(scalarInfo(source, dbType).operators));
+    const support = comparisonSupport(source);
+    const name = comparisonExpName(support === undefined ? scalar.name : `${scalar.name}${support.typeInfix}`);
+    return this.#comparisonType(name, scalar, operatorsForScalar(scalarInfo(source, dbType).operators, support), scalar.name);
   }
 
-  #comparisonType(name: string, value: GraphQLInputType, ops: readonly OperatorSpec[]): GraphQLInputObjectType {
+  /** `typeName`: the type its description names (default: the name without `_comparison_exp`). */
+  #comparisonType(
+    name: string,
+    value: GraphQLInputType,
+    ops: readonly OperatorSpec[],
+    typeName = name.replace(/_comparison_exp$/, ''),
+  ): GraphQLInputObjectType {
     let t = this.#comparisons.get(name);
     if (t !== undefined) return t;
     t = inputObjectType({
       name,
-      description: `Boolean expression to compare columns of type "${name.replace(/_comparison_exp$/, '')}". All fields are combined with logical 'AND'.`,
+      description: `Boolean expression to compare columns of type "${typeName}". All fields are combined with logical 'AND'.`,
       fields: () => {
         const fields: GraphQLInputFieldConfigMap = {};
         for (const op of ops) fields[op.field] = { type: this.#operandType(op, value), extensions: nullProto({ [OPERATOR_EXTENSION]: op }) };

@@ -5,7 +5,7 @@
  * the graphql-js types of it. See Note [Backend seam] in backends/registry.ts.
  */
 import { GraphQLBoolean, GraphQLFloat, GraphQLInt, GraphQLScalarType, GraphQLString, isScalarType, Kind, type GraphQLNamedType, type ValueNode } from 'graphql';
-import type { ScalarInfo, TypeNames } from '../../backends/backend.ts';
+import type { ComparisonSupport, NullsDefaults, ScalarInfo, TypeNames } from '../../backends/backend.ts';
 import { backendOf } from '../../backends/registry.ts';
 import type { SourceInfo } from '../../catalog/types.ts';
 import { scalarName } from '../../catalog/graphql-names.ts';
@@ -29,6 +29,19 @@ export function scalarInfo(source: OfKind, dbType: string): ScalarInfo {
 /** The database types `source`'s backend has the IR carry where no column gives one (counts, booleans, text). */
 export function typeNames(source: OfKind): TypeNames {
   return backendOf(source).types;
+}
+
+/** v2 compat: PostgreSQL's `asc` is nulls last, its `desc` nulls first. */
+const POSTGRES_NULLS: NullsDefaults = { asc: 'last', desc: 'first' };
+
+/** Where `asc` and `desc` put nulls on `source` (its backend's order; PostgreSQL's when it names none). */
+export function nullsDefaults(source: OfKind): NullsDefaults {
+  return backendOf(source).nullsDefaults ?? POSTGRES_NULLS;
+}
+
+/** The text operators and comparison type names of `source`'s backend; undefined: PostgreSQL's (all of them). */
+export function comparisonSupport(source: OfKind): ComparisonSupport | undefined {
+  return backendOf(source).comparisons;
 }
 
 /** How a value of the type is sent as a parameter: JSON-encoded or as given. */

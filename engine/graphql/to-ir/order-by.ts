@@ -2,7 +2,8 @@
 import { getNamedType, type GraphQLEnumType, type GraphQLInputObjectType } from 'graphql';
 import type * as ir from '../../ir/index.ts';
 import { descriptorOf, type AggregateFieldDescriptor, type TableFieldDescriptor } from '../schema/descriptors.ts';
-import { typeNames } from '../schema/scalars.ts';
+import { nullsDefaults, typeNames } from '../schema/scalars.ts';
+import type { NullsDefaults } from '../../backends/backend.ts';
 import { ORDER_BY_VALUES } from '../schema/table-types.ts';
 import { toIrComputedCall } from './computed-field.ts';
 import { readView, type ToIrContext } from './context.ts';
@@ -31,11 +32,16 @@ function under(paths: Paths, name: string): Paths {
   return paths === null ? null : { prefix: [...paths.prefix, name], out: paths.out };
 }
 
-function direction(input: Input, type: GraphQLEnumType, ctx: ToIrContext): { direction: ir.Direction; nulls: ir.Nulls } | null {
+/**
+ * The direction and nulls order of an `order_by` value; `asc` and `desc`
+ * name no nulls order and take the source's backend's (v2 compat: MSSQL's
+ * `asc` is nulls first, PostgreSQL's nulls last).
+ */
+function direction(input: Input, type: GraphQLEnumType, ctx: ToIrContext, defaults: NullsDefaults): { direction: ir.Direction; nulls: ir.Nulls } | null {
   const v = enumValue(input, type, ctx);
   if (v === null || !(v in ORDER_BY_VALUES)) return null;
   const d = ORDER_BY_VALUES[v as keyof typeof ORDER_BY_VALUES];
-  return { direction: d.direction, nulls: d.nulls };
+  return { direction: d.direction, nulls: v === 'asc' || v === 'desc' ? defaults[v] : d.nulls };
 }
 
 /** The target's filter with the visibility of its join columns (Note [Cells a sort key reads]). */
@@ -66,14 +72,14 @@ function orderObject(
     if (def === undefined || d === undefined) continue;
     switch (d.kind) {
       case 'column': {
-        const dir = direction(value, getNamedType(def.type) as GraphQLEnumType, ctx);
+        const dir = direction(value, getNamedType(def.type) as GraphQLEnumType, ctx, nullsDefaults(view.source));
         const visible = nested ? columnsVisible(view, [d.column.name]) : null;
         if (dir !== null)
           pushKey(out, { target: wrap(withVisible({ kind: 'column', column: d.column.name }, visible)), ...dir }, paths, [d.column.name], d.column.dbType);
         break;
       }
       case 'computed-scalar': {
-        const dir = direction(value, getNamedType(def.type) as GraphQLEnumType, ctx);
+        const dir = direction(value, getNamedType(def.type) as GraphQLEnumType, ctx, nullsDefaults(view.source));
         const visible = view.redact?.get(d.cf.name);
         const target: ir.OrderTarget = { kind: 'computed-field', call: toIrComputedCall(d.cf, []), ...(visible === undefined ? {} : { visible }) };
         if (dir !== null) pushKey(out, { target: wrap(target), ...dir }, paths, [d.cf.name], d.cf.returns.kind === 'scalar' ? d.cf.returns.dbType : null);
@@ -142,7 +148,7 @@ function aggregateOrder(
     const a = def === undefined ? undefined : descriptorOf<AggregateFieldDescriptor>(def.extensions);
     if (def === undefined || a === undefined || a.kind === 'bool') continue;
     if (a.kind === 'count') {
-      const dir = direction(value, getNamedType(def.type) as GraphQLEnumType, ctx);
+      const dir = direction(value, getNamedType(def.type) as GraphQLEnumType, ctx, nullsDefaults(t.source));
       if (dir !== null) pushKey(out, { target: key({ kind: 'count' }), ...dir }, paths, [name], typeNames(t.source).count);
       continue;
     }
@@ -151,7 +157,7 @@ function aggregateOrder(
       const cd = colDefs[col];
       const c = cd === undefined ? undefined : descriptorOf<TableFieldDescriptor>(cd.extensions);
       if (cd === undefined || c?.kind !== 'column') continue;
-      const dir = direction(v, getNamedType(cd.type) as GraphQLEnumType, ctx);
+      const dir = direction(v, getNamedType(cd.type) as GraphQLEnumType, ctx, nullsDefaults(t.source));
       const visible = columnsVisible(t, [c.column.name]);
       const keyType = a.op === 'max' || a.op === 'min' ? c.column.dbType : null;
       if (dir !== null)

@@ -83,8 +83,8 @@ describe('tracking tables', () => {
     const unknown = await f.md('pg_frobnicate', {});
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ code: 'parse-failed' });
-    const mssql = await f.md('mssql_track_table', { table: 'x', source: 'nowhere' });
-    expect(mssql.body).toMatchObject({ code: 'not-supported' });
+    const citus = await f.md('citus_track_table', { table: 'x', source: 'nowhere' });
+    expect(citus.body).toMatchObject({ code: 'not-supported' });
     const noType = await f.engine.post('/v1/metadata', { args: {} });
     expect(noType.body).toMatchObject({ code: 'parse-failed' });
   });

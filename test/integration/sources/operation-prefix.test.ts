@@ -3,9 +3,9 @@
  * The operation prefix picks the backend, and a prefixed operation on a
  * source of another kind is refused with v2's answer (Note [Operation prefix
  * and source kind] in engine/metadata/registry.ts); `pg_add_source` writes a
- * postgres source whose configuration the postgres backend checks. Only the
- * postgres backend exists: an `mssql` source is made with replace_metadata
- * (inconsistent, kept with allow_inconsistent_metadata).
+ * postgres source whose configuration the postgres backend checks. An `mssql`
+ * source is made with replace_metadata (no SQL Server here: inconsistent, kept
+ * with allow_inconsistent_metadata); `citus_` is a prefix without a backend.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixture, type MetadataFixture } from '../../support/metadata-schema.ts';
@@ -51,9 +51,9 @@ describe('operation prefix and source kind', () => {
   });
 
   it('answers "not supported" for a prefix without a backend when the source is not of another kind', async () => {
-    const none = await f.md('mssql_track_table', { source: 'elsewhere', table: 'x' });
-    expect(none.body).toMatchObject({ code: 'not-supported', error: 'the mssql backend is not supported yet' });
-    expect((await f.md('mssql_add_source', { name: 'ms', configuration: {} })).body).toMatchObject({ code: 'not-supported' });
+    const none = await f.md('citus_track_table', { source: 'elsewhere', table: 'x' });
+    expect(none.body).toMatchObject({ code: 'not-supported', error: 'the citus backend is not supported yet' });
+    expect((await f.md('citus_add_source', { name: 'cs', configuration: {} })).body).toMatchObject({ code: 'not-supported' });
   });
 
   it('refuses pg_ operations on a source of another kind, and drops it with any prefix', async () => {
@@ -65,8 +65,9 @@ describe('operation prefix and source kind', () => {
     expect((await f.md('pg_get_event_logs', { source: 'ms', name: 't' })).body).toEqual(mismatch('ms', 'mssql', 'postgres'));
     // The legacy /v1/query names are postgres' (v2 runs them as pg_ operations).
     expect((await f.q1('track_table', { source: 'ms', table: 'authors' })).body).toEqual(mismatch('ms', 'mssql', 'postgres'));
-    // An mssql operation on the mssql source: its kind matches, the backend does not exist.
-    expect((await f.md('mssql_track_table', { source: 'ms', table: 'authors' })).body).toMatchObject({ code: 'not-supported' });
+    // An mssql operation on the mssql source: its kind matches, and the mssql backend writes it.
+    expect((await f.md('mssql_track_table', { source: 'ms', table: 'authors' })).body).toEqual({ message: 'success' });
+    expect((await f.md('mssql_untrack_table', { source: 'ms', table: 'authors' })).body).toEqual({ message: 'success' });
     // A postgres configuration given to the mssql source: refused, not written into it.
     const replace = await f.md('pg_add_source', { name: 'ms', replace_configuration: true, configuration: { connection_info: { database_url: f.db.url } } });
     expect(replace.body).toEqual(mismatch('ms', 'mssql', 'postgres'));

@@ -1,0 +1,1 @@
+-- static: {"__typename":"query_root","__type":{"name":"albums"}}

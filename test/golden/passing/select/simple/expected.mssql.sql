@@ -1,0 +1,8 @@
+SELECT (
+  SELECT JSON_QUERY(ISNULL((
+    SELECT [_1].[id] AS [id], [_1].[title] AS [title]
+    FROM (
+      SELECT [_0].[id] AS [id], [_0].[title] AS [title]
+      FROM [dbo].[albums] AS [_0]) AS [_1] FOR JSON PATH, INCLUDE_NULL_VALUES), N'[]')) AS [albums] FOR JSON PATH, INCLUDE_NULL_VALUES, WITHOUT_ARRAY_WRAPPER) AS [data];
+-- params: []
+-- types: []
