@@ -658,18 +658,14 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     const form = page.getByRole('form', { name: 'Modify remote schema greeter' });
     await form.getByRole('button', { name: 'Reload remote schema' }).click();
     await eventually(status).toBe('Reloaded remote schema greeter');
-    // A permission still uses it: removal is refused with the reason.
+    const permissions = (await exported()).remote_schemas?.[0]?.permissions as Array<{ role: string }> | undefined;
+    expect(permissions?.map((p) => p.role)).toEqual(['user']);
+    // As v2, removal takes the remote schema's permissions with it (only other
+    // dependents, such as remote relationships, refuse it).
     await form.getByRole('button', { name: 'Remove remote schema' }).click();
     await form.getByRole('button', { name: 'Confirm removal of remote schema greeter' }).click();
-    await eventually(() => form.getByRole('alert').textContent()).toContain('remote_schema_permission greeter.user');
-    await page.getByRole('link', { name: 'Permissions', exact: true }).and(page.locator('.tabs a')).click();
-    await page.getByRole('button', { name: 'Permission of user: partial schema' }).click();
-    await page.getByRole('button', { name: 'Delete permission' }).click();
-    await eventually(status).toBe('Deleted the permission of user on greeter');
-    await page.getByRole('link', { name: 'Modify' }).click();
-    await page.getByRole('button', { name: 'Remove remote schema' }).click();
-    await page.getByRole('button', { name: 'Confirm removal of remote schema greeter' }).click();
     await eventually(status).toBe('Removed remote schema greeter');
+    expect(JSON.stringify((await engine.graphql('{ hello(name: "Bo") }', undefined, asUser)).body)).toContain('errors');
     expect((await exported()).remote_schemas ?? []).toEqual([]);
   });
 
