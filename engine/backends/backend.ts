@@ -209,29 +209,6 @@ export interface ScalarInfo {
 }
 
 /**
- * The comparison operators a backend's text types have, and how its
- * comparison types are named (Note [Comparison operators per backend] in
- * graphql/operators/for-type.ts).
- */
-export interface ComparisonSupport {
-  /** The pattern operators of the `text` family it has (`_like`, `_nlike` on MSSQL); the others are not offered. */
-  readonly text: readonly string[];
-  /**
-   * v2 compat: put before `_comparison_exp` in its types' names (`String_MSSQL_comparison_exp`),
-   * so that one scalar's comparison types of two backends, whose operators differ, never share a name.
-   */
-  readonly typeInfix: string;
-}
-
-/** Where rows with NULL go when an `order_by` value names no nulls order. */
-export interface NullsDefaults {
-  /** `asc`: PostgreSQL `last`, SQL Server `first`. */
-  readonly asc: ir.Nulls;
-  /** `desc`: PostgreSQL `first`, SQL Server `last`. */
-  readonly desc: ir.Nulls;
-}
-
-/**
  * Database types a backend wants the IR to carry where the engine, not a
  * column, decides the type (counts, boolean aggregates, casts to text).
  */
@@ -274,7 +251,8 @@ export interface Capabilities {
 /** v2 compat: the answer of `run_sql`. */
 export interface RunSqlResult {
   readonly result_type: 'TuplesOk' | 'CommandOk';
-  readonly result: ReadonlyArray<ReadonlyArray<string | null>> | null;
+  /** The header, then the rows: text cells (PostgreSQL, MSSQL), JSON values (v2's BigQuery). */
+  readonly result: ReadonlyArray<ReadonlyArray<unknown>> | null;
 }
 
 /** One statement of a mutation field; `output` marks the statement whose JSON text answers (part of) the field. */
@@ -455,11 +433,10 @@ export interface TableNaming {
   /** v2 compat: `name` in the default schema, else `schema_name` (BigQuery would always prefix the dataset). */
   graphqlName(t: TableName): string;
   /**
-   * A name as answers print it as JSON (inconsistency definitions, `<prefix>_get_source_tables`):
-   * v2's shape of the kind, `{schema, name}` when absent (BigQuery's is `{dataset, name}`).
-   * Read it through `wireName` (naming.ts).
+   * v2 compat: a name as JSON prints it (the exported document, inconsistency definitions,
+   * `<prefix>_get_source_tables`): `{schema, name}`, BigQuery's `{dataset, name}`.
    */
-  readonly toWire?: (t: TableName) => WireTableName;
+  toWire(t: TableName): Exclude<WireTableName, string>;
 }
 
 /**
@@ -523,10 +500,6 @@ export interface Backend {
   typeText?(column: Pick<IntrospectedColumn, 'dbType' | 'elementType'>): string;
   /** The database types the IR carries where no column gives one. */
   readonly types: TypeNames;
-  /** v2 compat: the nulls order of `asc` and `desc` (absent: PostgreSQL's, asc nulls last and desc nulls first). */
-  readonly nullsDefaults?: NullsDefaults;
-  /** Its text operators and comparison type names (absent: PostgreSQL's, every text operator, `<Scalar>_comparison_exp`). */
-  readonly comparisons?: ComparisonSupport;
   readonly compile: Compilers;
   /** A failure of `stmt` as the EngineError users see (v2's codes and wording; details in `internal`). */
   toEngineError(e: unknown, stmt: BoundStatement): EngineError;
@@ -541,6 +514,13 @@ export interface Backend {
    * metadata is stored (Note [Effects] in metadata/effects.ts).
    */
   openSqlTransaction?(conn: SourceConnection): Promise<SqlTransaction>;
+  /**
+   * `<prefix>_run_sql` of a database without transactions (BigQuery): runs
+   * `sql` now and answers its rows. No effect of the request: nothing can roll
+   * it back when the request fails later (Note [SQL without a transaction] in
+   * metadata/operations/sql/run-sql.ts). A backend has this or the two above.
+   */
+  runSqlAtOnce?(conn: SourceConnection, sql: string, opts?: RunOptions): Promise<RunSqlResult>;
   readonly eventTriggers?: EventTriggerSupport;
   readonly liveQueries?: LiveQuerySupport;
 }

@@ -17,8 +17,3 @@ export function schemaNaming(defaultSchema: string): TableNaming {
     toWire: (t) => ({ schema: t.schema, name: t.name }),
   };
 }
-
-/** How answers print `t` as JSON: its backend's wire shape ({@link TableNaming.toWire}), else v2's `{schema, name}`. */
-export function wireName(naming: TableNaming, t: TableName): WireTableName {
-  return naming.toWire === undefined ? { schema: t.schema, name: t.name } : naming.toWire(t);
-}

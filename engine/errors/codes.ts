@@ -26,6 +26,8 @@ export const ErrorCode = {
   BadRequest: 'bad-request',
   InvalidParams: 'invalid-params',
   PostgresError: 'postgres-error',
+  /** v2 compat: a failed `bigquery_run_sql` job. */
+  BigQueryError: 'bigquery-error',
   NotFound: 'not-found',
   /** Automatic persisted queries (Note [Automatic persisted queries]): the clients match on the message. */
   PersistedQueryNotFound: 'persisted-query-not-found',

@@ -42,6 +42,15 @@ export const V2_PG_DEFAULT_SCHEMA = 'public';
  */
 export const DEFAULT_SCHEMA: Readonly<Record<SourceKind, string>> = { postgres: V2_PG_DEFAULT_SCHEMA, mssql: 'dbo', bigquery: '' };
 
+/**
+ * v2 compat: the key of a wire name that holds its schema, in a source of each
+ * kind: BigQuery names are `{dataset, name}`, the others `{schema, name}`
+ * (what replace_metadata took, export_metadata gives back). Each backend says
+ * so itself (`Backend.naming.toWire`, kept equal by a test); this pure copy is
+ * for the wire document.
+ */
+export const SCHEMA_KEY: Readonly<Record<SourceKind, 'schema' | 'dataset'>> = { postgres: 'schema', mssql: 'schema', bigquery: 'dataset' };
+
 /** A value given inline or read from an environment variable at use. */
 export type UrlFromEnv = string | { readonly from_env: string };
 
@@ -421,8 +430,9 @@ function isEmptyObject(v: unknown): boolean {
 export function toWireDocument(doc: MetadataDocument): Loose {
   const out: Loose = { version: 3 };
   out['sources'] = doc.sources.map((s) => {
-    const src: Loose = { name: s.name, kind: s.kind, tables: s.tables.map(toWireTable) };
-    if (s.functions.length > 0) src['functions'] = s.functions.map(toWireFunction);
+    const key = SCHEMA_KEY[s.kind];
+    const src: Loose = { name: s.name, kind: s.kind, tables: s.tables.map((t) => toWireTable(t, key)) };
+    if (s.functions.length > 0) src['functions'] = s.functions.map((f) => toWireFunction(f, key));
     src['configuration'] = s.configuration;
     if (s.customization !== undefined) src['customization'] = s.customization;
     const kept = s as unknown as Loose;
@@ -438,15 +448,15 @@ export function toWireDocument(doc: MetadataDocument): Loose {
   return out;
 }
 
-function toWireFunction(f: FunctionMetadata): Loose {
-  const out: Loose = { ...f, function: { name: f.function.name, schema: f.function.schema } };
+function toWireFunction(f: FunctionMetadata, key: 'schema' | 'dataset'): Loose {
+  const out: Loose = { ...f, function: { name: f.function.name, [key]: f.function.schema } };
   if (f.configuration !== undefined && isEmptyObject(f.configuration)) delete out['configuration'];
   if (f.permissions !== undefined && f.permissions.length === 0) delete out['permissions'];
   return out;
 }
 
-function toWireTable(t: TableMetadata): Loose {
-  const out: Loose = { table: { name: t.table.name, schema: t.table.schema } };
+function toWireTable(t: TableMetadata, key: 'schema' | 'dataset'): Loose {
+  const out: Loose = { table: { name: t.table.name, [key]: t.table.schema } };
   if (t.configuration !== undefined && !isEmptyObject(t.configuration)) out['configuration'] = t.configuration;
   if (t.is_enum === true) out['is_enum'] = true;
   for (const k of TABLE_LISTS) if (t[k].length > 0) out[k] = t[k];

@@ -14,7 +14,7 @@
  * `global_select_limit` is the named parameter `@global_select_limit`,
  * bound here, so that compiled plans do not depend on a source's settings.
  */
-import { BigQuery, type Job, type Query } from '@google-cloud/bigquery';
+import { BigQuery, type Job, type Query, type QueryResultsOptions } from '@google-cloud/bigquery';
 import { PassThroughClient } from 'google-auth-library';
 import type { BoundStatement, RunOptions, SourceConnection } from '../backend.ts';
 import type { ParamType } from '../sql/fragment.ts';
@@ -104,8 +104,8 @@ export class BigQueryConnection implements SourceConnection {
     if (settings.apiEndpoint !== null) this.client.baseUrl = `${settings.apiEndpoint}/bigquery/v2`;
   }
 
-  /** Runs `query` as a job (Note [BigQuery jobs]); the rows of its result. */
-  async run(query: Query, opts?: RunOptions): Promise<Record<string, unknown>[]> {
+  /** Runs `query` as a job (Note [BigQuery jobs]); the rows of its result, parsed as `results` says. */
+  async run(query: Query, opts?: RunOptions, results?: QueryResultsOptions): Promise<Record<string, unknown>[]> {
     if (this.#closed) throw new Error('the BigQuery source is closed');
     const cancel = opts?.cancel;
     if (cancel?.cancelled === true) throw new JobCancelledError();
@@ -121,7 +121,7 @@ export class BigQueryConnection implements SourceConnection {
       job.cancel().catch(() => undefined);
     });
     try {
-      const [rows] = await job.getQueryResults();
+      const [rows] = await job.getQueryResults(results ?? {});
       if (cancelled) throw new JobCancelledError();
       return rows as Record<string, unknown>[];
     } catch (e) {

@@ -13,6 +13,7 @@ import { BigQueryConnection } from './connection.ts';
 import { classifyBigQueryError } from './errors.ts';
 import { bigqueryIntrospector } from './introspect.ts';
 import { bigqueryNaming } from './naming.ts';
+import { runBigQuerySql } from './run-sql.ts';
 import { BIGQUERY_TYPES, bigqueryScalar } from './scalars.ts';
 
 function own(conn: SourceConnection): BigQueryConnection {
@@ -48,4 +49,5 @@ export const bigqueryBackend: Backend = {
   types: BIGQUERY_TYPES,
   compile: { query: compileQuery, readField: compileReadField, mutation: compileMutation, explain: compileExplain },
   toEngineError: classifyBigQueryError,
+  runSqlAtOnce: async (conn, sql, opts) => await runBigQuerySql(own(conn), sql, opts),
 };

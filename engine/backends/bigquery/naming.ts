@@ -12,4 +12,5 @@ export const bigqueryNaming: TableNaming = {
   parse: (t: WireTableName): TableName => (typeof t === 'string' ? { schema: '', name: t } : { schema: t.dataset ?? t.schema ?? '', name: t.name }),
   format: (t) => (t.schema === '' ? t.name : `${t.schema}.${t.name}`),
   graphqlName: (t) => (t.schema === '' ? t.name : `${t.schema}_${t.name}`),
+  toWire: (t) => ({ dataset: t.schema, name: t.name }),
 };

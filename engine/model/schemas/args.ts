@@ -160,6 +160,9 @@ export const runSqlArgs = args(['sql'], {
   read_only: bool,
 });
 
+/** `bigquery_run_sql` (v2 compat: `source` is required; `check_metadata_consistency: false` skips the introspection after it). */
+export const runSqlAtOnceArgs = args(['sql', 'source'], { sql: { type: 'string' }, source, check_metadata_consistency: bool });
+
 /** One call inside a `bulk`. */
 export const callSchema: JsonSchema = {
   type: 'object',

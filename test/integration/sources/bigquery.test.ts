@@ -113,6 +113,30 @@ describe.skipIf(skip !== null)('a BigQuery source', () => {
     expect(obj.body).toEqual({ message: 'success' });
   });
 
+  it("exports its tables as {dataset, name}, takes that export back, and lists the dataset's tables so", async () => {
+    const exported = (await md('export_metadata', {})).body;
+    const source = exported.sources.find((s: any) => s.name === 'bq');
+    expect(source.kind).toBe('bigquery');
+    expect(source.tables.map((t: any) => t.table)).toEqual([
+      { dataset: 'shop', name: 'authors' },
+      { dataset: 'shop', name: 'articles' },
+      { dataset: 'shop', name: 'scratch' },
+    ]);
+    const authors = source.tables.find((t: any) => t.table.name === 'authors');
+    expect(authors.array_relationships[0].using.manual_configuration.remote_table).toEqual({ dataset: 'shop', name: 'articles' });
+    const replaced = await md('replace_metadata', exported);
+    expect(replaced.body).toEqual({ message: 'success' });
+    expect((await md('export_metadata', {})).body).toEqual(exported);
+    const tables = await md('bigquery_get_source_tables', { source: 'bq' });
+    expect(tables.body).toEqual([
+      { dataset: 'shop', name: 'articles' },
+      { dataset: 'shop', name: 'authors' },
+      { dataset: 'shop', name: 'scratch' },
+    ]);
+    const info = await md('bigquery_get_table_info', { source: 'bq', table: { dataset: 'shop', name: 'articles' } });
+    expect(info.body.name).toEqual({ dataset: 'shop', name: 'articles' });
+  });
+
   it('answers reads typed as v2 types them, relationships nested, under global_select_limit', async () => {
     const r = await gql(`{ shop_authors(order_by: {id: asc}) { id name rating score tags address articles(order_by: {id: desc}) { title author { name } } } }`);
     expect(r).toEqual({
@@ -196,8 +220,48 @@ describe.skipIf(skip !== null)('a BigQuery source', () => {
     expect(reload.body.is_consistent).toBe(false);
     const inc = (await md('get_inconsistent_metadata', {})).body;
     expect(JSON.stringify(inc.inconsistent_objects)).toContain('shop.scratch');
+    expect(inc.inconsistent_objects).toContainEqual(expect.objectContaining({ type: 'table', definition: { dataset: 'shop', name: 'scratch' } }));
     // The other tables keep serving.
     expect(await gql('{ shop_authors(where: {id: {_eq: 3}}) { name } }')).toEqual({ data: { shop_authors: [{ name: 'Cid' }] } });
+  });
+
+  it("runs bigquery_run_sql as one job with v2's answer, and introspects the source again after it", async () => {
+    const sql = async (q: string, source = 'bq'): Promise<any> => await engine.post('/v2/query', { type: 'bigquery_run_sql', args: { source, sql: q } });
+    const typed = await sql(`SELECT 3 * 4 AS foo, 'Hello, World!' AS bar, 1.5 AS f, true AS b, NULL AS n, [1, 2] AS a`);
+    expect(typed.status).toBe(200);
+    expect(typed.body).toEqual({
+      result_type: 'TuplesOk',
+      result: [
+        ['foo', 'bar', 'f', 'b', 'n', 'a'],
+        ['12', 'Hello, World!', 1.5, true, null, ['1', '2']],
+      ],
+    });
+    const rows = await sql('SELECT id, name FROM shop.authors WHERE id < 3 ORDER BY id');
+    expect(rows.body).toEqual({
+      result_type: 'TuplesOk',
+      result: [
+        ['id', 'name'],
+        ['1', 'Ann'],
+        ['2', 'Bob'],
+      ],
+    });
+    const bad = await sql('SELECT * FROM shop.nope');
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('bigquery-error');
+    expect(bad.body.error).toContain('nope');
+    const pg = await sql('SELECT 1', 'default');
+    expect(pg.body.code).toBe('not-exists');
+
+    // DDL: a table made by the SQL, tracked, then dropped by the SQL. No transaction: the drop stands,
+    // and the table is inconsistent at once (the GraphQL schema loses it without another metadata call).
+    expect((await sql('CREATE TABLE shop.fresh (id INT64)')).body).toEqual({ result_type: 'TuplesOk', result: [[]] });
+    expect((await md('bigquery_track_table', { source: 'bq', table: { dataset: 'shop', name: 'fresh' } })).body).toEqual({ message: 'success' });
+    expect(await gql('{ shop_fresh { id } }')).toEqual({ data: { shop_fresh: [] } });
+    expect((await sql('DROP TABLE shop.fresh')).status).toBe(200);
+    const gone = await gql('{ shop_fresh { id } }');
+    expect(gone.errors[0].extensions.code).toBe('validation-failed');
+    const inc = (await md('get_inconsistent_metadata', {})).body;
+    expect(inc.inconsistent_objects).toContainEqual(expect.objectContaining({ type: 'table', definition: { dataset: 'shop', name: 'fresh' } }));
   });
 
   it('reports a source whose dataset does not exist as inconsistent', async () => {

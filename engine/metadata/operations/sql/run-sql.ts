@@ -18,12 +18,18 @@ import { tableKey } from '../../../catalog/types.ts';
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation, requireSource } from '../../define.ts';
-import type { SourceMetadata } from '../../../model/document.ts';
+import type { SourceKind, SourceMetadata } from '../../../model/document.ts';
 import { findSource } from '../../edit.ts';
-import { argPath } from '../../operation.ts';
+import { argPath, type Operation } from '../../operation.ts';
 import { applyRenames, detectRenames } from '../../renames.ts';
-import { runSqlArgs } from '../../../model/schemas/args.ts';
+import { runSqlArgs, runSqlAtOnceArgs } from '../../../model/schemas/args.ts';
 import { sourceTransaction, sourceTransactionKey, type SourceTransaction } from '../../source-transaction.ts';
+
+interface RunSqlAtOnceArgs {
+  sql: string;
+  source: string;
+  check_metadata_consistency?: boolean;
+}
 
 interface RunSqlArgs {
   sql: string;
@@ -55,6 +61,54 @@ function refuseFunctionChanges(source: SourceMetadata, before: SourceIntrospecti
   if (overloaded.length > 0) {
     throw new EngineError(ErrorCode.NotSupported, `the following tracked function(s) cannot be overloaded: ${overloaded.join(', ')}`, { path: '$' });
   }
+}
+
+/*
+ * Note [SQL without a transaction]
+ * BigQuery has no transaction a request could hold open: v2's
+ * `bigquery_run_sql` runs the SQL as one query job and answers its rows.
+ * Its SQL is therefore no effect of the request (Note [Effects] in
+ * effects.ts): it runs when the call runs, and what it changed stays changed
+ * whatever becomes of the request (a later call of the same bulk failing, the
+ * store refusing with 409); the backend says so by offering `runSqlAtOnce`
+ * instead of `runSql`/`openSqlTransaction`. The engine adds one step to v2's:
+ * unless `check_metadata_consistency: false`, the source is introspected
+ * again after the job, as `reload_metadata` would, so that a table the SQL
+ * made is trackable at once and a tracked table it dropped is reported
+ * inconsistent (the call cannot be refused: the table is gone), instead of
+ * failing each query that names it until the next reload.
+ */
+
+/** `<prefix>_run_sql` of a backend without transactions (`bigquery_run_sql` on `/v2/query`): Note [SQL without a transaction]. */
+export function runSqlAtOnceFor(kind: SourceKind): Operation {
+  return defineOperation<RunSqlAtOnceArgs>({
+    mutates: true,
+    schema: runSqlAtOnceArgs,
+    async run(ctx, args, call) {
+      await ctx.flush();
+      const source = requireSource(ctx, args.source, call);
+      if (source.kind !== kind) {
+        throw new EngineError(
+          ErrorCode.NotExists,
+          `source with name "${source.name}" has backend type "${source.kind}" which does not match the expected type ${kind}`,
+          { path: argPath(call) },
+        );
+      }
+      const prepared = ctx.state.prepared.get(source.name);
+      const conn = prepared === undefined ? undefined : ctx.sql.preparer.connection(prepared.configKey);
+      const backend = findBackend(kind);
+      const run = backend?.runSqlAtOnce;
+      if (backend === undefined || prepared === undefined || !prepared.ok || conn === undefined || run === undefined) {
+        const why = prepared !== undefined && !prepared.ok ? prepared.reason : `its ${kind} backend runs no SQL`;
+        throw new EngineError(ErrorCode.InvalidConfiguration, `source "${source.name}" is inconsistent: ${why}`, { path: argPath(call, 'source') });
+      }
+      const result = await run.call(backend, conn, args.sql);
+      if (args.check_metadata_consistency !== false) {
+        await ctx.commitEdit({ doc: ctx.state.doc, touched: [], refresh: new Set([source.name]), allowInconsistency: true, path: argPath(call) });
+      }
+      return { response: result };
+    },
+  });
 }
 
 /** The run-sql operation. */

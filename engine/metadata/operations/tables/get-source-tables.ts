@@ -6,7 +6,7 @@
  * `<prefix>_get_source_trackables` (tables and functions). Read-only, admin
  * only like every metadata call. See Note [Source tables from introspection].
  */
-import type { Backend } from '../../../backends/backend.ts';
+import type { Backend, WireTableName } from '../../../backends/backend.ts';
 import type { IntrospectedColumn, IntrospectedTable, SourceIntrospection } from '../../../backends/introspection.ts';
 import type { QualifiedName } from '../../../catalog/types.ts';
 import { tableKey } from '../../../catalog/types.ts';
@@ -45,6 +45,8 @@ import { getSourceTablesArgs, getTableInfoArgs } from '../../../model/schemas/ar
  * here. docs/compat.md lists these.
  */
 
+type WireName = Exclude<WireTableName, string>;
+
 interface SourceArgs {
   source: string;
 }
@@ -78,13 +80,13 @@ function introspectionOf(ctx: RunContext, name: string, call: MetadataCall): Sou
   return p.introspection;
 }
 
-/** The tables of a source as v2 lists them: `{schema, name}`, ordered, without the engine's own. */
-function listedTables(i: SourceIntrospection): QualifiedName[] {
+/** The tables of a source as v2 lists them: named as its backend prints names (`{schema, name}`, BigQuery `{dataset, name}`), ordered, without the engine's own. */
+function listedTables(backend: Backend, i: SourceIntrospection): WireName[] {
   return [...i.tables.values()]
     .map((t) => t.name)
     .filter((n) => !isEngineSchema(n.schema))
     .sort(byName)
-    .map((n) => ({ schema: n.schema, name: n.name }));
+    .map((n) => backend.naming.toWire(n));
 }
 
 /** v2's ColumnValueGenerationStrategy of a column, if it has a default. */
@@ -111,12 +113,12 @@ function tableInfo(backend: Backend, t: IntrospectedTable): Record<string, unkno
   const foreignKeys = Object.fromEntries(
     t.foreignKeys.map((fk) => [
       fk.name,
-      { foreign_table: { schema: fk.target.schema, name: fk.target.name }, column_mapping: Object.fromEntries(fk.columnMapping.map(([l, r]) => [l, r])) },
+      { foreign_table: backend.naming.toWire(fk.target), column_mapping: Object.fromEntries(fk.columnMapping.map(([l, r]) => [l, r])) },
     ]),
   );
   const isView = t.kind === 'view' || t.kind === 'materialized_view';
   return {
-    name: { schema: t.name.schema, name: t.name.name },
+    name: backend.naming.toWire(t.name),
     type: isView ? 'view' : 'table',
     columns,
     ...(t.primaryKey === null || t.primaryKey.columns.length === 0 ? {} : { primary_key: [...t.primaryKey.columns] }),
@@ -152,7 +154,7 @@ export function getSourceTablesFor(backend: Backend): Operation {
     defineOperation<SourceArgs>({
       mutates: false,
       schema: getSourceTablesArgs,
-      run: async (ctx, args, call) => await Promise.resolve({ response: listedTables(introspectionOf(ctx, args.source, call)) }),
+      run: async (ctx, args, call) => await Promise.resolve({ response: listedTables(backend, introspectionOf(ctx, args.source, call)) }),
     }),
   );
 }
@@ -184,8 +186,8 @@ export function getSourceTrackablesFor(backend: Backend): Operation {
           .flat()
           .filter((f) => !isEngineSchema(f.name.schema))
           .sort((a, b) => byName(a.name, b.name))
-          .map((f) => ({ name: { schema: f.name.schema, name: f.name.name }, volitility: VOLATILITY[f.volatility] }));
-        return await Promise.resolve({ response: { tables: listedTables(i).map((name) => ({ name })), functions } });
+          .map((f) => ({ name: backend.naming.toWire(f.name), volitility: VOLATILITY[f.volatility] }));
+        return await Promise.resolve({ response: { tables: listedTables(backend, i).map((name) => ({ name })), functions } });
       },
     }),
   );
