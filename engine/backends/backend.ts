@@ -209,6 +209,29 @@ export interface ScalarInfo {
 }
 
 /**
+ * The comparison operators a backend's text types have, and how its
+ * comparison types are named (Note [Comparison operators per backend] in
+ * graphql/operators/for-type.ts).
+ */
+export interface ComparisonSupport {
+  /** The pattern operators of the `text` family it has (`_like`, `_nlike` on MSSQL); the others are not offered. */
+  readonly text: readonly string[];
+  /**
+   * v2 compat: put before `_comparison_exp` in its types' names (`String_MSSQL_comparison_exp`),
+   * so that one scalar's comparison types of two backends, whose operators differ, never share a name.
+   */
+  readonly typeInfix: string;
+}
+
+/** Where rows with NULL go when an `order_by` value names no nulls order. */
+export interface NullsDefaults {
+  /** `asc`: PostgreSQL `last`, SQL Server `first`. */
+  readonly asc: ir.Nulls;
+  /** `desc`: PostgreSQL `first`, SQL Server `last`. */
+  readonly desc: ir.Nulls;
+}
+
+/**
  * Database types a backend wants the IR to carry where the engine, not a
  * column, decides the type (counts, boolean aggregates, casts to text).
  */
@@ -500,6 +523,10 @@ export interface Backend {
   typeText?(column: Pick<IntrospectedColumn, 'dbType' | 'elementType'>): string;
   /** The database types the IR carries where no column gives one. */
   readonly types: TypeNames;
+  /** v2 compat: the nulls order of `asc` and `desc` (absent: PostgreSQL's, asc nulls last and desc nulls first). */
+  readonly nullsDefaults?: NullsDefaults;
+  /** Its text operators and comparison type names (absent: PostgreSQL's, every text operator, `<Scalar>_comparison_exp`). */
+  readonly comparisons?: ComparisonSupport;
   readonly compile: Compilers;
   /** A failure of `stmt` as the EngineError users see (v2's codes and wording; details in `internal`). */
   toEngineError(e: unknown, stmt: BoundStatement): EngineError;

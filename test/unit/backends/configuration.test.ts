@@ -64,10 +64,14 @@ describe('postgres configuration', () => {
     ).toBe('valid');
   });
 
-  it('leaves the configuration of a kind without a backend, and of any kind for the controller, to be any object', () => {
-    expect(configurationSchemas().has('mssql')).toBe(false);
+  it("checks an mssql source's configuration by the mssql backend's schema, and leaves any kind's to be any object for the controller", () => {
+    expect(configurationSchemas().has('mssql')).toBe(true);
     const ms = { name: 'ms', kind: 'mssql', configuration: { connection_info: { connection_string: 'Driver=x' } } };
     expect(answer(engineDocumentSchemas.document, { version: 3, sources: [ms] }, '$')).toBe('valid');
+    expect(answer(engineDocumentSchemas.document, { version: 3, sources: [{ ...ms, configuration: { connection_info: {} } }] }, '$')).toMatchObject({
+      code: 'parse-failed',
+      path: '$.sources[0].configuration.connection_info',
+    });
     expect(answer(sourceEntrySchema, { name: 'default', configuration: { connection_info: {} } }, '$')).toBe('valid');
     expect(answer(sourceEntrySchema, { name: 'default', configuration: 'str' }, '$')).toEqual({
       code: 'parse-failed',
