@@ -16,7 +16,7 @@ import type { Backend, CompileTarget, SourceConnection } from '../backends/backe
 import type { ApiLimits, QualifiedName, SourceKind } from '../model/document.ts';
 import type { CompiledRequestTransform, CompiledResponseTransform } from '../transforms/index.ts';
 import type { DocumentNode, OperationDefinitionNode } from 'graphql';
-import type { UrlSegment } from '../rest/url-template.ts';
+import type { UrlSegment } from './url-template.ts';
 import type { RemoteSchemaInfo } from '../remote/types.ts';
 import type { ErrorCode } from '../errors/codes.ts';
 import type { RemoteRelationshipInfo } from '../remote/relationship.ts';
@@ -46,7 +46,7 @@ export interface Catalog {
   readonly cronTriggers?: ReadonlyMap<string, CronTrigger>;
 }
 
-/** Who may run an allow-listed query: everyone, or these roles (Note [Allow-list matching] in rest/normalize-document.ts). */
+/** Who may run an allow-listed query: everyone, or these roles (Note [Allow-list matching] in normalize-document.ts). */
 export interface AllowGrant {
   readonly global: boolean;
   readonly roles: ReadonlySet<string>;
@@ -70,7 +70,7 @@ export interface RestEndpointInfo {
 
 /** Query collections resolved: the allow-list by normalized document, and the REST endpoints. */
 export interface QueryCollectionsInfo {
-  /** Allow-listed documents by their key (rest/normalize-document.ts `allowlistKey`) → who may run them. */
+  /** Allow-listed documents by their key (normalize-document.ts `allowlistKey`) → who may run them. */
   readonly allowlist: ReadonlyMap<string, AllowGrant>;
   readonly endpoints: readonly RestEndpointInfo[];
 }

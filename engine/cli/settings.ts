@@ -77,7 +77,7 @@ export interface Settings {
   readonly eventsFetchBatchSize: number;
   /** Seconds an engine holds an event it took before another may take it (renewed while it is sent); Note [Event log]. */
   readonly eventsLeaseSeconds: number;
-  /** Only allow-listed queries run for non-admin roles (Note [Allow-list matching] in rest/normalize-document.ts). */
+  /** Only allow-listed queries run for non-admin roles (Note [Allow-list matching] in catalog/normalize-document.ts). */
   readonly enableAllowlist: boolean;
 }
 

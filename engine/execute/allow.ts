@@ -8,7 +8,7 @@
  *   over HTTP), for the whole request.
  * - the document: with the allow-list enabled, a non-admin role runs only
  *   documents an allow-listed collection grants it (Note [Allow-list
- *   matching] in rest/normalize-document.ts). Checked on a plan-cache miss
+ *   matching] in catalog/normalize-document.ts). Checked on a plan-cache miss
  *   only, right after `parse` and before `validate` (v2's order: a query
  *   that is not allowed is refused whatever it asks for); a plan-cache entry
  *   exists only for a document that passed, under a key that holds the role
@@ -20,7 +20,7 @@
 import type { DocumentNode, OperationTypeNode } from 'graphql';
 import type { Session } from '../auth/session.ts';
 import type { QueryCollectionsInfo } from '../catalog/types.ts';
-import { allowlistKey } from '../rest/normalize-document.ts';
+import { allowlistKey } from '../catalog/normalize-document.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import { limitExceeded, rateLimitExceeded, type RateLimiter, type RoleLimits } from './api-limits.ts';

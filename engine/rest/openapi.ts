@@ -35,7 +35,7 @@ import {
 } from 'graphql';
 import type { RestEndpointInfo } from '../catalog/types.ts';
 import { scalarInfoOfType } from '../graphql/schema/scalars.ts';
-import { openapiPath } from './url-template.ts';
+import { openapiPath } from '../catalog/url-template.ts';
 
 type Schema = Record<string, unknown>;
 

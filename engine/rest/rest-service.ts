@@ -44,7 +44,7 @@ import { apiErrorBody } from '../errors/wire-body.ts';
 import type { GraphqlRequest } from '../execute/request-body.ts';
 import type { RequestContext } from '../request-context.ts';
 import { buildOpenApi } from './openapi.ts';
-import { matchTemplate } from './url-template.ts';
+import { matchTemplate } from '../catalog/url-template.ts';
 import { restVariables } from './variables.ts';
 
 /** What REST endpoints need from the GraphQL side (execute/graphql-service.ts implements it). */

@@ -19,8 +19,8 @@
  */
 import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import type { MetadataDocument } from '../../model/document.ts';
-import { allowlistKey, isExecutable } from '../../rest/normalize-document.ts';
-import { parseUrlTemplate, templatesClash } from '../../rest/url-template.ts';
+import { allowlistKey, isExecutable } from '../normalize-document.ts';
+import { parseUrlTemplate, templatesClash } from '../url-template.ts';
 import { inconsistency } from '../inconsistency.ts';
 import type { AllowGrant, InconsistentObject, QueryCollectionsInfo, RestEndpointInfo } from '../types.ts';
 import type { StageResult } from './stage.ts';

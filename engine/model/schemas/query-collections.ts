@@ -2,7 +2,7 @@
  * JSON schemas of query collections, allow-list entries and REST endpoints:
  * the document's entries and the args of their operations share them.
  * GraphQL text is checked by the catalog stage (catalog/stages/query-collections.ts),
- * not here; a URL template's grammar too (rest/url-template.ts).
+ * not here; a URL template's grammar too (catalog/url-template.ts).
  */
 import { nameSchema, nullableString } from './common.ts';
 import type { JsonSchema } from './validate.ts';

@@ -2,7 +2,7 @@
  * The allow-list: `add_collection_to_allowlist`,
  * `update_scope_of_collection_in_allowlist`, `drop_collection_from_allowlist`.
  * Enforced by the `allow` request step when the allow-list is enabled
- * (execute/allow.ts, Note [Allow-list matching] in rest/normalize-document.ts).
+ * (execute/allow.ts, Note [Allow-list matching] in catalog/normalize-document.ts).
  * v2 compat: adding a collection already in the allow-list, in any scope,
  * changes nothing; the legacy /v1/query name takes only `collection`.
  */

@@ -11,7 +11,7 @@
  */
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
-import { parseUrlTemplate } from '../../../rest/url-template.ts';
+import { parseUrlTemplate } from '../../../catalog/url-template.ts';
 import type { RestEndpoint } from '../../../model/document.ts';
 import { defineOperation } from '../../define.ts';
 import { argPath, SUCCESS } from '../../operation.ts';

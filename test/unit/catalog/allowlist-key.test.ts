@@ -1,8 +1,8 @@
 /** The allow-list key (Note [Allow-list matching]) and URL templates (Note [URL template clashes]). */
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { allowlistKey } from '../../../engine/rest/normalize-document.ts';
-import { matchTemplate, openapiPath, parseUrlTemplate, templatesClash, type UrlSegment } from '../../../engine/rest/url-template.ts';
+import { allowlistKey } from '../../../engine/catalog/normalize-document.ts';
+import { matchTemplate, openapiPath, parseUrlTemplate, templatesClash, type UrlSegment } from '../../../engine/catalog/url-template.ts';
 
 const key = (q: string): string => allowlistKey(parse(q, { noLocation: true }));
 
