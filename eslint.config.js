@@ -32,6 +32,12 @@ const zones = [
   { target: './engine/ir', from: './engine', except: ['./ir', './errors'], message: 'ir/ imports only errors/' },
   // backends/ never imports graphql/, server/ or metadata operations.
   { target: './engine/backends', from: './engine/graphql', message: 'backends/ must not import graphql/' },
+  // The catalog and the capabilities it resolves sit below graphql/ (their root fields live in graphql/schema/).
+  {
+    target: ['./engine/catalog', './engine/actions', './engine/remote', './engine/events'],
+    from: './engine/graphql',
+    message: 'catalog/, actions/, remote/ and events/ sit below graphql/; put GraphQL-side code in graphql/',
+  },
   { target: './engine/backends', from: './engine/server', message: 'backends/ must not import server/' },
   { target: './engine/subscriptions', from: './engine/server', message: 'subscriptions/ is called by server/ws/ through api/contract.ts, never the reverse' },
   { target: './engine/backends', from: './engine/metadata/operations', message: 'backends/ must not import metadata operations' },

@@ -18,7 +18,7 @@
  * Contributors share the role's SchemaTypes, so a function returning rows of
  * a table uses that table's types, as a remote relationship will.
  */
-import { ACTION_ROOT_FIELDS } from '../../actions/schema.ts';
+import { ACTION_ROOT_FIELDS } from './action-root-fields.ts';
 import { AGGREGATE_ONLY_ROOT_FIELDS } from './aggregate-only-fields.ts';
 import { functionRootFields } from './function-fields.ts';
 import { mutationRootFields } from './mutation-root.ts';

@@ -36,8 +36,8 @@ import { plainSource, toIrRowSource } from './row-source.ts';
 import { toIrAggregate, toIrFields } from './select.ts';
 import { argumentOf } from './collect-fields.ts';
 import { andAll } from '../../ir/bool-exp.ts';
-import { toIrActionField } from '../../actions/to-ir.ts';
-import type { ActionFieldDescriptor } from '../../actions/schema.ts';
+import { toIrActionField } from './action.ts';
+import type { ActionFieldDescriptor } from '../schema/action-root-fields.ts';
 
 /** The IR of an operation and how it used each variable. */
 export interface OperationIr {

@@ -3,7 +3,7 @@
  * contributor in list order, and a contributor's fingerprint part decides,
  * with the others, which roles share a schema.
  */
-import { ACTION_ROOT_FIELDS } from '../../../engine/actions/schema.ts';
+import { ACTION_ROOT_FIELDS } from '../../../engine/graphql/schema/action-root-fields.ts';
 import { GraphQLString, printSchema, type GraphQLObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { Catalog, TableInfo } from '../../../engine/catalog/types.ts';

@@ -25,14 +25,14 @@ import {
   type GraphQLObjectType,
   type ValueNode,
 } from 'graphql';
-import type { Catalog } from '../catalog/types.ts';
-import { withDescriptor } from '../graphql/schema/descriptors.ts';
-import { enumType, inputObjectType, listOf, nonNull, nonNullListOfNonNull, objectType } from '../graphql/schema/lean-types.ts';
-import { relationshipAggregateField } from '../graphql/schema/names.ts';
-import type { RootFieldContributor, RootFieldInput, ServedRoot } from '../graphql/schema/root-field-contributor.ts';
-import type { SchemaTypes } from '../graphql/schema/table-types.ts';
-import type { TableView } from '../graphql/schema/table-view.ts';
-import type { ActionInfo, ActionsCatalog, CustomRelationship, TypeRef } from './types.ts';
+import type { Catalog } from '../../catalog/types.ts';
+import { withDescriptor } from './descriptors.ts';
+import { enumType, inputObjectType, listOf, nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
+import { relationshipAggregateField } from './names.ts';
+import type { RootFieldContributor, RootFieldInput, ServedRoot } from './root-field-contributor.ts';
+import type { SchemaTypes } from './table-types.ts';
+import type { TableView } from './table-view.ts';
+import type { ActionInfo, ActionsCatalog, CustomRelationship, TypeRef } from '../../actions/types.ts';
 
 /** The descriptor of an action root field. */
 export interface ActionFieldDescriptor {

@@ -5,18 +5,18 @@
  * (Note [Action relationships] in execute/action-step.ts).
  */
 import { getNamedType, isObjectType, Kind, type FieldNode, type GraphQLField, type GraphQLObjectType, type ValueNode } from 'graphql';
-import type * as ir from '../ir/index.ts';
-import { andAll } from '../ir/bool-exp.ts';
-import { descriptorOf } from '../graphql/schema/descriptors.ts';
-import { typeNames } from '../graphql/schema/scalars.ts';
-import { argumentOf, collectFields } from '../graphql/to-ir/collect-fields.ts';
-import { readView, useLeaf, type ToIrContext } from '../graphql/to-ir/context.ts';
-import { plainSource, toIrRowSource } from '../graphql/to-ir/row-source.ts';
-import { toIrAggregate, toIrFields } from '../graphql/to-ir/select.ts';
-import { ErrorCode } from '../errors/codes.ts';
-import { EngineError } from '../errors/engine-error.ts';
-import type { ActionFieldDescriptor, ActionRelationshipDescriptor } from './schema.ts';
-import { ACTION_ROWS_ALIAS } from '../ir/root.ts';
+import type * as ir from '../../ir/index.ts';
+import { andAll } from '../../ir/bool-exp.ts';
+import { descriptorOf } from '../schema/descriptors.ts';
+import { typeNames } from '../schema/scalars.ts';
+import { argumentOf, collectFields } from './collect-fields.ts';
+import { readView, useLeaf, type ToIrContext } from './context.ts';
+import { plainSource, toIrRowSource } from './row-source.ts';
+import { toIrAggregate, toIrFields } from './select.ts';
+import { ErrorCode } from '../../errors/codes.ts';
+import { EngineError } from '../../errors/engine-error.ts';
+import type { ActionFieldDescriptor, ActionRelationshipDescriptor } from '../schema/action-root-fields.ts';
+import { ACTION_ROWS_ALIAS } from '../../ir/root.ts';
 
 /** An argument value as a JSON document: variables become slots. */
 function docOf(node: ValueNode, ctx: ToIrContext): ir.JsonDoc {
