@@ -3,7 +3,22 @@
  * Builds the web console (src/ → dist/) with esbuild. Run by `npm install`
  * (postinstall) and by `npm start` when dist/ is missing or was built from
  * other sources;
- * `node engine/console/build.ts` builds by hand. dist/ is git-ignored.
+ * `node engine/console/build.ts` builds by hand. dist/ is committed (Note
+ * [Committed console build]); `--check` says whether it is current.
+ *
+ * Note [Committed console build]
+ * The console's build tools (esbuild, React, GraphiQL, Monaco: about 190 MB
+ * of node_modules) are dev dependencies, so `npm ci --omit=dev`, the way to
+ * install only the engine (199 MB instead of 736 MB), cannot build it. The
+ * built console is therefore committed: a clone serves it with no tools at
+ * all. Every build writes `build-stamp.txt`, a hash of what it was built from
+ * (sourceStamp: src/, this file, package-lock.json); `--check` (run by CI on
+ * a clean clone, .ci/run, before installing) fails when the committed stamp
+ * is not that of the committed sources, so a change to the console's sources
+ * or to the locked packages is committed with its rebuilt dist/ (`npm run
+ * build:console`; `npm start` rebuilds it too). The postinstall build runs
+ * only when dist/ is stale and the tools are installed; without them a stale
+ * dist/ is kept and reported.
  *
  * Note [Console build layout]
  * Everything the page loads is in dist/: index.html (served without caching)
@@ -156,13 +171,22 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
-  if (process.argv.includes('--if-tools') && !consoleBuildToolsPresent()) {
-    process.stdout.write('[console] build tools not installed (production install): the web console is not built\n');
+  const where = path.relative(process.cwd(), CONSOLE_DIST) || CONSOLE_DIST;
+  if (process.argv.includes('--check')) {
+    // CI: the committed dist/ must be the build of the committed sources (Note [Committed console build]).
+    if (consoleBuildIsStale()) {
+      process.stderr.write(`[console] ${where} was not built from the current sources: run \`npm run build:console\` and commit ${where}\n`);
+      process.exitCode = 1;
+    } else process.stdout.write(`[console] ${where} is current\n`);
+  } else if (process.argv.includes('--if-tools') && !consoleBuildIsStale()) {
+    // The committed build (or an earlier one) is current: nothing to do.
+  } else if (process.argv.includes('--if-tools') && !consoleBuildToolsPresent()) {
+    process.stdout.write(
+      `[console] ${where} is missing or older than the console's sources and the build tools are not installed (production install): it is not rebuilt\n`,
+    );
   } else {
     const started = Date.now();
     const files = await buildConsole();
-    process.stdout.write(
-      `[console] built ${files.length} assets into ${path.relative(process.cwd(), CONSOLE_DIST) || CONSOLE_DIST} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
-    );
+    process.stdout.write(`[console] built ${files.length} assets into ${where} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   }
 }
