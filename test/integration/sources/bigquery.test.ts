@@ -264,6 +264,22 @@ describe.skipIf(skip !== null)('a BigQuery source', () => {
     expect(inc.inconsistent_objects).toContainEqual(expect.objectContaining({ type: 'table', definition: { dataset: 'shop', name: 'fresh' } }));
   });
 
+  it('takes bigquery_update_source: the configuration or the customization given, the other kept', async () => {
+    const configuration = { service_account: { from_env: SA_VAR }, project_id: PROJECT, datasets: ['shop'], global_select_limit: 1 };
+    expect((await md('bigquery_update_source', { name: 'bq', configuration })).body).toEqual({ message: 'success' });
+    expect(await gql('{ shop_authors(order_by: {id: asc}) { id } }')).toEqual({ data: { shop_authors: [{ id: '1' }] } });
+    const customization = { root_fields: { namespace: 'warehouse' }, type_names: { prefix: 'Wh_' } };
+    expect((await md('bigquery_update_source', { name: 'bq', customization })).body).toEqual({ message: 'success' });
+    expect(await gql('{ warehouse { shop_authors(order_by: {id: asc}) { __typename id } } }')).toEqual({
+      data: { warehouse: { shop_authors: [{ __typename: 'Wh_shop_authors', id: '1' }] } },
+    });
+    const source = (await md('export_metadata', {})).body.sources.find((s: any) => s.name === 'bq');
+    expect(source).toMatchObject({ configuration, customization });
+    expect(source.tables.map((t: any) => t.table)).toContainEqual({ dataset: 'shop', name: 'authors' });
+    const other = await md('bigquery_update_source', { name: 'default', customization });
+    expect(other.body).toMatchObject({ code: 'not-exists', error: expect.stringContaining('does not match the expected type bigquery') });
+  });
+
   it('reports a source whose dataset does not exist as inconsistent', async () => {
     const r = await md('bigquery_add_source', {
       name: 'gone',
