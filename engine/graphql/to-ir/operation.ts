@@ -75,7 +75,36 @@ function introspect(ctx: ToIrContext, opts: ToIrOptions, alias: string, nodes: r
   if (result instanceof Promise || result.errors !== undefined || result.data === undefined || result.data === null) {
     throw new EngineError(ErrorCode.ValidationFailed, 'introspection query failed', { path: `$.selectionSet.${alias}` });
   }
-  return JSON.stringify(result.data[alias] ?? null);
+  return JSON.stringify(sortedByName(result.data[alias] ?? null));
+}
+
+/**
+ * Note [Introspection order]
+ * v2 lists a type's fields, a field's arguments and the schema's types by name (its table
+ * columns and root fields come out sorted, not in table or contributor order). Engine builds
+ * its types in declaration order, which printed schemas and schema sharing rely on, and sorts
+ * only the introspection answer: every `fields`, `args` and `types` list whose entries carry
+ * a selected `name` (as every introspection query selects; an aliased key is left as asked).
+ * `inputFields` and `enumValues` keep their order, as v2's do.
+ */
+const SORTED_LISTS = new Set(['fields', 'args', 'types']);
+
+function byName(a: unknown, b: unknown): number {
+  const x = (a as { name: string }).name;
+  const y = (b as { name: string }).name;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function sortedByName(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortedByName);
+  if (typeof v !== 'object' || v === null) return v;
+  const o = v as Record<string, unknown>;
+  for (const [k, x] of Object.entries(o)) {
+    const items = sortedByName(x);
+    const sortable = SORTED_LISTS.has(k) && Array.isArray(items) && items.every((i) => typeof (i as { name?: unknown } | null)?.name === 'string');
+    o[k] = sortable ? [...(items as unknown[])].sort(byName) : items;
+  }
+  return o;
 }
 
 /** Translates the operation's root fields. */
