@@ -276,7 +276,7 @@ describe('descriptions', () => {
 });
 
 describe('introspection order', () => {
-  it('lists a type\'s fields, root fields and a field\'s arguments by name, as v2 does', async () => {
+  it("lists a type's fields, root fields and a field's arguments by name, as v2 does", async () => {
     const t = await gql('{ __type(name: "author") { fields { name } } q: __schema { queryType { fields { name args { name } } } } }');
     const names = t.data.__type.fields.map((f: any) => f.name);
     expect(names).toEqual(['articles', 'articles_aggregate', 'id', 'name', 'rating']);
