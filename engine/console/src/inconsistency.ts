@@ -6,6 +6,7 @@
  * ...}`), then from its name (`permission articles.user.select in source
  * default`, `table articles in source default`).
  */
+import { qualifiedText } from './source-kinds.ts';
 
 export interface InconsistentObject {
   readonly type: string;
@@ -29,23 +30,21 @@ function record(v: unknown): Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
 
-/** `schema.name` of a table as metadata writes it: `{schema, name}` or a bare name (schema public). */
-function tableText(t: unknown): string | null {
-  if (typeof t === 'string') return `public.${t}`;
-  const r = record(t);
-  if (typeof r['name'] !== 'string') return null;
-  return `${typeof r['schema'] === 'string' ? r['schema'] : 'public'}.${r['name']}`;
-}
-
-/** A table as an inconsistency's name prints it: `articles` (schema public) or `shop.orders`. */
-function tableFromName(text: string): string {
-  return text.includes('.') ? text : `public.${text}`;
-}
-
-export function targetOf(o: InconsistentObject): InconsistencyTarget {
+/**
+ * What an inconsistent object is about. `kindOf` gives a source's kind (from
+ * the metadata): a bare table name is in that kind's default schema (Note
+ * [Table names per source kind]).
+ */
+export function targetOf(o: InconsistentObject, kindOf: (source: string) => string | undefined): InconsistencyTarget {
   const def = record(o.definition);
   const name = o.name ?? '';
   const source = typeof def['source'] === 'string' ? def['source'] : (/ in source (.+)$/.exec(name)?.[1] ?? null);
+  // A source the metadata no longer has: its kind is unknown, so a bare name stays bare.
+  const kind = kindOf(source ?? 'default') ?? '';
+  /** `schema.name` of a table as metadata writes it: `{schema, name}`, `{dataset, name}` or a bare name. */
+  const tableText = (t: unknown): string | null => qualifiedText(kind, t);
+  /** A table as an inconsistency's name prints it: `articles` (the default schema) or `shop.orders`. */
+  const tableFromName = (text: string): string => (text.includes('.') ? text : (qualifiedText(kind, text) ?? text));
   let table = tableText(def['table']);
   let what: string | null = null;
   let operation: string | null = null;

@@ -8,6 +8,7 @@
  * its own `engine_*` schemas.
  */
 import { metadata } from './api.ts';
+import { operationPrefix } from './source-kinds.ts';
 
 export interface DbColumn {
   readonly name: string;
@@ -68,17 +69,9 @@ type TableInfo = {
   readonly foreign_keys: Readonly<Record<string, { readonly foreign_table: WireName; readonly column_mapping: Readonly<Record<string, string>> }>>;
 } | null;
 
-/** v2 compat: the operation prefix of each source kind. */
-const PREFIX: Readonly<Record<string, string>> = { postgres: 'pg', mssql: 'mssql', bigquery: 'bigquery', citus: 'citus', cockroach: 'cockroach' };
-
-/** The metadata operations' prefix of a source kind (`pg` for postgres). */
-export function operationPrefix(kind = 'postgres'): string {
-  return PREFIX[kind] ?? kind;
-}
-
-/** What the database of `source` (of `kind`) holds. */
-export async function introspect(source: string, kind = 'postgres'): Promise<DbInfo> {
-  const prefix = PREFIX[kind] ?? kind;
+/** What the database of `source` (of `kind`, from the metadata) holds. */
+export async function introspect(source: string, kind: string): Promise<DbInfo> {
+  const prefix = operationPrefix(kind);
   const trackables = await metadata<Trackables>(`${prefix}_get_source_trackables`, { source });
   const calls = trackables.tables.map((t) => ({ type: `${prefix}_get_table_info`, args: { source, table: t.name } }));
   const infos = calls.length === 0 ? [] : await metadata<TableInfo[]>('bulk', calls);

@@ -236,7 +236,9 @@ export function MetadataProvider({ children }: { children: ReactNode }) {
     window.addEventListener('hashchange', again);
     return () => window.removeEventListener('hashchange', again);
   }, [refresh]);
-  const inconsistencies = (inconsistent ?? []).map(targetOf);
+  const sources = state.metadata?.sources ?? [];
+  const kindOf = (source: string) => sources.find((s) => s.name === source)?.kind;
+  const inconsistencies = (inconsistent ?? []).map((o) => targetOf(o, kindOf));
   return <Ctx.Provider value={{ ...state, inconsistent, inconsistencies, refresh }}>{children}</Ctx.Provider>;
 }
 

@@ -1,5 +1,6 @@
 /** GraphQL names of a tracked table's root fields and types (v2's default naming, with its customizations). */
 import type { TableEntry } from './metadata-state.tsx';
+import { graphqlTableName } from './source-kinds.ts';
 
 export interface TableNames {
   readonly type: string;
@@ -10,9 +11,9 @@ export interface TableNames {
   readonly delete: string;
 }
 
-export function tableNames(entry: TableEntry): TableNames {
-  const t = entry.table;
-  const base = entry.configuration?.custom_name ?? (t.schema === 'public' ? t.name : `${t.schema}_${t.name}`);
+/** `kind`: the kind of the table's source (Note [Table names per source kind]). */
+export function tableNames(entry: TableEntry, kind: string): TableNames {
+  const base = entry.configuration?.custom_name ?? graphqlTableName(kind, entry.table);
   const custom = entry.configuration?.custom_root_fields ?? {};
   const pick = (key: string, fallback: string): string => {
     const v = custom[key];

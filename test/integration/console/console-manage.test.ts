@@ -4,8 +4,8 @@
  * and the webhooks: actions and custom types (one run from GraphiQL), event
  * triggers with their logs, cron triggers and one-off events, query
  * collections with the allow-list and REST endpoints, sources, remote schemas
- * (a loopback GraphQL server), and the row
- * grid's custom column names and primary-key-less tables. Each step waits with
+ * (a loopback GraphQL server), the row
+ * grid's custom column names and primary-key-less tables, and computed fields. Each step waits with
  * a bound; screenshots go to test/artifacts/console/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +61,9 @@ beforeAll(async () => {
     INSERT INTO people ("full name", birth_year) VALUES ('Ada Lovelace', 1815), ('Alan Turing', 1912);
     CREATE TABLE readings (sensor text NOT NULL, value numeric NOT NULL);
     INSERT INTO readings VALUES ('s1', 1.5), ('s2', 2.5);
+    CREATE FUNCTION order_label(o orders) RETURNS text LANGUAGE sql STABLE AS $$ SELECT o.item || ' x' || o.qty $$;
+    CREATE FUNCTION order_for(o orders, session json) RETURNS text LANGUAGE sql STABLE
+      AS $$ SELECT o.item || ' for ' || coalesce(session->>'x-engine-user-id', 'nobody') $$;
   `);
   // The action handler: adds its two arguments, echoing what it was sent.
   handler = await startTestServer((_req, body, res) => {
@@ -597,6 +600,47 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     await page.getByRole('link', { name: 'Browse rows' }).click();
     await eventually(() => page.getByText('Rows 1–3 of 3').count()).toBe(1);
     expect(await page.getByRole('table', { name: 'Rows of public.people' }).locator('thead').innerText()).toContain('id as personId');
+  });
+
+  it('Data: adds computed fields (one with table and session arguments), queries them, drops one', async () => {
+    await page.getByRole('link', { name: 'Data', exact: true }).click();
+    await page.getByRole('list', { name: 'Tracked tables' }).getByRole('link', { name: 'public.orders' }).click();
+    await page.getByRole('link', { name: 'Computed fields' }).click();
+    const form = page.getByRole('form', { name: 'Add a computed field to public.orders' });
+    // Without a function it is refused in the page.
+    await typeInto(form.getByLabel('Computed field name'), 'label');
+    await form.getByRole('button', { name: 'Add computed field' }).click();
+    await eventually(() => page.getByRole('main').getByRole('alert').textContent()).toContain('Pick the function');
+    await form.getByLabel('Function', { exact: true }).selectOption('public.order_label');
+    await typeInto(form.getByLabel('Comment'), 'item and quantity');
+    await form.getByRole('button', { name: 'Add computed field' }).click();
+    await eventually(status).toBe('Added the computed field label on public.orders');
+    await typeInto(form.getByLabel('Computed field name'), 'for_me');
+    await form.getByLabel('Function', { exact: true }).selectOption('public.order_for');
+    await typeInto(form.getByLabel('Table argument'), 'o');
+    await typeInto(form.getByLabel('Session argument'), 'session');
+    await form.getByRole('button', { name: 'Add computed field' }).click();
+    await eventually(status).toBe('Added the computed field for_me on public.orders');
+    const list = page.getByRole('table', { name: 'Computed fields of public.orders' });
+    await eventually(() => list.locator('tbody tr').count()).toBe(2);
+    expect(await list.locator('tbody').innerText()).toMatch(/for_me\tpublic\.order_for\to\tsession/);
+    await page.screenshot({ path: artifact('29-data-computed-fields.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+    const computed = async () =>
+      ((await exported()).sources[0]!.tables.find((t) => t.table.name === 'orders') as unknown as { computed_fields?: Array<{ name: string }> })
+        .computed_fields ?? [];
+    expect([...(await computed())].sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      { name: 'for_me', definition: { function: { schema: 'public', name: 'order_for' }, table_argument: 'o', session_argument: 'session' } },
+      { name: 'label', definition: { function: { schema: 'public', name: 'order_label' } }, comment: 'item and quantity' },
+    ]);
+    const asUser7 = { 'x-engine-admin-secret': SECRET, 'x-engine-user-id': '7' };
+    expect((await engine.graphql('{ orders(order_by: {id: asc}, limit: 1) { label for_me } }', undefined, asUser7)).body).toEqual({
+      data: { orders: [{ label: 'pen x2', for_me: 'pen for 7' }] },
+    });
+    await page.getByRole('button', { name: 'Drop computed field label' }).click();
+    await eventually(status).toBe('Dropped the computed field label');
+    await eventually(() => list.locator('tbody tr').count()).toBe(1);
+    expect((await computed()).map((f) => f.name)).toEqual(['for_me']);
   });
 
   it('Remote schemas: adds one, queries it from GraphiQL, shows its schema', async () => {

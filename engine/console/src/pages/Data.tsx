@@ -8,6 +8,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { metadata as callMetadata, messageOf, runSql, type SqlResult } from '../api.ts';
 import { ResultTable, Status, useAction } from '../components.tsx';
 import { introspect, type DbInfo, type DbTable } from '../introspect.ts';
+import { operationPrefix } from '../source-kinds.ts';
 import { tableKey, useMetadata, type SourceEntry, type TableEntry } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
 import { RowsGrid } from './RowsGrid.tsx';
@@ -33,6 +34,8 @@ export function Data({ params }: { params: URLSearchParams }) {
   const [db, setDb] = useState<DbInfo | null>(null);
   const [dbError, setDbError] = useState<string | null>(null);
   const reloadDb = useCallback(async () => {
+    // The kind comes with the metadata: until it is known there is nothing to ask.
+    if (kind === undefined) return;
     try {
       setDb(await introspect(source, kind));
       setDbError(null);
@@ -109,7 +112,10 @@ function SchemaOverview({ source, db, onChange }: { source: SourceEntry; db: DbI
       `Tracking ${tables.length === 1 ? `${tables[0]!.schema}.${tables[0]!.name}` : `${tables.length} tables`}…`,
       `Tracked ${tables.map((t) => `${t.schema}.${t.name}`).join(', ')}`,
       async () => {
-        const calls = tables.map((t) => ({ type: 'pg_track_table', args: { source: source.name, table: { schema: t.schema, name: t.name } } }));
+        const calls = tables.map((t) => ({
+          type: `${operationPrefix(source.kind)}_track_table`,
+          args: { source: source.name, table: { schema: t.schema, name: t.name } },
+        }));
         await (calls.length === 1 ? callMetadata(calls[0]!.type, calls[0]!.args) : callMetadata('bulk', calls));
         await onChange();
       },
@@ -146,7 +152,7 @@ function SchemaOverview({ source, db, onChange }: { source: SourceEntry; db: DbI
         </>
       )}
       <h2>Suggested relationships</h2>
-      <SuggestionList source={source.name} suggestions={suggestions} onChange={onChange} run={run} />
+      <SuggestionList source={source.name} kind={source.kind} suggestions={suggestions} onChange={onChange} run={run} />
       <h2>Tracked tables and views</h2>
       <table className="grid" aria-label="Tracked tables and views">
         <tbody>
@@ -162,7 +168,7 @@ function SchemaOverview({ source, db, onChange }: { source: SourceEntry; db: DbI
                   aria-label={`Untrack ${tableKey(t.table)}`}
                   onClick={() =>
                     void run(`Untracking ${tableKey(t.table)}…`, `Untracked ${tableKey(t.table)}`, async () => {
-                      await callMetadata('pg_untrack_table', { source: source.name, table: t.table, cascade: true });
+                      await callMetadata(`${operationPrefix(source.kind)}_untrack_table`, { source: source.name, table: t.table, cascade: true });
                       await onChange();
                     })
                   }
@@ -195,7 +201,7 @@ function SchemaOverview({ source, db, onChange }: { source: SourceEntry; db: DbI
                       aria-label={`${isTracked ? 'Untrack' : 'Track'} function ${key}`}
                       onClick={() =>
                         void run(`${isTracked ? 'Untracking' : 'Tracking'} ${key}…`, `${isTracked ? 'Untracked' : 'Tracked'} function ${key}`, async () => {
-                          await callMetadata(isTracked ? 'pg_untrack_function' : 'pg_track_function', {
+                          await callMetadata(`${operationPrefix(source.kind)}_${isTracked ? 'untrack' : 'track'}_function`, {
                             source: source.name,
                             function: { schema: f.schema, name: f.name },
                           });
@@ -218,11 +224,13 @@ function SchemaOverview({ source, db, onChange }: { source: SourceEntry; db: DbI
 
 function SuggestionList({
   source,
+  kind,
   suggestions,
   onChange,
   run,
 }: {
   source: string;
+  kind: string;
   suggestions: Suggestion[];
   onChange: () => Promise<void>;
   run: (busy: string, ok: string, action: () => Promise<unknown>) => Promise<boolean>;
@@ -263,7 +271,7 @@ function SuggestionList({
                   aria-label={`Add ${s.kind} relationship ${name} on ${tableKey(s.table)}`}
                   onClick={() =>
                     void run(`Adding ${name}…`, `Added the ${s.kind} relationship ${name} on ${tableKey(s.table)}`, async () => {
-                      await callMetadata(`pg_create_${s.kind}_relationship`, { source, table: s.table, name, using: s.using });
+                      await callMetadata(`${operationPrefix(kind)}_create_${s.kind}_relationship`, { source, table: s.table, name, using: s.using });
                       await onChange();
                     })
                   }
@@ -320,9 +328,9 @@ function TableView({
       >
         <a href={`#/permissions?${new URLSearchParams({ source: source.name, table: key }).toString()}`}>Permissions</a>
       </Tabs>
-      {tab === 'rows' && <RowsGrid key={`${key}:${JSON.stringify(entry.configuration ?? {})}`} entry={entry} table={dbTable} />}
+      {tab === 'rows' && <RowsGrid key={`${key}:${JSON.stringify(entry.configuration ?? {})}`} kind={source.kind} entry={entry} table={dbTable} />}
       {tab === 'computed' && <ComputedFields key={key} source={source} entry={entry} functions={db.functions} onChange={onChange} />}
-      {tab === 'customization' && <TableCustomization key={key} source={source.name} entry={entry} dbTable={dbTable} onChange={onChange} />}
+      {tab === 'customization' && <TableCustomization key={key} source={source.name} kind={source.kind} entry={entry} dbTable={dbTable} onChange={onChange} />}
       {tab === 'relationships' && (
         <>
           <Status value={status} />
@@ -346,7 +354,12 @@ function TableView({
                         aria-label={`Drop relationship ${r.name}`}
                         onClick={() =>
                           void run(`Dropping ${r.name}…`, `Dropped ${r.name}`, async () => {
-                            await callMetadata('pg_drop_relationship', { source: source.name, table: entry.table, relationship: r.name, cascade: true });
+                            await callMetadata(`${operationPrefix(source.kind)}_drop_relationship`, {
+                              source: source.name,
+                              table: entry.table,
+                              relationship: r.name,
+                              cascade: true,
+                            });
                             await onChange();
                           })
                         }
@@ -360,7 +373,7 @@ function TableView({
             </table>
           )}
           <h2>Suggested from foreign keys</h2>
-          <SuggestionList source={source.name} suggestions={suggestions} onChange={onChange} run={run} />
+          <SuggestionList source={source.name} kind={source.kind} suggestions={suggestions} onChange={onChange} run={run} />
         </>
       )}
     </section>

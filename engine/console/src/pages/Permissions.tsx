@@ -9,6 +9,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { metadata as callMetadata, messageOf } from '../api.ts';
 import { Status, useAction, wholeNumber } from '../components.tsx';
 import { introspect, valueOf, type DbInfo, type DbTable } from '../introspect.ts';
+import { operationPrefix } from '../source-kinds.ts';
 import { knownRoles, tableKey, useMetadata, type PermissionEntry, type SourceEntry, type TableEntry } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
 import { FilterEditor } from './FilterEditor.tsx';
@@ -44,9 +45,11 @@ export function Permissions({ params }: { params: URLSearchParams }) {
   const table = params.get('table') ?? (sourceEntry?.tables[0] !== undefined ? tableKey(sourceEntry.tables[0].table) : null);
   const [db, setDb] = useState<DbInfo | null>(null);
   const [dbError, setDbError] = useState<string | null>(null);
+  const kind = sourceEntry?.kind;
   useEffect(() => {
-    introspect(source, sourceEntry?.kind).then(setDb, (e: unknown) => setDbError(messageOf(e)));
-  }, [source, sourceEntry?.kind]);
+    if (kind === undefined) return;
+    introspect(source, kind).then(setDb, (e: unknown) => setDbError(messageOf(e)));
+  }, [source, kind]);
   const entry = sourceEntry?.tables.find((t) => tableKey(t.table) === table);
   const dbTable = db?.tables.find((t) => `${t.schema}.${t.name}` === table);
   return (
@@ -140,6 +143,7 @@ function TablePermissions({ source, entry, dbTable, onChange }: { source: Source
         <PermissionEditor
           key={`${open.role}/${open.op}`}
           source={source.name}
+          kind={source.kind}
           entry={entry}
           dbTable={dbTable}
           role={open.role}
@@ -160,6 +164,7 @@ interface Preset {
 
 function PermissionEditor({
   source,
+  kind,
   entry,
   dbTable,
   role,
@@ -169,6 +174,7 @@ function PermissionEditor({
   onClose,
 }: {
   source: string;
+  kind: string;
   entry: TableEntry;
   dbTable: DbTable;
   role: string;
@@ -258,14 +264,14 @@ function PermissionEditor({
     void run('Saving…', `Saved ${op} permission of ${role} on ${key}`, async () => {
       const permission = build();
       const calls: unknown[] = [];
-      if (existing !== undefined) calls.push({ type: `pg_drop_${op}_permission`, args: { source, table: entry.table, role } });
-      calls.push({ type: `pg_create_${op}_permission`, args: { source, table: entry.table, role, permission } });
+      if (existing !== undefined) calls.push({ type: `${operationPrefix(kind)}_drop_${op}_permission`, args: { source, table: entry.table, role } });
+      calls.push({ type: `${operationPrefix(kind)}_create_${op}_permission`, args: { source, table: entry.table, role, permission } });
       await callMetadata('bulk', calls);
       await onSaved();
     });
   const remove = () =>
     void run('Deleting…', `Deleted ${op} permission of ${role} on ${key}`, async () => {
-      await callMetadata(`pg_drop_${op}_permission`, { source, table: entry.table, role });
+      await callMetadata(`${operationPrefix(kind)}_drop_${op}_permission`, { source, table: entry.table, role });
       await onSaved();
     });
 

@@ -34,8 +34,8 @@ const OPS: ReadonlyArray<[string, string]> = [
   ['_is_null', 'is null (true/false)'],
 ];
 
-export function RowsGrid({ entry, table }: { entry: TableEntry; table: DbTable }) {
-  const names = tableNames(entry);
+export function RowsGrid({ kind, entry, table }: { kind: string; entry: TableEntry; table: DbTable }) {
+  const names = tableNames(entry, kind);
   const key = tableKey(entry.table);
   // Each column under its GraphQL field name (a custom name when it has one); one with no GraphQL name is not in the API.
   const columns = table.columns.map((c) => ({ ...c, field: columnFieldName(entry, c.name) })).filter((c) => isGraphqlName(c.field));

@@ -11,6 +11,7 @@ import { Status, useAction } from '../components.tsx';
 import type { DbTable } from '../introspect.ts';
 import { tableKey, useMetadata, type TableEntry } from '../metadata-state.tsx';
 import { columnFieldName, isGraphqlName, tableNames } from '../naming.ts';
+import { graphqlTableName, operationPrefix } from '../source-kinds.ts';
 
 const ROOT_FIELDS = [
   'select',
@@ -32,11 +33,14 @@ function rootName(v: string | { name?: string | null } | undefined): string {
 
 export function TableCustomization({
   source,
+  kind,
   entry,
   dbTable,
   onChange,
 }: {
   source: string;
+  /** The source's kind: the default GraphQL name depends on it (Note [Table names per source kind]). */
+  kind: string;
   entry: TableEntry;
   dbTable: DbTable;
   onChange: () => Promise<void>;
@@ -49,7 +53,7 @@ export function TableCustomization({
     Object.fromEntries(dbTable.columns.map((c) => [c.name, columnFieldName(entry, c.name) === c.name ? '' : columnFieldName(entry, c.name)])),
   );
   const [status, run] = useAction();
-  const defaults = tableNames({ ...entry, configuration: { ...config, custom_name: customName.trim() || undefined, custom_root_fields: {} } });
+  const defaults = tableNames({ ...entry, configuration: { ...config, custom_name: customName.trim() || undefined, custom_root_fields: {} } }, kind);
   const placeholder: Record<string, string> = {
     select: defaults.select,
     select_by_pk: `${defaults.type}_by_pk`,
@@ -91,7 +95,7 @@ export function TableCustomization({
       delete configuration['custom_column_names'];
       if (customName.trim() !== '') configuration['custom_name'] = customName.trim();
       else delete configuration['custom_name'];
-      await callMetadata('pg_set_table_customization', { source, table: entry.table, configuration });
+      await callMetadata(`${operationPrefix(kind)}_set_table_customization`, { source, table: entry.table, configuration });
       await refresh();
       await onChange();
     });
@@ -106,12 +110,7 @@ export function TableCustomization({
       <p className="muted">Names in the GraphQL API; empty fields keep the default shown.</p>
       <div className="row">
         <label htmlFor="tc-name">Custom GraphQL name</label>
-        <input
-          id="tc-name"
-          placeholder={entry.table.schema === 'public' ? entry.table.name : `${entry.table.schema}_${entry.table.name}`}
-          value={customName}
-          onChange={(e) => setCustomName(e.target.value)}
-        />
+        <input id="tc-name" placeholder={graphqlTableName(kind, entry.table)} value={customName} onChange={(e) => setCustomName(e.target.value)} />
       </div>
       <fieldset>
         <legend>Root fields</legend>

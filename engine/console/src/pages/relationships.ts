@@ -2,6 +2,7 @@
 import type { DbInfo } from '../introspect.ts';
 import type { QualifiedTable, RelationshipEntry, SourceEntry, TableEntry } from '../metadata-state.tsx';
 import { tableKey } from '../metadata-state.tsx';
+import { qualifiedName } from '../source-kinds.ts';
 
 export interface Suggestion {
   readonly kind: 'object' | 'array';
@@ -23,15 +24,15 @@ function fkColumns(v: unknown): string[] | null {
 }
 
 /** Whether `entry` already has a relationship over this foreign key. */
-function covered(entry: TableEntry, kind: 'object' | 'array', columns: string[], remote: QualifiedTable | null): boolean {
+function covered(sourceKind: string, entry: TableEntry, kind: 'object' | 'array', columns: string[], remote: QualifiedTable | null): boolean {
   const rels: readonly RelationshipEntry[] = (kind === 'object' ? entry.object_relationships : entry.array_relationships) ?? [];
   return rels.some((r) => {
     const on = r.using['foreign_key_constraint_on'];
     if (kind === 'object') return same(fkColumns(on), columns);
     if (typeof on !== 'object' || on === null) return false;
     const o = on as { table?: QualifiedTable | string; column?: string; columns?: string[] };
-    const t = typeof o.table === 'string' ? { schema: 'public', name: o.table } : o.table;
-    return t !== undefined && remote !== null && tableKey(t) === tableKey(remote) && same(o.columns ?? (o.column !== undefined ? [o.column] : null), columns);
+    const t = qualifiedName(sourceKind, o.table);
+    return t !== null && remote !== null && tableKey(t) === tableKey(remote) && same(o.columns ?? (o.column !== undefined ? [o.column] : null), columns);
   });
 }
 
@@ -48,7 +49,7 @@ export function suggestRelationships(db: DbInfo, source: SourceEntry): Suggestio
     const to = tracked.get(`${fk.ref_schema}.${fk.ref_table}`);
     if (from === undefined || to === undefined) continue;
     const describe = `${fk.schema}.${fk.table}(${fk.columns.join(', ')}) → ${fk.ref_schema}.${fk.ref_table}(${fk.ref_columns.join(', ')})`;
-    if (!covered(from, 'object', fk.columns, null)) {
+    if (!covered(source.kind, from, 'object', fk.columns, null)) {
       const col = fk.columns[0]!;
       const wanted = fk.columns.length === 1 && col.endsWith('_id') && col.length > 3 ? col.slice(0, -3) : fk.ref_table;
       out.push({
@@ -60,7 +61,7 @@ export function suggestRelationships(db: DbInfo, source: SourceEntry): Suggestio
       });
     }
     const remote = { schema: fk.schema, name: fk.table };
-    if (!covered(to, 'array', fk.columns, remote)) {
+    if (!covered(source.kind, to, 'array', fk.columns, remote)) {
       out.push({
         kind: 'array',
         table: to.table,

@@ -7,7 +7,8 @@
 import { useState, type FormEvent } from 'react';
 import { metadata as callMetadata } from '../../api.ts';
 import { Status, useAction } from '../../components.tsx';
-import { operationPrefix, type DbFunction } from '../../introspect.ts';
+import type { DbFunction } from '../../introspect.ts';
+import { operationPrefix, qualifiedText } from '../../source-kinds.ts';
 import { tableKey, type SourceEntry, type TableEntry } from '../../metadata-state.tsx';
 
 interface ComputedFieldEntry {
@@ -20,8 +21,8 @@ interface ComputedFieldEntry {
   readonly comment?: string | null;
 }
 
-function fnText(f: ComputedFieldEntry['definition']['function']): string {
-  return typeof f === 'string' ? `public.${f}` : `${f.schema ?? 'public'}.${f.name}`;
+function fnText(kind: string, f: ComputedFieldEntry['definition']['function']): string {
+  return qualifiedText(kind, f) ?? JSON.stringify(f);
 }
 
 export function ComputedFields({
@@ -62,6 +63,7 @@ export function ComputedFields({
         ...(comment.trim() !== '' ? { comment: comment.trim() } : {}),
       });
       setName('');
+      setFn('');
       setTableArg('');
       setSessionArg('');
       setComment('');
@@ -90,7 +92,7 @@ export function ComputedFields({
             {fields.map((f) => (
               <tr key={f.name}>
                 <th scope="row">{f.name}</th>
-                <td>{fnText(f.definition.function)}</td>
+                <td>{fnText(source.kind, f.definition.function)}</td>
                 <td>{f.definition.table_argument ?? ''}</td>
                 <td>{f.definition.session_argument ?? ''}</td>
                 <td>{f.comment ?? ''}</td>
