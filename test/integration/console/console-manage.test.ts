@@ -713,6 +713,50 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     expect((await exported()).remote_schemas ?? []).toEqual([]);
   });
 
+  it('Permissions: adds an inherited role, modifies the roles it inherits from, drops it', async () => {
+    // Set-up, not under test: two roles that each see one column of readings.
+    const setUp = await engine.metadata({
+      type: 'bulk',
+      args: [
+        { type: 'pg_create_select_permission', args: { source: 'default', table: 'readings', role: 'clerk', permission: { columns: ['sensor'], filter: {} } } },
+        {
+          type: 'pg_create_select_permission',
+          args: { source: 'default', table: 'readings', role: 'auditor', permission: { columns: ['value'], filter: {} } },
+        },
+      ],
+    });
+    expect(setUp.status).toBe(200);
+    await page.getByRole('link', { name: 'Permissions', exact: true }).first().click();
+    const section = page.getByRole('region', { name: 'Inherited roles' });
+    const sectionStatus = () => section.getByRole('status').first().textContent();
+    const add = section.getByRole('form', { name: 'Add an inherited role' });
+    await typeInto(add.getByLabel('Inherited role name'), 'staff');
+    await add.getByRole('checkbox', { name: 'clerk' }).check();
+    await add.getByRole('button', { name: 'Add inherited role' }).click();
+    await eventually(sectionStatus).toBe('Added inherited role staff');
+    expect((await exported()).inherited_roles).toEqual([{ role_name: 'staff', role_set: ['clerk'] }]);
+    const asStaff = { 'x-engine-admin-secret': SECRET, 'x-engine-role': 'staff' };
+    const readings = '{ readings(order_by: {sensor: asc}, limit: 1) { sensor value } }';
+    expect(JSON.stringify((await engine.graphql(readings, undefined, asStaff)).body)).toContain('errors');
+    await section.getByRole('button', { name: 'Modify inherited role staff' }).click();
+    const modify = section.getByRole('form', { name: 'Modify inherited role staff' });
+    expect(await modify.getByRole('checkbox', { name: 'clerk' }).isChecked()).toBe(true);
+    await modify.getByRole('checkbox', { name: 'auditor' }).check();
+    await page.screenshot({ path: artifact('30-permissions-inherited-role.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+    await modify.getByRole('button', { name: 'Save inherited role' }).click();
+    await eventually(sectionStatus).toBe('Saved inherited role staff');
+    const staff = (await exported()).inherited_roles as Array<{ role_name: string; role_set: string[] }>;
+    expect(staff.map((r) => ({ ...r, role_set: [...r.role_set].sort() }))).toEqual([{ role_name: 'staff', role_set: ['auditor', 'clerk'] }]);
+    // Both columns now: the union of what clerk and auditor may see.
+    const body = JSON.stringify((await engine.graphql(readings, undefined, asStaff)).body);
+    expect(body).not.toContain('errors');
+    expect(body).toMatch(/"sensor":"s1","value":"?1\.5/);
+    await section.getByRole('button', { name: 'Drop inherited role staff' }).click();
+    await eventually(sectionStatus).toBe('Dropped inherited role staff');
+    expect((await exported()).inherited_roles ?? []).toEqual([]);
+  });
+
   it('made no request outside the origin, and no page error', () => {
     expect(outside).toEqual([]);
     expect(pageErrors).toEqual([]);

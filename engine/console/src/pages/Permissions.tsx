@@ -3,7 +3,7 @@
  * insert, update, delete) and an editor for each cell — row filter (builder
  * and JSON), columns, limit, aggregations, check, column presets,
  * backend-only — saved as one `bulk` (drop the old, create the new: all or
- * nothing). Below, the inherited roles (add, drop).
+ * nothing). Below, the inherited roles (add, modify, drop).
  */
 import { useCallback, useEffect, useState } from 'react';
 import { metadata as callMetadata, messageOf } from '../api.ts';
@@ -404,9 +404,19 @@ function InheritedRoles() {
   const { metadata, refresh } = useMetadata();
   const [name, setName] = useState('');
   const [set, setSet] = useState<string[]>([]);
+  /** The inherited role being modified, or null: the form adds one. */
+  const [editing, setEditing] = useState<string | null>(null);
   const [status, run] = useAction();
   const inherited = metadata?.inherited_roles ?? [];
-  const candidates = knownRoles(metadata).filter((r) => !inherited.some((i) => i.role_name === r));
+  // The roles it may inherit from: the other roles the metadata knows, and those it already has.
+  const candidates = [...new Set([...knownRoles(metadata).filter((r) => !inherited.some((i) => i.role_name === r)), ...set])]
+    .filter((r) => r !== editing)
+    .sort();
+  const reset = () => {
+    setEditing(null);
+    setName('');
+    setSet([]);
+  };
   return (
     <section aria-labelledby="inherited-heading">
       <h2 id="inherited-heading">Inherited roles</h2>
@@ -423,11 +433,24 @@ function InheritedRoles() {
                 <td>
                   <button
                     type="button"
+                    className="btn small"
+                    aria-label={`Modify inherited role ${r.role_name}`}
+                    onClick={() => {
+                      setEditing(r.role_name);
+                      setName(r.role_name);
+                      setSet([...r.role_set]);
+                    }}
+                  >
+                    Modify
+                  </button>{' '}
+                  <button
+                    type="button"
                     className="btn small danger"
                     aria-label={`Drop inherited role ${r.role_name}`}
                     onClick={() =>
                       void run('Dropping…', `Dropped inherited role ${r.role_name}`, async () => {
                         await callMetadata('drop_inherited_role', { role_name: r.role_name });
+                        if (editing === r.role_name) reset();
                         await refresh();
                       })
                     }
@@ -442,21 +465,35 @@ function InheritedRoles() {
       )}
       <form
         className="editor"
-        aria-label="Add an inherited role"
+        aria-label={editing === null ? 'Add an inherited role' : `Modify inherited role ${editing}`}
         onSubmit={(e) => {
           e.preventDefault();
-          void run('Adding…', `Added inherited role ${name}`, async () => {
-            await callMetadata('add_inherited_role', { role_name: name.trim(), role_set: set });
-            setName('');
-            setSet([]);
+          if (editing === null) {
+            void run('Adding…', `Added inherited role ${name}`, async () => {
+              await callMetadata('add_inherited_role', { role_name: name.trim(), role_set: set });
+              reset();
+              await refresh();
+            });
+            return;
+          }
+          // v2 has no update: drop and add again in one bulk, so a refused set leaves the old one.
+          const role = editing;
+          void run('Saving…', `Saved inherited role ${role}`, async () => {
+            await callMetadata('bulk', [
+              { type: 'drop_inherited_role', args: { role_name: role } },
+              { type: 'add_inherited_role', args: { role_name: role, role_set: set } },
+            ]);
+            reset();
             await refresh();
           });
         }}
       >
-        <div className="field">
-          <label htmlFor="inherited-name">Inherited role name</label>
-          <input id="inherited-name" value={name} onChange={(e) => setName(e.target.value)} />
-        </div>
+        {editing === null && (
+          <div className="field">
+            <label htmlFor="inherited-name">Inherited role name</label>
+            <input id="inherited-name" value={name} onChange={(e) => setName(e.target.value)} />
+          </div>
+        )}
         <fieldset>
           <legend>Inherits from</legend>
           <div className="columns-list">
@@ -468,8 +505,13 @@ function InheritedRoles() {
           </div>
         </fieldset>
         <button type="submit" className="btn">
-          Add inherited role
+          {editing === null ? 'Add inherited role' : 'Save inherited role'}
         </button>
+        {editing !== null && (
+          <button type="button" className="btn" onClick={reset}>
+            Cancel
+          </button>
+        )}
       </form>
     </section>
   );
