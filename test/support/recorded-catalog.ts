@@ -9,11 +9,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { backendFor } from '../../engine/backends/registry.ts';
-import type { SourceConnection } from '../../engine/backends/backend.ts';
+import type { SourceConnection, TableNaming } from '../../engine/backends/backend.ts';
 import type { EnumTableRows, IntrospectedFunction, IntrospectedTable, SourceIntrospection } from '../../engine/backends/introspection.ts';
 import { buildCatalog } from '../../engine/catalog/build.ts';
 import type { PreparedSources } from '../../engine/catalog/prepared.ts';
-import type { Catalog, SourceKind } from '../../engine/catalog/types.ts';
+import type { Catalog, QualifiedName, SourceKind } from '../../engine/catalog/types.ts';
 import type { CatalogStamp } from '../../engine/catalog/version.ts';
 import { normalizeDocument, type MetadataDocument } from '../../engine/model/document.ts';
 
@@ -52,18 +52,21 @@ export function readMetadata(file: string | URL): MetadataDocument {
 /**
  * `doc` (a document of one kind's sources) with its sources of `kind`, as a source of that kind
  * holds it: tables in the first kind's default schema moved to `kind`'s (`public` → `dbo`: bare
- * names in GraphQL stay bare), without what `kind`'s backend has no operations for (functions,
+ * names in GraphQL stay bare; a kind without one, BigQuery, keeps the schema as the dataset and
+ * the GraphQL name through `custom_name`), without what `kind`'s backend has no operations for (functions,
  * computed fields). The golden fixture of another kind (test/golden/README.md).
  */
 export function documentForKind(doc: MetadataDocument, kind: SourceKind): MetadataDocument {
   const backend = backendFor(kind);
   const functions = backend.operationFamilies.includes('functions');
   const computed = backend.operationFamilies.includes('computed-fields');
-  const to = backend.naming.defaultSchema;
   return {
     ...doc,
     sources: doc.sources.map((s) => {
-      const from = backendFor(s.kind).naming.defaultSchema;
+      const naming = backendFor(s.kind).naming;
+      const from = naming.defaultSchema;
+      // A kind without a default schema (BigQuery: names always carry their dataset) keeps the schema as the dataset.
+      const to = backend.naming.defaultSchema === '' ? from : backend.naming.defaultSchema;
       return {
         ...s,
         kind,
@@ -71,11 +74,77 @@ export function documentForKind(doc: MetadataDocument, kind: SourceKind): Metada
         tables: s.tables.map((t) => ({
           ...t,
           table: t.table.schema === from ? { ...t.table, schema: to } : t.table,
+          // The GraphQL names stay the same: BigQuery's would carry the dataset (`public_artists`).
+          ...(t.configuration?.custom_name === undefined && backend.naming.graphqlName({ ...t.table, schema: to }) !== naming.graphqlName(t.table)
+            ? { configuration: { ...t.configuration, custom_name: naming.graphqlName(t.table) } }
+            : {}),
           computed_fields: computed ? t.computed_fields : [],
           select_permissions: computed
             ? t.select_permissions
             : t.select_permissions.map((p) => ({ ...p, permission: { ...p.permission, computed_fields: [] } })),
         })),
+      };
+    }),
+  };
+}
+
+/**
+ * `doc` made ready for a kind whose introspection has no keys and no enum tables (BigQuery; then
+ * {@link documentForKind}): its relationships on foreign keys become manual configurations of the
+ * same columns (the keys read from `keys`, the recording of `doc`'s own kind), manual ones name
+ * their remote table in full, and its enum tables are plain tables.
+ */
+export function withoutKeys(doc: MetadataDocument, keys: Recording): MetadataDocument {
+  const tables = new Map(keys.tables);
+  const tableOf = (t: QualifiedName): IntrospectedTable => {
+    const found = tables.get(`${t.schema}.${t.name}`);
+    if (found === undefined) throw new Error(`withoutKeys: ${t.schema}.${t.name} is not in the recording`);
+    return found;
+  };
+  const same = (a: QualifiedName, b: QualifiedName): boolean => a.schema === b.schema && a.name === b.name;
+  return {
+    ...doc,
+    sources: doc.sources.map((s) => {
+      const parse = (n: unknown): QualifiedName => backendFor(s.kind).naming.parse(n as Parameters<TableNaming['parse']>[0]);
+      const manual = (remote: QualifiedName, mapping: ReadonlyArray<readonly [string, string]>) => ({
+        manual_configuration: { remote_table: { schema: remote.schema, name: remote.name }, column_mapping: Object.fromEntries(mapping) },
+      });
+      // A manual relationship's remote table named in full: a bare name has no dataset on BigQuery.
+      const qualified = <R extends { using: object }>(r: R): R => {
+        const m = (r.using as { manual_configuration?: { remote_table: unknown } }).manual_configuration;
+        if (m === undefined) return r;
+        const remote = parse(m.remote_table);
+        return { ...r, using: { ...r.using, manual_configuration: { ...m, remote_table: { schema: remote.schema, name: remote.name } } } };
+      };
+      return {
+        ...s,
+        tables: s.tables.map((t) => {
+          const { is_enum: _enum, ...rest } = t;
+          return {
+            ...rest,
+            object_relationships: t.object_relationships.map((r) => {
+              const on = (r.using as { foreign_key_constraint_on?: unknown }).foreign_key_constraint_on;
+              if (typeof on !== 'string') return qualified(r);
+              const fk = tableOf(t.table).foreignKeys.find((k) => k.columnMapping.length === 1 && k.columnMapping[0]?.[0] === on);
+              if (fk === undefined) throw new Error(`withoutKeys: no foreign key on ${t.table.name}.${on}`);
+              return { ...r, using: manual(fk.target, fk.columnMapping) };
+            }),
+            array_relationships: t.array_relationships.map((r) => {
+              const on = (r.using as { foreign_key_constraint_on?: { table: unknown; column: string } }).foreign_key_constraint_on;
+              if (on === undefined || typeof on !== 'object') return qualified(r);
+              const remote = parse(on.table);
+              const fk = tableOf(remote).foreignKeys.find((k) => same(k.target, t.table) && k.columnMapping[0]?.[0] === on.column);
+              if (fk === undefined) throw new Error(`withoutKeys: no foreign key on ${remote.name}.${on.column}`);
+              return {
+                ...r,
+                using: manual(
+                  remote,
+                  fk.columnMapping.map(([a, b]) => [b, a] as const),
+                ),
+              };
+            }),
+          };
+        }),
       };
     }),
   };

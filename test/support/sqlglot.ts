@@ -1,6 +1,7 @@
 /**
  * A real T-SQL parser for tests of the MSSQL backend's SQL: sqlglot's `tsql`
- * dialect (PyPI, pinned), in a Python venv this module makes itself under
+ * dialect (PyPI, pinned; its `bigquery` dialect reads the BigQuery backend's
+ * golden SQL the same way), in a Python venv this module makes itself under
  * ~/.cache/engine-tools/ on first use (CI runs on a clean clone). Without
  * python3 the callers skip with the reason this gives; a failed install fails.
  *
@@ -42,9 +43,10 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ErrorLevel
 out = []
+dialect = sys.argv[1]
 for text in json.load(sys.stdin):
     try:
-        stmts = [s for s in sqlglot.parse(text, read="tsql", error_level=ErrorLevel.RAISE) if s is not None]
+        stmts = [s for s in sqlglot.parse(text, read=dialect, error_level=ErrorLevel.RAISE) if s is not None]
         bad = [s for s in stmts if any(isinstance(n, exp.Command) for n in s.walk())]
         if not stmts:
             out.append("no statement")
@@ -104,9 +106,17 @@ export async function sqlglotPython(): Promise<{ readonly python: string } | { r
 
 /** Parses each text as T-SQL; null where it parsed, else the parser's error. */
 export async function parseTsql(python: string, texts: readonly string[]): Promise<(string | null)[]> {
-  const input = texts.map((t) => PARSER_GAPS.reduce((s, g) => s.replace(g.pattern, g.replacement), t));
+  return await parseSql(
+    python,
+    'tsql',
+    texts.map((t) => PARSER_GAPS.reduce((s, g) => s.replace(g.pattern, g.replacement), t)),
+  );
+}
+
+/** Parses each text in sqlglot's `dialect` (`tsql`, `bigquery`), as {@link parseTsql} does without its rewrites. */
+export async function parseSql(python: string, dialect: string, input: readonly string[]): Promise<(string | null)[]> {
   return await new Promise((resolve, reject) => {
-    const child = spawn(python, ['-c', SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(python, ['-c', SCRIPT, dialect], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
