@@ -55,7 +55,7 @@ import { deleteCronTrigger } from './operations/scheduled/delete-cron-trigger.ts
 import { deleteScheduledEvent } from './operations/scheduled/delete-scheduled-event.ts';
 import { getCronTriggers } from './operations/scheduled/get-cron-triggers.ts';
 import { getScheduledEventInvocations, getScheduledEvents } from './operations/scheduled/get-scheduled-events.ts';
-import { runSql, runSqlAtOnceFor } from './operations/sql/run-sql.ts';
+import { runSql, runSqlAtOnceFor, runSqlFor } from './operations/sql/run-sql.ts';
 import { addCollectionToAllowlist, dropCollectionFromAllowlist, updateScopeOfCollectionInAllowlist } from './operations/query-collections/allowlist.ts';
 import {
   addQueryToCollection,
@@ -246,6 +246,7 @@ const QUERY_V1_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
 /** `/v2/query` operations. */
 const QUERY_V2_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['run_sql', runSql],
+  ['mssql_run_sql', runSqlFor('mssql')],
   ['bigquery_run_sql', runSqlAtOnceFor('bigquery')],
   ['bulk', bulk],
 ]);

@@ -169,6 +169,20 @@ function txCall(run: (cb: (err?: Error | null) => void) => void): Promise<void> 
   return new Promise((resolve, reject) => run((err) => (err === undefined || err === null ? resolve() : reject(err))));
 }
 
+/** A transaction held on one pooled connection ({@link MssqlConnection.openTransaction}). */
+export interface MssqlTransaction {
+  /** Runs `f` on the connection once the transaction's earlier calls are done (a batch of the user's SQL: run-sql.ts). */
+  run<T>(f: (conn: TediousConnection) => Promise<T>): Promise<T>;
+  /** One statement's JSON text (Note [FOR JSON rows]). */
+  query(stmt: BoundStatement): Promise<string | null>;
+  /** SAVE TRANSACTION `name`. */
+  save(name: string): Promise<void>;
+  /** ROLLBACK TRANSACTION `name`: back to the savepoint, the transaction stays open. */
+  rollbackTo(name: string): Promise<void>;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+}
+
 /** A pool of tedious connections to one source. */
 export class MssqlConnection implements SourceConnection {
   readonly kind = 'mssql';
@@ -222,6 +236,48 @@ export class MssqlConnection implements SourceConnection {
       await txCall((cb) => c.commitTransaction(cb));
       return out;
     });
+  }
+
+  /**
+   * A transaction on a connection taken from the pool until it ends
+   * (`mssql_run_sql`, Note [Effects] in metadata/effects.ts). `commit` and
+   * `rollback` give the connection back; `rollback` never throws (after an
+   * error XACT_ABORT has rolled back already, and its ROLLBACK fails).
+   */
+  async openTransaction(): Promise<MssqlTransaction> {
+    const c = await this.#pool.acquire().promise;
+    let open = true;
+    const end = async (how: (cb: (err?: Error | null) => void) => void): Promise<void> => {
+      if (!open) return;
+      open = false;
+      try {
+        await txCall(how);
+      } finally {
+        this.#pool.release(c);
+      }
+    };
+    try {
+      await txCall((cb) => c.beginTransaction(cb, '', ISOLATION[this.settings.isolationLevel]));
+    } catch (e) {
+      open = false;
+      this.#pool.release(c);
+      throw e;
+    }
+    // tedious runs one request at a time on a connection: the transaction's calls wait their turn.
+    let last: Promise<unknown> = Promise.resolve();
+    const run = <T>(f: (conn: TediousConnection) => Promise<T>): Promise<T> => {
+      const next = last.then(() => f(c));
+      last = next.catch(() => undefined);
+      return next;
+    };
+    return {
+      run,
+      query: (stmt) => run((conn) => runOn(conn, stmt)),
+      save: (name) => run((conn) => txCall((cb) => conn.saveTransaction(cb, name))),
+      rollbackTo: (name) => run((conn) => txCall((cb) => conn.rollbackTransaction(cb, name))),
+      commit: () => run(() => end((cb) => c.commitTransaction(cb))),
+      rollback: () => run(() => end((cb) => c.rollbackTransaction(cb))).catch(() => undefined),
+    };
   }
 
   async ping(): Promise<void> {

@@ -1,7 +1,7 @@
 /**
  * The MSSQL backend: wiring only (Note [Backend seam] in ../registry.ts).
  */
-import type { Backend, SourceConnection } from '../backend.ts';
+import type { Backend, BoundStatement, Introspector, RunSqlResult, SourceConnection, SqlTransaction } from '../backend.ts';
 import { EngineError } from '../../errors/engine-error.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { schemaNaming } from '../naming.ts';
@@ -11,7 +11,27 @@ import { MssqlSettings, mssqlConfiguration } from './configuration.ts';
 import { MssqlConnection } from './connection.ts';
 import { classifyMssqlError } from './errors.ts';
 import { enumRowsOf, enumRowsSql, INTROSPECTION_SQL, introspectionOf } from './introspect.ts';
+import { runSqlBatch } from './run-sql.ts';
 import { MSSQL_TYPES, mssqlScalar } from './scalars.ts';
+
+const READ_ONLY_SAVEPOINT = 'engine_read_only';
+
+/** Introspection through `query`: on the pool, or on the connection of an open transaction. */
+function introspectorOn(query: (stmt: BoundStatement) => Promise<string | null>): Introspector {
+  return {
+    introspect: async () => introspectionOf(await query({ text: INTROSPECTION_SQL, values: [] })),
+    enumRows: (queries) =>
+      Promise.all(
+        queries.map(async (q) => {
+          try {
+            return enumRowsOf(await query({ text: enumRowsSql(q), values: [] }));
+          } catch (e) {
+            return e instanceof Error ? e : new Error(String(e));
+          }
+        }),
+      ),
+  };
+}
 
 function own(conn: SourceConnection): MssqlConnection {
   if (conn instanceof MssqlConnection) return conn;
@@ -41,19 +61,7 @@ export const mssqlBackend: Backend = {
   },
   introspector: (conn) => {
     const c = own(conn);
-    return {
-      introspect: async () => introspectionOf(await c.queryJsonText({ text: INTROSPECTION_SQL, values: [] })),
-      enumRows: (queries) =>
-        Promise.all(
-          queries.map(async (q) => {
-            try {
-              return enumRowsOf(await c.queryJsonText({ text: enumRowsSql(q), values: [] }));
-            } catch (e) {
-              return e instanceof Error ? e : new Error(String(e));
-            }
-          }),
-        ),
-    };
+    return introspectorOn((stmt) => c.queryJsonText(stmt));
   },
   scalar: mssqlScalar,
   types: MSSQL_TYPES,
@@ -63,4 +71,42 @@ export const mssqlBackend: Backend = {
   comparisons: { text: ['_like', '_nlike'], typeInfix: '_MSSQL' },
   compile: { query: compileQuery, readField: compileReadField, mutation: compileMutation, explain: compileExplain },
   toEngineError: classifyMssqlError,
+  // `mssql_run_sql`: the SQL, and the introspection after it, in one transaction (run-sql.ts).
+  runSql: async (conn, sql, readOnly, inside) => {
+    const tx = await own(conn).openTransaction();
+    try {
+      const out = await inside(await tx.run((c) => runSqlBatch(c, sql)), introspectorOn(tx.query));
+      // SQL Server has no read-only transaction: a read_only run is rolled back whatever it did.
+      await (readOnly ? tx.rollback() : tx.commit());
+      return out;
+    } catch (e) {
+      await tx.rollback();
+      throw e;
+    }
+  },
+  openSqlTransaction: async (conn) => {
+    const tx = await own(conn).openTransaction();
+    const sqlTx: SqlTransaction = {
+      runSql: async (sql, readOnly) => {
+        if (!readOnly) return await tx.run((c) => runSqlBatch(c, sql));
+        // Read-only inside the held transaction: undone by going back to a savepoint.
+        await tx.save(READ_ONLY_SAVEPOINT);
+        let result: RunSqlResult;
+        try {
+          result = await tx.run((c) => runSqlBatch(c, sql));
+        } catch (e) {
+          await tx.rollbackTo(READ_ONLY_SAVEPOINT).catch(() => undefined);
+          throw e;
+        }
+        await tx.rollbackTo(READ_ONLY_SAVEPOINT);
+        return result;
+      },
+      introspector: introspectorOn(tx.query),
+      // No deferred constraints: nothing for COMMIT to check that the statements did not.
+      prepareCommit: async () => await Promise.resolve(),
+      commit: tx.commit,
+      rollback: tx.rollback,
+    };
+    return sqlTx;
+  },
 };

@@ -157,6 +157,35 @@ describe('an MSSQL source without a SQL Server', () => {
     expect((await on('mssql_untrack_table', { table: 'genres' })).body).toEqual(ok);
   });
 
+  it('mssql_run_sql (/v2/query) runs on mssql sources only: the unreachable one is inconsistent, the postgres one of another type', async () => {
+    const run = (args: Record<string, unknown>): Promise<any> => f.engine.post('/v2/query', { type: 'mssql_run_sql', args });
+    const unreachable = await run({ source: 'ms', sql: 'SELECT 1 AS one', cascade: false, check_metadata_consistency: true });
+    expect(unreachable.status).toBe(400);
+    expect(unreachable.body).toEqual({
+      code: 'invalid-configuration',
+      path: '$.args.source',
+      error: expect.stringMatching(/^source "ms" is inconsistent: could not connect to source "ms": Failed to connect to 127\.0\.0\.1:\d+/),
+    });
+    // v2 compat: `source` defaults to "default", here a postgres source.
+    expect((await run({ sql: 'SELECT 1' })).body).toEqual({
+      code: 'not-exists',
+      path: '$.args',
+      error: 'source with name "default" has backend type "postgres" which does not match the expected type mssql',
+    });
+    expect((await run({ source: 'nowhere', sql: 'SELECT 1' })).body).toMatchObject({ code: 'not-exists', path: '$.args.source' });
+    expect((await run({ source: 'ms' })).body).toMatchObject({ code: 'parse-failed', path: '$.args' });
+    // Inside a bulk, the failure rolls back the postgres SQL before it.
+    const bulk = await f.engine.post('/v2/query', {
+      type: 'bulk',
+      args: [
+        { type: 'run_sql', args: { sql: 'CREATE TABLE mssql_bulk_probe (id int)' } },
+        { type: 'mssql_run_sql', args: { source: 'ms', sql: 'SELECT 1' } },
+      ],
+    });
+    expect(bulk.body).toMatchObject({ code: 'invalid-configuration', path: '$.args[1].args.source' });
+    expect((await f.sql("SELECT to_regclass('mssql_bulk_probe') IS NULL AS gone")).body).toEqual({ result_type: 'TuplesOk', result: [['gone'], ['t']] });
+  });
+
   it('run_sql on the source says the connection failed; mssql_drop_source removes it with cascade', async () => {
     const sql = await f.engine.post('/v2/query', { type: 'run_sql', args: { source: 'ms', sql: 'SELECT 1' } });
     expect(sql.status).toBe(400);

@@ -1,5 +1,5 @@
 /**
- * `run_sql` (`/v2/query` and legacy `/v1/query`): runs SQL on a source in a
+ * `run_sql` (`/v2/query` and legacy `/v1/query`) and `mssql_run_sql`: runs SQL on a source in a
  * transaction that stays open until the request's metadata is stored, and is
  * committed with it (an effect, see Note [Effects] in effects.ts): a `bulk`
  * whose later call fails leaves no trace of its SQL. `read_only` SQL runs in
@@ -20,7 +20,7 @@ import { EngineError } from '../../../errors/engine-error.ts';
 import { defineOperation, requireSource } from '../../define.ts';
 import type { SourceKind, SourceMetadata } from '../../../model/document.ts';
 import { findSource } from '../../edit.ts';
-import { argPath, type Operation } from '../../operation.ts';
+import { argPath, type CallResult, type MetadataCall, type Operation, type RunContext } from '../../operation.ts';
 import { applyRenames, detectRenames } from '../../renames.ts';
 import { runSqlArgs, runSqlAtOnceArgs } from '../../../model/schemas/args.ts';
 import { sourceTransaction, sourceTransactionKey, type SourceTransaction } from '../../source-transaction.ts';
@@ -111,48 +111,67 @@ export function runSqlAtOnceFor(kind: SourceKind): Operation {
   });
 }
 
-/** The run-sql operation. */
-export const runSql = defineOperation<RunSqlArgs>({
-  mutates: true,
-  schema: runSqlArgs,
-  async run(ctx, args, call) {
-    await ctx.flush();
-    const sourceName = args.source ?? 'default';
-    const source = requireSource(ctx, sourceName, call);
-    const prepared = ctx.state.prepared.get(sourceName);
-    const conn = prepared === undefined ? undefined : ctx.sql.preparer.connection(prepared.configKey);
-    const backend = findBackend(source.kind);
-    const runAlone = backend?.runSql;
-    const open = backend?.openSqlTransaction;
-    if (backend === undefined || prepared === undefined || !prepared.ok || conn === undefined || runAlone === undefined || open === undefined) {
-      const why = prepared !== undefined && !prepared.ok ? prepared.reason : 'it is not a postgres source';
-      throw new EngineError(ErrorCode.InvalidConfiguration, `source "${sourceName}" is inconsistent: ${why}`, {
-        path: argPath(call, 'source'),
-      });
-    }
-    if (args.read_only === true) {
-      const held = ctx.effects.find((e) => e.key === sourceTransactionKey(prepared.configKey)) as SourceTransaction | undefined;
-      const result =
-        held === undefined ? await runAlone.call(backend, conn, args.sql, true, async (r) => await Promise.resolve(r)) : await held.tx.runSql(args.sql, true);
-      return { response: result };
-    }
-    const { tx } = await sourceTransaction(ctx, open.bind(backend), source, prepared, conn);
-    const result = await tx.runSql(args.sql, false);
-    if (args.check_metadata_consistency === false) return { response: result };
-    const introspection = await tx.introspector.introspect();
-    if (introspection.fingerprint === prepared.introspection.fingerprint) return { response: result };
-    refuseFunctionChanges(source, prepared.introspection, introspection, backend.naming);
-    // v2 compat: renamed tables and columns are followed, not reported.
-    const before = ctx.state;
-    const doc = applyRenames(before.doc, sourceName, detectRenames(prepared.introspection, introspection), before.catalog, backend.naming);
-    const ready = await ctx.sql.preparer.prepareFromIntrospection(findSource(doc, sourceName) ?? source, prepared, introspection, tx.introspector);
-    await ctx.commitEdit({
-      doc,
-      touched: [],
-      drop: { cascade: args.cascade === true },
-      prepared: new Map([[sourceName, ready]]),
-      path: argPath(call),
+/**
+ * `run_sql` (postgres) and `mssql_run_sql` (v2 compat: only on `/v2/query`,
+ * `source` defaults to `default`, no `read_only` in v2's, accepted here):
+ * the same operation on a backend with a transaction (`runSql`/`openSqlTransaction`),
+ * refusing a source of another kind as v2's askSourceInfo does.
+ */
+export function runSqlFor(kind: SourceKind): Operation {
+  return defineOperation<RunSqlArgs>({
+    mutates: true,
+    schema: runSqlArgs,
+    run: async (ctx, args, call) => await runSqlOn(kind, ctx, args, call),
+  });
+}
+
+async function runSqlOn(kind: SourceKind, ctx: RunContext, args: RunSqlArgs, call: MetadataCall): Promise<CallResult> {
+  await ctx.flush();
+  const sourceName = args.source ?? 'default';
+  const source = requireSource(ctx, sourceName, call);
+  const prepared = ctx.state.prepared.get(sourceName);
+  const conn = prepared === undefined ? undefined : ctx.sql.preparer.connection(prepared.configKey);
+  const backend = findBackend(source.kind);
+  const runAlone = backend?.runSql;
+  const open = backend?.openSqlTransaction;
+  if (prepared !== undefined && prepared.ok && source.kind !== kind) {
+    throw new EngineError(
+      ErrorCode.NotExists,
+      `source with name "${source.name}" has backend type "${source.kind}" which does not match the expected type ${kind}`,
+      { path: argPath(call) },
+    );
+  }
+  if (backend === undefined || prepared === undefined || !prepared.ok || conn === undefined || runAlone === undefined || open === undefined) {
+    const why = prepared !== undefined && !prepared.ok ? prepared.reason : `its ${kind} backend runs no SQL`;
+    throw new EngineError(ErrorCode.InvalidConfiguration, `source "${sourceName}" is inconsistent: ${why}`, {
+      path: argPath(call, 'source'),
     });
+  }
+  if (args.read_only === true) {
+    const held = ctx.effects.find((e) => e.key === sourceTransactionKey(prepared.configKey)) as SourceTransaction | undefined;
+    const result =
+      held === undefined ? await runAlone.call(backend, conn, args.sql, true, async (r) => await Promise.resolve(r)) : await held.tx.runSql(args.sql, true);
     return { response: result };
-  },
-});
+  }
+  const { tx } = await sourceTransaction(ctx, open.bind(backend), source, prepared, conn);
+  const result = await tx.runSql(args.sql, false);
+  if (args.check_metadata_consistency === false) return { response: result };
+  const introspection = await tx.introspector.introspect();
+  if (introspection.fingerprint === prepared.introspection.fingerprint) return { response: result };
+  refuseFunctionChanges(source, prepared.introspection, introspection, backend.naming);
+  // v2 compat: renamed tables and columns are followed, not reported.
+  const before = ctx.state;
+  const doc = applyRenames(before.doc, sourceName, detectRenames(prepared.introspection, introspection), before.catalog, backend.naming);
+  const ready = await ctx.sql.preparer.prepareFromIntrospection(findSource(doc, sourceName) ?? source, prepared, introspection, tx.introspector);
+  await ctx.commitEdit({
+    doc,
+    touched: [],
+    drop: { cascade: args.cascade === true },
+    prepared: new Map([[sourceName, ready]]),
+    path: argPath(call),
+  });
+  return { response: result };
+}
+
+/** The run-sql operation (postgres). */
+export const runSql = runSqlFor('postgres');
