@@ -13,10 +13,13 @@
  * declare. Known differences from BigQuery that the tests work around: an
  * unquoted column named like a DuckDB keyword (`at`) fails, a REPEATED field
  * that was never set reads as null (BigQuery: []), and jobs.query answers a
- * failed query with HTTP 200 and `errors` (the backend uses jobs.insert).
+ * failed query with HTTP 200 and `errors` (the backend uses jobs.insert), and
+ * a job is done before jobs.insert answers, so jobs.cancel never cancels
+ * anything (Note [Cancelling BigQuery jobs on the emulator]).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -110,6 +113,83 @@ export async function startBigQueryEmulator(project: string): Promise<BigQueryEm
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
       await exited;
       clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * An HTTP proxy in front of an emulator that logs every request (`METHOD /path`) and can hold the
+ * answer of one job's results (jobs.getQueryResults) until that job is cancelled.
+ *
+ * Note [Cancelling BigQuery jobs on the emulator]
+ * bqemulator runs a job inside jobs.insert: the job is DONE before a client could cancel it, and
+ * its jobs.cancel only answers the job's state. A job that is still running is therefore made by
+ * holding the emulator's real answer to the results poll here; what the engine does meanwhile (a
+ * jobs.cancel of that job when its request is cancelled) is then what the proxy logs.
+ */
+export interface EmulatorProxy {
+  /** `http://127.0.0.1:<port>`, to use as BIGQUERY_EMULATOR_HOST. */
+  readonly url: string;
+  /** Requests so far, as `METHOD /path` (no query string). */
+  readonly log: readonly string[];
+  /** Holds the results of the next job polled, until it is cancelled; resolves to its job id once held. */
+  holdNextResults(): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function bodyOf(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Starts an {@link EmulatorProxy} in front of `emulatorUrl`. */
+export async function startEmulatorProxy(emulatorUrl: string): Promise<EmulatorProxy> {
+  const log: string[] = [];
+  let hold: { readonly held: (jobId: string) => void } | null = null;
+  const cancelled = new Map<string, () => void>();
+  const server = createHttpServer((req, res) => {
+    void (async () => {
+      const body = await bodyOf(req);
+      const url = req.url ?? '/';
+      const pathname = url.split('?')[0] ?? url;
+      log.push(`${req.method ?? 'GET'} ${pathname}`);
+      const cancel = /\/jobs\/([^/]+)\/cancel$/.exec(pathname);
+      if (cancel?.[1] !== undefined) cancelled.get(cancel[1])?.();
+      const upstream = await fetch(emulatorUrl + url, {
+        method: req.method ?? 'GET',
+        headers: { 'content-type': req.headers['content-type'] ?? 'application/json' },
+        ...(body.length > 0 ? { body } : {}),
+      });
+      const answer = Buffer.from(await upstream.arrayBuffer());
+      const results = req.method === 'GET' ? /\/queries\/([^/]+)$/.exec(pathname) : null;
+      const jobId = results?.[1];
+      if (jobId !== undefined && hold !== null) {
+        const { held } = hold;
+        hold = null;
+        await new Promise<void>((release) => {
+          cancelled.set(jobId, release);
+          held(jobId);
+        });
+      }
+      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
+      res.end(answer);
+    })().catch((e: unknown) => {
+      res.writeHead(502);
+      res.end(String(e));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const a = server.address();
+  const port = typeof a === 'object' && a !== null ? a.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    log,
+    holdNextResults: () => new Promise<string>((held) => (hold = { held })),
+    close: async () => {
+      for (const release of cancelled.values()) release();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }

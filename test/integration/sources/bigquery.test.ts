@@ -5,14 +5,16 @@
  * account from an environment variable, tables named `{dataset, name}` and
  * root fields `<dataset>_<table>`, manual relationships, select permissions
  * with session variables, aggregates, v2's typing of INT64/NUMERIC (strings),
- * global_select_limit, no mutation root, BigQuery errors in v2's shapes, and
- * a missing dataset or table as inconsistent metadata.
+ * global_select_limit, no mutation root, BigQuery errors in v2's shapes, a
+ * missing dataset or table as inconsistent metadata, a client's cancel
+ * reaching the job, export as {dataset, name}, bigquery_run_sql and
+ * bigquery_update_source.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { BigQuery } from '@google-cloud/bigquery';
 import { PassThroughClient } from 'google-auth-library';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emulatorUnavailable, startBigQueryEmulator, type BigQueryEmulator } from '../../support/bigquery-emulator.ts';
+import { emulatorUnavailable, startBigQueryEmulator, startEmulatorProxy, type BigQueryEmulator, type EmulatorProxy } from '../../support/bigquery-emulator.ts';
 import { startTestEngine, type TestEngine } from '../../support/engine.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 
@@ -22,11 +24,28 @@ const skip = emulatorUnavailable();
 if (skip !== null) console.log(`skipped: ${skip}`);
 
 let emulator: BigQueryEmulator;
+let proxy: EmulatorProxy;
 let db: TestDatabase;
 let engine: TestEngine;
 let bq: BigQuery;
 const md = async (type: string, args: unknown): Promise<any> => await engine.metadata({ type, args });
 const gql = async (query: string, headers?: Record<string, string>): Promise<any> => (await engine.graphql(query, undefined, headers)).body;
+
+async function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function until(ok: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!ok() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return ok();
+}
 
 async function run(query: string): Promise<void> {
   const [job] = await bq.createQueryJob({ query, useLegacySql: false });
@@ -71,7 +90,9 @@ describe.skipIf(skip !== null)('a BigQuery source', () => {
       private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }),
       project_id: PROJECT,
     });
-    process.env['BIGQUERY_EMULATOR_HOST'] = emulator.url;
+    // The engine talks to the emulator through a logging proxy (Note [Cancelling BigQuery jobs on the emulator]).
+    proxy = await startEmulatorProxy(emulator.url);
+    process.env['BIGQUERY_EMULATOR_HOST'] = proxy.url;
     db = await createTestDatabase('bq');
     engine = await startTestEngine({ databaseUrl: db.url });
   }, 900_000);
@@ -79,6 +100,7 @@ describe.skipIf(skip !== null)('a BigQuery source', () => {
   afterAll(async () => {
     await engine?.close();
     await db?.drop();
+    await proxy?.close();
     await emulator?.stop();
     delete process.env[SA_VAR];
     delete process.env['BIGQUERY_EMULATOR_HOST'];
@@ -181,6 +203,24 @@ describe.skipIf(skip !== null)('a BigQuery source', () => {
         shop_authors: [{ articles_aggregate: { aggregate: { count: '2' } } }],
       },
     });
+  });
+
+  it('cancels the BigQuery job of a request its client gave up on, and keeps serving', async () => {
+    const held = proxy.holdNextResults();
+    const controller = new AbortController();
+    const request = fetch(`${engine.url}/v1/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ shop_articles { id title } }' }),
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
+    const jobId = await within(held, 60_000, 'the job of the request was never polled');
+    const cancelled = `POST /bigquery/v2/projects/${PROJECT}/jobs/${jobId}/cancel`;
+    expect(proxy.log).not.toContain(cancelled);
+    controller.abort();
+    await request;
+    expect(await until(() => proxy.log.includes(cancelled), 30_000)).toBe(true);
+    expect(await gql('{ shop_authors(where: {id: {_eq: 3}}) { name } }')).toEqual({ data: { shop_authors: [{ name: 'Cid' }] } });
   });
 
   it('applies select permissions with session variables, and offers no mutations', async () => {
