@@ -757,6 +757,47 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     expect((await exported()).inherited_roles ?? []).toEqual([]);
   });
 
+  it('Metadata: sets API limits (global and per role); a role over its depth limit is refused; removes them', async () => {
+    // clerk may select readings (the inherited-role step gave it the permission).
+    await page.getByRole('link', { name: 'Metadata', exact: true }).click();
+    const form = page.getByRole('form', { name: 'API limits' });
+    const limitsStatus = () => form.getByRole('status').first().textContent();
+    const depth = form.getByLabel('Global depth limit (levels of a query)');
+    const nodes = form.getByLabel('Global node limit (fields of a query)');
+    const rate = form.getByLabel('Global rate limit (requests per minute)');
+    const unique = form.getByLabel('Global rate limit, unique by');
+    await typeInto(depth, '5');
+    await form.getByRole('button', { name: 'Add a role to the depth limit' }).click();
+    await typeInto(form.getByLabel('Depth limit, role 1', { exact: true }), 'clerk');
+    await typeInto(form.getByLabel('Depth limit, role 1 value (levels of a query)'), '0');
+    await typeInto(rate, '600');
+    await typeInto(unique, 'IP');
+    // Text that is no whole number is refused in the page with the reason, and nothing is sent.
+    await typeInto(nodes, '1e3');
+    await form.getByRole('button', { name: 'Save API limits' }).click();
+    await eventually(() => form.getByRole('alert').textContent()).toContain('Global node limit must be a whole number');
+    expect((await exported()).api_limits).toBeUndefined();
+    await typeInto(nodes, '1000');
+    await form.getByRole('button', { name: 'Save API limits' }).click();
+    await eventually(limitsStatus).toBe('Saved the API limits');
+    await page.screenshot({ path: artifact('31-metadata-api-limits.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+    expect((await exported()).api_limits).toEqual({
+      depth_limit: { global: 5, per_role: { clerk: 0 } },
+      node_limit: { global: 1000 },
+      rate_limit: { global: { max_reqs_per_min: 600, unique_params: 'IP' } },
+    });
+    const asClerk = { 'x-engine-admin-secret': SECRET, 'x-engine-role': 'clerk' };
+    expect(JSON.stringify((await engine.graphql('{ readings { sensor } }', undefined, asClerk)).body)).toContain('depth limit of 0 exceeded');
+    expect((await engine.graphql('{ readings(limit: 1) { sensor } }')).body).toHaveProperty('data');
+    // Emptying every field removes the limits.
+    await form.getByRole('button', { name: 'Remove role 1 of the depth limit' }).click();
+    for (const field of [depth, nodes, rate, unique]) await typeInto(field, '');
+    await form.getByRole('button', { name: 'Save API limits' }).click();
+    await eventually(() => exported().then((m) => m.api_limits)).toBeUndefined();
+    expect((await engine.graphql('{ readings { sensor } }', undefined, asClerk)).body).toHaveProperty('data');
+  });
+
   it('made no request outside the origin, and no page error', () => {
     expect(outside).toEqual([]);
     expect(pageErrors).toEqual([]);

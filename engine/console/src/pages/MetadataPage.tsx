@@ -1,13 +1,14 @@
 /**
  * Metadata: export (a JSON download), import (a file → replace_metadata),
- * reload, the inconsistent objects with their reasons and a drop button, and
- * the resource version.
+ * reload, the inconsistent objects with their reasons and a drop button, the
+ * resource version, and the API limits (`ApiLimits.tsx`).
  */
 import { useRef, useState } from 'react';
 import { metadata as callMetadata } from '../api.ts';
 import { Status, useAction } from '../components.tsx';
 import { DataTable } from '../lists.tsx';
 import { useMetadata } from '../metadata-state.tsx';
+import { ApiLimits } from './ApiLimits.tsx';
 
 export function MetadataPage() {
   // The inconsistent objects are the shared state's, also read on each page change (the header's count).
@@ -120,6 +121,9 @@ export function MetadataPage() {
           </p>
         </>
       )}
+      <h2>API limits</h2>
+      {/* Read from the metadata once it is there; after a save the form keeps what was typed. */}
+      <ApiLimits key={metadata === null ? 'loading' : 'loaded'} />
     </div>
   );
 }
