@@ -308,6 +308,10 @@ describe.skipIf(skip !== null)('a BigQuery source', () => {
     const configuration = { service_account: { from_env: SA_VAR }, project_id: PROJECT, datasets: ['shop'], global_select_limit: 1 };
     expect((await md('bigquery_update_source', { name: 'bq', configuration })).body).toEqual({ message: 'success' });
     expect(await gql('{ shop_authors(order_by: {id: asc}) { id } }')).toEqual({ data: { shop_authors: [{ id: '1' }] } });
+    // v2 caps array relationships too (Ann has two articles).
+    expect(await gql('{ shop_authors(where: {id: {_eq: 1}}) { articles(order_by: {id: asc}) { id } } }')).toEqual({
+      data: { shop_authors: [{ articles: [{ id: '1' }] }] },
+    });
     const customization = { root_fields: { namespace: 'warehouse' }, type_names: { prefix: 'Wh_' } };
     expect((await md('bigquery_update_source', { name: 'bq', customization })).body).toEqual({ message: 'success' });
     expect(await gql('{ warehouse { shop_authors(order_by: {id: asc}) { __typename id } } }')).toEqual({

@@ -19,8 +19,12 @@
  * answer is one STRUCT given to TO_JSON_STRING (compile.ts). BigQuery takes
  * a LIMIT only as a literal or parameter, so a variable `limit` under a
  * permission's cap is two nested LIMITs, and OFFSET without a LIMIT takes the
- * largest one. Root lists are capped by the source's `global_select_limit`
- * (Note [BigQuery jobs] in ../connection.ts), as v2 does.
+ * largest one. Root lists and array relationships are capped by the
+ * source's `global_select_limit` (Note [BigQuery jobs] in ../connection.ts),
+ * after the user's limit and offset, as v2's fromSelectRows does; an
+ * aggregate's `nodes` are not (v2's fromSelectAggregate). Not capped: a list
+ * whose variable `limit` is under a permission's cap (its outer LIMIT is the
+ * cap; v2 would take the smallest of the three).
  */
 import type * as ir from '../../../ir/index.ts';
 import { ident, join, param, raw, sql, stringLiteral, type Fragment } from '../../sql/fragment.ts';
@@ -127,7 +131,7 @@ function rowItems(fields: readonly ir.Field[], src: ir.RowSource, row: string, c
         return as(raw('NULL'));
       case 'object-relationship':
       case 'array-relationship':
-        return as(translateSelect(f.select, { outer: row, mapping: f.mapping }, ctx, false));
+        return as(translateSelect(f.select, { outer: row, mapping: f.mapping }, ctx, true));
       case 'array-aggregate':
         return as(translateAggregate(f.select, { outer: row, mapping: f.mapping }, ctx));
       case 'computed-scalar':
@@ -140,8 +144,11 @@ function rowItems(fields: readonly ir.Field[], src: ir.RowSource, row: string, c
   });
 }
 
-/** Rows of a select as an ARRAY of STRUCTs, or one STRUCT (`one`); `root`: a root field, under `global_select_limit`. */
-export function translateSelect(s: ir.Select, correlation: Correlation | null, ctx: Ctx, root: boolean): Fragment {
+/**
+ * Rows of a select as an ARRAY of STRUCTs, or one STRUCT (`one`); `capped`: under `global_select_limit`
+ * (v2's fromSelectRows: root lists and array relationships, not an aggregate's nodes).
+ */
+export function translateSelect(s: ir.Select, correlation: Correlation | null, ctx: Ctx, capped: boolean): Fragment {
   const src = rowSource(s.from, correlation, ctx);
   const items = rowItems(s.fields, s.from, src.alias, ctx);
   const body = sql`SELECT AS STRUCT ${join(items, ', ')} FROM ${src.from}`;
@@ -149,7 +156,7 @@ export function translateSelect(s: ir.Select, correlation: Correlation | null, c
   if (s.cardinality === 'one') return sql`(${body}${order} LIMIT 1)`;
   let limit: Fragment = raw('');
   if (src.outerLimit !== null) limit = sql` LIMIT ${param({ kind: 'const', value: src.outerLimit }, null, { dbType: 'INT64', list: false })}`;
-  else if (root) limit = raw(` LIMIT @${GLOBAL_SELECT_LIMIT}`);
+  else if (capped) limit = raw(` LIMIT @${GLOBAL_SELECT_LIMIT}`);
   return sql`ARRAY(${body}${order}${limit})`;
 }
 

@@ -15,7 +15,8 @@ SELECT TO_JSON_STRING(STRUCT(ARRAY(
       SELECT `_4`.*
       FROM `public`.`albums` AS `_4`
       WHERE `_4`.`artist_id` = `_1`.`id`
-      LIMIT @p1) AS `_5`) AS `albums`
+      LIMIT @p1) AS `_5`
+    LIMIT @global_select_limit) AS `albums`
   FROM (
     SELECT `_0`.*
     FROM `public`.`artists` AS `_0`

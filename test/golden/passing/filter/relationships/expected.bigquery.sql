@@ -7,7 +7,8 @@ SELECT TO_JSON_STRING(STRUCT(ARRAY(
       WHERE (`_4`.`artist_id` = `_1`.`id` AND EXISTS (
         SELECT 1
         FROM `public`.`artists` AS `_6`
-        WHERE (`_6`.`id` = `_4`.`artist_id` AND (`_6`.`name` <> @p1))))) AS `_5`) AS `albums`
+        WHERE (`_6`.`id` = `_4`.`artist_id` AND (`_6`.`name` <> @p1))))) AS `_5`
+    LIMIT @global_select_limit) AS `albums`
   FROM (
     SELECT `_0`.*
     FROM `public`.`artists` AS `_0`

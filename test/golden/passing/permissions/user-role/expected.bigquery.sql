@@ -10,7 +10,8 @@ SELECT TO_JSON_STRING(STRUCT(ARRAY(
     FROM (
       SELECT `_5`.*
       FROM `public`.`tracks` AS `_5`
-      WHERE `_5`.`album_id` = `_1`.`id`) AS `_6`) AS `tracks`
+      WHERE `_5`.`album_id` = `_1`.`id`) AS `_6`
+    LIMIT @global_select_limit) AS `tracks`
   FROM (
     SELECT `_0`.*
     FROM `public`.`albums` AS `_0`

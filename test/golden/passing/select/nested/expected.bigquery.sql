@@ -17,7 +17,8 @@ SELECT TO_JSON_STRING(STRUCT(ARRAY(
       SELECT `_4`.*
       FROM `public`.`tracks` AS `_4`
       WHERE `_4`.`album_id` = `_1`.`id`) AS `_5`
-    ORDER BY `_5`.`id` ASC NULLS LAST) AS `tracks`
+    ORDER BY `_5`.`id` ASC NULLS LAST
+    LIMIT @global_select_limit) AS `tracks`
   FROM (
     SELECT `_0`.*
     FROM `public`.`albums` AS `_0`
