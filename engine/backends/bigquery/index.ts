@@ -1,8 +1,8 @@
 /**
  * The BigQuery backend: wiring only (Note [Backend seam] in ../registry.ts).
  * BigQuery sources are read-only (v2): no mutations, transactions, event
- * triggers, live queries, streams, Relay or distinct_on; the optional
- * members of the seam are absent.
+ * triggers, live queries, streams, Relay or distinct_on; of the optional
+ * members of the seam only `runSqlAtOnce` is present.
  */
 import type { Backend, SourceConnection } from '../backend.ts';
 import { EngineError } from '../../errors/engine-error.ts';
