@@ -1,8 +1,14 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
 /**
  * The MSSQL backend against a real SQL Server, when one is given:
  * ENGINE_TEST_MSSQL_URL is a connection string as v2 takes it
  * (`Server=localhost,1433;Uid=sa;Pwd=...;Encrypt=no`). Without it every test
- * is skipped with that reason printed. Each run works in a schema of its own.
+ * is skipped with that reason printed. Each run works in a schema of its own
+ * (and dbo tables named after it). First the backend alone (compilers,
+ * connection, introspection), then an engine process (`engine serve`, its
+ * metadata in PostgreSQL) with the server as an `mssql` source: the metadata
+ * family, mssql_run_sql, GraphQL queries and mutations, as admin and as a
+ * role with session variables.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +18,8 @@ import { TransactionStatementError } from '../../../engine/backends/backend.ts';
 import { bindStatement } from '../../../engine/execute/bind-statement.ts';
 import { mssqlBackend } from '../../../engine/backends/mssql/index.ts';
 import type { MssqlConnection } from '../../../engine/backends/mssql/connection.ts';
+import { spawnEngine, type EngineProcess } from '../../support/engine-process.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 
 const url = process.env['ENGINE_TEST_MSSQL_URL'];
 if (url === undefined) console.log('[mssql live] skipped: ENGINE_TEST_MSSQL_URL is not set (a SQL Server connection string)');
@@ -167,5 +175,325 @@ describe.skipIf(url === undefined)('MSSQL live', () => {
       ['price', 'decimal'],
       ['blob', 'varbinary'],
     ]);
+  });
+});
+
+/*
+ * Through an engine process. The tables: dbo `<id>_artists` and `<id>_albums`
+ * (tracked as `artists` and `albums` by custom names), `<schema>.labels`
+ * (its root field the default `<schema>_labels`). Tests run in order and share
+ * the data; each says what it expects from the ones before.
+ */
+const id = schema.slice('engine_test_'.length);
+const artistsT = `e2e_${id}_artists`;
+const albumsT = `e2e_${id}_albums`;
+const artistsPk = `e2e_${id}_artists_pkey`;
+const labels = `${schema}_labels`;
+
+describe.skipIf(url === undefined)('MSSQL live through an engine process', () => {
+  let ms: MssqlConnection;
+  let db: TestDatabase;
+  let engine: EngineProcess;
+
+  const exec = (text: string): Promise<string | null> => ms.queryJsonText({ text, values: [] });
+
+  async function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+    const res = await fetch(`${engine.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  }
+  const md = (type: string, args: Record<string, unknown>): Promise<{ status: number; body: any }> => post('/v1/metadata', { type, args });
+  const runSql = (sql: string, extra: Record<string, unknown> = {}): Promise<{ status: number; body: any }> =>
+    post('/v2/query', { type: 'mssql_run_sql', args: { source: 'ms', sql, ...extra } });
+  const gql = async (query: string, headers: Record<string, string> = {}): Promise<any> => (await post('/v1/graphql', { query }, headers)).body;
+  const asUser = (userId: string): Record<string, string> => ({ 'X-Engine-Role': 'user', 'X-Engine-User-Id': userId });
+  const ok = { message: 'success' };
+
+  beforeAll(async () => {
+    const resolved = mssqlBackend.configuration.resolve({ connection_info: { connection_string: url } }, { env: () => undefined, statementTimeoutMs: 60_000 });
+    if ('reason' in resolved) throw new Error(resolved.reason);
+    ms = mssqlBackend.connect(resolved) as MssqlConnection;
+    await exec(`IF SCHEMA_ID(N'${schema}') IS NULL EXEC('CREATE SCHEMA [${schema}]')`);
+    await exec(`CREATE TABLE [dbo].[${artistsT}] (
+      [id] INT NOT NULL CONSTRAINT [${artistsPk}] PRIMARY KEY, [name] NVARCHAR(200) NOT NULL, [country] NVARCHAR(50) NULL)`);
+    await exec(`CREATE TABLE [dbo].[${albumsT}] (
+      [id] INT IDENTITY(1,1) PRIMARY KEY, [title] NVARCHAR(200) NOT NULL,
+      [artist_id] INT NOT NULL CONSTRAINT [e2e_${id}_albums_artist_fkey] REFERENCES [dbo].[${artistsT}] ([id]), [price] DECIMAL(10, 2) NULL)`);
+    await exec(`CREATE TABLE [${schema}].[labels] ([id] INT NOT NULL PRIMARY KEY, [name] NVARCHAR(100) NOT NULL, [artist_id] INT NULL)`);
+    await exec(`INSERT INTO [dbo].[${artistsT}] ([id], [name], [country]) VALUES (1, N'Ann', N'UK'), (2, N'Bob', NULL), (3, N'Cid', N'FR');
+      INSERT INTO [dbo].[${albumsT}] ([title], [artist_id], [price]) VALUES (N'A1', 1, 10.00), (N'A2', 1, 20.00), (N'B1', 2, NULL), (N'C1', 3, 5.50);
+      INSERT INTO [${schema}].[labels] ([id], [name], [artist_id]) VALUES (1, N'L1', 1), (2, N'L2', NULL)`);
+    db = await createTestDatabase('mslive');
+    engine = await spawnEngine(['--database-url', db.url]);
+  }, 180_000);
+
+  afterAll(async () => {
+    await engine?.stop('SIGKILL');
+    await db?.drop();
+    if (ms === undefined) return;
+    await exec(
+      `DROP TABLE IF EXISTS [${schema}].[extra]; DROP TABLE IF EXISTS [${schema}].[labels]; DROP TABLE IF EXISTS [dbo].[${albumsT}];
+       DROP TABLE IF EXISTS [dbo].[${artistsT}]; EXEC('DROP SCHEMA IF EXISTS [${schema}]')`,
+    ).catch(() => undefined);
+    await ms.close();
+  });
+
+  it('adds the source, tracks tables in dbo and another schema, with relationships and permissions', async () => {
+    expect((await md('mssql_add_source', { name: 'ms', configuration: { connection_info: { connection_string: url } } })).body).toEqual(ok);
+    const track = (table: unknown, configuration?: unknown): Promise<{ status: number; body: any }> =>
+      md('mssql_track_table', { source: 'ms', table, ...(configuration === undefined ? {} : { configuration }) });
+    expect((await track({ schema: 'dbo', name: artistsT }, { custom_name: 'artists' })).body).toEqual(ok);
+    expect((await track(albumsT, { custom_name: 'albums' })).body).toEqual(ok);
+    expect((await track({ schema, name: 'labels' })).body).toEqual(ok);
+    const on = (type: string, args: Record<string, unknown>): Promise<{ status: number; body: any }> => md(type, { source: 'ms', ...args });
+    const albums = { schema: 'dbo', name: albumsT };
+    const artists = { schema: 'dbo', name: artistsT };
+    expect((await on('mssql_create_object_relationship', { table: albums, name: 'artist', using: { foreign_key_constraint_on: 'artist_id' } })).body).toEqual(
+      ok,
+    );
+    expect(
+      (
+        await on('mssql_create_array_relationship', {
+          table: artists,
+          name: 'albums',
+          using: { foreign_key_constraint_on: { table: albums, column: 'artist_id' } },
+        })
+      ).body,
+    ).toEqual(ok);
+    expect(
+      (
+        await on('mssql_create_object_relationship', {
+          table: { schema, name: 'labels' },
+          name: 'artist',
+          using: { manual_configuration: { remote_table: artists, column_mapping: { artist_id: 'id' } } },
+        })
+      ).body,
+    ).toEqual(ok);
+    const mine = { artist_id: { _eq: 'X-Engine-User-Id' } };
+    expect(
+      (
+        await on('mssql_create_select_permission', {
+          table: albums,
+          role: 'user',
+          permission: { columns: ['id', 'title', 'artist_id', 'price'], filter: mine, allow_aggregations: true },
+        })
+      ).body,
+    ).toEqual(ok);
+    expect((await on('mssql_create_select_permission', { table: artists, role: 'user', permission: { columns: ['id', 'name'], filter: {} } })).body).toEqual(
+      ok,
+    );
+    expect(
+      (
+        await on('mssql_create_insert_permission', {
+          table: albums,
+          role: 'user',
+          permission: { columns: ['title', 'price'], check: { price: { _lt: 100 } }, set: { artist_id: 'X-Engine-User-Id' } },
+        })
+      ).body,
+    ).toEqual(ok);
+    expect(
+      (
+        await on('mssql_create_update_permission', {
+          table: albums,
+          role: 'user',
+          permission: { columns: ['title', 'price'], filter: mine, check: { price: { _lt: 100 } } },
+        })
+      ).body,
+    ).toEqual(ok);
+    expect((await on('mssql_create_delete_permission', { table: albums, role: 'user', permission: { filter: mine } })).body).toEqual(ok);
+
+    const exported = (await md('export_metadata', {})).body;
+    const source = exported.sources.find((s: any) => s.name === 'ms');
+    expect(source.kind).toBe('mssql');
+    expect(source.tables.map((t: any) => t.table)).toEqual(expect.arrayContaining([artists, albums, { schema, name: 'labels' }]));
+    expect((await md('get_inconsistent_metadata', {})).body).toEqual({ is_consistent: true, inconsistent_objects: [] });
+  });
+
+  it('queries with filters, order, limit/offset and by primary key', async () => {
+    expect(await gql('{ artists(where: {country: {_is_null: false}}, order_by: {name: desc}) { id name } }')).toEqual({
+      data: {
+        artists: [
+          { id: 3, name: 'Cid' },
+          { id: 1, name: 'Ann' },
+        ],
+      },
+    });
+    expect(await gql('{ albums(order_by: {id: asc}, limit: 2, offset: 1) { title } }')).toEqual({ data: { albums: [{ title: 'A2' }, { title: 'B1' }] } });
+    expect(await gql('{ albums(where: {title: {_like: "A%"}}, order_by: {id: asc}) { title } }')).toEqual({
+      data: { albums: [{ title: 'A1' }, { title: 'A2' }] },
+    });
+    expect(await gql('{ artists(where: {_or: [{id: {_in: [1, 3]}}, {name: {_eq: "Bob"}}], _not: {id: {_eq: 3}}}, order_by: {id: asc}) { id } }')).toEqual({
+      data: { artists: [{ id: 1 }, { id: 2 }] },
+    });
+    // SQL Server's own nulls order: asc puts NULL first (v2's MSSQL).
+    expect(await gql('{ albums(order_by: [{price: asc}, {id: asc}]) { title price } }')).toEqual({
+      data: {
+        albums: [
+          { title: 'B1', price: null },
+          { title: 'C1', price: 5.5 },
+          { title: 'A1', price: 10 },
+          { title: 'A2', price: 20 },
+        ],
+      },
+    });
+    expect(await gql('{ artists_by_pk(id: 2) { name country } none: artists_by_pk(id: 99) { name } }')).toEqual({
+      data: { artists_by_pk: { name: 'Bob', country: null }, none: null },
+    });
+  });
+
+  it('queries nested relationships, in dbo and across schemas, and filters and orders through them', async () => {
+    expect(await gql('{ artists(order_by: {id: asc}) { name albums(order_by: {title: asc}) { title artist { id } } } }')).toEqual({
+      data: {
+        artists: [
+          {
+            name: 'Ann',
+            albums: [
+              { title: 'A1', artist: { id: 1 } },
+              { title: 'A2', artist: { id: 1 } },
+            ],
+          },
+          { name: 'Bob', albums: [{ title: 'B1', artist: { id: 2 } }] },
+          { name: 'Cid', albums: [{ title: 'C1', artist: { id: 3 } }] },
+        ],
+      },
+    });
+    expect(await gql(`{ ${labels}(order_by: {id: asc}) { name artist { name } } }`)).toEqual({
+      data: {
+        [labels]: [
+          { name: 'L1', artist: { name: 'Ann' } },
+          { name: 'L2', artist: null },
+        ],
+      },
+    });
+    expect(await gql('{ artists(where: {albums: {price: {_gt: 15}}}) { name } }')).toEqual({ data: { artists: [{ name: 'Ann' }] } });
+    expect(await gql('{ albums(order_by: [{artist: {name: desc}}, {title: asc}]) { title } }')).toEqual({
+      data: { albums: [{ title: 'C1' }, { title: 'B1' }, { title: 'A1' }, { title: 'A2' }] },
+    });
+  });
+
+  it('aggregates at the root and through an array relationship', async () => {
+    expect(await gql('{ albums_aggregate { aggregate { count sum { price } max { price } min { title } } } }')).toEqual({
+      data: { albums_aggregate: { aggregate: { count: 4, sum: { price: 35.5 }, max: { price: 20 }, min: { title: 'A1' } } } },
+    });
+    expect(await gql('{ artists(where: {id: {_eq: 1}}) { albums_aggregate(order_by: {title: asc}) { aggregate { count } nodes { title } } } }')).toEqual({
+      data: { artists: [{ albums_aggregate: { aggregate: { count: 2 }, nodes: [{ title: 'A1' }, { title: 'A2' }] } }] },
+    });
+  });
+
+  it('applies a role’s permissions with its session variables', async () => {
+    expect(await gql('{ albums(order_by: {id: asc}) { title } albums_aggregate { aggregate { count } } }', asUser('1'))).toEqual({
+      data: { albums: [{ title: 'A1' }, { title: 'A2' }], albums_aggregate: { aggregate: { count: 2 } } },
+    });
+    expect(await gql('{ albums { title } }', asUser('2'))).toEqual({ data: { albums: [{ title: 'B1' }] } });
+    // Columns outside the role's permission are not in its schema.
+    const hidden = await gql('{ artists { country } }', asUser('1'));
+    expect(hidden.errors[0].extensions.code).toBe('validation-failed');
+  });
+
+  it('upserts through on_conflict, updates and deletes as admin', async () => {
+    expect(
+      await gql(`mutation { insert_artists(objects: [{id: 2, name: "Bobby"}, {id: 4, name: "Dee"}],
+        on_conflict: {constraint: ${artistsPk}, update_columns: [name]}) { affected_rows returning { id name } } }`),
+    ).toEqual({
+      data: {
+        insert_artists: {
+          affected_rows: 2,
+          returning: [
+            { id: 2, name: 'Bobby' },
+            { id: 4, name: 'Dee' },
+          ],
+        },
+      },
+    });
+    expect(await gql('mutation { update_albums(where: {title: {_eq: "B1"}}, _set: {price: 7.25}) { affected_rows returning { title price } } }')).toEqual({
+      data: { update_albums: { affected_rows: 1, returning: [{ title: 'B1', price: 7.25 }] } },
+    });
+    const c1 = (await gql('{ albums(where: {title: {_eq: "C1"}}) { id } }')).data.albums[0].id as number;
+    expect(await gql(`mutation { update_albums_by_pk(pk_columns: {id: ${c1}}, _inc: {price: 1}) { price } }`)).toEqual({
+      data: { update_albums_by_pk: { price: 6.5 } },
+    });
+    expect(await gql('mutation { delete_albums(where: {title: {_eq: "B1"}}) { affected_rows } delete_artists_by_pk(id: 4) { name } }')).toEqual({
+      data: { delete_albums: { affected_rows: 1 }, delete_artists_by_pk: { name: 'Dee' } },
+    });
+    expect(await gql('{ artists(order_by: {id: asc}) { name } }')).toEqual({ data: { artists: [{ name: 'Ann' }, { name: 'Bobby' }, { name: 'Cid' }] } });
+  });
+
+  it('inserts, updates and deletes as a role: presets, filters, and checks that roll back', async () => {
+    expect(await gql('mutation { insert_albums_one(object: {title: "U1", price: 9}) { title artist_id } }', asUser('1'))).toEqual({
+      data: { insert_albums_one: { title: 'U1', artist_id: 1 } },
+    });
+    const refused = await gql('mutation { insert_albums_one(object: {title: "U2", price: 500}) { title } }', asUser('1'));
+    expect(refused.errors[0]).toMatchObject({ message: 'check constraint of an insert permission has failed', extensions: { code: 'permission-error' } });
+    expect(await gql('{ albums_aggregate(where: {title: {_eq: "U2"}}) { aggregate { count } } }')).toEqual({
+      data: { albums_aggregate: { aggregate: { count: 0 } } },
+    });
+    // Only the user's own rows (A1, A2, U1) are updated.
+    expect(await gql('mutation { update_albums(where: {}, _set: {price: 1}) { affected_rows } }', asUser('1'))).toEqual({
+      data: { update_albums: { affected_rows: 3 } },
+    });
+    const tooHigh = await gql('mutation { update_albums(where: {title: {_eq: "A1"}}, _set: {price: 150}) { affected_rows } }', asUser('1'));
+    expect(tooHigh.errors[0]).toMatchObject({ message: 'check constraint of an update permission has failed', extensions: { code: 'permission-error' } });
+    expect(await gql('{ albums(where: {title: {_eq: "A1"}}) { price } }')).toEqual({ data: { albums: [{ price: 1 }] } });
+    expect(await gql('mutation { delete_albums(where: {title: {_eq: "C1"}}) { affected_rows } }', asUser('1'))).toEqual({
+      data: { delete_albums: { affected_rows: 0 } },
+    });
+    expect(await gql('mutation { delete_albums(where: {title: {_eq: "U1"}}) { affected_rows } }', asUser('1'))).toEqual({
+      data: { delete_albums: { affected_rows: 1 } },
+    });
+  });
+
+  it('mssql_run_sql answers rows as v2 does, read_only undoes its writes, errors are in v2’s classes', async () => {
+    expect((await runSql(`SELECT [id], [name] FROM [dbo].[${artistsT}] WHERE [id] < 3 ORDER BY [id]`)).body).toEqual({
+      result_type: 'TuplesOk',
+      result: [
+        ['id', 'name'],
+        [1, 'Ann'],
+        [2, 'Bobby'],
+      ],
+    });
+    // v2 compat: no row is CommandOk.
+    expect((await runSql(`SELECT [id] FROM [dbo].[${artistsT}] WHERE [id] = 99`)).body).toEqual({ result_type: 'CommandOk', result: null });
+    const ro = await runSql(`INSERT INTO [dbo].[${artistsT}] ([id], [name]) VALUES (50, N'Ro'); SELECT COUNT(*) AS [n] FROM [dbo].[${artistsT}]`, {
+      read_only: true,
+    });
+    expect(ro.body).toEqual({ result_type: 'TuplesOk', result: [['n'], [4]] });
+    expect((await runSql(`SELECT COUNT(*) AS [n] FROM [dbo].[${artistsT}]`)).body.result).toEqual([['n'], [3]]);
+    const missing = await runSql('SELECT * FROM [dbo].[engine_no_such_table]');
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ code: 'not-found', error: expect.stringMatching(/^Syntax error or access violation\. Table or view not found\. /) });
+  });
+
+  it('mssql_run_sql DDL: a new table is trackable at once; dropping a tracked one is refused unless cascade', async () => {
+    expect(
+      (await runSql(`CREATE TABLE [${schema}].[extra] ([id] INT NOT NULL PRIMARY KEY, [note] NVARCHAR(50)); INSERT INTO [${schema}].[extra] VALUES (1, N'x')`))
+        .body,
+    ).toEqual({
+      result_type: 'CommandOk',
+      result: null,
+    });
+    expect((await md('mssql_track_table', { source: 'ms', table: { schema, name: 'extra' } })).body).toEqual(ok);
+    expect(await gql(`{ ${schema}_extra { id note } }`)).toEqual({ data: { [`${schema}_extra`]: [{ id: 1, note: 'x' }] } });
+    const before = (await md('export_metadata', {})).body;
+    const refused = await runSql(`DROP TABLE [${schema}].[extra]`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('dependency-error');
+    expect(refused.body.error).toContain('extra');
+    // Rolled back: the table and the metadata are as they were.
+    expect((await runSql(`SELECT COUNT(*) AS [n] FROM [${schema}].[extra]`)).body.result).toEqual([['n'], [1]]);
+    expect((await md('export_metadata', {})).body).toEqual(before);
+    expect((await runSql(`DROP TABLE [${schema}].[extra]`, { cascade: true })).status).toBe(200);
+    const tables = (await md('export_metadata', {})).body.sources.find((s: any) => s.name === 'ms').tables.map((t: any) => t.table);
+    expect(tables).not.toContainEqual({ schema, name: 'extra' });
+    expect((await md('get_inconsistent_metadata', {})).body).toEqual({ is_consistent: true, inconsistent_objects: [] });
+  });
+
+  it('reload_metadata sees a column added outside the engine', async () => {
+    await exec(`ALTER TABLE [${schema}].[labels] ADD [since] INT NULL`);
+    await exec(`UPDATE [${schema}].[labels] SET [since] = 1999 WHERE [id] = 1`);
+    expect((await md('reload_metadata', { reload_sources: ['ms'] })).body).toMatchObject({ message: 'success', is_consistent: true });
+    expect(await gql(`{ ${labels}(order_by: {id: asc}) { since } }`)).toEqual({ data: { [labels]: [{ since: 1999 }, { since: null }] } });
   });
 });
