@@ -12,6 +12,7 @@ import { TARGET_KINDS } from './api/v1alpha1/index.ts';
 import type { TargetResource } from './reconcilers/declarations.ts';
 import { EngineMonitor } from './reconcilers/engine-monitor.ts';
 import { EngineReconciler, type Lister } from './reconcilers/engine-reconciler.ts';
+import { endpointUrls } from './reconcilers/replicas.ts';
 import { engineNameFor, engineQueueKey, parseQueueKey, unboundQueueKey } from './reconcilers/resolve.ts';
 import type { EventRecorder } from './runtime/events.ts';
 import { Informer } from './runtime/informer.ts';
@@ -105,6 +106,7 @@ export class Manager {
       known: this.reconciler.known,
       queue: this.queue,
       log: o.log,
+      replicas: async (e) => await endpointUrls(o.kube, e),
       onPoll: (result) => o.metrics?.polls.inc({ result }),
     });
     const reconciler = this.reconciler;

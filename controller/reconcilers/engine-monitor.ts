@@ -1,17 +1,20 @@
 /**
- * Polls every Engine's cheap state (`get_resource_version`: resource_version and the number of
- * inconsistent objects) every spec.pollSeconds, and queues the Engine when what it sees differs
- * from what the last reconcile left (see Note [Drift and outages] in engine-reconciler.ts):
- * an edit made around the operator, an engine that stopped answering, or one that came back.
+ * Polls every Engine's cheap state every spec.pollSeconds: each replica's resource_version and a
+ * digest of its inconsistent objects (Note [Every replica, and what is inconsistent] in
+ * replicas.ts), and queues the Engine when what it sees differs from what the last reconcile left
+ * (see Note [Drift and outages] in engine-reconciler.ts): an edit made around the operator, an
+ * engine that stopped answering or came back, another object or reason inconsistent, a replica
+ * out of step, one added or gone.
  *
  * Measured on the real apiserver test (test/k8s/operator.test.ts, default pollSeconds 3): a
  * direct metadata edit is corrected, and a stopped engine reported, within a few seconds.
  */
 import type { Engine } from '../api/v1alpha1/engine.ts';
-import { EngineClient, EngineUnreachableError, type EngineState } from '../../engine/metadata-client/client.ts';
+import { type EngineState } from '../../engine/metadata-client/client.ts';
 import type { WorkQueue } from '../runtime/work-queue.ts';
 import type { KnownEngine } from './engine-reconciler.ts';
 import { engineQueueKey } from './resolve.ts';
+import { fingerprint, mergeReports, observeReplicas } from './replicas.ts';
 
 /** Default seconds between two polls of one engine. */
 export const DEFAULT_POLL_SECONDS = 3;
@@ -24,16 +27,28 @@ export interface EngineMonitorDeps {
   /** Timeout of one poll. */
   readonly timeoutMs?: number;
   readonly log?: (msg: string, fields?: Record<string, unknown>) => void;
+  /** The ready replicas of an Engine behind a Service (null: none found). */
+  readonly replicas?: (e: Engine) => Promise<string[] | null>;
   /** Called with every poll's outcome (metrics). */
   readonly onPoll?: (result: 'unchanged' | 'changed' | 'unreachable') => void;
 }
 
-/** Why an engine was queued, or null when the poll saw what the reconcile left. */
-export function pollVerdict(known: KnownEngine, seen: EngineState | 'unreachable'): string | null {
+/** What a poll saw: the newest resource_version, and the fingerprint of every replica. */
+export type PolledState = EngineState & { readonly fingerprint?: string };
+
+/**
+ * Why an engine was queued, or null when the poll saw what the reconcile left. The fingerprint
+ * (Note [Every replica, and what is inconsistent] in replicas.ts) catches what the counts do not:
+ * another object inconsistent, another reason, one replica out of step.
+ */
+export function pollVerdict(known: KnownEngine, seen: PolledState | 'unreachable'): string | null {
   if (seen === 'unreachable') return known.reachable ? 'the engine stopped answering' : null;
   if (!known.reachable) return 'the engine answers again';
   if (seen.resourceVersion !== known.resourceVersion) return `resource_version ${String(known.resourceVersion)} -> ${seen.resourceVersion}`;
   if (seen.inconsistentObjects !== known.inconsistentObjects) return `inconsistent objects ${String(known.inconsistentObjects)} -> ${seen.inconsistentObjects}`;
+  if (seen.fingerprint !== undefined && known.fingerprint !== undefined && seen.fingerprint !== known.fingerprint) {
+    return `replicas: ${known.fingerprint} -> ${seen.fingerprint}`;
+  }
   return null;
 }
 
@@ -76,25 +91,29 @@ export class EngineMonitor {
       // retries cover it.
       if (known?.client === undefined || known.client === null) continue;
       this.#inFlight.add(key);
-      void this.#poll(key, known).finally(() => this.#inFlight.delete(key));
+      void this.#poll(key, known, e).finally(() => this.#inFlight.delete(key));
     }
     for (const k of this.#nextAt.keys()) if (!live.has(k)) this.#nextAt.delete(k);
   }
 
-  async #poll(key: string, known: KnownEngine): Promise<void> {
+  async #poll(key: string, known: KnownEngine, engine: Engine): Promise<void> {
     if (known.client === null) return;
     this.polls++;
-    const client = new EngineClient({ ...known.client, timeoutMs: Math.min(known.client.timeoutMs ?? 10_000, this.#d.timeoutMs ?? 5000) });
-    let seen: EngineState | 'unreachable';
+    const base = { ...known.client, timeoutMs: Math.min(known.client.timeoutMs ?? 10_000, this.#d.timeoutMs ?? 5000) };
+    let seen: PolledState | 'unreachable';
     try {
-      seen = await client.getState();
-    } catch (e) {
-      if (!(e instanceof EngineUnreachableError)) {
-        // A refused secret and the like: the reconcile reports it; nothing to compare.
-        this.#d.onPoll?.('unchanged');
-        return;
-      }
-      seen = 'unreachable';
+      // Replicas found through the Service: look again (one was added, one went away).
+      const urls = known.replicas === undefined ? [known.client.url] : ((await this.#d.replicas?.(engine).catch(() => null)) ?? known.replicas);
+      const views = await observeReplicas(urls, base);
+      const merged = mergeReports(views);
+      seen =
+        merged === null
+          ? 'unreachable'
+          : { resourceVersion: merged.resourceVersion, inconsistentObjects: merged.report.inconsistentObjects.length, fingerprint: fingerprint(views) };
+    } catch {
+      // A refused secret and the like: the reconcile reports it; nothing to compare.
+      this.#d.onPoll?.('unchanged');
+      return;
     }
     // A reconcile may have finished meanwhile: compare with what it left, not with the snapshot.
     const current = this.#d.known.get(key) ?? known;

@@ -31,6 +31,14 @@
  * nothing changes; to another: the first prunes it). Deleting an unbound resource whose object an
  * Engine manages is finished by that Engine, as if it were bound.
  *
+ * Note [A remote that is down is not a stall]
+ * A remote schema or source the engine could not reach when it (re)built is inconsistent until
+ * something reloads it; nothing in v2 does that by itself, so a remote that was down for a moment
+ * stayed Stalled=True for good. When the reason is a connection error (refused, reset, timed out,
+ * a gateway 502/503/504), the reconcile reloads that object (`reload_remote_schema`, or
+ * `reload_metadata` of that source) with a per-object backoff of 2 s doubling to 60 s, requeues
+ * itself for the next one, and reports RemoteUnavailable with Reconciling=True, not Stalled.
+ *
  * Note [Credentials the operator cannot read]
  * The admin secret's Secret may be missing (GitOps applies in any order) or unreadable (the
  * secret-reader RoleBinding is missing: 403). Both are reported at once on the Engine and its
@@ -48,6 +56,7 @@ import {
   applyDocument,
   type ConsistencyReport,
   type EngineClientOptions,
+  type InconsistentObject,
 } from '../../engine/metadata-client/client.ts';
 import { Reason, appliedOutcome, conditionsFor, failedOutcome, readyCondition, sameConditions, unknownOutcome, type Outcome } from '../runtime/conditions.ts';
 import type { EventRecorder } from '../runtime/events.ts';
@@ -60,6 +69,7 @@ import { diffLines, emptyDiff, type DocumentDiff } from './objects.ts';
 import { reconcileDeployment, type Rollout } from './engine-deployment.ts';
 import { addressOf, engineNameFor, engineQueueKey, engineUrl, noEngineMessage, unboundReason } from './resolve.ts';
 import { decideOwnership, ownerOf, readOwner, writeOwner } from './engine-owner.ts';
+import { endpointUrls, fingerprint, mergeReports, observeReplicas, type ReplicaView } from './replicas.ts';
 
 /** Read access to the informer caches. */
 export interface Lister {
@@ -81,6 +91,9 @@ export const CREDENTIALS_RETRY_MAX_MS = 30_000;
  * (a Flux prune or an Argo CD app deletion deletes everything within a second or two).
  */
 const ENGINE_DELETE_GRACE_MS = 10_000;
+/** First and longest wait between two reloads of an unreachable remote schema or source. */
+const RELOAD_BASE_MS = 2000;
+const RELOAD_MAX_MS = 60_000;
 /** How often an Engine refused as a second owner looks again (the owner's release changes no resource_version). */
 const OWNER_CONFLICT_RETRY_MS = 30_000;
 /** The namespace and ServiceAccount of config/default, for the RoleBinding command in messages. */
@@ -131,6 +144,10 @@ export interface KnownEngine {
   readonly reachable: boolean;
   readonly resourceVersion?: number;
   readonly inconsistentObjects?: number;
+  /** What every replica said (Note [Every replica, and what is inconsistent] in replicas.ts). */
+  readonly fingerprint?: string;
+  /** The replicas' URLs when they were found through the Service's EndpointSlices. */
+  readonly replicas?: readonly string[];
 }
 
 /** True when the dry-run annotation is set. */
@@ -151,6 +168,8 @@ function secretPath(ns: string, name: string): string {
 export class EngineReconciler {
   readonly #d: ReconcilerDeps;
   readonly stats: ReconcileStats = { reconciles: 0, engineWrites: 0, statusWrites: 0, conflicts: 0, driftCorrections: 0 };
+  /** Reload backoff per `engine|type|name` (Note [A remote that is down is not a stall]). */
+  readonly #reloads = new Map<string, { failures: number; nextAt: number }>();
   /** Per engine queue key. See Note [Drift and outages]. */
   readonly known = new Map<string, KnownEngine>();
 
@@ -302,12 +321,15 @@ export class EngineReconciler {
     // Deleting with the Secret already gone: the credentials of the last reconcile finish the job.
     const adminSecret = read.ok ? read.value : cached?.adminSecret;
 
-    const clientOptions: EngineClientOptions = { url, adminSecret, timeoutMs: this.#d.engineTimeoutMs };
+    // Every replica is asked (Note [Every replica, and what is inconsistent]); writes go through one.
+    const replicas = await endpointUrls(this.#d.kube, engine);
+    const clientOptions: EngineClientOptions = { url: replicas?.[0] ?? url, adminSecret, timeoutMs: this.#d.engineTimeoutMs };
     const client = new EngineClient(clientOptions);
     let fold: FoldResult;
     let report: ConsistencyReport;
     let exportedRv: number;
     let wrote: boolean;
+    let views: ReplicaView[];
     try {
       const owner = await this.#claim(engine, client, dryRun);
       if (owner !== null) {
@@ -334,7 +356,19 @@ export class EngineReconciler {
       exportedRv = applied.exportedResourceVersion + (applied.wrote ? 1 : 0);
       this.stats.conflicts += applied.conflicts;
       if (applied.wrote) this.stats.engineWrites++;
-      report = await client.getInconsistentMetadata();
+      views = await observeReplicas(replicas ?? [clientOptions.url], clientOptions);
+      const merged = mergeReports(views);
+      if (merged === null) throw new EngineUnreachableError(`no replica answered: ${(replicas ?? [clientOptions.url]).join(', ')}`);
+      report = merged.report;
+      // Remotes and sources that could not be reached: reload them with backoff (Note [A remote that is down is not a stall]).
+      if (!dryRun && (await this.#reloadUnreachable(qk, client, report))) {
+        views = await observeReplicas(replicas ?? [clientOptions.url], clientOptions);
+        const again = mergeReports(views);
+        if (again === null) throw new EngineUnreachableError(`no replica answered: ${(replicas ?? [clientOptions.url]).join(', ')}`);
+        report = again.report;
+        // The reloads are our own writes, not drift.
+        exportedRv = Math.max(exportedRv, again.resourceVersion);
+      }
       const lastRv = before?.resourceVersion ?? engine.status?.metadataResourceVersion;
       if (applied.wrote && lastRv !== undefined && applied.exportedResourceVersion !== lastRv) {
         this.stats.driftCorrections++;
@@ -371,7 +405,14 @@ export class EngineReconciler {
       }
       throw e;
     }
-    this.known.set(qk, { client: clientOptions, reachable: true, resourceVersion: exportedRv, inconsistentObjects: report.inconsistentObjects.length });
+    this.known.set(qk, {
+      client: clientOptions,
+      reachable: true,
+      resourceVersion: exportedRv,
+      inconsistentObjects: report.inconsistentObjects.length,
+      fingerprint: fingerprint(views),
+      ...(replicas === null ? {} : { replicas }),
+    });
 
     const pending = dryRun ? pendingKeys(fold.diff) : new Set<string>();
     const previousManaged = new Set(engine.status?.managedObjects ?? []);
@@ -387,7 +428,10 @@ export class EngineReconciler {
         continue;
       }
       const planned = result.state === 'applied' ? result.keys.filter((k) => pending.has(k)) : [];
-      const outcome = planned.length > 0 ? failedOutcome(Reason.DryRun, listNote('dry run: applying would change ', planned), false) : outcomeOf(result, byKey);
+      const outcome =
+        planned.length > 0
+          ? failedOutcome(Reason.DryRun, listNote('dry run: applying would change ', planned), false)
+          : transientOutcome(outcomeOf(result, byKey), result);
       if (!outcome.ready) notReady++;
       if (!dryRun && result.state === 'applied' && !previousManaged.has(result.objectKey) && !fold.diff.added.includes(result.objectKey)) {
         await this.#event(
@@ -420,14 +464,20 @@ export class EngineReconciler {
               true,
             )
           : notReady === 0 && report.isConsistent
-            ? appliedOutcome(`${resources.length} resources applied; metadata consistent`)
+            ? appliedOutcome(`${resources.length} resources applied; metadata consistent${replicas === null ? '' : ` on ${replicas.length} replicas`}`)
             : report.isConsistent
               ? failedOutcome(Reason.Progressing, `${notReady} of ${resources.length} resources are not ready`, false)
-              : failedOutcome(
-                  Reason.InconsistentMetadata,
-                  `${report.inconsistentObjects.length} inconsistent objects; ${notReady} of ${resources.length} resources not ready`,
-                  true,
-                );
+              : report.inconsistentObjects.every((o) => isTransientInconsistency(o.type, o.reason))
+                ? failedOutcome(
+                    Reason.RemoteUnavailable,
+                    `${report.inconsistentObjects.length} remote schemas or sources could not be reached; reloading them with backoff; ${notReady} of ${resources.length} resources not ready`,
+                    false,
+                  )
+                : failedOutcome(
+                    Reason.InconsistentMetadata,
+                    `${report.inconsistentObjects.length} inconsistent objects; ${notReady} of ${resources.length} resources not ready`,
+                    true,
+                  );
     await this.#writeEngineStatus(engine, engineOutcome, {
       managedObjects: dryRun ? (engine.status?.managedObjects ?? []) : fold.managed,
       resources: resources.filter((r) => r.metadata.deletionTimestamp === undefined).length,
@@ -439,8 +489,58 @@ export class EngineReconciler {
     if (!dryRun) await this.#reportRemovals(engine, wrote ? fold.diff.removed : [], fold);
     // Finalizers go last: managedObjects no longer lists what they released (Orphan) or removed.
     for (const [r, result] of finishing) await this.#finalize(r, result);
-    // A deleting Engine goes on to its own deletion once its resources are done.
-    return { requeue: 'after', afterMs: deleting ? 1000 : resyncMs };
+    // A deleting Engine goes on to its own deletion once its resources are done; a pending reload comes back in time.
+    const reloadAt = this.#nextReload(qk);
+    return { requeue: 'after', afterMs: deleting ? 1000 : reloadAt === null ? resyncMs : Math.min(resyncMs, Math.max(200, reloadAt - Date.now())) };
+  }
+
+  /**
+   * Reloads each remote schema and source the engine could not reach, when its backoff is due.
+   * True when something was reloaded. See Note [A remote that is down is not a stall].
+   */
+  async #reloadUnreachable(qk: string, client: EngineClient, report: ConsistencyReport): Promise<boolean> {
+    const now = Date.now();
+    const due: { key: string; call: Record<string, unknown> }[] = [];
+    const live = new Set<string>();
+    for (const o of report.inconsistentObjects) {
+      const name = inconsistentName(o);
+      if (!isTransientInconsistency(o.type, o.reason) || name === null) continue;
+      const key = `${qk}|${o.type}|${name}`;
+      live.add(key);
+      const b = this.#reloads.get(key);
+      if (b !== undefined && b.nextAt > now) continue;
+      const failures = (b?.failures ?? 0) + 1;
+      this.#reloads.set(key, { failures, nextAt: now + Math.min(RELOAD_MAX_MS, RELOAD_BASE_MS * 2 ** (failures - 1)) });
+      due.push({
+        key,
+        call:
+          o.type === 'remote_schema'
+            ? { type: 'reload_remote_schema', args: { name } }
+            : { type: 'reload_metadata', args: { reload_sources: [name], reload_remote_schemas: false } },
+      });
+    }
+    // What answers again starts its backoff afresh next time.
+    for (const k of this.#reloads.keys()) if (k.startsWith(`${qk}|`) && !live.has(k)) this.#reloads.delete(k);
+    let reloaded = false;
+    for (const d of due) {
+      try {
+        await client.call(d.call);
+        this.stats.engineWrites++;
+        reloaded = true;
+      } catch (e) {
+        // The object went meanwhile, or the engine refuses: the next reconcile sees the truth.
+        if (!(e instanceof MetadataApiError)) throw e;
+        this.#d.log?.('reload refused', { key: d.key, error: e.message });
+      }
+    }
+    return reloaded;
+  }
+
+  /** When the next reload of an engine's unreachable remotes is due, or null. */
+  #nextReload(qk: string): number | null {
+    let at: number | null = null;
+    for (const [k, b] of this.#reloads) if (k.startsWith(`${qk}|`) && (at === null || b.nextAt < at)) at = b.nextAt;
+    return at;
   }
 
   /**
@@ -688,6 +788,31 @@ export function outcomeOf(result: ResourceFold, byKey: ReadonlyMap<string, reado
     case 'orphaned':
       return failedOutcome(Reason.Deleting, 'being deleted', false);
   }
+}
+
+/**
+ * True for an inconsistency of a remote schema or source whose reason is that it could not be
+ * reached (refused, reset, timed out, name not resolved, a gateway error): it may well come back.
+ */
+export function isTransientInconsistency(type: string, reason: string): boolean {
+  if (type !== 'remote_schema' && type !== 'source') return false;
+  return /could not reach|did not answer within|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|connection refused|connection terminated|timeout expired|answered HTTP 50[234]/i.test(
+    reason,
+  );
+}
+
+/** The name of an inconsistent remote schema or source (v2 names them `remote_schema <name>`; the definition has the bare name). */
+function inconsistentName(o: InconsistentObject): string | null {
+  const d = o.definition;
+  if (typeof d === 'object' && d !== null && typeof (d as { name?: unknown }).name === 'string') return (d as { name: string }).name;
+  if (o.name === undefined) return null;
+  return o.name.replace(/^(remote_schema|source) /, '');
+}
+
+/** A resource inconsistent only because its remote or source is down: retried, not Stalled. */
+function transientOutcome(o: Outcome, result: ResourceFold): Outcome {
+  if (o.reason !== Reason.InconsistentMetadata || result.state !== 'applied' || !isTransientInconsistency(result.ref.kind, o.message)) return o;
+  return failedOutcome(Reason.RemoteUnavailable, `${o.message}; the operator reloads it with backoff until it answers`, false);
 }
 
 /** The keys a dry run would add or change. */

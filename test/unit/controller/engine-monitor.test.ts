@@ -20,3 +20,13 @@ describe('pollVerdict', () => {
     expect(pollVerdict({ client, reachable: false }, { resourceVersion: 7, inconsistentObjects: 0 })).toBe('the engine answers again');
   });
 });
+
+describe('pollVerdict with replicas', () => {
+  it('queues when what is inconsistent changes although the count does not, or when one replica changes', () => {
+    const known = { client, reachable: true, resourceVersion: 7, inconsistentObjects: 1, fingerprint: 'http://a=7:aaa http://b=7:aaa' };
+    expect(pollVerdict(known, { resourceVersion: 7, inconsistentObjects: 1, fingerprint: 'http://a=7:aaa http://b=7:aaa' })).toBeNull();
+    expect(pollVerdict(known, { resourceVersion: 7, inconsistentObjects: 1, fingerprint: 'http://a=7:aaa http://b=7:bbb' })).toBe(
+      'replicas: http://a=7:aaa http://b=7:aaa -> http://a=7:aaa http://b=7:bbb',
+    );
+  });
+});

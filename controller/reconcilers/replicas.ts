@@ -1,0 +1,142 @@
+/**
+ * Every replica of an engine behind a Service, and what each says about the metadata (issue 36.4).
+ *
+ * Note [Every replica, and what is inconsistent]
+ * An engine with several replicas (an Engine with spec.deployment, or a serviceRef) is one
+ * metadata document but several processes: each reloads on its own and checks its own remote
+ * schemas, sources and environment, so one replica can list an object inconsistent that another
+ * does not, or still show a state another has left. Asking "the Service" reaches one replica at
+ * random, so a stale Failed (or Ready) status could stay for minutes. So the controller reads the
+ * Service's EndpointSlices (ready endpoints only) and asks each replica directly:
+ * - the reconcile writes through one replica (the document is shared) and builds the status from
+ *   every replica at the newest resource_version, the union of their inconsistencies, an object
+ *   inconsistent on only some replicas saying on which (replicas still behind are left out: they
+ *   catch up within a moment and the poll notices);
+ * - the poll compares a fingerprint of what every replica says (its resource_version and a digest
+ *   of its inconsistent objects with their reasons), not the number of inconsistent objects: the
+ *   count stays the same when one object is fixed and another breaks, or when a replica flips.
+ * Without EndpointSlices (an Engine with spec.url, no RBAC, no endpoints yet) it is one address, as
+ * before, still compared by digest.
+ */
+import { createHash } from 'node:crypto';
+import type { Engine } from '../api/v1alpha1/engine.ts';
+import {
+  EngineClient,
+  EngineUnreachableError,
+  type ConsistencyReport,
+  type EngineClientOptions,
+  type InconsistentObject,
+} from '../../engine/metadata-client/client.ts';
+import { KubeApiError, type KubeApi, type KubeList } from '../runtime/kube-api.ts';
+
+/** What one replica said. */
+export interface ReplicaView {
+  readonly url: string;
+  readonly state: { readonly resourceVersion: number; readonly report: ConsistencyReport } | 'unreachable';
+}
+
+function objectKey(o: InconsistentObject): string {
+  return JSON.stringify([o.type, o.name ?? null, o.reason]);
+}
+
+/** A digest of the inconsistent objects and their reasons (order-independent). */
+export function inconsistencyDigest(objects: readonly InconsistentObject[]): string {
+  const keys = objects.map(objectKey).sort();
+  return createHash('sha256').update(keys.join('\n')).digest('hex').slice(0, 16);
+}
+
+/** The fingerprint the poll compares: every replica's resource_version and digest. */
+export function fingerprint(views: readonly ReplicaView[]): string {
+  return [...views]
+    .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0))
+    .map(
+      (v) => `${v.url}=${v.state === 'unreachable' ? 'unreachable' : `${v.state.resourceVersion}:${inconsistencyDigest(v.state.report.inconsistentObjects)}`}`,
+    )
+    .join(' ');
+}
+
+/** Asks every replica for its resource_version and inconsistencies (in parallel). */
+export async function observeReplicas(urls: readonly string[], base: EngineClientOptions): Promise<ReplicaView[]> {
+  return await Promise.all(
+    urls.map(async (url): Promise<ReplicaView> => {
+      const client = new EngineClient({ ...base, url });
+      try {
+        const state = await client.getState();
+        return { url, state: { resourceVersion: state.resourceVersion, report: await client.getInconsistentMetadata() } };
+      } catch (e) {
+        if (e instanceof EngineUnreachableError) return { url, state: 'unreachable' };
+        throw e;
+      }
+    }),
+  );
+}
+
+/**
+ * One report from every replica at the newest resource_version: the union of their inconsistent
+ * objects; an object only some list says on which. Null when no replica answered.
+ */
+export function mergeReports(views: readonly ReplicaView[]): { report: ConsistencyReport; resourceVersion: number; behind: string[] } | null {
+  const answered = views.flatMap((v) => (v.state === 'unreachable' ? [] : [{ url: v.url, ...v.state }]));
+  if (answered.length === 0) return null;
+  const newest = Math.max(...answered.map((a) => a.resourceVersion));
+  const current = answered.filter((a) => a.resourceVersion === newest);
+  const behind = answered.filter((a) => a.resourceVersion !== newest).map((a) => a.url);
+  const seen = new Map<string, { o: InconsistentObject; on: string[] }>();
+  for (const a of current) {
+    for (const o of a.report.inconsistentObjects) {
+      const k = objectKey(o);
+      const e = seen.get(k);
+      if (e === undefined) seen.set(k, { o, on: [a.url] });
+      else e.on.push(a.url);
+    }
+  }
+  const objects = [...seen.values()].map(({ o, on }) =>
+    on.length === current.length ? o : { ...o, reason: `${o.reason} (on ${on.length} of ${current.length} replicas: ${on.join(', ')})` },
+  );
+  return { report: { isConsistent: objects.length === 0, inconsistentObjects: objects }, resourceVersion: newest, behind };
+}
+
+interface EndpointSlice {
+  readonly ports?: readonly { readonly name?: string; readonly port?: number }[] | null;
+  readonly endpoints?: readonly { readonly addresses: readonly string[]; readonly conditions?: { readonly ready?: boolean | null } }[] | null;
+}
+
+/** The Service in front of an Engine's replicas and its scheme, or null (spec.url). */
+export function serviceOf(e: Engine): { name: string; scheme: string } | null {
+  if (e.spec.url !== undefined) return null;
+  if (e.spec.deployment !== undefined) return { name: e.metadata.name, scheme: 'http' };
+  const s = e.spec.serviceRef;
+  return s === undefined ? null : { name: s.name, scheme: s.scheme ?? 'http' };
+}
+
+/**
+ * The URLs of the ready endpoints of an Engine's Service, sorted; null when there is no Service,
+ * no ready endpoint, or the operator may not list EndpointSlices (then the Service's address is
+ * used, as before). Endpoints whose slice has several ports use the one named `http`.
+ */
+export async function endpointUrls(kube: KubeApi, e: Engine): Promise<string[] | null> {
+  const svc = serviceOf(e);
+  if (svc === null) return null;
+  const selector = encodeURIComponent(`kubernetes.io/service-name=${svc.name}`);
+  let list: KubeList<EndpointSlice>;
+  try {
+    list = await kube.request<KubeList<EndpointSlice>>(
+      'GET',
+      `/apis/discovery.k8s.io/v1/namespaces/${e.metadata.namespace}/endpointslices?labelSelector=${selector}`,
+    );
+  } catch (err) {
+    if (err instanceof KubeApiError && (err.status === 403 || err.status === 404)) return null;
+    throw err;
+  }
+  const urls = new Set<string>();
+  for (const slice of list.items) {
+    const ports = slice.ports ?? [];
+    const port = ports.length === 1 ? ports[0]?.port : ports.find((p) => p.name === 'http')?.port;
+    if (port === undefined) continue;
+    for (const ep of slice.endpoints ?? []) {
+      if (ep.conditions?.ready === false) continue;
+      for (const a of ep.addresses) urls.add(`${svc.scheme}://${a.includes(':') ? `[${a}]` : a}:${port}`);
+    }
+  }
+  return urls.size === 0 ? null : [...urls].sort();
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { isTransientInconsistency } from '../../../controller/reconcilers/engine-reconciler.ts';
+import { fingerprint, inconsistencyDigest, mergeReports, type ReplicaView } from '../../../controller/reconcilers/replicas.ts';
+
+const obj = (name: string, reason: string) => ({ type: 'remote_schema', name, reason });
+const view = (url: string, rv: number, objects: ReturnType<typeof obj>[]): ReplicaView => ({
+  url,
+  state: { resourceVersion: rv, report: { isConsistent: objects.length === 0, inconsistentObjects: objects } },
+});
+
+describe('replicas', () => {
+  it('digests what is inconsistent, not how many', () => {
+    expect(inconsistencyDigest([obj('a', 'down'), obj('b', 'down')])).toBe(inconsistencyDigest([obj('b', 'down'), obj('a', 'down')]));
+    expect(inconsistencyDigest([obj('a', 'down')])).not.toBe(inconsistencyDigest([obj('b', 'down')]));
+    expect(inconsistencyDigest([obj('a', 'down')])).not.toBe(inconsistencyDigest([obj('a', 'timeout')]));
+    const f = fingerprint([view('http://b', 3, []), view('http://a', 3, [obj('x', 'down')])]);
+    expect(f.startsWith('http://a=3:')).toBe(true);
+    expect(fingerprint([{ url: 'http://a', state: 'unreachable' }])).toBe('http://a=unreachable');
+  });
+
+  it('merges the replicas at the newest resource_version and says where an object is inconsistent', () => {
+    const merged = mergeReports([
+      view('http://a', 5, []),
+      view('http://b', 5, [obj('weather', 'connection refused')]),
+      view('http://c', 4, [obj('old', 'stale')]),
+      { url: 'http://d', state: 'unreachable' },
+    ]);
+    expect(merged?.resourceVersion).toBe(5);
+    expect(merged?.behind).toEqual(['http://c']);
+    expect(merged?.report.inconsistentObjects).toEqual([obj('weather', 'connection refused (on 1 of 2 replicas: http://b)')]);
+    expect(mergeReports([view('http://a', 5, [obj('w', 'x')]), view('http://b', 5, [obj('w', 'x')])])?.report.inconsistentObjects).toEqual([obj('w', 'x')]);
+    expect(mergeReports([{ url: 'http://a', state: 'unreachable' }])).toBeNull();
+  });
+});
+
+describe('isTransientInconsistency', () => {
+  it('takes a remote schema or source that could not be reached for transient, and nothing else', () => {
+    expect(
+      isTransientInconsistency(
+        'remote_schema',
+        'remote schema "w" is inconsistent: could not reach the remote schema at http://x/graphql: ECONNREFUSED connect ECONNREFUSED',
+      ),
+    ).toBe(true);
+    expect(isTransientInconsistency('remote_schema', 'remote schema "w" is inconsistent: the remote schema did not answer within 60 seconds')).toBe(true);
+    expect(isTransientInconsistency('source', 'connect ETIMEDOUT 10.0.0.1:5432')).toBe(true);
+    expect(isTransientInconsistency('remote_schema', 'the root field "w" of remote schema "f" conflicts with the one of remote schema "w"')).toBe(false);
+    expect(isTransientInconsistency('select_permission', 'could not reach')).toBe(false);
+  });
+});
