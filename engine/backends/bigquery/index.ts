@@ -47,6 +47,11 @@ export const bigqueryBackend: Backend = {
   scalar: bigqueryScalar,
   typeText: (c) => (c.elementType === null ? c.dbType : `ARRAY<${c.elementType}>`),
   types: BIGQUERY_TYPES,
+  // v2 compat: BigQuery's `asc` is nulls first and `desc` nulls last, and its comparison types are
+  // `<Scalar>_BigQuery_comparison_exp`. v2 has no text operators on BigQuery; the engine offers the
+  // pattern operators translate/bool-exp.ts has (not `_similar`/`_nsimilar`).
+  nullsDefaults: { asc: 'first', desc: 'last' },
+  comparisons: { text: ['_like', '_nlike', '_ilike', '_nilike', '_regex', '_nregex', '_iregex', '_niregex'], typeInfix: '_BigQuery' },
   compile: { query: compileQuery, readField: compileReadField, mutation: compileMutation, explain: compileExplain },
   toEngineError: classifyBigQueryError,
   runSqlAtOnce: async (conn, sql, opts) => await runBigQuerySql(own(conn), sql, opts),

@@ -190,6 +190,14 @@ describe.skipIf(skip !== null)('a BigQuery source', () => {
         ],
       },
     });
+    // v2's BigQuery: asc puts nulls first (Bob has no rating), desc last.
+    expect(await gql('{ shop_authors(order_by: {rating: asc}) { name } }')).toEqual({ data: { shop_authors: [{ name: 'Bob' }, { name: 'Cid' }] } });
+    expect(await gql('{ shop_authors(order_by: {rating: desc}) { name } }')).toEqual({ data: { shop_authors: [{ name: 'Ann' }, { name: 'Cid' }] } });
+    // v2's type names; the pattern operators BigQuery translates, not _similar.
+    const comparison = await gql('{ __type(name: "String_BigQuery_comparison_exp") { inputFields { name } } }');
+    const ops = comparison.data.__type.inputFields.map((f: any) => f.name);
+    expect(ops).toEqual(expect.arrayContaining(['_eq', '_in', '_like', '_ilike', '_regex']));
+    expect(ops).not.toContain('_similar');
     const inList = await gql(`{ shop_articles(where: {id: {_in: [2, 4]}}, order_by: {id: asc}) { title } }`);
     expect(inList).toEqual({ data: { shop_articles: [{ title: 'Emma' }, { title: 'Kim' }] } });
   });

@@ -20,8 +20,8 @@ SELECT TO_JSON_STRING(STRUCT(ARRAY(
   FROM (
     SELECT `_0`.*
     FROM `public`.`artists` AS `_0`
-    ORDER BY `_0`.`id` ASC NULLS LAST
+    ORDER BY `_0`.`id` ASC NULLS FIRST
     LIMIT @p2) AS `_1`
-  ORDER BY `_1`.`id` ASC NULLS LAST
+  ORDER BY `_1`.`id` ASC NULLS FIRST
   LIMIT @global_select_limit) AS `artists`)) AS `j`;
 -- params: [{"kind":"const","value":3},{"kind":"const","value":100}]

@@ -15,7 +15,7 @@ SELECT TO_JSON_STRING(STRUCT(ARRAY(
       WHERE `_4`.`id` = `_0`.`album_id`
       LIMIT 1) AS `__o1`
     FROM `public`.`tracks` AS `_0`) AS `_1`
-  ORDER BY `_1`.`__o0` ASC NULLS LAST, `_1`.`__o1` DESC NULLS LAST
+  ORDER BY `_1`.`__o0` ASC NULLS FIRST, `_1`.`__o1` DESC NULLS LAST
   LIMIT @global_select_limit) AS `tracks`, ARRAY(
   SELECT AS STRUCT CAST(`_6`.`id` AS STRING) AS `id`
   FROM (
@@ -27,6 +27,6 @@ SELECT TO_JSON_STRING(STRUCT(ARRAY(
       FROM `public`.`albums` AS `_8`
       WHERE `_8`.`artist_id` = `_5`.`id`) AS `__o1`
     FROM `public`.`artists` AS `_5`) AS `_6`
-  ORDER BY `_6`.`__o0` DESC NULLS FIRST, `_6`.`__o1` ASC NULLS LAST
+  ORDER BY `_6`.`__o0` DESC NULLS LAST, `_6`.`__o1` ASC NULLS FIRST
   LIMIT @global_select_limit) AS `artists`)) AS `j`;
 -- params: []

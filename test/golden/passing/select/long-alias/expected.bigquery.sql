@@ -9,8 +9,8 @@ SELECT TO_JSON_STRING(STRUCT(ARRAY(
   FROM (
     SELECT `_0`.*
     FROM `public`.`albums` AS `_0`
-    ORDER BY `_0`.`id` ASC NULLS LAST
+    ORDER BY `_0`.`id` ASC NULLS FIRST
     LIMIT @p1) AS `_1`
-  ORDER BY `_1`.`id` ASC NULLS LAST
+  ORDER BY `_1`.`id` ASC NULLS FIRST
   LIMIT @global_select_limit) AS `albums`)) AS `j`;
 -- params: [{"kind":"const","value":2}]

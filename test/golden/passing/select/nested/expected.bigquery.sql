@@ -17,13 +17,13 @@ SELECT TO_JSON_STRING(STRUCT(ARRAY(
       SELECT `_4`.*
       FROM `public`.`tracks` AS `_4`
       WHERE `_4`.`album_id` = `_1`.`id`) AS `_5`
-    ORDER BY `_5`.`id` ASC NULLS LAST
+    ORDER BY `_5`.`id` ASC NULLS FIRST
     LIMIT @global_select_limit) AS `tracks`
   FROM (
     SELECT `_0`.*
     FROM `public`.`albums` AS `_0`
-    ORDER BY `_0`.`id` ASC NULLS LAST
+    ORDER BY `_0`.`id` ASC NULLS FIRST
     LIMIT @p1) AS `_1`
-  ORDER BY `_1`.`id` ASC NULLS LAST
+  ORDER BY `_1`.`id` ASC NULLS FIRST
   LIMIT @global_select_limit) AS `albums`)) AS `j`;
 -- params: [{"kind":"const","value":50}]
