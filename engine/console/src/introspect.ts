@@ -8,7 +8,7 @@
  * its own `engine_*` schemas.
  */
 import { metadata } from './api.ts';
-import { operationPrefix } from './source-kinds.ts';
+import { operationPrefix, qualifiedName } from './source-kinds.ts';
 
 export interface DbColumn {
   readonly name: string;
@@ -49,8 +49,10 @@ export interface DbInfo {
   readonly functions: DbFunction[];
 }
 
+/** A name as the engine answers it: `{schema, name}`, or BigQuery's `{dataset, name}`. */
 interface WireName {
-  readonly schema: string;
+  readonly schema?: string;
+  readonly dataset?: string;
   readonly name: string;
 }
 
@@ -72,6 +74,7 @@ type TableInfo = {
 /** What the database of `source` (of `kind`, from the metadata) holds. */
 export async function introspect(source: string, kind: string): Promise<DbInfo> {
   const prefix = operationPrefix(kind);
+  const named = (n: WireName) => qualifiedName(kind, n) ?? { schema: '', name: n.name };
   const trackables = await metadata<Trackables>(`${prefix}_get_source_trackables`, { source });
   const calls = trackables.tables.map((t) => ({ type: `${prefix}_get_table_info`, args: { source, table: t.name } }));
   const infos = calls.length === 0 ? [] : await metadata<TableInfo[]>('bulk', calls);
@@ -80,7 +83,7 @@ export async function introspect(source: string, kind: string): Promise<DbInfo> 
   for (const info of infos) {
     // A table dropped between the two requests answers null.
     if (info === null) continue;
-    const { schema, name } = info.name;
+    const { schema, name } = named(info.name);
     tables.push({
       schema,
       name,
@@ -95,7 +98,7 @@ export async function introspect(source: string, kind: string): Promise<DbInfo> 
         schema,
         table: name,
         columns: pairs.map(([l]) => l),
-        ref_schema: fk.foreign_table.schema,
+        ref_schema: named(fk.foreign_table).schema,
         ref_table: fk.foreign_table.name,
         ref_columns: pairs.map(([, r]) => r),
       });
@@ -104,8 +107,9 @@ export async function introspect(source: string, kind: string): Promise<DbInfo> 
   // Overloads share a name, and functions are tracked by name: one row each.
   const functions = new Map<string, DbFunction>();
   for (const f of trackables.functions) {
-    const key = `${f.name.schema}.${f.name.name}`;
-    if (!functions.has(key)) functions.set(key, { schema: f.name.schema, name: f.name.name, volatility: f.volitility.toLowerCase() });
+    const { schema, name } = named(f.name);
+    const key = `${schema}.${name}`;
+    if (!functions.has(key)) functions.set(key, { schema, name, volatility: f.volitility.toLowerCase() });
   }
   return { tables, foreignKeys, functions: [...functions.values()] };
 }

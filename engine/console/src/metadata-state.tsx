@@ -265,5 +265,7 @@ export function knownRoles(md: Metadata | null): string[] {
 }
 
 export function tableKey(t: QualifiedTable): string {
-  return `${t.schema}.${t.name}`;
+  // BigQuery's tables are `{dataset, name}` in the metadata (Note [Table names per source kind]).
+  const w = t as { schema?: string; dataset?: string; name: string };
+  return `${w.schema ?? w.dataset ?? ''}.${t.name}`;
 }

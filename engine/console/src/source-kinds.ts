@@ -65,6 +65,11 @@ export function qualifiedText(kind: string, t: unknown): string | null {
   return q === null ? null : `${q.schema}.${q.name}`;
 }
 
+/** A table as the kind's metadata operations take it: `{schema, name}`, or BigQuery's `{dataset, name}`. */
+export function wireTable(kind: string, t: QualifiedTable): Record<string, string> {
+  return kind === 'bigquery' ? { dataset: t.schema, name: t.name } : { schema: t.schema, name: t.name };
+}
+
 /** v2's GraphQL name of a table: the name alone in the kind's default schema, else `schema_name`. */
 export function graphqlTableName(kind: string, t: QualifiedTable): string {
   return t.schema === '' || t.schema === defaultSchema(kind) ? t.name : `${t.schema}_${t.name}`;

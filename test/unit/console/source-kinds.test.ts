@@ -4,11 +4,11 @@
  * BigQuery has none), and GraphQL names leave only that schema out.
  */
 import { describe, expect, it } from 'vitest';
-import { graphqlTableName, operationPrefix, qualifiedName } from '../../../engine/console/src/source-kinds.ts';
+import { graphqlTableName, operationPrefix, qualifiedName, wireTable } from '../../../engine/console/src/source-kinds.ts';
 import { tableNames } from '../../../engine/console/src/naming.ts';
 import { targetOf } from '../../../engine/console/src/inconsistency.ts';
 import { suggestRelationships } from '../../../engine/console/src/pages/relationships.ts';
-import type { SourceEntry } from '../../../engine/console/src/metadata-state.tsx';
+import { tableKey, type QualifiedTable, type SourceEntry } from '../../../engine/console/src/metadata-state.tsx';
 
 describe('table names per source kind', () => {
   it('reads a bare name in the default schema of the kind, and BigQuery datasets as schemas', () => {
@@ -26,6 +26,12 @@ describe('table names per source kind', () => {
     expect(graphqlTableName('mssql', { schema: 'public', name: 'authors' })).toBe('public_authors');
     expect(graphqlTableName('bigquery', { schema: 'shop', name: 'authors' })).toBe('shop_authors');
     expect(tableNames({ table: { schema: 'dbo', name: 'orders' } }, 'mssql')).toMatchObject({ select: 'orders', insert: 'insert_orders' });
+  });
+
+  it("writes a table as the kind's operations take it, and keys BigQuery tables by dataset", () => {
+    expect(wireTable('bigquery', { schema: 'shop', name: 'authors' })).toEqual({ dataset: 'shop', name: 'authors' });
+    expect(wireTable('mssql', { schema: 'dbo', name: 'authors' })).toEqual({ schema: 'dbo', name: 'authors' });
+    expect(tableKey({ dataset: 'shop', name: 'authors' } as unknown as QualifiedTable)).toBe('shop.authors');
   });
 
   it('uses the prefix of the kind for metadata operations', () => {

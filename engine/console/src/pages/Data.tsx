@@ -8,7 +8,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { metadata as callMetadata, messageOf, runSql, type SqlResult } from '../api.ts';
 import { ResultTable, Status, useAction } from '../components.tsx';
 import { introspect, type DbInfo, type DbTable } from '../introspect.ts';
-import { operationPrefix } from '../source-kinds.ts';
+import { operationPrefix, wireTable } from '../source-kinds.ts';
 import { tableKey, useMetadata, type SourceEntry, type TableEntry } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
 import { RowsGrid } from './RowsGrid.tsx';
@@ -114,7 +114,7 @@ function SchemaOverview({ source, db, onChange }: { source: SourceEntry; db: DbI
       async () => {
         const calls = tables.map((t) => ({
           type: `${operationPrefix(source.kind)}_track_table`,
-          args: { source: source.name, table: { schema: t.schema, name: t.name } },
+          args: { source: source.name, table: wireTable(source.kind, t) },
         }));
         await (calls.length === 1 ? callMetadata(calls[0]!.type, calls[0]!.args) : callMetadata('bulk', calls));
         await onChange();
@@ -203,7 +203,7 @@ function SchemaOverview({ source, db, onChange }: { source: SourceEntry; db: DbI
                         void run(`${isTracked ? 'Untracking' : 'Tracking'} ${key}…`, `${isTracked ? 'Untracked' : 'Tracked'} function ${key}`, async () => {
                           await callMetadata(`${operationPrefix(source.kind)}_${isTracked ? 'untrack' : 'track'}_function`, {
                             source: source.name,
-                            function: { schema: f.schema, name: f.name },
+                            function: wireTable(source.kind, f),
                           });
                           await onChange();
                         })

@@ -8,7 +8,7 @@ import { useState, type FormEvent } from 'react';
 import { metadata as callMetadata } from '../../api.ts';
 import { Status, useAction } from '../../components.tsx';
 import type { DbFunction } from '../../introspect.ts';
-import { operationPrefix, qualifiedText } from '../../source-kinds.ts';
+import { operationPrefix, qualifiedText, wireTable } from '../../source-kinds.ts';
 import { tableKey, type SourceEntry, type TableEntry } from '../../metadata-state.tsx';
 
 interface ComputedFieldEntry {
@@ -56,7 +56,7 @@ export function ComputedFields({
         table: entry.table,
         name: name.trim(),
         definition: {
-          function: { schema: picked.schema, name: picked.name },
+          function: wireTable(source.kind, picked),
           ...(tableArg.trim() !== '' ? { table_argument: tableArg.trim() } : {}),
           ...(sessionArg.trim() !== '' ? { session_argument: sessionArg.trim() } : {}),
         },
