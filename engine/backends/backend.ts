@@ -258,7 +258,13 @@ export interface Capabilities {
   /** insert/update/delete root fields (they run in {@link SourceConnection.transactionJsonText}). */
   readonly mutations: boolean;
   readonly returning: boolean;
-  readonly onConflict: boolean;
+  /**
+   * How inserts upsert (v2 compat: each backend its own argument): `on_conflict`
+   * (`<t>_on_conflict {constraint, update_columns, where}`, PostgreSQL),
+   * `if_matched` (`<t>_if_matched {match_columns, update_columns, where}`,
+   * v2's MSSQL), or null: no upsert.
+   */
+  readonly upsert: 'on_conflict' | 'if_matched' | null;
   /** The `distinct_on` argument of list fields. */
   readonly distinctOn: boolean;
   /** `<t>_aggregate` fields and aggregate predicates/orderings. */

@@ -73,6 +73,9 @@ export const UPDATE_OPS = {
 export interface MutationTypeNames {
   readonly insertInput: string;
   readonly onConflict: string;
+  /** v2's MSSQL upsert: `<t>_if_matched` and its `<t>_insert_match_column` enum. */
+  readonly ifMatched: string;
+  readonly insertMatchColumn: string;
   readonly constraint: string;
   readonly updateColumn: string;
   readonly objRelInsertInput: string;
@@ -89,6 +92,8 @@ export function mutationTypeNames(base: string): MutationTypeNames {
   return {
     insertInput: `${base}_insert_input`,
     onConflict: `${base}_on_conflict`,
+    ifMatched: `${base}_if_matched`,
+    insertMatchColumn: `${base}_insert_match_column`,
     constraint: `${base}_constraint`,
     updateColumn: `${base}_update_column`,
     objRelInsertInput: `${base}_obj_rel_insert_input`,
@@ -113,6 +118,7 @@ export function derivedTableTypeNames(base: string, isEnum: boolean): string[] {
   for (const op of AGGREGATE_OPS) out.push(t.opFields(op), t.opOrderBy(op));
   if (isEnum) out.push(t.enumType, t.enumComparison);
   out.push(m.insertInput, m.onConflict, m.constraint, m.updateColumn, m.objRelInsertInput, m.arrRelInsertInput);
+  out.push(m.ifMatched, m.insertMatchColumn);
   out.push(m.mutationResponse, m.pkColumnsInput, m.updates);
   for (const op of Object.keys(UPDATE_OPS) as Array<keyof typeof UPDATE_OPS>) out.push(m.opInput(op));
   return out;

@@ -37,9 +37,12 @@ export interface Presets {
   readonly value: ParamSource;
 }
 
-/** `on_conflict` of one insert level. */
+/** The upsert of one insert level: `on_conflict`, or v2's MSSQL `if_matched`. */
 export interface OnConflict {
-  /** Columns of the primary key or unique constraint named (the conflict target). */
+  /**
+   * The columns an input row matches an existing row on: of the primary key or unique constraint
+   * named (`on_conflict`'s target), or `if_matched`'s `match_columns` (empty: no row matches).
+   */
   readonly constraintColumns: readonly string[];
   /** Columns overwritten with the proposed row's values; empty means DO NOTHING. */
   readonly updateColumns: readonly string[];

@@ -29,7 +29,7 @@ export const bigqueryBackend: Backend = {
   capabilities: {
     mutations: false,
     returning: false,
-    onConflict: false,
+    upsert: null,
     distinctOn: false,
     aggregates: true,
     streaming: false,

@@ -46,7 +46,7 @@ export const mssqlBackend: Backend = {
   capabilities: {
     mutations: true,
     returning: true,
-    onConflict: true,
+    upsert: 'if_matched',
     distinctOn: false,
     aggregates: true,
     streaming: false,

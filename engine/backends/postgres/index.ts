@@ -46,7 +46,7 @@ export const postgresBackend: Backend = {
   capabilities: {
     mutations: true,
     returning: true,
-    onConflict: true,
+    upsert: 'on_conflict',
     distinctOn: true,
     aggregates: true,
     streaming: true,

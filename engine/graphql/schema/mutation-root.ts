@@ -28,8 +28,14 @@ function insertFields(view: MutationView, m: MutationTypes, types: SchemaTypes, 
   const name = `"${view.info.name.name}"`;
   const input = m.insertInput(view);
   const onConflict = m.onConflict(view);
+  const ifMatched = m.ifMatched(view);
+  // The backend's upsert argument (Capabilities.upsert): at most one of the two exists.
   const conflictArg: GraphQLFieldConfigArgumentMap =
-    onConflict === null ? {} : { [MUTATION.onConflict]: { type: onConflict, description: 'upsert condition' } };
+    onConflict !== null
+      ? { [MUTATION.onConflict]: { type: onConflict, description: 'upsert condition' } }
+      : ifMatched !== null
+        ? { [MUTATION.ifMatched]: { type: ifMatched, description: 'upsert condition' } }
+        : {};
   out[rf.insert] = {
     type: m.mutationResponse(view),
     description: `insert data into the table: ${name}`,

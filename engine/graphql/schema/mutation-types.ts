@@ -2,6 +2,7 @@
  * The GraphQL input and output types of mutations for one table as one role
  * may write it: `<t>_insert_input`, `<t>_obj_rel_insert_input`,
  * `<t>_arr_rel_insert_input`, `<t>_on_conflict`, `<t>_constraint`,
+ * `<t>_if_matched`, `<t>_insert_match_column`,
  * `<t>_update_column`, `<t>_mutation_response`, the update operator inputs
  * (`<t>_set_input`, `<t>_inc_input`, ...), `<t>_pk_columns_input` and
  * `<t>_updates`. v2 compat: docs/compat.md, "Generated GraphQL schema".
@@ -129,7 +130,7 @@ export class MutationTypes {
   onConflict(view: MutationView): GraphQLInputObjectType | null {
     return this.#once(view.names.onConflict, () => {
       const constraints = constraintsOf(view);
-      if (constraints.size === 0 || !capabilitiesOf(view.source).onConflict) return null;
+      if (constraints.size === 0 || capabilitiesOf(view.source).upsert !== 'on_conflict') return null;
       const constraint = enumType({
         name: view.names.constraint,
         description: `unique or primary key constraints on table "${view.info.name.name}"`,
@@ -149,6 +150,56 @@ export class MutationTypes {
         name: view.names.onConflict,
         description: `on_conflict condition type for table "${view.info.name.name}"`,
         fields,
+      });
+    });
+  }
+
+  /**
+   * `<t>_if_matched {match_columns, update_columns, where}`: v2's MSSQL
+   * upsert, or null when the source's backend upserts otherwise.
+   *
+   * Note [MSSQL if_matched]
+   * v2's MSSQL backend upserts with an `if_matched` argument of insert fields
+   * (its Schema/IfMatched.hs), not `on_conflict`: rows match existing ones on
+   * `match_columns` (any comparable column the role may select, no
+   * constraint needed; none: no row matches, all are inserted), matched rows
+   * get `update_columns` from the input where `where` and the role's update
+   * filter hold, and are left alone otherwise. v2 offers it only to a role
+   * with both select and update permission. It becomes the same IR as
+   * `on_conflict` (ir.OnConflict, its `constraintColumns` the match columns),
+   * which the MSSQL compiler writes as MERGE (translate/insert.ts).
+   */
+  ifMatched(view: MutationView): GraphQLInputObjectType | null {
+    return this.#once(view.names.ifMatched, () => {
+      if (capabilitiesOf(view.source).upsert !== 'if_matched' || view.update === null || view.select === null) return null;
+      const match = this.insertMatchColumn(view);
+      if (match === null) return null;
+      return inputObjectType({
+        name: view.names.ifMatched,
+        description: `upsert condition type for table "${view.info.name.name}"`,
+        fields: {
+          [MUTATION.matchColumns]: { type: nonNullListOfNonNull(match), defaultValue: [] },
+          [MUTATION.updateColumns]: { type: nonNullListOfNonNull(this.updateColumn(view)), defaultValue: [] },
+          [MUTATION.where]: { type: this.#types.of(view.select).boolExp },
+        },
+      });
+    });
+  }
+
+  /**
+   * `<t>_insert_match_column`: the columns `if_matched` may match on, those the
+   * role may select whose type compares with `=` (v2 leaves out `text`; SQL
+   * Server cannot compare `ntext`, `image`, `xml` or spatial values either),
+   * or null when there is none.
+   */
+  insertMatchColumn(view: MutationView): GraphQLEnumType | null {
+    return this.#once(view.names.insertMatchColumn, () => {
+      const cols = (view.select?.columns ?? []).filter((c) => c.elementType === null && scalarInfo(view.source, c.dbType).sortable);
+      if (cols.length === 0) return null;
+      return enumType({
+        name: view.names.insertMatchColumn,
+        description: `select match_columns of table "${view.info.name.name}"`,
+        values: Object.fromEntries(cols.map((c) => [c.gqlName, { value: c.name, description: 'column name' }])),
       });
     });
   }

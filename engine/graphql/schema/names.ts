@@ -89,6 +89,8 @@ export const MUTATION = {
   objects: 'objects',
   object: 'object',
   onConflict: 'on_conflict',
+  ifMatched: 'if_matched',
+  matchColumns: 'match_columns',
   constraint: 'constraint',
   updateColumns: 'update_columns',
   where: 'where',

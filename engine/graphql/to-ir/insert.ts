@@ -45,6 +45,36 @@ function toIrOnConflict(input: Input, view: MutationView, type: GraphQLInputObje
   }
   const columns = constraint === null ? undefined : constraintsOf(view).get(constraint);
   if (columns === undefined) return null;
+  return upsertOf(view, columns, updateColumns, where);
+}
+
+/** v2's MSSQL `if_matched {match_columns, update_columns, where}` → IR (Note [MSSQL if_matched] in schema/mutation-types.ts). */
+function toIrIfMatched(input: Input, view: MutationView, ctx: ToIrContext, path: string): ir.OnConflict | null {
+  const t = ctx.schema.getType(view.names.ifMatched);
+  if (t === undefined || t === null) return null;
+  const defs = (t as GraphQLInputObjectType).getFields();
+  const lists: Record<string, string[]> = { [MUTATION.matchColumns]: [], [MUTATION.updateColumns]: [] };
+  let where: ir.BoolExp | null = null;
+  for (const [name, value] of objectFields(input, ctx)) {
+    const def = defs[name];
+    if (def === undefined) continue;
+    const list = lists[name];
+    if (list !== undefined) {
+      for (const item of listItems(value, ctx)) {
+        const c = enumValue(item, getNamedType(def.type) as GraphQLEnumType, ctx);
+        // v2 compat: `_PLACEHOLDER` (the enum of a role that may update no column) names no column.
+        if (c === null) fail('erroneous column name', path);
+        if (!list.includes(c)) list.push(c);
+      }
+    } else if (name === MUTATION.where && view.select !== null) {
+      where = toIrBoolExp(value, view.select, getNamedType(def.type) as GraphQLInputObjectType, ctx, `${path}.${name}`);
+    }
+  }
+  return upsertOf(view, lists[MUTATION.matchColumns] ?? [], lists[MUTATION.updateColumns] ?? [], where);
+}
+
+/** An upsert matching on `columns`, under the role's update permission. */
+function upsertOf(view: MutationView, columns: readonly string[], updateColumns: readonly string[], where: ir.BoolExp | null): ir.OnConflict {
   const w = andAll([view.update?.filter ?? null, where]);
   // v2 compat: the row an upsert updates is under the update permission: its filter (above), presets and check.
   const presets = view.update?.presets ?? null;
@@ -208,12 +238,16 @@ function asList(node: ValueNode, doc: ir.JsonDoc): ir.JsonDoc {
   return node.kind === Kind.OBJECT ? { kind: 'array', items: [doc] } : doc;
 }
 
-/** Translates an insert field; `rows` is the `objects` list (or the `_one` object), `onConflict` its argument. */
+/**
+ * Translates an insert field; `rows` is the `objects` list (or the `_one` object), `onConflict` its
+ * argument, `ifMatched` its `if_matched` argument (the backend offers at most one of the two).
+ */
 export function toIrInsert(
   view: MutationView,
   rowsInput: Input,
   one: boolean,
   onConflict: Input | null,
+  ifMatched: Input | null,
   output: ir.MutationOutput,
   ctx: ToIrContext,
   path: string,
@@ -221,7 +255,9 @@ export function toIrInsert(
   const rows = one ? [rowsInput] : shapeItems(rowsInput, ctx);
   const argPath = `${path}.args.${one ? MUTATION.object : MUTATION.objects}`;
   const paths = one ? [argPath] : rows.map((_, i) => `${argPath}[${i}]`);
-  const root = toIrLevel(view, { rows, paths, onConflict }, [], ctx, argPath);
+  const level = toIrLevel(view, { rows, paths, onConflict }, [], ctx, argPath);
+  const matched = ifMatched === null || isNullShape(ifMatched, ctx) ? null : toIrIfMatched(ifMatched, view, ctx, `${path}.args.${MUTATION.ifMatched}`);
+  const root = matched === null ? level : { ...level, onConflict: matched };
   const doc = rowsDoc(rowsInput, view, ctx);
   return {
     rows: docParam(one ? { kind: 'array', items: [doc] } : rowsInput.kind === 'ast' ? asList(rowsInput.node, doc) : doc),

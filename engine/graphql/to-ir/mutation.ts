@@ -32,7 +32,10 @@ function toIrMutation(
     case 'insert': {
       const rows = argInput(nodes, d.one ? MUTATION.object : MUTATION.objects) ?? { kind: 'json', value: [] };
       const output = d.one ? toIrRowOutput(view, def, nodes, ctx, path) : toIrResponse(view, def, nodes, ctx, path);
-      return { kind: 'insert', insert: toIrInsert(view, rows, d.one, argInput(nodes, MUTATION.onConflict), output, ctx, path) };
+      return {
+        kind: 'insert',
+        insert: toIrInsert(view, rows, d.one, argInput(nodes, MUTATION.onConflict), argInput(nodes, MUTATION.ifMatched), output, ctx, path),
+      };
     }
     case 'update': {
       const output = d.byPk ? toIrRowOutput(view, def, nodes, ctx, path) : toIrResponse(view, def, nodes, ctx, path);

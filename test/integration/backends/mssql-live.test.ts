@@ -393,10 +393,10 @@ describe.skipIf(url === undefined)('MSSQL live through an engine process', () =>
     expect(hidden.errors[0].extensions.code).toBe('validation-failed');
   });
 
-  it('upserts through on_conflict, updates and deletes as admin', async () => {
+  it('upserts through if_matched (v2’s MSSQL), updates and deletes as admin', async () => {
     expect(
       await gql(`mutation { insert_artists(objects: [{id: 2, name: "Bobby"}, {id: 4, name: "Dee"}],
-        on_conflict: {constraint: ${artistsPk}, update_columns: [name]}) { affected_rows returning { id name } } }`),
+        if_matched: {match_columns: [id], update_columns: [name]}) { affected_rows returning { id name } } }`),
     ).toEqual({
       data: {
         insert_artists: {
@@ -408,6 +408,13 @@ describe.skipIf(url === undefined)('MSSQL live through an engine process', () =>
         },
       },
     });
+    // Matched on a column that is no key, without update_columns: the matched row is left alone;
+    // a `where` the existing row fails leaves it alone too.
+    expect(
+      await gql(`mutation { by_name: insert_artists(objects: [{id: 9, name: "Cid"}], if_matched: {match_columns: [name]}) { affected_rows }
+        kept: insert_artists(objects: [{id: 1, name: "Zed"}], if_matched: {match_columns: [id], update_columns: [name], where: {name: {_eq: "nobody"}}}) { affected_rows } }`),
+    ).toEqual({ data: { by_name: { affected_rows: 0 }, kept: { affected_rows: 0 } } });
+    expect(await gql('{ artists_by_pk(id: 9) { id } }')).toEqual({ data: { artists_by_pk: null } });
     expect(await gql('mutation { update_albums(where: {title: {_eq: "B1"}}, _set: {price: 7.25}) { affected_rows returning { title price } } }')).toEqual({
       data: { update_albums: { affected_rows: 1, returning: [{ title: 'B1', price: 7.25 }] } },
     });

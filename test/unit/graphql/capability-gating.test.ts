@@ -21,7 +21,7 @@ function limitedBackend(): Backend {
     capabilities: {
       mutations: false,
       returning: false,
-      onConflict: false,
+      upsert: null,
       distinctOn: false,
       aggregates: false,
       streaming: false,

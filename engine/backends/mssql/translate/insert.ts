@@ -7,8 +7,8 @@
  *   USING (SELECT [_r].[a] AS [a], [_p].[b] AS [b], CAST([_j].[key] AS BIGINT) AS [__ord]
  *          FROM OPENJSON(@p1) AS [_j] CROSS APPLY OPENJSON([_j].[value]) WITH ([a] NVARCHAR(MAX) N'$."a"') AS [_r]
  *          CROSS APPLY OPENJSON(@p2) WITH ([b] ...) AS [_p]) AS [_s]
- *   ON (1 = 0)                                          -- on_conflict: the constraint's columns
- *   WHEN MATCHED AND <where> THEN UPDATE SET [a] = [_s].[a]  -- on_conflict with update_columns
+ *   ON (1 = 0)                                          -- if_matched: its match_columns
+ *   WHEN MATCHED AND <where> THEN UPDATE SET [a] = [_s].[a]  -- if_matched with update_columns
  *   WHEN NOT MATCHED THEN INSERT ([a], [b]) VALUES ([_s].[a], [_s].[b])
  *   OUTPUT INSERTED.*, [_s].[__ord], $action INTO [#written];
  */
@@ -85,8 +85,9 @@ function mergeOf(ins: ir.Insert, partition: ir.InsertPartition, target: CompileT
   const filter = partitionFilter(level, partition, raw('[_j].[value]'));
   const using = sql`(SELECT ${join(source, ', ')} FROM ${join(from, ' ')}${filter === null ? raw('') : sql` WHERE ${filter}`}) AS [_s]`;
   let on: Fragment = raw('(1 = 0)');
-  if (conflict !== null) {
-    // A row not giving a column of the constraint cannot be matched by it.
+  // v2 compat: `if_matched` without match_columns matches no row (all are inserted).
+  if (conflict !== null && conflict.constraintColumns.length > 0) {
+    // A row not giving a match column cannot be matched on it.
     const keys = conflict.constraintColumns.map((c) => (columns.includes(c) ? sql`${columnOf('_t', c)} = ${columnOf('_s', c)}` : raw('1 = 0')));
     on = sql`(${join(keys, ' AND ')})`;
   }

@@ -19,7 +19,7 @@
  *   one transaction never see each other's.
  * - OUTPUT always writes INTO a table: SQL Server refuses a bare OUTPUT on a
  *   table with triggers.
- * - Inserts are MERGE statements, also without `on_conflict` (`ON (1 = 0)`):
+ * - Inserts are MERGE statements, also without `if_matched` (`ON (1 = 0)`):
  *   only MERGE's OUTPUT may read the source row, which gives each written row
  *   its input ordinal (`returning` keeps the input order) and, in an upsert,
  *   `$action` tells inserted rows (insert check) from updated ones (update

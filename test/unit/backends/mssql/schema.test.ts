@@ -2,7 +2,8 @@
  * What the GraphQL schema of an MSSQL source offers, on the golden fixture recorded for MSSQL
  * (test/golden/fixture/introspection.mssql.json): v2's MSSQL comparison operators (`_like` and
  * `_nlike` on text, no `_ilike`/`_similar`/`_regex`) in `<Scalar>_MSSQL_comparison_exp` types, and
- * SQL Server's nulls order for `asc`/`desc` (Note [Comparison operators per backend]).
+ * SQL Server's nulls order for `asc`/`desc` (Note [Comparison operators per backend]), and v2's
+ * MSSQL upsert argument `if_matched` in place of `on_conflict` (Note [MSSQL if_matched]).
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -61,6 +62,49 @@ describe('the schema of an MSSQL source', () => {
     expect(e.code).toBe('validation-failed');
     expect(e.message).toContain(`field '_ilike' not found in type: 'String_MSSQL_comparison_exp'`);
     expect(() => plan('{ albums(where: {title: {_nlike: "%a%"}}) { id } }')).not.toThrow();
+  });
+
+  it("upserts with v2's MSSQL if_matched, not on_conflict; a PostgreSQL source the reverse", () => {
+    type Args = { __type: { fields: { name: string; args: { name: string }[] }[] } };
+    const insertArgs = (on: Catalog): string[] => {
+      const t = introspected('{ __type(name: "mutation_root") { fields { name args { name } } } }', on) as Args;
+      return (t.__type.fields.find((f) => f.name === 'insert_artists')?.args ?? []).map((a) => a.name);
+    };
+    expect(insertArgs(catalog)).toEqual(['if_matched', 'objects']);
+    expect(insertArgs(pgCatalog)).toEqual(['objects', 'on_conflict']);
+    const type = (name: string, on: Catalog = catalog): unknown =>
+      introspected(
+        `{ __type(name: "${name}") { name inputFields { name defaultValue type { kind ofType { kind ofType { kind ofType { name } } } } } enumValues { name } } }`,
+        on,
+      );
+    const listOf = (name: string) => ({ kind: 'NON_NULL', ofType: { kind: 'LIST', ofType: { kind: 'NON_NULL', ofType: { name } } } });
+    expect(type('artists_if_matched')).toEqual({
+      __type: {
+        name: 'artists_if_matched',
+        inputFields: [
+          { name: 'match_columns', defaultValue: '[]', type: listOf('artists_insert_match_column') },
+          { name: 'update_columns', defaultValue: '[]', type: listOf('artists_update_column') },
+          { name: 'where', defaultValue: null, type: { kind: 'INPUT_OBJECT', ofType: null } },
+        ],
+        enumValues: null,
+      },
+    });
+    expect(type('artists_insert_match_column')).toMatchObject({ __type: { enumValues: [{ name: 'id' }, { name: 'name' }, { name: 'tags' }] } });
+    for (const name of ['artists_on_conflict', 'artists_constraint']) expect(type(name)).toEqual({ __type: null });
+    for (const name of ['artists_if_matched', 'artists_insert_match_column']) expect(type(name, pgCatalog)).toEqual({ __type: null });
+    const e = refusal('mutation { insert_artists(objects: [{id: 1}], on_conflict: {constraint: artists_pkey}) { affected_rows } }');
+    expect(e.code).toBe('validation-failed');
+    expect(e.message).toBe("'insert_artists' has no argument named 'on_conflict'");
+    // if_matched becomes the MERGE's match: its columns, or none (every row inserted).
+    const merge = (q: string): string => {
+      const step = plan(q).steps.find((s) => s.kind === 'write');
+      if (step?.kind !== 'write') throw new Error('no write step');
+      return JSON.stringify(step);
+    };
+    expect(
+      merge('mutation { insert_artists(objects: [{id: 1, name: "a"}], if_matched: {match_columns: [name], update_columns: [id]}) { affected_rows } }'),
+    ).toContain('ON ([_t].[name] = [_s].[name]) WHEN MATCHED THEN UPDATE SET [id] = [_s].[id]');
+    expect(merge('mutation { insert_artists(objects: [{id: 1, name: "a"}], if_matched: {update_columns: [name]}) { affected_rows } }')).toContain('ON (1 = 0)');
   });
 
   it("sorts asc with nulls first and desc with nulls last, SQL Server's order (v2's MSSQL)", () => {
