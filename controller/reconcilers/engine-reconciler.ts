@@ -36,7 +36,8 @@
  * something reloads it; nothing in v2 does that by itself, so a remote that was down for a moment
  * stayed Stalled=True for good. When the reason is a connection error (refused, reset, timed out,
  * a gateway 502/503/504), the reconcile reloads that object (`reload_remote_schema`, or
- * `reload_metadata` of that source) with a per-object backoff of 2 s doubling to 60 s, requeues
+ * `reload_metadata` of that source) on each replica that lists it (another replica's reload need
+ * not re-introspect it there) with a per-object backoff of 2 s doubling to 60 s, requeues
  * itself for the next one, and reports RemoteUnavailable with Reconciling=True, not Stalled.
  *
  * Note [Credentials the operator cannot read]
@@ -361,7 +362,7 @@ export class EngineReconciler {
       if (merged === null) throw new EngineUnreachableError(`no replica answered: ${(replicas ?? [clientOptions.url]).join(', ')}`);
       report = merged.report;
       // Remotes and sources that could not be reached: reload them with backoff (Note [A remote that is down is not a stall]).
-      if (!dryRun && (await this.#reloadUnreachable(qk, client, report))) {
+      if (!dryRun && (await this.#reloadUnreachable(qk, clientOptions, views))) {
         views = await observeReplicas(replicas ?? [clientOptions.url], clientOptions);
         const again = mergeReports(views);
         if (again === null) throw new EngineUnreachableError(`no replica answered: ${(replicas ?? [clientOptions.url]).join(', ')}`);
@@ -498,11 +499,22 @@ export class EngineReconciler {
    * Reloads each remote schema and source the engine could not reach, when its backoff is due.
    * True when something was reloaded. See Note [A remote that is down is not a stall].
    */
-  async #reloadUnreachable(qk: string, client: EngineClient, report: ConsistencyReport): Promise<boolean> {
+  async #reloadUnreachable(qk: string, base: EngineClientOptions, views: readonly ReplicaView[]): Promise<boolean> {
     const now = Date.now();
-    const due: { key: string; call: Record<string, unknown> }[] = [];
+    const due: { key: string; call: Record<string, unknown>; urls: string[] }[] = [];
     const live = new Set<string>();
-    for (const o of report.inconsistentObjects) {
+    // Each replica that lists the object reloads it: another one's reload need not re-introspect it there.
+    const listedBy = new Map<string, { o: InconsistentObject; urls: string[] }>();
+    for (const v of views) {
+      if (v.state === 'unreachable') continue;
+      for (const o of v.state.report.inconsistentObjects) {
+        const k = `${o.type}|${inconsistentName(o) ?? ''}`;
+        const e = listedBy.get(k);
+        if (e === undefined) listedBy.set(k, { o, urls: [v.url] });
+        else e.urls.push(v.url);
+      }
+    }
+    for (const { o, urls } of listedBy.values()) {
       const name = inconsistentName(o);
       if (!isTransientInconsistency(o.type, o.reason) || name === null) continue;
       const key = `${qk}|${o.type}|${name}`;
@@ -513,6 +525,7 @@ export class EngineReconciler {
       this.#reloads.set(key, { failures, nextAt: now + Math.min(RELOAD_MAX_MS, RELOAD_BASE_MS * 2 ** (failures - 1)) });
       due.push({
         key,
+        urls,
         call:
           o.type === 'remote_schema'
             ? { type: 'reload_remote_schema', args: { name } }
@@ -523,14 +536,16 @@ export class EngineReconciler {
     for (const k of this.#reloads.keys()) if (k.startsWith(`${qk}|`) && !live.has(k)) this.#reloads.delete(k);
     let reloaded = false;
     for (const d of due) {
-      try {
-        await client.call(d.call);
-        this.stats.engineWrites++;
-        reloaded = true;
-      } catch (e) {
-        // The object went meanwhile, or the engine refuses: the next reconcile sees the truth.
-        if (!(e instanceof MetadataApiError)) throw e;
-        this.#d.log?.('reload refused', { key: d.key, error: e.message });
+      for (const url of d.urls) {
+        try {
+          await new EngineClient({ ...base, url }).call(d.call);
+          this.stats.engineWrites++;
+          reloaded = true;
+        } catch (e) {
+          // The object went meanwhile, the replica refuses or went away: the next reconcile sees the truth.
+          if (!(e instanceof MetadataApiError || e instanceof EngineUnreachableError)) throw e;
+          this.#d.log?.('reload refused', { key: d.key, url, error: e.message });
+        }
       }
     }
     return reloaded;
