@@ -165,6 +165,29 @@ export function runOn(conn: TediousConnection, stmt: BoundStatement, opts?: RunO
   });
 }
 
+/** Runs one statement on `conn`; resolves with the rows of its last result set, each row's cells in order. */
+export function runRowsOn(conn: TediousConnection, stmt: BoundStatement, opts?: RunOptions): Promise<unknown[][]> {
+  return new Promise((resolve, reject) => {
+    let rows: unknown[][] = [];
+    const req = new tedious.Request(stmt.text, (err) => {
+      opts?.cancel?.unwatch();
+      if (err !== undefined && err !== null) reject(err);
+      else resolve(rows);
+    });
+    stmt.values.forEach((value, i) => {
+      const p = tediousParameter(stmt.types?.[i] ?? null, value);
+      req.addParameter(`p${i + 1}`, p.type, p.value);
+    });
+    req.on('columnMetadata', () => {
+      rows = [];
+    });
+    req.on('row', (columns: Array<{ value: unknown }>) => rows.push(columns.map((c) => c.value)));
+    if (opts?.timeoutMs !== undefined && opts.timeoutMs !== null && opts.timeoutMs > 0) req.setTimeout(opts.timeoutMs);
+    opts?.cancel?.watch(() => conn.cancel());
+    conn.execSql(req);
+  });
+}
+
 function txCall(run: (cb: (err?: Error | null) => void) => void): Promise<void> {
   return new Promise((resolve, reject) => run((err) => (err === undefined || err === null ? resolve() : reject(err))));
 }
@@ -218,6 +241,11 @@ export class MssqlConnection implements SourceConnection {
 
   async queryJsonText(stmt: BoundStatement, opts?: RunOptions): Promise<string | null> {
     return await this.#with((c) => runOn(c, stmt, opts));
+  }
+
+  /** One statement's rows, each a list of cells (multiplexed live queries: live-query.ts). */
+  async queryRows(stmt: BoundStatement, opts?: RunOptions): Promise<unknown[][]> {
+    return await this.#with((c) => runRowsOn(c, stmt, opts));
   }
 
   async transactionJsonText(stmts: readonly BoundStatement[], opts?: RunOptions): Promise<(string | null)[]> {

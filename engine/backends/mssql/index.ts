@@ -10,6 +10,7 @@ import { compileExplain, compileQuery, compileReadField } from './compile.ts';
 import { MssqlSettings, mssqlConfiguration } from './configuration.ts';
 import { MssqlConnection } from './connection.ts';
 import { classifyMssqlError } from './errors.ts';
+import { mssqlLiveQueries } from './live-query.ts';
 import { enumRowsOf, enumRowsSql, INTROSPECTION_SQL, introspectionOf } from './introspect.ts';
 import { runSqlBatch } from './run-sql.ts';
 import { MSSQL_TYPES, mssqlScalar } from './scalars.ts';
@@ -109,4 +110,6 @@ export const mssqlBackend: Backend = {
     };
     return sqlTx;
   },
+  // Polled, multiplexed (Note [MSSQL multiplexed live queries]); no change feed.
+  liveQueries: mssqlLiveQueries,
 };

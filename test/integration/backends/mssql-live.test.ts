@@ -7,11 +7,13 @@
  * (and dbo tables named after it). First the backend alone (compilers,
  * connection, introspection), then an engine process (`engine serve`, its
  * metadata in PostgreSQL) with the server as an `mssql` source: the metadata
- * family, mssql_run_sql, GraphQL queries and mutations, as admin and as a
+ * family, mssql_run_sql, GraphQL queries, mutations and subscriptions (graphql-ws), as admin and as a
  * role with session variables.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createClient, type Client } from 'graphql-ws';
 import type * as ir from '../../../engine/ir/index.ts';
 import { buildSession } from '../../../engine/auth/session.ts';
 import { TransactionStatementError } from '../../../engine/backends/backend.ts';
@@ -20,6 +22,7 @@ import { mssqlBackend } from '../../../engine/backends/mssql/index.ts';
 import type { MssqlConnection } from '../../../engine/backends/mssql/connection.ts';
 import { spawnEngine, type EngineProcess } from '../../support/engine-process.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
+import { wsUrl } from '../../support/ws-client.ts';
 
 const url = process.env['ENGINE_TEST_MSSQL_URL'];
 if (url === undefined) console.log('[mssql live] skipped: ENGINE_TEST_MSSQL_URL is not set (a SQL Server connection string)');
@@ -495,6 +498,33 @@ describe.skipIf(url === undefined)('MSSQL live through an engine process', () =>
     const tables = (await md('export_metadata', {})).body.sources.find((s: any) => s.name === 'ms').tables.map((t: any) => t.table);
     expect(tables).not.toContainEqual({ schema, name: 'extra' });
     expect((await md('get_inconsistent_metadata', {})).body).toEqual({ is_consistent: true, inconsistent_objects: [] });
+  });
+
+  it('serves subscriptions as multiplexed, polled live queries: each subscriber its own rows, a write outside the engine seen', async () => {
+    const clients: Client[] = [];
+    const watch = (headers: Record<string, string>, query: string, variables: Record<string, unknown>): { results: any[]; errors: unknown[] } => {
+      const c = createClient({ url: wsUrl(engine.url), webSocketImpl: WebSocket, connectionParams: { headers }, retryAttempts: 0 });
+      clients.push(c);
+      const out = { results: [] as any[], errors: [] as unknown[] };
+      c.subscribe({ query, variables }, { next: (r) => out.results.push(r), error: (e) => out.errors.push(e), complete: () => undefined });
+      return out;
+    };
+    try {
+      // One cohort, two subscribers with different session variables; the limit is a variable (a shared parameter of the batch).
+      const q = 'subscription ($n: Int) { albums(where: {title: {_like: "S%"}}, order_by: {title: asc}, limit: $n) { title } }';
+      const one = watch(asUser('1'), q, { n: 5 });
+      const three = watch(asUser('3'), q, { n: 1 });
+      const last = (o: { results: any[] }): unknown => o.results.at(-1);
+      await expect.poll(() => last(one), { timeout: 20_000 }).toEqual({ data: { albums: [] } });
+      await expect.poll(() => last(three), { timeout: 20_000 }).toEqual({ data: { albums: [] } });
+      await exec(`INSERT INTO [dbo].[${albumsT}] ([title], [artist_id]) VALUES (N'S1', 1), (N'S2', 1), (N'S3', 3), (N'S4', 3)`);
+      await expect.poll(() => last(one), { timeout: 20_000 }).toEqual({ data: { albums: [{ title: 'S1' }, { title: 'S2' }] } });
+      await expect.poll(() => last(three), { timeout: 20_000 }).toEqual({ data: { albums: [{ title: 'S3' }] } });
+      expect([...one.errors, ...three.errors]).toEqual([]);
+    } finally {
+      await Promise.all(clients.map((c) => c.dispose()));
+      await exec(`DELETE FROM [dbo].[${albumsT}] WHERE [title] LIKE N'S%'`);
+    }
   });
 
   it('reload_metadata sees a column added outside the engine', async () => {
