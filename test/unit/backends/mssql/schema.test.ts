@@ -107,6 +107,27 @@ describe('the schema of an MSSQL source', () => {
     expect(merge('mutation { insert_artists(objects: [{id: 1, name: "a"}], if_matched: {update_columns: [name]}) { affected_rows } }')).toContain('ON (1 = 0)');
   });
 
+  it('offers if_matched only to a role that may select and update the table, as v2', () => {
+    const mutationArgs = (on: Catalog): string[] => {
+      const step = planRequest(new SchemaCache(), on, {
+        query: '{ __type(name: "mutation_root") { fields { name args { name } } } }',
+        role: 'user',
+      }).steps.find((s) => s.kind === 'static');
+      if (step?.kind !== 'static') throw new Error('no static answer');
+      const fields = (JSON.parse(step.json) as { __type: { fields: { name: string; args: { name: string }[] }[] } }).__type.fields;
+      return (fields.find((f) => f.name === 'insert_tracks')?.args ?? []).map((a) => a.name);
+    };
+    expect(mutationArgs(catalog)).toEqual(['if_matched', 'objects']);
+    // The same role without its update permission on tracks: it still inserts, but cannot upsert.
+    const base = documentForKind(pgDoc, 'mssql');
+    const doc = {
+      ...base,
+      sources: base.sources.map((src) => ({ ...src, tables: src.tables.map((t) => (t.table.name === 'tracks' ? { ...t, update_permissions: [] } : t)) })),
+    };
+    const noUpdate = catalogFromRecording(doc, readRecording(path.join(fixture, 'introspection.mssql.json')));
+    expect(mutationArgs(noUpdate)).toEqual(['objects']);
+  });
+
   it("sorts asc with nulls first and desc with nulls last, SQL Server's order (v2's MSSQL)", () => {
     const text = (q: string): string => {
       const step = plan(q).steps.find((s) => s.kind === 'read');
