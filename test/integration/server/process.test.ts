@@ -44,7 +44,10 @@ describe('engine serve', () => {
       .split('\n')
       .filter((l) => l.length > 0);
     expect(lines.length).toBeGreaterThan(0);
-    const started = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l['type'] === 'startup');
+    // The first startup line names the environment variables read (kind env_names); the serving line follows.
+    const started = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l['type'] === 'startup' && (l['detail'] as { kind?: string } | undefined)?.kind === 'server_configuration');
     expect(started).toMatchObject({
       level: 'info',
       detail: { kind: 'server_configuration', message: 'engine serving', info: { version: expect.any(String) } },
