@@ -324,7 +324,8 @@ export class EngineReconciler {
 
     // Every replica is asked (Note [Every replica, and what is inconsistent]); writes go through one.
     const replicas = await endpointUrls(this.#d.kube, engine);
-    const clientOptions: EngineClientOptions = { url: replicas?.[0] ?? url, adminSecret, timeoutMs: this.#d.engineTimeoutMs };
+    const base: EngineClientOptions = { url, adminSecret, timeoutMs: this.#d.engineTimeoutMs };
+    const clientOptions: EngineClientOptions = { ...base, url: replicas === null ? url : await firstAnswering(replicas, base) };
     const client = new EngineClient(clientOptions);
     let fold: FoldResult;
     let report: ConsistencyReport;
@@ -465,7 +466,7 @@ export class EngineReconciler {
               true,
             )
           : notReady === 0 && report.isConsistent
-            ? appliedOutcome(`${resources.length} resources applied; metadata consistent${replicas === null ? '' : ` on ${replicas.length} replicas`}`)
+            ? appliedOutcome(`${resources.length} resources applied; metadata consistent${replicaNote(replicas, views)}`)
             : report.isConsistent
               ? failedOutcome(Reason.Progressing, `${notReady} of ${resources.length} resources are not ready`, false)
               : report.inconsistentObjects.every((o) => isTransientInconsistency(o.type, o.reason))
@@ -814,6 +815,28 @@ export function isTransientInconsistency(type: string, reason: string): boolean 
   return /could not reach|did not answer within|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|connection refused|connection terminated|timeout expired|answered HTTP 50[234]/i.test(
     reason,
   );
+}
+
+/** The first replica that answers (writes go through it), else the first one. */
+async function firstAnswering(urls: readonly string[], base: EngineClientOptions): Promise<string> {
+  for (const url of urls) {
+    try {
+      await new EngineClient({ ...base, url, timeoutMs: Math.min(base.timeoutMs ?? 10_000, 3000) }).getState();
+      return url;
+    } catch (e) {
+      // A refused secret and the like are the main flow's to report, through this replica.
+      if (!(e instanceof EngineUnreachableError)) return url;
+    }
+  }
+  return urls[0] ?? base.url;
+}
+
+/** What the Engine's message says about its replicas: how many answered, which did not. */
+function replicaNote(replicas: readonly string[] | null, views: readonly ReplicaView[]): string {
+  if (replicas === null) return '';
+  const silent = views.filter((v) => v.state === 'unreachable').map((v) => v.url);
+  if (silent.length === 0) return ` on ${replicas.length} replicas`;
+  return ` on ${replicas.length - silent.length} of ${replicas.length} replicas; ${silent.join(', ')} did not answer`;
 }
 
 /** The name of an inconsistent remote schema or source (v2 names them `remote_schema <name>`; the definition has the bare name). */
