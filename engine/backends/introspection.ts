@@ -83,6 +83,8 @@ export interface IntrospectedFunction {
   readonly returnType: { readonly schema: string; readonly name: string; readonly typeCategory: TypeCategory };
   /** When the return type is the row type of a relation, that relation. */
   readonly returnTable: QualifiedName | null;
+  /** The declared columns of a table-valued function that names no relation (BigQuery's `RETURNS TABLE<...>`). */
+  readonly returnColumns?: readonly { readonly name: string | null; readonly dbType: string; readonly elementType: string | null }[];
   /** Input arguments (IN, INOUT, VARIADIC), in order. */
   readonly args: readonly IntrospectedFunctionArg[];
   readonly comment: string | null;

@@ -1,7 +1,7 @@
 /**
  * Introspection of a BigQuery source: the tables and views of its datasets,
  * from the API (datasets.get, tables.list, tables.get for each schema), as
- * v2's Meta.hs reads them. Top-level fields are columns: a RECORD field is
+ * v2's Meta.hs reads them, and their routines (introspect-routines.ts). Top-level fields are columns: a RECORD field is
  * one `STRUCT` column and a REPEATED field one `ARRAY` column (its element
  * type in `elementType`), whose values come back whole as JSON, as v2 maps
  * them. BigQuery has no keys and no stable table ids; the oid is a hash of
@@ -10,8 +10,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Introspector } from '../backend.ts';
-import type { IntrospectedColumn, IntrospectedTable, RelationKind, SourceIntrospection } from '../introspection.ts';
+import type { IntrospectedColumn, IntrospectedFunction, IntrospectedTable, RelationKind, SourceIntrospection } from '../introspection.ts';
 import type { BigQueryConnection } from './connection.ts';
+import { introspectRoutines } from './introspect-routines.ts';
 import { canonicalType } from './scalars.ts';
 
 /** A field of a table schema, as the REST API gives it. */
@@ -53,6 +54,7 @@ function oidOf(dataset: string, name: string): number {
 /** Everything trackable in the source's datasets. */
 export async function introspectBigQuery(conn: BigQueryConnection): Promise<SourceIntrospection> {
   const tables = new Map<string, IntrospectedTable>();
+  const functions = new Map<string, IntrospectedFunction[]>();
   for (const datasetId of conn.settings.datasets) {
     const dataset = conn.client.dataset(datasetId);
     const [exists] = await dataset.exists();
@@ -74,11 +76,12 @@ export async function introspectBigQuery(conn: BigQueryConnection): Promise<Sour
         mutability: readOnly,
       });
     }
+    for (const [key, fns] of await introspectRoutines(conn, datasetId)) functions.set(key, fns);
   }
   const fingerprint = createHash('sha256')
-    .update(JSON.stringify([...tables.values()]))
+    .update(JSON.stringify([[...tables.values()], [...functions.values()]]))
     .digest('hex');
-  return { tables, fingerprint, ddlStamp: fingerprint };
+  return { tables, functions, fingerprint, ddlStamp: fingerprint };
 }
 
 /** Introspection on a BigQuery source: no DDL stamp (it is read afresh), no enum tables (v2 has none on BigQuery). */

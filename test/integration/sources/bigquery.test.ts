@@ -312,6 +312,20 @@ describe.skipIf(skip !== null)('a BigQuery source', () => {
     expect(inc.inconsistent_objects).toContainEqual(expect.objectContaining({ type: 'table', definition: { dataset: 'shop', name: 'fresh' } }));
   });
 
+  it('introspects the table-valued functions of its datasets from the routines API; tracking one is refused as in v2', async () => {
+    // Note [BigQuery routines]: made by the SQL (run_sql introspects again after it), listed as trackables.
+    const made = await engine.post('/v2/query', {
+      type: 'bigquery_run_sql',
+      args: { source: 'bq', sql: 'CREATE TABLE FUNCTION shop.articles_of(author INT64) AS SELECT * FROM shop.articles WHERE author_id = author' },
+    });
+    expect(made.status).toBe(200);
+    const trackables = await md('bigquery_get_source_trackables', { source: 'bq' });
+    expect(trackables.body.functions).toEqual([{ name: { dataset: 'shop', name: 'articles_of' }, volitility: 'VOLATILE' }]);
+    const tracked = await md('bigquery_track_function', { source: 'bq', function: { dataset: 'shop', name: 'articles_of' } });
+    expect(tracked.status).toBe(400);
+    expect(tracked.body.code).toBe('not-supported');
+  });
+
   it('takes bigquery_update_source: the configuration or the customization given, the other kept', async () => {
     const configuration = { service_account: { from_env: SA_VAR }, project_id: PROJECT, datasets: ['shop'], global_select_limit: 1 };
     expect((await md('bigquery_update_source', { name: 'bq', configuration })).body).toEqual({ message: 'success' });
