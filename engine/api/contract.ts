@@ -22,6 +22,11 @@ export interface MetadataApi {
   isConsistent(): boolean;
   /** Reaches the metadata database and each source (for /readyz). */
   readiness(timeoutMs: number): Promise<Readiness>;
+  /**
+   * `/v1alpha1/pg_dump` of an admin: `{source?, opts, clean_output?}` → the source's SQL dump
+   * (Note [pg_dump arguments] in backends/postgres/pg-dump.ts); throws an EngineError.
+   */
+  dumpSource?(body: unknown): Promise<string>;
 }
 
 /** One reachability check of /readyz. */

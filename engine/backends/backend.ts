@@ -514,6 +514,12 @@ export interface Backend {
   readonly operationPrefix: string;
   /** The metadata operation groups it accepts under that prefix; others answer `not-supported`. */
   readonly operationFamilies: readonly OperationFamily[];
+  /**
+   * How its computed fields feed their function (Note [Computed fields by argument mapping] in
+   * catalog/stages/computed-fields.ts): absent, the row as one argument (`table_argument`, v2's
+   * postgres); `argument-mapping`, columns mapped to arguments by name (v2's BigQuery).
+   */
+  readonly computedFieldInputs?: 'argument-mapping';
   readonly capabilities: Capabilities;
   /** A source's configuration: its schema and resolution. */
   readonly configuration: ConfigurationSupport;
@@ -556,4 +562,10 @@ export interface Backend {
   runSqlAtOnce?(conn: SourceConnection, sql: string, opts?: RunOptions): Promise<RunSqlResult>;
   readonly eventTriggers?: EventTriggerSupport;
   readonly liveQueries?: LiveQuerySupport;
+  /**
+   * `/v1alpha1/pg_dump`: the database's dump as SQL text, by the database's own dump program
+   * with `opts` (checked against an allow-list), cleaned as v2's `clean_output` when `clean`.
+   * Absent: the kind has no dump (v2 answers such a source as not found). `env` finds the program.
+   */
+  dump?(conn: SourceConnection, opts: readonly string[], clean: boolean, env: (name: string) => string | undefined): Promise<string>;
 }

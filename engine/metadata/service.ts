@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { Session } from '../auth/session.ts';
 import { buildCatalog } from '../catalog/build.ts';
 import { CatalogRef } from '../catalog/snapshot.ts';
+import { sourceBackend } from '../catalog/source-naming.ts';
 import type { QueryChecker } from '../catalog/types.ts';
 import { CatalogVersions, type CatalogStamp } from '../catalog/version.ts';
 import { resolveEnv } from '../cli/env.ts';
@@ -180,6 +181,26 @@ export class MetadataService implements MetadataApi {
     }
     const all = await Promise.all(checks);
     return { ready: all.every((c) => c.ok), checks: all };
+  }
+
+  /** `/v1alpha1/pg_dump`: v2's PGDumpReqBody (`source` defaults to `default`); a kind without a dump is not found, as in v2. */
+  async dumpSource(body: unknown): Promise<string> {
+    const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : null) as Record<string, unknown> | null;
+    if (b === null) throw new EngineError(ErrorCode.ParseFailed, 'expected an object with "opts"', { path: '$' });
+    const { source = 'default', opts, clean_output: clean = false } = b;
+    if (typeof source !== 'string') throw new EngineError(ErrorCode.ParseFailed, 'expected a string', { path: '$.source' });
+    if (!Array.isArray(opts) || !opts.every((o) => typeof o === 'string')) {
+      throw new EngineError(ErrorCode.ParseFailed, 'expected an array of strings', { path: '$.opts' });
+    }
+    if (typeof clean !== 'boolean') throw new EngineError(ErrorCode.ParseFailed, 'expected a boolean', { path: '$.clean_output' });
+    const ref = this.#state.doc.sources.find((s) => s.name === source);
+    const prepared = this.#state.prepared.get(source);
+    const backend = ref === undefined ? undefined : sourceBackend(ref, this.#state.prepared);
+    if (ref === undefined || backend?.dump === undefined) throw new EngineError(ErrorCode.NotFound, `source "${source}" not found`, { path: '$', status: 400 });
+    if (prepared?.ok !== true) {
+      throw new EngineError(ErrorCode.NotFound, `source "${source}" is inconsistent: ${prepared?.reason ?? 'not prepared'}`, { path: '$', status: 400 });
+    }
+    return await backend.dump(prepared.connection, opts as string[], clean, resolveEnv);
   }
 
   /** Handles one body of /v1/metadata, /v1/query or /v2/query. Never throws for bad input. */

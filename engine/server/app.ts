@@ -17,6 +17,7 @@ import { registerNotFound } from './not-found.ts';
 import { contextOf, requestEnvelope, type FinishedRequest } from './request-envelope.ts';
 import { registerMetricsRoutes } from './routes/metrics.ts';
 import { registerConfigRoutes } from './routes/config.ts';
+import { registerPgDumpRoutes } from './routes/pg-dump.ts';
 import { attachWebSocket, type WebSocketEndpoint } from './ws/upgrade.ts';
 import { registerConsoleRoutes } from './routes/console.ts';
 import { loadConsoleAssets } from '../console/assets.ts';
@@ -89,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(registerGraphqlRoutes, { deps });
   await app.register(registerMetricsRoutes, { deps });
   await app.register(registerConfigRoutes, { deps });
+  await app.register(registerPgDumpRoutes, { deps });
   if (consoleAssets !== null) await app.register(registerConsoleRoutes, { deps, assets: consoleAssets });
   await app.register(registerRestRoutes, { deps });
   return app;

@@ -21,6 +21,7 @@ import { postgresLiveQueries } from './live-query.ts';
 import { postgresEventLog } from './event-log.ts';
 import { installCapture, removeCapture } from './event-trigger-ddl.ts';
 import { metadataTransactionOn } from './metadata-db/database.ts';
+import { pgDump } from './pg-dump.ts';
 
 /** The client of each transaction this backend opened (event-trigger DDL runs on it). */
 const clientOf = new WeakMap<SqlTransaction, pg.ClientBase>();
@@ -95,4 +96,5 @@ export const postgresBackend: Backend = {
     },
   },
   liveQueries: postgresLiveQueries,
+  dump: (conn, opts, clean, env) => pgDump(own(conn).url, opts, clean, env),
 };

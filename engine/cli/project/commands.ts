@@ -118,15 +118,16 @@ export function buildProgram(ctxOf: (cmd: Command) => Context): Command {
 
   program
     .command('deploy')
-    .description('apply the migrations of every database, then the metadata, then reload it (as v2 does)')
+    .description("add the project's new databases, apply the migrations of every database, then the metadata, then reload it (as v2 does)")
     .option('--allow-inconsistent-metadata', 'apply metadata with inconsistencies instead of refusing it')
     .action(async (opts: { allowInconsistentMetadata?: boolean }, cmd: Command) => {
       const ctx = ctxOf(cmd);
+      const added = await addNewDatabases(ctx, opts.allowInconsistentMetadata === true);
       const migrations = await applyMigrations(ctx, { allDatabases: true }, {});
       const metadata = await applyMetadata(ctx, opts.allowInconsistentMetadata === true);
       await ctx.api.metadata('reload_metadata', { reload_remote_schemas: true, reload_sources: false });
       ctx.io.out('metadata reloaded');
-      ctx.io.result({ migrations, metadata, reloaded: true });
+      ctx.io.result({ databases_added: added, migrations, metadata, reloaded: true });
     });
   return program;
 }
@@ -250,6 +251,48 @@ async function applyMetadata(ctx: Context, allowInconsistent: boolean): Promise<
   return { applied: true, is_consistent: r.isConsistent, inconsistent_objects: r.inconsistentObjects };
 }
 
+/**
+ * Note [Deploy adds new databases first]
+ * A project's metadata may name a database the engine does not have yet, with migrations that
+ * create its tables. v2's deploy applies the whole project metadata first ("initial metadata",
+ * inconsistent until the migrations ran), then the migrations of every database, then the
+ * metadata again, then reloads. `engine deploy` does the same steps but makes the first one
+ * smaller: it adds only the databases the engine lacks, with their connection and customization
+ * and no tables or functions, so the engine never serves a half-applied project (v2's first
+ * apply drops every table a migration has yet to create from the schema until the second one).
+ * The migrations then find the new databases; the full metadata follows as before.
+ */
+async function addNewDatabases(ctx: Context, allowInconsistent: boolean): Promise<string[]> {
+  const project = await readMetadataDir(ctx.cfg.metadataDir);
+  const { metadata } = await ctx.api.exportMetadata();
+  const have = new Set(((metadata['sources'] ?? []) as Obj[]).map((s) => String(s['name'])));
+  const fresh = ((project['sources'] ?? []) as Obj[]).filter((s) => !have.has(String(s['name'])));
+  if (fresh.length === 0) return [];
+  const bare = fresh.map((s) => ({
+    name: s['name'],
+    kind: s['kind'] ?? 'postgres',
+    configuration: s['configuration'],
+    ...(s['customization'] === undefined ? {} : { customization: s['customization'] }),
+    tables: [],
+  }));
+  const names = bare.map((s) => String(s.name));
+  ctx.io.progress(`adding database(s) ${names.join(', ')} to the engine before their migrations`);
+  try {
+    await ctx.api.replaceMetadata({ ...metadata, sources: [...((metadata['sources'] ?? []) as Obj[]), ...bare] }, allowInconsistent);
+  } catch (e) {
+    const internal = (e as { body?: Obj }).body?.['internal'];
+    if (Array.isArray(internal) && internal.length > 0) {
+      const lines = (internal as Obj[]).map((o) => `  ${String(o['name'] ?? nameOf(o['definition']))}: ${String(o['reason'])}`);
+      throw new StepError(`the engine could not add the project's new database(s) ${names.join(', ')}:\n${lines.join('\n')}`, {
+        inconsistent_objects: internal,
+      });
+    }
+    throw e;
+  }
+  ctx.io.out(`database(s) added: ${names.join(', ')}`);
+  return names;
+}
+
 interface DatabaseFlags {
   readonly databaseName?: string;
   readonly allDatabases?: boolean;
@@ -309,16 +352,38 @@ function addMigrateCommands(program: Command, ctxOf: (cmd: Command) => Context):
     .option('--sql-from-file <file>', 'take up.sql from this file')
     .option('--up-sql <sql>', 'the up.sql text')
     .option('--down-sql <sql>', 'the down.sql text')
-    .option('--from-server', "not supported: Engine has no schema dump endpoint (write the SQL, or use --sql-from-file with pg_dump's output)")
+    .option('--from-server', "take up.sql from the database's schema (the engine's /v1alpha1/pg_dump; postgres databases)")
+    .option('--schema <name>', 'with --from-server: a schema to dump; repeatable', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--exclude-schema <name>', 'with --from-server: a schema to leave out; repeatable', (v: string, prev: string[] = []) => [...prev, v])
     .action(
-      async (name: string, opts: { databaseName: string; sqlFromFile?: string; upSql?: string; downSql?: string; fromServer?: boolean }, cmd: Command) => {
-        if (opts.fromServer === true) {
-          throw new UsageError(
-            '--from-server needs a schema dump of the database, which the engine does not serve: dump it with pg_dump --schema-only and pass the file with --sql-from-file',
-          );
-        }
-        const { cfg, io } = ctxOf(cmd);
+      async (
+        name: string,
+        opts: {
+          databaseName: string;
+          sqlFromFile?: string;
+          upSql?: string;
+          downSql?: string;
+          fromServer?: boolean;
+          schema?: string[];
+          excludeSchema?: string[];
+        },
+        cmd: Command,
+      ) => {
+        const ctx = ctxOf(cmd);
+        const { cfg, io } = ctx;
         let up = opts.upSql ?? '';
+        if (opts.fromServer === true) {
+          // v2's ExportSchemaDump: these options, cleaned, the public schema unless told.
+          const [db] = await targetDatabases(ctx, { databaseName: opts.databaseName }, cfg.migrationsDir);
+          if (db !== undefined && db.kind !== 'postgres' && db.kind !== 'pg') {
+            throw new UsageError(`schema dump for source ${db.name} of kind ${db.kind} is not supported: write the migration's SQL, or use --sql-from-file`);
+          }
+          const dumpOpts = ['-O', '-x', '--schema-only'];
+          for (const s of opts.schema ?? ['public']) dumpOpts.push('--schema', s);
+          for (const s of opts.excludeSchema ?? []) dumpOpts.push('--exclude-schema', s);
+          io.progress(`dumping the schema of database ${opts.databaseName}`);
+          up = await ctx.api.pgDump(opts.databaseName, dumpOpts, true);
+        }
         if (opts.sqlFromFile !== undefined) {
           try {
             up = await readFile(path.resolve(opts.sqlFromFile), 'utf8');

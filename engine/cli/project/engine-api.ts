@@ -61,6 +61,12 @@ export class EngineApi {
     return await this.client.call<SqlResult>({ type, args: { source, sql, cascade: false, read_only: false } }, '/v2/query');
   }
 
+  /** `/v1alpha1/pg_dump` of a postgres source: pg_dump's SQL text (the engine answers `application/sql`). */
+  async pgDump(source: string, opts: readonly string[], clean: boolean): Promise<string> {
+    const r = await this.client.call<unknown>({ source, opts, clean_output: clean }, '/v1alpha1/pg_dump');
+    return typeof r === 'string' ? r : r === null ? '' : JSON.stringify(r);
+  }
+
   /** `get_catalog_state`: the `cli_state` the client keeps in the engine's metadata database. */
   async cliState(): Promise<Obj> {
     const r = await this.client.call<{ cli_state?: Obj | null }>({ type: 'get_catalog_state', args: {} });
