@@ -203,6 +203,8 @@ export interface ComputedFieldInfo {
   /** Other input arguments, offered as `args` on the field. */
   readonly args: readonly FunctionArgInfo[];
   readonly returns: ComputedFieldReturn;
+  /** Argument → column: the row's inputs by name instead of the row itself (BigQuery; `tableArgument` unused). */
+  readonly argumentMapping?: Readonly<Record<string, string>>;
 }
 
 /** v2 source `customization`, resolved. */

@@ -15,6 +15,10 @@ export interface ComputedFieldCall {
   readonly tableArgument: string | null;
   /** Further arguments by name or position (the session argument among them, as a `session-object` slot). */
   readonly args: readonly CallArgument[];
+  /** BigQuery: the row's columns passed to these arguments by name, instead of the row (`tableArgument` unused). */
+  readonly argumentMapping?: Readonly<Record<string, string>>;
+  /** The database types of the arguments in `args`, by name, for a dialect whose parameters are typed. */
+  readonly argTypes?: Readonly<Record<string, string>>;
 }
 
 /** A scalar computed field's value. */

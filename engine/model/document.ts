@@ -214,6 +214,10 @@ export interface ComputedFieldDefinition {
   readonly table_argument?: string | null;
   /** The argument that receives the session variables as JSON. */
   readonly session_argument?: string | null;
+  /** BigQuery (v2): function argument → column of the row it takes. */
+  readonly argument_mapping?: Readonly<Record<string, string>>;
+  /** BigQuery (v2): the tracked table whose rows a function without `RETURNS TABLE` returns. */
+  readonly return_table?: TableNameInput | null;
 }
 
 /** A computed field as stored under its table. */

@@ -25,7 +25,10 @@ function own(conn: SourceConnection): BigQueryConnection {
 export const bigqueryBackend: Backend = {
   kind: 'bigquery',
   operationPrefix: 'bigquery_',
-  operationFamilies: ['sources', 'tables', 'relationships', 'permissions'],
+  // v2 compat: computed fields (table-valued functions by argument mapping), no tracked functions
+  // (v2's BigQuery buildFunctionInfo refuses them: Note [BigQuery routines]).
+  operationFamilies: ['sources', 'tables', 'relationships', 'permissions', 'computed-fields'],
+  computedFieldInputs: 'argument-mapping',
   capabilities: {
     mutations: false,
     returning: false,

@@ -86,6 +86,84 @@ export function resolveComputedField(
   };
 }
 
+/**
+ * Note [Computed fields by argument mapping]
+ * v2's BigQuery computed fields (DDL/ComputedField.hs) call a
+ * TABLE_VALUED_FUNCTION with some of the row's columns by name
+ * (`argument_mapping: {argument: column}`); the other arguments are the
+ * field's `args`. A function declared without `RETURNS TABLE` needs
+ * `return_table`, a tracked table whose rows it returns; one declared with it
+ * returns its own columns, which v2 exposes as a new object type and the
+ * engine does not yet (such a field is inconsistent, saying so). Reasons are
+ * v2's, after "the computed field ... cannot be added to table ...".
+ */
+export function resolveMappedComputedField(
+  table: TableDraft,
+  entry: ComputedFieldMetadata,
+  functions: ReadonlyMap<string, readonly IntrospectedFunction[]> | undefined,
+  isTracked: (t: QualifiedName) => boolean,
+): ComputedFieldInfo | { reason: string } {
+  const naming = table.naming;
+  const name = naming.parse(entry.definition.function);
+  const fn = singleFunction(name, functions?.get(tableKey(name)), naming);
+  if ('reason' in fn) return fn;
+  const fnText = `"${naming.format(name)}"`;
+  const tableText = `"${naming.format(table.entry.table)}"`;
+  const reasons: string[] = [];
+  const done = (): { reason: string } => ({
+    reason:
+      `the computed field "${entry.name}" cannot be added to table ${tableText} ` +
+      (reasons.length === 1 ? `because ${reasons[0] ?? ''}` : `for the following reasons: \n${reasons.map((r) => `  • ${r}\n`).join('')}`),
+  });
+  if (!isSchemaName(entry.name)) return { reason: `in table ${tableText}: computed field "${entry.name}": the name is not a valid GraphQL name` };
+  if (entry.definition.table_argument != null || entry.definition.session_argument != null) {
+    return { reason: `in table ${tableText}: computed field "${entry.name}": "table_argument" and "session_argument" are not supported on this source` };
+  }
+  if (!fn.returnsSet) reasons.push(`function ${fnText} is not a TABLE_VALUED_FUNCTION`);
+  if (fn.args.length === 0) {
+    reasons.push(`function ${fnText} has no input arguments defined`);
+    return done();
+  }
+  if (fn.args.some((a) => a.name === null)) {
+    reasons.push(`function ${fnText} has at least one argument without name`);
+    return done();
+  }
+  const untyped = fn.args.find((a) => a.typeCategory === 'pseudo');
+  if (untyped !== undefined) {
+    reasons.push(`argument "${untyped.name ?? ''}" has no data type defined in the function ${fnText}`);
+    return done();
+  }
+  const mapping = entry.definition.argument_mapping ?? {};
+  for (const [arg, column] of Object.entries(mapping)) {
+    if (!fn.args.some((a) => a.name === arg)) reasons.push(`the argument "${arg}" is not one of function ${fnText} input arguments`);
+    if (!table.columns.some((c) => c.name === column)) reasons.push(`the column "${column}" does not exist in table ${tableText}`);
+  }
+  const rt = entry.definition.return_table ?? null;
+  const returnTable = rt === null ? null : naming.parse(rt);
+  if (fn.returnColumns !== undefined && returnTable !== null) {
+    reasons.push(`return table "${naming.format(returnTable)}" is not required as the function ${fnText} returns arbitrary column fields`);
+  } else if (fn.returnColumns !== undefined) {
+    reasons.push(`function ${fnText} returns the columns of its RETURNS TABLE, which the engine does not support yet`);
+  } else if (returnTable === null) {
+    reasons.push(`function ${fnText} is not defined with 'RETURNS TABLE'. Expecting return table name.`);
+  } else if (!isTracked(returnTable)) {
+    reasons.push(`function ${fnText} returning set of table "${naming.format(returnTable)}" is not tracked`);
+  }
+  if (reasons.length > 0 || returnTable === null) return done();
+  const args = graphqlArguments(`in table ${tableText}: computed field "${entry.name}": function ${fnText}`, fn.args, new Set(Object.keys(mapping)));
+  if ('reason' in args) return args;
+  return {
+    name: entry.name,
+    function: name,
+    description: entry.comment ?? fn.comment,
+    tableArgument: null,
+    sessionArgument: null,
+    args,
+    returns: { kind: 'table', table: returnTable, returnsSet: true },
+    argumentMapping: mapping,
+  };
+}
+
 /** Resolves every computed field of one table entry, reporting the inconsistent ones. */
 export function resolveTableComputedFields(
   source: string,
@@ -96,6 +174,7 @@ export function resolveTableComputedFields(
   functions: ReadonlyMap<string, readonly IntrospectedFunction[]> | undefined,
   isTracked: (t: QualifiedName) => boolean,
   names: { readonly registry: NameRegistry; readonly customization: SourceCustomizationInfo },
+  inputs?: 'argument-mapping',
 ): StageResult<ComputedFieldInfo[]> {
   const bad: InconsistentObject[] = [];
   const out: ComputedFieldInfo[] = [];
@@ -112,7 +191,13 @@ export function resolveTableComputedFields(
       bad.push(sourceInconsistency(naming, ref, definition, `in table "${naming.format(entry.table)}": field "${cf.name}" already exists`));
       continue;
     }
-    const r = resolveComputedField(draft, cf, functions, isTracked);
+    let r: ComputedFieldInfo | { reason: string };
+    if (inputs === 'argument-mapping') r = resolveMappedComputedField(draft, cf, functions, isTracked);
+    else if (cf.definition.argument_mapping !== undefined || cf.definition.return_table != null) {
+      r = {
+        reason: `in table "${naming.format(entry.table)}": computed field "${cf.name}": "argument_mapping" and "return_table" are not supported on this source`,
+      };
+    } else r = resolveComputedField(draft, cf, functions, isTracked);
     if ('reason' in r) {
       bad.push(sourceInconsistency(naming, ref, definition, r.reason));
       continue;
@@ -153,10 +238,20 @@ export function resolveComputedFields(
       const key = tableKey(entry.table);
       const rels = new Set(relationships.get(s)?.get(key)?.keys() ?? []);
       const fns = s.prepared.introspection.functions;
-      const r = resolveTableComputedFields(s.meta.name, s.backend.naming, entry, tables.get(key), rels, fns, isTracked, {
-        registry: names,
-        customization: s.customization,
-      });
+      const r = resolveTableComputedFields(
+        s.meta.name,
+        s.backend.naming,
+        entry,
+        tables.get(key),
+        rels,
+        fns,
+        isTracked,
+        {
+          registry: names,
+          customization: s.customization,
+        },
+        s.backend.computedFieldInputs,
+      );
       bad.push(...r.inconsistencies);
       bySource.set(key, r.output);
     }

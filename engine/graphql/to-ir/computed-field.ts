@@ -9,5 +9,7 @@ import type { ComputedFieldInfo } from '../../catalog/types.ts';
 /** The call of `cf` with the arguments `given` (toIrFunctionArgs; none for bool_exp and order_by uses). */
 export function toIrComputedCall(cf: ComputedFieldInfo, given: readonly ir.CallArgument[]): ir.ComputedFieldCall {
   const args = cf.sessionArgument === null ? given : [...given, { name: cf.sessionArgument, value: { kind: 'session-object' } as const }];
-  return { function: cf.function, tableArgument: cf.tableArgument, args };
+  if (cf.argumentMapping === undefined) return { function: cf.function, tableArgument: cf.tableArgument, args };
+  const argTypes = Object.fromEntries(cf.args.map((a) => [a.name, a.dbType]));
+  return { function: cf.function, tableArgument: null, args, argumentMapping: cf.argumentMapping, argTypes };
 }

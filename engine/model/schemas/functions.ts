@@ -29,6 +29,13 @@ export const functionConfigurationSchema: JsonSchema = {
 export const computedFieldDefinitionSchema: JsonSchema = {
   type: 'object',
   required: ['function'],
-  properties: { function: tableNameSchema, table_argument: nullableString, session_argument: nullableString },
+  properties: {
+    function: tableNameSchema,
+    table_argument: nullableString,
+    session_argument: nullableString,
+    // BigQuery's (v2): the catalog refuses them on sources whose computed fields take the row.
+    argument_mapping: { type: 'object', additionalProperties: { type: 'string' } },
+    return_table: { oneOf: [tableNameSchema, { type: 'null' }] },
+  },
   additionalProperties: false,
 };

@@ -326,6 +326,57 @@ describe.skipIf(skip !== null)('a BigQuery source', () => {
     expect(tracked.body.code).toBe('not-supported');
   });
 
+  it("serves v2's computed fields: a table-valued function on the row's columns by argument_mapping, rows of return_table", async () => {
+    await run(
+      'CREATE TABLE FUNCTION shop.search_articles(a_id INT64, search STRING) AS SELECT a.* FROM shop.articles AS a WHERE a.author_id = a_id AND a.title LIKE search',
+    );
+    expect((await md('reload_metadata', {})).status).toBe(200);
+    const fn = { dataset: 'shop', name: 'search_articles' };
+    const authors = { dataset: 'shop', name: 'authors' };
+    const add = async (name: string, definition: unknown): Promise<any> =>
+      await md('bigquery_add_computed_field', { source: 'bq', table: authors, name, definition });
+    // v2's reasons (DDL/ComputedField.hs).
+    const noReturn = await add('bad', { function: fn, argument_mapping: { a_id: 'id' } });
+    expect(noReturn.status).toBe(400);
+    expect(noReturn.body.error).toContain(
+      `the computed field "bad" cannot be added to table "shop.authors" because function "shop.search_articles" is not defined with 'RETURNS TABLE'. Expecting return table name.`,
+    );
+    const badMap = await add('bad', { function: fn, argument_mapping: { nope: 'id' }, return_table: { dataset: 'shop', name: 'articles' } });
+    expect(badMap.status).toBe(400);
+    expect(badMap.body.error).toContain('the argument "nope" is not one of function "shop.search_articles" input arguments');
+    const added = await add('search_articles', { function: fn, argument_mapping: { a_id: 'id' }, return_table: { dataset: 'shop', name: 'articles' } });
+    expect(added.body).toEqual({ message: 'success' });
+
+    // The other argument is the field's `args`; where, order_by and limit apply to the returned rows.
+    // (The source's global_select_limit is 2.)
+    expect(await gql('{ shop_authors(order_by: {id: desc}) { id search_articles(args: {search: "%i%"}) { id title } } }')).toEqual({
+      data: {
+        shop_authors: [
+          { id: '3', search_articles: [{ id: '4', title: 'Kim' }] },
+          { id: '2', search_articles: [{ id: '3', title: 'Ubik' }] },
+        ],
+      },
+    });
+    expect(
+      await gql(
+        '{ shop_authors(where: {id: {_lt: 3}}, order_by: {id: asc}) { id search_articles(args: {search: "%"}, order_by: {id: desc}, limit: 1) { title } } }',
+      ),
+    ).toEqual({
+      data: {
+        shop_authors: [
+          { id: '1', search_articles: [{ title: 'Emma' }] },
+          { id: '2', search_articles: [{ title: 'Ubik' }] },
+        ],
+      },
+    });
+    const exported = (await md('export_metadata', {})).body;
+    const table = exported.sources.find((s: any) => s.name === 'bq').tables.find((t: any) => t.table.name === 'authors');
+    expect(table.computed_fields).toEqual([
+      { name: 'search_articles', definition: { function: fn, argument_mapping: { a_id: 'id' }, return_table: { dataset: 'shop', name: 'articles' } } },
+    ]);
+    expect((await md('bigquery_drop_computed_field', { source: 'bq', table: authors, name: 'search_articles' })).body).toEqual({ message: 'success' });
+  });
+
   it('takes bigquery_update_source: the configuration or the customization given, the other kept', async () => {
     const configuration = { service_account: { from_env: SA_VAR }, project_id: PROJECT, datasets: ['shop'], global_select_limit: 1 };
     expect((await md('bigquery_update_source', { name: 'bq', configuration })).body).toEqual({ message: 'success' });

@@ -25,6 +25,16 @@
  * aggregate's `nodes` are not (v2's fromSelectAggregate). Not capped: a list
  * whose variable `limit` is under a permission's cap (its outer LIMIT is the
  * cap; v2 would take the smallest of the three).
+ *
+ * A table-returning computed field (Note [Computed fields by argument mapping]
+ * in catalog/stages/computed-fields.ts) reads its rows from the function
+ * called on the row's columns by name, as v2's fromComputedFieldSelect:
+ * `UNNEST(ARRAY(SELECT _f FROM ds.fn(arg => _1.col, other => @p) AS _f))`
+ * (packed and unpacked because BigQuery refuses a LIMIT right after a
+ * function in FROM), then filtered, sorted and limited as a table's rows.
+ * v2 packs with `SELECT AS STRUCT *`; selecting the row alias is the same
+ * ARRAY<STRUCT> in GoogleSQL, and the emulator, which fails on the star
+ * (Note [BigQuery emulator]), takes it.
  */
 import type * as ir from '../../../ir/index.ts';
 import { ident, join, param, raw, sql, stringLiteral, type Fragment } from '../../sql/fragment.ts';
@@ -55,7 +65,27 @@ function constLimit(p: ir.ParamSource): number | null {
   return p.kind === 'const' && typeof p.value === 'number' ? p.value : null;
 }
 
-function rowSource(src: ir.RowSource, correlation: Correlation | null, ctx: Ctx): RowSource {
+/** The rows of a computed field's function called on the row `row`. */
+interface ComputedRows {
+  readonly call: ir.ComputedFieldCall;
+  readonly row: string;
+}
+
+function computedRows(c: ComputedRows, ctx: Ctx): Fragment {
+  const mapping = c.call.argumentMapping;
+  if (mapping === undefined) throw unsupported('computed fields taking the row');
+  const args = [
+    ...Object.entries(mapping).map(([arg, column]) => sql`${ident(arg)} => ${columnOf(c.row, column)}`),
+    ...c.call.args.map((a) => {
+      const dbType = c.call.argTypes?.[a.name];
+      return sql`${ident(a.name)} => ${param(a.value, null, dbType === undefined ? null : { dbType, list: false })}`;
+    }),
+  ];
+  const f = ctx.fresh();
+  return sql`UNNEST(ARRAY(SELECT ${ident(f)} FROM ${tableOf(c.call.function)}(${join(args, ', ')}) AS ${ident(f)}))`;
+}
+
+function rowSource(src: ir.RowSource, correlation: Correlation | null, ctx: Ctx, computed_?: ComputedRows): RowSource {
   const inner = ctx.fresh();
   const outer = ctx.fresh();
   const computed: Fragment[] = [];
@@ -81,7 +111,8 @@ function rowSource(src: ir.RowSource, correlation: Correlation | null, ctx: Ctx)
   if (src.function !== undefined) throw unsupported('functions');
   const conds = correlation === null ? [] : translateJoin(correlation.mapping, correlation.outer, inner);
   if (src.where !== null) conds.push(translateBoolExp(src.where, inner, ctx));
-  const parts: Fragment[] = [sql`(SELECT ${join([sql`${ident(inner)}.*`, ...computed], ', ')} FROM ${tableOf(src.table)} AS ${ident(inner)}`];
+  const rows = computed_ === undefined ? tableOf(src.table) : computedRows(computed_, ctx);
+  const parts: Fragment[] = [sql`(SELECT ${join([sql`${ident(inner)}.*`, ...computed], ', ')} FROM ${rows} AS ${ident(inner)}`];
   if (conds.length > 0) parts.push(sql` WHERE ${conjunction(conds)}`);
   let limit: Fragment | null = null;
   let outerLimit: number | null = null;
@@ -134,9 +165,11 @@ function rowItems(fields: readonly ir.Field[], src: ir.RowSource, row: string, c
         return as(translateSelect(f.select, { outer: row, mapping: f.mapping }, ctx, true));
       case 'array-aggregate':
         return as(translateAggregate(f.select, { outer: row, mapping: f.mapping }, ctx));
-      case 'computed-scalar':
       case 'computed-rows':
-        throw unsupported('computed fields');
+        // v2 caps a computed field's rows by global_select_limit too.
+        return as(translateSelect(f.select, null, ctx, true, { call: f.call, row }));
+      case 'computed-scalar':
+        throw unsupported('scalar computed fields');
       case 'array-connection':
       case 'node-id':
         throw unsupported('Relay');
@@ -148,8 +181,8 @@ function rowItems(fields: readonly ir.Field[], src: ir.RowSource, row: string, c
  * Rows of a select as an ARRAY of STRUCTs, or one STRUCT (`one`); `capped`: under `global_select_limit`
  * (v2's fromSelectRows: root lists and array relationships, not an aggregate's nodes).
  */
-export function translateSelect(s: ir.Select, correlation: Correlation | null, ctx: Ctx, capped: boolean): Fragment {
-  const src = rowSource(s.from, correlation, ctx);
+export function translateSelect(s: ir.Select, correlation: Correlation | null, ctx: Ctx, capped: boolean, computed?: ComputedRows): Fragment {
+  const src = rowSource(s.from, correlation, ctx, computed);
   const items = rowItems(s.fields, s.from, src.alias, ctx);
   const body = sql`SELECT AS STRUCT ${join(items, ', ')} FROM ${src.from}`;
   const order = src.order === null ? raw('') : sql` ORDER BY ${src.order}`;
