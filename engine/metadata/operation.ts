@@ -140,6 +140,8 @@ export interface OnSource {
    * source does not exist (the operation then answers `not-exists`).
    */
   readonly naming: TableNaming;
+  /** How the backend's computed fields take their inputs (Backend.computedFieldInputs). */
+  readonly computedFieldInputs?: 'argument-mapping';
 }
 
 /** A backend operation: it runs with what the registry found about its source ({@link OnSource}). */

@@ -349,7 +349,10 @@ function onSourceOf(backend: Backend, family: OperationFamily, op: SourceOperati
     mutates: op.mutates,
     async run(ctx: RunContext, call: MetadataCall) {
       const source = checkedSource(backend.kind, family, ctx, call);
-      const on: OnSource = { naming: source === undefined ? backend.naming : sourceNaming(source, ctx.state.prepared) };
+      const on: OnSource = {
+        naming: source === undefined ? backend.naming : sourceNaming(source, ctx.state.prepared),
+        ...(backend.computedFieldInputs === undefined ? {} : { computedFieldInputs: backend.computedFieldInputs }),
+      };
       return await op.run(ctx, call, on);
     },
   };

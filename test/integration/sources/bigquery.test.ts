@@ -344,6 +344,11 @@ describe.skipIf(skip !== null)('a BigQuery source', () => {
     const badMap = await add('bad', { function: fn, argument_mapping: { nope: 'id' }, return_table: { dataset: 'shop', name: 'articles' } });
     expect(badMap.status).toBe(400);
     expect(badMap.body.error).toContain('the argument "nope" is not one of function "shop.search_articles" input arguments');
+    // Each style refuses the other's keys, as v2's schemas do.
+    const rowStyle = await add('bad', { function: fn, table_argument: 'a_id' });
+    expect(rowStyle.body).toMatchObject({ code: 'parse-failed', path: '$.args.definition.table_argument' });
+    const pg = await md('pg_add_computed_field', { source: 'default', table: 'x', name: 'c', definition: { function: 'f', argument_mapping: {} } });
+    expect(pg.body).toMatchObject({ code: 'parse-failed', path: '$.args.definition.argument_mapping', error: 'unexpected key "argument_mapping"' });
     const added = await add('search_articles', { function: fn, argument_mapping: { a_id: 'id' }, return_table: { dataset: 'shop', name: 'articles' } });
     expect(added.body).toEqual({ message: 'success' });
 

@@ -1,6 +1,9 @@
 /**
  * `pg_add_computed_field` (legacy `add_computed_field`): a field of a table
- * computed by a function taking the table's row. Whether the function fits
+ * computed by a function taking the table's row; `bigquery_add_computed_field`:
+ * by a table-valued function taking columns by `argument_mapping` (Note
+ * [Computed fields by argument mapping]). Each refuses the other's keys as
+ * unexpected, as their schemas in v2 do. Whether the function fits
  * is the catalog's check; a misfit is refused with the field's inconsistency
  * reason.
  */
@@ -12,7 +15,13 @@ import { updateTable } from '../../edit.ts';
 import { argPath, SUCCESS } from '../../operation.ts';
 import { nameSchema, nullableString, tableNameSchema } from '../../../model/schemas/common.ts';
 import { computedFieldDefinitionSchema } from '../../../model/schemas/functions.ts';
-import type { JsonSchema } from '../../../model/schemas/validate.ts';
+import { unexpectedKeyMessage, type JsonSchema } from '../../../model/schemas/validate.ts';
+
+/** The definition keys of the other computed field style (Backend.computedFieldInputs), refused as unexpected. */
+const FOREIGN_KEYS: Readonly<Record<'row' | 'argument-mapping', readonly string[]>> = {
+  row: ['argument_mapping', 'return_table'],
+  'argument-mapping': ['table_argument', 'session_argument'],
+};
 
 interface AddComputedFieldArgs {
   table: TableNameInput;
@@ -35,6 +44,16 @@ export const addComputedField = defineSourceOperation<AddComputedFieldArgs>({
   schema,
   async run(ctx, args, call, on) {
     const source = args.source ?? 'default';
+    const style = on.computedFieldInputs ?? 'row';
+    const foreign = FOREIGN_KEYS[style].find((k) => k in args.definition);
+    if (foreign !== undefined) {
+      const properties = Object.fromEntries(
+        Object.keys((computedFieldDefinitionSchema['properties'] as object | undefined) ?? {})
+          .filter((k) => !FOREIGN_KEYS[style].includes(k))
+          .map((k) => [k, {}]),
+      );
+      throw new EngineError(ErrorCode.ParseFailed, unexpectedKeyMessage(foreign, { properties }), { path: argPath(call, 'definition', foreign) });
+    }
     const table = on.naming.parse(args.table);
     const entry = requireTrackedTable(ctx, source, table, call, on);
     if (entry.computed_fields.some((c) => c.name === args.name)) {
