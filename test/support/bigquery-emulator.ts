@@ -13,7 +13,9 @@
  * declare. Known differences from BigQuery that the tests work around: an
  * unquoted column named like a DuckDB keyword (`at`) fails, a REPEATED field
  * that was never set reads as null (BigQuery: []), and jobs.query answers a
- * failed query with HTTP 200 and `errors` (the backend uses jobs.insert), and
+ * failed query with HTTP 200 and `errors` (the backend uses jobs.insert),
+ * `SELECT AS STRUCT *` from a table-valued function fails (`_f.*` answers no
+ * rows; the backend selects the row alias), and
  * a job is done before jobs.insert answers, so jobs.cancel never cancels
  * anything (Note [Cancelling BigQuery jobs on the emulator]).
  */
