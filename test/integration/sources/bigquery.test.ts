@@ -374,6 +374,27 @@ describe.skipIf(skip !== null)('a BigQuery source', () => {
         ],
       },
     });
+    // A role reads only the returned rows its permission on the return table admits (articles: author_id = user id).
+    const perm = await md('bigquery_create_select_permission', {
+      source: 'bq',
+      table: authors,
+      role: 'user',
+      permission: { columns: ['id'], computed_fields: ['search_articles'], filter: {} },
+    });
+    expect(perm.body).toEqual({ message: 'success' });
+    const asUser = await gql('{ shop_authors(order_by: {id: asc}) { id search_articles(args: {search: "%"}, order_by: {id: asc}) { title } } }', {
+      'x-engine-role': 'user',
+      'x-engine-user-id': '1',
+    });
+    expect(asUser).toEqual({
+      data: {
+        shop_authors: [
+          { id: '1', search_articles: [{ title: 'Dune' }, { title: 'Emma' }] },
+          { id: '2', search_articles: [] },
+        ],
+      },
+    });
+    expect((await md('bigquery_drop_select_permission', { source: 'bq', table: authors, role: 'user' })).body).toEqual({ message: 'success' });
     const exported = (await md('export_metadata', {})).body;
     const table = exported.sources.find((s: any) => s.name === 'bq').tables.find((t: any) => t.table.name === 'authors');
     expect(table.computed_fields).toEqual([
