@@ -10,14 +10,15 @@
  * runs `SET XACT_ABORT ON` once, so any error inside a transaction rolls all
  * of it back (a THROW of a permission check included).
  */
-import tedious from 'tedious';
-import tarn from 'tarn';
+import type Tedious from 'tedious';
+import type Tarn from 'tarn';
+import { tarn, tedious } from './driver.ts';
 import { TransactionStatementError, type BoundStatement, type PoolStats, type RunOptions, type SourceConnection } from '../backend.ts';
 import type { ParamType } from '../sql/fragment.ts';
 import type { IsolationLevel, MssqlSettings } from './configuration.ts';
 
-type TediousConnection = tedious.Connection;
-type DataType = (typeof tedious.TYPES)[keyof typeof tedious.TYPES];
+type TediousConnection = Tedious.Connection;
+type DataType = (typeof Tedious.TYPES)[keyof typeof Tedious.TYPES];
 
 /**
  * Note [FOR JSON rows]
@@ -61,7 +62,7 @@ export class JsonTextCollector {
  * OPENJSON: translate/bool-exp.ts); binary is base64 text decoded here.
  */
 export function tediousParameter(type: ParamType | null, value: unknown): { type: DataType; value: unknown } {
-  const T = tedious.TYPES;
+  const T = tedious().TYPES;
   if (type?.list === true || Array.isArray(value)) return { type: T.NVarChar, value: value === null || value === undefined ? null : JSON.stringify(value) };
   const v = value === undefined ? null : value;
   switch (type?.dbType) {
@@ -98,17 +99,22 @@ export function tediousParameter(type: ParamType | null, value: unknown): { type
   return { type: T.NVarChar, value: v === null ? null : String(v) };
 }
 
-const ISOLATION: Readonly<Record<IsolationLevel, number | undefined>> = {
-  'read-uncommitted': tedious.ISOLATION_LEVEL.READ_UNCOMMITTED,
-  'read-committed': tedious.ISOLATION_LEVEL.READ_COMMITTED,
-  'repeatable-read': tedious.ISOLATION_LEVEL.REPEATABLE_READ,
-  snapshot: tedious.ISOLATION_LEVEL.SNAPSHOT,
-  serializable: tedious.ISOLATION_LEVEL.SERIALIZABLE,
-};
+/** tedious' number for an isolation level (read when a transaction begins: the driver loads lazily). */
+function isolation(level: IsolationLevel): number | undefined {
+  const L = tedious().ISOLATION_LEVEL;
+  const levels: Readonly<Record<IsolationLevel, number | undefined>> = {
+    'read-uncommitted': L.READ_UNCOMMITTED,
+    'read-committed': L.READ_COMMITTED,
+    'repeatable-read': L.REPEATABLE_READ,
+    snapshot: L.SNAPSHOT,
+    serializable: L.SERIALIZABLE,
+  };
+  return levels[level];
+}
 
 function connectOne(s: MssqlSettings): Promise<TediousConnection> {
   const t = s.target;
-  const conn = new tedious.Connection({
+  const conn = new (tedious().Connection)({
     server: t.server,
     authentication: { type: 'default', options: { userName: t.user ?? '', password: t.password ?? '' } },
     options: {
@@ -132,7 +138,7 @@ function connectOne(s: MssqlSettings): Promise<TediousConnection> {
         return;
       }
       // XACT_ABORT: an error inside a transaction rolls it back whole (Note [MSSQL mutations]).
-      const setup = new tedious.Request('SET XACT_ABORT ON;', (e) => {
+      const setup = new (tedious().Request)('SET XACT_ABORT ON;', (e) => {
         if (e !== undefined && e !== null) {
           conn.close();
           reject(e);
@@ -147,7 +153,7 @@ function connectOne(s: MssqlSettings): Promise<TediousConnection> {
 export function runOn(conn: TediousConnection, stmt: BoundStatement, opts?: RunOptions): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const out = new JsonTextCollector();
-    const req = new tedious.Request(stmt.text, (err) => {
+    const req = new (tedious().Request)(stmt.text, (err) => {
       opts?.cancel?.unwatch();
       if (err !== undefined && err !== null) reject(err);
       else resolve(out.text());
@@ -169,7 +175,7 @@ export function runOn(conn: TediousConnection, stmt: BoundStatement, opts?: RunO
 export function runRowsOn(conn: TediousConnection, stmt: BoundStatement, opts?: RunOptions): Promise<unknown[][]> {
   return new Promise((resolve, reject) => {
     let rows: unknown[][] = [];
-    const req = new tedious.Request(stmt.text, (err) => {
+    const req = new (tedious().Request)(stmt.text, (err) => {
       opts?.cancel?.unwatch();
       if (err !== undefined && err !== null) reject(err);
       else resolve(rows);
@@ -211,12 +217,12 @@ export class MssqlConnection implements SourceConnection {
   readonly kind = 'mssql';
   readonly maxConnections: number;
   readonly settings: MssqlSettings;
-  readonly #pool: tarn.Pool<TediousConnection>;
+  readonly #pool: Tarn.Pool<TediousConnection>;
 
   constructor(settings: MssqlSettings) {
     this.settings = settings;
     this.maxConnections = settings.maxConnections;
-    this.#pool = new tarn.Pool<TediousConnection>({
+    this.#pool = new (tarn().Pool)<TediousConnection>({
       create: () => connectOne(settings),
       destroy: (c) => c.close(),
       // A connection tedious closed (network, server) is not handed out again.
@@ -250,7 +256,7 @@ export class MssqlConnection implements SourceConnection {
 
   async transactionJsonText(stmts: readonly BoundStatement[], opts?: RunOptions): Promise<(string | null)[]> {
     return await this.#with(async (c) => {
-      await txCall((cb) => c.beginTransaction(cb, '', ISOLATION[this.settings.isolationLevel]));
+      await txCall((cb) => c.beginTransaction(cb, '', isolation(this.settings.isolationLevel)));
       const out: (string | null)[] = [];
       for (const [i, s] of stmts.entries()) {
         try {
@@ -285,7 +291,7 @@ export class MssqlConnection implements SourceConnection {
       }
     };
     try {
-      await txCall((cb) => c.beginTransaction(cb, '', ISOLATION[this.settings.isolationLevel]));
+      await txCall((cb) => c.beginTransaction(cb, '', isolation(this.settings.isolationLevel)));
     } catch (e) {
       open = false;
       this.#pool.release(c);

@@ -28,7 +28,7 @@
  * - `@pk` is rewritten only outside `[identifiers]` and `N'strings'`, the
  *   only places the fragment compiler writes text a user may have chosen.
  */
-import tedious from 'tedious';
+import { tedious } from './driver.ts';
 import type { LiveQuerySupport, MultiplexedStatement, RunOptions, SourceConnection } from '../backend.ts';
 import type { CompiledSql, ParamType } from '../sql/fragment.ts';
 import { ErrorCode } from '../../errors/codes.ts';
@@ -107,7 +107,7 @@ export function rowCountParameters(text: string): Set<number> {
 
 /** The T-SQL type OPENJSON reads a value as: the type tedious would have sent it with. */
 function sqlTypeOf(type: ParamType | null, value: unknown): string {
-  const T = tedious.TYPES;
+  const T = tedious().TYPES;
   switch (tediousParameter(type, value).type) {
     case T.Bit:
       return 'BIT';

@@ -3,12 +3,13 @@
  * (tedious' execSqlBatch, several statements allowed) on a connection in a
  * transaction, and its answer is shaped as v2's (Note [MSSQL run_sql result]).
  */
-import tedious from 'tedious';
+import type Tedious from 'tedious';
+import { tedious } from './driver.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError, isEngineError } from '../../errors/engine-error.ts';
 import type { RunSqlResult } from '../backend.ts';
 
-type TediousConnection = tedious.Connection;
+type TediousConnection = Tedious.Connection;
 
 interface ColumnLike {
   readonly colName?: unknown;
@@ -125,7 +126,7 @@ export function toRunSqlError(e: unknown, sql: string): EngineError {
 export function runSqlBatch(conn: TediousConnection, sql: string): Promise<RunSqlResult> {
   return new Promise((resolve, reject) => {
     const out = new RunSqlCollector();
-    const req = new tedious.Request(sql, (err) => {
+    const req = new (tedious().Request)(sql, (err) => {
       if (err !== undefined && err !== null) reject(toRunSqlError(err, sql));
       else resolve(out.result());
     });
