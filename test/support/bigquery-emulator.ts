@@ -15,7 +15,9 @@
  * that was never set reads as null (BigQuery: []), and jobs.query answers a
  * failed query with HTTP 200 and `errors` (the backend uses jobs.insert),
  * `SELECT AS STRUCT *` from a table-valued function fails (`_f.*` answers no
- * rows; the backend selects the row alias), and
+ * rows; the backend selects the row alias), a `RETURNS TABLE<...>` function
+ * reads back with `returnType: {typeKind: "TABLE<...>"}` and no
+ * `returnTableType` (so it looks declared without one), and
  * a job is done before jobs.insert answers, so jobs.cancel never cancels
  * anything (Note [Cancelling BigQuery jobs on the emulator]).
  */
