@@ -54,12 +54,13 @@ export function readMetadata(file: string | URL): MetadataDocument {
  * holds it: tables in the first kind's default schema moved to `kind`'s (`public` → `dbo`: bare
  * names in GraphQL stay bare; a kind without one, BigQuery, keeps the schema as the dataset and
  * the GraphQL name through `custom_name`), without what `kind`'s backend has no operations for (functions,
- * computed fields). The golden fixture of another kind (test/golden/README.md).
+ * computed fields, or computed fields of the fixture's style). The golden fixture of another kind (test/golden/README.md).
  */
 export function documentForKind(doc: MetadataDocument, kind: SourceKind): MetadataDocument {
   const backend = backendFor(kind);
   const functions = backend.operationFamilies.includes('functions');
-  const computed = backend.operationFamilies.includes('computed-fields');
+  // The fixture's computed fields take the row; a backend whose computed fields map columns to arguments (BigQuery) has none of them.
+  const computed = backend.operationFamilies.includes('computed-fields') && backend.computedFieldInputs === undefined;
   return {
     ...doc,
     sources: doc.sources.map((s) => {
