@@ -14,8 +14,8 @@
  * `global_select_limit` is the named parameter `@global_select_limit`,
  * bound here, so that compiled plans do not depend on a source's settings.
  */
-import { BigQuery, type Job, type Query, type QueryResultsOptions } from '@google-cloud/bigquery';
-import { PassThroughClient } from 'google-auth-library';
+import type { BigQuery, Job, Query, QueryResultsOptions } from '@google-cloud/bigquery';
+import { bigqueryClient, googleAuth } from './driver.ts';
 import type { BoundStatement, RunOptions, SourceConnection } from '../backend.ts';
 import type { ParamType } from '../sql/fragment.ts';
 import type { BigQuerySettings } from './configuration.ts';
@@ -93,8 +93,8 @@ export class BigQueryConnection implements SourceConnection {
       settings.apiEndpoint === null
         ? { credentials: { client_email: settings.credentials.client_email, private_key: settings.credentials.private_key } }
         : // Note [BigQuery endpoint]: an emulator takes no credentials.
-          { apiEndpoint: settings.apiEndpoint, authClient: new PassThroughClient() };
-    this.client = new BigQuery({
+          { apiEndpoint: settings.apiEndpoint, authClient: new (googleAuth().PassThroughClient)() };
+    this.client = new (bigqueryClient().BigQuery)({
       projectId: settings.projectId,
       ...auth,
       retryOptions: { autoRetry: settings.retryLimit > 0, maxRetries: settings.retryLimit, retryDelayMultiplier: 2, totalTimeout: 600 },
