@@ -105,9 +105,10 @@ export function resolveMappedComputedField(
 ): ComputedFieldInfo | { reason: string } {
   const naming = table.naming;
   const name = naming.parse(entry.definition.function);
-  const fn = singleFunction(name, functions?.get(tableKey(name)), naming);
-  if ('reason' in fn) return fn;
   const fnText = `"${naming.format(name)}"`;
+  // BigQuery has no overloads: one routine per name.
+  const fn = functions?.get(tableKey(name))?.[0];
+  if (fn === undefined) return { reason: `no such function exists: ${fnText}` };
   const tableText = `"${naming.format(table.entry.table)}"`;
   const reasons: string[] = [];
   const done = (): { reason: string } => ({

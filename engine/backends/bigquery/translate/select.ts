@@ -85,7 +85,7 @@ function computedRows(c: ComputedRows, ctx: Ctx): Fragment {
   return sql`UNNEST(ARRAY(SELECT ${ident(f)} FROM ${tableOf(c.call.function)}(${join(args, ', ')}) AS ${ident(f)}))`;
 }
 
-function rowSource(src: ir.RowSource, correlation: Correlation | null, ctx: Ctx, computed_?: ComputedRows): RowSource {
+function rowSource(src: ir.RowSource, correlation: Correlation | null, ctx: Ctx, fromCall?: ComputedRows): RowSource {
   const inner = ctx.fresh();
   const outer = ctx.fresh();
   const computed: Fragment[] = [];
@@ -111,7 +111,7 @@ function rowSource(src: ir.RowSource, correlation: Correlation | null, ctx: Ctx,
   if (src.function !== undefined) throw unsupported('functions');
   const conds = correlation === null ? [] : translateJoin(correlation.mapping, correlation.outer, inner);
   if (src.where !== null) conds.push(translateBoolExp(src.where, inner, ctx));
-  const rows = computed_ === undefined ? tableOf(src.table) : computedRows(computed_, ctx);
+  const rows = fromCall === undefined ? tableOf(src.table) : computedRows(fromCall, ctx);
   const parts: Fragment[] = [sql`(SELECT ${join([sql`${ident(inner)}.*`, ...computed], ', ')} FROM ${rows} AS ${ident(inner)}`];
   if (conds.length > 0) parts.push(sql` WHERE ${conjunction(conds)}`);
   let limit: Fragment | null = null;

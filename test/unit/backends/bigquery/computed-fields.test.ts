@@ -80,6 +80,8 @@ describe('resolveMappedComputedField', () => {
         '  • the argument "x" is not one of function "shop.search" input arguments\n' +
         '  • the column "nope" does not exist in table "shop.authors"\n',
     });
+    const missing = { name: 'found', definition: { function: { dataset: 'shop', name: 'nope' }, argument_mapping: {} } } as ComputedFieldMetadata;
+    expect(resolveMappedComputedField(draft, missing, new Map(), () => true)).toEqual({ reason: 'no such function exists: "shop.nope"' });
     expect(resolve(tvf({ args: [] }), { argument_mapping: {} })).toEqual({ reason: `${prefix}because function "shop.search" has no input arguments defined` });
     const anyType = tvf({ args: [{ name: 'v', dbType: 'ANY TYPE', elementType: null, typeCategory: 'pseudo', hasDefault: false }] });
     expect(resolve(anyType, { argument_mapping: {} })).toEqual({
