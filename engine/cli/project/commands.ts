@@ -31,7 +31,6 @@ type Env = Readonly<Record<string, string | undefined>>;
 type Obj = Record<string, unknown>;
 
 /** The command names this module handles (main.ts routes them here). */
-export const PROJECT_COMMANDS: ReadonlySet<string> = new Set(['init', 'metadata', 'md', 'migrate', 'seed', 'seeds', 'sd', 'deploy']);
 
 interface Context {
   readonly cfg: ProjectConfig;
