@@ -8,27 +8,11 @@ import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { Logger } from '../logger.ts';
 import { cacheExpiryOf } from './cache-expiry.ts';
+import { V2_IGNORED_CLIENT_HEADERS } from './forwarded-headers.ts';
 import { canonicalNames, Header } from './headers.ts';
 import type { RequestHeaders } from './resolve-session.ts';
 import { buildSession, type Session } from './session.ts';
 
-/** Client headers never forwarded in GET mode (spec, "Webhook request"). */
-const NOT_FORWARDED = new Set([
-  'content-length',
-  'content-type',
-  'content-md5',
-  'user-agent',
-  'host',
-  'origin',
-  'referer',
-  'accept',
-  'accept-encoding',
-  'accept-language',
-  'accept-datetime',
-  'cache-control',
-  'connection',
-  'dnt',
-]);
 /**
  * Headers that differ on every request (the request id, the trace context):
  * passed to the webhook, so that its logs and spans join the engine's, but
@@ -78,7 +62,7 @@ export class AuthWebhook {
   async resolve(headers: RequestHeaders, body: unknown): Promise<WebhookResult> {
     const all = flatten(headers);
     const forwarded: Record<string, string> = {};
-    for (const [k, v] of Object.entries(all)) if (!NOT_FORWARDED.has(k)) forwarded[k] = v;
+    for (const [k, v] of Object.entries(all)) if (!V2_IGNORED_CLIENT_HEADERS.has(k)) forwarded[k] = v;
     const keyHeaders = this.#mode === 'GET' ? forwarded : all;
     const keyEntries = Object.entries(keyHeaders).filter(([k]) => !PER_REQUEST.has(k));
     const key = createHash('sha256')

@@ -20,8 +20,8 @@
  * (backends/postgres/metadata-db/action-storage.ts).
  */
 
-/** v2's `commonClientHeadersIgnored`, plus the hop-by-hop headers. */
-const IGNORED = new Set([
+/** v2's `commonClientHeadersIgnored`: client headers no webhook or remote is sent (the auth webhook's GET mode too). */
+export const V2_IGNORED_CLIENT_HEADERS: ReadonlySet<string> = new Set([
   'content-length',
   'content-md5',
   'content-type',
@@ -36,6 +36,11 @@ const IGNORED = new Set([
   'cache-control',
   'connection',
   'dnt',
+]);
+
+/** v2's ignored headers, plus the hop-by-hop headers. */
+const IGNORED = new Set([
+  ...V2_IGNORED_CLIENT_HEADERS,
   'keep-alive',
   'proxy-authorization',
   'proxy-authenticate',
