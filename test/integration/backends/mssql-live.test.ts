@@ -8,7 +8,7 @@
  * connection, introspection), then an engine process (`engine serve`, its
  * metadata in PostgreSQL) with the server as an `mssql` source: the metadata
  * family, mssql_run_sql, GraphQL queries, mutations and subscriptions (graphql-ws), as admin and as a
- * role with session variables.
+ * role with session variables, and cross-source relationships with a PostgreSQL source both ways.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -532,5 +532,42 @@ describe.skipIf(url === undefined)('MSSQL live through an engine process', () =>
     await exec(`UPDATE [${schema}].[labels] SET [since] = 1999 WHERE [id] = 1`);
     expect((await md('reload_metadata', { reload_sources: ['ms'] })).body).toMatchObject({ message: 'success', is_consistent: true });
     expect(await gql(`{ ${labels}(order_by: {id: asc}) { since } }`)).toEqual({ data: { [labels]: [{ since: 1999 }, { since: null }] } });
+  });
+
+  // Cross-source (`to_source`) relationships with a PostgreSQL source (the engine's own database): each level one statement on its target.
+  it('joins across sources both ways: PostgreSQL → MSSQL and MSSQL → PostgreSQL, nested', async () => {
+    await db.sql(`CREATE TABLE label_notes (label_id int PRIMARY KEY, note text NOT NULL);
+      INSERT INTO label_notes VALUES (1, 'first'), (2, 'second'), (3, 'orphan')`);
+    expect((await md('pg_add_source', { name: 'pg', configuration: { connection_info: { database_url: db.url } } })).body).toEqual(ok);
+    expect((await md('pg_track_table', { source: 'pg', table: 'label_notes' })).body).toEqual(ok);
+    const toMs = { to_source: { source: 'ms', table: { schema, name: 'labels' }, relationship_type: 'object', field_mapping: { label_id: 'id' } } };
+    const toPg = {
+      to_source: { source: 'pg', table: { schema: 'public', name: 'label_notes' }, relationship_type: 'array', field_mapping: { id: 'label_id' } },
+    };
+    expect((await md('pg_create_remote_relationship', { source: 'pg', table: 'label_notes', name: 'label', definition: toMs })).body).toEqual(ok);
+    expect((await md('mssql_create_remote_relationship', { source: 'ms', table: { schema, name: 'labels' }, name: 'notes', definition: toPg })).body).toEqual(
+      ok,
+    );
+    expect((await md('get_inconsistent_metadata', {})).body).toEqual({ is_consistent: true, inconsistent_objects: [] });
+    expect(await gql('{ label_notes(order_by: {label_id: asc}) { note label { id name notes { note } } } }')).toEqual({
+      data: {
+        label_notes: [
+          { note: 'first', label: { id: 1, name: 'L1', notes: [{ note: 'first' }] } },
+          { note: 'second', label: { id: 2, name: 'L2', notes: [{ note: 'second' }] } },
+          { note: 'orphan', label: null },
+        ],
+      },
+    });
+    expect(await gql(`{ ${labels}(order_by: {id: asc}) { id notes(order_by: {note: asc}) { note label { id } } } }`)).toEqual({
+      data: {
+        [labels]: [
+          { id: 1, notes: [{ note: 'first', label: { id: 1 } }] },
+          { id: 2, notes: [{ note: 'second', label: { id: 2 } }] },
+        ],
+      },
+    });
+    const exported = (await md('export_metadata', {})).body;
+    const msLabels = exported.sources.find((x: any) => x.name === 'ms').tables.find((t: any) => t.table.name === 'labels');
+    expect(msLabels.remote_relationships).toEqual([{ name: 'notes', definition: toPg }]);
   });
 });
