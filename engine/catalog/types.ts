@@ -422,6 +422,11 @@ export interface InconsistentObject {
    * `invalid-configuration` (v2: a remote schema that is not valid is `remote-schema-error`).
    */
   readonly code?: ErrorCode;
+  /**
+   * The message of a call refused for it, when not `reason` (v2: add_remote_schema answers
+   * fetchRemoteSchema's own error, without "Inconsistent object: ").
+   */
+  readonly callMessage?: string;
   /** Stable identity of the metadata object, used to diff old and new inconsistencies. */
   readonly id: string;
 }

@@ -223,7 +223,7 @@ export class CallPipeline implements RunContext {
         const code = mine.every((o) => o.code !== undefined && o.code === mine[0]?.code)
           ? (mine[0]?.code ?? ErrorCode.InvalidConfiguration)
           : ErrorCode.InvalidConfiguration;
-        throw new EngineError(code, mine.map((o) => o.reason).join(', '), {
+        throw new EngineError(code, mine.map((o) => o.callMessage ?? o.reason).join(', '), {
           path: edit.path,
           internal: wireInconsistencies(mine),
         });

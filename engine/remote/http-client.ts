@@ -18,9 +18,18 @@ export interface RemoteAnswer {
 
 /** Why a remote call failed. */
 export class RemoteCallError extends Error {
-  constructor(message: string) {
+  /**
+   * `transport` when no answer came (refused, reset, too slow), `status` when a non-2xx status
+   * came without a GraphQL error answer, `answer` when the body is not a GraphQL answer.
+   */
+  readonly kind: 'transport' | 'status' | 'answer';
+  /** The HTTP status of a `status` failure. */
+  readonly status: number | undefined;
+  constructor(message: string, kind: 'transport' | 'status' | 'answer' = 'answer', status?: number) {
     super(message);
     this.name = 'RemoteCallError';
+    this.kind = kind;
+    this.status = status;
   }
 }
 
@@ -46,29 +55,31 @@ export async function postGraphql(req: RemoteRequest): Promise<RemoteAnswer> {
       bodyTimeout: req.timeoutMs,
     });
   } catch (e) {
-    throw new RemoteCallError(describe(e, req));
+    throw new RemoteCallError(describe(e, req), 'transport');
   }
   let text: string;
   try {
     text = await res.body.text();
   } catch (e) {
-    throw new RemoteCallError(describe(e, req));
+    throw new RemoteCallError(describe(e, req), 'transport');
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new RemoteCallError(res.statusCode >= 300 ? `the remote schema answered HTTP ${res.statusCode}` : 'the remote schema answered with invalid JSON');
+    throw res.statusCode >= 300
+      ? new RemoteCallError(`the remote schema answered HTTP ${res.statusCode}`, 'status', res.statusCode)
+      : new RemoteCallError('the remote schema answered with invalid JSON');
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !('data' in parsed || 'errors' in parsed)) {
-    throw new RemoteCallError(
-      res.statusCode >= 300 ? `the remote schema answered HTTP ${res.statusCode}` : 'the remote schema did not answer with a GraphQL response',
-    );
+    throw res.statusCode >= 300
+      ? new RemoteCallError(`the remote schema answered HTTP ${res.statusCode}`, 'status', res.statusCode)
+      : new RemoteCallError('the remote schema did not answer with a GraphQL response');
   }
   const answer = parsed as RemoteAnswer;
   if (answer.errors !== undefined && !Array.isArray(answer.errors)) throw new RemoteCallError('the remote schema answered with a malformed "errors"');
   if (res.statusCode >= 300 && (answer.errors === undefined || answer.errors.length === 0)) {
-    throw new RemoteCallError(`the remote schema answered HTTP ${res.statusCode}`);
+    throw new RemoteCallError(`the remote schema answered HTTP ${res.statusCode}`, 'status', res.statusCode);
   }
   return answer;
 }

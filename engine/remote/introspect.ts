@@ -20,25 +20,46 @@ const QUERY = JSON.stringify({ query: getIntrospectionQuery({ inputValueDeprecat
  * without fields or that an object implements wrongly, a union without
  * members or with a non-object member) is `remote-schema-error` (the remote
  * schema parsers of Hasura/GraphQL/Schema/Remote.hs; tests-py
- * queries/remote_schemas/add_remote_schema_with_*_err_*.yaml). Other failures
- * (down, an HTTP error, a name clash) stay `invalid-configuration`.
+ * queries/remote_schemas/add_remote_schema_with_*_err_*.yaml). So is every
+ * failure of the introspection call itself (fetchRemoteSchema: execRemoteGQ
+ * throws throwRemoteSchemaHttp, a 400 `remote-schema-error` "HTTP exception
+ * occurred while sending the request to \"<url as written, or url_from_env's
+ * name>\"", for a server that is down or too slow; an answer that is not an
+ * introspection result (a 500, garbage) is `remote-schema-error` too, in
+ * aeson's words, where Engine says what it got). Engine keeps v2's words and
+ * adds why after a colon, where v2 has it in `internal` (the operator's
+ * transient-failure check reads it). The call answers the bare message, as
+ * v2's addRemoteSchemaP2Setup does, not the inconsistency's reason. A name
+ * clash stays `invalid-configuration`.
  */
 
-/** The remote's schema, or why it could not be had (with the error code of Note [Remote schema error codes] when it is not invalid-configuration). */
-export async function introspectRemote(endpoint: RemoteEndpoint): Promise<{ schema: GraphQLSchema } | { reason: string; code?: ErrorCode }> {
+/**
+ * The remote's schema, or why it could not be had (with the error code of Note [Remote schema error codes] when it
+ * is not invalid-configuration). `shownAs` names the remote in messages as v2 does: `url` as written or the name in
+ * `url_from_env`.
+ */
+export async function introspectRemote(
+  endpoint: RemoteEndpoint,
+  shownAs: string = endpoint.url,
+): Promise<{ schema: GraphQLSchema } | { reason: string; code?: ErrorCode }> {
   let answer;
   try {
     answer = await postGraphql({ url: endpoint.url, headers: Object.fromEntries(endpoint.headers), body: QUERY, timeoutMs: endpoint.timeoutMs });
   } catch (e) {
-    return { reason: e instanceof RemoteCallError ? e.message : String(e) };
+    if (!(e instanceof RemoteCallError)) return { reason: String(e), code: ErrorCode.RemoteSchemaError };
+    const reason = e.kind === 'transport' ? `HTTP exception occurred while sending the request to ${JSON.stringify(shownAs)}: ${e.message}` : e.message;
+    return { reason, code: ErrorCode.RemoteSchemaError };
   }
   if (answer.errors !== undefined && answer.errors.length > 0) {
     const first = answer.errors[0]?.['message'];
-    return { reason: `introspecting the remote schema failed: ${typeof first === 'string' ? first : JSON.stringify(answer.errors[0])}` };
+    return {
+      reason: `introspecting the remote schema failed: ${typeof first === 'string' ? first : JSON.stringify(answer.errors[0])}`,
+      code: ErrorCode.RemoteSchemaError,
+    };
   }
   const data = answer.data as IntrospectionQuery | null | undefined;
   if (data === null || data === undefined || typeof data.__schema !== 'object' || data.__schema === null) {
-    return { reason: 'the remote schema did not answer the introspection query with a schema' };
+    return { reason: 'the remote schema did not answer the introspection query with a schema', code: ErrorCode.RemoteSchemaError };
   }
   let schema: GraphQLSchema;
   try {

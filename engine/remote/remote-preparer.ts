@@ -62,7 +62,7 @@ export class RemoteSchemaPreparer implements ObjectPreparer<PreparedRemoteSchema
           out.set(entry.name, { ok: false, name: entry.name, configKey, reason: endpoint.reason, code: ErrorCode.InvalidParams });
           return;
         }
-        const r = await introspectRemote(endpoint);
+        const r = await introspectRemote(endpoint, entry.definition.url ?? entry.definition.url_from_env);
         out.set(
           entry.name,
           'reason' in r

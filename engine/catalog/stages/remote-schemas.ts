@@ -69,7 +69,9 @@ export function resolveRemoteSchemas(
     };
     if (p === undefined || !p.ok) {
       const reason = p === undefined ? 'the remote schema was not introspected' : p.reason;
-      inconsistencies.push(inconsistency(ref, entry, `remote schema "${entry.name}" is inconsistent: ${reason}`, p?.ok === false ? p.code : undefined));
+      const inc = inconsistency(ref, entry, `remote schema "${entry.name}" is inconsistent: ${reason}`, p?.ok === false ? p.code : undefined);
+      // Note [Remote schema error codes]: a failure with v2's own code answers its bare message.
+      inconsistencies.push(p?.ok === false && p.code !== undefined ? { ...inc, callMessage: reason } : inc);
       permissionsFail(`remote schema "${entry.name}" is inconsistent`);
       continue;
     }

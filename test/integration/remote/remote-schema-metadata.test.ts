@@ -74,21 +74,39 @@ describe('add_remote_schema', () => {
     expect(notUrl.body.error).toContain('not a valid URL');
   });
 
-  it('refuses, storing nothing, a server that is down, answers 500 or garbage, or is too slow', async () => {
+  // v2 compat: fetchRemoteSchema's failures are 400 remote-schema-error at $.args, a server down or
+  // too slow "HTTP exception occurred while sending the request to <url as written>" (throwRemoteSchemaHttp).
+  it('refuses with remote-schema-error, storing nothing, a server that is down, answers 500 or garbage, or is too slow', async () => {
     const before = await exported();
     const broken = await startGraphqlServer('type Query { b: Int }', { b: () => 1 });
     const downUrl = broken.url;
+    const http = `HTTP exception occurred while sending the request to ${JSON.stringify(broken.url)}: `;
+    const expected = {
+      'status-500': 'the remote schema answered HTTP 500',
+      garbage: 'the remote schema answered with invalid JSON',
+      hang: `${http}the remote schema did not answer within 1 seconds`,
+    };
     for (const mode of ['status-500', 'garbage', 'hang'] as const) {
       broken.mode = mode;
       const r = await md('add_remote_schema', { name: 'broken', definition: { url: broken.url, timeout_seconds: 1 } });
       expect(r.status, mode).toBe(400);
-      expect(r.body.code).toBe('invalid-configuration');
-      expect(r.body.error).toMatch(mode === 'hang' ? /did not answer within 1 seconds/ : mode === 'garbage' ? /invalid JSON/ : /HTTP 500/);
+      expect(r.body, mode).toMatchObject({ code: 'remote-schema-error', path: '$.args', error: expected[mode] });
     }
     await broken.close();
     const down = await md('add_remote_schema', { name: 'broken', definition: { url: downUrl } });
     expect(down.status).toBe(400);
-    expect(down.body.error).toContain('could not reach the remote schema');
+    expect(down.body).toMatchObject({ code: 'remote-schema-error', path: '$.args' });
+    expect(down.body.error).toContain(`${http}could not reach the remote schema`);
+    // Through url_from_env, v2 names the variable, not its value.
+    process.env['ENGINE_TEST_DOWN_URL'] = downUrl;
+    try {
+      const fromEnv = await md('add_remote_schema', { name: 'broken', definition: { url_from_env: 'ENGINE_TEST_DOWN_URL' } });
+      expect(fromEnv.status).toBe(400);
+      expect(fromEnv.body).toMatchObject({ code: 'remote-schema-error', path: '$.args' });
+      expect(fromEnv.body.error).toMatch(/^HTTP exception occurred while sending the request to "ENGINE_TEST_DOWN_URL": could not reach/);
+    } finally {
+      delete process.env['ENGINE_TEST_DOWN_URL'];
+    }
     expect(await exported()).toEqual(before);
   });
 
