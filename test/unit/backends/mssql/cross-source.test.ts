@@ -33,7 +33,7 @@ function introspection(recording: Recording): SourceIntrospection {
 }
 
 /** `default` (PostgreSQL) albums → `ms` (MSSQL) artists, and `ms` artists → `default` albums. */
-function crossSourceCatalog(): Catalog {
+function crossSourceCatalog(toMs: Record<string, string> = { artist_id: 'id' }, toPg: Record<string, string> = { id: 'artist_id' }): Catalog {
   const toSource = (source: string, table: object, type: string, mapping: Record<string, string>) => ({
     to_source: { source, table, relationship_type: type, field_mapping: mapping },
   });
@@ -47,7 +47,7 @@ function crossSourceCatalog(): Catalog {
         tables: [
           {
             table: { schema: 'public', name: 'albums' },
-            remote_relationships: [{ name: 'ms_artist', definition: toSource('ms', { schema: 'dbo', name: 'artists' }, 'object', { artist_id: 'id' }) }],
+            remote_relationships: [{ name: 'ms_artist', definition: toSource('ms', { schema: 'dbo', name: 'artists' }, 'object', toMs) }],
             select_permissions: [{ role: 'user', permission: { columns: ['id', 'title', 'artist_id'], filter: {} } }],
           },
         ],
@@ -60,7 +60,7 @@ function crossSourceCatalog(): Catalog {
           {
             table: { schema: 'dbo', name: 'artists' },
             configuration: { custom_name: 'ms_artists' },
-            remote_relationships: [{ name: 'pg_albums', definition: toSource('default', { schema: 'public', name: 'albums' }, 'array', { id: 'artist_id' }) }],
+            remote_relationships: [{ name: 'pg_albums', definition: toSource('default', { schema: 'public', name: 'albums' }, 'array', toPg) }],
             select_permissions: [{ role: 'user', permission: { columns: ['id', 'name'], filter: { id: { _eq: 'X-Engine-User-Id' } } } }],
           },
         ],
@@ -159,5 +159,24 @@ describe('cross-source relationships between PostgreSQL and MSSQL', () => {
       return;
     }
     expect(await parseTsql(py.python, [parent.sql.text])).toEqual([null]);
+  });
+
+  it('a mapping names columns that exist on both sides, checked against each source’s own introspection', () => {
+    const reasons = (toMs: Record<string, string>, toPg: Record<string, string>): Array<[string, string]> =>
+      crossSourceCatalog(toMs, toPg).inconsistencies.map((o) => [o.name, o.reason]);
+    expect(reasons({ nope: 'id' }, { nope: 'artist_id' })).toEqual([
+      ['remote_relationship ms_artist in table albums in source default', 'Inconsistent object: column "nope" does not exist in table "albums"'],
+      ['remote_relationship pg_albums in table artists in source ms', 'Inconsistent object: column "nope" does not exist in table "artists"'],
+    ]);
+    expect(reasons({ artist_id: 'nope' }, { id: 'nope' })).toEqual([
+      [
+        'remote_relationship ms_artist in table albums in source default',
+        'Inconsistent object: column "nope" does not exist in table "artists" of source "ms"',
+      ],
+      [
+        'remote_relationship pg_albums in table artists in source ms',
+        'Inconsistent object: column "nope" does not exist in table "albums" of source "default"',
+      ],
+    ]);
   });
 });
