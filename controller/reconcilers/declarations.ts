@@ -25,9 +25,12 @@
  * what inconsistencies are mapped back to. Parts are JSON-string-escaped when they contain `/`.
  */
 import {
+  DEFAULT_SCHEMA,
   parseTableName,
   V2_PG_DEFAULT_SCHEMA,
   type JsonObject,
+  type MetadataDocument,
+  type SourceKind,
   type JsonValue,
   type PermissionEntry,
   type TableNameInput,
@@ -170,27 +173,64 @@ const PERMISSION_BODY: Readonly<Record<PermissionOperation, JsonSchema>> = {
   delete: deletePermissionSchema,
 };
 
+/**
+ * The part of an MSSQL configuration without which the engine refuses the whole document (the
+ * engine checks the rest: the controller does not load the backends' schemas, and CEL cannot see
+ * a free-form field).
+ */
+function checkMssqlConnection(configuration: JsonObject): void {
+  const field = (v: unknown, k: string): unknown => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as JsonObject)[k] : undefined);
+  const cs = field(configuration['connection_info'], 'connection_string');
+  if (typeof cs === 'string' || (typeof field(cs, 'from_env') === 'string' && Object.keys(cs as JsonObject).length === 1)) return;
+  throw new SpecError('$.spec.configuration.connection_info.connection_string: an mssql source needs a connection string or {from_env: VARIABLE}');
+}
+
 function declareSource(spec: SourceSpec, name: string): Declared {
   const sourceName = spec.name ?? name;
   const entry = withoutUndefined({ name: sourceName, kind: spec.kind ?? 'postgres', configuration: spec.configuration, customization: spec.customization });
   check(sourceEntrySchema, entry, '$.spec');
+  if (spec.kind === 'mssql') checkMssqlConnection(spec.configuration as unknown as JsonObject);
   return declared([obj({ kind: 'source', source: sourceName }, entry)]);
 }
 
-/*
- * v2 compat: a resource's bare table or function name is read in postgres'
- * default schema. A resource names its source but is declared on its own,
- * before the source's kind is known; keying a bare name of an MSSQL source
- * (`dbo`) needs the source's kind at declaration (not done yet).
- */
-const BARE_NAME_SCHEMA = V2_PG_DEFAULT_SCHEMA;
+/** The kind of each source (by name) that a resource's bare table or function name is read in. */
+export type DeclarationSourceKinds = ReadonlyMap<string, SourceKind>;
 
-function declareTable(spec: TrackedTableSpec): Declared {
+/*
+ * Note [Bare names in the source's default schema]
+ * v2 compat: a bare table or function name is in its source kind's default
+ * schema (`DEFAULT_SCHEMA`: public on postgres, dbo on MSSQL). A resource names
+ * its source but is declared on its own, so the kinds come from outside: the
+ * Source resources of the namespace (one whose spec names the source), then
+ * the engine's current document (a source added around the operator), else
+ * postgres (v2: a source without a kind). The fold passes both; the other
+ * callers (unbound resources, orphaning) pass the Source resources, which is
+ * where an operator-managed MSSQL source's kind is declared.
+ */
+export function declarationSourceKinds(resources: readonly TargetResource[], current?: MetadataDocument): DeclarationSourceKinds {
+  const kinds = new Map<string, SourceKind>();
+  for (const s of current?.sources ?? []) kinds.set(s.name, s.kind);
+  for (const r of resources) {
+    // A Source being deleted still says its kind: a TrackedTable deleted with it keeps its key.
+    if (r.kind !== 'Source') continue;
+    const spec = r.spec as unknown as SourceSpec;
+    const kind = spec.kind === undefined || spec.kind === 'pg' ? 'postgres' : spec.kind;
+    kinds.set(spec.name ?? r.metadata.name, kind);
+  }
+  return kinds;
+}
+
+function bareNameSchema(kinds: DeclarationSourceKinds, source: string): string {
+  const kind = kinds.get(source);
+  return kind === undefined ? V2_PG_DEFAULT_SCHEMA : DEFAULT_SCHEMA[kind];
+}
+
+function declareTable(spec: TrackedTableSpec, kinds: DeclarationSourceKinds): Declared {
   const source = spec.source ?? 'default';
   const raw: Record<string, unknown> = { table: spec.table };
   for (const k of TRACKED_TABLE_KEYS) raw[k] = spec[k];
   check(tableEntrySchema, withoutUndefined(raw), '$.spec');
-  const table = parseTableName(spec.table, BARE_NAME_SCHEMA);
+  const table = parseTableName(spec.table, bareNameSchema(kinds, source));
   const objects = [obj({ kind: 'table', source, table }, { table })];
   if (spec.configuration !== undefined) objects.push(obj({ kind: 'table_configuration', source, table }, spec.configuration));
   if (spec.is_enum !== undefined) objects.push(obj({ kind: 'table_is_enum', source, table }, spec.is_enum));
@@ -208,10 +248,10 @@ function declareTable(spec: TrackedTableSpec): Declared {
   return declared(objects);
 }
 
-function declarePermission(spec: PermissionSpec): Declared {
+function declarePermission(spec: PermissionSpec, kinds: DeclarationSourceKinds): Declared {
   const source = spec.source ?? 'default';
   check(tableNameSchema, spec.table, '$.spec.table');
-  const table = parseTableName(spec.table, BARE_NAME_SCHEMA);
+  const table = parseTableName(spec.table, bareNameSchema(kinds, source));
   const permission = check<JsonObject>(PERMISSION_BODY[spec.operation], spec.permission, '$.spec.permission');
   const entry: PermissionEntry<JsonObject> =
     spec.comment === undefined ? { role: spec.role, permission } : { role: spec.role, permission, comment: spec.comment };
@@ -221,10 +261,10 @@ function declarePermission(spec: PermissionSpec): Declared {
 /** Default retry_conf of an event trigger (v2 compat: docs/compat.md, webhook payloads). */
 const EVENT_RETRY_DEFAULT: JsonObject = { num_retries: 0, interval_sec: 10, timeout_sec: 60 };
 
-function declareEventTrigger(spec: EventTriggerSpec, name: string): Declared {
+function declareEventTrigger(spec: EventTriggerSpec, name: string, kinds: DeclarationSourceKinds): Declared {
   const source = spec.source ?? 'default';
   check(tableNameSchema, spec.table, '$.spec.table');
-  const table = parseTableName(spec.table as TableNameInput, BARE_NAME_SCHEMA);
+  const table = parseTableName(spec.table as TableNameInput, bareNameSchema(kinds, source));
   const triggerName = spec.name ?? name;
   const definition = withoutUndefined({
     enable_manual: spec.enable_manual ?? false,
@@ -268,11 +308,11 @@ function declareCronTrigger(spec: CronTriggerSpec, name: string): Declared {
   return declared([obj({ kind: 'cron_trigger', name: triggerName }, entry)]);
 }
 
-function declareFunction(spec: FunctionSpec): Declared {
+function declareFunction(spec: FunctionSpec, kinds: DeclarationSourceKinds): Declared {
   const source = spec.source ?? 'default';
   check(tableNameSchema, spec.function, '$.spec.function');
   if (spec.configuration !== undefined) check(functionConfigurationSchema, spec.configuration, '$.spec.configuration');
-  const fn = parseTableName(spec.function, BARE_NAME_SCHEMA);
+  const fn = parseTableName(spec.function, bareNameSchema(kinds, source));
   const entry = withoutUndefined({ function: fn, configuration: spec.configuration, comment: spec.comment });
   const objects = [obj({ kind: 'function', source, fn }, entry)];
   const roles = new Set<string>();
@@ -338,8 +378,11 @@ function declareRestEndpoint(spec: RestEndpointSpec, name: string): Declared {
   return declared([obj({ kind: 'rest_endpoint', name: endpoint, collection: spec.definition.query.collection_name }, entry)]);
 }
 
-/** What a resource declares, or why its spec is not valid metadata. */
-export function declare(r: TargetResource): Declaration {
+/**
+ * What a resource declares, or why its spec is not valid metadata. `kinds`: the kind of each
+ * source (Note [Bare names in the source's default schema]); a source it lacks is postgres'.
+ */
+export function declare(r: TargetResource, kinds: DeclarationSourceKinds = new Map()): Declaration {
   const spec = r.spec as unknown;
   const name = r.metadata.name;
   try {
@@ -347,17 +390,17 @@ export function declare(r: TargetResource): Declaration {
       case 'Source':
         return { ok: true, declared: declareSource(spec as SourceSpec, name) };
       case 'TrackedTable':
-        return { ok: true, declared: declareTable(spec as TrackedTableSpec) };
+        return { ok: true, declared: declareTable(spec as TrackedTableSpec, kinds) };
       case 'Permission':
-        return { ok: true, declared: declarePermission(spec as PermissionSpec) };
+        return { ok: true, declared: declarePermission(spec as PermissionSpec, kinds) };
       case 'EventTrigger':
-        return { ok: true, declared: declareEventTrigger(spec as EventTriggerSpec, name) };
+        return { ok: true, declared: declareEventTrigger(spec as EventTriggerSpec, name, kinds) };
       case 'RemoteSchema':
         return { ok: true, declared: declareRemoteSchema(spec as RemoteSchemaSpec, name) };
       case 'CronTrigger':
         return { ok: true, declared: declareCronTrigger(spec as CronTriggerSpec, name) };
       case 'Function':
-        return { ok: true, declared: declareFunction(spec as FunctionSpec) };
+        return { ok: true, declared: declareFunction(spec as FunctionSpec, kinds) };
       case 'InheritedRole':
         return { ok: true, declared: declareInheritedRole(spec as InheritedRoleSpec, name) };
       case 'Action':

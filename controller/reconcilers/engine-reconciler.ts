@@ -63,7 +63,7 @@ import { Reason, appliedOutcome, conditionsFor, failedOutcome, readyCondition, s
 import type { EventRecorder } from '../runtime/events.ts';
 import { KubeApiError, objectPath, type KubeApi } from '../runtime/kube-api.ts';
 import { addFinalizer, hasFinalizer, patchStatus, removeFinalizer } from '../runtime/status.ts';
-import { declare, resourceKey, type TargetResource } from './declarations.ts';
+import { declarationSourceKinds, declare, resourceKey, type TargetResource } from './declarations.ts';
 import { foldResources, type FoldResult, type ResourceFold } from './fold.ts';
 import { inconsistenciesByKey, inconsistencyMessage, sourceKinds } from './inconsistency-map.ts';
 import { diffLines, emptyDiff, type DocumentDiff } from './objects.ts';
@@ -193,12 +193,14 @@ export class EngineReconciler {
     const protectedKeys = new Set<string>();
     const unbound: { r: TargetResource; keys: string[] }[] = [];
     let pausePruning = false;
-    for (const r of this.#d.lister.targets(ns)) {
+    const targets = this.#d.lister.targets(ns);
+    const kinds = declarationSourceKinds(targets);
+    for (const r of targets) {
       if (unboundReason(r, engines) === null) {
         if (engineNameFor(r, engines) === engine.metadata.name) resources.push(r);
         continue;
       }
-      const d = declare(r);
+      const d = declare(r, kinds);
       if (r.metadata.deletionTimestamp !== undefined) {
         // Its deletion is ours to finish when we hold what it declared.
         if (d.ok && managed.has(d.declared.key) && hasFinalizer(r.metadata)) resources.push(r);
@@ -665,12 +667,14 @@ export class EngineReconciler {
   async reconcileUnbound(namespace: string): Promise<ReconcileResult> {
     this.stats.reconciles++;
     const engines = this.#d.lister.engines(namespace);
-    for (const r of this.#d.lister.targets(namespace)) {
+    const targets = this.#d.lister.targets(namespace);
+    const kinds = declarationSourceKinds(targets);
+    for (const r of targets) {
       const why = unboundReason(r, engines);
       if (why === null) continue;
       if (r.metadata.deletionTimestamp !== undefined) {
         if (!hasFinalizer(r.metadata)) continue;
-        const d = declare(r);
+        const d = declare(r, kinds);
         if (d.ok && engines.some((e) => (e.status?.managedObjects ?? []).includes(d.declared.key))) continue;
         await removeFinalizer(this.#d.kube, addressOf(r), r.metadata);
         await this.#event(
@@ -711,12 +715,13 @@ export class EngineReconciler {
   ): Promise<ReconcileResult> {
     const released = new Set<string>();
     const orphans: TargetResource[] = [];
+    const kinds = declarationSourceKinds(resources);
     for (const r of resources) {
       // releaseDeleting: this Engine cannot write to the engine (not its owner, or its credentials
       // are gone while it is deleted), so a deletion leaves the metadata, and says so.
       if (r.metadata.deletionTimestamp !== undefined && (r.spec.deletionPolicy === 'Orphan' || releaseDeleting)) {
         // Orphaning needs nothing from the engine; the object just stops being managed.
-        const d = declare(r);
+        const d = declare(r, kinds);
         if (d.ok) released.add(d.declared.key);
         orphans.push(r);
         continue;
@@ -812,7 +817,8 @@ export function outcomeOf(result: ResourceFold, byKey: ReadonlyMap<string, reado
  */
 export function isTransientInconsistency(type: string, reason: string): boolean {
   if (type !== 'remote_schema' && type !== 'source') return false;
-  return /could not reach|did not answer within|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|connection refused|connection terminated|timeout expired|answered HTTP 50[234]/i.test(
+  // `Failed to connect to host:port`: tedious' socket error for an MSSQL server it cannot reach.
+  return /could not reach|did not answer within|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|connection refused|connection terminated|timeout expired|Failed to connect to \S+:\d+|answered HTTP 50[234]/i.test(
     reason,
   );
 }

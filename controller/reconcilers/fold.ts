@@ -31,7 +31,7 @@
  */
 import type { MetadataDocument } from '../../engine/model/document.ts';
 import type { ManagementPolicy } from '../api/v1alpha1/engine.ts';
-import { declare, deletionPolicyOf, resourceKey, type Declared, type TargetResource } from './declarations.ts';
+import { declarationSourceKinds, declare, deletionPolicyOf, resourceKey, type Declared, type TargetResource } from './declarations.ts';
 import { DocumentDraft, diffDocuments, emptyDiff, flatten, keyOf, parentOf, type DocumentDiff, type MetaObject, type ObjectRef } from './objects.ts';
 
 export { canonicalJson } from './objects.ts';
@@ -159,9 +159,10 @@ export function foldResources(input: FoldInput): FoldResult {
   let blocked = input.pausePruning === true;
   const protectedKeys = input.protectedKeys ?? new Set<string>();
 
+  const kinds = declarationSourceKinds(input.resources, input.current);
   for (const r of [...input.resources].sort(olderFirst)) {
     const rk = resourceKey(r);
-    const d = declare(r);
+    const d = declare(r, kinds);
     if (r.metadata.deletionTimestamp !== undefined) {
       const key = d.ok ? d.declared.key : null;
       if (deletionPolicyOf(r) === 'Orphan') {

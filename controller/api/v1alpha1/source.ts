@@ -15,7 +15,11 @@ import {
 } from './common.ts';
 import { toStructural, type OpenApiSchema } from './structural.ts';
 
-/** `Source.spec`. */
+/**
+ * `Source.spec`. An MSSQL source (`kind: mssql`) takes v2's configuration: `connection_info`
+ * with `connection_string` (`{from_env: VARIABLE}` keeps the secret out of the resource: the
+ * engine's environment gets it from a Secret), `pool_settings` and `isolation_level`.
+ */
 export interface SourceSpec extends TargetFields {
   /** Defaults to metadata.name. */
   readonly name?: string;

@@ -487,4 +487,39 @@ describe('foldResources', () => {
     expect(r.results.get('RestEndpoint/ns/e')).toMatchObject({ state: 'invalid' });
     expect(r.changed).toBe(false);
   });
+
+  it("reads a bare table name in its source kind's default schema: dbo on an MSSQL Source", () => {
+    const mssql = res('Source', 'shop', { kind: 'mssql', configuration: { connection_info: { connection_string: { from_env: 'SHOP' } } } });
+    const resources = [
+      mssql,
+      res('TrackedTable', 'customer', { source: 'shop', table: 'customer' }),
+      res('Permission', 'customer-user-select', {
+        source: 'shop',
+        table: 'customer',
+        role: 'user',
+        operation: 'select',
+        permission: { columns: ['id'], filter: {} },
+      }),
+      res('TrackedTable', 'author', { table: 'author' }),
+    ];
+    const r = foldResources({ current: docWith([source]), resources, previousManaged: [], policy: 'Merge' });
+    const shop = r.desired.sources.find((s) => s.name === 'shop');
+    expect(shop?.kind).toBe('mssql');
+    expect(shop?.tables.map((t) => t.table)).toEqual([{ schema: 'dbo', name: 'customer' }]);
+    expect(shop?.tables[0]?.select_permissions).toEqual([{ role: 'user', permission: { columns: ['id'], filter: {} } }]);
+    expect(r.desired.sources.find((s) => s.name === 'default')?.tables.map((t) => t.table)).toEqual([author]);
+    expect(r.managed).toEqual(expect.arrayContaining(['table/shop/dbo.customer', 'permission/shop/dbo.customer/user/select', 'table/default/public.author']));
+    const bad = foldResources({
+      current: docWith([source]),
+      resources: [res('Source', 'bad', { kind: 'mssql', configuration: { connection_info: { connection_string: { from_env: 1 } } } })],
+      previousManaged: [],
+      policy: 'Merge',
+    });
+    expect(bad.results.get('Source/ns/bad')).toMatchObject({ state: 'invalid', message: expect.stringContaining('an mssql source needs a connection string') });
+    // An MSSQL source the engine already has (added around the operator) counts too.
+    const managed = r.managed.filter((k) => k !== 'source/shop');
+    const again = foldResources({ current: r.desired, resources: resources.slice(1), previousManaged: managed, policy: 'Merge' });
+    expect(again.changed).toBe(false);
+    expect(again.managed).toEqual(managed);
+  });
 });

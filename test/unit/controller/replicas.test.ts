@@ -43,6 +43,12 @@ describe('isTransientInconsistency', () => {
     ).toBe(true);
     expect(isTransientInconsistency('remote_schema', 'remote schema "w" is inconsistent: the remote schema did not answer within 60 seconds')).toBe(true);
     expect(isTransientInconsistency('source', 'connect ETIMEDOUT 10.0.0.1:5432')).toBe(true);
+    // tedious (MSSQL sources), refused or timed out; a refused login is not transient.
+    expect(isTransientInconsistency('source', 'could not connect to source "shop": Failed to connect to 127.0.0.1:1433 - Could not connect (sequence)')).toBe(
+      true,
+    );
+    expect(isTransientInconsistency('source', 'could not connect to source "shop": Failed to connect to db:1433 in 15000ms')).toBe(true);
+    expect(isTransientInconsistency('source', `could not connect to source "shop": Login failed for user 'sa'.`)).toBe(false);
     expect(isTransientInconsistency('remote_schema', 'the root field "w" of remote schema "f" conflicts with the one of remote schema "w"')).toBe(false);
     expect(isTransientInconsistency('select_permission', 'could not reach')).toBe(false);
   });
