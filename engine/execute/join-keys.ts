@@ -106,9 +106,10 @@ export function canonicalNumber(v: unknown): string | null {
   return d === null ? null : plain(d);
 }
 
+/** A boolean's text: JSON's, PostgreSQL's `t`/`f`, or SQL Server's bit as text (`CONVERT(NVARCHAR, bit)` is `1`/`0`). */
 function canonicalBoolean(v: unknown): string | null {
-  if (v === true || v === 'true' || v === 't') return 'true';
-  if (v === false || v === 'false' || v === 'f') return 'false';
+  if (v === true || v === 'true' || v === 't' || v === '1') return 'true';
+  if (v === false || v === 'false' || v === 'f' || v === '0') return 'false';
   return null;
 }
 

@@ -17,6 +17,7 @@ import { buildCatalog } from '../../../../engine/catalog/build.ts';
 import type { PreparedSources } from '../../../../engine/catalog/prepared.ts';
 import type { Catalog, SourceKind } from '../../../../engine/catalog/types.ts';
 import { tediousParameter } from '../../../../engine/backends/mssql/connection.ts';
+import { canonicalKey, canonicalRowKey } from '../../../../engine/execute/join-keys.ts';
 import { bindStatement } from '../../../../engine/execute/bind-statement.ts';
 import type { Plan } from '../../../../engine/execute/plan.ts';
 import type { StepJoin } from '../../../../engine/execute/remote-join.ts';
@@ -162,7 +163,7 @@ describe('cross-source relationships between PostgreSQL and MSSQL', () => {
   });
 
   it('a mapping names columns that exist on both sides, checked against each source’s own introspection', () => {
-    const reasons = (toMs: Record<string, string>, toPg: Record<string, string>): Array<[string, string]> =>
+    const reasons = (toMs: Record<string, string>, toPg: Record<string, string>): Array<[string | undefined, string]> =>
       crossSourceCatalog(toMs, toPg).inconsistencies.map((o) => [o.name, o.reason]);
     expect(reasons({ nope: 'id' }, { nope: 'artist_id' })).toEqual([
       ['remote_relationship ms_artist in table albums in source default', 'Inconsistent object: column "nope" does not exist in table "albums"'],
@@ -178,5 +179,12 @@ describe('cross-source relationships between PostgreSQL and MSSQL', () => {
         'Inconsistent object: column "nope" does not exist in table "albums" of source "default"',
       ],
     ]);
+  });
+
+  it('an MSSQL bit key column read back as text (`1`/`0`) matches the PostgreSQL parents’ booleans', () => {
+    // The T-SQL key field is CONVERT(NVARCHAR(MAX), [bit]); PostgreSQL's parents carry true/false, or t/f as text.
+    expect(canonicalRowKey('1', 'boolean')).toBe(canonicalKey(true, 'boolean'));
+    expect(canonicalRowKey('0', 'boolean')).toBe(canonicalKey('f', 'boolean'));
+    expect(canonicalRowKey('2', 'boolean')).toBeNull();
   });
 });
