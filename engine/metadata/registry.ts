@@ -70,6 +70,7 @@ import { setTableIsEnum } from './operations/tables/set-table-is-enum.ts';
 import { trackTable } from './operations/tables/track-table.ts';
 import { untrackTable } from './operations/tables/untrack-table.ts';
 import { getSourceTablesFor, getSourceTrackablesFor, getTableInfoFor } from './operations/tables/get-source-tables.ts';
+import { suggestRelationships } from './operations/relationships/suggest-relationships.ts';
 import { createEventTrigger } from './operations/event-triggers/create-event-trigger.ts';
 import { deleteEventTrigger } from './operations/event-triggers/delete-event-trigger.ts';
 import { getEventById, getEventInvocationLogs, getEventLogs, invokeEventTrigger, redeliverEvent } from './operations/event-triggers/event-log-operations.ts';
@@ -207,6 +208,7 @@ const SOURCE_OPERATIONS: ReadonlyMap<string, BackendOperation> = new Map<string,
   ['get_source_tables', getSourceTablesFor],
   ['get_table_info', getTableInfoFor],
   ['get_source_trackables', getSourceTrackablesFor],
+  ['suggest_relationships', suggestRelationships],
   ['get_event_logs', getEventLogs],
   ['get_event_invocation_logs', getEventInvocationLogs],
   ['get_event_by_id', getEventById],

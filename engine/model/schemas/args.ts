@@ -46,6 +46,9 @@ export const trackTableArgs = args(['table'], {
 /** `<prefix>_get_source_tables`, `<prefix>_get_source_trackables` (v2 compat: `source` is required). */
 export const getSourceTablesArgs = args(['source'], { source });
 
+/** `<prefix>_suggest_relationships` (v2: every key optional; `tables` null is all tracked tables). */
+export const suggestRelationshipsArgs = args([], { source, tables: { type: ['array', 'null'], items: tableNameSchema }, omit_tracked: bool });
+
 /** `<prefix>_get_table_info`. */
 export const getTableInfoArgs = args(['source', 'table'], { source, table: tableNameSchema });
 
