@@ -47,10 +47,36 @@ describe('suggestRelationships', () => {
     expect(suggestRelationships(db(fk('articles', ['author_id'], 'authors')), tables)).toEqual([]);
   });
 
-  it('uses the referenced table for composite keys and avoids names already taken', () => {
-    const tables = source(t('lines', { object_relationships: [{ name: 'orders', using: { manual_configuration: {} } }] }), t('orders'));
-    const s = suggestRelationships(db(fk('lines', ['order_no', 'region'], 'orders', ['no', 'region'])), tables);
-    expect(s[0]).toMatchObject({ kind: 'object', name: 'orders_by_order_no_region', using: { foreign_key_constraint_on: ['order_no', 'region'] } });
-    expect(s[1]).toMatchObject({ kind: 'array', table: { name: 'orders' }, name: 'lines' });
+  it('names a composite key relationship after the referenced table, singular, and the array one plural', () => {
+    const s = suggestRelationships(db(fk('order_line', ['order_no', 'region'], 'orders', ['no', 'region'])), source(t('order_line'), t('orders')));
+    expect(s.map(({ kind, table, name }) => `${kind} ${table.name}.${name}`)).toEqual(['object order_line.order', 'array orders.order_lines']);
+    expect(s[0]).toMatchObject({ using: { foreign_key_constraint_on: ['order_no', 'region'] } });
+  });
+
+  it('names a single-column key after the table too, not the column (v2: `user_id` to `people` is `person`)', () => {
+    const s = suggestRelationships(db(fk('posts', ['user_id'], 'people')), source(t('posts'), t('people')));
+    expect(s.map((x) => x.name)).toEqual(['person', 'posts']);
+  });
+
+  it('falls back to <name>By<Columns>, then numbers, when the name is a column or relationship', () => {
+    const info: DbInfo = {
+      ...db(
+        fk('address', ['region_country', 'region_code'], 'regions', ['country', 'code']),
+        fk('address', ['ship_country', 'ship_code'], 'regions', ['country', 'code']),
+      ),
+      tables: [
+        { schema: 'public', name: 'address', kind: 'table', columns: [{ name: 'region', type: 'text', nullable: true, hasDefault: false }], primaryKey: [] },
+      ],
+    };
+    const tables = source(
+      t('address', { object_relationships: [{ name: 'regionByShipCountryShipCode', using: { manual_configuration: {} } }] }),
+      t('regions', { array_relationships: [{ name: 'addresses', using: { manual_configuration: {} } }] }),
+    );
+    expect(suggestRelationships(info, tables).map(({ kind, table, name }) => `${kind} ${table.name}.${name}`)).toEqual([
+      'object address.regionByRegionCountryRegionCode',
+      'array regions.addressesByRegionCountryRegionCode',
+      'object address.regionByShipCountryShipCode1',
+      'array regions.addressesByShipCountryShipCode',
+    ]);
   });
 });
