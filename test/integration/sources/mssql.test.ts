@@ -8,24 +8,16 @@
  * its tables, relationships and permissions exported exactly as given.
  * The same against a real SQL Server: test/integration/backends/mssql-live.test.ts.
  */
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../support/engine-process.ts';
 import { startFixture, type MetadataFixture } from '../../support/metadata-schema.ts';
 
 let f: MetadataFixture;
 let closedPort: number;
 
-/** A port nothing listens on: one the system just gave a server that closed it. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 beforeAll(async () => {
   f = await startFixture();
+  // A port nothing listens on: one the system just gave a server that closed it.
   closedPort = await freePort();
 }, 120_000);
 afterAll(async () => {
