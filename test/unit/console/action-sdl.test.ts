@@ -3,7 +3,7 @@
  * shapes, printed back, and merged by name (Note [Custom types merge by name]).
  */
 import { describe, expect, it } from 'vitest';
-import { actionToSdl, mergeTypes, parseActionSdl, parseTypesSdl, typesToSdl, typesUsedBy } from '../../../engine/console/src/pages/action-sdl.ts';
+import { actionToSdl, mergeTypes, parseActionSdl, parseTypesSdl, typesToSdl, typesUsedBy } from '../../../engine/console/src/pages/actions/action-sdl.ts';
 import type { CustomTypes } from '../../../engine/console/src/metadata-state.tsx';
 
 describe('action SDL', () => {

@@ -12,7 +12,7 @@ import { operationPrefix, wireTable } from '../source-kinds.ts';
 import { tableKey, useMetadata, type SourceEntry, type TableEntry } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
 import { RowsGrid } from './RowsGrid.tsx';
-import { Sources } from './Sources.tsx';
+import { Sources } from './sources/Sources.tsx';
 import { TableCustomization } from './TableCustomization.tsx';
 import { ComputedFields } from './data/ComputedFields.tsx';
 import { suggestRelationships, type Suggestion } from './relationships.ts';

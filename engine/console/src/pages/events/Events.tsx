@@ -7,13 +7,13 @@
  * and a manual invocation (`pg_invoke_event_trigger`).
  */
 import { useCallback, useEffect, useState } from 'react';
-import { metadata as callMetadata } from '../api.ts';
-import { Done, HeadersEditor, JsonCell, LogTable, Status, headerConfs, headerRows, useAction, useRetryFields, type HeaderRow } from '../components.tsx';
-import { introspect, type DbInfo } from '../introspect.ts';
-import { tableKey, useMetadata, type EventTriggerEntry, type QualifiedTable, type SourceEntry } from '../metadata-state.tsx';
-import { navigate } from '../route.ts';
-import { InvocationTable, Pager, RefreshButton, useLoad, type InvocationRow } from '../logs.tsx';
-import { EditorButtons, NavList, SourcePicker, Tabs } from '../lists.tsx';
+import { metadata as callMetadata } from '../../api.ts';
+import { Done, HeadersEditor, JsonCell, LogTable, Status, headerConfs, headerRows, useAction, useRetryFields, type HeaderRow } from '../../components.tsx';
+import { introspect, type DbInfo } from '../../introspect.ts';
+import { tableKey, useMetadata, type EventTriggerEntry, type QualifiedTable, type SourceEntry } from '../../metadata-state.tsx';
+import { navigate } from '../../route.ts';
+import { InvocationTable, Pager, RefreshButton, useLoad, type InvocationRow } from '../../logs.tsx';
+import { EditorButtons, NavList, SourcePicker, Tabs } from '../../lists.tsx';
 
 interface Located {
   readonly table: QualifiedTable;

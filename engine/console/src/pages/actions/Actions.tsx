@@ -6,12 +6,12 @@
  * custom types (`set_custom_types`).
  */
 import { useState } from 'react';
-import { metadata as callMetadata } from '../api.ts';
-import { HeadersEditor, Status, headerConfs, headerRows, useAction, wholeNumber, type HeaderRow } from '../components.tsx';
-import { knownRoles, useMetadata, type ActionEntry, type CustomTypes } from '../metadata-state.tsx';
-import { navigate } from '../route.ts';
+import { metadata as callMetadata } from '../../api.ts';
+import { HeadersEditor, Status, headerConfs, headerRows, useAction, wholeNumber, type HeaderRow } from '../../components.tsx';
+import { knownRoles, useMetadata, type ActionEntry, type CustomTypes } from '../../metadata-state.tsx';
+import { navigate } from '../../route.ts';
 import { actionToSdl, mergeTypes, parseActionSdl, parseTypesSdl, typesToSdl, typesUsedBy } from './action-sdl.ts';
-import { EditorButtons, NavList } from '../lists.tsx';
+import { EditorButtons, NavList } from '../../lists.tsx';
 
 const NEW_ACTION_SDL = 'type Mutation {\n  actionName(arg1: SampleInput!): SampleOutput\n}';
 const NEW_TYPES_SDL = 'input SampleInput {\n  username: String!\n  password: String!\n}\n\ntype SampleOutput {\n  accessToken: String!\n}';

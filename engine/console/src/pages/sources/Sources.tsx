@@ -7,10 +7,10 @@
  * or an environment variable (`pg_add_source`).
  */
 import { useState } from 'react';
-import { metadata as callMetadata } from '../api.ts';
-import { Status, useAction, wholeNumber } from '../components.tsx';
-import { useMetadata, type SourceEntry } from '../metadata-state.tsx';
-import { ConfirmButton, DataTable } from '../lists.tsx';
+import { metadata as callMetadata } from '../../api.ts';
+import { Status, useAction, wholeNumber } from '../../components.tsx';
+import { useMetadata, type SourceEntry } from '../../metadata-state.tsx';
+import { ConfirmButton, DataTable } from '../../lists.tsx';
 
 /** How a source connects, without secrets: the URL's password is masked. */
 export function describeConnection(s: SourceEntry): string {

@@ -12,7 +12,7 @@
  * is replaced keeps the relationships it had.
  */
 import { Kind, parse, print, type DocumentNode, type TypeNode } from 'graphql';
-import type { ActionEntry, CustomTypeField, CustomTypes } from '../metadata-state.tsx';
+import type { ActionEntry, CustomTypeField, CustomTypes } from '../../metadata-state.tsx';
 
 export interface ParsedAction {
   readonly name: string;
