@@ -170,6 +170,7 @@ export interface SourceEntry {
   readonly tables: readonly TableEntry[];
   readonly functions?: readonly FunctionEntry[];
   readonly configuration?: { readonly connection_info?: { readonly database_url?: string | { readonly from_env?: string } } };
+  readonly customization?: Readonly<Record<string, unknown>>;
 }
 
 export interface InheritedRole {

@@ -74,3 +74,78 @@ export function wireTable(kind: string, t: QualifiedTable): Record<string, strin
 export function graphqlTableName(kind: string, t: QualifiedTable): string {
   return t.schema === '' || t.schema === defaultSchema(kind) ? t.name : `${t.schema}_${t.name}`;
 }
+
+/** A whole-number setting of a source's configuration, as the editor shows it. */
+export interface NumberSetting {
+  readonly key: string;
+  readonly label: string;
+}
+
+/**
+ * What a source's configuration editor shows for its kind: each kind's `configuration` is its
+ * backend's (engine/backends/<kind>/configuration.ts), so this repeats their keys, as the
+ * prefixes above; the engine checks the values.
+ */
+export interface ConfigurationFields {
+  /** The key of `connection_info` that says how to connect; null: the kind has no `connection_info`. */
+  readonly connectionKey: 'database_url' | 'connection_string' | null;
+  /** `connection_info.pool_settings` keys. */
+  readonly pool: readonly NumberSetting[];
+  /** `connection_info.isolation_level` values (empty: no such setting). */
+  readonly isolationLevels: readonly string[];
+  /** `connection_info.use_prepared_statements`. */
+  readonly preparedStatements: boolean;
+  /** `read_replicas`: a list of `connection_info`s. */
+  readonly readReplicas: boolean;
+  /** Whole-number keys at the configuration's top level (BigQuery's limits). */
+  readonly topLevel: readonly NumberSetting[];
+}
+
+const PG_POOL: readonly NumberSetting[] = [
+  { key: 'max_connections', label: 'Max connections' },
+  { key: 'total_max_connections', label: 'Total max connections' },
+  { key: 'idle_timeout', label: 'Idle timeout (seconds)' },
+  { key: 'retries', label: 'Connection retries' },
+  { key: 'pool_timeout', label: 'Pool timeout (seconds)' },
+  { key: 'connection_lifetime', label: 'Connection lifetime (seconds)' },
+];
+
+const PG_FIELDS: ConfigurationFields = {
+  connectionKey: 'database_url',
+  pool: PG_POOL,
+  isolationLevels: ['read-committed', 'repeatable-read', 'serializable'],
+  preparedStatements: true,
+  readReplicas: true,
+  topLevel: [],
+};
+
+const FIELDS: Readonly<Record<string, ConfigurationFields>> = {
+  postgres: PG_FIELDS,
+  citus: PG_FIELDS,
+  cockroach: PG_FIELDS,
+  mssql: {
+    connectionKey: 'connection_string',
+    pool: PG_POOL.slice(0, 3),
+    isolationLevels: ['read-uncommitted', 'read-committed', 'repeatable-read', 'snapshot', 'serializable'],
+    preparedStatements: false,
+    readReplicas: true,
+    topLevel: [],
+  },
+  bigquery: {
+    connectionKey: null,
+    pool: [],
+    isolationLevels: [],
+    preparedStatements: false,
+    readReplicas: false,
+    topLevel: [
+      { key: 'global_select_limit', label: 'Global select limit' },
+      { key: 'retry_base_delay', label: 'Retry base delay (microseconds)' },
+      { key: 'retry_limit', label: 'Retry limit' },
+    ],
+  },
+};
+
+/** The configuration settings a source of this kind has (none for a kind this console does not know). */
+export function configurationFields(kind: string): ConfigurationFields {
+  return FIELDS[kind] ?? { connectionKey: null, pool: [], isolationLevels: [], preparedStatements: false, readReplicas: false, topLevel: [] };
+}

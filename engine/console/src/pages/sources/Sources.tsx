@@ -3,14 +3,15 @@
  * connects (a connection string shown without its password, or the name of the
  * environment variable), reload one (`reload_metadata` with its name in
  * `reload_sources`), remove one (`pg_drop_source`, cascading to what it
- * tracks once confirmed), and add a PostgreSQL source from a connection string
- * or an environment variable (`pg_add_source`).
+ * tracks once confirmed), configure one (SourceEditor.tsx), and add a PostgreSQL
+ * source from a connection string or an environment variable (`pg_add_source`).
  */
 import { useState } from 'react';
 import { metadata as callMetadata } from '../../api.ts';
 import { Status, useAction, wholeNumber } from '../../components.tsx';
 import { useMetadata, type SourceEntry } from '../../metadata-state.tsx';
 import { ConfirmButton, DataTable } from '../../lists.tsx';
+import { SourceEditor } from './SourceEditor.tsx';
 
 /** How a source connects, without secrets: the URL's password is masked. */
 export function describeConnection(s: SourceEntry): string {
@@ -30,11 +31,13 @@ export function Sources({ onChange }: { onChange: () => Promise<void> }) {
   const { metadata, refresh } = useMetadata();
   const [status, run] = useAction();
   const [confirm, setConfirm] = useState<string | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [fromEnv, setFromEnv] = useState(false);
   const [url, setUrl] = useState('');
   const [maxConnections, setMaxConnections] = useState('');
   const sources = metadata?.sources ?? [];
+  const editingEntry = sources.find((s) => s.name === editing);
   const after = async () => {
     await refresh();
     await onChange();
@@ -63,6 +66,15 @@ export function Sources({ onChange }: { onChange: () => Promise<void> }) {
             'Actions',
             (s) => (
               <div className="row">
+                <button
+                  type="button"
+                  className="btn small"
+                  aria-label={`Configure source ${s.name}`}
+                  aria-expanded={editing === s.name}
+                  onClick={() => setEditing(editing === s.name ? null : s.name)}
+                >
+                  Configure
+                </button>
                 <button
                   type="button"
                   className="btn small"
@@ -100,6 +112,7 @@ export function Sources({ onChange }: { onChange: () => Promise<void> }) {
           ],
         ]}
       />
+      {editingEntry !== undefined && <SourceEditor key={editingEntry.name} source={editingEntry} onSaved={after} onClose={() => setEditing(null)} />}
       <form
         className="editor"
         aria-label="Add a PostgreSQL source"

@@ -1,0 +1,173 @@
+/**
+ * The console's editors of what was API-only, in headless Chromium against a real engine with an
+ * admin secret: an existing source's configuration (`pg_update_source`), request and response
+ * transforms of an action and an event trigger with the engine's live preview
+ * (`test_webhook_transform`), and action relationships (the output type's relationships to a
+ * table). Every field is typed key by key; each effect is checked through export_metadata, the
+ * preview through what the engine computed. Screenshots go to test/artifacts/console/.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
+import { startTestEngine, type TestEngine } from '../../support/engine.ts';
+import { artifact, launchBrowser, systemChromium } from '../../support/browser.ts';
+import { typeInto, unnamedControls } from '../../support/console-page.ts';
+import { startTestServer, type TestServer } from '../../support/http-server.ts';
+import { buildConsole, consoleBuildIsStale } from '../../../engine/console/build.ts';
+
+const SECRET = 'console-editors-s3cret';
+/** Every wait is bounded: 30 s covers a page action on two busy cores. */
+const WAIT_MS = 30_000;
+const eventually = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: WAIT_MS, interval: 100 });
+const chromiumPath = systemChromium();
+if (chromiumPath === null && process.env['CI'] === 'true') throw new Error('CI=true but no Chromium: .ci/run should have installed it');
+
+type Json = Record<string, unknown>;
+type Exported = {
+  sources: Array<{ name: string; configuration: Json; customization?: Json; tables: Array<{ table: { name: string }; event_triggers?: Json[] }> }>;
+  actions?: Array<{ name: string; definition: Json }>;
+  custom_types?: { objects?: Array<{ name: string; relationships?: Json[] }> };
+};
+
+let db: TestDatabase;
+let engine: TestEngine;
+let handler: TestServer;
+
+async function exported(): Promise<Exported> {
+  return ((await engine.metadata({ type: 'export_metadata', version: 2, args: {} })).body as { metadata: Exported }).metadata;
+}
+
+beforeAll(async () => {
+  if (consoleBuildIsStale()) await buildConsole();
+  db = await createTestDatabase('console_editors');
+  await db.sql(`
+    CREATE TABLE authors (id serial PRIMARY KEY, name text NOT NULL);
+    INSERT INTO authors (name) VALUES ('Ada'), ('Alan');
+    CREATE TABLE books (id serial PRIMARY KEY, title text NOT NULL, author_id int NOT NULL REFERENCES authors(id));
+    INSERT INTO books (title, author_id) VALUES ('Notes', 1), ('Computing', 2), ('Engines', 1);
+  `);
+  // The action handler: the author whose id it is given.
+  handler = await startTestServer((_req, body, res) => {
+    const input = (JSON.parse(body) as { input: { id: number } }).input;
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ author_id: input.id, note: 'found' }));
+  });
+  engine = await startTestEngine({ databaseUrl: db.url, adminSecret: SECRET, enableConsole: true });
+  // Set-up, not under test: tracked tables, a second source, an action and an event trigger.
+  const setUp = await engine.metadata({
+    type: 'bulk',
+    args: [
+      { type: 'pg_track_table', args: { source: 'default', table: { schema: 'public', name: 'authors' } } },
+      { type: 'pg_track_table', args: { source: 'default', table: { schema: 'public', name: 'books' } } },
+      { type: 'pg_add_source', args: { name: 'extra', configuration: { connection_info: { database_url: db.url, pool_settings: { retries: 2 } } } } },
+      {
+        type: 'set_custom_types',
+        args: {
+          objects: [
+            {
+              name: 'AuthorOut',
+              fields: [
+                { name: 'author_id', type: 'Int!' },
+                { name: 'note', type: 'String' },
+              ],
+            },
+          ],
+        },
+      },
+      {
+        type: 'create_action',
+        args: {
+          name: 'findAuthor',
+          definition: {
+            type: 'query',
+            kind: 'synchronous',
+            arguments: [{ name: 'id', type: 'Int!' }],
+            output_type: 'AuthorOut',
+            handler: `${handler.url}find`,
+          },
+        },
+      },
+      {
+        type: 'pg_create_event_trigger',
+        args: { source: 'default', name: 'book_added', table: { schema: 'public', name: 'books' }, webhook: `${handler.url}hook`, insert: { columns: '*' } },
+      },
+    ],
+  });
+  expect(setUp.status).toBe(200);
+}, 180_000);
+
+afterAll(async () => {
+  await engine?.close();
+  await handler?.close();
+  await db?.drop();
+});
+
+describe.skipIf(chromiumPath === null)('console editors in a browser', { timeout: 120_000 }, () => {
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    browser = await launchBrowser(chromiumPath!);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    page = await context.newPage();
+    page.setDefaultTimeout(WAIT_MS);
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    await page.goto(`${engine.url}/console/`);
+    await typeInto(page.getByLabel('Admin secret'), SECRET);
+    await page.getByLabel('Admin secret').press('Enter');
+    await page.getByRole('navigation', { name: 'Console sections' }).waitFor();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('Sources: changes the pool, isolation level, a read replica and the customization of an existing source', async () => {
+    await page.getByRole('link', { name: 'Data', exact: true }).click();
+    await page.getByRole('link', { name: 'Manage sources' }).click();
+    await page.getByRole('button', { name: 'Configure source extra' }).click();
+    const form = page.getByRole('form', { name: 'Configure source extra' });
+    // What the source had is shown.
+    expect(await form.getByLabel('Connection retries').inputValue()).toBe('2');
+    await typeInto(form.getByLabel('Max connections', { exact: true }), '7');
+    await typeInto(form.getByLabel('Idle timeout (seconds)'), '30');
+    await form.getByLabel('Isolation level').selectOption('repeatable-read');
+    await form.getByRole('button', { name: 'Add read replica' }).click();
+    await form.getByLabel('Read replica 1 connection').waitFor();
+    await form.getByRole('checkbox', { name: 'from the environment' }).check();
+    await typeInto(form.getByLabel('Read replica 1 environment variable'), 'EXTRA_REPLICA_URL');
+    await typeInto(form.getByLabel('Read replica 1 max connections'), '3');
+    await typeInto(form.getByLabel('Root field namespace'), 'extra_ns');
+    await typeInto(form.getByLabel('Type name prefix'), 'X_');
+    await form.getByRole('button', { name: 'Save configuration' }).click();
+    await eventually(() => form.getByRole('status').textContent()).toBe('Saved the configuration of extra');
+    await page.screenshot({ path: artifact('32-data-source-configuration.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+    const extra = (await exported()).sources.find((s) => s.name === 'extra')!;
+    expect(extra.configuration).toEqual({
+      connection_info: {
+        database_url: db.url,
+        pool_settings: { retries: 2, max_connections: 7, idle_timeout: 30 },
+        isolation_level: 'repeatable-read',
+      },
+      read_replicas: [{ database_url: { from_env: 'EXTRA_REPLICA_URL' }, pool_settings: { max_connections: 3 } }],
+    });
+    expect(extra.customization).toEqual({ root_fields: { namespace: 'extra_ns' }, type_names: { prefix: 'X_' } });
+  });
+
+  it('Sources: a value the engine refuses shows its error and changes nothing', async () => {
+    const form = page.getByRole('form', { name: 'Configure source extra' });
+    const before = (await exported()).sources.find((s) => s.name === 'extra')!;
+    await typeInto(form.getByLabel('Max connections', { exact: true }), '0');
+    await form.getByRole('button', { name: 'Save configuration' }).click();
+    await eventually(() => form.getByRole('alert').textContent()).toMatch(/max_connections/);
+    expect((await exported()).sources.find((s) => s.name === 'extra')).toEqual(before);
+    // A namespace that is no GraphQL name: the engine's reason, nothing changed.
+    await typeInto(form.getByLabel('Max connections', { exact: true }), '7');
+    await typeInto(form.getByLabel('Root field namespace'), 'extra-ns');
+    await form.getByRole('button', { name: 'Save configuration' }).click();
+    await eventually(() => form.getByRole('alert').textContent()).toMatch(/namespace/);
+    expect((await exported()).sources.find((s) => s.name === 'extra')).toEqual(before);
+  });
+});
