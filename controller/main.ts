@@ -2,8 +2,11 @@
  * The controller's entry point: `node controller/main.ts`.
  *
  * Settings (environment, as a Deployment passes them):
- *   KUBECONFIG                 kubeconfig file (token, token file or client certificate; no exec
- *                              plugins); else ~/.kube/config; in a pod the service account
+ *   KUBECONFIG                 kubeconfig files, merged as kubectl merges them (token, token file,
+ *                              client certificate, exec plugin, OIDC); else ~/.kube/config; in a
+ *                              pod the service account
+ *   HTTPS_PROXY, HTTP_PROXY,   proxies as kubectl uses them (a cluster's proxy-url wins)
+ *   NO_PROXY
  *   WATCH_NAMESPACE            watch one namespace (default: all)
  *   POD_NAMESPACE              where the leader-election Lease lives (default: default)
  *   POD_NAME                   this replica's identity (default: hostname-pid)
@@ -49,8 +52,10 @@ export async function main(): Promise<void> {
       home: homedir(),
       serviceHost: env('KUBERNETES_SERVICE_HOST'),
       servicePort: env('KUBERNETES_SERVICE_PORT'),
+      env: process.env,
     }),
   );
+  log('kubernetes api', { server: kube.server, via: kube.connection.via });
   const identity = env('POD_NAME') ?? `${hostname()}-${process.pid}`;
   const events = new EventRecorder(kube, `${GROUP}/operator`, identity);
   const metrics = new ControllerMetrics();

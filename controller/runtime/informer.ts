@@ -111,7 +111,8 @@ export class Informer<T extends Watchable> {
 
   #fail(err: Error, relist: boolean): void {
     this.#handlers.onError?.(err);
-    const delay = this.#backoffMs;
+    // A 429/503 watch answer says how long to stay away (Note [Retry-After] in kube-api.ts).
+    const delay = Math.max(this.#backoffMs, (err as { retryAfterMs?: number }).retryAfterMs ?? 0);
     this.#backoffMs = Math.min(MAX_BACKOFF_MS, this.#backoffMs * 2);
     this.#schedule(delay, relist);
   }

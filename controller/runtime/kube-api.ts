@@ -7,7 +7,7 @@
  * calls default to content types custom resources reject, and custom objects are untyped anyway
  * (operator-notes.md §4.3/§4.5). Plain JSON over an authenticated dispatcher avoids all three.
  */
-import { fetch } from 'undici';
+import { fetch, type Response } from 'undici';
 import type { KubeConnection } from './kube-connection.ts';
 
 /** An error answer of the apiserver (a `Status` object) or a transport failure (status 0). */
@@ -41,6 +41,36 @@ export interface KubeList<T> {
   readonly metadata: { readonly resourceVersion?: string; readonly continue?: string };
 }
 
+/**
+ * Note [Retry-After]
+ * A busy apiserver sheds load with API Priority and Fairness: 429 with `Retry-After` (and 503 with
+ * it while it starts or stops). client-go waits the number of seconds it is told and retries, for
+ * any method (the request was not executed), at most 10 times. So does {@link KubeApi.request},
+ * with two bounds of its own so a worker is never parked for minutes: one wait at most 30 s, all
+ * waits of one request at most 60 s; then the answer is the error. A watch that gets such an
+ * answer waits at least as long before the informer tries again (watch.ts, informer.ts).
+ */
+const MAX_RETRIES = 10;
+const MAX_WAIT_MS = 30_000;
+const MAX_TOTAL_WAIT_MS = 60_000;
+
+/**
+ * How long to wait before retrying an answer (Note [Retry-After]): for a 429 or 5xx with a
+ * `Retry-After` of seconds or an HTTP date, that wait capped at 30 s; otherwise undefined.
+ */
+export function retryAfterMs(status: number, header: string | null, now = Date.now()): number | undefined {
+  if ((status !== 429 && status < 500) || header === null) return undefined;
+  const text = header.trim();
+  let ms: number;
+  if (/^\d+$/.test(text)) ms = Number(text) * 1000;
+  else {
+    const at = Date.parse(text);
+    if (Number.isNaN(at)) return undefined;
+    ms = Math.max(0, at - now);
+  }
+  return Math.min(ms, MAX_WAIT_MS);
+}
+
 /** HTTP methods the controller uses. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -48,6 +78,8 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export class KubeApi {
   readonly connection: KubeConnection;
   readonly #timeoutMs: number;
+  /** Requests retried after a `Retry-After` answer (for metrics and tests). */
+  retries = 0;
 
   constructor(connection: KubeConnection, timeoutMs = 15_000) {
     this.connection = connection;
@@ -59,27 +91,32 @@ export class KubeApi {
     return this.connection.server;
   }
 
-  /** Sends one request and parses the JSON answer; throws {@link KubeApiError} on non-2xx. */
+  /**
+   * Sends one request and parses the JSON answer; throws {@link KubeApiError} on non-2xx. A 429
+   * or 5xx with `Retry-After` is retried after the wait the server asks for (Note [Retry-After]);
+   * a 401 is retried once with fresh credentials when the connection can get new ones (a token
+   * file re-read, an exec plugin run again).
+   */
   async request<T>(method: Method, path: string, body?: unknown, contentType = 'application/json'): Promise<T> {
-    const url = this.server + path;
-    let res;
-    try {
-      const headers: Record<string, string> = { ...this.connection.authHeaders(), accept: 'application/json' };
-      if (body !== undefined) headers['content-type'] = contentType;
-      res = await fetch(url, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        dispatcher: this.connection.dispatcher,
-        signal: AbortSignal.timeout(this.#timeoutMs),
-      });
-    } catch (e) {
-      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-      const detail = cause === undefined ? '' : ` (${[cause.code, cause.message].filter((x) => x !== undefined).join(': ')})`;
-      throw new KubeApiError(0, undefined, `${method} ${path}: ${(e as Error).message}${detail}`);
-    }
-    const text = await res.text();
-    if (!res.ok) {
+    let retries = 0;
+    let waitedMs = 0;
+    let reauthenticated = false;
+    for (;;) {
+      const res = await this.#send(method, path, body, contentType);
+      const text = await res.text();
+      if (res.ok) return (text === '' ? {} : JSON.parse(text)) as T;
+      if (res.status === 401 && !reauthenticated && this.connection.invalidate()) {
+        reauthenticated = true;
+        continue;
+      }
+      const waitMs = retryAfterMs(res.status, res.headers.get('retry-after'));
+      if (waitMs !== undefined && retries < MAX_RETRIES && waitedMs + waitMs <= MAX_TOTAL_WAIT_MS) {
+        retries++;
+        waitedMs += waitMs;
+        this.retries++;
+        await new Promise((r) => setTimeout(r, waitMs));
+        continue;
+      }
       let reason: string | undefined;
       let message = text;
       try {
@@ -91,7 +128,25 @@ export class KubeApi {
       }
       throw new KubeApiError(res.status, reason, `${method} ${path}: ${res.status} ${message}`);
     }
-    return (text === '' ? {} : JSON.parse(text)) as T;
+  }
+
+  async #send(method: Method, path: string, body: unknown, contentType: string): Promise<Response> {
+    try {
+      const auth = await this.connection.auth();
+      const headers: Record<string, string> = { ...auth.headers, accept: 'application/json' };
+      if (body !== undefined) headers['content-type'] = contentType;
+      return await fetch(this.server + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        dispatcher: auth.dispatcher,
+        signal: AbortSignal.timeout(this.#timeoutMs),
+      });
+    } catch (e) {
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      const detail = cause === undefined ? '' : ` (${[cause.code, cause.message].filter((x) => x !== undefined).join(': ')})`;
+      throw new KubeApiError(0, undefined, `${method} ${path}: ${(e as Error).message}${detail}`);
+    }
   }
 
   /** GET that answers null on 404. */

@@ -5,10 +5,14 @@
  * catches half-open connections (operator-notes.md §3.6). The informer decides what happens next.
  */
 import { fetch } from 'undici';
+import { retryAfterMs } from './kube-api.ts';
 import type { KubeConnection } from './kube-connection.ts';
 
-/** How the watch ended: null for a normal end, else an error (statusCode set for HTTP errors). */
-export type WatchEnd = null | (Error & { statusCode?: number });
+/**
+ * How the watch ended: null for a normal end, else an error (statusCode set for HTTP errors,
+ * retryAfterMs when the server said when to come back: Note [Retry-After] in kube-api.ts).
+ */
+export type WatchEnd = null | (Error & { statusCode?: number; retryAfterMs?: number });
 
 /** Without a byte for this long the watch is considered dead (bookmarks arrive about every minute). */
 const INACTIVITY_MS = 90_000;
@@ -46,15 +50,19 @@ export function watch(
   };
   void (async () => {
     try {
+      const auth = await conn.auth();
       const res = await fetch(`${conn.server}${collectionPath}?${q.toString()}`, {
-        headers: { ...conn.authHeaders(), accept: 'application/json' },
-        dispatcher: conn.dispatcher,
+        headers: { ...auth.headers, accept: 'application/json' },
+        dispatcher: auth.dispatcher,
         signal: abort.signal,
       });
       if (!res.ok) {
         const text = await res.text();
-        const e: Error & { statusCode?: number } = new Error(`watch ${collectionPath}: ${res.status} ${text.slice(0, 500)}`);
+        const e: Error & { statusCode?: number; retryAfterMs?: number } = new Error(`watch ${collectionPath}: ${res.status} ${text.slice(0, 500)}`);
         e.statusCode = res.status;
+        e.retryAfterMs = retryAfterMs(res.status, res.headers.get('retry-after'));
+        // Fresh credentials for the next try (a rotated token file, an expired plugin token).
+        if (res.status === 401) conn.invalidate();
         finish(e);
         return;
       }
