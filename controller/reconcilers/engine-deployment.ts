@@ -4,7 +4,15 @@
  * server-side apply under the controller's field manager. Metadata is applied only once the
  * rollout is available (dependency ordering: an engine that is not up yet is waited for, not
  * reported unreachable), and the rollout shows in the Engine's conditions and status.
+ *
+ * While a rollout is not available the Engine is looked at every few seconds. Applying the same
+ * objects again each time would be a PATCH the apiserver turns into nothing (issue 36.7: three
+ * no-op PATCHes every 3 s), so an apply is remembered ({@link AppliedOwned}): while what the
+ * Engine asks for is unchanged and the objects are as it left them (the Deployment's generation,
+ * the Service's resourceVersion), they are only read. Someone else's edit of the Deployment's spec
+ * moves its generation and is applied over again.
  */
+import { createHash } from 'node:crypto';
 import { OPERATOR_SET_ENV, type Engine, type EngineDeployment } from '../api/v1alpha1/engine.ts';
 import { API_VERSION } from '../api/v1alpha1/common.ts';
 import { PatchType, objectPath, type KubeApi } from '../runtime/kube-api.ts';
@@ -140,9 +148,44 @@ export async function applyOwned<T>(kube: KubeApi, obj: Record<string, unknown>)
   return await kube.request<T>('PATCH', path, obj, PatchType.Apply);
 }
 
-/** Applies the Deployment and Service of an Engine and answers the Deployment's rollout. */
-export async function reconcileDeployment(kube: KubeApi, e: Engine, d: EngineDeployment): Promise<Rollout> {
-  await applyOwned(kube, desiredService(e, d));
-  const dep = await applyOwned<DeploymentObject>(kube, desiredDeployment(e, d));
-  return rolloutOf(dep);
+/** What the last apply of an Engine's Deployment and Service wrote, to tell whether applying again would change anything. */
+export interface AppliedOwned {
+  /** Digest of the desired Service and Deployment. */
+  readonly digest: string;
+  readonly deploymentGeneration: number | undefined;
+  readonly serviceResourceVersion: string | undefined;
+}
+
+interface ServiceObject {
+  metadata: { resourceVersion?: string };
+}
+
+/**
+ * Applies the Deployment and Service of an Engine, unless `last` says they are already as desired
+ * (then they are only read), and answers the Deployment's rollout and what to remember.
+ */
+export async function reconcileDeployment(
+  kube: KubeApi,
+  e: Engine,
+  d: EngineDeployment,
+  last?: AppliedOwned,
+): Promise<{ rollout: Rollout; applied: AppliedOwned }> {
+  const service = desiredService(e, d);
+  const deployment = desiredDeployment(e, d);
+  const digest = createHash('sha256')
+    .update(JSON.stringify([service, deployment]))
+    .digest('hex');
+  if (last?.digest === digest) {
+    const ns = e.metadata.namespace;
+    const [svc, dep] = await Promise.all([
+      kube.getOrNull<ServiceObject>(objectPath('v1', 'services', ns, e.metadata.name)),
+      kube.getOrNull<DeploymentObject>(objectPath('apps/v1', 'deployments', ns, e.metadata.name)),
+    ]);
+    if (svc !== null && dep !== null && svc.metadata.resourceVersion === last.serviceResourceVersion && dep.metadata.generation === last.deploymentGeneration) {
+      return { rollout: rolloutOf(dep), applied: last };
+    }
+  }
+  const svc = await applyOwned<ServiceObject>(kube, service);
+  const dep = await applyOwned<DeploymentObject>(kube, deployment);
+  return { rollout: rolloutOf(dep), applied: { digest, deploymentGeneration: dep.metadata.generation, serviceResourceVersion: svc.metadata.resourceVersion } };
 }

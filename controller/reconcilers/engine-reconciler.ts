@@ -40,6 +40,21 @@
  * not re-introspect it there) with a per-object backoff of 2 s doubling to 60 s, requeues
  * itself for the next one, and reports RemoteUnavailable with Reconciling=True, not Stalled.
  *
+ * Note [A remote that dies while the engine runs]
+ * The engine introspects a remote schema when it builds and then keeps that schema: a remote that
+ * goes down afterwards stays consistent in get_inconsistent_metadata (v2 does the same; only a
+ * query through it fails), so no poll of the engine can see it, and the controller may not be able
+ * to reach the remote itself (another network, headers from the engine's environment). So every
+ * spec.remoteCheckSeconds (default 30; 0: never) the reconcile asks each replica to re-introspect
+ * the remote schemas this Engine manages and that replica holds consistent, in one
+ * `reload_metadata {reload_remote_schemas: [...], reload_sources: false}`. A remote that does not
+ * answer becomes inconsistent with a connection error, and from there Note [A remote that is down
+ * is not a stall] takes over: RemoteUnavailable, Reconciling=True, reloaded with backoff, Ready
+ * again once it answers. The price, as with any v2 reload: while it is down the remote's fields
+ * leave the engine's schema (a query through them fails either way), and each check is one rebuild
+ * per replica and one resource_version (recorded as the reconcile's own write, not drift). A
+ * remote whose schema changed is picked up by the same reload.
+ *
  * Note [Credentials the operator cannot read]
  * The admin secret's Secret may be missing (GitOps applies in any order) or unreadable (the
  * secret-reader RoleBinding is missing: 403). Both are reported at once on the Engine and its
@@ -65,9 +80,9 @@ import { KubeApiError, objectPath, type KubeApi } from '../runtime/kube-api.ts';
 import { addFinalizer, hasFinalizer, patchStatus, removeFinalizer } from '../runtime/status.ts';
 import { declarationSourceKinds, declare, resourceKey, type TargetResource } from './declarations.ts';
 import { foldResources, type FoldResult, type ResourceFold } from './fold.ts';
-import { inconsistenciesByKey, inconsistencyMessage, sourceKinds } from './inconsistency-map.ts';
-import { diffLines, emptyDiff, type DocumentDiff } from './objects.ts';
-import { reconcileDeployment, type Rollout } from './engine-deployment.ts';
+import { inconsistenciesByKey, inconsistencyMessage, keyOfInconsistency, sourceKinds, type SourceKinds } from './inconsistency-map.ts';
+import { diffLines, emptyDiff, keyOf, type DocumentDiff } from './objects.ts';
+import { reconcileDeployment, type AppliedOwned, type Rollout } from './engine-deployment.ts';
 import { addressOf, engineNameFor, engineQueueKey, engineUrl, noEngineMessage, unboundReason } from './resolve.ts';
 import { decideOwnership, ownerOf, readOwner, writeOwner } from './engine-owner.ts';
 import { endpointUrls, fingerprint, mergeReports, observeReplicas, type ReplicaView } from './replicas.ts';
@@ -95,6 +110,8 @@ const ENGINE_DELETE_GRACE_MS = 10_000;
 /** First and longest wait between two reloads of an unreachable remote schema or source. */
 const RELOAD_BASE_MS = 2000;
 const RELOAD_MAX_MS = 60_000;
+/** Default seconds between two checks of the remote schemas an Engine manages (Note [A remote that dies while the engine runs]). */
+export const DEFAULT_REMOTE_CHECK_SECONDS = 30;
 /** How often an Engine refused as a second owner looks again (the owner's release changes no resource_version). */
 const OWNER_CONFLICT_RETRY_MS = 30_000;
 /** The namespace and ServiceAccount of config/default, for the RoleBinding command in messages. */
@@ -171,6 +188,10 @@ export class EngineReconciler {
   readonly stats: ReconcileStats = { reconciles: 0, engineWrites: 0, statusWrites: 0, conflicts: 0, driftCorrections: 0 };
   /** Reload backoff per `engine|type|name` (Note [A remote that is down is not a stall]). */
   readonly #reloads = new Map<string, { failures: number; nextAt: number }>();
+  /** When the next remote check of each engine is due (Note [A remote that dies while the engine runs]). */
+  readonly #remoteChecks = new Map<string, number>();
+  /** The last apply of each Engine's Deployment and Service (only read again while unchanged). */
+  readonly #deployments = new Map<string, AppliedOwned>();
   /** Per engine queue key. See Note [Drift and outages]. */
   readonly known = new Map<string, KnownEngine>();
 
@@ -250,6 +271,8 @@ export class EngineReconciler {
     const engine = (await this.#d.kube.getOrNull<Engine>(objectPath(API_VERSION, 'engines', namespace, name))) ?? undefined;
     if (engine === undefined) {
       this.known.delete(qk);
+      this.#remoteChecks.delete(qk);
+      this.#deployments.delete(qk);
       return { requeue: 'none' };
     }
     const scope = this.#scope(engine);
@@ -282,8 +305,11 @@ export class EngineReconciler {
     let rollout: Rollout | undefined;
     if (engine.spec.deployment !== undefined && !deleting) {
       try {
-        rollout = await reconcileDeployment(this.#d.kube, engine, engine.spec.deployment);
+        const done = await reconcileDeployment(this.#d.kube, engine, engine.spec.deployment, this.#deployments.get(qk));
+        rollout = done.rollout;
+        this.#deployments.set(qk, done.applied);
       } catch (e) {
+        this.#deployments.delete(qk);
         if (!(e instanceof KubeApiError) || e.status === 0 || e.status >= 500) throw e;
         this.known.set(qk, { client: null, reachable: false });
         return await this.#failAll(
@@ -364,8 +390,11 @@ export class EngineReconciler {
       const merged = mergeReports(views);
       if (merged === null) throw new EngineUnreachableError(`no replica answered: ${(replicas ?? [clientOptions.url]).join(', ')}`);
       report = merged.report;
-      // Remotes and sources that could not be reached: reload them with backoff (Note [A remote that is down is not a stall]).
-      if (!dryRun && (await this.#reloadUnreachable(qk, clientOptions, views))) {
+      // Remotes and sources that could not be reached: reload them with backoff (Note [A remote that is down is not a stall]);
+      // remote schemas that look fine are re-introspected now and then (Note [A remote that dies while the engine runs]).
+      const reloaded = !dryRun && (await this.#reloadUnreachable(qk, clientOptions, views));
+      const checked = !dryRun && (await this.#checkRemotes(qk, engine, clientOptions, views, managedRemoteSchemas(fold)));
+      if (reloaded || checked) {
         views = await observeReplicas(replicas ?? [clientOptions.url], clientOptions);
         const again = mergeReports(views);
         if (again === null) throw new EngineUnreachableError(`no replica answered: ${(replicas ?? [clientOptions.url]).join(', ')}`);
@@ -450,6 +479,10 @@ export class EngineReconciler {
     }
     const plan = diffLines(fold.diff, 100);
     const held = scope.unbound.map((u) => `${u.r.kind}/${u.r.metadata.name} (${noEngineMessage(u.r, this.#d.lister.engines(namespace))})`);
+    // The Engine's health is that of what it manages (an object tracked by hand is not its business).
+    const mine = managedInconsistencies(report.inconsistentObjects, dryRun ? (engine.status?.managedObjects ?? []) : fold.managed, sourceKinds(fold.desired));
+    const others = report.inconsistentObjects.length - mine.length;
+    const othersNote = others === 0 ? '' : `; ${others} inconsistent objects that no resource of this Engine declares are not counted`;
     const engineOutcome =
       dryRun && !emptyDiff(fold.diff)
         ? failedOutcome(
@@ -467,25 +500,25 @@ export class EngineReconciler {
               ),
               true,
             )
-          : notReady === 0 && report.isConsistent
-            ? appliedOutcome(`${resources.length} resources applied; metadata consistent${replicaNote(replicas, views)}`)
-            : report.isConsistent
-              ? failedOutcome(Reason.Progressing, `${notReady} of ${resources.length} resources are not ready`, false)
-              : report.inconsistentObjects.every((o) => isTransientInconsistency(o.type, o.reason))
+          : notReady === 0 && mine.length === 0
+            ? appliedOutcome(`${resources.length} resources applied; metadata consistent${replicaNote(replicas, views)}${othersNote}`)
+            : mine.length === 0
+              ? failedOutcome(Reason.Progressing, `${notReady} of ${resources.length} resources are not ready${othersNote}`, false)
+              : mine.every((o) => isTransientInconsistency(o.type, o.reason))
                 ? failedOutcome(
                     Reason.RemoteUnavailable,
-                    `${report.inconsistentObjects.length} remote schemas or sources could not be reached; reloading them with backoff; ${notReady} of ${resources.length} resources not ready`,
+                    `${mine.length} remote schemas or sources could not be reached; reloading them with backoff; ${notReady} of ${resources.length} resources not ready${othersNote}`,
                     false,
                   )
                 : failedOutcome(
                     Reason.InconsistentMetadata,
-                    `${report.inconsistentObjects.length} inconsistent objects; ${notReady} of ${resources.length} resources not ready`,
+                    `${mine.length} inconsistent objects; ${notReady} of ${resources.length} resources not ready${othersNote}`,
                     true,
                   );
     await this.#writeEngineStatus(engine, engineOutcome, {
       managedObjects: dryRun ? (engine.status?.managedObjects ?? []) : fold.managed,
       resources: resources.filter((r) => r.metadata.deletionTimestamp === undefined).length,
-      inconsistentObjects: report.inconsistentObjects.length,
+      inconsistentObjects: mine.length,
       metadataResourceVersion: exportedRv,
       plannedChanges: dryRun ? plan : [],
       ...deploymentStatus,
@@ -494,8 +527,44 @@ export class EngineReconciler {
     // Finalizers go last: managedObjects no longer lists what they released (Orphan) or removed.
     for (const [r, result] of finishing) await this.#finalize(r, result);
     // A deleting Engine goes on to its own deletion once its resources are done; a pending reload comes back in time.
-    const reloadAt = this.#nextReload(qk);
-    return { requeue: 'after', afterMs: deleting ? 1000 : reloadAt === null ? resyncMs : Math.min(resyncMs, Math.max(200, reloadAt - Date.now())) };
+    const dueAt = Math.min(this.#nextReload(qk) ?? Infinity, this.#remoteChecks.get(qk) ?? Infinity);
+    return { requeue: 'after', afterMs: deleting ? 1000 : Math.min(resyncMs, Math.max(200, dueAt - Date.now())) };
+  }
+
+  /**
+   * Every spec.remoteCheckSeconds, has each replica re-introspect the managed remote schemas it
+   * holds consistent. True when a replica did. See Note [A remote that dies while the engine runs].
+   */
+  async #checkRemotes(qk: string, engine: Engine, base: EngineClientOptions, views: readonly ReplicaView[], names: readonly string[]): Promise<boolean> {
+    const everyMs = (engine.spec.remoteCheckSeconds ?? DEFAULT_REMOTE_CHECK_SECONDS) * 1000;
+    const now = Date.now();
+    if (everyMs <= 0 || names.length === 0) {
+      this.#remoteChecks.delete(qk);
+      return false;
+    }
+    const due = this.#remoteChecks.get(qk);
+    // The first reconcile has just introspected them (or the engine has, at start): the first check comes one interval later.
+    if (due === undefined || due > now) {
+      if (due === undefined || due > now + everyMs) this.#remoteChecks.set(qk, now + everyMs);
+      return false;
+    }
+    this.#remoteChecks.set(qk, now + everyMs);
+    let reloaded = false;
+    for (const v of views) {
+      if (v.state === 'unreachable') continue;
+      const listed = new Set(v.state.report.inconsistentObjects.filter((o) => o.type === 'remote_schema').map((o) => inconsistentName(o)));
+      const fine = names.filter((n) => !listed.has(n));
+      if (fine.length === 0) continue;
+      try {
+        await new EngineClient({ ...base, url: v.url }).call({ type: 'reload_metadata', args: { reload_remote_schemas: fine, reload_sources: false } });
+        this.stats.engineWrites++;
+        reloaded = true;
+      } catch (e) {
+        if (!(e instanceof MetadataApiError || e instanceof EngineUnreachableError)) throw e;
+        this.#d.log?.('remote check refused', { engine: qk, url: v.url, error: e.message });
+      }
+    }
+    return reloaded;
   }
 
   /**
@@ -608,7 +677,8 @@ export class EngineReconciler {
    * it removes every object it manages (keeping containers that hold undeclared metadata, as for
    * resources); with Orphan (default) it leaves them and says so in an `Orphaned` event. Either way
    * it removes its owner record from the engine, then its finalizer. An unreachable engine keeps a
-   * Delete Engine until it answers (or until the policy is set to Orphan); credentials that are
+   * Delete Engine that manages something until it answers (or until the policy is set to Orphan);
+   * one that manages nothing (its engine never came up) goes, with a `NothingRemoved` event; credentials that are
    * gone (and not known from an earlier reconcile) leave the metadata, with an `Orphaned` event.
    */
   async #deleteEngine(engine: Engine): Promise<ReconcileResult> {
@@ -647,7 +717,19 @@ export class EngineReconciler {
         if (owner !== null && mine) await writeOwner(client, owner.state, null);
       } catch (e) {
         if (!(e instanceof EngineUnreachableError || e instanceof MetadataApiError)) throw e;
-        if (engine.spec.deletionPolicy === 'Delete') return { requeue: 'backoff', error: `deleting Engine ${engine.metadata.name}: ${e.message}` };
+        // An engine that never came up (a rollout that never became available, a wrong URL) holds
+        // nothing of this Engine's: waiting for it would keep the Engine forever (issue 36.7).
+        if (engine.spec.deletionPolicy === 'Delete' && managed.length === 0) {
+          await this.#event(
+            engineSubject(engine),
+            'Warning',
+            'NothingRemoved',
+            'Delete',
+            `the engine ${e instanceof EngineUnreachableError ? 'did not answer' : 'refused the call'} (${e.message}); this Engine manages no metadata in it${
+              engine.status?.metadataResourceVersion === undefined ? ' (it never reached it)' : ''
+            }, so nothing could be removed`,
+          );
+        } else if (engine.spec.deletionPolicy === 'Delete') return { requeue: 'backoff', error: `deleting Engine ${engine.metadata.name}: ${e.message}` };
         // Orphan needs nothing from the engine but the owner record; a stale one is taken over by
         // an Engine of the same name (Note [Where the owner of an engine is recorded]).
         if (managed.length > 0)
@@ -851,6 +933,30 @@ function inconsistentName(o: InconsistentObject): string | null {
   if (typeof d === 'object' && d !== null && typeof (d as { name?: unknown }).name === 'string') return (d as { name: string }).name;
   if (o.name === undefined) return null;
   return o.name.replace(/^(remote_schema|source) /, '');
+}
+
+/** The remote schemas an Engine manages (Note [A remote that dies while the engine runs]). */
+export function managedRemoteSchemas(fold: Pick<FoldResult, 'desired' | 'managed'>): string[] {
+  const managed = new Set(fold.managed);
+  return fold.desired.remote_schemas
+    .map((r) => (r as { name?: unknown }).name)
+    .filter((n): n is string => typeof n === 'string' && managed.has(keyOf({ kind: 'remote_schema', name: n })));
+}
+
+/**
+ * The inconsistent objects an Engine answers for: those it manages (issue 36.7). An object tracked
+ * by hand, or by another tool, is not its health; a managed object that fails because of one shows
+ * on its resource (depends on an inconsistent object) and so in the Engine's count of resources
+ * not ready.
+ */
+export function managedInconsistencies(list: readonly InconsistentObject[], managed: readonly string[], kinds: SourceKinds): InconsistentObject[] {
+  const keys = new Set(managed);
+  // The engine checks the custom types as one object.
+  if (managed.some((k) => k.startsWith('custom_type/'))) keys.add('custom_types');
+  return list.filter((o) => {
+    const k = keyOfInconsistency(o, kinds);
+    return k !== null && keys.has(k);
+  });
 }
 
 /** A resource inconsistent only because its remote or source is down: retried, not Stalled. */

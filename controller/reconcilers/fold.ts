@@ -24,6 +24,11 @@
  *   existing object changes only what the resource declares, and under Merge a container
  *   (source, table, function) that still holds objects nobody declares or manages is kept when
  *   its resource goes: only the managed parts are removed, and the result says what was kept.
+ * - a container a declared object needs (the source of a tracked table, the table of a permission)
+ *   is never pruned, whichever the policy: under Exclusive the engine's `default` source, which no
+ *   Source resource declares, would otherwise be planned for removal with every table in it, and
+ *   under Merge a Source resource renamed while its tables are still declared would take them along.
+ *   Only its explicit deletion (the resource deleted with deletionPolicy Delete) removes it;
  * Exclusive only governs the sections the kinds manage (sources with their tables, functions,
  * permissions and event triggers; remote schemas; cron triggers; inherited roles; actions and
  * their permissions; custom types; query collections, the allow-list and REST endpoints); API
@@ -32,7 +37,18 @@
 import type { MetadataDocument } from '../../engine/model/document.ts';
 import type { ManagementPolicy } from '../api/v1alpha1/engine.ts';
 import { declarationSourceKinds, declare, deletionPolicyOf, resourceKey, type Declared, type TargetResource } from './declarations.ts';
-import { DocumentDraft, diffDocuments, emptyDiff, flatten, keyOf, parentOf, type DocumentDiff, type MetaObject, type ObjectRef } from './objects.ts';
+import {
+  DocumentDraft,
+  ancestorKeys,
+  diffDocuments,
+  emptyDiff,
+  flatten,
+  keyOf,
+  parentOf,
+  type DocumentDiff,
+  type MetaObject,
+  type ObjectRef,
+} from './objects.ts';
 
 export { canonicalJson } from './objects.ts';
 
@@ -198,8 +214,10 @@ export function foldResources(input: FoldInput): FoldResult {
   const drop = new Set<string>();
   for (const d of deleted.values()) for (const o of d.objects) if (!declaredKeys.has(o.key)) drop.add(o.key);
   if (!blocked) {
+    // What declared objects live in stays (see the Note).
+    const needed = new Set([...declaredObjects.values()].flatMap(({ obj }) => ancestorKeys(obj.ref)));
     const candidates = input.policy === 'Exclusive' ? [...current.keys()] : [...previous];
-    for (const k of candidates) if (!declaredKeys.has(k) && !orphanedKeys.has(k) && !protectedKeys.has(k)) drop.add(k);
+    for (const k of candidates) if (!declaredKeys.has(k) && !orphanedKeys.has(k) && !protectedKeys.has(k) && !needed.has(k)) drop.add(k);
   }
   const kept = input.policy === 'Exclusive' ? [] : containersToKeep(current, drop, declaredKeys, previous);
   const keptKeys = new Set(kept.map((k) => k.key));

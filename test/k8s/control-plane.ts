@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,7 +46,18 @@ export interface ControlPlane {
   restartApiserver(downMs: number): Promise<void>;
   /** kubectl apply of a JSON/YAML document on stdin. */
   apply(manifest: unknown): string;
+  /** The writes the apiserver has recorded so far (its audit log: create, update, patch, delete). */
+  audit(): AuditEvent[];
   stop(): Promise<void>;
+}
+
+/** One entry of the apiserver's audit log (level Metadata, stage ResponseComplete). */
+export interface AuditEvent {
+  readonly verb: string;
+  readonly user: { readonly username: string };
+  readonly objectRef?: { readonly resource?: string; readonly namespace?: string; readonly name?: string; readonly subresource?: string };
+  readonly responseStatus?: { readonly code?: number };
+  readonly stageTimestamp: string;
 }
 
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, child: ChildProcess, log: () => string): Promise<void> {
@@ -108,6 +119,17 @@ export async function startControlPlane(): Promise<ControlPlane> {
     const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     writeFileSync(path.join(dir, 'sa.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
     writeFileSync(path.join(dir, 'sa.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    // Writes are audited, so tests can count what the controller sends (reads are not: too many).
+    const auditLog = path.join(dir, 'audit.log');
+    writeFileSync(
+      path.join(dir, 'audit-policy.json'),
+      JSON.stringify({
+        apiVersion: 'audit.k8s.io/v1',
+        kind: 'Policy',
+        omitStages: ['RequestReceived'],
+        rules: [{ level: 'Metadata', verbs: ['create', 'update', 'patch', 'delete'] }, { level: 'None' }],
+      }),
+    );
     const token = `admin-${Math.random().toString(36).slice(2)}`;
     // token,user,uid,"groups": the admin is in system:masters, which bypasses RBAC.
     const operatorToken = `operator-${Math.random().toString(36).slice(2)}`;
@@ -132,6 +154,8 @@ export async function startControlPlane(): Promise<ControlPlane> {
       '--disable-admission-plugins=ServiceAccount',
       '--allow-privileged=true',
       '--event-ttl=1h',
+      `--audit-policy-file=${path.join(dir, 'audit-policy.json')}`,
+      `--audit-log-path=${auditLog}`,
       '--v=0',
     ];
     const insecure = new Agent({ connect: { rejectUnauthorized: false } });
@@ -188,6 +212,13 @@ export async function startControlPlane(): Promise<ControlPlane> {
         current = await bootApiserver();
       },
       apply: (manifest) => kubectl(['apply', '-f', '-'], typeof manifest === 'string' ? manifest : JSON.stringify(manifest)),
+      audit: () =>
+        existsSync(auditLog)
+          ? readFileSync(auditLog, 'utf8')
+              .split('\n')
+              .filter((l) => l.trim() !== '')
+              .map((l) => JSON.parse(l) as AuditEvent)
+          : [],
       async stop() {
         await stopProcess(current.child);
         await stopProcess(etcd.child);

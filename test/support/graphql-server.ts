@@ -32,8 +32,11 @@ export interface GraphqlTestServer {
   close(): Promise<void>;
 }
 
-/** Starts a GraphQL server for `sdl`, resolving through `root` (graphql-js's rootValue; functions get (args, context, info)). */
-export async function startGraphqlServer(sdl: string, root: Record<string, unknown>): Promise<GraphqlTestServer> {
+/**
+ * Starts a GraphQL server for `sdl`, resolving through `root` (graphql-js's rootValue; functions get
+ * (args, context, info)), on `port` when given (a server stopped and started again at one URL).
+ */
+export async function startGraphqlServer(sdl: string, root: Record<string, unknown>, port = 0): Promise<GraphqlTestServer> {
   let schema: GraphQLSchema = buildSchema(sdl);
   let rootValue = root;
   const requests: RecordedRequest[] = [];
@@ -76,10 +79,10 @@ export async function startGraphqlServer(sdl: string, root: Record<string, unkno
       })();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/graphql`,
+    url: `http://127.0.0.1:${bound}/graphql`,
     requests,
     queries: () => requests.filter((r) => !(r.body.query ?? '').includes('__schema')),
     get mode() {

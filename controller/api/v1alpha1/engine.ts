@@ -89,6 +89,8 @@ export interface EngineSpec {
   readonly resyncSeconds?: number;
   /** Poll the engine's resource_version and health this often (drift and outages). Default 3. */
   readonly pollSeconds?: number;
+  /** Re-introspect the remote schemas this Engine manages this often, to notice one that went down (0: never). Default 30. */
+  readonly remoteCheckSeconds?: number;
 }
 
 /** `Engine.status`. */
@@ -212,6 +214,14 @@ const specSchema: OpenApiSchema = {
       maximum: 3600,
       default: 3,
       description: "Poll the engine's resource_version and health this often, to notice edits made around the operator (drift) and outages.",
+    },
+    remoteCheckSeconds: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 86400,
+      default: 30,
+      description:
+        'Reload (re-introspect) the remote schemas this Engine manages this often, on every replica, so that a remote that went down after the engine loaded it shows as RemoteUnavailable; 0 turns it off.',
     },
   },
   'x-kubernetes-validations': [

@@ -71,6 +71,20 @@ describe('foldResources', () => {
     expect(exclusive.desired.sources[0]?.tables.map((t) => t.table.name)).toEqual(['author']);
   });
 
+  it('under Exclusive keeps the undeclared source its declared tables live in, and drops only what nothing needs (issue 36.7)', () => {
+    const other = { ...emptyTable({ schema: 'public', name: 'other' }) };
+    const current = docWith([{ ...source, tables: [other] }]);
+    const r = foldResources({ current, resources: [res('TrackedTable', 'author', { table: 'author' })], previousManaged: [], policy: 'Exclusive' });
+    expect(r.diff.removed).toEqual(['table/default/public.other']);
+    expect(r.desired.sources.map((s) => s.name)).toEqual(['default']);
+    expect(r.desired.sources[0]?.tables.map((t) => t.table.name)).toEqual(['author']);
+    expect([...r.results.values()].map((x) => x.state)).toEqual(['applied']);
+    // The source is kept, not taken over: it is not in managedObjects.
+    expect(r.managed).toEqual(['table/default/public.author']);
+    // With no resource at all, Exclusive still removes it.
+    expect(foldResources({ current, resources: [], previousManaged: [], policy: 'Exclusive' }).desired.sources).toEqual([]);
+  });
+
   it('removes a previously managed object that nothing declares any more', () => {
     const first = foldResources({
       current: docWith([source]),

@@ -1,0 +1,85 @@
+/**
+ * Issue 36.5 on a REAL kube-apiserver + etcd and a real engine: a remote schema that goes down
+ * while the engine runs (after the engine introspected it, so get_inconsistent_metadata still
+ * lists it consistent) is noticed by the controller's periodic re-introspection and reported on
+ * the RemoteSchema as RemoteUnavailable (Reconciling, not Stalled), and heals when the remote
+ * answers again. The remote is a real HTTP GraphQL server, stopped and started again on its port.
+ * Its own control plane.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/engine-process.ts';
+import { startGraphqlServer, type GraphqlTestServer } from '../support/graphql-server.ts';
+import { ADMIN_SECRET, k8sSkipReason, resource, startOperatorEnv, type OperatorEnv } from './harness.ts';
+
+const skipReason = k8sSkipReason();
+
+describe.skipIf(skipReason !== null)(
+  'operator noticing a remote schema that dies while the engine runs, on a real kube-apiserver',
+  { timeout: 180_000 },
+  () => {
+    let env: OperatorEnv;
+    let remote: GraphqlTestServer | null = null;
+    let remotePort: number;
+    const startRemote = async (): Promise<GraphqlTestServer> =>
+      await startGraphqlServer('type Query { weather: String }', { weather: () => 'sunny' }, remotePort);
+    const weather = async (): Promise<unknown> => {
+      const r = await fetch(`http://127.0.0.1:${env.enginePort}/v1/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-engine-admin-secret': ADMIN_SECRET },
+        body: JSON.stringify({ query: '{ weather }' }),
+      });
+      return await r.json();
+    };
+
+    beforeAll(async () => {
+      remotePort = await freePort();
+      remote = await startRemote();
+      env = await startOperatorEnv('k8s_rhealth', 'CREATE TABLE city (id serial PRIMARY KEY, name text);');
+    }, 180_000);
+
+    afterAll(async () => {
+      await env?.stop();
+      await remote?.close();
+    });
+
+    it('reports a remote that stopped answering as RemoteUnavailable within seconds, and Ready again once it is back', async () => {
+      env.cp.apply(resource('Engine', 'main', { url: `http://127.0.0.1:${env.enginePort}`, adminSecretRef: { name: 'engine-admin' }, remoteCheckSeconds: 2 }));
+      env.cp.apply(resource('RemoteSchema', 'weather', { definition: { url: `http://127.0.0.1:${remotePort}/graphql` } }));
+      env.cp.apply(resource('TrackedTable', 'city', { table: 'city' }));
+      await env.readyWith('remoteschemas', 'weather', 'True', 'Applied', 60_000);
+      await env.readyWith('engines', 'main', 'True', 'Applied', 60_000);
+      expect(await weather()).toEqual({ data: { weather: 'sunny' } });
+
+      // The remote dies. The engine's own list still says every object is consistent: only a new
+      // introspection can tell.
+      await remote?.close();
+      remote = null;
+      const died = Date.now();
+      expect((await env.client.getInconsistentMetadata()).isConsistent).toBe(true);
+      const down = await env.readyWith('remoteschemas', 'weather', 'False', 'RemoteUnavailable', 30_000);
+      const noticedMs = Date.now() - died;
+      console.log(`[k8s] remote died: RemoteUnavailable on the RemoteSchema ${noticedMs} ms after it stopped (remoteCheckSeconds 2)`);
+      expect(down.message).toContain('weather');
+      expect(down.message).toContain('reloads it with backoff');
+      expect(env.cond('remoteschemas', 'weather', 'Reconciling')).toMatchObject({ status: 'True', reason: 'RemoteUnavailable' });
+      expect(env.cond('remoteschemas', 'weather', 'Stalled')?.status).toBe('False');
+      // What does not depend on it stays Ready; the Engine is Reconciling, not Stalled.
+      expect(env.cond('trackedtables', 'city')?.status).toBe('True');
+      const engine = await env.readyWith('engines', 'main', 'False', 'RemoteUnavailable', 20_000);
+      expect(engine.message).toContain('1 remote schemas or sources could not be reached');
+      expect(env.cond('engines', 'main', 'Stalled')?.status).toBe('False');
+      expect(env.events('RemoteSchema', 'weather').some((e) => e.startsWith('Warning RemoteUnavailable'))).toBe(true);
+
+      // It comes back on the same port: the backoff reload finds it, the status heals, queries work.
+      remote = await startRemote();
+      const back = Date.now();
+      await env.readyWith('remoteschemas', 'weather', 'True', 'Applied', 90_000);
+      const healedMs = Date.now() - back;
+      console.log(`[k8s] remote back: Ready ${healedMs} ms after it answers again`);
+      await env.readyWith('engines', 'main', 'True', 'Applied', 20_000);
+      expect(await weather()).toEqual({ data: { weather: 'sunny' } });
+      // The checks are the controller's own writes, never reported as drift.
+      expect(env.events('Engine', 'main').filter((e) => e.includes('DriftCorrected'))).toEqual([]);
+    });
+  },
+);
