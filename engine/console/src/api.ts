@@ -36,6 +36,8 @@ export class ApiError extends Error {
     message: string,
     readonly code: string | null,
     readonly path: string | null,
+    /** v2's `internal` (an admin's details, such as a template's error positions), when the body has it. */
+    readonly internal: unknown = undefined,
   ) {
     super(message);
   }
@@ -56,12 +58,13 @@ async function post(endpoint: string, body: unknown, headers: Record<string, str
     json = null;
   }
   if (!res.ok) {
-    const e = (json ?? {}) as { error?: unknown; code?: unknown; path?: unknown };
+    const e = (json ?? {}) as { error?: unknown; code?: unknown; path?: unknown; internal?: unknown };
     throw new ApiError(
       res.status,
       typeof e.error === 'string' ? e.error : text || res.statusText,
       typeof e.code === 'string' ? e.code : null,
       typeof e.path === 'string' ? e.path : null,
+      e.internal,
     );
   }
   return json;

@@ -46,10 +46,12 @@ beforeAll(async () => {
     CREATE TABLE books (id serial PRIMARY KEY, title text NOT NULL, author_id int NOT NULL REFERENCES authors(id));
     INSERT INTO books (title, author_id) VALUES ('Notes', 1), ('Computing', 2), ('Engines', 1);
   `);
-  // The action handler: the author whose id it is given.
-  handler = await startTestServer((_req, body, res) => {
-    const input = (JSON.parse(body) as { input: { id: number } }).input;
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ author_id: input.id, note: 'found' }));
+  // The action handler (`/find…`): the author whose id it is given, as v2's payload or as the
+  // transformed body `{author}`; any other path is the event trigger's webhook.
+  handler = await startTestServer((req, body, res) => {
+    if (!(req.url ?? '').startsWith('/find')) return void res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    const sent = JSON.parse(body) as { input?: { id: number }; author?: number };
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ author_id: sent.input?.id ?? sent.author, note: 'found' }));
   });
   engine = await startTestEngine({ databaseUrl: db.url, adminSecret: SECRET, enableConsole: true });
   // Set-up, not under test: tracked tables, a second source, an action and an event trigger.
@@ -169,5 +171,86 @@ describe.skipIf(chromiumPath === null)('console editors in a browser', { timeout
     await form.getByRole('button', { name: 'Save configuration' }).click();
     await eventually(() => form.getByRole('alert').textContent()).toMatch(/namespace/);
     expect((await exported()).sources.find((s) => s.name === 'extra')).toEqual(before);
+  });
+  it("Actions: a request and response transform with the engine's live preview, then run", async () => {
+    await page.getByRole('link', { name: 'Actions' }).click();
+    await page
+      .getByRole('list', { name: 'Actions' })
+      .getByRole('link', { name: /findAuthor/ })
+      .click();
+    const form = page.getByRole('form', { name: 'Action findAuthor' });
+    await form.getByText('Request and response transforms').click();
+    const preview = form.getByRole('region', { name: 'Transformed request' });
+    // Before any transform the preview is the request as v2 sends it.
+    await eventually(() => preview.getByLabel('Transformed URL').textContent()).toBe(`${handler.url}find`);
+    await typeInto(form.getByLabel('URL template'), '{{$base_url}}/authors/{{$body.input.id}}');
+    await eventually(() => preview.getByLabel('Transformed URL').textContent()).toBe(`${handler.url}find/authors/1`);
+    await form.getByLabel('Request body', { exact: true }).selectOption('transform');
+    // A template that does not parse: the engine's error, as typed.
+    await typeInto(form.getByLabel('Request body template (Kriti)'), '{"author": {{$body.input.id}');
+    await eventually(() => preview.getByRole('alert').textContent()).toMatch(/body/i);
+    await typeInto(form.getByLabel('Request body template (Kriti)'), '{"author": {{$body.input.id}}}');
+    await eventually(async () => JSON.parse((await preview.getByLabel('Transformed body').textContent()) ?? 'null')).toEqual({ author: 1 });
+    // The sample is the user's to change; the preview follows.
+    await typeInto(form.getByLabel(/^Sample input/), '{"input": {"id": 7}}');
+    await eventually(() => preview.getByLabel('Transformed URL').textContent()).toBe(`${handler.url}find/authors/7`);
+    await typeInto(form.getByLabel(/^Response body template/), '{"author_id": {{$body.author_id}}, "note": "via transform"}');
+    await page.screenshot({ path: artifact('33-actions-transform.png'), fullPage: true });
+    expect(await unnamedControls(page)).toEqual([]);
+    await form.getByRole('button', { name: 'Save action' }).click();
+    await eventually(() => page.getByRole('main').getByRole('status').first().textContent()).toBe('Saved action findAuthor');
+    const action = (await exported()).actions!.find((a) => a.name === 'findAuthor')!;
+    expect(action.definition['request_transform']).toEqual({
+      version: 2,
+      template_engine: 'Kriti',
+      url: '{{$base_url}}/authors/{{$body.input.id}}',
+      body: { action: 'transform', template: '{"author": {{$body.input.id}}}' },
+    });
+    expect(action.definition['response_transform']).toEqual({
+      version: 2,
+      template_engine: 'Kriti',
+      body: { action: 'transform', template: '{"author_id": {{$body.author_id}}, "note": "via transform"}' },
+    });
+    // The engine runs both: the handler is called at the templated URL with the templated body.
+    const r = await engine.graphql('{ findAuthor(id: 2) { author_id note } }', {}, { 'x-engine-admin-secret': SECRET });
+    expect(r.body).toEqual({ data: { findAuthor: { author_id: 2, note: 'via transform' } } });
+    const call = handler.requests.at(-1)!;
+    expect(call.path).toBe('/find/authors/2');
+    expect(JSON.parse(call.body)).toEqual({ author: 2 });
+  });
+
+  it('Events: a request transform with method, URL and a query parameter, previewed by the engine, then delivered', async () => {
+    await page.getByRole('link', { name: 'Events' }).click();
+    await page
+      .getByRole('list', { name: 'Event triggers' })
+      .getByRole('link', { name: /book_added/ })
+      .click();
+    const form = page.getByRole('form', { name: 'Modify event trigger book_added' });
+    await form.getByText('Request and response transforms').click();
+    const preview = form.getByRole('region', { name: 'Transformed request' });
+    await form.getByLabel('Method', { exact: true }).selectOption('PUT');
+    await typeInto(form.getByLabel('URL template'), '{{$base_url}}/books');
+    await form.getByRole('button', { name: 'Add query params' }).click();
+    await typeInto(form.getByLabel('Query params 1 name'), 'title');
+    await typeInto(form.getByLabel('Query params 1 value'), '{{$body.event.data.new.title}}');
+    await typeInto(form.getByLabel(/^Sample input/), '{"event": {"data": {"new": {"title": "Notes"}}}}');
+    await eventually(() => preview.getByLabel('Transformed URL').textContent()).toBe(`${handler.url}hook/books?title=Notes`);
+    expect(await preview.getByLabel('Transformed method').textContent()).toBe('PUT');
+    await page.screenshot({ path: artifact('34-events-transform.png'), fullPage: true });
+    expect(await unnamedControls(page)).toEqual([]);
+    await form.getByRole('button', { name: 'Save event trigger' }).click();
+    await eventually(() => page.getByRole('main').getByRole('status').first().textContent()).toBe('Saved event trigger book_added');
+    const trigger = (await exported()).sources[0]!.tables.find((t) => t.table.name === 'books')!.event_triggers![0]!;
+    expect(trigger['request_transform']).toEqual({
+      version: 2,
+      template_engine: 'Kriti',
+      method: 'PUT',
+      url: '{{$base_url}}/books',
+      query_params: { title: '{{$body.event.data.new.title}}' },
+    });
+    // An insert is delivered as the transform says.
+    await db.sql(`INSERT INTO books (title, author_id) VALUES ('Transforms', 2)`);
+    await eventually(() => handler.requests.find((q) => q.path.startsWith('/hook/books'))?.path).toBe('/hook/books?title=Transforms');
+    expect(handler.requests.find((q) => q.path.startsWith('/hook/books'))!.method).toBe('PUT');
   });
 });

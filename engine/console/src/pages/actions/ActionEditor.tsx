@@ -1,10 +1,16 @@
-/** The editor of one action (or a new one): its SDL, the types it uses, handler, kind, headers, timeout and roles, saved as one `bulk`. */
+/**
+ * The editor of one action (or a new one): its SDL, the types it uses, handler, kind, headers,
+ * timeout, request and response transforms (with the engine's live preview) and roles, saved as
+ * one `bulk`.
+ */
 import { useState } from 'react';
 import { metadata as callMetadata } from '../../api.ts';
 import { HeadersEditor, Status, headerConfs, headerRows, useAction, wholeNumber, type HeaderRow } from '../../components.tsx';
 import { knownRoles, useMetadata, type ActionEntry, type CustomTypes } from '../../metadata-state.tsx';
 import { actionToSdl, mergeTypes, parseActionSdl, parseTypesSdl, typesToSdl, typesUsedBy } from './action-sdl.ts';
 import { EditorButtons } from '../../lists.tsx';
+import { TransformEditor } from '../../transforms/TransformEditor.tsx';
+import { actionSample, readTransform, requestTransformOf, responseTransformOf, type TransformForm } from '../../transforms/transform-form.ts';
 
 const NEW_ACTION_SDL = 'type Mutation {\n  actionName(arg1: SampleInput!): SampleOutput\n}';
 const NEW_TYPES_SDL = 'input SampleInput {\n  username: String!\n  password: String!\n}\n\ntype SampleOutput {\n  accessToken: String!\n}';
@@ -33,6 +39,8 @@ export function ActionEditor({
   const [roles, setRoles] = useState<string[]>(before);
   const [newRole, setNewRole] = useState('');
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [transform, setTransform] = useState<TransformForm>(() => readTransform(d?.request_transform, d?.response_transform));
+  const [sample, setSample] = useState(() => actionSample(entry?.name ?? 'actionName', d?.arguments ?? []));
   const [status, run] = useAction();
   const roleChoices = [...new Set([...knownRoles(metadata), ...roles])].filter((r) => r !== 'admin').sort();
 
@@ -52,9 +60,8 @@ export function ActionEditor({
         headers: headerConfs(headers),
         forward_client_headers: forward,
         ...(seconds !== undefined ? { timeout: seconds } : {}),
-        // What the form does not edit (transforms) is kept.
-        ...(d?.request_transform !== undefined ? { request_transform: d.request_transform } : {}),
-        ...(d?.response_transform !== undefined ? { response_transform: d.response_transform } : {}),
+        ...(requestTransformOf(transform) !== undefined ? { request_transform: requestTransformOf(transform) } : {}),
+        ...(responseTransformOf(transform) !== undefined ? { response_transform: responseTransformOf(transform) } : {}),
       };
       const comment = parsed.description;
       const calls: unknown[] = [{ type: 'set_custom_types', args: mergeTypes(types, incoming) }];
@@ -127,6 +134,17 @@ export function ActionEditor({
         </label>
       </div>
       <HeadersEditor label="Handler headers" rows={headers} onChange={setHeaders} />
+      <details className="transforms" open={d?.request_transform !== undefined || d?.response_transform !== undefined}>
+        <summary>Request and response transforms</summary>
+        <TransformEditor
+          idPrefix="action-transform"
+          value={transform}
+          onChange={setTransform}
+          webhookUrl={handler.trim() === '' ? null : handler.trim()}
+          sample={sample}
+          onSample={setSample}
+        />
+      </details>
       <fieldset>
         <legend>Roles allowed to run the action (admin always may)</legend>
         <div className="columns-list">

@@ -1,10 +1,15 @@
-/** The editor of an event trigger: create, or modify (`pg_create_event_trigger` with `replace`), and delete. */
+/**
+ * The editor of an event trigger: create, or modify (`pg_create_event_trigger` with `replace`,
+ * request and response transforms with the engine's live preview included), and delete.
+ */
 import { useEffect, useState } from 'react';
 import { metadata as callMetadata } from '../../api.ts';
 import { HeadersEditor, Status, headerConfs, headerRows, useAction, useRetryFields, type HeaderRow } from '../../components.tsx';
 import { introspect, type DbInfo } from '../../introspect.ts';
 import { tableKey, useMetadata, type EventTriggerEntry, type QualifiedTable, type SourceEntry } from '../../metadata-state.tsx';
 import { EditorButtons } from '../../lists.tsx';
+import { TransformEditor } from '../../transforms/TransformEditor.tsx';
+import { eventSample, readTransform, requestTransformOf, responseTransformOf, type TransformForm } from '../../transforms/transform-form.ts';
 
 /** A trigger and the table it is on. */
 export interface Located {
@@ -48,11 +53,17 @@ export function TriggerEditor({
   });
   const [headers, setHeaders] = useState<HeaderRow[]>(headerRows(t?.headers));
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const kept = t as unknown as Record<string, unknown> | undefined;
+  const [transform, setTransform] = useState<TransformForm>(() => readTransform(kept?.['request_transform'], kept?.['response_transform']));
+  // null: the sample insert of the chosen table, until the sample is edited.
+  const [sampleText, setSample] = useState<string | null>(null);
   const [status, run] = useAction();
   useEffect(() => {
     introspect(source.name, source.kind).then(setDb, () => setDb(null));
   }, [source.name, source.kind]);
   const columns = db?.tables.find((x) => `${x.schema}.${x.name}` === table)?.columns.map((c) => c.name) ?? [];
+  const tableName = source.tables.find((x) => tableKey(x.table) === table)?.table ?? { schema: '', name: table };
+  const sample = sampleText ?? eventSample(name.trim() === '' ? 'trigger' : name.trim(), tableName, columns);
 
   const save = () =>
     void run('Saving…', '', async () => {
@@ -76,7 +87,11 @@ export function TriggerEditor({
       if (ops.delete) args['delete'] = { columns: '*' };
       // What the form does not edit is kept on a replace.
       const rest = t as unknown as Record<string, unknown> | undefined;
-      for (const k of ['request_transform', 'response_transform', 'cleanup_config']) if (rest?.[k] !== undefined) args[k] = rest[k];
+      if (rest?.['cleanup_config'] !== undefined) args['cleanup_config'] = rest['cleanup_config'];
+      const request = requestTransformOf(transform);
+      const response = responseTransformOf(transform);
+      if (request !== undefined) args['request_transform'] = request;
+      if (response !== undefined) args['response_transform'] = response;
       await callMetadata('pg_create_event_trigger', args);
       await refresh();
       onDone({ trigger: name.trim() }, `Saved event trigger ${name.trim()}`);
@@ -159,6 +174,17 @@ export function TriggerEditor({
       </fieldset>
       {retry.fields}
       <HeadersEditor label="Webhook headers" rows={headers} onChange={setHeaders} />
+      <details className="transforms" open={kept?.['request_transform'] !== undefined || kept?.['response_transform'] !== undefined}>
+        <summary>Request and response transforms</summary>
+        <TransformEditor
+          idPrefix="et-transform"
+          value={transform}
+          onChange={setTransform}
+          webhookUrl={webhook.trim() === '' ? null : fromEnv ? { from_env: webhook.trim() } : webhook.trim()}
+          sample={sample}
+          onSample={setSample}
+        />
+      </details>
       <Status value={quiet && notice !== null ? { kind: 'ok', text: notice } : status} />
       <EditorButtons
         what="event trigger"
