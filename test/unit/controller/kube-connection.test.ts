@@ -8,13 +8,14 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeApi, KubeApiError, retryAfterMs } from '../../../controller/runtime/kube-api.ts';
 import { connectionFromKubeconfig, loadKubeConnection, mergeKubeconfigs, proxyFor, readKubeconfigs } from '../../../controller/runtime/kube-connection.ts';
 import { watch, type WatchEnd } from '../../../controller/runtime/watch.ts';
+import { startConnectProxy, type ConnectProxy } from '../../support/connect-proxy.ts';
 
 const config = (user: Record<string, unknown>, cluster: Record<string, unknown> = { server: 'https://k8s.example:6443/' }): Record<string, unknown> => ({
   'current-context': 'c',
@@ -63,36 +64,6 @@ async function startApiserver(
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
-
-/** A real HTTP CONNECT proxy; `hosts` maps names only it can resolve (as a corporate proxy's DNS). */
-async function startConnectProxy(hosts: Record<string, string>): Promise<{ url: string; connects: string[]; close(): Promise<void> }> {
-  const connects: string[] = [];
-  const sockets = new Set<net.Socket>();
-  const server = http.createServer((_req, res) => res.writeHead(405).end('CONNECT only'));
-  server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
-    connects.push(`${req.url ?? ''} ${req.headers['proxy-authorization'] ?? ''}`.trim());
-    const [host = '', port = ''] = (req.url ?? '').split(/:(?=\d+$)/);
-    const upstream = net.connect(Number(port), hosts[host] ?? host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    sockets.add(client).add(upstream);
-    upstream.on('error', () => client.destroy());
-    client.on('error', () => upstream.destroy());
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    connects,
-    close: () =>
-      new Promise<void>((r) => {
-        for (const s of sockets) s.destroy();
         server.close(() => r());
       }),
   };
@@ -233,7 +204,7 @@ describe('proxies as kubectl', () => {
     let dir: string;
     let tls: { key: string; cert: string };
     let apiserver: Awaited<ReturnType<typeof startApiserver>>;
-    let proxy: Awaited<ReturnType<typeof startConnectProxy>>;
+    let proxy: ConnectProxy;
     // Only the proxy can resolve this name: a request that bypasses it fails.
     const NAME = 'apiserver.proxied.test';
 
