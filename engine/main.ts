@@ -21,6 +21,7 @@ export function usage(): string {
     '       engine version           print the version',
     '       engine init DIR | metadata | migrate | seed | deploy ...',
     '                                manage a project directory against a running engine (`engine metadata --help`)',
+    '       engine operator export --out DIR   the metadata as Kubernetes operator resources (`engine operator export --help`)',
     '',
     'Flags (each also read from its environment variable; flags win):',
     ...SETTING_SPECS.map((s) => `  ${s.flag.padEnd(32)} ${s.env.padEnd(44)} ${s.describe}`),

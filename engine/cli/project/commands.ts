@@ -25,6 +25,7 @@ import {
   type StatusRow,
 } from './migrations.ts';
 import { describeFailure, paint, processIo, StepError, UsageError, type Io } from './output.ts';
+import type * as OperatorExport from './operator-export.ts';
 import { applySeeds, createSeed, seedFromTable } from './seeds.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -114,6 +115,7 @@ export function buildProgram(ctxOf: (cmd: Command) => Context): Command {
   addMetadataCommands(program, ctxOf);
   addMigrateCommands(program, ctxOf);
   addSeedCommands(program, ctxOf);
+  addOperatorCommands(program, ctxOf);
 
   program
     .command('deploy')
@@ -510,4 +512,80 @@ function addSeedCommands(program: Command, ctxOf: (cmd: Command) => Context): vo
       ctx.io.out(`${files.length} seed file(s) applied`);
       ctx.io.result({ applied: files });
     });
+}
+
+function addOperatorCommands(program: Command, ctxOf: (cmd: Command) => Context): void {
+  const op = program.command('operator').description("the Kubernetes operator's resources (graphql.engine.dev/v1alpha1)");
+  op.command('export')
+    .description(
+      "write the metadata (the project's metadata directory, --from DIR, or --from-server) as operator resources: one YAML file each and a kustomization.yaml for `kubectl apply -k`",
+    )
+    .requiredOption('--out <dir>', 'the directory to write')
+    .option('--from <dir>', "a metadata directory (v2's layout) instead of the project's")
+    .option('--from-server', "the running engine's metadata (--endpoint, --admin-secret) instead of a directory")
+    .option('--engine <name>', 'the Engine the resources target (spec.engineRef)')
+    .option('--namespace <ns>', 'the namespace of the resources (metadata.namespace and the kustomization)')
+    .option('--engine-url <url>', "also write the Engine (engine.yaml) with this URL and the admin secret's Secret reference")
+    .option('--secret-name <name>', 'the Secret the engine reads the moved-out secrets from (default <engine>-secrets)')
+    .option('--force', 'replace the YAML and README files of a non-empty --out directory')
+    .option('--strict', 'exit 1 when some metadata is not expressed by the resources')
+    .action(
+      async (
+        opts: {
+          out: string;
+          from?: string;
+          fromServer?: boolean;
+          engine?: string;
+          namespace?: string;
+          engineUrl?: string;
+          secretName?: string;
+          force?: boolean;
+          strict?: boolean;
+        },
+        cmd: Command,
+      ) => {
+        const ctx = ctxOf(cmd);
+        if (opts.from !== undefined && opts.fromServer === true) throw new UsageError('give --from or --from-server, not both');
+        let raw: Obj;
+        let from: string;
+        if (opts.fromServer === true) {
+          raw = (await ctx.api.exportMetadata()).metadata;
+          from = `the engine at ${ctx.cfg.endpoint}`;
+        } else {
+          const dir = opts.from === undefined ? ctx.cfg.metadataDir : path.resolve(opts.from);
+          raw = await readMetadataDir(dir);
+          from = dir;
+        }
+        let exporter: typeof OperatorExport;
+        try {
+          exporter = await import('./operator-export.ts');
+        } catch (e) {
+          // The engine's image carries engine/ only; the conversion lives with the operator's API.
+          throw new UsageError(`engine operator export needs the controller/ folder of the repository (${(e as Error).message}): run it from a checkout`);
+        }
+        const r = await exporter.writeOperatorExport(raw, { ...opts, from });
+        const kinds = Object.entries(r.resources).map(([k, n]) => `${k} ${n}`);
+        const count = Object.values(r.resources).reduce((a, b) => a + b, 0);
+        ctx.io.out(
+          `wrote ${count} resources to ${r.directory} (${kinds.join(', ') || 'none'}), a kustomization.yaml and README.md; apply with: kubectl apply -k ${opts.out}`,
+        );
+        if (r.referenced.length > 0) ctx.io.out(`the metadata reads these environment variables of the engine, as before: ${r.referenced.join(', ')}`);
+        if (r.secrets.length > 0) {
+          ctx.io.out(
+            `${r.secrets.length} secret value(s) were moved out of the resources into environment variables of the engine (${r.secrets.map((s) => s.env).join(', ')}): create the Secret ${r.secretName} (secret.template.yaml, not in the kustomization) and give the engine these variables; see README.md`,
+          );
+        }
+        for (const line of exporter.lossLines(r)) ctx.io.progress(line);
+        if (opts.strict === true && (r.lost.length > 0 || r.refused.length > 0)) {
+          // One JSON value on stdout: the error carries the report.
+          throw new StepError(
+            `${r.lost.length + r.refused.length} part(s) of the metadata are not expressed by the resources (listed above and in README.md)`,
+            {
+              ...r,
+            },
+          );
+        }
+        ctx.io.result(r);
+      },
+    );
 }

@@ -7,7 +7,7 @@
 import type { runProjectCommand as RunProjectCommand } from './commands.ts';
 
 /** The first words of argv that are project commands. */
-export const PROJECT_COMMANDS: ReadonlySet<string> = new Set(['init', 'metadata', 'md', 'migrate', 'seed', 'seeds', 'sd', 'deploy']);
+export const PROJECT_COMMANDS: ReadonlySet<string> = new Set(['init', 'metadata', 'md', 'migrate', 'seed', 'seeds', 'sd', 'deploy', 'operator']);
 
 /** Runs a project command; resolves with its exit code. */
 export async function runProjectCommand(...args: Parameters<typeof RunProjectCommand>): Promise<number> {
