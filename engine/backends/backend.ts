@@ -491,17 +491,40 @@ export interface ChangeFeed {
   close(): Promise<void>;
 }
 
+/** A table to watch, and the columns whose values its change reports should carry (Note [Row-level refetch] in subscriptions/live-queries.ts). */
+export interface WatchedTable {
+  readonly table: TableName;
+  readonly columns: readonly string[];
+}
+
+/** The rows a write changed (old and new), as far as a change report tells. */
+export interface ChangedRows {
+  /** The reported columns, in the order of each row's values (may lack some asked for: then any value matches). */
+  readonly columns: readonly string[];
+  /** Each row's values of `columns` as the backend's {@link LiveQuerySupport.keyText} forms (null: SQL null). */
+  readonly rows: readonly (readonly (string | null)[])[];
+}
+
 /** Multiplexed live queries and change notification (subscriptions/). Optional: without it a source serves no live queries. */
 export interface LiveQuerySupport {
   /** The multiplexed form of one compiled read statement on `conn` (asks the database once for what it needs). */
   multiplex(conn: SourceConnection, stmt: CompiledSql): Promise<MultiplexedStatement>;
   /**
-   * Makes every committed write to `tables` reported to {@link listen}ers; throws when it may not (privileges, foreign tables).
+   * Makes every committed write to `tables` reported to {@link listen}ers, with the changed rows' values of
+   * their `columns` where it can; throws when it may not (privileges, foreign tables).
    * `watchTables` and `listen` are absent on a database without a change feed: its live queries only poll.
    */
-  watchTables?(conn: SourceConnection, tables: readonly TableName[]): Promise<void>;
-  /** Reports changes to watched tables of `conn`'s database; `lost` when notifications may have been missed (the listener reconnects). */
-  listen?(conn: SourceConnection, changed: (table: TableName) => void, lost: () => void): Promise<ChangeFeed>;
+  watchTables?(conn: SourceConnection, tables: readonly WatchedTable[]): Promise<void>;
+  /**
+   * Reports changes to watched tables of `conn`'s database (`rows` null: any row may have changed); `lost`
+   * when notifications may have been missed (the listener reconnects).
+   */
+  listen?(conn: SourceConnection, changed: (table: TableName, rows: ChangedRows | null) => void, lost: () => void): Promise<ChangeFeed>;
+  /**
+   * The text a change report gives for a `dbType` column equal to `value` bound as a parameter, or null when
+   * that is not certain (then every reported row may match).
+   */
+  keyText?(dbType: string, value: unknown): string | null;
 }
 
 /**

@@ -12,10 +12,11 @@
  * - the tables are those of the multiplexed statement's plan (EXPLAIN of an
  *   empty batch: base tables under views, tables of relationships and
  *   `_exists` filters included);
- * - each gets a statement-level AFTER INSERT/UPDATE/DELETE/TRUNCATE trigger
- *   that NOTIFYs `[schema, table]` (delivered at commit, once per transaction
- *   and table), so writes through the engine and through plain SQL alike are
- *   seen; one LISTEN connection per source feeds `changed`;
+ * - each gets statement-level AFTER INSERT/UPDATE/DELETE/TRUNCATE triggers
+ *   that NOTIFY `[schema, table]`, with the changed rows' key values where a
+ *   cohort keys that table (Note [Row-level refetch]; delivered at commit),
+ *   so writes through the engine and through plain SQL alike are seen; one
+ *   LISTEN connection per source feeds `changed`;
  * - a notified cohort refetches at once, but no sooner than one refetch
  *   interval after its previous refetch began: the interval bounds both the
  *   delay after a change and the refetch rate under a write storm; a change
@@ -51,7 +52,7 @@
  * latency is phase-locked to its interval (p50 150-850 ms). Setup 1.3-3.1 s,
  * engine RSS 190 MiB.
  */
-import type { MultiplexedStatement, SourceConnection, TableName } from '../backends/backend.ts';
+import type { ChangedRows, MultiplexedStatement, SourceConnection, TableName } from '../backends/backend.ts';
 import type { Cancellation } from '../request-context.ts';
 import { backendFor } from '../backends/registry.ts';
 import type { OperationSink } from '../api/contract.ts';
@@ -64,6 +65,7 @@ import type { Plan, ReadStep } from '../execute/plan.ts';
 import { respond } from '../execute/request-steps.ts';
 import type { ChangeFeeds } from './change-feeds.ts';
 import { STREAM_CURSOR_ALIAS } from '../ir/root.ts';
+import { mayRead, tableKey, type KeyColumn, type RowKeys } from './row-keys.ts';
 
 /** Settings of live queries. */
 export interface LiveQueryOptions {
@@ -97,6 +99,10 @@ interface Group {
   readonly subscribers: Set<Subscriber>;
   /** The last result's JSON text (null: not fetched yet). */
   last: string | null;
+  /** The values of the cohort's row keys (RowKeys.sources), bound as the statement's (Note [Row-level refetch]). */
+  readonly keyValues: readonly unknown[];
+  /** Their texts per key column, made on first use (null: not comparable). */
+  keyTexts: Map<KeyColumn, string | null> | null;
 }
 
 /** What a live query stands on: its plan's one read step. */
@@ -111,6 +117,8 @@ export interface LivePlan {
   readonly stream: StreamPlan | null;
   /** The role's `time_limit` in ms (null: the source's statement timeout); Note [Live query limits]. */
   readonly timeoutMs: number | null;
+  /** Which rows of which tables each group reads (Note [Row-level refetch]); null: any change refetches every group. */
+  readonly keys: RowKeys | null;
 }
 
 /** Where a stream's cursor is in its statement and result. */
@@ -122,6 +130,36 @@ export interface StreamPlan {
   /** How a cursor value read from a row is bound. */
   readonly encoding: 'plain' | 'json';
 }
+
+/*
+ * Note [Row-level refetch]
+ * A cohort holds groups of different variables and session values, and
+ * before this a write to any row of a table it read refetched every group.
+ * Now, where the IR tells which rows a group reads, only the groups that may
+ * read a changed row are refetched (row-keys.ts, and the backend's half,
+ * Note [Change reports with rows] in backends/postgres/live-query.ts):
+ * - a table is keyed for a cohort when every read of it in the IR is a root
+ *   field (select, by_pk, aggregate) whose filter, permission and `where`
+ *   conjoined, has top-level `column = value` conjuncts (a variable, a session
+ *   variable or a literal); a relationship, an `_exists`, a root field
+ *   without an equality, a stream or a function reading it leaves the table
+ *   unkeyed (every group refetched on its changes, as before);
+ * - the change triggers of a keyed table report the distinct values of the
+ *   key columns over the statement's old and new rows (an UPDATE moving a row
+ *   between groups refetches both), bounded (past 100 rows or 7,900 bytes
+ *   the report is the table alone: every group);
+ * - a group is marked when some keyed read has a changed row whose every key
+ *   column equals the group's value, compared as text in the backend's
+ *   canonical form (keyText: integers, text, uuid, bool; a value or column it
+ *   cannot compare matches every row, so a doubt refetches);
+ * - the cohort refetches its marked groups (one statement per batch of them)
+ *   no sooner than one interval after its previous refetch began, as before;
+ *   a lost listener, a timeout or an unkeyed change marks every group.
+ * A statement that changed no row reports nothing. Measured in
+ * `npm run bench -- --capabilities subscriptions` (see its README row): a
+ * change to one row refetches one group of the 1,000 instead of all ten
+ * batches.
+ */
 
 /*
  * Note [Streams]
@@ -252,7 +290,10 @@ class Cohort {
   /** Refetched on change (Note [Refetch on change]); false: polled. */
   tracked = false;
   tables: readonly TableName[] = [];
-  dirty = false;
+  /** Every group is to be refetched (a change the row keys cannot place, a lost listener, a timeout). */
+  dirtyAll = false;
+  /** Groups to refetch (Note [Row-level refetch]). */
+  readonly dirtyGroups = new Set<Group>();
   lastRun = 0;
   timer: NodeJS.Timeout | null = null;
   timerAt = 0;
@@ -281,6 +322,8 @@ export class LiveQueries {
   readonly #slots = new WeakMap<SourceConnection, Slots>();
   /** Statements run (bench and tests). */
   statements = 0;
+  /** Groups fetched again after their first fetch (bench and tests; Note [Row-level refetch]). */
+  refetches = 0;
 
   constructor(opts: LiveQueryOptions, feeds: ChangeFeeds) {
     this.#opts = opts;
@@ -302,18 +345,22 @@ export class LiveQueries {
     return cohort.live.stream === null ? this.#opts.refetchIntervalMs : this.#opts.streamIntervalMs;
   }
 
-  /** Adds a subscriber with its bound parameter values; returns its stop function. */
-  subscribe(live: LivePlan, values: readonly unknown[], session: Session, sink: OperationSink): () => void {
+  /**
+   * Adds a subscriber with its bound parameter values (`keyValues`: those of `live.keys.sources`);
+   * returns its stop function.
+   */
+  subscribe(live: LivePlan, values: readonly unknown[], keyValues: readonly unknown[], session: Session, sink: OperationSink): () => void {
     let cohort = this.#cohorts.get(live.shareKey);
     if (cohort === undefined) {
       cohort = new Cohort(live.shareKey, live);
       this.#cohorts.set(live.shareKey, cohort);
       this.#prepare(cohort);
     }
-    const key = JSON.stringify(values);
+    // The key values come from the same variables and session as the statement's: part of the key all the same.
+    const key = keyValues.length === 0 ? JSON.stringify(values) : JSON.stringify([values, keyValues]);
     let group = cohort.groups.get(key);
     if (group === undefined) {
-      group = { key, values, subscribers: new Set(), last: null };
+      group = { key, values, subscribers: new Set(), last: null, keyValues, keyTexts: null };
       cohort.groups.set(key, group);
       cohort.fresh.add(group);
       this.#queueFresh(cohort);
@@ -335,6 +382,7 @@ export class LiveQueries {
     if (!group.subscribers.delete(sub) || group.subscribers.size > 0) return;
     if (cohort.groups.get(group.key) === group) cohort.groups.delete(group.key);
     cohort.fresh.delete(group);
+    cohort.dirtyGroups.delete(group);
     if (cohort.groups.size === 0 && this.#cohorts.get(cohort.key) === cohort) {
       this.#drop(cohort);
       return;
@@ -361,12 +409,13 @@ export class LiveQueries {
       if (support === undefined) throw new EngineError(ErrorCode.NotSupported, `live queries are not supported on ${conn.kind} sources`, { path: '$' });
       const stmt = await support.multiplex(conn, step.sql);
       if (this.#opts.refetchOnChange && !opaque && stmt.tables !== null && !cohort.closed) {
+        const keys = cohort.live.keys;
         try {
           await this.#feeds.watch(
             conn,
-            stmt.tables,
+            stmt.tables.map((table) => ({ table, columns: keys?.columns.get(tableKey(table)) ?? [] })),
             cohort,
-            () => this.#changed(cohort),
+            (table, rows) => this.#changed(cohort, table, rows),
             () => this.#lost(cohort),
           );
           cohort.tables = stmt.tables;
@@ -383,14 +432,44 @@ export class LiveQueries {
     cohort.ready.catch(() => {});
   }
 
-  #changed(cohort: Cohort): void {
-    cohort.dirty = true;
-    this.#scheduleFull(cohort);
+  /** A write to `table` committed (Note [Row-level refetch]): the groups that may read its rows are refetched. */
+  #changed(cohort: Cohort, table: TableName, rows: ChangedRows | null): void {
+    if (cohort.dirtyAll) return;
+    const reads = rows === null ? undefined : cohort.live.keys?.tables.get(tableKey(table));
+    const support = backendFor(cohort.live.step.connection.kind).liveQueries;
+    const keyText = support?.keyText;
+    if (reads === undefined || rows === null || keyText === undefined || cohort.live.stream !== null) {
+      cohort.dirtyAll = true;
+      this.#scheduleFull(cohort);
+      return;
+    }
+    let any = false;
+    for (const g of cohort.groups.values()) {
+      if (cohort.dirtyGroups.has(g)) continue;
+      const texts = (g.keyTexts ??= new Map());
+      const text = (c: KeyColumn): string | null => {
+        let t = texts.get(c);
+        if (t === undefined) {
+          t = keyText.call(support, c.dbType, g.keyValues[c.param]);
+          texts.set(c, t);
+        }
+        return t;
+      };
+      if (!mayRead(reads, text, rows)) continue;
+      cohort.dirtyGroups.add(g);
+      any = true;
+    }
+    if (any) this.#scheduleFull(cohort);
   }
 
   #lost(cohort: Cohort): void {
-    cohort.dirty = true;
+    cohort.dirtyAll = true;
     this.#scheduleFull(cohort);
+  }
+
+  /** Whether the cohort has anything to refetch. */
+  #dirty(cohort: Cohort): boolean {
+    return cohort.dirtyAll || cohort.dirtyGroups.size > 0;
   }
 
   /** A full refetch as soon as the interval since the last one allows. */
@@ -428,7 +507,7 @@ export class LiveQueries {
       return;
     }
     // A polled cohort starts its interval after its first fetch; one that timed out tries again.
-    if ((!cohort.tracked || cohort.dirty) && cohort.timer === null && !cohort.running) {
+    if ((!cohort.tracked || this.#dirty(cohort)) && cohort.timer === null && !cohort.running) {
       if (cohort.lastRun === 0) cohort.lastRun = Date.now();
       this.#scheduleFull(cohort);
     }
@@ -436,28 +515,31 @@ export class LiveQueries {
 
   async #runFull(cohort: Cohort): Promise<void> {
     if (cohort.closed) return;
-    if (cohort.running) {
-      cohort.dirty = true;
-      return;
-    }
+    // Its dirty marks stay: the run's end schedules the next.
+    if (cohort.running) return;
     if (Date.now() < cohort.notBefore) {
       // A timer set before a timeout (Note [Live query limits]).
-      cohort.dirty = true;
+      cohort.dirtyAll = true;
       this.#scheduleFull(cohort);
       return;
     }
     cohort.running = true;
-    cohort.dirty = false;
+    // Polled cohorts, streams and changes the row keys cannot place read every group; others the groups marked.
+    const all = !cohort.tracked || cohort.dirtyAll || cohort.more;
+    const marked = cohort.dirtyGroups;
+    const groups = [...(all ? cohort.groups.values() : marked)].filter((g) => !cohort.fresh.has(g) && cohort.groups.get(g.key) === g);
+    cohort.dirtyAll = false;
+    cohort.dirtyGroups.clear();
     cohort.more = false;
     cohort.lastRun = Date.now();
     try {
-      const groups = [...cohort.groups.values()].filter((g) => !cohort.fresh.has(g));
+      this.refetches += groups.length;
       await this.#fetch(cohort, groups, false);
     } finally {
       cohort.running = false;
     }
     if (cohort.more) this.#scheduleNow(cohort);
-    else if (!cohort.tracked || cohort.dirty) this.#scheduleFull(cohort);
+    else if (!cohort.tracked || this.#dirty(cohort)) this.#scheduleFull(cohort);
   }
 
   /** A full fetch at once (a stream with rows waiting). */
@@ -532,7 +614,7 @@ export class LiveQueries {
       if (err.code === ErrorCode.Timeout) {
         // Note [Live query limits]: reported, kept, fetched again an interval from now.
         cohort.notBefore = Date.now() + this.#interval(cohort);
-        cohort.dirty = true;
+        cohort.dirtyAll = true;
         for (const g of batch) this.#fail(cohort, g, err, false);
         return;
       }

@@ -22,6 +22,7 @@ import { isActionResultPlan, subscribeActionResult } from './action-results.ts';
 import { remoteSubscriptionKey, remoteSubscriptionStep, subscribeRemoteStep } from './remote-subscriptions.ts';
 import { ChangeFeeds } from './change-feeds.ts';
 import { LiveQueries, type LivePlan, type StreamPlan } from './live-queries.ts';
+import { rowKeys, type RowKeys } from './row-keys.ts';
 import type * as ir from '../ir/index.ts';
 import { STREAM_CURSOR_VARIABLE } from '../ir/root.ts';
 
@@ -96,6 +97,18 @@ class DedupSink implements OperationSink {
 function callsFunctions(plan: SocketOperationPlan['plan']): boolean {
   const text = JSON.stringify(plan.fields);
   return text.includes('"function":') || text.includes('"kind":"computed-');
+}
+
+/** Row keys per plan (plans are cached and shared: one walk of the IR each). */
+const planKeys = new WeakMap<SocketOperationPlan['plan'], RowKeys | null>();
+
+function rowKeysOf(plan: SocketOperationPlan['plan']): RowKeys | null {
+  let keys = planKeys.get(plan);
+  if (keys === undefined) {
+    keys = rowKeys(plan.fields);
+    planKeys.set(plan, keys);
+  }
+  return keys;
 }
 
 /** Queries, mutations and subscriptions of WebSocket clients. */
@@ -246,6 +259,7 @@ export class SocketService implements SocketApi {
         encoding: param !== undefined && param.kind === 'variable' && param.encoding === 'json' ? 'json' : 'plain',
       };
     }
+    const keys = stream === null ? rowKeysOf(planned.plan) : null;
     const live: LivePlan = {
       plan: planned.plan,
       step,
@@ -254,8 +268,13 @@ export class SocketService implements SocketApi {
       stream,
       // The role's time_limit (Note [Live query limits]); the share key holds the role, so its cohort has one.
       timeoutMs: planned.runOptions?.timeoutMs ?? null,
+      keys,
     };
-    const stop = this.live.subscribe(live, values, session, sink);
+    const keyValues =
+      keys === null
+        ? []
+        : (bindStatement({ text: '', params: keys.sources, paramTypes: keys.sources.map(() => null) }, planned.variables, session).values as unknown[]);
+    const stop = this.live.subscribe(live, values, keyValues, session, sink);
     planned.remember();
     return stop;
   }

@@ -24,11 +24,11 @@
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { ChangeFeed, LiveQuerySupport, MultiplexedStatement, RunOptions, SourceConnection, TableName } from '../backend.ts';
+import type { ChangedRows, ChangeFeed, LiveQuerySupport, MultiplexedStatement, RunOptions, SourceConnection, TableName, WatchedTable } from '../backend.ts';
 import type { CompiledSql } from '../sql/fragment.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
-import { PostgresConnection } from './connection.ts';
+import { PostgresConnection, type PgQueryable } from './connection.ts';
 import { POSTGRES_DIALECT } from './dialect.ts';
 
 /** The driver's own text form of a parameter value (arrays as array literals). */
@@ -202,39 +202,204 @@ class PostgresMultiplexed implements MultiplexedStatement {
   }
 }
 
-/** Statement-level triggers on `tables` that notify CHANGE_CHANNEL with `[schema, table]` after each write. */
-async function watchTables(conn: PostgresConnection, tables: readonly TableName[]): Promise<void> {
+/*
+ * Note [Change reports with rows]
+ * The backend half of Note [Row-level refetch] (subscriptions/live-queries.ts).
+ * A watched table has either
+ * - one statement-level trigger `engine_live_change` on INSERT, UPDATE,
+ *   DELETE and TRUNCATE that notifies `[schema, table]` (any row may have
+ *   changed), when no live query keys its rows; or
+ * - statement-level triggers with transition tables, one per event
+ *   (PostgreSQL allows transition tables only on single-event triggers):
+ *   `engine_live_rows_{insert,update,delete}` run notify_rows(<columns>),
+ *   which notifies `[schema, table, columns, keys]`, `keys` the distinct
+ *   tuples of those columns' values over the statement's old and new rows
+ *   (each value `to_jsonb(row) ->> column`: the canonical text keyText
+ *   compares with), and `engine_live_truncate` notifies `[schema, table]`.
+ *   A statement that changed no row notifies nothing. Past 100 rows (200 old
+ *   and new for an UPDATE) or a payload over 7,900 bytes (NOTIFY's limit is
+ *   8,000) the report is `[schema, table]` again: the notification stays
+ *   bounded and the write never fails for it. Only the first 101 rows of a
+ *   transition table are read.
+ * The columns are the trigger's arguments, the union of what every engine
+ * asked for (read back from pg_trigger.tgargs): they only grow. A column is
+ * left out when its collation is nondeterministic (equal values of another
+ * text) or its type is not one keyText compares; a table whose triggers with
+ * transition tables cannot be made (a partition, a view) keeps the plain one.
+ * Transition tables cost the writing statement a tuplestore of its rows, so
+ * they are made only for tables some live query keys.
+ */
+
+/** The types whose `to_jsonb(row) ->> column` keyText reproduces from a bound value. */
+const KEY_TYPES = new Set(['int2', 'int4', 'int8', 'serial', 'bigserial', 'smallserial', 'text', 'varchar', 'uuid', 'bool']);
+const INTEGER_TYPES = new Set(['int2', 'int4', 'int8', 'serial', 'bigserial', 'smallserial']);
+const ROW_TRIGGERS = ['engine_live_rows_insert', 'engine_live_rows_update', 'engine_live_rows_delete'] as const;
+/** At most this many rows per statement are reported (twice that, old and new, for an UPDATE). */
+const MAX_REPORTED_ROWS = 100;
+
+/** The text `to_jsonb(row) ->> column` gives for a `dbType` column equal to `value`, or null when unsure. */
+export function keyText(dbType: string, value: unknown): string | null {
+  if (INTEGER_TYPES.has(dbType)) {
+    if (typeof value === 'number') return Number.isSafeInteger(value) ? String(value) : null;
+    if (typeof value === 'bigint') return value.toString();
+    if (typeof value === 'string' && /^\s*[+-]?\d{1,19}\s*$/.test(value)) return BigInt(value.trim()).toString();
+    return null;
+  }
+  if (dbType === 'text' || dbType === 'varchar') return typeof value === 'string' ? value : null;
+  if (dbType === 'uuid') {
+    if (typeof value !== 'string') return null;
+    // PostgreSQL reads upper case, braces and hyphens after any group of four digits; it writes one form.
+    const hex = value
+      .trim()
+      .replace(/^\{(.*)\}$/, '$1')
+      .replaceAll('-', '')
+      .toLowerCase();
+    if (!/^[0-9a-f]{32}$/.test(hex)) return null;
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
+  if (dbType === 'bool') return typeof value === 'boolean' ? String(value) : null;
+  return null;
+}
+
+const NOTIFY_CHANGE_SQL = `CREATE OR REPLACE FUNCTION ${LIVE_SCHEMA}.notify_change() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN PERFORM pg_notify('${CHANGE_CHANNEL}', json_build_array(TG_TABLE_SCHEMA, TG_TABLE_NAME)::text); RETURN NULL; END $f$`;
+
+/** Note [Change reports with rows]: TG_ARGV holds the columns; engine_old / engine_new are the transition tables. */
+const NOTIFY_ROWS_SQL = `CREATE OR REPLACE FUNCTION ${LIVE_SCHEMA}.notify_rows() RETURNS trigger LANGUAGE plpgsql AS $f$
+DECLARE
+  n int;
+  keys jsonb;
+  payload text;
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    SELECT count(*)::int, jsonb_agg(DISTINCT (SELECT jsonb_agg(j ->> c ORDER BY i) FROM unnest(TG_ARGV) WITH ORDINALITY AS a(c, i)))
+      INTO n, keys FROM (SELECT to_jsonb(r) AS j FROM (SELECT * FROM engine_new LIMIT ${MAX_REPORTED_ROWS + 1}) r) x;
+  ELSIF TG_OP = 'DELETE' THEN
+    SELECT count(*)::int, jsonb_agg(DISTINCT (SELECT jsonb_agg(j ->> c ORDER BY i) FROM unnest(TG_ARGV) WITH ORDINALITY AS a(c, i)))
+      INTO n, keys FROM (SELECT to_jsonb(r) AS j FROM (SELECT * FROM engine_old LIMIT ${MAX_REPORTED_ROWS + 1}) r) x;
+  ELSE
+    SELECT count(*)::int, jsonb_agg(DISTINCT (SELECT jsonb_agg(j ->> c ORDER BY i) FROM unnest(TG_ARGV) WITH ORDINALITY AS a(c, i)))
+      INTO n, keys FROM (
+        SELECT to_jsonb(r) AS j FROM (SELECT * FROM engine_old LIMIT ${MAX_REPORTED_ROWS + 1}) r
+        UNION ALL SELECT to_jsonb(r) FROM (SELECT * FROM engine_new LIMIT ${MAX_REPORTED_ROWS + 1}) r) x;
+    n := n / 2;
+  END IF;
+  IF n = 0 THEN RETURN NULL; END IF;
+  IF n <= ${MAX_REPORTED_ROWS} THEN
+    payload := json_build_array(TG_TABLE_SCHEMA, TG_TABLE_NAME, to_json(TG_ARGV), keys)::text;
+  END IF;
+  IF payload IS NULL OR octet_length(payload) > 7900 THEN
+    payload := json_build_array(TG_TABLE_SCHEMA, TG_TABLE_NAME)::text;
+  END IF;
+  PERFORM pg_notify('${CHANGE_CHANNEL}', payload);
+  RETURN NULL;
+END $f$`;
+
+/** The arguments of a trigger as pg_trigger.tgargs stores them (each followed by a NUL byte). */
+function triggerArgs(raw: unknown): string[] {
+  const buf = Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw ?? ''), 'latin1');
+  const text = buf.toString('utf8');
+  return text === '' ? [] : text.split('\0').slice(0, -1);
+}
+
+/** Installs the change triggers of one table (Note [Change reports with rows]). */
+async function watchTable(c: PgQueryable, t: WatchedTable): Promise<void> {
   const q = POSTGRES_DIALECT.quoteIdent;
+  const lit = POSTGRES_DIALECT.quoteString;
+  const rel = `${q(t.table.schema)}.${q(t.table.name)}`;
+  const existing = await c.query<{ name: string; args: unknown }>(
+    "SELECT g.tgname AS name, g.tgargs AS args FROM pg_trigger g JOIN pg_class r ON r.oid = g.tgrelid JOIN pg_namespace n ON n.oid = r.relnamespace WHERE n.nspname = $1 AND r.relname = $2 AND g.tgname LIKE 'engine\\_live\\_%'",
+    [t.table.schema, t.table.name],
+  );
+  const names = new Set(existing.rows.map((r) => r.name));
+  const rowsInstalled = ROW_TRIGGERS.every((n) => names.has(n)) && names.has('engine_live_truncate');
+  const have = new Set(existing.rows.filter((r) => r.name === 'engine_live_rows_insert').flatMap((r) => triggerArgs(r.args)));
+  let wanted = [...new Set([...have, ...t.columns])].sort();
+  if (wanted.length > 0 && !(rowsInstalled && wanted.every((col) => have.has(col)))) {
+    // Columns whose text equality is PostgreSQL's equality.
+    const usable = await c.query<{ name: string }>(
+      `SELECT a.attname AS name FROM pg_attribute a JOIN pg_type ty ON ty.oid = a.atttypid LEFT JOIN pg_collation co ON co.oid = a.attcollation
+       WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped AND a.attname = ANY($2::text[]) AND ty.typname = ANY($3::text[])
+         AND (co.oid IS NULL OR co.collisdeterministic)`,
+      [rel, wanted, [...KEY_TYPES]],
+    );
+    wanted = usable.rows.map((r) => r.name).sort();
+  }
+  if (wanted.length === 0) {
+    if (names.size === 0)
+      await c.query(
+        `CREATE TRIGGER ${q(TRIGGER_NAME)} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${rel} FOR EACH STATEMENT EXECUTE PROCEDURE ${LIVE_SCHEMA}.notify_change()`,
+      );
+    return;
+  }
+  if (rowsInstalled && wanted.every((col) => have.has(col))) return;
+  const args = wanted.map(lit).join(', ');
+  await c.query('SAVEPOINT engine_live_rows');
+  try {
+    for (const n of names) await c.query(`DROP TRIGGER ${q(n)} ON ${rel}`);
+    await c.query(
+      `CREATE TRIGGER engine_live_rows_insert AFTER INSERT ON ${rel} REFERENCING NEW TABLE AS engine_new FOR EACH STATEMENT EXECUTE PROCEDURE ${LIVE_SCHEMA}.notify_rows(${args})`,
+    );
+    await c.query(
+      `CREATE TRIGGER engine_live_rows_update AFTER UPDATE ON ${rel} REFERENCING OLD TABLE AS engine_old NEW TABLE AS engine_new FOR EACH STATEMENT EXECUTE PROCEDURE ${LIVE_SCHEMA}.notify_rows(${args})`,
+    );
+    await c.query(
+      `CREATE TRIGGER engine_live_rows_delete AFTER DELETE ON ${rel} REFERENCING OLD TABLE AS engine_old FOR EACH STATEMENT EXECUTE PROCEDURE ${LIVE_SCHEMA}.notify_rows(${args})`,
+    );
+    await c.query(`CREATE TRIGGER engine_live_truncate AFTER TRUNCATE ON ${rel} FOR EACH STATEMENT EXECUTE PROCEDURE ${LIVE_SCHEMA}.notify_change()`);
+    await c.query('RELEASE SAVEPOINT engine_live_rows');
+  } catch {
+    // Transition tables refused here (a partition, a view): whole-table reports, as before.
+    await c.query('ROLLBACK TO SAVEPOINT engine_live_rows');
+    if (names.size === 0)
+      await c.query(
+        `CREATE TRIGGER ${q(TRIGGER_NAME)} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${rel} FOR EACH STATEMENT EXECUTE PROCEDURE ${LIVE_SCHEMA}.notify_change()`,
+      );
+  }
+}
+
+/** Change triggers on `tables` (Note [Change reports with rows]). */
+async function watchTables(conn: PostgresConnection, tables: readonly WatchedTable[]): Promise<void> {
   await conn.withTransaction(async (c) => {
     // One installer at a time across engines sharing the database.
     await c.query("SELECT pg_advisory_xact_lock(hashtext('engine_live_install'))");
     await c.query(`CREATE SCHEMA IF NOT EXISTS ${LIVE_SCHEMA}`);
-    await c.query(
-      `CREATE OR REPLACE FUNCTION ${LIVE_SCHEMA}.notify_change() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN PERFORM pg_notify('${CHANGE_CHANNEL}', json_build_array(TG_TABLE_SCHEMA, TG_TABLE_NAME)::text); RETURN NULL; END $f$`,
-    );
-    for (const t of tables) {
-      const has = await c.query(
-        'SELECT 1 FROM pg_trigger g JOIN pg_class r ON r.oid = g.tgrelid JOIN pg_namespace n ON n.oid = r.relnamespace WHERE n.nspname = $1 AND r.relname = $2 AND g.tgname = $3',
-        [t.schema, t.name, TRIGGER_NAME],
-      );
-      if (has.rowCount !== 0) continue;
-      await c.query(
-        `CREATE TRIGGER ${q(TRIGGER_NAME)} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${q(t.schema)}.${q(t.name)} FOR EACH STATEMENT EXECUTE PROCEDURE ${LIVE_SCHEMA}.notify_change()`,
-      );
-    }
+    await c.query(NOTIFY_CHANGE_SQL);
+    await c.query(NOTIFY_ROWS_SQL);
+    for (const t of tables) await watchTable(c, t);
   });
+}
+
+/** A change report's payload (Note [Change reports with rows]) as the table and its rows; null when not ours. */
+export function parseChange(payload: string): { table: TableName; rows: ChangedRows | null } | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(payload);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(v) || typeof v[0] !== 'string' || typeof v[1] !== 'string') return null;
+  const table = { schema: v[0], name: v[1] };
+  const columns: unknown = v[2];
+  const keys: unknown = v[3];
+  if (!Array.isArray(columns) || !Array.isArray(keys) || !columns.every((c) => typeof c === 'string')) return { table, rows: null };
+  const rows: (string | null)[][] = [];
+  for (const k of keys) {
+    if (!Array.isArray(k) || k.length !== columns.length || !k.every((x) => x === null || typeof x === 'string')) return { table, rows: null };
+    rows.push(k as (string | null)[]);
+  }
+  return { table, rows: { columns: columns as string[], rows } };
 }
 
 /** A LISTEN connection on CHANGE_CHANNEL, reconnecting after a loss (each loss reported: changes may have been missed). */
 class PostgresChangeFeed implements ChangeFeed {
   readonly #url: string;
-  readonly #changed: (t: TableName) => void;
+  readonly #changed: (t: TableName, rows: ChangedRows | null) => void;
   readonly #lost: () => void;
   #client: pg.Client | null = null;
   #closed = false;
   #retry: NodeJS.Timeout | null = null;
 
-  constructor(url: string, changed: (t: TableName) => void, lost: () => void) {
+  constructor(url: string, changed: (t: TableName, rows: ChangedRows | null) => void, lost: () => void) {
     this.#url = url;
     this.#changed = changed;
     this.#lost = lost;
@@ -244,12 +409,9 @@ class PostgresChangeFeed implements ChangeFeed {
     const client = new pg.Client({ connectionString: this.#url });
     client.on('notification', (m) => {
       if (m.channel !== CHANGE_CHANNEL || m.payload === undefined) return;
-      try {
-        const [schema, name] = JSON.parse(m.payload) as [string, string];
-        this.#changed({ schema, name });
-      } catch {
-        // Not ours: ignore.
-      }
+      // Not ours: ignored.
+      const change = parseChange(m.payload);
+      if (change !== null) this.#changed(change.table, change.rows);
     });
     const onLoss = (): void => {
       if (this.#client !== client) return;
@@ -289,6 +451,7 @@ export const postgresLiveQueries: LiveQuerySupport = {
     return new PostgresMultiplexed(pc, text, types.length, await tablesRead(pc, text, types.length));
   },
   watchTables: async (conn, tables) => await watchTables(own(conn), tables),
+  keyText,
   async listen(conn, changed, lost) {
     const feed = new PostgresChangeFeed(own(conn).url, changed, lost);
     try {
