@@ -253,4 +253,57 @@ describe.skipIf(chromiumPath === null)('console editors in a browser', { timeout
     await eventually(() => handler.requests.find((q) => q.path.startsWith('/hook/books'))?.path).toBe('/hook/books?title=Transforms');
     expect(handler.requests.find((q) => q.path.startsWith('/hook/books'))!.method).toBe('PUT');
   });
+  it('Actions: a relationship of the output type to a table, added, edited and deleted', async () => {
+    await page.getByRole('link', { name: 'Actions' }).click();
+    await page
+      .getByRole('list', { name: 'Actions' })
+      .getByRole('link', { name: /findAuthor/ })
+      .click();
+    const section = page.getByRole('region', { name: 'Relationships of AuthorOut' });
+    const add = section.getByRole('form', { name: 'New relationship' });
+    await typeInto(add.getByLabel('Relationship name'), 'author');
+    await add.getByLabel('Table').selectOption('public.authors');
+    await eventually(() => add.getByLabel('Column for author_id').locator('option').allTextContents()).toContain('id');
+    await add.getByLabel('Column for author_id').selectOption('id');
+    await add.getByRole('button', { name: 'Add relationship' }).click();
+    await eventually(() => section.getByRole('status').textContent()).toBe('Saved relationship author');
+    await page.screenshot({ path: artifact('35-actions-relationships.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+    const relationships = async () => (await exported()).custom_types?.objects?.find((o) => o.name === 'AuthorOut')?.relationships;
+    expect(await relationships()).toEqual([
+      { name: 'author', type: 'object', source: 'default', remote_table: { schema: 'public', name: 'authors' }, field_mapping: { author_id: 'id' } },
+    ]);
+    const admin = { 'x-engine-admin-secret': SECRET };
+    expect((await engine.graphql('{ findAuthor(id: 2) { author { name } } }', {}, admin)).body).toEqual({ data: { findAuthor: { author: { name: 'Alan' } } } });
+
+    // A name the output type already has as a field: the engine's reason, nothing changed.
+    await typeInto(add.getByLabel('Relationship name'), 'note');
+    await add.getByLabel('Column for author_id').selectOption('id');
+    await add.getByRole('button', { name: 'Add relationship' }).click();
+    await eventually(() => section.getByRole('alert').textContent()).toMatch(/clashes with a field/);
+    expect((await relationships())?.map((r) => r['name'])).toEqual(['author']);
+
+    // Edit: an array relationship to the author's books, renamed.
+    await section.getByRole('button', { name: 'Edit relationship author' }).click();
+    const edit = section.getByRole('form', { name: 'Edit relationship author' });
+    expect(await edit.getByLabel('Relationship name').inputValue()).toBe('author');
+    await typeInto(edit.getByLabel('Relationship name'), 'books');
+    await edit.getByLabel('Type').selectOption('array');
+    await edit.getByLabel('Table').selectOption('public.books');
+    await eventually(() => edit.getByLabel('Column for author_id').locator('option').allTextContents()).toContain('author_id');
+    await edit.getByLabel('Column for author_id').selectOption('author_id');
+    await edit.getByRole('button', { name: 'Save relationship' }).click();
+    await eventually(() => section.getByRole('status').textContent()).toBe('Saved relationship books');
+    expect(await relationships()).toEqual([
+      { name: 'books', type: 'array', source: 'default', remote_table: { schema: 'public', name: 'books' }, field_mapping: { author_id: 'author_id' } },
+    ]);
+    const books = await engine.graphql('{ findAuthor(id: 1) { books(order_by: {id: asc}) { title } } }', {}, admin);
+    expect(books.body).toEqual({ data: { findAuthor: { books: [{ title: 'Notes' }, { title: 'Engines' }] } } });
+
+    // Delete, once confirmed.
+    await section.getByRole('button', { name: 'Delete relationship books' }).click();
+    await section.getByRole('button', { name: 'Confirm delete of relationship books' }).click();
+    await eventually(() => section.getByRole('status').textContent()).toBe('Deleted relationship books');
+    expect(await relationships()).toBeUndefined();
+  });
 });

@@ -2,8 +2,8 @@
  * Actions: the list, an editor per action (its root field and the types it
  * uses as SDL, handler, kind, headers, forwarding of client headers, timeout,
  * the roles allowed to run it) saved as one `bulk` (custom types, the action,
- * its permission changes: all or nothing), delete, and the editor of all
- * custom types (`set_custom_types`).
+ * its permission changes: all or nothing), delete, the relationships of its
+ * output type to tables, and the editor of all custom types (`set_custom_types`).
  */
 import { useState } from 'react';
 import { useMetadata } from '../../metadata-state.tsx';
@@ -11,6 +11,7 @@ import { navigate } from '../../route.ts';
 import { NavList } from '../../lists.tsx';
 import { ActionEditor } from './ActionEditor.tsx';
 import { CustomTypesEditor } from './CustomTypesEditor.tsx';
+import { ActionRelationships, baseTypeName } from './ActionRelationships.tsx';
 
 export function Actions({ params }: { params: URLSearchParams }) {
   const { metadata, inconsistencies } = useMetadata();
@@ -61,13 +62,16 @@ export function Actions({ params }: { params: URLSearchParams }) {
             There is no action {selected}.
           </p>
         ) : (
-          <ActionEditor
-            key={entry?.name ?? '(new)'}
-            entry={entry ?? null}
-            types={metadata.custom_types ?? {}}
-            notice={notice?.view === here ? notice.text : null}
-            onDone={done}
-          />
+          <>
+            <ActionEditor
+              key={entry?.name ?? '(new)'}
+              entry={entry ?? null}
+              types={metadata.custom_types ?? {}}
+              notice={notice?.view === here ? notice.text : null}
+              onDone={done}
+            />
+            {entry !== undefined && <ActionRelationships key={entry.name} outputType={baseTypeName(entry.definition.output_type)} />}
+          </>
         )}
       </div>
     </div>
