@@ -118,6 +118,44 @@ export interface RelationshipMetadata {
   readonly comment?: string | null;
 }
 
+/**
+ * v2's `remote_field` of a remote relationship: one field per level, its
+ * arguments (a `$column` string takes the row's column), and the next level.
+ */
+export interface RemoteFieldLevel {
+  readonly [field: string]: { readonly arguments?: JsonObject; readonly field?: RemoteFieldLevel };
+}
+
+/** A table → remote schema relationship's target (`to_remote_schema`). */
+export interface ToRemoteSchema {
+  readonly remote_schema: string;
+  readonly lhs_fields: readonly string[];
+  readonly remote_field: RemoteFieldLevel;
+}
+
+/** A table → table relationship across sources (`to_source`): target columns by this table's columns. */
+export interface ToSource {
+  readonly source?: string;
+  readonly table: TableNameInput;
+  readonly relationship_type: 'object' | 'array';
+  readonly field_mapping: Readonly<Record<string, string>>;
+}
+
+/**
+ * A remote relationship as stored under its table: a `definition` with one
+ * of the two targets, or v2's older form (`hasura_fields`, `remote_schema`,
+ * `remote_field` beside the name). The table lists hold them as `JsonObject`s
+ * (kept as they came); this is their shape for readers.
+ */
+export interface RemoteRelationshipMetadata {
+  readonly name: string;
+  readonly definition?: { readonly to_remote_schema?: ToRemoteSchema; readonly to_source?: ToSource } & {
+    readonly hasura_fields?: readonly string[];
+    readonly remote_schema?: string;
+    readonly remote_field?: RemoteFieldLevel;
+  };
+}
+
 /** A permission as stored under its table: `{role, permission, comment}`. */
 export interface PermissionEntry<P> {
   readonly role: string;

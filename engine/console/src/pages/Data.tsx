@@ -15,6 +15,10 @@ import { RowsGrid } from './RowsGrid.tsx';
 import { Sources } from './sources/Sources.tsx';
 import { TableCustomization } from './TableCustomization.tsx';
 import { ComputedFields } from './data/ComputedFields.tsx';
+import { FunctionView } from './data/FunctionView.tsx';
+import { RemoteRelationships } from './data/RemoteRelationships.tsx';
+import { functionLink, FunctionsOverview } from './data/FunctionsOverview.tsx';
+import { functionKey, trackedFunctions } from './data/functions.ts';
 import { suggestRelationships, type Suggestion } from './relationships.ts';
 import { NavList, SourcePicker, Tabs } from '../lists.tsx';
 import { onTable } from '../inconsistency.ts';
@@ -30,7 +34,8 @@ export function Data({ params }: { params: URLSearchParams }) {
   const sourceEntry = sources.find((s) => s.name === source);
   const kind = sourceEntry?.kind;
   const table = params.get('table');
-  const view = params.get('view') ?? (table !== null ? 'table' : 'schema');
+  const fn = params.get('function');
+  const view = params.get('view') ?? (table !== null ? 'table' : fn !== null ? 'function' : 'schema');
   const [db, setDb] = useState<DbInfo | null>(null);
   const [dbError, setDbError] = useState<string | null>(null);
   const reloadDb = useCallback(async () => {
@@ -51,6 +56,8 @@ export function Data({ params }: { params: URLSearchParams }) {
   };
   const entry = sourceEntry?.tables.find((t) => tableKey(t.table) === table);
   const dbTable = db?.tables.find((t) => `${t.schema}.${t.name}` === table);
+  const functions = sourceEntry === undefined ? [] : trackedFunctions(sourceEntry);
+  const fnEntry = functions.find((f) => kind !== undefined && functionKey(kind, f) === fn);
   return (
     <div className="split">
       <nav className="sidebar" aria-label="Data navigation">
@@ -78,6 +85,19 @@ export function Data({ params }: { params: URLSearchParams }) {
             problems: onTable(inconsistencies, source, tableKey(t.table)),
           }))}
         />
+        {functions.length > 0 && kind !== undefined && (
+          <>
+            <h2>Tracked functions</h2>
+            <NavList
+              label="Tracked functions"
+              items={functions.map((f) => ({
+                key: functionKey(kind, f),
+                href: functionLink(source, functionKey(kind, f)),
+                current: fn === functionKey(kind, f),
+              }))}
+            />
+          </>
+        )}
       </nav>
       <div className="content">
         {view === 'sources' && <Sources onChange={reloadDb} />}
@@ -90,6 +110,14 @@ export function Data({ params }: { params: URLSearchParams }) {
         {view === 'schema' && sourceEntry !== undefined && db !== null && <SchemaOverview source={sourceEntry} db={db} onChange={afterChange} />}
         {view === 'table' && entry !== undefined && dbTable !== undefined && db !== null && sourceEntry !== undefined && (
           <TableView source={sourceEntry} entry={entry} dbTable={dbTable} db={db} tab={params.get('tab') ?? 'rows'} onChange={afterChange} />
+        )}
+        {view === 'function' && fnEntry !== undefined && sourceEntry !== undefined && (
+          <FunctionView key={fn} source={sourceEntry} fn={fnEntry} onChange={afterChange} />
+        )}
+        {view === 'function' && metadata !== null && fnEntry === undefined && (
+          <p>
+            The function {fn} is not tracked in source {source}.
+          </p>
         )}
         {view === 'table' && metadata !== null && entry === undefined && (
           <p>
@@ -105,7 +133,6 @@ function SchemaOverview({ source, db, onChange }: { source: SourceEntry; db: DbI
   const [status, run] = useAction();
   const tracked = new Set(source.tables.map((t) => tableKey(t.table)));
   const untracked = db.tables.filter((t) => !tracked.has(`${t.schema}.${t.name}`));
-  const trackedFunctions = new Set((source.functions ?? []).map((f) => tableKey(f.function)));
   const suggestions = suggestRelationships(db, source);
   const track = (tables: DbTable[]) =>
     run(
@@ -180,44 +207,7 @@ function SchemaOverview({ source, db, onChange }: { source: SourceEntry; db: DbI
           ))}
         </tbody>
       </table>
-      <h2>Functions</h2>
-      {db.functions.length === 0 ? (
-        <p className="muted">No functions in this database.</p>
-      ) : (
-        <table className="grid" aria-label="Functions">
-          <tbody>
-            {db.functions.map((f) => {
-              const key = `${f.schema}.${f.name}`;
-              const isTracked = trackedFunctions.has(key);
-              return (
-                <tr key={key}>
-                  <td>{key}</td>
-                  <td>{f.volatility}</td>
-                  <td>{isTracked ? 'tracked' : 'untracked'}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className={`btn small${isTracked ? ' danger' : ''}`}
-                      aria-label={`${isTracked ? 'Untrack' : 'Track'} function ${key}`}
-                      onClick={() =>
-                        void run(`${isTracked ? 'Untracking' : 'Tracking'} ${key}…`, `${isTracked ? 'Untracked' : 'Tracked'} function ${key}`, async () => {
-                          await callMetadata(`${operationPrefix(source.kind)}_${isTracked ? 'untrack' : 'track'}_function`, {
-                            source: source.name,
-                            function: wireTable(source.kind, f),
-                          });
-                          await onChange();
-                        })
-                      }
-                    >
-                      {isTracked ? 'Untrack' : 'Track'}
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
+      <FunctionsOverview source={source} db={db} run={run} onChange={onChange} />
     </section>
   );
 }
@@ -333,8 +323,8 @@ function TableView({
       {tab === 'customization' && <TableCustomization key={key} source={source.name} kind={source.kind} entry={entry} dbTable={dbTable} onChange={onChange} />}
       {tab === 'relationships' && (
         <>
-          <Status value={status} />
           <h2>Relationships</h2>
+          <Status value={status} />
           {rels.length === 0 ? (
             <p className="muted">No relationships.</p>
           ) : (
@@ -374,6 +364,7 @@ function TableView({
           )}
           <h2>Suggested from foreign keys</h2>
           <SuggestionList source={source.name} kind={source.kind} suggestions={suggestions} onChange={onChange} run={run} />
+          <RemoteRelationships key={key} source={source} entry={entry} dbTable={dbTable} onChange={onChange} />
         </>
       )}
     </section>

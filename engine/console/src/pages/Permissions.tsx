@@ -74,7 +74,7 @@ export function Permissions({ params }: { params: URLSearchParams }) {
           </p>
         )}
         {entry !== undefined && dbTable !== undefined && sourceEntry !== undefined && (
-          <TablePermissions key={tableKey(entry.table)} source={sourceEntry} entry={entry} dbTable={dbTable} onChange={refresh} />
+          <TablePermissions key={tableKey(entry.table)} source={sourceEntry} entry={entry} dbTable={dbTable} tables={db?.tables ?? []} onChange={refresh} />
         )}
         {sourceEntry !== undefined && sourceEntry.tables.length === 0 && <p>No table is tracked in source {source}: track one on the Data page.</p>}
         <InheritedRoles />
@@ -83,7 +83,20 @@ export function Permissions({ params }: { params: URLSearchParams }) {
   );
 }
 
-function TablePermissions({ source, entry, dbTable, onChange }: { source: SourceEntry; entry: TableEntry; dbTable: DbTable; onChange: () => Promise<void> }) {
+function TablePermissions({
+  source,
+  entry,
+  dbTable,
+  tables,
+  onChange,
+}: {
+  source: SourceEntry;
+  entry: TableEntry;
+  dbTable: DbTable;
+  /** The source's tables, for `_exists` conditions. */
+  tables: readonly DbTable[];
+  onChange: () => Promise<void>;
+}) {
   const { metadata, inconsistencies } = useMetadata();
   const key = tableKey(entry.table);
   const problems = onTable(inconsistencies, source.name, key);
@@ -146,6 +159,7 @@ function TablePermissions({ source, entry, dbTable, onChange }: { source: Source
           kind={source.kind}
           entry={entry}
           dbTable={dbTable}
+          tables={tables}
           role={open.role}
           op={open.op}
           problems={problemsOf(open.role, open.op)}
@@ -167,6 +181,7 @@ function PermissionEditor({
   kind,
   entry,
   dbTable,
+  tables,
   role,
   op,
   problems,
@@ -177,6 +192,7 @@ function PermissionEditor({
   kind: string;
   entry: TableEntry;
   dbTable: DbTable;
+  tables: readonly DbTable[];
   role: string;
   op: Operation;
   problems: readonly InconsistencyTarget[];
@@ -296,6 +312,8 @@ function PermissionEditor({
             setFilterProblem(problem);
           }}
           columns={dbTable.columns}
+          kind={kind}
+          tables={tables}
         />
       )}
       {hasCheck && (
@@ -308,6 +326,8 @@ function PermissionEditor({
             setCheckProblem(problem);
           }}
           columns={dbTable.columns}
+          kind={kind}
+          tables={tables}
         />
       )}
       {hasColumns && (
