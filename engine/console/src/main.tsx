@@ -12,12 +12,12 @@ import { ApiError, adminSecret, metadata, messageOf, setAdminSecret } from './ap
 import { MetadataProvider, useMetadata } from './metadata-state.tsx';
 import { Actions } from './pages/actions/Actions.tsx';
 import { ApiExplorer } from './pages/api-explorer/ApiExplorer.tsx';
-import { Collections } from './pages/Collections.tsx';
+import { Collections } from './pages/collections/Collections.tsx';
 import { Data } from './pages/Data.tsx';
 import { Events } from './pages/events/Events.tsx';
-import { MetadataPage } from './pages/MetadataPage.tsx';
-import { RemoteSchemas } from './pages/RemoteSchemas.tsx';
-import { Scheduled } from './pages/Scheduled.tsx';
+import { MetadataPage } from './pages/metadata/MetadataPage.tsx';
+import { RemoteSchemas } from './pages/remote-schemas/RemoteSchemas.tsx';
+import { Scheduled } from './pages/scheduled/Scheduled.tsx';
 import { Permissions } from './pages/Permissions.tsx';
 import { PAGES, useRoute } from './route.ts';
 

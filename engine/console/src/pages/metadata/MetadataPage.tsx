@@ -4,10 +4,10 @@
  * resource version, and the API limits (`ApiLimits.tsx`).
  */
 import { useRef, useState } from 'react';
-import { metadata as callMetadata } from '../api.ts';
-import { Status, useAction } from '../components.tsx';
-import { DataTable } from '../lists.tsx';
-import { useMetadata } from '../metadata-state.tsx';
+import { metadata as callMetadata } from '../../api.ts';
+import { Status, useAction } from '../../components.tsx';
+import { DataTable } from '../../lists.tsx';
+import { useMetadata } from '../../metadata-state.tsx';
 import { ApiLimits } from './ApiLimits.tsx';
 
 export function MetadataPage() {

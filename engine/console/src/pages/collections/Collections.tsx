@@ -6,11 +6,11 @@
  * call of `/api/rest/<url>` with the URL's parameters filled in).
  */
 import { useState } from 'react';
-import { metadata as callMetadata, restCall, type RestAnswer } from '../api.ts';
-import { Status, useAction } from '../components.tsx';
-import { knownRoles, useMetadata, type AllowlistEntry, type QueryCollectionEntry, type RestEndpointEntry } from '../metadata-state.tsx';
-import { navigate } from '../route.ts';
-import { ConfirmButton, DataTable, NavList } from '../lists.tsx';
+import { metadata as callMetadata, restCall, type RestAnswer } from '../../api.ts';
+import { Status, useAction } from '../../components.tsx';
+import { knownRoles, useMetadata, type AllowlistEntry, type QueryCollectionEntry, type RestEndpointEntry } from '../../metadata-state.tsx';
+import { navigate } from '../../route.ts';
+import { ConfirmButton, DataTable, NavList } from '../../lists.tsx';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 

@@ -9,11 +9,11 @@
  */
 import { buildClientSchema, printSchema, type IntrospectionQuery } from 'graphql';
 import { useEffect, useState } from 'react';
-import { metadata as callMetadata, messageOf } from '../api.ts';
-import { HeadersEditor, Status, headerConfs, headerRows, useAction, wholeNumber, type HeaderRow } from '../components.tsx';
-import { knownRoles, useMetadata, type RemoteSchemaEntry } from '../metadata-state.tsx';
-import { navigate } from '../route.ts';
-import { EditorButtons, NavList, NewRoleForm, Tabs } from '../lists.tsx';
+import { metadata as callMetadata, messageOf } from '../../api.ts';
+import { HeadersEditor, Status, headerConfs, headerRows, useAction, wholeNumber, type HeaderRow } from '../../components.tsx';
+import { knownRoles, useMetadata, type RemoteSchemaEntry } from '../../metadata-state.tsx';
+import { navigate } from '../../route.ts';
+import { EditorButtons, NavList, NewRoleForm, Tabs } from '../../lists.tsx';
 
 function link(params: Record<string, string>): string {
   return `#/remote?${new URLSearchParams(params).toString()}`;

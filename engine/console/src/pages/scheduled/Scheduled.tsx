@@ -7,7 +7,7 @@
  * invocations (`get_scheduled_events`, `get_scheduled_event_invocations`).
  */
 import { useCallback, useEffect, useState } from 'react';
-import { metadata as callMetadata } from '../api.ts';
+import { metadata as callMetadata } from '../../api.ts';
 import {
   Done,
   HeadersEditor,
@@ -20,11 +20,11 @@ import {
   useRetryFields,
   type HeaderRow,
   type StatusValue,
-} from '../components.tsx';
-import { useMetadata, type CronTriggerEntry, type RetryConfSt } from '../metadata-state.tsx';
-import { navigate } from '../route.ts';
-import { InvocationTable, Pager, RefreshButton, useLoad, type InvocationRow } from '../logs.tsx';
-import { EditorButtons, NavList, Tabs } from '../lists.tsx';
+} from '../../components.tsx';
+import { useMetadata, type CronTriggerEntry, type RetryConfSt } from '../../metadata-state.tsx';
+import { navigate } from '../../route.ts';
+import { InvocationTable, Pager, RefreshButton, useLoad, type InvocationRow } from '../../logs.tsx';
+import { EditorButtons, NavList, Tabs } from '../../lists.tsx';
 
 function link(params: Record<string, string>): string {
   return `#/scheduled?${new URLSearchParams(params).toString()}`;

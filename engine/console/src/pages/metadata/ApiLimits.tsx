@@ -7,9 +7,9 @@
  * before sending. An empty field means no limit of that kind.
  */
 import { useState } from 'react';
-import { metadata as callMetadata } from '../api.ts';
-import { Status, useAction, wholeNumber } from '../components.tsx';
-import { useMetadata } from '../metadata-state.tsx';
+import { metadata as callMetadata } from '../../api.ts';
+import { Status, useAction, wholeNumber } from '../../components.tsx';
+import { useMetadata } from '../../metadata-state.tsx';
 
 type LimitKey = 'depth_limit' | 'node_limit' | 'time_limit' | 'batch_limit' | 'rate_limit';
 
