@@ -10,16 +10,8 @@ import { StrictMode, useEffect, useState, type FormEvent } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError, adminSecret, metadata, messageOf, setAdminSecret } from './api.ts';
 import { MetadataProvider, useMetadata } from './metadata-state.tsx';
-import { Actions } from './pages/actions/Actions.tsx';
-import { ApiExplorer } from './pages/api-explorer/ApiExplorer.tsx';
-import { Collections } from './pages/collections/Collections.tsx';
-import { Data } from './pages/Data.tsx';
-import { Events } from './pages/events/Events.tsx';
-import { MetadataPage } from './pages/metadata/MetadataPage.tsx';
-import { RemoteSchemas } from './pages/remote-schemas/RemoteSchemas.tsx';
-import { Scheduled } from './pages/scheduled/Scheduled.tsx';
-import { Permissions } from './pages/Permissions.tsx';
-import { PAGES, useRoute } from './route.ts';
+import { useRoute } from './route.ts';
+import { ROUTES, routeOf } from './routes.tsx';
 
 function SecretForm({ onDone, failed }: { onDone: () => void; failed: string | null }) {
   const [value, setValue] = useState('');
@@ -92,7 +84,7 @@ function App() {
       </p>
     );
   if (gate.state === 'needs-secret') return <SecretForm failed={gate.failed} onDone={() => void check()} />;
-  const page = PAGES.find((p) => p.id === route.page) ?? PAGES[0]!;
+  const page = routeOf(route.page);
   return (
     <MetadataProvider>
       <div className="shell">
@@ -100,9 +92,9 @@ function App() {
           <span className="brand">Engine</span>
           <nav aria-label="Console sections">
             <ul>
-              {PAGES.map((p) => (
-                <li key={p.id}>
-                  <a href={`#/${p.id}`} aria-current={p.id === page.id ? 'page' : undefined}>
+              {ROUTES.map((p) => (
+                <li key={p.path}>
+                  <a href={`#/${p.path}`} aria-current={p.path === page.path ? 'page' : undefined}>
                     {p.title}
                   </a>
                 </li>
@@ -124,15 +116,7 @@ function App() {
           )}
         </header>
         <main className="page" aria-label={page.title}>
-          {page.id === 'api' && <ApiExplorer />}
-          {page.id === 'data' && <Data params={route.params} />}
-          {page.id === 'permissions' && <Permissions params={route.params} />}
-          {page.id === 'actions' && <Actions params={route.params} />}
-          {page.id === 'events' && <Events params={route.params} />}
-          {page.id === 'scheduled' && <Scheduled params={route.params} />}
-          {page.id === 'collections' && <Collections params={route.params} />}
-          {page.id === 'remote' && <RemoteSchemas params={route.params} />}
-          {page.id === 'metadata' && <MetadataPage />}
+          {page.render(route.params)}
         </main>
       </div>
     </MetadataProvider>

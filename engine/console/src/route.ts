@@ -1,17 +1,8 @@
-/** Hash routing: `#/data?table=public.authors&tab=rows` → {page: 'data', params}. */
+/**
+ * Hash routing: `#/data?table=public.authors&tab=rows` → {page: 'data', params}. The pages and
+ * their paths are the route table, routes.tsx (kept apart: the pages import `navigate` from here).
+ */
 import { useEffect, useState } from 'react';
-
-export const PAGES = [
-  { id: 'api', title: 'API explorer' },
-  { id: 'data', title: 'Data' },
-  { id: 'permissions', title: 'Permissions' },
-  { id: 'actions', title: 'Actions' },
-  { id: 'remote', title: 'Remote schemas' },
-  { id: 'events', title: 'Events' },
-  { id: 'scheduled', title: 'Scheduled' },
-  { id: 'collections', title: 'REST & allow-list' },
-  { id: 'metadata', title: 'Metadata' },
-] as const;
 
 export interface Route {
   readonly page: string;
