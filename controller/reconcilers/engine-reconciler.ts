@@ -81,7 +81,7 @@ import { addFinalizer, hasFinalizer, patchStatus, removeFinalizer } from '../run
 import { declarationSourceKinds, declare, resourceKey, type TargetResource } from './declarations.ts';
 import { foldResources, type FoldResult, type ResourceFold } from './fold.ts';
 import { inconsistenciesByKey, inconsistencyMessage, keyOfInconsistency, sourceKinds, type SourceKinds } from './inconsistency-map.ts';
-import { diffLines, emptyDiff, keyOf, type DocumentDiff } from './objects.ts';
+import { canonicalJson, diffLines, emptyDiff, keyOf, type DocumentDiff } from './objects.ts';
 import { reconcileDeployment, type AppliedOwned, type Rollout } from './engine-deployment.ts';
 import { addressOf, engineNameFor, engineQueueKey, engineUrl, noEngineMessage, unboundReason } from './resolve.ts';
 import { decideOwnership, ownerOf, readOwner, writeOwner } from './engine-owner.ts';
@@ -850,7 +850,9 @@ export class EngineReconciler {
     const same =
       sameConditions(previous, next) &&
       old.observedGeneration === generation &&
-      Object.entries(extra).every(([k, v]) => JSON.stringify((old as Record<string, unknown>)[k]) === JSON.stringify(v));
+      // Key order aside: the apiserver answers objects with their keys sorted (status.deployment
+      // compared by JSON.stringify was a no-op PATCH every 3 s while a rollout was waited for).
+      Object.entries(extra).every(([k, v]) => canonicalJson((old as Record<string, unknown>)[k]) === canonicalJson(v));
     if (same) return;
     await this.#patch({ apiVersion: API_VERSION, plural: 'engines', namespace: engine.metadata.namespace, name: engine.metadata.name }, status);
     await this.#maybeEvent(engineSubject(engine), readyCondition(previous), outcome);

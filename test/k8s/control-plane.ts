@@ -46,7 +46,7 @@ export interface ControlPlane {
   restartApiserver(downMs: number): Promise<void>;
   /** kubectl apply of a JSON/YAML document on stdin. */
   apply(manifest: unknown): string;
-  /** The writes the apiserver has recorded so far (its audit log: create, update, patch, delete). */
+  /** What the apiserver has audited so far: every create, update, patch and delete, and reads of Deployments. */
   audit(): AuditEvent[];
   stop(): Promise<void>;
 }
@@ -119,7 +119,7 @@ export async function startControlPlane(): Promise<ControlPlane> {
     const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     writeFileSync(path.join(dir, 'sa.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
     writeFileSync(path.join(dir, 'sa.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
-    // Writes are audited, so tests can count what the controller sends (reads are not: too many).
+    // Writes are audited, so tests can count what the controller sends (reads mostly not: too many).
     const auditLog = path.join(dir, 'audit.log');
     writeFileSync(
       path.join(dir, 'audit-policy.json'),
@@ -127,7 +127,12 @@ export async function startControlPlane(): Promise<ControlPlane> {
         apiVersion: 'audit.k8s.io/v1',
         kind: 'Policy',
         omitStages: ['RequestReceived'],
-        rules: [{ level: 'Metadata', verbs: ['create', 'update', 'patch', 'delete'] }, { level: 'None' }],
+        rules: [
+          { level: 'Metadata', verbs: ['create', 'update', 'patch', 'delete'] },
+          // Reads of Deployments too: how often an Engine's rollout is looked at.
+          { level: 'Metadata', verbs: ['get'], resources: [{ group: 'apps', resources: ['deployments'] }] },
+          { level: 'None' },
+        ],
       }),
     );
     const token = `admin-${Math.random().toString(36).slice(2)}`;
