@@ -63,6 +63,9 @@ export class RequestContext implements Cancellation {
   failure: RequestFailure | null = null;
   /** The client's request headers (actions and remote schemas with `forward_client_headers` send them on); set by server/, the object the HTTP layer has, not a copy. */
   headers: ClientHeaders | undefined = undefined;
+  /** The body's bytes and content coding as written by the fast path (the http-log's; null: read the response's headers). */
+  responseSize: number | null = null;
+  contentEncoding: string | null = null;
   #cancelled = false;
   #hook: (() => void) | null = null;
 

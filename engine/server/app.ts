@@ -49,7 +49,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
       const server = createServer(
         requestEnvelope({ logger: deps.logger, observers: observersOf(deps), tracer: deps.tracer ?? null }, (req, res) => {
-          if (!fastPath(req, res)) handler(req, res);
+          if (fastPath(req, res)) return;
+          // The fast path writes X-Request-Id among its raw headers; fastify's answers carry it from here.
+          res.setHeader('x-request-id', contextOf(req).requestId);
+          handler(req, res);
         }),
       );
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;

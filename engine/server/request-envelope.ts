@@ -1,15 +1,15 @@
 /**
  * What every HTTP request gets before it is routed (fast path or fastify):
- * its RequestContext with the request id (echoed as `X-Request-Id`, Note
- * [Request ids] in request-context.ts), and once the response is written,
+ * its RequestContext with the request id (which the handlers echo as
+ * `X-Request-Id`, Note [Request ids] in request-context.ts), and once the response is written,
  * the `http-log` line and the request's observers (metrics). When tracing,
  * it also starts the request's span (continuing the client's `traceparent`)
  * and ends it with the response's status.
  *
  * Note [Request envelope cost]
  * Per request this costs reading one header, a UUID when the client sent no
- * id (crypto.randomUUID draws from a cached entropy pool: 0.05 µs), one
- * header set, and one 'finish' listener, which exists only when something
+ * id (crypto.randomUUID draws from a cached entropy pool: 0.05 µs), and one
+ * 'finish' listener, which exists only when something
  * observes finished requests (the http-log at the configured level, or the
  * metrics, which every engine has). `node test/bench/observability-cost.ts`
  * (in process, CPU per request, best of 5 × 200,000, on the shared 2-core
@@ -54,7 +54,10 @@ export interface EnvelopeOptions {
   readonly tracer: Tracer | null;
 }
 
-/** Wraps `dispatch` with the request context, the `X-Request-Id` header, the http-log, `observers` and the request span. */
+/**
+ * Wraps `dispatch` with the request context, the http-log, `observers` and the request span.
+ * `dispatch` writes the `X-Request-Id` header (the fast path among its raw headers, Note [Fast path headers]).
+ */
 export function requestEnvelope(opts: EnvelopeOptions, dispatch: Dispatch): Dispatch {
   const { logger, observers, tracer } = opts;
   const httpLog = logger.enabled('http-log', 'info');
@@ -64,7 +67,6 @@ export function requestEnvelope(opts: EnvelopeOptions, dispatch: Dispatch): Disp
     const ctx = new RequestContext(req.socket.remoteAddress, requestIdOf(req.headers['x-request-id']));
     ctx.headers = req.headers;
     (req as WithContext)[CONTEXT] = ctx;
-    res.setHeader('x-request-id', ctx.requestId);
     if (tracer !== null) traceRequest(tracer, req, res, ctx);
     if (watching) {
       res.once('finish', () => {
@@ -121,7 +123,8 @@ function traceRequest(tracer: Tracer, req: IncomingMessage, res: ServerResponse,
 
 /** v2's http-log line. */
 function logHttp(logger: Logger, req: IncomingMessage, res: ServerResponse, ctx: RequestContext, seconds: number, failed: boolean): void {
-  const size = res.getHeader('content-length');
+  // The fast path writes raw headers, which getHeader does not see; it leaves them on the context.
+  const size = ctx.responseSize ?? res.getHeader('content-length');
   const failure = ctx.failure;
   logger.log('http-log', failed ? 'error' : 'info', {
     request_id: ctx.requestId,
@@ -138,7 +141,7 @@ function logHttp(logger: Logger, req: IncomingMessage, res: ServerResponse, ctx:
       url: req.url ?? null,
       ip: ctx.clientAddress ?? null,
       method: req.method ?? null,
-      content_encoding: res.getHeader('content-encoding') ?? null,
+      content_encoding: ctx.responseSize === null ? (res.getHeader('content-encoding') ?? null) : ctx.contentEncoding,
     },
   });
 }

@@ -63,22 +63,77 @@ export interface OpenTransaction {
   rollback(): Promise<void>;
 }
 
-/** Returns every value as its text form (null stays null). */
-const textTypes: pg.CustomTypesConfig = { getTypeParser: () => (value: string) => value };
+/**
+ * Note [First-cell queries]
+ * Request statements answer one row of one text column, and pg's general
+ * query path costs more than the rest of the client's work on such a
+ * statement: `client.query(config)` copies the config object through its
+ * property descriptors (`Object.defineProperties(Object.create(…),
+ * Object.getOwnPropertyDescriptors(config))`, utils.js cloneQueryConfig),
+ * which leaves a dictionary-mode object every read of the query goes through:
+ * 7-10 µs per query on the bench machine against 0.3-0.6 µs for a query made
+ * from its text (node /tmp micro-benchmark, 1e6 `new pg.Query(…)` each way;
+ * in the `--cpu-prof` of AlbumByPK under load, cloneQueryConfig was the
+ * largest JavaScript self time of the process). Then each row is parsed
+ * into an array through per-field type parsers, and the result wrapped in a
+ * promise with a `.catch` that rewrites error stacks.
+ * So {@link FirstCellQuery} is a pg.Query made from its text (pg's cheap
+ * path), whose data-row handler keeps the first cell of the first row as the
+ * wire gave it (text format: the string itself, as the text type parsers
+ * returned before) and skips row parsing; it is still a pg.Query, which
+ * pipeline mode requires, and resolves through its own callback. It relies on
+ * Query's protocol handlers (handleRowDescription, handleDataRow), the same
+ * hooks pg-cursor and pg-query-stream implement; pg is pinned (package.json).
+ */
+class FirstCellQuery extends pg.Query {
+  /** The first column of the first row; undefined until a row came. */
+  first: string | null | undefined = undefined;
+
+  constructor(text: string, values: unknown[], name: string | undefined) {
+    super(text, values);
+    // Read by pg when it submits the query (Query.submit, prepare).
+    if (name !== undefined) (this as unknown as { name: string }).name = name;
+  }
+
+  /** No row parsing: only the first cell is kept (Note [First-cell queries]). */
+  handleRowDescription(): void {}
+
+  handleDataRow(msg: { fields: Array<string | null> }): void {
+    if (this.first === undefined) this.first = msg.fields[0] ?? null;
+  }
+}
+
+/** What FirstCellQuery's callback is given (pg calls it once, with an error or the result). */
+type QueryCallback = (err: Error | undefined) => void;
 
 /**
  * Runs `text` with `values` and returns the first column of the first row as
  * text. With `name`, it runs as that named prepared statement (see Note
- * [Named prepared statements]).
+ * [Named prepared statements]). Note [First-cell queries] says how.
  */
 export async function queryFirstText(q: PgQueryable, text: string, values: readonly unknown[] = [], name?: string): Promise<string | null> {
-  const config: pg.QueryArrayConfig = { text, values: [...values], rowMode: 'array', types: textTypes };
-  if (name !== undefined) config.name = name;
-  const res = await (q as pg.ClientBase).query(config);
-  const row = res.rows[0] as unknown[] | undefined;
-  if (row === undefined) return null;
-  const cell = row[0];
-  return cell === null || cell === undefined ? null : String(cell);
+  if (q instanceof pg.Pool) {
+    const client = await q.connect();
+    let failed = true;
+    try {
+      const cell = await firstCell(client, text, values, name);
+      failed = false;
+      return cell;
+    } finally {
+      // As pool.query does: a client whose query failed is not reused.
+      client.release(failed);
+    }
+  }
+  return await firstCell(q, text, values, name);
+}
+
+function firstCell(client: pg.ClientBase, text: string, values: readonly unknown[], name: string | undefined): Promise<string | null> {
+  // pg reads the values (prepareValue) and never changes the array.
+  const query = new FirstCellQuery(text, values as unknown[], name);
+  return new Promise<string | null>((resolve, reject) => {
+    (query as unknown as { callback: QueryCallback }).callback = (err) => (err === undefined || err === null ? resolve(query.first ?? null) : reject(err));
+    void client.query(query);
+  });
 }
 
 /**

@@ -106,6 +106,35 @@ describe('request ids', () => {
     expect(gql.detail['operation']).toMatchObject({ user_vars: { 'x-engine-role': 'admin' } });
   });
 
+  it('logs the response size and content coding of fast-path answers (raw headers, Note [Fast path headers])', async () => {
+    const e = await start({});
+    for (const [id, path] of [
+      ['size-fast', '/v1/graphql'],
+      ['size-fastify', '/v1/graphql?via=fastify'],
+    ] as const) {
+      const res = await fetch(e.url + path, { method: 'POST', headers: { 'x-request-id': id, 'accept-encoding': 'identity', ...JSON_TYPE }, body: query });
+      const body = await res.text();
+      const line = await lineWhere(e.lines, httpLogOf(id));
+      expect(line.detail['operation']).toMatchObject({ response_size: Buffer.byteLength(body) });
+      expect(line.detail['http_info']).toMatchObject({ content_encoding: null });
+    }
+    // A large answer is compressed: the logged size is the compressed body's.
+    const big = JSON.stringify({ query: `{ ${Array.from({ length: 200 }, (_, i) => `a${i}: item { id }`).join(' ')} }` });
+    const res = await fetch(`${e.url}/v1/graphql`, {
+      method: 'POST',
+      headers: { 'x-request-id': 'size-gzip', 'accept-encoding': 'gzip', ...JSON_TYPE },
+      body: big,
+    });
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    const text = await res.text();
+    const line = await lineWhere(e.lines, httpLogOf('size-gzip'));
+    expect(line.detail['http_info']).toMatchObject({ content_encoding: 'gzip' });
+    const size = (line.detail['operation'] as { response_size: unknown }).response_size;
+    expect(size).toEqual(expect.any(Number));
+    expect(size as number).toBeGreaterThan(0);
+    expect(size as number).toBeLessThan(Buffer.byteLength(text));
+  });
+
   it('generates one when none (or an unusable one) is sent', async () => {
     const e = await start({});
     const a = await fetch(`${e.url}/v1/graphql`, { method: 'POST', body: query, headers: JSON_TYPE });
