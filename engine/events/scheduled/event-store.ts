@@ -77,6 +77,8 @@ export class ScheduledEventStore implements ScheduledEventsApi {
 
   /** Stores the coming fire times of every trigger (idempotent; several engines may race). */
   async materialize(triggers: ReadonlyMap<string, CronTrigger>): Promise<void> {
+    // No cron trigger: nothing to store, no statement (the idle engine's minutely query, issue 35).
+    if (triggers.size === 0) return;
     const now = new Date(this.#clock());
     const horizon = new Date(now.getTime() + CRON_MATERIALIZE.horizonMs);
     const latest = await storage.latestCronTimes(this.db);

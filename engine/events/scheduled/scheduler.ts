@@ -232,6 +232,12 @@ export class Scheduler {
   async #tick(): Promise<void> {
     const db = this.#o.store.db;
     try {
+      // Nothing due and no lease run out (the idle poll, issue 35): one statement instead of three.
+      const first = (await storage.nextDueTime(db))?.getTime() ?? Number.POSITIVE_INFINITY;
+      if (first > this.#clock()) {
+        this.#arm(first);
+        return;
+      }
       const dead = await storage.markMissedDead(db, new Date(this.#clock()));
       if (dead > 0) this.#o.logger.warn('scheduled events missed beyond their tolerance', { dead });
       const cap = this.#o.batchSize * 4;
