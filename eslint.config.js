@@ -77,7 +77,7 @@ const zones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.data/**', 'test/bench/results/**', 'coverage/**', 'engine/console/dist/**', 'test/artifacts/**'] },
+  { ignores: ['node_modules/**', '.data/**', 'test/bench/results/**', 'coverage/**', 'engine/console/dist/**', 'test/artifacts/**', 'dist/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

@@ -5,11 +5,12 @@
  *
  * Note [Own Kubernetes client]
  * The design card names @kubernetes/client-node, and the controller first used it for this
- * (KubeConfig, authentication, Watch). Importing it costs 49–57 MiB of RSS in the controller
- * (measured again for issue 36: `node --input-type=module -e "await import('@kubernetes/client-node')"`
- * against an empty script; importing only parts of it does not help, its index pulls in the
- * generated API and openid-client), most of the gap between the measured peak and a small memory
- * limit, and most of the controller image's node_modules. What the controller needs on its hot path
+ * (KubeConfig, authentication, Watch). Importing it costs 50 MiB of RSS in the controller (issue
+ * 36, median of five runs: `node --input-type=module -e "await import('./controller/main.ts');
+ * await import('@kubernetes/client-node')"` 161.5 MiB against 110.9 without the second import;
+ * 126 against 41.7 MiB on an empty Node; importing only parts of it does not help, its index
+ * pulls in the generated API and openid-client), most of the gap between the measured peak and a
+ * small memory limit, and most of the controller image's node_modules. What the controller needs on its hot path
  * is small and lives here: read kubeconfigs (token, token file, client certificate, CA,
  * insecure-skip-tls-verify, tls-server-name, proxy-url) or the in-cluster service account (token
  * re-read as the kubelet rotates it), JSON requests (kube-api.ts) and a watch stream (watch.ts).
