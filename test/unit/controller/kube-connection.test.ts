@@ -397,6 +397,19 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
     expect(server.requests.slice(-2).map((r) => r.authorization)).toEqual(['Bearer exec-2', 'Bearer exec-3']);
   });
 
+  it('sends the id-token of an OIDC auth provider (client-node reads it; no refresh while it is valid)', async () => {
+    const b64 = (o: unknown): string => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const idToken = `${b64({ alg: 'RS256' })}.${b64({ iss: 'https://idp.test', exp: Math.floor(Date.now() / 1000) + 3600 })}.sig`;
+    const conn = connectionFromKubeconfig(
+      one(
+        config({
+          'auth-provider': { name: 'oidc', config: { 'client-id': 'k', 'id-token': idToken, 'refresh-token': 'r', 'idp-issuer-url': 'https://idp.test' } },
+        }),
+      ),
+    );
+    expect((await conn.auth()).headers).toEqual({ authorization: `Bearer ${idToken}` });
+  });
+
   it('reports a plugin that cannot run as an error of the request', async () => {
     const bad = path.join(dir, 'bad-kubeconfig');
     writeFileSync(
