@@ -52,6 +52,8 @@ export function Permissions({ params }: { params: URLSearchParams }) {
   }, [source, kind]);
   const entry = sourceEntry?.tables.find((t) => tableKey(t.table) === table);
   const dbTable = db?.tables.find((t) => `${t.schema}.${t.name}` === table);
+  // `_exists` may name only a tracked table (the engine refuses others).
+  const tracked = (db?.tables ?? []).filter((t) => sourceEntry?.tables.some((e) => tableKey(e.table) === `${t.schema}.${t.name}`) === true);
   return (
     <div className="split">
       <nav className="sidebar" aria-label="Permission tables">
@@ -74,7 +76,7 @@ export function Permissions({ params }: { params: URLSearchParams }) {
           </p>
         )}
         {entry !== undefined && dbTable !== undefined && sourceEntry !== undefined && (
-          <TablePermissions key={tableKey(entry.table)} source={sourceEntry} entry={entry} dbTable={dbTable} tables={db?.tables ?? []} onChange={refresh} />
+          <TablePermissions key={tableKey(entry.table)} source={sourceEntry} entry={entry} dbTable={dbTable} tables={tracked} onChange={refresh} />
         )}
         {sourceEntry !== undefined && sourceEntry.tables.length === 0 && <p>No table is tracked in source {source}: track one on the Data page.</p>}
         <InheritedRoles />
@@ -93,7 +95,7 @@ function TablePermissions({
   source: SourceEntry;
   entry: TableEntry;
   dbTable: DbTable;
-  /** The source's tables, for `_exists` conditions. */
+  /** The source's tracked tables, for `_exists` conditions. */
   tables: readonly DbTable[];
   onChange: () => Promise<void>;
 }) {
