@@ -138,6 +138,21 @@ describe.skipIf(skipReason !== null)('operator details on a real kube-apiserver 
     expect(ev).toContain('this Engine manages no metadata in it (it never reached it), so nothing could be removed');
   });
 
+  it('describes every field in kubectl explain, from the table crds/fields.md is rendered from', () => {
+    const explain = (field: string): string => env.cp.kubectl(['explain', field]);
+    for (const [field, text] of [
+      ['trackedtables.spec.object_relationships.using.manual_configuration.insertion_order', 'before_parent or after_parent'],
+      ['trackedtables.spec.configuration.custom_root_fields.select_by_pk.name', 'GraphQL name of this root field.'],
+      ['trackedtables.spec.is_enum', 'Expose the table as a GraphQL enum'],
+      ['permissions.spec.permission.filter', 'Boolean expression the rows must satisfy'],
+      ['remoteschemas.spec.definition.headers.value_from_env', "Name of an environment variable of the engine that holds the header's value."],
+      ['engines.spec.remoteCheckSeconds', 'Reload (re-introspect) the remote schemas'],
+      ['customtypes.spec.engineRef.name', 'Name of the Engine resource in this namespace.'],
+    ] as const) {
+      expect(explain(field).replace(/\s+/g, ' '), field).toContain(text);
+    }
+  });
+
   it('installs the namespaced operator with kubectl apply -k config/namespaced -n team-a, bound to that namespace only', () => {
     env.cp.kubectl(['create', 'namespace', 'team-a']);
     const out = env.cp.kubectl(['apply', '-k', 'config/namespaced', '-n', 'team-a']);
