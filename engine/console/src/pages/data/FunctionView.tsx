@@ -66,8 +66,9 @@ export function FunctionView({ source, fn, onChange }: { source: SourceEntry; fn
           >
             Untrack
           </button>
+          {/* Beside the buttons: the form keeps no empty line for it. */}
+          <Status value={status} />
         </div>
-        <Status value={status} />
       </form>
       <FunctionPermissions source={source} fn={fn} onChange={onChange} />
     </section>
