@@ -29,7 +29,7 @@ export const V2_DEFAULT_SQL = `
 CREATE TABLE author (id serial PRIMARY KEY, name text NOT NULL);
 CREATE TABLE article (id serial PRIMARY KEY, title text NOT NULL, author_id int NOT NULL REFERENCES author(id));
 CREATE TABLE user_role (id serial PRIMARY KEY);
-CREATE TABLE "user-role" (id serial PRIMARY KEY);
+CREATE TABLE "user-role" (id serial CONSTRAINT user_role_dashed_pkey PRIMARY KEY);
 CREATE SCHEMA content;
 CREATE TABLE content.tag (value text PRIMARY KEY, comment text);
 INSERT INTO content.tag VALUES ('news', 'News'), ('howto', 'How-to');
@@ -197,7 +197,11 @@ delete_permissions:
 `,
   );
   write(dir, 'databases/default/tables/public_user_role.yaml', 'table:\n  name: user_role\n  schema: public\n');
-  write(dir, 'databases/default/tables/public_user-role.yaml', 'table:\n  name: user-role\n  schema: public\n');
+  write(
+    dir,
+    'databases/default/tables/public_user-role.yaml',
+    'table:\n  name: user-role\n  schema: public\nconfiguration:\n  custom_name: user_role_dashed\n',
+  );
   write(dir, 'databases/default/tables/content_tag.yaml', 'table:\n  name: tag\n  schema: content\nis_enum: true\n');
   write(dir, 'databases/default/functions/functions.yaml', '- "!include public_search_articles.yaml"\n');
   write(
