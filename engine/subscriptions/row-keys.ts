@@ -152,25 +152,53 @@ export interface RowsOfChange {
   readonly rows: readonly (readonly (string | null)[])[];
 }
 
+/** Per change: each reported column's values (a group's value not among them rules the row set out at once). */
+const valueSets = new WeakMap<RowsOfChange, Map<number, Set<string | null>>>();
+
+function valuesOf(change: RowsOfChange, col: number): Set<string | null> {
+  let sets = valueSets.get(change);
+  if (sets === undefined) {
+    sets = new Map();
+    valueSets.set(change, sets);
+  }
+  let set = sets.get(col);
+  if (set === undefined) {
+    set = new Set(change.rows.map((r) => r[col] ?? null));
+    sets.set(col, set);
+  }
+  return set;
+}
+
 /**
  * Whether a group may read one of the changed rows: `text` gives the text of
  * the group's value for a key column (null: not comparable, matches anything).
+ * Cost per group: a set lookup per key column, rows compared one by one only
+ * when a read has several key columns that all occur.
  */
 export function mayRead(reads: readonly (readonly KeyColumn[])[], text: (c: KeyColumn) => string | null, change: RowsOfChange): boolean {
   for (const keys of reads) {
     const at = keys.map((c) => change.columns.indexOf(c.column));
     const want = keys.map(text);
+    let known = 0;
+    let possible = true;
+    for (let i = 0; i < keys.length && possible; i++) {
+      const w = want[i] ?? null;
+      const col = at[i] ?? -1;
+      // A column the feed did not report, or a value that cannot be compared: any row may match.
+      if (w === null || col === -1) continue;
+      known++;
+      // SQL: NULL = x is never true, and a group's value is never null here.
+      possible = valuesOf(change, col).has(w);
+    }
+    if (!possible) continue;
+    if (known <= 1) return true;
     for (const row of change.rows) {
       let all = true;
       for (let i = 0; i < keys.length && all; i++) {
         const w = want[i] ?? null;
         const col = at[i] ?? -1;
-        // A column the feed did not report, or a value that cannot be compared: the row may match.
         if (w === null || col === -1) continue;
-        const got = row[col];
-        if (got === undefined) continue;
-        // SQL: NULL = x is never true.
-        all = got !== null && got === w;
+        all = row[col] === w;
       }
       if (all) return true;
     }
