@@ -256,6 +256,12 @@ function fieldText(v: Json, what: string, path: string): string | null {
  */
 export function applyRequestTransform(t: CompiledRequestTransform | null, req: WebhookRequest, session: TransformSession): TransformedRequest {
   const { base, query } = splitUrl(req.url);
+  // No transform (most webhooks): the request as given, without the bindings only templates read (Note [Sync action overhead]).
+  if (t === null) {
+    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    const qs = query.length === 0 ? '' : `?${formEncode(query)}`;
+    return { method: req.method, url: base + qs, baseUrl: base, queryParams: query, headers: req.headers, body, bodyValue: req.body };
+  }
   const bindings: Record<string, Json> = {
     $body: req.body ?? null,
     $base_url: base,
