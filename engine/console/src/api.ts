@@ -1,6 +1,6 @@
 /**
  * The console's only way to the engine: its public HTTP APIs (/v1/graphql,
- * /v1/metadata, /v1/query, /v1/graphql/explain, and /api/rest for the REST
+ * /v1/metadata, /v1/query, /v1/graphql/explain, /v1alpha1/config, and /api/rest for the REST
  * page's try-it call), at URLs relative to the
  * page so a path prefix is kept (Note [Console under a path prefix] in
  * engine/server/routes/console.ts). The admin secret lives in sessionStorage:
@@ -125,6 +125,19 @@ export async function explain(
   user: Record<string, string>,
 ): Promise<ExplainedField[]> {
   return (await post('v1/graphql/explain', { query: { query, variables, ...(operationName !== null ? { operationName } : {}) }, user })) as ExplainedField[];
+}
+
+/** v2's `GET /v1alpha1/config` (admin only), the parts the console reads. */
+export interface ServerConfig {
+  readonly is_function_permissions_inferred: boolean;
+  readonly is_remote_schema_permissions_enabled: boolean;
+}
+
+/** The server's configuration, as v2's console reads it (whether function permissions are inferred). */
+export async function serverConfig(): Promise<ServerConfig> {
+  const res = await fetch(apiUrl('v1alpha1/config'), { headers: adminHeaders() });
+  if (!res.ok) throw new ApiError(res.status, (await res.text()) || res.statusText, null, null);
+  return (await res.json()) as ServerConfig;
 }
 
 /** A readable one-line message for any failure. */

@@ -7,9 +7,9 @@
  * (`ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS=false`); otherwise every role
  * with that select permission may call the function.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { FunctionMetadata } from '../../../../model/document.ts';
-import { metadata as callMetadata } from '../../api.ts';
+import { metadata as callMetadata, serverConfig } from '../../api.ts';
 import { Status, useAction } from '../../components.tsx';
 import { NewRoleForm } from '../../lists.tsx';
 import { knownRoles, useMetadata, type SourceEntry } from '../../metadata-state.tsx';
@@ -22,6 +22,18 @@ export function FunctionPermissions({ source, fn, onChange }: { source: SourceEn
   const prefix = operationPrefix(source.kind);
   const [status, run] = useAction();
   const [extraRoles, setExtraRoles] = useState<string[]>([]);
+  // Whether the engine infers them (v2's console says so too): then these permissions wait.
+  const [inferred, setInferred] = useState<boolean | null>(null);
+  useEffect(() => {
+    let live = true;
+    serverConfig().then(
+      (c) => live && setInferred(c.is_function_permissions_inferred),
+      () => live && setInferred(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
   const allowed = new Set((fn.permissions ?? []).map((p) => p.role));
   const roles = [...new Set([...knownRoles(metadata), ...allowed, ...extraRoles])].filter((r) => r !== 'admin').sort();
   const toggle = (role: string) => {
@@ -38,10 +50,14 @@ export function FunctionPermissions({ source, fn, onChange }: { source: SourceEn
   return (
     <section className="editor" aria-labelledby="function-permissions-heading">
       <h2 id="function-permissions-heading">Permissions</h2>
-      <p className="muted">
-        A role may call the function once allowed here and given a select permission on the table the function returns (when the engine does not infer function
-        permissions).
-      </p>
+      {inferred === true ? (
+        <p className="muted" role="note">
+          This engine infers function permissions: every role with a select permission on the table the function returns may call it. The permissions below
+          apply once <code>ENGINE_GRAPHQL_INFER_FUNCTION_PERMISSIONS</code> is false.
+        </p>
+      ) : (
+        <p className="muted">A role may call the function once allowed here; it needs a select permission on the table the function returns first.</p>
+      )}
       <Status value={status} />
       <table className="grid matrix" aria-label={`Permissions of function ${key}`}>
         <thead>
