@@ -155,6 +155,8 @@ describe.skipIf(chromiumPath === null)('console table and permission editors in 
     // Retyped in the builder, the rule is written again from the builder's tree: the same JSON.
     await typeInto(editor.getByLabel('Row filter condition 1.2.1 value'), 'X-Engine-User-Id');
     expect(JSON.parse(await editor.getByLabel('Row filter (JSON)').inputValue())).toEqual(EXISTING_FILTER);
+    await page.screenshot({ path: shot('permissions-exists-loaded.png') });
+    expect(await unnamedControls(page)).toEqual([]);
     await typeInto(editor.getByLabel('Limit'), '5');
     await editor.getByRole('button', { name: 'Save permission' }).click();
     await eventually(() => editor.getByRole('status').textContent()).toBe('Saved select permission of editor on public.articles');
