@@ -10,33 +10,55 @@ import { createContext, useCallback, useContext, useEffect, useState, type React
 import { metadata as callMetadata, messageOf } from './api.ts';
 import { targetOf, type InconsistencyTarget, type InconsistentObject } from './inconsistency.ts';
 
-export interface QualifiedTable {
-  readonly schema: string;
-  readonly name: string;
+/**
+ * Note [Console document types]: the exported metadata is typed by the engine's own document
+ * model (engine/model/document.ts, imported as types only, so nothing of the engine is
+ * bundled), in its wire form: export_metadata leaves out empty lists, which the engine's
+ * normalized form always has. What the model keeps as plain JSON (event triggers, actions,
+ * custom types, cron triggers, remote schemas) the console types here, by the keys it reads.
+ */
+import type {
+  AllowlistEntry as ModelAllowlistEntry,
+  ApiLimits,
+  FunctionMetadata,
+  InheritedRole as ModelInheritedRole,
+  PermissionEntry as ModelPermissionEntry,
+  QualifiedName,
+  QueryCollection,
+  RelationshipMetadata,
+  RelationshipUsing,
+  RestEndpoint,
+  SourceMetadata,
+  TableMetadata,
+} from '../../model/document.ts';
+
+export type QualifiedTable = QualifiedName;
+
+/** A permission as stored under its table; the console reads its body as JSON. */
+export type PermissionEntry = ModelPermissionEntry<Record<string, unknown>>;
+
+/** A relationship as exported; `using` is read defensively (a hand-written one may lack keys). */
+export interface RelationshipEntry extends Omit<RelationshipMetadata, 'using'> {
+  readonly using: RelationshipUsing | Readonly<Record<string, unknown>>;
 }
 
-export interface PermissionEntry {
-  readonly role: string;
-  readonly permission: Record<string, unknown>;
-  readonly comment?: string;
-}
+type TableLists =
+  | 'object_relationships'
+  | 'array_relationships'
+  | 'computed_fields'
+  | 'remote_relationships'
+  | 'insert_permissions'
+  | 'select_permissions'
+  | 'update_permissions'
+  | 'delete_permissions'
+  | 'event_triggers';
 
-export interface RelationshipEntry {
-  readonly name: string;
-  readonly using: Record<string, unknown>;
-}
-
-export interface TableEntry {
-  readonly table: QualifiedTable;
-  readonly configuration?: {
-    custom_name?: string;
-    custom_root_fields?: Record<string, string | { name?: string }>;
-    column_config?: Record<string, { custom_name?: string; comment?: string }>;
-    custom_column_names?: Record<string, string>;
-  };
-  readonly is_enum?: boolean;
+/** A tracked table as exported: its lists optional, permissions read as JSON, event triggers typed below. */
+export interface TableEntry extends Omit<TableMetadata, TableLists> {
   readonly object_relationships?: readonly RelationshipEntry[];
   readonly array_relationships?: readonly RelationshipEntry[];
+  readonly computed_fields?: TableMetadata['computed_fields'];
+  readonly remote_relationships?: TableMetadata['remote_relationships'];
   readonly select_permissions?: readonly PermissionEntry[];
   readonly insert_permissions?: readonly PermissionEntry[];
   readonly update_permissions?: readonly PermissionEntry[];
@@ -122,24 +144,11 @@ export interface CronTriggerEntry {
   readonly comment?: string | null;
 }
 
-export interface QueryCollectionEntry {
-  readonly name: string;
-  readonly comment?: string | null;
-  readonly definition: { readonly queries: ReadonlyArray<{ readonly name: string; readonly query: string }> };
-}
+export type QueryCollectionEntry = QueryCollection;
 
-export interface AllowlistEntry {
-  readonly collection: string;
-  readonly scope?: { readonly global: boolean; readonly roles?: readonly string[] };
-}
+export type AllowlistEntry = ModelAllowlistEntry;
 
-export interface RestEndpointEntry {
-  readonly name: string;
-  readonly url: string;
-  readonly methods: readonly string[];
-  readonly definition: { readonly query: { readonly collection_name: string; readonly query_name: string } };
-  readonly comment?: string | null;
-}
+export type RestEndpointEntry = RestEndpoint;
 
 export interface RemoteSchemaEntry {
   readonly name: string;
@@ -160,23 +169,18 @@ export interface RemoteSchemaEntry {
   readonly permissions?: ReadonlyArray<{ readonly role: string; readonly definition: { readonly schema: string }; readonly comment?: string }>;
 }
 
-export interface FunctionEntry {
-  readonly function: QualifiedTable;
-}
+export type FunctionEntry = FunctionMetadata;
 
-export interface SourceEntry {
-  readonly name: string;
+/** A source as exported: its kind's `configuration` (read by the keys each page needs), tables, functions. */
+export interface SourceEntry extends Omit<SourceMetadata, 'kind' | 'tables' | 'functions' | 'configuration'> {
+  /** A kind this console may not know (source-kinds.ts answers for any). */
   readonly kind: string;
   readonly tables: readonly TableEntry[];
   readonly functions?: readonly FunctionEntry[];
-  readonly configuration?: { readonly connection_info?: { readonly database_url?: string | { readonly from_env?: string } } };
-  readonly customization?: Readonly<Record<string, unknown>>;
+  readonly configuration?: SourceMetadata['configuration'];
 }
 
-export interface InheritedRole {
-  readonly role_name: string;
-  readonly role_set: readonly string[];
-}
+export type InheritedRole = ModelInheritedRole;
 
 export interface Metadata {
   readonly version: number;
@@ -189,6 +193,7 @@ export interface Metadata {
   readonly allowlist?: readonly AllowlistEntry[];
   readonly rest_endpoints?: readonly RestEndpointEntry[];
   readonly remote_schemas?: readonly RemoteSchemaEntry[];
+  readonly api_limits?: ApiLimits;
   readonly [key: string]: unknown;
 }
 

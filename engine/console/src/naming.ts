@@ -16,7 +16,7 @@ export function tableNames(entry: TableEntry, kind: string): TableNames {
   const base = entry.configuration?.custom_name ?? graphqlTableName(kind, entry.table);
   const custom = entry.configuration?.custom_root_fields ?? {};
   const pick = (key: string, fallback: string): string => {
-    const v = custom[key];
+    const v = custom[key as keyof typeof custom];
     return typeof v === 'string' ? v : (v?.name ?? fallback);
   };
   return {

@@ -27,7 +27,7 @@ const ROOT_FIELDS = [
   'delete_by_pk',
 ] as const;
 
-function rootName(v: string | { name?: string | null } | undefined): string {
+function rootName(v: string | { name?: string | null } | null | undefined): string {
   return typeof v === 'string' ? v : (v?.name ?? '');
 }
 

@@ -6,6 +6,7 @@
  * global value in every limit that has values per role; the page says so
  * before sending. An empty field means no limit of that kind.
  */
+import type { RateLimitConfig } from '../../../../model/document.ts';
 import { useState } from 'react';
 import { metadata as callMetadata } from '../../api.ts';
 import { Status, useAction, wholeNumber } from '../../components.tsx';
@@ -33,13 +34,11 @@ interface LimitRows {
   roles: Row[];
 }
 
-type RateConfig = { max_reqs_per_min?: number; unique_params?: string | string[] | null };
-
 function rowOf(role: string, v: unknown): Row {
   if (typeof v === 'number') return { role, value: String(v), unique: '' };
-  const r = (v ?? {}) as RateConfig;
+  const r = (v ?? {}) as Partial<RateLimitConfig>;
   const u = r.unique_params;
-  return { role, value: r.max_reqs_per_min === undefined ? '' : String(r.max_reqs_per_min), unique: Array.isArray(u) ? u.join(', ') : (u ?? '') };
+  return { role, value: r.max_reqs_per_min === undefined ? '' : String(r.max_reqs_per_min), unique: typeof u === 'string' ? u : (u ?? []).join(', ') };
 }
 
 function rowsOf(limits: Record<string, unknown> | undefined): Record<LimitKey, LimitRows> {
@@ -80,7 +79,7 @@ function valueOf(key: LimitKey, row: Row, what: string): unknown {
 
 export function ApiLimits() {
   const { metadata, refresh } = useMetadata();
-  const current = (metadata as { api_limits?: Record<string, unknown> } | null)?.api_limits;
+  const current = metadata?.api_limits as Record<string, unknown> | undefined;
   const [rows, setRows] = useState<Record<LimitKey, LimitRows>>(() => rowsOf(current));
   const [disabled, setDisabled] = useState(current?.['disabled'] === true);
   const [status, run] = useAction();

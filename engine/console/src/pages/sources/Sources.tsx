@@ -15,7 +15,9 @@ import { SourceEditor } from './SourceEditor.tsx';
 
 /** How a source connects, without secrets: the URL's password is masked. */
 export function describeConnection(s: SourceEntry): string {
-  const url = s.configuration?.connection_info?.database_url;
+  // A postgres source's `connection_info.database_url`: a URL or `{from_env}` (engine/backends/postgres/configuration.ts).
+  const info = s.configuration?.['connection_info'] as { database_url?: string | { from_env?: string } } | undefined;
+  const url = info?.database_url;
   if (url === undefined) return '';
   if (typeof url !== 'string') return `environment variable ${url.from_env ?? ''}`;
   try {
