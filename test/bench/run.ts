@@ -19,12 +19,14 @@
  *   --scale-tables N        tables in the metadata-at-scale test (default 2000; quick 100)
  *   --scale-roles N         roles in it (default 10)
  *   --skip-scale / --only-scale
+ *   --scale-curve [a,b,..]  only the scale curve: tracking one more table at 100,1000,2000,5000 tables (or these sizes)
  *   --capabilities a,b|all  only these capability cells (test/bench/capabilities/), no workload or scale test
  *   --skip-capabilities     leave the capability cells out (a full run has them; --quick does not)
  *   --cpu-prof              run Engine under `node --cpu-prof` (profiles in results/profiles/)
  *   --label text            added to the result file names
  *   --engine-root dir       run Engine from another checkout (e.g. `git worktree add /tmp/before <commit>`
  *                           plus a node_modules symlink), for before/after comparisons
+ *   --soak                  only the memory soak of soak.ts (its options: --soak-minutes, --soak-rate, --heap-snapshots, …)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -38,8 +40,17 @@ import { runLoad, type LoadShape } from './lib/load.ts';
 import { PEERS, ROLES, prepareCells, startOtherPeers, type PeerName, type RoleName } from './lib/peers.ts';
 import { startBenchPostgres, type BenchPostgres } from './lib/postgres.ts';
 import { ROOT, rssMiB } from './lib/process.ts';
-import { renderMarkdown, renderSvg, summarize, type BenchReport, type RunRecord, type ScaleResult, type SummaryRow } from './lib/report.ts';
-import { runScaleBench } from './lib/scale.ts';
+import {
+  renderMarkdown,
+  renderSvg,
+  summarize,
+  type BenchReport,
+  type RunRecord,
+  type ScaleCurvePoint,
+  type ScaleResult,
+  type SummaryRow,
+} from './lib/report.ts';
+import { runScaleBench, runScaleCurve } from './lib/scale.ts';
 import { runCapabilities, type CapabilityOutcome } from './capabilities/load.ts';
 import { renderCapabilities } from './capabilities/render.ts';
 import { loadWorkload } from './workload.ts';
@@ -194,7 +205,8 @@ async function main(): Promise<void> {
   const started = new Date();
   const engineRoot = option('--engine-root');
   if (engineRoot !== undefined) setEngineRoot(path.resolve(engineRoot));
-  const onlyScale = flag('--only-scale');
+  const curveOnly = flag('--scale-curve');
+  const onlyScale = flag('--only-scale') || curveOnly;
   const capabilityList = option('--capabilities');
   const onlyCapabilities = capabilityList !== undefined;
   const runCells = onlyCapabilities || (!quick && !onlyScale && !flag('--skip-capabilities'));
@@ -209,12 +221,18 @@ async function main(): Promise<void> {
   const summary: SummaryRow[] = [];
   const idle: Record<string, number | null> = {};
   let scale: ScaleResult | null = null;
+  let scaleCurve: ScaleCurvePoint[] = [];
   let capabilities: CapabilityOutcome[] = [];
   let pgVersion = 'unknown';
   try {
     pgVersion = await postgresVersion(bench);
     for (const name of datasets) await benchDataset(bench, name, runs, summary, idle);
-    if (!flag('--skip-scale') && !onlyCapabilities) {
+    if (curveOnly) {
+      const given = option('--scale-curve');
+      const sizes = (given === undefined || given.startsWith('--') ? '100,1000,2000,5000' : given).split(',').map(Number);
+      log(`\n== scale curve: tracking one more table at ${sizes.join(', ')} tables × ${settings.scaleRoles} roles`);
+      scaleCurve = await runScaleCurve(bench, sizes, settings.scaleRoles, (s) => log(`   ${s}`));
+    } else if (!flag('--skip-scale') && !onlyCapabilities) {
       log(`\n== metadata at scale: ${settings.scaleTables} tables × ${settings.scaleRoles} roles`);
       scale = await runScaleBench(bench, settings.scaleTables, settings.scaleRoles, (s) => log(`   ${s}`));
     }
@@ -243,6 +261,7 @@ async function main(): Promise<void> {
     runs,
     idleEngineRssMiB: idle,
     scale,
+    scaleCurve,
     capabilities,
   };
   const outDir = path.join(ROOT, 'test', 'bench', 'results');
@@ -257,4 +276,5 @@ async function main(): Promise<void> {
   log(`results: test/bench/results/${stem}.{json,md${summary.length > 0 ? ',svg' : ''}} (${((Date.now() - started.getTime()) / 1000).toFixed(0)} s)`);
 }
 
-await main();
+if (flag('--soak')) await (await import('./soak.ts')).runSoak();
+else await main();

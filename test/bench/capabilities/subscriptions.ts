@@ -11,7 +11,7 @@
 import pg from 'pg';
 import WebSocket from 'ws';
 import { startEngine, type BenchEngine } from '../lib/engine.ts';
-import { cpuMs, postgresCpuMs, rssMiB } from '../lib/process.ts';
+import { cpuMs, postgresCpuByProcess, postgresCpuMs, rssMiB } from '../lib/process.ts';
 import type { CapabilityBench, CapabilityContext, CapabilityTable } from './types.ts';
 
 const SUBS_PER_SOCKET = 10;
@@ -68,6 +68,41 @@ async function counters(db: pg.Client, engine: BenchEngine, pgPid: number): Prom
   return { xacts: Number(r.rows[0]?.x ?? 0), pgCpu: await postgresCpuMs(pgPid), engineCpu: (await cpuMs(engine.child.pid)) ?? 0, at: performance.now() };
 }
 
+/** Whether pg_stat_statements is loaded (BENCH_PG_STAT_STATEMENTS=1) and created in this database. */
+async function statStatements(db: pg.Client): Promise<boolean> {
+  try {
+    await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    await db.query('SELECT pg_stat_statements_reset()');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The statements of this database since the last reset, most called first (`calls× text`), then a reset. */
+async function statementsSinceReset(db: pg.Client): Promise<string> {
+  const r = await db.query<{ calls: string; query: string; user: string }>(
+    `SELECT s.calls::text AS calls, s.query, r.rolname AS user FROM pg_stat_statements s JOIN pg_roles r ON r.oid = s.userid
+     WHERE s.dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND s.query NOT LIKE '%pg_stat_statements%'
+     ORDER BY s.calls DESC LIMIT 12`,
+  );
+  await db.query('SELECT pg_stat_statements_reset()');
+  if (r.rows.length === 0) return 'none';
+  return r.rows.map((x) => `${x.calls}× ${x.query.replace(/\s+/g, ' ').slice(0, 160)}`).join('; ');
+}
+
+/** The PostgreSQL processes that used CPU between two readings of postgresCpuByProcess, most first (ms). */
+function cpuByProcess(a: Map<string, number>, b: Map<string, number>): { text: string; exitedMs: number } {
+  const parts: [string, number][] = [];
+  for (const [k, v] of b) {
+    const d = v - (a.get(k) ?? 0);
+    if (d >= 0.5) parts.push([k, d]);
+  }
+  parts.sort((x, y) => y[1] - x[1]);
+  const exitedMs = (b.get('exited children') ?? 0) - (a.get('exited children') ?? 0);
+  return { text: parts.length === 0 ? 'none' : parts.map(([k, d]) => `${k} ${d.toFixed(1)} ms`).join('; '), exitedMs };
+}
+
 interface Window {
   readonly statementsPerSecond: number;
   readonly pgCpuPercent: number;
@@ -116,9 +151,12 @@ async function liveRun(
     };
     // The engine's own idle cost with no subscriber (its pools, the metadata store's version check): the floor of this run.
     await sleep(ctx.quick ? 1000 : 11_000);
+    const fp0 = await postgresCpuByProcess(Number(ctx.postgres.postmasterPid));
     const f0 = await counters(db, engine, Number(ctx.postgres.postmasterPid));
     await sleep(idleMs);
     const floor = windowOf(f0, await counters(db, engine, Number(ctx.postgres.postmasterPid)));
+    const floorCpu = cpuByProcess(fp0, await postgresCpuByProcess(Number(ctx.postgres.postmasterPid)));
+    ctx.log(`${mode}: no subscribers: PostgreSQL CPU by process: ${floorCpu.text}`);
     const started = performance.now();
     const socketCount = Math.ceil(subs / SUBS_PER_SOCKET);
     for (let i = 0; i < socketCount; i += 50) {
@@ -146,10 +184,16 @@ async function liveRun(
     // Backends flush their statistics (xact_commit) up to 10 s after they go idle: let the setup's be counted before the idle window.
     await sleep(ctx.quick ? 2000 : 11_000);
     const rss = await rssMiB(engine.child.pid);
+    const pgss = await statStatements(db);
+    const p0 = await postgresCpuByProcess(Number(ctx.postgres.postmasterPid));
     const i0 = await counters(db, engine, Number(ctx.postgres.postmasterPid));
     await sleep(idleMs);
     const i1 = await counters(db, engine, Number(ctx.postgres.postmasterPid));
     const idle = windowOf(i0, i1);
+    const idleCpu = cpuByProcess(p0, await postgresCpuByProcess(Number(ctx.postgres.postmasterPid)));
+    ctx.log(`${mode}: idle PostgreSQL CPU by process: ${idleCpu.text}`);
+    const idleStatements = pgss ? await statementsSinceReset(db) : 'n/a (BENCH_PG_STAT_STATEMENTS=1 lists them)';
+    ctx.log(`${mode}: idle statements: ${idleStatements}`);
     // One row changes per second.
     const c0 = await counters(db, engine, Number(ctx.postgres.postmasterPid));
     for (let k = 0; k < changes; k++) {
@@ -182,6 +226,11 @@ async function liveRun(
       'change→client p50 ms': round(percentile(latencies, 50), 0),
       'change→client p99 ms': round(percentile(latencies, 99), 0),
       errors: errors.length,
+      'idle statements (pg_stat_statements)': idleStatements,
+      'no subscribers: PG CPU % without exited processes': round(floor.pgCpuPercent - (floorCpu.exitedMs / idleMs) * 100, 3),
+      'idle PG CPU % without exited processes': round(idle.pgCpuPercent - (idleCpu.exitedMs / idleMs) * 100, 3),
+      'no subscribers: PG CPU by process': floorCpu.text,
+      'idle: PG CPU by process': idleCpu.text,
     };
   } finally {
     for (const ws of sockets) ws.terminate();
@@ -273,14 +322,17 @@ const bench: CapabilityBench = async (ctx) => {
   const streams = [await streamRun(ctx, url, ctx.quick ? 100 : 1000, ctx.quick ? 200 : 1000, ctx.quick ? 3 : 10)];
   const on = live[0];
   const poll = live[1];
-  const over = (r: Record<string, string | number | null> | undefined): number | null => {
-    const v = r?.['idle PG CPU %'];
-    const f = r?.['no subscribers: PG CPU %'];
+  const over = (r: Record<string, string | number | null> | undefined, live = false): number | null => {
+    const v = r?.[live ? 'idle PG CPU % without exited processes' : 'idle PG CPU %'];
+    const f = r?.[live ? 'no subscribers: PG CPU % without exited processes' : 'no subscribers: PG CPU %'];
     return typeof v === 'number' && typeof f === 'number' ? v - f : null;
   };
   const onOver = over(on);
   const pollOver = over(poll);
   const ratio = onOver !== null && pollOver !== null && pollOver > 0 ? (onOver / pollOver) * 100 : null;
+  const onLive = over(on, true);
+  const pollLive = over(poll, true);
+  const ratioLive = onLive !== null && pollLive !== null && pollLive > 0 ? (onLive / pollLive) * 100 : null;
   const tables: CapabilityTable[] = [
     {
       title: `Live queries: ${subs} subscribers, ${distinct} distinct variables, ${subs / SUBS_PER_SOCKET} sockets, refetch interval 1 s, batch 100`,
@@ -292,6 +344,7 @@ const bench: CapabilityBench = async (ctx) => {
     tables,
     notes: [
       `PostgreSQL CPU with no engine running (its background work): ${baseline.toFixed(2)}% of a core. Above each run's engine without subscribers, idle PostgreSQL CPU with refetch on change is ${onOver?.toFixed(3) ?? 'n/a'}% against ${pollOver?.toFixed(3) ?? 'n/a'}% polling: ${ratio === null ? 'n/a' : `${ratio.toFixed(1)}%`} of polling's (goal: under 5%; CPU read in nanoseconds from /proc/<pid>/task/*/schedstat).`,
+      `Without processes that exited during a window (autovacuum workers, closed connections: counted only in 10 ms ticks from the postmaster's cutime, one tick = ${((10 / idleMs) * 100).toFixed(3)}% of a core): ${onLive?.toFixed(3) ?? 'n/a'}% against ${pollLive?.toFixed(3) ?? 'n/a'}%, ${ratioLive === null ? 'n/a' : `${ratioLive.toFixed(1)}%`} of polling's. "PG CPU by process" tells which PostgreSQL processes used it; "idle statements" what ran (BENCH_PG_STAT_STATEMENTS=1).`,
       'Latency: from just before the UPDATE is sent until a subscriber of that row receives the new value (client and engine on this machine).',
       "statements/s: committed transactions of the database per second (each multiplexed statement is one; the bench client's UPDATEs count too; the engine's metadata store checks its version every 10 s even while listening).",
       'PostgreSQL on the same 2-core machine as the engine and the client; engine and PostgreSQL CPU % are of one core.',

@@ -134,3 +134,33 @@ export async function postgresCpuMs(postmasterPid: number): Promise<number> {
   }
   return total;
 }
+
+/**
+ * CPU ms of each process of one PostgreSQL server, by process title with the client port and state
+ * removed (`postgres: checkpointer`, `postgres: postgres db 127.0.0.1`), plus `exited children` (those
+ * reaped, from the postmaster's cutime/cstime in ticks). Differences of two readings tell what ran.
+ */
+export async function postgresCpuByProcess(postmasterPid: number): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const add = (k: string, ms: number): void => void out.set(k, (out.get(k) ?? 0) + ms);
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const own = Number(entry) === postmasterPid;
+      if (!own && Number(fields[1]) !== postmasterPid) continue;
+      const title = (await readFile(`/proc/${entry}/cmdline`, 'utf8'))
+        .replaceAll('\0', ' ')
+        .trim()
+        .replace(/\(\d+\)/, '')
+        .replace(/ (idle|idle in transaction|active|SELECT|UPDATE|INSERT|LISTEN|waiting)( .*)?$/, '');
+      const precise = await schedstatMs(Number(entry));
+      add(own ? 'postmaster' : title, precise ?? (Number(fields[11]) + Number(fields[12])) * TICK_MS);
+      if (own) add('exited children', (Number(fields[13]) + Number(fields[14])) * TICK_MS);
+    } catch {
+      // the process went away
+    }
+  }
+  return out;
+}
