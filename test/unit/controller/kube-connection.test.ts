@@ -12,10 +12,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Informer } from '../../../controller/runtime/informer.ts';
 import { KubeApi, KubeApiError, retryAfterMs } from '../../../controller/runtime/kube-api.ts';
 import { connectionFromKubeconfig, loadKubeConnection, mergeKubeconfigs, proxyFor, readKubeconfigs } from '../../../controller/runtime/kube-connection.ts';
 import { watch, type WatchEnd } from '../../../controller/runtime/watch.ts';
-import { startConnectProxy, type ConnectProxy } from '../../support/connect-proxy.ts';
+import { startConnectProxy, startSocks5Proxy, type ConnectProxy } from '../../support/connect-proxy.ts';
 
 const config = (user: Record<string, unknown>, cluster: Record<string, unknown> = { server: 'https://k8s.example:6443/' }): Record<string, unknown> => ({
   'current-context': 'c',
@@ -259,6 +260,19 @@ describe('proxies as kubectl', () => {
       expect(proxy.connects.slice(connects)).toEqual([`${NAME}:${apiserver.port}`]);
     });
 
+    it('uses a socks5 proxy-url (the name resolved by the proxy)', async () => {
+      const socks = await startSocks5Proxy({ [NAME]: '127.0.0.1' });
+      try {
+        const conn = connectionFromKubeconfig(kubeconfig({ 'proxy-url': socks.url }), {});
+        expect(conn.via).toBe(socks.url);
+        const list = await new KubeApi(conn).request<{ metadata: { resourceVersion: string } }>('GET', '/api/v1/namespaces');
+        expect(list.metadata.resourceVersion).toBe('7');
+        expect(socks.connects).toEqual([`${NAME}:${apiserver.port}`]);
+      } finally {
+        await socks.close();
+      }
+    });
+
     it('goes direct when NO_PROXY names the server (and then cannot resolve the name: the proxy was needed)', async () => {
       const conn = connectionFromKubeconfig(kubeconfig(), { HTTPS_PROXY: proxy.url, NO_PROXY: `.test` });
       expect(conn.via).toBe('direct');
@@ -303,6 +317,32 @@ describe('Retry-After', () => {
       expect(err).toMatchObject({ status: 429, reason: 'TooManyRequests' });
       expect(server.requests).toHaveLength(5);
     } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('Retry-After on a watch', () => {
+  it('makes the informer stay away as long as told (longer than its 1 s backoff)', async () => {
+    const seen: { watch: boolean; at: number }[] = [];
+    const server = await startApiserver((req, res) => {
+      const isWatch = req.url?.includes('watch=true') === true;
+      seen.push({ watch: isWatch, at: Date.now() });
+      if (isWatch) res.writeHead(429, { 'retry-after': '3' }).end('{}');
+      else okList(res);
+    });
+    const api = new KubeApi(connectionFromKubeconfig(one(config({}, { server: `http://127.0.0.1:${server.port}` }))));
+    const informer = new Informer(api, { apiVersion: 'v1', plural: 'namespaces' }, { onUpsert: () => undefined, onDelete: () => undefined });
+    try {
+      informer.start();
+      const relist = await until('a list after the refused watch', () => {
+        const w = seen.findIndex((r) => r.watch);
+        const next = w < 0 ? undefined : seen.slice(w + 1).find((r) => !r.watch);
+        return next === undefined ? undefined : next.at - (seen[w]?.at ?? 0);
+      });
+      expect(relist).toBeGreaterThanOrEqual(2900);
+    } finally {
+      informer.stop();
       await server.close();
     }
   });
