@@ -6,7 +6,8 @@
  * - `410 Gone` (status or ERROR event) relists and diffs the cache, emitting deletes for objects
  *   that vanished meanwhile;
  * - any other error restarts the cycle after an exponential backoff (1 s doubling to 30 s,
- *   reset once a watch delivers events), so a broken apiserver never causes a tight loop.
+ *   reset once a watch delivers events), or after the longer wait a 429/503 `Retry-After` asks
+ *   for, so a broken or busy apiserver never causes a tight loop.
  * Handlers only receive the object and must not block: the controller turns them into queue keys.
  */
 import { collectionPath, type KubeApi, type KubeList } from './kube-api.ts';
