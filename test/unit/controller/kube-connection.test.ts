@@ -175,6 +175,10 @@ describe('kubeconfig and service account', () => {
     expect(c.via).toBe('http://proxy.corp:3128');
     expect((await c.auth()).headers).toEqual({ authorization: 'Bearer sa-token' });
     expect(() => loadKubeConnection({ home: dir })).toThrow(/no Kubernetes credentials/);
+    // As client-go: a KUBECONFIG naming only missing files falls back to the service account.
+    expect(loadKubeConnection({ kubeconfig: path.join(dir, 'missing'), serviceHost: '10.0.0.1', servicePort: '443', serviceAccountDir: dir }).server).toBe(
+      'https://10.0.0.1:443',
+    );
   });
 });
 
