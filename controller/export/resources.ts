@@ -45,7 +45,7 @@ import type { OpenApiSchema } from '../api/v1alpha1/structural.ts';
 import type { TargetResource } from '../reconcilers/declarations.ts';
 import { foldResources } from '../reconcilers/fold.ts';
 import { canonicalJson } from '../reconcilers/objects.ts';
-import { envNamesIn, extractSecrets, type ExtractedSecret } from './secrets.ts';
+import { envNamesIn, extractSecrets, valuesLeftInClear, type ExtractedSecret } from './secrets.ts';
 
 /** One resource to write. */
 export interface ExportedResource {
@@ -77,6 +77,8 @@ export interface ExportResult {
   readonly expected: MetadataDocument;
   /** Environment variables the metadata read already (`from_env`...), which the engine must have too. */
   readonly referenced: readonly string[];
+  /** Values written as they are that may hold a secret (no reference exists for them): check them. */
+  readonly check: readonly string[];
 }
 
 /** Options of {@link documentToResources}. */
@@ -85,6 +87,8 @@ export interface ExportOptions {
   readonly engine?: string;
   /** `metadata.namespace` of every resource. */
   readonly namespace?: string;
+  /** `spec.deletionPolicy` of every resource (none: the kinds' default, Delete). */
+  readonly deletionPolicy?: 'Delete' | 'Orphan';
 }
 
 type Spec = Record<string, unknown>;
@@ -380,10 +384,10 @@ export function documentToResources(doc: MetadataDocument, options: ExportOption
   const list = drafts(expected);
   const names = assignNames(list);
   const resources: ExportedResource[] = list.map((d, i) => {
-    const spec = pruneToSchema(
-      options.engine === undefined ? d.spec : { engineRef: { name: options.engine }, ...d.spec },
-      kindDefinition(d.kind).specSchema,
-    ) as JsonObject;
+    const fields: Spec = {};
+    if (options.engine !== undefined) fields['engineRef'] = { name: options.engine };
+    if (options.deletionPolicy !== undefined) fields['deletionPolicy'] = options.deletionPolicy;
+    const spec = pruneToSchema({ ...fields, ...d.spec }, kindDefinition(d.kind).specSchema) as JsonObject;
     const metadata: Record<string, JsonValue> = { name: names[i] ?? d.base };
     if (options.namespace !== undefined) metadata['namespace'] = options.namespace;
     return { kind: d.kind, name: names[i] ?? d.base, manifest: { apiVersion: API_VERSION, kind: d.kind, metadata, spec } };
@@ -404,7 +408,7 @@ export function documentToResources(doc: MetadataDocument, options: ExportOption
   diffWire(comparable(expected), comparable(fold.desired), '', differences);
   const moved = new Set(secrets.map((s) => s.env));
   const referenced = [...envNamesIn(expected, new Set())].filter((e) => !moved.has(e)).sort();
-  return { resources, secrets, differences, refused, expected, referenced };
+  return { resources, secrets, differences, refused, expected, referenced, check: valuesLeftInClear(expected) };
 }
 
 /** The wire document of a normalized one, as compared by {@link documentToResources} (for tests and callers). */

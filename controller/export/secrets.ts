@@ -193,3 +193,48 @@ export function extractSecrets(doc: MetadataDocument): { document: MetadataDocum
   });
   return { document: { ...doc, sources, remote_schemas, cron_triggers, actions }, secrets: x.secrets };
 }
+
+/** Paths of `request_transform.request_headers.add_headers` entries under `v`. */
+function transformHeaders(v: unknown, where: string, out: string[]): void {
+  if (!isObject(v)) return;
+  const t = v['request_transform'];
+  const add = isObject(t) && isObject(t['request_headers']) ? t['request_headers']['add_headers'] : undefined;
+  if (isObject(add)) for (const name of Object.keys(add)) out.push(`${where}.request_transform.request_headers.add_headers[${name}]`);
+}
+
+/** Paths of URLs with a password in them (`https://user:password@host`). */
+function urlPassword(v: unknown, where: string, out: string[]): void {
+  if (typeof v === 'string' && /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i.test(v)) out.push(where);
+}
+
+/**
+ * Values that may be secrets but have no environment reference in the metadata, so they are
+ * written as they are and the caller asks the user to check them: request transforms' added
+ * headers (templates, not values) and webhook or handler URLs with a password.
+ */
+export function valuesLeftInClear(doc: MetadataDocument): string[] {
+  const out: string[] = [];
+  for (const s of doc.sources) {
+    for (const t of s.tables) {
+      for (const e of t.event_triggers) {
+        const where = `sources[${s.name}].tables[${t.table.schema}.${t.table.name}].event_triggers[${String(e['name'])}]`;
+        transformHeaders(e, where, out);
+        urlPassword(e['webhook'], `${where}.webhook`, out);
+      }
+    }
+  }
+  for (const c of doc.cron_triggers) {
+    transformHeaders(c, `cron_triggers[${String(c['name'])}]`, out);
+    urlPassword(c['webhook'], `cron_triggers[${String(c['name'])}].webhook`, out);
+  }
+  for (const a of doc.actions) {
+    const d = a['definition'];
+    transformHeaders(d, `actions[${String(a['name'])}].definition`, out);
+    if (isObject(d)) urlPassword(d['handler'], `actions[${String(a['name'])}].definition.handler`, out);
+  }
+  for (const r of doc.remote_schemas) {
+    const d = r['definition'];
+    if (isObject(d)) urlPassword(d['url'], `remote_schemas[${String(r['name'])}].definition.url`, out);
+  }
+  return out;
+}

@@ -527,6 +527,12 @@ function addOperatorCommands(program: Command, ctxOf: (cmd: Command) => Context)
     .option('--namespace <ns>', 'the namespace of the resources (metadata.namespace and the kustomization)')
     .option('--engine-url <url>', "also write the Engine (engine.yaml) with this URL and the admin secret's Secret reference")
     .option('--secret-name <name>', 'the Secret the engine reads the moved-out secrets from (default <engine>-secrets)')
+    .addOption(
+      new Option('--deletion-policy <policy>', 'spec.deletionPolicy of every resource (Orphan: deleting a resource leaves its metadata)').choices([
+        'Delete',
+        'Orphan',
+      ]),
+    )
     .option('--force', 'replace the YAML and README files of a non-empty --out directory')
     .option('--strict', 'exit 1 when some metadata is not expressed by the resources')
     .action(
@@ -539,6 +545,7 @@ function addOperatorCommands(program: Command, ctxOf: (cmd: Command) => Context)
           namespace?: string;
           engineUrl?: string;
           secretName?: string;
+          deletionPolicy?: string;
           force?: boolean;
           strict?: boolean;
         },

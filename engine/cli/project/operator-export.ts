@@ -36,6 +36,7 @@ export interface OperatorExportOptions {
   readonly namespace?: string;
   readonly engineUrl?: string;
   readonly secretName?: string;
+  readonly deletionPolicy?: string;
   /** Replace the contents of a non-empty output directory. */
   readonly force?: boolean;
 }
@@ -50,6 +51,8 @@ export interface OperatorExportReport {
   readonly secrets: readonly { readonly env: string; readonly where: string }[];
   /** Variables the metadata read already (references kept as they were). */
   readonly referenced: readonly string[];
+  /** Values written as they are that may hold a secret: the user should check them. */
+  readonly check: readonly string[];
   readonly lost: readonly RoundTripDifference[];
   readonly added: readonly RoundTripDifference[];
   readonly refused: readonly string[];
@@ -146,6 +149,16 @@ function readme(
       '',
     );
   }
+  if (result.check.length > 0) {
+    out.push(
+      '## Check these values',
+      '',
+      'They are written into the resources as they are, since the metadata has no environment reference for them; make sure none is a secret:',
+      '',
+      ...result.check.map((c) => `- \`${c}\``),
+      '',
+    );
+  }
   out.push('## Not expressed by the resources', '');
   if (lost.length === 0 && result.refused.length === 0) out.push('Nothing: the resources fold back to the whole metadata.', '');
   else {
@@ -170,8 +183,10 @@ export async function writeOperatorExport(raw: Record<string, unknown>, opts: Op
   checkName('--secret-name', opts.secretName);
   if (opts.engineUrl !== undefined && !/^https?:\/\/[^/]/.test(opts.engineUrl)) throw new UsageError(`--engine-url "${opts.engineUrl}" is not an http(s) URL`);
   if (opts.engineUrl !== undefined && opts.engine === undefined) throw new UsageError('--engine-url needs --engine (the name of the Engine to write)');
+  const policy = opts.deletionPolicy;
+  if (policy !== undefined && policy !== 'Delete' && policy !== 'Orphan') throw new UsageError(`--deletion-policy is Delete or Orphan, not "${policy}"`);
   const doc = checkedDocument(raw, opts.from);
-  const result = documentToResources(doc, { engine: opts.engine, namespace: opts.namespace });
+  const result = documentToResources(doc, { engine: opts.engine, namespace: opts.namespace, deletionPolicy: policy });
   const secretName = opts.secretName ?? `${opts.engine ?? 'engine'}-secrets`;
 
   const dir = path.resolve(opts.out);
@@ -222,6 +237,7 @@ export async function writeOperatorExport(raw: Record<string, unknown>, opts: Op
     secretName,
     secrets: result.secrets.map((s) => ({ env: s.env, where: s.where })),
     referenced: result.referenced,
+    check: result.check,
     lost,
     added,
     refused: result.refused,
@@ -234,5 +250,6 @@ export function lossLines(r: OperatorExportReport): string[] {
   for (const d of r.lost) out.push(`not expressed by the resources (left out): ${describe(d)}`);
   for (const x of r.refused) out.push(`not expressed by the resources (refused by the fold): ${x}`);
   for (const d of r.added) out.push(`added by the resources (a default the exported metadata did not have): ${d.path}`);
+  for (const c of r.check) out.push(`written as it is, check that it is no secret: ${c}`);
   return out;
 }

@@ -18,6 +18,7 @@ import { canonicalJson } from '../../../controller/reconcilers/objects.ts';
 import { readMetadataDir } from '../../../engine/cli/project/layout.ts';
 import { writeOperatorExport, type OperatorExportReport } from '../../../engine/cli/project/operator-export.ts';
 import { EMPTY_DOCUMENT, normalizeDocument, toWireDocument } from '../../../engine/model/document.ts';
+import { documentToResources } from '../../../controller/export/resources.ts';
 import { writeV2MetadataDir, type V2DirOptions } from '../../support/v2-metadata-dir.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'operator-export-'));
@@ -189,6 +190,69 @@ describe('engine operator export', () => {
     for (const f of tables(a.report)) expect(f).toMatch(/^trackedtable-user-role-[0-9a-f]{6}\.yaml$/);
     const specs = tables(a.report).map((f) => (parseYaml(readFileSync(path.join(a.out, f), 'utf8')) as { spec: { table: string } }).spec.table);
     expect(specs.sort()).toEqual(['user-role', 'user_role']);
+  });
+
+  it('moves MSSQL and BigQuery credentials out, keeps references and templates, and names values to check', () => {
+    const doc = normalizeDocument({
+      version: 3,
+      sources: [
+        { name: 'sales', kind: 'mssql', tables: [], configuration: { connection_info: { connection_string: 'Server=db;Password=Mssql-Pw-1' } } },
+        { name: 'kept', kind: 'mssql', tables: [], configuration: { connection_info: { connection_string: { from_env: 'KEPT_CS' } } } },
+        {
+          name: 'bq',
+          kind: 'bigquery',
+          tables: [],
+          configuration: { service_account: { client_email: 'a@b', private_key: 'BQ-PRIVATE-KEY', project_id: 'p' }, project_id: 'p', datasets: ['d'] },
+        },
+        {
+          name: 'pg',
+          kind: 'postgres',
+          tables: [
+            {
+              table: { schema: 'public', name: 't' },
+              event_triggers: [
+                {
+                  name: 'e',
+                  definition: { enable_manual: true },
+                  retry_conf: { num_retries: 0, interval_sec: 10, timeout_sec: 60 },
+                  webhook: 'https://user:Hook-Pw@hooks.example/e',
+                  request_transform: {
+                    version: 2,
+                    template_engine: 'Kriti',
+                    request_headers: { add_headers: { 'x-token': 'Static-Token' }, remove_headers: [] },
+                  },
+                },
+              ],
+            },
+          ],
+          configuration: {
+            connection_info: { database_url: { connection_parameters: { host: 'db', port: 5432, username: 'u', password: 'Param-Pw', database: 'x' } } },
+            read_replicas: [{ connection_info: { database_url: '{{REPLICA_URL}}' } }],
+          },
+        },
+      ],
+    });
+    const r = documentToResources(doc, { deletionPolicy: 'Orphan' });
+    expect(r.secrets.map((s) => [s.env, s.where, s.value])).toEqual([
+      ['SALES_CONNECTION_STRING', 'sources[sales].configuration.connection_info.connection_string', 'Server=db;Password=Mssql-Pw-1'],
+      [
+        'BQ_SERVICE_ACCOUNT',
+        'sources[bq].configuration.service_account',
+        JSON.stringify({ client_email: 'a@b', private_key: 'BQ-PRIVATE-KEY', project_id: 'p' }),
+      ],
+      ['PG_DATABASE_URL', 'sources[pg].configuration.connection_info.database_url', 'postgresql://u:Param-Pw@db:5432/x'],
+    ]);
+    expect(r.referenced).toEqual(['KEPT_CS']);
+    const text = JSON.stringify(r.resources);
+    for (const secret of ['Mssql-Pw-1', 'BQ-PRIVATE-KEY', 'Param-Pw']) expect(text).not.toContain(secret);
+    expect(text).toContain('{{REPLICA_URL}}');
+    expect(r.check).toEqual([
+      'sources[pg].tables[public.t].event_triggers[e].request_transform.request_headers.add_headers[x-token]',
+      'sources[pg].tables[public.t].event_triggers[e].webhook',
+    ]);
+    for (const res of r.resources) expect(res.manifest.spec['deletionPolicy']).toBe('Orphan');
+    // A source's configuration is kept whole (read replicas too): the round trip loses nothing.
+    expect(r.differences).toEqual([]);
   });
 
   it('refuses a metadata document that is not valid, saying where', async () => {
