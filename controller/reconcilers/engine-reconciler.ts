@@ -85,7 +85,7 @@ import { canonicalJson, diffLines, emptyDiff, keyOf, type DocumentDiff } from '.
 import { reconcileDeployment, type AppliedOwned, type Rollout } from './engine-deployment.ts';
 import { addressOf, engineNameFor, engineQueueKey, engineUrl, noEngineMessage, unboundReason } from './resolve.ts';
 import { decideOwnership, ownerOf, readOwner, writeOwner } from './engine-owner.ts';
-import { endpointUrls, fingerprint, mergeReports, observeReplicas, type ReplicaView } from './replicas.ts';
+import { READINESS_REASON, endpointUrls, fingerprint, isReadinessFinding, mergeReports, observeReplicas, type ReplicaView } from './replicas.ts';
 
 /** Read access to the informer caches. */
 export interface Lister {
@@ -580,6 +580,8 @@ export class EngineReconciler {
     for (const v of views) {
       if (v.state === 'unreachable') continue;
       for (const o of v.state.report.inconsistentObjects) {
+        // A failed readiness ping heals by itself (Note [A source that dies while the engine runs] in replicas.ts).
+        if (isReadinessFinding(o)) continue;
         const k = `${o.type}|${inconsistentName(o) ?? ''}`;
         const e = listedBy.get(k);
         if (e === undefined) listedBy.set(k, { o, urls: [v.url] });
@@ -961,10 +963,21 @@ export function managedInconsistencies(list: readonly InconsistentObject[], mana
   });
 }
 
-/** A resource inconsistent only because its remote or source is down: retried, not Stalled. */
+/**
+ * A resource inconsistent only because its remote or source is down, or because what it lives in
+ * is (a table of a source that cannot be reached): retried, not Stalled.
+ */
 function transientOutcome(o: Outcome, result: ResourceFold): Outcome {
-  if (o.reason !== Reason.InconsistentMetadata || result.state !== 'applied' || !isTransientInconsistency(result.ref.kind, o.message)) return o;
-  return failedOutcome(Reason.RemoteUnavailable, `${o.message}; the operator reloads it with backoff until it answers`, false);
+  if (o.reason !== Reason.InconsistentMetadata || result.state !== 'applied') return o;
+  const dependent = o.message.startsWith('depends on an inconsistent object') && isTransientInconsistency('source', o.message);
+  if (!dependent && !isTransientInconsistency(result.ref.kind, o.message)) return o;
+  // A failed readiness ping is not reloaded: it heals when the source answers (Note [A source that dies while the engine runs]).
+  const heals = dependent || o.message.includes(READINESS_REASON);
+  return failedOutcome(
+    Reason.RemoteUnavailable,
+    `${o.message}; ${heals ? 'Ready again once it answers' : 'the operator reloads it with backoff until it answers'}`,
+    false,
+  );
 }
 
 /** The keys a dry run would add or change. */

@@ -17,6 +17,18 @@
  *   count stays the same when one object is fixed and another breaks, or when a replica flips.
  * Without EndpointSlices (an Engine with spec.url, no RBAC, no endpoints yet) it is one address, as
  * before, still compared by digest.
+ *
+ * Note [A source that dies while the engine runs]
+ * A source the engine prepared stays consistent in get_inconsistent_metadata when its database goes
+ * away (queries fail; v2 is the same). Re-introspecting it to find out, as for remote schemas
+ * (Note [A remote that dies while the engine runs] in engine-reconciler.ts), would cost a catalog
+ * read of the database every time and drop its tables from the schema at each blip. The engine's
+ * `/readyz` already pings every open source (Note [Readiness] in engine/server/routes/health.ts),
+ * so each replica's readiness is read with its inconsistencies, and a source whose ping fails is
+ * added to that replica's report as an inconsistent source whose reason is a connection error
+ * (`definition.readiness: true`, so it is never reloaded: it heals when the ping answers). The
+ * digest and the poll see it like any other, the Source reports RemoteUnavailable and what lives
+ * in it says it depends on it. An engine without `/readyz` (v2) is read as before.
  */
 import { createHash } from 'node:crypto';
 import type { Engine } from '../api/v1alpha1/engine.ts';
@@ -55,14 +67,58 @@ export function fingerprint(views: readonly ReplicaView[]): string {
     .join(' ');
 }
 
-/** Asks every replica for its resource_version and inconsistencies (in parallel). */
+/** How the reason of a failed readiness ping reads (Note [A source that dies while the engine runs]). */
+export const READINESS_REASON = "the engine's readiness check";
+
+/** True for an inconsistency the controller made up from a failed readiness ping (never reloaded). */
+export function isReadinessFinding(o: InconsistentObject): boolean {
+  return typeof o.definition === 'object' && o.definition !== null && (o.definition as { readiness?: unknown }).readiness === true;
+}
+
+interface ReadinessAnswer {
+  readonly checks?: readonly { readonly kind?: string; readonly name?: string; readonly ok?: boolean; readonly error?: string }[];
+}
+
+/** The sources whose readiness ping failed on one replica, or none when it has no usable /readyz. See Note [A source that dies while the engine runs]. */
+async function sourcesDown(url: string, timeoutMs: number): Promise<{ name: string; error: string }[]> {
+  try {
+    const r = await fetch(`${url.replace(/\/$/, '')}/readyz`, { signal: AbortSignal.timeout(timeoutMs) });
+    if (r.status !== 200 && r.status !== 503) return [];
+    const body = (await r.json()) as ReadinessAnswer;
+    return (body.checks ?? []).flatMap((c) =>
+      c.kind === 'source' && c.ok === false && typeof c.name === 'string' ? [{ name: c.name, error: c.error ?? 'no answer' }] : [],
+    );
+  } catch {
+    // Not there, not JSON, too slow: the metadata API's own answer is what we know.
+    return [];
+  }
+}
+
+/** `report` with the sources whose ping failed added as inconsistent (unless already listed). */
+export function withSourcesDown(report: ConsistencyReport, down: readonly { name: string; error: string }[]): ConsistencyReport {
+  const listed = new Set(report.inconsistentObjects.filter((o) => o.type === 'source').map((o) => o.name?.replace(/^source /, '')));
+  const extra: InconsistentObject[] = down
+    .filter((d) => !listed.has(d.name))
+    .map((d) => ({
+      type: 'source',
+      name: `source ${d.name}`,
+      definition: { name: d.name, readiness: true },
+      reason: `could not reach the source (${READINESS_REASON}: ${d.error})`,
+    }));
+  if (extra.length === 0) return report;
+  const objects = [...report.inconsistentObjects, ...extra];
+  return { isConsistent: false, inconsistentObjects: objects };
+}
+
+/** Asks every replica for its resource_version, inconsistencies and sources down (in parallel). */
 export async function observeReplicas(urls: readonly string[], base: EngineClientOptions): Promise<ReplicaView[]> {
   return await Promise.all(
     urls.map(async (url): Promise<ReplicaView> => {
       const client = new EngineClient({ ...base, url });
       try {
         const state = await client.getState();
-        return { url, state: { resourceVersion: state.resourceVersion, report: await client.getInconsistentMetadata() } };
+        const [report, down] = await Promise.all([client.getInconsistentMetadata(), sourcesDown(url, base.timeoutMs ?? 10_000)]);
+        return { url, state: { resourceVersion: state.resourceVersion, report: withSourcesDown(report, down) } };
       } catch (e) {
         if (e instanceof EngineUnreachableError) return { url, state: 'unreachable' };
         throw e;

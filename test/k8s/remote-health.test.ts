@@ -4,14 +4,49 @@
  * lists it consistent) is noticed by the controller's periodic re-introspection and reported on
  * the RemoteSchema as RemoteUnavailable (Reconciling, not Stalled), and heals when the remote
  * answers again. The remote is a real HTTP GraphQL server, stopped and started again on its port.
- * Its own control plane.
+ * A source whose database goes away is noticed through the engine's /readyz (a real PostgreSQL
+ * behind a TCP forwarder that is stopped, dropping its connections, and started again).
+ * Its own control plane; the tests run in order.
  */
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/engine-process.ts';
 import { startGraphqlServer, type GraphqlTestServer } from '../support/graphql-server.ts';
+import { createTestDatabase, type TestDatabase } from '../support/pg.ts';
 import { ADMIN_SECRET, k8sSkipReason, resource, startOperatorEnv, type OperatorEnv } from './harness.ts';
 
 const skipReason = k8sSkipReason();
+
+/** A TCP forwarder on a fixed port; `down` also cuts the open connections (a database that went away). */
+function forwarder(port: number, toHost: string, toPort: number): { up(): Promise<void>; down(): Promise<void> } {
+  let server: Server | null = null;
+  const open = new Set<Socket>();
+  return {
+    async up() {
+      server = createServer((sock) => {
+        const out = connect(toPort, toHost);
+        open.add(sock).add(out);
+        sock.pipe(out).pipe(sock);
+        const end = (): void => {
+          sock.destroy();
+          out.destroy();
+          open.delete(sock);
+          open.delete(out);
+        };
+        sock.on('error', end).on('close', end);
+        out.on('error', end).on('close', end);
+      });
+      await new Promise<void>((r) => server?.listen(port, '127.0.0.1', r));
+    },
+    async down() {
+      const s = server;
+      server = null;
+      for (const c of open) c.destroy();
+      open.clear();
+      if (s !== null) await new Promise<void>((r) => s.close(() => r()));
+    },
+  };
+}
 
 describe.skipIf(skipReason !== null)(
   'operator noticing a remote schema that dies while the engine runs, on a real kube-apiserver',
@@ -20,6 +55,7 @@ describe.skipIf(skipReason !== null)(
     let env: OperatorEnv;
     let remote: GraphqlTestServer | null = null;
     let remotePort: number;
+    let shopDb: TestDatabase | undefined;
     const startRemote = async (): Promise<GraphqlTestServer> =>
       await startGraphqlServer('type Query { weather: String }', { weather: () => 'sunny' }, remotePort);
     const weather = async (): Promise<unknown> => {
@@ -40,6 +76,7 @@ describe.skipIf(skipReason !== null)(
     afterAll(async () => {
       await env?.stop();
       await remote?.close();
+      await shopDb?.drop();
     });
 
     it('reports a remote that stopped answering as RemoteUnavailable within seconds, and Ready again once it is back', async () => {
@@ -80,6 +117,41 @@ describe.skipIf(skipReason !== null)(
       expect(await weather()).toEqual({ data: { weather: 'sunny' } });
       // The checks are the controller's own writes, never reported as drift.
       expect(env.events('Engine', 'main').filter((e) => e.includes('DriftCorrected'))).toEqual([]);
+    });
+
+    it("reports a source whose database went away as RemoteUnavailable through the engine's readiness, with what lives in it, and Ready once it is back", async () => {
+      shopDb = await createTestDatabase('k8s_rh_shop');
+      await shopDb.sql('CREATE TABLE item (id serial PRIMARY KEY, label text)');
+      const target = new URL(shopDb.url);
+      const port = await freePort();
+      const fwd = forwarder(port, target.hostname, Number(target.port));
+      await fwd.up();
+      const viaForwarder = new URL(shopDb.url);
+      viaForwarder.host = `127.0.0.1:${port}`;
+      env.cp.apply(resource('Source', 'shop', { kind: 'postgres', configuration: { connection_info: { database_url: viaForwarder.toString() } } }));
+      env.cp.apply(resource('TrackedTable', 'item', { source: 'shop', table: 'item' }));
+      await env.readyWith('sources', 'shop', 'True', 'Applied', 60_000);
+      await env.readyWith('trackedtables', 'item', 'True', 'Applied', 30_000);
+
+      await fwd.down();
+      const died = Date.now();
+      const down = await env.readyWith('sources', 'shop', 'False', 'RemoteUnavailable', 30_000);
+      console.log(`[k8s] source died: RemoteUnavailable on the Source ${Date.now() - died} ms after its database went away`);
+      expect(down.message).toContain("could not reach the source (the engine's readiness check:");
+      expect(down.message).toContain('Ready again once it answers');
+      expect(env.cond('sources', 'shop', 'Stalled')?.status).toBe('False');
+      const item = await env.readyWith('trackedtables', 'item', 'False', 'RemoteUnavailable', 20_000);
+      expect(item.message).toContain('depends on an inconsistent object: source shop: could not reach the source');
+      expect(env.cond('trackedtables', 'item', 'Stalled')?.status).toBe('False');
+      expect(env.cond('trackedtables', 'city')?.status).toBe('True');
+
+      await fwd.up();
+      const back = Date.now();
+      await env.readyWith('sources', 'shop', 'True', 'Applied', 60_000);
+      await env.readyWith('trackedtables', 'item', 'True', 'Applied', 30_000);
+      console.log(`[k8s] source back: Ready ${Date.now() - back} ms after its database answers again`);
+      await env.readyWith('engines', 'main', 'True', 'Applied', 20_000);
+      await fwd.down();
     });
   },
 );

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { isTransientInconsistency } from '../../../controller/reconcilers/engine-reconciler.ts';
-import { fingerprint, inconsistencyDigest, mergeReports, type ReplicaView } from '../../../controller/reconcilers/replicas.ts';
+import {
+  fingerprint,
+  inconsistencyDigest,
+  isReadinessFinding,
+  mergeReports,
+  withSourcesDown,
+  type ReplicaView,
+} from '../../../controller/reconcilers/replicas.ts';
 
 const obj = (name: string, reason: string) => ({ type: 'remote_schema', name, reason });
 const view = (url: string, rv: number, objects: ReturnType<typeof obj>[]): ReplicaView => ({
@@ -9,6 +16,21 @@ const view = (url: string, rv: number, objects: ReturnType<typeof obj>[]): Repli
 });
 
 describe('replicas', () => {
+  it('adds a source whose readiness ping failed as a transient inconsistency, once, never to be reloaded', () => {
+    const listed = { isConsistent: false, inconsistentObjects: [{ type: 'source', name: 'source old', reason: 'connection refused' }] };
+    const r = withSourcesDown(listed, [
+      { name: 'shop', error: 'connect ECONNREFUSED 127.0.0.1:5999' },
+      { name: 'old', error: 'no answer within 2000 ms' },
+    ]);
+    expect(r.inconsistentObjects).toHaveLength(2);
+    const shop = r.inconsistentObjects[1];
+    expect(shop?.name).toBe('source shop');
+    expect(shop !== undefined && isReadinessFinding(shop)).toBe(true);
+    expect(isTransientInconsistency('source', shop?.reason ?? '')).toBe(true);
+    expect(isReadinessFinding(listed.inconsistentObjects[0] ?? { type: '', reason: '' })).toBe(false);
+    expect(withSourcesDown({ isConsistent: true, inconsistentObjects: [] }, [])).toEqual({ isConsistent: true, inconsistentObjects: [] });
+  });
+
   it('digests what is inconsistent, not how many', () => {
     expect(inconsistencyDigest([obj('a', 'down'), obj('b', 'down')])).toBe(inconsistencyDigest([obj('b', 'down'), obj('a', 'down')]));
     expect(inconsistencyDigest([obj('a', 'down')])).not.toBe(inconsistencyDigest([obj('b', 'down')]));
