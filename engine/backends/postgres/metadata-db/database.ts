@@ -60,6 +60,9 @@ export function clientOf(tx: MetadataTransaction): pg.ClientBase {
   throw new EngineError(ErrorCode.Unexpected, 'a transaction of another database was given to the metadata database', { status: 500 });
 }
 
+/** Idle pooled connections close after this long: longer than the 10 s polls, as a source's pool (180 s). */
+const IDLE_TIMEOUT_MS = 180_000;
+
 /** The engine's metadata database; see Note [Metadata database]. */
 export class MetadataDatabase {
   readonly url: string;
@@ -69,7 +72,9 @@ export class MetadataDatabase {
 
   private constructor(url: string, onListenerLost: (error: unknown) => void) {
     this.url = url;
-    this.pool = new pg.Pool({ connectionString: url, max: POOL_MAX });
+    // pg's default idle timeout (10 s) equals the polls' period (metadata version, scheduled events): each
+    // poll opened a connection (fork and password exchange) that timed out before the next (issue 35).
+    this.pool = new pg.Pool({ connectionString: url, max: POOL_MAX, idleTimeoutMillis: IDLE_TIMEOUT_MS });
     this.pool.on('error', () => {
       // An idle client lost its server; the next query connects again.
     });
