@@ -24,6 +24,10 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY engine ./engine
+# `engine operator export` converts metadata with the operator's kinds and fold (controller/export/).
+COPY controller/api ./controller/api
+COPY controller/reconcilers ./controller/reconcilers
+COPY controller/export ./controller/export
 COPY --from=console /app/engine/console/dist ./engine/console/dist
 # Numeric, so the kubelet can check runAsNonRoot (it refuses a named user it cannot resolve);
 # 1000 is the `node` user of the base image.
