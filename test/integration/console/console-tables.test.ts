@@ -254,6 +254,10 @@ describe.skipIf(chromiumPath === null)('console table and permission editors in 
     await perms.getByRole('button', { name: 'Revoke role viewer on function public.search_articles' }).click();
     await eventually(() => perms.getByRole('status').textContent()).toBe('Role viewer may no longer call function public.search_articles');
     expect((await functions())?.[0]?.['permissions']).toBeUndefined();
+    // Untracked from its page: back to the overview, among the untracked functions again.
+    await config.getByRole('button', { name: 'Untrack function public.search_articles' }).click();
+    await page.getByRole('table', { name: 'Untracked custom functions' }).getByRole('button', { name: 'Track function public.search_articles' }).waitFor();
+    expect(await functions()).toBeUndefined();
   });
 
   it('Data: adds remote relationships to a remote schema and to a table of another source, queries, modifies and deletes them', async () => {
