@@ -255,6 +255,40 @@ describe('engine operator export', () => {
     expect(r.differences).toEqual([]);
   });
 
+  it('reports a table key no kind has as lost and a default the controller adds as added', () => {
+    const doc = normalizeDocument({
+      version: 3,
+      sources: [
+        {
+          name: 'default',
+          kind: 'postgres',
+          configuration: { connection_info: { database_url: { from_env: 'X' } } },
+          tables: [
+            {
+              table: { schema: 'public', name: 'a' },
+              remote_relationships: [
+                {
+                  name: 'rr',
+                  definition: { to_remote_schema: { remote_schema: 'rs', lhs_fields: ['id'], remote_field: { country: { arguments: { code: '$id' } } } } },
+                },
+              ],
+              event_triggers: [{ name: 'noretry', definition: { enable_manual: true }, webhook: 'http://h' }],
+              apollo_federation_config: { enable: 'v1' },
+            },
+          ],
+        },
+      ],
+      inherited_roles: [{ role_name: 'Ops.Team', role_set: ['a'] }],
+    });
+    const r = documentToResources(doc);
+    expect(r.differences).toEqual([
+      { path: 'sources[default].tables[public.a].apollo_federation_config', change: 'lost', kind: 'TrackedTable' },
+      { path: 'sources[default].tables[public.a].event_triggers[noretry].retry_conf', change: 'added', kind: 'EventTrigger' },
+    ]);
+    expect(r.resources.map((x) => `${x.kind}/${x.name}`)).toEqual(['Source/default', 'TrackedTable/a', 'EventTrigger/noretry', 'InheritedRole/ops-team']);
+    expect(r.resources[3]?.manifest.spec).toEqual({ role_name: 'Ops.Team', role_set: ['a'] });
+  });
+
   it('refuses a metadata document that is not valid, saying where', async () => {
     await expect(
       writeOperatorExport({ version: 3, sources: [{ name: 'default', kind: 'postgres', tables: [{ nope: 1 }] }] }, { out: path.join(tmp, 'bad'), from: 'dir' }),
