@@ -59,6 +59,8 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
   );
   let scheduledEvents: ScheduledEventStore;
   let metadata: MetadataService;
+  // Made below, after the metadata service: stored queries are checked with its schema cache from then on.
+  const late: { graphql?: GraphqlService } = {};
   try {
     scheduledEvents = await ScheduledEventStore.open(metadataDatabase);
     metadata = await MetadataService.start({
@@ -67,7 +69,7 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
       defaultDatabaseUrl: settings.databaseUrl,
       statementTimeoutMs: settings.statementTimeout * 1000,
       logger,
-      checkQueries: adminQueryChecker({ inferFunctionPermissions: settings.inferFunctionPermissions }),
+      checkQueries: adminQueryChecker({ inferFunctionPermissions: settings.inferFunctionPermissions }, () => late.graphql?.schemaCache),
       scheduledEvents,
     });
   } catch (e) {
@@ -98,6 +100,7 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
     enableAllowlist: settings.enableAllowlist,
     logger,
   });
+  late.graphql = graphql;
   const tracer = settings.otlpTracesEndpoint === null ? null : await loadOtlpTracer(settings.otlpTracesEndpoint, 'engine', ENGINE_VERSION);
   const socket = new SocketService(graphql, {
     logger,

@@ -56,6 +56,7 @@ import type { CatalogStamp } from './version.ts';
  * Builds the catalog of `doc`, numbered by `stamp`. Pure and synchronous: all database reads happen before.
  * `checkQueries` validates stored queries against the admin schema (stages/query-collections.ts); without it only their syntax is checked.
  * `remotes`: the remote schemas as prepared (remote/remote-preparer.ts).
+ * `previous`: the catalog this one replaces, whose unchanged tables it keeps (Note [Incremental catalog] in stages/catalog-sources.ts).
  */
 export function buildCatalog(
   doc: MetadataDocument,
@@ -63,6 +64,7 @@ export function buildCatalog(
   stamp: CatalogStamp,
   checkQueries?: QueryChecker,
   remotes: PreparedRemoteSchemas = new Map(),
+  previous?: Catalog,
 ): Catalog {
   const sources = resolveSources(doc, prepared);
   const tables = resolveTables(sources.output);
@@ -81,6 +83,7 @@ export function buildCatalog(
     relationships: relationships.output,
     computedFields: computedFields.output,
     permissions: permissions.output,
+    previous: previous?.sources,
   });
   const functions = resolveFunctions(sources.output, assembled, tables.output.names, roles.output);
   const eventTriggers = resolveEventTriggers(doc, functions.output);

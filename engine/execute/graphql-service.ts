@@ -104,6 +104,11 @@ export class GraphqlService implements GraphqlApi {
   readonly #rates = new RateLimiter();
   readonly #metrics: GraphqlMetrics | null;
 
+  /** The role schemas of /v1/graphql (rest/query-check.ts builds stored queries' admin schemas with their types). */
+  get schemaCache(): SchemaCache {
+    return this.#schemas;
+  }
+
   constructor(catalogRef: CatalogRef, opts: GraphqlServiceOptions) {
     this.#catalogRef = catalogRef;
     this.#opts = opts;

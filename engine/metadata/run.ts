@@ -155,6 +155,7 @@ export class CallPipeline implements RunContext {
       { version: this.#catalogVersions.next(), resourceVersion: this.#state.resourceVersion + 1 },
       this.#checkQueries,
       remotes,
+      this.#state.catalog,
     );
     return { doc, resourceVersion: this.#state.resourceVersion, catalog, prepared, remotes };
   }

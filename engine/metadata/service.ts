@@ -287,14 +287,17 @@ export class MetadataService implements MetadataApi {
     const stale = await this.#preparer.stale(s.doc, s.prepared);
     if (stale.size === 0) return { state: s, stale };
     const prepared = await this.#preparer.prepare(s.doc, s.prepared, stale);
-    return { state: { ...s, prepared, catalog: buildCatalog(s.doc, prepared, this.#stamp(s.resourceVersion), this.#checkQueries, s.remotes) }, stale };
+    return {
+      state: { ...s, prepared, catalog: buildCatalog(s.doc, prepared, this.#stamp(s.resourceVersion), this.#checkQueries, s.remotes, s.catalog) },
+      stale,
+    };
   }
 
   async #refreshCommitted(sources: ReadonlySet<string>): Promise<void> {
     try {
       const s = this.#state;
       const prepared = await this.#preparer.prepare(s.doc, s.prepared, sources);
-      this.#install({ ...s, prepared, catalog: buildCatalog(s.doc, prepared, this.#stamp(s.resourceVersion), this.#checkQueries, s.remotes) });
+      this.#install({ ...s, prepared, catalog: buildCatalog(s.doc, prepared, this.#stamp(s.resourceVersion), this.#checkQueries, s.remotes, s.catalog) });
     } catch (e) {
       this.#logger.log('metadata', 'error', { message: 'could not re-introspect after a failed request', error: e });
     }
@@ -322,7 +325,7 @@ export class MetadataService implements MetadataApi {
           this.#preparer.prepare(doc, this.#state.prepared, refresh),
           this.#remotePreparer.prepare(doc, this.#state.remotes, refresh),
         ]);
-        const catalog = buildCatalog(doc, prepared, this.#stamp(stored.resourceVersion), this.#checkQueries, remotes);
+        const catalog = buildCatalog(doc, prepared, this.#stamp(stored.resourceVersion), this.#checkQueries, remotes, this.#state.catalog);
         this.#install({ doc, resourceVersion: stored.resourceVersion, catalog, prepared, remotes });
         this.#logger.log('schema-sync', 'info', { message: 'metadata reloaded after a change by another instance', resource_version: stored.resourceVersion });
       } catch (e) {

@@ -17,6 +17,8 @@ import { MUTATION_ROOT, NO_QUERIES_FIELD, NO_QUERIES_MESSAGE, QUERY_ROOT, SUBSCR
 import { buildRoleAccess, type RoleAccess } from './role-access.ts';
 import type { RootFieldContributor, RootFieldInput, ServedRoot } from './root-field-contributor.ts';
 import { ROOT_FIELD_CONTRIBUTORS } from './root-fields.ts';
+import type { MutationCarry } from './mutation-root.ts';
+import type { MutationTypes } from './mutation-types.ts';
 import { roleRemoteViews } from './remote-root-fields.ts';
 import { LeafTypes, SchemaTypes } from './table-types.ts';
 import { relayQueryRootFields } from './relay-types.ts';
@@ -49,6 +51,8 @@ export interface SharedSchema {
   readonly schema: GraphQLSchema;
   /** Set under the graphql-default naming convention: see Note [Renamed schema] in naming-convention.ts. */
   readonly naming?: NamingConvention;
+  /** The mutation types it was built with, for the next catalog version's (Note [Types across catalog versions] in schema-cache.ts). */
+  readonly mutationTypes?: MutationTypes;
 }
 
 /** A role's schema plus the role's own compiled permissions, which to-ir reads. */
@@ -82,6 +86,7 @@ export function buildSchemaOf(
     remoteView: roleRemoteViews(catalog, role, access.isAdmin, options.remoteSchemaPermissions === true).view,
     ...(catalog.remoteSchemas === undefined ? {} : { remotes: catalog.remoteSchemas }),
   }),
+  mutationCarry?: MutationCarry,
 ): SharedSchema {
   const contributors = options.contributors ?? ROOT_FIELD_CONTRIBUTORS;
   const input: RootFieldInput = {
@@ -91,6 +96,7 @@ export function buildSchemaOf(
     types,
     inferFunctionPermissions: options.inferFunctionPermissions ?? true,
     remoteSchemaPermissions: options.remoteSchemaPermissions === true,
+    ...(mutationCarry === undefined ? {} : { mutationCarry }),
   };
   if (types.relay !== null) return relaySchema(input, contributors, types.relay.node);
   let fields = contributedFields(contributors, input, 'query');
@@ -125,11 +131,12 @@ export function buildSchemaOf(
   // Not `new GraphQLSchema`: see Note [Flat type collection] in collect-types.ts.
   const schema = schemaOf(query, mutation, subscription);
   const sources = [...catalog.sources.values()];
+  const made = mutationCarry?.made ?? null;
   if (sources.length > 0 && sources.every((s) => s.customization?.namingConvention === 'graphql-default')) {
     const naming = renameSchema(schema);
-    return { schema: naming.renamed, naming };
+    return { schema: naming.renamed, naming, ...(made === null ? {} : { mutationTypes: made }) };
   }
-  return { schema };
+  return made === null ? { schema } : { schema, mutationTypes: made };
 }
 
 /**

@@ -22,10 +22,29 @@ import {
   isUnionType,
   specifiedDirectives,
   __Schema,
+  type GraphQLInterfaceType,
   type GraphQLNamedType,
   type GraphQLObjectType,
   type GraphQLType,
 } from 'graphql';
+
+/**
+ * The named types `type` refers to, in graphql-js's collection order,
+ * remembered per type: a type's fields never change once made, and table
+ * types are shared by the schemas of many roles and catalog versions (Note
+ * [Types across catalog versions] in schema-cache.ts), so each schema after
+ * the first walks them without reading their fields again.
+ */
+const referenced = new WeakMap<GraphQLNamedType, readonly GraphQLNamedType[]>();
+
+function referencesOf(type: GraphQLNamedType): readonly GraphQLNamedType[] {
+  let out = referenced.get(type);
+  if (out === undefined) {
+    out = [...references(type)].map((t) => getNamedType(t));
+    referenced.set(type, out);
+  }
+  return out;
+}
 
 /** The types `type` refers to, in graphql-js's collection order. */
 function* references(type: GraphQLNamedType): Generator<GraphQLType> {
@@ -53,17 +72,23 @@ export function collectTypes(roots: ReadonlyArray<GraphQLObjectType | undefined>
     const first = getNamedType(start);
     if (seen.has(first)) return;
     seen.add(first);
-    const stack = [references(first)];
-    for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) {
-      const next = top.next();
-      if (next.done === true) {
-        stack.pop();
+    // Frames of [the types a type refers to, how many of them were visited].
+    const lists = [referencesOf(first)];
+    const at = [0];
+    for (let top = lists.length - 1; top >= 0; top = lists.length - 1) {
+      const list = lists[top] as readonly GraphQLNamedType[];
+      const i = at[top] as number;
+      if (i === list.length) {
+        lists.pop();
+        at.pop();
         continue;
       }
-      const named = getNamedType(next.value);
+      at[top] = i + 1;
+      const named = list[i] as GraphQLNamedType;
       if (seen.has(named)) continue;
       seen.add(named);
-      stack.push(references(named));
+      lists.push(referencesOf(named));
+      at.push(0);
     }
   };
   for (const root of roots) if (root !== undefined) visit(root);
@@ -72,7 +97,50 @@ export function collectTypes(roots: ReadonlyArray<GraphQLObjectType | undefined>
   return [...seen];
 }
 
-/** `new GraphQLSchema` for these roots, with its types collected by {@link collectTypes}. */
+/** The fields graphql-js 16's GraphQLSchema constructor sets from its roots and types (see Note [Schema without a second walk]). */
+interface SchemaInternals {
+  _queryType: GraphQLObjectType | undefined;
+  _mutationType: GraphQLObjectType | undefined;
+  _subscriptionType: GraphQLObjectType | undefined;
+  _typeMap: Record<string, GraphQLNamedType>;
+  _implementationsMap: Record<string, { objects: GraphQLObjectType[]; interfaces: GraphQLInterfaceType[] }>;
+}
+
+/**
+ * Note [Schema without a second walk]
+ * Given `types`, the GraphQLSchema constructor still reads every field and
+ * argument of every type once more (collectReferencedTypes per type), which
+ * was a third of a role schema's build once table types were reused across
+ * catalog versions (Note [Types across catalog versions] in
+ * schema-cache.ts): the types are already collected, in the very order the
+ * constructor would keep. So {@link schemaOf} constructs a schema without
+ * roots (its introspection types only) and sets what the constructor would
+ * set from the roots and types: the roots, the type map in collection
+ * order (refusing two types of one name with graphql-js's message) and the
+ * implementations of each interface. graphql is pinned (package-lock.json);
+ * test/unit/graphql/collect-types.test.ts checks the result against the
+ * constructor's.
+ */
+
+/** The GraphQLSchema of these roots, with its types collected by {@link collectTypes}: Note [Schema without a second walk]. */
 export function schemaOf(query: GraphQLObjectType, mutation: GraphQLObjectType | undefined, subscription?: GraphQLObjectType): GraphQLSchema {
-  return new GraphQLSchema({ query, mutation, subscription, types: collectTypes([query, mutation, subscription]) });
+  const types = collectTypes([query, mutation, subscription]);
+  const schema = new GraphQLSchema({});
+  const typeMap: Record<string, GraphQLNamedType> = Object.create(null) as Record<string, GraphQLNamedType>;
+  const implementations: SchemaInternals['_implementationsMap'] = Object.create(null) as SchemaInternals['_implementationsMap'];
+  const implementationsOf = (iface: GraphQLInterfaceType): { objects: GraphQLObjectType[]; interfaces: GraphQLInterfaceType[] } =>
+    (implementations[iface.name] ??= { objects: [], interfaces: [] });
+  for (const type of types) {
+    if (typeMap[type.name] !== undefined) throw new Error(`Schema must contain uniquely named types but contains multiple types named "${type.name}".`);
+    typeMap[type.name] = type;
+    if (isInterfaceType(type)) for (const iface of type.getInterfaces()) implementationsOf(iface).interfaces.push(type);
+    else if (isObjectType(type)) for (const iface of type.getInterfaces()) implementationsOf(iface).objects.push(type);
+  }
+  const internals = schema as unknown as SchemaInternals;
+  internals._queryType = query;
+  internals._mutationType = mutation;
+  internals._subscriptionType = subscription;
+  internals._typeMap = typeMap;
+  internals._implementationsMap = implementations;
+  return schema;
 }

@@ -105,11 +105,23 @@ function deleteFields(view: MutationView, m: MutationTypes, types: SchemaTypes, 
   };
 }
 
+/**
+ * The mutation types a schema build may take from the previous catalog
+ * version's schema of the role (`previous`), and those it made (`made`, set
+ * by {@link mutationRootFields}): Note [Types across catalog versions] in schema-cache.ts.
+ */
+export interface MutationCarry {
+  readonly previous: MutationTypes | null;
+  made: MutationTypes | null;
+}
+
 /** The `mutation_root` fields of `views` (empty when the role may write nothing). */
-export function mutationRootFields(views: Iterable<MutationView>, types: SchemaTypes): Fields {
-  const m = new MutationTypes(types);
+export function mutationRootFields(views: Iterable<MutationView>, types: SchemaTypes, carry?: MutationCarry): Fields {
+  const list = [...views];
+  const m = MutationTypes.following(carry?.previous ?? null, list, types);
+  if (carry !== undefined) carry.made = m;
   const out: Fields = {};
-  for (const view of views) {
+  for (const view of list) {
     if (!capabilitiesOf(view.source).mutations) continue;
     if (view.insert !== null) insertFields(view, m, types, out);
     if (view.update !== null) updateFields(view, m, types, out);

@@ -16,14 +16,14 @@ import {
   type GraphQLInputType,
   type GraphQLObjectType,
 } from 'graphql';
-import type { ColumnInfo } from '../../catalog/types.ts';
+import { tableKey, type ColumnInfo, type TableInfo } from '../../catalog/types.ts';
 import { columnExtensions, withDescriptor } from './descriptors.ts';
 import { enumType, inputObjectType, listOfNonNull, nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
 import type { InsertRelationshipView, MutationView } from './mutation-view.ts';
 import { MUTATION, UPDATE_OPS } from './names.ts';
 import { capabilitiesOf } from './capabilities.ts';
 import { isNumeric, scalarInfo } from './scalars.ts';
-import type { SchemaTypes } from './table-types.ts';
+import type { SchemaTypes, TableTypes } from './table-types.ts';
 
 /** A field of `<t>_insert_input`. */
 export type InsertFieldDescriptor =
@@ -57,13 +57,57 @@ function opColumns(view: MutationView, op: UpdateOpName): readonly ColumnInfo[] 
   }
 }
 
+/** What one table's mutation types are made from: see {@link MutationTypes.following}. */
+interface MadeFrom {
+  readonly info: TableInfo;
+  readonly label: string;
+  /** The table types of the role's read view (`returning`, `where`...), or null. */
+  readonly read: TableTypes | null;
+}
+
+/** The shape of a write view its mutation types show. */
+function writeLabel(v: MutationView): string {
+  const cols = (c: readonly ColumnInfo[] | undefined): string => (c === undefined ? '-' : c.map((x) => x.name).join(','));
+  const rels = v.insertRelationships.map((r) => `${r.info.name}>${r.target.source.name}\0${tableKey(r.target.info.name)}`).join(',');
+  return `i:${cols(v.insert?.columns)}|u:${cols(v.update?.columns)}|d:${v.delete === null ? '-' : '+'}|${rels}`;
+}
+
 /** The mutation types of every table of one schema, each created once. */
 export class MutationTypes {
   readonly #types: SchemaTypes;
-  readonly #memo = new Map<string, GraphQLInputObjectType | GraphQLObjectType | GraphQLEnumType | null>();
+  readonly #memo: Map<string, GraphQLInputObjectType | GraphQLObjectType | GraphQLEnumType | null>;
+  /** Per table (`source\0schema.name`), what its types are made from. */
+  readonly #from: ReadonlyMap<string, MadeFrom>;
 
-  constructor(types: SchemaTypes) {
+  constructor(
+    types: SchemaTypes,
+    memo = new Map<string, GraphQLInputObjectType | GraphQLObjectType | GraphQLEnumType | null>(),
+    from: ReadonlyMap<string, MadeFrom> = new Map(),
+  ) {
     this.#types = types;
+    this.#memo = memo;
+    this.#from = from;
+  }
+
+  /**
+   * The mutation types of `views` over `types`, taking every type `previous`
+   * (of the previous catalog version, when its table types may serve this
+   * one: Note [Types across catalog versions] in schema-cache.ts) made, when
+   * each table it made types for is here with the same TableInfo, write
+   * shape and read types. A type names its table, so a dropped table (whose
+   * name a new one may take) or any changed table makes them all anew.
+   */
+  static following(previous: MutationTypes | null, views: readonly MutationView[], types: SchemaTypes): MutationTypes {
+    const from = new Map<string, MadeFrom>();
+    for (const v of views) {
+      from.set(`${v.source.name}\0${tableKey(v.info.name)}`, { info: v.info, label: writeLabel(v), read: v.select === null ? null : types.of(v.select) });
+    }
+    if (previous === null) return new MutationTypes(types, undefined, from);
+    for (const [key, was] of previous.#from) {
+      const now = from.get(key);
+      if (now === undefined || now.info !== was.info || now.label !== was.label || now.read !== was.read) return new MutationTypes(types, undefined, from);
+    }
+    return new MutationTypes(types, new Map(previous.#memo), from);
   }
 
   #once<T extends GraphQLInputObjectType | GraphQLObjectType | GraphQLEnumType | null>(name: string, make: () => T): T {

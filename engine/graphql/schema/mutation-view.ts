@@ -61,13 +61,19 @@ export interface MutationView {
 }
 
 /** Mutation type names per table: the same for every role, so made once per catalog table. */
-const typeNames = new WeakMap<TableInfo, MutationTypeNames>();
+// By source too: a table keeps its TableInfo across catalog versions while the source's customization may change.
+const typeNames = new WeakMap<SourceInfo, WeakMap<TableInfo, MutationTypeNames>>();
 
 function namesOf(source: SourceInfo, info: TableInfo): MutationTypeNames {
-  let n = typeNames.get(info);
+  let bySource = typeNames.get(source);
+  if (bySource === undefined) {
+    bySource = new WeakMap();
+    typeNames.set(source, bySource);
+  }
+  let n = bySource.get(info);
   if (n === undefined) {
     n = sourceMutationTypeNames(info.gqlName, source.customization);
-    typeNames.set(info, n);
+    bySource.set(info, n);
   }
   return n;
 }

@@ -5,6 +5,7 @@
  */
 import type { GraphQLFieldConfigMap } from 'graphql';
 import type { Catalog } from '../../catalog/types.ts';
+import type { MutationCarry } from './mutation-root.ts';
 import type { RoleAccess } from './role-access.ts';
 import type { SchemaTypes } from './table-types.ts';
 
@@ -27,6 +28,8 @@ export interface RootFieldInput {
   readonly inferFunctionPermissions: boolean;
   /** ENGINE_GRAPHQL_ENABLE_REMOTE_SCHEMA_PERMISSIONS (absent: false, as v2). */
   readonly remoteSchemaPermissions?: boolean;
+  /** Mutation types of the previous catalog version to take (Note [Types across catalog versions] in schema-cache.ts). */
+  readonly mutationCarry?: MutationCarry;
 }
 
 /** One kind of metadata object's part of a role schema. */

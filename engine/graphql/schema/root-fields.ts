@@ -35,7 +35,7 @@ export const TABLE_ROOT_FIELDS: RootFieldContributor = {
     root === 'query'
       ? tableSelectRootFields(input.access.tables.values(), input.types)
       : root === 'mutation'
-        ? mutationRootFields(input.access.mutations.values(), input.types)
+        ? mutationRootFields(input.access.mutations.values(), input.types, input.mutationCarry)
         : tableStreamRootFields(input.access.tables.values(), input.types),
   fingerprint: (_catalog, _role, access) => tableFingerprint(access),
 };

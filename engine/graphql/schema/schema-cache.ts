@@ -25,6 +25,27 @@
  * schema two types of one name; column types, `order_by` and `<fn>_args`
  * come from one LeafTypes per catalog version for the same reason.
  *
+ * Note [Types across catalog versions]
+ * A new catalog version does not start from nothing: when everything table
+ * types read outside their own tables is unchanged (`sameSurroundings`), the
+ * cache keeps its LeafTypes and a new SchemaTypes takes, besides the types
+ * of this version's SchemaTypes, those of the previous version's, by the rule
+ * of Note [Shared table types]: the catalog keeps an unchanged table's
+ * TableInfo object (Note [Incremental catalog] in
+ * catalog/stages/catalog-sources.ts), so equal labels on the same TableInfo
+ * mean equal types, and a table whose types reach a changed one is made
+ * anew. Tracking one table at 2,000 then makes that table's types and the
+ * root fields; a change to a table everything reaches (a relationship to a
+ * table in the middle of a chain) still makes the types of all that reach
+ * it. Descriptors of reused types keep pointing at the views of the role
+ * that made them in an older version; to-ir only reads their shape and maps
+ * them to the requesting role's views by TableInfo (Note [Shared role
+ * types] in role-access.ts), which an unchanged table shares. Those old
+ * views stay alive as long as a type made with them is in use, so after
+ * MAX_GENERATIONS versions in a row one version builds afresh, which bounds
+ * what old versions keep. Measured with test/bench/track-profile.ts 2000 10
+ * (see the numbers in test/bench/README.md).
+ *
  * Note [A schema build never escapes]
  * Building a role's schema runs graphql-js constructors and validation over
  * names and shapes that come from the database and metadata; the catalog
@@ -44,13 +65,66 @@
  */
 import type { Catalog, TableInfo } from '../../catalog/types.ts';
 import type { RemoteSchemaInfo } from '../../remote/types.ts';
+import { sameData } from '../../catalog/intern.ts';
 import { EngineError, ErrorCode } from '../../errors/engine-error.ts';
 import { buildRoleSchema, buildSchemaOf, type RoleSchema, type SchemaOptions, type SharedSchema } from './build-schema.ts';
 import { buildRoleAccess, type RoleAccess } from './role-access.ts';
 import { readFingerprint, roleFingerprint, rulesFingerprint, sameTypeTables, tableLabels } from './role-fingerprint.ts';
 import { ROOT_FIELD_CONTRIBUTORS } from './root-fields.ts';
 import { roleRemoteViews } from './remote-root-fields.ts';
-import { LeafTypes, SchemaTypes } from './table-types.ts';
+import { LeafTypes, SchemaTypes, type SharedTypesOptions } from './table-types.ts';
+import type { GraphQLSchema } from 'graphql';
+import type { MutationCarry } from './mutation-root.ts';
+import type { MutationTypes } from './mutation-types.ts';
+
+/** Table types by the role's remote views key, then by read fingerprint. */
+type TypesByRead = Map<string, Map<string, { readonly types: SchemaTypes; readonly labels: ReadonlyMap<TableInfo, string> }>>;
+
+/**
+ * Catalog versions in a row whose schemas may take table types from the
+ * version before; then one builds every type afresh, which lets go of the
+ * older versions' role views the reused types' descriptors hold (Note
+ * [Types across catalog versions]).
+ */
+const MAX_GENERATIONS = 8;
+
+/**
+ * Whether the table types of `before` may serve `after`: everything they
+ * read outside the tables themselves is the same. A table's types read its
+ * TableInfo (kept by the catalog while unchanged: Note [Incremental catalog]
+ * in catalog/stages/catalog-sources.ts) and, through the role view, its
+ * source: the connection and backend (capabilities), the server version, the customization
+ * (type names), enum tables (enum types live in LeafTypes, by name),
+ * functions (`<fn>_args` inputs in LeafTypes, computed fields), remote and
+ * cross-source relationships (kept per source, not per table), and remote
+ * schemas.
+ */
+function sameSurroundings(before: Catalog, after: Catalog): boolean {
+  if (before.sources.size !== after.sources.size || !sameData(before.remoteSchemas, after.remoteSchemas)) return false;
+  for (const remote of after.remoteSchemas?.values() ?? []) if (remote.typeRelationships !== undefined) return false;
+  const olds = [...before.sources.values()];
+  let i = 0;
+  for (const s of after.sources.values()) {
+    const o = olds[i];
+    i += 1;
+    if (o === undefined || o.name !== s.name || o.kind !== s.kind || o.backend !== s.backend || o.connection !== s.connection) return false;
+    // The compile target is made anew with each build (it reads the introspection); types read none of it.
+    if (o.target?.serverVersion !== s.target?.serverVersion) return false;
+    if (!sameData(o.customization, s.customization) || !sameData(o.functions, s.functions)) return false;
+    if (!sameData(o.remoteRelationships, s.remoteRelationships) || !sameData(o.sourceRelationships, s.sourceRelationships)) return false;
+    if (!sameEnumTables(o.tables, s.tables) || !sameEnumTables(s.tables, o.tables)) return false;
+  }
+  return true;
+}
+
+/** Whether every enum table of `a` is the very same table in `b`. */
+function sameEnumTables(a: ReadonlyMap<string, TableInfo>, b: ReadonlyMap<string, TableInfo>): boolean {
+  for (const [key, t] of a) if (t.enumValues !== null && b.get(key) !== t) return false;
+  return true;
+}
+
+/** The key of the admin's schema in the maps of SchemaCache. */
+const ADMIN_KEY = '\0admin';
 
 /** The memo of role schemas. */
 export class SchemaCache {
@@ -62,7 +136,19 @@ export class SchemaCache {
    * fingerprint: roles that read alike and see every remote alike share them
    * even when they write differently.
    */
-  readonly #typesByRead = new Map<string, Map<string, { readonly types: SchemaTypes; readonly labels: ReadonlyMap<TableInfo, string> }>>();
+  #typesByRead: TypesByRead = new Map();
+  /**
+   * The previous catalog version's #typesByRead, when its table types may
+   * serve this version's: Note [Types across catalog versions].
+   */
+  #previous: TypesByRead | null = null;
+  /** The catalog of #version (for comparing what table types read outside their tables). */
+  #catalog: Catalog | null = null;
+  /** Catalog versions in a row that took table types from the one before. */
+  #generations = 0;
+  /** The mutation types of each role's schema (by the key of `get`), of this version and of the previous one. */
+  #mutations = new Map<string, MutationTypes>();
+  #previousMutations = new Map<string, MutationTypes>();
   /** The types every SchemaTypes of this catalog version shares. */
   #leaves: LeafTypes;
   /** Compiled permissions by rules fingerprint. */
@@ -83,7 +169,7 @@ export class SchemaCache {
    * (ignored for admin) gives the role's backend-only view.
    */
   get(catalog: Catalog, role: string, isAdmin: boolean, backendOnly = false): RoleSchema {
-    const key = isAdmin ? `\0admin` : backendOnly ? `\0backend\0${role}` : role;
+    const key = isAdmin ? ADMIN_KEY : backendOnly ? `\0backend\0${role}` : role;
     if (catalog.version === this.#version) {
       const failed = this.#failed.get(key);
       if (failed !== undefined) throw failed;
@@ -108,23 +194,35 @@ export class SchemaCache {
       this.#byRole.clear();
       this.#byFingerprint.clear();
       this.#byRules.clear();
-      this.#typesByRead.clear();
-      this.#leaves = new LeafTypes(this.#options.relay === true, this.#options.relayHideUnselectableKeys === true);
+      const reuse = this.#catalog !== null && this.#generations < MAX_GENERATIONS && sameSurroundings(this.#catalog, catalog);
+      this.#previous = reuse ? this.#typesByRead : null;
+      this.#previousMutations = reuse ? this.#mutations : new Map();
+      this.#mutations = new Map();
+      this.#typesByRead = new Map();
+      if (reuse) {
+        this.#generations += 1;
+      } else {
+        this.#generations = 0;
+        this.#leaves = new LeafTypes(this.#options.relay === true, this.#options.relayHideUnselectableKeys === true);
+      }
+      this.#catalog = catalog;
       this.#version = catalog.version;
     }
     let s = this.#byRole.get(key);
     if (s === undefined) {
-      const { access, shared } = isAdmin ? this.#admin(catalog, role) : this.#compiled(catalog, role, backendOnly);
+      const carry: MutationCarry = { previous: this.#previousMutations.get(key) ?? null, made: null };
+      const { access, shared } = isAdmin ? this.#admin(catalog, role, carry) : this.#compiled(catalog, role, backendOnly, carry);
+      if (shared.mutationTypes !== undefined) this.#mutations.set(key, shared.mutationTypes);
       s = { ...shared, role, catalogVersion: catalog.version, access };
       this.#byRole.set(key, s);
     }
     return s;
   }
 
-  #admin(catalog: Catalog, role: string): { readonly access: RoleAccess; readonly shared: SharedSchema } {
+  #admin(catalog: Catalog, role: string, carry: MutationCarry): { readonly access: RoleAccess; readonly shared: SharedSchema } {
     const access = buildRoleAccess(catalog, role, true);
     // Roles that read everything unfiltered read like the admin: they share its table types.
-    return { access, shared: buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(catalog, role, access)) };
+    return { access, shared: buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(catalog, role, access), carry) };
   }
 
   /**
@@ -143,19 +241,54 @@ export class SchemaCache {
     const read = readFingerprint(access);
     const known = registry.get(read);
     if (known !== undefined) return known.types;
+    // Oldest first: every table's types then come from the first SchemaTypes that made them. The previous
+    // catalog version's are older than this one's (Note [Types across catalog versions]).
+    const made = this.#newTypes(catalog, access, remoteViews.view, [...(this.#previous?.get(remoteViews.key)?.values() ?? []), ...registry.values()]);
+    registry.set(read, made);
+    return made.types;
+  }
+
+  /** A SchemaTypes for the views of `access`, taking the types of tables it reads alike from `earlier` (oldest first). */
+  #newTypes(
+    catalog: Catalog,
+    access: RoleAccess,
+    remoteView: SharedTypesOptions['remoteView'],
+    earlier: ReadonlyArray<{ readonly types: SchemaTypes; readonly labels: ReadonlyMap<TableInfo, string> }>,
+  ): { readonly types: SchemaTypes; readonly labels: ReadonlyMap<TableInfo, string> } {
     const labels = tableLabels(access);
     const owners = new Map<TableInfo, SchemaTypes>();
     // Remote type relationships lead from remote types to table types, which sameTypeTables does not follow:
     // with any, every SchemaTypes makes all its types (Note [Remote type relationships in role schemas]).
     const remotes = catalog.remoteSchemas ?? new Map<string, RemoteSchemaInfo>();
     const shareable = ![...remotes.values()].some((r) => r.typeRelationships !== undefined);
-    // Oldest first: every table's types then come from the first SchemaTypes that made them.
-    for (const other of shareable ? registry.values() : []) {
+    for (const other of shareable ? earlier : []) {
       for (const info of sameTypeTables(access.readByInfo, labels, other.labels)) if (!owners.has(info)) owners.set(info, other.types.ownerOf(info));
     }
-    const types = new SchemaTypes({ leaves: this.#leaves, views: access.readByInfo, owners, remoteView: remoteViews.view, remotes });
-    registry.set(read, { types, labels });
-    return types;
+    return {
+      types: new SchemaTypes({ leaves: this.#leaves, views: access.readByInfo, owners, ...(remoteView === undefined ? {} : { remoteView }), remotes }),
+      labels,
+    };
+  }
+
+  /**
+   * The admin schema of `catalog`, a catalog built but not installed (a
+   * metadata call's, whose stored queries rest/query-check.ts validates
+   * against it), made with the types of the installed version where they
+   * serve (Note [Types across catalog versions]) and kept nowhere, so the
+   * cache stays on the version requests use: Note [Checking stored queries]
+   * in rest/query-check.ts.
+   */
+  candidateAdmin(catalog: Catalog): GraphQLSchema {
+    const installed = this.#catalog;
+    if (installed === null || catalog.version <= this.#version || !sameSurroundings(installed, catalog)) {
+      return buildRoleSchema(catalog, 'admin', true, this.#options).schema;
+    }
+    const access = buildRoleAccess(catalog, 'admin', true);
+    const remoteViews = roleRemoteViews(catalog, 'admin', true, this.#options.remoteSchemaPermissions === true);
+    const earlier = [...(this.#previous?.get(remoteViews.key)?.values() ?? []), ...(this.#typesByRead.get(remoteViews.key)?.values() ?? [])];
+    const { types } = this.#newTypes(catalog, access, remoteViews.view, earlier);
+    const carry: MutationCarry = { previous: this.#mutations.get(ADMIN_KEY) ?? null, made: null };
+    return buildSchemaOf(catalog, 'admin', access, this.#options, types, carry).schema;
   }
 
   /**
@@ -165,7 +298,7 @@ export class SchemaCache {
    * the role name (function permissions do), so equal rules alone do not make
    * equal schemas (Note [Root-field contributors] in root-fields.ts).
    */
-  #compiled(catalog: Catalog, role: string, backendOnly: boolean): { readonly access: RoleAccess; readonly shared: SharedSchema } {
+  #compiled(catalog: Catalog, role: string, backendOnly: boolean, carry: MutationCarry): { readonly access: RoleAccess; readonly shared: SharedSchema } {
     // The flag is part of the key even when the rules read alike: RoleAccess records it.
     const rules = `${backendOnly ? 'b' : 'n'}${rulesFingerprint(catalog, role, backendOnly)}`;
     let access = this.#byRules.get(rules);
@@ -176,7 +309,7 @@ export class SchemaCache {
     const fingerprint = roleFingerprint(catalog, role, access, this.#options.contributors ?? ROOT_FIELD_CONTRIBUTORS);
     let shared = this.#byFingerprint.get(fingerprint);
     if (shared === undefined) {
-      shared = buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(catalog, role, access));
+      shared = buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(catalog, role, access), carry);
       this.#byFingerprint.set(fingerprint, shared);
     }
     return { access, shared };

@@ -110,13 +110,19 @@ export function buildAggregateOnlyViews(catalog: Catalog, role: string, isAdmin:
 }
 
 /** Type names per table: the same for every role, so made once per catalog table. */
-const typeNames = new WeakMap<TableInfo, TableTypeNames>();
+// By source too: a table keeps its TableInfo across catalog versions while the source's customization may change.
+const typeNames = new WeakMap<SourceInfo, WeakMap<TableInfo, TableTypeNames>>();
 
 function namesOf(source: SourceInfo, info: TableInfo): TableTypeNames {
-  let n = typeNames.get(info);
+  let bySource = typeNames.get(source);
+  if (bySource === undefined) {
+    bySource = new WeakMap();
+    typeNames.set(source, bySource);
+  }
+  let n = bySource.get(info);
   if (n === undefined) {
     n = sourceTableTypeNames(info.gqlName, source.customization);
-    typeNames.set(info, n);
+    bySource.set(info, n);
   }
   return n;
 }

@@ -165,19 +165,26 @@ function existsExp(value: unknown, source: SourceInfo, root: Root): ir.BoolExp {
 }
 
 /**
- * IR already built per table and expression object. Keyed weakly by the
- * catalog's TableInfo, so a new catalog version starts afresh and old entries
- * go with their snapshot.
+ * IR already built per source, table and expression object. Keyed weakly by
+ * the catalog's SourceInfo, so a new catalog version starts afresh and old
+ * entries go with their snapshot: an unchanged table keeps its TableInfo
+ * across versions (Note [Incremental catalog] in catalog/stages/catalog-sources.ts)
+ * while the tables its filter reaches through relationships may have changed.
  */
-const built = new WeakMap<TableInfo, WeakMap<object, ir.BoolExp>>();
+const built = new WeakMap<SourceInfo, WeakMap<TableInfo, WeakMap<object, ir.BoolExp>>>();
 
 /** Converts a permission filter on `table` to IR (memoized per table and expression object). */
 export function toIrPermissionFilter(exp: unknown, table: TableInfo, source: SourceInfo): ir.BoolExp {
   if (!isObject(exp)) return DENY;
-  let perTable = built.get(table);
+  let perSource = built.get(source);
+  if (perSource === undefined) {
+    perSource = new WeakMap();
+    built.set(source, perSource);
+  }
+  let perTable = perSource.get(table);
   if (perTable === undefined) {
     perTable = new WeakMap();
-    built.set(table, perTable);
+    perSource.set(table, perTable);
   }
   let out = perTable.get(exp);
   if (out === undefined) {

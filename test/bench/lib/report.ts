@@ -69,6 +69,16 @@ export interface ScaleResult {
   readonly rssAfterRestartMiB: number | null;
 }
 
+/** One size of the scale curve (lib/scale.ts runScaleCurve): tracking one more table, medians. */
+export interface ScaleCurvePoint {
+  readonly tables: number;
+  readonly roles: number;
+  readonly trackAnswerMs: number;
+  readonly trackThenFirstQueryMs: number;
+  readonly trackToReadyMs: number;
+  readonly rssReadyMiB: number | null;
+}
+
 /** Everything one `npm run bench` produced. */
 export interface BenchReport {
   readonly command: string;
@@ -80,6 +90,8 @@ export interface BenchReport {
   readonly runs: readonly RunRecord[];
   readonly idleEngineRssMiB: Record<string, number | null>;
   readonly scale: ScaleResult | null;
+  /** `--scale-curve`: the same change at several sizes. */
+  readonly scaleCurve?: readonly ScaleCurvePoint[];
   /** The capability cells' outcomes (test/bench/capabilities/), in the JSON file. */
   readonly capabilities?: readonly CapabilityOutcome[];
 }
@@ -188,6 +200,18 @@ export function renderMarkdown(r: BenchReport): string {
       'Hasura v2 reference (user reports, not measured here): ~30 s to track one table at 2,000 tables (#9989); ~10.7 GiB RSS at 5,000 tables × 11 roles (#10315).',
       '',
     );
+  }
+  if (r.scaleCurve !== undefined && r.scaleCurve.length > 0) {
+    const roles = r.scaleCurve[0]?.roles ?? 0;
+    lines.push(`## Tracking one more table at each size (${roles} roles, medians of 3)`, '');
+    lines.push('| tables | pg_track_table answer | → first admin query on it | → admin and all roles answered | RSS, every role schema built |');
+    lines.push('|---:|---:|---:|---:|---:|');
+    for (const p of r.scaleCurve) {
+      lines.push(
+        `| ${p.tables} | ${fmt(p.trackAnswerMs)} ms | ${fmt(p.trackThenFirstQueryMs)} ms | ${fmt(p.trackToReadyMs)} ms | ${fmt(p.rssReadyMiB ?? undefined)} MiB |`,
+      );
+    }
+    lines.push('');
   }
   return lines.join('\n');
 }

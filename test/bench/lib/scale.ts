@@ -11,7 +11,7 @@ import { metadataCall } from './engine-metadata.ts';
 import { startEngine } from './engine.ts';
 import type { BenchPostgres } from './postgres.ts';
 import { rssMiB } from './process.ts';
-import type { ScaleResult } from './report.ts';
+import type { ScaleCurvePoint, ScaleResult } from './report.ts';
 
 /** The name of table i (1-based). */
 export const tableName = (i: number): string => `t${String(i).padStart(5, '0')}`;
@@ -170,4 +170,70 @@ export async function runScaleBench(pg: BenchPostgres, tables: number, roles: nu
   } finally {
     await engine.stop();
   }
+}
+
+/**
+ * The curve of one change: tracking one more table at each size of `sizes`
+ * tables (× `roles` roles, the database above), three times in a row on one
+ * engine per size, each time the `pg_track_table` answer, then the first
+ * admin query on the new table, then admin and every role answered (the
+ * medians). A change whose cost grows with the change, not the database
+ * (Note [Types across catalog versions] in engine/graphql/schema/schema-cache.ts),
+ * keeps these flat. Run with `npm run bench -- --scale-curve`.
+ */
+export async function runScaleCurve(pg: BenchPostgres, sizes: readonly number[], roles: number, log: (s: string) => void): Promise<ScaleCurvePoint[]> {
+  const TRACKS = 3;
+  const points: ScaleCurvePoint[] = [];
+  for (const tables of sizes) {
+    const db = `bench_curve_${tables}`;
+    const url = await pg.createDatabase(db);
+    const ddl: string[] = [];
+    for (let i = 1; i <= tables; i++) ddl.push(createTableSql(i));
+    for (let k = 1; k <= TRACKS; k++) {
+      ddl.push(`CREATE TABLE ${tableName(tables + k)} (id serial PRIMARY KEY, name text, a_id int REFERENCES ${tableName(tables)} (id));`);
+    }
+    for (let k = 0; k < ddl.length; k += 250) await pg.sql(db, ddl.slice(k, k + 250).join('\n'));
+    const engine = await startEngine(url);
+    try {
+      const exported = await metadataCall(engine.url, { type: 'export_metadata', args: {} });
+      const source = (exported['sources'] as Json[]).find((s) => s['name'] === 'default');
+      if (source === undefined) throw new Error('no default source');
+      source['tables'] = Array.from({ length: tables }, (_, k) => tableEntry(k + 1, tables, roles));
+      await metadataCall(engine.url, JSON.stringify({ type: 'replace_metadata', args: exported }));
+      await allRolesAnswer(engine.url, tableName(tables), roles);
+      const answer: number[] = [];
+      const firstQuery: number[] = [];
+      const ready: number[] = [];
+      for (let k = 1; k <= TRACKS; k++) {
+        const extra = tableName(tables + k);
+        const t = performance.now();
+        await metadataCall(engine.url, { type: 'pg_track_table', args: { source: 'default', table: { schema: 'public', name: extra } } });
+        answer.push(performance.now() - t);
+        await gql(engine.url, `{ ${extra}(limit: 1) { id } }`);
+        firstQuery.push(performance.now() - t);
+        await allRolesAnswer(engine.url, tableName(tables), roles);
+        ready.push(performance.now() - t);
+      }
+      const point: ScaleCurvePoint = {
+        tables,
+        roles,
+        trackAnswerMs: median(answer),
+        trackThenFirstQueryMs: median(firstQuery),
+        trackToReadyMs: median(ready),
+        rssReadyMiB: await rssMiB(engine.child.pid),
+      };
+      log(
+        `curve: ${tables} tables: track ${point.trackAnswerMs.toFixed(0)} ms, first admin query ${point.trackThenFirstQueryMs.toFixed(0)} ms, all roles ${point.trackToReadyMs.toFixed(0)} ms (medians of ${TRACKS}), RSS ${point.rssReadyMiB ?? '?'} MiB`,
+      );
+      points.push(point);
+    } finally {
+      await engine.stop();
+    }
+  }
+  return points;
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
 }

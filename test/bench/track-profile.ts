@@ -1,0 +1,88 @@
+/**
+ * Where a metadata change's time goes at scale, in one process (no HTTP): the
+ * metadata-at-scale database of lib/scale.ts, replace_metadata, every role
+ * schema built through one SchemaCache (as the GraphQL service does), then
+ * one more table tracked and the admin and every role schema built again.
+ * Run under `node --cpu-prof` to see which functions the change spends on.
+ *
+ * With --collection, a query collection holds one query first, so every
+ * metadata call validates it against the admin schema of its build (Note
+ * [Checking stored queries] in engine/rest/query-check.ts).
+ *
+ * Run: node [--cpu-prof] test/bench/track-profile.ts [tables=2000] [roles=10] [tracks=3] [--collection]
+ */
+import { buildSession } from '../../engine/auth/session.ts';
+import { SchemaCache } from '../../engine/graphql/schema/schema-cache.ts';
+import { silentLogger } from '../../engine/logger.ts';
+import { MetadataService } from '../../engine/metadata/service.ts';
+import { adminQueryChecker } from '../../engine/rest/query-check.ts';
+import { startBenchPostgres } from './lib/postgres.ts';
+import { createTableSql, tableEntry, tableName } from './lib/scale.ts';
+
+const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const TABLES = Number(positional[0] ?? 2000);
+const ROLES = Number(positional[1] ?? 10);
+const TRACKS = Number(positional[2] ?? 3);
+const COLLECTION = process.argv.includes('--collection');
+type Json = Record<string, unknown>;
+
+/** CPU milliseconds of this process (user + system): less sensitive than wall time to other work on the machine. */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+async function call(service: MetadataService, body: Json): Promise<Json> {
+  const res = await service.handle('metadata', body, buildSession('admin', {}));
+  if (res.status !== 200) throw new Error(`metadata call failed: ${JSON.stringify(res).slice(0, 500)}`);
+  return (res as { json: Json }).json;
+}
+
+const pg = await startBenchPostgres();
+try {
+  const url = await pg.createDatabase('track_profile');
+  const ddl = Array.from({ length: TABLES + TRACKS }, (_, k) => createTableSql(k + 1));
+  for (let k = 0; k < ddl.length; k += 250) await pg.sql('track_profile', ddl.slice(k, k + 250).join('\n'));
+  // As the engine: stored queries are checked with the request path's schema cache (an older checkout ignores it).
+  const cache = new SchemaCache();
+  const service = await MetadataService.start({
+    metadataDatabaseUrl: url,
+    defaultDatabaseUrl: url,
+    logger: silentLogger,
+    ...(COLLECTION ? { checkQueries: adminQueryChecker({}, () => cache) } : {}),
+  });
+  try {
+    const doc = await call(service, { type: 'export_metadata', args: {} });
+    const source = (doc['sources'] as Json[]).find((s) => s['name'] === 'default');
+    if (source === undefined) throw new Error('no default source');
+    source['tables'] = Array.from({ length: TABLES }, (_, k) => tableEntry(k + 1, TABLES, ROLES));
+    await call(service, { type: 'replace_metadata', args: doc });
+    if (COLLECTION) {
+      const query = { name: 'first', query: `query first { ${tableName(1)}(limit: 1) { id name } }` };
+      await call(service, { type: 'create_query_collection', args: { name: 'bench', definition: { queries: [query] } } });
+    }
+    const roles: Array<readonly [string, boolean]> = [['admin', true], ...Array.from({ length: ROLES }, (_, r) => [`role_${r + 1}`, false] as const)];
+    const allRoles = (): number => {
+      const t = cpuMs();
+      for (const [role, isAdmin] of roles) cache.get(service.catalogRef.current, role, isAdmin);
+      return cpuMs() - t;
+    };
+    console.log(`first build of every schema: ${allRoles().toFixed(0)} ms (CPU)`);
+    for (let k = 1; k <= TRACKS; k++) {
+      const t = cpuMs();
+      await call(service, { type: 'pg_track_table', args: { source: 'default', table: { schema: 'public', name: tableName(TABLES + k) } } });
+      const trackMs = cpuMs() - t;
+      const t1 = cpuMs();
+      cache.get(service.catalogRef.current, 'admin', true);
+      const adminMs = cpuMs() - t1;
+      const rest = allRoles();
+      console.log(
+        `track ${tableName(TABLES + k)}: call ${trackMs.toFixed(0)} ms, admin schema ${adminMs.toFixed(0)} ms, then every role ${rest.toFixed(0)} ms (CPU)`,
+      );
+    }
+  } finally {
+    await service.close();
+  }
+} finally {
+  await pg.stop();
+}
