@@ -24,7 +24,7 @@ import { normalizeDocument } from '../../model/document.ts';
 import { documentSchemas } from '../../model/schemas/document.ts';
 import { assertValid } from '../../model/schemas/validate.ts';
 import { documentToResources, type ExportResult, type RoundTripDifference } from '../../../controller/export/resources.ts';
-import { toYaml } from './layout.ts';
+import { stringify } from 'yaml';
 import { UsageError } from './output.ts';
 
 /** What the command was asked for. */
@@ -59,6 +59,14 @@ export interface OperatorExportReport {
 }
 
 const DNS = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/**
+ * YAML for kubectl, which reads YAML 1.1 (go-yaml): there `on`, `yes`, `y`, `off`, `no`, `n` are
+ * booleans, so a column or role of that name must be quoted, which writing as 1.1 does.
+ */
+function toYaml(value: unknown): string {
+  return stringify(value, { version: '1.1', indent: 2, lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false });
+}
 
 function checkName(what: string, v: string | undefined): void {
   if (v !== undefined && (v.length > 253 || !DNS.test(v)))

@@ -289,6 +289,24 @@ describe('engine operator export', () => {
     expect(r.resources[3]?.manifest.spec).toEqual({ role_name: 'Ops.Team', role_set: ['a'] });
   });
 
+  it('quotes names that YAML 1.1 (kubectl) reads as booleans', async () => {
+    const out = path.join(tmp, 'yaml11');
+    const raw = {
+      version: 3,
+      sources: [
+        {
+          name: 'default',
+          kind: 'postgres',
+          configuration: { connection_info: { database_url: { from_env: 'X' } } },
+          tables: [{ table: { schema: 'public', name: 'on' }, select_permissions: [{ role: 'yes', permission: { columns: ['y', 'off'], filter: {} } }] }],
+        },
+      ],
+    };
+    await writeOperatorExport(raw, { out, from: 'doc' });
+    const perm = parseYaml(readFileSync(path.join(out, 'permission-on-yes-select.yaml'), 'utf8'), { version: '1.1' }) as { spec: Obj };
+    expect(perm.spec).toEqual({ source: 'default', table: 'on', role: 'yes', operation: 'select', permission: { columns: ['y', 'off'], filter: {} } });
+  });
+
   it('refuses a metadata document that is not valid, saying where', async () => {
     await expect(
       writeOperatorExport({ version: 3, sources: [{ name: 'default', kind: 'postgres', tables: [{ nope: 1 }] }] }, { out: path.join(tmp, 'bad'), from: 'dir' }),
