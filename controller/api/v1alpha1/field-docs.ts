@@ -8,7 +8,8 @@
  * Most spec fields come from the engine's metadata schemas (engine/model/schemas), which describe
  * the metadata API, not Kubernetes; they are shared by several kinds (a table name, a header, a
  * retry configuration) and carry v2's field names. So descriptions are keyed by the end of the
- * field's path, `*` standing for any one name: `headers.name` describes the name of every header
+ * field's path, `*` standing for any one name and a leading `^` anchoring the key at the object's
+ * root: `headers.name` describes the name of every header
  * list, `custom_root_fields.*.name` every root field's custom name, `Engine:status.resources` only
  * that field of Engine. The key matching the most names wins, then the longer key, then the key
  * naming its kind. A description already written in a kind's own schema (engineRef, deletionPolicy,
@@ -19,10 +20,11 @@ import type { OpenApiSchema } from './structural.ts';
 /** Descriptions by path suffix (Note [Field descriptions by path suffix]). */
 export const FIELD_DOCS: Readonly<Record<string, string>> = {
   // Every object.
-  apiVersion: 'graphql.engine.dev/v1alpha1.',
-  kind: 'The kind of this resource.',
-  spec: "What this resource declares in the engine's metadata (the fields of the v2 metadata object).",
-  status: 'What the controller observed, written by the controller only.',
+  '^apiVersion': 'graphql.engine.dev/v1alpha1.',
+  '^kind': 'The kind of this resource.',
+  '^spec': "What this resource declares in the engine's metadata (the fields of the v2 metadata object).",
+  'Engine:^spec': 'Where the engine is (url, serviceRef, or deployment to run it), its admin secret, and how the operator manages its metadata.',
+  '^status': 'What the controller observed, written by the controller only.',
   'status.observedGeneration': 'The metadata.generation the controller last acted on.',
   'status.conditions': 'Ready, Reconciling and Stalled (kstatus), with observedGeneration.',
   'conditions.type': 'Ready, Reconciling or Stalled.',
@@ -45,6 +47,7 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   'function.dataset': 'Dataset of the function (BigQuery).',
 
   // Source.
+  'Source:spec.kind': 'The database kind: postgres (default; also pg), mssql or bigquery.',
   'Source:spec.configuration':
     "The source's connection settings as in v2 (postgres: connection_info.database_url, pool_settings, ...; mssql: connection_info.connection_string); use {from_env: VARIABLE} for secrets.",
   'Source:spec.customization': 'Prefixes, suffixes and namespaces of the GraphQL names of this source (v2 source customization).',
@@ -166,6 +169,7 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   'Action:spec.definition': 'The action: its kind, handler, arguments and output type (v2 action definition).',
   output_type: 'GraphQL type the action returns (a custom object type, possibly [T] or T!).',
   'Action:spec.definition.type': 'query or mutation.',
+  'Action:spec.definition.kind': 'synchronous (default) or asynchronous (a mutation answered with an action id; the result is fetched later).',
   arguments: 'The arguments of the action field.',
   'arguments.name': 'Name of the argument.',
   'arguments.type': 'GraphQL type of the argument (a scalar, enum or input object; ! and [] allowed).',
@@ -239,13 +243,17 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
 
 interface Entry {
   readonly kind: string | null;
+  /** The key names the whole path from the object's root, not just its end. */
+  readonly anchored: boolean;
   readonly segments: readonly string[];
   readonly text: string;
 }
 
 const ENTRIES: readonly Entry[] = Object.entries(FIELD_DOCS).map(([key, text]) => {
   const colon = key.indexOf(':');
-  return { kind: colon < 0 ? null : key.slice(0, colon), segments: key.slice(colon + 1).split('.'), text };
+  const rest = key.slice(colon + 1);
+  const anchored = rest.startsWith('^');
+  return { kind: colon < 0 ? null : key.slice(0, colon), anchored, segments: (anchored ? rest.slice(1) : rest).split('.'), text };
 });
 
 /** The description of the field at `path` (names from the object's root) of `kind`, or undefined. */
@@ -253,7 +261,7 @@ export function fieldDescription(kind: string, path: readonly string[]): string 
   let best: { score: number; text: string } | undefined;
   for (const e of ENTRIES) {
     if (e.kind !== null && e.kind !== kind) continue;
-    if (e.segments.length > path.length) continue;
+    if (e.segments.length > path.length || (e.anchored && e.segments.length !== path.length)) continue;
     const tail = path.slice(path.length - e.segments.length);
     if (!e.segments.every((s, i) => s === '*' || s === tail[i])) continue;
     // More names matched first, then longer keys, then a kind's own key over a shared one.
