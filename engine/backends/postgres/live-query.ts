@@ -216,11 +216,12 @@ class PostgresMultiplexed implements MultiplexedStatement {
  *   tuples of those columns' values over the statement's old and new rows
  *   (each value `to_jsonb(row) ->> column`: the canonical text keyText
  *   compares with), and `engine_live_truncate` notifies `[schema, table]`.
- *   A statement that changed no row notifies nothing. Past 100 rows (200 old
- *   and new for an UPDATE) or a payload over 7,900 bytes (NOTIFY's limit is
- *   8,000) the report is `[schema, table]` again: the notification stays
- *   bounded and the write never fails for it. Only the first 101 rows of a
- *   transition table are read.
+ *   A statement that changed no row notifies nothing. Past 100 rows (200
+ *   old and new for an UPDATE), a row without one of the columns (renamed
+ *   since the trigger was made) or a payload over 7,900 bytes (NOTIFY's
+ *   limit is 8,000) the report is `[schema, table]` again: the notification
+ *   stays bounded and the write never fails for it. Only the first 101 rows
+ *   of a transition table are read.
  * The columns are the trigger's arguments, the union of what every engine
  * asked for (read back from pg_trigger.tgargs): they only grow. A column is
  * left out when its collation is nondeterministic (equal values of another
@@ -264,27 +265,30 @@ export function keyText(dbType: string, value: unknown): string | null {
 const NOTIFY_CHANGE_SQL = `CREATE OR REPLACE FUNCTION ${LIVE_SCHEMA}.notify_change() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN PERFORM pg_notify('${CHANGE_CHANNEL}', json_build_array(TG_TABLE_SCHEMA, TG_TABLE_NAME)::text); RETURN NULL; END $f$`;
 
 /** Note [Change reports with rows]: TG_ARGV holds the columns; engine_old / engine_new are the transition tables. */
+/** A row's key tuple: the TG_ARGV columns' texts in order, or null when the row lacks one (a column renamed since). */
+const KEY_OF_ROW = '(SELECT CASE WHEN bool_and(j ? c) THEN jsonb_agg(j ->> c ORDER BY i) END FROM unnest(TG_ARGV) WITH ORDINALITY AS a(c, i))';
+const FIRST_ROWS = (table: string): string => `(SELECT to_jsonb(r) AS j FROM (SELECT * FROM ${table} LIMIT ${MAX_REPORTED_ROWS + 1}) r)`;
+
 const NOTIFY_ROWS_SQL = `CREATE OR REPLACE FUNCTION ${LIVE_SCHEMA}.notify_rows() RETURNS trigger LANGUAGE plpgsql AS $f$
 DECLARE
   n int;
+  complete boolean;
   keys jsonb;
   payload text;
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    SELECT count(*)::int, jsonb_agg(DISTINCT (SELECT jsonb_agg(j ->> c ORDER BY i) FROM unnest(TG_ARGV) WITH ORDINALITY AS a(c, i)))
-      INTO n, keys FROM (SELECT to_jsonb(r) AS j FROM (SELECT * FROM engine_new LIMIT ${MAX_REPORTED_ROWS + 1}) r) x;
+    SELECT count(*)::int, bool_and(k IS NOT NULL), jsonb_agg(DISTINCT k) INTO n, complete, keys
+      FROM (SELECT ${KEY_OF_ROW} AS k FROM ${FIRST_ROWS('engine_new')} x) y;
   ELSIF TG_OP = 'DELETE' THEN
-    SELECT count(*)::int, jsonb_agg(DISTINCT (SELECT jsonb_agg(j ->> c ORDER BY i) FROM unnest(TG_ARGV) WITH ORDINALITY AS a(c, i)))
-      INTO n, keys FROM (SELECT to_jsonb(r) AS j FROM (SELECT * FROM engine_old LIMIT ${MAX_REPORTED_ROWS + 1}) r) x;
+    SELECT count(*)::int, bool_and(k IS NOT NULL), jsonb_agg(DISTINCT k) INTO n, complete, keys
+      FROM (SELECT ${KEY_OF_ROW} AS k FROM ${FIRST_ROWS('engine_old')} x) y;
   ELSE
-    SELECT count(*)::int, jsonb_agg(DISTINCT (SELECT jsonb_agg(j ->> c ORDER BY i) FROM unnest(TG_ARGV) WITH ORDINALITY AS a(c, i)))
-      INTO n, keys FROM (
-        SELECT to_jsonb(r) AS j FROM (SELECT * FROM engine_old LIMIT ${MAX_REPORTED_ROWS + 1}) r
-        UNION ALL SELECT to_jsonb(r) FROM (SELECT * FROM engine_new LIMIT ${MAX_REPORTED_ROWS + 1}) r) x;
+    SELECT count(*)::int, bool_and(k IS NOT NULL), jsonb_agg(DISTINCT k) INTO n, complete, keys
+      FROM (SELECT ${KEY_OF_ROW} AS k FROM (${FIRST_ROWS('engine_old')} UNION ALL ${FIRST_ROWS('engine_new')}) x) y;
     n := n / 2;
   END IF;
   IF n = 0 THEN RETURN NULL; END IF;
-  IF n <= ${MAX_REPORTED_ROWS} THEN
+  IF n <= ${MAX_REPORTED_ROWS} AND complete THEN
     payload := json_build_array(TG_TABLE_SCHEMA, TG_TABLE_NAME, to_json(TG_ARGV), keys)::text;
   END IF;
   IF payload IS NULL OR octet_length(payload) > 7900 THEN
