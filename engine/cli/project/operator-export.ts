@@ -124,6 +124,12 @@ function readme(
       : `They target the Engine \`${opts.engine}\`${opts.engineUrl === undefined ? ' (not written here: create it, or export with `--engine-url`)' : ' (engine.yaml)'}.`,
     '',
   );
+  out.push(
+    opts.deletionPolicy === 'Orphan'
+      ? 'Every resource has `deletionPolicy: Orphan`: deleting it leaves its metadata in the engine.'
+      : 'Deleting a resource removes its metadata from the engine (`deletionPolicy: Delete`, the default); export with `--deletion-policy Orphan` to keep it instead while you try the operator out.',
+    '',
+  );
   if (result.secrets.length > 0 || opts.engineUrl !== undefined) {
     out.push('## Secrets', '');
     out.push(
