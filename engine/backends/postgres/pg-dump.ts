@@ -125,7 +125,7 @@ export function checkDumpOptions(opts: readonly string[]): string[] {
 /** v2's clean_output: no empty lines, comments, front-matter SETs, or event-trigger triggers. */
 export function cleanDump(sql: string): string {
   const trigger =
-    /^CREATE TRIGGER "?notify_(hasura|engine)_.+"? AFTER [A-Za-z0-9]+ ON .+ FOR EACH ROW EXECUTE (FUNCTION|PROCEDURE) "?(hdb_views|engine_events)"?\."?notify_.+"?\(\);$/;
+    /^CREATE TRIGGER "?notify_(hasura|engine)_.+"? AFTER [A-Za-z0-9]+ ON .+ FOR EACH (ROW|STATEMENT) EXECUTE (FUNCTION|PROCEDURE) "?(hdb_views|engine_events)"?\."?notify_.+"?\(\);$/;
   const keep = (line: string): boolean =>
     line.trim() !== '' &&
     !line.startsWith('--') &&

@@ -73,6 +73,56 @@ describe('event trigger capture', () => {
     expect(log[2].payload.session_variables).toEqual({ 'x-engine-role': 'admin' });
   });
 
+  it('captures each row of a multi-row statement in order, columns named like the capture aliases included', async () => {
+    // `r` and `x` are the aliases the capture SQL gives rows and payload lists (Note [Capture triggers]).
+    await s.db.sql(`CREATE TABLE IF NOT EXISTS alias_cols (id int PRIMARY KEY, r int, x text)`);
+    expect((await md('pg_track_table', { table: 'alias_cols' })).status).toBe(200);
+    const r = await md('pg_create_event_trigger', {
+      name: 'alias_cols_all',
+      table: 'alias_cols',
+      webhook: 'http://127.0.0.1:1/hook',
+      insert: { columns: '*', payload: ['id', 'x', 'r'] },
+      delete: { columns: '*' },
+    });
+    expect(r.status, r.text).toBe(200);
+    const ins = await s.engine.graphql(
+      'mutation { insert_alias_cols(objects: [{id: 3, r: 30, x: "c"}, {id: 1, r: 10, x: "a"}, {id: 2, r: 20, x: "b"}]) { affected_rows } }',
+      undefined,
+      {
+        'x-engine-role': 'admin',
+        'x-engine-user-id': '7',
+      },
+    );
+    expect(ins.body).toEqual({ data: { insert_alias_cols: { affected_rows: 3 } } });
+    await s.db.sql(`DELETE FROM alias_cols WHERE id IN (1, 3)`);
+    // An insert of no rows writes no event.
+    await s.db.sql(`INSERT INTO alias_cols SELECT 9, 9, 'z' WHERE false`);
+    const log = await events('alias_cols_all');
+    const session = { 'x-engine-role': 'admin', 'x-engine-user-id': '7' };
+    // Inserts in the statement's order; deletes in the order the statement met the rows.
+    expect(log.slice(0, 3).map((e) => e.payload)).toEqual([
+      { op: 'INSERT', data: { old: null, new: { id: 3, r: 30, x: 'c' } }, session_variables: session },
+      { op: 'INSERT', data: { old: null, new: { id: 1, r: 10, x: 'a' } }, session_variables: session },
+      { op: 'INSERT', data: { old: null, new: { id: 2, r: 20, x: 'b' } }, session_variables: session },
+    ]);
+    expect(
+      log
+        .slice(3)
+        .map((e) => e.payload)
+        .sort((a, b) => a.data.old.id - b.data.old.id),
+    ).toEqual([
+      { op: 'DELETE', data: { old: { id: 1, r: 10, x: 'a' }, new: null }, session_variables: null },
+      { op: 'DELETE', data: { old: { id: 3, r: 30, x: 'c' }, new: null }, session_variables: null },
+    ]);
+    const keys = await s.db.sql(`SELECT row_key FROM engine_events.event_log WHERE trigger_name = 'alias_cols_all' ORDER BY seq`);
+    expect(keys.rows.map((k: any) => k.row_key).slice(0, 3)).toEqual(['3', '1', '2']);
+    expect(log.slice(3).map((e) => String(e.payload.data.old.id))).toEqual(keys.rows.slice(3).map((k: any) => k.row_key));
+    // Leave the database's triggers as the other cases expect them.
+    expect((await md('pg_delete_event_trigger', { name: 'alias_cols_all' })).status).toBe(200);
+    expect((await md('pg_untrack_table', { table: 'alias_cols' })).status).toBe(200);
+    await s.db.sql(`DROP TABLE alias_cols`);
+  });
+
   it('writes no event for a rolled-back change', async () => {
     const before = (await events('author_changes')).length;
     const r = await s.engine.graphql<any>(

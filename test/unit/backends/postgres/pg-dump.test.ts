@@ -59,6 +59,8 @@ describe('clean_output', () => {
       '    id integer NOT NULL',
       ');',
       'CREATE TRIGGER notify_engine_t_INSERT AFTER INSERT ON public.a FOR EACH ROW EXECUTE FUNCTION engine_events."notify_t"();',
+      // Captures of inserts and deletes are statement triggers over a transition table (Note [Capture triggers]).
+      'CREATE TRIGGER "notify_engine_u_DELETE" AFTER DELETE ON public.a REFERENCING OLD TABLE AS engine_old_rows FOR EACH STATEMENT EXECUTE FUNCTION engine_events."notify_u"();',
       'CREATE TRIGGER audit AFTER INSERT ON public.a FOR EACH ROW EXECUTE FUNCTION public.audit();',
       '\\unrestrict abc',
       '',
