@@ -2,7 +2,7 @@
  * The console's table and permission editors in headless Chromium against a
  * real engine (admin secret; function permissions not inferred), a second
  * PostgreSQL source and a loopback GraphQL server as remote schema:
- * `_exists` conditions in the permission builder (built nested in `_not`,
+ * `_exists` conditions in the permission builder (built nested in `_not`, beside a relationship condition,
  * and an existing `_or` with `_exists` loaded and saved unchanged), function
  * tracking with its configuration and function permissions (refused without
  * the select permission on the return table, then a role calls the
@@ -95,6 +95,15 @@ beforeAll(async () => {
       { type: 'pg_track_table', args: { source: 'shop', table: { schema: 'public', name: 'reviews' } } },
       { type: 'add_remote_schema', args: { name: 'crm', definition: { url: crm.url, timeout_seconds: 20 } } },
       {
+        type: 'pg_create_object_relationship',
+        args: {
+          source: 'default',
+          table: 'articles',
+          name: 'author',
+          using: { manual_configuration: { remote_table: { schema: 'public', name: 'authors' }, column_mapping: { author_id: 'id' } } },
+        },
+      },
+      {
         type: 'pg_create_select_permission',
         args: { source: 'default', table: 'articles', role: 'editor', permission: { columns: ['id', 'title'], filter: EXISTING_FILTER } },
       },
@@ -171,7 +180,7 @@ describe.skipIf(chromiumPath === null)('console table and permission editors in 
     await editor.getByRole('button', { name: 'Close' }).click();
   });
 
-  it('Permissions: builds _not { _exists } for a new role in the builder', async () => {
+  it('Permissions: builds _not { _exists } and a relationship condition for a new role in the builder', async () => {
     await page.getByRole('link', { name: 'Permissions' }).click();
     await page.getByRole('list', { name: 'Tables' }).getByRole('link', { name: 'public.articles' }).click();
     await typeInto(page.getByLabel('New role'), 'reader');
@@ -189,8 +198,19 @@ describe.skipIf(chromiumPath === null)('console table and permission editors in 
     await editor.getByRole('button', { name: 'Row filter condition 1.1: add condition', exact: true }).click();
     await editor.getByLabel('Row filter condition 1.1.1 column').selectOption('name');
     await typeInto(editor.getByLabel('Row filter condition 1.1.1 value'), 'banned');
+    // And a relationship condition: the article's author is ada.
+    await editor.getByRole('button', { name: 'Add relationship', exact: true }).click();
+    await editor.getByLabel('Row filter condition 2 relationship').selectOption('author');
+    await editor.getByRole('button', { name: 'Row filter condition 2: add condition', exact: true }).click();
+    await editor.getByLabel('Row filter condition 2.1 column').selectOption('name');
+    await typeInto(editor.getByLabel('Row filter condition 2.1 value'), 'ada');
     await editor.getByRole('button', { name: 'All columns' }).click();
-    const rule = { _not: { _exists: { _table: { schema: 'public', name: 'authors' }, _where: { name: { _eq: 'banned' } } } } };
+    const rule = {
+      _and: [
+        { _not: { _exists: { _table: { schema: 'public', name: 'authors' }, _where: { name: { _eq: 'banned' } } } } },
+        { author: { name: { _eq: 'ada' } } },
+      ],
+    };
     expect(JSON.parse(await editor.getByLabel('Row filter (JSON)').inputValue())).toEqual(rule);
     await page.screenshot({ path: shot('permissions-exists.png') });
     expect(await unnamedControls(page)).toEqual([]);

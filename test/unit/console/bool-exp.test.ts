@@ -1,17 +1,21 @@
 /**
  * The permission builder's tree (engine/console/src/pages/permissions/bool-exp.ts):
- * `_exists` inside `_and` / `_or` / `_not` read and written back exactly
+ * `_exists` and relationship conditions inside `_and` / `_or` / `_not` read and written back exactly
  * (Note [The builder shows only what it writes back]), values typed becoming
  * values of their column's type, and what the builder leaves to the JSON.
  */
 import { describe, expect, it } from 'vitest';
 import type { DbColumn } from '../../../engine/console/src/introspect.ts';
-import { readGroup, writeGroup, type ColumnsOf, type Group } from '../../../engine/console/src/pages/permissions/bool-exp.ts';
+import { readGroup, writeGroup, type Group, type Scope, type ScopeOf } from '../../../engine/console/src/pages/permissions/bool-exp.ts';
 
 const col = (name: string, type: string): DbColumn => ({ name, type, nullable: false, hasDefault: false });
-const articles = [col('id', 'integer'), col('author_id', 'integer'), col('published', 'boolean')];
-const users = [col('id', 'integer'), col('role', 'text')];
-const columnsOf: ColumnsOf = (t) => {
+// articles.author → users, users.articles → articles: relationships may go round.
+const articles: Scope = {
+  columns: [col('id', 'integer'), col('author_id', 'integer'), col('published', 'boolean')],
+  relationships: [{ name: 'author', target: () => users }],
+};
+const users: Scope = { columns: [col('id', 'integer'), col('role', 'text')], relationships: [{ name: 'articles', target: () => articles }] };
+const columnsOf: ScopeOf = (t) => {
   const name = typeof t === 'string' ? t : t.name;
   const schema = typeof t === 'string' ? 'public' : (t.schema ?? 'public');
   return schema === 'public' && name === 'users' ? users : schema === 'public' && name === 'articles' ? articles : undefined;
@@ -24,6 +28,8 @@ describe('permission builder tree', () => {
       { _or: [{ published: { _eq: true } }, { _exists: { _table: 'users', _where: { _and: [{ id: { _eq: 1 } }, { role: { _in: ['a', 'b'] } }] } } }] },
       { _not: { _exists: { _where: {}, _table: { name: 'users', schema: 'public' } } }, author_id: { _gt: 3 } },
       { _and: [{ _exists: { _table: { schema: 'public', name: 'users' }, _where: { role: { _eq: 'editor' } } } }] },
+      { author: { _or: [{ role: { _eq: 'X-Engine-Role' } }, { articles: { published: { _eq: true } } }] } },
+      { _not: { author: {} }, published: { _eq: false } },
     ];
     for (const e of exprs) {
       const tree = readGroup(e, articles, columnsOf);
@@ -58,6 +64,13 @@ describe('permission builder tree', () => {
       items: [{ kind: 'not', body: { form: 'plain', items: [{ kind: 'exists', table: null, body: { form: 'plain', items: [] } }] } }],
     };
     expect(writeGroup(bad, articles, columnsOf).problem).toBe('condition 1.1: pick the table of _exists');
+    const rel: Group = {
+      form: 'plain',
+      items: [{ kind: 'rel', name: 'author', body: { form: 'plain', items: [{ kind: 'column', column: 'id', op: '_eq', value: 'X-Engine-User-Id' }] } }],
+    };
+    expect(writeGroup(rel, articles, columnsOf)).toEqual({ value: { author: { id: { _eq: 'X-Engine-User-Id' } } }, problem: null });
+    const unnamed: Group = { form: 'plain', items: [{ kind: 'rel', name: '', body: { form: 'plain', items: [] } }] };
+    expect(writeGroup(unnamed, articles, columnsOf).problem).toBe('condition 1: pick the relationship');
     const typed: Group = {
       form: 'plain',
       items: [{ kind: 'exists', table: 'users', body: { form: 'plain', items: [{ kind: 'column', column: 'id', op: '_eq', value: 'x' }] } }],
@@ -68,7 +81,8 @@ describe('permission builder tree', () => {
   it('leaves to the JSON what it would write differently or cannot show', () => {
     expect(readGroup({ _exists: { _table: 'nowhere', _where: {} } }, articles, columnsOf)).toBeNull();
     expect(readGroup({ _exists: { _table: 'users', _where: { id: { _eq: '5' } } } }, articles, columnsOf)).toBeNull();
-    expect(readGroup({ author: { id: { _eq: 1 } } }, articles, columnsOf)).toBeNull();
+    expect(readGroup({ editor: { id: { _eq: 1 } } }, articles, columnsOf)).toBeNull();
+    expect(readGroup({ author: { nickname: { _eq: 'x' } } }, articles, columnsOf)).toBeNull();
     expect(readGroup({ _and: [{ id: { _eq: 1 } }], published: { _eq: true } }, articles, columnsOf)).toBeNull();
     expect(readGroup({}, articles, columnsOf)).toEqual({ items: [], form: 'plain' });
   });

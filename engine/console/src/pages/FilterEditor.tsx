@@ -1,9 +1,9 @@
 /**
  * A boolean expression (a permission's row filter or check) edited two ways:
- * a builder of conditions (column conditions, `_and`, `_or`, `_not`, and
- * `_exists` on another table of the source, nested at will: ./permissions/)
- * and the raw JSON, which can say anything the engine accepts (relationship
- * conditions too). The JSON is the value. The builder keeps its own tree with
+ * a builder of conditions (column conditions, `_and`, `_or`, `_not`,
+ * `_exists` on another table of the source, and relationship conditions,
+ * nested at will: ./permissions/) and the raw JSON, which can say anything
+ * the engine accepts. The JSON is the value. The builder keeps its own tree with
  * each value as typed (Note [Typed text becomes a value once] in
  * ../introspect.ts) and writes the JSON from it on every change; it reads its
  * tree from the JSON only when the JSON changed otherwise (typed as JSON,
@@ -15,12 +15,13 @@ import { useState } from 'react';
 import type { TableNameInput } from '../../../model/document.ts';
 import type { DbColumn, DbTable } from '../introspect.ts';
 import { qualifiedText } from '../source-kinds.ts';
-import { readGroup, writeGroup, type ColumnsOf, type Group } from './permissions/bool-exp.ts';
+import { readGroup, writeGroup, type Group, type Scope, type ScopeOf } from './permissions/bool-exp.ts';
 import { ConditionGroup } from './permissions/ConditionGroup.tsx';
+import type { RelationshipTarget } from './permissions/relationship-targets.ts';
 
-function readTree(json: string, columns: readonly DbColumn[], columnsOf: ColumnsOf): Group | null {
+function readTree(json: string, scope: Scope, scopeOf: ScopeOf): Group | null {
   try {
-    return readGroup(JSON.parse(json === '' ? '{}' : json), columns, columnsOf);
+    return readGroup(JSON.parse(json === '' ? '{}' : json), scope, scopeOf);
   } catch {
     return null;
   }
@@ -36,28 +37,40 @@ export function FilterEditor({
   value,
   onChange,
   columns,
+  table,
   kind,
   tables,
+  relationships,
 }: {
   id: string;
   label: string;
   value: string;
   onChange: (json: string, problem: string | null) => void;
   columns: readonly DbColumn[];
-  /** The source's kind and tables, for `_exists`. */
+  /** The table's key (`schema.name`). */
+  table: string;
+  /** The source's kind and tracked tables, for `_exists`, and their relationships with their targets. */
   kind: string;
   tables: readonly DbTable[];
+  relationships: ReadonlyMap<string, readonly RelationshipTarget[]>;
 }) {
-  const columnsOf: ColumnsOf = (t: TableNameInput) => {
-    const key = qualifiedText(kind, t);
-    return tables.find((x) => `${x.schema}.${x.name}` === key)?.columns;
+  const byKey = (key: string): Scope | undefined => {
+    const t = tables.find((x) => `${x.schema}.${x.name}` === key);
+    return t === undefined
+      ? undefined
+      : { columns: t.columns, relationships: (relationships.get(key) ?? []).map((r) => ({ name: r.name, target: () => byKey(r.target) })) };
   };
+  const scopeOf: ScopeOf = (t: TableNameInput) => {
+    const key = qualifiedText(kind, t);
+    return key === null ? undefined : byKey(key);
+  };
+  const root: Scope = byKey(table) ?? { columns, relationships: [] };
   const [mode, setMode] = useState<'builder' | 'json'>('builder');
   // The builder's tree and the JSON it was read from or wrote: read again only when the JSON differs.
-  const [builder, setBuilder] = useState(() => ({ json: value, tree: readTree(value, columns, columnsOf) }));
+  const [builder, setBuilder] = useState(() => ({ json: value, tree: readTree(value, root, scopeOf) }));
   let current = builder;
   if (builder.json !== value) {
-    current = { json: value, tree: readTree(value, columns, columnsOf) };
+    current = { json: value, tree: readTree(value, root, scopeOf) };
     setBuilder(current);
   }
   let parseError: string | null = null;
@@ -68,7 +81,7 @@ export function FilterEditor({
   }
   const tree = current.tree;
   const setTree = (next: Group) => {
-    const { value: v, problem } = writeGroup(next, columns, columnsOf);
+    const { value: v, problem } = writeGroup(next, root, scopeOf);
     const json = JSON.stringify(v);
     setBuilder({ json, tree: next });
     onChange(json, problem);
@@ -90,15 +103,15 @@ export function FilterEditor({
       {mode === 'builder' &&
         (tree === null ? (
           <p className="muted">
-            The builder cannot show this expression as it is (a relationship condition, an operator or table it does not know, or a value it would write
+            The builder cannot show this expression as it is (a column, relationship, operator or table it does not know, or a value it would write
             differently): edit it as JSON.
           </p>
         ) : (
           <ConditionGroup
-            ctx={{ label, id, kind, tables, columnsOf }}
+            ctx={{ label, id, kind, tables, scopeOf }}
             place=""
             items={tree.items}
-            columns={columns}
+            scope={root}
             onChange={(items) => setTree({ ...tree, items })}
           />
         ))}

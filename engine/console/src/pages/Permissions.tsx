@@ -13,6 +13,7 @@ import { operationPrefix } from '../source-kinds.ts';
 import { knownRoles, tableKey, useMetadata, type PermissionEntry, type SourceEntry, type TableEntry } from '../metadata-state.tsx';
 import { navigate } from '../route.ts';
 import { FilterEditor } from './FilterEditor.tsx';
+import { relationshipTargets, type RelationshipTarget } from './permissions/relationship-targets.ts';
 import { NavList, NewRoleForm, SourcePicker } from '../lists.tsx';
 import { onTable, reasons, type InconsistencyTarget } from '../inconsistency.ts';
 
@@ -54,6 +55,7 @@ export function Permissions({ params }: { params: URLSearchParams }) {
   const dbTable = db?.tables.find((t) => `${t.schema}.${t.name}` === table);
   // `_exists` may name only a tracked table (the engine refuses others).
   const tracked = (db?.tables ?? []).filter((t) => sourceEntry?.tables.some((e) => tableKey(e.table) === `${t.schema}.${t.name}`) === true);
+  const relationships = sourceEntry === undefined || db === null ? new Map() : relationshipTargets(sourceEntry, db.foreignKeys);
   return (
     <div className="split">
       <nav className="sidebar" aria-label="Permission tables">
@@ -76,7 +78,15 @@ export function Permissions({ params }: { params: URLSearchParams }) {
           </p>
         )}
         {entry !== undefined && dbTable !== undefined && sourceEntry !== undefined && (
-          <TablePermissions key={tableKey(entry.table)} source={sourceEntry} entry={entry} dbTable={dbTable} tables={tracked} onChange={refresh} />
+          <TablePermissions
+            key={tableKey(entry.table)}
+            source={sourceEntry}
+            entry={entry}
+            dbTable={dbTable}
+            tables={tracked}
+            relationships={relationships}
+            onChange={refresh}
+          />
         )}
         {sourceEntry !== undefined && sourceEntry.tables.length === 0 && <p>No table is tracked in source {source}: track one on the Data page.</p>}
         <InheritedRoles />
@@ -90,13 +100,15 @@ function TablePermissions({
   entry,
   dbTable,
   tables,
+  relationships,
   onChange,
 }: {
   source: SourceEntry;
   entry: TableEntry;
   dbTable: DbTable;
-  /** The source's tracked tables, for `_exists` conditions. */
+  /** The source's tracked tables, for `_exists` conditions, and their relationships' targets. */
   tables: readonly DbTable[];
+  relationships: ReadonlyMap<string, readonly RelationshipTarget[]>;
   onChange: () => Promise<void>;
 }) {
   const { metadata, inconsistencies } = useMetadata();
@@ -162,6 +174,7 @@ function TablePermissions({
           entry={entry}
           dbTable={dbTable}
           tables={tables}
+          relationships={relationships}
           role={open.role}
           op={open.op}
           problems={problemsOf(open.role, open.op)}
@@ -184,6 +197,7 @@ function PermissionEditor({
   entry,
   dbTable,
   tables,
+  relationships,
   role,
   op,
   problems,
@@ -195,6 +209,7 @@ function PermissionEditor({
   entry: TableEntry;
   dbTable: DbTable;
   tables: readonly DbTable[];
+  relationships: ReadonlyMap<string, readonly RelationshipTarget[]>;
   role: string;
   op: Operation;
   problems: readonly InconsistencyTarget[];
@@ -314,8 +329,10 @@ function PermissionEditor({
             setFilterProblem(problem);
           }}
           columns={dbTable.columns}
+          table={key}
           kind={kind}
           tables={tables}
+          relationships={relationships}
         />
       )}
       {hasCheck && (
@@ -328,8 +345,10 @@ function PermissionEditor({
             setCheckProblem(problem);
           }}
           columns={dbTable.columns}
+          table={key}
           kind={kind}
           tables={tables}
+          relationships={relationships}
         />
       )}
       {hasColumns && (

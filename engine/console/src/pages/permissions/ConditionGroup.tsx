@@ -1,10 +1,11 @@
 /**
  * A list of conditions that all hold (the builder's root, an `_and` / `_or`
- * group, the body of `_not` or of `_exists`'s `_where`), with a control per
- * kind of condition to add. Nested lists are indented under their condition.
+ * group, the body of `_not`, of `_exists`'s `_where` or of a relationship),
+ * with a control per kind of condition to add. Nested lists are indented
+ * under their condition.
  */
-import type { DbColumn, DbTable } from '../../introspect.ts';
-import type { BoolNode, ColumnsOf } from './bool-exp.ts';
+import type { DbTable } from '../../introspect.ts';
+import type { BoolNode, Scope, ScopeOf } from './bool-exp.ts';
 import { placeOf } from './bool-exp.ts';
 import { ConditionNode } from './ConditionNode.tsx';
 
@@ -17,7 +18,7 @@ export interface BuilderContext {
   readonly kind: string;
   /** The source's tables, for `_exists`. */
   readonly tables: readonly DbTable[];
-  readonly columnsOf: ColumnsOf;
+  readonly scopeOf: ScopeOf;
 }
 
 const ADD: ReadonlyArray<readonly [string, () => BoolNode]> = [
@@ -26,21 +27,22 @@ const ADD: ReadonlyArray<readonly [string, () => BoolNode]> = [
   ['_or', () => ({ kind: 'any', items: [] })],
   ['_and', () => ({ kind: 'all', items: [] })],
   ['_not', () => ({ kind: 'not', body: { items: [], form: 'plain' } })],
+  ['relationship', () => ({ kind: 'rel', name: '', body: { items: [], form: 'plain' } })],
 ];
 
 export function ConditionGroup({
   ctx,
   place,
   items,
-  columns,
+  scope,
   onChange,
 }: {
   ctx: BuilderContext;
   /** The place of the condition holding this list (`''` for the root). */
   place: string;
   items: readonly BoolNode[];
-  /** The columns conditions of this list may name (the table's, or `_exists`'s table's). */
-  columns: readonly DbColumn[];
+  /** What conditions of this list may name: the table's columns and relationships (or `_exists`'s table's, or a relationship's target's). */
+  scope: Scope;
   onChange: (items: BoolNode[]) => void;
 }) {
   const owner = place === '' ? ctx.label : `${ctx.label} condition ${place}`;
@@ -53,14 +55,14 @@ export function ConditionGroup({
           ctx={ctx}
           place={placeOf(place, i)}
           node={n}
-          columns={columns}
+          scope={scope}
           onChange={(next) => onChange(next === null ? items.filter((_, j) => j !== i) : items.map((x, j) => (j === i ? next : x)))}
         />
       ))}
       <div className="row" role="group" aria-label={`${owner}: add`}>
-        {ADD.map(([what, make]) => {
+        {ADD.filter(([what]) => what !== 'relationship' || scope.relationships.length > 0).map(([what, make]) => {
           const node = make();
-          const first = node.kind === 'column' ? { ...node, column: columns[0]?.name ?? '' } : node;
+          const first = node.kind === 'column' ? { ...node, column: scope.columns[0]?.name ?? '' } : node;
           return (
             <button
               key={what}

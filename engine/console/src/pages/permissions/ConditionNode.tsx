@@ -1,25 +1,25 @@
 /**
  * One condition of the builder: a column condition (column, operator, value
- * as typed), an `_and` / `_or` group, a `_not`, or an `_exists` (a table of
- * the source and the conditions its rows must meet, on that table's columns).
+ * as typed), an `_and` / `_or` group, a `_not`, an `_exists` (a table of the
+ * source and the conditions its rows must meet, on that table's columns), or
+ * a relationship (conditions on its target's rows).
  */
 import type { TableNameInput } from '../../../../model/document.ts';
-import type { DbColumn } from '../../introspect.ts';
 import { qualifiedText, wireTable } from '../../source-kinds.ts';
-import { condValue, OPS, type BoolNode } from './bool-exp.ts';
+import { condValue, NO_SCOPE, OPS, targetScope, type BoolNode, type Scope } from './bool-exp.ts';
 import { ConditionGroup, type BuilderContext } from './ConditionGroup.tsx';
 
 export function ConditionNode({
   ctx,
   place,
   node,
-  columns,
+  scope,
   onChange,
 }: {
   ctx: BuilderContext;
   place: string;
   node: BoolNode;
-  columns: readonly DbColumn[];
+  scope: Scope;
   /** The changed condition, or null to remove it. */
   onChange: (node: BoolNode | null) => void;
 }) {
@@ -31,7 +31,7 @@ export function ConditionNode({
   );
   if (node.kind === 'column') {
     const p = condValue(
-      columns.find((c) => c.name === node.column),
+      scope.columns.find((c) => c.name === node.column),
       node.op,
       node.value,
     );
@@ -40,7 +40,7 @@ export function ConditionNode({
     return (
       <div className="row">
         <select aria-label={`${name} column`} value={node.column} onChange={(e) => onChange({ ...node, left: false, column: e.target.value })}>
-          {columns.map((col) => (
+          {scope.columns.map((col) => (
             <option key={col.name} value={col.name}>
               {col.name}
             </option>
@@ -79,7 +79,7 @@ export function ConditionNode({
           <span className="muted">{node.kind === 'any' ? 'at least one of:' : 'all of:'}</span>
           {remove}
         </div>
-        <ConditionGroup ctx={ctx} place={place} items={node.items} columns={columns} onChange={(items) => onChange({ ...node, items })} />
+        <ConditionGroup ctx={ctx} place={place} items={node.items} scope={scope} onChange={(items) => onChange({ ...node, items })} />
       </div>
     );
   }
@@ -95,14 +95,49 @@ export function ConditionNode({
           ctx={ctx}
           place={place}
           items={node.body.items}
-          columns={columns}
+          scope={scope}
           onChange={(items) => onChange({ ...node, body: { ...node.body, items } })}
         />
       </div>
     );
   }
+  if (node.kind === 'rel') {
+    const target = node.name === '' ? undefined : (targetScope(scope, node.name) ?? NO_SCOPE);
+    return (
+      <div className="bool-node">
+        <div className="row">
+          <strong>relationship</strong>
+          <select
+            aria-label={`${name} relationship`}
+            value={node.name}
+            // Another relationship's target: its conditions start again.
+            onChange={(e) => onChange({ ...node, name: e.target.value, body: { items: [], form: 'plain' } })}
+          >
+            <option value="">(pick a relationship)</option>
+            {scope.relationships.map((r) => (
+              <option key={r.name} value={r.name}>
+                {r.name}
+              </option>
+            ))}
+          </select>
+          <span className="muted">{node.name === '' ? '' : 'has a row where:'}</span>
+          {remove}
+        </div>
+        {target !== undefined && (
+          <ConditionGroup
+            ctx={ctx}
+            place={place}
+            items={node.body.items}
+            scope={target}
+            onChange={(items) => onChange({ ...node, body: { ...node.body, items } })}
+          />
+        )}
+      </div>
+    );
+  }
   const picked = node.table === null ? '' : (qualifiedText(ctx.kind, node.table) ?? '');
   const table = ctx.tables.find((t) => `${t.schema}.${t.name}` === picked);
+  const tableScope = node.table === null ? undefined : ctx.scopeOf(node.table);
   return (
     <div className="bool-node">
       <div className="row">
@@ -127,12 +162,12 @@ export function ConditionNode({
         <span className="muted">where:</span>
         {remove}
       </div>
-      {table !== undefined && (
+      {table !== undefined && tableScope !== undefined && (
         <ConditionGroup
           ctx={ctx}
           place={place}
           items={node.body.items}
-          columns={table.columns}
+          scope={tableScope}
           onChange={(items) => onChange({ ...node, body: { ...node.body, items } })}
         />
       )}
