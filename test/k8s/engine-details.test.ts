@@ -103,7 +103,10 @@ describe.skipIf(skipReason !== null)('operator details on a real kube-apiserver 
         resource('Engine', 'shop', { deployment: { version: '1.0.0', replicas: 2, databaseUrlSecretRef: { name: 'db' } }, deletionPolicy: 'Delete' }),
       ),
     );
+    env.cp.apply(inNs('team-r', resource('TrackedTable', 'orders', { table: 'orders' })));
     await env.until('Engine shop waiting for its rollout', () => readyIn('team-r', 'engines', 'shop')?.reason === 'EngineNotAvailable');
+    // Its resources say so too (then nothing of theirs is written again while it waits).
+    await env.until('orders waiting for the rollout', () => readyIn('team-r', 'trackedtables', 'orders')?.reason === 'EngineNotAvailable');
     const mine = (e: AuditEvent): boolean => e.user.username === OPERATOR && e.objectRef?.namespace === 'team-r';
     const looks = (events: AuditEvent[]): number =>
       events.filter((e) => mine(e) && e.objectRef?.resource === 'deployments' && e.objectRef.name === 'shop' && (e.verb === 'get' || e.verb === 'patch'))
@@ -121,8 +124,9 @@ describe.skipIf(skipReason !== null)('operator details on a real kube-apiserver 
       env.cp.kubectl(['-n', 'team-r', 'get', 'deployment', 'shop', '-o', 'jsonpath={.spec.replicas}']) === '2' ? true : null,
     );
 
-    // Its engine never came up: deleting it (deletionPolicy Delete) still completes.
-    env.cp.kubectl(['-n', 'team-r', 'delete', 'engines.graphql.engine.dev', 'shop', '--wait=true', '--timeout=30s']);
+    // Its engine never came up: deleting it (deletionPolicy Delete) still completes (after the 10 s
+    // an Engine deleted alone gives its resources to follow; orders is then unbound).
+    env.cp.kubectl(['-n', 'team-r', 'delete', 'engines.graphql.engine.dev', 'shop', '--wait=true', '--timeout=60s']);
     expect(eventsIn('team-r', 'Engine', 'shop').some((e) => e.startsWith('Warning NothingRemoved') && e.includes('nothing could be removed'))).toBe(true);
   });
 
