@@ -262,6 +262,8 @@ describe.skipIf(chromiumPath === null)('console table and permission editors in 
     await perms.getByRole('button', { name: 'Allow role viewer on function public.search_articles' }).click();
     await eventually(() => perms.getByRole('status').textContent()).toBe('Role viewer may call function public.search_articles');
     expect((await functions())?.[0]?.['permissions']).toEqual([{ role: 'viewer' }]);
+    // This engine does not infer function permissions: no note says it does.
+    expect(await perms.getByRole('note').count()).toBe(0);
     await eventually(async () => (await engine.graphql(search, undefined, asViewer)).body).toEqual({ data: { search_articles: [{ title: 'GraphQL joins' }] } });
     await page.screenshot({ path: shot('data-function.png') });
     expect(await unnamedControls(page)).toEqual([]);
@@ -278,6 +280,40 @@ describe.skipIf(chromiumPath === null)('console table and permission editors in 
     await config.getByRole('button', { name: 'Untrack function public.search_articles' }).click();
     await page.getByRole('table', { name: 'Untracked custom functions' }).getByRole('button', { name: 'Track function public.search_articles' }).waitFor();
     expect(await functions()).toBeUndefined();
+  });
+
+  it('Data: a function page says when the engine infers function permissions', async () => {
+    // Another engine, with v2's default (inferred), over its own database.
+    const db3 = await createTestDatabase('console_tables_infer');
+    const inferring = await startTestEngine({ databaseUrl: db3.url, adminSecret: SECRET, enableConsole: true });
+    try {
+      await db3.sql(
+        `CREATE TABLE notes (id int PRIMARY KEY); CREATE FUNCTION all_notes() RETURNS SETOF notes LANGUAGE sql STABLE AS $$ SELECT * FROM notes $$;`,
+      );
+      const setUp = await inferring.metadata({
+        type: 'bulk',
+        args: [
+          { type: 'pg_track_table', args: { table: 'notes' } },
+          { type: 'pg_track_function', args: { function: 'all_notes' } },
+        ],
+      });
+      expect(setUp.status, setUp.text).toBe(200);
+      const other = await page.context().newPage();
+      try {
+        await other.goto(`${inferring.url}/console/#/data?source=default&function=public.all_notes`);
+        await typeInto(other.getByLabel('Admin secret'), SECRET);
+        await other.getByLabel('Admin secret').press('Enter');
+        const perms = other.getByRole('region', { name: 'Permissions' });
+        await eventually(() => perms.getByRole('note').textContent()).toContain('This engine infers function permissions');
+      } finally {
+        await other.close();
+      }
+      // And this test's engine, which does not, says nothing of the kind.
+      expect((await engine.get('/v1alpha1/config')).body).toMatchObject({ is_function_permissions_inferred: false });
+    } finally {
+      await inferring.close();
+      await db3.drop();
+    }
   });
 
   it('Data: adds remote relationships to a remote schema and to a table of another source, queries, modifies and deletes them', async () => {
