@@ -31,7 +31,7 @@ interface SharedServer {
 const KEY = Symbol.for('engine.test.postgres');
 type Holder = { [KEY]?: Promise<SharedServer> };
 
-async function startServer(): Promise<SharedServer> {
+export async function startServer(): Promise<SharedServer> {
   const dir = await mkdtemp(path.join(tmpdir(), 'engine-test-pg-'));
   await chmod(dir, 0o777);
   const port = await freePort();
