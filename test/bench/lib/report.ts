@@ -76,6 +76,9 @@ export interface ScaleCurvePoint {
   readonly trackAnswerMs: number;
   readonly trackThenFirstQueryMs: number;
   readonly trackToReadyMs: number;
+  /** The engine process's CPU time for the answer, and from the call to every role answered. */
+  readonly trackAnswerCpuMs: number;
+  readonly trackToReadyCpuMs: number;
   readonly rssReadyMiB: number | null;
 }
 
@@ -204,11 +207,13 @@ export function renderMarkdown(r: BenchReport): string {
   if (r.scaleCurve !== undefined && r.scaleCurve.length > 0) {
     const roles = r.scaleCurve[0]?.roles ?? 0;
     lines.push(`## Tracking one more table at each size (${roles} roles, medians of 3)`, '');
-    lines.push('| tables | pg_track_table answer | → first admin query on it | → admin and all roles answered | RSS, every role schema built |');
-    lines.push('|---:|---:|---:|---:|---:|');
+    lines.push(
+      '| tables | pg_track_table answer | → first admin query on it | → admin and all roles answered | engine CPU: answer | engine CPU: → all roles | RSS, every role schema built |',
+    );
+    lines.push('|---:|---:|---:|---:|---:|---:|---:|');
     for (const p of r.scaleCurve) {
       lines.push(
-        `| ${p.tables} | ${fmt(p.trackAnswerMs)} ms | ${fmt(p.trackThenFirstQueryMs)} ms | ${fmt(p.trackToReadyMs)} ms | ${fmt(p.rssReadyMiB ?? undefined)} MiB |`,
+        `| ${p.tables} | ${fmt(p.trackAnswerMs)} ms | ${fmt(p.trackThenFirstQueryMs)} ms | ${fmt(p.trackToReadyMs)} ms | ${fmt(p.trackAnswerCpuMs)} ms | ${fmt(p.trackToReadyCpuMs)} ms | ${fmt(p.rssReadyMiB ?? undefined)} MiB |`,
       );
     }
     lines.push('');

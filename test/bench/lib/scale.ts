@@ -10,7 +10,7 @@
 import { metadataCall } from './engine-metadata.ts';
 import { startEngine } from './engine.ts';
 import type { BenchPostgres } from './postgres.ts';
-import { rssMiB } from './process.ts';
+import { cpuMs, rssMiB } from './process.ts';
 import type { ScaleCurvePoint, ScaleResult } from './report.ts';
 
 /** The name of table i (1-based). */
@@ -177,7 +177,8 @@ export async function runScaleBench(pg: BenchPostgres, tables: number, roles: nu
  * tables (× `roles` roles, the database above), three times in a row on one
  * engine per size, each time the `pg_track_table` answer, then the first
  * admin query on the new table, then admin and every role answered (the
- * medians). A change whose cost grows with the change, not the database
+ * medians), and the engine process's CPU time for the answer and for all of
+ * it (steadier than wall time on a shared machine). A change whose cost grows with the change, not the database
  * (Note [Types across catalog versions] in engine/graphql/schema/schema-cache.ts),
  * keeps these flat. Run with `npm run bench -- --scale-curve`.
  */
@@ -204,15 +205,21 @@ export async function runScaleCurve(pg: BenchPostgres, sizes: readonly number[],
       const answer: number[] = [];
       const firstQuery: number[] = [];
       const ready: number[] = [];
+      const answerCpu: number[] = [];
+      const readyCpu: number[] = [];
+      const pid = engine.child.pid;
       for (let k = 1; k <= TRACKS; k++) {
         const extra = tableName(tables + k);
+        const cpu0 = (await cpuMs(pid)) ?? NaN;
         const t = performance.now();
         await metadataCall(engine.url, { type: 'pg_track_table', args: { source: 'default', table: { schema: 'public', name: extra } } });
         answer.push(performance.now() - t);
+        answerCpu.push(((await cpuMs(pid)) ?? NaN) - cpu0);
         await gql(engine.url, `{ ${extra}(limit: 1) { id } }`);
         firstQuery.push(performance.now() - t);
         await allRolesAnswer(engine.url, tableName(tables), roles);
         ready.push(performance.now() - t);
+        readyCpu.push(((await cpuMs(pid)) ?? NaN) - cpu0);
       }
       const point: ScaleCurvePoint = {
         tables,
@@ -220,10 +227,12 @@ export async function runScaleCurve(pg: BenchPostgres, sizes: readonly number[],
         trackAnswerMs: median(answer),
         trackThenFirstQueryMs: median(firstQuery),
         trackToReadyMs: median(ready),
+        trackAnswerCpuMs: median(answerCpu),
+        trackToReadyCpuMs: median(readyCpu),
         rssReadyMiB: await rssMiB(engine.child.pid),
       };
       log(
-        `curve: ${tables} tables: track ${point.trackAnswerMs.toFixed(0)} ms, first admin query ${point.trackThenFirstQueryMs.toFixed(0)} ms, all roles ${point.trackToReadyMs.toFixed(0)} ms (medians of ${TRACKS}), RSS ${point.rssReadyMiB ?? '?'} MiB`,
+        `curve: ${tables} tables: track ${point.trackAnswerMs.toFixed(0)} ms, first admin query ${point.trackThenFirstQueryMs.toFixed(0)} ms, all roles ${point.trackToReadyMs.toFixed(0)} ms; engine CPU: answer ${point.trackAnswerCpuMs.toFixed(0)} ms, to all roles ${point.trackToReadyCpuMs.toFixed(0)} ms (medians of ${TRACKS}), RSS ${point.rssReadyMiB ?? '?'} MiB`,
       );
       points.push(point);
     } finally {
