@@ -799,8 +799,19 @@ export class EngineReconciler {
   ): Promise<ReconcileResult> {
     const released = new Set<string>();
     const orphans: TargetResource[] = [];
+    const unapplied: TargetResource[] = [];
     const kinds = declarationSourceKinds(resources);
+    const managedKeys = new Set(engine.status?.managedObjects ?? []);
     for (const r of resources) {
+      if (r.metadata.deletionTimestamp !== undefined && r.spec.deletionPolicy !== 'Orphan' && !releaseDeleting) {
+        // Nothing it declares was ever applied (its engine never came up, or it was invalid):
+        // there is nothing to remove, so its deletion need not wait for the engine (issue 36.7).
+        const d = declare(r, kinds);
+        if (!d.ok || !d.declared.objects.some((o) => managedKeys.has(o.key))) {
+          unapplied.push(r);
+          continue;
+        }
+      }
       // releaseDeleting: this Engine cannot write to the engine (not its owner, or its credentials
       // are gone while it is deleted), so a deletion leaves the metadata, and says so.
       if (r.metadata.deletionTimestamp !== undefined && (r.spec.deletionPolicy === 'Orphan' || releaseDeleting)) {
@@ -819,6 +830,10 @@ export class EngineReconciler {
     };
     await this.#writeEngineStatus(engine, outcome, extra);
     for (const r of orphans) await this.#finalize(r, { state: 'orphaned', objectKey: null }, r.spec.deletionPolicy === 'Orphan' ? undefined : outcome.message);
+    for (const r of unapplied) {
+      await removeFinalizer(this.#d.kube, addressOf(r), r.metadata);
+      await this.#event(r, 'Normal', 'Deleted', 'Delete', `Nothing this resource declares was applied to the engine (${outcome.message}); nothing to remove`);
+    }
     return { requeue: 'after', afterMs: resyncMs };
   }
 

@@ -124,9 +124,12 @@ describe.skipIf(skipReason !== null)('operator details on a real kube-apiserver 
       env.cp.kubectl(['-n', 'team-r', 'get', 'deployment', 'shop', '-o', 'jsonpath={.spec.replicas}']) === '2' ? true : null,
     );
 
-    // Its engine never came up: deleting it (deletionPolicy Delete) still completes (after the 10 s
-    // an Engine deleted alone gives its resources to follow; orders is then unbound).
-    env.cp.kubectl(['-n', 'team-r', 'delete', 'engines.graphql.engine.dev', 'shop', '--wait=true', '--timeout=60s']);
+    // Nothing of orders was ever applied: deleting it does not wait for an engine that is not there.
+    env.cp.kubectl(['-n', 'team-r', 'delete', 'trackedtables.graphql.engine.dev', 'orders', '--wait=true', '--timeout=30s']);
+    expect(eventsIn('team-r', 'TrackedTable', 'orders').some((e) => e.startsWith('Normal Deleted Nothing this resource declares was applied'))).toBe(true);
+
+    // Its engine never came up: deleting it (deletionPolicy Delete) still completes.
+    env.cp.kubectl(['-n', 'team-r', 'delete', 'engines.graphql.engine.dev', 'shop', '--wait=true', '--timeout=30s']);
     expect(eventsIn('team-r', 'Engine', 'shop').some((e) => e.startsWith('Warning NothingRemoved') && e.includes('nothing could be removed'))).toBe(true);
   });
 
