@@ -211,7 +211,9 @@ class PostgresMultiplexed implements MultiplexedStatement {
  *   changed), when no live query keys its rows; or
  * - statement-level triggers with transition tables, one per event
  *   (PostgreSQL allows transition tables only on single-event triggers):
- *   `engine_live_rows_{insert,update,delete}` run notify_rows(<columns>),
+ *   `engine_live_rows_{insert,update,delete}` run notify_rows(<columns>)
+ *   (notify_rows_<n> for up to four columns: the same, without a subquery
+ *   per row),
  *   which notifies `[schema, table, columns, keys]`, `keys` the distinct
  *   tuples of those columns' values over the statement's old and new rows
  *   (each value `to_jsonb(row) ->> column`: the canonical text keyText
@@ -230,15 +232,16 @@ class PostgresMultiplexed implements MultiplexedStatement {
  * The cost is the writing statement's: PostgreSQL keeps its rows in a
  * tuplestore for the trigger, which reads up to 101 of them. Measured with
  * `node test/bench/live-trigger-cost.ts` (backend CPU from schedstat, modes
- * alternated): a single-row UPDATE costs 30 µs with no trigger, 34 µs with
- * the table-only one and 99 µs with the row reports (two key columns); a
- * 10,000-row UPDATE 101 / 81 / 77 ms (no difference beyond noise). So they
- * are made only for tables some live query keys; against that, a change
- * refetches one group instead of every group of every cohort reading the
- * table (the subscriptions bench: 10 statements of 100 groups per change
- * before, 1 after). A per-table function with the columns written in (about
- * 20 µs less in a trial with fixed arguments) was not done: a column renamed
- * or dropped would then fail every write to the table.
+ * alternated, two runs): a single-row UPDATE costs 23-28 µs with no
+ * trigger, 34 µs with the table-only one and 73-80 µs with the row reports
+ * (two key columns; 99 µs with the generic function that unnests TG_ARGV
+ * per row, hence notify_rows_<n>); a 10,000-row UPDATE 70-110 / 78-86 /
+ * 96-149 ms (one statement per round: noisy). So they are made only for
+ * tables some live query keys; against that, a change refetches one group
+ * instead of every group of every cohort reading the table (the
+ * subscriptions bench: 10 statements of 100 groups per change before, 1
+ * after). A function per table with the columns written in was not done: a
+ * column renamed or dropped would then fail every write to the table.
  */
 
 /** The types whose `to_jsonb(row) ->> column` keyText reproduces from a bound value. */
@@ -275,11 +278,28 @@ export function keyText(dbType: string, value: unknown): string | null {
 const NOTIFY_CHANGE_SQL = `CREATE OR REPLACE FUNCTION ${LIVE_SCHEMA}.notify_change() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN PERFORM pg_notify('${CHANGE_CHANNEL}', json_build_array(TG_TABLE_SCHEMA, TG_TABLE_NAME)::text); RETURN NULL; END $f$`;
 
 /** Note [Change reports with rows]: TG_ARGV holds the columns; engine_old / engine_new are the transition tables. */
-/** A row's key tuple: the TG_ARGV columns' texts in order, or null when the row lacks one (a column renamed since). */
-const KEY_OF_ROW = '(SELECT CASE WHEN bool_and(j ? c) THEN jsonb_agg(j ->> c ORDER BY i) END FROM unnest(TG_ARGV) WITH ORDINALITY AS a(c, i))';
-const FIRST_ROWS = (table: string): string => `(SELECT to_jsonb(r) AS j FROM (SELECT * FROM ${table} LIMIT ${MAX_REPORTED_ROWS + 1}) r)`;
+/** Functions with the argument count written in, for up to this many key columns (cheaper: no per-row subquery). */
+const FIXED_ARITY = 4;
 
-const NOTIFY_ROWS_SQL = `CREATE OR REPLACE FUNCTION ${LIVE_SCHEMA}.notify_rows() RETURNS trigger LANGUAGE plpgsql AS $f$
+/**
+ * A row's key tuple: the TG_ARGV columns' texts in order, or null when the row lacks one (a column
+ * renamed since). `arity`: that many arguments indexed directly; null: any number, through unnest.
+ */
+function keyOfRow(arity: number | null): string {
+  if (arity === null) return '(SELECT CASE WHEN bool_and(j ? c) THEN jsonb_agg(j ->> c ORDER BY i) END FROM unnest(TG_ARGV) WITH ORDINALITY AS a(c, i))';
+  const ks = Array.from({ length: arity }, (_, k) => k);
+  return `CASE WHEN ${ks.map((k) => `j ? TG_ARGV[${k}]`).join(' AND ')} THEN jsonb_build_array(${ks.map((k) => `j ->> TG_ARGV[${k}]`).join(', ')}) END`;
+}
+
+const firstRows = (table: string): string => `(SELECT to_jsonb(r) AS j FROM (SELECT * FROM ${table} LIMIT ${MAX_REPORTED_ROWS + 1}) r)`;
+
+/** The name of the report function for `arity` key columns (null: any). */
+const notifyRowsName = (arity: number | null): string => `${LIVE_SCHEMA}.notify_rows${arity === null ? '' : `_${arity}`}`;
+
+/** Note [Change reports with rows]: TG_ARGV holds the columns; engine_old / engine_new are the transition tables. */
+function notifyRowsSql(arity: number | null): string {
+  const key = keyOfRow(arity);
+  return `CREATE OR REPLACE FUNCTION ${notifyRowsName(arity)}() RETURNS trigger LANGUAGE plpgsql AS $f$
 DECLARE
   n int;
   complete boolean;
@@ -288,13 +308,13 @@ DECLARE
 BEGIN
   IF TG_OP = 'INSERT' THEN
     SELECT count(*)::int, bool_and(k IS NOT NULL), jsonb_agg(DISTINCT k) INTO n, complete, keys
-      FROM (SELECT ${KEY_OF_ROW} AS k FROM ${FIRST_ROWS('engine_new')} x) y;
+      FROM (SELECT ${key} AS k FROM ${firstRows('engine_new')} x) y;
   ELSIF TG_OP = 'DELETE' THEN
     SELECT count(*)::int, bool_and(k IS NOT NULL), jsonb_agg(DISTINCT k) INTO n, complete, keys
-      FROM (SELECT ${KEY_OF_ROW} AS k FROM ${FIRST_ROWS('engine_old')} x) y;
+      FROM (SELECT ${key} AS k FROM ${firstRows('engine_old')} x) y;
   ELSE
     SELECT count(*)::int, bool_and(k IS NOT NULL), jsonb_agg(DISTINCT k) INTO n, complete, keys
-      FROM (SELECT ${KEY_OF_ROW} AS k FROM (${FIRST_ROWS('engine_old')} UNION ALL ${FIRST_ROWS('engine_new')}) x) y;
+      FROM (SELECT ${key} AS k FROM (${firstRows('engine_old')} UNION ALL ${firstRows('engine_new')}) x) y;
     n := n / 2;
   END IF;
   IF n = 0 THEN RETURN NULL; END IF;
@@ -307,6 +327,7 @@ BEGIN
   PERFORM pg_notify('${CHANGE_CHANNEL}', payload);
   RETURN NULL;
 END $f$`;
+}
 
 /** The arguments of a trigger as pg_trigger.tgargs stores them (each followed by a NUL byte). */
 function triggerArgs(raw: unknown): string[] {
@@ -347,17 +368,18 @@ async function watchTable(c: PgQueryable, t: WatchedTable): Promise<void> {
   }
   if (rowsInstalled && wanted.every((col) => have.has(col))) return;
   const args = wanted.map(lit).join(', ');
+  const fn = notifyRowsName(wanted.length <= FIXED_ARITY ? wanted.length : null);
   await c.query('SAVEPOINT engine_live_rows');
   try {
     for (const n of names) await c.query(`DROP TRIGGER ${q(n)} ON ${rel}`);
     await c.query(
-      `CREATE TRIGGER engine_live_rows_insert AFTER INSERT ON ${rel} REFERENCING NEW TABLE AS engine_new FOR EACH STATEMENT EXECUTE PROCEDURE ${LIVE_SCHEMA}.notify_rows(${args})`,
+      `CREATE TRIGGER engine_live_rows_insert AFTER INSERT ON ${rel} REFERENCING NEW TABLE AS engine_new FOR EACH STATEMENT EXECUTE PROCEDURE ${fn}(${args})`,
     );
     await c.query(
-      `CREATE TRIGGER engine_live_rows_update AFTER UPDATE ON ${rel} REFERENCING OLD TABLE AS engine_old NEW TABLE AS engine_new FOR EACH STATEMENT EXECUTE PROCEDURE ${LIVE_SCHEMA}.notify_rows(${args})`,
+      `CREATE TRIGGER engine_live_rows_update AFTER UPDATE ON ${rel} REFERENCING OLD TABLE AS engine_old NEW TABLE AS engine_new FOR EACH STATEMENT EXECUTE PROCEDURE ${fn}(${args})`,
     );
     await c.query(
-      `CREATE TRIGGER engine_live_rows_delete AFTER DELETE ON ${rel} REFERENCING OLD TABLE AS engine_old FOR EACH STATEMENT EXECUTE PROCEDURE ${LIVE_SCHEMA}.notify_rows(${args})`,
+      `CREATE TRIGGER engine_live_rows_delete AFTER DELETE ON ${rel} REFERENCING OLD TABLE AS engine_old FOR EACH STATEMENT EXECUTE PROCEDURE ${fn}(${args})`,
     );
     await c.query(`CREATE TRIGGER engine_live_truncate AFTER TRUNCATE ON ${rel} FOR EACH STATEMENT EXECUTE PROCEDURE ${LIVE_SCHEMA}.notify_change()`);
     await c.query('RELEASE SAVEPOINT engine_live_rows');
@@ -378,7 +400,8 @@ async function watchTables(conn: PostgresConnection, tables: readonly WatchedTab
     await c.query("SELECT pg_advisory_xact_lock(hashtext('engine_live_install'))");
     await c.query(`CREATE SCHEMA IF NOT EXISTS ${LIVE_SCHEMA}`);
     await c.query(NOTIFY_CHANGE_SQL);
-    await c.query(NOTIFY_ROWS_SQL);
+    for (let arity = 1; arity <= FIXED_ARITY; arity++) await c.query(notifyRowsSql(arity));
+    await c.query(notifyRowsSql(null));
     for (const t of tables) await watchTable(c, t);
   });
 }

@@ -124,8 +124,10 @@ describe('row-level refetch', () => {
   it("refetches the subscriber whose session variable selects the changed row (a permission filter's equality)", async () => {
     const q = 'subscription { items(where: {id: {_lte: 4}}, order_by: {id: asc}) { id value } }';
     // Session values compare as PostgreSQL compares them: a uuid in capitals is the same uuid.
-    const a = watch(client({ headers: { 'x-engine-role': 'user', 'x-engine-user-id': OWNER_A } }), q);
-    const b = watch(client({ headers: { 'x-engine-role': 'user', 'x-engine-user-id': OWNER_B } }), q);
+    const ca = client({ headers: { 'x-engine-role': 'user', 'x-engine-user-id': OWNER_A } });
+    const cb = client({ headers: { 'x-engine-role': 'user', 'x-engine-user-id': OWNER_B } });
+    const a = watch(ca, q);
+    const b = watch(cb, q);
     await expect.poll(() => [a, b].every((x) => x.results.length === 1)).toBe(true);
     expect(last(a)).toBe('{"items":[{"id":2,"value":1},{"id":4,"value":1}]}');
     const live = s.engine.engine.socket.live;
@@ -135,6 +137,30 @@ describe('row-level refetch', () => {
     expect(live.statements - before).toBe(1);
     await s.db.sql('UPDATE items SET value = 9 WHERE id = 1');
     await expect.poll(() => last(b), { timeout: 5000 }).toBe('{"items":[{"id":1,"value":9},{"id":3,"value":1}]}');
+    expect(live.statements - before).toBe(2);
+    expect([a.results.length, b.results.length]).toEqual([2, 2]);
+    await ca.dispose();
+    await cb.dispose();
+    await expect.poll(() => live.stats.cohorts).toBe(0);
+  });
+
+  it('with two key columns, refetches only the group both of whose values the changed row has', async () => {
+    const c = client();
+    const q = 'subscription($g: Int!, $o: uuid!) { items_aggregate(where: {grp: {_eq: $g}, owner: {_eq: $o}}) { aggregate { sum { value } } } }';
+    // Rows 6 and 9 are both in grp 1; 6 is owner A's, 9 owner B's.
+    const a = watch(c, q, { g: 1, o: OWNER_A });
+    const b = watch(c, q, { g: 1, o: OWNER_B });
+    await expect.poll(() => [a, b].every((x) => x.results.length === 1)).toBe(true);
+    const sum = (x: { results: Result[] }): unknown =>
+      (x.results.at(-1)?.data?.['items_aggregate'] as { aggregate: { sum: { value: number } } }).aggregate.sum.value;
+    const [sa, sb] = [sum(a), sum(b)] as [number, number];
+    const live = s.engine.engine.socket.live;
+    const before = live.statements;
+    await s.db.sql('UPDATE items SET value = value + 100 WHERE id = 6');
+    await expect.poll(() => sum(a), { timeout: 5000 }).toBe(sa + 100);
+    expect(live.statements - before).toBe(1);
+    await s.db.sql('UPDATE items SET value = value + 100 WHERE id = 9');
+    await expect.poll(() => sum(b), { timeout: 5000 }).toBe(sb + 100);
     expect(live.statements - before).toBe(2);
     expect([a.results.length, b.results.length]).toEqual([2, 2]);
   });
