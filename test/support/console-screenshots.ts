@@ -27,7 +27,7 @@ import { startTestServer } from './http-server.ts';
 const SECRET = 'console-screenshots';
 /** Each view settles within this (no request in flight for `QUIET_MS`), or is taken as it is. */
 const SETTLE_MS = 10_000;
-const QUIET_MS = 400;
+const QUIET_MS = 1_200;
 
 const SEED_SQL = `
   CREATE TABLE authors (id serial PRIMARY KEY, name text NOT NULL, born int);
@@ -235,6 +235,13 @@ async function main(): Promise<void> {
         inflight.pending.delete(k);
         inflight.last = Date.now();
       };
+      // What goes wrong in the page is said, with the view it happened on.
+      let at = 'login';
+      page.on('pageerror', (e) => console.log(`[console-screenshots] ${at}: page error: ${String(e)}`));
+      page.on('console', (m) => {
+        if (m.type() === 'error') console.log(`[console-screenshots] ${at}: console error: ${m.text()}`);
+      });
+      page.on('requestfailed', (r) => console.log(`[console-screenshots] ${at}: request failed: ${r.url()}`));
       page.on('requestfinished', done);
       page.on('requestfailed', done);
       await page.goto(`${engine.url}/console/`);
@@ -249,7 +256,15 @@ async function main(): Promise<void> {
         const { href, depth } = queue.shift()!;
         if (seen.has(href)) continue;
         seen.add(href);
+        at = href;
         await page.evaluate(`location.hash = ${JSON.stringify(href)}`);
+        // A page draws its heading once what it shows has come (a quiet network alone is not enough:
+        // a page may ask for more after a render); then the asking it led to settles too.
+        await page
+          .locator('main h1, main .graphiql-container, main [role=alert]')
+          .first()
+          .waitFor({ timeout: SETTLE_MS })
+          .catch(() => console.log(`[console-screenshots] ${href}: no heading within ${SETTLE_MS} ms; taken as it is`));
         await settle(page, inflight, href);
         const name = `${size.width}x${size.height}-${String(++n).padStart(2, '0')}-${
           href
