@@ -55,7 +55,7 @@ export function Sources({ onChange }: { onChange: () => Promise<void> }) {
         rowHeader={['Name', (s) => s.name]}
         columns={[
           ['Kind', (s) => s.kind],
-          ['Connection', (s) => <code>{describeConnection(s)}</code>],
+          ['Connection', (s) => <code className="wrap-anywhere">{describeConnection(s)}</code>],
           [
             'Tracked',
             (s) => (
@@ -67,7 +67,7 @@ export function Sources({ onChange }: { onChange: () => Promise<void> }) {
           [
             'Actions',
             (s) => (
-              <div className="row">
+              <div className="row nowrap">
                 <button
                   type="button"
                   className="btn small"
