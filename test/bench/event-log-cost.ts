@@ -1,0 +1,168 @@
+/**
+ * `node test/bench/event-log-cost.ts [--engine-root <a>[,<b>]] [--statements N] [--events N]`:
+ * what event triggers cost PostgreSQL, without HTTP or an engine process, for
+ * one checkout or two side by side (`git worktree add /tmp/before <commit>`
+ * with a node_modules symlink), on the bench's own PostgreSQL:
+ *
+ * - capture: CPU of the server process per writing transaction (BEGIN, an
+ *   engine-style `WITH i AS (INSERT … RETURNING) SELECT …, set_config(
+ *   'engine.session', …)`, COMMIT), 1 and 100 rows per statement, on a table
+ *   without a trigger and on one with the checkout's capture (Note [Capture
+ *   triggers]);
+ * - delivery: CPU per event of the checkout's `take` and `record` (Note
+ *   [Event log], Note [Take limits]) over a log of pending events, taken 1,
+ *   4 and 16 at a time.
+ *
+ * CPU is read from /proc for the one server process the client talks to, so
+ * other work on the machine changes it little. Rounds alternate between the
+ * checkouts; the median of the rounds is shown. EVENT_LOG_COST_PG_OPTIONS
+ * passes connection options (`-c plan_cache_mode=force_generic_plan`);
+ * EVENT_LOG_COST_PLANS=1 prints each prepared statement's generic and custom
+ * plan counts at the end.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { startBenchPostgres } from './lib/postgres.ts';
+import { ROOT } from './lib/process.ts';
+
+const args = process.argv.slice(2);
+const option = (name: string, dflt: string): string => {
+  const i = args.indexOf(name);
+  return i >= 0 ? (args[i + 1] ?? dflt) : dflt;
+};
+const roots = option('--engine-root', ROOT)
+  .split(',')
+  .map((r) => path.resolve(r));
+const statements = Number(option('--statements', '1500'));
+const events = Number(option('--events', '2000'));
+const ROUNDS = 3;
+
+interface CaptureModule {
+  installCapture(client: pg.ClientBase, spec: unknown): Promise<void>;
+}
+interface LogModule {
+  postgresEventLog(
+    pool: pg.Pool,
+    url: string,
+  ): {
+    take(triggers: string[], limit: number, leaseMs: number, owner: string): Promise<Array<{ id: string }>>;
+    record(attempts: unknown[], owner: string): Promise<void>;
+  };
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+/** CPU milliseconds used so far by server process `pid`. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+const SESSION = JSON.stringify({ 'x-engine-role': 'admin', 'x-engine-user-id': '1' });
+const REQUEST = JSON.stringify({
+  payload: { event: { op: 'INSERT', data: { old: null, new: { id: 1, n: 1, name: 'x' } } }, trigger: { name: 'items_ins' } },
+  headers: [],
+  version: '2',
+});
+const RESPONSE = JSON.stringify({ type: 'webhook_response', data: { head: [], body: '{}', status: 200 }, version: '2' });
+
+/** One checkout's database: a plain table and one with its capture. */
+async function prepare(bench: Awaited<ReturnType<typeof startBenchPostgres>>, root: string, i: number) {
+  const capture = (await import(path.join(root, 'engine/backends/postgres/event-trigger-ddl.ts'))) as CaptureModule;
+  const log = (await import(path.join(root, 'engine/backends/postgres/event-log.ts'))) as LogModule;
+  const url = await bench.createDatabase(`event_log_cost_${i}`);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 1,
+    ...(process.env['EVENT_LOG_COST_PG_OPTIONS'] ? { options: process.env['EVENT_LOG_COST_PG_OPTIONS'] } : {}),
+  });
+  // The server stops at the end; an idle client it ends must not crash the run.
+  pool.on('error', () => {});
+  const c = await pool.connect();
+  await c.query(`CREATE TABLE items (id serial PRIMARY KEY, n int NOT NULL, name text NOT NULL DEFAULT 'x');
+    CREATE TABLE items_plain (id serial PRIMARY KEY, n int NOT NULL, name text NOT NULL DEFAULT 'x')`);
+  await c.query('BEGIN');
+  await capture.installCapture(c, { name: 'items_ins', table: { schema: 'public', name: 'items' }, rowKey: ['id'], insert: { payload: '*', columns: '*' } });
+  await c.query('COMMIT');
+  const pid = (await c.query<{ p: number }>('SELECT pg_backend_pid() AS p')).rows[0]?.p ?? 0;
+  c.release();
+  return { root, pool, pid, eventLog: log.postgresEventLog(pool, url) };
+}
+type Target = Awaited<ReturnType<typeof prepare>>;
+
+/** ms of server CPU per writing transaction of `rows` rows into `table`. */
+async function captureCost(t: Target, table: string, rows: number): Promise<number> {
+  const text = `WITH i AS (INSERT INTO ${table} (n) SELECT g FROM generate_series(1, $1::int) AS g RETURNING id)
+    SELECT json_build_object('affected_rows', (SELECT count(*) FROM i))::text, set_config('engine.session', $2, true)`;
+  const n = rows === 1 ? statements : Math.max(10, Math.floor(statements / 10));
+  const c = await t.pool.connect();
+  try {
+    const t0 = cpuMs(t.pid);
+    for (let i = 0; i < n; i++) {
+      await c.query('BEGIN');
+      await c.query({ name: `ins_${table}`, text, values: [rows, SESSION] });
+      await c.query('COMMIT');
+    }
+    return (cpuMs(t.pid) - t0) / n;
+  } finally {
+    c.release();
+  }
+}
+
+/** µs of server CPU per event delivered `batch` at a time (take, then record as delivered). */
+async function deliveryCost(t: Target, batch: number): Promise<number> {
+  await t.pool.query(`INSERT INTO items (n) SELECT g FROM generate_series(1, $1::int) AS g`, [events]);
+  const t0 = cpuMs(t.pid);
+  let done = 0;
+  while (done < events) {
+    const taken = await t.eventLog.take(['items_ins'], batch, 60_000, 'bench');
+    if (taken.length === 0) break;
+    const attempts = taken.map((e) => ({
+      eventId: e.id,
+      triggerName: 'items_ins',
+      outcome: 'delivered',
+      retryInMs: 0,
+      status: 200,
+      requestJson: REQUEST,
+      responseJson: RESPONSE,
+      durationMs: 1,
+    }));
+    await t.eventLog.record(attempts, 'bench');
+    done += taken.length;
+  }
+  return ((cpuMs(t.pid) - t0) * 1000) / Math.max(1, done);
+}
+
+const bench = await startBenchPostgres();
+try {
+  const targets: Target[] = [];
+  for (const [i, r] of roots.entries()) targets.push(await prepare(bench, r, i));
+  const cells: Array<{ label: string; run: (t: Target) => Promise<number>; unit: string }> = [
+    { label: 'capture: 1 row, no trigger', run: (t) => captureCost(t, 'items_plain', 1), unit: 'ms/statement' },
+    { label: 'capture: 1 row, event trigger', run: (t) => captureCost(t, 'items', 1), unit: 'ms/statement' },
+    { label: 'capture: 100 rows, no trigger', run: (t) => captureCost(t, 'items_plain', 100), unit: 'ms/statement' },
+    { label: 'capture: 100 rows, event trigger', run: (t) => captureCost(t, 'items', 100), unit: 'ms/statement' },
+    { label: 'delivery: take + record, 1 at a time', run: (t) => deliveryCost(t, 1), unit: 'µs/event' },
+    { label: 'delivery: take + record, 4 at a time', run: (t) => deliveryCost(t, 4), unit: 'µs/event' },
+    { label: 'delivery: take + record, 16 at a time', run: (t) => deliveryCost(t, 16), unit: 'µs/event' },
+  ];
+  console.log(`PostgreSQL server CPU (one backend, /proc); median of ${ROUNDS} rounds, checkouts alternated.`);
+  console.log(`\n| cell | unit | ${targets.map((t) => t.root).join(' | ')} |\n|---|---|${targets.map(() => '---:|').join('')}`);
+  for (const cell of cells) {
+    const results = targets.map((): number[] => []);
+    for (let r = 0; r < ROUNDS; r++) {
+      const order = r % 2 === 0 ? targets.map((_, i) => i) : targets.map((_, i) => targets.length - 1 - i);
+      for (const i of order) results[i]?.push(await cell.run(targets[i] as Target));
+    }
+    const digits = cell.unit.startsWith('ms') ? 3 : 0;
+    console.log(
+      `| ${cell.label} | ${cell.unit} | ${results.map((xs) => `${median(xs).toFixed(digits)} (${xs.map((x) => x.toFixed(digits)).join(', ')})`).join(' | ')} |`,
+    );
+  }
+  if (process.env['EVENT_LOG_COST_PLANS'] === '1')
+    for (const t of targets) console.log((await t.pool.query('SELECT name, generic_plans, custom_plans FROM pg_prepared_statements')).rows);
+  for (const t of targets) await t.pool.end();
+} finally {
+  await bench.stop();
+}
