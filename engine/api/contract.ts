@@ -23,6 +23,11 @@ export interface MetadataApi {
   /** Reaches the metadata database and each source (for /readyz). */
   readiness(timeoutMs: number): Promise<Readiness>;
   /**
+   * Whether each remote schema of the metadata in force answers (`/readyz?remotes=true`); changes
+   * nothing (Note [Probing a remote schema] in remote/probe.ts).
+   */
+  remoteReadiness(): Promise<readonly RemoteReadinessCheck[]>;
+  /**
    * `/v1alpha1/pg_dump` of an admin: `{source?, opts, clean_output?}` → the source's SQL dump
    * (Note [pg_dump arguments] in backends/postgres/pg-dump.ts); throws an EngineError.
    */
@@ -37,6 +42,17 @@ export interface ReadinessCheck {
   /** Why it could not be reached. */
   readonly error?: string;
   /** A source that was already unreachable when metadata was built (see /healthz). */
+  readonly inconsistent?: string;
+}
+
+/** One remote schema's reachability (`/readyz?remotes=true`). */
+export interface RemoteReadinessCheck {
+  readonly name: string;
+  readonly ok: boolean;
+  /** Why it could not be reached (the remote's origin only, never its path or query). */
+  readonly error?: string;
+  readonly latencyMs: number;
+  /** A remote that is inconsistent in the metadata (it could not be introspected when it was built), and why. */
   readonly inconsistent?: string;
 }
 

@@ -22,7 +22,7 @@ import { ErrorCode } from '../errors/codes.ts';
 import { EngineError, isEngineError } from '../errors/engine-error.ts';
 import { apiErrorBody } from '../errors/wire-body.ts';
 import type { Logger } from '../logger.ts';
-import type { ApiFamily, ApiResponse, MetadataApi, Readiness, ReadinessCheck } from '../api/contract.ts';
+import type { ApiFamily, ApiResponse, MetadataApi, Readiness, ReadinessCheck, RemoteReadinessCheck } from '../api/contract.ts';
 import { EMPTY_DOCUMENT, normalizeDocument, toWireDocument, type MetadataDocument } from '../model/document.ts';
 import { abandonEffects, commitWithEffects } from './effects.ts';
 import { declareCaptureEffects } from './event-trigger-capture.ts';
@@ -35,6 +35,8 @@ import { SourcePreparer, type Refresh } from '../backends/source-preparer.ts';
 import { MetadataStore, type MetadataChange } from './store.ts';
 import { MetadataDatabase } from '../backends/registry.ts';
 import { RemoteSchemaPreparer } from '../remote/remote-preparer.ts';
+import { resolveEndpoint, remoteSchemaEntries } from '../remote/definition.ts';
+import { RemoteProber, type ProbeTarget } from '../remote/probe.ts';
 import { requireAdmin } from '../auth/require-admin.ts';
 
 /** Options of {@link MetadataService.start}. */
@@ -105,6 +107,7 @@ export class MetadataService implements MetadataApi {
   #ownDatabase: MetadataDatabase | null = null;
   readonly #preparer: SourcePreparer;
   readonly #remotePreparer = new RemoteSchemaPreparer();
+  readonly #remoteProber = new RemoteProber();
   /** Numbers every catalog this service builds, so installed snapshots are strictly increasing. */
   readonly #catalogVersions: CatalogVersions;
   readonly #logger: Logger;
@@ -181,6 +184,22 @@ export class MetadataService implements MetadataApi {
     }
     const all = await Promise.all(checks);
     return { ready: all.every((c) => c.ok), checks: all };
+  }
+
+  /**
+   * Probes every remote schema of the metadata in force, changing nothing (Note [Probing a remote
+   * schema] in remote/probe.ts): a consistent one at the endpoint its requests use, an
+   * inconsistent one at its definition resolved afresh.
+   */
+  async remoteReadiness(): Promise<readonly RemoteReadinessCheck[]> {
+    const s = this.#state;
+    return await this.#remoteProber.probe(s.remotes, () =>
+      remoteSchemaEntries(s.doc.remote_schemas).map((entry): ProbeTarget => {
+        const p = s.remotes.get(entry.name);
+        if (p?.ok === true) return { name: entry.name, endpoint: p.endpoint };
+        return { name: entry.name, endpoint: resolveEndpoint(entry.definition), inconsistent: p?.reason ?? 'not prepared' };
+      }),
+    );
   }
 
   /** `/v1alpha1/pg_dump`: v2's PGDumpReqBody (`source` defaults to `default`); a kind without a dump is not found, as in v2. */

@@ -9,6 +9,12 @@
  * otherwise, with the checks as JSON either way. A liveness probe that
  * touched the database would restart every engine during a database outage;
  * readiness only takes them out of the Service until it is back.
+ *
+ * `/readyz?remotes=true` also probes every remote schema and lists them under
+ * `remotes` ({name, ok, error?, latencyMs, inconsistent?}; Note [Probing a
+ * remote schema] in remote/probe.ts), for the operator. A remote never changes
+ * the status: one remote down must not take every replica out of the Service,
+ * and the kubelet's plain /readyz never contacts a remote.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.ts';
@@ -24,9 +30,14 @@ export async function registerHealthRoutes(app: FastifyInstance, opts: { deps: A
     reply.type('text/plain; charset=utf-8');
     return deps.metadata.isConsistent() ? 'OK' : 'WARN: inconsistent objects in schema';
   });
-  app.get('/readyz', async (_request, reply) => {
-    const r = await deps.metadata.readiness(READY_TIMEOUT_MS);
-    return reply.code(r.ready ? 200 : 503).send({ status: r.ready ? 'ready' : 'not ready', checks: r.checks });
+  app.get('/readyz', async (request, reply) => {
+    const remotes = (request.query as Record<string, unknown> | undefined)?.['remotes'];
+    if (remotes !== undefined && remotes !== 'true' && remotes !== 'false') {
+      return reply.code(400).send({ code: 'bad-request', error: 'the "remotes" parameter must be true or false', path: '$.remotes' });
+    }
+    // The remotes never decide the status (Note [Readiness]).
+    const [r, probes] = await Promise.all([deps.metadata.readiness(READY_TIMEOUT_MS), remotes === 'true' ? deps.metadata.remoteReadiness() : null]);
+    return reply.code(r.ready ? 200 : 503).send({ status: r.ready ? 'ready' : 'not ready', checks: r.checks, ...(probes === null ? {} : { remotes: probes }) });
   });
   app.get('/v1/version', async () => ({ version: ENGINE_VERSION }));
 }
