@@ -27,6 +27,7 @@ type Exported = {
   sources: Array<{ name: string; configuration: Json; customization?: Json; tables: Array<{ table: { name: string }; event_triggers?: Json[] }> }>;
   actions?: Array<{ name: string; definition: Json }>;
   custom_types?: { objects?: Array<{ name: string; relationships?: Json[] }> };
+  cron_triggers?: Json[];
 };
 
 let db: TestDatabase;
@@ -91,6 +92,10 @@ beforeAll(async () => {
       {
         type: 'pg_create_event_trigger',
         args: { source: 'default', name: 'book_added', table: { schema: 'public', name: 'books' }, webhook: `${handler.url}hook`, insert: { columns: '*' } },
+      },
+      {
+        type: 'create_cron_trigger',
+        args: { name: 'nightly', webhook: `${handler.url}cron`, schedule: '0 3 * * *', payload: { report: 'daily' }, include_in_metadata: true },
       },
     ],
   });
@@ -253,6 +258,36 @@ describe.skipIf(chromiumPath === null)('console editors in a browser', { timeout
     await eventually(() => handler.requests.find((q) => q.path.startsWith('/hook/books'))?.path).toBe('/hook/books?title=Transforms');
     expect(handler.requests.find((q) => q.path.startsWith('/hook/books'))!.method).toBe('PUT');
   });
+  it("Scheduled: a cron trigger's request transform, previewed on its own payload, saved", async () => {
+    await page.getByRole('link', { name: 'Scheduled' }).click();
+    await page
+      .getByRole('list', { name: 'Cron triggers' })
+      .getByRole('link', { name: /nightly/ })
+      .click();
+    const form = page.getByRole('form', { name: 'Modify cron trigger nightly' });
+    await form.getByText('Request and response transforms').click();
+    const preview = form.getByRole('region', { name: 'Transformed request' });
+    await typeInto(form.getByLabel('URL template'), '{{$base_url}}/{{$body.payload.report}}');
+    await eventually(() => preview.getByLabel('Transformed URL').textContent()).toBe(`${handler.url}cron/daily`);
+    await form.getByLabel('Request body', { exact: true }).selectOption('transform');
+    await typeInto(form.getByLabel('Request body template (Kriti)'), '{"report": {{$body.payload.report}}, "trigger": {{$body.name}}}');
+    await eventually(async () => JSON.parse((await preview.getByLabel('Transformed body').textContent()) ?? 'null')).toEqual({
+      report: 'daily',
+      trigger: 'nightly',
+    });
+    await page.screenshot({ path: artifact('36-scheduled-cron-transform.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+    await form.getByRole('button', { name: 'Save cron trigger' }).click();
+    await eventually(() => page.getByRole('main').getByRole('status').first().textContent()).toBe('Saved cron trigger nightly');
+    const cron = (await exported()).cron_triggers!.find((c) => c['name'] === 'nightly')!;
+    expect(cron['request_transform']).toEqual({
+      version: 2,
+      template_engine: 'Kriti',
+      url: '{{$base_url}}/{{$body.payload.report}}',
+      body: { action: 'transform', template: '{"report": {{$body.payload.report}}, "trigger": {{$body.name}}}' },
+    });
+  });
+
   it('Actions: a relationship of the output type to a table, added, edited and deleted', async () => {
     await page.getByRole('link', { name: 'Actions' }).click();
     await page

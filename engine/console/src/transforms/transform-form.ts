@@ -141,6 +141,27 @@ export function eventSample(trigger: string, table: { schema: string; name: stri
   );
 }
 
+/** The sample a cron trigger's webhook is sent (v2's scheduled event payload), for the preview. */
+export function cronSample(trigger: string, payload: string, comment: string): string {
+  let value: unknown = null;
+  try {
+    value = payload.trim() === '' ? null : JSON.parse(payload);
+  } catch {
+    value = payload;
+  }
+  return JSON.stringify(
+    {
+      id: '00000000-0000-0000-0000-000000000000',
+      name: trigger,
+      scheduled_time: '2024-01-01T00:00:00.000Z',
+      payload: value,
+      comment: comment.trim() === '' ? null : comment.trim(),
+    },
+    null,
+    2,
+  );
+}
+
 function sampleOf(type: string): unknown {
   const base = type.replace(/[![\]]/g, '');
   const v = base === 'Int' ? 1 : base === 'Float' ? 1.5 : base === 'Boolean' ? true : base === 'String' || base === 'ID' ? 'text' : null;

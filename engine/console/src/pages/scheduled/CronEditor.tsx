@@ -1,10 +1,15 @@
-/** The editor of a cron trigger: create, or modify (`create_cron_trigger` with `replace`), and delete. */
+/**
+ * The editor of a cron trigger: create, or modify (`create_cron_trigger` with `replace`; request
+ * and response transforms with the engine's live preview included), and delete.
+ */
 import { useState } from 'react';
 import { metadata as callMetadata } from '../../api.ts';
 import { HeadersEditor, Status, headerConfs, headerRows, useAction, type HeaderRow } from '../../components.tsx';
 import { useMetadata, type CronTriggerEntry } from '../../metadata-state.tsx';
 import { EditorButtons } from '../../lists.tsx';
 import { parsePayload, useRetry } from './scheduled-form.ts';
+import { TransformEditor } from '../../transforms/TransformEditor.tsx';
+import { cronSample, readTransform, requestTransformOf, responseTransformOf, type TransformForm } from '../../transforms/transform-form.ts';
 
 const SCHEDULES: ReadonlyArray<readonly [string, string]> = [
   ['Every minute', '* * * * *'],
@@ -33,12 +38,18 @@ export function CronEditor({
   const [comment, setComment] = useState(entry?.comment ?? '');
   const retry = useRetry(entry?.retry_conf);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const kept = entry as unknown as Record<string, unknown> | null;
+  const [transform, setTransform] = useState<TransformForm>(() => readTransform(kept?.['request_transform'], kept?.['response_transform']));
+  // null: the sample event of this trigger as the form says, until the sample is edited.
+  const [sampleText, setSample] = useState<string | null>(null);
+  const sample = sampleText ?? cronSample(name.trim() === '' ? 'cron' : name.trim(), payload, comment);
   const [status, run] = useAction();
   const save = () =>
     void run('Saving…', '', async () => {
       if (name.trim() === '') throw new Error('The cron trigger needs a name');
       const value = parsePayload(payload);
-      const rest = entry as unknown as Record<string, unknown> | null;
+      const request = requestTransformOf(transform);
+      const response = responseTransformOf(transform);
       await callMetadata('create_cron_trigger', {
         name: name.trim(),
         webhook: webhook.trim(),
@@ -48,9 +59,8 @@ export function CronEditor({
         retry_conf: retry.build(),
         include_in_metadata: include,
         ...(comment.trim() !== '' ? { comment: comment.trim() } : {}),
-        // What the form does not edit is kept on a replace.
-        ...(rest?.['request_transform'] !== undefined ? { request_transform: rest['request_transform'] } : {}),
-        ...(rest?.['response_transform'] !== undefined ? { response_transform: rest['response_transform'] } : {}),
+        ...(request !== undefined ? { request_transform: request } : {}),
+        ...(response !== undefined ? { response_transform: response } : {}),
         ...(entry !== null ? { replace: true } : {}),
       });
       await Promise.all([refresh(), reload()]);
@@ -100,6 +110,17 @@ export function CronEditor({
         <textarea id="cron-payload" rows={3} spellCheck={false} value={payload} onChange={(e) => setPayload(e.target.value)} />
       </div>
       <HeadersEditor label="Webhook headers" rows={headers} onChange={setHeaders} />
+      <details className="transforms" open={kept?.['request_transform'] !== undefined || kept?.['response_transform'] !== undefined}>
+        <summary>Request and response transforms</summary>
+        <TransformEditor
+          idPrefix="cron-transform"
+          value={transform}
+          onChange={setTransform}
+          webhookUrl={webhook.trim() === '' ? null : webhook.trim()}
+          sample={sample}
+          onSample={setSample}
+        />
+      </details>
       {retry.fields}
       <div className="row">
         <label>
