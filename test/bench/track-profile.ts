@@ -9,7 +9,10 @@
  * metadata call validates it against the admin schema of its build (Note
  * [Checking stored queries] in engine/rest/query-check.ts).
  *
- * Run: node [--cpu-prof] test/bench/track-profile.ts [tables=2000] [roles=10] [tracks=3] [--collection]
+ * The heap after each change (with --expose-gc) shows what older catalog
+ * versions keep.
+ *
+ * Run: node [--cpu-prof] [--expose-gc] test/bench/track-profile.ts [tables=2000] [roles=10] [tracks=3] [--collection]
  */
 import { buildSession } from '../../engine/auth/session.ts';
 import { SchemaCache } from '../../engine/graphql/schema/schema-cache.ts';
@@ -18,6 +21,7 @@ import { MetadataService } from '../../engine/metadata/service.ts';
 import { adminQueryChecker } from '../../engine/rest/query-check.ts';
 import { startBenchPostgres } from './lib/postgres.ts';
 import { createTableSql, tableEntry, tableName } from './lib/scale.ts';
+import { gc, mib } from './lib/heap.ts';
 
 const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const TABLES = Number(positional[0] ?? 2000);
@@ -76,8 +80,10 @@ try {
       cache.get(service.catalogRef.current, 'admin', true);
       const adminMs = cpuMs() - t1;
       const rest = allRoles();
+      gc();
+      const heap = mib(process.memoryUsage().heapUsed);
       console.log(
-        `track ${tableName(TABLES + k)}: call ${trackMs.toFixed(0)} ms, admin schema ${adminMs.toFixed(0)} ms, then every role ${rest.toFixed(0)} ms (CPU)`,
+        `track ${tableName(TABLES + k)}: call ${trackMs.toFixed(0)} ms, admin schema ${adminMs.toFixed(0)} ms, then every role ${rest.toFixed(0)} ms (CPU); heap ${heap}`,
       );
     }
   } finally {

@@ -25,40 +25,36 @@ import {
   type GraphQLInterfaceType,
   type GraphQLNamedType,
   type GraphQLObjectType,
+  type GraphQLField,
+  type GraphQLInputField,
   type GraphQLType,
 } from 'graphql';
 
 /**
- * The named types `type` refers to, in graphql-js's collection order,
- * remembered per type: a type's fields never change once made, and table
- * types are shared by the schemas of many roles and catalog versions (Note
- * [Types across catalog versions] in schema-cache.ts), so each schema after
- * the first walks them without reading their fields again.
+ * The named types `type` refers to, in graphql-js's collection order. Not
+ * remembered per type: a WeakMap of these lists (tried for types shared
+ * across catalog versions) kept 157 MiB of heap for every schema of 2,000
+ * tables × 10 roles instead of 133 (`node --expose-gc
+ * test/bench/schema-memory.ts 2000 10`) to save ~25% of a schema's build
+ * after a change (test/bench/track-profile.ts).
  */
-const referenced = new WeakMap<GraphQLNamedType, readonly GraphQLNamedType[]>();
-
-function referencesOf(type: GraphQLNamedType): readonly GraphQLNamedType[] {
-  let out = referenced.get(type);
-  if (out === undefined) {
-    out = [...references(type)].map((t) => getNamedType(t));
-    referenced.set(type, out);
-  }
-  return out;
-}
-
-/** The types `type` refers to, in graphql-js's collection order. */
-function* references(type: GraphQLNamedType): Generator<GraphQLType> {
+function referencesOf(type: GraphQLNamedType): GraphQLNamedType[] {
+  const out: GraphQLNamedType[] = [];
   if (isUnionType(type)) {
-    yield* type.getTypes();
+    for (const t of type.getTypes()) out.push(t);
   } else if (isObjectType(type) || isInterfaceType(type)) {
-    yield* type.getInterfaces();
-    for (const field of Object.values(type.getFields())) {
-      yield field.type;
-      for (const arg of field.args) yield arg.type;
+    for (const t of type.getInterfaces()) out.push(t);
+    const fields = type.getFields();
+    for (const name in fields) {
+      const field = fields[name] as GraphQLField<unknown, unknown>;
+      out.push(getNamedType(field.type));
+      for (const arg of field.args) out.push(getNamedType(arg.type));
     }
   } else if (isInputObjectType(type)) {
-    for (const field of Object.values(type.getFields())) yield field.type;
+    const fields = type.getFields();
+    for (const name in fields) out.push(getNamedType((fields[name] as GraphQLInputField).type));
   }
+  return out;
 }
 
 /**

@@ -40,10 +40,15 @@
  * it. Descriptors of reused types keep pointing at the views of the role
  * that made them in an older version; to-ir only reads their shape and maps
  * them to the requesting role's views by TableInfo (Note [Shared role
- * types] in role-access.ts), which an unchanged table shares. Those old
- * views stay alive as long as a type made with them is in use, so after
- * MAX_GENERATIONS versions in a row one version builds afresh, which bounds
- * what old versions keep. Measured with test/bench/track-profile.ts 2000 10
+ * types] in role-access.ts), which an unchanged table shares. The previous
+ * version's types are copied into the new SchemaTypes (`adopted`), never
+ * owned, so no chain of SchemaTypes forms; the previous version's registry
+ * is let go once the admin and every role have their schema. The old views
+ * the descriptors hold stay alive as long as a type made with them is in
+ * use, so after MAX_GENERATIONS versions in a row one version builds
+ * afresh, which bounds what old versions keep. With owners instead of
+ * copies, the heap grew by 7.5 MiB with each table tracked at 2,000 tables
+ * (`node --expose-gc test/bench/track-profile.ts 2000 10 10`). Measured with test/bench/track-profile.ts 2000 10
  * (see the numbers in test/bench/README.md).
  *
  * Note [A schema build never escapes]
@@ -72,7 +77,7 @@ import { buildRoleAccess, type RoleAccess } from './role-access.ts';
 import { readFingerprint, roleFingerprint, rulesFingerprint, sameTypeTables, tableLabels } from './role-fingerprint.ts';
 import { ROOT_FIELD_CONTRIBUTORS } from './root-fields.ts';
 import { roleRemoteViews } from './remote-root-fields.ts';
-import { LeafTypes, SchemaTypes, type SharedTypesOptions } from './table-types.ts';
+import { LeafTypes, SchemaTypes, type SharedTypesOptions, type TableTypes } from './table-types.ts';
 import type { GraphQLSchema } from 'graphql';
 import type { MutationCarry } from './mutation-root.ts';
 import type { MutationTypes } from './mutation-types.ts';
@@ -215,6 +220,11 @@ export class SchemaCache {
       if (shared.mutationTypes !== undefined) this.#mutations.set(key, shared.mutationTypes);
       s = { ...shared, role, catalogVersion: catalog.version, access };
       this.#byRole.set(key, s);
+      // Once the admin and every role have their schema, the previous version has nothing more to give: let it go.
+      if (this.#previous !== null && this.#byRole.has(ADMIN_KEY) && catalog.roles.every((r) => this.#byRole.has(r))) {
+        this.#previous = null;
+        this.#previousMutations = new Map();
+      }
     }
     return s;
   }
@@ -243,17 +253,23 @@ export class SchemaCache {
     if (known !== undefined) return known.types;
     // Oldest first: every table's types then come from the first SchemaTypes that made them. The previous
     // catalog version's are older than this one's (Note [Types across catalog versions]).
-    const made = this.#newTypes(catalog, access, remoteViews.view, [...(this.#previous?.get(remoteViews.key)?.values() ?? []), ...registry.values()]);
+    const made = this.#newTypes(catalog, access, remoteViews.view, [...(this.#previous?.get(remoteViews.key)?.values() ?? [])], [...registry.values()]);
     registry.set(read, made);
     return made.types;
   }
 
-  /** A SchemaTypes for the views of `access`, taking the types of tables it reads alike from `earlier` (oldest first). */
+  /**
+   * A SchemaTypes for the views of `access`, taking the types of tables it
+   * reads alike from `before` (of the previous catalog version: the types
+   * they made, copied) and from `now` (of this version, oldest first: as
+   * owners, which may make them on demand).
+   */
   #newTypes(
     catalog: Catalog,
     access: RoleAccess,
     remoteView: SharedTypesOptions['remoteView'],
-    earlier: ReadonlyArray<{ readonly types: SchemaTypes; readonly labels: ReadonlyMap<TableInfo, string> }>,
+    before: ReadonlyArray<{ readonly types: SchemaTypes; readonly labels: ReadonlyMap<TableInfo, string> }>,
+    now: ReadonlyArray<{ readonly types: SchemaTypes; readonly labels: ReadonlyMap<TableInfo, string> }>,
   ): { readonly types: SchemaTypes; readonly labels: ReadonlyMap<TableInfo, string> } {
     const labels = tableLabels(access);
     const owners = new Map<TableInfo, SchemaTypes>();
@@ -261,13 +277,22 @@ export class SchemaCache {
     // with any, every SchemaTypes makes all its types (Note [Remote type relationships in role schemas]).
     const remotes = catalog.remoteSchemas ?? new Map<string, RemoteSchemaInfo>();
     const shareable = ![...remotes.values()].some((r) => r.typeRelationships !== undefined);
-    for (const other of shareable ? earlier : []) {
-      for (const info of sameTypeTables(access.readByInfo, labels, other.labels)) if (!owners.has(info)) owners.set(info, other.types.ownerOf(info));
+    // The previous version's types are copied, not owned: owning would keep each version's SchemaTypes (and its
+    // role's views) alive through the next one's, a chain as long as the changes.
+    const adopted = new Map<TableInfo, TableTypes>();
+    for (const other of shareable ? before : []) {
+      for (const info of sameTypeTables(access.readByInfo, labels, other.labels)) {
+        const t = adopted.has(info) ? undefined : other.types.made(info);
+        if (t !== undefined) adopted.set(info, t);
+      }
     }
-    return {
-      types: new SchemaTypes({ leaves: this.#leaves, views: access.readByInfo, owners, ...(remoteView === undefined ? {} : { remoteView }), remotes }),
-      labels,
-    };
+    for (const other of shareable ? now : []) {
+      for (const info of sameTypeTables(access.readByInfo, labels, other.labels)) {
+        if (!owners.has(info) && !adopted.has(info)) owners.set(info, other.types.ownerOf(info));
+      }
+    }
+    const options = { leaves: this.#leaves, views: access.readByInfo, owners, adopted, remotes };
+    return { types: new SchemaTypes(remoteView === undefined ? options : { ...options, remoteView }), labels };
   }
 
   /**
@@ -285,8 +310,8 @@ export class SchemaCache {
     }
     const access = buildRoleAccess(catalog, 'admin', true);
     const remoteViews = roleRemoteViews(catalog, 'admin', true, this.#options.remoteSchemaPermissions === true);
-    const earlier = [...(this.#previous?.get(remoteViews.key)?.values() ?? []), ...(this.#typesByRead.get(remoteViews.key)?.values() ?? [])];
-    const { types } = this.#newTypes(catalog, access, remoteViews.view, earlier);
+    const installedTypes = [...(this.#typesByRead.get(remoteViews.key)?.values() ?? [])];
+    const { types } = this.#newTypes(catalog, access, remoteViews.view, installedTypes, []);
     const carry: MutationCarry = { previous: this.#mutations.get(ADMIN_KEY) ?? null, made: null };
     return buildSchemaOf(catalog, 'admin', access, this.#options, types, carry).schema;
   }

@@ -98,6 +98,12 @@ export interface SharedTypesOptions {
   /** Tables whose types another SchemaTypes makes (they are the same there). */
   readonly owners: ReadonlyMap<TableInfo, SchemaTypes>;
   /**
+   * Types of tables made by a SchemaTypes of the previous catalog version,
+   * taken as they are (Note [Types across catalog versions] in schema-cache.ts);
+   * unlike `owners`, no reference to that SchemaTypes is kept.
+   */
+  readonly adopted?: ReadonlyMap<TableInfo, TableTypes>;
+  /**
    * The view of each remote schema the roles of these types see, or null
    * (default: the whole schema). Remote relationships into a remote follow
    * it (Note [Remote joins in a role's view] in remote/role-join.ts), so
@@ -132,6 +138,7 @@ export class SchemaTypes {
     this.relay = this.#leaves.relay;
     this.#views = shared?.views ?? new Map();
     this.#owners = shared?.owners ?? new Map();
+    for (const [info, t] of shared?.adopted ?? []) this.#tables.set(info, t);
     this.columns = this.#leaves.columns;
     this.orderByEnum = this.#leaves.orderByEnum;
   }
@@ -188,6 +195,12 @@ export class SchemaTypes {
       };
     }
     return out;
+  }
+
+  /** The types of `info` for this one if they are made already (none are made for the asking). */
+  made(info: TableInfo): TableTypes | undefined {
+    const owner = this.#owners.get(info);
+    return owner === undefined ? this.#tables.get(info) : owner.made(info);
   }
 
   /** The SchemaTypes that makes the types of `info` for this one. */
