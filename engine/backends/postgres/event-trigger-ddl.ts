@@ -23,15 +23,16 @@
  *   it wrote any. UPDATE stays a row trigger, which pairs OLD with NEW.
  *   Payloads are built as jsonb (`to_jsonb`, `jsonb_build_object`), the
  *   column's type, where they used to be built as json text and parsed again
- *   into the jsonb column; the stored payload is the same. Measured in one
- *   process against the bench's PostgreSQL (BEGIN, an engine-style
- *   `WITH … INSERT … RETURNING` statement setting `engine.session`, COMMIT;
- *   CPU of the server process from /proc, three rounds), issue 35: per
- *   statement of 100 rows 3.1-3.5 ms with the row trigger and json, 1.65-1.8
- *   ms per statement with the statement trigger (0.30-0.40 ms without a
- *   trigger); a single-row statement 0.19-0.22 ms against 0.18-0.19 (0.09
- *   without): for one row the cost is the event row itself (its five index
- *   entries), not how it is built.
+ *   into the jsonb column; the stored payload is the same. Measured with
+ *   `node test/bench/event-log-cost.ts --engine-root <before>,<after>`
+ *   (BEGIN, an engine-style `WITH … INSERT … RETURNING` statement setting
+ *   `engine.session`, COMMIT; PostgreSQL CPU of the server process, median
+ *   of three alternated rounds), issue 35: a statement of 100 rows 3.07 ms
+ *   with the row trigger and json, 1.60-1.67 ms with the statement trigger
+ *   (0.27-0.33 without a trigger); a single-row statement 0.15-0.17 ms
+ *   either way (0.08-0.10 without): for one row the cost is the event row
+ *   itself (each of its five index entries 5-10 µs under pgbench at 16
+ *   clients), not how it is built.
  * - An update fires only when one of the `columns` changed: listed columns
  *   are compared by their text form, whole rows (`*`) with `*<>` (binary
  *   image inequality). Unlike `=` both work for every type, `json` included,
