@@ -104,6 +104,7 @@ export class Manager {
     this.monitor = new EngineMonitor({
       engines: () => this.#engines.list(),
       known: this.reconciler.known,
+      remoteChecks: this.reconciler.remoteChecks,
       queue: this.queue,
       log: o.log,
       replicas: async (e) => await endpointUrls(o.kube, e),

@@ -14,7 +14,7 @@ import { type EngineState } from '../../engine/metadata-client/client.ts';
 import type { WorkQueue } from '../runtime/work-queue.ts';
 import type { KnownEngine } from './engine-reconciler.ts';
 import { engineQueueKey } from './resolve.ts';
-import { fingerprint, mergeReports, observeReplicas } from './replicas.ts';
+import { DEFAULT_REMOTE_CHECK_SECONDS, fingerprint, mergeReports, observeReplicas, type RemoteChecks } from './replicas.ts';
 
 /** Default seconds between two polls of one engine. */
 export const DEFAULT_POLL_SECONDS = 3;
@@ -29,6 +29,11 @@ export interface EngineMonitorDeps {
   readonly log?: (msg: string, fields?: Record<string, unknown>) => void;
   /** The ready replicas of an Engine behind a Service (null: none found). */
   readonly replicas?: (e: Engine) => Promise<string[] | null>;
+  /**
+   * The reconciler's remote probes: a poll probes the remote schemas when an Engine's
+   * remoteCheckSeconds are due (Note [A remote that dies while the engine runs] in engine-reconciler.ts).
+   */
+  readonly remoteChecks?: RemoteChecks;
   /** Called with every poll's outcome (metrics). */
   readonly onPoll?: (result: 'unchanged' | 'changed' | 'unreachable') => void;
 }
@@ -104,7 +109,9 @@ export class EngineMonitor {
     try {
       // Replicas found through the Service: look again (one was added, one went away).
       const urls = known.replicas === undefined ? [known.client.url] : ((await this.#d.replicas?.(engine).catch(() => null)) ?? known.replicas);
-      const views = await observeReplicas(urls, base);
+      const remotes = this.#d.remoteChecks;
+      const everyMs = (engine.spec.remoteCheckSeconds ?? DEFAULT_REMOTE_CHECK_SECONDS) * 1000;
+      const views = await observeReplicas(urls, base, remotes === undefined ? undefined : { checks: remotes, everyMs });
       const merged = mergeReports(views);
       seen =
         merged === null

@@ -43,17 +43,23 @@
  * Note [A remote that dies while the engine runs]
  * The engine introspects a remote schema when it builds and then keeps that schema: a remote that
  * goes down afterwards stays consistent in get_inconsistent_metadata (v2 does the same; only a
- * query through it fails), so no poll of the engine can see it, and the controller may not be able
- * to reach the remote itself (another network, headers from the engine's environment). So every
- * spec.remoteCheckSeconds (default 30; 0: never) the reconcile asks each replica to re-introspect
- * the remote schemas this Engine manages and that replica holds consistent, in one
- * `reload_metadata {reload_remote_schemas: [...], reload_sources: false}`. A remote that does not
- * answer becomes inconsistent with a connection error, and from there Note [A remote that is down
- * is not a stall] takes over: RemoteUnavailable, Reconciling=True, reloaded with backoff, Ready
- * again once it answers. The price, as with any v2 reload: while it is down the remote's fields
- * leave the engine's schema (a query through them fails either way), and each check is one rebuild
- * per replica and one resource_version (recorded as the reconcile's own write, not drift). A
- * remote whose schema changed is picked up by the same reload.
+ * query through it fails), and the controller may not be able to reach the remote itself (another
+ * network, headers from the engine's environment). Having the engine re-introspect it
+ * (reload_metadata) would tell, but every check would rebuild the catalog, invalidate every
+ * role's schema, move the resource_version, and drop the remote's fields while it is down: a
+ * health check must not change what the engine serves. So the engine probes instead:
+ * `/readyz?remotes=true` POSTs `query { __typename }` to each remote with its configured headers
+ * and changes nothing (Note [Probing a remote schema] in engine/remote/probe.ts). Every
+ * spec.remoteCheckSeconds (default 30; 0: never) each replica's readiness is read with
+ * `remotes=true` (by the poll or the reconcile, whichever comes first; the last answer per
+ * replica is kept in {@link RemoteChecks} and shared, so both see the same findings between
+ * probes). A remote it reports down is added to that replica's report as an inconsistent remote
+ * schema with the engine's error (`definition.readiness: true`: never reloaded, as for a source
+ * in Note [A source that dies while the engine runs] in replicas.ts): the RemoteSchema reports
+ * RemoteUnavailable (Reconciling=True, not Stalled), and Ready again once a probe answers. A
+ * remote the engine holds inconsistent (down when it built) is in its list already and is
+ * reloaded with backoff (Note [A remote that is down is not a stall]). A remote whose schema
+ * changed is not picked up by the probe (reload_remote_schema does that).
  *
  * Note [Credentials the operator cannot read]
  * The admin secret's Secret may be missing (GitOps applies in any order) or unreadable (the
@@ -81,11 +87,24 @@ import { addFinalizer, hasFinalizer, patchStatus, removeFinalizer } from '../run
 import { declarationSourceKinds, declare, resourceKey, type TargetResource } from './declarations.ts';
 import { foldResources, type FoldResult, type ResourceFold } from './fold.ts';
 import { inconsistenciesByKey, inconsistencyMessage, keyOfInconsistency, sourceKinds, type SourceKinds } from './inconsistency-map.ts';
-import { canonicalJson, diffLines, emptyDiff, keyOf, type DocumentDiff } from './objects.ts';
+import { canonicalJson, diffLines, emptyDiff, type DocumentDiff } from './objects.ts';
 import { reconcileDeployment, type AppliedOwned, type Rollout } from './engine-deployment.ts';
 import { addressOf, engineNameFor, engineQueueKey, engineUrl, noEngineMessage, unboundReason } from './resolve.ts';
 import { decideOwnership, ownerOf, readOwner, writeOwner } from './engine-owner.ts';
-import { READINESS_REASON, endpointUrls, fingerprint, isReadinessFinding, mergeReports, observeReplicas, type ReplicaView } from './replicas.ts';
+import {
+  DEFAULT_REMOTE_CHECK_SECONDS,
+  READINESS_REASON,
+  RemoteChecks,
+  endpointUrls,
+  fingerprint,
+  isReadinessFinding,
+  mergeReports,
+  observeReplicas,
+  type RemoteCheckOptions,
+  type ReplicaView,
+} from './replicas.ts';
+
+export { DEFAULT_REMOTE_CHECK_SECONDS };
 
 /** Read access to the informer caches. */
 export interface Lister {
@@ -110,8 +129,6 @@ const ENGINE_DELETE_GRACE_MS = 10_000;
 /** First and longest wait between two reloads of an unreachable remote schema or source. */
 const RELOAD_BASE_MS = 2000;
 const RELOAD_MAX_MS = 60_000;
-/** Default seconds between two checks of the remote schemas an Engine manages (Note [A remote that dies while the engine runs]). */
-export const DEFAULT_REMOTE_CHECK_SECONDS = 30;
 /** How often an Engine refused as a second owner looks again (the owner's release changes no resource_version). */
 const OWNER_CONFLICT_RETRY_MS = 30_000;
 /** The namespace and ServiceAccount of config/default, for the RoleBinding command in messages. */
@@ -188,8 +205,8 @@ export class EngineReconciler {
   readonly stats: ReconcileStats = { reconciles: 0, engineWrites: 0, statusWrites: 0, conflicts: 0, driftCorrections: 0 };
   /** Reload backoff per `engine|type|name` (Note [A remote that is down is not a stall]). */
   readonly #reloads = new Map<string, { failures: number; nextAt: number }>();
-  /** When the next remote check of each engine is due (Note [A remote that dies while the engine runs]). */
-  readonly #remoteChecks = new Map<string, number>();
+  /** The last remote probe of each replica, shared with the EngineMonitor (Note [A remote that dies while the engine runs]). */
+  readonly remoteChecks = new RemoteChecks();
   /** The last apply of each Engine's Deployment and Service (only read again while unchanged). */
   readonly #deployments = new Map<string, AppliedOwned>();
   /** Per engine queue key. See Note [Drift and outages]. */
@@ -270,8 +287,9 @@ export class EngineReconciler {
     // own last write, or a reconcile right after it would prune what it just released.
     const engine = (await this.#d.kube.getOrNull<Engine>(objectPath(API_VERSION, 'engines', namespace, name))) ?? undefined;
     if (engine === undefined) {
+      const gone = this.known.get(qk);
+      this.remoteChecks.forget([...(gone?.replicas ?? []), ...(gone?.client ? [gone.client.url] : [])]);
       this.known.delete(qk);
-      this.#remoteChecks.delete(qk);
       this.#deployments.delete(qk);
       return { requeue: 'none' };
     }
@@ -386,16 +404,16 @@ export class EngineReconciler {
       exportedRv = applied.exportedResourceVersion + (applied.wrote ? 1 : 0);
       this.stats.conflicts += applied.conflicts;
       if (applied.wrote) this.stats.engineWrites++;
-      views = await observeReplicas(replicas ?? [clientOptions.url], clientOptions);
+      // Remote schemas are probed through each replica's /readyz?remotes=true when due (Note [A remote that dies while the engine runs]).
+      const remoteCheck: RemoteCheckOptions = { checks: this.remoteChecks, everyMs: remoteCheckMs(engine) };
+      views = await observeReplicas(replicas ?? [clientOptions.url], clientOptions, remoteCheck);
       const merged = mergeReports(views);
       if (merged === null) throw new EngineUnreachableError(`no replica answered: ${(replicas ?? [clientOptions.url]).join(', ')}`);
       report = merged.report;
-      // Remotes and sources that could not be reached: reload them with backoff (Note [A remote that is down is not a stall]);
-      // remote schemas that look fine are re-introspected now and then (Note [A remote that dies while the engine runs]).
+      // Remotes and sources that could not be reached: reload them with backoff (Note [A remote that is down is not a stall]).
       const reloaded = !dryRun && (await this.#reloadUnreachable(qk, clientOptions, views));
-      const checked = !dryRun && (await this.#checkRemotes(qk, engine, clientOptions, views, managedRemoteSchemas(fold)));
-      if (reloaded || checked) {
-        views = await observeReplicas(replicas ?? [clientOptions.url], clientOptions);
+      if (reloaded) {
+        views = await observeReplicas(replicas ?? [clientOptions.url], clientOptions, remoteCheck);
         const again = mergeReports(views);
         if (again === null) throw new EngineUnreachableError(`no replica answered: ${(replicas ?? [clientOptions.url]).join(', ')}`);
         report = again.report;
@@ -527,44 +545,8 @@ export class EngineReconciler {
     // Finalizers go last: managedObjects no longer lists what they released (Orphan) or removed.
     for (const [r, result] of finishing) await this.#finalize(r, result);
     // A deleting Engine goes on to its own deletion once its resources are done; a pending reload comes back in time.
-    const dueAt = Math.min(this.#nextReload(qk) ?? Infinity, this.#remoteChecks.get(qk) ?? Infinity);
-    return { requeue: 'after', afterMs: deleting ? 1000 : Math.min(resyncMs, Math.max(200, dueAt - Date.now())) };
-  }
-
-  /**
-   * Every spec.remoteCheckSeconds, has each replica re-introspect the managed remote schemas it
-   * holds consistent. True when a replica did. See Note [A remote that dies while the engine runs].
-   */
-  async #checkRemotes(qk: string, engine: Engine, base: EngineClientOptions, views: readonly ReplicaView[], names: readonly string[]): Promise<boolean> {
-    const everyMs = (engine.spec.remoteCheckSeconds ?? DEFAULT_REMOTE_CHECK_SECONDS) * 1000;
-    const now = Date.now();
-    if (everyMs <= 0 || names.length === 0) {
-      this.#remoteChecks.delete(qk);
-      return false;
-    }
-    const due = this.#remoteChecks.get(qk);
-    // The first reconcile has just introspected them (or the engine has, at start): the first check comes one interval later.
-    if (due === undefined || due > now) {
-      if (due === undefined || due > now + everyMs) this.#remoteChecks.set(qk, now + everyMs);
-      return false;
-    }
-    this.#remoteChecks.set(qk, now + everyMs);
-    let reloaded = false;
-    for (const v of views) {
-      if (v.state === 'unreachable') continue;
-      const listed = new Set(v.state.report.inconsistentObjects.filter((o) => o.type === 'remote_schema').map((o) => inconsistentName(o)));
-      const fine = names.filter((n) => !listed.has(n));
-      if (fine.length === 0) continue;
-      try {
-        await new EngineClient({ ...base, url: v.url }).call({ type: 'reload_metadata', args: { reload_remote_schemas: fine, reload_sources: false } });
-        this.stats.engineWrites++;
-        reloaded = true;
-      } catch (e) {
-        if (!(e instanceof MetadataApiError || e instanceof EngineUnreachableError)) throw e;
-        this.#d.log?.('remote check refused', { engine: qk, url: v.url, error: e.message });
-      }
-    }
-    return reloaded;
+    const reloadAt = this.#nextReload(qk);
+    return { requeue: 'after', afterMs: deleting ? 1000 : reloadAt === null ? resyncMs : Math.min(resyncMs, Math.max(200, reloadAt - Date.now())) };
   }
 
   /**
@@ -954,12 +936,9 @@ function inconsistentName(o: InconsistentObject): string | null {
   return o.name.replace(/^(remote_schema|source) /, '');
 }
 
-/** The remote schemas an Engine manages (Note [A remote that dies while the engine runs]). */
-export function managedRemoteSchemas(fold: Pick<FoldResult, 'desired' | 'managed'>): string[] {
-  const managed = new Set(fold.managed);
-  return fold.desired.remote_schemas
-    .map((r) => (r as { name?: unknown }).name)
-    .filter((n): n is string => typeof n === 'string' && managed.has(keyOf({ kind: 'remote_schema', name: n })));
+/** Milliseconds between two remote probes of an Engine's replicas (0: never). */
+export function remoteCheckMs(engine: Engine): number {
+  return (engine.spec.remoteCheckSeconds ?? DEFAULT_REMOTE_CHECK_SECONDS) * 1000;
 }
 
 /**

@@ -20,15 +20,16 @@
  *
  * Note [A source that dies while the engine runs]
  * A source the engine prepared stays consistent in get_inconsistent_metadata when its database goes
- * away (queries fail; v2 is the same). Re-introspecting it to find out, as for remote schemas
- * (Note [A remote that dies while the engine runs] in engine-reconciler.ts), would cost a catalog
- * read of the database every time and drop its tables from the schema at each blip. The engine's
+ * away (queries fail; v2 is the same). Reloading it to find out would cost a catalog read of the
+ * database every time and drop its tables from the schema at each blip. The engine's
  * `/readyz` already pings every open source (Note [Readiness] in engine/server/routes/health.ts),
  * so each replica's readiness is read with its inconsistencies, and a source whose ping fails is
  * added to that replica's report as an inconsistent source whose reason is a connection error
  * (`definition.readiness: true`, so it is never reloaded: it heals when the ping answers). The
  * digest and the poll see it like any other, the Source reports RemoteUnavailable and what lives
- * in it says it depends on it. An engine without `/readyz` (v2) is read as before.
+ * in it says it depends on it. An engine without `/readyz` (v2) is read as before. Remote schemas
+ * are found the same way, through `/readyz?remotes=true` every remoteCheckSeconds (Note [A remote
+ * that dies while the engine runs] in engine-reconciler.ts).
  */
 import { createHash } from 'node:crypto';
 import type { Engine } from '../api/v1alpha1/engine.ts';
@@ -67,6 +68,9 @@ export function fingerprint(views: readonly ReplicaView[]): string {
     .join(' ');
 }
 
+/** Default seconds between two remote probes of an Engine's replicas (Note [A remote that dies while the engine runs] in engine-reconciler.ts). */
+export const DEFAULT_REMOTE_CHECK_SECONDS = 30;
+
 /** How the reason of a failed readiness ping reads (Note [A source that dies while the engine runs]). */
 export const READINESS_REASON = "the engine's readiness check";
 
@@ -77,21 +81,83 @@ export function isReadinessFinding(o: InconsistentObject): boolean {
 
 interface ReadinessAnswer {
   readonly checks?: readonly { readonly kind?: string; readonly name?: string; readonly ok?: boolean; readonly error?: string }[];
+  readonly remotes?: readonly { readonly name?: string; readonly ok?: boolean; readonly error?: string; readonly inconsistent?: string }[];
 }
 
-/** The sources whose readiness ping failed on one replica, or none when it has no usable /readyz. See Note [A source that dies while the engine runs]. */
-async function sourcesDown(url: string, timeoutMs: number): Promise<{ name: string; error: string }[]> {
+/** Something a replica's /readyz found down. */
+export interface Down {
+  readonly name: string;
+  readonly error: string;
+}
+
+/** What one replica's /readyz said: sources down, and remote schemas down when they were probed (else null). */
+interface ReadinessFindings {
+  readonly sources: Down[];
+  readonly remotes: Down[] | null;
+}
+
+/**
+ * The sources whose readiness ping failed on one replica and, with `remotes`, the remote schemas
+ * its probe found down (Note [A remote that dies while the engine runs] in engine-reconciler.ts);
+ * nothing when it has no usable /readyz. See Note [A source that dies while the engine runs].
+ */
+async function readinessOf(url: string, timeoutMs: number, remotes: boolean): Promise<ReadinessFindings> {
   try {
-    const r = await fetch(`${url.replace(/\/$/, '')}/readyz`, { signal: AbortSignal.timeout(timeoutMs) });
-    if (r.status !== 200 && r.status !== 503) return [];
+    const r = await fetch(`${url.replace(/\/$/, '')}/readyz${remotes ? '?remotes=true' : ''}`, { signal: AbortSignal.timeout(timeoutMs) });
+    if (r.status !== 200 && r.status !== 503) return { sources: [], remotes: null };
     const body = (await r.json()) as ReadinessAnswer;
-    return (body.checks ?? []).flatMap((c) =>
+    const sources = (body.checks ?? []).flatMap((c) =>
       c.kind === 'source' && c.ok === false && typeof c.name === 'string' ? [{ name: c.name, error: c.error ?? 'no answer' }] : [],
     );
+    // A remote the engine holds inconsistent is in its inconsistency list already (and reloaded with backoff).
+    const down = !remotes
+      ? null
+      : (body.remotes ?? []).flatMap((c) =>
+          c.ok === false && typeof c.name === 'string' && c.inconsistent === undefined ? [{ name: c.name, error: c.error ?? 'no answer' }] : [],
+        );
+    return { sources, remotes: down };
   } catch {
     // Not there, not JSON, too slow: the metadata API's own answer is what we know.
-    return [];
+    return { sources: [], remotes: null };
   }
+}
+
+/**
+ * The last remote probe of each replica, shared by the reconcile and the poll so that both see the
+ * same findings between two probes (Note [A remote that dies while the engine runs] in
+ * engine-reconciler.ts).
+ */
+export class RemoteChecks {
+  readonly #last = new Map<string, { readonly at: number; readonly down: readonly Down[] }>();
+  /** Probes sent, for tests and metrics. */
+  probes = 0;
+
+  /** Whether `url` is due for a probe every `everyMs`. */
+  due(url: string, everyMs: number, now = Date.now()): boolean {
+    const last = this.#last.get(url);
+    return everyMs > 0 && (last === undefined || now - last.at >= everyMs);
+  }
+
+  record(url: string, down: readonly Down[], now = Date.now()): void {
+    this.#last.set(url, { at: now, down });
+  }
+
+  /** What the last probe of `url` found down (nothing when never probed). */
+  down(url: string): readonly Down[] {
+    return this.#last.get(url)?.down ?? [];
+  }
+
+  /** Forgets replicas (an Engine deleted, its check turned off). */
+  forget(urls: Iterable<string>): void {
+    for (const u of urls) this.#last.delete(u);
+  }
+}
+
+/** How often, and where, observeReplicas remembers remote probes. */
+export interface RemoteCheckOptions {
+  readonly checks: RemoteChecks;
+  /** 0: never probe (and report no remote down). */
+  readonly everyMs: number;
 }
 
 /** `report` with the sources whose ping failed added as inconsistent (unless already listed). */
@@ -110,15 +176,40 @@ export function withSourcesDown(report: ConsistencyReport, down: readonly { name
   return { isConsistent: false, inconsistentObjects: objects };
 }
 
-/** Asks every replica for its resource_version, inconsistencies and sources down (in parallel). */
-export async function observeReplicas(urls: readonly string[], base: EngineClientOptions): Promise<ReplicaView[]> {
+/** `report` with the remote schemas the engine's probe found down added as inconsistent (unless already listed). */
+export function withRemotesDown(report: ConsistencyReport, down: readonly Down[]): ConsistencyReport {
+  const listed = new Set(report.inconsistentObjects.filter((o) => o.type === 'remote_schema').map((o) => o.name?.replace(/^remote_schema /, '')));
+  const extra: InconsistentObject[] = down
+    .filter((d) => !listed.has(d.name))
+    .map((d) => ({
+      type: 'remote_schema',
+      name: `remote_schema ${d.name}`,
+      definition: { name: d.name, readiness: true },
+      reason: `could not reach the remote schema (${READINESS_REASON}: ${d.error})`,
+    }));
+  if (extra.length === 0) return report;
+  return { isConsistent: false, inconsistentObjects: [...report.inconsistentObjects, ...extra] };
+}
+
+/**
+ * Asks every replica for its resource_version, inconsistencies and sources down (in parallel);
+ * with `remotes`, a replica due for a remote probe is asked `/readyz?remotes=true` instead, and the
+ * remote schemas its last probe found down are added as well.
+ */
+export async function observeReplicas(urls: readonly string[], base: EngineClientOptions, remotes?: RemoteCheckOptions): Promise<ReplicaView[]> {
   return await Promise.all(
     urls.map(async (url): Promise<ReplicaView> => {
       const client = new EngineClient({ ...base, url });
       try {
         const state = await client.getState();
-        const [report, down] = await Promise.all([client.getInconsistentMetadata(), sourcesDown(url, base.timeoutMs ?? 10_000)]);
-        return { url, state: { resourceVersion: state.resourceVersion, report: withSourcesDown(report, down) } };
+        const probe = remotes !== undefined && remotes.checks.due(url, remotes.everyMs);
+        const [report, found] = await Promise.all([client.getInconsistentMetadata(), readinessOf(url, base.timeoutMs ?? 10_000, probe)]);
+        if (probe && found.remotes !== null) {
+          remotes.checks.probes++;
+          remotes.checks.record(url, found.remotes);
+        }
+        const remotesDown = remotes === undefined || remotes.everyMs <= 0 ? [] : remotes.checks.down(url);
+        return { url, state: { resourceVersion: state.resourceVersion, report: withRemotesDown(withSourcesDown(report, found.sources), remotesDown) } };
       } catch (e) {
         if (e instanceof EngineUnreachableError) return { url, state: 'unreachable' };
         throw e;

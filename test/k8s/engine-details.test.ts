@@ -153,7 +153,7 @@ describe.skipIf(skipReason !== null)('operator details on a real kube-apiserver 
       ['trackedtables.spec.is_enum', 'Expose the table as a GraphQL enum'],
       ['permissions.spec.permission.filter', 'Boolean expression the rows must satisfy'],
       ['remoteschemas.spec.definition.headers.value_from_env', "Name of an environment variable of the engine that holds the header's value."],
-      ['engines.spec.remoteCheckSeconds', 'Reload (re-introspect) the remote schemas'],
+      ['engines.spec.remoteCheckSeconds', "Probe the remote schemas this often through every replica's /readyz?remotes=true"],
       ['customtypes.spec.engineRef.name', 'Name of the Engine resource in this namespace.'],
     ] as const) {
       expect(explain(field).replace(/\s+/g, ' '), field).toContain(text);

@@ -1,9 +1,10 @@
 /**
  * Issue 36.5 on a REAL kube-apiserver + etcd and a real engine: a remote schema that goes down
  * while the engine runs (after the engine introspected it, so get_inconsistent_metadata still
- * lists it consistent) is noticed by the controller's periodic re-introspection and reported on
- * the RemoteSchema as RemoteUnavailable (Reconciling, not Stalled), and heals when the remote
- * answers again. The remote is a real HTTP GraphQL server, stopped and started again on its port.
+ * lists it consistent) is noticed through the engine's probe (`/readyz?remotes=true`, read every
+ * remoteCheckSeconds) and reported on the RemoteSchema as RemoteUnavailable (Reconciling, not
+ * Stalled), and heals when the remote answers again; the engine's metadata (resource_version) and
+ * schema do not change meanwhile. The remote is a real HTTP GraphQL server, stopped and started again on its port.
  * A source whose database goes away is noticed through the engine's /readyz (a real PostgreSQL
  * behind a TCP forwarder that is stopped, dropping its connections, and started again).
  * Its own control plane; the tests run in order.
@@ -86,9 +87,9 @@ describe.skipIf(skipReason !== null)(
       await env.readyWith('remoteschemas', 'weather', 'True', 'Applied', 60_000);
       await env.readyWith('engines', 'main', 'True', 'Applied', 60_000);
       expect(await weather()).toEqual({ data: { weather: 'sunny' } });
+      const rv = (await env.client.getState()).resourceVersion;
 
-      // The remote dies. The engine's own list still says every object is consistent: only a new
-      // introspection can tell.
+      // The remote dies. The engine's own list still says every object is consistent: only its probe can tell.
       await remote?.close();
       remote = null;
       const died = Date.now();
@@ -97,7 +98,10 @@ describe.skipIf(skipReason !== null)(
       const noticedMs = Date.now() - died;
       console.log(`[k8s] remote died: RemoteUnavailable on the RemoteSchema ${noticedMs} ms after it stopped (remoteCheckSeconds 2)`);
       expect(down.message).toContain('weather');
-      expect(down.message).toContain('reloads it with backoff');
+      // The engine's own error, and no reload: it heals by itself.
+      expect(down.message).toContain("could not reach the remote schema (the engine's readiness check: could not reach the remote schema at http://127.0.0.1:");
+      expect(down.message).toContain('ECONNREFUSED');
+      expect(down.message).toContain('Ready again once it answers');
       expect(env.cond('remoteschemas', 'weather', 'Reconciling')).toMatchObject({ status: 'True', reason: 'RemoteUnavailable' });
       expect(env.cond('remoteschemas', 'weather', 'Stalled')?.status).toBe('False');
       // What does not depend on it stays Ready; the Engine is Reconciling, not Stalled.
@@ -106,8 +110,15 @@ describe.skipIf(skipReason !== null)(
       expect(engine.message).toContain('1 remote schemas or sources could not be reached');
       expect(env.cond('engines', 'main', 'Stalled')?.status).toBe('False');
       expect(env.events('RemoteSchema', 'weather').some((e) => e.startsWith('Warning RemoteUnavailable'))).toBe(true);
+      // Checking changed nothing in the engine: the metadata is the same, the remote's field is still
+      // in the schema (a query through it fails at run time, not validation), the engine lists nothing.
+      expect((await env.client.getState()).resourceVersion).toBe(rv);
+      expect((await env.client.getInconsistentMetadata()).isConsistent).toBe(true);
+      const through = (await weather()) as { errors?: { extensions?: { code?: string } }[] };
+      expect(through.errors?.[0]?.extensions?.code).toBeDefined();
+      expect(through.errors?.[0]?.extensions?.code).not.toBe('validation-failed');
 
-      // It comes back on the same port: the backoff reload finds it, the status heals, queries work.
+      // It comes back on the same port: the next probe finds it, the status heals, queries work.
       remote = await startRemote();
       const back = Date.now();
       await env.readyWith('remoteschemas', 'weather', 'True', 'Applied', 90_000);
@@ -115,7 +126,8 @@ describe.skipIf(skipReason !== null)(
       console.log(`[k8s] remote back: Ready ${healedMs} ms after it answers again`);
       await env.readyWith('engines', 'main', 'True', 'Applied', 20_000);
       expect(await weather()).toEqual({ data: { weather: 'sunny' } });
-      // The checks are the controller's own writes, never reported as drift.
+      // Still not one write to the engine's metadata, and no drift.
+      expect((await env.client.getState()).resourceVersion).toBe(rv);
       expect(env.events('Engine', 'main').filter((e) => e.includes('DriftCorrected'))).toEqual([]);
     });
 

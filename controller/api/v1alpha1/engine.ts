@@ -89,7 +89,7 @@ export interface EngineSpec {
   readonly resyncSeconds?: number;
   /** Poll the engine's resource_version and health this often (drift and outages). Default 3. */
   readonly pollSeconds?: number;
-  /** Re-introspect the remote schemas this Engine manages this often, to notice one that went down (0: never). Default 30. */
+  /** Probe the remote schemas through each replica's `/readyz?remotes=true` this often, to notice one that went down (0: never). Default 30. */
   readonly remoteCheckSeconds?: number;
 }
 
@@ -221,7 +221,7 @@ const specSchema: OpenApiSchema = {
       maximum: 86400,
       default: 30,
       description:
-        'Reload (re-introspect) the remote schemas this Engine manages this often, on every replica, so that a remote that went down after the engine loaded it shows as RemoteUnavailable; 0 turns it off.',
+        "Probe the remote schemas this often through every replica's /readyz?remotes=true (a query { __typename } sent by the engine, which changes nothing: no reload), so that a remote that went down after the engine loaded it shows as RemoteUnavailable; 0 turns it off.",
     },
   },
   'x-kubernetes-validations': [

@@ -5,6 +5,8 @@ import {
   inconsistencyDigest,
   isReadinessFinding,
   mergeReports,
+  RemoteChecks,
+  withRemotesDown,
   withSourcesDown,
   type ReplicaView,
 } from '../../../controller/reconcilers/replicas.ts';
@@ -29,6 +31,36 @@ describe('replicas', () => {
     expect(isTransientInconsistency('source', shop?.reason ?? '')).toBe(true);
     expect(isReadinessFinding(listed.inconsistentObjects[0] ?? { type: '', reason: '' })).toBe(false);
     expect(withSourcesDown({ isConsistent: true, inconsistentObjects: [] }, [])).toEqual({ isConsistent: true, inconsistentObjects: [] });
+  });
+
+  it("adds a remote schema the engine's probe found down as a transient inconsistency, unless the engine lists it", () => {
+    const listed = { isConsistent: false, inconsistentObjects: [obj('remote_schema old', 'HTTP exception occurred: ECONNREFUSED')] };
+    const r = withRemotesDown(listed, [
+      { name: 'weather', error: 'could not reach the remote schema at http://10.0.0.7:4000: ECONNREFUSED' },
+      { name: 'old', error: 'no answer' },
+    ]);
+    expect(r.inconsistentObjects).toHaveLength(2);
+    const w = r.inconsistentObjects[1];
+    expect(w?.name).toBe('remote_schema weather');
+    expect(w?.reason).toBe(
+      "could not reach the remote schema (the engine's readiness check: could not reach the remote schema at http://10.0.0.7:4000: ECONNREFUSED)",
+    );
+    expect(w !== undefined && isReadinessFinding(w)).toBe(true);
+    expect(isTransientInconsistency('remote_schema', w?.reason ?? '')).toBe(true);
+    expect(withRemotesDown({ isConsistent: true, inconsistentObjects: [] }, [])).toEqual({ isConsistent: true, inconsistentObjects: [] });
+  });
+
+  it('keeps the last remote probe of each replica until the next one is due', () => {
+    const c = new RemoteChecks();
+    expect(c.due('http://a', 2000, 1000)).toBe(true);
+    expect(c.due('http://a', 0, 1000)).toBe(false);
+    c.record('http://a', [{ name: 'weather', error: 'down' }], 1000);
+    expect(c.due('http://a', 2000, 2999)).toBe(false);
+    expect(c.down('http://a')).toEqual([{ name: 'weather', error: 'down' }]);
+    expect(c.down('http://b')).toEqual([]);
+    expect(c.due('http://a', 2000, 3000)).toBe(true);
+    c.forget(['http://a']);
+    expect(c.down('http://a')).toEqual([]);
   });
 
   it('digests what is inconsistent, not how many', () => {
