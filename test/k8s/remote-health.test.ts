@@ -131,6 +131,28 @@ describe.skipIf(skipReason !== null)(
       expect(env.events('Engine', 'main').filter((e) => e.includes('DriftCorrected'))).toEqual([]);
     });
 
+    it('reloads with backoff a remote the engine holds inconsistent (it was down when the engine rebuilt), and heals once it is back', async () => {
+      await env.readyWith('remoteschemas', 'weather', 'True', 'Applied', 30_000);
+      await remote?.close();
+      remote = null;
+      // As an engine restarted while the remote is down: its introspection fails, the engine lists it.
+      await env.client.call({ type: 'reload_metadata', args: { reload_remote_schemas: true, reload_sources: false } });
+      expect((await env.client.getInconsistentMetadata()).inconsistentObjects.map((o) => o.type)).toEqual(['remote_schema']);
+      const down = await env.readyWith('remoteschemas', 'weather', 'False', 'RemoteUnavailable', 30_000);
+      // The engine's own inconsistency, not the probe's: the controller reloads it.
+      expect(down.message).toContain('reloads it with backoff');
+      expect(down.message).not.toContain("the engine's readiness check");
+      expect(env.cond('remoteschemas', 'weather', 'Stalled')?.status).toBe('False');
+
+      remote = await startRemote();
+      const back = Date.now();
+      await env.readyWith('remoteschemas', 'weather', 'True', 'Applied', 90_000);
+      console.log(`[k8s] inconsistent remote back: Ready ${Date.now() - back} ms after it answers again (backoff reload)`);
+      expect((await env.client.getInconsistentMetadata()).isConsistent).toBe(true);
+      expect(await weather()).toEqual({ data: { weather: 'sunny' } });
+      await env.readyWith('engines', 'main', 'True', 'Applied', 20_000);
+    });
+
     it("reports a source whose database went away as RemoteUnavailable through the engine's readiness, with what lives in it, and Ready once it is back", async () => {
       shopDb = await createTestDatabase('k8s_rh_shop');
       await shopDb.sql('CREATE TABLE item (id serial PRIMARY KEY, label text)');
