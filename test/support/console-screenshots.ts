@@ -39,6 +39,7 @@ const SEED_SQL = `
   INSERT INTO shipments (order_ref, carrier, tracking_number, origin_city, destination_city, weight_kg)
     VALUES ('ORD-1001', 'Parcel Express International', 'PX-99812377123', 'Rotterdam', 'Buenos Aires', 12.5);
   CREATE FUNCTION author_label(a authors) RETURNS text LANGUAGE sql STABLE AS $$ SELECT a.name || ' (' || a.born || ')' $$;
+  CREATE FUNCTION search_authors(q text) RETURNS SETOF authors LANGUAGE sql STABLE AS $$ SELECT * FROM authors WHERE name ILIKE '%' || q || '%' $$;
 `;
 
 function sizesOf(text: string): Array<{ width: number; height: number }> {
@@ -66,6 +67,7 @@ async function seed(engineMetadata: (body: unknown) => Promise<{ status: number;
         using: { foreign_key_constraint_on: { table: { schema: 'public', name: 'books' }, columns: ['author_id'] } },
       },
     },
+    { type: 'pg_track_function', args: { function: { schema: 'public', name: 'search_authors' } } },
     {
       type: 'pg_add_computed_field',
       args: { table: { schema: 'public', name: 'authors' }, name: 'label', definition: { function: { schema: 'public', name: 'author_label' } } },
