@@ -101,9 +101,11 @@ interface ReadinessFindings {
  * its probe found down (Note [A remote that dies while the engine runs] in engine-reconciler.ts);
  * nothing when it has no usable /readyz. See Note [A source that dies while the engine runs].
  */
-async function readinessOf(url: string, timeoutMs: number, remotes: boolean): Promise<ReadinessFindings> {
+async function readinessOf(url: string, timeoutMs: number, remotes: boolean, adminSecret: string | undefined): Promise<ReadinessFindings> {
   try {
-    const r = await fetch(`${url.replace(/\/$/, '')}/readyz${remotes ? '?remotes=true' : ''}`, { signal: AbortSignal.timeout(timeoutMs) });
+    // The remote probe answers only to the admin secret when the engine has one (Note [Readiness]).
+    const headers: Record<string, string> = remotes && adminSecret !== undefined ? { 'x-engine-admin-secret': adminSecret } : {};
+    const r = await fetch(`${url.replace(/\/$/, '')}/readyz${remotes ? '?remotes=true' : ''}`, { headers, signal: AbortSignal.timeout(timeoutMs) });
     if (r.status !== 200 && r.status !== 503) return { sources: [], remotes: null };
     const body = (await r.json()) as ReadinessAnswer;
     const sources = (body.checks ?? []).flatMap((c) =>
@@ -203,7 +205,10 @@ export async function observeReplicas(urls: readonly string[], base: EngineClien
       try {
         const state = await client.getState();
         const probe = remotes !== undefined && remotes.checks.due(url, remotes.everyMs);
-        const [report, found] = await Promise.all([client.getInconsistentMetadata(), readinessOf(url, base.timeoutMs ?? 10_000, probe)]);
+        const [report, found] = await Promise.all([
+          client.getInconsistentMetadata(),
+          readinessOf(url, base.timeoutMs ?? 10_000, probe, base.adminSecret ?? undefined),
+        ]);
         if (probe && found.remotes !== null) {
           remotes.checks.probes++;
           remotes.checks.record(url, found.remotes);

@@ -14,11 +14,19 @@
  * `remotes` ({name, ok, error?, latencyMs, inconsistent?}; Note [Probing a
  * remote schema] in remote/probe.ts), for the operator. A remote never changes
  * the status: one remote down must not take every replica out of the Service,
- * and the kubelet's plain /readyz never contacts a remote.
+ * and the kubelet's plain /readyz never contacts a remote. The probe names the
+ * remotes and their hosts and sends requests out, so with an admin secret set it
+ * answers only to that secret (401 `access-denied`); plain /readyz stays open for
+ * the kubelet.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../deps.ts';
 import { ENGINE_VERSION } from '../../version.ts';
+import { isAdminSecretValid } from '../../auth/admin-secret.ts';
+import { Header, withV2Aliases } from '../../auth/headers.ts';
+import { ErrorCode } from '../../errors/codes.ts';
+import { EngineError } from '../../errors/engine-error.ts';
+import { apiErrorBody } from '../../errors/wire-body.ts';
 
 /** How long each database may take to answer a readiness round trip. */
 const READY_TIMEOUT_MS = 2_000;
@@ -34,6 +42,14 @@ export async function registerHealthRoutes(app: FastifyInstance, opts: { deps: A
     const remotes = (request.query as Record<string, unknown> | undefined)?.['remotes'];
     if (remotes !== undefined && remotes !== 'true' && remotes !== 'false') {
       return reply.code(400).send({ code: 'bad-request', error: 'the "remotes" parameter must be true or false', path: '$.remotes' });
+    }
+    const { adminSecret } = deps.settings;
+    if (remotes === 'true' && adminSecret !== null) {
+      const presented = withV2Aliases(request.headers)[Header.AdminSecret];
+      if (typeof presented !== 'string' || !isAdminSecretValid(adminSecret, presented)) {
+        const err = new EngineError(ErrorCode.AccessDenied, 'probing remote schemas needs the admin secret', { path: '$', status: 401 });
+        return reply.code(401).send(apiErrorBody(err, false));
+      }
     }
     // The remotes never decide the status (Note [Readiness]).
     const [r, probes] = await Promise.all([deps.metadata.readiness(READY_TIMEOUT_MS), remotes === 'true' ? deps.metadata.remoteReadiness() : null]);
