@@ -166,18 +166,25 @@ export function useRetryFields(idPrefix: string, initial: RetrySettings): { buil
   const fields = (
     <fieldset>
       <legend>Retries</legend>
-      <div className="row">
-        <label htmlFor={`${idPrefix}-retries`}>Number of retries</label>
-        <input id={`${idPrefix}-retries`} inputMode="numeric" size={4} value={retries} onChange={(e) => setRetries(e.target.value)} />
-        <label htmlFor={`${idPrefix}-interval`}>Retry interval (seconds)</label>
-        <input id={`${idPrefix}-interval`} inputMode="numeric" size={4} value={interval} onChange={(e) => setIntervalText(e.target.value)} />
-        <label htmlFor={`${idPrefix}-timeout`}>Timeout (seconds)</label>
-        <input id={`${idPrefix}-timeout`} inputMode="numeric" size={4} value={timeout} onChange={(e) => setTimeoutText(e.target.value)} />
+      {/* Label above field, side by side: four labelled fields do not fit one row at 1280 px. */}
+      <div className="settings-grid">
+        <div className="field">
+          <label htmlFor={`${idPrefix}-retries`}>Number of retries</label>
+          <input id={`${idPrefix}-retries`} inputMode="numeric" size={4} value={retries} onChange={(e) => setRetries(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${idPrefix}-interval`}>Retry interval (seconds)</label>
+          <input id={`${idPrefix}-interval`} inputMode="numeric" size={4} value={interval} onChange={(e) => setIntervalText(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${idPrefix}-timeout`}>Timeout (seconds)</label>
+          <input id={`${idPrefix}-timeout`} inputMode="numeric" size={4} value={timeout} onChange={(e) => setTimeoutText(e.target.value)} />
+        </div>
         {tolerance !== null && (
-          <>
+          <div className="field">
             <label htmlFor={`${idPrefix}-tolerance`}>Tolerance (seconds)</label>
             <input id={`${idPrefix}-tolerance`} inputMode="numeric" size={6} value={tolerance} onChange={(e) => setTolerance(e.target.value)} />
-          </>
+          </div>
         )}
       </div>
     </fieldset>

@@ -120,9 +120,11 @@ export function ApiLimits() {
       }}
     >
       <p className="muted">Limits on GraphQL requests of roles other than admin; an empty field means no limit.</p>
-      <label>
-        <input type="checkbox" checked={disabled} onChange={(e) => setDisabled(e.target.checked)} /> Disable all API limits
-      </label>
+      <div className="row">
+        <label>
+          <input type="checkbox" checked={disabled} onChange={(e) => setDisabled(e.target.checked)} /> Disable all API limits
+        </label>
+      </div>
       {LIMITS.map(({ key, title, unit }) => {
         const { global, roles } = rows[key];
         const lower = title.toLowerCase();
