@@ -115,7 +115,9 @@ describe.skipIf(chromiumPath === null)('console editors in a browser', { timeout
 
   beforeAll(async () => {
     browser = await launchBrowser(chromiumPath!);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    // CONSOLE_VIEWPORT=1920x1080 takes the same screenshots at another size (to look at the layout).
+    const [width, height] = (process.env['CONSOLE_VIEWPORT'] ?? '1280x800').split('x').map(Number) as [number, number];
+    const context = await browser.newContext({ viewport: { width, height }, locale: 'en-US' });
     page = await context.newPage();
     page.setDefaultTimeout(WAIT_MS);
     page.on('pageerror', (e) => pageErrors.push(String(e)));
