@@ -17,6 +17,7 @@ import { KubeApi, KubeApiError, retryAfterMs } from '../../../controller/runtime
 import { connectionFromKubeconfig, loadKubeConnection, mergeKubeconfigs, proxyFor, readKubeconfigs } from '../../../controller/runtime/kube-connection.ts';
 import { watch, type WatchEnd } from '../../../controller/runtime/watch.ts';
 import { startConnectProxy, startSocks5Proxy, type ConnectProxy } from '../../support/connect-proxy.ts';
+import { eventuallyValue } from '../../support/eventually.ts';
 
 const config = (user: Record<string, unknown>, cluster: Record<string, unknown> = { server: 'https://k8s.example:6443/' }): Record<string, unknown> => ({
   'current-context': 'c',
@@ -26,17 +27,6 @@ const config = (user: Record<string, unknown>, cluster: Record<string, unknown> 
 });
 const one = (doc: unknown, dir = '/'): ReturnType<typeof mergeKubeconfigs> => mergeKubeconfigs([{ doc, dir }]);
 const tmp = (prefix: string): string => mkdtempSync(path.join(tmpdir(), prefix));
-
-/** Polls `fn` until it returns a value (bounded). */
-async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 interface Recorded {
   method: string;
@@ -339,11 +329,14 @@ describe('Retry-After on a watch', () => {
     const informer = new Informer(api, { apiVersion: 'v1', plural: 'namespaces' }, { onUpsert: () => undefined, onDelete: () => undefined });
     try {
       informer.start();
-      const relist = await until('a list after the refused watch', () => {
-        const w = seen.findIndex((r) => r.watch);
-        const next = w < 0 ? undefined : seen.slice(w + 1).find((r) => !r.watch);
-        return next === undefined ? undefined : next.at - (seen[w]?.at ?? 0);
-      });
+      const relist = await eventuallyValue(
+        () => {
+          const w = seen.findIndex((r) => r.watch);
+          const next = w < 0 ? undefined : seen.slice(w + 1).find((r) => !r.watch);
+          return next === undefined ? undefined : next.at - (seen[w]?.at ?? 0);
+        },
+        { what: 'a list after the refused watch', timeoutMs: 15_000, intervalMs: 100 },
+      );
       expect(relist).toBeGreaterThanOrEqual(2900);
     } finally {
       informer.stop();
@@ -426,10 +419,13 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
     });
 
     // The cached credential serves until it expires, then the plugin runs again.
-    const second = await until('a second plugin run', async () => {
-      await api.request('GET', '/api/v1/namespaces');
-      return runs() >= 2 ? Date.now() : undefined;
-    });
+    const second = await eventuallyValue(
+      async () => {
+        await api.request('GET', '/api/v1/namespaces');
+        return runs() >= 2 ? Date.now() : undefined;
+      },
+      { what: 'a second plugin run', timeoutMs: 15_000, intervalMs: 100 },
+    );
     expect(second - t0).toBeGreaterThanOrEqual(2400);
     expect(runs()).toBe(2);
     expect(server.requests.at(-1)?.authorization).toBe('Bearer exec-2');
