@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../support/engine-process.ts';
+import { eventually } from '../../support/eventually.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -29,16 +30,6 @@ async function listening(port: number): Promise<boolean> {
     });
     s.on('error', () => resolve(false));
   });
-}
-
-/** Polls (bounded) until `cond` holds; false when it never did within `ms`. */
-async function eventually(cond: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await cond()) return true;
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('engine serve on a port in use', () => {
@@ -105,13 +96,18 @@ describe('npm start stopped by SIGTERM to npm itself', () => {
         }
       }
     });
-    const serving = await eventually(async () => out.includes(`GraphQL: http://127.0.0.1:${httpPort}/v1/graphql`), 180_000);
-    expect(serving, out).toBe(true);
+    const output = (): string => out;
+    await eventually(() => out.includes(`GraphQL: http://127.0.0.1:${httpPort}/v1/graphql`), {
+      what: 'npm start to serve',
+      timeoutMs: 180_000,
+      intervalMs: 100,
+      context: output,
+    });
     expect(await listening(pgPort)).toBe(true);
     expect(npm.pid).toBeDefined();
     process.kill(npm.pid as number, 'SIGTERM');
-    expect(await eventually(async () => !(await listening(httpPort)), 30_000), `engine port still open:\n${out}`).toBe(true);
-    expect(await eventually(async () => !(await listening(pgPort)), 30_000), `PostgreSQL port still open:\n${out}`).toBe(true);
+    await eventually(async () => !(await listening(httpPort)), { what: 'the engine port to close', timeoutMs: 30_000, intervalMs: 100, context: output });
+    await eventually(async () => !(await listening(pgPort)), { what: 'the PostgreSQL port to close', timeoutMs: 30_000, intervalMs: 100, context: output });
     await exited;
   }, 240_000);
 });
