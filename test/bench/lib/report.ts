@@ -67,6 +67,8 @@ export interface ScaleResult {
   readonly rssAfterReplaceMiB: number | null;
   readonly rssReadyMiB: number | null;
   readonly rssAfterRestartMiB: number | null;
+  /** The engine process's CPU time over the same spans (steadier than wall time on a shared machine). */
+  readonly cpu?: { readonly replaceToReadyMs: number; readonly trackOneMoreMs: number; readonly trackToReadyMs: number; readonly restartToReadyMs: number };
 }
 
 /** One size of the scale curve (lib/scale.ts runScaleCurve): tracking one more table, medians. */
@@ -198,6 +200,12 @@ export function renderMarkdown(r: BenchReport): string {
     lines.push(`| RSS right after replace_metadata | ${fmt(s.rssAfterReplaceMiB ?? undefined)} MiB |`);
     lines.push(`| RSS with every role schema built | ${fmt(s.rssReadyMiB ?? undefined)} MiB |`);
     lines.push(`| RSS after restart, every role schema built | ${fmt(s.rssAfterRestartMiB ?? undefined)} MiB |`);
+    if (s.cpu !== undefined) {
+      lines.push(`| engine CPU: replace_metadata → all roles answered | ${fmt(s.cpu.replaceToReadyMs)} ms |`);
+      lines.push(`| engine CPU: pg_track_table answer | ${fmt(s.cpu.trackOneMoreMs)} ms |`);
+      lines.push(`| engine CPU: track one more → all roles answered | ${fmt(s.cpu.trackToReadyMs)} ms |`);
+      lines.push(`| engine CPU: restart → all roles answered | ${fmt(s.cpu.restartToReadyMs)} ms |`);
+    }
     lines.push('');
     lines.push(
       'Hasura v2 reference (user reports, not measured here): ~30 s to track one table at 2,000 tables (#9989); ~10.7 GiB RSS at 5,000 tables × 11 roles (#10315).',

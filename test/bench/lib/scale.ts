@@ -102,6 +102,7 @@ export async function runScaleBench(pg: BenchPostgres, tables: number, roles: nu
     source['tables'] = Array.from({ length: tables }, (_, k) => tableEntry(k + 1, tables, roles));
     const body = JSON.stringify({ type: 'replace_metadata', args: exported });
     log(`scale: replace_metadata (${(body.length / 1024 / 1024).toFixed(1)} MiB)`);
+    let cpu0 = (await cpuMs(engine.child.pid)) ?? NaN;
     let t = performance.now();
     await metadataCall(engine.url, body);
     const replaceMetadataMs = performance.now() - t;
@@ -109,6 +110,7 @@ export async function runScaleBench(pg: BenchPostgres, tables: number, roles: nu
     // Role schemas may be built lazily or in the background: "ready" is when every role has answered.
     await allRolesAnswer(engine.url, tableName(tables), roles);
     const replaceToReadyMs = performance.now() - t;
+    const replaceToReadyCpuMs = ((await cpuMs(engine.child.pid)) ?? NaN) - cpu0;
     const rssReadyMiB = await rssMiB(engine.child.pid);
 
     // One more table: made through run_sql (which re-introspects), then tracked on its own.
@@ -122,13 +124,16 @@ export async function runScaleBench(pg: BenchPostgres, tables: number, roles: nu
       '/v2/query',
     );
     await allRolesAnswer(engine.url, tableName(tables), roles);
+    cpu0 = (await cpuMs(engine.child.pid)) ?? NaN;
     t = performance.now();
     await metadataCall(engine.url, { type: 'pg_track_table', args: { source: 'default', table: { schema: 'public', name: extra } } });
     const trackOneMoreMs = performance.now() - t;
+    const trackOneMoreCpuMs = ((await cpuMs(engine.child.pid)) ?? NaN) - cpu0;
     await gql(engine.url, `{ ${extra}(limit: 1) { id } }`);
     const trackThenFirstQueryMs = performance.now() - t;
     await allRolesAnswer(engine.url, tableName(tables), roles);
     const trackToReadyMs = performance.now() - t;
+    const trackToReadyCpuMs = ((await cpuMs(engine.child.pid)) ?? NaN) - cpu0;
     // And one made by a separate client (psql, a migration tool): seen without reload_metadata.
     const external = tableName(tables + 2);
     await pg.sql(db, `CREATE TABLE ${external} (id serial PRIMARY KEY, name text, a_id int REFERENCES ${tableName(tables)} (id));`);
@@ -148,6 +153,7 @@ export async function runScaleBench(pg: BenchPostgres, tables: number, roles: nu
     const restartToFirstQueryMs = performance.now() - t;
     await allRolesAnswer(engine.url, tableName(tables), roles);
     const restartToReadyMs = performance.now() - t;
+    const restartToReadyCpuMs = (await cpuMs(engine.child.pid)) ?? NaN;
     const rssAfterRestartMiB = await rssMiB(engine.child.pid);
     return {
       tables,
@@ -166,6 +172,12 @@ export async function runScaleBench(pg: BenchPostgres, tables: number, roles: nu
       rssAfterReplaceMiB,
       rssReadyMiB,
       rssAfterRestartMiB,
+      cpu: {
+        replaceToReadyMs: replaceToReadyCpuMs,
+        trackOneMoreMs: trackOneMoreCpuMs,
+        trackToReadyMs: trackToReadyCpuMs,
+        restartToReadyMs: restartToReadyCpuMs,
+      },
     };
   } finally {
     await engine.stop();
