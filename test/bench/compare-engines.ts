@@ -14,7 +14,7 @@ import path from 'node:path';
 import { chinookWorkloadText } from './data/chinook.ts';
 import { datasetAvailable, loadDataset } from './lib/datasets.ts';
 import { setEngineRoot, startEngine } from './lib/engine.ts';
-import { runLoad, type LoadResult } from './lib/load.ts';
+import { runLoad, warmUntilSteady, type LoadResult } from './lib/load.ts';
 import { engineHeaders, ROLES } from './lib/peers.ts';
 import { startBenchPostgres } from './lib/postgres.ts';
 import { ROOT } from './lib/process.ts';
@@ -62,12 +62,26 @@ try {
     '| operation | role | before req/s | after req/s | after/before | before µs/req engine + PG | after µs/req engine + PG |',
     '|---|---|---:|---:|---:|---:|---:|',
   ];
+  let warmed = false;
   for (const op of workload.ops) {
     if (onlyOps.length > 0 && !onlyOps.includes(op.name)) continue;
     for (const role of ROLES) {
       if (onlyRoles.length > 0 && !onlyRoles.includes(role)) continue;
       if (role === 'customer' && op.customerNotApplicable !== null) continue;
       const body = JSON.stringify({ query: workload.engineQuery.get(op.name), operationName: op.name, variables: op.variables });
+      // Both engines to their steady state before the first cell (Note [Steady-state warm-up] in lib/load.ts).
+      if (!warmed) {
+        warmed = true;
+        for (const e of engines) {
+          const w = await warmUntilSteady(
+            { url: `${e.engine.url}/v1/graphql`, body, headers: engineHeaders(role) },
+            connections,
+            e.engine.child.pid,
+            pg.postmasterPid,
+          );
+          process.stdout.write(`warm-up ${e.label}: ${w.windows.map((x) => x.toFixed(0)).join(' → ')} req/s${w.steady ? '' : ' (not steady)'}\n`);
+        }
+      }
       const results: Record<string, LoadResult[]> = { before: [], after: [] };
       for (const e of engines)
         await runLoad(

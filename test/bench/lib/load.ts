@@ -93,3 +93,44 @@ export async function runLoad(target: LoadTarget, shape: LoadShape, serverPid: n
     clearInterval(timer);
   }
 }
+
+/** How a peer's warm-up went: the 1 s windows' req/s, and whether the last ones agreed. */
+export interface WarmUp {
+  readonly windows: readonly number[];
+  readonly steady: boolean;
+}
+
+/**
+ * Note [Steady-state warm-up] (issue 35). A fresh Node process serves its
+ * first second several times slower than later ones (V8 tiers the request
+ * path up over 3-4 s of load), so the first cell measured a cold peer:
+ * AlbumByPK admin read 0.59× raw where the steady state was ~0.68×. Every
+ * peer is therefore warmed the same way before its first measured run: 1 s
+ * windows of load on `target` until the last three windows' req/s lie within
+ * `tolerance` of their median (at least `minWindows`, at most `maxWindows`).
+ * The same rule for every peer, so none gets more warm-up than another.
+ */
+export async function warmUntilSteady(
+  target: LoadTarget,
+  connections: number,
+  serverPid: number | undefined,
+  postmasterPid: number,
+  opts: { minWindows?: number; maxWindows?: number; tolerance?: number } = {},
+): Promise<WarmUp> {
+  const minWindows = opts.minWindows ?? 3;
+  const maxWindows = opts.maxWindows ?? 10;
+  const tolerance = opts.tolerance ?? 0.05;
+  const windows: number[] = [];
+  const isSteady = (): boolean => {
+    const last = windows.slice(-3);
+    if (last.length < 3) return false;
+    const mid = [...last].sort((a, b) => a - b)[1] ?? 0;
+    return mid > 0 && last.every((x) => Math.abs(x - mid) / mid <= tolerance);
+  };
+  while (windows.length < maxWindows) {
+    const r = await runLoad(target, { connections, seconds: 1 }, serverPid, postmasterPid);
+    windows.push(r.rps);
+    if (windows.length >= minWindows && isSteady()) return { windows, steady: true };
+  }
+  return { windows, steady: isSteady() };
+}
