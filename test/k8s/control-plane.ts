@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, fetch } from 'undici';
 import { freePort } from '../support/engine-process.ts';
+import { eventually } from '../support/eventually.ts';
 
 /** The Kubernetes release the build script builds by default. */
 export const K8S_VERSION = process.env['K8S_VERSION'] ?? 'v1.33.13';
@@ -60,18 +61,15 @@ export interface AuditEvent {
   readonly stageTimestamp: string;
 }
 
+/** Waits (bounded) until `check` holds, giving up when the process exits. */
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}:\n${log().slice(-4000)}`);
-    try {
-      if (await check()) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`${what} not ready after ${timeoutMs} ms:\n${log().slice(-4000)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await eventually(check, {
+    what: `${what} to be ready`,
+    timeoutMs,
+    intervalMs: 250,
+    context: () => log().slice(-4000),
+    giveUp: () => (child.exitCode === null ? undefined : `${what} exited with ${child.exitCode}`),
+  });
 }
 
 function startProcess(bin: string, args: string[]): { child: ChildProcess; log: () => string } {

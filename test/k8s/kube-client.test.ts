@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConnectProxy, type ConnectProxy } from '../support/connect-proxy.ts';
+import { eventually, eventuallyValue } from '../support/eventually.ts';
 import { startControlPlane, type ControlPlane } from './control-plane.ts';
 import { k8sSkipReason } from './harness.ts';
 import { startController, type Proc } from './processes.ts';
@@ -53,15 +54,7 @@ describe.skipIf(skipReason !== null)('the controller through an exec plugin and 
       return undefined;
     }
   };
-  const until = async <T>(what: string, fn: () => T | undefined, timeoutMs = 30_000): Promise<T> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const v = fn();
-      if (v !== undefined) return v;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${controller?.output().slice(-3000) ?? ''}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
+  const controllerLog = (): string => controller?.output().slice(-3000) ?? '';
 
   it('wins and keeps renewing the leader Lease, re-running the plugin after its token expires', async () => {
     writeFileSync(
@@ -102,7 +95,7 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
     controller = startController([path.join(dir, 'users.yaml'), path.join(dir, 'cluster.yaml')].join(path.delimiter), 'exec-replica', {
       RETRY_PERIOD_MS: '1000',
     });
-    await until('the Lease held by the controller', () => (lease()?.holderIdentity === 'exec-replica' ? true : undefined));
+    await eventually(() => lease()?.holderIdentity === 'exec-replica', { what: 'the Lease held by the controller', context: controllerLog });
     expect(runs()).toBeGreaterThanOrEqual(1);
     const port = new URL(cp.server).port;
     expect(proxy.connects.some((c) => c === `127.0.0.1:${port}`)).toBe(true);
@@ -110,12 +103,15 @@ process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/
 
     // The token expires after 4 s; renewals go on with a fresh one from a new plugin run.
     const firstRuns = runs();
-    await until('a plugin run after expiry', () => (runs() > firstRuns ? true : undefined));
+    await eventually(() => runs() > firstRuns, { what: 'a plugin run after expiry', context: controllerLog });
     const ranAt = Date.now();
-    const after = await until('a renewal after the new run', () => {
-      const l = lease();
-      return l?.holderIdentity === 'exec-replica' && Date.parse(l.renewTime ?? '') > ranAt ? l : undefined;
-    });
+    const after = await eventuallyValue(
+      () => {
+        const l = lease();
+        return l?.holderIdentity === 'exec-replica' && Date.parse(l.renewTime ?? '') > ranAt ? l : undefined;
+      },
+      { what: 'a renewal after the new run', context: controllerLog },
+    );
     expect(after.holderIdentity).toBe('exec-replica');
     expect(controller.child.exitCode).toBeNull();
     expect(controller.output()).not.toMatch(/Unauthorized|401/);

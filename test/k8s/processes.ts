@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { eventually } from '../support/eventually.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -41,20 +42,19 @@ function run(args: readonly string[], env: Record<string, string>): Proc {
 /** Starts `engine serve` on a given port (with extra environment, e.g. an action handler's URL) and waits for /healthz. */
 export async function startEngineAt(port: number, args: readonly string[], env: Record<string, string> = {}): Promise<Proc> {
   const p = run(['engine/main.ts', 'serve', '--server-host', '127.0.0.1', '--server-port', String(port), ...args], env);
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (p.child.exitCode !== null) throw new Error(`engine exited: ${p.output()}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).status < 500) return p;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await p.stop('SIGKILL');
-      throw new Error(`engine did not start: ${p.output()}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    await eventually(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status < 500, {
+      what: `the engine on port ${port} to answer /healthz`,
+      timeoutMs: 30_000,
+      intervalMs: 100,
+      context: p.output,
+      giveUp: () => (p.child.exitCode === null ? undefined : `the engine exited with ${p.child.exitCode}`),
+    });
+  } catch (e) {
+    await p.stop('SIGKILL');
+    throw e;
   }
+  return p;
 }
 
 /** Starts a controller replica. */
