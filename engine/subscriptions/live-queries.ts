@@ -51,6 +51,24 @@
  * runs (a change refetches the whole cohort: 10 statements); polling's
  * latency is phase-locked to its interval (p50 150-850 ms). Setup 1.3-3.1 s,
  * engine RSS 190 MiB.
+ * Issue 35, same bench, before (9c1a82f) and after (b0a477d) alternated in
+ * two rounds on a machine at load average 11 (`BENCH_PG_STAT_STATEMENTS=1
+ * npm run bench -- --capabilities subscriptions --engine-root <worktree>`):
+ * - idle: pg_stat_statements shows no live-query statement either way; the
+ *   0.4-0.67 statements/s were the engine's own polls (scheduler 3 statements
+ *   and metadata version 1 per 10 s, cron times once a minute), now 0.2-0.23
+ *   (scheduler 1, metadata 1 per 10 s; the metadata pool no longer reconnects
+ *   for each poll). Idle PostgreSQL CPU above the no-subscriber floor, as a
+ *   share of polling's: 52.7% / 35.0% before, 36.1% / 30.9% after; all of
+ *   that excess is processes that exited within the window (30-40 ms of
+ *   10 ms ticks from the postmaster's cutime, present in every on-change idle
+ *   window, before and after); without them 3.6% / 14.4% before, 2.0% / 0.7%
+ *   after;
+ * - one change per second (each to a different row of the 1,000):
+ *   11.0-11.6 statements/s before (a change refetched all 10 batches),
+ *   2.6-2.8 after (one group), PostgreSQL CPU 0.43-0.44% → 0.28-0.29% of a
+ *   core; change → client p50 103 / 21 ms before, 9 / 32 ms after, p99
+ *   296 / 67 → 32 / 108 ms (the load decides these, not the change).
  */
 import type { ChangedRows, MultiplexedStatement, SourceConnection, TableName } from '../backends/backend.ts';
 import type { Cancellation } from '../request-context.ts';
