@@ -6,7 +6,6 @@
  * Its own control plane; the tests run in order and build on each other's state.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Condition } from '../../controller/api/v1alpha1/common.ts';
 import { ADMIN_SECRET, k8sSkipReason, resource, startOperatorEnv, type OperatorEnv } from './harness.ts';
 
 const skipReason = k8sSkipReason();
@@ -26,18 +25,6 @@ describe.skipIf(skipReason !== null)('operator bindings, ownership and credentia
   const tableNames = async (): Promise<string[]> => (await exported()).tables.map((t) => t.table.name).sort();
   const selectColumns = async (table: string, role: string): Promise<string[] | undefined> =>
     (await exported()).tables.find((t) => t.table.name === table)?.select_permissions?.find((p) => p.role === role)?.permission.columns;
-  const inNs = (ns: string, m: Record<string, unknown>): Record<string, unknown> => ({
-    ...m,
-    metadata: { ...(m['metadata'] as Record<string, unknown>), namespace: ns },
-  });
-  const readyIn = (ns: string, plural: string, name: string): Condition | undefined => {
-    try {
-      const o = JSON.parse(env.cp.kubectl(['-n', ns, 'get', `${plural}.graphql.engine.dev`, name, '-o', 'json'])) as { status?: { conditions?: Condition[] } };
-      return o.status?.conditions?.find((c) => c.type === 'Ready');
-    } catch {
-      return undefined;
-    }
-  };
   const engineSpec = { url: '', adminSecretRef: { name: 'engine-admin' } };
   const bindSecretReader = (ns: string): string => env.cp.kubectl(['apply', '-n', ns, '-f', 'config/engine/secret_reader_binding.yaml']);
 
@@ -183,22 +170,19 @@ describe.skipIf(skipReason !== null)('operator bindings, ownership and credentia
       apiVersion: 'v1',
       kind: 'List',
       items: [
-        inNs(ns, resource('Engine', 'main', engineSpec)),
-        inNs(ns, resource('TrackedTable', 'author', { table: 'author' })),
+        resource('Engine', 'main', engineSpec, ns),
+        resource('TrackedTable', 'author', { table: 'author' }, ns),
         // Different content for the same permission: before, the two Engines rewrote it forever.
-        inNs(
-          ns,
-          resource('Permission', 'author-guest-select', { table: 'author', role: 'guest', operation: 'select', permission: { columns: ['id'], filter: {} } }),
-        ),
+        resource('Permission', 'author-guest-select', { table: 'author', role: 'guest', operation: 'select', permission: { columns: ['id'], filter: {} } }, ns),
       ],
     });
     const conflict = await env.until(`Engine ${ns}/main Conflict`, () => {
-      const c = readyIn(ns, 'engines', 'main');
+      const c = env.readyIn(ns, 'engines', 'main');
       return c?.reason === 'Conflict' && c.status === 'False' ? c : null;
     });
     const uid = (JSON.parse(env.cp.kubectl(['get', 'engines.graphql.engine.dev', 'main', '-o', 'json'])) as { metadata: { uid: string } }).metadata.uid;
     expect(conflict.message).toContain(`managed by Engine default/main (uid ${uid})`);
-    await env.until(`Permission ${ns}/author-guest-select Conflict`, () => readyIn(ns, 'permissions', 'author-guest-select')?.reason === 'Conflict');
+    await env.until(`Permission ${ns}/author-guest-select Conflict`, () => env.readyIn(ns, 'permissions', 'author-guest-select')?.reason === 'Conflict');
     const state = await env.client.call<{ cli_state: { graphql_engine_operator?: { owner: { uid: string; namespace: string; name: string } } } }>({
       type: 'get_catalog_state',
       args: {},
@@ -241,7 +225,7 @@ describe.skipIf(skipReason !== null)('operator bindings, ownership and credentia
     console.log(`[k8s] whole-app prune: Engine and resources gone after ${Date.now() - t0} ms`);
     expect(env.events('TrackedTable', 'article').some((e) => e.startsWith('Normal Deleted Removed the declared metadata from the engine'))).toBe(true);
     // team-x/main now owns the engine and applies its own declarations.
-    await env.until(`Engine team-x/main Ready`, () => readyIn('team-x', 'engines', 'main')?.status === 'True' || null, 60_000);
+    await env.until(`Engine team-x/main Ready`, () => env.readyIn('team-x', 'engines', 'main')?.status === 'True' || null, 60_000);
     console.log(`[k8s] whole-app prune: the other Engine took over ${Date.now() - t0} ms after the delete`);
     expect(await tableNames()).toEqual(['author']);
     expect(await selectColumns('author', 'guest')).toEqual(['id']);

@@ -8,7 +8,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Condition } from '../../controller/api/v1alpha1/common.ts';
 import { freePort } from '../support/engine-process.ts';
 import type { AuditEvent } from './control-plane.ts';
 import { k8sSkipReason, resource, startOperatorEnv, type OperatorEnv } from './harness.ts';
@@ -18,18 +17,6 @@ const OPERATOR = 'system:serviceaccount:graphql-engine-system:graphql-engine-ope
 
 describe.skipIf(skipReason !== null)('operator details on a real kube-apiserver (issue 36.7)', { timeout: 180_000 }, () => {
   let env: OperatorEnv;
-  const inNs = (ns: string, m: Record<string, unknown>): Record<string, unknown> => ({
-    ...m,
-    metadata: { ...(m['metadata'] as Record<string, unknown>), namespace: ns },
-  });
-  const readyIn = (ns: string, plural: string, name: string): Condition | undefined => {
-    try {
-      const o = JSON.parse(env.cp.kubectl(['-n', ns, 'get', `${plural}.graphql.engine.dev`, name, '-o', 'json'])) as { status?: { conditions?: Condition[] } };
-      return o.status?.conditions?.find((c) => c.type === 'Ready');
-    } catch {
-      return undefined;
-    }
-  };
   const eventsIn = (ns: string, kind: string, name: string): string[] =>
     (
       JSON.parse(env.cp.kubectl(['-n', ns, 'get', 'events', '-o', 'json', '--field-selector', `involvedObject.kind=${kind},involvedObject.name=${name}`])) as {
@@ -98,15 +85,12 @@ describe.skipIf(skipReason !== null)('operator details on a real kube-apiserver 
   it('sends no PATCH while it waits for a rollout, re-applies a Deployment edited by someone else, and deletes an Engine whose engine never came up', async () => {
     env.cp.kubectl(['create', 'namespace', 'team-r']);
     env.cp.apply(
-      inNs(
-        'team-r',
-        resource('Engine', 'shop', { deployment: { version: '1.0.0', replicas: 2, databaseUrlSecretRef: { name: 'db' } }, deletionPolicy: 'Delete' }),
-      ),
+      resource('Engine', 'shop', { deployment: { version: '1.0.0', replicas: 2, databaseUrlSecretRef: { name: 'db' } }, deletionPolicy: 'Delete' }, 'team-r'),
     );
-    env.cp.apply(inNs('team-r', resource('TrackedTable', 'orders', { table: 'orders' })));
-    await env.until('Engine shop waiting for its rollout', () => readyIn('team-r', 'engines', 'shop')?.reason === 'EngineNotAvailable');
+    env.cp.apply(resource('TrackedTable', 'orders', { table: 'orders' }, 'team-r'));
+    await env.until('Engine shop waiting for its rollout', () => env.readyIn('team-r', 'engines', 'shop')?.reason === 'EngineNotAvailable');
     // Its resources say so too (then nothing of theirs is written again while it waits).
-    await env.until('orders waiting for the rollout', () => readyIn('team-r', 'trackedtables', 'orders')?.reason === 'EngineNotAvailable');
+    await env.until('orders waiting for the rollout', () => env.readyIn('team-r', 'trackedtables', 'orders')?.reason === 'EngineNotAvailable');
     const mine = (e: AuditEvent): boolean => e.user.username === OPERATOR && e.objectRef?.namespace === 'team-r';
     const looks = (events: AuditEvent[]): number =>
       events.filter((e) => mine(e) && e.objectRef?.resource === 'deployments' && e.objectRef.name === 'shop' && (e.verb === 'get' || e.verb === 'patch'))
@@ -136,8 +120,8 @@ describe.skipIf(skipReason !== null)('operator details on a real kube-apiserver 
   it('deletes an Engine with deletionPolicy Delete whose url never answered', async () => {
     env.cp.kubectl(['create', 'namespace', 'team-x']);
     const dead = await freePort();
-    env.cp.apply(inNs('team-x', resource('Engine', 'never', { url: `http://127.0.0.1:${dead}`, deletionPolicy: 'Delete' })));
-    await env.until('Engine never unreachable', () => readyIn('team-x', 'engines', 'never')?.reason === 'EngineUnreachable');
+    env.cp.apply(resource('Engine', 'never', { url: `http://127.0.0.1:${dead}`, deletionPolicy: 'Delete' }, 'team-x'));
+    await env.until('Engine never unreachable', () => env.readyIn('team-x', 'engines', 'never')?.reason === 'EngineUnreachable');
     const started = Date.now();
     env.cp.kubectl(['-n', 'team-x', 'delete', 'engines.graphql.engine.dev', 'never', '--wait=true', '--timeout=30s']);
     console.log(`[k8s] Engine whose engine never answered deleted in ${Date.now() - started} ms`);

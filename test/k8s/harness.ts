@@ -7,6 +7,7 @@
 import type { Condition } from '../../controller/api/v1alpha1/common.ts';
 import { EngineClient } from '../../engine/metadata-client/client.ts';
 import { freePort } from '../support/engine-process.ts';
+import { eventuallyValue } from '../support/eventually.ts';
 import { createTestDatabase, type TestDatabase } from '../support/pg.ts';
 import { findBinaries, startControlPlane, type ControlPlane } from './control-plane.ts';
 import { startController, startEngineAt, type Proc } from './processes.ts';
@@ -38,9 +39,12 @@ export interface OperatorEnv {
   readonly client: EngineClient;
   engine: Proc;
   controller: Proc;
-  get(plural: string, name: string): Obj | null;
+  /** The object, or null; in the kubeconfig's namespace (default) unless `namespace` is given. */
+  get(plural: string, name: string, namespace?: string): Obj | null;
   cond(plural: string, name: string, type?: string): Condition | undefined;
   until<T>(what: string, fn: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs?: number): Promise<T>;
+  /** The Ready condition of an object in another namespace. */
+  readyIn(namespace: string, plural: string, name: string): Condition | undefined;
   readyWith(plural: string, name: string, status: Condition['status'], reason?: string, timeoutMs?: number): Promise<Condition>;
   /** Events of one object as `kubectl describe` would list them: `type reason note`. */
   events(kind: string, name: string): string[];
@@ -48,9 +52,9 @@ export interface OperatorEnv {
   stop(): Promise<void>;
 }
 
-/** A resource manifest of the operator's API in namespace default. */
-export function resource(kind: string, name: string, spec: Record<string, unknown>): Record<string, unknown> {
-  return { apiVersion: API, kind, metadata: { name, namespace: 'default' }, spec };
+/** A resource manifest of the operator's API (in namespace default unless one is given). */
+export function resource(kind: string, name: string, spec: Record<string, unknown>, namespace = 'default'): Record<string, unknown> {
+  return { apiVersion: API, kind, metadata: { name, namespace }, spec };
 }
 
 /** Extra flags and environment of the test engine. */
@@ -85,9 +89,10 @@ export async function startOperatorEnv(
     client,
     engine: await startEngineAt(enginePort, engineArgs, engineEnv),
     controller: undefined as unknown as Proc,
-    get(plural, name) {
+    get(plural, name, namespace) {
       try {
-        return JSON.parse(cp.kubectl(['get', `${plural}.graphql.engine.dev`, name, '-o', 'json'])) as Obj;
+        const ns = namespace === undefined ? [] : ['-n', namespace];
+        return JSON.parse(cp.kubectl([...ns, 'get', `${plural}.graphql.engine.dev`, name, '-o', 'json'])) as Obj;
       } catch {
         return null;
       }
@@ -95,23 +100,11 @@ export async function startOperatorEnv(
     cond(plural, name, type = 'Ready') {
       return env.get(plural, name)?.status?.conditions?.find((c) => c.type === type);
     },
-    async until(what, fn, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      let last: unknown;
-      for (;;) {
-        try {
-          const v = await fn();
-          if (v !== null && v !== undefined && v !== false) return v;
-        } catch (e) {
-          last = e;
-        }
-        if (Date.now() > deadline) {
-          throw new Error(
-            `timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}\ncontroller:\n${env.controller?.output().slice(-3000)}`,
-          );
-        }
-        await new Promise((r) => setTimeout(r, 200));
-      }
+    readyIn(namespace, plural, name) {
+      return env.get(plural, name, namespace)?.status?.conditions?.find((c) => c.type === 'Ready');
+    },
+    until(what, fn, timeoutMs = 30_000) {
+      return eventuallyValue(fn, { what, timeoutMs, context: () => `controller:\n${env.controller?.output().slice(-3000)}` });
     },
     async readyWith(plural, name, status, reason, timeoutMs) {
       let seen = 'no Ready condition';
