@@ -5,40 +5,22 @@
  * itself, and the run's embedded server is newer than the system's pg_dump, which the last
  * endpoint test checks the engine says.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engineCli } from '../../support/engine-cli.ts';
 import { spawnEngine, type EngineProcess } from '../../support/engine-process.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { startSystemPostgres, systemPostgres, type SystemServer } from '../../support/postgres-debian.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const SECRET = 'dump-secret';
 const cleanups: Array<() => Promise<void>> = [];
 
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c().catch(() => {});
 });
-
-async function engineCli(cwd: string, args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'engine/main.ts'), ...args], {
-      cwd,
-      env: { PATH: process.env['PATH'] ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const SCHEMA = `
 CREATE TABLE author (id serial PRIMARY KEY, name text NOT NULL);

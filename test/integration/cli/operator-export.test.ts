@@ -5,47 +5,17 @@
  * the engine exports by value out of them, lists on stderr what no kind expresses, and with
  * --strict exits 1 for it. The round trip through a cluster is test/k8s/operator-export.test.ts.
  */
-import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engineCli, filesUnder, REPO_ROOT } from '../../support/engine-cli.ts';
 import { spawnEngine, type EngineProcess } from '../../support/engine-process.ts';
 import { startGraphqlServer, type GraphqlTestServer } from '../../support/graphql-server.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { V2_CHINOOK_SQL, V2_DEFAULT_SQL, V2_REMOTE_SDL, writeV2MetadataDir } from '../../support/v2-metadata-dir.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const SECRET = 'operator-export-secret';
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-async function engineCli(args: readonly string[]): Promise<Run> {
-  return await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'engine/main.ts'), ...args], {
-      cwd: root,
-      env: { PATH: process.env['PATH'] ?? '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-async function filesOf(dir: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const f of (await readdir(dir)).sort()) out.set(f, await readFile(path.join(dir, f), 'utf8'));
-  return out;
-}
 
 describe('engine operator export --from-server', { timeout: 90_000 }, () => {
   let tmp: string;
@@ -76,7 +46,16 @@ describe('engine operator export --from-server', { timeout: 90_000 }, () => {
       EXPORT_DEFAULT_DB: dbA.url,
       HOOK_TRACE: 'trace',
     });
-    const applied = await engineCli(['metadata', 'apply', '--project', path.join(tmp, 'project'), '--endpoint', engine.url, '--admin-secret', SECRET]);
+    const applied = await engineCli(REPO_ROOT, [
+      'metadata',
+      'apply',
+      '--project',
+      path.join(tmp, 'project'),
+      '--endpoint',
+      engine.url,
+      '--admin-secret',
+      SECRET,
+    ]);
     expect(applied.stderr + applied.stdout).toContain('metadata applied');
     expect(applied.code).toBe(0);
   });
@@ -91,7 +70,7 @@ describe('engine operator export --from-server', { timeout: 90_000 }, () => {
 
   it("writes the running engine's metadata as the directory's resources, secrets moved out, losses listed", async () => {
     const fromServer = path.join(tmp, 'from-server');
-    const run = await engineCli([
+    const run = await engineCli(REPO_ROOT, [
       'operator',
       'export',
       '--from-server',
@@ -112,20 +91,20 @@ describe('engine operator export --from-server', { timeout: 90_000 }, () => {
       'not expressed by the resources (left out): graphql_schema_introspection (no kind of the operator expresses it)',
       'not expressed by the resources (left out): remote_schemas[countries].permissions (not a field of RemoteSchema)',
     ]);
-    const server = await filesOf(fromServer);
+    const server = await filesUnder(fromServer);
     for (const [file, text] of server) for (const value of Object.values(secrets)) expect(text, `${file} holds a secret`).not.toContain(value);
 
     // The engine's export and the directory it came from give the same resources.
     const fromDir = path.join(tmp, 'from-dir');
-    const local = await engineCli(['operator', 'export', '--project', path.join(tmp, 'project'), '--out', fromDir, '--engine', 'main']);
+    const local = await engineCli(REPO_ROOT, ['operator', 'export', '--project', path.join(tmp, 'project'), '--out', fromDir, '--engine', 'main']);
     expect(local.code).toBe(0);
-    const dir = await filesOf(fromDir);
+    const dir = await filesUnder(fromDir);
     expect([...server.keys()]).toEqual([...dir.keys()]);
     for (const [file, text] of server) if (file !== 'README.md') expect(text, file).toBe(dir.get(file));
   });
 
   it('exits 1 under --strict when something is not expressed, and 2 on bad usage', async () => {
-    const strict = await engineCli([
+    const strict = await engineCli(REPO_ROOT, [
       'operator',
       'export',
       '--from',
@@ -141,10 +120,10 @@ describe('engine operator export --from-server', { timeout: 90_000 }, () => {
     expect(body.error).toContain('3 part(s) of the metadata are not expressed');
     expect(body.lost.map((d) => d.path).sort()).toEqual(['api_limits', 'graphql_schema_introspection', 'remote_schemas[countries].permissions']);
 
-    const both = await engineCli(['operator', 'export', '--from', tmp, '--from-server', '--out', path.join(tmp, 'x')]);
+    const both = await engineCli(REPO_ROOT, ['operator', 'export', '--from', tmp, '--from-server', '--out', path.join(tmp, 'x')]);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('give --from or --from-server, not both');
-    const noOut = await engineCli(['operator', 'export', '--from', tmp]);
+    const noOut = await engineCli(REPO_ROOT, ['operator', 'export', '--from', tmp]);
     expect(noOut.code).toBe(2);
     expect(noOut.stderr).toContain("required option '--out <dir>' not specified");
   });

@@ -6,57 +6,21 @@
  * migrations go up and down and report their status; a failing migration leaves the database and
  * the recorded versions as they were.
  */
-import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engineCli, filesUnder } from '../../support/engine-cli.ts';
 import { spawnEngine, type EngineProcess } from '../../support/engine-process.ts';
 import { startGraphqlServer, type GraphqlTestServer } from '../../support/graphql-server.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const SECRET = 'project-cli-secret';
 const cleanups: Array<() => Promise<void>> = [];
 
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c().catch(() => {});
 });
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs `engine <args>` in `cwd` with only `env` (and PATH) set. */
-async function engineCli(cwd: string, args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
-  return await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'engine/main.ts'), ...args], {
-      cwd,
-      env: { PATH: process.env['PATH'] ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** Every file under `dir`, relative path → text. */
-async function filesUnder(dir: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!e.isFile()) continue;
-    const p = path.join(e.parentPath, e.name);
-    out.set(path.relative(dir, p), await readFile(p, 'utf8'));
-  }
-  return out;
-}
 
 async function write(dir: string, files: Record<string, string>): Promise<void> {
   for (const [rel, text] of Object.entries(files)) {
