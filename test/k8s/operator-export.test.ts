@@ -15,10 +15,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { canonicalJson } from '../../controller/reconcilers/objects.ts';
 import { readMetadataDir } from '../../engine/cli/project/layout.ts';
 import { normalizeDocument, toWireDocument } from '../../engine/model/document.ts';
 import { startGraphqlServer, type GraphqlTestServer } from '../support/graphql-server.ts';
+import { normalised, withValues } from '../support/metadata-compare.ts';
 import { createTestDatabase, type TestDatabase } from '../support/pg.ts';
 import { V2_CHINOOK_SQL, V2_DEFAULT_SQL, V2_REMOTE_SDL, writeV2MetadataDir } from '../support/v2-metadata-dir.ts';
 import { ADMIN_SECRET, k8sSkipReason, startOperatorEnv, type OperatorEnv } from './harness.ts';
@@ -27,39 +27,6 @@ const skipReason = k8sSkipReason();
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 type Obj = Record<string, unknown>;
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Sorted lists of objects, no nulls, no empty custom type sections (as the unit round trip compares). */
-function normalised(v: unknown): unknown {
-  if (Array.isArray(v)) {
-    const items = v.map(normalised);
-    return items.every(isObj) ? items.sort((a, b) => (canonicalJson(a) < canonicalJson(b) ? -1 : 1)) : items;
-  }
-  if (isObj(v)) {
-    const out: Obj = {};
-    for (const [k, x] of Object.entries(v))
-      if (x !== null && !(Array.isArray(x) && x.length === 0 && ['enums', 'scalars', 'input_objects', 'objects'].includes(k))) out[k] = normalised(x);
-    if (isObj(out['custom_types']) && Object.keys(out['custom_types']).length === 0) delete out['custom_types'];
-    return out;
-  }
-  return v;
-}
-
-/** Puts secret values back where the metadata references them (env name → value). */
-function withValues(v: unknown, values: ReadonlyMap<string, string>): unknown {
-  if (Array.isArray(v)) return v.map((x) => withValues(x, values));
-  if (!isObj(v)) return v;
-  if (typeof v['from_env'] === 'string' && values.has(v['from_env']) && Object.keys(v).length === 1) return values.get(v['from_env']);
-  const out: Obj = {};
-  for (const [k, x] of Object.entries(v)) {
-    if (k === 'value_from_env' && typeof x === 'string' && values.has(x)) out['value'] = values.get(x);
-    else out[k] = withValues(x, values);
-  }
-  return out;
-}
 
 interface Report {
   readonly files: string[];

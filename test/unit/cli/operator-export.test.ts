@@ -14,11 +14,11 @@ import { parse as parseYaml } from 'yaml';
 import { API_VERSION } from '../../../controller/api/v1alpha1/common.ts';
 import type { TargetResource } from '../../../controller/reconcilers/declarations.ts';
 import { foldResources } from '../../../controller/reconcilers/fold.ts';
-import { canonicalJson } from '../../../controller/reconcilers/objects.ts';
 import { readMetadataDir } from '../../../engine/cli/project/layout.ts';
 import { writeOperatorExport, type OperatorExportReport } from '../../../engine/cli/project/operator-export.ts';
 import { EMPTY_DOCUMENT, normalizeDocument, toWireDocument } from '../../../engine/model/document.ts';
 import { documentToResources } from '../../../controller/export/resources.ts';
+import { normalised, withValues } from '../../support/metadata-compare.ts';
 import { writeV2MetadataDir, type V2DirOptions } from '../../support/v2-metadata-dir.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'operator-export-'));
@@ -33,26 +33,6 @@ const OPTIONS: V2DirOptions = {
 
 type Obj = Record<string, unknown>;
 
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Sorted lists of objects, no nulls, no empty custom type sections: order and absence do not matter. */
-function normalised(v: unknown): unknown {
-  if (Array.isArray(v)) {
-    const items = v.map(normalised);
-    return items.every(isObj) ? items.sort((a, b) => (canonicalJson(a) < canonicalJson(b) ? -1 : 1)) : items;
-  }
-  if (isObj(v)) {
-    const out: Obj = {};
-    for (const [k, x] of Object.entries(v))
-      if (x !== null && !(Array.isArray(x) && x.length === 0 && ['enums', 'scalars', 'input_objects', 'objects'].includes(k))) out[k] = normalised(x);
-    if (isObj(out['custom_types']) && Object.keys(out['custom_types']).length === 0) delete out['custom_types'];
-    return out;
-  }
-  return v;
-}
-
 /** The document the resources in `dir` declare, folded into an empty engine by the controller's fold. */
 function foldDirectory(dir: string): ReturnType<typeof foldResources> {
   const kustomization = parseYaml(readFileSync(path.join(dir, 'kustomization.yaml'), 'utf8')) as { resources: string[] };
@@ -65,19 +45,6 @@ function foldDirectory(dir: string): ReturnType<typeof foldResources> {
     }));
   for (const r of resources) expect(r.apiVersion).toBe(API_VERSION);
   return foldResources({ current: EMPTY_DOCUMENT, resources, previousManaged: [], policy: 'Merge' });
-}
-
-/** Puts the secrets' values back where the resources reference them (env name → value). */
-function withValues(v: unknown, values: ReadonlyMap<string, string>): unknown {
-  if (Array.isArray(v)) return v.map((x) => withValues(x, values));
-  if (!isObj(v)) return v;
-  if (typeof v['from_env'] === 'string' && values.has(v['from_env']) && Object.keys(v).length === 1) return values.get(v['from_env']);
-  const out: Obj = {};
-  for (const [k, x] of Object.entries(v)) {
-    if (k === 'value_from_env' && typeof x === 'string' && values.has(x)) out['value'] = values.get(x);
-    else out[k] = withValues(x, values);
-  }
-  return out;
 }
 
 function filesOf(dir: string): Map<string, string> {
