@@ -62,8 +62,10 @@
  *   share of polling's: 52.7% / 35.0% before, 36.1% / 30.9% after; all of
  *   that excess is processes that exited within the window (30-40 ms of
  *   10 ms ticks from the postmaster's cutime, present in every on-change idle
- *   window, before and after); without them 3.6% / 14.4% before, 2.0% / 0.7%
- *   after;
+ *   window, before and after), which a third run caught by name: PostgreSQL's
+ *   autovacuum worker visiting template1, not the engine; without them 3.6%
+ *   / 14.4% before, 2.0% / 0.7% after (the third run: 19.1% with it, -1.4%
+ *   without);
  * - one change per second (each to a different row of the 1,000):
  *   11.0-11.6 statements/s before (a change refetched all 10 batches),
  *   2.6-2.8 after (one group), PostgreSQL CPU 0.43-0.44% → 0.28-0.29% of a

@@ -11,7 +11,7 @@
 import pg from 'pg';
 import WebSocket from 'ws';
 import { startEngine, type BenchEngine } from '../lib/engine.ts';
-import { cpuMs, postgresCpuByProcess, postgresCpuMs, rssMiB } from '../lib/process.ts';
+import { cpuMs, postgresCpuByProcess, postgresCpuMs, rssMiB, watchShortLivedChildren } from '../lib/process.ts';
 import type { CapabilityBench, CapabilityContext, CapabilityTable } from './types.ts';
 
 const SUBS_PER_SOCKET = 10;
@@ -186,9 +186,12 @@ async function liveRun(
     const rss = await rssMiB(engine.child.pid);
     const pgss = await statStatements(db);
     const p0 = await postgresCpuByProcess(Number(ctx.postgres.postmasterPid));
+    const shortLived = watchShortLivedChildren(Number(ctx.postgres.postmasterPid));
     const i0 = await counters(db, engine, Number(ctx.postgres.postmasterPid));
     await sleep(idleMs);
     const i1 = await counters(db, engine, Number(ctx.postgres.postmasterPid));
+    const transient = await shortLived.stop();
+    ctx.log(`${mode}: PostgreSQL processes that came and went while idle: ${transient.length === 0 ? 'none' : transient.join('; ')}`);
     const idle = windowOf(i0, i1);
     const idleCpu = cpuByProcess(p0, await postgresCpuByProcess(Number(ctx.postgres.postmasterPid)));
     ctx.log(`${mode}: idle PostgreSQL CPU by process: ${idleCpu.text}`);
@@ -231,6 +234,7 @@ async function liveRun(
       'idle PG CPU % without exited processes': round(idle.pgCpuPercent - (idleCpu.exitedMs / idleMs) * 100, 3),
       'no subscribers: PG CPU by process': floorCpu.text,
       'idle: PG CPU by process': idleCpu.text,
+      'idle: PostgreSQL processes that came and went': transient.length === 0 ? 'none' : transient.join('; '),
     };
   } finally {
     for (const ws of sockets) ws.terminate();

@@ -164,3 +164,50 @@ export async function postgresCpuByProcess(postmasterPid: number): Promise<Map<s
   }
   return out;
 }
+
+/**
+ * Watches the children of a PostgreSQL server every `everyMs` until `stop()`; returns the titles of those
+ * that started and ended in between (autovacuum workers, short connections), which only cutime counts.
+ */
+export function watchShortLivedChildren(postmasterPid: number, everyMs = 100): { stop(): Promise<string[]> } {
+  const seen = new Map<number, string>();
+  let first: Set<number> | null = null;
+  const scan = async (): Promise<Set<number>> => {
+    const alive = new Set<number>();
+    for (const entry of await readdir('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (Number(fields[1]) !== postmasterPid) continue;
+        alive.add(Number(entry));
+        if (!seen.has(Number(entry)))
+          seen.set(
+            Number(entry),
+            (await readFile(`/proc/${entry}/cmdline`, 'utf8'))
+              .replaceAll('\0', ' ')
+              .trim()
+              .replace(/\(\d+\)/, ''),
+          );
+      } catch {
+        // gone
+      }
+    }
+    return alive;
+  };
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    void scan()
+      .then((a) => (first ??= a))
+      .finally(() => (busy = false));
+  }, everyMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      const last = await scan();
+      return [...seen].filter(([pid]) => !(first?.has(pid) ?? false) && !last.has(pid)).map(([, t]) => t);
+    },
+  };
+}
