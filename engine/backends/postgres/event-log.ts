@@ -38,7 +38,7 @@
  */
 import pg from 'pg';
 import type { AttemptRecord, EventLog, EventLogQuery, LoggedEvent } from '../backend.ts';
-import { EVENTS_CHANNEL, EVENTS_SCHEMA } from './event-trigger-ddl.ts';
+import { DONE, EVENTS_CHANNEL, EVENTS_SCHEMA, upgradeEventLog } from './event-trigger-ddl.ts';
 
 const LOG = `${EVENTS_SCHEMA}.event_log`;
 const INVOCATIONS = `${EVENTS_SCHEMA}.event_invocation_logs`;
@@ -100,8 +100,12 @@ WITH u AS (
 )
 SELECT id, pg_notify('${EVENTS_CHANNEL}', '') FROM u`;
 
-const EVENTS = `SELECT ${EVENT_COLUMNS} FROM ${LOG}
-WHERE trigger_name = $1 AND ($2 = 'all' OR ($2 = 'pending') = NOT (delivered OR error))
+/** One trigger's events, newest first: its pending ones through the due index, processed ones through `event_log_done` (Note [Lean event log]). */
+const EVENTS = `SELECT ${EVENT_COLUMNS} FROM (
+  (SELECT * FROM ${LOG} WHERE trigger_name = $1 AND NOT delivered AND NOT error AND NOT archived AND $2 <> 'processed' ORDER BY seq DESC LIMIT $3::bigint + $4::bigint)
+  UNION ALL
+  (SELECT * FROM ${LOG} WHERE trigger_name = $1 AND (${DONE}) AND ($2 = 'all' OR ($2 = 'pending') = NOT (delivered OR error)) ORDER BY seq DESC LIMIT $3::bigint + $4::bigint)
+) AS e
 ORDER BY seq DESC LIMIT $3 OFFSET $4`;
 
 const INVOCATIONS_OF = `SELECT ${INVOCATION_COLUMNS} FROM ${INVOCATIONS} WHERE trigger_name = $1 ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`;
@@ -120,6 +124,9 @@ WITH old AS (
   DELETE FROM ${INVOCATIONS} WHERE $4 AND event_id IN (SELECT id FROM d)
 )
 SELECT count(*)::int AS n FROM d`;
+
+/** Statements whose plans test/integration/events/log-layout.test.ts checks against the indexes (Note [Lean event log]). */
+export const PLANNED_STATEMENTS = { take: takeSql(16), events: EVENTS, cleanup: CLEANUP };
 
 /**
  * Note [Take limits]
@@ -169,9 +176,20 @@ interface TakenRow {
 
 /** The event log of the database behind `pool` (`url` for the LISTEN connection). */
 export function postgresEventLog(pool: pg.Pool, url: string): EventLog {
+  // Once per log, before the first take: a log of an earlier layout is upgraded (Note [Lean event log]).
+  let upgraded = false;
   return {
     async take(triggers, limit, leaseMs, owner) {
       if (triggers.length === 0) return [];
+      if (!upgraded) {
+        const client = await pool.connect();
+        try {
+          await upgradeEventLog(client);
+        } finally {
+          client.release();
+        }
+        upgraded = true;
+      }
       const taken: TakenRow[] = [];
       // One statement, or two when the limit is not one of the literal ones (Note [Take limits]).
       for (let left = Math.floor(limit); left > 0;) {
