@@ -119,6 +119,8 @@ export class PlanCache {
   readonly #entries = new Map<string, OperationEntry>();
   #bytes = 0;
   #version = -1;
+  /** The entry last in the map's order (the most recently used), or null. */
+  #newest: OperationEntry | null = null;
   /** Lookups that found / did not find their entry (read by the metrics when scraped). */
   hits = 0;
   misses = 0;
@@ -141,8 +143,12 @@ export class PlanCache {
     const e = this.#entries.get(key);
     if (e !== undefined) {
       this.hits++;
-      this.#entries.delete(key);
-      this.#entries.set(key, e);
+      // Already the most recent (a hot query repeated): moving it to the end would change nothing.
+      if (e !== this.#newest) {
+        this.#entries.delete(key);
+        this.#entries.set(key, e);
+        this.#newest = e;
+      }
     } else this.misses++;
     return e;
   }
@@ -174,6 +180,7 @@ export class PlanCache {
     if (cached) this.#bytes += added;
     else {
       this.#entries.set(key, entry);
+      this.#newest = entry;
       this.#bytes += entry.bytes;
     }
     for (const [k, e] of this.#entries) {
@@ -183,6 +190,7 @@ export class PlanCache {
   }
 
   #drop(key: string, entry: OperationEntry): void {
+    if (entry === this.#newest) this.#newest = null;
     this.#entries.delete(key);
     this.#bytes -= entry.bytes;
   }
@@ -190,6 +198,7 @@ export class PlanCache {
   /** Drops everything (catalog swap). */
   clear(version = this.#version): void {
     this.#entries.clear();
+    this.#newest = null;
     this.#bytes = 0;
     this.#version = version;
   }

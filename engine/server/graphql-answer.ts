@@ -105,7 +105,10 @@ export async function answerGraphql(deps: AppDeps, req: GraphqlHttpRequest, ctx?
     }
     // The authenticate step; an auth webhook gets its span as `traceparent` (Note [Tracing off costs a null check]).
     const span = ctx === undefined || ctx.trace === null ? null : ctx.trace.child('authenticate');
-    const auth = span === null ? await deps.auth.resolve(headers, parsed) : await traced(span, deps.auth.resolve(withTraceContext(headers, span), parsed));
+    const auth =
+      span === null
+        ? (deps.auth.resolveAtOnce(headers) ?? (await deps.auth.resolve(headers, parsed)))
+        : await traced(span, deps.auth.resolve(withTraceContext(headers, span), parsed));
     setCookies = auth.setCookies;
     isAdmin = auth.session.isAdmin;
     if (ctx !== undefined) ctx.session = auth.session;

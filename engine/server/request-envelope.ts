@@ -69,7 +69,8 @@ export function requestEnvelope(opts: EnvelopeOptions, dispatch: Dispatch): Disp
     (req as WithContext)[CONTEXT] = ctx;
     if (tracer !== null) traceRequest(tracer, req, res, ctx);
     if (watching) {
-      res.once('finish', () => {
+      // 'finish' fires at most once per response: `on` spares once's wrapper and its removal.
+      res.on('finish', () => {
         const seconds = (performance.now() - ctx.startedAt) / 1000;
         for (const o of observers) o(req, res, ctx, seconds);
         const failed = res.statusCode >= 400 || ctx.failure !== null;

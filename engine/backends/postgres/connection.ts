@@ -292,7 +292,16 @@ export class PostgresConnection implements SourceConnection {
       sendCancel(client);
     });
     try {
-      return await this.#queryNamed(client, stmt);
+      // The client's statement directly (firstCell), not through #queryNamed and queryFirstText:
+      // two async frames less per request; a stale name falls back as #queryNamed does.
+      const name = this.#nameOf(stmt.text);
+      try {
+        return await firstCell(client, stmt.text, stmt.values, name);
+      } catch (e) {
+        if (name === undefined || !isStalePreparedStatement(e)) throw e;
+        this.#names.delete(stmt.text);
+        return await firstCell(client, stmt.text, stmt.values, undefined);
+      }
     } finally {
       cancel.unwatch();
       // See Note [Cancel on disconnect]: a late cancel must not reach another request's statement.

@@ -107,7 +107,7 @@ export interface WarmUp {
  * AlbumByPK admin read 0.59× raw where the steady state was ~0.68×. Every
  * peer is therefore warmed the same way before its first measured run: 1 s
  * windows of load on `target` until the last three windows' req/s lie within
- * `tolerance` of their median (at least `minWindows`, at most `maxWindows`).
+ * `tolerance` (10%) of their median (at least `minWindows`, at most `maxWindows`).
  * The same rule for every peer, so none gets more warm-up than another.
  */
 export async function warmUntilSteady(
@@ -119,7 +119,7 @@ export async function warmUntilSteady(
 ): Promise<WarmUp> {
   const minWindows = opts.minWindows ?? 3;
   const maxWindows = opts.maxWindows ?? 10;
-  const tolerance = opts.tolerance ?? 0.05;
+  const tolerance = opts.tolerance ?? 0.1;
   const windows: number[] = [];
   const isSteady = (): boolean => {
     const last = windows.slice(-3);
