@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_SECRET, k8sSkipReason, resource, startOperatorEnv, type OperatorEnv } from './harness.ts';
+import { ADMIN_SECRET, k8sSkipReason, resource, selectPermission, startOperatorEnv, type OperatorEnv } from './harness.ts';
 
 const skipReason = k8sSkipReason();
 
@@ -86,12 +86,7 @@ describe.skipIf(skipReason !== null)('actions, custom types, query collections a
       items: [
         resource('Engine', 'main', { url: base(), adminSecretRef: { name: 'engine-admin' } }),
         resource('TrackedTable', 'article', { table: 'article' }),
-        resource('Permission', 'article-user-select', {
-          table: 'article',
-          role: 'user',
-          operation: 'select',
-          permission: { columns: ['id', 'title'], filter: {} },
-        }),
+        selectPermission('article', 'user', ['id', 'title']),
       ],
     });
     await env.readyWith('permissions', 'article-user-select', 'True', 'Applied');

@@ -6,7 +6,7 @@
  * Its own control plane; the tests run in order and build on each other's state.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_SECRET, k8sSkipReason, resource, startOperatorEnv, type OperatorEnv } from './harness.ts';
+import { ADMIN_SECRET, k8sSkipReason, resource, selectPermission, startOperatorEnv, type OperatorEnv } from './harness.ts';
 
 const skipReason = k8sSkipReason();
 
@@ -54,12 +54,7 @@ describe.skipIf(skipReason !== null)('operator bindings, ownership and credentia
           table: 'article',
           object_relationships: [{ name: 'author', using: { foreign_key_constraint_on: 'author_id' } }],
         }),
-        resource('Permission', 'author-user-select', {
-          table: 'author',
-          role: 'user',
-          operation: 'select',
-          permission: { columns: ['id', 'name'], filter: {} },
-        }),
+        selectPermission('author', 'user', ['id', 'name']),
       ],
     });
     const created = Date.now();
@@ -115,15 +110,7 @@ describe.skipIf(skipReason !== null)('operator bindings, ownership and credentia
 
   it('a mistyped engineRef keeps what the resource applied, and fixing it changes nothing', async () => {
     const before = await exported();
-    env.cp.apply(
-      resource('Permission', 'author-user-select', {
-        engineRef: { name: 'mian' },
-        table: 'author',
-        role: 'user',
-        operation: 'select',
-        permission: { columns: ['id', 'name'], filter: {} },
-      }),
-    );
+    env.cp.apply(selectPermission('author', 'user', ['id', 'name'], { engineRef: { name: 'mian' } }));
     const c = await env.readyWith('permissions', 'author-user-select', 'False', 'EngineNotFound');
     expect(c.message).toContain('Engine mian does not exist in namespace default');
     expect((await env.readyWith('engines', 'main', 'False', 'ResourcesNotBound')).message).toContain(
@@ -132,15 +119,7 @@ describe.skipIf(skipReason !== null)('operator bindings, ownership and credentia
     expect(await selectColumns('author', 'user')).toEqual(['id', 'name']);
     expect((await exported()).rv).toBe(before.rv);
 
-    env.cp.apply(
-      resource('Permission', 'author-user-select', {
-        engineRef: { name: 'main' },
-        table: 'author',
-        role: 'user',
-        operation: 'select',
-        permission: { columns: ['id', 'name'], filter: {} },
-      }),
-    );
+    env.cp.apply(selectPermission('author', 'user', ['id', 'name'], { engineRef: { name: 'main' } }));
     await env.readyWith('permissions', 'author-user-select', 'True', 'Applied');
     await env.readyWith('engines', 'main', 'True', 'Applied');
     expect((await exported()).rv).toBe(before.rv);
@@ -157,14 +136,7 @@ describe.skipIf(skipReason !== null)('operator bindings, ownership and credentia
     env.cp.kubectl(['create', 'namespace', ns]);
     env.cp.kubectl(['-n', ns, 'create', 'secret', 'generic', 'engine-admin', `--from-literal=admin-secret=${ADMIN_SECRET}`]);
     bindSecretReader(ns);
-    env.cp.apply(
-      resource('Permission', 'author-guest-select', {
-        table: 'author',
-        role: 'guest',
-        operation: 'select',
-        permission: { columns: ['id', 'name'], filter: {} },
-      }),
-    );
+    env.cp.apply(selectPermission('author', 'guest', ['id', 'name']));
     await env.readyWith('permissions', 'author-guest-select', 'True', 'Applied');
     env.cp.apply({
       apiVersion: 'v1',
@@ -173,7 +145,7 @@ describe.skipIf(skipReason !== null)('operator bindings, ownership and credentia
         resource('Engine', 'main', engineSpec, ns),
         resource('TrackedTable', 'author', { table: 'author' }, ns),
         // Different content for the same permission: before, the two Engines rewrote it forever.
-        resource('Permission', 'author-guest-select', { table: 'author', role: 'guest', operation: 'select', permission: { columns: ['id'], filter: {} } }, ns),
+        selectPermission('author', 'guest', ['id'], {}, ns),
       ],
     });
     const conflict = await env.until(`Engine ${ns}/main Conflict`, () => {

@@ -57,6 +57,17 @@ export function resource(kind: string, name: string, spec: Record<string, unknow
   return { apiVersion: API, kind, metadata: { name, namespace }, spec };
 }
 
+/** A Permission `<table>-<role>-select` letting `role` select `columns` of every row; `extra` adds to its spec (engineRef, source). */
+export function selectPermission(
+  table: string,
+  role: string,
+  columns: string[],
+  extra: Record<string, unknown> = {},
+  namespace?: string,
+): Record<string, unknown> {
+  return resource('Permission', `${table}-${role}-select`, { ...extra, table, role, operation: 'select', permission: { columns, filter: {} } }, namespace);
+}
+
 /** Extra flags and environment of the test engine. */
 export interface EngineOptions {
   readonly args?: readonly string[];

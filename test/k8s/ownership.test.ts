@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRY_RUN_ANNOTATION } from '../../controller/api/v1alpha1/common.ts';
 import { freePort } from '../support/engine-process.ts';
-import { k8sSkipReason, resource, startOperatorEnv, type OperatorEnv } from './harness.ts';
+import { k8sSkipReason, resource, selectPermission, startOperatorEnv, type OperatorEnv } from './harness.ts';
 
 const skipReason = k8sSkipReason();
 
@@ -83,14 +83,7 @@ describe.skipIf(skipReason !== null)('operator ownership, drift and validation o
 
   it('corrects drift made through the metadata API within seconds at default settings, and says so in an event', async () => {
     env.cp.apply(resource('TrackedTable', 'publisher', { table: 'publisher' }));
-    env.cp.apply(
-      resource('Permission', 'publisher-user-select', {
-        table: 'publisher',
-        role: 'user',
-        operation: 'select',
-        permission: { columns: ['id', 'name'], filter: {} },
-      }),
-    );
+    env.cp.apply(selectPermission('publisher', 'user', ['id', 'name']));
     await env.readyWith('permissions', 'publisher-user-select', 'True', 'Applied');
     // Someone edits the engine directly: the permission is dropped behind the operator's back.
     await env.client.call({ type: 'pg_drop_select_permission', args: { table: 'publisher', role: 'user' } });
