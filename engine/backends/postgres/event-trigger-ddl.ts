@@ -77,14 +77,26 @@ const DDL_LOCK_KEY = 7_245_001;
  * at no extra cost, because an update of `delivered`/`error` (columns of the
  * partial indexes' predicates) is never HOT and already wrote a new entry
  * into every full index. It was a full index (`event_log_trigger`), written
- * by every capture. Measured (issue 35) by inserting 100 events in one
- * statement straight into logs of each layout, PostgreSQL CPU per
- * statement: 1.47-1.67 ms with the four indexes, 0.93-1.00 with the primary
- * key alone, 0.73-0.80 with none (writing the event row itself, wider than
- * the captured row, is the rest: 0.20 for the plain 100 rows). A
- * time-ordered id (UUIDv7 built in SQL, so that primary key entries append)
- * cost more CPU to build than it saved on logs that fit in memory
- * (1.73 against 1.60 ms per 100-row statement) and was not kept.
+ * by every capture.
+ *
+ * Measured (issue 35; `node test/bench/event-log-cost.ts --engine-root
+ * <before>,<after>`, three runs of three alternated rounds, PostgreSQL CPU
+ * of the server process): a 100-row capturing statement 1.57/1.77/1.67 ms
+ * before, 1.47/1.63/1.63 after (0.23-0.33 without a trigger); a single-row
+ * one 0.12-0.20 either way (0.06-0.09 without), delivery unchanged. The gain
+ * is small because the indexes are not most of the cost. Inserting 100
+ * events straight into logs of other layouts: 0.93-1.07 ms with the primary
+ * key alone, 0.73-0.87 with no index, 0.60-0.73 with no index and a constant
+ * id (gen_random_uuid is 1-2 µs an event). In the capture itself, a
+ * constant payload instead of the built one took a 100-row statement from
+ * 1.47 to 1.00 ms: building the jsonb payload (to_jsonb of the row and the
+ * two jsonb_build_object around it) is the largest single part, about 4.5
+ * µs an event, then the event row (wider than the captured one), then the
+ * three index entries (about 2 µs each). A time-ordered id (UUIDv7 built in
+ * SQL, so that primary key entries append) cost more CPU to build than it
+ * saved on logs that fit in memory (1.73 against 1.60 ms per 100-row
+ * statement) and was not kept; it may still pay on a log much larger than
+ * shared_buffers, not measured.
  * `upgradeEventLog` moves a log of the old layout to this one.
  */
 /** Processed events: the predicate of `event_log_done`, the complement of the pending indexes'. */
