@@ -9,7 +9,7 @@ import { runWrites } from './mutation-plan.ts';
 import { runRemote } from './remote-step.ts';
 import { runJoins } from './remote-join.ts';
 import { runActionStep, type ActionServices } from './action-step.ts';
-import { runStatement } from './run-statement.ts';
+import { runStatement, toDatabaseError } from './run-statement.ts';
 
 /** `opts` without its cancellation (see runPlan). */
 function withoutCancel(opts: RunOptions | undefined): RunOptions | undefined {
@@ -27,7 +27,15 @@ export async function runPlan(steps: BoundPlan, opts?: RunOptions, services: Ste
   const only = steps.length === 1 ? steps[0] : undefined;
   if (only !== undefined) {
     // The common case, one read, awaits the statement directly (no promise of runStep around it).
-    if (only.kind === 'read' && only.step.joins === undefined) return [(await runStatement(only.step.connection, only.statement, opts)) ?? 'null'];
+    // runStatement's body inlined: one async frame less per request (issue 35).
+    if (only.kind === 'read' && only.step.joins === undefined) {
+      const conn = only.step.connection;
+      try {
+        return [(await conn.queryJsonText(only.statement, opts)) ?? 'null'];
+      } catch (e) {
+        throw toDatabaseError(conn, e, only.statement);
+      }
+    }
     return [await runStep(only, opts, 'null', services)];
   }
   // A mutation's steps (writes, actions, remote mutations) run in request order, one after the other.
