@@ -27,6 +27,7 @@ import { didYouMean } from '../errors/suggest.ts';
 import { limitExceeded, type RoleLimits } from './api-limits.ts';
 import { documentPath } from './document-path.ts';
 import { measureOperation, type OperationCost } from './operation-cost.ts';
+import { noteValidSchema } from '../graphql/schema/collect-types.ts';
 
 /** A parsed, validated document, its chosen operation and that operation's cost. */
 export interface ValidatedOperation {
@@ -152,6 +153,8 @@ export function validate(schema: GraphQLSchema, document: DocumentNode, operatio
       checkBounds(cost, bounds);
     }
     errors = validateDocument(schema, document, RULES);
+    // The schema passed validateSchema (validateDocument asserts it): Note [Validating only new types].
+    noteValidSchema(schema);
   } catch (e) {
     // Some validation rules (and the cost walk) recurse on nesting: see Note [Depth bounds] in graphql/to-ir/depth.ts.
     if (e instanceof RangeError) throw new EngineError(ErrorCode.ValidationFailed, 'the query is nested too deeply', { path: '$.query' });

@@ -21,10 +21,12 @@ import {
   isObjectType,
   isUnionType,
   specifiedDirectives,
+  validateSchema,
   __Schema,
   type GraphQLInterfaceType,
   type GraphQLNamedType,
   type GraphQLObjectType,
+  type GraphQLError,
   type GraphQLField,
   type GraphQLInputField,
   type GraphQLType,
@@ -118,6 +120,59 @@ interface SchemaInternals {
  * constructor's.
  */
 
+/**
+ * Note [Validating only new types]
+ * graphql-js validates a schema (validateSchema) on its first request and
+ * keeps the result on it. After a metadata change most of a role's types are
+ * those of the previous version's schema (Note [Types across catalog
+ * versions] in schema-cache.ts), validated then, yet the new schema's first
+ * request validated all of them again: a fifth of the engine's CPU from
+ * tracking a table to every role answered at 2,000 tables (an engine
+ * profile, `node --cpu-prof`). The rules validateSchema applies to a type
+ * read that type and what its fields lead to, not the rest of the schema
+ * (names, field and argument kinds, enum values, input cycles, which a new
+ * cycle closes through a new type), except interfaces and unions, which it
+ * checks against the schema's implementations. So once a schema has passed
+ * (the request path reports it: {@link noteValidSchema}), its types are
+ * known valid; a later schema whose types are mostly known valid and whose
+ * new types are no interfaces, unions or implementations is validated at
+ * build through a schema of its new types only and, when that passes,
+ * marked as validated. Otherwise (the first build, a failure) graphql-js
+ * validates it in full on its first request, as before: validating whole
+ * schemas at build doubled the build of roles that may never send a request
+ * (Note [A schema build never escapes] in schema-cache.ts).
+ */
+const validTypes = new WeakSet<GraphQLNamedType>();
+const validSchemas = new WeakSet<GraphQLSchema>();
+
+/** Records that `schema` passed graphql-js's validateSchema: Note [Validating only new types]. */
+export function noteValidSchema(schema: GraphQLSchema): void {
+  if (validSchemas.has(schema)) return;
+  validSchemas.add(schema);
+  for (const t of Object.values(schema.getTypeMap())) validTypes.add(t);
+}
+
+/** Validates `schema` (made of `types`) through its new types when most are known valid: Note [Validating only new types]. */
+function validateNewTypes(schema: GraphQLSchema, types: readonly GraphQLNamedType[]): void {
+  const fresh = types.filter((t) => !validTypes.has(t));
+  if (fresh.length * 2 > types.length) return;
+  for (const t of fresh) if (isInterfaceType(t) || isUnionType(t) || (isObjectType(t) && t.getInterfaces().length > 0)) return;
+  const partial = new GraphQLSchema({});
+  const internals = partial as unknown as SchemaInternals;
+  const own = schema as unknown as SchemaInternals;
+  internals._queryType = own._queryType;
+  internals._mutationType = own._mutationType;
+  internals._subscriptionType = own._subscriptionType;
+  const typeMap = Object.create(null) as Record<string, GraphQLNamedType>;
+  Object.assign(typeMap, internals._typeMap);
+  for (const t of fresh) typeMap[t.name] = t;
+  internals._typeMap = typeMap;
+  if (validateSchema(partial).length > 0) return;
+  // What `assumeValid` sets: validateSchema (and every request's validate) then finds the schema validated.
+  (schema as unknown as { __validationErrors: readonly GraphQLError[] }).__validationErrors = [];
+  noteValidSchema(schema);
+}
+
 /** The GraphQLSchema of these roots, with its types collected by {@link collectTypes}: Note [Schema without a second walk]. */
 export function schemaOf(query: GraphQLObjectType, mutation: GraphQLObjectType | undefined, subscription?: GraphQLObjectType): GraphQLSchema {
   const types = collectTypes([query, mutation, subscription]);
@@ -138,5 +193,6 @@ export function schemaOf(query: GraphQLObjectType, mutation: GraphQLObjectType |
   internals._subscriptionType = subscription;
   internals._typeMap = typeMap;
   internals._implementationsMap = implementations;
+  validateNewTypes(schema, types);
   return schema;
 }

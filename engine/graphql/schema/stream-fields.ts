@@ -7,13 +7,12 @@
  * role may select. Served by engine/subscriptions/ (one cursor column, as v2).
  */
 import { GraphQLInt, type GraphQLFieldConfigMap, type GraphQLInputObjectType } from 'graphql';
-import type { TableInfo } from '../../catalog/types.ts';
 import { customizeTypeName } from '../../catalog/stages/customization.ts';
 import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
 import { enumType, inputObjectType, listOf, nonNull, nonNullListOfNonNull } from './lean-types.ts';
 import { capabilitiesOf, servesLiveQueries } from './capabilities.ts';
 import { ARG } from './names.ts';
-import type { SchemaTypes } from './table-types.ts';
+import type { SchemaTypes, TableTypes } from './table-types.ts';
 import type { TableView } from './table-view.ts';
 
 /** Argument names of `<t>_stream`. */
@@ -26,17 +25,16 @@ export const CURSOR_ORDERING = enumType({
   values: { ASC: { value: 'asc', description: 'ascending ordering of the cursor' }, DESC: { value: 'desc', description: 'descending ordering of the cursor' } },
 });
 
-/** The cursor input types of each table, per SchemaTypes that owns its types (Note [Shared table types]). */
-const cursorInputs = new WeakMap<SchemaTypes, Map<TableInfo, GraphQLInputObjectType>>();
+/**
+ * The cursor input type of each table, by the table's types: one with them
+ * wherever they are shared, between roles (Note [Shared table types]) and
+ * catalog versions (Note [Types across catalog versions] in schema-cache.ts).
+ */
+const cursorInputs = new WeakMap<TableTypes, GraphQLInputObjectType>();
 
 function cursorInput(view: TableView, types: SchemaTypes): GraphQLInputObjectType {
-  const owner = types.ownerOf(view.info);
-  let byTable = cursorInputs.get(owner);
-  if (byTable === undefined) {
-    byTable = new Map();
-    cursorInputs.set(owner, byTable);
-  }
-  let t = byTable.get(view.info);
+  const tableTypes = types.of(view);
+  let t = cursorInputs.get(tableTypes);
   if (t === undefined) {
     const typeName = (suffix: string): string => customizeTypeName(view.source.customization, `${view.info.gqlName}${suffix}`);
     const name = `"${view.info.name.name}"`;
@@ -54,7 +52,7 @@ function cursorInput(view: TableView, types: SchemaTypes): GraphQLInputObjectTyp
         [STREAM_ARG.ordering]: { type: CURSOR_ORDERING, description: 'cursor ordering' },
       },
     });
-    byTable.set(view.info, t);
+    cursorInputs.set(tableTypes, t);
   }
   return t;
 }
