@@ -27,14 +27,6 @@ describe.skipIf(skipReason !== null)('actions, custom types, query collections a
   let env: OperatorEnv;
   let handler: Server;
   const calls: HandlerCall[] = [];
-  const refused = (manifest: unknown): string => {
-    try {
-      env.cp.kubectl(['apply', '--dry-run=server', '-f', '-'], JSON.stringify(manifest));
-      return 'accepted';
-    } catch (e) {
-      return (e as Error).message;
-    }
-  };
   const base = (): string => `http://127.0.0.1:${env.enginePort}`;
   const graphql = async (
     query: string,
@@ -99,24 +91,24 @@ describe.skipIf(skipReason !== null)('actions, custom types, query collections a
 
   it('refuses at kubectl apply --dry-run=server what the engine would refuse', () => {
     const action = (name: string, spec: Record<string, unknown>): Record<string, unknown> => resource('Action', name, spec);
-    expect(refused(action('send-mail', { definition: { handler: 'http://x', output_type: 'String' } }))).toContain('must be a GraphQL name');
-    expect(refused(action('ok', { name: 'send_mail', definition: { handler: 'http://x', output_type: 'String' } }))).toBe('accepted');
-    expect(refused(action('no-output', { definition: { handler: 'http://x' } }))).toContain('spec.definition.output_type: Required value');
-    expect(refused(resource('CustomTypes', 'empty', {}))).toContain('declare at least one type');
-    expect(refused(resource('CustomTypes', 'bad-name', { scalars: [{ name: 'not-a-name' }] }))).toContain('spec.scalars[0].name');
-    expect(refused(resource('QueryCollection', 'bad-scope', { queries: [], allowlist: { scope: { global: false } } }))).toContain(
+    expect(env.refused(action('send-mail', { definition: { handler: 'http://x', output_type: 'String' } }))).toContain('must be a GraphQL name');
+    expect(env.refused(action('ok', { name: 'send_mail', definition: { handler: 'http://x', output_type: 'String' } }))).toBe('accepted');
+    expect(env.refused(action('no-output', { definition: { handler: 'http://x' } }))).toContain('spec.definition.output_type: Required value');
+    expect(env.refused(resource('CustomTypes', 'empty', {}))).toContain('declare at least one type');
+    expect(env.refused(resource('CustomTypes', 'bad-name', { scalars: [{ name: 'not-a-name' }] }))).toContain('spec.scalars[0].name');
+    expect(env.refused(resource('QueryCollection', 'bad-scope', { queries: [], allowlist: { scope: { global: false } } }))).toContain(
       'a scope that is not global lists roles',
     );
     expect(
-      refused(resource('RestEndpoint', 'bad-method', { url: 'x', methods: ['get'], definition: { query: { collection_name: 'c', query_name: 'q' } } })),
+      env.refused(resource('RestEndpoint', 'bad-method', { url: 'x', methods: ['get'], definition: { query: { collection_name: 'c', query_name: 'q' } } })),
     ).toContain('spec.methods[0]');
     // An engine the operator runs gets a handler's base URL through spec.deployment.env, not the admin secret.
     const deployed = (env: unknown[]): Record<string, unknown> =>
       resource('Engine', 'deployed', { deployment: { version: '1', databaseUrlSecretRef: { name: 'db' }, env } });
-    expect(refused(deployed([{ name: 'ACTION_BASE_URL', value: 'http://actions' }]))).toBe('accepted');
-    expect(refused(deployed([{ name: 'ENGINE_GRAPHQL_ADMIN_SECRET', value: 'x' }]))).toContain('come from databaseUrlSecretRef and adminSecretRef');
-    expect(refused(deployed([{ name: 'A', value: 'x', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }]))).toContain('value or valueFrom, not both');
-    expect(refused(resource('RestEndpoint', 'no-query', { url: 'x', methods: ['GET'], definition: { query: { collection_name: 'c' } } }))).toContain(
+    expect(env.refused(deployed([{ name: 'ACTION_BASE_URL', value: 'http://actions' }]))).toBe('accepted');
+    expect(env.refused(deployed([{ name: 'ENGINE_GRAPHQL_ADMIN_SECRET', value: 'x' }]))).toContain('come from databaseUrlSecretRef and adminSecretRef');
+    expect(env.refused(deployed([{ name: 'A', value: 'x', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }]))).toContain('value or valueFrom, not both');
+    expect(env.refused(resource('RestEndpoint', 'no-query', { url: 'x', methods: ['GET'], definition: { query: { collection_name: 'c' } } }))).toContain(
       'spec.definition.query.query_name: Required value',
     );
   });

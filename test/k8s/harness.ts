@@ -43,6 +43,8 @@ export interface OperatorEnv {
   get(plural: string, name: string, namespace?: string): Obj | null;
   cond(plural: string, name: string, type?: string): Condition | undefined;
   until<T>(what: string, fn: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs?: number): Promise<T>;
+  /** What the apiserver says to `kubectl apply --dry-run=server` of `manifest`: `accepted`, or its refusal. */
+  refused(manifest: unknown): string;
   /** The Ready condition of an object in another namespace. */
   readyIn(namespace: string, plural: string, name: string): Condition | undefined;
   readyWith(plural: string, name: string, status: Condition['status'], reason?: string, timeoutMs?: number): Promise<Condition>;
@@ -110,6 +112,14 @@ export async function startOperatorEnv(
     },
     cond(plural, name, type = 'Ready') {
       return env.get(plural, name)?.status?.conditions?.find((c) => c.type === type);
+    },
+    refused(manifest) {
+      try {
+        cp.kubectl(['apply', '--dry-run=server', '-f', '-'], JSON.stringify(manifest));
+        return 'accepted';
+      } catch (e) {
+        return (e as Error).message;
+      }
     },
     readyIn(namespace, plural, name) {
       return env.get(plural, name, namespace)?.status?.conditions?.find((c) => c.type === 'Ready');

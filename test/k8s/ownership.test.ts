@@ -26,14 +26,6 @@ describe.skipIf(skipReason !== null)('operator ownership, drift and validation o
     ((await env.client.exportMetadata()).metadata.sources.find((s) => s.name === 'default')?.tables as unknown as TableEntry[]).find(
       (t) => t.table.name === name,
     );
-  const refused = (manifest: unknown): string => {
-    try {
-      env.cp.kubectl(['apply', '--dry-run=server', '-f', '-'], JSON.stringify(manifest));
-      return 'accepted';
-    } catch (e) {
-      return (e as Error).message;
-    }
-  };
 
   beforeAll(async () => {
     metricsPort = await freePort();
@@ -54,15 +46,15 @@ describe.skipIf(skipReason !== null)('operator ownership, drift and validation o
   });
 
   it('refuses at kubectl apply --dry-run=server what the engine would refuse', () => {
-    expect(refused(resource('TrackedTable', 'bad-table', { table: 42 }))).toContain('spec.table');
-    expect(refused(resource('TrackedTable', 'bad-table-obj', { table: { nam: 'x' } }))).toContain('spec.table.name: Required value');
-    expect(refused(resource('Permission', 'bad-cols', { table: 'book', role: 'u', operation: 'select', permission: { columns: 7, filter: {} } }))).toContain(
-      'spec.permission.columns',
-    );
-    expect(refused(resource('Function', 'bad-fn', { function: true }))).toContain('spec.function');
-    expect(refused(resource('InheritedRole', 'admin', { role_set: ['user'] }))).toContain('admin cannot be an inherited role');
-    expect(refused(resource('InheritedRole', 'r', { role_set: ['admin'] }))).toContain('the admin role cannot be inherited');
-    expect(refused(resource('TrackedTable', 'fine', { table: { schema: 'public', name: 'book' } }))).toBe('accepted');
+    expect(env.refused(resource('TrackedTable', 'bad-table', { table: 42 }))).toContain('spec.table');
+    expect(env.refused(resource('TrackedTable', 'bad-table-obj', { table: { nam: 'x' } }))).toContain('spec.table.name: Required value');
+    expect(
+      env.refused(resource('Permission', 'bad-cols', { table: 'book', role: 'u', operation: 'select', permission: { columns: 7, filter: {} } })),
+    ).toContain('spec.permission.columns');
+    expect(env.refused(resource('Function', 'bad-fn', { function: true }))).toContain('spec.function');
+    expect(env.refused(resource('InheritedRole', 'admin', { role_set: ['user'] }))).toContain('admin cannot be an inherited role');
+    expect(env.refused(resource('InheritedRole', 'r', { role_set: ['admin'] }))).toContain('the admin role cannot be inherited');
+    expect(env.refused(resource('TrackedTable', 'fine', { table: { schema: 'public', name: 'book' } }))).toBe('accepted');
   });
 
   it('grants least privilege: Secrets only where bound, no unused verbs', () => {
