@@ -43,12 +43,18 @@
  * no I/O (no admin secret set, or the secret presented) is answered
  * synchronously (Authenticator.resolveAtOnce) instead of through an async
  * call; a cancellable statement runs with one async frame instead of three
- * (PgSourceConnection.queryJsonText); a plan-cache hit on the entry already
+ * (PgSourceConnection.queryJsonText) and a single read without joins awaits
+ * it directly (execute/run.ts); a plan-cache hit on the entry already
  * most recent leaves the LRU map alone (a delete and a set per request
  * before). `node test/bench/compare-engines.ts /tmp/before-35d --ops
- * AlbumByPK --repeats 5` (load average 8-9 from other work: req/s is noise,
- * CPU per request is the figure): engine µs/req admin 42 → 41, customer 43 →
- * 39. Admin is not dearer than customer per request: its Engine/raw ratio
+ * AlbumByPK,SearchAlbumsWithArtist --repeats 5` (load average 9-14 from
+ * other work: req/s is noise, CPU per request the better figure): engine
+ * µs/req AlbumByPK admin 41 → 39, customer 45 → 38; SearchAlbumsWithArtist
+ * 54 → 58 (noise) and 57 → 54. Small, as expected of these cuts; what is
+ * left is node:http's own per-request work that the raw peer shares (write
+ * syscalls are ~43% of the engine's busy samples in a `--cpu-prof` under
+ * load), reading the body (the raw peer ignores its body), the envelope's
+ * context, request id and finish listener, and two extra headers. Admin is not dearer than customer per request: its Engine/raw ratio
  * reads lower because its statement costs PostgreSQL less (23 against 28 µs),
  * so the engine's fixed extra is a larger share of the total.
  */
