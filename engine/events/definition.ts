@@ -1,58 +1,22 @@
 /**
  * An event trigger as the metadata document stores it (v2's shape, under a
- * table's `event_triggers`), typed, with v2's defaults. The document keeps
- * these entries as JSON objects (model/document.ts); this module is the
- * one reading of them.
+ * table's `event_triggers`), typed, with v2's defaults. The entry's type is the document model's (model/document.ts); this module
+ * is the one reading of them.
  */
 
-/** `columns` or `payload` of an operation spec: every column, or a list. */
-export type ColumnSelection = '*' | readonly string[];
+import type { EventRetryConf, EventTriggerMetadata, WebhookHeader } from '../model/document.ts';
 
-/** v2 `SubscribeOpSpec`: the columns that fire an update, and the columns sent. */
-export interface OperationSpec {
-  readonly columns: ColumnSelection;
-  readonly payload?: ColumnSelection | null;
-}
+export type { CleanupConfig, ColumnSelection, OperationSpec } from '../model/document.ts';
+import type { ColumnSelection } from '../model/document.ts';
 
 /** A header sent to the webhook: a value, or one read from the environment. */
-export type HeaderConf = { readonly name: string; readonly value: string } | { readonly name: string; readonly value_from_env: string };
+export type HeaderConf = WebhookHeader;
 
 /** v2 `RetryConf` of event triggers. */
-export interface RetryConf {
-  readonly num_retries: number;
-  readonly interval_sec: number;
-  readonly timeout_sec: number;
-}
+export type RetryConf = EventRetryConf;
 
-/** v2 `AutoTriggerLogCleanupConfig`: when delivered events are removed. */
-export interface CleanupConfig {
-  /** A cron expression (five fields, UTC). */
-  readonly schedule: string;
-  readonly batch_size?: number;
-  /** Hours after which a processed event is removed. */
-  readonly clear_older_than: number;
-  readonly timeout?: number;
-  readonly clean_invocation_logs?: boolean;
-  readonly paused?: boolean;
-}
-
-/** One stored event trigger. */
-export interface EventTriggerDefinition {
-  readonly name: string;
-  readonly definition: {
-    readonly enable_manual?: boolean;
-    readonly insert?: OperationSpec | null;
-    readonly update?: OperationSpec | null;
-    readonly delete?: OperationSpec | null;
-  };
-  readonly retry_conf?: Partial<RetryConf>;
-  readonly webhook?: string;
-  readonly webhook_from_env?: string;
-  readonly headers?: readonly HeaderConf[];
-  readonly request_transform?: { readonly [k: string]: unknown };
-  readonly response_transform?: { readonly [k: string]: unknown };
-  readonly cleanup_config?: CleanupConfig;
-}
+/** One stored event trigger (the document model's type). */
+export type EventTriggerDefinition = EventTriggerMetadata;
 
 /** v2 compat: the defaults of `retry_conf`. */
 export const DEFAULT_RETRY_CONF: RetryConf = { num_retries: 0, interval_sec: 10, timeout_sec: 60 };

@@ -200,6 +200,194 @@ export interface DeletePermission {
   readonly backend_only?: boolean;
 }
 
+/** A header sent to a webhook (events, cron triggers, actions, remote schemas): a value, or an environment variable naming it. */
+export type WebhookHeader = { readonly name: string; readonly value: string } | { readonly name: string; readonly value_from_env: string };
+
+/** `columns` or `payload` of an event trigger's operation spec: every column, or a list. */
+export type ColumnSelection = '*' | readonly string[];
+
+/** v2 `SubscribeOpSpec`: the columns that fire an update, and the columns sent. */
+export interface OperationSpec {
+  readonly columns: ColumnSelection;
+  readonly payload?: ColumnSelection | null;
+}
+
+/** v2 `RetryConf` of event triggers. */
+export interface EventRetryConf {
+  readonly num_retries: number;
+  readonly interval_sec: number;
+  readonly timeout_sec: number;
+}
+
+/** v2 `AutoTriggerLogCleanupConfig`: when delivered events are removed. */
+export interface CleanupConfig {
+  /** A cron expression (five fields, UTC). */
+  readonly schedule: string;
+  readonly batch_size?: number;
+  /** Hours after which a processed event is removed. */
+  readonly clear_older_than: number;
+  readonly timeout?: number;
+  readonly clean_invocation_logs?: boolean;
+  readonly paused?: boolean;
+}
+
+/** An event trigger as stored under its table's `event_triggers` (`pg_create_event_trigger`). */
+export interface EventTriggerMetadata {
+  readonly name: string;
+  readonly definition: {
+    readonly enable_manual?: boolean;
+    readonly insert?: OperationSpec | null;
+    readonly update?: OperationSpec | null;
+    readonly delete?: OperationSpec | null;
+  };
+  readonly retry_conf?: Partial<EventRetryConf>;
+  readonly webhook?: string;
+  readonly webhook_from_env?: string;
+  readonly headers?: readonly WebhookHeader[];
+  readonly request_transform?: { readonly [k: string]: unknown };
+  readonly response_transform?: { readonly [k: string]: unknown };
+  readonly cleanup_config?: CleanupConfig;
+}
+
+/** An argument of an action (`definition.arguments[]`); `type` is a GraphQL type reference (`String!`). */
+export interface ActionArgument {
+  readonly name: string;
+  readonly type: string;
+  readonly description?: string | null;
+}
+
+/** An action's `definition` (`create_action`); keys the engine does not read (transforms...) are kept as they came. */
+export interface ActionDefinition {
+  readonly kind?: 'synchronous' | 'asynchronous';
+  readonly type?: 'query' | 'mutation';
+  readonly arguments?: readonly ActionArgument[] | null;
+  readonly output_type: string;
+  readonly handler: string;
+  readonly headers?: readonly WebhookHeader[] | null;
+  readonly forward_client_headers?: boolean;
+  readonly timeout?: number | null;
+  readonly request_transform?: { readonly [k: string]: unknown } | null;
+  readonly response_transform?: { readonly [k: string]: unknown } | null;
+  readonly [k: string]: unknown;
+}
+
+/** An action permission as stored under its action (`create_action_permission`). */
+export interface ActionPermission {
+  readonly role: string;
+  readonly comment?: string | null;
+}
+
+/** An action (`actions[]`). */
+export interface ActionMetadata {
+  readonly name: string;
+  readonly definition: ActionDefinition;
+  readonly comment?: string;
+  readonly permissions?: readonly ActionPermission[];
+}
+
+/** A field of a custom input or output object type. */
+export interface CustomTypeField {
+  readonly name: string;
+  readonly type: string;
+  readonly description?: string | null;
+}
+
+/** A relationship of a custom output object type to a table of a source. */
+export interface CustomTypeRelationship {
+  readonly name: string;
+  readonly type: 'object' | 'array';
+  readonly source?: string;
+  readonly remote_table: TableNameInput;
+  readonly field_mapping: Readonly<Record<string, string>>;
+}
+
+/** `custom_types` (`set_custom_types`): each list optional. */
+export interface CustomTypesMetadata {
+  readonly scalars?: ReadonlyArray<{ readonly name: string; readonly description?: string | null }>;
+  readonly enums?: ReadonlyArray<{
+    readonly name: string;
+    readonly description?: string | null;
+    readonly values: ReadonlyArray<{ readonly value: string; readonly description?: string | null; readonly is_deprecated?: boolean | null }>;
+  }>;
+  readonly input_objects?: ReadonlyArray<{ readonly name: string; readonly description?: string | null; readonly fields: readonly CustomTypeField[] }>;
+  readonly objects?: ReadonlyArray<{
+    readonly name: string;
+    readonly description?: string | null;
+    readonly fields: readonly CustomTypeField[];
+    readonly relationships?: readonly CustomTypeRelationship[];
+  }>;
+}
+
+/** v2 `STRetryConf` of cron triggers and scheduled events. */
+export interface ScheduledRetryConf {
+  readonly num_retries?: number;
+  readonly retry_interval_seconds?: number;
+  readonly timeout_seconds?: number;
+  readonly tolerance_seconds?: number;
+}
+
+/** A cron trigger (`cron_triggers[]`, `create_cron_trigger`). */
+export interface CronTriggerMetadata {
+  readonly name: string;
+  readonly webhook: string;
+  readonly schedule: string;
+  readonly payload?: JsonValue;
+  readonly headers?: readonly WebhookHeader[];
+  readonly retry_conf?: ScheduledRetryConf;
+  readonly include_in_metadata?: boolean;
+  readonly comment?: string | null;
+  readonly request_transform?: { readonly [k: string]: unknown };
+  readonly response_transform?: { readonly [k: string]: unknown };
+}
+
+/** `customization.field_names[]` of a remote schema: renames of the fields of one type (original names). */
+export interface FieldNamesCustomization {
+  readonly parent_type: string;
+  readonly prefix?: string;
+  readonly suffix?: string;
+  readonly mapping?: Readonly<Record<string, string>>;
+}
+
+/** A remote schema's `customization`. */
+export interface RemoteCustomization {
+  readonly root_fields_namespace?: string;
+  readonly type_names?: { readonly prefix?: string; readonly suffix?: string; readonly mapping?: Readonly<Record<string, string>> };
+  readonly field_names?: readonly FieldNamesCustomization[];
+}
+
+/** A header of a remote schema definition: `value` or `value_from_env` (the engine checks that one is there when it prepares the schema). */
+export interface RemoteHeader {
+  readonly name: string;
+  readonly value?: string;
+  readonly value_from_env?: string;
+}
+
+/** A remote schema's `definition` (`add_remote_schema`): `url` or `url_from_env`. */
+export interface RemoteSchemaDefinition {
+  readonly url?: string;
+  readonly url_from_env?: string;
+  readonly headers?: readonly RemoteHeader[];
+  readonly forward_client_headers?: boolean;
+  readonly timeout_seconds?: number;
+  readonly customization?: RemoteCustomization;
+}
+
+/** A remote schema permission as stored under its remote schema. */
+export interface RemoteSchemaPermission {
+  readonly role: string;
+  readonly definition: { readonly schema: string };
+  readonly comment?: string;
+}
+
+/** A remote schema (`remote_schemas[]`). */
+export interface RemoteSchemaMetadata {
+  readonly name: string;
+  readonly definition: RemoteSchemaDefinition;
+  readonly comment?: string;
+  readonly permissions?: readonly RemoteSchemaPermission[];
+  readonly remote_relationships?: readonly JsonObject[];
+}
+
 /** A tracked table (normalized: see Note [Normalized document]). */
 export interface TableMetadata {
   readonly table: QualifiedName;
@@ -337,7 +525,15 @@ export interface RestEndpoint {
   readonly comment?: string | null;
 }
 
-/** The whole metadata document (normalized). */
+/**
+ * The whole metadata document (normalized).
+ *
+ * Note [Typed entries kept as JSON]: event triggers, actions, custom types, cron triggers
+ * and remote schemas have their stored shapes above (EventTriggerMetadata...), which the
+ * engine's readers (events/definition.ts, remote/definition.ts) and the console use; the
+ * document still holds them as JSON objects, because typing these fields here touches about
+ * twenty operation, catalog and operator files that build and compare the entries as JSON.
+ */
 export interface MetadataDocument {
   readonly version: 3;
   readonly sources: readonly SourceMetadata[];

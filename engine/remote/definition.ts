@@ -8,53 +8,16 @@ import { resolveEnv } from '../cli/env.ts';
 import type { JsonObject } from '../model/document.ts';
 import { resolveUrlTemplate, urlTemplateVariables } from '../transforms/index.ts';
 
-/** A header of a remote schema definition: a value, or an environment variable naming it. */
-export interface RemoteHeaderDef {
-  readonly name: string;
-  readonly value?: string;
-  readonly value_from_env?: string;
-}
-
-/** `customization.field_names[]`: renames of the fields of one type (original names). */
-export interface FieldNamesCustomization {
-  readonly parent_type: string;
-  readonly prefix?: string;
-  readonly suffix?: string;
-  readonly mapping?: Readonly<Record<string, string>>;
-}
-
-/** `customization`. */
-export interface RemoteCustomization {
-  readonly root_fields_namespace?: string;
-  readonly type_names?: { readonly prefix?: string; readonly suffix?: string; readonly mapping?: Readonly<Record<string, string>> };
-  readonly field_names?: readonly FieldNamesCustomization[];
-}
-
-/** `definition` of a remote schema. */
-export interface RemoteSchemaDefinition {
-  readonly url?: string;
-  readonly url_from_env?: string;
-  readonly headers?: readonly RemoteHeaderDef[];
-  readonly forward_client_headers?: boolean;
-  readonly timeout_seconds?: number;
-  readonly customization?: RemoteCustomization;
-}
-
-/** A remote schema permission as stored under the remote schema. */
-export interface RemoteSchemaPermissionEntry {
-  readonly role: string;
-  readonly definition: { readonly schema: string };
-  readonly comment?: string;
-}
-
-/** A remote schema entry of the document (`remote_schemas[]`). */
-export interface RemoteSchemaEntry {
-  readonly name: string;
-  readonly definition: RemoteSchemaDefinition;
-  readonly comment?: string;
-  readonly permissions?: readonly RemoteSchemaPermissionEntry[];
-  readonly remote_relationships?: readonly JsonObject[];
-}
+/** The stored shapes are the document model's (model/document.ts). */
+export type {
+  FieldNamesCustomization,
+  RemoteCustomization,
+  RemoteSchemaDefinition,
+  RemoteSchemaMetadata as RemoteSchemaEntry,
+  RemoteSchemaPermission as RemoteSchemaPermissionEntry,
+  RemoteHeader as RemoteHeaderDef,
+} from '../model/document.ts';
+import type { RemoteSchemaDefinition, RemoteSchemaMetadata as RemoteSchemaEntry } from '../model/document.ts';
 
 /** The remote schemas of a document, typed (the document keeps them as JSON objects). */
 export function remoteSchemaEntries(list: readonly JsonObject[]): readonly RemoteSchemaEntry[] {

@@ -14,12 +14,18 @@ import { targetOf, type InconsistencyTarget, type InconsistentObject } from './i
  * Note [Console document types]: the exported metadata is typed by the engine's own document
  * model (engine/model/document.ts, imported as types only, so nothing of the engine is
  * bundled), in its wire form: export_metadata leaves out empty lists, which the engine's
- * normalized form always has. What the model keeps as plain JSON (event triggers, actions,
- * custom types, cron triggers, remote schemas) the console types here, by the keys it reads.
+ * normalized form always has. Event triggers, actions, custom types, cron triggers and remote
+ * schemas take the model's entry types (the model's document holds them as JSON: Note
+ * [Typed entries kept as JSON] there).
  */
 import type {
+  ActionMetadata,
   AllowlistEntry as ModelAllowlistEntry,
   ApiLimits,
+  CronTriggerMetadata,
+  CustomTypeField,
+  CustomTypesMetadata,
+  EventTriggerMetadata,
   FunctionMetadata,
   InheritedRole as ModelInheritedRole,
   PermissionEntry as ModelPermissionEntry,
@@ -27,7 +33,9 @@ import type {
   QueryCollection,
   RelationshipMetadata,
   RelationshipUsing,
+  RemoteSchemaMetadata,
   RestEndpoint,
+  ScheduledRetryConf,
   SourceMetadata,
   TableMetadata,
 } from '../../model/document.ts';
@@ -66,83 +74,24 @@ export interface TableEntry extends Omit<TableMetadata, TableLists> {
   readonly event_triggers?: readonly EventTriggerEntry[];
 }
 
-/** A header sent to a webhook: a literal value or one read from the engine's environment. */
+/** A header sent to a webhook as the console reads it: a literal value or one read from the engine's environment. */
 export interface HeaderConf {
   readonly name: string;
   readonly value?: string;
   readonly value_from_env?: string;
 }
 
-export interface EventTriggerEntry {
-  readonly name: string;
-  readonly definition: {
-    readonly enable_manual?: boolean;
-    readonly insert?: { readonly columns: '*' | readonly string[] };
-    readonly update?: { readonly columns: '*' | readonly string[] };
-    readonly delete?: { readonly columns: '*' | readonly string[] };
-  };
-  readonly retry_conf?: { readonly num_retries?: number; readonly interval_sec?: number; readonly timeout_sec?: number };
-  readonly webhook?: string;
-  readonly webhook_from_env?: string;
-  readonly headers?: readonly HeaderConf[];
-}
+export type EventTriggerEntry = EventTriggerMetadata;
 
-export interface ActionEntry {
-  readonly name: string;
-  readonly comment?: string;
-  readonly definition: {
-    readonly kind?: 'synchronous' | 'asynchronous';
-    readonly type?: 'query' | 'mutation';
-    readonly arguments?: ReadonlyArray<{ readonly name: string; readonly type: string; readonly description?: string | null }> | null;
-    readonly output_type: string;
-    readonly handler: string;
-    readonly headers?: readonly HeaderConf[] | null;
-    readonly forward_client_headers?: boolean;
-    readonly timeout?: number | null;
-    readonly [key: string]: unknown;
-  };
-  readonly permissions?: ReadonlyArray<{ readonly role: string }>;
-}
+export type ActionEntry = ActionMetadata;
 
-export interface CustomTypeField {
-  readonly name: string;
-  readonly type: string;
-  readonly description?: string | null;
-}
+export type CustomTypes = CustomTypesMetadata;
 
-export interface CustomTypes {
-  readonly scalars?: ReadonlyArray<{ readonly name: string; readonly description?: string | null }>;
-  readonly enums?: ReadonlyArray<{
-    readonly name: string;
-    readonly description?: string | null;
-    readonly values: ReadonlyArray<{ readonly value: string; readonly description?: string | null; readonly is_deprecated?: boolean | null }>;
-  }>;
-  readonly input_objects?: ReadonlyArray<{ readonly name: string; readonly description?: string | null; readonly fields: readonly CustomTypeField[] }>;
-  readonly objects?: ReadonlyArray<{
-    readonly name: string;
-    readonly description?: string | null;
-    readonly fields: readonly CustomTypeField[];
-    readonly relationships?: readonly unknown[];
-  }>;
-}
+export type { CustomTypeField };
 
-export interface RetryConfSt {
-  readonly num_retries?: number;
-  readonly retry_interval_seconds?: number;
-  readonly timeout_seconds?: number;
-  readonly tolerance_seconds?: number;
-}
+export type RetryConfSt = ScheduledRetryConf;
 
-export interface CronTriggerEntry {
-  readonly name: string;
-  readonly webhook: string;
-  readonly schedule: string;
-  readonly payload?: unknown;
-  readonly headers?: readonly HeaderConf[];
-  readonly retry_conf?: RetryConfSt;
-  readonly include_in_metadata?: boolean;
-  readonly comment?: string | null;
-}
+export type CronTriggerEntry = CronTriggerMetadata;
 
 export type QueryCollectionEntry = QueryCollection;
 
@@ -150,24 +99,7 @@ export type AllowlistEntry = ModelAllowlistEntry;
 
 export type RestEndpointEntry = RestEndpoint;
 
-export interface RemoteSchemaEntry {
-  readonly name: string;
-  readonly comment?: string;
-  readonly definition: {
-    readonly url?: string;
-    readonly url_from_env?: string;
-    readonly headers?: readonly HeaderConf[];
-    readonly forward_client_headers?: boolean;
-    readonly timeout_seconds?: number;
-    readonly customization?: {
-      readonly root_fields_namespace?: string;
-      readonly type_names?: { readonly prefix?: string; readonly suffix?: string; readonly mapping?: Readonly<Record<string, string>> };
-      readonly field_names?: readonly unknown[];
-    };
-    readonly [key: string]: unknown;
-  };
-  readonly permissions?: ReadonlyArray<{ readonly role: string; readonly definition: { readonly schema: string }; readonly comment?: string }>;
-}
+export type RemoteSchemaEntry = RemoteSchemaMetadata;
 
 export type FunctionEntry = FunctionMetadata;
 

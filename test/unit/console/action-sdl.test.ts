@@ -44,7 +44,7 @@ describe('action SDL', () => {
   });
 
   it('merges by name: replaced types keep their relationships, others stay', () => {
-    const rel = [{ name: 'order', type: 'object', remote_table: 'orders', field_mapping: { id: 'id' } }];
+    const rel = [{ name: 'order', type: 'object' as const, remote_table: 'orders', field_mapping: { id: 'id' } }];
     const existing: CustomTypes = {
       objects: [{ name: 'Out', fields: [{ name: 'id', type: 'Int' }], relationships: rel }],
       scalars: [{ name: 'Keep' }, { name: 'Out2' }],

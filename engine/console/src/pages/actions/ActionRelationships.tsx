@@ -28,7 +28,7 @@ export function baseTypeName(type: string): string {
 }
 
 function relationshipsOf(types: CustomTypes, object: string): ObjectRelationship[] {
-  return ((types.objects ?? []).find((o) => o.name === object)?.relationships ?? []) as ObjectRelationship[];
+  return [...((types.objects ?? []).find((o) => o.name === object)?.relationships ?? [])];
 }
 
 /** The custom types with `object`'s relationships replaced (the key left out when there are none). */
