@@ -7,10 +7,10 @@ import type { ReactNode } from 'react';
 import { Actions } from './pages/actions/Actions.tsx';
 import { ApiExplorer } from './pages/api-explorer/ApiExplorer.tsx';
 import { Collections } from './pages/collections/Collections.tsx';
-import { Data } from './pages/Data.tsx';
+import { Data } from './pages/data/Data.tsx';
 import { Events } from './pages/events/Events.tsx';
 import { MetadataPage } from './pages/metadata/MetadataPage.tsx';
-import { Permissions } from './pages/Permissions.tsx';
+import { Permissions } from './pages/permissions/Permissions.tsx';
 import { RemoteSchemas } from './pages/remote-schemas/RemoteSchemas.tsx';
 import { Scheduled } from './pages/scheduled/Scheduled.tsx';
 

@@ -3,7 +3,7 @@
  * under which name, and what is not offered again once it exists.
  */
 import { describe, expect, it } from 'vitest';
-import { suggestRelationships } from '../../../engine/console/src/pages/relationships.ts';
+import { suggestRelationships } from '../../../engine/console/src/pages/data/relationships.ts';
 import type { DbForeignKey, DbInfo } from '../../../engine/console/src/introspect.ts';
 import type { SourceEntry, TableEntry } from '../../../engine/console/src/metadata-state.tsx';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { graphqlTableName, operationPrefix, qualifiedName, wireTable } from '../../../engine/console/src/source-kinds.ts';
 import { tableNames } from '../../../engine/console/src/naming.ts';
 import { targetOf } from '../../../engine/console/src/inconsistency.ts';
-import { suggestRelationships } from '../../../engine/console/src/pages/relationships.ts';
+import { suggestRelationships } from '../../../engine/console/src/pages/data/relationships.ts';
 import { tableKey, type QualifiedTable, type SourceEntry } from '../../../engine/console/src/metadata-state.tsx';
 
 describe('table names per source kind', () => {

@@ -5,23 +5,23 @@
  * delete through the admin's GraphQL API) and a SQL editor (`run_sql`).
  */
 import { useCallback, useEffect, useState } from 'react';
-import { metadata as callMetadata, messageOf, runSql, type SqlResult } from '../api.ts';
-import { ResultTable, Status, useAction } from '../components.tsx';
-import { introspect, type DbInfo, type DbTable } from '../introspect.ts';
-import { operationPrefix, wireTable } from '../source-kinds.ts';
-import { tableKey, useMetadata, type SourceEntry, type TableEntry } from '../metadata-state.tsx';
-import { navigate } from '../route.ts';
+import { metadata as callMetadata, messageOf, runSql, type SqlResult } from '../../api.ts';
+import { ResultTable, Status, useAction } from '../../components.tsx';
+import { introspect, type DbInfo, type DbTable } from '../../introspect.ts';
+import { operationPrefix, wireTable } from '../../source-kinds.ts';
+import { tableKey, useMetadata, type SourceEntry, type TableEntry } from '../../metadata-state.tsx';
+import { navigate } from '../../route.ts';
 import { RowsGrid } from './RowsGrid.tsx';
-import { Sources } from './sources/Sources.tsx';
+import { Sources } from '../sources/Sources.tsx';
 import { TableCustomization } from './TableCustomization.tsx';
-import { ComputedFields } from './data/ComputedFields.tsx';
-import { FunctionView } from './data/FunctionView.tsx';
-import { RemoteRelationships } from './data/RemoteRelationships.tsx';
-import { functionLink, FunctionsOverview } from './data/FunctionsOverview.tsx';
-import { functionKey, trackedFunctions } from './data/functions.ts';
+import { ComputedFields } from './ComputedFields.tsx';
+import { FunctionView } from './FunctionView.tsx';
+import { RemoteRelationships } from './RemoteRelationships.tsx';
+import { functionLink, FunctionsOverview } from './FunctionsOverview.tsx';
+import { functionKey, trackedFunctions } from './functions.ts';
 import { suggestRelationships, type Suggestion } from './relationships.ts';
-import { NavList, SourcePicker, Tabs } from '../lists.tsx';
-import { onTable } from '../inconsistency.ts';
+import { NavList, SourcePicker, Tabs } from '../../lists.tsx';
+import { onTable } from '../../inconsistency.ts';
 
 function link(params: Record<string, string>): string {
   return `#/data?${new URLSearchParams(params).toString()}`;

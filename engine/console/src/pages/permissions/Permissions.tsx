@@ -6,16 +6,16 @@
  * nothing). Below, the inherited roles (add, modify, drop).
  */
 import { useCallback, useEffect, useState } from 'react';
-import { metadata as callMetadata, messageOf } from '../api.ts';
-import { Status, useAction, wholeNumber } from '../components.tsx';
-import { introspect, valueOf, type DbInfo, type DbTable } from '../introspect.ts';
-import { operationPrefix } from '../source-kinds.ts';
-import { knownRoles, tableKey, useMetadata, type PermissionEntry, type SourceEntry, type TableEntry } from '../metadata-state.tsx';
-import { navigate } from '../route.ts';
+import { metadata as callMetadata, messageOf } from '../../api.ts';
+import { Status, useAction, wholeNumber } from '../../components.tsx';
+import { introspect, valueOf, type DbInfo, type DbTable } from '../../introspect.ts';
+import { operationPrefix } from '../../source-kinds.ts';
+import { knownRoles, tableKey, useMetadata, type PermissionEntry, type SourceEntry, type TableEntry } from '../../metadata-state.tsx';
+import { navigate } from '../../route.ts';
 import { FilterEditor } from './FilterEditor.tsx';
-import { relationshipTargets, type RelationshipTarget } from './permissions/relationship-targets.ts';
-import { NavList, NewRoleForm, SourcePicker } from '../lists.tsx';
-import { onTable, reasons, type InconsistencyTarget } from '../inconsistency.ts';
+import { relationshipTargets, type RelationshipTarget } from './relationship-targets.ts';
+import { NavList, NewRoleForm, SourcePicker } from '../../lists.tsx';
+import { onTable, reasons, type InconsistencyTarget } from '../../inconsistency.ts';
 
 const OPERATIONS = ['select', 'insert', 'update', 'delete'] as const;
 type Operation = (typeof OPERATIONS)[number];

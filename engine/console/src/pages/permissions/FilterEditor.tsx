@@ -2,22 +2,22 @@
  * A boolean expression (a permission's row filter or check) edited two ways:
  * a builder of conditions (column conditions, `_and`, `_or`, `_not`,
  * `_exists` on another table of the source, and relationship conditions,
- * nested at will: ./permissions/) and the raw JSON, which can say anything
+ * nested at will: ./ConditionGroup.tsx) and the raw JSON, which can say anything
  * the engine accepts. The JSON is the value. The builder keeps its own tree with
  * each value as typed (Note [Typed text becomes a value once] in
  * ../introspect.ts) and writes the JSON from it on every change; it reads its
  * tree from the JSON only when the JSON changed otherwise (typed as JSON,
  * cleared, first shown), and only when writing that tree gives the same JSON
  * back (Note [The builder shows only what it writes back] in
- * ./permissions/bool-exp.ts).
+ * ./bool-exp.ts).
  */
 import { useState } from 'react';
-import type { TableNameInput } from '../../../model/document.ts';
-import type { DbColumn, DbTable } from '../introspect.ts';
-import { qualifiedText } from '../source-kinds.ts';
-import { readGroup, writeGroup, type Group, type Scope, type ScopeOf } from './permissions/bool-exp.ts';
-import { ConditionGroup } from './permissions/ConditionGroup.tsx';
-import type { RelationshipTarget } from './permissions/relationship-targets.ts';
+import type { TableNameInput } from '../../../../model/document.ts';
+import type { DbColumn, DbTable } from '../../introspect.ts';
+import { qualifiedText } from '../../source-kinds.ts';
+import { readGroup, writeGroup, type Group, type Scope, type ScopeOf } from './bool-exp.ts';
+import { ConditionGroup } from './ConditionGroup.tsx';
+import type { RelationshipTarget } from './relationship-targets.ts';
 
 function readTree(json: string, scope: Scope, scopeOf: ScopeOf): Group | null {
   try {

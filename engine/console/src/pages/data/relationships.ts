@@ -1,8 +1,8 @@
 /** Relationships suggested from foreign keys between tracked tables (v2's console offers the same). */
-import type { DbInfo } from '../introspect.ts';
-import type { QualifiedTable, RelationshipEntry, SourceEntry, TableEntry } from '../metadata-state.tsx';
-import { tableKey } from '../metadata-state.tsx';
-import { qualifiedName } from '../source-kinds.ts';
+import type { DbInfo } from '../../introspect.ts';
+import type { QualifiedTable, RelationshipEntry, SourceEntry, TableEntry } from '../../metadata-state.tsx';
+import { tableKey } from '../../metadata-state.tsx';
+import { qualifiedName } from '../../source-kinds.ts';
 import inflection from 'inflection';
 
 export interface Suggestion {

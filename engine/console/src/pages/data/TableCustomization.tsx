@@ -6,12 +6,12 @@
  * the older `custom_column_names` move to `column_config`.
  */
 import { useState } from 'react';
-import { metadata as callMetadata } from '../api.ts';
-import { Status, useAction } from '../components.tsx';
-import type { DbTable } from '../introspect.ts';
-import { tableKey, useMetadata, type TableEntry } from '../metadata-state.tsx';
-import { columnFieldName, isGraphqlName, tableNames } from '../naming.ts';
-import { graphqlTableName, operationPrefix } from '../source-kinds.ts';
+import { metadata as callMetadata } from '../../api.ts';
+import { Status, useAction } from '../../components.tsx';
+import type { DbTable } from '../../introspect.ts';
+import { tableKey, useMetadata, type TableEntry } from '../../metadata-state.tsx';
+import { columnFieldName, isGraphqlName, tableNames } from '../../naming.ts';
+import { graphqlTableName, operationPrefix } from '../../source-kinds.ts';
 
 const ROOT_FIELDS = [
   'select',

@@ -7,11 +7,11 @@
  * a nullable column becomes NULL.
  */
 import { useCallback, useEffect, useState } from 'react';
-import { graphql } from '../api.ts';
-import { Status, useAction } from '../components.tsx';
-import { display, valueOf, type DbTable } from '../introspect.ts';
-import { tableKey, type TableEntry } from '../metadata-state.tsx';
-import { columnFieldName, isGraphqlName, tableNames } from '../naming.ts';
+import { graphql } from '../../api.ts';
+import { Status, useAction } from '../../components.tsx';
+import { display, valueOf, type DbTable } from '../../introspect.ts';
+import { tableKey, type TableEntry } from '../../metadata-state.tsx';
+import { columnFieldName, isGraphqlName, tableNames } from '../../naming.ts';
 
 type Row = Record<string, unknown>;
 
