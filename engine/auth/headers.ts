@@ -72,6 +72,11 @@ export function canonicalNames<T>(record: Readonly<Record<string, T>>): Record<s
   return out;
 }
 
+/** Whether a request presents an admin secret under any of its names (the engine's, v2's, v2's deprecated one), without building the aliased headers. */
+export function presentsAdminSecret(headers: Readonly<Record<string, unknown>>): boolean {
+  return headers[Header.AdminSecret] !== undefined || headers[`${V2_PREFIX}admin-secret`] !== undefined || headers[V2_ACCESS_KEY] !== undefined;
+}
+
 /** Request headers with v2's names read as the engine's (Note [v2 session names]); the same object when it has none. */
 export function withV2Aliases<T>(headers: Readonly<Record<string, T>>): Readonly<Record<string, T>> {
   for (const name in headers) if (name.toLowerCase().startsWith(V2_PREFIX)) return canonicalNames(headers);

@@ -11,7 +11,7 @@ import { EngineError } from '../errors/engine-error.ts';
 import type { Logger } from '../logger.ts';
 import { isAdminSecretValid } from './admin-secret.ts';
 import { AuthWebhook } from './auth-webhook.ts';
-import { Header, withV2Aliases } from './headers.ts';
+import { Header, presentsAdminSecret, withV2Aliases } from './headers.ts';
 import { JwtAuthenticator } from './jwt.ts';
 import { parseJwtConfig } from './jwt-config.ts';
 import { ADMIN_ROLE, buildSession, type Session } from './session.ts';
@@ -101,7 +101,7 @@ export class Authenticator {
    * request path calls this first, sparing an async call per request (issue 35).
    */
   resolveAtOnce(headers: RequestHeaders): AuthResult | undefined {
-    if (this.#adminSecret !== null && headers[Header.AdminSecret] === undefined && headers['x-hasura-admin-secret'] === undefined) return undefined;
+    if (this.#adminSecret !== null && !presentsAdminSecret(headers)) return undefined;
     const h = withV2Aliases(headers);
     if (this.#adminSecret === null) return { session: fromHeaders(h), setCookies: [] };
     const presented = single(h[Header.AdminSecret]);
@@ -112,14 +112,11 @@ export class Authenticator {
 
   /** The session of a request; `body` is its parsed JSON body (undefined when not JSON), for POST webhooks. */
   async resolve(headers: RequestHeaders, body: unknown): Promise<AuthResult> {
+    // No admin secret set, or one presented: no I/O.
+    const atOnce = this.resolveAtOnce(headers);
+    if (atOnce !== undefined) return atOnce;
     // v2's X-Hasura-* spellings count as X-Engine-* from here on, for HTTP and WebSocket alike (Note [v2 session names]).
     const h = withV2Aliases(headers);
-    if (this.#adminSecret === null) return { session: fromHeaders(h), setCookies: [] };
-    const presented = single(h[Header.AdminSecret]);
-    if (presented !== undefined) {
-      if (!isAdminSecretValid(this.#adminSecret, presented)) throw denied('invalid x-engine-admin-secret');
-      return { session: fromHeaders(h), setCookies: [] };
-    }
     if (this.#jwt !== null) {
       const token = this.#jwt.tokenOf(h);
       if (token === null) {

@@ -21,6 +21,22 @@ export async function typeInto(field: Locator, text: string): Promise<void> {
 }
 
 /**
+ * Signs in on the console's admin-secret form of an opened page as a person does (the secret typed
+ * key by key, then Enter) and waits for the console's sections.
+ */
+export async function signIn(page: Page, secret: string): Promise<void> {
+  await typeInto(page.getByLabel('Admin secret'), secret);
+  await page.getByLabel('Admin secret').press('Enter');
+  await page.getByRole('navigation', { name: 'Console sections' }).waitFor();
+}
+
+/** The viewport of the console tests: 1280×800, or `CONSOLE_VIEWPORT=1920x1080` to look at the layout at another size. */
+export function consoleViewport(): { width: number; height: number } {
+  const [width, height] = (process.env['CONSOLE_VIEWPORT'] ?? '1280x800').split('x').map(Number) as [number, number];
+  return { width, height };
+}
+
+/**
  * Types a local date and time (`YYYY-MM-DDTHH:MM`) into a `datetime-local` field as a person does
  * in an en-US browser (the page's context needs `locale: 'en-US'`): month, day, year, then hour,
  * minute and AM/PM, segment by segment; then checks the field's value.

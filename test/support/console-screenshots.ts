@@ -19,6 +19,7 @@ import pg from 'pg';
 import type { Page } from 'playwright-core';
 import { buildConsole, consoleBuildIsStale } from '../../engine/console/build.ts';
 import { launchBrowser, systemChromium } from './browser.ts';
+import { signIn } from './console-page.ts';
 import { startTestEngine } from './engine.ts';
 import { startServer as startPostgres } from './global-setup.ts';
 import { startGraphqlServer } from './graphql-server.ts';
@@ -247,9 +248,7 @@ async function main(): Promise<void> {
       page.on('requestfinished', done);
       page.on('requestfailed', done);
       await page.goto(`${engine.url}/console/`);
-      await page.getByLabel('Admin secret').fill(SECRET);
-      await page.getByLabel('Admin secret').press('Enter');
-      await page.getByRole('navigation', { name: 'Console sections' }).waitFor();
+      await signIn(page, SECRET);
       const top = await hrefs(page, 'nav[aria-label="Console sections"] a');
       const seen = new Set<string>();
       const queue: Array<{ href: string; depth: number }> = top.map((href) => ({ href, depth: 0 }));

@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { startTestEngine, type TestEngine } from '../../support/engine.ts';
 import { artifact, launchBrowser, systemChromium } from '../../support/browser.ts';
-import { typeInto, unnamedControls } from '../../support/console-page.ts';
+import { consoleViewport, signIn, typeInto, unnamedControls } from '../../support/console-page.ts';
 import { startTestServer, type TestServer } from '../../support/http-server.ts';
 import { buildConsole, consoleBuildIsStale } from '../../../engine/console/build.ts';
 
@@ -115,16 +115,12 @@ describe.skipIf(chromiumPath === null)('console editors in a browser', { timeout
 
   beforeAll(async () => {
     browser = await launchBrowser(chromiumPath!);
-    // CONSOLE_VIEWPORT=1920x1080 takes the same screenshots at another size (to look at the layout).
-    const [width, height] = (process.env['CONSOLE_VIEWPORT'] ?? '1280x800').split('x').map(Number) as [number, number];
-    const context = await browser.newContext({ viewport: { width, height }, locale: 'en-US' });
+    const context = await browser.newContext({ viewport: consoleViewport(), locale: 'en-US' });
     page = await context.newPage();
     page.setDefaultTimeout(WAIT_MS);
     page.on('pageerror', (e) => pageErrors.push(String(e)));
     await page.goto(`${engine.url}/console/`);
-    await typeInto(page.getByLabel('Admin secret'), SECRET);
-    await page.getByLabel('Admin secret').press('Enter');
-    await page.getByRole('navigation', { name: 'Console sections' }).waitFor();
+    await signIn(page, SECRET);
   }, 60_000);
 
   afterAll(async () => {

@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { startTestEngine, type TestEngine } from '../../support/engine.ts';
 import { artifact, launchBrowser, systemChromium } from '../../support/browser.ts';
-import { responseText, setQuery, typeDateTime, typeInto, unnamedControls } from '../../support/console-page.ts';
+import { responseText, setQuery, signIn, typeDateTime, typeInto, unnamedControls } from '../../support/console-page.ts';
 import { startTestServer, type TestServer } from '../../support/http-server.ts';
 import { startGraphqlServer, type GraphqlTestServer } from '../../support/graphql-server.ts';
 import { buildConsole, consoleBuildIsStale } from '../../../engine/console/build.ts';
@@ -126,9 +126,7 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
       if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) pageErrors.push(m.text());
     });
     await page.goto(`${engine.url}/console/`);
-    await typeInto(page.getByLabel('Admin secret'), SECRET);
-    await page.getByLabel('Admin secret').press('Enter');
-    await page.getByRole('navigation', { name: 'Console sections' }).waitFor();
+    await signIn(page, SECRET);
   }, 60_000);
 
   afterAll(async () => {

@@ -10,6 +10,7 @@ import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { startTestEngine, type TestEngine } from '../../support/engine.ts';
 import { freePort } from '../../support/engine-process.ts';
 import { startGraphqlServer, type GraphqlTestServer, type RecordedRequest } from '../../support/graphql-server.ts';
+import { eventuallyValue } from '../../support/eventually.ts';
 
 interface RemoteCheck {
   name: string;
@@ -48,15 +49,15 @@ async function resourceVersion(): Promise<number> {
 
 /** Polls /readyz?remotes=true until the remote `weather` has `ok` (bounded). */
 async function untilRemote(ok: boolean, timeoutMs = 15_000): Promise<RemoteCheck> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { status, body } = await ready();
-    expect(status).toBe(200);
-    const w = body.remotes?.find((c) => c.name === 'weather');
-    if (w?.ok === ok) return w;
-    if (Date.now() > deadline) throw new Error(`remote weather never became ok=${ok}: ${JSON.stringify(body.remotes)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return await eventuallyValue(
+    async () => {
+      const { status, body } = await ready();
+      expect(status).toBe(200);
+      const w = body.remotes?.find((c) => c.name === 'weather');
+      return w?.ok === ok ? w : undefined;
+    },
+    { what: `remote weather reported ok=${ok}`, timeoutMs, intervalMs: 100 },
+  );
 }
 
 beforeAll(async () => {
