@@ -59,7 +59,8 @@
  * RemoteUnavailable (Reconciling=True, not Stalled), and Ready again once a probe answers. A
  * remote the engine holds inconsistent (down when it built) is in its list already and is
  * reloaded with backoff (Note [A remote that is down is not a stall]). A remote whose schema
- * changed is not picked up by the probe (reload_remote_schema does that).
+ * changed is not picked up by the probe (reload_remote_schema does that). The Engine's message
+ * counts the two apart ({@link unreachableNote}): only the engine's own list is reloaded.
  *
  * Note [Credentials the operator cannot read]
  * The admin secret's Secret may be missing (GitOps applies in any order) or unreadable (the
@@ -525,7 +526,7 @@ export class EngineReconciler {
               : mine.every((o) => isTransientInconsistency(o.type, o.reason))
                 ? failedOutcome(
                     Reason.RemoteUnavailable,
-                    `${mine.length} remote schemas or sources could not be reached; reloading them with backoff; ${notReady} of ${resources.length} resources not ready${othersNote}`,
+                    `${unreachableNote(mine)}; ${notReady} of ${resources.length} resources not ready${othersNote}`,
                     false,
                   )
                 : failedOutcome(
@@ -934,6 +935,31 @@ function inconsistentName(o: InconsistentObject): string | null {
   if (typeof d === 'object' && d !== null && typeof (d as { name?: unknown }).name === 'string') return (d as { name: string }).name;
   if (o.name === undefined) return null;
   return o.name.replace(/^(remote_schema|source) /, '');
+}
+
+/**
+ * What the Engine's status says about the remote schemas and sources that cannot be reached, by
+ * how each was found: only what the engine itself lists inconsistent is reloaded with backoff;
+ * what its remote probe (`/readyz?remotes=true`) or readiness ping found down is not reloaded and
+ * heals when it answers (Note [A remote that dies while the engine runs]). Saying "reloading" for
+ * a probe finding sent readers looking for reloads that never happen.
+ */
+export function unreachableNote(unreachable: readonly InconsistentObject[]): string {
+  const probed = unreachable.filter((o) => isReadinessFinding(o) && o.type === 'remote_schema').length;
+  const pinged = unreachable.filter((o) => isReadinessFinding(o) && o.type === 'source').length;
+  const listed = unreachable.length - probed - pinged;
+  const parts: string[] = [];
+  if (listed > 0) parts.push(`${count(listed, 'remote schema or source', 'remote schemas or sources')} could not be reached; reloading with backoff`);
+  if (probed > 0) {
+    parts.push(`${count(probed, 'remote schema', 'remote schemas')} unreachable per the engine's remote probe (/readyz?remotes=true)`);
+  }
+  if (pinged > 0) parts.push(`${count(pinged, 'source', 'sources')} unreachable per the engine's readiness ping`);
+  if (probed + pinged > 0) parts.push(`${listed > 0 ? 'the probed ones are ' : ''}not reloaded: Ready again once they answer`);
+  return parts.join('; ');
+}
+
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** Milliseconds between two remote probes of an Engine's replicas (0: never). */

@@ -32,7 +32,7 @@ export const Reason = {
   Applied: 'Applied',
   /** The engine applied the metadata but lists the object as inconsistent. */
   InconsistentMetadata: 'InconsistentMetadata',
-  /** A remote schema or source the engine could not reach: reloaded with backoff, not a stall. */
+  /** A remote schema or source the engine could not reach: reloaded with backoff, or healing once it answers (a probe finding); not a stall. */
   RemoteUnavailable: 'RemoteUnavailable',
   /** The engine's metadata API could not be reached (or answered 5xx). */
   EngineUnreachable: 'EngineUnreachable',

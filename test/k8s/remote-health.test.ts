@@ -107,7 +107,9 @@ describe.skipIf(skipReason !== null)(
       // What does not depend on it stays Ready; the Engine is Reconciling, not Stalled.
       expect(env.cond('trackedtables', 'city')?.status).toBe('True');
       const engine = await env.readyWith('engines', 'main', 'False', 'RemoteUnavailable', 20_000);
-      expect(engine.message).toContain('1 remote schemas or sources could not be reached');
+      // The probe found it and nothing is reloaded: the Engine says so, not "reloading with backoff".
+      expect(engine.message).toContain("1 remote schema unreachable per the engine's remote probe (/readyz?remotes=true); not reloaded");
+      expect(engine.message).not.toContain('reloading');
       expect(env.cond('engines', 'main', 'Stalled')?.status).toBe('False');
       expect(env.events('RemoteSchema', 'weather').some((e) => e.startsWith('Warning RemoteUnavailable'))).toBe(true);
       // Checking changed nothing in the engine: the metadata is the same, the remote's field is still
@@ -143,6 +145,17 @@ describe.skipIf(skipReason !== null)(
       expect(down.message).toContain('reloads it with backoff');
       expect(down.message).not.toContain("the engine's readiness check");
       expect(env.cond('remoteschemas', 'weather', 'Stalled')?.status).toBe('False');
+      // The Engine says it reloads it (its probe may have spoken first, before the engine listed it).
+      const engine = await env.until(
+        'Engine main RemoteUnavailable, reloading',
+        () => {
+          const c = env.cond('engines', 'main');
+          return c?.reason === 'RemoteUnavailable' && c.message.includes('reloading with backoff') ? c : null;
+        },
+        20_000,
+      );
+      expect(engine.message).toContain('1 remote schema or source could not be reached; reloading with backoff');
+      expect(engine.message).not.toContain('remote probe');
 
       remote = await startRemote();
       const back = Date.now();
@@ -178,6 +191,8 @@ describe.skipIf(skipReason !== null)(
       expect(item.message).toContain('depends on an inconsistent object: source shop: could not reach the source');
       expect(env.cond('trackedtables', 'item', 'Stalled')?.status).toBe('False');
       expect(env.cond('trackedtables', 'city')?.status).toBe('True');
+      const engine = await env.readyWith('engines', 'main', 'False', 'RemoteUnavailable', 20_000);
+      expect(engine.message).toContain("1 source unreachable per the engine's readiness ping; not reloaded");
 
       await fwd.up();
       const back = Date.now();

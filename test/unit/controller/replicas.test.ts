@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTransientInconsistency } from '../../../controller/reconcilers/engine-reconciler.ts';
+import { isTransientInconsistency, unreachableNote } from '../../../controller/reconcilers/engine-reconciler.ts';
 import {
   fingerprint,
   inconsistencyDigest,
@@ -105,5 +105,26 @@ describe('isTransientInconsistency', () => {
     expect(isTransientInconsistency('source', `could not connect to source "shop": Login failed for user 'sa'.`)).toBe(false);
     expect(isTransientInconsistency('remote_schema', 'the root field "w" of remote schema "f" conflicts with the one of remote schema "w"')).toBe(false);
     expect(isTransientInconsistency('select_permission', 'could not reach')).toBe(false);
+  });
+});
+
+describe('unreachableNote', () => {
+  const consistent = { isConsistent: true, inconsistentObjects: [] };
+  const probed = withRemotesDown(consistent, [{ name: 'weather', error: 'ECONNREFUSED' }]).inconsistentObjects;
+  const pinged = withSourcesDown(consistent, [{ name: 'shop', error: 'ECONNREFUSED' }]).inconsistentObjects;
+  const listed = [obj('remote_schema forecast', 'could not reach the remote schema at http://x/graphql: ECONNREFUSED')];
+
+  it('says a remote found down by the probe alone is not reloaded', () => {
+    const m = unreachableNote(probed);
+    expect(m).toBe("1 remote schema unreachable per the engine's remote probe (/readyz?remotes=true); not reloaded: Ready again once they answer");
+    expect(m).not.toContain('reloading');
+    expect(unreachableNote(pinged)).toBe("1 source unreachable per the engine's readiness ping; not reloaded: Ready again once they answer");
+  });
+
+  it('says reloading only of what the engine lists, and counts each kind of finding apart', () => {
+    expect(unreachableNote(listed)).toBe('1 remote schema or source could not be reached; reloading with backoff');
+    expect(unreachableNote([...listed, ...listed, ...probed, ...pinged])).toBe(
+      "2 remote schemas or sources could not be reached; reloading with backoff; 1 remote schema unreachable per the engine's remote probe (/readyz?remotes=true); 1 source unreachable per the engine's readiness ping; the probed ones are not reloaded: Ready again once they answer",
+    );
   });
 });
