@@ -139,7 +139,8 @@ export class Authenticator {
    */
   usesCookieCredentials(headers: RequestHeaders): boolean {
     if (this.#adminSecret === null) return false;
-    if (headers['cookie'] === undefined || headers[Header.AdminSecret] !== undefined || headers['x-hasura-admin-secret'] !== undefined) return false;
+    // Every spelling of the admin secret resolveAtOnce accepts (v2's deprecated x-hasura-access-key too): such a request is not cookie-authenticated.
+    if (headers['cookie'] === undefined || presentsAdminSecret(headers)) return false;
     if (this.#jwt !== null) {
       if (!this.#jwt.readsCookie) return false;
       try {

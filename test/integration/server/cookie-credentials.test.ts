@@ -158,9 +158,12 @@ describe('CORS credentials', () => {
     expect(res.headers.get('access-control-allow-credentials')).toBeNull();
     const get = await send(bearer, 'GET', getPath(QUERY), { origin: EVIL, authorization: `Bearer ${jwt}` });
     expect(get.json).toEqual({ data: { notes: [{ body: 'alice note' }] } });
-    // The admin secret wins over a cookie the browser happened to attach.
-    const admin = await send(open, 'POST', '/v1/graphql', { ...json, origin: EVIL, cookie, 'x-engine-admin-secret': SECRET }, gqlBody(QUERY));
-    expect(admin.json.data.notes).toHaveLength(2);
+    // The admin secret wins over a cookie the browser happened to attach, under each of its names (v2's deprecated one too).
+    for (const name of ['x-engine-admin-secret', 'x-hasura-admin-secret', 'x-hasura-access-key']) {
+      const admin = await send(open, 'POST', '/v1/graphql', { ...json, origin: EVIL, cookie, [name]: SECRET }, gqlBody(QUERY));
+      expect(admin.status, name).toBe(200);
+      expect(admin.json.data.notes, name).toHaveLength(2);
+    }
   });
 });
 
@@ -231,6 +234,10 @@ describe('WebSocket upgrades with a cookie', () => {
     expect(await upgradeStatus(named, { origin: APP.replace('app', 'other'), cookie })).toBe(403);
     // Without a cookie, any origin the setting allows may open one and authenticate in connection_init.
     expect(await upgradeStatus(open, { origin: EVIL })).toBe(101);
+    // The admin secret in a header (no page can add one), under any of its names, is no cookie credential.
+    for (const name of ['x-engine-admin-secret', 'x-hasura-admin-secret', 'x-hasura-access-key']) {
+      expect(await upgradeStatus(open, { origin: EVIL, cookie, [name]: SECRET }), name).toBe(101);
+    }
   });
 
   it("serves a named origin with the cookie user's session", async () => {
