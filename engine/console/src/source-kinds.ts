@@ -97,6 +97,8 @@ export interface ConfigurationFields {
   readonly preparedStatements: boolean;
   /** `read_replicas`: a list of `connection_info`s. */
   readonly readReplicas: boolean;
+  /** `connection_info.ssl_configuration` (v2's PGCertSettings). */
+  readonly ssl: boolean;
   /** Whole-number keys at the configuration's top level (BigQuery's limits). */
   readonly topLevel: readonly NumberSetting[];
 }
@@ -116,6 +118,7 @@ const PG_FIELDS: ConfigurationFields = {
   isolationLevels: ['read-committed', 'repeatable-read', 'serializable'],
   preparedStatements: true,
   readReplicas: true,
+  ssl: true,
   topLevel: [],
 };
 
@@ -129,6 +132,7 @@ const FIELDS: Readonly<Record<string, ConfigurationFields>> = {
     isolationLevels: ['read-uncommitted', 'read-committed', 'repeatable-read', 'snapshot', 'serializable'],
     preparedStatements: false,
     readReplicas: true,
+    ssl: false,
     topLevel: [],
   },
   bigquery: {
@@ -137,6 +141,7 @@ const FIELDS: Readonly<Record<string, ConfigurationFields>> = {
     isolationLevels: [],
     preparedStatements: false,
     readReplicas: false,
+    ssl: false,
     topLevel: [
       { key: 'global_select_limit', label: 'Global select limit' },
       { key: 'retry_base_delay', label: 'Retry base delay (microseconds)' },
@@ -147,5 +152,5 @@ const FIELDS: Readonly<Record<string, ConfigurationFields>> = {
 
 /** The configuration settings a source of this kind has (none for a kind this console does not know). */
 export function configurationFields(kind: string): ConfigurationFields {
-  return FIELDS[kind] ?? { connectionKey: null, pool: [], isolationLevels: [], preparedStatements: false, readReplicas: false, topLevel: [] };
+  return FIELDS[kind] ?? { connectionKey: null, pool: [], isolationLevels: [], preparedStatements: false, readReplicas: false, ssl: false, topLevel: [] };
 }

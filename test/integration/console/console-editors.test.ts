@@ -3,7 +3,8 @@
  * admin secret: an existing source's configuration (`pg_update_source`), request and response
  * transforms of an action and an event trigger with the engine's live preview
  * (`test_webhook_transform`), and action relationships (the output type's relationships to a
- * table). Every field is typed key by key; each effect is checked through export_metadata, the
+ * table); a source's connection and SSL settings; a one-off event's request transform, previewed
+ * and delivered. Every field is typed key by key; each effect is checked through export_metadata, the
  * preview through what the engine computed. Screenshots go to test/artifacts/console/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +32,11 @@ type Exported = {
 };
 
 let db: TestDatabase;
+/** A second database the `extra` source is moved to. */
+let other: TestDatabase;
 let engine: TestEngine;
+/** The environment variable the `extra` source's URL is moved to. */
+const EXTRA_URL_ENV = 'CONSOLE_EDITORS_EXTRA_URL';
 let handler: TestServer;
 
 async function exported(): Promise<Exported> {
@@ -41,6 +46,8 @@ async function exported(): Promise<Exported> {
 beforeAll(async () => {
   if (consoleBuildIsStale()) await buildConsole();
   db = await createTestDatabase('console_editors');
+  other = await createTestDatabase('console_editors_other');
+  process.env[EXTRA_URL_ENV] = db.url;
   await db.sql(`
     CREATE TABLE authors (id serial PRIMARY KEY, name text NOT NULL);
     INSERT INTO authors (name) VALUES ('Ada'), ('Alan');
@@ -106,7 +113,16 @@ afterAll(async () => {
   await engine?.close();
   await handler?.close();
   await db?.drop();
+  await other?.drop();
+  delete process.env[EXTRA_URL_ENV];
 });
+
+/** The database a source's queries reach, asked through the engine. */
+async function databaseOf(source: string): Promise<string> {
+  const r = await engine.post('/v2/query', { type: 'run_sql', args: { source, sql: 'SELECT current_database()' } });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return (r.body as { result: string[][] }).result[1]![0]!;
+}
 
 describe.skipIf(chromiumPath === null)('console editors in a browser', { timeout: 120_000 }, () => {
   let browser: Browser;
@@ -174,6 +190,67 @@ describe.skipIf(chromiumPath === null)('console editors in a browser', { timeout
     await form.getByRole('button', { name: 'Save configuration' }).click();
     await eventually(() => form.getByRole('alert').textContent()).toMatch(/namespace/);
     expect((await exported()).sources.find((s) => s.name === 'extra')).toEqual(before);
+  });
+
+  it("Sources: moves an existing source's connection to another URL, then to an environment variable with SSL settings", async () => {
+    const form = page.getByRole('form', { name: 'Configure source extra' });
+    // Afresh: the last test left refused values in the form.
+    await form.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Configure source extra' }).click();
+    const extra = async () => (await exported()).sources.find((s) => s.name === 'extra')!;
+    const before = await extra();
+    expect(await form.getByLabel('Database URL given as').inputValue()).toBe('value');
+    expect(await form.getByLabel('Database URL', { exact: true }).inputValue()).toBe(db.url);
+    expect(await databaseOf('extra')).toBe(db.name);
+
+    // By value: the engine now reaches the other database.
+    await typeInto(form.getByLabel('Database URL', { exact: true }), other.url);
+    await form.getByRole('button', { name: 'Save configuration' }).click();
+    await eventually(() => form.getByRole('status').textContent()).toBe('Saved the configuration of extra');
+    const info = (before.configuration['connection_info'] ?? {}) as Json;
+    expect((await extra()).configuration).toEqual({ ...before.configuration, connection_info: { ...info, database_url: other.url } });
+    expect(await databaseOf('extra')).toBe(other.name);
+
+    // From the environment, with SSL settings; a certificate without a mode is refused in the page.
+    await form.getByLabel('Database URL given as').selectOption('env');
+    await typeInto(form.getByLabel('Database URL environment variable'), EXTRA_URL_ENV);
+    await typeInto(form.getByLabel('Root certificate (environment variable)'), 'EXTRA_SSL_ROOT_CERT');
+    await form.getByRole('button', { name: 'Save configuration' }).click();
+    await eventually(() => form.getByRole('alert').textContent()).toBe('Choose an SSL mode for the SSL certificate settings');
+    expect(await databaseOf('extra')).toBe(other.name);
+    // The test database takes no SSL: `disable` is what it can connect with.
+    await form.getByLabel('SSL mode').selectOption('disable');
+    await typeInto(form.getByLabel('Client certificate (environment variable)'), 'EXTRA_SSL_CERT');
+    await typeInto(form.getByLabel('Client key (environment variable)'), 'EXTRA_SSL_KEY');
+    await typeInto(form.getByLabel('Client key password (environment variable)'), 'EXTRA_SSL_PASSWORD');
+    await page.screenshot({ path: artifact('37-data-source-connection.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+    await form.getByRole('button', { name: 'Save configuration' }).click();
+    await eventually(() => form.getByRole('status').textContent()).toBe('Saved the configuration of extra');
+    expect((await extra()).configuration).toEqual({
+      ...before.configuration,
+      connection_info: {
+        ...info,
+        database_url: { from_env: EXTRA_URL_ENV },
+        ssl_configuration: {
+          sslmode: 'disable',
+          sslrootcert: { from_env: 'EXTRA_SSL_ROOT_CERT' },
+          sslcert: { from_env: 'EXTRA_SSL_CERT' },
+          sslkey: { from_env: 'EXTRA_SSL_KEY' },
+          sslpassword: { from_env: 'EXTRA_SSL_PASSWORD' },
+        },
+      },
+    });
+    expect(await databaseOf('extra')).toBe(db.name);
+    expect((await extra()).customization).toEqual(before.customization);
+
+    // Opened again, the editor shows what was saved.
+    await form.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Configure source extra' }).click();
+    expect(await form.getByLabel('Database URL given as').inputValue()).toBe('env');
+    expect(await form.getByLabel('Database URL environment variable').inputValue()).toBe(EXTRA_URL_ENV);
+    expect(await form.getByLabel('SSL mode').inputValue()).toBe('disable');
+    expect(await form.getByLabel('Client key (environment variable)').inputValue()).toBe('EXTRA_SSL_KEY');
   });
   it("Actions: a request and response transform with the engine's live preview, then run", async () => {
     await page.getByRole('link', { name: 'Actions' }).click();
@@ -284,6 +361,38 @@ describe.skipIf(chromiumPath === null)('console editors in a browser', { timeout
       url: '{{$base_url}}/{{$body.payload.report}}',
       body: { action: 'transform', template: '{"report": {{$body.payload.report}}, "trigger": {{$body.name}}}' },
     });
+  });
+
+  it("Scheduled: a one-off event's request transform, previewed on the event's own payload, then delivered as it says", async () => {
+    await page.getByRole('link', { name: 'Scheduled' }).click();
+    await page.getByRole('link', { name: 'One-off events' }).click();
+    const form = page.getByRole('form', { name: 'Schedule an event' });
+    await typeInto(form.getByLabel('Webhook URL'), `${handler.url}once`);
+    await typeInto(form.getByLabel('Payload (JSON, optional)'), '{"order": 42}');
+    await typeInto(form.getByLabel('Comment'), 'transformed');
+    await form.getByText('Request and response transforms').click();
+    const preview = form.getByRole('region', { name: 'Transformed request' });
+    // Before any transform the preview is the event as the engine sends it.
+    await eventually(() => preview.getByLabel('Transformed URL').textContent()).toBe(`${handler.url}once`);
+    await form.getByLabel('Method', { exact: true }).selectOption('PUT');
+    await typeInto(form.getByLabel('URL template'), '{{$base_url}}/orders/{{$body.payload.order}}');
+    await eventually(() => preview.getByLabel('Transformed URL').textContent()).toBe(`${handler.url}once/orders/42`);
+    await form.getByLabel('Request body', { exact: true }).selectOption('transform');
+    await typeInto(form.getByLabel('Request body template (Kriti)'), '{"order": {{$body.payload.order}}, "note": {{$body.comment}}}');
+    await eventually(async () => JSON.parse((await preview.getByLabel('Transformed body').textContent()) ?? 'null')).toEqual({
+      order: 42,
+      note: 'transformed',
+    });
+    expect(await preview.getByLabel('Transformed method').textContent()).toBe('PUT');
+    await page.screenshot({ path: artifact('38-scheduled-one-off-transform.png'), fullPage: true });
+    expect(await unnamedControls(page)).toEqual([]);
+    await form.getByRole('button', { name: 'Schedule event' }).click();
+    await eventually(() => form.getByRole('status').textContent()).toMatch(/^Scheduled event /);
+    // Due now: the engine delivers it through the transform.
+    await eventually(() => handler.requests.find((q) => q.path.startsWith('/once'))?.path).toBe('/once/orders/42');
+    const sent = handler.requests.find((q) => q.path.startsWith('/once'))!;
+    expect(sent.method).toBe('PUT');
+    expect(JSON.parse(sent.body)).toEqual({ order: 42, note: 'transformed' });
   });
 
   it('Actions: a relationship of the output type to a table, added, edited and deleted', async () => {

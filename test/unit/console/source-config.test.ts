@@ -89,6 +89,42 @@ describe('source configuration form', () => {
     expect((zero.configuration['connection_info'] as { pool_settings: unknown }).pool_settings).toEqual({ max_connections: 0, idle_timeout: 180 });
   });
 
+  it('reads and writes the connection, a value or an environment variable, keeping connection parameters', () => {
+    const form = readForm('postgres', pg, undefined);
+    expect([form.connectionMode, form.connection]).toEqual(['env', 'PG_URL']);
+    const info = (out: { configuration: Record<string, unknown> }) => out.configuration['connection_info'] as Record<string, unknown>;
+    const byValue = writeForm('postgres', { ...form, connectionMode: 'value', connection: ' postgres://u@h/db ' }, pg, undefined);
+    expect(info(byValue)['database_url']).toBe('postgres://u@h/db');
+    expect(() => writeForm('postgres', { ...form, connection: ' ' }, pg, undefined)).toThrow('The connection needs an environment variable');
+    const params = { connection_info: { database_url: { connection_parameters: { host: 'h', port: 5432, username: 'u', database: 'd' } } } };
+    const kept = readForm('postgres', params, undefined);
+    expect(kept.connectionMode).toBe('parameters');
+    expect(writeForm('postgres', kept, params, undefined).configuration).toEqual(params);
+    // mssql's connection string, from the environment.
+    const ms = { connection_info: { connection_string: 'Server=a' } };
+    const msForm = readForm('mssql', ms, undefined);
+    expect(info(writeForm('mssql', { ...msForm, connectionMode: 'env', connection: 'MS_CONN' }, ms, undefined))).toEqual({
+      connection_string: { from_env: 'MS_CONN' },
+    });
+  });
+
+  it("writes v2's ssl_configuration: the mode and each file's environment variable; none without a mode", () => {
+    const form = readForm('postgres', pg, undefined);
+    expect(form.ssl).toEqual({ mode: 'require', rootCert: '', cert: '', key: '', password: '' });
+    const ssl = (f: typeof form) => (writeForm('postgres', f, pg, undefined).configuration['connection_info'] as Record<string, unknown>)['ssl_configuration'];
+    expect(ssl({ ...form, ssl: { mode: 'verify-full', rootCert: ' CA ', cert: 'CERT', key: 'KEY', password: '' } })).toEqual({
+      sslmode: 'verify-full',
+      sslrootcert: { from_env: 'CA' },
+      sslcert: { from_env: 'CERT' },
+      sslkey: { from_env: 'KEY' },
+    });
+    expect(ssl({ ...form, ssl: { ...form.ssl, mode: '' } })).toBeUndefined();
+    expect(() => ssl({ ...form, ssl: { ...form.ssl, mode: '', key: 'KEY' } })).toThrow('Choose an SSL mode for the SSL certificate settings');
+    // A kind without SSL settings keeps what it had.
+    const ms = { connection_info: { connection_string: 'Server=a' } };
+    expect(writeForm('mssql', readForm('mssql', ms, undefined), ms, undefined).configuration).toEqual(ms);
+  });
+
   it('writes BigQuery limits at the top level and no connection_info', () => {
     const bq = { service_account: { from_env: 'SA' }, project_id: 'p', datasets: ['d'], retry_limit: 5 };
     const form = readForm('bigquery', bq, undefined);

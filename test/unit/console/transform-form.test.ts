@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import {
   EMPTY_TRANSFORM,
   actionSample,
+  cronSample,
+  oneOffSample,
   readTransform,
   requestTransformOf,
   responseTransformOf,
@@ -75,5 +77,16 @@ describe('transform form', () => {
       session_variables: { 'x-engine-role': 'admin' },
       request_query: '',
     });
+  });
+
+  it('samples a scheduled event as the engine sends it: a one-off event has no trigger name and is due when the form says', () => {
+    expect(JSON.parse(oneOffSample('2030-05-01T10:00:00.000Z', '{"order": 42}', ' note '))).toEqual({
+      id: '00000000-0000-0000-0000-000000000000',
+      name: null,
+      scheduled_time: '2030-05-01T10:00:00.000Z',
+      payload: { order: 42 },
+      comment: 'note',
+    });
+    expect(JSON.parse(cronSample('nightly', '', ''))).toMatchObject({ name: 'nightly', payload: null, comment: null });
   });
 });

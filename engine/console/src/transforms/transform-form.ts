@@ -143,6 +143,18 @@ export function eventSample(trigger: string, table: { schema: string; name: stri
 
 /** The sample a cron trigger's webhook is sent (v2's scheduled event payload), for the preview. */
 export function cronSample(trigger: string, payload: string, comment: string): string {
+  return scheduledSample(trigger, '2024-01-01T00:00:00.000Z', payload, comment);
+}
+
+/**
+ * The sample a one-off scheduled event's webhook is sent, for the preview: the same payload as a
+ * cron trigger's, without a trigger (`name` null), at the time the form says it is due.
+ */
+export function oneOffSample(scheduledTime: string, payload: string, comment: string): string {
+  return scheduledSample(null, scheduledTime, payload, comment);
+}
+
+function scheduledSample(trigger: string | null, scheduledTime: string, payload: string, comment: string): string {
   let value: unknown = null;
   try {
     value = payload.trim() === '' ? null : JSON.parse(payload);
@@ -153,7 +165,7 @@ export function cronSample(trigger: string, payload: string, comment: string): s
     {
       id: '00000000-0000-0000-0000-000000000000',
       name: trigger,
-      scheduled_time: '2024-01-01T00:00:00.000Z',
+      scheduled_time: scheduledTime,
       payload: value,
       comment: comment.trim() === '' ? null : comment.trim(),
     },

@@ -1,5 +1,6 @@
 /**
- * The configuration of an existing source: pool settings, isolation level, prepared statements,
+ * The configuration of an existing source: its connection (a value or an environment variable),
+ * SSL settings (postgres), pool settings, isolation level, prepared statements,
  * read replicas and the GraphQL customization (root-field namespace, prefix and suffix; type-name
  * prefix and suffix), the fields its kind has (`configurationFields`), saved with
  * `<prefix>_update_source`. The engine checks the values: a refused one leaves the source as it
@@ -10,7 +11,7 @@ import { metadata as callMetadata } from '../../api.ts';
 import { Status, useAction } from '../../components.tsx';
 import type { SourceEntry } from '../../metadata-state.tsx';
 import { configurationFields, operationPrefix } from '../../source-kinds.ts';
-import { readForm, writeForm, type ReplicaRow, type SourceForm } from './source-config.ts';
+import { SSL_MODES, readForm, writeForm, type ConnectionMode, type ReplicaRow, type SourceForm, type SslForm } from './source-config.ts';
 
 export function SourceEditor({ source, onSaved, onClose }: { source: SourceEntry; onSaved: () => Promise<void>; onClose: () => void }) {
   const fields = configurationFields(source.kind);
@@ -21,6 +22,24 @@ export function SourceEditor({ source, onSaved, onClose }: { source: SourceEntry
   const setReplica = (i: number, patch: Partial<ReplicaRow>) =>
     setForm((f) => ({ ...f, replicas: f.replicas.map((r, j) => (j === i ? { ...r, ...patch } : r)) }));
   const id = (what: string) => `src-${source.name}-${what}`;
+  // What the source had: back to its mode, its text comes back; parameters are kept unless switched away from.
+  const [had] = useState(form);
+  const hadParameters = had.connectionMode === 'parameters';
+  const setSsl = (patch: Partial<SslForm>) => setForm((f) => ({ ...f, ssl: { ...f.ssl, ...patch } }));
+  const connectionName = fields.connectionKey === 'connection_string' ? 'Connection string' : 'Database URL';
+  const sslField = (key: keyof Omit<SslForm, 'mode'>, label: string) => (
+    <div className="field" key={key}>
+      <label htmlFor={id(`ssl-${key}`)}>{label}</label>
+      <input
+        id={id(`ssl-${key}`)}
+        size={18}
+        placeholder="ENV_VAR_NAME"
+        autoComplete="off"
+        value={form.ssl[key]}
+        onChange={(e) => setSsl({ [key]: e.target.value })}
+      />
+    </div>
+  );
   const numberField = (key: string, label: string) => (
     <div className="field" key={key}>
       <label htmlFor={id(key)}>{label}</label>
@@ -49,6 +68,62 @@ export function SourceEditor({ source, onSaved, onClose }: { source: SourceEntry
       <h2>
         Configure source {source.name} <span className="muted">({source.kind})</span>
       </h2>
+      {fields.connectionKey !== null && (
+        <fieldset>
+          <legend>Connection</legend>
+          <div className="row">
+            <label htmlFor={id('connection-mode')}>{connectionName} given as</label>
+            <select
+              id={id('connection-mode')}
+              value={form.connectionMode}
+              onChange={(e) => {
+                const mode = e.target.value as ConnectionMode;
+                set({ connectionMode: mode, connection: mode === had.connectionMode ? had.connection : '' });
+              }}
+            >
+              <option value="value">a value</option>
+              <option value="env">an environment variable of the engine</option>
+              {hadParameters && <option value="parameters">connection parameters (kept as they are)</option>}
+            </select>
+          </div>
+          {form.connectionMode !== 'parameters' && (
+            <div className="row">
+              <label htmlFor={id('connection')}>{form.connectionMode === 'env' ? `${connectionName} environment variable` : connectionName}</label>
+              <input
+                id={id('connection')}
+                className="wide-input"
+                type={form.connectionMode === 'env' ? 'text' : 'password'}
+                autoComplete="off"
+                placeholder={form.connectionMode === 'env' ? 'PG_DATABASE_URL' : 'postgres://user:password@host:5432/db'}
+                value={form.connection}
+                onChange={(e) => set({ connection: e.target.value })}
+              />
+            </div>
+          )}
+        </fieldset>
+      )}
+      {fields.ssl && (
+        <fieldset>
+          <legend>SSL</legend>
+          <div className="settings-grid">
+            <div className="field">
+              <label htmlFor={id('ssl-mode')}>SSL mode</label>
+              <select id={id('ssl-mode')} value={form.ssl.mode} onChange={(e) => setSsl({ mode: e.target.value })}>
+                <option value="">not set (the URL's own settings)</option>
+                {SSL_MODES.map((m) => (
+                  <option key={m} value={m}>
+                    {m}
+                  </option>
+                ))}
+              </select>
+            </div>
+            {sslField('rootCert', 'Root certificate (environment variable)')}
+            {sslField('cert', 'Client certificate (environment variable)')}
+            {sslField('key', 'Client key (environment variable)')}
+            {sslField('password', 'Client key password (environment variable)')}
+          </div>
+        </fieldset>
+      )}
       {fields.pool.length > 0 && (
         <fieldset>
           <legend>Connection pool</legend>

@@ -1,7 +1,7 @@
 /**
  * An existing source's configuration as its editor holds it (the text of each field), read from
  * the exported `configuration` and `customization`, and written back over them: what the editor
- * does not show (the connection itself, SSL, extensions schema, a replica's other settings, the
+ * does not show (connection parameters, extensions schema, a replica's other settings, the
  * type-name mapping) is kept as it came. Which settings a kind has is `configurationFields`
  * (source-kinds.ts); the values are the engine's to check (`<prefix>_update_source`).
  */
@@ -16,7 +16,35 @@ export interface ReplicaRow {
   readonly original: Readonly<Record<string, unknown>> | null;
 }
 
+/** How the source's own connection is given: a value, an environment variable, or v2's `connection_parameters` (kept as they came). */
+export type ConnectionMode = 'value' | 'env' | 'parameters';
+
+/** v2's `ssl_configuration` (PGCertSettings): the mode, and each certificate file's environment variable. */
+export interface SslForm {
+  /** '' is no `ssl_configuration`. */
+  readonly mode: string;
+  readonly rootCert: string;
+  readonly cert: string;
+  readonly key: string;
+  readonly password: string;
+}
+
+/** v2's SSLMode values. */
+export const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
+
+/** The `ssl_configuration` keys holding `{from_env}`, by the form's field. */
+const SSL_ENV_KEYS = [
+  ['rootCert', 'sslrootcert'],
+  ['cert', 'sslcert'],
+  ['key', 'sslkey'],
+  ['password', 'sslpassword'],
+] as const;
+
 export interface SourceForm {
+  /** The connection's text: the URL or connection string (`value`), the variable's name (`env`), '' (`parameters`). */
+  readonly connection: string;
+  readonly connectionMode: ConnectionMode;
+  readonly ssl: SslForm;
   /** `pool_settings` (or, for BigQuery, top-level) whole numbers as typed, by key. */
   readonly numbers: Readonly<Record<string, string>>;
   /** '' is the kind's default. */
@@ -51,6 +79,13 @@ export function readForm(kind: string, configuration: unknown, customization: un
   for (const s of f.pool) numbers[s.key] = text(pool[s.key]);
   for (const s of f.topLevel) numbers[s.key] = text(conf[s.key]);
   const prepared = info['use_prepared_statements'];
+  const own = f.connectionKey === null ? undefined : info[f.connectionKey];
+  const ownEnv = obj(own)['from_env'];
+  const sslConf = obj(info['ssl_configuration']);
+  const envOf = (k: string) => {
+    const v = obj(sslConf[k])['from_env'];
+    return typeof v === 'string' ? v : '';
+  };
   const replicas = (Array.isArray(conf['read_replicas']) ? (conf['read_replicas'] as unknown[]) : []).map((r): ReplicaRow => {
     const ri = obj(r);
     const conn = f.connectionKey === null ? undefined : ri[f.connectionKey];
@@ -66,6 +101,15 @@ export function readForm(kind: string, configuration: unknown, customization: un
   const root = obj(cust['root_fields']);
   const types = obj(cust['type_names']);
   return {
+    connection: typeof own === 'string' ? own : typeof ownEnv === 'string' ? ownEnv : '',
+    connectionMode: typeof own === 'string' || own === undefined ? 'value' : typeof ownEnv === 'string' ? 'env' : 'parameters',
+    ssl: {
+      mode: typeof sslConf['sslmode'] === 'string' ? sslConf['sslmode'] : '',
+      rootCert: envOf('sslrootcert'),
+      cert: envOf('sslcert'),
+      key: envOf('sslkey'),
+      password: envOf('sslpassword'),
+    },
     numbers,
     isolationLevel: typeof info['isolation_level'] === 'string' ? info['isolation_level'] : '',
     preparedStatements: prepared === true ? 'on' : prepared === false ? 'off' : 'default',
@@ -105,6 +149,24 @@ function numbersInto(base: Obj, settings: ConfigurationFields['pool'], numbers: 
   return out;
 }
 
+/**
+ * `ssl_configuration` as the form says, over the one the source had, or undefined (no mode and no
+ * file). v2 requires `sslmode`, so a file without one is refused here.
+ */
+function sslInto(base: Obj, ssl: SslForm): Obj | undefined {
+  const files = SSL_ENV_KEYS.filter(([field]) => ssl[field].trim() !== '');
+  if (ssl.mode === '') {
+    if (files.length > 0) throw new Error('Choose an SSL mode for the SSL certificate settings');
+    return undefined;
+  }
+  let out = setKey(base, 'sslmode', ssl.mode);
+  for (const [field, key] of SSL_ENV_KEYS) {
+    const name = ssl[field].trim();
+    out = setKey(out, key, name === '' ? undefined : { from_env: name });
+  }
+  return out;
+}
+
 /** Leaves out an empty object (a section whose every field is empty). */
 function nonEmpty(o: Obj): Obj | undefined {
   return Object.keys(o).length === 0 ? undefined : o;
@@ -116,6 +178,12 @@ export function writeForm(kind: string, form: SourceForm, configuration: unknown
   let conf = numbersInto(obj(configuration), f.topLevel, form.numbers);
   if (f.connectionKey !== null) {
     let info = obj(conf['connection_info']);
+    if (form.connectionMode !== 'parameters') {
+      const c = form.connection.trim();
+      if (c === '') throw new Error(form.connectionMode === 'env' ? 'The connection needs an environment variable' : 'The connection needs a URL');
+      info = setKey(info, f.connectionKey, form.connectionMode === 'env' ? { from_env: c } : c);
+    }
+    if (f.ssl) info = setKey(info, 'ssl_configuration', sslInto(obj(info['ssl_configuration']), form.ssl));
     info = setKey(info, 'pool_settings', nonEmpty(numbersInto(obj(info['pool_settings']), f.pool, form.numbers)));
     if (f.isolationLevels.length > 0) info = setKey(info, 'isolation_level', form.isolationLevel === '' ? undefined : form.isolationLevel);
     if (f.preparedStatements)
