@@ -12,6 +12,7 @@ import type { EnumTableRows, SourceIntrospection } from './introspection.ts';
 import { findBackend } from './registry.ts';
 import type { ObjectPreparer, PreparedSource, PreparedSources, ReadySource, Refresh } from '../catalog/prepared.ts';
 import { enumColumns } from '../catalog/stages/tables.ts';
+import { sameData } from '../catalog/intern.ts';
 import { tableKey } from '../catalog/types.ts';
 import { resolveEnv } from '../cli/env.ts';
 import type { Logger } from '../logger.ts';
@@ -61,6 +62,37 @@ import type { MetadataDocument, SourceMetadata } from '../model/document.ts';
  * 1,674 ms after (the re-read and one more catalog build).
  */
 
+/*
+ * Note [Introspection kept when equal]
+ * A source read again (DDL elsewhere, `run_sql`, `reload_metadata`) gives
+ * new objects for every table and function, and the catalog reuses its
+ * per-table results only for the same objects (Note [Catalog memo] in
+ * catalog/memo.ts): one CREATE TABLE would cost a build from scratch. So a
+ * new introspection keeps the previous one's object for every table (and
+ * every function's overload list) that is equal to it, compared as data
+ * (catalog/intern.ts), and the whole previous map when the fingerprint says
+ * nothing changed. The comparison is linear in the source's size, like the
+ * read itself, and far cheaper than the rebuild it saves.
+ */
+function keepEqualObjects(before: SourceIntrospection, read: SourceIntrospection): SourceIntrospection {
+  if (read.fingerprint === before.fingerprint && sameData(read.tables, before.tables) && sameData(read.functions, before.functions)) {
+    return { ...read, tables: before.tables, ...(before.functions === undefined ? {} : { functions: before.functions }) };
+  }
+  const keep = <T>(old: ReadonlyMap<string, T> | undefined, next: ReadonlyMap<string, T>): ReadonlyMap<string, T> => {
+    const out = new Map<string, T>();
+    for (const [key, value] of next) {
+      const was = old?.get(key);
+      out.set(key, was !== undefined && sameData(was, value) ? was : value);
+    }
+    return out;
+  };
+  return {
+    ...read,
+    tables: keep(before.tables, read.tables),
+    ...(read.functions === undefined ? {} : { functions: keep(before.functions, read.functions) }),
+  };
+}
+
 /** Which sources to introspect afresh: none, some by name, or all. */
 export type { Refresh };
 
@@ -107,7 +139,8 @@ export class SourcePreparer implements ObjectPreparer<PreparedSource> {
         const backend = findBackend(s.kind);
         if (backend === undefined) return;
         const fresh = refresh === 'all' || refresh.has(s.name);
-        out.set(s.name, await this.#prepareSource(backend, s, fresh ? undefined : current.get(s.name), via));
+        const known = current.get(s.name);
+        out.set(s.name, await this.#prepareSource(backend, s, fresh ? undefined : known, via, known));
       }),
     );
     return out;
@@ -147,7 +180,8 @@ export class SourcePreparer implements ObjectPreparer<PreparedSource> {
    * Prepares one source from an introspection taken elsewhere (inside a
    * `run_sql` transaction), reading enum rows through the same `tx`.
    */
-  async prepareFromIntrospection(s: SourceMetadata, previous: ReadySource, introspection: SourceIntrospection, tx: Introspector): Promise<ReadySource> {
+  async prepareFromIntrospection(s: SourceMetadata, previous: ReadySource, read: SourceIntrospection, tx: Introspector): Promise<ReadySource> {
+    const introspection = keepEqualObjects(previous.introspection, read);
     const enumRows = await this.#readEnumRows(s, introspection, new Map(), tx);
     return { ...previous, introspection, enumRows };
   }
@@ -157,6 +191,8 @@ export class SourcePreparer implements ObjectPreparer<PreparedSource> {
     s: SourceMetadata,
     previous: PreparedSource | undefined,
     via: ReadonlyMap<string, Introspector>,
+    /** The source as prepared before, even when it is read afresh: its equal objects are kept (Note [Introspection kept when equal]). */
+    known: PreparedSource | undefined,
   ): Promise<PreparedSource> {
     const resolved = backend.configuration.resolve(s.configuration, { env: resolveEnv, statementTimeoutMs: this.#statementTimeoutMs });
     const configKey = resolved.key;
@@ -175,7 +211,8 @@ export class SourcePreparer implements ObjectPreparer<PreparedSource> {
     }
     try {
       const introspector = via.get(configKey) ?? backend.introspector(conn);
-      const introspection = await introspector.introspect();
+      const read = await introspector.introspect();
+      const introspection = known?.ok === true && known.configKey === configKey ? keepEqualObjects(known.introspection, read) : read;
       const enumRows = await this.#readEnumRows(s, introspection, new Map(), introspector);
       return { ok: true, name: s.name, configKey, connection: conn, introspection, enumRows };
     } catch (e) {

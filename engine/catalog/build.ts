@@ -32,13 +32,15 @@
  */
 import { resolveActions } from '../actions/resolve.ts';
 import type { MetadataDocument } from '../model/document.ts';
+import { CatalogMemo } from './memo.ts';
 import type { PreparedSources } from './prepared.ts';
 import { assembleSources } from './stages/catalog-sources.ts';
 import { resolveComputedFields } from './stages/computed-fields.ts';
 import { resolveEventTriggers } from './stages/event-triggers.ts';
 import { resolveCronTriggers } from './stages/cron-triggers.ts';
 import { resolveFunctions } from './stages/functions.ts';
-import { resolveInheritedRoles, rolesOf } from './stages/inherited-roles.ts';
+import { resolveInheritedRoles, rolesOf, type InheritedRolePlan } from './stages/inherited-roles.ts';
+import type { StageResult } from './stages/stage.ts';
 import { resolveRelationships } from './stages/relationships.ts';
 import { resolveRemoteSchemas } from './stages/remote-schemas.ts';
 import { resolveRemoteRelationships } from './stages/remote-relationships.ts';
@@ -66,25 +68,34 @@ export function buildCatalog(
   remotes: PreparedRemoteSchemas = new Map(),
   previous?: Catalog,
 ): Catalog {
+  const before = previous === undefined ? undefined : memos.get(previous.sources);
+  const memo = new CatalogMemo(before?.memo ?? null);
   const sources = resolveSources(doc, prepared);
-  const tables = resolveTables(sources.output);
-  const linked = linkEnumTables(tables.output.tables);
-  const relationships = resolveRelationships(linked);
+  const tables = resolveTables(sources.output, memo);
+  const linked = linkEnumTables(tables.output.tables, memo);
+  const relationships = resolveRelationships(linked, memo);
   const computedFields = resolveComputedFields(linked, relationships.output, tables.output.names);
-  const roles = resolveInheritedRoles(doc.inherited_roles);
-  const permissions = resolveTablePermissions({
-    tables: linked,
-    relationships: relationships.output,
-    computedFields: computedFields.output,
-    roles: roles.output,
-  });
-  const assembled = assembleSources({
-    tables: linked,
-    relationships: relationships.output,
-    computedFields: computedFields.output,
-    permissions: permissions.output,
-    previous: previous?.sources,
-  });
+  // The same plan object while the inherited roles are the same: permissions are memoized on it.
+  const roles = before !== undefined && before.inheritedRoles === doc.inherited_roles ? before.roles : resolveInheritedRoles(doc.inherited_roles);
+  const permissions = resolveTablePermissions(
+    {
+      tables: linked,
+      relationships: relationships.output,
+      computedFields: computedFields.output,
+      roles: roles.output,
+    },
+    memo,
+  );
+  const assembled = assembleSources(
+    {
+      tables: linked,
+      relationships: relationships.output,
+      computedFields: computedFields.output,
+      permissions: permissions.output,
+      previous: previous?.sources,
+    },
+    memo,
+  );
   const functions = resolveFunctions(sources.output, assembled, tables.output.names, roles.output);
   const eventTriggers = resolveEventTriggers(doc, functions.output);
   const remoteSchemas = resolveRemoteSchemas(doc, remotes, tables.output.names);
@@ -119,9 +130,23 @@ export function buildCatalog(
   };
   // Last: stored queries are validated against the schema of everything above.
   const collections = resolveQueryCollections(doc, checkQueries === undefined ? null : checkQueries(built));
-  if (collections.output === undefined) return built;
-  return { ...built, queryCollections: collections.output, inconsistencies: [...built.inconsistencies, ...collections.inconsistencies] };
+  const catalog =
+    collections.output === undefined
+      ? built
+      : { ...built, queryCollections: collections.output, inconsistencies: [...built.inconsistencies, ...collections.inconsistencies] };
+  memo.seal();
+  memos.set(catalog.sources, { memo, inheritedRoles: doc.inherited_roles, roles });
+  return catalog;
 }
+
+/**
+ * What a build leaves for the next one that names its catalog as `previous` (Note [Catalog memo] in memo.ts),
+ * keyed by the catalog's `sources`, which copies of the catalog (a new resource_version) share.
+ */
+const memos = new WeakMap<
+  Catalog['sources'],
+  { memo: CatalogMemo; inheritedRoles: MetadataDocument['inherited_roles']; roles: StageResult<InheritedRolePlan> }
+>();
 
 /** `roles` plus the roles of remote schema permissions, sorted. */
 function withRemoteRoles(roles: string[], doc: MetadataDocument): string[] {

@@ -21,11 +21,14 @@
  * versions] in graphql/schema/schema-cache.ts). The comparison costs
  * 40–90 ms of a pg_track_table call at 2,000 tables × 10 roles (measured
  * around this loop under test/bench/track-profile.ts 2000 10; 3× that with
- * Object.keys instead of for-in in sameData). The stages still run in full:
- * the catalog itself is not incremental yet.
+ * Object.keys instead of for-in in sameData). Since then the stages reuse
+ * their per-table results (Note [Catalog memo] in catalog/memo.ts), so the
+ * comparison only runs for tables whose inputs changed.
  */
 import { compileTargetOf } from '../../backends/backend.ts';
+import type { TableMetadata } from '../../model/document.ts';
 import { sameData } from '../intern.ts';
+import { CatalogMemo } from '../memo.ts';
 import { tableKey, type SourceInfo, type TableInfo } from '../types.ts';
 import type { ComputedFieldsBySource } from './computed-fields.ts';
 import { NO_CUSTOMIZATION } from './customization.ts';
@@ -43,9 +46,10 @@ export interface AssembleInput {
   readonly previous?: ReadonlyMap<string, SourceInfo> | undefined;
 }
 
-/** The catalog's sources by name, with their consistent tables in document order. */
-export function assembleSources(input: AssembleInput): Map<string, SourceInfo> {
+/** The catalog's sources by name, with their consistent tables in document order; `memo`: Note [Catalog memo]. */
+export function assembleSources(input: AssembleInput, memo = new CatalogMemo()): Map<string, SourceInfo> {
   const out = new Map<string, SourceInfo>();
+  const assembled = memo.stage<TableMetadata, TableInfo>('assembled tables');
   for (const [s, { tables: drafts }] of input.tables) {
     const relationships = input.relationships.get(s);
     const computedFields = input.computedFields.get(s);
@@ -59,6 +63,13 @@ export function assembleSources(input: AssembleInput): Map<string, SourceInfo> {
       if (d === undefined || p === undefined) continue;
       const i = d.introspected;
       const cfs = computedFields?.get(key);
+      const rels = relationships?.get(key);
+      const deps = [s.meta.name, d, p.permissions, p.backendOnly, rels, cfs];
+      const same = assembled.reuse(entry, deps);
+      if (same !== undefined) {
+        tables.set(key, same);
+        continue;
+      }
       const made: TableInfo = {
         source: s.meta.name,
         name: entry.table,
@@ -71,7 +82,7 @@ export function assembleSources(input: AssembleInput): Map<string, SourceInfo> {
         ...(i.primaryKey === null ? {} : { primaryKeyName: i.primaryKey.name }),
         uniqueConstraints: i.uniqueConstraints,
         foreignKeys: i.foreignKeys,
-        relationships: [...(relationships?.get(key) ?? new Map()).values()],
+        relationships: [...(rels ?? new Map()).values()],
         enumValues: d.enumValues,
         mutability: i.mutability,
         permissions: p.permissions,
@@ -79,7 +90,7 @@ export function assembleSources(input: AssembleInput): Map<string, SourceInfo> {
         ...(cfs === undefined ? {} : { computedFields: cfs }),
       };
       const old = before?.get(key);
-      tables.set(key, old !== undefined && sameData(old, made) ? old : made);
+      tables.set(key, assembled.keep(entry, deps, old !== undefined && sameData(old, made) ? old : made));
     }
     out.set(s.meta.name, {
       name: s.meta.name,

@@ -67,14 +67,26 @@ export class NameRegistry {
    * Claims every GraphQL name of `t` or returns the first clash without
    * claiming any. With a source customization, the type name carries its
    * type prefix/suffix and root fields are claimed within its namespace.
+   * Same answer as {@link claimNames} over the table's names, from a plan
+   * made once per draft (Note [Claim plans]).
    */
   claim(t: TableDraft, c?: SourceCustomizationInfo): string | null {
-    const owner = `table "${t.naming.format(t.entry.table)}" in source "${t.source}"`;
-    const names: Array<[string, string]> = [[customizeTypeName(c, t.gqlName), 'type name']];
-    // The derived types (`<t>_bool_exp`, `<t>_aggregate`, `<t>_insert_input`, ...) are global too.
-    for (const n of derivedTableTypeNames(t.gqlName, t.enumValues !== null)) names.push([customizeTypeName(c, n), 'type name']);
-    for (const n of Object.values(t.rootFields)) names.push([n, 'root field']);
-    return this.claimNames(owner, names, t.gqlName, c?.namespace ?? '');
+    const plan = claimPlan(t, c);
+    const types = this.#of('type name', '');
+    const roots = this.#of('root field', plan.namespace);
+    const { names, isRoot } = plan;
+    for (let i = 0; i < names.length; i++) {
+      if (i === plan.selfClashAt) return plan.selfClash;
+      const n = names[i] as string;
+      const root = isRoot[i] === 1;
+      const other = (root ? roots : types).get(n);
+      if (other !== undefined && !(other === plan.owner && !root && this.#shared.has(n))) {
+        return `the ${root ? 'root field' : 'type name'} "${n}" of ${plan.owner} conflicts with the one of ${other}`;
+      }
+    }
+    if (plan.selfClashAt !== -1) return plan.selfClash;
+    for (let i = 0; i < names.length; i++) (isRoot[i] === 1 ? roots : types).set(names[i] as string, plan.owner);
+    return null;
   }
 
   /**
@@ -105,4 +117,63 @@ export class NameRegistry {
     names.forEach(([n], i) => tables[i]?.set(n, owner));
     return null;
   }
+}
+
+/*
+ * Note [Claim plans]
+ * Every catalog build claims every table's ~40 names again (a later build
+ * may see a clash an earlier one did not), and making the names (derived
+ * type names, customized names, the owner's text) and checking them against
+ * each other was most of a pg_track_table call at 2,000 tables once the
+ * other stages reused their results (Note [Catalog memo] in catalog/memo.ts):
+ * the tables stage took 88–330 ms of a 90–215 ms call at load ~10 (`CAT_T`
+ * timing of `node test/bench/track-profile.ts 2000 10 6`, since removed).
+ * What depends on the draft alone is made once per draft: the names in
+ * claim order, which are root fields, and where the table first clashes with
+ * itself; a build only looks each name up in the registry.
+ */
+
+/** The names of one draft as {@link NameRegistry.claim} checks them. */
+interface ClaimPlan {
+  readonly customization: SourceCustomizationInfo | undefined;
+  readonly owner: string;
+  readonly namespace: string;
+  readonly names: readonly string[];
+  /** 1 where `names[i]` is a root field, 0 where it is a type name. */
+  readonly isRoot: Uint8Array;
+  /** The index of the first name the table itself already used (-1: none), and the message for it. */
+  readonly selfClashAt: number;
+  readonly selfClash: string | null;
+}
+
+const plans = new WeakMap<TableDraft, ClaimPlan>();
+
+function claimPlan(t: TableDraft, c: SourceCustomizationInfo | undefined): ClaimPlan {
+  const known = plans.get(t);
+  if (known !== undefined && known.customization === c) return known;
+  const owner = `table "${t.naming.format(t.entry.table)}" in source "${t.source}"`;
+  const names: string[] = [customizeTypeName(c, t.gqlName)];
+  // The derived types (`<t>_bool_exp`, `<t>_aggregate`, `<t>_insert_input`, ...) are global too.
+  for (const n of derivedTableTypeNames(t.gqlName, t.enumValues !== null)) names.push(customizeTypeName(c, n));
+  const typeCount = names.length;
+  for (const n of Object.values(t.rootFields)) names.push(n);
+  const isRoot = new Uint8Array(names.length).fill(1, typeCount);
+  let selfClashAt = -1;
+  let selfClash: string | null = null;
+  const seenTypes = new Set<string>();
+  const seenRoots = new Set<string>();
+  for (let i = 0; i < names.length && selfClashAt === -1; i++) {
+    const n = names[i] as string;
+    const root = i >= typeCount;
+    const seen = root ? seenRoots : seenTypes;
+    // `base` (the table's name) may be two root fields of the same owner.
+    if (seen.has(n) && (!root || n !== t.gqlName)) {
+      selfClashAt = i;
+      selfClash = `the ${root ? 'root field' : 'type name'} "${n}" is used twice by ${owner}`;
+    }
+    seen.add(n);
+  }
+  const plan: ClaimPlan = { customization: c, owner, namespace: c?.namespace ?? '', names, isRoot, selfClashAt, selfClash };
+  plans.set(t, plan);
+  return plan;
 }

@@ -11,7 +11,8 @@
  */
 import type { IntrospectedForeignKey } from '../../backends/introspection.ts';
 import type { TableNaming } from '../../backends/backend.ts';
-import { sameTable, type RelationshipMetadata, type RelationshipUsing, type RemoteForeignKey } from '../../model/document.ts';
+import { sameTable, type RelationshipMetadata, type RelationshipUsing, type RemoteForeignKey, type TableMetadata } from '../../model/document.ts';
+import { CatalogMemo, recording, type Read } from '../memo.ts';
 import { sourceInconsistency } from '../inconsistency.ts';
 import { tableKey, type InconsistentObject, type QualifiedName, type RelationshipInfo } from '../types.ts';
 import type { ResolvedSource } from './sources.ts';
@@ -134,52 +135,99 @@ export type TableRelationships = ReadonlyMap<string, RelationshipInfo>;
 /** Per source, the relationships of each consistent table by `schema.name`. */
 export type RelationshipsBySource = ReadonlyMap<ResolvedSource, ReadonlyMap<string, TableRelationships>>;
 
-/** Resolves the object and array relationships of every tracked table. */
-export function resolveRelationships(tablesBySource: TablesBySource): StageResult<RelationshipsBySource> {
+/** A table's relationships and the inconsistent ones, as the memo keeps them (Note [Catalog memo]). */
+interface TableRelationshipsResult {
+  readonly rels: TableRelationships | null;
+  readonly bad: readonly InconsistentObject[];
+}
+
+/** No relationships: one object, so that tables without any compare equal from build to build. */
+const NO_RELATIONSHIPS: TableRelationships = new Map();
+
+/** Resolves the object and array relationships of every tracked table; `memo`: Note [Catalog memo]. */
+export function resolveRelationships(tablesBySource: TablesBySource, memo = new CatalogMemo()): StageResult<RelationshipsBySource> {
   const bad: InconsistentObject[] = [];
   const out = new Map<ResolvedSource, Map<string, TableRelationships>>();
+  const results = memo.stage<TableMetadata, TableRelationshipsResult>('relationships');
   for (const [s, { tables, tracked }] of tablesBySource) {
     const bySource = new Map<string, TableRelationships>();
-    const lookup: TableLookup = {
-      table: (n) => tables.get(tableKey(n)),
-      isTracked: (n) => tracked.has(tableKey(n)),
-      foreignKeys: (n) => s.prepared.introspection.tables.get(tableKey(n))?.foreignKeys,
+    // Every read of another table, keyed `kind\0schema.name`, so a memoized result can be checked by replaying them.
+    const answer = (k: string): unknown => {
+      const key = k.slice(2);
+      switch (k[0]) {
+        case 't':
+          return tables.get(key);
+        case 'k':
+          return tracked.has(key);
+        default:
+          return s.prepared.introspection.tables.get(key)?.foreignKeys;
+      }
     };
     for (const entry of s.meta.tables) {
       const key = tableKey(entry.table);
       const draft = tables.get(key);
-      const rels = new Map<string, RelationshipInfo>();
-      const lists = [
-        ['object', entry.object_relationships],
-        ['array', entry.array_relationships],
-      ] as const;
-      for (const [kind, list] of lists) {
-        for (const rel of list) {
-          const ref = { kind: `${kind}_relation`, source: s.meta.name, table: entry.table, name: rel.name } as const;
-          const definition = { name: rel.name, source: s.meta.name, comment: rel.comment ?? null, table: entry.table, using: rel.using };
-          if (draft === undefined) {
-            bad.push(sourceInconsistency(s.backend.naming, ref, definition, `table "${s.backend.naming.format(entry.table)}" is inconsistent`));
-            continue;
-          }
-          if (rels.has(rel.name) || draft.columns.some((c) => c.name === rel.name || c.gqlName === rel.name)) {
-            bad.push(
-              sourceInconsistency(
-                s.backend.naming,
-                ref,
-                definition,
-                `in table "${draft.naming.format(entry.table)}": column/relationship "${rel.name}" already exists`,
-              ),
-            );
-            continue;
-          }
-          const r = resolveRelationship(kind, rel, draft, lookup);
-          if ('reason' in r) bad.push(sourceInconsistency(s.backend.naming, ref, definition, r.reason));
-          else rels.set(rel.name, r);
-        }
+      const deps = [draft, s.meta.name, s.backend];
+      let r = results.reuse(entry, deps, answer);
+      if (r === undefined) {
+        const reads: Read[] = [];
+        const lookup: TableLookup = {
+          table: recording(
+            reads,
+            (n) => `t\0${tableKey(n)}`,
+            (k) => answer(k) as TableDraft | undefined,
+          ),
+          isTracked: recording(
+            reads,
+            (n) => `k\0${tableKey(n)}`,
+            (k) => answer(k) as boolean,
+          ),
+          foreignKeys: recording(
+            reads,
+            (n) => `f\0${tableKey(n)}`,
+            (k) => answer(k) as readonly IntrospectedForeignKey[] | undefined,
+          ),
+        };
+        r = results.keep(entry, deps, tableRelationships(s, entry, draft, lookup), reads);
       }
-      if (draft !== undefined) bySource.set(key, rels);
+      bad.push(...r.bad);
+      if (r.rels !== null) bySource.set(key, r.rels);
     }
     out.set(s, bySource);
   }
   return { output: out, inconsistencies: bad };
+}
+
+/** The relationships of one tracked table (`draft` undefined: the table is inconsistent). */
+function tableRelationships(s: ResolvedSource, entry: TableMetadata, draft: TableDraft | undefined, lookup: TableLookup): TableRelationshipsResult {
+  const bad: InconsistentObject[] = [];
+  const rels = new Map<string, RelationshipInfo>();
+  const lists = [
+    ['object', entry.object_relationships],
+    ['array', entry.array_relationships],
+  ] as const;
+  for (const [kind, list] of lists) {
+    for (const rel of list) {
+      const ref = { kind: `${kind}_relation`, source: s.meta.name, table: entry.table, name: rel.name } as const;
+      const definition = { name: rel.name, source: s.meta.name, comment: rel.comment ?? null, table: entry.table, using: rel.using };
+      if (draft === undefined) {
+        bad.push(sourceInconsistency(s.backend.naming, ref, definition, `table "${s.backend.naming.format(entry.table)}" is inconsistent`));
+        continue;
+      }
+      if (rels.has(rel.name) || draft.columns.some((c) => c.name === rel.name || c.gqlName === rel.name)) {
+        bad.push(
+          sourceInconsistency(
+            s.backend.naming,
+            ref,
+            definition,
+            `in table "${draft.naming.format(entry.table)}": column/relationship "${rel.name}" already exists`,
+          ),
+        );
+        continue;
+      }
+      const r = resolveRelationship(kind, rel, draft, lookup);
+      if ('reason' in r) bad.push(sourceInconsistency(s.backend.naming, ref, definition, r.reason));
+      else rels.set(rel.name, r);
+    }
+  }
+  return { rels: draft === undefined ? null : rels.size === 0 ? NO_RELATIONSHIPS : rels, bad };
 }

@@ -5,13 +5,16 @@
  * interned (inherited-roles.ts). Backend-only insert/update/delete are kept
  * apart, merged over the role's other permissions for backend requests only.
  */
+import type { TableMetadata } from '../../model/document.ts';
 import { sourceInconsistency } from '../inconsistency.ts';
-import { tableKey, type InconsistentObject } from '../types.ts';
+import { CatalogMemo, recording, type Read } from '../memo.ts';
+import { tableKey, type ComputedFieldInfo, type InconsistentObject, type RelationshipInfo } from '../types.ts';
 import type { ComputedFieldsBySource } from './computed-fields.ts';
 import { permittedComputedFields } from './computed-fields.ts';
 import { applyInheritedRoles, internPermissions, type InheritedRolePlan, type MutableTablePermissions } from './inherited-roles.ts';
 import { isBackendOnly, permissionItems, resolvePermission, type PermissionLookup, type PermissionTable } from './permissions.ts';
 import type { RelationshipsBySource } from './relationships.ts';
+import type { TableDraft } from './tables.ts';
 import type { ResolvedSource } from './sources.ts';
 import type { StageResult } from './stage.ts';
 import type { TablesBySource } from './tracked-tables.ts';
@@ -34,71 +37,109 @@ export interface PermissionsStageInput {
   readonly roles: InheritedRolePlan;
 }
 
-/** Resolves the permissions of every tracked table. */
-export function resolveTablePermissions(input: PermissionsStageInput): StageResult<PermissionsBySource> {
+/** A table's permission set and the inconsistent permissions, as the memo keeps them (Note [Catalog memo]). */
+interface TablePermissionsResult {
+  readonly set: TablePermissionSet | null;
+  readonly bad: readonly InconsistentObject[];
+}
+
+const NO_RELATIONSHIPS: ReadonlyMap<string, RelationshipInfo> = new Map();
+const NO_COMPUTED_FIELDS: readonly never[] = [];
+
+/** Resolves the permissions of every tracked table; `memo`: Note [Catalog memo]. */
+export function resolveTablePermissions(input: PermissionsStageInput, memo = new CatalogMemo()): StageResult<PermissionsBySource> {
   const bad: InconsistentObject[] = [];
   const out = new Map<ResolvedSource, Map<string, TablePermissionSet>>();
+  const results = memo.stage<TableMetadata, TablePermissionsResult>('permissions');
   for (const [s, { tables }] of input.tables) {
     const relationships = input.relationships.get(s);
     const computedFields = input.computedFields.get(s);
-    const permTable = (key: string): PermissionTable | undefined => {
+    // What a permission reads of a table (its own or one its rules reach through relationships), compared part by part on reuse.
+    const parts = (key: string): readonly [TableDraft, ReadonlyMap<string, RelationshipInfo>, readonly ComputedFieldInfo[]] | undefined => {
       const draft = tables.get(key);
       if (draft === undefined) return undefined;
-      return { draft, relationships: relationships?.get(key) ?? new Map(), computedFields: computedFields?.get(key) ?? [] };
+      return [draft, relationships?.get(key) ?? NO_RELATIONSHIPS, computedFields?.get(key) ?? NO_COMPUTED_FIELDS];
     };
-    const lookup: PermissionLookup = (n) => permTable(tableKey(n));
+    const permTable = (key: string): PermissionTable | undefined => {
+      const p = parts(key);
+      return p === undefined ? undefined : { draft: p[0], relationships: p[1], computedFields: p[2] };
+    };
     const bySource = new Map<string, TablePermissionSet>();
     for (const entry of s.meta.tables) {
       const key = tableKey(entry.table);
-      const pt = permTable(key);
-      const perms = new Map<string, MutableTablePermissions>();
-      /** Backend-only insert/update/delete permissions by role (select never is). */
-      const backendPerms = new Map<string, MutableTablePermissions>();
-      for (const item of permissionItems(s.meta.name, entry)) {
-        const ref = { kind: 'permission', source: s.meta.name, table: entry.table, role: item.role, permission: item.kind } as const;
-        if (pt === undefined) {
-          bad.push(sourceInconsistency(s.backend.naming, ref, item.definition, `table "${s.backend.naming.format(entry.table)}" is inconsistent`));
-          continue;
-        }
-        const cfs = computedFields?.get(key) ?? [];
-        const permitted = item.kind === 'select' ? permittedComputedFields(item.permission, cfs) : { names: [] };
-        if ('reason' in permitted) {
-          bad.push(sourceInconsistency(s.backend.naming, ref, item.definition, permitted.reason));
-          continue;
-        }
-        const r = resolvePermission(item, pt, lookup);
-        if ('reason' in r) {
-          bad.push(sourceInconsistency(s.backend.naming, ref, item.definition, r.reason));
-          continue;
-        }
-        // backend_only mutations are for trusted backends (v2: admin secret plus a header): kept apart and
-        // merged over the role's other permissions below, for backend requests only.
-        const into = isBackendOnly(item) ? backendPerms : perms;
-        const slot = into.get(item.role) ?? { select: null, insert: null, update: null, delete: null };
-        switch (r.kind) {
-          case 'select':
-            slot.select = permitted.names.length === 0 ? r.info : { ...r.info, computedFields: permitted.names };
-            break;
-          case 'insert':
-            slot.insert = r.info;
-            break;
-          case 'update':
-            slot.update = r.info;
-            break;
-          case 'delete':
-            slot.delete = r.info;
-            break;
-        }
-        into.set(item.role, slot);
+      const own = parts(key);
+      const deps = [own?.[0], own?.[1], own?.[2], input.roles, s.meta.name, s.backend];
+      let r = results.reuse(entry, deps, parts);
+      if (r === undefined) {
+        const reads: Read[] = [];
+        const read = recording(reads, tableKey, parts);
+        const lookup: PermissionLookup = (n) => {
+          const p = read(n);
+          return p === undefined ? undefined : { draft: p[0], relationships: p[1], computedFields: p[2] };
+        };
+        r = results.keep(entry, deps, tablePermissions(s, entry, permTable(key), lookup, input.roles), reads);
       }
-      if (pt === undefined) continue;
-      applyInheritedRoles(input.roles, perms);
-      internPermissions(perms);
-      bySource.set(key, { permissions: perms, backendOnly: withBackendOnly(perms, backendPerms) });
+      bad.push(...r.bad);
+      if (r.set !== null) bySource.set(key, r.set);
     }
     out.set(s, bySource);
   }
   return { output: out, inconsistencies: bad };
+}
+
+/** The permissions of one tracked table (`pt` undefined: the table is inconsistent). */
+function tablePermissions(
+  s: ResolvedSource,
+  entry: TableMetadata,
+  pt: PermissionTable | undefined,
+  lookup: PermissionLookup,
+  roles: InheritedRolePlan,
+): TablePermissionsResult {
+  const bad: InconsistentObject[] = [];
+  const perms = new Map<string, MutableTablePermissions>();
+  /** Backend-only insert/update/delete permissions by role (select never is). */
+  const backendPerms = new Map<string, MutableTablePermissions>();
+  for (const item of permissionItems(s.meta.name, entry)) {
+    const ref = { kind: 'permission', source: s.meta.name, table: entry.table, role: item.role, permission: item.kind } as const;
+    if (pt === undefined) {
+      bad.push(sourceInconsistency(s.backend.naming, ref, item.definition, `table "${s.backend.naming.format(entry.table)}" is inconsistent`));
+      continue;
+    }
+    const cfs = pt.computedFields ?? NO_COMPUTED_FIELDS;
+    const permitted = item.kind === 'select' ? permittedComputedFields(item.permission, cfs) : { names: [] };
+    if ('reason' in permitted) {
+      bad.push(sourceInconsistency(s.backend.naming, ref, item.definition, permitted.reason));
+      continue;
+    }
+    const r = resolvePermission(item, pt, lookup);
+    if ('reason' in r) {
+      bad.push(sourceInconsistency(s.backend.naming, ref, item.definition, r.reason));
+      continue;
+    }
+    // backend_only mutations are for trusted backends (v2: admin secret plus a header): kept apart and
+    // merged over the role's other permissions below, for backend requests only.
+    const into = isBackendOnly(item) ? backendPerms : perms;
+    const slot = into.get(item.role) ?? { select: null, insert: null, update: null, delete: null };
+    switch (r.kind) {
+      case 'select':
+        slot.select = permitted.names.length === 0 ? r.info : { ...r.info, computedFields: permitted.names };
+        break;
+      case 'insert':
+        slot.insert = r.info;
+        break;
+      case 'update':
+        slot.update = r.info;
+        break;
+      case 'delete':
+        slot.delete = r.info;
+        break;
+    }
+    into.set(item.role, slot);
+  }
+  if (pt === undefined) return { set: null, bad };
+  applyInheritedRoles(roles, perms);
+  internPermissions(perms);
+  return { set: { permissions: perms, backendOnly: withBackendOnly(perms, backendPerms) }, bad };
 }
 
 /**

@@ -5,10 +5,12 @@
  * links": a column with a single-column foreign key to a consistent enum
  * table takes that enum.
  */
-import type { ScalarInfo } from '../../backends/backend.ts';
+import type { Backend, ScalarInfo } from '../../backends/backend.ts';
 import { didYouMean } from '../../errors/suggest.ts';
 import { sourceInconsistency } from '../inconsistency.ts';
 import { tableKey, type InconsistentObject } from '../types.ts';
+import type { TableMetadata } from '../../model/document.ts';
+import { CatalogMemo, recording, type Read } from '../memo.ts';
 import { customizeRootFields } from './customization.ts';
 import { NameRegistry } from './names.ts';
 import type { ResolvedSource } from './sources.ts';
@@ -31,17 +33,29 @@ export interface TablesOutput {
   readonly names: NameRegistry;
 }
 
-/** Resolves the tracked tables of `sources`. */
-export function resolveTables(sources: readonly ResolvedSource[]): StageResult<TablesOutput> {
+/** One scalar lookup per backend, so that drafts made in different builds hold the same function (Note [Catalog memo]). */
+const scalarOf = new WeakMap<Backend, (dbType: string) => ScalarInfo>();
+function scalarLookup(backend: Backend): (dbType: string) => ScalarInfo {
+  let f = scalarOf.get(backend);
+  if (f === undefined) {
+    f = (dbType) => backend.scalar(dbType);
+    scalarOf.set(backend, f);
+  }
+  return f;
+}
+
+/** Resolves the tracked tables of `sources`; `memo` gives the previous build's drafts (Note [Catalog memo]). */
+export function resolveTables(sources: readonly ResolvedSource[], memo = new CatalogMemo()): StageResult<TablesOutput> {
   const bad: InconsistentObject[] = [];
   const names = new NameRegistry();
   names.reserve(columnTypesOf(sources));
   const out = new Map<ResolvedSource, SourceTables>();
+  const drafts = memo.stage<TableMetadata, TableDraft | { reason: string }>('drafts');
   for (const s of sources) {
     const tables = new Map<string, TableDraft>();
     const tracked = new Set<string>();
     const backend = s.backend;
-    const scalar = (dbType: string): ScalarInfo => backend.scalar(dbType);
+    const scalar = scalarLookup(backend);
     for (const entry of s.meta.tables) {
       const key = tableKey(entry.table);
       tracked.add(key);
@@ -56,12 +70,18 @@ export function resolveTables(sources: readonly ResolvedSource[]): StageResult<T
         bad.push(sourceInconsistency(backend.naming, ref, entry.table, `no such table/view exists in source: "${name}"${near}`));
         continue;
       }
-      const resolved = resolveTable(s.meta.name, entry, intro, s.prepared.enumRows.get(key), scalar, backend.naming);
-      if ('reason' in resolved) {
-        bad.push(sourceInconsistency(backend.naming, ref, entry.table, resolved.reason));
+      const enumRows = s.prepared.enumRows.get(key);
+      // The customization is the document's object: the resolved one is made anew by every build.
+      const deps = [intro, enumRows, backend, s.meta.name, s.meta.customization];
+      let r = drafts.reuse(entry, deps);
+      if (r === undefined) {
+        const resolved = resolveTable(s.meta.name, entry, intro, enumRows, scalar, backend.naming);
+        r = drafts.keep(entry, deps, 'reason' in resolved ? resolved : { ...resolved, rootFields: customizeRootFields(s.customization, resolved.rootFields) });
+      }
+      if ('reason' in r) {
+        bad.push(sourceInconsistency(backend.naming, ref, entry.table, r.reason));
         continue;
       }
-      const r = { ...resolved, rootFields: customizeRootFields(s.customization, resolved.rootFields) };
       const clash = names.claim(r, s.customization);
       if (clash !== null) {
         bad.push(sourceInconsistency(backend.naming, ref, entry.table, clash));
@@ -75,20 +95,29 @@ export function resolveTables(sources: readonly ResolvedSource[]): StageResult<T
 }
 
 /** `tables` with enum links: new drafts for the tables with a column that takes an enum table's enum. */
-export function linkEnumTables(tables: TablesBySource): TablesBySource {
+export function linkEnumTables(tables: TablesBySource, memo = new CatalogMemo()): TablesBySource {
   const out = new Map<ResolvedSource, SourceTables>();
+  const links = memo.stage<TableDraft, TableDraft>('enum links');
   for (const [s, st] of tables) {
     const linked = new Map<string, TableDraft>();
+    // Whether a table is a consistent enum table: all a link reads of another table.
+    const isEnum = (k: string): boolean => (st.tables.get(k)?.enumValues ?? null) !== null;
     for (const [key, t] of st.tables) {
+      const hit = links.reuse(t, [], isEnum);
+      if (hit !== undefined) {
+        linked.set(key, hit);
+        continue;
+      }
+      const reads: Read[] = [];
+      const enumTarget = recording(reads, tableKey, isEnum);
       let changed = false;
       const columns = t.columns.map((c) => {
         const fk = t.introspected.foreignKeys.find((k) => k.columnMapping.length === 1 && k.columnMapping[0]?.[0] === c.name);
-        const target = fk === undefined ? undefined : st.tables.get(tableKey(fk.target));
-        if (target?.enumValues === null || target === undefined || fk === undefined) return c;
+        if (fk === undefined || !enumTarget(fk.target)) return c;
         changed = true;
         return { ...c, enumTable: fk.target };
       });
-      linked.set(key, changed ? { ...t, columns } : t);
+      linked.set(key, links.keep(t, [], changed ? { ...t, columns } : t, reads));
     }
     out.set(s, { tables: linked, tracked: st.tracked });
   }
