@@ -211,37 +211,51 @@ class PostgresMultiplexed implements MultiplexedStatement {
  *   changed), when no live query keys its rows; or
  * - statement-level triggers with transition tables, one per event
  *   (PostgreSQL allows transition tables only on single-event triggers):
- *   `engine_live_rows_{insert,update,delete}` run notify_rows(<columns>)
- *   (notify_rows_<n> for up to four columns: the same, without a subquery
- *   per row),
- *   which notifies `[schema, table, columns, keys]`, `keys` the distinct
- *   tuples of those columns' values over the statement's old and new rows
- *   (each value `to_jsonb(row) ->> column`: the canonical text keyText
- *   compares with), and `engine_live_truncate` notifies `[schema, table]`.
- *   A statement that changed no row notifies nothing. Past 100 rows (200
- *   old and new for an UPDATE), a row without one of the columns (renamed
- *   since the trigger was made) or a payload over 7,900 bytes (NOTIFY's
- *   limit is 8,000) the report is `[schema, table]` again: the notification
- *   stays bounded and the write never fails for it. Only the first 101 rows
- *   of a transition table are read.
+ *   `engine_live_rows_{insert,update,delete}` run the table's own function
+ *   `engine_live.rows_<hash of the table's name>(<columns>)`, whose query
+ *   names the key columns (quoted identifiers, the body a string literal),
+ *   which notifies `[schema, table, columns, keys]`, `keys` the tuples of
+ *   those columns' values over the statement's old and new rows (each value
+ *   `column::text`, for the key types the text `to_jsonb(row) ->> column`
+ *   gives: the canonical text keyText compares with; duplicates, such as an
+ *   UPDATE's old and new keys, are folded by the reader, and by the trigger
+ *   only when the payload is too long), and `engine_live_truncate` notifies
+ *   `[schema, table]`. A statement that changed no row notifies nothing.
+ *   Past 100 rows (200 old and new for an UPDATE), a key column renamed or
+ *   dropped since the function was made (its query fails with
+ *   undefined_column inside a block that catches it) or a payload over
+ *   7,900 bytes (NOTIFY's limit is 8,000) the report is `[schema, table]`
+ *   again: the notification stays bounded and the write never fails for
+ *   it. Only the first 101 rows of a transition table are read.
  * The columns are the trigger's arguments, the union of what every engine
- * asked for (read back from pg_trigger.tgargs): they only grow. A column is
- * left out when its collation is nondeterministic (equal values of another
- * text) or its type is not one keyText compares; a table whose triggers with
- * transition tables cannot be made (a partition, a view) keeps the plain one.
+ * asked for (read back from pg_trigger.tgargs): they only grow, and the
+ * function is made again with them. A column is left out when its
+ * collation is nondeterministic (equal values of another text) or its type
+ * is not one keyText compares; a table whose triggers with transition
+ * tables cannot be made (a partition, a view) keeps the plain one. Row
+ * triggers of an older engine, on one generic function for every table
+ * (notify_rows_<n>), are made again on the table's own.
  * The cost is the writing statement's: PostgreSQL keeps its rows in a
- * tuplestore for the trigger, which reads up to 101 of them. Measured with
- * `node test/bench/live-trigger-cost.ts` (backend CPU from schedstat, modes
- * alternated, two runs): a single-row UPDATE costs 23-28 µs with no
- * trigger, 34 µs with the table-only one and 73-80 µs with the row reports
- * (two key columns; 99 µs with the generic function that unnests TG_ARGV
- * per row, hence notify_rows_<n>); a 10,000-row UPDATE 70-110 / 78-86 /
- * 96-149 ms (one statement per round: noisy). So they are made only for
- * tables some live query keys; against that, a change refetches one group
- * instead of every group of every cohort reading the table (the
- * subscriptions bench: 10 statements of 100 groups per change before, 1
- * after). A function per table with the columns written in was not done: a
- * column renamed or dropped would then fail every write to the table.
+ * tuplestore for the trigger, which reads up to 101 of them. The generic
+ * function read each row as `to_jsonb(row)` and its columns by name
+ * (`j ->> TG_ARGV[k]`): converting a whole row to jsonb was most of its
+ * cost. Measured with `node test/bench/live-trigger-cost.ts --before
+ * <worktree of e4d23ec>` (one table per mode, single-row UPDATEs of the
+ * modes interleaved, backend CPU from schedstat; 2026-11-28, two runs at
+ * load average 7-9, which inflates every figure alike): over no trigger,
+ * the table-only trigger +22.8 / +23.7 µs, the generic function +90.3 /
+ * +94.4 µs, the table's own function +62.0 / +63.9 µs (-31%; over the
+ * table-only trigger 67-71 → 39-40 µs). An earlier experiment on a quieter
+ * machine (none 24.7 µs, table-only 35.9) put it at 54.7 µs, against about
+ * 51 for the same query without the block that catches a renamed column
+ * and without the bound checks (the block costs about 1 µs: it starts no
+ * transaction id). A row-level trigger with the columns written in cost
+ * about what the table-only one does, but notifies once per row: a
+ * 10,000-row UPDATE would send 10,000 reports, so it was not taken. So
+ * the row triggers are made only for tables some live query keys; against
+ * their cost, a change refetches one group instead of every group of every
+ * cohort reading the table (the subscriptions bench: 10 statements of 100
+ * groups per change before, 1 after).
  */
 
 /** The types whose `to_jsonb(row) ->> column` keyText reproduces from a bound value. */
@@ -277,56 +291,64 @@ export function keyText(dbType: string, value: unknown): string | null {
 
 const NOTIFY_CHANGE_SQL = `CREATE OR REPLACE FUNCTION ${LIVE_SCHEMA}.notify_change() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN PERFORM pg_notify('${CHANGE_CHANNEL}', json_build_array(TG_TABLE_SCHEMA, TG_TABLE_NAME)::text); RETURN NULL; END $f$`;
 
-/** Note [Change reports with rows]: TG_ARGV holds the columns; engine_old / engine_new are the transition tables. */
-/** Functions with the argument count written in, for up to this many key columns (cheaper: no per-row subquery). */
-const FIXED_ARITY = 4;
-
-/**
- * A row's key tuple: the TG_ARGV columns' texts in order, or null when the row lacks one (a column
- * renamed since). `arity`: that many arguments indexed directly; null: any number, through unnest.
- */
-function keyOfRow(arity: number | null): string {
-  if (arity === null) return '(SELECT CASE WHEN bool_and(j ? c) THEN jsonb_agg(j ->> c ORDER BY i) END FROM unnest(TG_ARGV) WITH ORDINALITY AS a(c, i))';
-  const ks = Array.from({ length: arity }, (_, k) => k);
-  return `CASE WHEN ${ks.map((k) => `j ? TG_ARGV[${k}]`).join(' AND ')} THEN jsonb_build_array(${ks.map((k) => `j ->> TG_ARGV[${k}]`).join(', ')}) END`;
+/** The report function of one table (Note [Change reports with rows]): `rows_` and a hash of its name. */
+export function rowsFunction(t: TableName): { schema: string; name: string } {
+  return {
+    schema: LIVE_SCHEMA,
+    name: `rows_${createHash('sha1')
+      .update(JSON.stringify([t.schema, t.name]))
+      .digest('hex')
+      .slice(0, 24)}`,
+  };
 }
 
-const firstRows = (table: string): string => `(SELECT to_jsonb(r) AS j FROM (SELECT * FROM ${table} LIMIT ${MAX_REPORTED_ROWS + 1}) r)`;
-
-/** The name of the report function for `arity` key columns (null: any). */
-const notifyRowsName = (arity: number | null): string => `${LIVE_SCHEMA}.notify_rows${arity === null ? '' : `_${arity}`}`;
-
-/** Note [Change reports with rows]: TG_ARGV holds the columns; engine_old / engine_new are the transition tables. */
-function notifyRowsSql(arity: number | null): string {
-  const key = keyOfRow(arity);
-  return `CREATE OR REPLACE FUNCTION ${notifyRowsName(arity)}() RETURNS trigger LANGUAGE plpgsql AS $f$
-DECLARE
+/**
+ * The report function of one table with its key columns written in (Note [Change reports with rows]);
+ * engine_old / engine_new are the transition tables, TG_ARGV the same columns (what the payload names).
+ */
+export function rowsFunctionSql(fn: { schema: string; name: string }, columns: readonly string[]): string {
+  const q = POSTGRES_DIALECT.quoteIdent;
+  const pick = (rel: string): string => `(SELECT ${columns.map((c, i) => `${q(c)} AS k${i}`).join(', ')} FROM ${rel} LIMIT ${MAX_REPORTED_ROWS + 1})`;
+  // `::text` of the KEY_TYPES is the text `to_jsonb(row) ->> column` gives, the form keyText reproduces.
+  const key = `jsonb_build_array(${columns.map((_, i) => `k${i}::text`).join(', ')})`;
+  const report = 'json_build_array(TG_TABLE_SCHEMA, TG_TABLE_NAME, to_json(TG_ARGV), keys)::text';
+  const tableOnly = 'json_build_array(TG_TABLE_SCHEMA, TG_TABLE_NAME)::text';
+  const body = `DECLARE
   n int;
-  complete boolean;
   keys jsonb;
   payload text;
+  sent boolean;
 BEGIN
-  IF TG_OP = 'INSERT' THEN
-    SELECT count(*)::int, bool_and(k IS NOT NULL), jsonb_agg(DISTINCT k) INTO n, complete, keys
-      FROM (SELECT ${key} AS k FROM ${firstRows('engine_new')} x) y;
-  ELSIF TG_OP = 'DELETE' THEN
-    SELECT count(*)::int, bool_and(k IS NOT NULL), jsonb_agg(DISTINCT k) INTO n, complete, keys
-      FROM (SELECT ${key} AS k FROM ${firstRows('engine_old')} x) y;
+  BEGIN
+    IF TG_OP = 'UPDATE' THEN
+      SELECT count(*)::int / 2, jsonb_agg(${key}) INTO n, keys FROM (${pick('engine_old')} UNION ALL ${pick('engine_new')}) x;
+    ELSIF TG_OP = 'INSERT' THEN
+      SELECT count(*)::int, jsonb_agg(${key}) INTO n, keys FROM ${pick('engine_new')} x;
+    ELSE
+      SELECT count(*)::int, jsonb_agg(${key}) INTO n, keys FROM ${pick('engine_old')} x;
+    END IF;
+  EXCEPTION WHEN undefined_column THEN
+    -- A key column renamed or dropped since the function was made: the table alone, the write goes on.
+    n := -1;
+  END;
+  IF n BETWEEN 1 AND ${MAX_REPORTED_ROWS} THEN
+    -- Duplicates (an UPDATE's old and new keys) are left to the reader unless the payload is too long.
+    payload := ${report};
+    IF octet_length(payload) > 7900 THEN
+      SELECT jsonb_agg(DISTINCT k) INTO keys FROM jsonb_array_elements(keys) k;
+      payload := ${report};
+      IF octet_length(payload) > 7900 THEN payload := ${tableOnly}; END IF;
+    END IF;
+  ELSIF n = 0 THEN
+    RETURN NULL;
   ELSE
-    SELECT count(*)::int, bool_and(k IS NOT NULL), jsonb_agg(DISTINCT k) INTO n, complete, keys
-      FROM (SELECT ${key} AS k FROM (${firstRows('engine_old')} UNION ALL ${firstRows('engine_new')}) x) y;
-    n := n / 2;
+    payload := ${tableOnly};
   END IF;
-  IF n = 0 THEN RETURN NULL; END IF;
-  IF n <= ${MAX_REPORTED_ROWS} AND complete THEN
-    payload := json_build_array(TG_TABLE_SCHEMA, TG_TABLE_NAME, to_json(TG_ARGV), keys)::text;
-  END IF;
-  IF payload IS NULL OR octet_length(payload) > 7900 THEN
-    payload := json_build_array(TG_TABLE_SCHEMA, TG_TABLE_NAME)::text;
-  END IF;
-  PERFORM pg_notify('${CHANGE_CHANNEL}', payload);
+  -- An assignment, not PERFORM: evaluated without a query of its own.
+  sent := pg_notify('${CHANGE_CHANNEL}', payload) IS NULL;
   RETURN NULL;
-END $f$`;
+END`;
+  return `CREATE OR REPLACE FUNCTION ${q(fn.schema)}.${q(fn.name)}() RETURNS trigger LANGUAGE plpgsql AS ${POSTGRES_DIALECT.quoteString(body)}`;
 }
 
 /** The arguments of a trigger as pg_trigger.tgargs stores them (each followed by a NUL byte). */
@@ -341,12 +363,17 @@ async function watchTable(c: PgQueryable, t: WatchedTable): Promise<void> {
   const q = POSTGRES_DIALECT.quoteIdent;
   const lit = POSTGRES_DIALECT.quoteString;
   const rel = `${q(t.table.schema)}.${q(t.table.name)}`;
-  const existing = await c.query<{ name: string; args: unknown }>(
-    "SELECT g.tgname AS name, g.tgargs AS args FROM pg_trigger g JOIN pg_class r ON r.oid = g.tgrelid JOIN pg_namespace n ON n.oid = r.relnamespace WHERE n.nspname = $1 AND r.relname = $2 AND g.tgname LIKE 'engine\\_live\\_%'",
+  const fn = rowsFunction(t.table);
+  const existing = await c.query<{ name: string; args: unknown; fn: string; fnSchema: string }>(
+    `SELECT g.tgname AS name, g.tgargs AS args, p.proname AS fn, pn.nspname AS "fnSchema" FROM pg_trigger g JOIN pg_class r ON r.oid = g.tgrelid JOIN pg_namespace n ON n.oid = r.relnamespace
+       JOIN pg_proc p ON p.oid = g.tgfoid JOIN pg_namespace pn ON pn.oid = p.pronamespace
+     WHERE n.nspname = $1 AND r.relname = $2 AND g.tgname LIKE 'engine\\_live\\_%'`,
     [t.table.schema, t.table.name],
   );
   const names = new Set(existing.rows.map((r) => r.name));
-  const rowsInstalled = ROW_TRIGGERS.every((n) => names.has(n)) && names.has('engine_live_truncate');
+  // Row triggers of an older engine (one generic function for every table) are made again with the table's own.
+  const rowsInstalled =
+    ROW_TRIGGERS.every((n) => existing.rows.some((r) => r.name === n && r.fn === fn.name && r.fnSchema === fn.schema)) && names.has('engine_live_truncate');
   const have = new Set(existing.rows.filter((r) => r.name === 'engine_live_rows_insert').flatMap((r) => triggerArgs(r.args)));
   let wanted = [...new Set([...have, ...t.columns])].sort();
   if (wanted.length > 0 && !(rowsInstalled && wanted.every((col) => have.has(col)))) {
@@ -368,18 +395,19 @@ async function watchTable(c: PgQueryable, t: WatchedTable): Promise<void> {
   }
   if (rowsInstalled && wanted.every((col) => have.has(col))) return;
   const args = wanted.map(lit).join(', ');
-  const fn = notifyRowsName(wanted.length <= FIXED_ARITY ? wanted.length : null);
+  const proc = `${q(fn.schema)}.${q(fn.name)}`;
   await c.query('SAVEPOINT engine_live_rows');
   try {
+    await c.query(rowsFunctionSql(fn, wanted));
     for (const n of names) await c.query(`DROP TRIGGER ${q(n)} ON ${rel}`);
     await c.query(
-      `CREATE TRIGGER engine_live_rows_insert AFTER INSERT ON ${rel} REFERENCING NEW TABLE AS engine_new FOR EACH STATEMENT EXECUTE PROCEDURE ${fn}(${args})`,
+      `CREATE TRIGGER engine_live_rows_insert AFTER INSERT ON ${rel} REFERENCING NEW TABLE AS engine_new FOR EACH STATEMENT EXECUTE PROCEDURE ${proc}(${args})`,
     );
     await c.query(
-      `CREATE TRIGGER engine_live_rows_update AFTER UPDATE ON ${rel} REFERENCING OLD TABLE AS engine_old NEW TABLE AS engine_new FOR EACH STATEMENT EXECUTE PROCEDURE ${fn}(${args})`,
+      `CREATE TRIGGER engine_live_rows_update AFTER UPDATE ON ${rel} REFERENCING OLD TABLE AS engine_old NEW TABLE AS engine_new FOR EACH STATEMENT EXECUTE PROCEDURE ${proc}(${args})`,
     );
     await c.query(
-      `CREATE TRIGGER engine_live_rows_delete AFTER DELETE ON ${rel} REFERENCING OLD TABLE AS engine_old FOR EACH STATEMENT EXECUTE PROCEDURE ${fn}(${args})`,
+      `CREATE TRIGGER engine_live_rows_delete AFTER DELETE ON ${rel} REFERENCING OLD TABLE AS engine_old FOR EACH STATEMENT EXECUTE PROCEDURE ${proc}(${args})`,
     );
     await c.query(`CREATE TRIGGER engine_live_truncate AFTER TRUNCATE ON ${rel} FOR EACH STATEMENT EXECUTE PROCEDURE ${LIVE_SCHEMA}.notify_change()`);
     await c.query('RELEASE SAVEPOINT engine_live_rows');
@@ -400,8 +428,6 @@ async function watchTables(conn: PostgresConnection, tables: readonly WatchedTab
     await c.query("SELECT pg_advisory_xact_lock(hashtext('engine_live_install'))");
     await c.query(`CREATE SCHEMA IF NOT EXISTS ${LIVE_SCHEMA}`);
     await c.query(NOTIFY_CHANGE_SQL);
-    for (let arity = 1; arity <= FIXED_ARITY; arity++) await c.query(notifyRowsSql(arity));
-    await c.query(notifyRowsSql(null));
     for (const t of tables) await watchTable(c, t);
   });
 }
