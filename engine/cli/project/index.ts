@@ -1,5 +1,5 @@
 /**
- * The project commands' entry (engine/main.ts routes `init`, `metadata`, `migrate`, `seed`, `deploy`
+ * The project commands' entry (engine/run-cli.ts routes `init`, `metadata`, `migrate`, `seed`, `deploy`
  * here). Only the names are loaded with the server: the commands (commander, diff, yaml, the
  * metadata client) load when one runs, so `engine serve` does not carry them (~50 MiB of RSS and
  * ~140 ms of start-up measured with `node -e "import('./engine/cli/project/commands.ts')"`).

@@ -1,0 +1,58 @@
+/**
+ * The V8 settings `engine serve` runs with, applied by re-executing the
+ * process image (same pid) before the engine's modules load.
+ *
+ * Note [Engine V8 settings]
+ * V8 sizes its young generation (two semi-spaces) from the machine: on a
+ * 64-bit Node 24 each semi-space may grow to 64 MiB, so a busy engine keeps
+ * 128 MiB of new space committed whatever its live data. Building role
+ * schemas at scale allocates enough to grow it to the maximum, and it stays
+ * there. `--max-semi-space-size=16` caps it at 32 MiB.
+ * Measured at 2,000 tables × 10 roles (`node test/bench/run.ts --only-scale`,
+ * the figure "RSS with every role schema built"): see the numbers in the
+ * commit that added this note and in test/bench/README.md's Note [Memory at scale]; the request path's CPU per request
+ * was unchanged (`node test/bench/compare-engines.ts /tmp/before <this checkout>`).
+ * A young generation's size can only be set when the isolate is made (V8
+ * reads `--max-semi-space-size` once; `v8.setFlagsFromString` is too late),
+ * so the entry point re-executes itself with the flag (`process.execve`:
+ * same pid, same file descriptors, so supervisors, signals and logs are
+ * unaffected) unless the flag is already given, on the command line or in
+ * NODE_OPTIONS: an operator's own value always wins. Only `serve` does
+ * this, and it happens before the engine's module graph loads, so it costs
+ * one Node start-up (~40 ms). Where `process.execve` is missing (Windows,
+ * Node < 22.15), the engine runs with V8's defaults.
+ */
+
+/** The V8 flags the engine runs with, each as `--name=value`. */
+export const ENGINE_V8_FLAGS: readonly string[] = ['--max-semi-space-size=16'];
+
+/** The flag's name as Node accepts it: dashes and underscores are the same. */
+function flagName(arg: string): string {
+  return arg.replace(/=.*$/s, '').replaceAll('_', '-');
+}
+
+/**
+ * The flags of {@link ENGINE_V8_FLAGS} that neither `execArgv` (Node's
+ * options of this process) nor `nodeOptions` (the NODE_OPTIONS variable) sets.
+ */
+export function missingV8Flags(execArgv: readonly string[], nodeOptions: string | undefined): string[] {
+  const given = new Set([...execArgv, ...(nodeOptions ?? '').split(/\s+/)].filter((a) => a.startsWith('--')).map(flagName));
+  return ENGINE_V8_FLAGS.filter((f) => !given.has(flagName(f)));
+}
+
+/**
+ * Re-executes this process with the missing flags of {@link ENGINE_V8_FLAGS}
+ * (never returns then); returns when none is missing or the platform
+ * cannot (see Note [Engine V8 settings]).
+ */
+export function execWithEngineV8Flags(): void {
+  const missing = missingV8Flags(process.execArgv, process.env['NODE_OPTIONS']);
+  if (missing.length === 0 || typeof process.execve !== 'function') return;
+  const script = process.argv[1];
+  if (script === undefined) return;
+  try {
+    process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, script, ...process.argv.slice(2)], process.env);
+  } catch {
+    // The image could not be replaced (e.g. a sandbox forbids execve): V8's defaults then.
+  }
+}

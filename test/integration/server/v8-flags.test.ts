@@ -1,0 +1,62 @@
+/**
+ * `engine serve` runs with the engine's V8 flags (Note [Engine V8 settings]
+ * in engine/cli/v8-flags.ts): the entry point re-executes itself, keeping its
+ * pid, unless the operator set the flag.
+ */
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
+import { spawnEngine, type EngineProcess } from '../../support/engine-process.ts';
+
+let db: TestDatabase;
+const running: EngineProcess[] = [];
+
+/** The command line process `pid` runs now (after any execve). */
+async function cmdline(pid: number | undefined): Promise<string[]> {
+  if (pid === undefined) throw new Error('no pid');
+  return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter((a) => a !== '');
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase('v8flags');
+  await db.sql('CREATE TABLE city (id serial PRIMARY KEY, name text NOT NULL); INSERT INTO city (name) VALUES ($$Lyon$$)');
+});
+
+afterAll(async () => {
+  await Promise.all(running.map((p) => p.stop('SIGKILL')));
+  await db?.drop();
+});
+
+describe.skipIf(process.platform !== 'linux')('engine V8 flags', () => {
+  it('serves from the spawned pid with --max-semi-space-size, and stops on SIGTERM', async () => {
+    const p = await spawnEngine(['--database-url', db.url]);
+    running.push(p);
+    const args = await cmdline(p.child.pid);
+    // node <flags> .../engine/main.ts serve ...: the flag comes before the script.
+    const script = args.findIndex((a) => a.endsWith('engine/main.ts'));
+    expect(args.indexOf('--max-semi-space-size=16')).toBeGreaterThan(0);
+    expect(args.indexOf('--max-semi-space-size=16')).toBeLessThan(script);
+    expect(args[script + 1]).toBe('serve');
+    await fetch(`${p.url}/v1/metadata`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'pg_track_table', args: { table: 'city' } }),
+    });
+    const res = await fetch(`${p.url}/v1/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ city { name } }' }),
+    });
+    expect(await res.json()).toEqual({ data: { city: [{ name: 'Lyon' }] } });
+    // Signals reach the engine itself (same pid): a graceful close exits 0.
+    expect(await p.stop('SIGTERM')).toBe(0);
+  });
+
+  it("keeps the operator's own value from NODE_OPTIONS", async () => {
+    const p = await spawnEngine(['--database-url', db.url], { NODE_OPTIONS: '--max-semi-space-size=4' });
+    running.push(p);
+    const args = await cmdline(p.child.pid);
+    expect(args.filter((a) => a.startsWith('--max-semi-space-size'))).toEqual([]);
+    expect(args[1]?.endsWith('engine/main.ts')).toBe(true);
+  });
+});

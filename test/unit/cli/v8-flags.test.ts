@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { ENGINE_V8_FLAGS, missingV8Flags } from '../../../engine/cli/v8-flags.ts';
+
+describe('missingV8Flags', () => {
+  it('adds every flag when none is given', () => {
+    expect(missingV8Flags([], undefined)).toEqual(ENGINE_V8_FLAGS);
+    expect(missingV8Flags(['--cpu-prof'], '--enable-source-maps')).toEqual(ENGINE_V8_FLAGS);
+  });
+
+  it('keeps a value given on the command line or in NODE_OPTIONS, in either spelling', () => {
+    expect(missingV8Flags(['--max-semi-space-size=64'], undefined)).toEqual([]);
+    expect(missingV8Flags([], '--trace-gc  --max_semi_space_size=4')).toEqual([]);
+    expect(missingV8Flags(['--max_semi_space_size=8'], '')).toEqual([]);
+  });
+
+  it('does not take a longer flag for the one it looks for', () => {
+    expect(missingV8Flags(['--max-semi-space-size-x=1'], undefined)).toEqual(ENGINE_V8_FLAGS);
+  });
+});
