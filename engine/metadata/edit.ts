@@ -3,6 +3,7 @@
  * table, a relationship, a permission. Operations compose these; nothing here
  * checks preconditions.
  */
+import { sameData } from '../catalog/intern.ts';
 import type { MetadataObjectRef, PermissionKind } from '../catalog/object-id.ts';
 import type { QualifiedName } from '../catalog/types.ts';
 import { sameTable, type FunctionMetadata, type JsonObject, type MetadataDocument, type SourceMetadata, type TableMetadata } from '../model/document.ts';
@@ -45,6 +46,43 @@ export function updateTable(doc: MetadataDocument, source: string, table: Qualif
     }
     return { ...s, tables };
   });
+}
+
+/**
+ * Note [Documents read whole]
+ * `replace_metadata` (and `metadata apply`, the operator, GitOps tools that
+ * send the whole document), and an instance reloading a document another
+ * instance stored, parse a new document: every table entry is a new object,
+ * so the catalog would reuse nothing of the previous build (Note [Catalog
+ * memo] in catalog/memo.ts) even when one permission changed. So such a
+ * document keeps the previous document's object for every table and
+ * function entry that is equal to it (compared as data), and a change then
+ * costs what a single call's would.
+ */
+/** `next` with the entries that equal `before`'s for the same table or function being `before`'s objects: Note [Documents read whole]. */
+export function keepEqualEntries(before: MetadataDocument, next: MetadataDocument): MetadataDocument {
+  let changed = false;
+  const sources = next.sources.map((s) => {
+    const old = findSource(before, s.name);
+    if (old === undefined) return s;
+    const keep = <T>(list: readonly T[], oldList: readonly T[], key: (e: T) => QualifiedName): T[] | null => {
+      const byKey = new Map(oldList.map((e) => [`${key(e).schema}.${key(e).name}`, e]));
+      let kept = false;
+      const out = list.map((e) => {
+        const was = byKey.get(`${key(e).schema}.${key(e).name}`);
+        if (was === undefined || was === e || !sameData(was, e)) return e;
+        kept = true;
+        return was;
+      });
+      return kept ? out : null;
+    };
+    const tables = keep(s.tables, old.tables, (t) => t.table);
+    const functions = keep(s.functions, old.functions, (f) => f.function);
+    if (tables === null && functions === null) return s;
+    changed = true;
+    return { ...s, ...(tables === null ? {} : { tables }), ...(functions === null ? {} : { functions }) };
+  });
+  return changed ? { ...next, sources } : next;
 }
 
 /** The tracked function `fn` of `source`, if any. */

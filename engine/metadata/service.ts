@@ -26,6 +26,7 @@ import type { ApiFamily, ApiResponse, MetadataApi, Readiness, ReadinessCheck, Re
 import { EMPTY_DOCUMENT, normalizeDocument, toWireDocument, type MetadataDocument } from '../model/document.ts';
 import { abandonEffects, commitWithEffects } from './effects.ts';
 import { declareCaptureEffects } from './event-trigger-capture.ts';
+import { keepEqualEntries } from './edit.ts';
 import { Mutex } from './mutex.ts';
 import type { ActionDataServices, MetadataState } from './operation.ts';
 import { CallPipeline } from './run.ts';
@@ -338,7 +339,7 @@ export class MetadataService implements MetadataApi {
       try {
         const stored = await this.#store.load();
         if (stored === null || stored.resourceVersion <= this.#state.resourceVersion) return;
-        const doc = parseStoredDocument(stored.metadata);
+        const doc = keepEqualEntries(this.#state.doc, parseStoredDocument(stored.metadata));
         const refresh: Refresh = change.refreshed === 'all' ? 'all' : new Set(change.refreshed);
         const [prepared, remotes] = await Promise.all([
           this.#preparer.prepare(doc, this.#state.prepared, refresh),

@@ -11,7 +11,7 @@ import { keepUnexportedCron } from '../scheduled/unexported-cron.ts';
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError, isEngineError } from '../../../errors/engine-error.ts';
 import { normalizeDocument, type SourceMetadata } from '../../../model/document.ts';
-import { findSource } from '../../edit.ts';
+import { findSource, keepEqualEntries } from '../../edit.ts';
 import { argPath, SUCCESS, type MetadataCall, type Operation, type RunContext } from '../../operation.ts';
 import { replaceMetadataV2Args } from '../../../model/schemas/args.ts';
 import { DOCUMENT_VERSIONS } from '../../../model/schemas/document.ts';
@@ -118,7 +118,7 @@ export const replaceMetadata: Operation = {
       allow = a.allow_inconsistent_metadata === true;
       docPath = argPath(call, 'metadata');
     }
-    const doc = keepUnexportedCron(ctx.state.doc, parseDocumentArg(docRaw, ctx, docPath));
+    const doc = keepEqualEntries(ctx.state.doc, keepUnexportedCron(ctx.state.doc, parseDocumentArg(docRaw, ctx, docPath)));
     const next = await ctx.commitEdit({ doc, touched: [], allowInconsistency: true, path: argPath(call) });
     const bad = next.catalog.inconsistencies;
     if (bad.length === 0) return { response: SUCCESS };
