@@ -11,6 +11,7 @@ import type { UrlFromEnv } from '../../model/document.ts';
 import type { JsonSchema } from '../../model/schemas/validate.ts';
 import { resolveUrlTemplate, urlTemplateVariables } from '../../transforms/index.ts';
 import type { PostgresPoolSettings } from './connection.ts';
+import { resolveTls, sslConfigurationSchema, tlsDigest, type PostgresTls, type SslConfiguration } from './ssl.ts';
 
 /** v2 `pool_settings`. */
 export interface PoolSettings {
@@ -40,6 +41,8 @@ export interface ConnectionInfo {
   readonly pool_settings?: PoolSettings;
   readonly use_prepared_statements?: boolean;
   readonly isolation_level?: 'read-committed' | 'repeatable-read' | 'serializable';
+  /** v2's PGCertSettings (Note [Source SSL] in ssl.ts). */
+  readonly ssl_configuration?: SslConfiguration | null;
 }
 
 /** The configuration of a postgres source, as its schema admits it. */
@@ -101,7 +104,7 @@ export const postgresConfigurationSchema: JsonSchema = {
         pool_settings: poolSettingsSchema,
         use_prepared_statements: { type: 'boolean' },
         isolation_level: { enum: ['read-committed', 'repeatable-read', 'serializable'] },
-        ssl_configuration: { type: 'object' },
+        ssl_configuration: { oneOf: [{ type: 'null' }, sslConfigurationSchema] },
       },
       additionalProperties: false,
     },
@@ -120,11 +123,14 @@ export class PostgresSettings implements ResolvedConfiguration {
   readonly key: string;
   readonly url: string;
   readonly pool: PostgresPoolSettings;
+  /** The TLS setting; null: the URL is used as it is (Note [Source SSL] in ssl.ts). */
+  readonly tls: PostgresTls | null;
 
-  constructor(key: string, url: string, pool: PostgresPoolSettings) {
+  constructor(key: string, url: string, pool: PostgresPoolSettings, tls: PostgresTls | null = null) {
     this.key = key;
     this.url = url;
     this.pool = pool;
+    this.tls = tls;
   }
 }
 
@@ -159,17 +165,25 @@ export const postgresConfiguration: ConfigurationSupport = {
   resolve(configuration, options) {
     const info = infoOf(configuration);
     const resolved = resolveUrl(info.database_url, options.env);
-    // Same URL text and pool settings: one pool (Note [Introspection freshness] in ../source-preparer.ts).
-    const key = JSON.stringify({ url: 'url' in resolved ? resolved.url : null, pool: info.pool_settings ?? null });
+    const tls = 'url' in resolved ? resolveTls(resolved.url, info.ssl_configuration, options.env) : null;
+    // Same URL text, pool and TLS settings: one pool (Note [Introspection freshness] in ../source-preparer.ts).
+    const key = JSON.stringify({
+      url: 'url' in resolved ? resolved.url : null,
+      pool: info.pool_settings ?? null,
+      ...(tls !== null && 'tls' in tls && tls.tls !== null ? { tls: tlsDigest(tls.tls) } : {}),
+      ...(info.ssl_configuration == null ? {} : { ssl: info.ssl_configuration }),
+    });
     if (!('url' in resolved)) return { key, reason: resolved.reason };
+    if (tls !== null && 'reason' in tls) return { key, reason: tls.reason };
     const p = info.pool_settings ?? {};
-    return new PostgresSettings(key, resolved.url, {
+    const pool: PostgresPoolSettings = {
       ...(p.max_connections === undefined ? {} : { maxConnections: p.max_connections }),
       ...(p.idle_timeout === undefined ? {} : { idleTimeoutSeconds: p.idle_timeout }),
       ...(p.connection_lifetime === undefined || p.connection_lifetime === null ? {} : { connectionLifetimeSeconds: p.connection_lifetime }),
       ...(p.pool_timeout === undefined ? {} : { connectTimeoutSeconds: p.pool_timeout }),
       statementTimeoutMs: options.statementTimeoutMs,
-    });
+    };
+    return new PostgresSettings(key, resolved.url, pool, tls?.tls ?? null);
   },
   isDatabase(configuration, url, env) {
     const resolved = resolveUrl(infoOf(configuration).database_url, env);

@@ -13,6 +13,7 @@
  */
 import pg from 'pg';
 import { pingDatabase } from './metadata-db/metadata-storage.ts';
+import { pgSslOption, withoutSslParameters, type PostgresTls } from './ssl.ts';
 import { TransactionStatementError, type BoundStatement, type DatabasePeer, type PoolStats, type RunOptions, type SourceConnection } from '../backend.ts';
 
 /** Pool settings of a source (v2 `pool_settings`, already resolved). */
@@ -251,13 +252,17 @@ export class PostgresConnection implements SourceConnection {
   readonly url: string;
   readonly maxConnections: number;
   readonly peer: DatabasePeer;
+  /** What a client of its own connects with: the URL, and with a TLS setting its `ssl` option (Note [Source SSL] in ssl.ts). */
+  readonly clientConfig: Readonly<pg.ClientConfig>;
 
-  constructor(databaseUrl: string, settings: PostgresPoolSettings = {}) {
+  constructor(databaseUrl: string, settings: PostgresPoolSettings = {}, tls: PostgresTls | null = null) {
     this.url = databaseUrl;
     this.peer = peerOf(databaseUrl);
     this.maxConnections = settings.maxConnections ?? 50;
+    // node-postgres would let the URL's sslmode replace the `ssl` option: the URL goes without it.
+    this.clientConfig = tls === null ? { connectionString: databaseUrl } : { connectionString: withoutSslParameters(databaseUrl), ssl: pgSslOption(tls) };
     this.#pool = new pg.Pool({
-      connectionString: databaseUrl,
+      ...this.clientConfig,
       max: this.maxConnections,
       idleTimeoutMillis: (settings.idleTimeoutSeconds ?? 180) * 1000,
       maxLifetimeSeconds: settings.connectionLifetimeSeconds ?? 600,

@@ -59,7 +59,7 @@ export const postgresBackend: Backend = {
   connect: (resolved) => {
     if (!(resolved instanceof PostgresSettings))
       throw new EngineError(ErrorCode.Unexpected, `a ${resolved.kind} configuration was given to the postgres backend`);
-    return new PostgresConnection(resolved.url, resolved.pool);
+    return new PostgresConnection(resolved.url, resolved.pool, resolved.tls);
   },
   introspector: (conn) => introspectorOn(own(conn).queryable),
   scalar: postgresScalar,
