@@ -4,7 +4,7 @@ import { CatalogVersions } from '../../../engine/catalog/version.ts';
 import { resolveRelationships } from '../../../engine/catalog/stages/relationships.ts';
 import { resolveSources } from '../../../engine/catalog/stages/sources.ts';
 import { linkEnumTables, resolveTables } from '../../../engine/catalog/stages/tracked-tables.ts';
-import { fixture } from './catalog-fixture.ts';
+import { fixture } from '../../support/synthetic-source.ts';
 
 describe('buildCatalog', () => {
   it('resolves tables, relationships and permissions', () => {

@@ -12,7 +12,7 @@ import type { PreparedSources } from '../../../engine/catalog/prepared.ts';
 import type { Catalog } from '../../../engine/catalog/types.ts';
 import type { MetadataDocument, TableMetadata } from '../../../engine/model/document.ts';
 import { updateSource, updateTable } from '../../../engine/metadata/edit.ts';
-import { fixture, table } from './catalog-fixture.ts';
+import { fixture, table } from '../../support/synthetic-source.ts';
 
 /** Everything a catalog says, as plain data (Maps and Sets as entry lists; connections and functions left out). */
 function plain(c: Catalog): unknown {

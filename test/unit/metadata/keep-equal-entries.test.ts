@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../../engine/catalog/build.ts';
 import { keepEqualEntries } from '../../../engine/metadata/edit.ts';
 import type { MetadataDocument } from '../../../engine/model/document.ts';
-import { fixture } from '../catalog/catalog-fixture.ts';
+import { fixture } from '../../support/synthetic-source.ts';
 
 /** The same document as parsed again: equal data, no shared objects. */
 const reparsed = (d: MetadataDocument): MetadataDocument => JSON.parse(JSON.stringify(d)) as MetadataDocument;
