@@ -7,7 +7,8 @@
  * Note [Event delivery]
  * - Waking: each source worker LISTENs on the channel every capture trigger
  *   notifies (Note [Capture triggers]), so it takes new events as their
- *   transaction commits; a poll every ENGINE_GRAPHQL_EVENTS_FETCH_INTERVAL
+ *   transaction commits (the take first expands the captured batches into
+ *   events, Note [Capture batches]); a poll every ENGINE_GRAPHQL_EVENTS_FETCH_INTERVAL
  *   ms covers a lost listener (re-opened on the next poll) and events made
  *   due by time (retries get a timer of their own as well).
  * - Taking: only as many events as there are free HTTP slots

@@ -1,21 +1,24 @@
 /**
- * `node test/bench/event-log-cost.ts [--engine-root <a>[,<b>]] [--statements N] [--events N]`:
+ * `node test/bench/event-log-cost.ts [--engine-root <a>[,<b>]] [--statements N] [--events N] [--only TEXT]`:
  * what event triggers cost PostgreSQL, without HTTP or an engine process, for
  * one checkout or two side by side (`git worktree add /tmp/before <commit>`
  * with a node_modules symlink), on the bench's own PostgreSQL:
  *
  * - capture: CPU of the server process per writing transaction (BEGIN, an
  *   engine-style `WITH i AS (INSERT … RETURNING) SELECT …, set_config(
- *   'engine.session', …)`, COMMIT), 1 and 100 rows per statement, on a table
- *   without a trigger and on one with the checkout's capture (Note [Capture
- *   triggers]);
+ *   'engine.session', …)`, COMMIT; the same with UPDATE and DELETE of a
+ *   range of ids), 1 and 100 rows per statement, on a table without a
+ *   trigger and on one with the checkout's capture of all three operations
+ *   (Note [Capture triggers]);
  * - delivery: CPU per event of the checkout's `take` and `record` (Note
- *   [Event log], Note [Take limits]) over a log of pending events, taken 1,
- *   4 and 16 at a time.
+ *   [Event log], Note [Take limits]; with the expansion of batches, Note
+ *   [Capture batches], where the checkout has it) over a log of pending
+ *   events, taken 1, 4 and 16 at a time.
  *
  * CPU is read from /proc for the one server process the client talks to, so
  * other work on the machine changes it little. Rounds alternate between the
- * checkouts; the median of the rounds is shown. EVENT_LOG_COST_PG_OPTIONS
+ * checkouts; the median of the rounds is shown. `--only` runs the cells
+ * whose label contains TEXT. EVENT_LOG_COST_PG_OPTIONS
  * passes connection options (`-c plan_cache_mode=force_generic_plan`);
  * EVENT_LOG_COST_PLANS=1 prints each prepared statement's generic and custom
  * plan counts at the end.
@@ -36,6 +39,7 @@ const roots = option('--engine-root', ROOT)
   .map((r) => path.resolve(r));
 const statements = Number(option('--statements', '1500'));
 const events = Number(option('--events', '2000'));
+const only = option('--only', '');
 const ROUNDS = 3;
 
 interface CaptureModule {
@@ -83,7 +87,8 @@ async function prepare(bench: Awaited<ReturnType<typeof startBenchPostgres>>, ro
   await c.query(`CREATE TABLE items (id serial PRIMARY KEY, n int NOT NULL, name text NOT NULL DEFAULT 'x');
     CREATE TABLE items_plain (id serial PRIMARY KEY, n int NOT NULL, name text NOT NULL DEFAULT 'x')`);
   await c.query('BEGIN');
-  await capture.installCapture(c, { name: 'items_ins', table: { schema: 'public', name: 'items' }, rowKey: ['id'], insert: { payload: '*', columns: '*' } });
+  const all = { payload: '*', columns: '*' };
+  await capture.installCapture(c, { name: 'items_ins', table: { schema: 'public', name: 'items' }, rowKey: ['id'], insert: all, update: all, delete: all });
   await c.query('COMMIT');
   const pid = (await c.query<{ p: number }>('SELECT pg_backend_pid() AS p')).rows[0]?.p ?? 0;
   c.release();
@@ -91,17 +96,40 @@ async function prepare(bench: Awaited<ReturnType<typeof startBenchPostgres>>, ro
 }
 type Target = Awaited<ReturnType<typeof prepare>>;
 
-/** ms of server CPU per writing transaction of `rows` rows into `table`. */
-async function captureCost(t: Target, table: string, rows: number): Promise<number> {
-  const text = `WITH i AS (INSERT INTO ${table} (n) SELECT g FROM generate_series(1, $1::int) AS g RETURNING id)
+type Op = 'insert' | 'update' | 'delete';
+
+/** The engine-style statement of `op` on `table`: $1 rows, from id $3 for updates and deletes. */
+function writeSql(table: string, op: Op): string {
+  const change =
+    op === 'insert'
+      ? `INSERT INTO ${table} (n) SELECT g FROM generate_series(1, $1::int) AS g RETURNING id`
+      : op === 'update'
+        ? `UPDATE ${table} SET n = n + 1 WHERE id >= $3::int AND id < $3::int + $1::int RETURNING id`
+        : `DELETE FROM ${table} WHERE id >= $3::int AND id < $3::int + $1::int RETURNING id`;
+  return `WITH i AS (${change})
     SELECT json_build_object('affected_rows', (SELECT count(*) FROM i))::text, set_config('engine.session', $2, true)`;
+}
+
+/** ms of server CPU per writing transaction of `rows` rows of `op` on `table`. */
+async function captureCost(t: Target, table: string, rows: number, op: Op = 'insert'): Promise<number> {
   const n = rows === 1 ? statements : Math.max(10, Math.floor(statements / 10));
   const c = await t.pool.connect();
   try {
+    // Updates and deletes change rows made for them here (not measured), each range once.
+    let first = 0;
+    if (op !== 'insert') {
+      const made = await c.query<{ lo: number }>(
+        `WITH i AS (INSERT INTO ${table} (n) SELECT g FROM generate_series(1, $1::int) AS g RETURNING id) SELECT min(id) AS lo FROM i`,
+        [n * rows],
+      );
+      first = made.rows[0]?.lo ?? 0;
+    }
+    const text = writeSql(table, op);
+    const values = (i: number): unknown[] => (op === 'insert' ? [rows, SESSION] : [rows, SESSION, first + i * rows]);
     const t0 = cpuMs(t.pid);
     for (let i = 0; i < n; i++) {
       await c.query('BEGIN');
-      await c.query({ name: `ins_${table}`, text, values: [rows, SESSION] });
+      await c.query({ name: `${op}_${table}_${rows}`, text, values: values(i) });
       await c.query('COMMIT');
     }
     return (cpuMs(t.pid) - t0) / n;
@@ -112,6 +140,9 @@ async function captureCost(t: Target, table: string, rows: number): Promise<numb
 
 /** µs of server CPU per event delivered `batch` at a time (take, then record as delivered). */
 async function deliveryCost(t: Target, batch: number): Promise<number> {
+  // Only this cell's events: what the capture cells left is removed first.
+  const batched = await t.pool.query<{ ok: boolean }>(`SELECT to_regclass('engine_events.event_batch') IS NOT NULL AS ok`);
+  await t.pool.query(`TRUNCATE engine_events.event_log${batched.rows[0]?.ok === true ? ', engine_events.event_batch' : ''}`);
   await t.pool.query(`INSERT INTO items (n) SELECT g FROM generate_series(1, $1::int) AS g`, [events]);
   const t0 = cpuMs(t.pid);
   let done = 0;
@@ -143,13 +174,21 @@ try {
     { label: 'capture: 1 row, event trigger', run: (t) => captureCost(t, 'items', 1), unit: 'ms/statement' },
     { label: 'capture: 100 rows, no trigger', run: (t) => captureCost(t, 'items_plain', 100), unit: 'ms/statement' },
     { label: 'capture: 100 rows, event trigger', run: (t) => captureCost(t, 'items', 100), unit: 'ms/statement' },
+    { label: 'update: 1 row, no trigger', run: (t) => captureCost(t, 'items_plain', 1, 'update'), unit: 'ms/statement' },
+    { label: 'update: 1 row, event trigger', run: (t) => captureCost(t, 'items', 1, 'update'), unit: 'ms/statement' },
+    { label: 'update: 100 rows, no trigger', run: (t) => captureCost(t, 'items_plain', 100, 'update'), unit: 'ms/statement' },
+    { label: 'update: 100 rows, event trigger', run: (t) => captureCost(t, 'items', 100, 'update'), unit: 'ms/statement' },
+    { label: 'delete: 1 row, no trigger', run: (t) => captureCost(t, 'items_plain', 1, 'delete'), unit: 'ms/statement' },
+    { label: 'delete: 1 row, event trigger', run: (t) => captureCost(t, 'items', 1, 'delete'), unit: 'ms/statement' },
+    { label: 'delete: 100 rows, no trigger', run: (t) => captureCost(t, 'items_plain', 100, 'delete'), unit: 'ms/statement' },
+    { label: 'delete: 100 rows, event trigger', run: (t) => captureCost(t, 'items', 100, 'delete'), unit: 'ms/statement' },
     { label: 'delivery: take + record, 1 at a time', run: (t) => deliveryCost(t, 1), unit: 'µs/event' },
     { label: 'delivery: take + record, 4 at a time', run: (t) => deliveryCost(t, 4), unit: 'µs/event' },
     { label: 'delivery: take + record, 16 at a time', run: (t) => deliveryCost(t, 16), unit: 'µs/event' },
   ];
   console.log(`PostgreSQL server CPU (one backend, /proc); median of ${ROUNDS} rounds, checkouts alternated.`);
   console.log(`\n| cell | unit | ${targets.map((t) => t.root).join(' | ')} |\n|---|---|${targets.map(() => '---:|').join('')}`);
-  for (const cell of cells) {
+  for (const cell of cells.filter((c) => c.label.includes(only))) {
     const results = targets.map((): number[] => []);
     for (let r = 0; r < ROUNDS; r++) {
       const order = r % 2 === 0 ? targets.map((_, i) => i) : targets.map((_, i) => targets.length - 1 - i);

@@ -4,7 +4,9 @@
  * metadata API (`pg_get_event_logs`, `pg_redeliver_event`...).
  *
  * Note [Event log]
- * Several engines share one log. `take` picks due events in capture order
+ * Captures write batches, which become events here before a take or a read
+ * (`expandBatches`, Note [Capture batches]). Several engines share one log.
+ * `take` picks due events in capture order
  * (`seq`) with `FOR UPDATE SKIP LOCKED`, so two engines taking at once never
  * get the same row, and in the same statement leases them: `locked` is the
  * lease's end and `locked_by` the owner. A leased event is not due until its
@@ -38,7 +40,7 @@
  */
 import pg from 'pg';
 import type { AttemptRecord, EventLog, EventLogQuery, LoggedEvent } from '../backend.ts';
-import { DONE, EVENTS_CHANNEL, EVENTS_SCHEMA, upgradeEventLog } from './event-trigger-ddl.ts';
+import { BATCH, DONE, EVENTS_CHANNEL, EVENTS_SCHEMA, upgradeEventLog } from './event-trigger-ddl.ts';
 
 const LOG = `${EVENTS_SCHEMA}.event_log`;
 const INVOCATIONS = `${EVENTS_SCHEMA}.event_invocation_logs`;
@@ -125,6 +127,55 @@ WITH old AS (
 )
 SELECT count(*)::int AS n FROM d`;
 
+/** The advisory lock one expansion of batches holds at a time (Note [Capture batches]). */
+const EXPAND_LOCK_KEY = 7_245_002;
+
+/**
+ * Moves batches into the log, one event per captured row, in capture order. `which` picks the
+ * batches; `image` turns one captured row (json) into the payload's jsonb, and `failed` says
+ * whether the event goes in as an error.
+ */
+const expandSql = (which: string, image: (j: string) => string, failed: string): string => `
+WITH b AS (
+  DELETE FROM ${BATCH} WHERE ${which} AND (SELECT pg_try_advisory_xact_lock(${EXPAND_LOCK_KEY})) RETURNING *
+)
+INSERT INTO ${LOG} (schema_name, table_name, trigger_name, row_key, payload, created_at, error)
+SELECT b.schema_name, b.table_name, b.trigger_name, x.k,
+  jsonb_build_object('op', b.op, 'data', jsonb_build_object('old', ${image('x.o')}, 'new', ${image('x.n')}), 'session_variables', b.session),
+  b.created_at, ${failed}
+FROM b, ROWS FROM (json_array_elements(b.old_rows), json_array_elements(b.new_rows), unnest(b.row_keys)) WITH ORDINALITY AS x(o, n, k, i)
+ORDER BY b.seq, x.i`;
+
+/** Every batch, rows converted to jsonb as they are. */
+const EXPAND = expandSql('true', (j) => `${j}::jsonb`, 'false');
+/** The oldest batch alone, the same way. */
+const EXPAND_FIRST = expandSql(`seq = (SELECT min(seq) FROM ${BATCH})`, (j) => `${j}::jsonb`, 'false');
+/** The oldest batch alone, its rows kept as JSON strings of their text and its events in error. */
+const EXPAND_FIRST_AS_TEXT = expandSql(`seq = (SELECT min(seq) FROM ${BATCH})`, (j) => `to_jsonb(${j}::text)`, 'true');
+
+/**
+ * Expands the batches waiting in the log of `pool` (Note [Capture batches]). A batch whose rows
+ * jsonb refuses (a \u0000 in a `json` column's string) makes the statement fail; the batches are
+ * then expanded one at a time and such a batch goes in with its rows as JSON strings, its events in
+ * error, so that it never holds back the others.
+ */
+export async function expandBatches(pool: pg.Pool | pg.ClientBase): Promise<void> {
+  try {
+    await pool.query({ name: 'engine_events_expand', text: EXPAND });
+  } catch (e) {
+    if (isMissingLog(e)) return;
+    for (;;) {
+      let res: pg.QueryResult;
+      try {
+        res = await pool.query(EXPAND_FIRST);
+      } catch {
+        res = await pool.query(EXPAND_FIRST_AS_TEXT);
+      }
+      if ((res.rowCount ?? 0) === 0) return;
+    }
+  }
+}
+
 /** Statements whose plans test/integration/events/log-layout.test.ts checks against the indexes (Note [Lean event log]). */
 export const PLANNED_STATEMENTS = { take: takeSql(16), events: EVENTS, cleanup: CLEANUP };
 
@@ -178,6 +229,9 @@ interface TakenRow {
 export function postgresEventLog(pool: pg.Pool, url: string): EventLog {
   // Once per log, before the first take: a log of an earlier layout is upgraded (Note [Lean event log]).
   let upgraded = false;
+  // Batches may be waiting: set by every notification and whenever no listener is up (Note [Capture batches]).
+  let notified = true;
+  let listening = false;
   return {
     async take(triggers, limit, leaseMs, owner) {
       if (triggers.length === 0) return [];
@@ -189,6 +243,11 @@ export function postgresEventLog(pool: pg.Pool, url: string): EventLog {
           client.release();
         }
         upgraded = true;
+      }
+      if (notified || !listening) {
+        // Cleared first: a notification arriving during the expansion sets it again.
+        notified = false;
+        await expandBatches(pool);
       }
       const taken: TakenRow[] = [];
       // One statement, or two when the limit is not one of the literal ones (Note [Take limits]).
@@ -228,12 +287,23 @@ export function postgresEventLog(pool: pg.Pool, url: string): EventLog {
     },
     async listen(wake, onError) {
       const client = new pg.Client({ connectionString: url });
-      client.on('notification', () => wake());
-      client.on('error', onError);
-      client.on('end', () => onError(new Error('event listener connection ended')));
+      const lost = (e: unknown): void => {
+        listening = false;
+        onError(e);
+      };
+      client.on('notification', () => {
+        notified = true;
+        wake();
+      });
+      client.on('error', lost);
+      client.on('end', () => lost(new Error('event listener connection ended')));
       await client.connect();
       await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+      // Batches committed before LISTEN sent no notification this connection saw.
+      listening = true;
+      notified = true;
       return async () => {
+        listening = false;
         client.removeAllListeners('end');
         client.removeAllListeners('notification');
         client.on('error', () => {});
@@ -249,6 +319,8 @@ export function postgresEventLog(pool: pg.Pool, url: string): EventLog {
       return (res?.rowCount ?? 0) > 0;
     },
     async events(q: EventLogQuery) {
+      // Events still in batches are pending events too.
+      await expandBatches(pool);
       return await orEmpty(async () => (await pool.query(EVENTS, [q.triggerName, q.status, q.limit, q.offset])).rows, []);
     },
     async invocations(triggerName, limit, offset) {

@@ -4,7 +4,9 @@
  * the event log rows they write in the writing transaction, and the session
  * of the GraphQL mutation. Delivery is off here (delivery.test.ts sends).
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expandBatches } from '../../../engine/backends/postgres/event-log.ts';
 import { startSeededEngine, type SeededEngine } from '../../support/seeded-engine.ts';
 
 const SCHEMA = `
@@ -20,16 +22,22 @@ const TRACK = {
 
 describe('event trigger capture', () => {
   let s: SeededEngine;
+  let pool: pg.Pool;
   const md = async (type: string, args: unknown): Promise<any> => await s.engine.metadata({ type, args });
-  const events = async (trigger: string): Promise<any[]> =>
-    (await s.db.sql(`SELECT trigger_name, payload FROM engine_events.event_log WHERE trigger_name = $1 ORDER BY seq`, [trigger])).rows;
+  // With delivery off, captured batches become events when something expands them (Note [Capture batches]).
+  const events = async (trigger: string): Promise<any[]> => {
+    await expandBatches(pool);
+    return (await s.db.sql(`SELECT trigger_name, payload FROM engine_events.event_log WHERE trigger_name = $1 ORDER BY seq`, [trigger])).rows;
+  };
   const dbTriggers = async (): Promise<string[]> =>
     (await s.db.sql(`SELECT tgname FROM pg_trigger WHERE NOT tgisinternal ORDER BY tgname`)).rows.map((r: any) => r.tgname);
 
   beforeAll(async () => {
     s = await startSeededEngine({ prefix: 'ev_capture', sql: SCHEMA, track: TRACK, settings: { eventsDelivery: false } });
+    pool = new pg.Pool({ connectionString: s.db.url, max: 1 });
   });
   afterAll(async () => {
+    await pool.end();
     await s.close();
   });
 

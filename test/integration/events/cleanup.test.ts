@@ -46,6 +46,9 @@ describe('event log cleanup', () => {
 
   it('deletes processed events older than the bound, a batch at a time, with their invocations', async () => {
     await s.db.sql('INSERT INTO t (v) SELECT g FROM generate_series(1, 6) g');
+    const log = backendFor('postgres').eventTriggers!.eventLog(conn);
+    // Reading the log expands the statement's batch into its six events (Note [Capture batches]).
+    expect(await log.events({ triggerName: 'tidy', status: 'pending', limit: 10, offset: 0 })).toHaveLength(6);
     // 1-3 delivered two days ago, 4 errored two days ago, 5 delivered now, 6 pending two days ago.
     await s.db.sql(`UPDATE engine_events.event_log SET created_at = now() - interval '48 hours', delivered = (payload->'data'->'new'->>'v')::int <= 3,
       error = (payload->'data'->'new'->>'v')::int = 4 WHERE (payload->'data'->'new'->>'v')::int <> 5`);
@@ -53,7 +56,6 @@ describe('event log cleanup', () => {
     await s.db.sql(
       `INSERT INTO engine_events.event_invocation_logs (event_id, trigger_name, status) SELECT id, trigger_name, 200 FROM engine_events.event_log`,
     );
-    const log = backendFor('postgres').eventTriggers!.eventLog(conn);
     expect(await log.cleanup('tidy', 24, 3, true)).toBe(3);
     expect(await log.cleanup('tidy', 24, 3, true)).toBe(1);
     expect(await log.cleanup('tidy', 24, 3, true)).toBe(0);

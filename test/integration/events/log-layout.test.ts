@@ -2,15 +2,15 @@
  * The event log's layout (Note [Lean event log]): a capture writes the
  * primary key and the two partial indexes of pending events only; the reads
  * of `get_event_logs`, cleanup and `take` are still served by indexes; and a
- * log of the earlier layout (a full `event_log_trigger` index) is upgraded by
- * the first take of an engine's delivery, which then delivers the events
- * that were pending.
+ * log of the earlier layout (a full `event_log_trigger` index, no batch table:
+ * Note [Capture batches]) is upgraded by the first take of an engine's
+ * delivery, which then delivers the events that were pending.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendFor } from '../../../engine/backends/registry.ts';
 import type { EventLog, SourceConnection } from '../../../engine/backends/backend.ts';
-import { PLANNED_STATEMENTS } from '../../../engine/backends/postgres/event-log.ts';
+import { expandBatches, PLANNED_STATEMENTS } from '../../../engine/backends/postgres/event-log.ts';
 import { startSeededEngine, type SeededEngine } from '../../support/seeded-engine.ts';
 
 const DELIVERED = {
@@ -85,13 +85,19 @@ describe('event log layout', () => {
 
   it('upgrades a log of the earlier layout at the first take and delivers what was pending', async () => {
     await s.db.sql('INSERT INTO t (v) SELECT g FROM generate_series(1, 5) g');
-    // The layout before Note [Lean event log]: a full index by trigger, no partial one.
+    // Events written as the earlier capture wrote them: straight into the log.
+    const pool = new pg.Pool({ connectionString: s.db.url, max: 1 });
+    await expandBatches(pool);
+    await pool.end();
+    // The layout before Note [Lean event log]: a full index by trigger, no partial one; and no batch table.
     await s.db.sql(`DROP INDEX engine_events.event_log_done;
-      CREATE INDEX event_log_trigger ON engine_events.event_log (trigger_name, created_at)`);
+      CREATE INDEX event_log_trigger ON engine_events.event_log (trigger_name, created_at);
+      DROP TABLE engine_events.event_batch`);
     expect(await indexes()).toContain('event_log_trigger');
     const log = newLog();
     const taken = await log.take(['lay'], 3, 60_000, 'me');
     expect(await indexes()).toEqual(['event_log_done', 'event_log_due', 'event_log_pkey', 'event_log_row']);
+    expect((await s.db.sql(`SELECT to_regclass('engine_events.event_batch') IS NOT NULL AS ok`)).rows[0].ok).toBe(true);
     expect(taken.map((e) => (e.payload.data as { new: { v: number } }).new.v)).toEqual([1, 2, 3]);
     await log.record(
       taken.map((e) => ({ ...DELIVERED, eventId: e.id, triggerName: 'lay' })),
@@ -105,5 +111,9 @@ describe('event log layout', () => {
     expect(vs(await log.events({ triggerName: 'lay', status: 'pending', limit: 10, offset: 0 }))).toEqual([5, 4]);
     expect(vs(await log.events({ triggerName: 'lay', status: 'processed', limit: 10, offset: 0 }))).toEqual([3, 2, 1]);
     expect(vs(await log.events({ triggerName: 'lay', status: 'all', limit: 2, offset: 1 }))).toEqual([4, 3]);
+    // The capture writes batches again, which the next take expands after the leased 4 and 5.
+    await s.db.sql('INSERT INTO t (v) VALUES (6), (7)');
+    const after = await log.take(['lay'], 10, 60_000, 'me');
+    expect(after.map((e) => (e.payload.data as { new: { v: number } }).new.v)).toEqual([6, 7]);
   });
 });
