@@ -32,6 +32,7 @@
  */
 import { resolveActions } from '../actions/resolve.ts';
 import type { MetadataDocument } from '../model/document.ts';
+import { sameData } from './intern.ts';
 import { CatalogMemo } from './memo.ts';
 import type { PreparedSources } from './prepared.ts';
 import { assembleSources } from './stages/catalog-sources.ts';
@@ -75,8 +76,8 @@ export function buildCatalog(
   const linked = linkEnumTables(tables.output.tables, memo);
   const relationships = resolveRelationships(linked, memo);
   const computedFields = resolveComputedFields(linked, relationships.output, tables.output.names);
-  // The same plan object while the inherited roles are the same: permissions are memoized on it.
-  const roles = before !== undefined && before.inheritedRoles === doc.inherited_roles ? before.roles : resolveInheritedRoles(doc.inherited_roles);
+  // The same plan object while the inherited roles are equal: permissions are memoized on it.
+  const roles = before !== undefined && sameData(before.inheritedRoles, doc.inherited_roles) ? before.roles : resolveInheritedRoles(doc.inherited_roles);
   const permissions = resolveTablePermissions(
     {
       tables: linked,

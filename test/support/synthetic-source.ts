@@ -1,8 +1,8 @@
 /** A synthetic source of chained tables for catalog tests: no database, no connection. */
-import type { IntrospectedTable, SourceIntrospection } from '../../../engine/backends/introspection.ts';
-import type { SourceConnection } from '../../../engine/backends/backend.ts';
-import type { PreparedSources } from '../../../engine/catalog/prepared.ts';
-import { emptyTable, EMPTY_DOCUMENT, type MetadataDocument, type TableMetadata } from '../../../engine/model/document.ts';
+import type { IntrospectedTable, SourceIntrospection } from '../../engine/backends/introspection.ts';
+import type { SourceConnection } from '../../engine/backends/backend.ts';
+import type { PreparedSources } from '../../engine/catalog/prepared.ts';
+import { emptyTable, EMPTY_DOCUMENT, type MetadataDocument, type TableMetadata } from '../../engine/model/document.ts';
 
 const connection: SourceConnection = {
   kind: 'postgres',

@@ -1,0 +1,72 @@
+/**
+ * Where an engine's start goes at scale: the metadata-at-scale database of
+ * lib/scale.ts (made once), then the engine started on it `starts` times
+ * under `node --cpu-prof`, each until /healthz answers and until the admin and
+ * every role answered a query; the profiles go to `dir` (one per start, for
+ * profile-summary.ts), the times to stdout.
+ *
+ * Run: node test/bench/start-profile.ts [tables=2000] [roles=10] [starts=2] [dir=/tmp/start-profile] [--engine-root <checkout>]
+ */
+import { mkdir, rm } from 'node:fs/promises';
+import { buildSession } from '../../engine/auth/session.ts';
+import { silentLogger } from '../../engine/logger.ts';
+import { MetadataService } from '../../engine/metadata/service.ts';
+import { setEngineRoot, startEngine } from './lib/engine.ts';
+import { startBenchPostgres } from './lib/postgres.ts';
+import { createTableSql, tableEntry, tableName } from './lib/scale.ts';
+
+const args = process.argv.slice(2);
+const rootAt = args.indexOf('--engine-root');
+if (rootAt !== -1) setEngineRoot(args[rootAt + 1] ?? '.');
+const positional = args.filter((a, i) => !a.startsWith('--') && (rootAt === -1 || i !== rootAt + 1));
+const TABLES = Number(positional[0] ?? 2000);
+const ROLES = Number(positional[1] ?? 10);
+const STARTS = Number(positional[2] ?? 2);
+const DIR = positional[3] ?? '/tmp/start-profile';
+type Json = Record<string, unknown>;
+
+async function call(service: MetadataService, body: Json): Promise<Json> {
+  const res = await service.handle('metadata', body, buildSession('admin', {}));
+  if (res.status !== 200) throw new Error(`metadata call failed: ${JSON.stringify(res).slice(0, 500)}`);
+  return (res as { json: Json }).json;
+}
+
+async function answered(url: string, role: string | null): Promise<void> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (role !== null) Object.assign(headers, { 'x-engine-role': role, 'x-engine-user-id': '1' });
+  const res = await fetch(`${url}/v1/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: `{ ${tableName(1)}(limit: 1) { id } }` }) });
+  const text = await res.text();
+  if (!res.ok || text.includes('"errors"')) throw new Error(`query failed: ${text.slice(0, 300)}`);
+}
+
+const pg = await startBenchPostgres();
+try {
+  const url = await pg.createDatabase('start_profile');
+  const ddl = Array.from({ length: TABLES }, (_, k) => createTableSql(k + 1));
+  for (let k = 0; k < ddl.length; k += 250) await pg.sql('start_profile', ddl.slice(k, k + 250).join('\n'));
+  const service = await MetadataService.start({ metadataDatabaseUrl: url, defaultDatabaseUrl: url, logger: silentLogger });
+  try {
+    const doc = await call(service, { type: 'export_metadata', args: {} });
+    const source = (doc['sources'] as Json[]).find((s) => s['name'] === 'default');
+    if (source === undefined) throw new Error('no default source');
+    source['tables'] = Array.from({ length: TABLES }, (_, k) => tableEntry(k + 1, TABLES, ROLES));
+    await call(service, { type: 'replace_metadata', args: doc });
+  } finally {
+    await service.close();
+  }
+  await rm(DIR, { recursive: true, force: true });
+  await mkdir(DIR, { recursive: true });
+  for (let k = 0; k < STARTS; k++) {
+    const t0 = performance.now();
+    const engine = await startEngine(url, ['--cpu-prof', `--cpu-prof-dir=${DIR}`]);
+    await answered(engine.url, null);
+    const admin = performance.now() - t0;
+    for (let r = 1; r <= ROLES; r++) await answered(engine.url, `role_${r}`);
+    const all = performance.now() - t0;
+    await engine.stop();
+    console.log(`start ${k + 1}: /healthz ${engine.startMs.toFixed(0)} ms, admin ${admin.toFixed(0)} ms, all roles ${all.toFixed(0)} ms`);
+  }
+  console.log(`profiles in ${DIR}`);
+} finally {
+  await pg.stop();
+}
