@@ -44,6 +44,7 @@ import { shapeKey } from '../graphql/to-ir/mutation-input.ts';
 import type { PlannedMutationField } from './mutation-plan.ts';
 import type { OperationCost } from './operation-cost.ts';
 import type { Plan } from './plan.ts';
+import type { ScalarCoercer } from './scalar-variables.ts';
 
 /** A parsed, validated operation and its plans. */
 export interface OperationEntry {
@@ -57,6 +58,8 @@ export interface OperationEntry {
   readonly plans: Map<string, Plan>;
   /** Depth and node counts of the operation (Note [Operation cost]), measured once on the miss. */
   readonly cost: OperationCost;
+  /** Coerces variables of built-in scalar types at once (Note [Scalar variables at once]); null or absent: the general path. */
+  readonly scalars?: ScalarCoercer | null;
   /** Estimated bytes kept (Note [Plan cache bytes]); grows as plans are added. */
   bytes: number;
 }

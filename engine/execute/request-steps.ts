@@ -92,6 +92,7 @@ import { graphqlErrorBody } from '../errors/wire-body.ts';
 import { runPlan } from './run.ts';
 import type { RoleLimits } from './api-limits.ts';
 import { checkFragmentCycles } from './fragment-cycles.ts';
+import { scalarCoercer } from './scalar-variables.ts';
 import { parse, validate } from './validate.ts';
 import type { StepSpans } from '../observability/tracing.ts';
 
@@ -174,7 +175,16 @@ export function planRequest(env: PlanEnv, input: PlanInput): PlannedRequest {
     checkFragmentCycles(parsed, req.operationName);
     const { document, operation, cost } = validate(role.schema, parsed, req.operationName, { fieldLimit: env.fieldLimit, limits: input.limits });
     steps?.end();
-    entry = { op: roleOperation(role, document, operation), structural: [], shaped: [], plans: new Map(), cost, bytes: entryBytes(key, req.query) };
+    const roleOp = roleOperation(role, document, operation);
+    entry = {
+      op: roleOp,
+      structural: [],
+      shaped: [],
+      plans: new Map(),
+      cost,
+      bytes: entryBytes(key, req.query),
+      scalars: scalarCoercer(roleOp.schema, roleOp.operation),
+    };
   }
   const op = entry.op;
   const kind = op.kind;
@@ -186,7 +196,12 @@ export function planRequest(env: PlanEnv, input: PlanInput): PlannedRequest {
   }
   allowOperation(kind, input.readOnly, input.socket === true);
   steps?.end();
-  const variables = !op.hasVariables ? NO_VARIABLES : env.uncoerced === true ? req.variables : op.coerceVariables(req.variables);
+  // Built-in scalars are checked at once; anything else, or a value they refuse, takes graphql-js's path (Note [Scalar variables at once]).
+  const variables = !op.hasVariables
+    ? NO_VARIABLES
+    : env.uncoerced === true
+      ? req.variables
+      : ((entry.scalars === undefined || entry.scalars === null ? null : entry.scalars(req.variables)) ?? op.coerceVariables(req.variables));
   const planKey = structuralKey(entry, variables);
   const cached = entry.plans.get(planKey);
   if (cached !== undefined) return { plan: cached, variables, kind, planKey, pending: null };
