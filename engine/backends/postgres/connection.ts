@@ -254,12 +254,15 @@ export class PostgresConnection implements SourceConnection {
   readonly peer: DatabasePeer;
   /** What a client of its own connects with: the URL, and with a TLS setting its `ssl` option (Note [Source SSL] in ssl.ts). */
   readonly clientConfig: Readonly<pg.ClientConfig>;
+  /** The TLS setting (null: the URL alone), for programs connecting with libpq (pg_dump). */
+  readonly tls: PostgresTls | null;
 
   constructor(databaseUrl: string, settings: PostgresPoolSettings = {}, tls: PostgresTls | null = null) {
     this.url = databaseUrl;
     this.peer = peerOf(databaseUrl);
     this.maxConnections = settings.maxConnections ?? 50;
     // node-postgres would let the URL's sslmode replace the `ssl` option: the URL goes without it.
+    this.tls = tls;
     this.clientConfig = tls === null ? { connectionString: databaseUrl } : { connectionString: withoutSslParameters(databaseUrl), ssl: pgSslOption(tls) };
     this.#pool = new pg.Pool({
       ...this.clientConfig,

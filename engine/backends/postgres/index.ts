@@ -12,8 +12,8 @@ import { compileMutation } from './compile-mutation.ts';
 import { compileExplain, compileQuery, compileReadField } from './compile.ts';
 import { PostgresConnection, type PgQueryable } from './connection.ts';
 import { classifyPostgresError } from './errors.ts';
-import { ddlStamp } from './ddl-stamp.ts';
-import { fetchEnumTableRows, introspectPostgres } from './introspect.ts';
+import { databaseState, ddlStamp } from './ddl-stamp.ts';
+import { fetchEnumTableRows, INTROSPECTION_FORMAT, introspectPostgres } from './introspect.ts';
 import { checkDeferredConstraints, runSqlReadOnlyIn, runSqlText } from './run-sql.ts';
 import { POSTGRES_TYPES, postgresScalar } from './scalars.ts';
 import { postgresTypeText } from './type-text.ts';
@@ -30,6 +30,7 @@ function introspectorOn(q: PgQueryable): Introspector {
   return {
     introspect: () => introspectPostgres(q),
     ddlStamp: () => ddlStamp(q),
+    stored: { format: INTROSPECTION_FORMAT, current: () => databaseState(q) },
     enumRows: (queries) => fetchEnumTableRows(q, queries),
   };
 }
@@ -96,5 +97,5 @@ export const postgresBackend: Backend = {
     },
   },
   liveQueries: postgresLiveQueries,
-  dump: (conn, opts, clean, env) => pgDump(own(conn).url, opts, clean, env),
+  dump: (conn, opts, clean, env) => pgDump(own(conn).url, opts, clean, env, own(conn).tls),
 };

@@ -26,6 +26,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
+import { libpqSslEnvironment, pgSslOption, withoutSslParameters, type PostgresTls } from './ssl.ts';
 
 /** Flags without a value. */
 const PLAIN_FLAGS: ReadonlySet<string> = new Set([
@@ -200,8 +201,9 @@ export async function choosePgDump(server: number, env: Env): Promise<{ bin: str
 }
 
 /** The server's major version. */
-async function serverMajor(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+async function serverMajor(url: string, tls: PostgresTls | null): Promise<number> {
+  const config = tls === null ? { connectionString: url } : { connectionString: withoutSslParameters(url), ssl: pgSslOption(tls) };
+  const client = new pg.Client({ ...config, connectionTimeoutMillis: 10_000 });
   client.on('error', () => {});
   try {
     await client.connect();
@@ -227,13 +229,17 @@ function splitPassword(url: string): { url: string; password: string | undefined
   }
 }
 
-/** Runs pg_dump on the database at `url` with checked `opts`; answers its SQL text. */
-export async function pgDump(url: string, opts: readonly string[], clean: boolean, envOf: Env): Promise<string> {
+/**
+ * Runs pg_dump on the database at `url` with checked `opts`; answers its SQL text. With a TLS
+ * setting (`tls`), pg_dump gets it as libpq's environment (Note [Source SSL] in ssl.ts).
+ */
+export async function pgDump(url: string, opts: readonly string[], clean: boolean, envOf: Env, tls: PostgresTls | null = null): Promise<string> {
   const args = checkDumpOptions(opts);
-  const { bin } = await choosePgDump(await serverMajor(url), envOf);
-  const conn = splitPassword(url);
+  const { bin } = await choosePgDump(await serverMajor(url, tls), envOf);
+  const conn = splitPassword(tls === null ? url : withoutSslParameters(url));
   const own = clean ? OWN_SCHEMAS.map((s) => `--exclude-schema=${s}`) : [];
-  const env: NodeJS.ProcessEnv = { PATH: envOf('PATH') ?? '', ...(conn.password === undefined ? {} : { PGPASSWORD: conn.password }) };
+  const ssl = tls === null ? null : await libpqSslEnvironment(tls);
+  const env: NodeJS.ProcessEnv = { PATH: envOf('PATH') ?? '', ...(conn.password === undefined ? {} : { PGPASSWORD: conn.password }), ...ssl?.env };
   const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(bin, [`--dbname=${conn.url}`, '--encoding=utf8', '--no-password', ...args, ...own], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
@@ -242,9 +248,11 @@ export async function pgDump(url: string, opts: readonly string[], clean: boolea
     child.stderr.on('data', (c: Buffer) => err.push(c));
     child.once('error', reject);
     child.once('close', (c) => resolve({ code: c, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
-  }).catch((e: unknown) => {
-    throw new EngineError(ErrorCode.Unexpected, `internal exception while executing pg_dump: ${(e as Error).message}`, { status: 500 });
-  });
+  })
+    .catch((e: unknown) => {
+      throw new EngineError(ErrorCode.Unexpected, `internal exception while executing pg_dump: ${(e as Error).message}`, { status: 500 });
+    })
+    .finally(() => ssl?.cleanup());
   if (code !== 0) throw new EngineError(ErrorCode.Unexpected, `error while executing pg_dump: ${stderr.trim()}`, { status: 500 });
   return clean ? cleanDump(stdout) : stdout;
 }

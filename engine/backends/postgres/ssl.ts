@@ -5,6 +5,9 @@
  */
 import { createHash, createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { ConnectionOptions } from 'node:tls';
 import type { ResolveOptions } from '../backend.ts';
 import type { JsonSchema } from '../../model/schemas/validate.ts';
@@ -49,6 +52,13 @@ import type { JsonSchema } from '../../model/schemas/validate.ts';
  * the source inconsistent with a reason instead of failing in the middle of
  * a connection. The pool key carries a digest of the whole TLS setting, so
  * a changed certificate opens a new pool.
+ *
+ * A libpq program (pg_dump) gets the same setting as libpq's environment:
+ * PGSSLMODE, and the PEM texts written to files (as v2 writes them) in a
+ * folder only the engine's user can read, removed when the program ends.
+ * libpq has no environment variable for sslpassword and a password on the
+ * command line is visible to every user, so an encrypted key is written
+ * opened (decrypted), under the same file mode.
  */
 
 /** libpq's SSL modes, weakest first (v2's `Ord SSLMode`). */
@@ -274,4 +284,34 @@ export function pgSslOption(tls: PostgresTls): false | ConnectionOptions {
     // Only verify-full checks the host name; with a root certificate, prefer and require check as verify-ca.
     ...(tls.mode === 'verify-full' ? {} : { checkServerIdentity: () => undefined }),
   };
+}
+
+/** libpq's environment for a TLS setting (Note [Source SSL]), and the removal of its files. */
+export async function libpqSslEnvironment(tls: PostgresTls): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
+  const env: Record<string, string> = { PGSSLMODE: tls.mode };
+  if (tls.mode === 'disable' || tls.mode === 'allow') return { env, cleanup: async () => {} };
+  const dir = await mkdtemp(path.join(tmpdir(), 'engine-ssl-'));
+  const cleanup = async (): Promise<void> => await rm(dir, { recursive: true, force: true });
+  try {
+    await chmod(dir, 0o700);
+    const put = async (name: string, text: string): Promise<string> => {
+      const file = path.join(dir, name);
+      await writeFile(file, text, { mode: 0o600 });
+      return file;
+    };
+    if (tls.ca !== undefined) env['PGSSLROOTCERT'] = await put('root.crt', tls.ca);
+    else if (tls.systemCa === true) env['PGSSLROOTCERT'] = 'system';
+    if (tls.cert !== undefined && tls.key !== undefined) {
+      env['PGSSLCERT'] = await put('client.crt', tls.cert);
+      const key =
+        tls.passphrase === undefined
+          ? tls.key
+          : createPrivateKey({ key: tls.key, passphrase: tls.passphrase }).export({ type: 'pkcs8', format: 'pem' }).toString();
+      env['PGSSLKEY'] = await put('client.key', key);
+    }
+    return { env, cleanup };
+  } catch (e) {
+    await cleanup();
+    throw e;
+  }
 }
