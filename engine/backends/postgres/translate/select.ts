@@ -389,6 +389,18 @@ function treeRecordable(t: AggregateTree): boolean {
  * sum of each album's tracks: PG exec -8%). It costs a planning level, which
  * a root aggregate (computed once) does not earn back, so roots keep
  * json_build_object.
+ * Re-measured (issue 35, 2026-11-28, chinook ArtistAggregates as admin, the
+ * PostgreSQL backend's own CPU per execution of the named prepared statement,
+ * 10 × 40 executions alternated, median): this shape 0.91-0.99 ms; one
+ * json_build_object per aggregate object +5-7%; without the `1 AS "__one"`
+ * subquery under count(*) -2% and text concatenation cast to json -3%, both
+ * within the spread of runs, so the shape stays. PostGraphile's own statement
+ * (text arrays, no sum) costs 0.79 ms and this shape without the sum 0.84 ms:
+ * PostgreSQL's work per request is nearly the same for both peers, and the
+ * cell's Engine/PostGraphile ratio comes from PostGraphile's Node CPU
+ * (~1,000 µs against Engine's ~160-250 µs), not from the statement.
+ * Re-measure with `node test/bench/sql-cost.ts --datasets chinook --ops
+ * ArtistAggregates --roles admin --variants <dir of hand-written variants>`.
  */
 function treeRecordSelect(t: AggregateTree & { kind: 'object' }, g: string, hoisted: Fragment[], aliases: AliasCounter): Fragment {
   const columns: Fragment[] = [];
