@@ -139,8 +139,25 @@ export interface Introspector {
    * Absent for a database without one: its sources are introspected again on every reload.
    */
   ddlStamp?(): Promise<string>;
+  /**
+   * Optional: lets a stored introspection stand in for `introspect` at start
+   * (Note [Stored introspection] in source-preparer.ts). Absent (mssql,
+   * bigquery): every start introspects.
+   */
+  readonly stored?: StoredIntrospectionSupport;
   /** Rows of enum tables, in the order asked; an Error for a table that cannot be read. */
   enumRows(queries: readonly EnumTableQuery[]): Promise<(EnumTableRows | Error)[]>;
+}
+
+/** What a stored introspection is checked against before it is used instead of introspecting. */
+export interface StoredIntrospectionSupport {
+  /** The version of what `introspect` returns: a stored introspection of another format is never used. */
+  readonly format: string;
+  /**
+   * The database's identity (null when it cannot tell who it is: nothing is
+   * then stored or used) and its DDL stamp, read in one statement.
+   */
+  current(): Promise<{ readonly identity: string | null; readonly ddlStamp: string }>;
 }
 
 /** A transaction kept open across the calls of one metadata request ({@link Backend.openSqlTransaction}). */

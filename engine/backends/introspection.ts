@@ -104,6 +104,12 @@ export interface SourceIntrospection {
    * the database's stamp still equals it, this introspection is current.
    */
   readonly ddlStamp: string;
+  /**
+   * The database's identity read in the same statement
+   * (StoredIntrospectionSupport.current); absent when unknown, and then
+   * this introspection is never stored.
+   */
+  readonly identity?: string;
 }
 
 /** Which columns of an enum table to read its values from. */

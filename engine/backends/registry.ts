@@ -104,5 +104,7 @@ export * as metadataStorage from './postgres/metadata-db/metadata-storage.ts';
 /** Storage of asynchronous actions in the metadata database (actions/runtime.ts uses it). */
 export * as actionStorage from './postgres/metadata-db/action-storage.ts';
 export * as scheduledEventsStorage from './postgres/metadata-db/scheduled-events-storage.ts';
+/** Each source's last introspection (Note [Stored introspection] in source-preparer.ts). */
+export * as introspectionStorage from './postgres/metadata-db/introspection-storage.ts';
 /** v2's catalog state (`get_catalog_state`/`set_catalog_state`: the project CLI's applied migrations). */
 export * as catalogStateStorage from './postgres/metadata-db/catalog-state-storage.ts';

@@ -9,7 +9,8 @@
  */
 import type { Backend, Introspector, SourceConnection } from './backend.ts';
 import type { EnumTableRows, SourceIntrospection } from './introspection.ts';
-import { findBackend } from './registry.ts';
+import { findBackend, introspectionStorage, type MetadataDatabase } from './registry.ts';
+import { introspectionText, parseIntrospectionText } from './stored-introspection.ts';
 import type { ObjectPreparer, PreparedSource, PreparedSources, ReadySource, Refresh } from '../catalog/prepared.ts';
 import { enumColumns } from '../catalog/stages/tables.ts';
 import { sameData } from '../catalog/intern.ts';
@@ -93,8 +94,19 @@ function keepEqualObjects(before: SourceIntrospection, read: SourceIntrospection
   };
 }
 
+/** What a stored introspection was keyed by and its fingerprint, as one text: equal tags, nothing new to store. */
+function storedTag(k: introspectionStorage.StoredIntrospectionKey, fingerprint: string): string {
+  return JSON.stringify([k.identity, k.format, k.ddlStamp, fingerprint]);
+}
+
 /** Which sources to introspect afresh: none, some by name, or all. */
 export type { Refresh };
+
+/** How long after a read its introspection is stored: a burst of re-reads (DDL, then metadata calls) is stored once, after the start's own work. */
+const STORE_DELAY_MS = 1_000;
+
+/** How long closing waits for introspections still being stored. */
+const STORE_CLOSE_WAIT_MS = 5_000;
 
 /** How long a pool no longer in use stays open, so requests on the old snapshot can finish. */
 const RETIRE_DELAY_MS = 5_000;
@@ -109,10 +121,22 @@ export class SourcePreparer implements ObjectPreparer<PreparedSource> {
   readonly #retiring = new Map<ReturnType<typeof setTimeout>, SourceConnection>();
   readonly #logger: Logger;
   readonly #statementTimeoutMs: number;
+  /** Where introspections are stored and read back (Note [Stored introspection]); absent: never. */
+  readonly #metadataDb: MetadataDatabase | undefined;
+  /** Introspections waiting to be stored, the latest per configuration key. */
+  readonly #toStore = new Map<
+    string,
+    { readonly source: string; readonly key: introspectionStorage.StoredIntrospectionKey; readonly introspection: SourceIntrospection }
+  >();
+  /** The key (identity, format, stamp) stored or read back per configuration key: an equal one is not written again. */
+  readonly #storedAs = new Map<string, string>();
+  #storeTimer: ReturnType<typeof setTimeout> | null = null;
+  #storing: Promise<void> = Promise.resolve();
 
-  constructor(logger: Logger, statementTimeoutMs = 0) {
+  constructor(logger: Logger, statementTimeoutMs = 0, metadataDb?: MetadataDatabase) {
     this.#logger = logger;
     this.#statementTimeoutMs = statementTimeoutMs;
+    this.#metadataDb = metadataDb;
   }
 
   /** The open connection for a configuration key, if any. */
@@ -210,8 +234,13 @@ export class SourcePreparer implements ObjectPreparer<PreparedSource> {
       this.#connections.set(configKey, conn);
     }
     try {
-      const introspector = via.get(configKey) ?? backend.introspector(conn);
-      const read = await introspector.introspect();
+      const inTransaction = via.get(configKey);
+      const introspector = inTransaction ?? backend.introspector(conn);
+      // Note [Stored introspection]: only a source this process has not read yet (a start) may use the stored one.
+      const stored = inTransaction === undefined && known === undefined ? await this.#readStored(s.name, configKey, introspector) : undefined;
+      const read = stored ?? (await introspector.introspect());
+      // One read inside a run_sql transaction may yet be rolled back: never stored.
+      if (stored === undefined && inTransaction === undefined) this.#storeLater(s.name, configKey, introspector, read);
       const introspection = known?.ok === true && known.configKey === configKey ? keepEqualObjects(known.introspection, read) : read;
       const enumRows = await this.#readEnumRows(s, introspection, new Map(), introspector);
       return { ok: true, name: s.name, configKey, connection: conn, introspection, enumRows };
@@ -219,6 +248,66 @@ export class SourcePreparer implements ObjectPreparer<PreparedSource> {
       this.#logger.log('pg-client', 'warn', { message: 'source unavailable', source: s.name, error: e });
       return { ok: false, name: s.name, configKey, reason: `could not connect to source "${s.name}": ${errorText(e)}` };
     }
+  }
+
+  /**
+   * The stored introspection of the source when it was read from this very
+   * database (identity), by this engine's format, and its DDL stamp is still
+   * the database's; else undefined. A stored row that cannot be used is
+   * logged and ignored; failing to reach the source is thrown, as introspecting would.
+   */
+  async #readStored(source: string, configKey: string, introspector: Introspector): Promise<SourceIntrospection | undefined> {
+    const db = this.#metadataDb;
+    const support = introspector.stored;
+    if (db === undefined || support === undefined) return undefined;
+    const { identity, ddlStamp } = await support.current();
+    if (identity === null) return undefined;
+    const key = { configKey, identity, format: support.format, ddlStamp };
+    try {
+      const text = await introspectionStorage.loadStoredIntrospection(db, key);
+      if (text === null) return undefined;
+      const introspection = parseIntrospectionText(text, ddlStamp, identity);
+      this.#storedAs.set(configKey, storedTag(key, introspection.fingerprint));
+      this.#logger.log('metadata', 'info', { message: 'introspection read from the metadata database', source });
+      return introspection;
+    } catch (e) {
+      this.#logger.log('metadata', 'warn', { message: 'stored introspection ignored', source, error: e });
+      return undefined;
+    }
+  }
+
+  /** Stores `read` a little later, unless it is what is stored already (Note [Stored introspection]). */
+  #storeLater(source: string, configKey: string, introspector: Introspector, read: SourceIntrospection): void {
+    const format = introspector.stored?.format;
+    if (this.#metadataDb === undefined || format === undefined || read.identity === undefined) return;
+    const key = { configKey, identity: read.identity, format, ddlStamp: read.ddlStamp };
+    if (this.#storedAs.get(configKey) === storedTag(key, read.fingerprint)) return;
+    this.#toStore.set(configKey, { source, key, introspection: read });
+    if (this.#storeTimer !== null) return;
+    this.#storeTimer = setTimeout(() => {
+      this.#storeTimer = null;
+      void this.#storePending();
+    }, STORE_DELAY_MS);
+    this.#storeTimer.unref();
+  }
+
+  /** Writes what waits to be stored, one store after the other; a failure is logged, never thrown. */
+  #storePending(): Promise<void> {
+    this.#storing = this.#storing.then(async () => {
+      const db = this.#metadataDb;
+      const pending = [...this.#toStore.values()];
+      this.#toStore.clear();
+      if (db === undefined) return;
+      for (const p of pending) {
+        try {
+          await introspectionStorage.saveStoredIntrospection(db, p.key, introspectionText(p.introspection));
+          this.#storedAs.set(p.key.configKey, storedTag(p.key, p.introspection.fingerprint));
+        } catch (e) {
+          this.#logger.log('metadata', 'warn', { message: 'could not store the introspection', source: p.source, error: e });
+        }
+      }
+    });
+    return this.#storing;
   }
 
   /** Reads rows of `is_enum` tables not already in `known`; returns `known` itself when nothing was missing. */
@@ -262,8 +351,13 @@ export class SourcePreparer implements ObjectPreparer<PreparedSource> {
     }
   }
 
-  /** Closes every pool now. */
+  /** Stores what waits to be stored (for at most a few seconds), then closes every pool. */
   async closeAll(): Promise<void> {
+    if (this.#storeTimer !== null) clearTimeout(this.#storeTimer);
+    this.#storeTimer = null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.#storePending(), new Promise<void>((resolve) => (timer = setTimeout(resolve, STORE_CLOSE_WAIT_MS)))]);
+    clearTimeout(timer);
     for (const t of this.#retiring.keys()) clearTimeout(t);
     const all = [...this.#connections.values(), ...this.#retiring.values()];
     this.#retiring.clear();

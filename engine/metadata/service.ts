@@ -143,7 +143,7 @@ export class MetadataService implements MetadataApi {
       await ownDatabase?.close();
       throw e;
     }
-    const preparer = new SourcePreparer(opts.logger, opts.statementTimeoutMs ?? 0);
+    const preparer = new SourcePreparer(opts.logger, opts.statementTimeoutMs ?? 0, db);
     try {
       const stored = await store.loadOrInitialize(toWireDocument(initialDocument(opts.defaultDatabaseUrl)));
       const doc = parseStoredDocument(stored.metadata);

@@ -55,6 +55,42 @@ SELECT concat_ws(' ',
   ${part('pg_catalog.pg_enum x')},
   ${part('pg_catalog.pg_description x')})`;
 
+/*
+ * Note [Database identity]
+ * A stored introspection (Note [Stored introspection] in ../source-preparer.ts)
+ * is used only for the database it was read from. The same URL may reach
+ * another one later, and a stamp alone cannot tell them apart: a copy made
+ * with CREATE DATABASE .. TEMPLATE, or two clusters restored from one dump
+ * by the same steps, have equal catalogs down to their xmins. So the identity
+ * is the cluster's `system_identifier` (random at initdb, kept by physical
+ * replicas and base backups, new after a dump/restore or pg_upgrade), its
+ * timeline (a promoted replica or a point-in-time recovery starts a new one:
+ * transaction ids after it may repeat ids of the old timeline, so equal
+ * stamps would prove nothing), the database's oid and name, and the server
+ * version (a minor upgrade keeps the rest; `serverVersion` is stored). A
+ * replica that takes over is byte for byte its primary, so only its new
+ * timeline costs one re-read. Where pg_control_* may not be run (a managed
+ * server can revoke them), the identity is null and nothing is stored.
+ */
+const IDENTITY_SQL = `
+SELECT CASE WHEN has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE')
+             AND has_function_privilege('pg_catalog.pg_control_checkpoint()', 'EXECUTE')
+  THEN concat_ws('/', (SELECT system_identifier FROM pg_catalog.pg_control_system()),
+                 (SELECT timeline_id FROM pg_catalog.pg_control_checkpoint()),
+                 d.oid, md5(d.datname), current_setting('server_version_num')) END
+FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database()`;
+
+/** Text of the identity (Note [Database identity]), '' when unknown; no newline (the name is hashed). */
+export const DATABASE_IDENTITY_SQL = `coalesce((${IDENTITY_SQL}), '')`;
+
+/** The identity and the stamp of the database behind `q`, in one statement. */
+export async function databaseState(q: PgQueryable): Promise<{ identity: string | null; ddlStamp: string }> {
+  const both = (await queryFirstText(q, `SELECT ${DATABASE_IDENTITY_SQL} || E'\\n' || (${DDL_STAMP_SQL})`)) ?? '';
+  const cut = both.indexOf('\n');
+  const identity = both.slice(0, cut);
+  return { identity: identity === '' ? null : identity, ddlStamp: both.slice(cut + 1) };
+}
+
 /** The stamp of the database behind `q`. */
 export async function ddlStamp(q: PgQueryable): Promise<string> {
   return (await queryFirstText(q, DDL_STAMP_SQL)) ?? '';

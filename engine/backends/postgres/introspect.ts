@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { QualifiedName } from '../../catalog/types.ts';
 import type { EnumTableQuery, EnumTableRows, IntrospectedTable, RelationKind, SourceIntrospection, TypeCategory } from '../introspection.ts';
 import { queryFirstText, type PgQueryable } from './connection.ts';
-import { DDL_STAMP_SQL } from './ddl-stamp.ts';
+import { DATABASE_IDENTITY_SQL, DDL_STAMP_SQL } from './ddl-stamp.ts';
 import { FUNCTIONS_JSON_SQL, toFunctions, type RawFunction } from './introspect-functions.ts';
 
 /** Schemas never offered for tracking: system schemas and the engine's own metadata schema. */
@@ -66,10 +66,24 @@ SELECT coalesce(json_agg(t), '[]') FROM (
 ) t`;
 
 /**
- * The one catalog query: the DDL stamp of the same snapshot, a newline,
- * then the server version, tables and functions in one JSON object.
+ * The one catalog query: the DDL stamp of the same snapshot, a newline, the
+ * database's identity (Note [Database identity]), a newline, then the server
+ * version, tables and functions in one JSON object.
  */
-const INTROSPECTION_SQL = `SELECT (${DDL_STAMP_SQL}) || E'\\n' || json_build_object('server_version', current_setting('server_version_num')::int, 'tables', (${TABLES_JSON_SQL}), 'functions', (${FUNCTIONS_JSON_SQL}))::text`;
+const INTROSPECTION_SQL = `SELECT (${DDL_STAMP_SQL}) || E'\\n' || ${DATABASE_IDENTITY_SQL} || E'\\n' || json_build_object('server_version', current_setting('server_version_num')::int, 'tables', (${TABLES_JSON_SQL}), 'functions', (${FUNCTIONS_JSON_SQL}))::text`;
+
+/**
+ * The version of what {@link introspectPostgres} returns, part of the key of
+ * a stored introspection (Note [Stored introspection] in ../source-preparer.ts):
+ * BUMP IT whenever this file or introspect-functions.ts changes the objects
+ * made from a row (toTable, toFunctions, a field added or read otherwise),
+ * or a start would use an introspection in the old shape. The query text is
+ * hashed in below, so a changed query needs no bump.
+ */
+const INTROSPECTION_FORMAT_VERSION = 1;
+
+/** {@link INTROSPECTION_FORMAT_VERSION} and a digest of the query. */
+export const INTROSPECTION_FORMAT = `pg-${INTROSPECTION_FORMAT_VERSION}-${createHash('sha1').update(INTROSPECTION_SQL).digest('hex').slice(0, 16)}`;
 
 /**
  * Note [Minimum PostgreSQL version]
@@ -192,8 +206,10 @@ function toTable(r: RawRelation): IntrospectedTable {
 export async function introspectPostgres(q: PgQueryable): Promise<SourceIntrospection> {
   const both = (await queryFirstText(q, INTROSPECTION_SQL)) ?? '';
   const cut = both.indexOf('\n');
+  const cut2 = both.indexOf('\n', cut + 1);
   const stamp = both.slice(0, cut);
-  const text = both.slice(cut + 1);
+  const identity = both.slice(cut + 1, cut2);
+  const text = both.slice(cut2 + 1);
   const raw = JSON.parse(text) as { server_version?: number; tables?: RawRelation[]; functions?: RawFunction[] };
   const serverVersion = raw.server_version;
   if (serverVersion !== undefined && serverVersion < MIN_SERVER_VERSION) {
@@ -208,7 +224,14 @@ export async function introspectPostgres(q: PgQueryable): Promise<SourceIntrospe
   const functions = toFunctions(raw.functions ?? [], (t) => TYPTYPES[t] ?? 'base');
   // The stamp is left out of the fingerprint: it also moves with changes introspection does not report.
   const fingerprint = createHash('sha1').update(text).digest('hex');
-  return serverVersion === undefined ? { tables, functions, fingerprint, ddlStamp: stamp } : { tables, functions, fingerprint, ddlStamp: stamp, serverVersion };
+  return {
+    tables,
+    functions,
+    fingerprint,
+    ddlStamp: stamp,
+    ...(serverVersion === undefined ? {} : { serverVersion }),
+    ...(identity === '' ? {} : { identity }),
+  };
 }
 
 /** 160004 → "16.4"; 90624 → "9.6.24" (before 10 the minor number had two digits). */
