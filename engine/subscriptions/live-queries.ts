@@ -17,11 +17,17 @@
  *   cohort keys that table (Note [Row-level refetch]; delivered at commit),
  *   so writes through the engine and through plain SQL alike are seen; one
  *   LISTEN connection per source feeds `changed`;
- * - a notified cohort refetches at once, but no sooner than one refetch
- *   interval after its previous refetch began: the interval bounds both the
- *   delay after a change and the refetch rate under a write storm; a change
- *   that commits while a refetch runs marks the cohort again (dirty is
- *   cleared when a refetch starts, not when it ends), so none is lost;
+ * - a notified cohort refetches at once while it holds a token: a cohort
+ *   holds at most two (REFETCH_BURST) and gains one per refetch interval,
+ *   each refetch on change takes one. So the interval bounds the delay after
+ *   a change and the refetch rate under a write storm (one per interval after
+ *   a burst of two), while changes about one interval apart never wait: with
+ *   "no sooner than one interval after the previous refetch began", a
+ *   refetch that began late (a busy process) pushed the next change's back
+ *   by as much, less the gap beyond the interval, and so on down a series of
+ *   changes (Note [Paced refetches]). A change that commits while a refetch
+ *   runs marks the cohort again (dirty is cleared when a refetch starts, not
+ *   when it ends), so none is lost;
  * - the LISTEN connection lost (notifications may be missed): every tracked
  *   cohort is refetched, and again after it reconnects;
  * - a cohort whose reads cannot be known (a function call in its plan or
@@ -87,6 +93,9 @@ import type { ChangeFeeds } from './change-feeds.ts';
 import { STREAM_CURSOR_ALIAS } from '../ir/root.ts';
 import { mayRead, tableKey, type KeyColumn, type RowKeys } from './row-keys.ts';
 
+/** Refetches on change a quiet cohort may start back to back (Note [Refetch on change]). */
+const REFETCH_BURST = 2;
+
 /** Settings of live queries. */
 export interface LiveQueryOptions {
   readonly refetchIntervalMs: number;
@@ -150,6 +159,27 @@ export interface StreamPlan {
   /** How a cursor value read from a row is bound. */
   readonly encoding: 'plain' | 'json';
 }
+
+/*
+ * Note [Paced refetches]
+ * How a tracked cohort paces its refetches on change (Note [Refetch on change]):
+ * a token bucket, REFETCH_BURST = 2 tokens, one more per refetch interval.
+ * The rule before, "no sooner than one interval after the previous refetch
+ * began", chained delays: with changes one interval and a few ms apart (the
+ * subscriptions bench's one change per second), a refetch that began 100 ms
+ * late (a busy process) made the next change wait about 100 ms less the few
+ * ms beyond the interval, and the next, and so on. With a token in hand after
+ * every change that comes at least an interval after the one before, no
+ * change waits for an earlier one's lateness; a storm still gets one refetch
+ * per interval after two at once. Measured with `BENCH_PG_STAT_STATEMENTS=1
+ * npm run bench -- --capabilities subscriptions [--engine-root <worktree of
+ * e4d23ec>]` (10,000 subscribers, 15 changes one second apart, the bench's
+ * "change→first client ms, per change in order"), 2026-11-28 at load average
+ * 15-20, before: 119 96 89 122 83 16 3 26 30 58 32 34 29 16 6 (the
+ * decreasing runs are the chain; p50 of all deliveries 33 ms), after: 79 39
+ * 93 15 8 225 9 9 5 5 50 8 48 9 40 (p50 22 ms; after the 225 ms delay the
+ * next change took 9 ms). The delays that remain are the machine's load.
+ */
 
 /*
  * Note [Row-level refetch]
@@ -314,7 +344,11 @@ class Cohort {
   dirtyAll = false;
   /** Groups to refetch (Note [Row-level refetch]). */
   readonly dirtyGroups = new Set<Group>();
+  /** Start of the previous full fetch (a polled cohort's next is one interval after it). */
   lastRun = 0;
+  /** Refetches on change it may start at once, as of `tokensAt` (Note [Refetch on change]). */
+  tokens = REFETCH_BURST;
+  tokensAt = 0;
   timer: NodeJS.Timeout | null = null;
   timerAt = 0;
   running = false;
@@ -492,10 +526,19 @@ export class LiveQueries {
     return cohort.dirtyAll || cohort.dirtyGroups.size > 0;
   }
 
-  /** A full refetch as soon as the interval since the last one allows. */
+  /** Refetches on change `cohort` may start at `now`: one more per interval since `tokensAt`, at most REFETCH_BURST. */
+  #tokens(cohort: Cohort, now: number): number {
+    return Math.min(REFETCH_BURST, cohort.tokens + (now - cohort.tokensAt) / this.#interval(cohort));
+  }
+
+  /** A full refetch as soon as the cohort's pace allows (Note [Refetch on change]); a polled one an interval after the last. */
   #scheduleFull(cohort: Cohort): void {
     if (cohort.closed) return;
-    const at = Math.max(Date.now(), cohort.lastRun + this.#interval(cohort), cohort.notBefore);
+    const now = Date.now();
+    const interval = this.#interval(cohort);
+    const tokens = this.#tokens(cohort, now);
+    const paced = cohort.tracked ? (tokens >= 1 ? now : now + Math.ceil((1 - tokens) * interval)) : Math.max(now, cohort.lastRun + interval);
+    const at = Math.max(paced, cohort.notBefore);
     if (cohort.timer !== null) {
       if (cohort.timerAt <= at) return;
       clearTimeout(cohort.timer);
@@ -551,7 +594,10 @@ export class LiveQueries {
     cohort.dirtyAll = false;
     cohort.dirtyGroups.clear();
     cohort.more = false;
-    cohort.lastRun = Date.now();
+    const now = Date.now();
+    cohort.lastRun = now;
+    cohort.tokens = Math.max(0, this.#tokens(cohort, now) - 1);
+    cohort.tokensAt = now;
     try {
       this.refetches += groups.length;
       await this.#fetch(cohort, groups, false);

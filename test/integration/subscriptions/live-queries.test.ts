@@ -92,6 +92,26 @@ describe('refetch on change', () => {
     await expect.poll(() => JSON.stringify(v.results.at(-1)), { timeout: 5000 }).toBe('{"data":{"even_counters":[{"value":9}]}}');
   });
 
+  it('refetches two changes in a row at once, and holds a third for the interval (Note [Refetch on change])', async () => {
+    const c = client(s.engine.url);
+    // A cohort of its own (another selection), on rows no other test writes.
+    const q = 'subscription($id: Int!) { counters_by_pk(id: $id) { value id } }';
+    const subs = [7, 8, 9].map((id) => watch(c, q, { id }));
+    await expect.poll(() => subs.every((x) => x.results.length === 1)).toBe(true);
+    await s.db.sql('UPDATE counters SET value = 70 WHERE id = 7');
+    await expect.poll(() => value(subs[0]?.results.at(-1)), { timeout: 5000 }).toBe(70);
+    // Before, this one waited for the 30 s interval after the first refetch began.
+    await s.db.sql('UPDATE counters SET value = 80 WHERE id = 8');
+    await expect.poll(() => value(subs[1]?.results.at(-1)), { timeout: 5000 }).toBe(80);
+    await s.db.sql('UPDATE counters SET value = 90 WHERE id = 9');
+    // Paced by the polling engine's refetches (100 ms apart), not a fixed sleep.
+    const pacer = watch(client(polling.url), BY_PK, { id: 1 });
+    await expect.poll(() => pacer.results.length).toBe(1);
+    const paced = polling.engine.socket.live.statements;
+    await expect.poll(() => polling.engine.socket.live.statements - paced, { timeout: 15_000 }).toBeGreaterThanOrEqual(5);
+    expect(subs[2]?.results).toHaveLength(1);
+  });
+
   it('polls every interval when refetch-on-change is off, as v2', async () => {
     const c = client(polling.url);
     const sub = watch(c, BY_PK, { id: 5 });
