@@ -27,8 +27,24 @@ export async function pingDatabase(pool: pg.Pool): Promise<void> {
   await pool.query('SELECT 1');
 }
 
+/*
+ * Note [Document stored as json]
+ * Every metadata call writes the whole document, and at 2,000 tables × 10
+ * roles it is 3 MiB: as jsonb, PostgreSQL parsed it into its binary form on
+ * every write (and printed it back on every read) for nothing, since the
+ * engine only ever stores and loads it whole. As json (what v2's
+ * hdb_catalog.hdb_metadata uses) it is checked and kept as sent. Measured
+ * with `node test/bench/document-store-cost.ts 2000 4` (one UPDATE of the
+ * 3 MiB document through node-postgres, load ~16 on the 2-core machine,
+ * 2026-11-28): jsonb 271 / 190 / 189 / 213 ms, json 64 / 61 / 65 / 50 ms,
+ * text 45 / 43 / 43 / 30 ms (text would skip the check a hand-edited row
+ * needs). An existing jsonb column is changed in place the
+ * first time an engine of this version opens the database.
+ */
+
 /**
- * Creates the schema and table if missing. An advisory lock makes two engines
+ * Creates the schema and table if missing (and stores the document as json:
+ * Note [Document stored as json]). An advisory lock makes two engines
  * starting at once on one database take turns, so neither sees a half-made schema.
  */
 export async function ensureMetadataSchema(db: MetadataDatabase): Promise<void> {
@@ -36,9 +52,15 @@ export async function ensureMetadataSchema(db: MetadataDatabase): Promise<void> 
     `CREATE TABLE IF NOT EXISTS engine_metadata.metadata (
       id integer PRIMARY KEY CHECK (id = 1),
       resource_version integer NOT NULL,
-      metadata jsonb NOT NULL,
+      metadata json NOT NULL,
       updated_at timestamptz NOT NULL DEFAULT now()
     )`,
+    `DO $$ BEGIN
+      IF (SELECT atttypid FROM pg_catalog.pg_attribute
+          WHERE attrelid = 'engine_metadata.metadata'::regclass AND attname = 'metadata') = 'jsonb'::regtype THEN
+        ALTER TABLE engine_metadata.metadata ALTER COLUMN metadata TYPE json USING metadata::json;
+      END IF;
+    END $$`,
   ]);
 }
 
