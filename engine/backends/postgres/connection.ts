@@ -13,7 +13,7 @@
  */
 import pg from 'pg';
 import { pingDatabase } from './metadata-db/metadata-storage.ts';
-import { pgSslOption, withoutSslParameters, type PostgresTls } from './ssl.ts';
+import { pgConnectionConfig, type PostgresTls } from './ssl.ts';
 import { TransactionStatementError, type BoundStatement, type DatabasePeer, type PoolStats, type RunOptions, type SourceConnection } from '../backend.ts';
 
 /** Pool settings of a source (v2 `pool_settings`, already resolved). */
@@ -261,9 +261,8 @@ export class PostgresConnection implements SourceConnection {
     this.url = databaseUrl;
     this.peer = peerOf(databaseUrl);
     this.maxConnections = settings.maxConnections ?? 50;
-    // node-postgres would let the URL's sslmode replace the `ssl` option: the URL goes without it.
     this.tls = tls;
-    this.clientConfig = tls === null ? { connectionString: databaseUrl } : { connectionString: withoutSslParameters(databaseUrl), ssl: pgSslOption(tls) };
+    this.clientConfig = pgConnectionConfig(databaseUrl, tls);
     this.#pool = new pg.Pool({
       ...this.clientConfig,
       max: this.maxConnections,

@@ -26,7 +26,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError } from '../../errors/engine-error.ts';
-import { libpqSslEnvironment, pgSslOption, withoutSslParameters, type PostgresTls } from './ssl.ts';
+import { libpqSslEnvironment, pgConnectionConfig, withoutSslParameters, type PostgresTls } from './ssl.ts';
 
 /** Flags without a value. */
 const PLAIN_FLAGS: ReadonlySet<string> = new Set([
@@ -202,8 +202,7 @@ export async function choosePgDump(server: number, env: Env): Promise<{ bin: str
 
 /** The server's major version. */
 async function serverMajor(url: string, tls: PostgresTls | null): Promise<number> {
-  const config = tls === null ? { connectionString: url } : { connectionString: withoutSslParameters(url), ssl: pgSslOption(tls) };
-  const client = new pg.Client({ ...config, connectionTimeoutMillis: 10_000 });
+  const client = new pg.Client({ ...pgConnectionConfig(url, tls), connectionTimeoutMillis: 10_000 });
   client.on('error', () => {});
   try {
     await client.connect();

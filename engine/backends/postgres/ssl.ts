@@ -267,6 +267,15 @@ export function tlsDigest(tls: PostgresTls | null): string | null {
     .digest('hex');
 }
 
+/**
+ * What a node-postgres client or pool connects to `databaseUrl` with: the URL as it is without a
+ * TLS setting; else the URL without its SSL parameters (node-postgres would let them replace
+ * `ssl`) and the setting's `ssl` option.
+ */
+export function pgConnectionConfig(databaseUrl: string, tls: PostgresTls | null): { connectionString: string; ssl?: false | ConnectionOptions } {
+  return tls === null ? { connectionString: databaseUrl } : { connectionString: withoutSslParameters(databaseUrl), ssl: pgSslOption(tls) };
+}
+
 /** node-postgres's `ssl` option for a TLS setting (Note [Source SSL]). */
 export function pgSslOption(tls: PostgresTls): false | ConnectionOptions {
   if (tls.mode === 'disable' || tls.mode === 'allow') return false;
