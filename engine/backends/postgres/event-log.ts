@@ -153,22 +153,31 @@ const EXPAND_FIRST = expandSql(`seq = (SELECT min(seq) FROM ${BATCH})`, (j) => `
 /** The oldest batch alone, its rows kept as JSON strings of their text and its events in error. */
 const EXPAND_FIRST_AS_TEXT = expandSql(`seq = (SELECT min(seq) FROM ${BATCH})`, (j) => `to_jsonb(${j}::text)`, 'true');
 
+/** A data exception (SQLSTATE class 22): what a row jsonb refuses raises, unlike a lost connection or a timeout. */
+function isDataError(e: unknown): boolean {
+  const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && code.startsWith('22');
+}
+
 /**
  * Expands the batches waiting in the log of `pool` (Note [Capture batches]). A batch whose rows
- * jsonb refuses (a \u0000 in a `json` column's string) makes the statement fail; the batches are
- * then expanded one at a time and such a batch goes in with its rows as JSON strings, its events in
- * error, so that it never holds back the others.
+ * jsonb refuses (a \u0000 in a `json` column's string) makes the statement fail with a data
+ * exception; the batches are then expanded one at a time and a batch that fails so alone goes in
+ * with its rows as JSON strings, its events in error, so that it never holds back the others. Any
+ * other failure is thrown, with the batches left as they were.
  */
 export async function expandBatches(pool: pg.Pool | pg.ClientBase): Promise<void> {
   try {
     await pool.query({ name: 'engine_events_expand', text: EXPAND });
   } catch (e) {
     if (isMissingLog(e)) return;
+    if (!isDataError(e)) throw e;
     for (;;) {
       let res: pg.QueryResult;
       try {
         res = await pool.query(EXPAND_FIRST);
-      } catch {
+      } catch (one) {
+        if (!isDataError(one)) throw one;
         res = await pool.query(EXPAND_FIRST_AS_TEXT);
       }
       if ((res.rowCount ?? 0) === 0) return;
@@ -245,9 +254,14 @@ export function postgresEventLog(pool: pg.Pool, url: string): EventLog {
         upgraded = true;
       }
       if (notified || !listening) {
-        // Cleared first: a notification arriving during the expansion sets it again.
+        // Cleared first: a notification arriving during the expansion sets it again; a failed one is tried again.
         notified = false;
-        await expandBatches(pool);
+        try {
+          await expandBatches(pool);
+        } catch (e) {
+          notified = true;
+          throw e;
+        }
       }
       const taken: TakenRow[] = [];
       // One statement, or two when the limit is not one of the literal ones (Note [Take limits]).
