@@ -125,12 +125,26 @@ function urlOf(text: string): URL | null {
   }
 }
 
-/** The URL without its SSL parameters (what the pool connects with when {@link PostgresTls} applies). */
+/**
+ * The URL without its SSL parameters (what the pool connects with when {@link PostgresTls}
+ * applies). The rest of the text stays as written: URLSearchParams would write a space as `+`,
+ * which libpq (pg_dump) does not read back as a space.
+ */
 export function withoutSslParameters(databaseUrl: string): string {
-  const url = urlOf(databaseUrl);
-  if (url === null) return databaseUrl;
-  for (const p of URL_SSL_PARAMETERS) url.searchParams.delete(p);
-  return url.toString();
+  const q = databaseUrl.indexOf('?');
+  if (q < 0 || urlOf(databaseUrl) === null) return databaseUrl;
+  const hash = databaseUrl.indexOf('#', q);
+  const query = databaseUrl.slice(q + 1, hash < 0 ? undefined : hash);
+  const keyOf = (pair: string): string => {
+    const k = pair.split('=', 1)[0] ?? '';
+    try {
+      return decodeURIComponent(k);
+    } catch {
+      return k;
+    }
+  };
+  const kept = query.split('&').filter((pair) => pair !== '' && !URL_SSL_PARAMETERS.includes(keyOf(pair)));
+  return databaseUrl.slice(0, q) + (kept.length === 0 ? '' : `?${kept.join('&')}`) + (hash < 0 ? '' : databaseUrl.slice(hash));
 }
 
 const stricter = (a: SslMode, b: SslMode): SslMode => (SSL_MODES.indexOf(a) >= SSL_MODES.indexOf(b) ? a : b);

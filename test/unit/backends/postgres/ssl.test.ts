@@ -97,6 +97,13 @@ describe('the URL the pool connects with', () => {
     });
     expect(pgConnectionConfig(url, null)).toEqual({ connectionString: url });
   });
+
+  it('keeps the rest as written (a %20 stays one: libpq reads + as itself)', () => {
+    expect(pgConnectionConfig(`${URL_BASE}?options=-c%20search_path%3Dx&sslmode=require`, { mode: 'require' }).connectionString).toBe(
+      `${URL_BASE}?options=-c%20search_path%3Dx`,
+    );
+    expect(pgConnectionConfig(`${URL_BASE}?sslmode=require`, { mode: 'require' }).connectionString).toBe(URL_BASE);
+  });
 });
 
 describe('the pool key digest', () => {
