@@ -12,8 +12,14 @@
  * The heap after each change (with --expose-gc) shows what older catalog
  * versions keep.
  *
- * Run: node [--cpu-prof] [--expose-gc] test/bench/track-profile.ts [tables=2000] [roles=10] [tracks=3] [--collection]
+ * With --profile-tracks=<file.cpuprofile>, a CPU profile of the tracks only
+ * (the call and every schema after it, not the first build) goes to that file
+ * (for profile-summary.ts).
+ *
+ * Run: node [--cpu-prof] [--expose-gc] test/bench/track-profile.ts [tables=2000] [roles=10] [tracks=3] [--collection] [--profile-tracks=<file>]
  */
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { buildSession } from '../../engine/auth/session.ts';
 import { SchemaCache } from '../../engine/graphql/schema/schema-cache.ts';
 import { silentLogger } from '../../engine/logger.ts';
@@ -28,6 +34,7 @@ const TABLES = Number(positional[0] ?? 2000);
 const ROLES = Number(positional[1] ?? 10);
 const TRACKS = Number(positional[2] ?? 3);
 const COLLECTION = process.argv.includes('--collection');
+const PROFILE_TRACKS = process.argv.find((a) => a.startsWith('--profile-tracks='))?.slice('--profile-tracks='.length);
 type Json = Record<string, unknown>;
 
 /** CPU milliseconds of this process (user + system): less sensitive than wall time to other work on the machine. */
@@ -72,6 +79,12 @@ try {
       return cpuMs() - t;
     };
     console.log(`first build of every schema: ${allRoles().toFixed(0)} ms (CPU)`);
+    const inspector = PROFILE_TRACKS === undefined ? null : new Session();
+    if (inspector !== null) {
+      inspector.connect();
+      await inspector.post('Profiler.enable');
+      await inspector.post('Profiler.start');
+    }
     for (let k = 1; k <= TRACKS; k++) {
       const t = cpuMs();
       await call(service, { type: 'pg_track_table', args: { source: 'default', table: { schema: 'public', name: tableName(TABLES + k) } } });
@@ -85,6 +98,11 @@ try {
       console.log(
         `track ${tableName(TABLES + k)}: call ${trackMs.toFixed(0)} ms, admin schema ${adminMs.toFixed(0)} ms, then every role ${rest.toFixed(0)} ms (CPU); heap ${heap}`,
       );
+    }
+    if (inspector !== null && PROFILE_TRACKS !== undefined) {
+      const { profile } = await inspector.post('Profiler.stop');
+      await writeFile(PROFILE_TRACKS, JSON.stringify(profile));
+      inspector.disconnect();
     }
   } finally {
     await service.close();

@@ -7,10 +7,11 @@
  */
 import { GraphQLString, type GraphQLFieldConfigMap, type GraphQLInterfaceType, type GraphQLSchema } from 'graphql';
 import type { Catalog } from '../../catalog/types.ts';
-import { schemaOf } from './collect-types.ts';
+import { schemaOf, type TypeCollection } from './collect-types.ts';
 import { servesLiveQueries } from './capabilities.ts';
 import { descriptorOf, withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
-import { nonNull, objectType } from './lean-types.ts';
+import { nonNull } from './lean-types.ts';
+import { rootType } from './root-types.ts';
 import { namespaceRootFields } from './namespace.ts';
 import { renameSchema, type NamingConvention } from './naming-convention.ts';
 import { MUTATION_ROOT, NO_QUERIES_FIELD, NO_QUERIES_MESSAGE, QUERY_ROOT, SUBSCRIPTION_ROOT } from './names.ts';
@@ -53,6 +54,8 @@ export interface SharedSchema {
   readonly naming?: NamingConvention;
   /** The mutation types it was built with, for the next catalog version's (Note [Types across catalog versions] in schema-cache.ts). */
   readonly mutationTypes?: MutationTypes;
+  /** Its types as collected, for the next catalog version's collection: Note [Collection replayed across versions] in collect-types.ts. */
+  readonly collection: TypeCollection;
 }
 
 /** A role's schema plus the role's own compiled permissions, which to-ir reads. */
@@ -72,7 +75,9 @@ export function buildRoleSchema(catalog: Catalog, role: string, isAdmin: boolean
  * Builds the schema of the views in `access`. Only their shape is read (see
  * Note [Shared role types] in role-access.ts), so the result serves every
  * role whose fingerprint equals this one's. `types` may already hold the
- * table types of a role with the same read fingerprint.
+ * table types of a role with the same read fingerprint; `previous` is the
+ * collection of the role's schema in the previous catalog version (Note
+ * [Collection replayed across versions] in collect-types.ts).
  */
 export function buildSchemaOf(
   catalog: Catalog,
@@ -87,6 +92,7 @@ export function buildSchemaOf(
     ...(catalog.remoteSchemas === undefined ? {} : { remotes: catalog.remoteSchemas }),
   }),
   mutationCarry?: MutationCarry,
+  previous?: TypeCollection,
 ): SharedSchema {
   const contributors = options.contributors ?? ROOT_FIELD_CONTRIBUTORS;
   const input: RootFieldInput = {
@@ -98,7 +104,7 @@ export function buildSchemaOf(
     remoteSchemaPermissions: options.remoteSchemaPermissions === true,
     ...(mutationCarry === undefined ? {} : { mutationCarry }),
   };
-  if (types.relay !== null) return relaySchema(input, contributors, types.relay.node);
+  if (types.relay !== null) return relaySchema(input, contributors, types.relay.node, previous);
   let fields = contributedFields(contributors, input, 'query');
   if (Object.keys(fields).length === 0) {
     fields = {
@@ -109,7 +115,7 @@ export function buildSchemaOf(
     };
   }
   const queryFields = namespaceRootFields(fields, 'query');
-  const query = objectType({ name: QUERY_ROOT, fields: queryFields });
+  const query = rootType(QUERY_ROOT, queryFields);
   // subscription_root: the query fields (live queries) plus the contributors' own (`<t>_stream`).
   const streams = contributedFields(contributors, input, 'subscription');
   const live = { ...fields };
@@ -124,38 +130,41 @@ export function buildSchemaOf(
   const names = Object.keys(queryFields);
   const same = names.length === Object.keys(subscriptionFields).length && names.every((n) => queryFields[n] === subscriptionFields[n]);
   // A role whose query fields are all remote ones (not live queries) may have no subscription field: then no subscription_root.
-  const subscription =
-    Object.keys(subscriptionFields).length === 0 ? undefined : objectType({ name: SUBSCRIPTION_ROOT, fields: subscriptionFields }, same ? query : undefined);
+  const subscription = Object.keys(subscriptionFields).length === 0 ? undefined : rootType(SUBSCRIPTION_ROOT, subscriptionFields, same ? query : undefined);
   const writes = contributedFields(contributors, input, 'mutation');
-  const mutation = Object.keys(writes).length === 0 ? undefined : objectType({ name: MUTATION_ROOT, fields: namespaceRootFields(writes, 'mutation') });
+  const mutation = Object.keys(writes).length === 0 ? undefined : rootType(MUTATION_ROOT, namespaceRootFields(writes, 'mutation'));
   // Not `new GraphQLSchema`: see Note [Flat type collection] in collect-types.ts.
-  const schema = schemaOf(query, mutation, subscription);
+  const collection = schemaOf(query, mutation, subscription, previous);
+  const { schema } = collection;
   const sources = [...catalog.sources.values()];
   const made = mutationCarry?.made ?? null;
   if (sources.length > 0 && sources.every((s) => s.customization?.namingConvention === 'graphql-default')) {
     const naming = renameSchema(schema);
-    return { schema: naming.renamed, naming, ...(made === null ? {} : { mutationTypes: made }) };
+    return { schema: naming.renamed, naming, collection, ...(made === null ? {} : { mutationTypes: made }) };
   }
-  return made === null ? { schema } : { schema, mutationTypes: made };
+  return made === null ? { schema, collection } : { schema, collection, mutationTypes: made };
 }
 
 /**
  * A Relay schema (Note [Relay schema] in relay-types.ts): `node` and the
  * connections on query_root, the contributors' mutations, no subscriptions.
  */
-function relaySchema(input: RootFieldInput, contributors: readonly RootFieldContributor[], node: GraphQLInterfaceType): SharedSchema {
+function relaySchema(
+  input: RootFieldInput,
+  contributors: readonly RootFieldContributor[],
+  node: GraphQLInterfaceType,
+  previous: TypeCollection | undefined,
+): SharedSchema {
   const access = { role: input.role, isAdmin: input.access.isAdmin, inferFunctionPermissions: input.inferFunctionPermissions };
   const functions = functionConnectionFields(input.catalog, input.access.tables, input.types, access);
-  const query = objectType({
-    name: QUERY_ROOT,
-    fields: namespaceRootFields(relayQueryRootFields(input.access.tables.values(), input.types, node, functions), 'query'),
-  });
+  const query = rootType(QUERY_ROOT, namespaceRootFields(relayQueryRootFields(input.access.tables.values(), input.types, node, functions), 'query'));
   // v2's Relay schema holds the database's and actions' mutations, not remote schemas'.
   const writes = contributedFields(
     contributors.filter((c) => c.name !== 'remote schemas'),
     input,
     'mutation',
   );
-  const mutation = Object.keys(writes).length === 0 ? undefined : objectType({ name: MUTATION_ROOT, fields: namespaceRootFields(writes, 'mutation') });
-  return { schema: schemaOf(query, mutation) };
+  const mutation = Object.keys(writes).length === 0 ? undefined : rootType(MUTATION_ROOT, namespaceRootFields(writes, 'mutation'));
+  const collection = schemaOf(query, mutation, undefined, previous);
+  return { schema: collection.schema, collection };
 }

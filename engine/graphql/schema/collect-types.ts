@@ -60,39 +60,114 @@ function referencesOf(type: GraphQLNamedType): GraphQLNamedType[] {
 }
 
 /**
+ * Note [Collection replayed across versions]
+ * After a metadata change most of a role's types are the previous version's
+ * very objects (Note [Types across catalog versions] in schema-cache.ts),
+ * yet collecting the new schema's types walked all of them again: every
+ * field and argument of every type, half of a role schema's build after
+ * tracking one table at 2,000 tables. A type object never changes once its
+ * fields are made, so what a depth-first walk reaches from an old type is
+ * old types only, in the same order, as long as the walk finds the same of
+ * them already seen. So a collection keeps, besides its types in order,
+ * where each type's walk ended (`ends`: the types first reached under
+ * types[i] are types[i .. ends[i]]), and the next version's collection
+ * replays it: it keeps a cursor k into the previous list such that the old
+ * types collected so far are exactly the previous list's first k (the
+ * previous roots, reachable from no type, skipped); meeting previous[k]
+ * again, it copies previous[k .. ends[k]] without reading a field, since
+ * the walk from there would find the same types seen and unseen. New types
+ * are walked as before and leave the cursor where it is (no old type leads
+ * to them). An old type met anywhere else (a table untracked or changed
+ * before it, a new table reaching an old type first) ends the replay: the
+ * rest is walked as before, so the order is always graphql-js's
+ * (test/unit/graphql/collect-types.test.ts compares replays of changed
+ * schemas with fresh collections; schema-across-versions.test.ts prints
+ * every role's schema after each change against a fresh build).
+ * What settled it (`node test/bench/track-profile.ts 2000 10 3`, CPU ms per
+ * table tracked): see the Note's commit and test/bench/README.md.
+ */
+
+/** A schema's types in collection order, and where each one's walk ended: what the next version's collection replays. */
+export interface TypeCollection {
+  /** The schema made of them (before any renaming). */
+  readonly schema: GraphQLSchema;
+  /** Its types in collection order (its type map's order; kept, as listing a type map of 80,000 names took 40 ms). */
+  readonly types: readonly GraphQLNamedType[];
+  /** `ends[i]`: one past the last type first reached under the i-th (its walk is types[i .. ends[i]]). */
+  readonly ends: Int32Array;
+}
+
+/**
  * Every named type reachable from `roots` (then the specified directives'
  * argument types and the introspection types), depth first, as graphql-js's
- * collectReferencedTypes orders them.
+ * collectReferencedTypes orders them, with where each type's walk ended;
+ * replaying `previous` where it may: Note [Collection replayed across versions].
  */
-export function collectTypes(roots: ReadonlyArray<GraphQLObjectType | undefined>): GraphQLNamedType[] {
+export function collectTypes(
+  roots: ReadonlyArray<GraphQLObjectType | undefined>,
+  previous?: TypeCollection,
+): { readonly types: GraphQLNamedType[]; readonly ends: Int32Array } {
   const seen = new Set<GraphQLNamedType>();
+  const out: GraphQLNamedType[] = [];
+  const ends: number[] = [];
+  // Frames of [the types a type refers to, how many of them were visited, the type's index in `out`].
+  const lists: GraphQLNamedType[][] = [];
+  const at: number[] = [];
+  const owners: number[] = [];
+  const before = previous?.types ?? [];
+  const beforeEnds = previous?.ends ?? new Int32Array(0);
+  const beforeMap = previous?.schema.getTypeMap();
+  const beforeRoots = new Set<GraphQLNamedType | null | undefined>(
+    previous === undefined ? [] : [previous.schema.getQueryType(), previous.schema.getMutationType(), previous.schema.getSubscriptionType()],
+  );
+  let k = 0;
+  let replaying = previous !== undefined && before.length === beforeEnds.length;
+  const enter = (t: GraphQLNamedType): void => {
+    if (replaying) {
+      while (k < before.length && beforeRoots.has(before[k])) k += 1;
+      if (before[k] === t) {
+        const end = beforeEnds[k] as number;
+        const shift = out.length - k;
+        for (let i = k; i < end; i++) {
+          const u = before[i] as GraphQLNamedType;
+          seen.add(u);
+          out.push(u);
+          ends.push((beforeEnds[i] as number) + shift);
+        }
+        k = end;
+        return;
+      }
+      if (beforeMap?.[t.name] === t) replaying = false;
+    }
+    seen.add(t);
+    owners.push(out.length);
+    out.push(t);
+    ends.push(-1);
+    lists.push(referencesOf(t));
+    at.push(0);
+  };
   const visit = (start: GraphQLType): void => {
     const first = getNamedType(start);
     if (seen.has(first)) return;
-    seen.add(first);
-    // Frames of [the types a type refers to, how many of them were visited].
-    const lists = [referencesOf(first)];
-    const at = [0];
+    enter(first);
     for (let top = lists.length - 1; top >= 0; top = lists.length - 1) {
       const list = lists[top] as readonly GraphQLNamedType[];
       const i = at[top] as number;
       if (i === list.length) {
         lists.pop();
         at.pop();
+        ends[owners.pop() as number] = out.length;
         continue;
       }
       at[top] = i + 1;
       const named = list[i] as GraphQLNamedType;
-      if (seen.has(named)) continue;
-      seen.add(named);
-      lists.push(referencesOf(named));
-      at.push(0);
+      if (!seen.has(named)) enter(named);
     }
   };
   for (const root of roots) if (root !== undefined) visit(root);
   for (const directive of specifiedDirectives) for (const arg of directive.args) visit(arg.type);
   visit(__Schema);
-  return [...seen];
+  return { types: out, ends: Int32Array.from(ends) };
 }
 
 /** The fields graphql-js 16's GraphQLSchema constructor sets from its roots and types (see Note [Schema without a second walk]). */
@@ -173,9 +248,18 @@ function validateNewTypes(schema: GraphQLSchema, types: readonly GraphQLNamedTyp
   noteValidSchema(schema);
 }
 
-/** The GraphQLSchema of these roots, with its types collected by {@link collectTypes}: Note [Schema without a second walk]. */
-export function schemaOf(query: GraphQLObjectType, mutation: GraphQLObjectType | undefined, subscription?: GraphQLObjectType): GraphQLSchema {
-  const types = collectTypes([query, mutation, subscription]);
+/**
+ * The GraphQLSchema of these roots, with its types collected by {@link
+ * collectTypes} (replaying `previous`, the collection of the role's schema
+ * in the previous catalog version): Note [Schema without a second walk].
+ */
+export function schemaOf(
+  query: GraphQLObjectType,
+  mutation: GraphQLObjectType | undefined,
+  subscription?: GraphQLObjectType,
+  previous?: TypeCollection,
+): TypeCollection {
+  const { types, ends } = collectTypes([query, mutation, subscription], previous);
   const schema = new GraphQLSchema({});
   const typeMap: Record<string, GraphQLNamedType> = Object.create(null) as Record<string, GraphQLNamedType>;
   const implementations: SchemaInternals['_implementationsMap'] = Object.create(null) as SchemaInternals['_implementationsMap'];
@@ -194,5 +278,5 @@ export function schemaOf(query: GraphQLObjectType, mutation: GraphQLObjectType |
   internals._typeMap = typeMap;
   internals._implementationsMap = implementations;
   validateNewTypes(schema, types);
-  return schema;
+  return { schema, types, ends };
 }

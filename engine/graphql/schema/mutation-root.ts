@@ -5,13 +5,20 @@
  * `custom_root_fields`). Fields returning `<t>` and fields taking a
  * `<t>_bool_exp` need the role's select permission, as in v2.
  */
-import { type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap, type GraphQLInputObjectType } from 'graphql';
+import {
+  type GraphQLFieldConfig,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLFieldConfigMap,
+  type GraphQLInputObjectType,
+  type GraphQLObjectType,
+} from 'graphql';
 import { capabilitiesOf } from './capabilities.ts';
 import { withDescriptor } from './descriptors.ts';
 import { listOf, nonNull, nonNullListOfNonNull } from './lean-types.ts';
 import { MutationTypes, pkColumns } from './mutation-types.ts';
 import type { MutationView } from './mutation-view.ts';
 import { MUTATION, UPDATE_OPS } from './names.ts';
+import { writeShapeOf } from './root-types.ts';
 import type { SchemaTypes } from './table-types.ts';
 
 /** A `mutation_root` field. */
@@ -23,7 +30,7 @@ export type MutationFieldDescriptor =
 
 type Fields = GraphQLFieldConfigMap<unknown, unknown>;
 
-function insertFields(view: MutationView, m: MutationTypes, types: SchemaTypes, out: Fields): void {
+function insertFields(view: MutationView, table: MutationView, m: MutationTypes, types: SchemaTypes, out: Fields): void {
   const rf = view.info.rootFields;
   const name = `"${view.info.name.name}"`;
   const input = m.insertInput(view);
@@ -40,18 +47,18 @@ function insertFields(view: MutationView, m: MutationTypes, types: SchemaTypes, 
     type: m.mutationResponse(view),
     description: `insert data into the table: ${name}`,
     args: { [MUTATION.objects]: { type: nonNullListOfNonNull(input), description: 'the rows to be inserted' }, ...conflictArg },
-    extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'insert', table: view, one: false }),
+    extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'insert', table, one: false }),
   };
   if (view.select === null) return;
   out[rf.insertOne] = {
     type: types.of(view.select).object,
     description: `insert a single row into the table: ${name}`,
     args: { [MUTATION.object]: { type: nonNull(input), description: 'the row to be inserted' }, ...conflictArg },
-    extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'insert', table: view, one: true }),
+    extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'insert', table, one: true }),
   };
 }
 
-function updateFields(view: MutationView, m: MutationTypes, types: SchemaTypes, out: Fields): void {
+function updateFields(view: MutationView, table: MutationView, m: MutationTypes, types: SchemaTypes, out: Fields): void {
   if (view.select === null) return;
   const ops = m.opArgs(view);
   if (ops.length === 0) return;
@@ -64,7 +71,7 @@ function updateFields(view: MutationView, m: MutationTypes, types: SchemaTypes, 
     type: m.mutationResponse(view),
     description: `update data of the table: ${name}`,
     args: { ...opArgs, [MUTATION.where]: { type: nonNull(boolExp), description: 'filter the rows which have to be updated' } },
-    extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'update', table: view, byPk: false }),
+    extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'update', table, byPk: false }),
   };
   const pk = m.pkColumnsInput(view);
   if (pk !== null) {
@@ -72,18 +79,18 @@ function updateFields(view: MutationView, m: MutationTypes, types: SchemaTypes, 
       type: types.of(view.select).object,
       description: `update single row of the table: ${name}`,
       args: { ...opArgs, [MUTATION.pkColumns]: { type: nonNull(pk) } },
-      extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'update', table: view, byPk: true }),
+      extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'update', table, byPk: true }),
     };
   }
   out[rf.updateMany] = {
     type: listOf(m.mutationResponse(view)),
     description: `update multiples rows of table: ${name}`,
     args: { [MUTATION.updates]: { type: nonNullListOfNonNull(m.updates(view, boolExp)), description: 'updates to execute, in order' } },
-    extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'update-many', table: view }),
+    extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'update-many', table }),
   };
 }
 
-function deleteFields(view: MutationView, m: MutationTypes, types: SchemaTypes, out: Fields): void {
+function deleteFields(view: MutationView, table: MutationView, m: MutationTypes, types: SchemaTypes, out: Fields): void {
   if (view.select === null) return;
   const rf = view.info.rootFields;
   const name = `"${view.info.name.name}"`;
@@ -91,7 +98,7 @@ function deleteFields(view: MutationView, m: MutationTypes, types: SchemaTypes, 
     type: m.mutationResponse(view),
     description: `delete data from the table: ${name}`,
     args: { [MUTATION.where]: { type: nonNull(types.of(view.select).boolExp), description: 'filter the rows which have to be deleted' } },
-    extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'delete', table: view, byPk: false }),
+    extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'delete', table, byPk: false }),
   };
   const pk = pkColumns(view);
   if (pk === null) return;
@@ -101,7 +108,7 @@ function deleteFields(view: MutationView, m: MutationTypes, types: SchemaTypes, 
     type: types.of(view.select).object,
     description: `delete single row from the table: ${name}`,
     args,
-    extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'delete', table: view, byPk: true }),
+    extensions: withDescriptor<MutationFieldDescriptor>({ kind: 'delete', table, byPk: true }),
   };
 }
 
@@ -123,9 +130,27 @@ export function mutationRootFields(views: Iterable<MutationView>, types: SchemaT
   const out: Fields = {};
   for (const view of list) {
     if (!capabilitiesOf(view.source).mutations) continue;
-    if (view.insert !== null) insertFields(view, m, types, out);
-    if (view.update !== null) updateFields(view, m, types, out);
-    if (view.delete !== null) deleteFields(view, m, types, out);
+    // Updates and deletes need select permission too: a view with none of the fields makes no response type.
+    if (view.insert === null && (view.select === null || (view.update === null && view.delete === null))) continue;
+    const response = m.mutationResponse(view);
+    let own = tableFields.get(response);
+    if (own === undefined) {
+      own = {};
+      const table = writeShapeOf(view, types);
+      if (view.insert !== null) insertFields(view, table, m, types, own);
+      if (view.update !== null) updateFields(view, table, m, types, own);
+      if (view.delete !== null) deleteFields(view, table, m, types, own);
+      tableFields.set(response, own);
+    }
+    for (const name in own) out[name] = own[name] as GraphQLFieldConfig<unknown, unknown>;
   }
   return out;
 }
+
+/**
+ * A table's mutation fields by its `<t>_mutation_response`, made with all the
+ * role's mutation types whenever any table's write shape or read types
+ * change (MutationTypes.following): Note [Root fields across versions] in
+ * root-types.ts.
+ */
+const tableFields = new WeakMap<GraphQLObjectType, Fields>();

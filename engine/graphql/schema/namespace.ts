@@ -7,7 +7,8 @@ import { type GraphQLFieldConfig, type GraphQLFieldConfigMap } from 'graphql';
 import type { SourceInfo } from '../../catalog/types.ts';
 import { customizeTypeName } from '../../catalog/stages/customization.ts';
 import { descriptorOf, withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
-import { nonNull, objectType } from './lean-types.ts';
+import { nonNull } from './lean-types.ts';
+import { rootType } from './root-types.ts';
 
 /** v2 compat: the suffix of a namespace type per root. */
 const NAMESPACE_SUFFIX = { query: '_query', mutation: '_mutation_frontend', subscription: '_subscription' } as const;
@@ -47,10 +48,7 @@ export function namespaceRootFields(
       if (field !== null) out[name] = field;
       continue;
     }
-    const type = objectType({
-      name: customizeTypeName(group.source.customization, `${name}${NAMESPACE_SUFFIX[root]}`),
-      fields: group.fields,
-    });
+    const type = rootType(customizeTypeName(group.source.customization, `${name}${NAMESPACE_SUFFIX[root]}`), group.fields);
     out[name] = {
       type: nonNull(type),
       extensions: withDescriptor<RootFieldDescriptor>({ kind: 'namespace', source: group.source.name }),

@@ -78,6 +78,7 @@ import { sameData } from '../../catalog/intern.ts';
 import { EngineError, ErrorCode } from '../../errors/engine-error.ts';
 import { buildRoleSchema, buildSchemaOf, type RoleSchema, type SchemaOptions, type SharedSchema } from './build-schema.ts';
 import { buildRoleAccess, type RoleAccess } from './role-access.ts';
+import type { TypeCollection } from './collect-types.ts';
 import { readFingerprint, roleFingerprint, rulesFingerprint, sameTypeTables, tableLabels } from './role-fingerprint.ts';
 import { ROOT_FIELD_CONTRIBUTORS } from './root-fields.ts';
 import { roleRemoteViews } from './remote-root-fields.ts';
@@ -138,7 +139,9 @@ const ADMIN_KEY = '\0admin';
 /** The memo of role schemas. */
 export class SchemaCache {
   #version = -1;
-  readonly #byRole = new Map<string, RoleSchema>();
+  #byRole = new Map<string, RoleSchema>();
+  /** The previous catalog version's #byRole while its types may serve: their collections are replayed (Note [Collection replayed across versions] in collect-types.ts). */
+  #previousByRole = new Map<string, RoleSchema>();
   readonly #byFingerprint = new Map<string, SharedSchema>();
   /**
    * Table types by the role's remote views (roleRemoteViews' key) and read
@@ -200,10 +203,11 @@ export class SchemaCache {
       // Requests still holding an older snapshot get a fresh, uncached build.
       if (catalog.version < this.#version) return buildRoleSchema(catalog, role, isAdmin, this.#options, backendOnly);
       this.#failed.clear();
-      this.#byRole.clear();
       this.#byFingerprint.clear();
       this.#byRules.clear();
       const reuse = this.#catalog !== null && this.#generations < MAX_GENERATIONS && sameSurroundings(this.#catalog, catalog);
+      this.#previousByRole = reuse ? this.#byRole : new Map();
+      this.#byRole = new Map();
       this.#previous = reuse ? this.#typesByRead : null;
       this.#previousMutations = reuse ? this.#mutations : new Map();
       this.#mutations = new Map();
@@ -220,7 +224,8 @@ export class SchemaCache {
     let s = this.#byRole.get(key);
     if (s === undefined) {
       const carry: MutationCarry = { previous: this.#previousMutations.get(key) ?? null, made: null };
-      const { access, shared } = isAdmin ? this.#admin(catalog, role, carry) : this.#compiled(catalog, role, backendOnly, carry);
+      const previous = this.#previousByRole.get(key)?.collection;
+      const { access, shared } = isAdmin ? this.#admin(catalog, role, carry, previous) : this.#compiled(catalog, role, backendOnly, carry, previous);
       if (shared.mutationTypes !== undefined) this.#mutations.set(key, shared.mutationTypes);
       s = { ...shared, role, catalogVersion: catalog.version, access };
       this.#byRole.set(key, s);
@@ -228,15 +233,21 @@ export class SchemaCache {
       if (this.#previous !== null && this.#byRole.has(ADMIN_KEY) && catalog.roles.every((r) => this.#byRole.has(r))) {
         this.#previous = null;
         this.#previousMutations = new Map();
+        this.#previousByRole = new Map();
       }
     }
     return s;
   }
 
-  #admin(catalog: Catalog, role: string, carry: MutationCarry): { readonly access: RoleAccess; readonly shared: SharedSchema } {
+  #admin(
+    catalog: Catalog,
+    role: string,
+    carry: MutationCarry,
+    previous: TypeCollection | undefined,
+  ): { readonly access: RoleAccess; readonly shared: SharedSchema } {
     const access = buildRoleAccess(catalog, role, true);
     // Roles that read everything unfiltered read like the admin: they share its table types.
-    return { access, shared: buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(catalog, role, access), carry) };
+    return { access, shared: buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(catalog, role, access), carry, previous) };
   }
 
   /**
@@ -317,7 +328,7 @@ export class SchemaCache {
     const installedTypes = [...(this.#typesByRead.get(remoteViews.key)?.values() ?? [])];
     const { types } = this.#newTypes(catalog, access, remoteViews.view, installedTypes, []);
     const carry: MutationCarry = { previous: this.#mutations.get(ADMIN_KEY) ?? null, made: null };
-    return buildSchemaOf(catalog, 'admin', access, this.#options, types, carry).schema;
+    return buildSchemaOf(catalog, 'admin', access, this.#options, types, carry, this.#byRole.get(ADMIN_KEY)?.collection).schema;
   }
 
   /**
@@ -327,7 +338,13 @@ export class SchemaCache {
    * the role name (function permissions do), so equal rules alone do not make
    * equal schemas (Note [Root-field contributors] in root-fields.ts).
    */
-  #compiled(catalog: Catalog, role: string, backendOnly: boolean, carry: MutationCarry): { readonly access: RoleAccess; readonly shared: SharedSchema } {
+  #compiled(
+    catalog: Catalog,
+    role: string,
+    backendOnly: boolean,
+    carry: MutationCarry,
+    previous: TypeCollection | undefined,
+  ): { readonly access: RoleAccess; readonly shared: SharedSchema } {
     // The flag is part of the key even when the rules read alike: RoleAccess records it.
     const rules = `${backendOnly ? 'b' : 'n'}${rulesFingerprint(catalog, role, backendOnly)}`;
     let access = this.#byRules.get(rules);
@@ -338,7 +355,7 @@ export class SchemaCache {
     const fingerprint = roleFingerprint(catalog, role, access, this.#options.contributors ?? ROOT_FIELD_CONTRIBUTORS);
     let shared = this.#byFingerprint.get(fingerprint);
     if (shared === undefined) {
-      shared = buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(catalog, role, access), carry);
+      shared = buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(catalog, role, access), carry, previous);
       this.#byFingerprint.set(fingerprint, shared);
     }
     return { access, shared };

@@ -6,12 +6,13 @@
  * ordering: cursor_ordering }` and the value input holding every column the
  * role may select. Served by engine/subscriptions/ (one cursor column, as v2).
  */
-import { GraphQLInt, type GraphQLFieldConfigMap, type GraphQLInputObjectType } from 'graphql';
+import { GraphQLInt, type GraphQLFieldConfig, type GraphQLFieldConfigMap, type GraphQLInputObjectType } from 'graphql';
 import { customizeTypeName } from '../../catalog/stages/customization.ts';
 import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
 import { enumType, inputObjectType, listOf, nonNull, nonNullListOfNonNull } from './lean-types.ts';
 import { capabilitiesOf, servesLiveQueries } from './capabilities.ts';
 import { ARG } from './names.ts';
+import { shapeOf } from './root-types.ts';
 import type { SchemaTypes, TableTypes } from './table-types.ts';
 import type { TableView } from './table-view.ts';
 
@@ -57,23 +58,36 @@ function cursorInput(view: TableView, types: SchemaTypes): GraphQLInputObjectTyp
   return t;
 }
 
+/** A table's `<t>_stream` field by its types (null: none): Note [Root fields across versions] in root-types.ts. */
+const streamFields = new WeakMap<TableTypes, GraphQLFieldConfig<unknown, unknown> | null>();
+
 /** The `<t>_stream` fields of `views` (tables with at least one selectable column). */
 export function tableStreamRootFields(views: Iterable<TableView>, types: SchemaTypes): GraphQLFieldConfigMap<unknown, unknown> {
   const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
   for (const view of views) {
-    // A stream is served by the live-query machinery of the source's backend (Capabilities.streaming).
-    if (view.columns.length === 0 || !capabilitiesOf(view.source).streaming || !servesLiveQueries(view.source)) continue;
     const t = types.of(view);
-    fields[`${view.info.rootFields.select}_stream`] = {
-      type: nonNullListOfNonNull(t.object),
-      description: `fetch data from the table in a streaming manner: "${view.info.name.name}"`,
-      args: {
-        [STREAM_ARG.batchSize]: { type: nonNull(GraphQLInt), description: 'maximum number of rows returned in a single batch' },
-        [STREAM_ARG.cursor]: { type: nonNull(listOf(cursorInput(view, types))), description: 'cursor to stream the results returned by the query' },
-        [ARG.where]: { type: t.boolExp, description: 'filter the rows returned' },
-      },
-      extensions: withDescriptor<RootFieldDescriptor>({ kind: 'select-stream', table: view }),
-    };
+    let field = streamFields.get(t);
+    if (field === undefined) {
+      field = streamField(view, t, types);
+      streamFields.set(t, field);
+    }
+    if (field !== null) fields[`${view.info.rootFields.select}_stream`] = field;
   }
   return fields;
+}
+
+/** The `<t>_stream` field of `view`, whose types are `t`, or null when it has none. */
+function streamField(view: TableView, t: TableTypes, types: SchemaTypes): GraphQLFieldConfig<unknown, unknown> | null {
+  // A stream is served by the live-query machinery of the source's backend (Capabilities.streaming).
+  if (view.columns.length === 0 || !capabilitiesOf(view.source).streaming || !servesLiveQueries(view.source)) return null;
+  return {
+    type: nonNullListOfNonNull(t.object),
+    description: `fetch data from the table in a streaming manner: "${view.info.name.name}"`,
+    args: {
+      [STREAM_ARG.batchSize]: { type: nonNull(GraphQLInt), description: 'maximum number of rows returned in a single batch' },
+      [STREAM_ARG.cursor]: { type: nonNull(listOf(cursorInput(view, types))), description: 'cursor to stream the results returned by the query' },
+      [ARG.where]: { type: t.boolExp, description: 'filter the rows returned' },
+    },
+    extensions: withDescriptor<RootFieldDescriptor>({ kind: 'select-stream', table: shapeOf(view, types) }),
+  };
 }

@@ -11,6 +11,10 @@
  * (the others' types are the very objects of the version before), a
  * permission narrowed, insert permissions given and changed, a relationship added to an existing table, the
  * source's type-name customization, a table's custom name, a role removed.
+ * Root fields of unchanged tables are the very GraphQLField objects of the
+ * version before (Note [Root fields across versions] in
+ * graphql/schema/root-types.ts), and still read and write with the
+ * requesting role's own permissions.
  */
 import { printSchema, type GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +40,7 @@ beforeAll(async () => {
     CREATE TABLE b (id serial PRIMARY KEY, a_id int REFERENCES a (id), note text);
     CREATE TABLE c (id serial PRIMARY KEY, label text);
     CREATE TABLE d (id serial PRIMARY KEY, c_id int REFERENCES c (id));
+    CREATE TABLE e_extra (id serial PRIMARY KEY, label text);
     INSERT INTO a (name, owner_id) VALUES ('first', 1);
     INSERT INTO b (a_id, note) VALUES (1, 'hello');
   `);
@@ -92,6 +97,30 @@ describe('role schemas across catalog versions', () => {
     expect(objectOf('other', false, 'c')).toBe(otherC);
     expectFreshSchemas();
     expect(await answer('{ d { id } }')).toEqual({ data: { d: [] } });
+  });
+
+  it("root fields of unchanged tables are kept and answer with the requesting role's permissions", async () => {
+    const rootField = (role: string, isAdmin: boolean, root: 'query' | 'mutation', name: string): unknown =>
+      (root === 'query'
+        ? cache.get(catalog(), role, isAdmin).schema.getQueryType()
+        : cache.get(catalog(), role, isAdmin).schema.getMutationType()
+      )?.getFields()[name];
+    const before = [rootField('admin', true, 'query', 'a'), rootField('admin', true, 'mutation', 'insert_c'), rootField('reader', false, 'query', 'b_by_pk')];
+    expect(before.every((f) => f !== undefined)).toBe(true);
+    await md('pg_track_table', { table: 'e_extra' });
+    expectFreshSchemas();
+    expect([rootField('admin', true, 'query', 'a'), rootField('admin', true, 'mutation', 'insert_c'), rootField('reader', false, 'query', 'b_by_pk')]).toEqual(
+      before,
+    );
+    expect(rootField('admin', true, 'query', 'a')).toBe(before[0]);
+    // The kept fields were made for another role (or version): to-ir still reads the requester's own view.
+    await md('pg_create_select_permission', { table: 'e_extra', role: 'reader', permission: { columns: '*', filter: {} } });
+    expectFreshSchemas();
+    expect(await answer('{ b_by_pk(id: 1) { note } }', 'reader')).toEqual({ data: { b_by_pk: { note: 'hello' } } });
+    expect((await answer('{ b_by_pk(id: 1) { note } }', 'other')).errors?.[0]?.message).toMatch(/note/);
+    expect(await answer('{ b_by_pk(id: 1) { id } }', 'other')).toEqual({ data: { b_by_pk: { id: 1 } } });
+    expect(await answer('mutation { insert_c(objects: [{ label: "x" }]) { affected_rows } }')).toEqual({ data: { insert_c: { affected_rows: 1 } } });
+    expect((await answer('mutation { insert_c(objects: [{ label: "y" }]) { affected_rows } }', 'reader')).errors?.[0]?.message).toMatch(/no mutations exist/);
   });
 
   it('a narrowed permission shows in that role and leaves the others alone', async () => {
