@@ -7,6 +7,7 @@
  * and a row that jsonb cannot hold neither fails the writer nor blocks the
  * other events.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendFor } from '../../../engine/backends/registry.ts';
 import type { EventLog, LoggedEvent, SourceConnection } from '../../../engine/backends/backend.ts';
@@ -115,6 +116,28 @@ describe('capture batches', () => {
       expect(now.v).toBe(-old.v);
       expect(now.id).toBe(old.id < 100 ? old.id + 800 : old.id);
     }
+  });
+
+  it('pairs a 100-row UPDATE with a hash or merge join even after the plan was cached on one-row statements', async () => {
+    // Note [Update pairs]: a nested loop planned for one-row transition tables is quadratic on larger ones.
+    const client = new pg.Client({ connectionString: s.db.url });
+    await client.connect();
+    try {
+      const notices: string[] = [];
+      client.on('notice', (n) => notices.push(n.message ?? ''));
+      await client.query(`LOAD 'auto_explain'`);
+      await client.query(`SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on; SET auto_explain.log_level = notice`);
+      for (let id = 1; id <= 8; id++) await client.query('UPDATE u SET v = v + 1 WHERE id = $1', [id]);
+      notices.length = 0;
+      await client.query('UPDATE u SET v = v + 1 WHERE id <= 100');
+      const plan = notices.find((m) => m.includes('INSERT INTO engine_events.event_batch'));
+      expect(plan).toMatch(/Hash Join|Merge Join/);
+      expect(plan).not.toContain('Nested Loop');
+    } finally {
+      await client.end();
+    }
+    // Each row its event: the 50 of the test before, 8 single-row updates and 100.
+    expect(await log.events({ triggerName: 'u_v', status: 'pending', limit: 1000, offset: 0 })).toHaveLength(158);
   });
 
   it('keeps a row jsonb cannot hold as text, in an event in error, without failing the writer or holding back other events', async () => {
