@@ -41,6 +41,9 @@ import type { MetadataDocument, SourceMetadata } from '../model/document.ts';
  * - `run_sql` introspects inside its own transaction (unchanged), so its
  *   stamp already covers its own DDL; `reload_metadata` and a changed source
  *   configuration re-read unconditionally, as before.
+ * - At start, the introspection stored by the last instance is used instead
+ *   of a read when the stamp (and the database's identity) still match
+ *   (Note [Stored introspection]); otherwise the source is read as here.
  * - A backend without a DDL stamp (Introspector.ddlStamp is optional) has its
  *   sources re-read before every metadata request: correct, only slower.
  * - Not re-read: the rows of enum tables when only their data changed (v2
@@ -61,6 +64,33 @@ import type { MetadataDocument, SourceMetadata } from '../model/document.ts';
  * a table made through run_sql 370 / 495 / 452 ms before, 427 / 431 / 466 ms
  * after; of a table made by a separate client, refused before, 1,102 / 1,107 /
  * 1,674 ms after (the re-read and one more catalog build).
+ */
+
+/*
+ * Note [Stored introspection]
+ * A start used to introspect every source although, most of the time,
+ * nothing changed since the last instance read it: at 2,000 tables that is
+ * the largest single piece of a restart (~425 ms on a quiet machine, seconds
+ * under load, PostgreSQL and engine CPU both). So every read outside a
+ * `run_sql` transaction (whose DDL may yet be rolled back) is stored in the
+ * metadata database (postgres/metadata-db/introspection-storage.ts, one row
+ * per source configuration, replaced), a moment after the read
+ * ({@link STORE_DELAY_MS}: off the start's own work, and a burst of re-reads
+ * is written once; closing writes what waits). A source this process has not
+ * read yet (a start, a new source, one another instance added) reads its
+ * database's identity and DDL stamp in one statement (Introspector.stored)
+ * and takes the stored text when the row has the same configuration,
+ * identity (Note [Database identity] in postgres/ddl-stamp.ts: not the same
+ * stamp on a copy or a restored database), format (the backend's version of
+ * what it returns: INTROSPECTION_FORMAT in postgres/introspect.ts) and stamp.
+ * It is exactly what a read would return then, because the stamp covers
+ * everything introspection reports (Note [DDL stamp]). Anything else reads the source as before:
+ * a miss, `reload_metadata` (also a way to correct a stored row), a changed
+ * stamp, a backend without the optional `stored`. Enum tables' rows are data:
+ * always read. Storing never fails or delays a start or a call: a failure is
+ * a warning, as is a stored row that is corrupt (checksum) or not in the
+ * shape this engine writes (stored-introspection.ts checks every field).
+ * Measured: see the figures below.
  */
 
 /*
@@ -260,14 +290,20 @@ export class SourcePreparer implements ObjectPreparer<PreparedSource> {
     const db = this.#metadataDb;
     const support = introspector.stored;
     if (db === undefined || support === undefined) return undefined;
+    // The row is read while the source is asked for its stamp (one round trip less); compared after.
+    const loading = introspectionStorage.loadStoredIntrospection(db, configKey).then(
+      (row) => ({ row }),
+      (error: unknown) => ({ error }),
+    );
     const { identity, ddlStamp } = await support.current();
+    const loaded = await loading;
     if (identity === null) return undefined;
-    const key = { configKey, identity, format: support.format, ddlStamp };
     try {
-      const text = await introspectionStorage.loadStoredIntrospection(db, key);
-      if (text === null) return undefined;
-      const introspection = parseIntrospectionText(text, ddlStamp, identity);
-      this.#storedAs.set(configKey, storedTag(key, introspection.fingerprint));
+      if ('error' in loaded) throw loaded.error;
+      const row = loaded.row;
+      if (row === null || row.identity !== identity || row.format !== support.format || row.ddlStamp !== ddlStamp) return undefined;
+      const introspection = parseIntrospectionText(row.text(), ddlStamp, identity);
+      this.#storedAs.set(configKey, storedTag(row, introspection.fingerprint));
       this.#logger.log('metadata', 'info', { message: 'introspection read from the metadata database', source });
       return introspection;
     } catch (e) {

@@ -3,9 +3,12 @@
  * lib/scale.ts (made once), then the engine started on it `starts` times
  * under `node --cpu-prof`, each until /healthz answers and until the admin and
  * every role answered a query; the profiles go to `dir` (one per start, for
- * profile-summary.ts), the times to stdout.
+ * profile-summary.ts), the times to stdout, with the CPU the engine and
+ * PostgreSQL spent until /healthz answered. `--before-root <checkout>`
+ * alternates each start with one of the engine of that checkout (a git worktree of an
+ * older commit), on the same database, and prints the medians of both; `--no-prof` leaves `--cpu-prof` out.
  *
- * Run: node test/bench/start-profile.ts [tables=2000] [roles=10] [starts=2] [dir=/tmp/start-profile] [--engine-root <checkout>]
+ * Run: node test/bench/start-profile.ts [tables=2000] [roles=10] [starts=2] [dir=/tmp/start-profile] [--engine-root <checkout>] [--before-root <checkout>] [--no-prof]
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { buildSession } from '../../engine/auth/session.ts';
@@ -13,12 +16,16 @@ import { silentLogger } from '../../engine/logger.ts';
 import { MetadataService } from '../../engine/metadata/service.ts';
 import { setEngineRoot, startEngine } from './lib/engine.ts';
 import { startBenchPostgres } from './lib/postgres.ts';
+import { cpuMs, postgresCpuMs, ROOT } from './lib/process.ts';
 import { createTableSql, tableEntry, tableName } from './lib/scale.ts';
 
 const args = process.argv.slice(2);
 const rootAt = args.indexOf('--engine-root');
-if (rootAt !== -1) setEngineRoot(args[rootAt + 1] ?? '.');
-const positional = args.filter((a, i) => !a.startsWith('--') && (rootAt === -1 || i !== rootAt + 1));
+const beforeAt = args.indexOf('--before-root');
+const afterRoot = rootAt === -1 ? ROOT : (args[rootAt + 1] ?? '.');
+const beforeRoot = beforeAt === -1 ? null : (args[beforeAt + 1] ?? '.');
+const PROFILE = !args.includes('--no-prof');
+const positional = args.filter((a, i) => !a.startsWith('--') && (rootAt === -1 || i !== rootAt + 1) && (beforeAt === -1 || i !== beforeAt + 1));
 const TABLES = Number(positional[0] ?? 2000);
 const ROLES = Number(positional[1] ?? 10);
 const STARTS = Number(positional[2] ?? 2);
@@ -56,17 +63,44 @@ try {
   }
   await rm(DIR, { recursive: true, force: true });
   await mkdir(DIR, { recursive: true });
+  // One start not measured, as a restart finds things: the engine's own tables made (the first start of
+  // async actions comments one of them, which moves the DDL stamp once) and the introspection stored.
+  setEngineRoot(afterRoot);
+  await (await startEngine(url)).stop();
+  const runs: Record<string, Array<{ healthz: number; engineCpu: number; pgCpu: number; all: number }>> = {};
+  const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
   for (let k = 0; k < STARTS; k++) {
-    const t0 = performance.now();
-    const engine = await startEngine(url, ['--cpu-prof', `--cpu-prof-dir=${DIR}`]);
-    await answered(engine.url, null);
-    const admin = performance.now() - t0;
-    for (let r = 1; r <= ROLES; r++) await answered(engine.url, `role_${r}`);
-    const all = performance.now() - t0;
-    await engine.stop();
-    console.log(`start ${k + 1}: /healthz ${engine.startMs.toFixed(0)} ms, admin ${admin.toFixed(0)} ms, all roles ${all.toFixed(0)} ms`);
+    for (const [label, root] of beforeRoot === null
+      ? [['start', afterRoot] as const]
+      : ([
+          ['before', beforeRoot],
+          ['after', afterRoot],
+        ] as const)) {
+      setEngineRoot(root);
+      const pg0 = await postgresCpuMs(pg.postmasterPid);
+      const t0 = performance.now();
+      const engine = await startEngine(url, PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${DIR}`] : []);
+      // CPU until /healthz answered: the engine process (its own threads) and every PostgreSQL process.
+      const engineCpu = (await cpuMs(engine.child.pid)) ?? NaN;
+      const pgCpu = (await postgresCpuMs(pg.postmasterPid)) - pg0;
+      await answered(engine.url, null);
+      const admin = performance.now() - t0;
+      for (let r = 1; r <= ROLES; r++) await answered(engine.url, `role_${r}`);
+      const all = performance.now() - t0;
+      await engine.stop();
+      (runs[label] ??= []).push({ healthz: engine.startMs, engineCpu, pgCpu, all });
+      console.log(
+        `${label} ${k + 1}: /healthz ${engine.startMs.toFixed(0)} ms (CPU engine ${engineCpu.toFixed(0)} ms, PostgreSQL ${pgCpu.toFixed(0)} ms), admin ${admin.toFixed(0)} ms, all roles ${all.toFixed(0)} ms`,
+      );
+    }
   }
-  console.log(`profiles in ${DIR}`);
+  for (const [label, rs] of Object.entries(runs)) {
+    const m = (f: (r: (typeof rs)[number]) => number): string => median(rs.map(f)).toFixed(0);
+    console.log(
+      `${label} median of ${rs.length}: /healthz ${m((r) => r.healthz)} ms, CPU to /healthz engine ${m((r) => r.engineCpu)} ms + PostgreSQL ${m((r) => r.pgCpu)} ms, all roles ${m((r) => r.all)} ms`,
+    );
+  }
+  if (PROFILE) console.log(`profiles in ${DIR}`);
 } finally {
   await pg.stop();
 }

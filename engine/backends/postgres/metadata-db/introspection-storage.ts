@@ -62,17 +62,24 @@ async function ensureTable(db: MetadataDatabase): Promise<void> {
 /** PostgreSQL's undefined_table: nothing was ever stored in this metadata database. */
 const UNDEFINED_TABLE = '42P01';
 
+/** A stored row: what it was keyed by, and its text once checked against its checksum. */
+export interface StoredIntrospectionRow extends StoredIntrospectionKey {
+  /** The text; throws when it does not match the row's checksum (a corrupt row). */
+  text(): string;
+}
+
 /**
- * The stored introspection text for `key` when the row matches all of it,
- * else null. Throws when the row's text does not match its checksum.
+ * The row stored for the configuration `configKey`, whatever it was read
+ * from (the caller compares the rest of the key: this read can then run
+ * while the source is asked for its stamp), or null when there is none.
  */
-export async function loadStoredIntrospection(db: MetadataDatabase, key: StoredIntrospectionKey): Promise<string | null> {
-  let rows: Array<{ checksum: string; introspection: string }>;
+export async function loadStoredIntrospection(db: MetadataDatabase, configKey: string): Promise<StoredIntrospectionRow | null> {
+  type Raw = { database_identity: string; format: string; ddl_stamp: string; checksum: string; introspection: string };
+  let rows: Raw[];
   try {
-    const res = await db.pool.query<{ checksum: string; introspection: string }>(
-      `SELECT checksum, introspection FROM engine_metadata.source_introspection
-       WHERE source_key = $1 AND database_identity = $2 AND format = $3 AND ddl_stamp = $4`,
-      [sourceRowKey(key.configKey), key.identity, key.format, key.ddlStamp],
+    const res = await db.pool.query<Raw>(
+      `SELECT database_identity, format, ddl_stamp, checksum, introspection FROM engine_metadata.source_introspection WHERE source_key = $1`,
+      [sourceRowKey(configKey)],
     );
     rows = res.rows;
   } catch (e) {
@@ -81,8 +88,16 @@ export async function loadStoredIntrospection(db: MetadataDatabase, key: StoredI
   }
   const row = rows[0];
   if (row === undefined) return null;
-  if (introspectionChecksum(row.introspection) !== row.checksum) throw new Error('the stored introspection does not match its checksum');
-  return row.introspection;
+  return {
+    configKey,
+    identity: row.database_identity,
+    format: row.format,
+    ddlStamp: row.ddl_stamp,
+    text() {
+      if (introspectionChecksum(row.introspection) !== row.checksum) throw new Error('the stored introspection does not match its checksum');
+      return row.introspection;
+    },
+  };
 }
 
 /** Stores `text` for `key`, replacing what was stored for the same configuration (one row per source). */
