@@ -11,6 +11,7 @@ import { buildEngine, type BuiltEngine } from './boot.ts';
 import { ENGINE_VERSION } from './version.ts';
 import { isEngineError } from './errors/engine-error.ts';
 import { PROJECT_COMMANDS, runProjectCommand } from './cli/project/index.ts';
+import { collectAfterBursts } from './idle-gc.ts';
 
 /** The command line's help text. */
 export function usage(): string {
@@ -66,6 +67,8 @@ export async function serve(settings: Settings, logger: Logger): Promise<BuiltEn
     await engine.close().catch(() => {});
     throw listenError(e, settings.serverPort, settings.serverHost);
   }
+  // Once serving: a full collection whenever a burst of allocation (a metadata change) is over (Note [Collecting after a burst]).
+  collectAfterBursts();
   // v2's startup line of kind server_configuration (secrets only as whether they are set).
   logger.log('startup', 'info', {
     kind: 'server_configuration',

@@ -66,7 +66,10 @@ export interface ScaleResult {
   readonly restartToReadyMs: number;
   readonly rssAfterReplaceMiB: number | null;
   readonly rssReadyMiB: number | null;
+  /** 20 s later (Note [Settled RSS] in scale.ts); absent in older results. */
+  readonly rssSettledMiB?: number | null;
   readonly rssAfterRestartMiB: number | null;
+  readonly rssAfterRestartSettledMiB?: number | null;
   /** The engine process's CPU time over the same spans (steadier than wall time on a shared machine). */
   readonly cpu?: { readonly replaceToReadyMs: number; readonly trackOneMoreMs: number; readonly trackToReadyMs: number; readonly restartToReadyMs: number };
 }
@@ -199,7 +202,9 @@ export function renderMarkdown(r: BenchReport): string {
     lines.push(`| restart: spawn → admin and all roles answered | ${fmt(s.restartToReadyMs)} ms |`);
     lines.push(`| RSS right after replace_metadata | ${fmt(s.rssAfterReplaceMiB ?? undefined)} MiB |`);
     lines.push(`| RSS with every role schema built | ${fmt(s.rssReadyMiB ?? undefined)} MiB |`);
+    if (s.rssSettledMiB !== undefined) lines.push(`| RSS 20 s later | ${fmt(s.rssSettledMiB ?? undefined)} MiB |`);
     lines.push(`| RSS after restart, every role schema built | ${fmt(s.rssAfterRestartMiB ?? undefined)} MiB |`);
+    if (s.rssAfterRestartSettledMiB !== undefined) lines.push(`| RSS after restart, 20 s later | ${fmt(s.rssAfterRestartSettledMiB ?? undefined)} MiB |`);
     if (s.cpu !== undefined) {
       lines.push(`| engine CPU: replace_metadata → all roles answered | ${fmt(s.cpu.replaceToReadyMs)} ms |`);
       lines.push(`| engine CPU: pg_track_table answer | ${fmt(s.cpu.trackOneMoreMs)} ms |`);

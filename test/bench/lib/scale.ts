@@ -83,6 +83,27 @@ async function allRolesAnswer(url: string, table: string, roles: number): Promis
   for (let r = 1; r <= roles; r++) await gql(url, `{ ${table}(limit: 1) { id } }`, { 'x-engine-role': `role_${r}`, 'x-engine-user-id': '1' });
 }
 
+/**
+ * Note [Settled RSS]
+ * "RSS with every role schema built" is read the moment the last role
+ * answered, when the heap still holds whatever garbage the builds left:
+ * at 2,000 tables × 10 roles, 240-370 MiB of heap with 195 MiB live, so the
+ * figure moved by up to 70 MiB from run to run with the timing of V8's last
+ * full collection. The figure beside it, read 20 s later with no request in
+ * between, is what an engine that went quiet after a metadata change holds:
+ * engine/idle-gc.ts collects within about 2 s of the burst's end (Note
+ * [Collecting after a burst]), and V8's memory reducer, which that
+ * collection starts, returns the emptied pages 8-12 s after it (its own
+ * collections paused the engine 0.4-0.7 s on the loaded 2-core machine). Both
+ * are kept.
+ */
+async function settledRssMiB(pid: number | undefined): Promise<number | null> {
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  return await rssMiB(pid);
+}
+
+const SETTLE_MS = 20_000;
+
 /** Runs the scale benchmark on a fresh database of `pg`. */
 export async function runScaleBench(pg: BenchPostgres, tables: number, roles: number, log: (s: string) => void): Promise<ScaleResult> {
   const db = 'bench_scale';
@@ -112,6 +133,7 @@ export async function runScaleBench(pg: BenchPostgres, tables: number, roles: nu
     const replaceToReadyMs = performance.now() - t;
     const replaceToReadyCpuMs = ((await cpuMs(engine.child.pid)) ?? NaN) - cpu0;
     const rssReadyMiB = await rssMiB(engine.child.pid);
+    const rssSettledMiB = await settledRssMiB(engine.child.pid);
 
     // One more table: made through run_sql (which re-introspects), then tracked on its own.
     const extra = tableName(tables + 1);
@@ -155,6 +177,7 @@ export async function runScaleBench(pg: BenchPostgres, tables: number, roles: nu
     const restartToReadyMs = performance.now() - t;
     const restartToReadyCpuMs = (await cpuMs(engine.child.pid)) ?? NaN;
     const rssAfterRestartMiB = await rssMiB(engine.child.pid);
+    const rssAfterRestartSettledMiB = await settledRssMiB(engine.child.pid);
     return {
       tables,
       roles,
@@ -171,7 +194,9 @@ export async function runScaleBench(pg: BenchPostgres, tables: number, roles: nu
       restartToReadyMs,
       rssAfterReplaceMiB,
       rssReadyMiB,
+      rssSettledMiB,
       rssAfterRestartMiB,
+      rssAfterRestartSettledMiB,
       cpu: {
         replaceToReadyMs: replaceToReadyCpuMs,
         trackOneMoreMs: trackOneMoreCpuMs,
