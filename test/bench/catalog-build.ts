@@ -12,7 +12,7 @@
 import { buildCatalog } from '../../engine/catalog/build.ts';
 import type { Catalog } from '../../engine/catalog/types.ts';
 import { keepEqualEntries, updateTable } from '../../engine/metadata/edit.ts';
-import type { MetadataDocument, TableMetadata } from '../../engine/model/document.ts';
+import type { JsonObject, MetadataDocument, TableMetadata } from '../../engine/model/document.ts';
 import { fixture } from '../support/synthetic-source.ts';
 
 const [TABLES, ROLES, BUILDS] = [2000, 10, 8].map((d, i) => Number(process.argv[2 + i] ?? d)) as [number, number, number];
@@ -25,7 +25,7 @@ const permissions = (r0: number): TableMetadata['select_permissions'] =>
     role: `role_${r + 1}`,
     permission: {
       columns: (r + r0) % 2 === 0 ? '*' : ['id', 'a', 'b'],
-      filter: r % 3 === 0 ? {} : { a: { _eq: 'X-Engine-User-Id' } },
+      filter: r % 3 === 0 ? ({} as JsonObject) : { a: { _eq: 'X-Engine-User-Id' } },
       ...((r + r0) % 2 === 0 ? { allow_aggregations: true } : { limit: 100 }),
     },
   }));
