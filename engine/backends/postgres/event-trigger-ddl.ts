@@ -135,17 +135,24 @@ const DDL_LOCK_KEY = 7_245_001;
  *
  * Measured (issue 35, `node test/bench/event-log-cost.ts --engine-root
  * <before>,<after>`, PostgreSQL CPU of the server process per transaction,
- * median of three alternated rounds; 2026-11-28, load average 14-15, so
- * read the ratios): a 100-row insert 1.50 ms before, 0.375 after (0.25-0.375
- * without a trigger); a 100-row delete 1.63 before, 0.375 after (0.125
- * without); a single-row insert 0.14 before, 0.11 after (0.08-0.14 without);
- * a 100-row update 3.75 ms before (row trigger), 0.63 after (0.25-0.38
- * without). Delivery then pays the expansion (see the bench's delivery
- * cells).
- * The batch as jsonb (`jsonb_agg(to_jsonb(r.*))`) instead of json cost
+ * median of three alternated rounds; 2026-11-28 17:05-17:14 UTC, load average
+ * 11-17, so read ratios to the no-trigger cell of the same run), before →
+ * after (no trigger):
+ *
+ *   insert 100 rows   1.93 → 0.53 ms (0.33)    insert 1 row   0.30 → 0.21 (0.11-0.12)
+ *   update 100 rows   3.87 → 0.87 ms (0.47-0.60) update 1 row 0.24 → 0.22 (0.07-0.08)
+ *   delete 100 rows   1.73 → 0.40 ms (0.20)    delete 1 row   0.24 → 0.22 (0.11)
+ *
+ * Delivery pays the expansion instead: take + record per event 340 → 340
+ * µs one at a time, 130 → 130 four at a time, 60 → 70 sixteen at a time
+ * (the expansion of 1,000 rows included). A single-row update still costs
+ * about three times the bare one: the pairing's plan (two window
+ * aggregates, a hash join) is a fixed cost of its own.
+ * Other forms of the batch, measured on one server with a scratch copy of
+ * the capture cells: as jsonb (`jsonb_agg(to_jsonb(r.*))`) instead of json
  * 0.45-0.60 ms against 0.35-0.50 per 100-row insert, and `array_agg(r.*)::text`
  * (record text, typed only by the table as it is at expansion) 0.30-0.40 for
- * no gain worth that dependency (a scratch variant of the bench, same server).
+ * no gain worth that dependency.
  */
 export const BATCH = `${EVENTS_SCHEMA}.event_batch`;
 
