@@ -10,6 +10,9 @@
  *   range of ids), 1 and 100 rows per statement, on a table without a
  *   trigger and on one with the checkout's capture of all three operations
  *   (Note [Capture triggers]);
+ * - life: CPU of one event from a single-row insert to its recorded
+ *   delivery (capture, take, record: the PostgreSQL side of a mutation with
+ *   a trigger at a low rate);
  * - delivery: CPU per event of the checkout's `take` and `record` (Note
  *   [Event log], Note [Take limits]; with the expansion of batches, Note
  *   [Capture batches], where the checkout has it) over a log of pending
@@ -97,11 +100,24 @@ async function prepare(bench: Awaited<ReturnType<typeof startBenchPostgres>>, ro
   c.release();
   const eventLog = log.postgresEventLog(pool, url);
   // Listening, as delivery does: a log that expands batches does so after a notification only.
+  const notified: { next: (() => void) | null } = { next: null };
   const stopListening = await eventLog.listen(
-    () => {},
+    () => {
+      notified.next?.();
+      notified.next = null;
+    },
     () => {},
   );
-  return { root, pool, pid, eventLog, stopListening };
+  /** Resolves at the next notification (or after a second). */
+  const notification = (): Promise<void> =>
+    new Promise((r) => {
+      const timer = setTimeout(r, 1000);
+      notified.next = () => {
+        clearTimeout(timer);
+        r();
+      };
+    });
+  return { root, pool, pid, eventLog, stopListening, notification };
 }
 type Target = Awaited<ReturnType<typeof prepare>>;
 
@@ -145,6 +161,50 @@ async function captureCost(t: Target, table: string, rows: number, op: Op = 'ins
   } finally {
     c.release();
   }
+}
+
+/**
+ * ms of server CPU for one event's whole life: a single-row engine-style insert with the capture,
+ * then, at its notification, its take and record (each take finds this event alone, as at a low
+ * write rate).
+ */
+async function lifeCost(t: Target): Promise<number> {
+  const batched = await t.pool.query<{ ok: boolean }>(`SELECT to_regclass('engine_events.event_batch') IS NOT NULL AS ok`);
+  await t.pool.query(`TRUNCATE engine_events.event_log${batched.rows[0]?.ok === true ? ', engine_events.event_batch' : ''}`);
+  const n = Math.max(10, Math.floor(statements / 3));
+  const text = writeSql('items', 'insert');
+  let missed = 0;
+  const t0 = cpuMs(t.pid);
+  for (let i = 0; i < n; i++) {
+    // As delivery does: take once the commit's notification arrives.
+    const woken = t.notification();
+    const c = await t.pool.connect();
+    try {
+      await c.query('BEGIN');
+      await c.query({ name: 'insert_items_1', text, values: [1, SESSION] });
+      await c.query('COMMIT');
+    } finally {
+      c.release();
+    }
+    await woken;
+    const taken = await t.eventLog.take(['items_ins'], 1, 60_000, 'bench');
+    if (taken.length === 0) missed++;
+    await t.eventLog.record(
+      taken.map((e) => ({
+        eventId: e.id,
+        triggerName: 'items_ins',
+        outcome: 'delivered',
+        retryInMs: 0,
+        status: 200,
+        requestJson: REQUEST,
+        responseJson: RESPONSE,
+        durationMs: 1,
+      })),
+      'bench',
+    );
+  }
+  if (missed > 0) console.log(`  (${t.root}: ${missed} events not taken at once)`);
+  return (cpuMs(t.pid) - t0) / n;
 }
 
 /** µs of server CPU per event delivered `batch` at a time (take, then record as delivered). */
@@ -196,6 +256,7 @@ try {
     { label: 'delivery: take + record, 1 at a time', run: (t) => deliveryCost(t, 1), unit: 'µs/event' },
     { label: 'delivery: take + record, 4 at a time', run: (t) => deliveryCost(t, 4), unit: 'µs/event' },
     { label: 'delivery: take + record, 16 at a time', run: (t) => deliveryCost(t, 16), unit: 'µs/event' },
+    { label: 'life: 1-row insert, its take and record', run: (t) => lifeCost(t), unit: 'ms/event' },
   ];
   console.log(`PostgreSQL server CPU (one backend, /proc); median of ${ROUNDS} rounds, checkouts alternated.`);
   console.log(`\n| cell | unit | ${targets.map((t) => t.root).join(' | ')} |\n|---|---|${targets.map(() => '---:|').join('')}`);
