@@ -83,8 +83,18 @@ function referencesOf(type: GraphQLNamedType): GraphQLNamedType[] {
  * (test/unit/graphql/collect-types.test.ts compares replays of changed
  * schemas with fresh collections; schema-across-versions.test.ts prints
  * every role's schema after each change against a fresh build).
- * What settled it (`node test/bench/track-profile.ts 2000 10 3`, CPU ms per
- * table tracked): see the Note's commit and test/bench/README.md.
+ * Any earlier collection may be replayed, since only type identity counts:
+ * SchemaCache gives the role's schema of the previous catalog version, or
+ * else the first schema built over the same table types in this version (a
+ * role reading every table as the admin does replays the admin's). The
+ * previous list is kept as an array: listing a type map of 84,000 names
+ * (Object.values) took 40 ms, more than the replay itself.
+ * What settled it (`node --expose-gc test/bench/track-profile.ts 2000 10 3`
+ * beside a worktree of the commit before, CPU ms per table tracked): the
+ * admin schema 510-550 → 270-340, every role 530-640 → 280-360, with Note
+ * [Root fields across versions] in root-types.ts; collecting the admin's
+ * 84,000 types 170-230 ms walked, 50-90 replayed
+ * (test/bench/track-profile.ts, a micro run in the same process).
  */
 
 /** A schema's types in collection order, and where each one's walk ended: what the next version's collection replays. */

@@ -156,6 +156,8 @@ export class SchemaCache {
   #previous: TypesByRead | null = null;
   /** The catalog of #version (for comparing what table types read outside their tables). */
   #catalog: Catalog | null = null;
+  /** The collection of the first schema built over each SchemaTypes of this version (see #build). */
+  #collections = new WeakMap<SchemaTypes, TypeCollection>();
   /** Catalog versions in a row that took table types from the one before. */
   #generations = 0;
   /** The mutation types of each role's schema (by the key of `get`), of this version and of the previous one. */
@@ -212,6 +214,7 @@ export class SchemaCache {
       this.#previousMutations = reuse ? this.#mutations : new Map();
       this.#mutations = new Map();
       this.#typesByRead = new Map();
+      this.#collections = new WeakMap();
       if (reuse) {
         this.#generations += 1;
       } else {
@@ -247,7 +250,21 @@ export class SchemaCache {
   ): { readonly access: RoleAccess; readonly shared: SharedSchema } {
     const access = buildRoleAccess(catalog, role, true);
     // Roles that read everything unfiltered read like the admin: they share its table types.
-    return { access, shared: buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(catalog, role, access), carry, previous) };
+    return { access, shared: this.#build(catalog, role, access, carry, previous) };
+  }
+
+  /**
+   * The schema of `access` over the table types of the roles that read like
+   * it, replaying the collection of `previous` (the role's schema of the
+   * previous version) or else of the first schema built over those types in
+   * this version (the admin's for roles that read everything alike): Note
+   * [Collection replayed across versions] in collect-types.ts.
+   */
+  #build(catalog: Catalog, role: string, access: RoleAccess, carry: MutationCarry, previous: TypeCollection | undefined): SharedSchema {
+    const types = this.#typesOf(catalog, role, access);
+    const shared = buildSchemaOf(catalog, role, access, this.#options, types, carry, previous ?? this.#collections.get(types));
+    if (!this.#collections.has(types)) this.#collections.set(types, shared.collection);
+    return shared;
   }
 
   /**
@@ -355,7 +372,7 @@ export class SchemaCache {
     const fingerprint = roleFingerprint(catalog, role, access, this.#options.contributors ?? ROOT_FIELD_CONTRIBUTORS);
     let shared = this.#byFingerprint.get(fingerprint);
     if (shared === undefined) {
-      shared = buildSchemaOf(catalog, role, access, this.#options, this.#typesOf(catalog, role, access), carry, previous);
+      shared = this.#build(catalog, role, access, carry, previous);
       this.#byFingerprint.set(fingerprint, shared);
     }
     return { access, shared };
