@@ -9,9 +9,36 @@
  */
 import type { ScalarInfo } from '../../backends/backend.ts';
 import { derivedTableTypeNames, RESERVED_TYPE_NAMES, scalarName } from '../graphql-names.ts';
+import { sameData } from '../intern.ts';
 import type { SourceCustomizationInfo } from '../types.ts';
 import { customizeTypeName } from './customization.ts';
 import type { TableDraft } from './tables.ts';
+
+/**
+ * The owners of one kind of name: the claims made here over those of a
+ * frozen base layer (Note [Layered name claims]). Claims are only ever added,
+ * so a name's owner is that of the first layer that has it.
+ */
+class Claims {
+  readonly own = new Map<string, string>();
+  readonly #base: Claims | null;
+
+  constructor(base: Claims | null) {
+    this.#base = base;
+  }
+
+  get(name: string): string | undefined {
+    const o = this.own.get(name);
+    return o !== undefined || this.#base === null ? o : this.#base.get(name);
+  }
+
+  set(name: string, owner: string): void {
+    this.own.set(name, owner);
+  }
+}
+
+/** Registries a lookup may walk before a new layer copies them into one. */
+const MAX_LAYERS = 8;
 
 /** Claims names table by table; returns why a table clashes, or null when its names are free. */
 export class NameRegistry {
@@ -20,19 +47,72 @@ export class NameRegistry {
    * namespace...): a table claims ~40 names, and building a `kind:namespace:name`
    * key per name and lookup was most of the catalog's "tables" stage at 2,000 tables.
    */
-  readonly #owners = new Map<string, Map<string, string>>();
+  readonly #owners = new Map<string, Claims>();
   /** Type names claimed with {@link claimShared}: their owner may claim them again. */
   readonly #shared = new Set<string>();
+  /** The frozen registry this one adds to (Note [Layered name claims]), and how many are below it. */
+  readonly #base: NameRegistry | null;
+  readonly #depth: number;
+  #frozen = false;
+
+  constructor(base: NameRegistry | null = null) {
+    if (base !== null && !base.#frozen) throw new Error('a registry is layered only over a frozen one');
+    if (base !== null && base.#depth >= MAX_LAYERS) {
+      // Too many layers to walk on every lookup: this one starts with a copy of them all.
+      for (const k of base.#kinds()) {
+        const c = new Claims(null);
+        base.#copyInto(k, c);
+        this.#owners.set(k, c);
+      }
+      base.#copySharedInto(this.#shared);
+      this.#base = null;
+    } else this.#base = base;
+    this.#depth = this.#base === null ? 0 : this.#base.#depth + 1;
+  }
+
+  /** Freezes this registry and answers a new one that adds to it: what was claimed so far stays as it is. */
+  layer(): NameRegistry {
+    this.#frozen = true;
+    return new NameRegistry(this);
+  }
+
+  #kinds(): Set<string> {
+    const out = this.#base === null ? new Set<string>() : this.#base.#kinds();
+    for (const k of this.#owners.keys()) out.add(k);
+    return out;
+  }
+
+  #copyInto(k: string, into: Claims): void {
+    if (this.#base !== null) this.#base.#copyInto(k, into);
+    for (const [n, o] of this.#owners.get(k)?.own ?? []) into.set(n, o);
+  }
+
+  #copySharedInto(into: Set<string>): void {
+    if (this.#base !== null) this.#base.#copySharedInto(into);
+    for (const n of this.#shared) into.add(n);
+  }
+
+  #isShared(name: string): boolean {
+    return this.#shared.has(name) || (this.#base !== null && this.#base.#isShared(name));
+  }
 
   /** The owners of names of kind `what`; root fields under different namespaces do not meet, type names are global. */
-  #of(what: string, namespace: string): Map<string, string> {
+  #of(what: string, namespace: string): Claims {
+    if (this.#frozen) throw new Error('claim in a frozen name registry');
     const k = what === 'root field' ? `${what}:${namespace}` : what;
     let m = this.#owners.get(k);
     if (m === undefined) {
-      m = new Map();
+      m = new Claims(this.#base === null ? null : this.#base.#claimsOf(k));
       this.#owners.set(k, m);
     }
     return m;
+  }
+
+  /** The claims of kind key `k` in this registry or the ones below it. */
+  #claimsOf(k: string): Claims | null {
+    const own = this.#owners.get(k);
+    if (own !== undefined) return own;
+    return this.#base === null ? null : this.#base.#claimsOf(k);
   }
 
   /**
@@ -57,7 +137,7 @@ export class NameRegistry {
   claimShared(owner: string, name: string): string | null {
     const types = this.#of('type name', '');
     const other = types.get(name);
-    if (other !== undefined && !(other === owner && this.#shared.has(name))) return `the type name "${name}" of ${owner} conflicts with the one of ${other}`;
+    if (other !== undefined && !(other === owner && this.#isShared(name))) return `the type name "${name}" of ${owner} conflicts with the one of ${other}`;
     types.set(name, owner);
     this.#shared.add(name);
     return null;
@@ -71,7 +151,11 @@ export class NameRegistry {
    * made once per draft (Note [Claim plans]).
    */
   claim(t: TableDraft, c?: SourceCustomizationInfo): string | null {
-    const plan = claimPlan(t, c);
+    return this.claimPlanned(claimPlan(t, c));
+  }
+
+  /** {@link claim} of a table's names as {@link claimPlan} lists them. */
+  claimPlanned(plan: ClaimPlan): string | null {
     const types = this.#of('type name', '');
     const roots = this.#of('root field', plan.namespace);
     const { names, isRoot } = plan;
@@ -80,7 +164,7 @@ export class NameRegistry {
       const n = names[i] as string;
       const root = isRoot[i] === 1;
       const other = (root ? roots : types).get(n);
-      if (other !== undefined && !(other === plan.owner && !root && this.#shared.has(n))) {
+      if (other !== undefined && !(other === plan.owner && !root && this.#isShared(n))) {
         return `the ${root ? 'root field' : 'type name'} "${n}" of ${plan.owner} conflicts with the one of ${other}`;
       }
     }
@@ -96,8 +180,8 @@ export class NameRegistry {
    * may be two root fields of the same owner.
    */
   claimNames(owner: string, names: ReadonlyArray<readonly [string, string]>, base: string, namespace = ''): string | null {
-    const own = new Map<Map<string, string>, Set<string>>();
-    const tables: Array<Map<string, string>> = [];
+    const own = new Map<Claims, Set<string>>();
+    const tables: Claims[] = [];
     for (const [n, what] of names) {
       const owners = this.#of(what, namespace);
       tables.push(owners);
@@ -110,7 +194,7 @@ export class NameRegistry {
       mine.add(n);
       const other = owners.get(n);
       // Only type names are claimed shared.
-      if (other !== undefined && !(other === owner && what === 'type name' && this.#shared.has(n))) {
+      if (other !== undefined && !(other === owner && what === 'type name' && this.#isShared(n))) {
         return `the ${what} "${n}" of ${owner} conflicts with the one of ${other}`;
       }
     }
@@ -133,8 +217,31 @@ export class NameRegistry {
  * itself; a build only looks each name up in the registry.
  */
 
+/*
+ * Note [Layered name claims]
+ * Even with plans, claiming ~40 names for each of 2,000 tables filled maps of
+ * 80,000 names on every build, the largest cost left in a pg_track_table
+ * once the stages reused their results (`node --cpu-prof
+ * test/bench/catalog-build.ts`). Claims are a function of the sequence of
+ * plans (and the reserved names), so the tables stage keeps, per build, that
+ * sequence, each claim's answer, and the registry right after the tables,
+ * frozen. The next build compares its plans in order with the kept ones (as
+ * names: a table whose draft changed for a permission claims the same names):
+ * while they agree it takes the kept answers without touching a registry;
+ * when the kept sequence is a whole prefix of the new one (tables tracked at
+ * the end: the usual case) it claims the rest in a new layer over the kept
+ * registry; anywhere else it claims everything again in a new registry. A
+ * layer only adds (claims never leave a registry), so a lookup is "the first
+ * layer that has the name"; past MAX_LAYERS layers a new one starts from a
+ * copy of them all. The stages after the tables (computed fields, functions,
+ * actions, remote schemas) claim in a layer of their own, so what the next
+ * build takes over holds the tables' claims only.
+ * Measured with `node test/bench/catalog-build.ts 2000 10 8` (CPU ms per build,
+ * median, load ~12): see the commit that added this note.
+ */
+
 /** The names of one draft as {@link NameRegistry.claim} checks them. */
-interface ClaimPlan {
+export interface ClaimPlan {
   readonly customization: SourceCustomizationInfo | undefined;
   readonly owner: string;
   readonly namespace: string;
@@ -148,9 +255,10 @@ interface ClaimPlan {
 
 const plans = new WeakMap<TableDraft, ClaimPlan>();
 
-function claimPlan(t: TableDraft, c: SourceCustomizationInfo | undefined): ClaimPlan {
+/** The names `t` claims (made once per draft). */
+export function claimPlan(t: TableDraft, c: SourceCustomizationInfo | undefined): ClaimPlan {
   const known = plans.get(t);
-  if (known !== undefined && known.customization === c) return known;
+  if (known !== undefined && (known.customization === c || sameData(known.customization, c))) return known;
   const owner = `table "${t.naming.format(t.entry.table)}" in source "${t.source}"`;
   const names: string[] = [customizeTypeName(c, t.gqlName)];
   // The derived types (`<t>_bool_exp`, `<t>_aggregate`, `<t>_insert_input`, ...) are global too.
@@ -176,4 +284,12 @@ function claimPlan(t: TableDraft, c: SourceCustomizationInfo | undefined): Claim
   const plan: ClaimPlan = { customization: c, owner, namespace: c?.namespace ?? '', names, isRoot, selfClashAt, selfClash };
   plans.set(t, plan);
   return plan;
+}
+
+/** Whether two plans claim the same names for the same owner (so claiming either answers the same). */
+export function samePlan(a: ClaimPlan, b: ClaimPlan): boolean {
+  if (a === b) return true;
+  if (a.owner !== b.owner || a.namespace !== b.namespace || a.selfClashAt !== b.selfClashAt || a.names.length !== b.names.length) return false;
+  for (let i = 0; i < a.names.length; i++) if (a.names[i] !== b.names[i] || a.isRoot[i] !== b.isRoot[i]) return false;
+  return true;
 }

@@ -8,11 +8,12 @@
 import type { Backend, ScalarInfo } from '../../backends/backend.ts';
 import { didYouMean } from '../../errors/suggest.ts';
 import { sourceInconsistency } from '../inconsistency.ts';
-import { tableKey, type InconsistentObject } from '../types.ts';
+import { tableKey, type InconsistentObject, type SourceCustomizationInfo } from '../types.ts';
 import type { TableMetadata } from '../../model/document.ts';
+import { scalarName } from '../graphql-names.ts';
 import { CatalogMemo, recording, type Read } from '../memo.ts';
 import { customizeRootFields } from './customization.ts';
-import { NameRegistry } from './names.ts';
+import { claimPlan, NameRegistry, samePlan, type ClaimPlan } from './names.ts';
 import type { ResolvedSource } from './sources.ts';
 import type { StageResult } from './stage.ts';
 import { resolveTable, type TableDraft } from './tables.ts';
@@ -44,11 +45,82 @@ function scalarLookup(backend: Backend): (dbType: string) => ScalarInfo {
   return f;
 }
 
-/** Resolves the tracked tables of `sources`; `memo` gives the previous build's drafts (Note [Catalog memo]). */
+/**
+ * The table claims of a build, for the next one (Note [Layered name claims] in
+ * names.ts): the reserved names, the names each table claimed in order, what
+ * each claim answered, and the registry right after them (frozen).
+ */
+interface TableClaims {
+  readonly reserved: readonly string[];
+  readonly plans: readonly ClaimPlan[];
+  readonly results: ReadonlyArray<string | null>;
+  readonly registry: NameRegistry;
+}
+
+/** The key of the one TableClaims record a build keeps. */
+const CLAIMS = {};
+
+/**
+ * Claims the tables' names in order, starting from the previous build's
+ * registry while the claims are the same drafts in the same order (Note
+ * [Layered name claims] in names.ts).
+ */
+class TableClaimer {
+  readonly #previous: TableClaims | undefined;
+  readonly #dbTypes: ReadonlyMap<string, ScalarInfo>;
+  readonly #reserved: readonly string[];
+  readonly #plans: ClaimPlan[] = [];
+  readonly #results: Array<string | null> = [];
+  #registry: NameRegistry | null = null;
+
+  constructor(previous: TableClaims | undefined, dbTypes: ReadonlyMap<string, ScalarInfo>) {
+    this.#dbTypes = dbTypes;
+    this.#reserved = [...dbTypes].map(([t, scalar]) => `${t}\0${scalarName(scalar)}`);
+    const same = previous !== undefined && previous.reserved.length === this.#reserved.length && previous.reserved.every((r, i) => r === this.#reserved[i]);
+    this.#previous = same ? previous : undefined;
+  }
+
+  claim(t: TableDraft, c: SourceCustomizationInfo): string | null {
+    const plan = claimPlan(t, c);
+    const i = this.#plans.length;
+    const p = this.#previous;
+    const before = p === undefined || this.#registry !== null ? undefined : p.plans[i];
+    const result = before !== undefined && samePlan(before, plan) ? (p?.results[i] ?? null) : this.#open().claimPlanned(plan);
+    this.#plans.push(plan);
+    this.#results.push(result);
+    return result;
+  }
+
+  /** The registry to claim in from here: over the previous build's when all its claims were repeated, else made again. */
+  #open(): NameRegistry {
+    if (this.#registry !== null) return this.#registry;
+    const p = this.#previous;
+    if (p !== undefined && this.#plans.length === p.plans.length) {
+      this.#registry = new NameRegistry(p.registry);
+      return this.#registry;
+    }
+    const fresh = new NameRegistry();
+    fresh.reserve(this.#dbTypes);
+    for (const plan of this.#plans) fresh.claimPlanned(plan);
+    this.#registry = fresh;
+    return fresh;
+  }
+
+  /** This build's record (its registry frozen), and a registry over it for the stages after the tables. */
+  finish(): { readonly record: TableClaims; readonly names: NameRegistry } {
+    const p = this.#previous;
+    const reused = this.#registry === null && p !== undefined && this.#plans.length === p.plans.length;
+    const registry = reused ? p.registry : this.#open();
+    const record = { reserved: this.#reserved, plans: this.#plans, results: this.#results, registry };
+    return { record, names: reused ? new NameRegistry(registry) : registry.layer() };
+  }
+}
+
+/** Resolves the tracked tables of `sources`; `memo` gives the previous build's drafts and name claims (Note [Catalog memo]). */
 export function resolveTables(sources: readonly ResolvedSource[], memo = new CatalogMemo()): StageResult<TablesOutput> {
   const bad: InconsistentObject[] = [];
-  const names = new NameRegistry();
-  names.reserve(columnTypesOf(sources));
+  const claimsMemo = memo.stage<object, TableClaims>('table names');
+  const claimer = new TableClaimer(claimsMemo.reuse(CLAIMS, []), columnTypesOf(sources));
   const out = new Map<ResolvedSource, SourceTables>();
   const drafts = memo.stage<TableMetadata, TableDraft | { reason: string }>('drafts');
   for (const s of sources) {
@@ -82,7 +154,7 @@ export function resolveTables(sources: readonly ResolvedSource[], memo = new Cat
         bad.push(sourceInconsistency(backend.naming, ref, entry.table, r.reason));
         continue;
       }
-      const clash = names.claim(r, s.customization);
+      const clash = claimer.claim(r, s.customization);
       if (clash !== null) {
         bad.push(sourceInconsistency(backend.naming, ref, entry.table, clash));
         continue;
@@ -91,6 +163,8 @@ export function resolveTables(sources: readonly ResolvedSource[], memo = new Cat
     }
     out.set(s, { tables, tracked });
   }
+  const { record, names } = claimer.finish();
+  claimsMemo.keep(CLAIMS, [], record);
   return { output: { tables: out, names }, inconsistencies: bad };
 }
 

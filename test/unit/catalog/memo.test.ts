@@ -10,7 +10,7 @@ import type { IntrospectedTable } from '../../../engine/backends/introspection.t
 import { buildCatalog } from '../../../engine/catalog/build.ts';
 import type { PreparedSources } from '../../../engine/catalog/prepared.ts';
 import type { Catalog } from '../../../engine/catalog/types.ts';
-import type { MetadataDocument, TableMetadata } from '../../../engine/model/document.ts';
+import { emptyTable, type MetadataDocument, type TableMetadata } from '../../../engine/model/document.ts';
 import { updateSource, updateTable } from '../../../engine/metadata/edit.ts';
 import { fixture, table } from '../../support/synthetic-source.ts';
 
@@ -37,6 +37,18 @@ function reintrospect(prepared: PreparedSources, name: string, t: IntrospectedTa
   return new Map([['default', { ...ready, introspection: { ...ready.introspection, tables } }]]);
 }
 
+type Step = [string, (d: MetadataDocument) => MetadataDocument, ((p: PreparedSources) => PreparedSources)?];
+
+/** `doc` with table `t<i>` tracked at the end, with a `parent` relationship and a permission through it. */
+function appendTable(doc: MetadataDocument, i: number): MetadataDocument {
+  const entry: TableMetadata = {
+    ...emptyTable({ schema: 'public', name: `t${i}` }),
+    object_relationships: [{ name: 'parent', using: { foreign_key_constraint_on: 'parent_id' } }],
+    select_permissions: [{ role: 'user', permission: { columns: '*', filter: { parent: { a: { _eq: 'X-Engine-User-Id' } } } } }],
+  };
+  return updateSource(doc, 'default', (s) => ({ ...s, tables: [...s.tables, entry] }));
+}
+
 function edit(doc: MetadataDocument, name: string, fn: (t: TableMetadata) => TableMetadata | null): MetadataDocument {
   return updateTable(doc, 'default', { schema: 'public', name }, fn);
 }
@@ -48,7 +60,7 @@ describe('incremental catalog builds', () => {
     let prepared = start.prepared;
     const t1 = doc0.sources[0]?.tables[1];
     if (t1 === undefined) throw new Error('fixture');
-    const steps: Array<[string, (d: MetadataDocument) => MetadataDocument, ((p: PreparedSources) => PreparedSources)?]> = [
+    const steps: Step[] = [
       // t0.children and t2.parent point at t1; t2's permission goes through parent.
       ['untrack t1', (d) => edit(d, 't1', () => null)],
       ['track t1 again', (d) => updateSource(d, 'default', (s) => ({ ...s, tables: [...s.tables.slice(0, 1), t1, ...s.tables.slice(1)] }))],
@@ -68,6 +80,22 @@ describe('incremental catalog builds', () => {
       ],
       ['the foreign key of t2 dropped', (d) => d, (p) => reintrospect(p, 't2', { ...table('t2', 't1'), foreignKeys: [] })],
       ['t0 gone from the database', (d) => d, (p) => reintrospect(p, 't0', null)],
+      ['t0 back', (d) => d, (p) => reintrospect(p, 't0', table('t0', null))],
+      // Name claims repeat the previous build's while the tables are the same and in the same order (Note [Layered
+      // name claims]): past its end, short of it, and more times than layers are kept.
+      ...Array.from({ length: 10 }, (_, k): Step => [
+        `t${6 + k} tracked at the end`,
+        (d) => appendTable(d, 6 + k),
+        (p) => reintrospect(p, `t${6 + k}`, table(`t${6 + k}`, `t${5 + k}`)),
+      ]),
+      ['t7 named like t15, before it', (d) => edit(d, 't7', (t) => ({ ...t, configuration: { ...t.configuration, custom_name: 't15' } }))],
+      ['the last table untracked', (d) => edit(d, 't15', () => null)],
+      ['and tracked again', (d) => appendTable(d, 15)],
+      // Every claim repeated, t15's clash too.
+      [
+        'a permission of t2 changed',
+        (d) => edit(d, 't2', (t) => ({ ...t, select_permissions: [{ role: 'user', permission: { columns: ['id'], filter: {} } }] })),
+      ],
     ];
     let doc = doc0;
     let previous = buildCatalog(doc, prepared, stamp);
@@ -79,8 +107,8 @@ describe('incremental catalog builds', () => {
       expect(plain(incremental), what).toEqual(plain(fresh));
       previous = incremental;
     }
-    // The last step left t0 inconsistent: t1 (its `parent` now fails) and t2.. still resolve as from scratch.
-    expect(previous.inconsistencies.map((o) => o.name)).toContain('table t0 in source default');
+    // t7 took t15's names first, so t15, tracked again at the end, clashes.
+    expect(previous.inconsistencies.map((o) => o.name)).toContain('table t15 in source default');
   });
 
   it('reuses the results of tables the change does not reach', () => {
