@@ -77,6 +77,26 @@
  *   2.6-2.8 after (one group), PostgreSQL CPU 0.43-0.44% → 0.28-0.29% of a
  *   core; change → client p50 103 / 21 ms before, 9 / 32 ms after, p99
  *   296 / 67 → 32 / 108 ms (the load decides these, not the change).
+ * Issue 35, the idle figure made trustworthy (the bench's Note [Idle cost
+ * by process]: each window's CPU by process, exited ones included, in
+ * groups, and what the window wrote), e4d23ec and this alternated in three
+ * rounds (2026-11-28 16:40-17:24 UTC, load average 15-20): the database's
+ * backends' idle CPU above the same with no subscribers, as a share of
+ * polling's, -2.0 / -1.8 / +1.6% before and -1.8 / -1.5 / -0.2% after
+ * (nothing here changes idle work: a tracked cohort runs no statement).
+ * Every PostgreSQL process counted, the same windows gave -3.2 / -17.7 /
+ * 33.9% and 40.0 / 8.4 / -2.1%: the large ones are autovacuum workers of
+ * the bench database in the idle window, set off by catalog rows written
+ * just before it (the bench's own CREATE EXTENSION pg_stat_statements, the
+ * trigger DDL, then its own VACUUM ANALYZE's pg_statistic rows; the bench
+ * now clears them before the windows). The engine's idle statements, 0.2/s
+ * with or without subscribers: the scheduler's next-due query and the
+ * metadata store's resource_version check, one each per 10 s
+ * (backends/postgres/metadata-db/: scheduled-events-storage.ts,
+ * metadata-storage.ts); they write nothing, and as they run with
+ * no subscribers too they are not in the figure above. Both could wait on
+ * a NOTIFY from whoever writes (another engine's metadata change, a new
+ * scheduled event) with a slower poll kept as the fallback; not done here.
  */
 import type { ChangedRows, MultiplexedStatement, SourceConnection, TableName } from '../backends/backend.ts';
 import type { Cancellation } from '../request-context.ts';
@@ -174,11 +194,16 @@ export interface StreamPlan {
  * per interval after two at once. Measured with `BENCH_PG_STAT_STATEMENTS=1
  * npm run bench -- --capabilities subscriptions [--engine-root <worktree of
  * e4d23ec>]` (10,000 subscribers, 15 changes one second apart, the bench's
- * "change→first client ms, per change in order"), 2026-11-28 at load average
- * 15-20, before: 119 96 89 122 83 16 3 26 30 58 32 34 29 16 6 (the
- * decreasing runs are the chain; p50 of all deliveries 33 ms), after: 79 39
- * 93 15 8 225 9 9 5 5 50 8 48 9 40 (p50 22 ms; after the 225 ms delay the
- * next change took 9 ms). The delays that remain are the machine's load.
+ * "change→first client ms, per change in order"), 2026-11-28 16:40-17:24
+ * UTC at load average 15-20, three rounds, before and after alternated:
+ * - before: 119 96 89 122 83 16 3 26 30 58 32 34 29 16 6 / 9 88 50 199 264
+ *   242 257 254 179 198 186 166 76 53 231 / 130 17 28 15 24 17 43 34 21 41
+ *   35 48 136 103 45 (the slowly falling runs are the chain); p50 of every
+ *   delivery 33 / 187 / 35 ms, p99 122 / 264 / 136;
+ * - after: 79 39 93 15 8 225 9 9 5 5 50 8 48 9 40 / 27 13 12 13 5 11 8 16 5
+ *   13 20 6 10 6 9 / 51 5 3 6 5 5 3 7 10 5 7 5 39 12 5 (a late one is
+ *   followed by a prompt one); p50 22 / 11 / 6 ms, p99 225 / 27 / 51.
+ * The delays that remain are the machine's load.
  */
 
 /*
