@@ -20,6 +20,7 @@ CREATE TABLE pt (id int PRIMARY KEY, v int) PARTITION BY RANGE (id);
 CREATE TABLE pt_low PARTITION OF pt FOR VALUES FROM (0) TO (100);
 CREATE TABLE pt_high PARTITION OF pt FOR VALUES FROM (100) TO (1000);
 CREATE TABLE j (id serial PRIMARY KEY, doc json);
+CREATE TABLE k (id int PRIMARY KEY, v int);
 `;
 
 const trigger = (name: string, table: string, ops: Record<string, unknown>): unknown => ({
@@ -39,11 +40,12 @@ describe('capture batches', () => {
       track: {
         type: 'bulk',
         args: [
-          ...['t', 'u', 'pt', 'j'].map((table) => ({ type: 'pg_track_table', args: { table } })),
+          ...['t', 'u', 'pt', 'j', 'k'].map((table) => ({ type: 'pg_track_table', args: { table } })),
           trigger('t_all', 't', { insert: { columns: '*' }, update: { columns: ['v'] }, delete: { columns: '*' } }),
           trigger('u_v', 'u', { update: { columns: ['v'], payload: ['id', 'v'] } }),
           trigger('pt_upd', 'pt', { update: { columns: '*' } }),
           trigger('j_ins', 'j', { insert: { columns: '*' } }),
+          trigger('k_all', 'k', { insert: { columns: '*' }, update: { columns: '*' } }),
         ],
       },
       settings: { eventsDelivery: false },
@@ -59,7 +61,7 @@ describe('capture batches', () => {
     await s.close();
   });
 
-  const takeAll = async (name: string): Promise<LoggedEvent[]> => await log.take([name], 1000, 60_000, 'me');
+  const takeAll = async (name: string, limit = 1000): Promise<LoggedEvent[]> => await log.take([name], limit, 60_000, 'me');
   const batches = async (): Promise<number> => (await s.db.sql('SELECT count(*)::int AS n FROM engine_events.event_batch')).rows[0].n;
 
   it('delivers rows as they were captured when columns are added, dropped or retyped before the take', async () => {
@@ -138,6 +140,37 @@ describe('capture batches', () => {
     }
     // Each row its event: the 50 of the test before, 8 single-row updates and 100.
     expect(await log.events({ triggerName: 'u_v', status: 'pending', limit: 1000, offset: 0 })).toHaveLength(158);
+  });
+
+  it("a take that expands batches leases the due new events after the log's own, within the limit, a row's events one at a time", async () => {
+    // Note [Expanding take]. Three events already in the log, pending.
+    await s.db.sql('INSERT INTO k VALUES (1, 1), (2, 2), (3, 3)');
+    expect(await log.events({ triggerName: 'k_all', status: 'pending', limit: 10, offset: 0 })).toHaveLength(3);
+    // Three batches: two new rows, and an update of row 1, whose insert is still pending.
+    await s.db.sql('INSERT INTO k VALUES (4, 4), (5, 5)');
+    await s.db.sql('UPDATE k SET v = 10 WHERE id = 1');
+    const what = (es: LoggedEvent[]): string[] =>
+      es.map((e) => `${e.payload.op} ${((e.payload.data as any).new as { id: number; v: number }).id}/${((e.payload.data as any).new as { v: number }).v}`);
+    const first = await takeAll('k_all', 4);
+    expect(await batches()).toBe(0);
+    expect(what(first)).toEqual(['INSERT 1/1', 'INSERT 2/2', 'INSERT 3/3', 'INSERT 4/4']);
+    expect(what(await takeAll('k_all'))).toEqual(['INSERT 5/5']);
+    await log.record(
+      first
+        .slice(0, 1)
+        .map((e) => ({
+          eventId: e.id,
+          triggerName: 'k_all',
+          outcome: 'delivered' as const,
+          retryInMs: 0,
+          status: 200,
+          requestJson: '{}',
+          responseJson: '{}',
+          durationMs: 1,
+        })),
+      'me',
+    );
+    expect(what(await takeAll('k_all'))).toEqual(['UPDATE 1/10']);
   });
 
   it('keeps a row jsonb cannot hold as text, in an event in error, without failing the writer or holding back other events', async () => {
