@@ -90,7 +90,18 @@ import type { MetadataDocument, SourceMetadata } from '../model/document.ts';
  * always read. Storing never fails or delays a start or a call: a failure is
  * a warning, as is a stored row that is corrupt (checksum) or not in the
  * shape this engine writes (stored-introspection.ts checks every field).
- * Measured: see the figures below.
+ * Measured at 2,000 tables × 10 roles on the shared 2-core machine (load
+ * 8-19, 2026-11-28), before (d464273) and after alternated on one database,
+ * CPU until /healthz: PostgreSQL 397-557 ms before (medians 458 and 455 in
+ * two runs), 75-88 ms after on every start that used the stored row; the
+ * engine's own CPU unchanged (medians 4.05 / 3.96 s and 4.06 / 4.14 s: it
+ * parses 4.0 MB of JSON either way). So the saving is the catalog query:
+ * the read itself took 1.2-2.8 s of wall time at that load, the stored path
+ * 0.25-0.58 s (stamp and identity ~100 ms, the row with its checksum
+ * ~70 ms, parse and checks ~80 ms); the wall time to /healthz swung 4-33 s
+ * with the load and settles nothing. Re-measure: `node
+ * test/bench/start-profile.ts 2000 10 3 /tmp/sp --no-prof --before-root
+ * <worktree of an older commit>`.
  */
 
 /*
