@@ -8,10 +8,20 @@
  * 128 MiB of new space committed whatever its live data. Building role
  * schemas at scale allocates enough to grow it to the maximum, and it stays
  * there. `--max-semi-space-size=16` caps it at 32 MiB.
- * Measured at 2,000 tables × 10 roles (`node test/bench/run.ts --only-scale`,
- * the figure "RSS with every role schema built"): see the numbers in the
- * commit that added this note and in test/bench/README.md's Note [Memory at scale]; the request path's CPU per request
- * was unchanged (`node test/bench/compare-engines.ts /tmp/before <this checkout>`).
+ * Measured on e4d23ec with and without the flag (2-core machine under a load
+ * of 10-25, so ratios only): RSS at 2,000 tables × 10 roles with every role
+ * schema built 557-562 → 445-518 MiB (`node test/bench/run.ts --only-scale`
+ * with `--engine-root` on each checkout); engine CPU per request unchanged
+ * (AlbumByPK customer 60 → 61 µs, CustomerInvoices admin 102 → 100, customer
+ * 104 → 108, ArtistAggregates admin 230 → 232: `node
+ * test/bench/compare-engines.ts <without> <with> --ops
+ * AlbumByPK,CustomerInvoices,ArtistAggregates --repeats 5 --seconds 3`).
+ * Not taken: `--heap-growing-percent=50` (a full collection whenever the old
+ * generation grew by half) brought the same figure to 387-402 MiB but cost
+ * the schema builds 18-35% more engine CPU (replace_metadata → all roles
+ * 4,181 → 4,951-5,390 ms); V8 refuses it in NODE_OPTIONS, so an operator who
+ * prefers memory passes it on the command line (`node
+ * --heap-growing-percent=50 engine/main.ts serve`).
  * A young generation's size can only be set when the isolate is made (V8
  * reads `--max-semi-space-size` once; `v8.setFlagsFromString` is too late),
  * so the entry point re-executes itself with the flag (`process.execve`:
@@ -19,7 +29,10 @@
  * unaffected) unless the flag is already given, on the command line or in
  * NODE_OPTIONS: an operator's own value always wins. Only `serve` does
  * this, and it happens before the engine's module graph loads, so it costs
- * one Node start-up (~40 ms). Where `process.execve` is missing (Windows,
+ * one Node start with its TypeScript stripper: +130 ms median, +46 ms at
+ * best (`node engine/main.ts serve --help` against `node
+ * --max-semi-space-size=16 engine/main.ts serve --help`, 12 runs each,
+ * interleaved, load 8-10). Where `process.execve` is missing (Windows,
  * Node < 22.15), the engine runs with V8's defaults.
  */
 
