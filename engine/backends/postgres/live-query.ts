@@ -455,21 +455,22 @@ export function parseChange(payload: string): { table: TableName; rows: ChangedR
 
 /** A LISTEN connection on CHANGE_CHANNEL, reconnecting after a loss (each loss reported: changes may have been missed). */
 class PostgresChangeFeed implements ChangeFeed {
-  readonly #url: string;
+  /** The source's own client settings (SSL included: Note [Source SSL] in ssl.ts). */
+  readonly #config: Readonly<pg.ClientConfig>;
   readonly #changed: (t: TableName, rows: ChangedRows | null) => void;
   readonly #lost: () => void;
   #client: pg.Client | null = null;
   #closed = false;
   #retry: NodeJS.Timeout | null = null;
 
-  constructor(url: string, changed: (t: TableName, rows: ChangedRows | null) => void, lost: () => void) {
-    this.#url = url;
+  constructor(config: Readonly<pg.ClientConfig>, changed: (t: TableName, rows: ChangedRows | null) => void, lost: () => void) {
+    this.#config = config;
     this.#changed = changed;
     this.#lost = lost;
   }
 
   async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.#url });
+    const client = new pg.Client({ ...this.#config });
     client.on('notification', (m) => {
       if (m.channel !== CHANGE_CHANNEL || m.payload === undefined) return;
       // Not ours: ignored.
@@ -516,7 +517,7 @@ export const postgresLiveQueries: LiveQuerySupport = {
   watchTables: async (conn, tables) => await watchTables(own(conn), tables),
   keyText,
   async listen(conn, changed, lost) {
-    const feed = new PostgresChangeFeed(own(conn).url, changed, lost);
+    const feed = new PostgresChangeFeed(own(conn).clientConfig, changed, lost);
     try {
       await feed.connect();
     } catch (e) {

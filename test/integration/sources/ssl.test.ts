@@ -11,7 +11,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { startTestEngine, type TestEngine } from '../../support/engine.ts';
+import { eventually } from '../../support/eventually.ts';
+import { wsUrl } from '../../support/ws-client.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { CERT_DATABASE, startSslPostgres, type SslPostgres } from '../../support/ssl-postgres.ts';
 
@@ -252,5 +256,37 @@ describe('pools', () => {
     expect(back.body.is_consistent).toBe(true);
     expect(await overSsl(r.name)).toBe(true);
     expect((await md('pg_drop_source', { name: r.name })).status).toBe(200);
+  });
+});
+
+describe('connections of their own', () => {
+  it("a live query's change feed listens over the source's SSL settings, and a change reaches the client", async () => {
+    await server.sql('postgres', 'DROP TABLE IF EXISTS live_item; CREATE TABLE live_item (id int PRIMARY KEY, v int); INSERT INTO live_item VALUES (1, 1)');
+    const r = await tryAdd(ip(), { sslmode: 'verify-ca', sslrootcert: fromEnv(ENV.ca) });
+    expect(r.body, JSON.stringify(r.body)).toEqual({ message: 'success' });
+    expect((await md('pg_track_table', { source: r.name, table: 'live_item' })).status).toBe(200);
+    const seen: unknown[] = [];
+    const client = createClient({ url: wsUrl(engine.url), webSocketImpl: WebSocket, retryAttempts: 0 });
+    const stop = client.subscribe({ query: 'subscription { live_item { id v } }' }, { next: (x) => void seen.push(x), error: () => {}, complete: () => {} });
+    try {
+      await eventually(() => expect(seen).toContainEqual({ data: { live_item: [{ id: 1, v: 1 }] } }), { what: 'the first answer' });
+      // The feed's LISTEN connection is on the SSL-only server, so it runs over SSL (without the source's settings it could not connect).
+      const listening = async (): Promise<number> =>
+        Number(
+          (
+            await server.sql(
+              'postgres',
+              "SELECT count(*) AS n FROM pg_stat_activity a JOIN pg_stat_ssl s ON s.pid = a.pid WHERE a.query LIKE 'LISTEN engine_live_change%' AND s.ssl",
+            )
+          ).rows[0].n,
+        );
+      await eventually(async () => expect(await listening()).toBeGreaterThan(0), { what: 'a LISTEN connection over SSL' });
+      await server.sql('postgres', 'UPDATE live_item SET v = 2 WHERE id = 1');
+      await eventually(() => expect(seen).toContainEqual({ data: { live_item: [{ id: 1, v: 2 }] } }), { what: 'the change' });
+    } finally {
+      stop();
+      await client.dispose();
+      await md('pg_drop_source', { name: r.name });
+    }
   });
 });
