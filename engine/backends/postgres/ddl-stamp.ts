@@ -55,6 +55,14 @@ SELECT concat_ws(' ',
   ${part('pg_catalog.pg_enum x')},
   ${part('pg_catalog.pg_description x')})`;
 
+/**
+ * pg_control_* run through query_to_xml: a function the statement names is
+ * checked for EXECUTE when the statement starts, even in a CASE branch never
+ * taken, so naming them directly failed the whole introspection of a user
+ * they were revoked from; query_to_xml runs its text only when called.
+ */
+const CONTROL_QUERY = `'SELECT s.system_identifier || ''/'' || c.timeline_id AS i FROM pg_catalog.pg_control_system() s, pg_catalog.pg_control_checkpoint() c'`;
+
 /*
  * Note [Database identity]
  * A stored introspection (Note [Stored introspection] in ../source-preparer.ts)
@@ -73,12 +81,12 @@ SELECT concat_ws(' ',
  * server can revoke them), the identity is null and nothing is stored.
  */
 const IDENTITY_SQL = `
-SELECT CASE WHEN has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE')
-             AND has_function_privilege('pg_catalog.pg_control_checkpoint()', 'EXECUTE')
-  THEN concat_ws('/', (SELECT system_identifier FROM pg_catalog.pg_control_system()),
-                 (SELECT timeline_id FROM pg_catalog.pg_control_checkpoint()),
-                 d.oid, md5(d.datname), current_setting('server_version_num')) END
-FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database()`;
+SELECT CASE WHEN ctl.i IS NOT NULL THEN concat_ws('/', ctl.i, d.oid, md5(d.datname), current_setting('server_version_num')) END
+FROM pg_catalog.pg_database d,
+  LATERAL (SELECT CASE WHEN has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE')
+                        AND has_function_privilege('pg_catalog.pg_control_checkpoint()', 'EXECUTE')
+    THEN substring(pg_catalog.query_to_xml(${CONTROL_QUERY}, false, true, '')::text FROM '<i>([^<]*)</i>') END AS i) ctl
+WHERE d.datname = pg_catalog.current_database()`;
 
 /** Text of the identity (Note [Database identity]), '' when unknown; no newline (the name is hashed). */
 export const DATABASE_IDENTITY_SQL = `coalesce((${IDENTITY_SQL}), '')`;

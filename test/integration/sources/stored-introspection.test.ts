@@ -24,6 +24,8 @@ let src: TestDatabase;
 let meta: TestDatabase;
 /** Databases renamed away by a test, dropped at the end. */
 const extra: string[] = [];
+/** A role made by a test, dropped at the end. */
+let role: string | null = null;
 
 beforeAll(async () => {
   src = await createTestDatabase('intro');
@@ -41,6 +43,7 @@ afterAll(async () => {
   await admin.connect();
   try {
     for (const name of extra) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    if (role !== null) await admin.query(`DROP ROLE IF EXISTS "${role}"`);
   } finally {
     await admin.end();
   }
@@ -56,10 +59,10 @@ interface Started {
   close(): Promise<void>;
 }
 
-async function start(): Promise<Started> {
+async function start(databaseUrl: string = src.url, metadataDatabaseUrl: string = meta.url): Promise<Started> {
   const lines: Started['lines'] = [];
   const engine = await buildEngine(
-    defaultSettings({ databaseUrl: src.url, metadataDatabaseUrl: meta.url, logLevel: 'info' }),
+    defaultSettings({ databaseUrl, metadataDatabaseUrl, logLevel: 'info' }),
     createLogger({
       level: 'info',
       enabledLogTypes: [],
@@ -95,8 +98,8 @@ interface Row {
   introspection: string;
 }
 
-async function rows(): Promise<Row[]> {
-  return (await meta.sql('SELECT * FROM engine_metadata.source_introspection')).rows as Row[];
+async function rows(db: TestDatabase = meta): Promise<Row[]> {
+  return (await db.sql('SELECT * FROM engine_metadata.source_introspection')).rows as Row[];
 }
 
 async function stampOf(db: TestDatabase): Promise<string> {
@@ -294,6 +297,35 @@ describe('a restart', () => {
       expect(await c.gql('{ authors { id name } }')).toEqual({ data: { authors: [{ id: 1, name: 'Ann' }] } });
     } finally {
       await c.close();
+    }
+  });
+
+  it('neither stores nor uses one where the database cannot tell its identity', async () => {
+    // A managed server may revoke pg_control_*: the identity is then unknown, and introspection must still work.
+    role = `intro_plain_${src.name.slice(-8)}`;
+    await src.sql(`CREATE ROLE "${role}" LOGIN PASSWORD 'plain'; GRANT SELECT ON ALL TABLES IN SCHEMA public TO "${role}"`);
+    await src.sql('REVOKE EXECUTE ON FUNCTION pg_catalog.pg_control_system() FROM PUBLIC');
+    const url = new URL(src.url);
+    url.username = role;
+    url.password = 'plain';
+    // A metadata database of its own: the other one's document names the source with the superuser's URL.
+    const meta2 = await createTestDatabase('intro_md2');
+    try {
+      for (let k = 0; k < 2; k++) {
+        const b = await start(url.toString(), meta2.url);
+        try {
+          expect(b.lines.map((l) => l.message)).not.toContain(READ_BACK);
+          expect(b.lines.filter((l) => l.level === 'warn')).toEqual([]);
+          if (k === 0) expect((await b.md('pg_track_table', { table: 'authors' })).status).toBe(200);
+          expect(await b.gql('{ authors { id name } }')).toEqual({ data: { authors: [{ id: 1, name: 'Ann' }] } });
+        } finally {
+          await b.close();
+        }
+        // Closing writes what waits to be stored: nothing was.
+        expect(await rows(meta2).catch((e: Error) => e.message)).toContain('does not exist');
+      }
+    } finally {
+      await meta2.drop();
     }
   });
 });
