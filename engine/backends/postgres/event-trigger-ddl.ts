@@ -135,18 +135,20 @@ const DDL_LOCK_KEY = 7_245_001;
  *
  * Measured (issue 35, `node test/bench/event-log-cost.ts --engine-root
  * <before>,<after>`, PostgreSQL CPU of the server process per transaction,
- * median of three alternated rounds; 2026-11-28 17:05-17:14 UTC, load average
- * 11-17, so read ratios to the no-trigger cell of the same run), before →
+ * median of three alternated rounds; 2026-11-28 17:26-17:35 UTC, load average
+ * 5-12, so read ratios to the no-trigger cell of the same run), before →
  * after (no trigger):
  *
- *   insert 100 rows   1.93 → 0.53 ms (0.33)    insert 1 row   0.30 → 0.21 (0.11-0.12)
- *   update 100 rows   3.87 → 0.87 ms (0.47-0.60) update 1 row 0.24 → 0.22 (0.07-0.08)
- *   delete 100 rows   1.73 → 0.40 ms (0.20)    delete 1 row   0.24 → 0.22 (0.11)
+ *   insert 100 rows   1.67 → 0.47 ms (0.27)       insert 1 row   0.17 → 0.14 (0.08-0.09)
+ *   update 100 rows   3.47 → 0.73 ms (0.27-0.33)  update 1 row   0.15 → 0.12 (0.05)
+ *   delete 100 rows   1.60 → 0.33 ms (0.07-0.13)  delete 1 row   0.14 → 0.09 (0.04-0.05)
  *
- * Delivery pays the expansion instead: take + record per event 340 → 340
- * µs one at a time, 130 → 130 four at a time, 60 → 70 sixteen at a time
- * (the expansion of 1,000 rows included). A single-row update still costs
- * about three times the bare one: the pairing's plan (two window
+ * Delivery pays the expansion instead: take + record per event 360 → 380
+ * µs one at a time, 130 → 150 four at a time, 120 → 130 sixteen at a time
+ * (the expansion of 1,000 rows included), and one event's whole life at a
+ * low rate (capture, take, record) 0.70 → 0.78 ms: the batch row's insert
+ * and delete (Note [Expanding take]). A single-row update still costs
+ * about 2.5 times the bare one: the pairing's plan (two window
  * aggregates, a hash join) is a fixed cost of its own.
  * Other forms of the batch, measured on one server with a scratch copy of
  * the capture cells: as jsonb (`jsonb_agg(to_jsonb(r.*))`) instead of json
