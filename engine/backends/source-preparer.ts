@@ -70,8 +70,8 @@ import type { MetadataDocument, SourceMetadata } from '../model/document.ts';
  * Note [Stored introspection]
  * A start used to introspect every source although, most of the time,
  * nothing changed since the last instance read it: at 2,000 tables that is
- * the largest single piece of a restart (~425 ms on a quiet machine, seconds
- * under load, PostgreSQL and engine CPU both). So every read outside a
+ * the largest single wait of a restart (~425 ms on a quiet machine, seconds
+ * under load, nearly all of it PostgreSQL's CPU). So every read outside a
  * `run_sql` transaction (whose DDL may yet be rolled back) is stored in the
  * metadata database (postgres/metadata-db/introspection-storage.ts, one row
  * per source configuration, replaced), a moment after the read
