@@ -99,7 +99,9 @@ import type { MetadataDocument, SourceMetadata } from '../model/document.ts';
  * the read itself took 1.2-2.8 s of wall time at that load, the stored path
  * 0.25-0.58 s (stamp and identity ~100 ms, the row with its checksum
  * ~70 ms, parse and checks ~80 ms); the wall time to /healthz swung 4-33 s
- * with the load and settles nothing. Re-measure: `node
+ * with the load and settles nothing. A third run at load 4-7: PostgreSQL
+ * 434-453 → 75-78 ms, engine 3.93-4.04 → 3.80-4.02 s, /healthz medians
+ * 4,278 → 4,142 ms (the engine's own ~4 s of CPU dominates). Re-measure: `node
  * test/bench/start-profile.ts 2000 10 3 /tmp/sp --no-prof --before-root
  * <worktree of an older commit>`.
  */
