@@ -300,8 +300,11 @@ interface TakenRow {
   created_at: string;
 }
 
-/** The event log of the database behind `pool` (`url` for the LISTEN connection). */
-export function postgresEventLog(pool: pg.Pool, url: string): EventLog {
+/**
+ * The event log of the database behind `pool`; `listenWith`: the source's client settings for the LISTEN
+ * connection, SSL included (a bare URL too, as test/bench/event-log-cost.ts passes to every checkout).
+ */
+export function postgresEventLog(pool: pg.Pool, listenWith: Readonly<pg.ClientConfig> | string): EventLog {
   // Once per log, before the first take: a log of an earlier layout is upgraded (Note [Lean event log]).
   let upgraded = false;
   // Batches may be waiting: set by every notification and whenever no listener is up (Note [Capture batches]).
@@ -372,7 +375,7 @@ export function postgresEventLog(pool: pg.Pool, url: string): EventLog {
       await pool.query({ name: 'engine_events_record', text: RECORD, values: [`[${rows.join(',')}]`, owner] });
     },
     async listen(wake, onError) {
-      const client = new pg.Client({ connectionString: url });
+      const client = new pg.Client(typeof listenWith === 'string' ? { connectionString: listenWith } : { ...listenWith });
       const lost = (e: unknown): void => {
         listening = false;
         onError(e);

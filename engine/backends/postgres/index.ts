@@ -93,7 +93,7 @@ export const postgresBackend: Backend = {
     },
     eventLog: (conn) => {
       const c = own(conn);
-      return postgresEventLog(c.queryable as pg.Pool, c.url);
+      return postgresEventLog(c.queryable as pg.Pool, c.clientConfig);
     },
   },
   liveQueries: postgresLiveQueries,

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startTestEngine, type TestEngine } from '../../support/engine.ts';
+import { startTestServer } from '../../support/http-server.ts';
 import { eventually } from '../../support/eventually.ts';
 import { wsUrl } from '../../support/ws-client.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
@@ -287,6 +288,41 @@ describe('connections of their own', () => {
       stop();
       await client.dispose();
       await md('pg_drop_source', { name: r.name });
+    }
+  });
+
+  it("the event log's LISTEN connection uses them too, and an insert is delivered", async () => {
+    await server.sql('postgres', 'DROP TABLE IF EXISTS evt_item; CREATE TABLE evt_item (id int PRIMARY KEY, v int)');
+    const hook = await startTestServer((_req, _body, res) => void res.writeHead(200).end('{}'));
+    const r = await tryAdd(ip(), { sslmode: 'verify-ca', sslrootcert: fromEnv(ENV.ca) });
+    try {
+      expect(r.body, JSON.stringify(r.body)).toEqual({ message: 'success' });
+      expect((await md('pg_track_table', { source: r.name, table: 'evt_item' })).status).toBe(200);
+      const created = await md('pg_create_event_trigger', {
+        source: r.name,
+        name: 'evt_item_ins',
+        table: 'evt_item',
+        insert: { columns: '*' },
+        webhook: `${hook.url}/hook`,
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const listening = async (): Promise<number> =>
+        Number(
+          (
+            await server.sql(
+              'postgres',
+              "SELECT count(*) AS n FROM pg_stat_activity a JOIN pg_stat_ssl s ON s.pid = a.pid WHERE a.query LIKE 'LISTEN engine_events%' AND s.ssl",
+            )
+          ).rows[0].n,
+        );
+      await eventually(async () => expect(await listening()).toBeGreaterThan(0), { what: "the event log's LISTEN connection over SSL" });
+      await server.sql('postgres', 'INSERT INTO evt_item VALUES (1, 7)');
+      await eventually(() => expect(hook.requests.map((q) => JSON.parse(q.body).event?.data?.new)).toContainEqual({ id: 1, v: 7 }), {
+        what: 'the event at the webhook',
+      });
+    } finally {
+      await md('pg_drop_source', { name: r.name, cascade: true });
+      await hook.close();
     }
   });
 });
