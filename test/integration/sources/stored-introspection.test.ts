@@ -300,6 +300,29 @@ describe('a restart', () => {
     }
   });
 
+  it('starts and answers when storing fails, with a warning', async () => {
+    await meta.sql(`
+      CREATE FUNCTION engine_metadata.refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'storage refused'; END $$;
+      CREATE TRIGGER refuse BEFORE INSERT OR UPDATE ON engine_metadata.source_introspection FOR EACH ROW EXECUTE FUNCTION engine_metadata.refuse();
+    `);
+    try {
+      await src.sql('CREATE TABLE while_refused (id int)');
+      const b = await start();
+      try {
+        expect(b.lines.map((l) => l.message)).not.toContain(READ_BACK);
+        expect(await b.gql('{ authors { id name } }')).toEqual({ data: { authors: [{ id: 1, name: 'Ann' }] } });
+        expect((await b.md('pg_track_table', { table: 'while_refused' })).status).toBe(200);
+      } finally {
+        await b.close();
+      }
+      const warning = b.lines.find((l) => l.message === 'could not store the introspection');
+      expect(warning?.level).toBe('warn');
+      expect(JSON.stringify(warning?.detail)).toContain('storage refused');
+    } finally {
+      await meta.sql('DROP TRIGGER refuse ON engine_metadata.source_introspection; DROP FUNCTION engine_metadata.refuse()');
+    }
+  });
+
   it('neither stores nor uses one where the database cannot tell its identity', async () => {
     // A managed server may revoke pg_control_*: the identity is then unknown, and introspection must still work.
     role = `intro_plain_${src.name.slice(-8)}`;
