@@ -338,3 +338,15 @@ export async function libpqSslEnvironment(tls: PostgresTls): Promise<{ env: Reco
     throw e;
   }
 }
+
+/**
+ * What a client of the engine's own metadata database connects with: its
+ * URL's libpq SSL parameters read as a source's are (`sslmode=require`
+ * checks no certificate, as libpq and v2), never node-postgres's reading.
+ * An invalid one throws, with the reason.
+ */
+export function metadataClientConfig(databaseUrl: string): { connectionString: string; ssl?: false | ConnectionOptions } {
+  const r = resolveTls(databaseUrl, null, () => undefined);
+  if ('reason' in r) throw new Error(`the metadata database URL: ${r.reason}`);
+  return pgConnectionConfig(databaseUrl, r.tls);
+}

@@ -326,3 +326,29 @@ describe('connections of their own', () => {
     }
   });
 });
+
+describe('the metadata database', () => {
+  it("its URL's sslmode=require is libpq's (no certificate check), for the pool and the LISTEN connection", async () => {
+    await server.sql('postgres', 'DROP SCHEMA IF EXISTS engine_metadata CASCADE');
+    // node-postgres alone reads sslmode=require as verify-full, which the test CA (unknown to node) fails.
+    const e = await startTestEngine({ databaseUrl: main.url, metadataDatabaseUrl: ip('postgres', 'sslmode=require') });
+    try {
+      const r = await e.metadata({ type: 'pg_track_table', args: { source: 'default', table: { schema: 'public', name: 'ssl_meta_probe' } } });
+      // The call reached the metadata database (the table does not exist: a metadata error, not a connection error).
+      expect(r.status, r.text).toBe(400);
+      expect(JSON.stringify(r.body)).toContain('ssl_meta_probe');
+      const listening = async (): Promise<number> =>
+        Number(
+          (
+            await server.sql(
+              'postgres',
+              "SELECT count(*) AS n FROM pg_stat_activity a JOIN pg_stat_ssl s ON s.pid = a.pid WHERE a.query LIKE 'LISTEN%' AND s.ssl",
+            )
+          ).rows[0].n,
+        );
+      await eventually(async () => expect(await listening()).toBeGreaterThan(0), { what: 'the metadata LISTEN connection over SSL' });
+    } finally {
+      await e.close();
+    }
+  });
+});

@@ -7,6 +7,7 @@
  */
 import pg from 'pg';
 import { ensureEngineTables } from './metadata-storage.ts';
+import { metadataClientConfig } from '../ssl.ts';
 
 /** Arbitrary but fixed key of the advisory lock taken while creating the table. */
 const SCHEMA_LOCK_KEY = 727_033;
@@ -23,7 +24,7 @@ export type CatalogStateType = 'cli' | 'console';
 
 async function withTable<T>(url: string, fn: (pool: pg.Pool) => Promise<T>): Promise<T> {
   // A pool of one per call: only project tooling calls these, a few times per run.
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  const pool = new pg.Pool({ ...metadataClientConfig(url), max: 1 });
   pool.on('error', () => {});
   try {
     await ensureEngineTables(pool, SCHEMA_LOCK_KEY, [

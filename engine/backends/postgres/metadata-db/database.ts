@@ -36,6 +36,7 @@ import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import type { ChannelHandlers, ChannelSubscription, MetadataTransaction } from '../../metadata-database.ts';
 import { Notifications } from './notifications.ts';
+import { metadataClientConfig } from '../ssl.ts';
 
 /** Connections of the pool: the three users used to have 4 each, mostly idle. */
 const POOL_MAX = 8;
@@ -74,7 +75,7 @@ export class MetadataDatabase {
     this.url = url;
     // pg's default idle timeout (10 s) equals the polls' period (metadata version, scheduled events): each
     // poll opened a connection (fork and password exchange) that timed out before the next (issue 35).
-    this.pool = new pg.Pool({ connectionString: url, max: POOL_MAX, idleTimeoutMillis: IDLE_TIMEOUT_MS });
+    this.pool = new pg.Pool({ ...metadataClientConfig(url), max: POOL_MAX, idleTimeoutMillis: IDLE_TIMEOUT_MS });
     this.pool.on('error', () => {
       // An idle client lost its server; the next query connects again.
     });

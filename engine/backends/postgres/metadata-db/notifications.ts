@@ -5,6 +5,7 @@
  */
 import pg from 'pg';
 import type { ChannelHandlers, ChannelSubscription } from '../../metadata-database.ts';
+import { metadataClientConfig } from '../ssl.ts';
 
 /** First wait before listening again after a loss; doubles up to {@link RETRY_MAX_MS}. */
 const RETRY_FIRST_MS = 250;
@@ -73,7 +74,7 @@ export class Notifications {
   }
 
   async #connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.#url });
+    const client = new pg.Client(metadataClientConfig(this.#url));
     client.on('notification', (n) => this.#deliver(n.channel, n.payload ?? ''));
     const onLoss = (e: unknown): void => this.#lost(client, e);
     client.on('error', onLoss);
