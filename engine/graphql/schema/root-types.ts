@@ -25,9 +25,28 @@
  * the next version's schema, in the schemas of other roles with that
  * table's types, on subscription_root for live queries. A field's
  * descriptor then names the view of the role that first made it, as the
- * descriptors of reused types do: to-ir reads only its shape and maps it to
- * the requesting role's own view by TableInfo (Note [Shared role types] in
- * role-access.ts).
+ * descriptors of reused types do: to-ir reads only its shape (its
+ * TableInfo, mapped to the requesting role's own view: Note [Shared role
+ * types] in role-access.ts; its source's name, kind and customization). A
+ * view holds its catalog version, though (its source, whose compile target
+ * holds the introspection, and through its relationships every view of its
+ * role), so keeping the fields of each table tracked in a row kept each
+ * version: 4 MiB more heap per table tracked at 2,000 tables (`node
+ * --expose-gc test/bench/track-profile.ts 2000 10 4`), up to
+ * MAX_GENERATIONS in schema-cache.ts. So a kept field's descriptor names a
+ * copy of the view ({@link shapeOf}) without relationships, holding the
+ * source of the first catalog version of the run whose types may be reused
+ * (name, kind, backend, connection and customization are the same in all
+ * of them: `sameSurroundings` in schema-cache.ts), which the run's reused
+ * types keep anyway.
+ * What settled it, with Note [Collection replayed across versions] (`node
+ * --expose-gc test/bench/track-profile.ts 2000 10 2 --collection` beside a
+ * worktree of the commit before, quiet machine, CPU ms per table tracked):
+ * the admin schema 435-485 → 166-189, every role 487-496 → 254-278, the
+ * call (which builds the candidate admin schema) 1,047-1,316 → 665-714; the
+ * first build unchanged (2,580 vs 2,440-2,540). The cost: the heap after gc
+ * 205 → 219 MiB at 2,000 tables × 10 roles (the kept configurations with
+ * their argument maps, the WeakMap of made fields, the collections).
  */
 import { GraphQLObjectType, type GraphQLField, type GraphQLFieldConfig, type GraphQLFieldConfigMap, type GraphQLFieldMap } from 'graphql';
 import type { SourceInfo } from '../../catalog/types.ts';
