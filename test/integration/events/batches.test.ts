@@ -156,18 +156,16 @@ describe('capture batches', () => {
     expect(what(first)).toEqual(['INSERT 1/1', 'INSERT 2/2', 'INSERT 3/3', 'INSERT 4/4']);
     expect(what(await takeAll('k_all'))).toEqual(['INSERT 5/5']);
     await log.record(
-      first
-        .slice(0, 1)
-        .map((e) => ({
-          eventId: e.id,
-          triggerName: 'k_all',
-          outcome: 'delivered' as const,
-          retryInMs: 0,
-          status: 200,
-          requestJson: '{}',
-          responseJson: '{}',
-          durationMs: 1,
-        })),
+      first.slice(0, 1).map((e) => ({
+        eventId: e.id,
+        triggerName: 'k_all',
+        outcome: 'delivered' as const,
+        retryInMs: 0,
+        status: 200,
+        requestJson: '{}',
+        responseJson: '{}',
+        durationMs: 1,
+      })),
       'me',
     );
     expect(what(await takeAll('k_all'))).toEqual(['UPDATE 1/10']);
