@@ -19,7 +19,7 @@ import { SchemaCache } from '../../engine/graphql/schema/schema-cache.ts';
 import { silentLogger } from '../../engine/logger.ts';
 import { MetadataService } from '../../engine/metadata/service.ts';
 import { startBenchPostgres } from './lib/postgres.ts';
-import { createTableSql, tableEntry } from './lib/scale.ts';
+import { createScaleTables, withScaleTables } from './lib/scale.ts';
 import { gc, mib } from './lib/heap.ts';
 
 const argv = process.argv.slice(2);
@@ -43,14 +43,10 @@ async function main(): Promise<void> {
   const pg = await startBenchPostgres();
   try {
     const url = await pg.createDatabase('schema_memory');
-    const ddl = Array.from({ length: TABLES }, (_, k) => createTableSql(k + 1));
-    for (let k = 0; k < ddl.length; k += 250) await pg.sql('schema_memory', ddl.slice(k, k + 250).join('\n'));
+    await createScaleTables(pg, 'schema_memory', TABLES);
     const service = await MetadataService.start({ metadataDatabaseUrl: url, defaultDatabaseUrl: url, logger: silentLogger });
     try {
-      const doc = await call(service, { type: 'export_metadata', args: {} });
-      const source = (doc['sources'] as Json[]).find((s) => s['name'] === 'default');
-      if (source === undefined) throw new Error('no default source');
-      source['tables'] = Array.from({ length: TABLES }, (_, k) => tableEntry(k + 1, TABLES, ROLES));
+      const doc = withScaleTables(await call(service, { type: 'export_metadata', args: {} }), TABLES, ROLES);
       let t = performance.now();
       await call(service, { type: 'replace_metadata', args: doc });
       console.log(`## ${TABLES} tables × ${ROLES} roles`);

@@ -17,7 +17,7 @@ import { MetadataService } from '../../engine/metadata/service.ts';
 import { setEngineRoot, startEngine } from './lib/engine.ts';
 import { startBenchPostgres } from './lib/postgres.ts';
 import { cpuMs, postgresCpuMs, ROOT } from './lib/process.ts';
-import { createTableSql, tableEntry, tableName } from './lib/scale.ts';
+import { createScaleTables, tableName, withScaleTables } from './lib/scale.ts';
 
 const args = process.argv.slice(2);
 const rootAt = args.indexOf('--engine-root');
@@ -49,14 +49,10 @@ async function answered(url: string, role: string | null): Promise<void> {
 const pg = await startBenchPostgres();
 try {
   const url = await pg.createDatabase('start_profile');
-  const ddl = Array.from({ length: TABLES }, (_, k) => createTableSql(k + 1));
-  for (let k = 0; k < ddl.length; k += 250) await pg.sql('start_profile', ddl.slice(k, k + 250).join('\n'));
+  await createScaleTables(pg, 'start_profile', TABLES);
   const service = await MetadataService.start({ metadataDatabaseUrl: url, defaultDatabaseUrl: url, logger: silentLogger });
   try {
-    const doc = await call(service, { type: 'export_metadata', args: {} });
-    const source = (doc['sources'] as Json[]).find((s) => s['name'] === 'default');
-    if (source === undefined) throw new Error('no default source');
-    source['tables'] = Array.from({ length: TABLES }, (_, k) => tableEntry(k + 1, TABLES, ROLES));
+    const doc = withScaleTables(await call(service, { type: 'export_metadata', args: {} }), TABLES, ROLES);
     await call(service, { type: 'replace_metadata', args: doc });
   } finally {
     await service.close();

@@ -26,7 +26,7 @@ import { silentLogger } from '../../engine/logger.ts';
 import { MetadataService } from '../../engine/metadata/service.ts';
 import { adminQueryChecker } from '../../engine/rest/query-check.ts';
 import { startBenchPostgres } from './lib/postgres.ts';
-import { createTableSql, tableEntry, tableName } from './lib/scale.ts';
+import { createScaleTables, tableName, withScaleTables } from './lib/scale.ts';
 import { gc, mib } from './lib/heap.ts';
 
 const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -52,8 +52,7 @@ async function call(service: MetadataService, body: Json): Promise<Json> {
 const pg = await startBenchPostgres();
 try {
   const url = await pg.createDatabase('track_profile');
-  const ddl = Array.from({ length: TABLES + TRACKS }, (_, k) => createTableSql(k + 1));
-  for (let k = 0; k < ddl.length; k += 250) await pg.sql('track_profile', ddl.slice(k, k + 250).join('\n'));
+  await createScaleTables(pg, 'track_profile', TABLES + TRACKS);
   // As the engine: stored queries are checked with the request path's schema cache (an older checkout ignores it).
   const cache = new SchemaCache();
   const service = await MetadataService.start({
@@ -63,10 +62,7 @@ try {
     ...(COLLECTION ? { checkQueries: adminQueryChecker({}, () => cache) } : {}),
   });
   try {
-    const doc = await call(service, { type: 'export_metadata', args: {} });
-    const source = (doc['sources'] as Json[]).find((s) => s['name'] === 'default');
-    if (source === undefined) throw new Error('no default source');
-    source['tables'] = Array.from({ length: TABLES }, (_, k) => tableEntry(k + 1, TABLES, ROLES));
+    const doc = withScaleTables(await call(service, { type: 'export_metadata', args: {} }), TABLES, ROLES);
     await call(service, { type: 'replace_metadata', args: doc });
     if (COLLECTION) {
       const query = { name: 'first', query: `query first { ${tableName(1)}(limit: 1) { id name } }` };

@@ -67,6 +67,20 @@ export function tableEntry(i: number, n: number, roles: number): Json {
   return entry;
 }
 
+/** Creates tables 1..`count` of the scale database in `db` (250 per statement batch). */
+export async function createScaleTables(pg: BenchPostgres, db: string, count: number): Promise<void> {
+  const ddl = Array.from({ length: count }, (_, k) => createTableSql(k + 1));
+  for (let k = 0; k < ddl.length; k += 250) await pg.sql(db, ddl.slice(k, k + 250).join('\n'));
+}
+
+/** An exported metadata document with the default source's tables set to the scale database's first `tables`, each with `roles` roles. */
+export function withScaleTables(exported: Json, tables: number, roles: number): Json {
+  const source = (exported['sources'] as Json[]).find((s) => s['name'] === 'default');
+  if (source === undefined) throw new Error('no default source');
+  source['tables'] = Array.from({ length: tables }, (_, k) => tableEntry(k + 1, tables, roles));
+  return exported;
+}
+
 async function gql(url: string, query: string, headers: Record<string, string> = {}): Promise<void> {
   const res = await fetch(`${url}/v1/graphql`, {
     method: 'POST',
