@@ -260,6 +260,20 @@ describe('pools', () => {
   });
 });
 
+/** Waits until the SSL server has a backend whose statement is like `pattern` (a LISTEN) over SSL. */
+async function listeningOverSsl(pattern: string, what: string): Promise<void> {
+  const count = async (): Promise<number> =>
+    Number(
+      (
+        await server.sql(
+          'postgres',
+          `SELECT count(*) AS n FROM pg_stat_activity a JOIN pg_stat_ssl s ON s.pid = a.pid WHERE a.query LIKE '${pattern}' AND s.ssl`,
+        )
+      ).rows[0].n,
+    );
+  await eventually(async () => expect(await count()).toBeGreaterThan(0), { what });
+}
+
 describe('connections of their own', () => {
   it("a live query's change feed listens over the source's SSL settings, and a change reaches the client", async () => {
     await server.sql('postgres', 'DROP TABLE IF EXISTS live_item; CREATE TABLE live_item (id int PRIMARY KEY, v int); INSERT INTO live_item VALUES (1, 1)');
@@ -272,16 +286,7 @@ describe('connections of their own', () => {
     try {
       await eventually(() => expect(seen).toContainEqual({ data: { live_item: [{ id: 1, v: 1 }] } }), { what: 'the first answer' });
       // The feed's LISTEN connection is on the SSL-only server, so it runs over SSL (without the source's settings it could not connect).
-      const listening = async (): Promise<number> =>
-        Number(
-          (
-            await server.sql(
-              'postgres',
-              "SELECT count(*) AS n FROM pg_stat_activity a JOIN pg_stat_ssl s ON s.pid = a.pid WHERE a.query LIKE 'LISTEN engine_live_change%' AND s.ssl",
-            )
-          ).rows[0].n,
-        );
-      await eventually(async () => expect(await listening()).toBeGreaterThan(0), { what: 'a LISTEN connection over SSL' });
+      await listeningOverSsl('LISTEN engine_live_change%', 'a LISTEN connection over SSL');
       await server.sql('postgres', 'UPDATE live_item SET v = 2 WHERE id = 1');
       await eventually(() => expect(seen).toContainEqual({ data: { live_item: [{ id: 1, v: 2 }] } }), { what: 'the change' });
     } finally {
@@ -306,16 +311,7 @@ describe('connections of their own', () => {
         webhook: `${hook.url}/hook`,
       });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
-      const listening = async (): Promise<number> =>
-        Number(
-          (
-            await server.sql(
-              'postgres',
-              "SELECT count(*) AS n FROM pg_stat_activity a JOIN pg_stat_ssl s ON s.pid = a.pid WHERE a.query LIKE 'LISTEN engine_events%' AND s.ssl",
-            )
-          ).rows[0].n,
-        );
-      await eventually(async () => expect(await listening()).toBeGreaterThan(0), { what: "the event log's LISTEN connection over SSL" });
+      await listeningOverSsl('LISTEN engine_events%', "the event log's LISTEN connection over SSL");
       await server.sql('postgres', 'INSERT INTO evt_item VALUES (1, 7)');
       await eventually(() => expect(hook.requests.map((q) => JSON.parse(q.body).event?.data?.new)).toContainEqual({ id: 1, v: 7 }), {
         what: 'the event at the webhook',
@@ -337,16 +333,7 @@ describe('the metadata database', () => {
       // The call reached the metadata database (the table does not exist: a metadata error, not a connection error).
       expect(r.status, r.text).toBe(400);
       expect(JSON.stringify(r.body)).toContain('ssl_meta_probe');
-      const listening = async (): Promise<number> =>
-        Number(
-          (
-            await server.sql(
-              'postgres',
-              "SELECT count(*) AS n FROM pg_stat_activity a JOIN pg_stat_ssl s ON s.pid = a.pid WHERE a.query LIKE 'LISTEN%' AND s.ssl",
-            )
-          ).rows[0].n,
-        );
-      await eventually(async () => expect(await listening()).toBeGreaterThan(0), { what: 'the metadata LISTEN connection over SSL' });
+      await listeningOverSsl('LISTEN%', 'the metadata LISTEN connection over SSL');
     } finally {
       await e.close();
     }
