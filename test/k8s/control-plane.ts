@@ -93,8 +93,23 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Starts etcd and kube-apiserver and installs the CRDs of crds/. */
+/**
+ * Starts etcd and kube-apiserver and installs the CRDs of crds/. A port taken
+ * between `freePort` and the bind (a server of another test file running at
+ * the same time: "bind: address already in use" in the process's log) starts
+ * it all again on new ports, at most three times.
+ */
 export async function startControlPlane(): Promise<ControlPlane> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startControlPlaneOnce();
+    } catch (e) {
+      if (attempt >= 3 || !(e instanceof Error) || !e.message.includes('address already in use')) throw e;
+    }
+  }
+}
+
+async function startControlPlaneOnce(): Promise<ControlPlane> {
   const bins = findBinaries();
   if ('missing' in bins) throw new Error(bins.missing);
   const dir = mkdtempSync(path.join(tmpdir(), 'engine-k8s-'));
