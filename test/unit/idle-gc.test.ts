@@ -5,21 +5,13 @@
 import v8 from 'node:v8';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BURST_BYTES, collectAfterBursts, QUIET_BYTES, type IdleCollector } from '../../engine/idle-gc.ts';
+import { eventually } from '../support/eventually.ts';
 
 let collector: IdleCollector | undefined;
 afterEach(() => collector?.stop());
 
 const used = (): number => v8.getHeapStatistics().used_heap_size;
 const tick = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits (bounded by 20 s) until `cond` holds. */
-async function until(cond: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await tick(20);
-  }
-}
 
 /** About `bytes` of objects that stay reachable until the returned array is dropped. */
 function allocate(bytes: number): unknown[] {
@@ -35,9 +27,10 @@ describe('collectAfterBursts', () => {
     const high = used();
     expect(garbage.length).toBeGreaterThan(0);
     garbage = null;
-    await until(() => collector?.collections === 1, 'one collection after the burst');
+    await eventually(() => collector?.collections === 1, { what: 'one collection after the burst', timeoutMs: 20_000, intervalMs: 20 });
     // The burst's objects are gone (the collection ran), and quiet ticks ask for no second one.
-    await until(() => used() < high - BURST_BYTES / 2, 'the heap back down');
+    await eventually(() => used() < high - BURST_BYTES / 2, { what: 'the heap back down', timeoutMs: 20_000, intervalMs: 20 });
+    // An absence: a window of ten collector ticks in which no second collection may come.
     await tick(500);
     expect(collector.collections).toBe(1);
   });
