@@ -98,8 +98,9 @@ class FirstCellQuery extends pg.Query {
   /** The first column of the first row; undefined until a row came. */
   first: string | null | undefined = undefined;
 
-  constructor(text: string, values: unknown[], name: string | undefined) {
-    super(text, values);
+  constructor(text: string, values: unknown[], name: string | undefined, callback?: QueryCallback) {
+    // pg.Query's typings omit the callback argument its constructor takes (normalizeQueryConfig).
+    super(text, values, callback as never);
     // Read by pg when it submits the query (Query.submit, prepare).
     if (name !== undefined) (this as unknown as { name: string }).name = name;
   }
@@ -112,8 +113,42 @@ class FirstCellQuery extends pg.Query {
   }
 }
 
-/** What FirstCellQuery's callback is given (pg calls it once, with an error or the result). */
-type QueryCallback = (err: Error | undefined) => void;
+/**
+ * Note [Request statements in callbacks]
+ * A request statement (queryJsonText) is checked out, run and released in
+ * pg's own callbacks: pg-pool's connect callback submits the FirstCellQuery,
+ * and the query's callback releases the client and settles the one promise
+ * the caller awaits. Awaiting the checkout, then the query, then releasing in
+ * a `finally` (as before) kept each request's objects (the result string, the
+ * query, the promise chain of three async steps) alive across the microtask
+ * hops between the socket read and the release, long enough for V8's young
+ * generation to copy them twice and promote them: in process
+ * (test/bench/request-path.ts) the old heap grew 5-27 KB per request and V8's
+ * collector cost 10 µs per request on CustomerInvoices and 24-38 µs on
+ * ArtistAggregates, against 1-4 µs for a bare pg pool; released in the
+ * callback, the old heap grew 130-160 B per request. Measured in engine
+ * processes: Note [Request statements in callbacks, measured] below.
+ * What the path keeps, tested in test/integration/backends/postgres-connection.test.ts:
+ * - the statement's name and the unnamed retry of a stale one (Note [Named
+ *   prepared statements]), now on the same client: the error ended only that
+ *   statement, and the connection was dropped before on the uncancellable path;
+ * - the cancel of a request whose client left (Note [Cancel on disconnect]); a
+ *   request cancelled while it waited for a client now runs nothing and gives
+ *   the client back as it is (before, it ran with a cancel sent behind it and
+ *   the connection was dropped);
+ * - a statement-timeout or SQL error keeps its connection (as on the
+ *   cancellable path before; the uncancellable one dropped it), a connection
+ *   the server ended is dropped by pg-pool, and a checkout that times out on an
+ *   exhausted pool fails the request.
+ * pg calls a query back twice when binding its values throws (the error, then
+ * the ReadyForQuery of its Sync), from inside client.query: the callback
+ * settles once, and releases after an error in a microtask, so that a client
+ * handed on to a waiting request cannot get that request's query queued ahead
+ * of the failed one.
+ */
+
+/** What FirstCellQuery's callback is given: an error, or none when the query succeeded (the cell is on the query). */
+type QueryCallback = (err: Error | null | undefined) => void;
 
 /**
  * Runs `text` with `values` and returns the first column of the first row as
@@ -279,40 +314,76 @@ export class PostgresConnection implements SourceConnection {
     this.#pool.on('connect', (client) => client.on('error', () => {}));
   }
 
-  /** Runs a statement returning one row with one column, and returns that column as text. */
-  async queryJsonText(stmt: BoundStatement, opts?: RunOptions): Promise<string | null> {
-    const timeoutMs = opts?.timeoutMs ?? null;
-    if (timeoutMs !== null) {
-      try {
-        return (await this.transactionJsonText([stmt], opts))[0] ?? null;
-      } catch (e) {
-        throw e instanceof TransactionStatementError ? e.cause : e;
-      }
-    }
+  /**
+   * Runs a statement returning one row with one column, and returns that
+   * column as text: from checkout to release in pg's callbacks (Note [Request
+   * statements in callbacks]), cancelled with `opts.cancel` (Note [Cancel on
+   * disconnect]), and under a role's `opts.timeoutMs` in a transaction (Note
+   * [Statement timeout]).
+   */
+  queryJsonText(stmt: BoundStatement, opts?: RunOptions): Promise<string | null> {
+    if ((opts?.timeoutMs ?? null) !== null) return this.#queryInTransaction(stmt, opts);
     const cancel = opts?.cancel;
-    if (cancel === undefined) return await this.#queryNamed(this.#pool, stmt);
-    if (cancel.cancelled) throw cancelledError();
-    const client = await this.#pool.connect();
-    let cancelled = false;
-    cancel.watch(() => {
-      cancelled = true;
-      sendCancel(client);
+    if (cancel?.cancelled === true) return Promise.reject(cancelledError());
+    return new Promise<string | null>((resolve, reject) => {
+      this.#pool.connect((connectError, client, release) => {
+        // pg-pool: a checkout that failed or timed out (pool exhausted past connectTimeout) has no client.
+        if (connectError !== undefined && connectError !== null) return reject(connectError as Error);
+        const pooled = client as pg.PoolClient;
+        let cancelled = false;
+        if (cancel !== undefined) {
+          // Cancelled while waiting for a client: nothing ran, so the client goes back as it is.
+          if (cancel.cancelled) {
+            release();
+            return reject(cancelledError());
+          }
+          cancel.watch(() => {
+            cancelled = true;
+            sendCancel(pooled);
+          });
+        }
+        let name = this.#nameOf(stmt.text);
+        let settled = false;
+        const done: QueryCallback = (e) => {
+          // pg may call a query back twice (an error binding its values, then its Sync's ReadyForQuery).
+          if (settled) return;
+          if (e !== undefined && e !== null && name !== undefined && !cancelled && isStalePreparedStatement(e)) {
+            // Prepared before a schema change that its kept parameter types no longer fit: retire the
+            // name (the next use prepares a fresh one on every connection) and run this one unnamed, on
+            // the same client (the error ended only this statement; its Sync was sent with it).
+            this.#names.delete(stmt.text);
+            name = undefined;
+            query = new FirstCellQuery(stmt.text, stmt.values as unknown[], undefined, done);
+            void pooled.query(query);
+            return;
+          }
+          settled = true;
+          cancel?.unwatch();
+          // A cancelled client is not reused (Note [Cancel on disconnect]); pg-pool drops one that lost its server.
+          const destroy = cancelled;
+          if (e === undefined || e === null) {
+            release(destroy);
+            resolve(query.first ?? null);
+            return;
+          }
+          // An error may come from inside client.query (values pg cannot serialize): a client released
+          // there could be handed on and its next query queued before this one. So after pg returns.
+          queueMicrotask(() => release(destroy));
+          reject(e);
+        };
+        // pg reads the values (prepareValue) and never changes the array.
+        let query = new FirstCellQuery(stmt.text, stmt.values as unknown[], name, done);
+        void pooled.query(query);
+      });
     });
+  }
+
+  /** queryJsonText under a role's time limit: the statement alone in a transaction that sets it. */
+  async #queryInTransaction(stmt: BoundStatement, opts: RunOptions | undefined): Promise<string | null> {
     try {
-      // The client's statement directly (firstCell), not through #queryNamed and queryFirstText:
-      // two async frames less per request; a stale name falls back as #queryNamed does.
-      const name = this.#nameOf(stmt.text);
-      try {
-        return await firstCell(client, stmt.text, stmt.values, name);
-      } catch (e) {
-        if (name === undefined || !isStalePreparedStatement(e)) throw e;
-        this.#names.delete(stmt.text);
-        return await firstCell(client, stmt.text, stmt.values, undefined);
-      }
-    } finally {
-      cancel.unwatch();
-      // See Note [Cancel on disconnect]: a late cancel must not reach another request's statement.
-      client.release(cancelled);
+      return (await this.transactionJsonText([stmt], opts))[0] ?? null;
+    } catch (e) {
+      throw e instanceof TransactionStatementError ? e.cause : e;
     }
   }
 
@@ -354,19 +425,6 @@ export class PostgresConnection implements SourceConnection {
     } finally {
       cancel?.unwatch();
       client.release(broken);
-    }
-  }
-
-  async #queryNamed(q: PgQueryable, stmt: BoundStatement): Promise<string | null> {
-    const name = this.#nameOf(stmt.text);
-    try {
-      return await queryFirstText(q, stmt.text, stmt.values, name);
-    } catch (e) {
-      if (name === undefined || !isStalePreparedStatement(e)) throw e;
-      // Prepared before a schema change that its kept parameter types no longer fit: retire the
-      // name (the next use prepares a fresh one on every connection) and run this one unnamed.
-      this.#names.delete(stmt.text);
-      return await queryFirstText(q, stmt.text, stmt.values);
     }
   }
 
