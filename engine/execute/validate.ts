@@ -9,25 +9,36 @@
 import {
   getOperationAST,
   GraphQLError,
+  introspectionTypes,
   isInputObjectType,
   isInterfaceType,
   isObjectType,
+  isTypeDefinitionNode,
+  isTypeSystemDefinitionNode,
+  isTypeSystemExtensionNode,
+  KnownTypeNamesRule,
   Kind,
   NoUnusedVariablesRule,
   specifiedRules,
+  specifiedScalarTypes,
   parse as parseDocument,
   validate as validateDocument,
+  type ASTNode,
+  type ASTVisitor,
   type DocumentNode,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type ValidationContext,
 } from 'graphql';
+import { didYouMean as graphqlDidYouMean } from 'graphql/jsutils/didYouMean.js';
+import { suggestionList } from 'graphql/jsutils/suggestionList.js';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import { didYouMean } from '../errors/suggest.ts';
 import { limitExceeded, type RoleLimits } from './api-limits.ts';
 import { documentPath } from './document-path.ts';
 import { measureOperation, type OperationCost } from './operation-cost.ts';
-import { noteValidSchema } from '../graphql/schema/collect-types.ts';
+import { noteValidSchema, validateSchemaOnce } from '../graphql/schema/collect-types.ts';
 
 /** A parsed, validated document, its chosen operation and that operation's cost. */
 export interface ValidatedOperation {
@@ -44,8 +55,47 @@ export interface OperationBounds {
   readonly limits: RoleLimits | null;
 }
 
-/** v2 compat: a variable the operation does not use is not an error in v2 (graphql-js's NoUnusedVariables is not one of its rules). */
-const RULES = specifiedRules.filter((r) => r !== NoUnusedVariablesRule);
+const STANDARD_TYPE_NAMES = [...specifiedScalarTypes, ...introspectionTypes].map((t) => t.name);
+
+function isSDLNode(node: ASTNode | readonly ASTNode[]): boolean {
+  return 'kind' in node && (isTypeSystemDefinitionNode(node) || isTypeSystemExtensionNode(node));
+}
+
+/**
+ * Note [Known type names without a list]
+ * graphql-js's KnownTypeNamesRule lists every type name of the schema
+ * (`[...Object.keys(typeMap)]`) on each validation, before it knows whether
+ * any name is unknown: 84,000 names at 2,000 tables, on every plan-cache
+ * miss (1.8% of an engine start's CPU, where each role's first request is
+ * one). This rule is graphql-js 16's, the same checks and message, except
+ * that it looks names up in the type map and lists the names (for the
+ * suggestions) only when one is unknown.
+ * test/unit/execute/known-type-names.test.ts compares both rules' errors.
+ */
+export function KnownTypeNamesLookupRule(context: ValidationContext): ASTVisitor {
+  const existing = context.getSchema().getTypeMap();
+  const defined: Record<string, true> = Object.create(null) as Record<string, true>;
+  for (const def of context.getDocument().definitions) if (isTypeDefinitionNode(def)) defined[def.name.value] = true;
+  let typeNames: string[] | undefined;
+  return {
+    NamedType(node, _key, parent, _path, ancestors) {
+      const typeName = node.name.value;
+      if (existing[typeName] !== undefined || defined[typeName] !== undefined) return;
+      const definitionNode = ancestors[2] ?? parent;
+      const isSDL = definitionNode != null && isSDLNode(definitionNode);
+      if (isSDL && STANDARD_TYPE_NAMES.includes(typeName)) return;
+      typeNames ??= [...Object.keys(existing), ...Object.keys(defined)];
+      const suggested = context.hideSuggestions ? [] : suggestionList(typeName, isSDL ? STANDARD_TYPE_NAMES.concat(typeNames) : typeNames);
+      context.reportError(new GraphQLError(`Unknown type "${typeName}".` + graphqlDidYouMean(suggested), { nodes: node }));
+    },
+  };
+}
+
+/**
+ * v2 compat: a variable the operation does not use is not an error in v2 (graphql-js's NoUnusedVariables is not one of its rules).
+ * KnownTypeNamesRule is replaced by its equivalent: Note [Known type names without a list].
+ */
+const RULES = specifiedRules.filter((r) => r !== NoUnusedVariablesRule).map((r) => (r === KnownTypeNamesRule ? KnownTypeNamesLookupRule : r));
 
 /**
  * Note [GraphQL hints]
@@ -152,6 +202,8 @@ export function validate(schema: GraphQLSchema, document: DocumentNode, operatio
       cost = measureOperation(document, chosen);
       checkBounds(cost, bounds);
     }
+    // A new schema is validated through the types no other schema validated: Note [Validating only new types].
+    validateSchemaOnce(schema);
     errors = validateDocument(schema, document, RULES);
     // The schema passed validateSchema (validateDocument asserts it): Note [Validating only new types].
     noteValidSchema(schema);

@@ -208,40 +208,50 @@ interface SchemaInternals {
 /**
  * Note [Validating only new types]
  * graphql-js validates a schema (validateSchema) on its first request and
- * keeps the result on it. After a metadata change most of a role's types are
- * those of the previous version's schema (Note [Types across catalog
- * versions] in schema-cache.ts), validated then, yet the new schema's first
- * request validated all of them again: a fifth of the engine's CPU from
- * tracking a table to every role answered at 2,000 tables (an engine
- * profile, `node --cpu-prof`). The rules validateSchema applies to a type
- * read that type and what its fields lead to, not the rest of the schema
- * (names, field and argument kinds, enum values, input cycles, which a new
- * cycle closes through a new type), except interfaces and unions, which it
- * checks against the schema's implementations. So once a schema has passed
- * (the request path reports it: {@link noteValidSchema}), its types are
- * known valid; a later schema whose types are mostly known valid and whose
- * new types are no interfaces, unions or implementations is validated at
- * build through a schema of its new types only and, when that passes,
- * marked as validated. Otherwise (the first build, a failure) graphql-js
- * validates it in full on its first request, as before: validating whole
- * schemas at build doubled the build of roles that may never send a request
- * (Note [A schema build never escapes] in schema-cache.ts).
+ * keeps the result on it. Most of a schema's types are often another
+ * schema's very objects: after a metadata change the previous version's
+ * (Note [Types across catalog versions] in schema-cache.ts), and on a first
+ * build the admin's (Note [Shared table types] there: at 2,000 tables × 10
+ * roles, 62,005 of one role shape's 62,007 types are the admin's). Yet each
+ * schema's first request validated all of them again: a fifth of the
+ * engine's CPU from tracking a table to every role answered, and 254 of the
+ * 730 ms that validating a first build's three schemas took. The rules
+ * validateSchema applies to a type read that type and what its fields lead
+ * to, not the rest of the schema (names, field and argument kinds, enum
+ * values, input cycles, which a new cycle closes through a new type), except
+ * interfaces and unions, which are left to graphql-js here. So once a schema
+ * has passed (the request path reports it: {@link noteValidSchema}), its
+ * types are known valid, and a schema whose types not yet known valid are
+ * no interfaces, unions or implementations is validated through a schema of
+ * those types only ({@link validateSchemaOnce}, the request path's step
+ * before graphql-js validates a document) and, when that passes, marked as
+ * validated. Otherwise (a failure, an interface) graphql-js validates it in
+ * full, reporting its own errors. At build, a schema whose types are mostly
+ * known valid is validated so already (a metadata call checks stored
+ * queries against the admin schema it builds); others wait for their first
+ * request: validating whole schemas at build doubled the build of roles
+ * that may never send a request (Note [A schema build never escapes] in
+ * schema-cache.ts).
  */
 const validTypes = new WeakSet<GraphQLNamedType>();
 const validSchemas = new WeakSet<GraphQLSchema>();
+/** Each schema's types as {@link schemaOf} collected them: listing a type map of 84,000 names took 40 ms. */
+const collected = new WeakMap<GraphQLSchema, readonly GraphQLNamedType[]>();
+
+function typesOf(schema: GraphQLSchema): readonly GraphQLNamedType[] {
+  return collected.get(schema) ?? Object.values(schema.getTypeMap());
+}
 
 /** Records that `schema` passed graphql-js's validateSchema: Note [Validating only new types]. */
 export function noteValidSchema(schema: GraphQLSchema): void {
   if (validSchemas.has(schema)) return;
   validSchemas.add(schema);
-  for (const t of Object.values(schema.getTypeMap())) validTypes.add(t);
+  for (const t of typesOf(schema)) validTypes.add(t);
 }
 
-/** Validates `schema` (made of `types`) through its new types when most are known valid: Note [Validating only new types]. */
-function validateNewTypes(schema: GraphQLSchema, types: readonly GraphQLNamedType[]): void {
-  const fresh = types.filter((t) => !validTypes.has(t));
-  if (fresh.length * 2 > types.length) return;
-  for (const t of fresh) if (isInterfaceType(t) || isUnionType(t) || (isObjectType(t) && t.getInterfaces().length > 0)) return;
+/** Validates `schema` through `fresh`, its types not known valid; whether it passed (then it is marked validated). */
+function validateThrough(schema: GraphQLSchema, fresh: readonly GraphQLNamedType[]): boolean {
+  for (const t of fresh) if (isInterfaceType(t) || isUnionType(t) || (isObjectType(t) && t.getInterfaces().length > 0)) return false;
   const partial = new GraphQLSchema({});
   const internals = partial as unknown as SchemaInternals;
   const own = schema as unknown as SchemaInternals;
@@ -252,10 +262,33 @@ function validateNewTypes(schema: GraphQLSchema, types: readonly GraphQLNamedTyp
   Object.assign(typeMap, internals._typeMap);
   for (const t of fresh) typeMap[t.name] = t;
   internals._typeMap = typeMap;
-  if (validateSchema(partial).length > 0) return;
+  if (validateSchema(partial).length > 0) return false;
   // What `assumeValid` sets: validateSchema (and every request's validate) then finds the schema validated.
   (schema as unknown as { __validationErrors: readonly GraphQLError[] }).__validationErrors = [];
-  noteValidSchema(schema);
+  validSchemas.add(schema);
+  for (const t of fresh) validTypes.add(t);
+  return true;
+}
+
+/** At build: validates `schema` (made of `types`) through its new types when most are known valid. */
+function validateNewTypes(schema: GraphQLSchema, types: readonly GraphQLNamedType[]): void {
+  const fresh = types.filter((t) => !validTypes.has(t));
+  if (fresh.length * 2 > types.length) return;
+  validateThrough(schema, fresh);
+}
+
+/**
+ * Before a request's document is validated against `schema`: validates the
+ * schema through its types not known valid, unless graphql-js has validated
+ * it already; a schema that fails is left to graphql-js, whose errors the
+ * request then gets (Note [Validating only new types]).
+ */
+export function validateSchemaOnce(schema: GraphQLSchema): void {
+  if (validSchemas.has(schema) || (schema as unknown as { __validationErrors?: unknown }).__validationErrors !== undefined) return;
+  validateThrough(
+    schema,
+    typesOf(schema).filter((t) => !validTypes.has(t)),
+  );
 }
 
 /**
@@ -287,6 +320,7 @@ export function schemaOf(
   internals._subscriptionType = subscription;
   internals._typeMap = typeMap;
   internals._implementationsMap = implementations;
+  collected.set(schema, types);
   validateNewTypes(schema, types);
   return { schema, types, ends };
 }
