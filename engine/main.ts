@@ -4,11 +4,13 @@
  * with the engine's V8 flags (Note [Engine V8 settings] in cli/v8-flags.ts),
  * so this module imports nothing else statically: the command line
  * (run-cli.ts) and the engine's module graph load once, in the process that
- * serves.
+ * serves, with the module compile cache on (Note [Module compile cache] in
+ * cli/compile-cache.ts).
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { execWithEngineV8Flags } from './cli/v8-flags.ts';
+import { enableEngineCompileCache, flushEngineCompileCache } from './cli/compile-cache.ts';
+import { defaultProductionMode, execWithEngineV8Flags } from './cli/v8-flags.ts';
 
 function isEntryPoint(): boolean {
   const entry = process.argv[1];
@@ -21,7 +23,15 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
-  if (process.argv[2] === 'serve') execWithEngineV8Flags();
+  const serve = process.argv[2] === 'serve';
+  if (serve) {
+    // Before the re-execution, which passes the environment on: Note [graphql-js production mode].
+    defaultProductionMode();
+    execWithEngineV8Flags();
+    enableEngineCompileCache();
+  }
   const { runCli } = await import('./run-cli.ts');
   await runCli(process.argv.slice(2));
+  // Serving: every module of the start is loaded (Note [Module compile cache]).
+  if (serve) flushEngineCompileCache();
 }

@@ -1,7 +1,8 @@
 /**
  * `engine serve` runs with the engine's V8 flags (Note [Engine V8 settings]
  * in engine/cli/v8-flags.ts): the entry point re-executes itself, keeping its
- * pid, unless the operator set the flag.
+ * pid, unless the operator set the flag, and with NODE_ENV=production unless
+ * the operator set NODE_ENV (Note [graphql-js production mode]).
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,13 @@ const running: EngineProcess[] = [];
 async function cmdline(pid: number | undefined): Promise<string[]> {
   if (pid === undefined) throw new Error('no pid');
   return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter((a) => a !== '');
+}
+
+/** The environment process `pid` was given by its last execve (Note [graphql-js production mode]). */
+async function environ(pid: number | undefined): Promise<Record<string, string>> {
+  if (pid === undefined) throw new Error('no pid');
+  const entries = (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0').filter((a) => a !== '');
+  return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
 }
 
 beforeAll(async () => {
@@ -58,5 +66,16 @@ describe.skipIf(process.platform !== 'linux')('engine V8 flags', () => {
     const args = await cmdline(p.child.pid);
     expect(args.filter((a) => a.startsWith('--max-semi-space-size'))).toEqual([]);
     expect(args[1]?.endsWith('engine/main.ts')).toBe(true);
+  });
+
+  it('serves with NODE_ENV=production unless the operator set NODE_ENV', async () => {
+    const unset = await spawnEngine(['--database-url', db.url]);
+    running.push(unset);
+    expect((await environ(unset.child.pid))['NODE_ENV']).toBe('production');
+    const own = await spawnEngine(['--database-url', db.url], { NODE_ENV: 'development' });
+    running.push(own);
+    expect((await environ(own.child.pid))['NODE_ENV']).toBe('development');
+    expect(await unset.stop('SIGTERM')).toBe(0);
+    expect(await own.stop('SIGTERM')).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENGINE_V8_FLAGS, missingV8Flags } from '../../../engine/cli/v8-flags.ts';
+import { defaultProductionMode, ENGINE_V8_FLAGS, missingV8Flags } from '../../../engine/cli/v8-flags.ts';
 
 describe('missingV8Flags', () => {
   it('adds every flag when none is given', () => {
@@ -15,5 +15,18 @@ describe('missingV8Flags', () => {
 
   it('does not take a longer flag for the one it looks for', () => {
     expect(missingV8Flags(['--max-semi-space-size-x=1'], undefined)).toEqual(ENGINE_V8_FLAGS);
+  });
+});
+
+describe('defaultProductionMode', () => {
+  it('sets NODE_ENV=production when the operator set none, and keeps any value of theirs', () => {
+    const none: Record<string, string | undefined> = { PATH: '/bin' };
+    defaultProductionMode(none);
+    expect(none).toEqual({ PATH: '/bin', NODE_ENV: 'production' });
+    for (const value of ['development', 'test', '']) {
+      const env: Record<string, string | undefined> = { NODE_ENV: value };
+      defaultProductionMode(env);
+      expect(env['NODE_ENV']).toBe(value);
+    }
   });
 });
