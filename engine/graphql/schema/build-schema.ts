@@ -5,7 +5,7 @@
  * `subscription_root` (the query fields plus `<t>_stream`; served over the
  * WebSocket of server/ws/). A role that may write nothing gets no mutation type.
  */
-import { GraphQLString, type GraphQLFieldConfigMap, type GraphQLInterfaceType, type GraphQLSchema } from 'graphql';
+import { GraphQLString, type GraphQLFieldConfig, type GraphQLFieldConfigMap, type GraphQLInterfaceType, type GraphQLSchema } from 'graphql';
 import type { Catalog } from '../../catalog/types.ts';
 import { schemaOf, type TypeCollection } from './collect-types.ts';
 import { servesLiveQueries } from './capabilities.ts';
@@ -39,11 +39,30 @@ export interface SchemaOptions {
   readonly relayHideUnselectableKeys?: boolean;
 }
 
-/** The root fields every contributor adds to `root`, in contributor order. */
+/** Whether `fields` has no field (without listing its keys: a root has thousands). */
+function isEmpty(fields: GraphQLFieldConfigMap<unknown, unknown>): boolean {
+  for (const _ in fields) return false;
+  return true;
+}
+
+/**
+ * The root fields every contributor adds to `root`, in contributor order;
+ * read only (the one contributor with fields gives its own object: copying
+ * thousands of fields was a tenth of an admin schema's build).
+ */
 function contributedFields(contributors: readonly RootFieldContributor[], input: RootFieldInput, root: ServedRoot): GraphQLFieldConfigMap<unknown, unknown> {
-  const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
-  for (const c of contributors) Object.assign(fields, c.rootFields(input, root));
-  return fields;
+  const parts: Array<GraphQLFieldConfigMap<unknown, unknown>> = [];
+  for (const c of contributors) {
+    const part = c.rootFields(input, root);
+    if (!isEmpty(part)) parts.push(part);
+  }
+  return parts.length === 1 ? (parts[0] as GraphQLFieldConfigMap<unknown, unknown>) : Object.assign({}, ...parts);
+}
+
+/** Whether `b` holds exactly the fields of `a`, the very same objects. */
+function sameFields(a: GraphQLFieldConfigMap<unknown, unknown>, b: GraphQLFieldConfigMap<unknown, unknown>): boolean {
+  const names = Object.keys(a);
+  return names.length === Object.keys(b).length && names.every((n) => a[n] === b[n]);
 }
 
 /** A schema as built for some role; shared by the roles of equal shape (Note [Shared role types] in role-access.ts). */
@@ -106,7 +125,7 @@ export function buildSchemaOf(
   };
   if (types.relay !== null) return relaySchema(input, contributors, types.relay.node, previous);
   let fields = contributedFields(contributors, input, 'query');
-  if (Object.keys(fields).length === 0) {
+  if (isEmpty(fields)) {
     fields = {
       [NO_QUERIES_FIELD]: {
         type: nonNull(GraphQLString),
@@ -114,25 +133,35 @@ export function buildSchemaOf(
       },
     };
   }
-  const queryFields = namespaceRootFields(fields, 'query');
+  // Namespaces are looked for only where a source has one (thousands of root fields otherwise copied for nothing).
+  const namespaced = [...catalog.sources.values()].some((s) => s.customization?.namespace != null);
+  const namespacedFields = (
+    f: GraphQLFieldConfigMap<unknown, unknown>,
+    root: 'query' | 'mutation' | 'subscription',
+  ): GraphQLFieldConfigMap<unknown, unknown> => (namespaced ? namespaceRootFields(f, root) : f);
+  const queryFields = namespacedFields(fields, 'query');
   const query = rootType(QUERY_ROOT, queryFields);
   // subscription_root: the query fields (live queries) plus the contributors' own (`<t>_stream`).
   const streams = contributedFields(contributors, input, 'subscription');
-  const live = { ...fields };
-  for (const c of contributors) for (const name of c.queryOnly?.(input) ?? []) delete live[name];
-  // A table's or function's fields are live queries only where its source's backend serves them (Backend.liveQueries).
-  for (const [name, f] of Object.entries(live)) {
+  const queryOnly = new Set<string>();
+  for (const c of contributors) for (const name of c.queryOnly?.(input) ?? []) queryOnly.add(name);
+  const live: GraphQLFieldConfigMap<unknown, unknown> = {};
+  let allLive = true;
+  for (const name in fields) {
+    const f = fields[name] as GraphQLFieldConfig<unknown, unknown>;
+    // A table's or function's fields are live queries only where its source's backend serves them (Backend.liveQueries).
     const d = descriptorOf<RootFieldDescriptor>(f.extensions);
-    if (d !== undefined && 'table' in d && !servesLiveQueries(d.table.source)) delete live[name];
+    if (queryOnly.has(name) || (d !== undefined && 'table' in d && !servesLiveQueries(d.table.source))) allLive = false;
+    else live[name] = f;
   }
-  const subscriptionFields = namespaceRootFields({ ...live, ...streams }, 'subscription');
+  for (const name in streams) live[name] = streams[name] as GraphQLFieldConfig<unknown, unknown>;
+  const subscriptionFields = namespacedFields(live, 'subscription');
   // Without namespaces or streams (whose types differ per root) subscription_root shows query_root's very fields (Note [Shared fields]).
-  const names = Object.keys(queryFields);
-  const same = names.length === Object.keys(subscriptionFields).length && names.every((n) => queryFields[n] === subscriptionFields[n]);
+  const same = namespaced ? sameFields(queryFields, subscriptionFields) : allLive && isEmpty(streams);
   // A role whose query fields are all remote ones (not live queries) may have no subscription field: then no subscription_root.
-  const subscription = Object.keys(subscriptionFields).length === 0 ? undefined : rootType(SUBSCRIPTION_ROOT, subscriptionFields, same ? query : undefined);
+  const subscription = isEmpty(subscriptionFields) ? undefined : rootType(SUBSCRIPTION_ROOT, subscriptionFields, same ? query : undefined);
   const writes = contributedFields(contributors, input, 'mutation');
-  const mutation = Object.keys(writes).length === 0 ? undefined : rootType(MUTATION_ROOT, namespaceRootFields(writes, 'mutation'));
+  const mutation = isEmpty(writes) ? undefined : rootType(MUTATION_ROOT, namespacedFields(writes, 'mutation'));
   // Not `new GraphQLSchema`: see Note [Flat type collection] in collect-types.ts.
   const collection = schemaOf(query, mutation, subscription, previous);
   const { schema } = collection;
