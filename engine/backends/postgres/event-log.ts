@@ -74,20 +74,23 @@ RETURNING e.id, e.seq, e.schema_name, e.table_name, e.trigger_name, e.payload, e
 
 /**
  * Note [Expanding take]
- * A take after a notification expands the batches in the same statement
- * (`takeExpandingSql`): the batches' rows become events, and the ones that
- * are due go in already leased, after the due events already in the log and
- * within the limit. A new event is due when its trigger is wanted and no
- * event of its row is pending before it: none in the log as the statement
- * sees it (the ones this statement leases included), none earlier among the
- * new ones. One statement rather than an expansion and a take saves a round
- * trip between the commit and the webhook; the PostgreSQL CPU is the same
- * (`node test/bench/event-log-cost.ts --only life`, 2026-11-28 17:20-17:24
- * UTC, load 10-15, one event's life: 0.633 ms with two statements against
- * 0.533 before batches; 0.700 with one against 0.600 in the next run). At
- * one event per statement, the batch's insert and delete make that life
- * about a sixth dearer than an event row written by the capture; what
- * batches save is in the writing statement and grows with its rows.
+ * A take after a notification first expands the batches (`expandBatches`,
+ * its own statement), then takes as any other take does. Up to 085f259
+ * both were one statement, the new events inserted already leased; it
+ * saved a round trip, but its plan
+ * (the new rows numbered per row and in capture order, then joined back:
+ * two sorts, two window aggregates, a merge join, re-initialised on every
+ * call) was the largest part of the PostgreSQL CPU of a mutation with a
+ * trigger: perf over every backend during the bench's writer cell (`npm
+ * run bench -- --capabilities event-triggers`) put 16-17% each under its
+ * merge join, sorts and window aggregates, against 17% for the capture
+ * trigger. The plain expansion sorts once; the take walks the due index
+ * and leases with a HOT update. Measured with `node
+ * test/bench/event-log-cost.ts --engine-root <085f259>,<this>` (PostgreSQL
+ * CPU of one backend, median of three alternated rounds, load 11-15,
+ * together with Note [Statistics after a burst]): take + record 4 at a time
+ * 90 → 75 µs an event, 16 at a time 170 → 55, one event's life 0.70 →
+ * 0.64 ms.
  */
 
 /** The take statement for at most `limit` events (an integer: see Note [Take limits]). */
@@ -97,38 +100,6 @@ WITH due AS (${dueSql(limit)}
 ${LEASE}
 )
 SELECT id, seq, schema_name, table_name, trigger_name, payload, tries, ${utc('created_at')} AS created_at FROM leased`;
-
-/**
- * The take that first expands the batches (Note [Capture batches], Note [Expanding take]): the
- * batches' rows go into the log as events, and those that are due (a wanted trigger, no pending
- * event of their row before them) go in already leased, after the due events of the log, within
- * `limit`. One statement instead of an expansion and a take.
- */
-const takeExpandingSql = (limit: number): string => `
-WITH b AS (
-  DELETE FROM ${BATCH} WHERE (SELECT pg_try_advisory_xact_lock(${EXPAND_LOCK_KEY})) RETURNING *
-), x AS (
-  SELECT r.*, row_number() OVER (PARTITION BY r.trigger_name, r.row_key ORDER BY r.bseq, r.i) AS nth FROM (${expandedRows((j) => `${j}::jsonb`)}) AS r
-), due AS (${dueSql(limit)}
-), fresh AS (
-  SELECT x.bseq, x.i, row_number() OVER (ORDER BY x.bseq, x.i) AS r FROM x
-  WHERE array_position($1::text[], x.trigger_name) IS NOT NULL
-    AND (x.row_key IS NULL OR (x.nth = 1 AND NOT EXISTS (
-      SELECT 1 FROM ${LOG} AS p
-      WHERE p.trigger_name = x.trigger_name AND p.row_key = x.row_key AND NOT p.delivered AND NOT p.error AND NOT p.archived)))
-), ins AS (
-  INSERT INTO ${LOG} (schema_name, table_name, trigger_name, row_key, payload, created_at, locked, locked_by)
-  SELECT x.schema_name, x.table_name, x.trigger_name, x.row_key, x.payload, x.created_at,
-    CASE WHEN f.r IS NOT NULL THEN clock_timestamp() + $2 * interval '1 millisecond' END, CASE WHEN f.r IS NOT NULL THEN $3 END
-  FROM x LEFT JOIN fresh AS f ON f.bseq = x.bseq AND f.i = x.i AND f.r <= ${limit} - (SELECT count(*) FROM due)
-  ORDER BY x.bseq, x.i
-  RETURNING id, seq, schema_name, table_name, trigger_name, payload, tries, created_at, locked_by
-), leased AS (
-${LEASE}
-)
-SELECT id, seq, schema_name, table_name, trigger_name, payload, tries, ${utc('created_at')} AS created_at FROM leased
-UNION ALL
-SELECT id, seq, schema_name, table_name, trigger_name, payload, tries, ${utc('created_at')} FROM ins WHERE locked_by IS NOT NULL`;
 
 const RENEW = `UPDATE ${LOG} SET locked = clock_timestamp() + $2 * interval '1 millisecond' WHERE id = ANY($1::uuid[]) AND locked_by = $3`;
 
@@ -233,8 +204,9 @@ function isDataError(e: unknown): boolean {
  * other failure is thrown, with the batches left as they were.
  */
 export async function expandBatches(pool: pg.Pool | pg.ClientBase): Promise<void> {
+  let expanded = 0;
   try {
-    await pool.query({ name: 'engine_events_expand', text: EXPAND });
+    expanded = (await pool.query({ name: 'engine_events_expand', text: EXPAND })).rowCount ?? 0;
   } catch (e) {
     if (isMissingLog(e)) return;
     if (!isDataError(e)) throw e;
@@ -246,10 +218,27 @@ export async function expandBatches(pool: pg.Pool | pg.ClientBase): Promise<void
         if (!isDataError(one)) throw one;
         res = await pool.query(EXPAND_FIRST_AS_TEXT);
       }
-      if ((res.rowCount ?? 0) === 0) return;
+      if ((res.rowCount ?? 0) === 0) break;
+      expanded += res.rowCount ?? 0;
     }
   }
+  // A burst the statistics do not know of yet (Note [Statistics after a burst]).
+  if (expanded >= ANALYZE_AFTER) await pool.query(`ANALYZE ${LOG}`);
 }
+
+/**
+ * Note [Statistics after a burst]
+ * `take` must walk `event_log_due` in `seq` order and stop at its limit (Note [Event log]). The
+ * planner does so only while it knows that many events are pending: right after a burst is
+ * expanded, before autoanalyze, the statistics still describe the log before it (or none, on a new
+ * log), and the plan cached for the take reads every pending event through a bitmap scan, probes
+ * each one's row order and sorts them all, for every take. On 2,000 pending events a take of 16
+ * cost 24 ms so, 0.35 ms after `ANALYZE` (EXPLAIN ANALYZE, PostgreSQL 18); `node
+ * test/bench/event-log-cost.ts --only delivery`, 16 at a time: 175 µs an event before. So an
+ * expansion of ANALYZE_AFTER events or more analyzes the log at once, which also replans the
+ * takes prepared on every connection.
+ */
+const ANALYZE_AFTER = 1000;
 
 /** Statements whose plans test/integration/events/log-layout.test.ts checks against the indexes (Note [Lean event log]). */
 export const PLANNED_STATEMENTS = { take: takeSql(16), events: EVENTS, cleanup: CLEANUP };
@@ -322,30 +311,26 @@ export function postgresEventLog(pool: pg.Pool, listenWith: Readonly<pg.ClientCo
         }
         upgraded = true;
       }
-      // Batches may be waiting (a notification since the last expansion, or no listener): the first
-      // statement expands them as it takes (Note [Expanding take]). Cleared first: a notification
-      // arriving meanwhile sets it again; a failed take expands again.
-      let expand = notified || !listening;
-      notified = false;
+      // Batches may be waiting (a notification since the last expansion, or no listener): they become
+      // events first (Note [Expanding take]). Cleared first: a notification arriving meanwhile sets it
+      // again; a failed expansion is tried again at the next take.
+      if (notified || !listening) {
+        notified = false;
+        try {
+          await expandBatches(pool);
+        } catch (e) {
+          notified = true;
+          throw e;
+        }
+      }
       const taken: TakenRow[] = [];
       // One statement, or two when the limit is not one of the literal ones (Note [Take limits]).
       for (let left = Math.floor(limit); left > 0;) {
         const n = left <= EXACT_LIMITS ? left : left - (left % EXACT_LIMITS);
-        const statement = expand ? { name: `engine_events_take_x_${n}`, text: takeExpandingSql(n) } : { name: `engine_events_take_${n}`, text: takeSql(n) };
-        let res: pg.QueryResult<TakenRow> | null;
-        try {
-          res = await orEmpty(async () => await pool.query<TakenRow>({ ...statement, values: [triggers, leaseMs, owner] }), null);
-        } catch (e) {
-          if (!expand || !isDataError(e)) {
-            if (expand) notified = true;
-            throw e;
-          }
-          // A row jsonb refuses: the careful expansion, then the plain take.
-          await expandBatches(pool);
-          expand = false;
-          continue;
-        }
-        expand = false;
+        const res = await orEmpty(
+          async () => await pool.query<TakenRow>({ name: `engine_events_take_${n}`, text: takeSql(n), values: [triggers, leaseMs, owner] }),
+          null,
+        );
         if (res === null) return [];
         taken.push(...res.rows);
         if (res.rows.length < n) break;

@@ -65,6 +65,39 @@ async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
   return true;
 }
 
+/** Whether pg_stat_statements is loaded (BENCH_PG_STAT_STATEMENTS=1) and created in this database. */
+async function statStatements(db: pg.Client): Promise<boolean> {
+  try {
+    await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    // Created but not loaded (no BENCH_PG_STAT_STATEMENTS=1): its functions fail.
+    await db.query('SELECT pg_stat_statements_reset()');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * This database's statements since `pg_stat_statements_reset()`, most total execution time first,
+ * per mutation of a run of `mutations` (trigger bodies included: the bench's server tracks nested
+ * statements), then a reset.
+ */
+async function statementsPerMutation(db: pg.Client, mutations: number): Promise<Array<Record<string, string | number>>> {
+  const r = await db.query<{ calls: string; total: number; rows: string; query: string }>(
+    `SELECT s.calls::text AS calls, s.total_exec_time + s.total_plan_time AS total, s.rows::text AS rows, s.query FROM pg_stat_statements s
+     WHERE s.dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND s.query NOT LIKE '%pg_stat_statements%'
+     ORDER BY s.total_exec_time + s.total_plan_time DESC LIMIT 10`,
+  );
+  await db.query('SELECT pg_stat_statements_reset()');
+  const n = Math.max(1, mutations);
+  return r.rows.map((x) => ({
+    'calls/mutation': round(Number(x.calls) / n, 3),
+    'rows/call': round(Number(x.rows) / Math.max(1, Number(x.calls)), 1),
+    'µs/mutation': round((x.total * 1000) / n, 1),
+    statement: x.query.replace(/\s+/g, ' ').slice(0, 140),
+  }));
+}
+
 async function metadata(url: string, type: string, args: unknown): Promise<void> {
   const res = await fetch(`${url}/v1/metadata`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type, args }) });
   if (res.status !== 200) throw new Error(`${type}: ${await res.text()}`);
@@ -155,8 +188,11 @@ const eventTriggersBench: CapabilityBench = async (ctx: CapabilityContext) => {
     // Writer cost: mutation RPS with and without a trigger.
     const runSeconds = ctx.quick ? 2 : ctx.seconds;
     const writer: Array<Record<string, string | number | null>> = [];
+    const pgss = await statStatements(c);
+    let statements: Array<Record<string, string | number>> = [];
     for (const table of ['items_plain', 'items'] as const) {
       ctx.log(`writer: insert_${table}_one for ${runSeconds} s`);
+      if (pgss) await c.query('SELECT pg_stat_statements_reset()');
       const body = JSON.stringify({ query: `mutation { insert_${table}_one(object: {n: 1}) { id } }` });
       const r = await runLoad(
         { url: `${engine.url}/v1/graphql`, body, headers: {} },
@@ -164,6 +200,8 @@ const eventTriggersBench: CapabilityBench = async (ctx: CapabilityContext) => {
         engine.child.pid,
         ctx.postgres.postmasterPid,
       );
+      // Where the trigger's PostgreSQL time goes, statement by statement (its delivery's included).
+      if (pgss && table === 'items') statements = await statementsPerMutation(c, r.requests);
       writer.push({
         table,
         trigger: table === 'items' ? 'yes (delivery on)' : 'no',
@@ -180,6 +218,9 @@ const eventTriggersBench: CapabilityBench = async (ctx: CapabilityContext) => {
         { title: 'Delivered events per second (one INSERT of N rows, webhook answers at once)', rows: [throughput] },
         { title: 'INSERT sent → webhook received, at a steady rate', rows: [latency] },
         { title: 'Mutation cost of a trigger (insert_<t>_one)', rows: writer },
+        ...(statements.length > 0
+          ? [{ title: 'Statements of the run with the trigger, per mutation (pg_stat_statements, time not CPU)', rows: statements }]
+          : []),
       ],
       notes: [
         'Engine defaults: ENGINE_GRAPHQL_EVENTS_HTTP_POOL_SIZE 100, FETCH_BATCH_SIZE 100; the webhook runs in the bench process.',
@@ -187,6 +228,7 @@ const eventTriggersBench: CapabilityBench = async (ctx: CapabilityContext) => {
         'Latency includes the INSERT round trip (measured from sending it), so it bounds commit → webhook from above.',
         'v2 polls every second (performance-anchors.md A7), so its commit → webhook p50 is about half a second.',
         'The writer run with the trigger also delivers every event it makes (the same engine process).',
+        'BENCH_PG_STAT_STATEMENTS=1 adds the statements of that run (capture, take, record, the mutation), per mutation.',
       ],
     };
   } finally {
