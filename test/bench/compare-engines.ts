@@ -8,7 +8,10 @@
  *
  * Options: --dataset chinook|sf<N> (default chinook), --seconds N (4),
  * --repeats N (3), --connections N (16), --pool N (8), --ops a,b and --roles a,b
- * (only these operations and roles).
+ * (only these operations and roles), --gc (both engines run with V8's
+ * `--trace-gc`; the table adds the collector's main-thread pauses in µs per
+ * request and the full collections per 1,000 requests, from the lines printed
+ * during each load: the collector's share of the engine's CPU per request).
  */
 import path from 'node:path';
 import { chinookWorkloadText } from './data/chinook.ts';
@@ -19,6 +22,7 @@ import { engineHeaders, ROLES } from './lib/peers.ts';
 import { startBenchPostgres } from './lib/postgres.ts';
 import { ROOT } from './lib/process.ts';
 import { loadWorkload } from './workload.ts';
+import type { ChildProcess } from 'node:child_process';
 
 const args = process.argv.slice(2);
 const positional = args.filter((a, i) => !a.startsWith('--') && !(args[i - 1] ?? '').startsWith('--'));
@@ -40,27 +44,52 @@ const onlyOps = option('--ops', '')
 const onlyRoles = option('--roles', '')
   .split(',')
   .filter((s) => s !== '');
+const gc = args.includes('--gc');
 if (!datasetAvailable(dataset)) throw new Error(`data set ${dataset} is not available`);
+
+/** V8's `--trace-gc` lines of one engine, summed: main-thread pause ms and full collections. */
+interface GcTally {
+  pauseMs: number;
+  full: number;
+}
+/** One `--trace-gc` line's pause: `… MB, 1.23 / 0.00 ms` and, for an incremental full collection, `(+ 5.6 ms in 20 steps …`. */
+const GC_LINE = /ms: (Scavenge|Mark-Compact|Mark-Sweep|Minor Mark-Sweep)[^\n]*? MB, ([\d.]+) \/ [\d.]+ ms(?:\s+\(\+ ([\d.]+) ms in)?/g;
+function tallyGc(child: ChildProcess): GcTally {
+  const t: GcTally = { pauseMs: 0, full: 0 };
+  let rest = '';
+  child.stdout?.on('data', (c: Buffer) => {
+    const text = rest + c.toString();
+    const end = text.lastIndexOf('\n');
+    rest = text.slice(end + 1);
+    for (const m of text.slice(0, end + 1).matchAll(GC_LINE)) {
+      t.pauseMs += Number(m[2]) + Number(m[3] ?? 0);
+      if (m[1] === 'Mark-Compact' || m[1] === 'Mark-Sweep') t.full++;
+    }
+  });
+  return t;
+}
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 const pg = await startBenchPostgres();
 try {
   setEngineRoot(path.resolve(beforeRoot));
-  const before = await loadDataset(pg, dataset, pool);
+  const nodeArgs = gc ? ['--trace-gc'] : [];
+  const before = await loadDataset(pg, dataset, pool, nodeArgs);
   // The second engine serves the same database and reads the metadata the first one stored there.
   setEngineRoot(path.resolve(afterRoot));
-  const after = await startEngine(before.databaseUrl);
+  const after = await startEngine(before.databaseUrl, nodeArgs);
   const engines = [
-    { label: 'before', engine: before.engine },
-    { label: 'after', engine: after },
+    { label: 'before', engine: before.engine, gc: tallyGc(before.engine.child) },
+    { label: 'after', engine: after, gc: tallyGc(after.child) },
   ];
+  const gcOf: Record<string, Array<{ us: number; fullPerK: number }>> = {};
   const workload = loadWorkload(await chinookWorkloadText());
   const lines = [
     `Before: ${path.resolve(beforeRoot)}; after: ${path.resolve(afterRoot)}; data set ${dataset}; ${repeats} × ${seconds} s per engine, alternated, ${connections} connections, pool ${pool}.`,
     '',
-    '| operation | role | before req/s | after req/s | after/before | before µs/req engine + PG | after µs/req engine + PG |',
-    '|---|---|---:|---:|---:|---:|---:|',
+    `| operation | role | before req/s | after req/s | after/before | before µs/req engine + PG | after µs/req engine + PG |${gc ? ' before GC µs/req, full per 1k | after GC µs/req, full per 1k |' : ''}`,
+    `|---|---|---:|---:|---:|---:|---:|${gc ? '---:|---:|' : ''}`,
   ];
   let warmed = false;
   for (const op of workload.ops) {
@@ -90,8 +119,11 @@ try {
           e.engine.child.pid,
           pg.postmasterPid,
         );
+      for (const e of engines) gcOf[e.label] = [];
       for (let rep = 0; rep < repeats; rep++) {
         for (const e of rep % 2 === 0 ? engines : [...engines].reverse()) {
+          // Lines printed by now belong to earlier loads (the engine writes them as it collects).
+          const gc0 = { ...e.gc };
           const r = await runLoad(
             { url: `${e.engine.url}/v1/graphql`, body, headers: engineHeaders(role) },
             { connections, seconds },
@@ -100,6 +132,7 @@ try {
           );
           if (r.errors > 0 || r.non2xx > 0) throw new Error(`${e.label} ${op.name} ${role}: ${r.errors} errors, ${r.non2xx} non-2xx`);
           results[e.label]?.push(r);
+          gcOf[e.label]?.push({ us: ((e.gc.pauseMs - gc0.pauseMs) * 1000) / r.requests, fullPerK: ((e.gc.full - gc0.full) * 1000) / r.requests });
         }
       }
       const b = results['before'] ?? [];
@@ -108,7 +141,11 @@ try {
       const ra = median(a.map((r) => r.rps));
       const cpu = (rs: LoadResult[]): string =>
         `${median(rs.map((r) => (r.serverCpuMsPerReq ?? NaN) * 1000)).toFixed(0)} + ${median(rs.map((r) => r.postgresCpuMsPerReq * 1000)).toFixed(0)}`;
-      const line = `| ${op.name} | ${role} | ${rb.toFixed(0)} | ${ra.toFixed(0)} | ${(ra / rb).toFixed(2)}× | ${cpu(b)} | ${cpu(a)} |`;
+      const gcCell = (label: string): string => {
+        const xs = gcOf[label] ?? [];
+        return ` ${median(xs.map((x) => x.us)).toFixed(1)}, ${median(xs.map((x) => x.fullPerK)).toFixed(2)} |`;
+      };
+      const line = `| ${op.name} | ${role} | ${rb.toFixed(0)} | ${ra.toFixed(0)} | ${(ra / rb).toFixed(2)}× | ${cpu(b)} | ${cpu(a)} |${gc ? gcCell('before') + gcCell('after') : ''}`;
       lines.push(line);
       process.stdout.write(`${line}\n`);
     }

@@ -3,7 +3,11 @@
  * engine's request path (answerGraphql: body parse, authentication, plan
  * cache, bind, the database round trip) and, alternately, the same statement
  * through a bare `pg` pool (what the raw-SQL peer does), 16 requests in
- * flight over a pool of 8 each, and prints CPU µs per request of this process.
+ * flight over a pool of 8 each, and prints CPU µs per request of this process
+ * and what V8's collector did during the run (young and full collections, their
+ * pauses per request, and the old generation's growth per request: what
+ * survived young collections, Note [Request statements in callbacks] in
+ * engine/backends/postgres/connection.ts).
  * The difference is what the engine adds on the request path; HTTP and
  * PostgreSQL cost the same for both.
  *
@@ -12,6 +16,8 @@
  *   node test/bench/request-path.ts <database-url> [operation] [role] [requests] [rounds]
  * (defaults AlbumByPK, admin, 20000, 3).
  */
+import { constants, PerformanceObserver } from 'node:perf_hooks';
+import v8 from 'node:v8';
 import { RestService } from '../../engine/rest/rest-service.ts';
 import pg from 'pg';
 import { Authenticator } from '../../engine/auth/resolve-session.ts';
@@ -65,8 +71,33 @@ async function viaPg(): Promise<string> {
 const [a, b] = [await viaEngine(), await viaPg()];
 if (a !== b) throw new Error(`answers differ:\n${a.slice(0, 300)}\n${b.slice(0, 300)}`);
 
-async function measure(f: () => Promise<string>): Promise<{ perSecond: number; userUs: number; systemUs: number }> {
+/** Collections seen so far: young (scavenges, minor mark-sweeps) and full, and their pauses (ms). */
+const gc = { young: 0, full: 0, pauseMs: 0 };
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    const kind = (e as { detail?: { kind?: number } }).detail?.kind;
+    // Minor, incremental marking steps and weak callbacks count as young.
+    if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) gc.full++;
+    else gc.young++;
+    gc.pauseMs += e.duration;
+  }
+}).observe({ entryTypes: ['gc'] });
+const oldSpaceUsed = (): number => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space')?.space_used_size ?? 0;
+
+interface Measured {
+  perSecond: number;
+  userUs: number;
+  systemUs: number;
+  young: number;
+  full: number;
+  gcUs: number;
+  oldGrowthBytes: number;
+}
+
+async function measure(f: () => Promise<string>): Promise<Measured> {
   let left = requests;
+  const gc0 = { ...gc };
+  const old0 = oldSpaceUsed();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await Promise.all(
@@ -75,7 +106,18 @@ async function measure(f: () => Promise<string>): Promise<{ perSecond: number; u
     }),
   );
   const cpu = process.cpuUsage(cpu0);
-  return { perSecond: requests / ((performance.now() - t0) / 1000), userUs: cpu.user / requests, systemUs: cpu.system / requests };
+  // The observer hears of the last collections on a later turn.
+  await new Promise((r) => setImmediate(r));
+  return {
+    perSecond: requests / ((performance.now() - t0) / 1000),
+    userUs: cpu.user / requests,
+    systemUs: cpu.system / requests,
+    young: gc.young - gc0.young,
+    full: gc.full - gc0.full,
+    gcUs: ((gc.pauseMs - gc0.pauseMs) * 1000) / requests,
+    // Less a full collection's frees: read it with `full` (0 full collections: what was promoted).
+    oldGrowthBytes: (oldSpaceUsed() - old0) / requests,
+  };
 }
 
 console.log(`${opName} as ${role}: ${requests} requests per run, ${CONCURRENCY} in flight, pool ${POOL}; CPU of this process per request`);
@@ -86,7 +128,8 @@ for (let round = 0; round < Number(roundsArg); round++) {
   ] as const) {
     const m = await measure(f);
     console.log(
-      `${label.padEnd(8)} ${m.perSecond.toFixed(0).padStart(6)}/s  user ${m.userUs.toFixed(1).padStart(5)} µs  system ${m.systemUs.toFixed(1).padStart(5)} µs`,
+      `${label.padEnd(8)} ${m.perSecond.toFixed(0).padStart(6)}/s  user ${m.userUs.toFixed(1).padStart(5)} µs  system ${m.systemUs.toFixed(1).padStart(5)} µs` +
+        `  GC ${m.gcUs.toFixed(1).padStart(5)} µs (${m.young} young, ${m.full} full)  old heap ${m.oldGrowthBytes.toFixed(0).padStart(6)} B/request`,
     );
   }
 }
