@@ -30,10 +30,10 @@ import { keepEqualEntries } from './edit.ts';
 import { Mutex } from './mutex.ts';
 import type { ActionDataServices, MetadataState } from './operation.ts';
 import { CallPipeline } from './run.ts';
-import { engineDocumentSchemas } from './document-schemas.ts';
+import { DOCUMENT_STAMP_KEY, engineDocumentSchemas } from './document-schemas.ts';
 import { assertValid } from '../model/schemas/validate.ts';
 import { SourcePreparer, type Refresh } from '../backends/source-preparer.ts';
-import { MetadataStore, type MetadataChange } from './store.ts';
+import { MetadataStore, type MetadataChange, type StoredMetadata } from './store.ts';
 import { MetadataDatabase } from '../backends/registry.ts';
 import { RemoteSchemaPreparer } from '../remote/remote-preparer.ts';
 import { resolveEndpoint, remoteSchemaEntries } from '../remote/definition.ts';
@@ -85,8 +85,10 @@ function initialDocument(defaultDatabaseUrl: string | null): MetadataDocument {
   };
 }
 
-function parseStoredDocument(raw: unknown): MetadataDocument {
-  const valid = assertValid<Record<string, unknown>>(engineDocumentSchemas.stored, raw, '$');
+/** The stored document; validated unless this engine's stamp shows it wrote exactly this text (Note [Document stamp] in store.ts). */
+function parseStoredDocument(stored: StoredMetadata): MetadataDocument {
+  if (stored.written) return normalizeDocument(stored.metadata as Record<string, unknown>);
+  const valid = assertValid<Record<string, unknown>>(engineDocumentSchemas.stored, stored.metadata, '$');
   return normalizeDocument(valid);
 }
 
@@ -138,7 +140,7 @@ export class MetadataService implements MetadataApi {
     const db = opts.metadataDatabase ?? (ownDatabase as MetadataDatabase);
     let store: MetadataStore;
     try {
-      store = await MetadataStore.open(db, randomUUID(), opts.logger);
+      store = await MetadataStore.open(db, randomUUID(), opts.logger, DOCUMENT_STAMP_KEY);
     } catch (e) {
       await ownDatabase?.close();
       throw e;
@@ -146,7 +148,7 @@ export class MetadataService implements MetadataApi {
     const preparer = new SourcePreparer(opts.logger, opts.statementTimeoutMs ?? 0, db);
     try {
       const stored = await store.loadOrInitialize(toWireDocument(initialDocument(opts.defaultDatabaseUrl)));
-      const doc = parseStoredDocument(stored.metadata);
+      const doc = parseStoredDocument(stored);
       const [prepared, remotes] = await Promise.all([preparer.prepare(doc, new Map(), 'all'), new RemoteSchemaPreparer().prepare(doc, new Map(), 'all')]);
       const catalogVersions = new CatalogVersions();
       const catalog = buildCatalog(doc, prepared, { version: catalogVersions.next(), resourceVersion: stored.resourceVersion }, opts.checkQueries, remotes);
@@ -339,7 +341,7 @@ export class MetadataService implements MetadataApi {
       try {
         const stored = await this.#store.load();
         if (stored === null || stored.resourceVersion <= this.#state.resourceVersion) return;
-        const doc = keepEqualEntries(this.#state.doc, parseStoredDocument(stored.metadata));
+        const doc = keepEqualEntries(this.#state.doc, parseStoredDocument(stored));
         const refresh: Refresh = change.refreshed === 'all' ? 'all' : new Set(change.refreshed);
         const [prepared, remotes] = await Promise.all([
           this.#preparer.prepare(doc, this.#state.prepared, refresh),

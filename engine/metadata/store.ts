@@ -12,7 +12,34 @@
  * and back) the store reads the version at once, and polls it every second
  * while it is down (and every 10 s even while it listens); a change seen only
  * by polling refreshes every source.
+ *
+ * Note [Document stamp]
+ * A start validated the stored document against the document schema
+ * (ajv): at 2,000 tables × 10 roles, compiling that schema's validator cost
+ * 150-170 ms of CPU and running it over the 3 MiB document 40-60 ms, about
+ * 5% of a restart's CPU, for a document the engine itself wrote after its
+ * last change. So every write stores beside the document a stamp: a
+ * SHA-256 of the stamp key (the engine's version and its stored-document
+ * schema: Note [Stamp key] in document-schemas.ts) and the document's exact text
+ * (the column is json, which keeps the text as sent). A load whose stamp
+ * equals the one this engine computes for the text it read is `written`:
+ * an engine with the same document schema wrote exactly this text from the
+ * state it served, so the reader normalizes it without validating and
+ * reaches the same state (the writer's document passed the same schema
+ * when its parts came in; an engine's written document is checked to
+ * validate unchanged in test/integration/metadata/document-stamp.test.ts).
+ * Anything else is validated as before: a row edited by hand (its text no
+ * longer matches the stamp, which the edit left alone), a document written
+ * by another engine version or schema (another key), by an older engine
+ * (no stamp, or one over another text), or converted from jsonb. So a bad
+ * stored document gives the same error at start as without stamps. The
+ * hash costs 2-4 ms per write at 3 MiB. Measured 2026-11-28 (load 8-12,
+ * `node test/bench/document-parse-cost.ts`): validator compile 160 ms,
+ * validation 29-53 ms; the restart figures are in the commit that added
+ * this. Re-measure a start with `node test/bench/start-profile.ts 2000 10 3
+ * /tmp/sp --before-root <checkout>`.
  */
+import { createHash } from 'node:crypto';
 import { metadataStorage, type MetadataDatabase } from '../backends/registry.ts';
 import type { ChannelSubscription, MetadataTransaction } from '../backends/metadata-database.ts';
 import { ErrorCode } from '../errors/codes.ts';
@@ -20,7 +47,8 @@ import { EngineError } from '../errors/engine-error.ts';
 import type { Logger } from '../logger.ts';
 
 const { ensureMetadataSchema, initializeMetadata, listenMetadata, loadMetadata, loadResourceVersion, saveMetadata, saveMetadataIn } = metadataStorage;
-type StoredMetadata = metadataStorage.StoredMetadata;
+/** The stored document, and whether its stamp shows it written by an engine of the same stamp key (Note [Document stamp]). */
+export type StoredMetadata = metadataStorage.StoredMetadata & { readonly written: boolean };
 
 /** A change made by another instance. */
 export interface MetadataChange {
@@ -48,11 +76,28 @@ export class MetadataStore {
   #closed = false;
   #lastSeen = 0;
   #onChange: ((c: MetadataChange) => void) | null = null;
+  /** The stamp key of documents this engine writes, or null to write no stamp and trust none (Note [Document stamp]). */
+  readonly #stampKey: string | null;
 
-  private constructor(db: MetadataDatabase, instance: string, logger: Logger) {
+  private constructor(db: MetadataDatabase, instance: string, logger: Logger, stampKey: string | null) {
     this.#db = db;
     this.#instance = instance;
     this.#logger = logger;
+    this.#stampKey = stampKey;
+  }
+
+  /** The stamp of document text `text` (Note [Document stamp]). */
+  #stampOf(text: string): string | null {
+    return this.#stampKey === null ? null : createHash('sha256').update(this.#stampKey).update('\n').update(text).digest('hex');
+  }
+
+  #document(metadata: unknown): metadataStorage.DocumentText {
+    const text = JSON.stringify(metadata);
+    return { text, stamp: this.#stampOf(text) };
+  }
+
+  #checked(stored: metadataStorage.StoredMetadata): StoredMetadata {
+    return { ...stored, written: stored.stamp !== null && stored.stamp === this.#stampOf(stored.text) };
   }
 
   /** The URL of the metadata database. */
@@ -60,22 +105,26 @@ export class MetadataStore {
     return this.#db.url;
   }
 
-  /** Makes sure the schema exists in `db` (which the caller opened and closes). */
-  static async open(db: MetadataDatabase, instance: string, logger: Logger): Promise<MetadataStore> {
+  /**
+   * Makes sure the schema exists in `db` (which the caller opened and
+   * closes); documents are stamped with `stampKey` (Note [Document stamp]).
+   */
+  static async open(db: MetadataDatabase, instance: string, logger: Logger, stampKey: string | null = null): Promise<MetadataStore> {
     await ensureMetadataSchema(db);
-    return new MetadataStore(db, instance, logger);
+    return new MetadataStore(db, instance, logger, stampKey);
   }
 
   /** Reads the stored document; when there is none, stores `initial` as version 1 first. */
   async loadOrInitialize(initial: unknown): Promise<StoredMetadata> {
-    const stored = (await loadMetadata(this.#db)) ?? (await initializeMetadata(this.#db, initial, 1));
+    const stored = (await loadMetadata(this.#db)) ?? (await initializeMetadata(this.#db, this.#document(initial), 1));
     this.#lastSeen = Math.max(this.#lastSeen, stored.resourceVersion);
-    return stored;
+    return this.#checked(stored);
   }
 
   /** Reads the stored document (after a change notice). */
   async load(): Promise<StoredMetadata | null> {
-    return await loadMetadata(this.#db);
+    const stored = await loadMetadata(this.#db);
+    return stored === null ? null : this.#checked(stored);
   }
 
   /**
@@ -94,10 +143,11 @@ export class MetadataStore {
   ): Promise<number> {
     const notice: Notice = { instance: this.#instance, resource_version: expected + 1, refreshed };
     const text = JSON.stringify(notice);
+    const document = this.#document(metadata);
     const v =
       within === undefined
-        ? await saveMetadata(this.#db, metadata, expected, text, alongside)
-        : await saveMetadataIn(within, metadata, expected, text, alongside);
+        ? await saveMetadata(this.#db, document, expected, text, alongside)
+        : await saveMetadataIn(within, document, expected, text, alongside);
     if (v === null) {
       throw new EngineError(ErrorCode.Conflict, 'metadata was changed by another engine instance; retry the call', {
         path: '$',

@@ -20,6 +20,16 @@ const SCHEMA_LOCK_KEY = 727_001;
 export interface StoredMetadata {
   readonly resourceVersion: number;
   readonly metadata: unknown;
+  /** The document's text as stored (json keeps what was sent), which its stamp covers. */
+  readonly text: string;
+  /** The stamp written with it (Note [Document stamp] in metadata/store.ts), or null. */
+  readonly stamp: string | null;
+}
+
+/** A document to store: its JSON text and the stamp that goes with it. */
+export interface DocumentText {
+  readonly text: string;
+  readonly stamp: string | null;
 }
 
 /** One round trip (readiness of a source). */
@@ -61,6 +71,13 @@ export async function ensureMetadataSchema(db: MetadataDatabase): Promise<void> 
         ALTER TABLE engine_metadata.metadata ALTER COLUMN metadata TYPE json USING metadata::json;
       END IF;
     END $$`,
+    // Checked first, so a start on a table that has the column takes no ACCESS EXCLUSIVE lock.
+    `DO $$ BEGIN
+      IF NOT EXISTS (SELECT FROM pg_catalog.pg_attribute
+          WHERE attrelid = 'engine_metadata.metadata'::regclass AND attname = 'document_stamp' AND NOT attisdropped) THEN
+        ALTER TABLE engine_metadata.metadata ADD COLUMN document_stamp text;
+      END IF;
+    END $$`,
   ]);
 }
 
@@ -88,11 +105,13 @@ export async function ensureEngineTables(pool: pg.Pool, lockKey: number, stateme
 
 /** Reads the stored document, or null when none was stored yet. */
 export async function loadMetadata(db: MetadataDatabase): Promise<StoredMetadata | null> {
-  const res = await db.pool.query<{ resource_version: number; metadata: unknown }>(
-    'SELECT resource_version, metadata FROM engine_metadata.metadata WHERE id = 1',
+  // As text, parsed here: node-postgres would parse json too, and the stamp needs the text.
+  const res = await db.pool.query<{ resource_version: number; text: string; document_stamp: string | null }>(
+    'SELECT resource_version, metadata::text AS text, document_stamp FROM engine_metadata.metadata WHERE id = 1',
   );
   const row = res.rows[0];
-  return row === undefined ? null : { resourceVersion: row.resource_version, metadata: row.metadata };
+  if (row === undefined) return null;
+  return { resourceVersion: row.resource_version, metadata: JSON.parse(row.text) as unknown, text: row.text, stamp: row.document_stamp };
 }
 
 /** Reads only the stored resource_version (polling). */
@@ -101,32 +120,32 @@ export async function loadResourceVersion(db: MetadataDatabase): Promise<number 
   return res.rows[0]?.resource_version ?? null;
 }
 
-/** Stores `metadata` as version `resourceVersion` unless a document is already stored; returns what is stored. */
-export async function initializeMetadata(db: MetadataDatabase, metadata: unknown, resourceVersion: number): Promise<StoredMetadata> {
-  await db.pool.query('INSERT INTO engine_metadata.metadata (id, resource_version, metadata) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING', [
-    resourceVersion,
-    JSON.stringify(metadata),
-  ]);
+/** Stores `document` as version `resourceVersion` unless a document is already stored; returns what is stored. */
+export async function initializeMetadata(db: MetadataDatabase, document: DocumentText, resourceVersion: number): Promise<StoredMetadata> {
+  await db.pool.query(
+    'INSERT INTO engine_metadata.metadata (id, resource_version, metadata, document_stamp) VALUES (1, $1, $2, $3) ON CONFLICT (id) DO NOTHING',
+    [resourceVersion, document.text, document.stamp],
+  );
   const stored = await loadMetadata(db);
   if (stored === null) throw new EngineError(ErrorCode.Unexpected, 'metadata row vanished after insert', { status: 500 });
   return stored;
 }
 
 /**
- * Stores `metadata` as `expected + 1` if the stored version is still
+ * Stores `document` as `expected + 1` if the stored version is still
  * `expected`, and sends `notice` on the channel in the same transaction (so it
  * is delivered only if the write commits). Returns the new version, or null
  * when another writer got there first.
  */
 export async function saveMetadata(
   db: MetadataDatabase,
-  metadata: unknown,
+  document: DocumentText,
   expected: number,
   notice: string,
   alongside: ((tx: MetadataTransaction) => Promise<void>) | null = null,
 ): Promise<number | null> {
   return await db.transaction(async (tx) => {
-    const v = await saveMetadataIn(tx, metadata, expected, notice, alongside);
+    const v = await saveMetadataIn(tx, document, expected, notice, alongside);
     return { commit: v !== null, value: v };
   });
 }
@@ -139,7 +158,7 @@ export async function saveMetadata(
  */
 export async function saveMetadataIn(
   tx: MetadataTransaction,
-  metadata: unknown,
+  document: DocumentText,
   expected: number,
   notice: string,
   alongside: ((tx: MetadataTransaction) => Promise<void>) | null = null,
@@ -147,9 +166,9 @@ export async function saveMetadataIn(
   const client = clientOf(tx);
   if (alongside !== null) await alongside(tx);
   const res = await client.query<{ resource_version: number }>(
-    `UPDATE engine_metadata.metadata SET metadata = $1, resource_version = resource_version + 1, updated_at = now()
+    `UPDATE engine_metadata.metadata SET metadata = $1, document_stamp = $3, resource_version = resource_version + 1, updated_at = now()
      WHERE id = 1 AND resource_version = $2 RETURNING resource_version`,
-    [JSON.stringify(metadata), expected],
+    [document.text, expected, document.stamp],
   );
   const row = res.rows[0];
   if (row === undefined) return null;
