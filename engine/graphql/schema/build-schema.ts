@@ -147,11 +147,14 @@ export function buildSchemaOf(
   for (const c of contributors) for (const name of c.queryOnly?.(input) ?? []) queryOnly.add(name);
   const live: GraphQLFieldConfigMap<unknown, unknown> = {};
   let allLive = true;
+  // A table's or function's fields are live queries only where its source's backend serves them (Backend.liveQueries).
+  const serves = new Map<string, boolean>();
+  for (const s of catalog.sources.values()) serves.set(s.name, servesLiveQueries(s));
   for (const name in fields) {
     const f = fields[name] as GraphQLFieldConfig<unknown, unknown>;
-    // A table's or function's fields are live queries only where its source's backend serves them (Backend.liveQueries).
     const d = descriptorOf<RootFieldDescriptor>(f.extensions);
-    if (queryOnly.has(name) || (d !== undefined && 'table' in d && !servesLiveQueries(d.table.source))) allLive = false;
+    const source = d !== undefined && 'table' in d ? d.table.source : undefined;
+    if ((queryOnly.size > 0 && queryOnly.has(name)) || (source !== undefined && !(serves.get(source.name) ?? servesLiveQueries(source)))) allLive = false;
     else live[name] = f;
   }
   for (const name in streams) live[name] = streams[name] as GraphQLFieldConfig<unknown, unknown>;

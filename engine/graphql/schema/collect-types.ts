@@ -116,9 +116,11 @@ export interface TypeCollection {
 export function collectTypes(
   roots: ReadonlyArray<GraphQLObjectType | undefined>,
   previous?: TypeCollection,
-): { readonly types: GraphQLNamedType[]; readonly ends: Int32Array } {
+): { readonly types: GraphQLNamedType[]; readonly ends: Int32Array; readonly walked: GraphQLNamedType[] } {
   const seen = new Set<GraphQLNamedType>();
   const out: GraphQLNamedType[] = [];
+  // The types walked, not replayed: all a schema can have that its previous version did not.
+  const walked: GraphQLNamedType[] = [];
   const ends: number[] = [];
   // Frames of [the types a type refers to, how many of them were visited, the type's index in `out`].
   const lists: GraphQLNamedType[][] = [];
@@ -150,6 +152,7 @@ export function collectTypes(
       if (beforeMap?.[t.name] === t) replaying = false;
     }
     seen.add(t);
+    walked.push(t);
     owners.push(out.length);
     out.push(t);
     ends.push(-1);
@@ -177,7 +180,7 @@ export function collectTypes(
   for (const root of roots) if (root !== undefined) visit(root);
   for (const directive of specifiedDirectives) for (const arg of directive.args) visit(arg.type);
   visit(__Schema);
-  return { types: out, ends: Int32Array.from(ends) };
+  return { types: out, ends: Int32Array.from(ends), walked };
 }
 
 /** The fields graphql-js 16's GraphQLSchema constructor sets from its roots and types (see Note [Schema without a second walk]). */
@@ -270,9 +273,15 @@ function validateThrough(schema: GraphQLSchema, fresh: readonly GraphQLNamedType
   return true;
 }
 
-/** At build: validates `schema` (made of `types`) through its new types when most are known valid. */
-function validateNewTypes(schema: GraphQLSchema, types: readonly GraphQLNamedType[]): void {
-  const fresh = types.filter((t) => !validTypes.has(t));
+/**
+ * At build: validates `schema` (made of `types`) through its new types when
+ * most are known valid. `candidates`, when given, hold every type of
+ * `types` that may not be known valid: the walked ones of a collection that
+ * replayed a validated schema's (looking all 84,000 up took longer than
+ * validating a track's new types).
+ */
+function validateNewTypes(schema: GraphQLSchema, types: readonly GraphQLNamedType[], candidates: readonly GraphQLNamedType[] = types): void {
+  const fresh = candidates.filter((t) => !validTypes.has(t));
   if (fresh.length * 2 > types.length) return;
   validateThrough(schema, fresh);
 }
@@ -302,7 +311,7 @@ export function schemaOf(
   subscription?: GraphQLObjectType,
   previous?: TypeCollection,
 ): TypeCollection {
-  const { types, ends } = collectTypes([query, mutation, subscription], previous);
+  const { types, ends, walked } = collectTypes([query, mutation, subscription], previous);
   const schema = new GraphQLSchema({});
   const typeMap: Record<string, GraphQLNamedType> = Object.create(null) as Record<string, GraphQLNamedType>;
   const implementations: SchemaInternals['_implementationsMap'] = Object.create(null) as SchemaInternals['_implementationsMap'];
@@ -321,6 +330,7 @@ export function schemaOf(
   internals._typeMap = typeMap;
   internals._implementationsMap = implementations;
   collected.set(schema, types);
-  validateNewTypes(schema, types);
+  // Replayed types are the previous schema's: known valid once it is (Note [Validating only new types]).
+  validateNewTypes(schema, types, previous !== undefined && validSchemas.has(previous.schema) ? walked : types);
   return { schema, types, ends };
 }

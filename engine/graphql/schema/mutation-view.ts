@@ -12,6 +12,7 @@ import type * as ir from '../../ir/index.ts';
 import { sessionVariableOf } from '../../auth/headers.ts';
 import type { ColumnInfo, RelationshipInfo, SourceInfo, TableInfo, TablePermissions } from '../../catalog/types.ts';
 import { tableKey } from '../../catalog/types.ts';
+import { sameData } from '../../catalog/intern.ts';
 import { isTrue } from '../../ir/bool-exp.ts';
 import { toIrPermissionFilter } from '../to-ir/permission-bool-exp.ts';
 import { valueEncoding } from './scalars.ts';
@@ -60,22 +61,20 @@ export interface MutationView {
   readonly insertRelationships: InsertRelationshipView[];
 }
 
-/** Mutation type names per table: the same for every role, so made once per catalog table. */
-// By source too: a table keeps its TableInfo across catalog versions while the source's customization may change.
-const typeNames = new WeakMap<SourceInfo, WeakMap<TableInfo, MutationTypeNames>>();
+/**
+ * Mutation type names per table: the same for every role, so made once per catalog table,
+ * and kept across catalog versions while the source's customization reads
+ * the same (a new version has new SourceInfo objects: keyed by them, every
+ * table's names were made again after each metadata change).
+ */
+const typeNames = new WeakMap<TableInfo, { readonly customization: SourceInfo['customization']; readonly names: MutationTypeNames }>();
 
 function namesOf(source: SourceInfo, info: TableInfo): MutationTypeNames {
-  let bySource = typeNames.get(source);
-  if (bySource === undefined) {
-    bySource = new WeakMap();
-    typeNames.set(source, bySource);
-  }
-  let n = bySource.get(info);
-  if (n === undefined) {
-    n = sourceMutationTypeNames(info.gqlName, source.customization);
-    bySource.set(info, n);
-  }
-  return n;
+  const known = typeNames.get(info);
+  if (known !== undefined && (known.customization === source.customization || sameData(known.customization, source.customization))) return known.names;
+  const names = sourceMutationTypeNames(info.gqlName, source.customization);
+  typeNames.set(info, { customization: source.customization, names });
+  return names;
 }
 
 function filterOf(exp: Readonly<Record<string, unknown>> | null, info: TableInfo, source: SourceInfo): ir.BoolExp | null {
