@@ -14,7 +14,8 @@
  * `unexpected` error whose details (status, body) go to `internal`, which
  * only admins see. Never a 5xx of the engine.
  */
-import { Agent, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
+import { undici } from '../undici.ts';
 import { forwardedClientHeaders } from '../auth/forwarded-headers.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
@@ -100,7 +101,12 @@ function headersOf(info: ActionInfo, call: HandlerCall): Array<readonly [string,
  * 5,000 of warm-up, engine CPU from /proc, before and after alternated):
  * 85 and 76 µs before, 54 and 59 after, `{ __typename }` 22-24 µs.
  */
-const AGENT = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: 256 });
+let agent: Agent | undefined;
+
+/** The one Agent, made on the first call (Note [HTTP client on first use] in undici.ts). */
+function agentOf(): Agent {
+  return (agent ??= new (undici().Agent)({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: 256 }));
+}
 
 /** Headers undici refuses to send (it manages them itself); a transform adding one is not an error of the call. */
 const UNSENDABLE = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect', 'content-length']);
@@ -207,7 +213,7 @@ function send(
     const exchange = new Exchange(resolve, reject, timeoutMs);
     try {
       const { origin, path } = targetOf(url);
-      AGENT.dispatch(
+      agentOf().dispatch(
         { origin, path, method: method as Dispatcher.HttpMethod, headers: h, body: body ?? null, headersTimeout: timeoutMs, bodyTimeout: timeoutMs },
         exchange,
       );

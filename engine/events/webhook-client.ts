@@ -28,7 +28,8 @@
  * keep-alive agents, as before, 63-107 µs; undici `request()` 43-85 µs; the
  * dispatch handler 29-55 µs (29 once warm).
  */
-import { Agent, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
+import { undici } from '../undici.ts';
 import { ENGINE_VERSION } from '../version.ts';
 
 /** One request to a webhook. */
@@ -101,12 +102,18 @@ function retryAfterOf(raw: ReadonlyArray<readonly [string, string]>): string | u
 
 /** An HTTP client for webhooks; see the module comment. */
 export class WebhookClient {
-  readonly #agent: Agent;
+  /** Made on the first request (Note [HTTP client on first use] in undici.ts). */
+  #agent: Agent | null = null;
+  readonly #poolSize: number;
   readonly #maxBytes: number;
 
   constructor(opts: WebhookClientOptions) {
-    this.#agent = new Agent({ connections: opts.poolSize, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 });
+    this.#poolSize = opts.poolSize;
     this.#maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  }
+
+  #agentOf(): Agent {
+    return (this.#agent ??= new (undici().Agent)({ connections: this.#poolSize, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 }));
   }
 
   /** Sends one request; never throws. */
@@ -184,7 +191,7 @@ export class WebhookClient {
         },
       };
       try {
-        this.#agent.dispatch(
+        this.#agentOf().dispatch(
           {
             origin: url.origin,
             path: `${url.pathname}${url.search}`,
@@ -205,7 +212,7 @@ export class WebhookClient {
 
   /** Closes every connection; call once nothing is in flight. */
   close(): void {
-    void this.#agent.destroy().catch(() => {});
+    void this.#agent?.destroy().catch(() => {});
   }
 }
 

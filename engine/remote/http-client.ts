@@ -5,10 +5,11 @@
  * becomes a {@link RemoteCallError} with a message fit for a client; nothing
  * a remote does escapes as another exception.
  */
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
+import { undici } from '../undici.ts';
 
-/** One agent for every remote: undici keeps a keep-alive pool per origin inside it. */
-const AGENT = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64 });
+/** One agent for every remote: undici keeps a keep-alive pool per origin inside it. Made on the first call (Note [HTTP client on first use] in undici.ts). */
+let agent: Agent | undefined;
 
 /** A GraphQL answer as the remote gave it. */
 export interface RemoteAnswer {
@@ -45,11 +46,13 @@ export interface RemoteRequest {
 export async function postGraphql(req: RemoteRequest): Promise<RemoteAnswer> {
   let res;
   try {
+    const { Agent, request } = undici();
+    agent ??= new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64 });
     res = await request(req.url, {
       method: 'POST',
       headers: { ...req.headers, 'content-type': 'application/json', accept: 'application/json' },
       body: req.body,
-      dispatcher: AGENT,
+      dispatcher: agent,
       signal: AbortSignal.timeout(req.timeoutMs),
       headersTimeout: req.timeoutMs,
       bodyTimeout: req.timeoutMs,
