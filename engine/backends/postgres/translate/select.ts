@@ -401,6 +401,20 @@ function treeRecordable(t: AggregateTree): boolean {
  * (~1,000 µs against Engine's ~160-250 µs), not from the statement.
  * Re-measure with `node test/bench/sql-cost.ts --datasets chinook --ops
  * ArtistAggregates --roles admin --variants <dir of hand-written variants>`.
+ * The engine's own CPU on this cell is no longer what keeps it under 2.5×
+ * PostGraphile (issue 35, 2026-11-28, after Note [Request statements in
+ * callbacks] in connection.ts; four `npm run bench -- --quick --skip-scale`
+ * runs at load 11-16, CPU µs per request, server + PostgreSQL): Engine
+ * 157-210 + 956-1,119, the bare raw-SQL peer 135-190 + 951-964, PostGraphile
+ * 1,127-1,861 + 870-1,164. The engine is 20-60 µs above a bare node:http + pg
+ * server doing the same statement (in process, `node
+ * test/bench/request-path.ts`: 75-77 against 53-70 µs), and its profile under
+ * load (`--cpu-prof`) is led by what the raw peer does too: pg's parser, the
+ * UTF-8 decode of the 21 KB result and the socket write of the answer. With the machine
+ * CPU-bound, requests/s go as 1 / (server + PostgreSQL CPU), so even an
+ * engine costing nothing would raise the cell by ~1.17× (2.16-2.33× → ~2.5-2.7×
+ * of the quiet-machine figures): what is left is PostgreSQL's ~0.95 ms, which
+ * the shapes above did not cut.
  */
 function treeRecordSelect(t: AggregateTree & { kind: 'object' }, g: string, hoisted: Fragment[], aliases: AliasCounter): Fragment {
   const columns: Fragment[] = [];
