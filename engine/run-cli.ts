@@ -67,8 +67,9 @@ export async function serve(settings: Settings, logger: Logger): Promise<BuiltEn
     await engine.close().catch(() => {});
     throw listenError(e, settings.serverPort, settings.serverHost);
   }
-  // Once serving: a full collection whenever a burst of allocation (a metadata change) is over (Note [Collecting after a burst]).
-  collectAfterBursts();
+  // Once serving: a full collection when a metadata change's burst of allocation is over (Note [Collecting after a
+  // burst]); a burst of requests never asks for one (Note [Only a metadata change's burst]).
+  collectAfterBursts((onChange) => engine.metadata.catalogRef.subscribe(onChange));
   // v2's startup line of kind server_configuration (secrets only as whether they are set).
   logger.log('startup', 'info', {
     kind: 'server_configuration',
