@@ -9,9 +9,11 @@
  * Options: --dataset chinook|sf<N> (default chinook), --seconds N (4),
  * --repeats N (3), --connections N (16), --pool N (8), --ops a,b and --roles a,b
  * (only these operations and roles), --gc (both engines run with V8's
- * `--trace-gc`; the table adds the collector's main-thread pauses in µs per
- * request and the full collections per 1,000 requests, from the lines printed
- * during each load: the collector's share of the engine's CPU per request).
+ * `--trace-gc-nvp`; the table adds, per request, the bytes young collections
+ * promoted to the old generation and the collector's main-thread pauses, and
+ * the full collections per 1,000 requests, from the lines printed during each
+ * load. Pauses are wall time: on a loaded machine they grow with the load, the
+ * promoted bytes do not).
  */
 import path from 'node:path';
 import { chinookWorkloadText } from './data/chinook.ts';
@@ -47,23 +49,25 @@ const onlyRoles = option('--roles', '')
 const gc = args.includes('--gc');
 if (!datasetAvailable(dataset)) throw new Error(`data set ${dataset} is not available`);
 
-/** V8's `--trace-gc` lines of one engine, summed: main-thread pause ms and full collections. */
+/** V8's `--trace-gc-nvp` lines of one engine, summed: main-thread pause ms, bytes promoted by young collections, full collections. */
 interface GcTally {
   pauseMs: number;
+  promoted: number;
   full: number;
 }
-/** One `--trace-gc` line's pause: `… MB, 1.23 / 0.00 ms` and, for an incremental full collection, `(+ 5.6 ms in 20 steps …`. */
-const GC_LINE = /ms: (Scavenge|Mark-Compact|Mark-Sweep|Minor Mark-Sweep)[^\n]*? MB, ([\d.]+) \/ [\d.]+ ms(?:\s+\(\+ ([\d.]+) ms in)?/g;
+/** One `--trace-gc-nvp` line: `… pause=1.23 … gc=s … promoted=12345 …` (gc: s scavenge, ms/mc full, mmc minor mark-sweep). */
+const GC_LINE = /pause=([\d.]+)[^\n]*?\bgc=(\w+)[^\n]*?\bpromoted=(\d+)/g;
 function tallyGc(child: ChildProcess): GcTally {
-  const t: GcTally = { pauseMs: 0, full: 0 };
+  const t: GcTally = { pauseMs: 0, promoted: 0, full: 0 };
   let rest = '';
   child.stdout?.on('data', (c: Buffer) => {
     const text = rest + c.toString();
     const end = text.lastIndexOf('\n');
     rest = text.slice(end + 1);
     for (const m of text.slice(0, end + 1).matchAll(GC_LINE)) {
-      t.pauseMs += Number(m[2]) + Number(m[3] ?? 0);
-      if (m[1] === 'Mark-Compact' || m[1] === 'Mark-Sweep') t.full++;
+      t.pauseMs += Number(m[1]);
+      if (m[2] === 'ms' || m[2] === 'mc') t.full++;
+      else t.promoted += Number(m[3]);
     }
   });
   return t;
@@ -74,7 +78,7 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const pg = await startBenchPostgres();
 try {
   setEngineRoot(path.resolve(beforeRoot));
-  const nodeArgs = gc ? ['--trace-gc'] : [];
+  const nodeArgs = gc ? ['--trace-gc-nvp'] : [];
   const before = await loadDataset(pg, dataset, pool, nodeArgs);
   // The second engine serves the same database and reads the metadata the first one stored there.
   setEngineRoot(path.resolve(afterRoot));
@@ -83,12 +87,12 @@ try {
     { label: 'before', engine: before.engine, gc: tallyGc(before.engine.child) },
     { label: 'after', engine: after, gc: tallyGc(after.child) },
   ];
-  const gcOf: Record<string, Array<{ us: number; fullPerK: number }>> = {};
+  const gcOf: Record<string, Array<{ us: number; promoted: number; fullPerK: number }>> = {};
   const workload = loadWorkload(await chinookWorkloadText());
   const lines = [
     `Before: ${path.resolve(beforeRoot)}; after: ${path.resolve(afterRoot)}; data set ${dataset}; ${repeats} × ${seconds} s per engine, alternated, ${connections} connections, pool ${pool}.`,
     '',
-    `| operation | role | before req/s | after req/s | after/before | before µs/req engine + PG | after µs/req engine + PG |${gc ? ' before GC µs/req, full per 1k | after GC µs/req, full per 1k |' : ''}`,
+    `| operation | role | before req/s | after req/s | after/before | before µs/req engine + PG | after µs/req engine + PG |${gc ? ' before promoted B/req, GC pause µs/req, full per 1k | after promoted B/req, GC pause µs/req, full per 1k |' : ''}`,
     `|---|---|---:|---:|---:|---:|---:|${gc ? '---:|---:|' : ''}`,
   ];
   let warmed = false;
@@ -132,7 +136,11 @@ try {
           );
           if (r.errors > 0 || r.non2xx > 0) throw new Error(`${e.label} ${op.name} ${role}: ${r.errors} errors, ${r.non2xx} non-2xx`);
           results[e.label]?.push(r);
-          gcOf[e.label]?.push({ us: ((e.gc.pauseMs - gc0.pauseMs) * 1000) / r.requests, fullPerK: ((e.gc.full - gc0.full) * 1000) / r.requests });
+          gcOf[e.label]?.push({
+            us: ((e.gc.pauseMs - gc0.pauseMs) * 1000) / r.requests,
+            promoted: (e.gc.promoted - gc0.promoted) / r.requests,
+            fullPerK: ((e.gc.full - gc0.full) * 1000) / r.requests,
+          });
         }
       }
       const b = results['before'] ?? [];
@@ -143,7 +151,7 @@ try {
         `${median(rs.map((r) => (r.serverCpuMsPerReq ?? NaN) * 1000)).toFixed(0)} + ${median(rs.map((r) => r.postgresCpuMsPerReq * 1000)).toFixed(0)}`;
       const gcCell = (label: string): string => {
         const xs = gcOf[label] ?? [];
-        return ` ${median(xs.map((x) => x.us)).toFixed(1)}, ${median(xs.map((x) => x.fullPerK)).toFixed(2)} |`;
+        return ` ${median(xs.map((x) => x.promoted)).toFixed(0)}, ${median(xs.map((x) => x.us)).toFixed(1)}, ${median(xs.map((x) => x.fullPerK)).toFixed(2)} |`;
       };
       const line = `| ${op.name} | ${role} | ${rb.toFixed(0)} | ${ra.toFixed(0)} | ${(ra / rb).toFixed(2)}× | ${cpu(b)} | ${cpu(a)} |${gc ? gcCell('before') + gcCell('after') : ''}`;
       lines.push(line);

@@ -161,10 +161,14 @@ class FirstCellQuery extends pg.Query {
  * --seconds 3 [--gc]` (four runs, engine µs per request): AlbumByPK admin
  * 48→46, 43→51, 49→42, 45→42; CustomerInvoices 81-85 → 77-89 (admin), 82-90 →
  * 80-85 (customer); ArtistAggregates 212→185, 185→151, 189→215, 180→177, and
- * its collector pauses 48→17, 38→42, 36→13 µs per request. Over HTTP the
- * server's own allocations (request, response, body) still reach the old
- * generation now and then, so the in-process gain shows there in three runs of
- * four.
+ * its collector pauses 48→17, 38→42, 36→13 µs per request. A fresh engine
+ * process under `--trace-gc-nvp` (ArtistAggregates admin, 4 s after 3 s of
+ * warm-up, alternated twice) promoted 21.7-21.9 KB per request before (the
+ * whole 21 KB answer) and 102-492 B after, engine CPU 244/271 → 216/234 µs. In
+ * a fifth run (`--gc`, the engines warmed on AlbumByPK first, so V8's young
+ * generation had grown to its 16 MiB cap) neither side promoted much (86 and 79
+ * B per request) and the cell read 185 → 167 µs: the old path promoted when
+ * young collections came often, the new one does not.
  */
 
 /** What FirstCellQuery's callback is given: an error, or none when the query succeeded (the cell is on the query). */
