@@ -9,11 +9,18 @@
  * dependencies: loading the module graph was ~14% of a start's CPU at 2,000
  * tables × 10 roles. Node's compile cache (`module.enableCompileCache`, on
  * Node 24 also covering type stripping) halves that: importing run-cli.ts
- * took 730-810 ms of CPU without it and 350-390 ms with a warm cache (`node
- * /tmp/load-only.ts` importing engine/run-cli.ts, 3 runs each, with and
- * without NODE_COMPILE_CACHE). Node checks each entry against the module's
- * source (a checksum) and its own version and V8 flags (the directory's
- * name), so an entry of another engine version or another Node is a miss,
+ * took 730-810 ms of CPU without it and 340-390 ms with a warm cache (3 runs
+ * each of `node --input-type=module -e "const c = process.cpuUsage(); await
+ * import('./engine/run-cli.ts'); console.log(process.cpuUsage(c))"`, with and
+ * without NODE_COMPILE_CACHE=<dir>). With NODE_ENV=production as well (Note
+ * [graphql-js production mode] in v8-flags.ts), a start at 2,000 tables ×
+ * 10 roles took 5,696 → 4,735 ms of engine CPU until every role answered
+ * (medians of 3 alternated starts, load 7-8, 2026-11-28: `node
+ * test/bench/start-profile.ts 2000 10 3 /tmp/sp --before-root <checkout>
+ * --no-prof`, whose unmeasured starts warm the cache). Node checks each
+ * entry against the module's source (a checksum) and its own version and V8
+ * flags (the directory's name), so an entry of another engine version or
+ * another Node is a miss,
  * never wrong code; the directory is therefore not keyed by engine version
  * (the same files' entries are replaced, not piled up).
  * Where: the operator's NODE_COMPILE_CACHE (Node enables it before any
