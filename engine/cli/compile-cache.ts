@@ -30,8 +30,11 @@
  * engine, so a directory another user owns or may write is not used:
  * whoever could plant an entry there could run code in the engine. It is a
  * cache and never stops a start: a directory that cannot be made (a
- * read-only filesystem) or is not ours means no cache, silently, and a
- * failed write is ignored by Node. Entries are written once serving (all
+ * read-only filesystem) or is not ours means no cache, silently, a failed
+ * write is ignored by Node, and a damaged entry fails Node's checksum and is
+ * compiled afresh (each entry is written to a temporary file and renamed, so
+ * engines sharing the directory never read half an entry;
+ * NODE_DEBUG_NATIVE=COMPILE_CACHE shows both). Entries are written once serving (all
  * start-up modules are loaded then) and at exit; a start that found them
  * all writes nothing.
  */

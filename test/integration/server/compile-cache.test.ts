@@ -1,10 +1,10 @@
 /**
  * `engine serve` keeps a module compile cache (Note [Module compile cache] in
  * engine/cli/compile-cache.ts): written once serving, in the operator's
- * NODE_COMPILE_CACHE when set, never in a directory others may write, and a
- * directory that cannot be made never stops a start.
+ * NODE_COMPILE_CACHE when set, never in a directory others may write; a
+ * directory that cannot be made, or damaged entries, never stop a start.
  */
-import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,6 +73,19 @@ describe('engine serve compile cache', () => {
     });
     expect(files.length).toBeGreaterThan(100);
     expect(await p.stop('SIGTERM')).toBe(0);
+  });
+
+  it('serves from a damaged cache, and writes its entries again', async () => {
+    const dir = path.join(work, 'xdg', 'engine', 'compile-cache');
+    const files = await filesIn(dir);
+    expect(files.length).toBeGreaterThan(100);
+    // What a full disk or a crash mid-write could leave: Node checks each entry and compiles afresh.
+    await Promise.all(files.map((f) => writeFile(f, 'damaged')));
+    const p = await start({ XDG_CACHE_HOME: path.join(work, 'xdg') });
+    await serves(p);
+    expect(await p.stop('SIGTERM')).toBe(0);
+    const rewritten = await Promise.all(files.map(async (f) => (await readFile(f, 'latin1')) !== 'damaged'));
+    expect(rewritten.filter((r) => r).length).toBeGreaterThan(100);
   });
 
   it("uses the operator's NODE_COMPILE_CACHE instead", async () => {
