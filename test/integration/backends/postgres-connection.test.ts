@@ -189,6 +189,24 @@ describe('request statements on a PostgreSQL pool', () => {
     expect(String(e)).toMatch(/ECONNREFUSED|connect/);
   });
 
+  it('fail a statement whose values pg cannot send, once, and answer the request waiting for its connection', async () => {
+    const c = connect({ maxConnections: 1 });
+    // pg fails it from inside client.query (binding the values), then calls it back again for its Sync.
+    const unsendable = {
+      toPostgres: (): never => {
+        throw new Error('no wire form');
+      },
+    };
+    for (const cancel of [undefined, new RequestContext('127.0.0.1')]) {
+      const opts = cancel === undefined ? undefined : { cancel };
+      const bad = failure(c.queryJsonText(stmt('SELECT $1::text AS bad_value', [unsendable]), opts));
+      const waiting = c.queryJsonText(stmt(`SELECT 'next'::text`), opts);
+      expect(await bad).toMatchObject({ message: 'no wire form' });
+      expect(await waiting).toBe('next');
+      expect(await c.queryJsonText(stmt(`SELECT 'after'::text`), opts)).toBe('after');
+    }
+  });
+
   it('keep answers apart under concurrency on pipelined connections, with cancels and errors among them', async () => {
     const c = connect({ maxConnections: 3 });
     const n = 300;
