@@ -39,10 +39,10 @@ export interface SchemaOptions {
   readonly relayHideUnselectableKeys?: boolean;
 }
 
-/** Whether `fields` has no field (without listing its keys: a root has thousands). */
-function isEmpty(fields: GraphQLFieldConfigMap<unknown, unknown>): boolean {
-  for (const _ in fields) return false;
-  return true;
+/** Root fields and their names in order (listing the keys of an object of thousands of fields costs a sort each time). */
+interface Contributed {
+  readonly fields: GraphQLFieldConfigMap<unknown, unknown>;
+  readonly names: readonly string[];
 }
 
 /**
@@ -50,13 +50,16 @@ function isEmpty(fields: GraphQLFieldConfigMap<unknown, unknown>): boolean {
  * read only (the one contributor with fields gives its own object: copying
  * thousands of fields was a tenth of an admin schema's build).
  */
-function contributedFields(contributors: readonly RootFieldContributor[], input: RootFieldInput, root: ServedRoot): GraphQLFieldConfigMap<unknown, unknown> {
-  const parts: Array<GraphQLFieldConfigMap<unknown, unknown>> = [];
+function contributedFields(contributors: readonly RootFieldContributor[], input: RootFieldInput, root: ServedRoot): Contributed {
+  const parts: Contributed[] = [];
   for (const c of contributors) {
-    const part = c.rootFields(input, root);
-    if (!isEmpty(part)) parts.push(part);
+    const fields = c.rootFields(input, root);
+    const names = Object.keys(fields);
+    if (names.length > 0) parts.push({ fields, names });
   }
-  return parts.length === 1 ? (parts[0] as GraphQLFieldConfigMap<unknown, unknown>) : Object.assign({}, ...parts);
+  if (parts.length === 1) return parts[0] as Contributed;
+  const fields = Object.assign({}, ...parts.map((p) => p.fields)) as GraphQLFieldConfigMap<unknown, unknown>;
+  return { fields, names: Object.keys(fields) };
 }
 
 /** Whether `b` holds exactly the fields of `a`, the very same objects. */
@@ -124,14 +127,15 @@ export function buildSchemaOf(
     ...(mutationCarry === undefined ? {} : { mutationCarry }),
   };
   if (types.relay !== null) return relaySchema(input, contributors, types.relay.node, previous);
-  let fields = contributedFields(contributors, input, 'query');
-  if (isEmpty(fields)) {
+  let { fields, names } = contributedFields(contributors, input, 'query');
+  if (names.length === 0) {
     fields = {
       [NO_QUERIES_FIELD]: {
         type: nonNull(GraphQLString),
         extensions: withDescriptor<RootFieldDescriptor>({ kind: 'static', json: JSON.stringify(NO_QUERIES_MESSAGE) }),
       },
     };
+    names = [NO_QUERIES_FIELD];
   }
   // Namespaces are looked for only where a source has one (thousands of root fields otherwise copied for nothing).
   const namespaced = [...catalog.sources.values()].some((s) => s.customization?.namespace != null);
@@ -140,31 +144,46 @@ export function buildSchemaOf(
     root: 'query' | 'mutation' | 'subscription',
   ): GraphQLFieldConfigMap<unknown, unknown> => (namespaced ? namespaceRootFields(f, root) : f);
   const queryFields = namespacedFields(fields, 'query');
-  const query = rootType(QUERY_ROOT, queryFields);
+  const query = rootType(QUERY_ROOT, queryFields, undefined, namespaced ? undefined : names);
   // subscription_root: the query fields (live queries) plus the contributors' own (`<t>_stream`).
   const streams = contributedFields(contributors, input, 'subscription');
   const queryOnly = new Set<string>();
   for (const c of contributors) for (const name of c.queryOnly?.(input) ?? []) queryOnly.add(name);
   const live: GraphQLFieldConfigMap<unknown, unknown> = {};
+  const liveNames: string[] = [];
   let allLive = true;
   // A table's or function's fields are live queries only where its source's backend serves them (Backend.liveQueries).
   const serves = new Map<string, boolean>();
   for (const s of catalog.sources.values()) serves.set(s.name, servesLiveQueries(s));
-  for (const name in fields) {
+  for (const name of names) {
     const f = fields[name] as GraphQLFieldConfig<unknown, unknown>;
     const d = descriptorOf<RootFieldDescriptor>(f.extensions);
     const source = d !== undefined && 'table' in d ? d.table.source : undefined;
-    if ((queryOnly.size > 0 && queryOnly.has(name)) || (source !== undefined && !(serves.get(source.name) ?? servesLiveQueries(source)))) allLive = false;
-    else live[name] = f;
+    if ((queryOnly.size > 0 && queryOnly.has(name)) || (source !== undefined && !(serves.get(source.name) ?? servesLiveQueries(source)))) {
+      allLive = false;
+    } else {
+      live[name] = f;
+      liveNames.push(name);
+    }
   }
-  for (const name in streams) live[name] = streams[name] as GraphQLFieldConfig<unknown, unknown>;
+  for (const name of streams.names) {
+    // A stream field of a live field's name takes its place, as a spread would.
+    if (live[name] === undefined) liveNames.push(name);
+    live[name] = streams.fields[name] as GraphQLFieldConfig<unknown, unknown>;
+  }
   const subscriptionFields = namespacedFields(live, 'subscription');
   // Without namespaces or streams (whose types differ per root) subscription_root shows query_root's very fields (Note [Shared fields]).
-  const same = namespaced ? sameFields(queryFields, subscriptionFields) : allLive && isEmpty(streams);
+  const same = namespaced ? sameFields(queryFields, subscriptionFields) : allLive && streams.names.length === 0;
   // A role whose query fields are all remote ones (not live queries) may have no subscription field: then no subscription_root.
-  const subscription = isEmpty(subscriptionFields) ? undefined : rootType(SUBSCRIPTION_ROOT, subscriptionFields, same ? query : undefined);
+  const subscription =
+    (namespaced ? Object.keys(subscriptionFields).length : liveNames.length) === 0
+      ? undefined
+      : rootType(SUBSCRIPTION_ROOT, subscriptionFields, same ? query : undefined, namespaced ? undefined : liveNames);
   const writes = contributedFields(contributors, input, 'mutation');
-  const mutation = isEmpty(writes) ? undefined : rootType(MUTATION_ROOT, namespacedFields(writes, 'mutation'));
+  const mutation =
+    writes.names.length === 0
+      ? undefined
+      : rootType(MUTATION_ROOT, namespacedFields(writes.fields, 'mutation'), undefined, namespaced ? undefined : writes.names);
   // Not `new GraphQLSchema`: see Note [Flat type collection] in collect-types.ts.
   const collection = schemaOf(query, mutation, subscription, previous);
   const { schema } = collection;
@@ -196,7 +215,7 @@ function relaySchema(
     input,
     'mutation',
   );
-  const mutation = Object.keys(writes).length === 0 ? undefined : rootType(MUTATION_ROOT, namespaceRootFields(writes, 'mutation'));
+  const mutation = writes.names.length === 0 ? undefined : rootType(MUTATION_ROOT, namespaceRootFields(writes.fields, 'mutation'));
   const collection = schemaOf(query, mutation, undefined, previous);
   return { schema: collection.schema, collection };
 }
