@@ -7,7 +7,10 @@
  * - Latency: a steady 500 inserts/s (single-row statements spread over a few
  *   connections) for the run's seconds; each row's latency is from sending
  *   its INSERT to the webhook receiving its event (so it includes the
- *   INSERT's own round trip: an upper bound of commit → webhook).
+ *   INSERT's own round trip: an upper bound of commit → webhook). The same
+ *   steady writes run first on `items_plain`: PostgreSQL CPU per insert with
+ *   the trigger (capture and delivery) against without, at a rate the load
+ *   of the machine does not change.
  * - Writer cost: `insert_items_one` mutation RPS (autocannon) on `items`
  *   (with the trigger, delivery running) and on `items_plain` (same shape,
  *   no trigger).
@@ -142,11 +145,11 @@ const eventTriggersBench: CapabilityBench = async (ctx: CapabilityContext) => {
       'webhook CPU µs/event': Math.round((self.user + self.system) / total),
     };
 
-    // Latency at a steady 500 changes/s.
+    // Latency at a steady 500 changes/s, and what the same steady writes cost PostgreSQL on a table
+    // without a trigger and on one with it (capture and delivery): at a fixed rate the delivery
+    // takes events as it would at that rate, whatever the machine's load, unlike the writer cell below.
     const seconds = ctx.quick ? 2 : Math.max(5, ctx.seconds);
     const rate = 500;
-    ctx.log(`latency: ${rate} inserts/s for ${seconds} s`);
-    arrivals.clear();
     const clients = await Promise.all(
       Array.from({ length: 8 }, async () => {
         const k = new pg.Client({ connectionString: dbUrl });
@@ -154,22 +157,33 @@ const eventTriggersBench: CapabilityBench = async (ctx: CapabilityContext) => {
         return k;
       }),
     );
-    const sent = new Map<number, number>();
     const count = rate * seconds;
-    const base = 1_000_000;
-    const t0 = performance.now();
-    const inserts: Promise<unknown>[] = [];
-    for (let i = 0; i < count; i++) {
-      const due = t0 + (i * 1000) / rate;
-      const wait = due - performance.now();
-      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-      const n = base + i;
-      sent.set(n, performance.now());
-      inserts.push((clients[i % clients.length] as pg.Client).query('INSERT INTO items (n) VALUES ($1)', [n]));
-    }
-    await Promise.all(inserts);
-    const achieved = count / ((performance.now() - t0) / 1000);
-    await waitFor(() => arrivals.size >= count, 60_000);
+    const steady = async (table: 'items' | 'items_plain', base: number, sent: Map<number, number>) => {
+      const [engine0, pg0] = [await cpuMs(engine.child.pid), await postgresCpuMs(ctx.postgres.postmasterPid)];
+      const t0 = performance.now();
+      const inserts: Promise<unknown>[] = [];
+      for (let i = 0; i < count; i++) {
+        const due = t0 + (i * 1000) / rate;
+        const wait = due - performance.now();
+        if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+        const n = base + i;
+        sent.set(n, performance.now());
+        inserts.push((clients[i % clients.length] as pg.Client).query(`INSERT INTO ${table} (n) VALUES ($1)`, [n]));
+      }
+      await Promise.all(inserts);
+      const achieved = count / ((performance.now() - t0) / 1000);
+      if (table === 'items') await waitFor(() => arrivals.size >= count, 60_000);
+      // Let the last attempts be recorded before reading CPU (the same wait without a trigger).
+      await new Promise((r) => setTimeout(r, 300));
+      const pgMs = (await postgresCpuMs(ctx.postgres.postmasterPid)) - pg0;
+      const engineMs = ((await cpuMs(engine.child.pid)) ?? NaN) - (engine0 ?? NaN);
+      return { achieved, pgMsPerInsert: pgMs / count, engineMsPerInsert: engineMs / count };
+    };
+    ctx.log(`steady writes: ${rate} inserts/s for ${seconds} s without a trigger, then with it`);
+    const plain = await steady('items_plain', 0, new Map());
+    arrivals.clear();
+    const sent = new Map<number, number>();
+    const triggered = await steady('items', 1_000_000, sent);
     for (const k of clients) await k.end();
     const lat = [...sent].flatMap(([n, s]) => {
       const a = arrivals.get(n);
@@ -178,11 +192,14 @@ const eventTriggersBench: CapabilityBench = async (ctx: CapabilityContext) => {
     lat.sort((a, b) => a - b);
     const latency = {
       'target/s': rate,
-      'achieved/s': Math.round(achieved),
+      'achieved/s': Math.round(triggered.achieved),
       delivered: `${lat.length}/${count}`,
       'p50 ms': round(percentile(lat, 50)),
       'p99 ms': round(percentile(lat, 99)),
       'max ms': round(lat.at(-1) ?? NaN),
+      'PG CPU ms/insert': round(triggered.pgMsPerInsert, 3),
+      'PG CPU ms/insert, no trigger': round(plain.pgMsPerInsert, 3),
+      'engine CPU ms/insert': round(triggered.engineMsPerInsert, 3),
     };
 
     // Writer cost: mutation RPS with and without a trigger.
@@ -216,7 +233,7 @@ const eventTriggersBench: CapabilityBench = async (ctx: CapabilityContext) => {
     return {
       tables: [
         { title: 'Delivered events per second (one INSERT of N rows, webhook answers at once)', rows: [throughput] },
-        { title: 'INSERT sent → webhook received, at a steady rate', rows: [latency] },
+        { title: 'INSERT sent → webhook received, at a steady rate; PostgreSQL CPU per insert with the trigger and without', rows: [latency] },
         { title: 'Mutation cost of a trigger (insert_<t>_one)', rows: writer },
         ...(statements.length > 0
           ? [{ title: 'Statements of the run with the trigger, per mutation (pg_stat_statements, time not CPU)', rows: statements }]
