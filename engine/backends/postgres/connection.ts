@@ -167,8 +167,11 @@ class FirstCellQuery extends pg.Query {
  * whole 21 KB answer) and 102-492 B after, engine CPU 244/271 → 216/234 µs. In
  * a fifth run (`--gc`, the engines warmed on AlbumByPK first, so V8's young
  * generation had grown to its 16 MiB cap) neither side promoted much (86 and 79
- * B per request) and the cell read 185 → 167 µs: the old path promoted when
- * young collections came often, the new one does not.
+ * B per request) and the cell read 185 → 167 µs; in a sixth, 177 → 183
+ * (130 and 212 B). So the old path promoted the answer when young collections
+ * came often (a young generation not yet grown, as after a start or after idle
+ * shrank it), the new one does not; with the young generation at its cap the
+ * two cost the same over HTTP.
  */
 
 /** What FirstCellQuery's callback is given: an error, or none when the query succeeded (the cell is on the query). */
