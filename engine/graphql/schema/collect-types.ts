@@ -294,10 +294,14 @@ function validateNewTypes(schema: GraphQLSchema, types: readonly GraphQLNamedTyp
  */
 export function validateSchemaOnce(schema: GraphQLSchema): void {
   if (validSchemas.has(schema) || (schema as unknown as { __validationErrors?: unknown }).__validationErrors !== undefined) return;
-  validateThrough(
-    schema,
-    typesOf(schema).filter((t) => !validTypes.has(t)),
-  );
+  const types = typesOf(schema);
+  const fresh = types.filter((t) => !validTypes.has(t));
+  // None known valid (a first build's first schema): graphql-js validates it whole, without a copy of its type map.
+  if (fresh.length === types.length) {
+    if (validateSchema(schema).length === 0) noteValidSchema(schema);
+    return;
+  }
+  validateThrough(schema, fresh);
 }
 
 /**
