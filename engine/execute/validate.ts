@@ -71,6 +71,10 @@ function isSDLNode(node: ASTNode | readonly ASTNode[]): boolean {
  * that it looks names up in the type map and lists the names (for the
  * suggestions) only when one is unknown.
  * test/unit/execute/known-type-names.test.ts compares both rules' errors.
+ * What settled it (`NODE_ENV=production node
+ * test/bench/known-type-names-cost.ts 84000`, 2026-11-28, load ~14): one
+ * small query's validation by this rule alone, 18-29 ms with graphql-js's,
+ * 0.06-0.10 ms with this one.
  */
 export function KnownTypeNamesLookupRule(context: ValidationContext): ASTVisitor {
   const existing = context.getSchema().getTypeMap();
