@@ -260,7 +260,8 @@ export function noteValidSchema(schema: GraphQLSchema): void {
 /** Validates `schema` through `fresh`, its types not known valid; whether it passed (then it is marked validated). */
 function validateThrough(schema: GraphQLSchema, fresh: readonly GraphQLNamedType[]): boolean {
   for (const t of fresh) if (isInterfaceType(t) || isUnionType(t) || (isObjectType(t) && t.getInterfaces().length > 0)) return false;
-  const partial = new GraphQLSchema({});
+  // The schema's own directives, validated with it (the engine's schemas have only the specified ones).
+  const partial = new GraphQLSchema({ directives: schema.getDirectives() });
   const internals = partial as unknown as SchemaInternals;
   const own = schema as unknown as SchemaInternals;
   internals._queryType = own._queryType;
