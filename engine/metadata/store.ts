@@ -16,9 +16,8 @@
  * Note [Document stamp]
  * A start validated the stored document against the document schema
  * (ajv): at 2,000 tables × 10 roles, compiling that schema's validator cost
- * 150-170 ms of CPU and running it over the 3 MiB document 40-60 ms, about
- * 5% of a restart's CPU, for a document the engine itself wrote after its
- * last change. So every write stores beside the document a stamp: a
+ * 150-170 ms of CPU and running it over the 3 MiB document 40-60 ms, for
+ * a document the engine itself wrote after its last change. So every write stores beside the document a stamp: a
  * SHA-256 of the stamp key (the engine's version and its stored-document
  * schema: Note [Stamp key] in document-schemas.ts) and the document's exact text
  * (the column is json, which keeps the text as sent). A load whose stamp
@@ -33,11 +32,13 @@
  * by another engine version or schema (another key), by an older engine
  * (no stamp, or one over another text), or converted from jsonb. So a bad
  * stored document gives the same error at start as without stamps. The
- * hash costs 2-4 ms per write at 3 MiB. Measured 2026-11-28 (load 8-12,
- * `node test/bench/document-parse-cost.ts`): validator compile 160 ms,
- * validation 29-53 ms; the restart figures are in the commit that added
- * this. Re-measure a start with `node test/bench/start-profile.ts 2000 10 3
- * /tmp/sp --before-root <checkout>`.
+ * hash costs 2-4 ms per write at 3 MiB. Measured 2026-11-28 (load 8-14):
+ * `node test/bench/document-parse-cost.ts` gives the validator's compile
+ * 160 ms and the validation 29-53 ms of CPU; a start at 2,000 tables × 10
+ * roles took 4,594 → 4,470 ms of engine CPU until every role answered and
+ * 3,387 → 3,244 ms until /healthz (medians of 4 alternated starts of
+ * 248fae0 without and with this: `node test/bench/start-profile.ts 2000 10
+ * 4 /tmp/sp --before-root <checkout> --no-prof`).
  */
 import { createHash } from 'node:crypto';
 import { metadataStorage, type MetadataDatabase } from '../backends/registry.ts';
