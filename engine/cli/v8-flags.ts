@@ -22,6 +22,20 @@
  * 4,181 → 4,951-5,390 ms); V8 refuses it in NODE_OPTIONS, so an operator who
  * prefers memory passes it on the command line (`node
  * --heap-growing-percent=50 engine/main.ts serve`).
+ * Not taken either, for the RSS the moment every role answered after
+ * replace_metadata at 2,000 × 10 (085f259 and 134703e, load 4-15, engine CPU from the
+ * call to the last answer beside it; the default 475-512 MiB, 3,841-4,610 ms):
+ * `--memory-balancer` 401-414 MiB but 5,159-6,337 ms (+34-37%), and 401-405
+ * MiB 20 s later where the default settles at 347-356 (its limits leave the
+ * memory reducer nothing to return); `--optimize-for-size` 358-363 MiB at
+ * 10,908-11,576 ms (2.8×); `--max-semi-space-size=8` 522 MiB against 515 with
+ * 16 (the build's garbage is old-generation garbage, not young);
+ * `MALLOC_ARENA_MAX=2` 502 against 515, within the runs' spread. So the
+ * figure at the answer is the old generation the builds fill before V8's
+ * next full collection; no setting tried lowers it without a CPU cost of a
+ * third or more. Re-measure: `node test/bench/rss-variants.ts --rounds 2
+ * default=<checkout> balancer=<checkout>:--memory-balancer
+ * semi8=<checkout>:--max-semi-space-size=8 arenas=<checkout>@MALLOC_ARENA_MAX=2`.
  * A young generation's size can only be set when the isolate is made (V8
  * reads `--max-semi-space-size` once; `v8.setFlagsFromString` is too late),
  * so the entry point re-executes itself with the flag (`process.execve`:
