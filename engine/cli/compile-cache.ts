@@ -12,11 +12,13 @@
  * took 730-810 ms of CPU without it and 340-390 ms with a warm cache (3 runs
  * each of `node --input-type=module -e "const c = process.cpuUsage(); await
  * import('./engine/run-cli.ts'); console.log(process.cpuUsage(c))"`, with and
- * without NODE_COMPILE_CACHE=<dir>). With NODE_ENV=production as well (Note
- * [graphql-js production mode] in v8-flags.ts), a start at 2,000 tables ×
- * 10 roles took 5,696 → 4,735 ms of engine CPU until every role answered
- * (medians of 3 alternated starts, load 7-8, 2026-11-28: `node
- * test/bench/start-profile.ts 2000 10 3 /tmp/sp --before-root <checkout>
+ * without NODE_COMPILE_CACHE=<dir>). With NODE_ENV=production (Note
+ * [graphql-js production mode] in v8-flags.ts), the document stamp (Note
+ * [Document stamp] in metadata/store.ts) and undici and jose loaded on first
+ * use, a start at 2,000 tables × 10 roles took 5,695 → 4,535 ms of engine
+ * CPU until every role answered (medians of 4 alternated starts of 248fae0
+ * without and with the three, load 13-14, 2026-11-28: `node
+ * test/bench/start-profile.ts 2000 10 4 /tmp/sp --before-root <checkout>
  * --no-prof`, whose unmeasured starts warm the cache). Node checks each
  * entry against the module's source (a checksum) and its own version and V8
  * flags (the directory's name), so an entry of another engine version or
