@@ -74,6 +74,22 @@ describe('validating a schema through its new types', () => {
     expect(() => prepareOperation(schemaWith(shared, { other: { type: GraphQLString } }), QUERY, null)).not.toThrow();
   });
 
+  it("finds an invalid new type of a collection that replayed a validated schema's", () => {
+    const shared = sharedTypes();
+    const query = new GraphQLObjectType({ name: 'query_root', fields: { album: { type: shared.album, args: { where: { type: shared.where } } } } });
+    const first = schemaOf(query, undefined);
+    prepareOperation(first.schema, QUERY, null);
+    const bad = new GraphQLObjectType({ name: 'bad', fields: { __reserved: { type: GraphQLInt } } });
+    const next = new GraphQLObjectType({
+      name: 'query_root',
+      fields: { album: { type: shared.album, args: { where: { type: shared.where } } }, bad: { type: bad } },
+    });
+    const second = schemaOf(next, undefined, undefined, first);
+    const expected = validateSchema(schemaOf(next, undefined).schema).map((e) => e.message);
+    expect(expected).toEqual(['Name "__reserved" must not begin with "__", which is reserved by GraphQL introspection.']);
+    expect(() => prepareOperation(second.schema, TYPENAME, null)).toThrow(expected[0]);
+  });
+
   it('validates a schema with a new interface whole', () => {
     const shared = sharedTypes();
     prepareOperation(schemaWith(shared), QUERY, null);
