@@ -64,13 +64,13 @@
  * in its server adapters, which the engine does not use). It is set before
  * the re-execution, so the served process has it from its first module on
  * whether or not `process.execve` exists.
- * Measured 2026-11-28 (load 12, 085f259 against this with the compile cache
- * of Note [Module compile cache]): engine CPU µs per request AlbumByPK admin
- * 48 → 44, customer 52 → 45, ArtistAggregates admin 230 → 195,
- * CustomerInvoices admin 87 → 91, customer 94 → 89 (`node
- * test/bench/compare-engines.ts <before> <after> --ops
- * AlbumByPK,CustomerInvoices,ArtistAggregates --repeats 3 --seconds 3`);
- * the start's figures are with that Note's.
+ * Measured 2026-11-28 20:22 (load 6-14), b112d1b with and without this
+ * call alone: engine CPU µs per request AlbumByPK admin 66 → 49, customer
+ * 52 → 46, ArtistAggregates admin 281 → 198, CustomerInvoices admin 94 → 82,
+ * customer 89 → 91 (`node test/bench/compare-engines.ts <without> <with>
+ * --ops AlbumByPK,CustomerInvoices,ArtistAggregates --repeats 3 --seconds
+ * 3`); the start's figure is in Note [Module compile cache], with the other
+ * start-up changes.
  */
 
 /** Sets NODE_ENV to `production` in `env` unless the operator set it (Note [graphql-js production mode]). */
