@@ -83,6 +83,14 @@
  * row written and deleted); INSERT → webhook p50 2.5/1.7/1.5 → 2.6/3.4/11.2
  * ms at 500/s (the last under a load spike: its no-trigger cell ran at
  * 2,091 rps against 7,327).
+ * Tried and not kept (fa0e222, reverted in the next commit): pacing takes
+ * to one per 5 ms, so that a steady stream is taken a few events at a time
+ * rather than one. In the bench's steady row (500 inserts/s, PostgreSQL CPU
+ * per insert until delivered) 0.82 → 0.62 ms, but in the writer cell
+ * mutations/s fell from 4,612 to 2,990 (engine CPU per mutation 0.092 →
+ * 0.124 ms; the deliveries came in bursts that held up the same process's
+ * HTTP answers) and INSERT → webhook p50 went 1.3-2 → 4.3-4.8 ms
+ * (2026-11-28 20:20-20:25 UTC, load 6-9, alternated with 529c460).
  */
 import { randomUUID } from 'node:crypto';
 import type { AttemptRecord, EventLog, LoggedEvent, SourceConnection } from '../backends/backend.ts';
@@ -120,22 +128,6 @@ const RECORD_BATCH = 500;
 const RECORD_RETRY_MS = 1000;
 /** Longest wait for free slots before taking a smaller batch of a backlog (Note [Event delivery]). */
 const REFILL_WAIT_MS = 10;
-/**
- * Note [Paced takes]
- * A take woken by a notification (or a retry's timer, a metadata change,
- * a poll) starts at least TAKE_GAP_MS after the previous take began; wakes
- * in between are folded into one take at the end of the gap. A take that
- * came back full is followed at once, as before (Note [Event delivery]).
- * Without it, every committed change at a moderate rate was taken alone:
- * at 500 single-row inserts a second each event paid a whole expansion, take
- * and record of its own (their fixed costs: parse-free but planned, executor
- * start, commit), 0.46-0.78 ms of PostgreSQL CPU an insert against 0.12-0.15
- * without a trigger (`npm run bench -- --capabilities event-triggers`, the
- * steady row). An event of a quiet log is taken at once (the gap since the
- * last take is long over); under a steady stream an event waits at most the
- * gap for its take.
- */
-const TAKE_GAP_MS = 5;
 /** How long `close` waits for deliveries in flight. */
 const CLOSE_WAIT_MS = 10_000;
 
@@ -244,9 +236,6 @@ class SourceWorker {
   /** Free slots a take waits for while there is a backlog. */
   readonly #refillAt: number;
   #refillTimer: ReturnType<typeof setTimeout> | null = null;
-  /** When the last take was sent (performance.now()), and the wait for the next one (Note [Paced takes]). */
-  #lastTake = -Infinity;
-  #paceTimer: ReturnType<typeof setTimeout> | null = null;
   /** The refill wait ran out: take whatever slots are free. */
   #refillDue = false;
   readonly #wakeOnSlots = (): void => this.wake();
@@ -325,66 +314,53 @@ class SourceWorker {
       this.#again = true;
       return;
     }
-    // At most one take per TAKE_GAP_MS begins with a wake (Note [Paced takes]).
-    const gap = this.#lastTake + TAKE_GAP_MS - performance.now();
-    if (gap > 0) {
-      this.#paceTimer ??= setTimeout(() => {
-        this.#paceTimer = null;
-        this.wake();
-      }, gap);
-      return;
-    }
     void this.#fetchLoop();
   }
 
   async #fetchLoop(): Promise<void> {
     this.#fetching = true;
     try {
-      this.#again = false;
-      for (;;) {
-        if (this.#stopped) return;
-        const n = Math.min(this.#opts.batchSize, this.#slots.free);
-        if (n <= 0) {
-          this.#slots.waitFor(this.#wakeOnSlots);
-          break;
-        }
-        // A backlog is taken in large batches (Note [Event delivery]): wait for more free slots, bounded in time.
-        if (this.#backlog && n < this.#refillAt && !this.#refillDue) {
-          this.#slots.waitFor(this.#wakeOnSlots, this.#refillAt);
-          this.#refillTimer ??= setTimeout(() => {
+      do {
+        this.#again = false;
+        for (;;) {
+          if (this.#stopped) return;
+          const n = Math.min(this.#opts.batchSize, this.#slots.free);
+          if (n <= 0) {
+            this.#slots.waitFor(this.#wakeOnSlots);
+            break;
+          }
+          // A backlog is taken in large batches (Note [Event delivery]): wait for more free slots, bounded in time.
+          if (this.#backlog && n < this.#refillAt && !this.#refillDue) {
+            this.#slots.waitFor(this.#wakeOnSlots, this.#refillAt);
+            this.#refillTimer ??= setTimeout(() => {
+              this.#refillTimer = null;
+              this.#refillDue = true;
+              this.wake();
+            }, REFILL_WAIT_MS);
+            break;
+          }
+          this.#refillDue = false;
+          if (this.#refillTimer !== null) {
+            clearTimeout(this.#refillTimer);
             this.#refillTimer = null;
-            this.#refillDue = true;
-            this.wake();
-          }, REFILL_WAIT_MS);
-          break;
+          }
+          this.#slots.free -= n;
+          let events: LoggedEvent[] = [];
+          try {
+            events = await this.#log.take([...this.#triggers.keys()], n, this.#opts.leaseMs, this.#owner);
+          } finally {
+            this.#slots.free += n - events.length;
+          }
+          this.#backlog = events.length === n;
+          this.#opts.metrics?.eventsFetched(events.length);
+          for (const e of events) this.#dispatch(e);
+          if (events.length < n) break;
         }
-        this.#refillDue = false;
-        if (this.#refillTimer !== null) {
-          clearTimeout(this.#refillTimer);
-          this.#refillTimer = null;
-        }
-        this.#slots.free -= n;
-        this.#lastTake = performance.now();
-        let events: LoggedEvent[] = [];
-        try {
-          events = await this.#log.take([...this.#triggers.keys()], n, this.#opts.leaseMs, this.#owner);
-        } finally {
-          this.#slots.free += n - events.length;
-        }
-        this.#backlog = events.length === n;
-        this.#opts.metrics?.eventsFetched(events.length);
-        for (const e of events) this.#dispatch(e);
-        if (events.length < n) break;
-      }
+      } while (this.#again && !this.#stopped);
     } catch (e) {
       this.#opts.logger.warn('could not take events', { source: this.#name, error: String(e) });
     } finally {
       this.#fetching = false;
-      // Woken during the take: the next one, paced.
-      if (this.#again) {
-        this.#again = false;
-        this.wake();
-      }
     }
   }
 
@@ -501,7 +477,6 @@ class SourceWorker {
     for (const t of this.#timers) clearInterval(t);
     for (const t of this.#retryTimers) clearTimeout(t);
     if (this.#refillTimer !== null) clearTimeout(this.#refillTimer);
-    if (this.#paceTimer !== null) clearTimeout(this.#paceTimer);
     this.#listening = false;
     const s = this.#stopListening;
     this.#stopListening = null;
