@@ -48,12 +48,7 @@
  * collection against 41-61 without it, whichever the young generation's cap
  * (085f259 with each setting off in turn, two alternated rounds, load 6-12:
  * both settings 95/128, `--max-semi-space-size` off 87/79, the collection
- * off 48/61, both off 41/49; the raw peer 33-43 throughout). With this
- * rule, three quick runs logged no collection after the warm-ups; but at a
- * load of 11-17 the first cell's CPU did not tell the checkouts apart
- * (7 alternated rounds: median 94 µs before, 88 after, both ranging 72-331
- * with other work on the machine), so the gain is still to be confirmed
- * on a quieter machine.
+ * off 48/61, both off 41/49; the raw peer 33-43 throughout).
  * So the collector is armed only by a metadata change (the caller passes
  * the catalog's subscribe) and by the start. It stays armed while the event
  * loop is busy (at least {@link BUSY_UTILIZATION} of a tick: the schema
@@ -65,7 +60,12 @@
  * used heap where it was a second before): with a first-quiet-tick rule, one
  * run in three at 2,000 × 10 went without the collection (RSS 478 MiB 20 s
  * after the last role answered). A request burst that comes later finds the
- * collector disarmed. Re-measure: `node test/bench/run.ts --quick --skip-scale --ops
+ * collector disarmed. With this rule, three quick runs logged no
+ * collection after the warm-ups; but at a load of 7-17 the first cell's CPU
+ * did not tell the checkouts apart (9 alternated rounds: median 94 µs per
+ * request on 085f259, 89 with the rule, both ranging 72-331 with other work
+ * on the machine), so the gain is still to be confirmed on a quieter
+ * machine. Re-measure: `node test/bench/run.ts --quick --skip-scale --ops
  * AlbumByPK --engine-root <checkout>`, each checkout in turn, the Engine's
  * CPU µs/req of the first cell.
  */
