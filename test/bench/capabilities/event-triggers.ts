@@ -214,7 +214,7 @@ const eventTriggersBench: CapabilityBench = async (ctx: CapabilityContext) => {
     for (const table of ['items_plain', 'items'] as const) {
       ctx.log(`writer: insert_${table}_one for ${runSeconds} s`);
       if (pgss) await c.query('SELECT pg_stat_statements_reset()');
-      const [pg0, received0] = [await postgresCpuMs(ctx.postgres.postmasterPid), received];
+      const [pg0, engine0, received0] = [await postgresCpuMs(ctx.postgres.postmasterPid), await cpuMs(engine.child.pid), received];
       const body = JSON.stringify({ query: `mutation { insert_${table}_one(object: {n: 1}) { id } }` });
       const r = await runLoad(
         { url: `${engine.url}/v1/graphql`, body, headers: {} },
@@ -226,6 +226,7 @@ const eventTriggersBench: CapabilityBench = async (ctx: CapabilityContext) => {
       if (table === 'items') await waitFor(() => received - received0 >= r.requests, 120_000);
       await new Promise((res) => setTimeout(res, 300));
       const untilDelivered = ((await postgresCpuMs(ctx.postgres.postmasterPid)) - pg0) / Math.max(1, r.requests);
+      const engineUntilDelivered = (((await cpuMs(engine.child.pid)) ?? NaN) - (engine0 ?? NaN)) / Math.max(1, r.requests);
       // Where the trigger's PostgreSQL time goes, statement by statement (its delivery's included).
       if (pgss && table === 'items') statements = await statementsPerMutation(c, r.requests);
       writer.push({
@@ -238,6 +239,7 @@ const eventTriggersBench: CapabilityBench = async (ctx: CapabilityContext) => {
         'engine CPU ms/req': r.serverCpuMsPerReq === null ? null : round(r.serverCpuMsPerReq, 3),
         'PG CPU ms/req': round(r.postgresCpuMsPerReq, 3),
         'PG CPU ms/req, until delivered': round(untilDelivered, 3),
+        'engine CPU ms/req, until delivered': round(engineUntilDelivered, 3),
       });
     }
     return {
@@ -254,7 +256,7 @@ const eventTriggersBench: CapabilityBench = async (ctx: CapabilityContext) => {
         'CPU per event (engine process, all PostgreSQL processes, the webhook side of this process) is what to read on a shared machine: two cores give at most 2,000,000 / (sum of the three) events/s.',
         'Latency includes the INSERT round trip (measured from sending it), so it bounds commit → webhook from above.',
         'v2 polls every second (performance-anchors.md A7), so its commit → webhook p50 is about half a second.',
-        'The writer run with the trigger also delivers every event it makes (the same engine process). "PG CPU ms/req" is read over the load alone; "until delivered" until the webhook has every event of the run (plus 300 ms for the last records), since delivery may lag behind the load.',
+        'The writer run with the trigger also delivers every event it makes (the same engine process). "PG CPU ms/req" and "engine CPU ms/req" are read over the load alone; "until delivered" until the webhook has every event of the run (plus 300 ms for the last records), since delivery may lag behind the load.',
         'BENCH_PG_STAT_STATEMENTS=1 adds the statements of that run (capture, take, record, the mutation), per mutation.',
       ],
     };
