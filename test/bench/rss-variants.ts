@@ -22,7 +22,7 @@ import path from 'node:path';
 import { metadataCall } from './lib/engine-metadata.ts';
 import { startBenchPostgres } from './lib/postgres.ts';
 import { cpuMs, rssMiB } from './lib/process.ts';
-import { createScaleTables, tableEntry, tableName } from './lib/scale.ts';
+import { allRolesAnswer, createScaleTables, tableEntry, tableName } from './lib/scale.ts';
 import { freePort } from '../support/engine-process.ts';
 
 const argv = process.argv.slice(2);
@@ -53,20 +53,7 @@ const variants = argv
     return { name, root, args: args ? args.split(',') : [], env };
   });
 
-async function gql(url: string, query: string, headers: Record<string, string> = {}): Promise<void> {
-  const res = await fetch(`${url}/v1/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ query }),
-  });
-  const text = await res.text();
-  if (!res.ok || text.includes('"errors"')) throw new Error(`query failed: ${text.slice(0, 400)}`);
-}
-async function allRoles(url: string): Promise<void> {
-  const t = tableName(TABLES);
-  await gql(url, `{ ${t}(limit: 1) { id } }`);
-  for (let r = 1; r <= ROLES; r++) await gql(url, `{ ${t}(limit: 1) { id } }`, { 'x-engine-role': `role_${r}`, 'x-engine-user-id': '1' });
-}
+const allRoles = (url: string): Promise<void> => allRolesAnswer(url, tableName(TABLES), ROLES);
 async function smaps(pid: number): Promise<string> {
   try {
     const t = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8');

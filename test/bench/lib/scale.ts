@@ -92,7 +92,7 @@ async function gql(url: string, query: string, headers: Record<string, string> =
 }
 
 /** Sends one query as admin and as each role in turn (each needs its role schema). */
-async function allRolesAnswer(url: string, table: string, roles: number): Promise<void> {
+export async function allRolesAnswer(url: string, table: string, roles: number): Promise<void> {
   await gql(url, `{ ${table}(limit: 1) { id } }`);
   for (let r = 1; r <= roles; r++) await gql(url, `{ ${table}(limit: 1) { id } }`, { 'x-engine-role': `role_${r}`, 'x-engine-user-id': '1' });
 }

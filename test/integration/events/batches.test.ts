@@ -10,6 +10,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendFor } from '../../../engine/backends/registry.ts';
+import { connectPostgresSource } from '../../support/source-connection.ts';
 import type { EventLog, LoggedEvent, SourceConnection } from '../../../engine/backends/backend.ts';
 import { startSeededEngine, type SeededEngine } from '../../support/seeded-engine.ts';
 
@@ -50,11 +51,8 @@ describe('capture batches', () => {
       },
       settings: { eventsDelivery: false },
     });
-    const pgb = backendFor('postgres');
-    const resolved = pgb.configuration.resolve({ connection_info: { database_url: s.db.url } }, { env: () => undefined, statementTimeoutMs: 0 });
-    if ('reason' in resolved) throw new Error(resolved.reason);
-    conn = pgb.connect(resolved);
-    log = pgb.eventTriggers!.eventLog(conn);
+    conn = connectPostgresSource(s.db.url);
+    log = backendFor('postgres').eventTriggers!.eventLog(conn);
   });
   afterAll(async () => {
     await conn.close();

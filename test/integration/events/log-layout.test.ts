@@ -9,6 +9,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backendFor } from '../../../engine/backends/registry.ts';
+import { connectPostgresSource } from '../../support/source-connection.ts';
 import type { EventLog, SourceConnection } from '../../../engine/backends/backend.ts';
 import { expandBatches, PLANNED_STATEMENTS } from '../../../engine/backends/postgres/event-log.ts';
 import { startSeededEngine, type SeededEngine } from '../../support/seeded-engine.ts';
@@ -39,10 +40,7 @@ describe('event log layout', () => {
       },
       settings: { eventsDelivery: false },
     });
-    const pgb = backendFor('postgres');
-    const resolved = pgb.configuration.resolve({ connection_info: { database_url: s.db.url } }, { env: () => undefined, statementTimeoutMs: 0 });
-    if ('reason' in resolved) throw new Error(resolved.reason);
-    conn = pgb.connect(resolved);
+    conn = connectPostgresSource(s.db.url);
   });
   afterAll(async () => {
     await conn.close();
