@@ -112,6 +112,8 @@ export interface IdleCollector {
   readonly armed: boolean;
   /** Quiet ticks that found a burst while disarmed: bursts left to V8 (Note [Only a metadata change's burst]). */
   readonly skipped: number;
+  /** Ticks run so far (what a wait for "no collection in N ticks" counts). */
+  readonly ticks: number;
 }
 
 /** Subscribes `onChange` to metadata changes (a new catalog installed); returns the unsubscribe function. */
@@ -139,16 +141,21 @@ export function collectAfterBursts(changes: ChangeSource, intervalMs = 1000): Id
       get skipped() {
         return 0;
       },
+      get ticks() {
+        return 0;
+      },
     };
   // The lowest used heap seen since the last collection asked for here: what was live at most.
   let base = usedHeap();
   let last = base;
   let loop = performance.eventLoopUtilization();
   let running = false;
+  let ticks = 0;
   const unsubscribe = changes(() => {
     grace = null;
   });
   const timer = setInterval(() => {
+    ticks++;
     const used = usedHeap();
     const quiet = Math.abs(used - last) < QUIET_BYTES;
     const now = performance.eventLoopUtilization();
@@ -195,6 +202,9 @@ export function collectAfterBursts(changes: ChangeSource, intervalMs = 1000): Id
     },
     get skipped() {
       return skipped;
+    },
+    get ticks() {
+      return ticks;
     },
   };
 }

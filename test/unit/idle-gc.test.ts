@@ -62,8 +62,9 @@ describe('collectAfterBursts', () => {
     // The burst's objects are gone (the collection ran), and quiet ticks ask for no second one.
     await eventually(() => used() < high - BURST_BYTES / 2, { what: 'the heap back down', timeoutMs: 20_000, intervalMs: 20 });
     expect(c.armed).toBe(false);
-    // An absence: a window of ten collector ticks in which no second collection may come.
-    await tick(500);
+    // An absence: a window of ten collector ticks (counted, not timed) in which no second collection may come.
+    const from = c.ticks;
+    await eventually(() => c.ticks >= from + 10, { what: 'ten more collector ticks', timeoutMs: 20_000, intervalMs: 20 });
     expect(c.collections).toBe(1);
   });
 
@@ -103,9 +104,9 @@ describe('collectAfterBursts', () => {
     const change = changes();
     collector = collectAfterBursts(change.source, 50);
     let keep: unknown[] = [];
-    const end = Date.now() + 1500;
-    // More than QUIET_BYTES per tick, kept and dropped in turn: the heap never holds still.
-    while (Date.now() < end) {
+    // More than QUIET_BYTES per tick, kept and dropped in turn: the heap never holds still, for 30 collector ticks.
+    for (let rounds = 0; collector.ticks < 30; rounds++) {
+      if (rounds > 20_000) throw new Error(`only ${collector.ticks} collector ticks in 20,000 rounds`);
       change.fire();
       keep = allocate(QUIET_BYTES * 4);
       await tick(5);
