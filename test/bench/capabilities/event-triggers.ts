@@ -20,6 +20,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { startEngine } from '../lib/engine.ts';
 import { runLoad } from '../lib/load.ts';
+import { statStatements } from '../lib/postgres.ts';
 import { cpuMs, postgresCpuMs } from '../lib/process.ts';
 import type { CapabilityBench, CapabilityContext } from './types.ts';
 
@@ -66,18 +67,6 @@ async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
     await new Promise((r) => setTimeout(r, 5));
   }
   return true;
-}
-
-/** Whether pg_stat_statements is loaded (BENCH_PG_STAT_STATEMENTS=1) and created in this database. */
-async function statStatements(db: pg.Client): Promise<boolean> {
-  try {
-    await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-    // Created but not loaded (no BENCH_PG_STAT_STATEMENTS=1): its functions fail.
-    await db.query('SELECT pg_stat_statements_reset()');
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

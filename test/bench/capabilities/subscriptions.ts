@@ -12,6 +12,7 @@ import pg from 'pg';
 import WebSocket from 'ws';
 import { startEngine, type BenchEngine } from '../lib/engine.ts';
 import { readdir, readFile } from 'node:fs/promises';
+import { statStatements } from '../lib/postgres.ts';
 import { cpuMs, postgresCpuMs, rssMiB } from '../lib/process.ts';
 import type { CapabilityBench, CapabilityContext, CapabilityTable } from './types.ts';
 
@@ -67,17 +68,6 @@ async function track(engine: BenchEngine, table: string): Promise<void> {
 async function counters(db: pg.Client, engine: BenchEngine, pgPid: number): Promise<{ xacts: number; pgCpu: number; engineCpu: number; at: number }> {
   const r = await db.query<{ x: string }>('SELECT xact_commit::text AS x FROM pg_stat_database WHERE datname = current_database()');
   return { xacts: Number(r.rows[0]?.x ?? 0), pgCpu: await postgresCpuMs(pgPid), engineCpu: (await cpuMs(engine.child.pid)) ?? 0, at: performance.now() };
-}
-
-/** Whether pg_stat_statements is loaded (BENCH_PG_STAT_STATEMENTS=1) and created in this database. */
-async function statStatements(db: pg.Client): Promise<boolean> {
-  try {
-    await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-    await db.query('SELECT pg_stat_statements_reset()');
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The statements of this database since the last reset, most called first (`calls× text`), then a reset. */

@@ -91,3 +91,15 @@ export async function startBenchPostgres(): Promise<BenchPostgres> {
     },
   };
 }
+
+/** Whether pg_stat_statements is loaded (BENCH_PG_STAT_STATEMENTS=1) and created in this database. */
+export async function statStatements(db: pg.Client): Promise<boolean> {
+  try {
+    await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    // Created but not loaded (no BENCH_PG_STAT_STATEMENTS=1): its functions fail.
+    await db.query('SELECT pg_stat_statements_reset()');
+    return true;
+  } catch {
+    return false;
+  }
+}
