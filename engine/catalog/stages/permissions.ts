@@ -126,7 +126,6 @@ export function checkBoolExp(
   if (depth > MAX_PERMISSION_DEPTH) return `the boolean expression is nested more than ${MAX_PERMISSION_DEPTH} levels deep (at ${path})`;
   if (!isObject(exp)) return 'a boolean expression must be an object';
   const naming = table.draft.naming;
-  const tableName = naming.format(table.draft.entry.table);
   for (const [key, value] of Object.entries(exp)) {
     const conn = connective(key);
     const at = `${path}.${key}`;
@@ -155,7 +154,7 @@ export function checkBoolExp(
       }
       const rel = table.relationships.get(key);
       if (rel === undefined) {
-        return `"${key}" is not a column or relationship of table "${tableName}"`;
+        return `"${key}" is not a column or relationship of table "${naming.format(table.draft.entry.table)}"`;
       }
       const target = lookup(rel.target);
       if (target === undefined) return `table "${naming.format(rel.target)}" of relationship "${key}" is inconsistent`;
@@ -224,8 +223,10 @@ export function isBackendOnly(item: PermissionItem): boolean {
 
 /** Resolves one permission against its table, or says why it is inconsistent. */
 export function resolvePermission(item: PermissionItem, table: PermissionTable, lookup: PermissionLookup): ResolvedPermission | { reason: string } {
-  const where = `in table "${table.draft.naming.format(table.draft.entry.table)}": in permission for role "${item.role}": `;
-  const fail = (why: string): { reason: string } => ({ reason: where + why });
+  // The message prefix only when it is needed: most permissions resolve.
+  const fail = (why: string): { reason: string } => ({
+    reason: `in table "${table.draft.naming.format(table.draft.entry.table)}": in permission for role "${item.role}": ${why}`,
+  });
   if (item.role === 'admin') return fail('cannot define a permission for the admin role');
   const p = item.permission;
   const exp = (key: string): PermissionBoolExp | string => {

@@ -10,8 +10,21 @@ import { didYouMean } from '../../errors/suggest.ts';
 /** A JSON schema as a plain object. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
+/*
+ * Note [Validator compile]
+ * The document validator is compiled on first use: a start that trusts its
+ * stamp (Note [Document stamp] in metadata/store.ts) leaves it to the first
+ * replace_metadata, where compiling it was 150–190 ms of CPU, about a
+ * quarter of the call at 2,000 tables × 10 roles. ajv's `optimize` pass over
+ * the generated code was a third of that (`code: {optimize: false}`: 104–114
+ * ms against 151–170 ms, five alternated compiles each) and made validating
+ * the 3 MiB document no faster (28–66 ms either way), so it is off. The
+ * generated code checks the same keywords in the same order: only unused
+ * variables and constant branches are left in it. Re-measure: `node
+ * test/bench/document-parse-cost.ts` (its "validator compile" line).
+ */
 // verbose: errors carry their parentSchema, whose properties are the keys to suggest (Note [Key suggestions]).
-const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
+const ajv = new Ajv({ allErrors: true, strict: false, verbose: true, code: { optimize: false } });
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
 function validatorFor(schema: JsonSchema): ValidateFunction {

@@ -118,4 +118,27 @@ describe('internPermissions', () => {
     expect(perms.get('r1')?.select).toBe(perms.get('r2')?.select);
     expect(perms.get('r3')?.select).not.toBe(perms.get('r1')?.select);
   });
+
+  it('compares every part: column filters (a Map), computed fields, limits, and each mutation kind', () => {
+    const cf = (exp: Record<string, unknown>): SelectPermissionInfo => ({ ...sel(['id', 'a'], {}), columnFilters: new Map([['a', exp]]) });
+    const ins = { columns: ['id'], check: {}, set: { id: 'x-engine-user-id' } };
+    const perms = new Map([
+      ['f1', slot(cf({ a: { _eq: 1 } }), { insert: { ...ins } })],
+      ['f2', slot(cf({ a: { _eq: 1 } }), { insert: { ...ins, set: { id: 'x-engine-org-id' } } })],
+      ['f3', slot(cf({ a: { _eq: 2 } }), { insert: { ...ins }, delete: { filter: {} } })],
+      ['c1', slot({ ...sel(['id'], {}), computedFields: ['full_name'] }, { delete: { filter: {} } })],
+      ['c2', slot(sel(['id'], { a: 1 }), { delete: { filter: { id: { _gt: 0 } } } })],
+      ['l1', slot(sel(['id'], {}, 10))],
+      ['l2', slot(sel(['id'], {}, null))],
+    ]);
+    internPermissions(perms);
+    const get = (r: string): MutableTablePermissions => perms.get(r) as MutableTablePermissions;
+    expect(get('f2').select).toBe(get('f1').select);
+    expect(get('f3').select).not.toBe(get('f1').select);
+    expect(get('f3').insert).toBe(get('f1').insert);
+    expect(get('f2').insert).not.toBe(get('f1').insert);
+    expect(get('c1').delete).toBe(get('f3').delete);
+    expect(get('c2').delete).not.toBe(get('f3').delete);
+    expect(new Set(['c1', 'c2', 'l1', 'l2'].map((r) => get(r).select)).size).toBe(4);
+  });
 });
