@@ -202,13 +202,30 @@ function toTable(r: RawRelation): IntrospectedTable {
   };
 }
 
+/*
+ * Note [Slices keep the row's text]
+ * V8 makes a substring of 13 characters or more a slice that points into the
+ * string it was cut from, and keeps all of that string alive while the slice
+ * lives. The stamp and identity cut from the introspection row lived as long
+ * as the introspection, so they kept the whole row text (4.4 MB at 2,000
+ * tables, an external string outside the V8 heap) for the life of the
+ * engine: the heap snapshot of `node --expose-gc test/bench/schema-memory.ts
+ * 2000 10 --snapshot <dir>` showed it retained by `ddlStamp` (a "sliced
+ * string"). So both are copied into strings of their own.
+ */
+/** `s` in a string of its own, not a slice of a longer one (Note [Slices keep the row's text]). */
+export function ownCopy(s: string): string {
+  return Buffer.from(s, 'utf8').toString('utf8');
+}
+
 /** Introspects every trackable relation of the database behind `q` in one query. */
 export async function introspectPostgres(q: PgQueryable): Promise<SourceIntrospection> {
   const both = (await queryFirstText(q, INTROSPECTION_SQL)) ?? '';
   const cut = both.indexOf('\n');
   const cut2 = both.indexOf('\n', cut + 1);
-  const stamp = both.slice(0, cut);
-  const identity = both.slice(cut + 1, cut2);
+  // Copies, not slices: Note [Slices keep the row's text].
+  const stamp = ownCopy(both.slice(0, cut));
+  const identity = ownCopy(both.slice(cut + 1, cut2));
   const text = both.slice(cut2 + 1);
   const raw = JSON.parse(text) as { server_version?: number; tables?: RawRelation[]; functions?: RawFunction[] };
   const serverVersion = raw.server_version;
