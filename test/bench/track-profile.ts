@@ -16,9 +16,11 @@
  *
  * With --profile-tracks=<file.cpuprofile>, a CPU profile of the tracks only
  * (the call and every schema after it, not the first build) goes to that file
- * (for profile-summary.ts).
+ * (for profile-summary.ts). With --profile-first=<file.cpuprofile>, a CPU
+ * profile of the first build only (every schema after replace_metadata and
+ * each role's first request).
  *
- * Run: node [--cpu-prof] [--expose-gc] test/bench/track-profile.ts [tables=2000] [roles=10] [tracks=3] [--collection] [--profile-tracks=<file>]
+ * Run: node [--cpu-prof] [--expose-gc] test/bench/track-profile.ts [tables=2000] [roles=10] [tracks=3] [--collection] [--profile-tracks=<file>] [--profile-first=<file>]
  */
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -38,12 +40,27 @@ const ROLES = Number(positional[1] ?? 10);
 const TRACKS = Number(positional[2] ?? 3);
 const COLLECTION = process.argv.includes('--collection');
 const PROFILE_TRACKS = process.argv.find((a) => a.startsWith('--profile-tracks='))?.slice('--profile-tracks='.length);
+const PROFILE_FIRST = process.argv.find((a) => a.startsWith('--profile-first='))?.slice('--profile-first='.length);
 type Json = Record<string, unknown>;
 
 /** CPU milliseconds of this process (user + system): less sensitive than wall time to other work on the machine. */
 function cpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
+}
+
+async function startProfile(): Promise<Session> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return session;
+}
+
+async function stopProfile(session: Session, file: string): Promise<void> {
+  const { profile } = await session.post('Profiler.stop');
+  await writeFile(file, JSON.stringify(profile));
+  session.disconnect();
 }
 
 async function call(service: MetadataService, body: Json): Promise<Json> {
@@ -79,15 +96,30 @@ try {
       return cpuMs() - t;
     };
     let requestsMs = 0;
+    // Each role's build and first request, CPU ms (the first build's are printed: where a replace's time goes).
+    let perRole: string[] = [];
     const allRoles = (table = tableName(TABLES)): number => {
-      const t = cpuMs();
-      for (const [role, isAdmin] of roles) cache.get(service.catalogRef.current, role, isAdmin);
-      const built = cpuMs() - t;
+      let built = 0;
+      const builds: number[] = [];
+      for (const [role, isAdmin] of roles) {
+        const t = cpuMs();
+        cache.get(service.catalogRef.current, role, isAdmin);
+        builds.push(cpuMs() - t);
+        built += builds[builds.length - 1] as number;
+      }
       requestsMs = 0;
-      for (const [role, isAdmin] of roles) requestsMs += firstRequest(role, isAdmin, table);
+      perRole = roles.map(([role, isAdmin], i) => {
+        const ms = firstRequest(role, isAdmin, table);
+        requestsMs += ms;
+        return `${role} ${(builds[i] as number).toFixed(0)}+${ms.toFixed(0)}`;
+      });
       return built;
     };
-    console.log(`first build of every schema: ${allRoles().toFixed(0)} ms, then a request of every role ${requestsMs.toFixed(0)} ms (CPU)`);
+    const first = PROFILE_FIRST === undefined ? null : await startProfile();
+    const firstMs = allRoles();
+    if (first !== null && PROFILE_FIRST !== undefined) await stopProfile(first, PROFILE_FIRST);
+    console.log(`first build of every schema: ${firstMs.toFixed(0)} ms, then a request of every role ${requestsMs.toFixed(0)} ms (CPU)`);
+    console.log(`  each role, build + first request (CPU ms): ${perRole.join(', ')}`);
     const inspector = PROFILE_TRACKS === undefined ? null : new Session();
     if (inspector !== null) {
       inspector.connect();

@@ -8,7 +8,7 @@ import { GraphQLInt, type GraphQLFieldConfigMap, type GraphQLInputObjectType } f
 import { tableKey } from '../../catalog/types.ts';
 import { capabilitiesOf } from './capabilities.ts';
 import { COMBINATOR_EXTENSIONS, COUNT_EXTENSIONS, withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
-import { inputObjectType, listOfNonNull, nonNull, objectType } from './lean-types.ts';
+import { generatedInputObjectType, generatedObjectType, listOfNonNull, nonNull } from './lean-types.ts';
 import { ARG, FIELD } from './names.ts';
 import type { RootFieldContributor } from './root-field-contributor.ts';
 import type { TableView } from './table-view.ts';
@@ -16,7 +16,7 @@ import type { TableView } from './table-view.ts';
 function aggregateOnlyField(view: TableView): GraphQLFieldConfigMap<unknown, unknown> {
   const { names } = view;
   const name = `"${view.info.name.name}"`;
-  const boolExp: GraphQLInputObjectType = inputObjectType({
+  const boolExp: GraphQLInputObjectType = generatedInputObjectType({
     name: names.boolExp,
     description: `Boolean expression to filter rows from the table ${name}. All fields are combined with a logical 'AND'.`,
     fields: () => ({
@@ -25,12 +25,12 @@ function aggregateOnlyField(view: TableView): GraphQLFieldConfigMap<unknown, unk
       [FIELD.or]: { type: listOfNonNull(boolExp), extensions: COMBINATOR_EXTENSIONS._or },
     }),
   });
-  const fields = objectType({
+  const fields = generatedObjectType({
     name: names.aggregateFields,
     description: `aggregate fields of ${name}`,
     fields: { [FIELD.count]: { type: nonNull(GraphQLInt), extensions: COUNT_EXTENSIONS } },
   });
-  const aggregate = objectType({
+  const aggregate = generatedObjectType({
     name: names.aggregate,
     description: `aggregated selection of ${name}`,
     fields: { [FIELD.aggregate]: { type: fields } },

@@ -16,7 +16,7 @@ import {
 } from 'graphql';
 import type { ColumnInfo } from '../../catalog/types.ts';
 import { aggregateOpExtensions, boolAggregateExtensions, BOOL_AGGREGATES, columnExtensions, COUNT_EXTENSIONS } from './descriptors.ts';
-import { enumType, inputObjectType, listOfNonNull, nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
+import { generatedEnumType, generatedInputObjectType, generatedObjectType, listOfNonNull, nonNull, nonNullListOfNonNull } from './lean-types.ts';
 import { AGGREGATE_OPS, ARG, FIELD, type AggregateOpName } from './names.ts';
 import { isNumeric, isOrdered, typeNames } from './scalars.ts';
 import type { SchemaTypes } from './table-types.ts';
@@ -87,8 +87,11 @@ export function buildAggregateTypes(
     const sameOrderBy = orderByOf.get(orderByFamily(op));
     const inFields: GraphQLInputFieldConfigMap = {};
     if (sameOrderBy === undefined) for (const c of cols) inFields[c.gqlName] = { type: types.orderByEnum, extensions: columnExtensions(c) };
-    const fields = objectType({ name: names.opFields(op), description: OP_FIELDS_DESCRIPTION[op], fields: outFields }, sameFields);
-    const orderBy = inputObjectType({ name: names.opOrderBy(op), description: `order by ${op}() on columns of table ${name}`, fields: inFields }, sameOrderBy);
+    const fields = generatedObjectType({ name: names.opFields(op), description: OP_FIELDS_DESCRIPTION[op], fields: outFields }, sameFields);
+    const orderBy = generatedInputObjectType(
+      { name: names.opOrderBy(op), description: `order by ${op}() on columns of table ${name}`, fields: inFields },
+      sameOrderBy,
+    );
     if (sameFields === undefined) fieldsOf.set(fieldsFamily(op), fields);
     if (sameOrderBy === undefined) orderByOf.set(orderByFamily(op), orderBy);
     opFields[op] = fields;
@@ -114,12 +117,12 @@ export function buildAggregateTypes(
     if (t !== undefined) aggFields[op] = { type: t, extensions: aggregateOpExtensions(op) };
     if (o !== undefined) aggOrder[op] = { type: o, extensions: aggregateOpExtensions(op) };
   }
-  const fields = objectType({
+  const fields = generatedObjectType({
     name: names.aggregateFields,
     description: `aggregate fields of ${name}`,
     fields: aggFields,
   });
-  const aggregate = objectType({
+  const aggregate = generatedObjectType({
     name: names.aggregate,
     description: `aggregated selection of ${name}`,
     fields: {
@@ -127,13 +130,13 @@ export function buildAggregateTypes(
       [FIELD.nodes]: { type: nonNullListOfNonNull(table.object) },
     },
   });
-  const orderBy = inputObjectType({
+  const orderBy = generatedInputObjectType({
     name: names.aggregateOrderBy,
     description: `order by aggregate values of table ${name}`,
     fields: aggOrder,
   });
   // v2 compat: `<t>_aggregate_bool_exp { count: {arguments, distinct, filter, predicate: Int_comparison_exp!} }`.
-  const count = inputObjectType({
+  const count = generatedInputObjectType({
     name: names.aggregateBoolExpCount,
     fields: {
       [ARG.arguments]: { type: listOfNonNull(table.selectColumn) },
@@ -148,12 +151,12 @@ export function buildAggregateTypes(
   const bools = view.columns.filter((c) => c.dbType === boolType && c.elementType === null);
   if (bools.length > 0) {
     for (const fn of BOOL_AGGREGATES) {
-      const columns = enumType({
+      const columns = generatedEnumType({
         name: `${names.selectColumn}_${names.aggregateBoolExp}_${fn}_arguments_columns`,
         description: `select "${names.aggregateBoolExp}_${fn}_arguments_columns" columns of table ${name}`,
         values: Object.fromEntries(bools.map((c) => [c.gqlName, { value: c.name, description: 'column name' }])),
       });
-      const input = inputObjectType({
+      const input = generatedInputObjectType({
         name: `${names.aggregateBoolExp}_${fn}`,
         fields: {
           [ARG.arguments]: { type: nonNull(columns) },
@@ -166,6 +169,6 @@ export function buildAggregateTypes(
     }
   }
   boolFields[FIELD.count] = { type: count, extensions: COUNT_EXTENSIONS };
-  const boolExp = inputObjectType({ name: names.aggregateBoolExp, fields: boolFields });
+  const boolExp = generatedInputObjectType({ name: names.aggregateBoolExp, fields: boolFields });
   return { aggregate, fields, orderBy, boolExp };
 }

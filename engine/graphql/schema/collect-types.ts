@@ -16,6 +16,7 @@
 import {
   GraphQLSchema,
   getNamedType,
+  isEnumType,
   isInputObjectType,
   isInterfaceType,
   isObjectType,
@@ -31,32 +32,122 @@ import {
   type GraphQLInputField,
   type GraphQLType,
 } from 'graphql';
+import { isGenerated } from './lean-types.ts';
 
 /**
- * The named types `type` refers to, in graphql-js's collection order. Not
+ * Note [Which types are validated]
+ * graphql-js's validateSchema reads every field, argument and value of a
+ * schema: 330 ms for the admin schema of 2,000 tables (84,000 types) and
+ * as much again for a role shape whose table types are its own, on a first
+ * build (replace_metadata, a start), where no type is known valid yet
+ * (Note [Validating only new types]). Most of what it checks holds by
+ * construction for the types the engine generates from the catalog
+ * (made by lean-types.ts's generated* constructors: a table's object,
+ * aggregate, bool_exp, order_by, mutation, stream and column enum types,
+ * comparison expressions, enum-table enums, `<fn>_args`, Relay
+ * connections):
+ * - names are GraphQL names and no enum value is `true`, `false` or
+ *   `null` (graphql-js's constructors assert both), type names are unique
+ *   ({@link schemaOf} refuses duplicates with graphql-js's message);
+ * - field and argument types are output and input types (the builders'
+ *   types say so), nothing required is deprecated (nothing generated is
+ *   deprecated);
+ * - no input object reaches itself through non-null fields only: the
+ *   generated non-null input fields (`data` of `<t>_obj_rel_insert_input`,
+ *   `where` of `<t>_updates`, `initial_value` of a stream cursor,
+ *   `constraint`, `arguments`, `predicate`, key and function argument
+ *   columns) lead to enums, scalars or types whose fields are nullable.
+ * The rest depends on names and shapes from outside (a `__`
+ * type-name prefix of a source's customization, a remote relationship
+ * named `__x`, a table without columns) and is checked by {@link
+ * referencesOf} as the collecting walk reads each generated type anyway: no
+ * `__` name (type, field, argument, value), at least one field or value, no
+ * interface, not oneOf. A generated type that passes is known valid from then on; every
+ * other type is validated by graphql-js as before (the root types,
+ * scalars, actions' and remote schemas' types, namespace types, the types
+ * of a renamed schema, a generated type that failed a check): through
+ * {@link validateThrough}, and a schema that fails there, or holds a new
+ * interface or union, is validated whole, so its errors are graphql-js's
+ * own. What is trusted by construction is checked by a test instead:
+ * test/unit/graphql/generated-types-valid.test.ts runs graphql-js's full
+ * validateSchema on schemas of every generated type family.
+ */
+/**
+ * Set on the types known valid: of a schema that passed, or generated and
+ * checked (Note [Which types are validated]). A property rather than a
+ * WeakSet: a WeakSet of a first build's 84,000 new types made every young
+ * collection walk it (the admin schema of 2,000 tables took 150 ms longer).
+ */
+const VALID: unique symbol = Symbol('valid');
+type Marked = { [VALID]?: true };
+
+function isValid(type: GraphQLNamedType): boolean {
+  return (type as Marked)[VALID] === true;
+}
+
+function markValid(type: GraphQLNamedType): void {
+  (type as Marked)[VALID] = true;
+}
+
+/**
+ * The named types `type` refers to that are not in `seen`, in graphql-js's
+ * collection order (one seen now is seen when the walk comes to it: leaving
+ * it out keeps the order, and most references are to scalars and shared
+ * types). A generated type (lean-types.ts) that passes the checks of Note
+ * [Which types are validated] on the way is recorded as valid. Not
  * remembered per type: a WeakMap of these lists (tried for types shared
  * across catalog versions) kept 157 MiB of heap for every schema of 2,000
  * tables × 10 roles instead of 133 (`node --expose-gc
  * test/bench/schema-memory.ts 2000 10`) to save ~25% of a schema's build
  * after a change (test/bench/track-profile.ts).
  */
-function referencesOf(type: GraphQLNamedType): GraphQLNamedType[] {
+function referencesOf(type: GraphQLNamedType, seen: ReadonlySet<GraphQLNamedType>): GraphQLNamedType[] {
   const out: GraphQLNamedType[] = [];
+  // Whether the type is generated and its names and shape hold so far.
+  let trusted = isGenerated(type) && !reserved(type.name);
   if (isUnionType(type)) {
-    for (const t of type.getTypes()) out.push(t);
+    for (const t of type.getTypes()) if (!seen.has(t)) out.push(t);
   } else if (isObjectType(type) || isInterfaceType(type)) {
-    for (const t of type.getInterfaces()) out.push(t);
+    for (const t of type.getInterfaces()) if (!seen.has(t)) out.push(t);
     const fields = type.getFields();
+    let empty = true;
     for (const name in fields) {
       const field = fields[name] as GraphQLField<unknown, unknown>;
-      out.push(getNamedType(field.type));
-      for (const arg of field.args) out.push(getNamedType(arg.type));
+      empty = false;
+      if (trusted && reserved(name)) trusted = false;
+      const t = getNamedType(field.type);
+      if (!seen.has(t)) out.push(t);
+      for (const arg of field.args) {
+        if (trusted && reserved(arg.name)) trusted = false;
+        const a = getNamedType(arg.type);
+        if (!seen.has(a)) out.push(a);
+      }
     }
+    if (trusted && (empty || !isObjectType(type) || type.getInterfaces().length > 0)) trusted = false;
   } else if (isInputObjectType(type)) {
     const fields = type.getFields();
-    for (const name in fields) out.push(getNamedType((fields[name] as GraphQLInputField).type));
+    let empty = true;
+    for (const name in fields) {
+      empty = false;
+      if (trusted && reserved(name)) trusted = false;
+      const t = getNamedType((fields[name] as GraphQLInputField).type);
+      if (!seen.has(t)) out.push(t);
+    }
+    if (trusted && (empty || type.isOneOf)) trusted = false;
+  } else if (trusted && isEnumType(type)) {
+    const values = type.getValues();
+    if (values.length === 0) trusted = false;
+    for (const v of values) if (reserved(v.name)) trusted = false;
+  } else {
+    trusted = false;
   }
+  if (trusted) markValid(type);
   return out;
+}
+
+/** A name graphql-js's validateSchema refuses outside introspection (`__`-prefixed). */
+function reserved(name: string): boolean {
+  return name.charCodeAt(0) === 95 && name.charCodeAt(1) === 95;
 }
 
 /**
@@ -156,7 +247,7 @@ export function collectTypes(
     owners.push(out.length);
     out.push(t);
     ends.push(-1);
-    lists.push(referencesOf(t));
+    lists.push(referencesOf(t, seen));
     at.push(0);
   };
   const visit = (start: GraphQLType): void => {
@@ -241,7 +332,6 @@ interface SchemaInternals {
  * CPU): a first build's first request of every role 807-957 → 493-617 ms;
  * each track's first requests (admin + every role) 90-112 → 3-10 ms.
  */
-const validTypes = new WeakSet<GraphQLNamedType>();
 const validSchemas = new WeakSet<GraphQLSchema>();
 /** Each schema's types as {@link schemaOf} collected them: listing a type map of 84,000 names took 40 ms. */
 const collected = new WeakMap<GraphQLSchema, readonly GraphQLNamedType[]>();
@@ -254,7 +344,7 @@ function typesOf(schema: GraphQLSchema): readonly GraphQLNamedType[] {
 export function noteValidSchema(schema: GraphQLSchema): void {
   if (validSchemas.has(schema)) return;
   validSchemas.add(schema);
-  for (const t of typesOf(schema)) validTypes.add(t);
+  for (const t of typesOf(schema)) markValid(t);
 }
 
 /** Validates `schema` through `fresh`, its types not known valid; whether it passed (then it is marked validated). */
@@ -275,7 +365,7 @@ function validateThrough(schema: GraphQLSchema, fresh: readonly GraphQLNamedType
   // What `assumeValid` sets: validateSchema (and every request's validate) then finds the schema validated.
   (schema as unknown as { __validationErrors: readonly GraphQLError[] }).__validationErrors = [];
   validSchemas.add(schema);
-  for (const t of fresh) validTypes.add(t);
+  for (const t of fresh) markValid(t);
   return true;
 }
 
@@ -287,7 +377,7 @@ function validateThrough(schema: GraphQLSchema, fresh: readonly GraphQLNamedType
  * validating a track's new types).
  */
 function validateNewTypes(schema: GraphQLSchema, types: readonly GraphQLNamedType[], candidates: readonly GraphQLNamedType[] = types): void {
-  const fresh = candidates.filter((t) => !validTypes.has(t));
+  const fresh = candidates.filter((t) => !isValid(t));
   if (fresh.length * 2 > types.length) return;
   validateThrough(schema, fresh);
 }
@@ -301,7 +391,7 @@ function validateNewTypes(schema: GraphQLSchema, types: readonly GraphQLNamedTyp
 export function validateSchemaOnce(schema: GraphQLSchema): void {
   if (validSchemas.has(schema) || (schema as unknown as { __validationErrors?: unknown }).__validationErrors !== undefined) return;
   const types = typesOf(schema);
-  const fresh = types.filter((t) => !validTypes.has(t));
+  const fresh = types.filter((t) => !isValid(t));
   // None known valid (a first build's first schema): graphql-js validates it whole, without a copy of its type map.
   if (fresh.length === types.length) {
     if (validateSchema(schema).length === 0) noteValidSchema(schema);

@@ -20,7 +20,7 @@ import { ARRAY_OPERATORS } from '../operators/array.ts';
 import { ENUM_OPERATORS } from '../operators/equality.ts';
 import { operatorsForScalar } from '../operators/for-type.ts';
 import { OPERATOR_EXTENSION, type OperatorSpec } from '../operators/operator.ts';
-import { enumType, inputObjectType, listOfNonNull, nonNull, nullProto } from './lean-types.ts';
+import { generatedEnumType, generatedInputObjectType, listOfNonNull, nonNull, nullProto } from './lean-types.ts';
 import { arrayComparisonExpName, castExpName, comparisonExpName, isGraphqlName } from './names.ts';
 import { sourceTableTypeNames } from './type-customization.ts';
 import { comparisonSupport, scalarInfo, ScalarRegistry } from './scalars.ts';
@@ -46,7 +46,7 @@ export class ColumnTypes {
       for (const v of table.enumValues) {
         if (isGraphqlName(v.value)) values[v.value] = { value: v.value, description: v.comment };
       }
-      t = enumType({ name, values, description: table.description, extensions: nullProto({ [ENUM_TABLE_EXTENSION]: true }) });
+      t = generatedEnumType({ name, values, description: table.description, extensions: nullProto({ [ENUM_TABLE_EXTENSION]: true }) });
       this.#enums.set(name, t);
     }
     return t;
@@ -105,7 +105,7 @@ export class ColumnTypes {
   ): GraphQLInputObjectType {
     let t = this.#comparisons.get(name);
     if (t !== undefined) return t;
-    t = inputObjectType({
+    t = generatedInputObjectType({
       name,
       description: `Boolean expression to compare columns of type "${typeName}". All fields are combined with logical 'AND'.`,
       fields: () => {
@@ -142,7 +142,7 @@ export class ColumnTypes {
     let t = this.#comparisons.get(name);
     if (t === undefined) {
       const text = this.#comparisonType(comparisonExpName('String'), GraphQLString, operatorsForScalar('text'));
-      t = inputObjectType({ name, fields: { String: { type: text } } });
+      t = generatedInputObjectType({ name, fields: { String: { type: text } } });
       this.#comparisons.set(name, t);
     }
     return t;

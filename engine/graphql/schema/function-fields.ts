@@ -17,7 +17,7 @@ import { tableKey } from '../../catalog/types.ts';
 import { customizeTypeName } from '../../catalog/stages/customization.ts';
 import { capabilitiesOf } from './capabilities.ts';
 import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
-import { inputObjectType, nonNull, nonNullListOfNonNull } from './lean-types.ts';
+import { generatedInputObjectType, nonNull, nonNullListOfNonNull } from './lean-types.ts';
 import { FUNCTION_ARGS, functionArgsTypeName } from './names.ts';
 import type { SchemaTypes } from './table-types.ts';
 import type { TableView } from './table-view.ts';
@@ -67,7 +67,7 @@ export function functionArgsArgument(
     const t = rowType ? types.columns.scalars.forCompositeArgument(source, a.dbType) : types.columns.input(source, argAsColumn(a));
     fields[a.name] = { type: a.hasDefault ? t : nonNull(t) };
   }
-  const input = types.inputObject(typeName, () => inputObjectType({ name: typeName, fields }));
+  const input = types.inputObject(typeName, () => generatedInputObjectType({ name: typeName, fields }));
   const required = args.some((a) => !a.hasDefault);
   return { [FUNCTION_ARGS]: { type: required ? nonNull(input) : input, description: `input parameters for function "${fnName}"` } };
 }

@@ -18,7 +18,7 @@ import {
 } from 'graphql';
 import { tableKey, type ColumnInfo, type TableInfo } from '../../catalog/types.ts';
 import { columnExtensions, withDescriptor } from './descriptors.ts';
-import { enumType, inputObjectType, listOfNonNull, nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
+import { generatedEnumType, generatedInputObjectType, generatedObjectType, listOfNonNull, nonNull, nonNullListOfNonNull } from './lean-types.ts';
 import type { InsertRelationshipView, MutationView } from './mutation-view.ts';
 import { MUTATION, UPDATE_OPS } from './names.ts';
 import { capabilitiesOf } from './capabilities.ts';
@@ -120,7 +120,7 @@ export class MutationTypes {
   /** `<t>_insert_input`: insertable columns and relationships to insertable tables. */
   insertInput(view: MutationView): GraphQLInputObjectType {
     return this.#once(view.names.insertInput, () => {
-      return inputObjectType({
+      return generatedInputObjectType({
         name: view.names.insertInput,
         description: `input type for inserting data into table "${view.info.name.name}"`,
         fields: () => {
@@ -147,7 +147,7 @@ export class MutationTypes {
       const fields: GraphQLInputFieldConfigMap = { [MUTATION.data]: { type: nonNull(data) } };
       const onConflict = this.onConflict(view);
       if (onConflict !== null) fields[MUTATION.onConflict] = { type: onConflict, description: 'upsert condition' };
-      return inputObjectType({ name, description: `input type for inserting ${what} relation for remote table "${view.info.name.name}"`, fields });
+      return generatedInputObjectType({ name, description: `input type for inserting ${what} relation for remote table "${view.info.name.name}"`, fields });
     });
   }
 
@@ -175,7 +175,7 @@ export class MutationTypes {
     return this.#once(view.names.onConflict, () => {
       const constraints = constraintsOf(view);
       if (constraints.size === 0 || capabilitiesOf(view.source).upsert !== 'on_conflict') return null;
-      const constraint = enumType({
+      const constraint = generatedEnumType({
         name: view.names.constraint,
         description: `unique or primary key constraints on table "${view.info.name.name}"`,
         values: Object.fromEntries(
@@ -190,7 +190,7 @@ export class MutationTypes {
         [MUTATION.updateColumns]: { type: nonNullListOfNonNull(this.updateColumn(view)), defaultValue: [] },
       };
       if (view.select !== null) fields[MUTATION.where] = { type: this.#types.of(view.select).boolExp };
-      return inputObjectType({
+      return generatedInputObjectType({
         name: view.names.onConflict,
         description: `on_conflict condition type for table "${view.info.name.name}"`,
         fields,
@@ -218,7 +218,7 @@ export class MutationTypes {
       if (capabilitiesOf(view.source).upsert !== 'if_matched' || view.update === null || view.select === null) return null;
       const match = this.insertMatchColumn(view);
       if (match === null) return null;
-      return inputObjectType({
+      return generatedInputObjectType({
         name: view.names.ifMatched,
         description: `upsert condition type for table "${view.info.name.name}"`,
         fields: {
@@ -240,7 +240,7 @@ export class MutationTypes {
     return this.#once(view.names.insertMatchColumn, () => {
       const cols = (view.select?.columns ?? []).filter((c) => c.elementType === null && scalarInfo(view.source, c.dbType).sortable);
       if (cols.length === 0) return null;
-      return enumType({
+      return generatedEnumType({
         name: view.names.insertMatchColumn,
         description: `select match_columns of table "${view.info.name.name}"`,
         values: Object.fromEntries(cols.map((c) => [c.gqlName, { value: c.name, description: 'column name' }])),
@@ -256,7 +256,7 @@ export class MutationTypes {
         cols.length === 0
           ? { [MUTATION.placeholder]: { value: null, description: 'placeholder (do not use)' } }
           : Object.fromEntries(cols.map((c) => [c.gqlName, { value: c.name, description: 'column name' }]));
-      return enumType({ name: view.names.updateColumn, description: `update columns of table "${view.info.name.name}"`, values });
+      return generatedEnumType({ name: view.names.updateColumn, description: `update columns of table "${view.info.name.name}"`, values });
     });
   }
 
@@ -264,7 +264,7 @@ export class MutationTypes {
   mutationResponse(view: MutationView): GraphQLObjectType {
     return this.#once(view.names.mutationResponse, () => {
       const select = view.select;
-      return objectType({
+      return generatedObjectType({
         name: view.names.mutationResponse,
         description: `response of any mutation on the table "${view.info.name.name}"`,
         fields: () => ({
@@ -290,7 +290,7 @@ export class MutationTypes {
       if (cols.length === 0) return null;
       const fields: GraphQLInputFieldConfigMap = {};
       for (const c of cols) fields[c.gqlName] = { type: this.#opValueType(view, c, op) };
-      return inputObjectType({ name, description: `input type for the ${UPDATE_OPS[op]} operator on table "${view.info.name.name}"`, fields });
+      return generatedInputObjectType({ name, description: `input type for the ${UPDATE_OPS[op]} operator on table "${view.info.name.name}"`, fields });
     });
   }
 
@@ -323,7 +323,7 @@ export class MutationTypes {
       const fields: GraphQLInputFieldConfigMap = {};
       for (const c of pkColumns(view) ?? []) fields[c.gqlName] = { type: nonNull(this.#types.columns.input(view.source, c)) };
       if (Object.keys(fields).length === 0) return null;
-      return inputObjectType({ name: view.names.pkColumnsInput, description: `primary key columns input for table: ${view.info.name.name}`, fields });
+      return generatedInputObjectType({ name: view.names.pkColumnsInput, description: `primary key columns input for table: ${view.info.name.name}`, fields });
     });
   }
 
@@ -333,7 +333,7 @@ export class MutationTypes {
       const fields: GraphQLInputFieldConfigMap = {};
       for (const [op, t] of this.opArgs(view)) fields[UPDATE_OPS[op]] = { type: t };
       fields[MUTATION.where] = { type: nonNull(boolExp), description: 'filter the rows which have to be updated' };
-      return inputObjectType({ name: view.names.updates, fields });
+      return generatedInputObjectType({ name: view.names.updates, fields });
     });
   }
 }

@@ -42,7 +42,7 @@ import {
 } from 'graphql';
 import { capabilitiesOf } from './capabilities.ts';
 import { withDescriptor, type RootFieldDescriptor, type TableFieldDescriptor } from './descriptors.ts';
-import { nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
+import { generatedObjectType, nonNull, nonNullListOfNonNull } from './lean-types.ts';
 import type { SchemaTypes, TableTypes } from './table-types.ts';
 import type { TableView } from './table-view.ts';
 
@@ -100,7 +100,7 @@ export class RelayLeafTypes {
     description: 'An object with globally unique ID',
     fields: { [RELAY.id]: { type: new GraphQLNonNull(GraphQLID), description: 'A globally unique identifier' } },
   });
-  readonly pageInfo = objectType({
+  readonly pageInfo = generatedObjectType({
     name: 'PageInfo',
     fields: {
       [RELAY.endCursor]: { type: nonNull(GraphQLString) },
@@ -130,11 +130,11 @@ export function nodeIdField(): GraphQLFieldConfigMap<unknown, unknown>[string] {
 /** `<t>Connection` and `<t>Edge` of a table with a primary key. */
 export function connectionType(view: TableView, object: GraphQLObjectType, leaves: RelayLeafTypes): GraphQLObjectType {
   const name = view.names.object;
-  const edge = objectType({
+  const edge = generatedObjectType({
     name: `${name}Edge`,
     fields: { [RELAY.cursor]: { type: nonNull(GraphQLString) }, [RELAY.node]: { type: nonNull(object) } },
   });
-  return objectType({
+  return generatedObjectType({
     name: `${name}Connection`,
     description: `A Relay connection object on "${view.info.name.name}"`,
     fields: { [RELAY.edges]: { type: nonNullListOfNonNull(edge) }, [RELAY.pageInfo]: { type: nonNull(leaves.pageInfo) } },

@@ -9,7 +9,7 @@
 import { GraphQLInt, type GraphQLFieldConfig, type GraphQLFieldConfigMap, type GraphQLInputObjectType } from 'graphql';
 import { customizeTypeName } from '../../catalog/stages/customization.ts';
 import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
-import { enumType, inputObjectType, listOf, nonNull, nonNullListOfNonNull } from './lean-types.ts';
+import { generatedEnumType, generatedInputObjectType, listOf, nonNull, nonNullListOfNonNull } from './lean-types.ts';
 import { capabilitiesOf, servesLiveQueries } from './capabilities.ts';
 import { ARG } from './names.ts';
 import { shapeOf } from './root-types.ts';
@@ -20,7 +20,7 @@ import type { TableView } from './table-view.ts';
 export const STREAM_ARG = { batchSize: 'batch_size', cursor: 'cursor', initialValue: 'initial_value', ordering: 'ordering' } as const;
 
 /** v2's `cursor_ordering` enum (one object for every schema: it never varies). */
-export const CURSOR_ORDERING = enumType({
+export const CURSOR_ORDERING = generatedEnumType({
   name: 'cursor_ordering',
   description: 'ordering argument of a cursor',
   values: { ASC: { value: 'asc', description: 'ascending ordering of the cursor' }, DESC: { value: 'desc', description: 'descending ordering of the cursor' } },
@@ -39,13 +39,13 @@ function cursorInput(view: TableView, types: SchemaTypes): GraphQLInputObjectTyp
   if (t === undefined) {
     const typeName = (suffix: string): string => customizeTypeName(view.source.customization, `${view.info.gqlName}${suffix}`);
     const name = `"${view.info.name.name}"`;
-    const value = inputObjectType({
+    const value = generatedInputObjectType({
       name: typeName('_stream_cursor_value_input'),
       description: 'Initial value of the column from where the streaming should start',
       fields: () =>
         Object.fromEntries(view.columns.map((c) => [c.gqlName, { type: types.columns.input(view.source, c), description: c.description ?? undefined }])),
     });
-    t = inputObjectType({
+    t = generatedInputObjectType({
       name: typeName('_stream_cursor_input'),
       description: `Streaming cursor of the table ${name}`,
       fields: {

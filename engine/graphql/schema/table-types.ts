@@ -31,7 +31,7 @@ import {
 import type { RemoteSchemaInfo, RemoteTypeRelationship, RemoteView } from '../../remote/types.ts';
 import { joinInView, showsFields } from '../../remote/role-join.ts';
 import { copiedTypes, viewTypes, type RemoteTypes } from './remote-types.ts';
-import { enumType, inputObjectType, listOfNonNull, nonNull, nonNullListOfNonNull, objectType } from './lean-types.ts';
+import { generatedEnumType, generatedInputObjectType, generatedObjectType, listOfNonNull, nonNull, nonNullListOfNonNull } from './lean-types.ts';
 import { ARG, FIELD, ORDER_BY_ENUM, relationshipAggregateField } from './names.ts';
 import { isAlwaysPresent, type TableView } from './table-view.ts';
 import { scalarInfo, valueEncoding } from './scalars.ts';
@@ -77,7 +77,7 @@ export const ORDER_BY_VALUES = {
  */
 export class LeafTypes {
   readonly columns = new ColumnTypes();
-  readonly orderByEnum = enumType({
+  readonly orderByEnum = generatedEnumType({
     name: ORDER_BY_ENUM,
     description: 'column ordering options',
     values: Object.fromEntries(Object.entries(ORDER_BY_VALUES).map(([k, v]) => [k, { value: k, description: v.description }])),
@@ -278,23 +278,23 @@ export class SchemaTypes {
   #build(view: TableView): TableTypes {
     const { names } = view;
     const name = `"${view.info.name.name}"`;
-    const selectColumn = enumType({
+    const selectColumn = generatedEnumType({
       name: names.selectColumn,
       description: `select columns of table ${name}`,
       values: Object.fromEntries(view.columns.map((c) => [c.gqlName, { value: c.name, description: 'column name' }])),
     });
-    const boolExp: GraphQLInputObjectType = inputObjectType({
+    const boolExp: GraphQLInputObjectType = generatedInputObjectType({
       name: names.boolExp,
       description: `Boolean expression to filter rows from the table ${name}. All fields are combined with a logical 'AND'.`,
       fields: () => this.#boolExpFields(view, boolExp),
     });
-    const orderBy = inputObjectType({
+    const orderBy = generatedInputObjectType({
       name: names.orderBy,
       description: `Ordering options when selecting data from ${name}.`,
       fields: () => this.#orderByFields(view),
     });
     const relay = this.relay;
-    const object = objectType({
+    const object = generatedObjectType({
       name: names.object,
       description: nonEmpty(view.info.description) ?? `columns and relationships of ${name}`,
       fields: () => this.#objectFields(view),
