@@ -26,6 +26,8 @@ export const ErrorCode = {
   BadRequest: 'bad-request',
   InvalidParams: 'invalid-params',
   PostgresError: 'postgres-error',
+  /** v2 compat: a source refused a connection for too many clients ("max connections reached on postgres"). */
+  PostgresMaxConnectionsError: 'postgres-max-connections-error',
   /** v2 compat: a failed `bigquery_run_sql` job. */
   BigQueryError: 'bigquery-error',
   NotFound: 'not-found',

@@ -181,6 +181,8 @@ export const postgresConfiguration: ConfigurationSupport = {
       ...(p.idle_timeout === undefined ? {} : { idleTimeoutSeconds: p.idle_timeout }),
       ...(p.connection_lifetime === undefined || p.connection_lifetime === null ? {} : { connectionLifetimeSeconds: p.connection_lifetime }),
       ...(p.pool_timeout === undefined ? {} : { connectTimeoutSeconds: p.pool_timeout }),
+      // v2's default (defaultPostgresPoolSettings): Note [Retries after connection errors] in connection.ts.
+      retries: p.retries ?? 1,
       statementTimeoutMs: options.statementTimeoutMs,
     };
     return new PostgresSettings(key, resolved.url, pool, tls?.tls ?? null);

@@ -24,6 +24,95 @@ export interface PostgresPoolSettings {
   readonly connectTimeoutSeconds?: number;
   /** Statement timeout of every connection, in ms (0 or absent: none); see Note [Statement timeout]. */
   readonly statementTimeoutMs?: number;
+  /** v2 `retries`: how many times a statement that could not run is tried again (absent: 0 here; configuration.ts gives v2's default 1); Note [Retries after connection errors]. */
+  readonly retries?: number;
+}
+
+/**
+ * Note [Retries after connection errors]
+ * What v2 does (pg-client-hs, Database.PG.Query.Connection and .Pool): a
+ * source's `pool_settings.retries` (default 1; the metadata database's is
+ * `--retries` / HASURA_GRAPHQL_NO_OF_RETRIES, default 1) is the retry policy
+ * of every connection: 100 ms doubling between tries (exponentialBackoff),
+ * at most `retries` tries again, and never a wait of 6 s or more
+ * (limitRetriesByDelay, so at most 6 whatever the setting). It applies twice:
+ * opening a connection (initPQConn: any failure to connect is tried again, a
+ * refused connection, a server starting up or shutting down, too many
+ * clients, a refused password), and each statement (retryOnConnErr around
+ * execQuery/execCmd/execMulti): when libpq finds the connection bad after a
+ * statement, the connection is reset (PQreset: closed and opened again) and
+ * the same statement sent again. Reads run without a transaction; a mutation
+ * runs BEGIN, its statements and COMMIT as separate round trips, and the retry
+ * is per statement, so a mutation statement retried after a reset runs on a
+ * new session outside the transaction the first BEGIN opened, and a COMMIT
+ * whose connection dropped is sent again on a new session (which answers
+ * "there is no transaction in progress" as a warning) and reported as a
+ * success whether or not the first one committed. Out of retries the client
+ * gets `postgres-error` "connection error" with libpq's message as
+ * `internal` (admins only), or `postgres-max-connections-error` "max
+ * connections reached on postgres" for "too many clients" (Hasura.Base.Error,
+ * FromPGConnErr).
+ * What the engine does: the same setting, default, waits and bound, and the
+ * same errors (errors.ts), but a statement is tried again only when the server
+ * cannot have committed anything of it, so a mutation runs at most once:
+ * - its checkout failed to open a connection (not a wait for a busy pool's
+ *   free connection past `pool_timeout`, which no retry would shorten);
+ * - pg refused it because its client had already lost the connection ("not
+ *   queryable": nothing was written);
+ * - writing it failed with EPIPE: the local end already knew the peer had
+ *   reset the connection, so this write and every later one were not sent,
+ *   and COMMIT is a transaction's last write;
+ * - the server answered it with a FATAL (or PANIC) error, which ends the
+ *   backend at once: it runs nothing after, and a FATAL ends an open
+ *   transaction block by aborting it. This is what a pooled connection whose
+ *   backend was ended while idle answers (`pg_terminate_backend`, a fast
+ *   shutdown, `idle_session_timeout`): the backend sent FATAL and closed, and
+ *   the engine read it only after writing its statement (a failover or
+ *   restart seen before its close was read). For a transaction, only a FATAL
+ *   answering a statement before COMMIT counts: one answering COMMIT may
+ *   follow a commit.
+ * A connection that ended with no FATAL after the statement was written (EOF,
+ * ECONNRESET: a crash restart, a cut network, a proxy that died after passing
+ * the bytes on) may have run it, even committed it, so it is not tried again,
+ * for reads either (queryJsonText also runs single-statement mutations, and
+ * does not know which it runs); there the engine retries less than v2. A
+ * statement cancelled or past its statement timeout (ERROR, not FATAL) is
+ * never tried again. A transaction is tried again whole, on another
+ * connection, never statement by statement. The wait before a retry also lets
+ * pg-pool drop the other idle connections whose close has arrived meanwhile,
+ * so the retry gets a live one or a new one (v2 resets the same connection); a
+ * request cancelled while waiting is answered as cancelled. Tested in
+ * test/integration/backends/postgres-retries.test.ts.
+ */
+
+/** The longest wait before a retry, exclusive (v2's limitRetriesByDelay): at most 6 retries. */
+const RETRY_DELAY_LIMIT_MS = 6000;
+
+/** The wait before retry `attempt` (0: the first), or null when no retry is left (Note [Retries after connection errors]). */
+function retryDelay(attempt: number, retries: number): number | null {
+  const delay = 100 * 2 ** attempt;
+  return attempt < retries && delay < RETRY_DELAY_LIMIT_MS ? delay : null;
+}
+
+/** pg's failure of a checkout that waited past `connectionTimeoutMillis` for a busy pool's connection (not a connection failure). */
+const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
+
+/** Whether a checkout failed to open a connection (tried again), not a wait for a free one past the pool timeout. */
+function isConnectFailure(e: unknown): boolean {
+  return !(e instanceof Error && e.message === POOL_WAIT_TIMEOUT);
+}
+
+/**
+ * Whether a statement's failure shows the server ran nothing of it: not sent
+ * (the client had lost its connection, or EPIPE), or answered with FATAL/PANIC
+ * (its backend ended). Note [Retries after connection errors].
+ */
+function isUnrunFailure(e: unknown): boolean {
+  if (typeof e !== 'object' || e === null) return false;
+  const { severity, code, message } = e as { severity?: unknown; code?: unknown; message?: unknown };
+  if (severity === 'FATAL' || severity === 'PANIC') return true;
+  if (code === 'EPIPE') return true;
+  return typeof message === 'string' && message.endsWith('is not queryable') && severity === undefined;
 }
 
 /**
@@ -174,6 +263,9 @@ class FirstCellQuery extends pg.Query {
  * two cost the same over HTTP.
  */
 
+/** A request's cancellation, when it has one. */
+type Cancel = RunOptions['cancel'];
+
 /** What FirstCellQuery's callback is given: an error, or none when the query succeeded (the cell is on the query). */
 type QueryCallback = (err: Error | null | undefined) => void;
 
@@ -310,6 +402,8 @@ export class PostgresConnection implements SourceConnection {
   #closed = false;
   /** Whether connections start with a statement timeout (run_sql lifts it). */
   readonly #statementTimeout: boolean;
+  /** v2 `retries` (Note [Retries after connection errors]). */
+  readonly #retries: number;
   /** The database URL (LISTEN connections of live queries and of the event log open their own client). */
   readonly url: string;
   readonly maxConnections: number;
@@ -335,6 +429,7 @@ export class PostgresConnection implements SourceConnection {
       ...(settings.statementTimeoutMs === undefined || settings.statementTimeoutMs <= 0 ? {} : { statement_timeout: settings.statementTimeoutMs }),
     });
     this.#statementTimeout = (settings.statementTimeoutMs ?? 0) > 0;
+    this.#retries = settings.retries ?? 0;
     // An idle client losing its server must not crash the process; the pool drops it.
     this.#pool.on('error', () => {});
     // A checked-out one neither (Note [Errors of checked-out clients]).
@@ -352,57 +447,90 @@ export class PostgresConnection implements SourceConnection {
     if ((opts?.timeoutMs ?? null) !== null) return this.#queryInTransaction(stmt, opts);
     const cancel = opts?.cancel;
     if (cancel?.cancelled === true) return Promise.reject(cancelledError());
-    return new Promise<string | null>((resolve, reject) => {
-      this.#pool.connect((connectError, client, release) => {
-        // pg-pool: a checkout that failed or timed out (pool exhausted past connectTimeout) has no client.
-        if (connectError !== undefined && connectError !== null) return reject(connectError as Error);
-        const pooled = client as pg.PoolClient;
-        let cancelled = false;
-        if (cancel !== undefined) {
-          // Cancelled while waiting for a client: nothing ran, so the client goes back as it is.
-          if (cancel.cancelled) {
-            release();
-            return reject(cancelledError());
-          }
-          cancel.watch(() => {
-            cancelled = true;
-            sendCancel(pooled);
-          });
+    return new Promise<string | null>((resolve, reject) => this.#firstCell(stmt, cancel, 0, resolve, reject));
+  }
+
+  /** Try `attempt` (0: the first) of queryJsonText: checkout, statement and release in pg's callbacks. */
+  #firstCell(stmt: BoundStatement, cancel: Cancel, attempt: number, resolve: (cell: string | null) => void, reject: (e: unknown) => void): void {
+    this.#pool.connect((connectError, client, release) => {
+      // pg-pool: a checkout that failed or timed out (pool exhausted past connectTimeout) has no client.
+      if (connectError !== undefined && connectError !== null) {
+        if (isConnectFailure(connectError))
+          this.#retryOr(attempt, cancel, connectError, () => this.#firstCell(stmt, cancel, attempt + 1, resolve, reject), reject);
+        else reject(connectError);
+        return;
+      }
+      const pooled = client as pg.PoolClient;
+      let cancelled = false;
+      if (cancel !== undefined) {
+        // Cancelled while waiting for a client: nothing ran, so the client goes back as it is.
+        if (cancel.cancelled) {
+          release();
+          return reject(cancelledError());
         }
-        let name = this.#nameOf(stmt.text);
-        let settled = false;
-        const done: QueryCallback = (e) => {
-          // pg may call a query back twice (an error binding its values, then its Sync's ReadyForQuery).
-          if (settled) return;
-          if (e !== undefined && e !== null && name !== undefined && !cancelled && isStalePreparedStatement(e)) {
-            // Prepared before a schema change that its kept parameter types no longer fit: retire the
-            // name (the next use prepares a fresh one on every connection) and run this one unnamed, on
-            // the same client (the error ended only this statement; its Sync was sent with it).
-            this.#names.delete(stmt.text);
-            name = undefined;
-            query = new FirstCellQuery(stmt.text, stmt.values as unknown[], undefined, done);
-            void pooled.query(query);
-            return;
-          }
-          settled = true;
-          cancel?.unwatch();
-          // A cancelled client is not reused (Note [Cancel on disconnect]); pg-pool drops one that lost its server.
-          const destroy = cancelled;
-          if (e === undefined || e === null) {
-            release(destroy);
-            resolve(query.first ?? null);
-            return;
-          }
-          // An error may come from inside client.query (values pg cannot serialize): a client released
-          // there could be handed on and its next query queued before this one. So after pg returns.
-          queueMicrotask(() => release(destroy));
-          reject(e);
-        };
-        // pg reads the values (prepareValue) and never changes the array.
-        let query = new FirstCellQuery(stmt.text, stmt.values as unknown[], name, done);
-        void pooled.query(query);
-      });
+        cancel.watch(() => {
+          cancelled = true;
+          sendCancel(pooled);
+        });
+      }
+      let name = this.#nameOf(stmt.text);
+      let settled = false;
+      const done: QueryCallback = (e) => {
+        // pg may call a query back twice (an error binding its values, then its Sync's ReadyForQuery).
+        if (settled) return;
+        if (e !== undefined && e !== null && name !== undefined && !cancelled && isStalePreparedStatement(e)) {
+          // Prepared before a schema change that its kept parameter types no longer fit: retire the
+          // name (the next use prepares a fresh one on every connection) and run this one unnamed, on
+          // the same client (the error ended only this statement; its Sync was sent with it).
+          this.#names.delete(stmt.text);
+          name = undefined;
+          query = new FirstCellQuery(stmt.text, stmt.values as unknown[], undefined, done);
+          void pooled.query(query);
+          return;
+        }
+        settled = true;
+        cancel?.unwatch();
+        // A cancelled client is not reused (Note [Cancel on disconnect]); pg-pool drops one that lost its server.
+        const destroy = cancelled;
+        if (e === undefined || e === null) {
+          release(destroy);
+          resolve(query.first ?? null);
+          return;
+        }
+        // An error may come from inside client.query (values pg cannot serialize): a client released
+        // there could be handed on and its next query queued before this one. So after pg returns.
+        queueMicrotask(() => release(destroy));
+        if (!cancelled && isUnrunFailure(e)) this.#retryOr(attempt, cancel, e, () => this.#firstCell(stmt, cancel, attempt + 1, resolve, reject), reject);
+        else reject(e);
+      };
+      // pg reads the values (prepareValue) and never changes the array.
+      let query = new FirstCellQuery(stmt.text, stmt.values as unknown[], name, done);
+      void pooled.query(query);
     });
+  }
+
+  /**
+   * After try `attempt` failed with `e` where the server ran nothing: runs
+   * `again` after v2's wait, or rejects with `e` when no retry is left, or as
+   * cancelled when the request is cancelled meanwhile (Note [Retries after
+   * connection errors]).
+   */
+  #retryOr(attempt: number, cancel: Cancel, e: unknown, again: () => void, reject: (e: unknown) => void): void {
+    const delay = this.#closed ? null : retryDelay(attempt, this.#retries);
+    if (delay === null) return reject(e);
+    const timer = setTimeout(() => {
+      cancel?.unwatch();
+      again();
+    }, delay);
+    cancel?.watch(() => {
+      clearTimeout(timer);
+      reject(cancelledError());
+    });
+  }
+
+  /** v2's wait before another try of an async step, or the failure when no retry is left or the request was cancelled meanwhile. */
+  async #waitToRetry(attempt: number, cancel: Cancel, e: unknown): Promise<void> {
+    await new Promise<void>((resolve, reject) => this.#retryOr(attempt, cancel, e, resolve, reject));
   }
 
   /** queryJsonText under a role's time limit: the statement alone in a transaction that sets it. */
@@ -422,11 +550,26 @@ export class PostgresConnection implements SourceConnection {
    */
   async queryRows(config: pg.QueryArrayConfig, opts?: RunOptions): Promise<unknown[][]> {
     const cancel = opts?.cancel;
-    if (cancel?.cancelled === true) throw cancelledError();
-    const client = await this.#pool.connect();
+    for (let attempt = 0; ; attempt++) {
+      if (cancel?.cancelled === true) throw cancelledError();
+      const client = await this.#checkout(cancel);
+      let cancelled = false;
+      try {
+        return await this.#rowsOn(client, config, opts, () => (cancelled = true));
+      } catch (e) {
+        if (cancelled || !isUnrunFailure(e)) throw e;
+        await this.#waitToRetry(attempt, cancel, e);
+      }
+    }
+  }
+
+  /** One try of queryRows on `client` (released here); `onCancel` hears a cancel sent. */
+  async #rowsOn(client: pg.PoolClient, config: pg.QueryArrayConfig, opts: RunOptions | undefined, onCancel: () => void): Promise<unknown[][]> {
+    const cancel = opts?.cancel;
     let broken = false;
     cancel?.watch(() => {
       broken = true;
+      onCancel();
       sendCancel(client);
     });
     try {
@@ -472,11 +615,39 @@ export class PostgresConnection implements SourceConnection {
    */
   async transactionJsonText(stmts: readonly BoundStatement[], opts?: RunOptions): Promise<(string | null)[]> {
     const cancel = opts?.cancel;
-    if (cancel?.cancelled === true) throw new TransactionStatementError(0, cancelledError());
-    const client = await this.#pool.connect();
+    for (let attempt = 0; ; attempt++) {
+      if (cancel?.cancelled === true) throw new TransactionStatementError(0, cancelledError());
+      let client: pg.PoolClient;
+      try {
+        client = await this.#pool.connect();
+      } catch (e) {
+        if (!isConnectFailure(e)) throw e;
+        await this.#waitToRetry(attempt, cancel, e);
+        continue;
+      }
+      const tried = await this.#transactionOn(client, stmts, opts);
+      if (!('failure' in tried)) return tried.values;
+      if (!tried.unrun) throw tried.failure;
+      // Nothing of it can have committed: the whole transaction again (Note [Retries after connection errors]).
+      await this.#waitToRetry(attempt, cancel, tried.failure);
+    }
+  }
+
+  /**
+   * One try of transactionJsonText on `client` (released here): its answers,
+   * or its failure and whether the server cannot have committed any of it.
+   */
+  async #transactionOn(
+    client: pg.PoolClient,
+    stmts: readonly BoundStatement[],
+    opts: RunOptions | undefined,
+  ): Promise<{ values: (string | null)[] } | { failure: TransactionStatementError; unrun: boolean }> {
+    const cancel = opts?.cancel;
     let broken = false;
+    let cancelled = false;
     cancel?.watch(() => {
       broken = true;
+      cancelled = true;
       sendCancel(client);
     });
     try {
@@ -486,25 +657,22 @@ export class PostgresConnection implements SourceConnection {
       const timeout = timeoutMs === null ? null : queryFirstText(client, `SELECT set_config('statement_timeout', $1, true)`, [String(timeoutMs)]);
       const runs = stmts.map((s) => queryFirstText(client, s.text, s.values));
       const commit = client.query('COMMIT');
-      const [b, ...rest] = await Promise.allSettled([begin, ...(timeout === null ? [] : [timeout]), ...runs, commit]);
+      const settled = await Promise.allSettled([begin, ...(timeout === null ? [] : [timeout]), ...runs, commit]);
+      const first = settled.findIndex((r) => r.status === 'rejected');
+      if (first === -1) return { values: settled.slice(timeout === null ? 1 : 2, -1).map((r) => (r as PromiseFulfilledResult<string | null>).value) };
+      const reason = (settled[first] as PromiseRejectedResult).reason;
+      // EPIPE: COMMIT, the last write, was not sent; FATAL or not sent before COMMIT: the backend ended before it.
+      const unrun = !cancelled && ((reason as { code?: unknown }).code === 'EPIPE' || (first < settled.length - 1 && isUnrunFailure(reason)));
+      const b = settled[0];
       if (b?.status === 'rejected') {
         // Without BEGIN the statements may have run on their own; the connection cannot be trusted.
         broken = true;
-        throw new TransactionStatementError(0, b.reason);
+        return { failure: new TransactionStatementError(0, b.reason), unrun };
       }
-      if (timeout !== null) {
-        const t = rest.shift();
-        if (t?.status === 'rejected') throw new TransactionStatementError(0, t.reason);
-      }
-      const out: (string | null)[] = [];
-      for (const [i, r] of rest.entries()) {
-        if (r.status === 'rejected') {
-          if (i === stmts.length) broken = true;
-          throw new TransactionStatementError(Math.min(i, stmts.length - 1), r.reason);
-        }
-        if (i < stmts.length) out.push(r.value as string | null);
-      }
-      return out;
+      if (timeout !== null && settled[1]?.status === 'rejected') return { failure: new TransactionStatementError(0, settled[1].reason), unrun };
+      const i = first - (timeout === null ? 1 : 2);
+      if (i === stmts.length) broken = true;
+      return { failure: new TransactionStatementError(Math.min(i, stmts.length - 1), reason), unrun };
     } finally {
       cancel?.unwatch();
       client.release(broken);
@@ -516,12 +684,10 @@ export class PostgresConnection implements SourceConnection {
    * `begin` lets callers open the transaction differently (`BEGIN READ ONLY`).
    */
   async withTransaction<T>(fn: (client: PgQueryable) => Promise<T>, begin = 'BEGIN'): Promise<T> {
-    const client = await this.#pool.connect();
+    // run_sql is not bounded by the request statement timeout (Note [Statement timeout]).
+    const client = await this.#begun(begin, this.#statementTimeout);
     let broken = false;
     try {
-      await client.query(begin);
-      // run_sql is not bounded by the request statement timeout (Note [Statement timeout]).
-      if (this.#statementTimeout) await client.query('SET LOCAL statement_timeout = 0');
       try {
         const result = await fn(client);
         await client.query('COMMIT');
@@ -546,13 +712,7 @@ export class PostgresConnection implements SourceConnection {
    * metadata/effects.ts). `begin` as in {@link withTransaction}.
    */
   async openTransaction(begin = 'BEGIN'): Promise<OpenTransaction> {
-    const client = await this.#pool.connect();
-    try {
-      await client.query(begin);
-    } catch (e) {
-      client.release(true);
-      throw e;
-    }
+    const client = await this.#begun(begin, false);
     let done = false;
     const end = async (statement: 'COMMIT' | 'ROLLBACK'): Promise<void> => {
       if (done) return;
@@ -568,6 +728,38 @@ export class PostgresConnection implements SourceConnection {
       }
     };
     return { client, commit: async () => await end('COMMIT'), rollback: async () => await end('ROLLBACK').catch(() => {}) };
+  }
+
+  /** A pooled client, its checkout tried again while it fails to open a connection (Note [Retries after connection errors]). */
+  async #checkout(cancel?: Cancel): Promise<pg.PoolClient> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.#pool.connect();
+      } catch (e) {
+        if (!isConnectFailure(e)) throw e;
+        await this.#waitToRetry(attempt, cancel, e);
+      }
+    }
+  }
+
+  /**
+   * A client in a transaction opened with `begin` (and the statement timeout
+   * lifted when `untimed`): checkout and BEGIN are tried again after a
+   * connection failure, since none of the caller's statements ran yet.
+   */
+  async #begun(begin: string, untimed: boolean): Promise<pg.PoolClient> {
+    for (let attempt = 0; ; attempt++) {
+      const client = await this.#checkout();
+      try {
+        await client.query(begin);
+        if (untimed) await client.query('SET LOCAL statement_timeout = 0');
+        return client;
+      } catch (e) {
+        client.release(true);
+        if (!isUnrunFailure(e)) throw e;
+        await this.#waitToRetry(attempt, undefined, e);
+      }
+    }
   }
 
   /** The pool itself, for one-off queries (introspection). */

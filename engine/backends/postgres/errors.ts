@@ -36,6 +36,40 @@ function classify(sqlstate: string): { code: ErrorCode; showMessage: boolean } {
   return { code: ErrorCode.Unexpected, showMessage: false };
 }
 
+/** Node's socket failures when a connection cannot be made or is lost. */
+const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+
+/** pg's own words for a connection that could not be made or was lost (no SQLSTATE). */
+const LOST_CONNECTION = /^Connection terminated|is not queryable$|^timeout expired$|^Cannot use a pool after calling end/;
+
+/**
+ * Whether `e` is a connection failure rather than a statement's error: one
+ * that ended the backend (FATAL, PANIC: a terminated backend, a refused
+ * login, too many clients), a socket failure, or pg's word for a lost
+ * connection.
+ */
+function isConnectionFailure(d: DatabaseErrorLike & { readonly severity?: unknown }, message: string): boolean {
+  if (d.severity === 'FATAL' || d.severity === 'PANIC') return true;
+  if (typeof d.code === 'string' && SOCKET_ERRORS.has(d.code)) return true;
+  return d.severity === undefined && LOST_CONNECTION.test(message);
+}
+
+/**
+ * v2 compat (Hasura.Base.Error, FromPGConnErr): a connection failure, after
+ * its retries (Note [Retries after connection errors] in connection.ts), is
+ * `postgres-error` "connection error", or "max connections reached on
+ * postgres" for too many clients; the driver's message is `internal`, as v2's
+ * libpq text.
+ */
+function connectionError(sqlstate: string, message: string, cause: unknown): EngineError {
+  const tooMany = sqlstate === '53300' || message.includes('too many clients');
+  return new EngineError(
+    tooMany ? ErrorCode.PostgresMaxConnectionsError : ErrorCode.PostgresError,
+    tooMany ? 'max connections reached on postgres' : 'connection error',
+    { path: '$', status: 500, internal: message, cause },
+  );
+}
+
 /** Wraps a failure of `stmt` as an EngineError. */
 export function classifyPostgresError(e: unknown, stmt: BoundStatement): EngineError {
   if (isEngineError(e)) return e;
@@ -47,6 +81,7 @@ export function classifyPostgresError(e: unknown, stmt: BoundStatement): EngineE
     const known = (Object.values(ErrorCode) as string[]).includes(d.hint);
     return new EngineError(known ? (d.hint as ErrorCode) : ErrorCode.Unexpected, message, { path: '$', status: 200, cause: e });
   }
+  if (isConnectionFailure(d, message)) return connectionError(sqlstate, message, e);
   const { code, showMessage } = classify(sqlstate);
   const shown = showMessage ? `${VIOLATION_PREFIX[sqlstate] ?? ''}${message}` : 'database query error';
   return new EngineError(code, shown, {

@@ -1,0 +1,278 @@
+/**
+ * v2's `pool_settings.retries` on a PostgreSQL source (Note [Retries after
+ * connection errors] in engine/backends/postgres/connection.ts): a statement
+ * whose connection was dead before it ran, or whose connection could not be
+ * made, is tried again on another connection; one that may have run is not;
+ * out of retries the client gets v2's `postgres-error` "connection error".
+ *
+ * The dead connections are real: pooled connections whose backends
+ * `pg_terminate_backend` ended while idle. Their FATAL message and close wait
+ * in the sockets, unread, while this process's event loop is blocked (the
+ * terminating client runs in a child process, synchronously), so the next
+ * statements are written on them before the pool can notice: what a busy
+ * engine meets after a failover or a restart.
+ */
+import { execFileSync } from 'node:child_process';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresConnection, type PostgresPoolSettings } from '../../../engine/backends/postgres/connection.ts';
+import { classifyPostgresError } from '../../../engine/backends/postgres/errors.ts';
+import { backendFor } from '../../../engine/backends/registry.ts';
+import { graphqlErrorBody } from '../../../engine/errors/wire-body.ts';
+import type { BoundStatement } from '../../../engine/backends/backend.ts';
+import { RequestContext } from '../../../engine/request-context.ts';
+import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
+import { eventually } from '../../support/eventually.ts';
+
+let db: TestDatabase;
+const closers: Array<() => Promise<void>> = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase('pgretry');
+  await db.sql(`CREATE TABLE note (id serial PRIMARY KEY, marker text NOT NULL)`);
+});
+afterAll(async () => {
+  for (const close of closers) await close().catch(() => {});
+  await db?.drop();
+});
+
+const stmt = (text: string, values: unknown[] = []): BoundStatement => ({ text, values });
+const insert = (marker: string): BoundStatement => stmt(`INSERT INTO note (marker) VALUES ($1) RETURNING id::text`, [marker]);
+
+/** A source connection as the engine opens one from a source's `pool_settings` (v2's default retries when absent). */
+function fromPoolSettings(url: string, poolSettings: Record<string, unknown>): PostgresConnection {
+  const pgb = backendFor('postgres');
+  const resolved = pgb.configuration.resolve(
+    { connection_info: { database_url: url, pool_settings: poolSettings } },
+    { env: () => undefined, statementTimeoutMs: 0 },
+  );
+  if ('reason' in resolved) throw new Error(resolved.reason);
+  const c = pgb.connect(resolved) as PostgresConnection;
+  closers.push(() => c.close());
+  return c;
+}
+
+function connect(url: string, settings: PostgresPoolSettings): PostgresConnection {
+  const c = new PostgresConnection(url, settings);
+  closers.push(() => c.close());
+  return c;
+}
+
+/** Opens `n` connections in `c`'s pool (left idle there) and answers their backends' pids. */
+async function warm(c: PostgresConnection, n: number): Promise<number[]> {
+  // Concurrent statements: each takes a connection of its own.
+  const pids = await Promise.all(Array.from({ length: n }, () => c.queryJsonText(stmt(`SELECT pg_backend_pid()::text FROM pg_sleep(0.2)`))));
+  expect(new Set(pids).size).toBe(n);
+  expect(c.poolStats()).toEqual({ total: n, idle: n, waiting: 0 });
+  return pids.map(Number);
+}
+
+/**
+ * Ends the backends `pids` and waits until they are gone, blocking this
+ * process's event loop meanwhile: their FATAL and close stay unread in the
+ * pool's sockets until the statements issued next are written on them.
+ */
+function terminateUnnoticed(pids: readonly number[]): void {
+  const script = `import pg from 'pg';
+const c = new pg.Client(process.env.TERMINATE_URL);
+await c.connect();
+const r = await c.query('SELECT bool_and(pg_terminate_backend(p, 10000)) AS ended FROM unnest($1::int[]) p', [JSON.parse(process.env.TERMINATE_PIDS)]);
+await c.end();
+if (r.rows[0].ended !== true) process.exit(3);`;
+  execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    env: { ...process.env, TERMINATE_URL: db.url, TERMINATE_PIDS: JSON.stringify(pids) },
+    timeout: 30_000,
+  });
+}
+
+async function markers(marker: string): Promise<number> {
+  return Number((await db.sql(`SELECT count(*)::int AS n FROM note WHERE marker = $1`, [marker])).rows[0]?.n);
+}
+
+/** What a client (not an admin) is answered for `e`: v2's error body. */
+const answered = (e: unknown): unknown => graphqlErrorBody(classifyPostgresError(e, stmt('')), false);
+const connectionError = { errors: [{ message: 'connection error', extensions: { path: '$', code: 'postgres-error' } }] };
+
+/** The reads and mutations sent right after the pool's backends ended: a read, a multi-statement mutation, a one-statement mutation. */
+function afterTermination(c: PostgresConnection, marker: string): Array<Promise<unknown>> {
+  return [
+    c.queryJsonText(stmt(`SELECT count(*)::text FROM note WHERE marker = 'none'`), { cancel: new RequestContext('127.0.0.1') }),
+    c.transactionJsonText([insert(`${marker}-tx`), insert(`${marker}-tx`)], { cancel: new RequestContext('127.0.0.1') }),
+    c.queryJsonText(insert(`${marker}-one`)),
+    c.queryJsonText(stmt(`SELECT 'read'::text`)),
+  ];
+}
+
+describe('retries of a PostgreSQL source after connection errors', () => {
+  it('run reads and mutations whose pooled connections were found dead on new ones (v2 default: 1 retry), each mutation once', async () => {
+    const c = fromPoolSettings(db.url, { max_connections: 3 });
+    terminateUnnoticed(await warm(c, 3));
+    const results = await Promise.allSettled(afterTermination(c, 'retried'));
+    expect(results).toEqual([
+      { status: 'fulfilled', value: '0' },
+      { status: 'fulfilled', value: [expect.any(String), expect.any(String)] },
+      { status: 'fulfilled', value: expect.any(String) },
+      { status: 'fulfilled', value: 'read' },
+    ]);
+    expect(await markers('retried-tx')).toBe(2);
+    expect(await markers('retried-one')).toBe(1);
+    // A time-limited read (its own transaction) and live-query rows after the same loss.
+    terminateUnnoticed(await warm(c, 3));
+    const limited = c.queryJsonText(stmt(`SELECT 'limited'::text`), { timeoutMs: 5000 });
+    const rows = c.queryRows({ text: `SELECT 'rows'`, rowMode: 'array' });
+    const tx = c.withTransaction(async (client) => (await client.query(`SELECT 'run_sql' AS v`)).rows[0]?.v as unknown);
+    expect(await Promise.all([limited, rows, tx])).toEqual(['limited', [['rows']], 'run_sql']);
+  });
+
+  it("answer v2's connection error with retries 0, and run none of the mutations", async () => {
+    const c = fromPoolSettings(db.url, { max_connections: 3, retries: 0 });
+    terminateUnnoticed(await warm(c, 3));
+    const results = await Promise.allSettled(afterTermination(c, 'unretried'));
+    // The first three took the dead connections; the fourth waited for a new one.
+    for (const r of results.slice(0, 3)) {
+      expect(r.status).toBe('rejected');
+      const e = (r as PromiseRejectedResult).reason as { cause?: unknown };
+      expect(answered('cause' in (e as object) && e.constructor.name === 'TransactionStatementError' ? e.cause : e)).toEqual(connectionError);
+    }
+    expect(results[3]).toEqual({ status: 'fulfilled', value: 'read' });
+    expect(await markers('unretried-tx')).toBe(0);
+    expect(await markers('unretried-one')).toBe(0);
+    // The pool goes on with new connections.
+    expect(await c.queryJsonText(stmt(`SELECT 'after'::text`))).toBe('after');
+  });
+
+  it('not try again a mutation whose connection ended after it was sent, with no word from the server', async () => {
+    // A proxy that passes the statements on, then drops the engine's side at the server's first answer (a
+    // proxy dying after passing the bytes on): the server commits, the engine only sees the connection end.
+    const proxy = await cuttingProxy(db.url);
+    const c = connect(proxy.url, { maxConnections: 2, retries: 3 });
+    expect(await c.queryJsonText(stmt(`SELECT 'through'::text`))).toBe('through');
+    for (const [marker, tag, run] of [
+      ['cut-tx', 'COMMIT', () => c.transactionJsonText([insert('cut-tx'), insert('cut-tx')])],
+      ['cut-one', 'INSERT 0 1', () => c.queryJsonText(insert('cut-one'))],
+    ] as const) {
+      proxy.cutAt(tag);
+      const e = await run().then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(e).not.toBeNull();
+      expect(answered((e as { cause?: unknown }).cause ?? e)).toEqual(connectionError);
+      // The first try committed; no second try ran it again.
+      await eventually(async () => (await markers(marker)) > 0, { what: `${marker} committed`, timeoutMs: 10_000, intervalMs: 20 });
+      expect(await markers(marker)).toBe(marker === 'cut-tx' ? 2 : 1);
+      expect(await c.queryJsonText(stmt(`SELECT 'after'::text`))).toBe('after');
+    }
+  });
+
+  it('try to connect again to a server that stays down, with v2’s waits and bound, then answer the connection error', async () => {
+    const down = await refusingServer();
+    for (const [retries, tries] of [
+      [2, 3],
+      [10, 7], // v2 never waits 6 s or more: 0.1 + 0.2 + … + 3.2 s, then no more.
+    ] as const) {
+      const c = connect(down.url, { retries });
+      const before = down.accepted;
+      const e = await c.queryJsonText(stmt(`SELECT 1::text`)).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(answered(e)).toEqual(connectionError);
+      expect(down.accepted - before).toBe(tries);
+    }
+    const c = connect(down.url, { retries: 1 });
+    const before = down.accepted;
+    const e = await c.transactionJsonText([insert('never')]).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(answered(e)).toEqual(connectionError);
+    expect(down.accepted - before).toBe(2);
+  });
+
+  it('answer a request cancelled while it waits to try again as cancelled, and try no more', async () => {
+    const down = await refusingServer();
+    const c = connect(down.url, { retries: 5 });
+    const ctx = new RequestContext('127.0.0.1');
+    const failed = c.queryJsonText(stmt(`SELECT 1::text`), { cancel: ctx }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    await eventually(() => down.accepted === 1, { what: 'the first try', timeoutMs: 10_000, intervalMs: 5 });
+    ctx.cancel();
+    expect(await failed).toMatchObject({ code: '57014' });
+    expect(down.accepted).toBe(1);
+  });
+});
+
+/** A server that takes connections and closes them at once (PostgreSQL down behind a listening proxy), counting them. */
+async function refusingServer(): Promise<{ url: string; readonly accepted: number }> {
+  let accepted = 0;
+  const server = net.createServer((socket) => {
+    accepted++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const url = new URL(db.url);
+  url.port = String((server.address() as net.AddressInfo).port);
+  return {
+    url: url.toString(),
+    get accepted() {
+      return accepted;
+    },
+  };
+}
+
+/**
+ * A TCP proxy to `target`'s server that, once told, keeps the answers of the
+ * next statement sent on an open connection from the client and drops the
+ * client's side when they show `tag` (a commit, or an insert whose commit
+ * was sent with it): the server ran it, the client hears nothing.
+ */
+async function cuttingProxy(target: string): Promise<{ url: string; cutAt(tag: string): void }> {
+  const t = new URL(target);
+  let cutTag: Buffer | null = null;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(t.port), t.hostname);
+    sockets.add(client).add(upstream);
+    // Set once the connection is open (its first ReadyForQuery passed): new connections are not cut.
+    let open = false;
+    let kept: Buffer | null = null;
+    client.on('data', (chunk) => {
+      if (open && cutTag !== null && kept === null) kept = Buffer.alloc(0);
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => {
+      if (kept !== null && cutTag !== null) {
+        kept = Buffer.concat([kept, chunk]);
+        if (kept.includes(cutTag)) {
+          cutTag = null;
+          client.destroy();
+        }
+        return;
+      }
+      // A ReadyForQuery ('Z', length 5, status) last: the server waits for the client.
+      if (chunk.length >= 6 && chunk[chunk.length - 6] === 0x5a && chunk.readInt32BE(chunk.length - 5) === 5) open = true;
+      if (!client.destroyed) client.write(chunk);
+    });
+    client.on('close', () => upstream.end());
+    upstream.on('close', () => client.destroy());
+    client.on('error', () => {});
+    upstream.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  const url = new URL(target);
+  url.port = String((server.address() as net.AddressInfo).port);
+  return {
+    url: url.toString(),
+    cutAt: (tag) => {
+      cutTag = Buffer.from(`${tag}\0`);
+    },
+  };
+}
