@@ -1,7 +1,8 @@
 /**
- * `node test/bench/profile-summary.ts <file.cpuprofile> [top]`: self and
- * inclusive time per function of a V8 CPU profile (from `--cpu-prof`), to
- * see what is on the request path.
+ * `node test/bench/profile-summary.ts <file.cpuprofile> [top] [--under=<function>]`:
+ * self and inclusive time per function of a V8 CPU profile (from
+ * `--cpu-prof`), to see what is on the request path; with --under, only the
+ * samples under a function of that name (percentages still of the whole).
  */
 import { readFile } from 'node:fs/promises';
 
@@ -16,8 +17,10 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const file = process.argv[2];
-const top = Number(process.argv[3] ?? '40');
+const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const file = positional[0];
+const top = Number(positional[1] ?? '40');
+const under = process.argv.find((a) => a.startsWith('--under='))?.slice('--under='.length);
 if (file === undefined) throw new Error('usage: profile-summary.ts <file.cpuprofile> [top]');
 const p = JSON.parse(await readFile(file, 'utf8')) as Profile;
 const byId = new Map(p.nodes.map((n) => [n.id, n]));
@@ -33,9 +36,15 @@ const label = (n: ProfileNode): string => {
 };
 const selfBy = new Map<string, number>();
 const inclBy = new Map<string, number>();
+/** Whether a sample at node `id` is under a function named `under` (always, without --under). */
+const isUnder = (id: number): boolean => {
+  if (under === undefined) return true;
+  for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) if (byId.get(cur)?.callFrame.functionName === under) return true;
+  return false;
+};
 for (const [id, t] of self) {
   const n = byId.get(id);
-  if (n === undefined) continue;
+  if (n === undefined || !isUnder(id)) continue;
   selfBy.set(label(n), (selfBy.get(label(n)) ?? 0) + t);
   const seen = new Set<string>();
   for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {

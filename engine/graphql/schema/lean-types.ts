@@ -21,11 +21,16 @@ import {
   GraphQLNonNull,
   GraphQLObjectType,
   type GraphQLArgument,
+  type GraphQLArgumentConfig,
   type GraphQLEnumTypeConfig,
   type GraphQLEnumValueConfigMap,
+  type GraphQLEnumValueConfig,
+  type GraphQLField,
+  type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
   type GraphQLFieldMap,
+  type GraphQLInputFieldConfig,
   type GraphQLInputFieldConfigMap,
   type GraphQLInputFieldMap,
   type GraphQLInputObjectTypeConfig,
@@ -51,21 +56,38 @@ function resolve<T>(fields: ThunkObjMap<T>): Record<string, T> {
   return typeof fields === 'function' ? fields() : fields;
 }
 
-function leanFields(fields: GraphQLFieldConfigMap<unknown, unknown>): GraphQLFieldConfigMap<unknown, unknown> {
-  for (const f of Object.values(fields)) {
+/**
+ * The fields with their (and their arguments') extensions defaulted, and
+ * the argument map of each field with arguments put in `args`. Loops by
+ * `for in`: Object.entries and Object.values allocated an array per type
+ * (and a pair per field) of a few hundred thousand fields.
+ */
+function leanFields(
+  fields: GraphQLFieldConfigMap<unknown, unknown>,
+  args: Map<string, GraphQLFieldConfigArgumentMap> | undefined,
+): GraphQLFieldConfigMap<unknown, unknown> {
+  for (const name in fields) {
+    const f = fields[name] as GraphQLFieldConfig<unknown, unknown>;
     f.extensions ??= NO_EXTENSIONS;
-    for (const a of Object.values(f.args ?? {})) a.extensions ??= NO_EXTENSIONS;
+    const a = f.args;
+    if (a === undefined) continue;
+    let any = false;
+    for (const k in a) {
+      (a[k] as GraphQLArgumentConfig).extensions ??= NO_EXTENSIONS;
+      any = true;
+    }
+    if (any) args?.set(name, a);
   }
   return fields;
 }
 
 function leanInputFields(fields: GraphQLInputFieldConfigMap): GraphQLInputFieldConfigMap {
-  for (const f of Object.values(fields)) f.extensions ??= NO_EXTENSIONS;
+  for (const name in fields) (fields[name] as GraphQLInputFieldConfig).extensions ??= NO_EXTENSIONS;
   return fields;
 }
 
 function leanValues(values: GraphQLEnumValueConfigMap): GraphQLEnumValueConfigMap {
-  for (const v of Object.values(values)) v.extensions ??= NO_EXTENSIONS;
+  for (const name in values) (values[name] as GraphQLEnumValueConfig).extensions ??= NO_EXTENSIONS;
   return values;
 }
 
@@ -78,8 +100,14 @@ const NONE: readonly never[] = Object.freeze([]);
 /** The (unread) field configuration of a type showing another's fields. */
 const NO_FIELDS: Readonly<Record<string, never>> = Object.freeze({});
 
-/** Argument lists by the argument map they were made from: see Note [Shared fields]. */
-const argumentLists = new WeakMap<GraphQLFieldConfigArgumentMap, readonly GraphQLArgument[]>();
+/**
+ * Set on an argument map to the argument list first made from it: see Note
+ * [Shared fields]. A property, not a WeakMap keyed by the maps: see
+ * lean-types' wrappers below. Object.entries (graphql-js's reading of the
+ * map) leaves symbol keys out.
+ */
+const ARGUMENT_LIST: unique symbol = Symbol('argumentList');
+type ArgumentMap = GraphQLFieldConfigArgumentMap & { [ARGUMENT_LIST]?: readonly GraphQLArgument[] };
 
 /**
  * Note [Shared fields]
@@ -118,15 +146,17 @@ class LeanObjectType extends GraphQLObjectType {
     const args = this.#args;
     if (args !== undefined) {
       this.#args = undefined;
-      for (const [name, field] of Object.entries(fields)) {
-        const config = args.get(name);
+      for (const name in fields) {
+        const field = fields[name] as GraphQLField<unknown, unknown>;
+        const config = args.get(name) as ArgumentMap | undefined;
         if (config === undefined) {
           if (field.args.length === 0) field.args = NO_ARGS;
           continue;
         }
-        const shared = argumentLists.get(config);
-        if (shared === undefined) argumentLists.set(config, field.args);
-        else field.args = shared;
+        const shared = config[ARGUMENT_LIST];
+        // Not enumerable: a map spread into a larger one (`{...listArgs, args}`) must not take the list along.
+        if (shared !== undefined) field.args = shared;
+        else if (Object.isExtensible(config)) Object.defineProperty(config, ARGUMENT_LIST, { value: field.args });
       }
     }
     return fields;
@@ -153,10 +183,7 @@ class LeanInputObjectType extends GraphQLInputObjectType {
  */
 export function objectType(config: GraphQLObjectTypeConfig<unknown, unknown>, sameFieldsAs?: GraphQLObjectType): GraphQLObjectType {
   const args = sameFieldsAs === undefined ? new Map<string, GraphQLFieldConfigArgumentMap>() : undefined;
-  const lean = (fields: GraphQLFieldConfigMap<unknown, unknown>): GraphQLFieldConfigMap<unknown, unknown> => {
-    for (const [name, f] of Object.entries(leanFields(fields))) if (f.args !== undefined && Object.keys(f.args).length > 0) args?.set(name, f.args);
-    return fields;
-  };
+  const lean = (fields: GraphQLFieldConfigMap<unknown, unknown>): GraphQLFieldConfigMap<unknown, unknown> => leanFields(fields, args);
   const { fields } = config;
   return new LeanObjectType(
     {
