@@ -23,6 +23,8 @@ import type { BoundStatement } from '../../../engine/backends/backend.ts';
 import { RequestContext } from '../../../engine/request-context.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { eventually } from '../../support/eventually.ts';
+import { startSeededEngine, type SeededEngine } from '../../support/seeded-engine.ts';
+import { startTestServer, type TestServer } from '../../support/http-server.ts';
 
 let db: TestDatabase;
 const closers: Array<() => Promise<void>> = [];
@@ -72,7 +74,7 @@ async function warm(c: PostgresConnection, n: number): Promise<number[]> {
  * process's event loop meanwhile: their FATAL and close stay unread in the
  * pool's sockets until the statements issued next are written on them.
  */
-function terminateUnnoticed(pids: readonly number[]): void {
+function terminateUnnoticed(pids: readonly number[], url: string = db.url): void {
   const script = `import pg from 'pg';
 const c = new pg.Client(process.env.TERMINATE_URL);
 await c.connect();
@@ -80,7 +82,7 @@ const r = await c.query('SELECT bool_and(pg_terminate_backend(p, 10000)) AS ende
 await c.end();
 if (r.rows[0].ended !== true) process.exit(3);`;
   execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-    env: { ...process.env, TERMINATE_URL: db.url, TERMINATE_PIDS: JSON.stringify(pids) },
+    env: { ...process.env, TERMINATE_URL: url, TERMINATE_PIDS: JSON.stringify(pids) },
     timeout: 30_000,
   });
 }
@@ -202,6 +204,65 @@ describe('retries of a PostgreSQL source after connection errors', () => {
     ctx.cancel();
     expect(await failed).toMatchObject({ code: '57014' });
     expect(down.accepted).toBe(1);
+  });
+});
+
+// The other users of the databases' connections (the metadata store, the event and scheduled-event
+// workers, their LISTEN connections) recover after the same loss: a check, which held before retries too
+// (the pools drop a closed idle connection once its close is read; a worker's failed poll is polled again).
+describe('an engine whose every database connection was ended', () => {
+  let s: SeededEngine;
+  let hook: TestServer;
+  const names = (): string[] =>
+    hook.requests.map((r) => (JSON.parse(r.body) as { event?: { data?: { new?: { name?: string } } } }).event?.data?.new?.name ?? '');
+  const insert = async (name: string): Promise<unknown> =>
+    (await s.engine.graphql('mutation ($n: String!) { insert_item_one(object: {name: $n}) { id } }', { n: name })).body;
+
+  beforeAll(async () => {
+    hook = await startTestServer((_req, _body, res) => void res.writeHead(200).end('{}'));
+    s = await startSeededEngine({
+      prefix: 'pgloss',
+      sql: `CREATE TABLE item (id serial PRIMARY KEY, name text NOT NULL)`,
+      track: { type: 'pg_track_table', args: { table: 'item' } },
+      settings: { eventsFetchInterval: 200 },
+    });
+    const r = await s.engine.metadata({
+      type: 'pg_create_event_trigger',
+      args: { name: 'item_added', table: 'item', webhook: hook.url, insert: { columns: '*' } },
+    });
+    expect(r.status, r.text).toBe(200);
+  });
+  afterAll(async () => {
+    await s?.close();
+    await hook?.close();
+  });
+
+  it('answers, writes once, delivers events and scheduled events and serves metadata after the loss', async () => {
+    expect(await insert('before')).toMatchObject({ data: { insert_item_one: { id: 1 } } });
+    await eventually(() => names().includes('before'), { what: 'the event of the insert before the loss', timeoutMs: 20_000 });
+    // The source's pool, the metadata database's pool and every LISTEN connection (one database here).
+    const pids = (
+      await s.db.sql(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`)
+    ).rows.map((r) => (r as { pid: number }).pid);
+    expect(pids.length).toBeGreaterThan(2);
+    terminateUnnoticed(pids, s.db.url);
+    // Requests at once, while the workers' timers race them to the dead connections.
+    const [read, written] = await Promise.all([s.engine.graphql('{ item(order_by: {id: asc}) { name } }'), insert('after')]);
+    // The read and the insert run concurrently: the read may see the new row or not.
+    expect(read.body).toMatchObject({ data: { item: expect.arrayContaining([{ name: 'before' }]) } });
+    expect(written).toMatchObject({ data: { insert_item_one: { id: expect.any(Number) } } });
+    expect((await s.db.sql(`SELECT count(*)::int AS n FROM item WHERE name = 'after'`)).rows[0]).toEqual({ n: 1 });
+    // The event worker, its LISTEN connection, the metadata store and the scheduled events' worker recover.
+    await eventually(() => names().includes('after'), { what: 'the event of the insert after the loss', timeoutMs: 30_000 });
+    const exported = await s.engine.metadata({ type: 'export_metadata', args: {} });
+    expect(exported.status, exported.text).toBe(200);
+    const scheduled = await s.engine.metadata({
+      type: 'create_scheduled_event',
+      args: { webhook: `${hook.url}scheduled`, schedule_at: new Date(Date.now() + 500).toISOString(), payload: { after: 'loss' } },
+    });
+    expect(scheduled.status, scheduled.text).toBe(200);
+    await eventually(() => hook.requests.some((r) => r.path === '/scheduled'), { what: 'the scheduled event after the loss', timeoutMs: 40_000 });
+    expect(names().filter((n) => n === 'after')).toHaveLength(1);
   });
 });
 
