@@ -163,8 +163,9 @@ export function planRequest(env: PlanEnv, input: PlanInput): PlannedRequest {
   const cache = input.patchIr === undefined ? env.cache : undefined;
   // Backend-only requests get their own schema and plans (Note [Plan cache keys]).
   const backendOnly = session.backendOnly === true;
-  const key = cache === undefined ? '' : PlanCache.key(roleViewKey(session), req.operationName, req.query);
-  let entry = cache === undefined ? undefined : cache.get(catalog.version, key);
+  const roleView = roleViewKey(session);
+  // The entry's key is built only where it is needed: a miss, or a new plan to store (Note [Repeated operation lookups]).
+  let entry = cache === undefined ? undefined : cache.find(catalog.version, roleView, req.operationName, req.query);
   if (entry === undefined) {
     const role = env.schemas.get(catalog, session.role, session.isAdmin, backendOnly);
     steps?.begin('parse');
@@ -182,7 +183,7 @@ export function planRequest(env: PlanEnv, input: PlanInput): PlannedRequest {
       shaped: [],
       plans: new Map(),
       cost,
-      bytes: entryBytes(key, req.query),
+      bytes: entryBytes(PlanCache.key(roleView, req.operationName, req.query), req.query),
       scalars: scalarCoercer(roleOp.schema, roleOp.operation),
     };
   }
@@ -223,6 +224,7 @@ export function planRequest(env: PlanEnv, input: PlanInput): PlannedRequest {
   // The key again: translating may have found more structural variables.
   const finalKey = structuralKey(entry, variables);
   if (cache === undefined) return { plan: planned, variables, kind, planKey: finalKey, pending: null };
+  const key = PlanCache.key(roleView, req.operationName, req.query);
   return { plan: planned, variables, kind, planKey: finalKey, pending: { version: catalog.version, key, entry, planKey: finalKey } };
 }
 

@@ -8,7 +8,7 @@
  *
  * Note [Request envelope cost]
  * Per request this costs reading one header, a UUID when the client sent no
- * id (crypto.randomUUID draws from a cached entropy pool: 0.05 µs), and one
+ * id (a random UUID, Note [Request id strings] in request-context.ts), and one
  * 'finish' listener, which exists only when something
  * observes finished requests (the http-log at the configured level, or the
  * metrics, which every engine has). `node test/bench/observability-cost.ts`

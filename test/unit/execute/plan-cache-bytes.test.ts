@@ -63,6 +63,45 @@ describe('PlanCache', () => {
   });
 });
 
+describe('PlanCache.find (Note [Repeated operation lookups])', () => {
+  const key = (role: string, op: string | null, query: string): string => PlanCache.key(role, op, query);
+
+  it('finds an entry by its parts, the repeated one without the map, and nothing of another role, name, query or version', () => {
+    const cache = new PlanCache(one * 20);
+    const a = entry('qa');
+    const b = entry('qb');
+    cache.store(1, key('admin', 'A', 'query A { x }'), a, '', plan);
+    cache.store(1, key('user', null, 'query A { x }'), b, '', plan);
+    // Built at run time: equal text, another string object (as every request body gives).
+    const text = ['query A', '{ x }'].join(' ');
+    expect(cache.find(1, 'admin', 'A', text)).toBe(a);
+    expect(cache.find(1, 'admin', 'A', text)).toBe(a);
+    expect(cache.find(1, 'user', null, text)).toBe(b);
+    expect(cache.find(1, 'user', 'A', text)).toBeUndefined();
+    expect(cache.find(1, 'admin', null, text)).toBeUndefined();
+    expect(cache.find(1, 'admin', 'A', 'query A { y }')).toBeUndefined();
+    expect(cache.find(2, 'admin', 'A', text)).toBeUndefined();
+    expect({ hits: cache.hits, misses: cache.misses }).toEqual({ hits: 3, misses: 4 });
+  });
+
+  it('forgets the repeated entry when it is evicted or the cache is cleared', () => {
+    const cache = new PlanCache(one * 20);
+    const a = entry('q00');
+    cache.store(1, key('admin', null, 'q00'), a, '', plan);
+    expect(cache.find(1, 'admin', null, 'q00')).toBe(a);
+    // Newer entries push `a` out of a budget of twenty.
+    for (let i = 10; i < 40; i++) cache.store(1, key('admin', null, `q${i}`), entry(`q${i}`), '', plan);
+    expect(cache.get(1, key('admin', null, 'q00'))).toBeUndefined();
+    expect(cache.find(1, 'admin', null, 'q00')).toBeUndefined();
+    const c = entry('q03');
+    cache.store(1, key('admin', null, 'q03'), c, '', plan);
+    expect(cache.find(1, 'admin', null, 'q03')).toBe(c);
+    expect(cache.find(1, 'admin', null, 'q03')).toBe(c);
+    cache.clear();
+    expect(cache.find(1, 'admin', null, 'q03')).toBeUndefined();
+  });
+});
+
 describe('GraphqlService plan caching', () => {
   const admin = buildSession('admin', {});
 
