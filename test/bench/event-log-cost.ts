@@ -17,6 +17,13 @@
  *   [Event log], Note [Take limits]; with the expansion of batches, Note
  *   [Capture batches], where the checkout has it) over a log of pending
  *   events, taken 1, 4 and 16 at a time.
+ * - stream: the bench's writer cell without HTTP: single-row engine-style
+ *   inserts committed one by one on a writer connection, delivered (take,
+ *   record) every k commits, k = 20 and 80; CPU of every backend of the
+ *   checkout's database (writer, delivery, LISTEN) per mutation, against the
+ *   same inserts into the table without a trigger; the parts (capture on the
+ *   writer, take with its expansion, record, the listener) are printed under
+ *   the table (Note [Where a mutation's event costs go] in event-delivery.ts).
  *
  * CPU is read from /proc (schedstat, in nanoseconds) for the one server
  * process the client talks to, so other work on the machine changes it little. Rounds alternate between the
@@ -107,6 +114,11 @@ async function prepare(bench: Awaited<ReturnType<typeof startBenchPostgres>>, ro
   await c.query('COMMIT');
   const pid = (await c.query<{ p: number }>('SELECT pg_backend_pid() AS p')).rows[0]?.p ?? 0;
   c.release();
+  // The stream cells' writer: a connection of its own, so that capture and delivery are read apart.
+  const writer = new pg.Client({ connectionString: url });
+  writer.on('error', () => {});
+  await writer.connect();
+  const writerPid = (await writer.query<{ p: number }>('SELECT pg_backend_pid() AS p')).rows[0]?.p ?? 0;
   const eventLog = log.postgresEventLog(pool, url);
   // Listening, as delivery does: a log that expands batches does so after a notification only.
   const notified: { next: (() => void) | null } = { next: null };
@@ -126,7 +138,9 @@ async function prepare(bench: Awaited<ReturnType<typeof startBenchPostgres>>, ro
         r();
       };
     });
-  return { root, pool, pid, eventLog, stopListening, notification };
+  const listenerPid =
+    (await pool.query<{ p: number }>(`SELECT pid AS p FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`)).rows[0]?.p ?? 0;
+  return { root, pool, pid, eventLog, stopListening, notification, writer, writerPid, listenerPid, streamed: false };
 }
 type Target = Awaited<ReturnType<typeof prepare>>;
 
@@ -245,6 +259,102 @@ async function deliveryCost(t: Target, batch: number): Promise<number> {
   return ((cpuMs(t.pid) - t0) * 1000) / Math.max(1, done);
 }
 
+/** Takes up to `limit` due events and records them delivered; how many. */
+async function deliverDue(t: Target, limit: number): Promise<number> {
+  const taken = await t.eventLog.take(['items_ins'], limit, 60_000, 'bench');
+  await t.eventLog.record(
+    taken.map((e) => ({
+      eventId: e.id,
+      triggerName: 'items_ins',
+      outcome: 'delivered',
+      retryInMs: 0,
+      status: 200,
+      requestJson: REQUEST,
+      responseJson: RESPONSE,
+      durationMs: 1,
+    })),
+    'bench',
+  );
+  return taken.length;
+}
+
+/** The parts of each stream run, by checkout and cell, printed under the table. */
+const streamParts = new Map<string, Array<Record<string, number>>>();
+
+/**
+ * ms of server CPU per mutation of a stream of single-row engine-style inserts on `table`, committed
+ * one by one on the writer connection; with the trigger, every `k` commits the delivery connection
+ * takes (with the expansion of the batches) and records what is due, as delivery does under a
+ * steady write load. Every backend of the checkout's database is counted: writer, delivery, listener.
+ */
+async function streamCost(t: Target, table: 'items' | 'items_plain', k: number): Promise<number> {
+  const batched = await t.pool.query<{ ok: boolean }>(`SELECT to_regclass('engine_events.event_batch') IS NOT NULL AS ok`);
+  await t.pool.query(`TRUNCATE engine_events.event_log${batched.rows[0]?.ok === true ? ', engine_events.event_batch' : ''}`);
+  if (table === 'items' && !t.streamed) {
+    // Once per checkout, as in the bench's event cell: a burst first, so the log's statistics (and the
+    // plans made on them) are those of a used log rather than an empty one (Note [Statistics after a burst]).
+    t.streamed = true;
+    await t.pool.query(`INSERT INTO items (n) SELECT g FROM generate_series(1, 2000) AS g`);
+    await new Promise((r) => setTimeout(r, 100));
+    while ((await deliverDue(t, 100)) > 0);
+  }
+  const n = Math.max(100, statements * 2);
+  const text = writeSql(table, 'insert');
+  const parts = { capture: 0, take: 0, record: 0, listener: 0 };
+  const [w0, d0, l0] = [cpuMs(t.writerPid), cpuMs(t.pid), cpuMs(t.listenerPid)];
+  let delivered = 0;
+  const deliver = async (): Promise<number> => {
+    const a = cpuMs(t.pid);
+    const taken = await t.eventLog.take(['items_ins'], 2 * k, 60_000, 'bench');
+    const b = cpuMs(t.pid);
+    await t.eventLog.record(
+      taken.map((e) => ({
+        eventId: e.id,
+        triggerName: 'items_ins',
+        outcome: 'delivered',
+        retryInMs: 0,
+        status: 200,
+        requestJson: REQUEST,
+        responseJson: RESPONSE,
+        durationMs: 1,
+      })),
+      'bench',
+    );
+    parts.take += b - a;
+    parts.record += cpuMs(t.pid) - b;
+    return taken.length;
+  };
+  for (let i = 0; i < n; i++) {
+    await t.writer.query('BEGIN');
+    await t.writer.query({ name: `stream_${table}`, text, values: [1, SESSION] });
+    await t.writer.query('COMMIT');
+    // The commit's notification reaches the listener (as it would while a worker waits).
+    if (table === 'items' && (i + 1) % k === 0) {
+      await new Promise((r) => setImmediate(r));
+      delivered += await deliver();
+    }
+  }
+  if (table === 'items') {
+    // What the last notifications brought: taken as a worker would, until nothing is due.
+    for (let tries = 0; delivered < n && tries < 50; tries++) {
+      const got = await deliver();
+      delivered += got;
+      if (got === 0) await new Promise((r) => setTimeout(r, 20));
+    }
+    if (delivered !== n) console.log(`  (${t.root}: ${delivered} of ${n} events delivered)`);
+  }
+  parts.capture = cpuMs(t.writerPid) - w0;
+  parts.listener = cpuMs(t.listenerPid) - l0;
+  const total = parts.capture + cpuMs(t.pid) - d0 + parts.listener;
+  if (table === 'items') {
+    const key = `${t.root} k=${k}`;
+    const list = streamParts.get(key) ?? [];
+    list.push(Object.fromEntries(Object.entries({ ...parts, total }).map(([x, v]) => [x, Math.round((v * 1000) / n)])));
+    streamParts.set(key, list);
+  }
+  return total / n;
+}
+
 const bench = await startBenchPostgres();
 try {
   const targets: Target[] = [];
@@ -266,8 +376,11 @@ try {
     { label: 'delivery: take + record, 4 at a time', run: (t) => deliveryCost(t, 4), unit: 'µs/event' },
     { label: 'delivery: take + record, 16 at a time', run: (t) => deliveryCost(t, 16), unit: 'µs/event' },
     { label: 'life: 1-row insert, its take and record', run: (t) => lifeCost(t), unit: 'ms/event' },
+    { label: 'stream: 1-row inserts, no trigger', run: (t) => streamCost(t, 'items_plain', 20), unit: 'ms/mutation' },
+    { label: 'stream: 1-row inserts, delivered 20 at a time', run: (t) => streamCost(t, 'items', 20), unit: 'ms/mutation' },
+    { label: 'stream: 1-row inserts, delivered 80 at a time', run: (t) => streamCost(t, 'items', 80), unit: 'ms/mutation' },
   ];
-  console.log(`PostgreSQL server CPU (one backend, /proc); median of ${ROUNDS} rounds, checkouts alternated.`);
+  console.log(`PostgreSQL server CPU (/proc: one backend; the stream cells: writer, delivery and listener); median of ${ROUNDS} rounds, checkouts alternated.`);
   console.log(`\n| cell | unit | ${targets.map((t) => t.root).join(' | ')} |\n|---|---|${targets.map(() => '---:|').join('')}`);
   for (const cell of cells.filter((c) => c.label.includes(only))) {
     const results = targets.map((): number[] => []);
@@ -280,10 +393,15 @@ try {
       `| ${cell.label} | ${cell.unit} | ${results.map((xs) => `${median(xs).toFixed(digits)} (${xs.map((x) => x.toFixed(digits)).join(', ')})`).join(' | ')} |`,
     );
   }
+  if (streamParts.size > 0) {
+    console.log('\nstream parts, µs per mutation (capture: writer backend; take: with the expansion; record; listener), each round:');
+    for (const [key, rounds] of streamParts) console.log(`  ${key}: ${rounds.map((r) => JSON.stringify(r)).join(' ')}`);
+  }
   if (process.env['EVENT_LOG_COST_PLANS'] === '1')
     for (const t of targets) console.log((await t.pool.query('SELECT name, generic_plans, custom_plans FROM pg_prepared_statements')).rows);
   for (const t of targets) {
     await t.stopListening();
+    await t.writer.end();
     await t.pool.end();
   }
 } finally {

@@ -75,8 +75,9 @@ async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
  * statements), then a reset.
  */
 async function statementsPerMutation(db: pg.Client, mutations: number): Promise<Array<Record<string, string | number>>> {
-  const r = await db.query<{ calls: string; total: number; rows: string; query: string }>(
-    `SELECT s.calls::text AS calls, s.total_exec_time + s.total_plan_time AS total, s.rows::text AS rows, s.query FROM pg_stat_statements s
+  const r = await db.query<{ calls: string; total: number; rows: string; blocks: string; query: string }>(
+    `SELECT s.calls::text AS calls, s.total_exec_time + s.total_plan_time AS total, s.rows::text AS rows,
+       (s.shared_blks_hit + s.shared_blks_read)::text AS blocks, s.query FROM pg_stat_statements s
      WHERE s.dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND s.query NOT LIKE '%pg_stat_statements%'
      ORDER BY s.total_exec_time + s.total_plan_time DESC LIMIT 10`,
   );
@@ -86,6 +87,8 @@ async function statementsPerMutation(db: pg.Client, mutations: number): Promise<
     'calls/mutation': round(Number(x.calls) / n, 3),
     'rows/call': round(Number(x.rows) / Math.max(1, Number(x.calls)), 1),
     'µs/mutation': round((x.total * 1000) / n, 1),
+    // Buffers touched per call tell a plan that reads the whole log from one that probes it.
+    'blocks/call': round(Number(x.blocks) / Math.max(1, Number(x.calls)), 1),
     statement: x.query.replace(/\s+/g, ' ').slice(0, 140),
   }));
 }
