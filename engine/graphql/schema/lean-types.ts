@@ -15,6 +15,7 @@
  * by many elements (descriptors.ts).
  */
 import {
+  assertName,
   GraphQLEnumType,
   GraphQLInputObjectType,
   GraphQLList,
@@ -25,7 +26,6 @@ import {
   type GraphQLEnumTypeConfig,
   type GraphQLEnumValueConfigMap,
   type GraphQLEnumValueConfig,
-  type GraphQLField,
   type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
@@ -56,36 +56,6 @@ function resolve<T>(fields: ThunkObjMap<T>): Record<string, T> {
   return typeof fields === 'function' ? fields() : fields;
 }
 
-/**
- * The fields with their (and their arguments') extensions defaulted, and
- * the argument map of each field with arguments put in `args`. Loops by
- * `for in`: Object.entries and Object.values allocated an array per type
- * (and a pair per field) of a few hundred thousand fields.
- */
-function leanFields(
-  fields: GraphQLFieldConfigMap<unknown, unknown>,
-  args: Map<string, GraphQLFieldConfigArgumentMap> | undefined,
-): GraphQLFieldConfigMap<unknown, unknown> {
-  for (const name in fields) {
-    const f = fields[name] as GraphQLFieldConfig<unknown, unknown>;
-    f.extensions ??= NO_EXTENSIONS;
-    const a = f.args;
-    if (a === undefined) continue;
-    let any = false;
-    for (const k in a) {
-      (a[k] as GraphQLArgumentConfig).extensions ??= NO_EXTENSIONS;
-      any = true;
-    }
-    if (any) args?.set(name, a);
-  }
-  return fields;
-}
-
-function leanInputFields(fields: GraphQLInputFieldConfigMap): GraphQLInputFieldConfigMap {
-  for (const name in fields) (fields[name] as GraphQLInputFieldConfig).extensions ??= NO_EXTENSIONS;
-  return fields;
-}
-
 function leanValues(values: GraphQLEnumValueConfigMap): GraphQLEnumValueConfigMap {
   for (const name in values) (values[name] as GraphQLEnumValueConfig).extensions ??= NO_EXTENSIONS;
   return values;
@@ -97,14 +67,14 @@ const NO_ARGS: readonly GraphQLArgument[] = Object.freeze([]);
 /** The interfaces and extension AST nodes of every generated type (none). */
 const NONE: readonly never[] = Object.freeze([]);
 
-/** The (unread) field configuration of a type showing another's fields. */
+/** The field configuration graphql-js gets (never read: Note [Fields made directly]). */
 const NO_FIELDS: Readonly<Record<string, never>> = Object.freeze({});
 
 /**
  * Set on an argument map to the argument list first made from it: see Note
- * [Shared fields]. A property, not a WeakMap keyed by the maps: see
- * lean-types' wrappers below. Object.entries (graphql-js's reading of the
- * map) leaves symbol keys out.
+ * [Shared fields]. A property, not a WeakMap keyed by the maps (see the
+ * `T!` wrappers below); not enumerable, so neither a spread nor
+ * Object.entries takes it along.
  */
 const ARGUMENT_LIST: unique symbol = Symbol('argumentList');
 type ArgumentMap = GraphQLFieldConfigArgumentMap & { [ARGUMENT_LIST]?: readonly GraphQLArgument[] };
@@ -125,54 +95,141 @@ type ArgumentMap = GraphQLFieldConfigArgumentMap & { [ARGUMENT_LIST]?: readonly 
  * The types override `getFields` for this: graphql-js and to-ir read fields
  * only through it.
  */
+/** graphql-js 16's slot of a type's field map (a thunk until first read): see Note [Fields made directly]. */
+interface FieldSlot {
+  _fields: unknown;
+}
+
+/**
+ * Note [Fields made directly]
+ * graphql-js makes a type's fields from its configuration on first read
+ * (defineFieldMap, defineInputFieldMap, defineArguments): through
+ * Object.entries (an array and a pair per field), toObjMap per element and a
+ * dictionary per type. For the few hundred thousand fields of a first build
+ * at 2,000 tables the lean types make the same objects themselves
+ * ({@link defineFields}, {@link defineInputFields}): the same properties in
+ * graphql-js's order, names asserted by graphql-js's assertName, extensions
+ * as toObjMap keeps them (absent: {@link NO_EXTENSIONS}), shared argument
+ * lists (Note [Shared fields]), and set them in graphql-js's `_fields` slot
+ * (graphql is pinned in package-lock.json;
+ * test/unit/graphql/lean-types.test.ts compares the fields with
+ * graphql-js's own).
+ */
+
+/** graphql-js's toObjMap, absent extensions being {@link NO_EXTENSIONS}. */
+function objMap(e: Readonly<Record<string, unknown>> | null | undefined): Readonly<Record<string, unknown>> {
+  if (e === undefined || e === null) return NO_EXTENSIONS;
+  if (Object.getPrototypeOf(e) === null) return e;
+  return Object.assign(Object.create(null) as Record<string, unknown>, e);
+}
+
+/** The arguments of a field made from `config`: one list per map (Note [Shared fields]). */
+function defineArguments(config: ArgumentMap | undefined): readonly GraphQLArgument[] {
+  if (config === undefined) return NO_ARGS;
+  const shared = config[ARGUMENT_LIST];
+  if (shared !== undefined) return shared;
+  const list: GraphQLArgument[] = [];
+  for (const name in config) {
+    const a = config[name] as GraphQLArgumentConfig;
+    list.push({
+      name: assertName(name),
+      description: a.description,
+      type: a.type,
+      defaultValue: a.defaultValue,
+      deprecationReason: a.deprecationReason,
+      extensions: objMap(a.extensions),
+      astNode: a.astNode,
+    });
+  }
+  if (list.length === 0) return NO_ARGS;
+  // Not enumerable: a map spread into a larger one (`{...listArgs, args}`) must not take the list along.
+  if (Object.isExtensible(config)) Object.defineProperty(config, ARGUMENT_LIST, { value: list });
+  return list;
+}
+
+/** graphql-js's defineFieldMap of `fields`: Note [Fields made directly]. */
+function defineFields(fields: GraphQLFieldConfigMap<unknown, unknown>): GraphQLFieldMap<unknown, unknown> {
+  const map = Object.create(null) as GraphQLFieldMap<unknown, unknown>;
+  for (const name in fields) {
+    const f = fields[name] as GraphQLFieldConfig<unknown, unknown>;
+    map[name] = {
+      name: assertName(name),
+      description: f.description,
+      type: f.type,
+      args: defineArguments(f.args),
+      resolve: f.resolve,
+      subscribe: f.subscribe,
+      deprecationReason: f.deprecationReason,
+      extensions: objMap(f.extensions),
+      astNode: f.astNode,
+    };
+  }
+  return map;
+}
+
+/** graphql-js's defineInputFieldMap of `fields`: Note [Fields made directly]. */
+function defineInputFields(fields: GraphQLInputFieldConfigMap): GraphQLInputFieldMap {
+  const map = Object.create(null) as GraphQLInputFieldMap;
+  for (const name in fields) {
+    const f = fields[name] as GraphQLInputFieldConfig;
+    map[name] = {
+      name: assertName(name),
+      description: f.description,
+      type: f.type,
+      defaultValue: f.defaultValue,
+      deprecationReason: f.deprecationReason,
+      extensions: objMap(f.extensions),
+      astNode: f.astNode,
+    };
+  }
+  return map;
+}
+
 class LeanObjectType extends GraphQLObjectType {
   readonly #sameAs: GraphQLObjectType | undefined;
-  /** The argument map of each field with arguments, until the fields are made. */
-  #args: Map<string, GraphQLFieldConfigArgumentMap> | undefined;
+  /** The field configuration, until the fields are made. */
+  #fields: ThunkObjMap<GraphQLFieldConfig<unknown, unknown>> | undefined;
 
   constructor(
     config: GraphQLObjectTypeConfig<unknown, unknown>,
     sameAs: GraphQLObjectType | undefined,
-    args: Map<string, GraphQLFieldConfigArgumentMap> | undefined,
+    fields: ThunkObjMap<GraphQLFieldConfig<unknown, unknown>> | undefined,
   ) {
     super(config);
     this.#sameAs = sameAs;
-    this.#args = args;
+    this.#fields = fields;
   }
 
   override getFields(): GraphQLFieldMap<unknown, unknown> {
     if (this.#sameAs !== undefined) return this.#sameAs.getFields();
-    const fields = super.getFields();
-    const args = this.#args;
-    if (args !== undefined) {
-      this.#args = undefined;
-      for (const name in fields) {
-        const field = fields[name] as GraphQLField<unknown, unknown>;
-        const config = args.get(name) as ArgumentMap | undefined;
-        if (config === undefined) {
-          if (field.args.length === 0) field.args = NO_ARGS;
-          continue;
-        }
-        const shared = config[ARGUMENT_LIST];
-        // Not enumerable: a map spread into a larger one (`{...listArgs, args}`) must not take the list along.
-        if (shared !== undefined) field.args = shared;
-        else if (Object.isExtensible(config)) Object.defineProperty(config, ARGUMENT_LIST, { value: field.args });
-      }
+    const fields = this.#fields;
+    if (fields !== undefined) {
+      this.#fields = undefined;
+      (this as unknown as FieldSlot)._fields = defineFields(resolve(fields));
     }
-    return fields;
+    return super.getFields();
   }
 }
 
 class LeanInputObjectType extends GraphQLInputObjectType {
   readonly #sameAs: GraphQLInputObjectType | undefined;
+  /** The field configuration, until the fields are made. */
+  #fields: ThunkObjMap<GraphQLInputFieldConfig> | undefined;
 
-  constructor(config: GraphQLInputObjectTypeConfig, sameAs: GraphQLInputObjectType | undefined) {
+  constructor(config: GraphQLInputObjectTypeConfig, sameAs: GraphQLInputObjectType | undefined, fields: ThunkObjMap<GraphQLInputFieldConfig> | undefined) {
     super(config);
     this.#sameAs = sameAs;
+    this.#fields = fields;
   }
 
   override getFields(): GraphQLInputFieldMap {
-    return this.#sameAs !== undefined ? this.#sameAs.getFields() : super.getFields();
+    if (this.#sameAs !== undefined) return this.#sameAs.getFields();
+    const fields = this.#fields;
+    if (fields !== undefined) {
+      this.#fields = undefined;
+      (this as unknown as FieldSlot)._fields = defineInputFields(resolve(fields));
+    }
+    return super.getFields();
   }
 }
 
@@ -182,9 +239,6 @@ class LeanInputObjectType extends GraphQLInputObjectType {
  * showing that type's fields (`config.fields` is then not read). See Note [Shared fields].
  */
 export function objectType(config: GraphQLObjectTypeConfig<unknown, unknown>, sameFieldsAs?: GraphQLObjectType): GraphQLObjectType {
-  const args = sameFieldsAs === undefined ? new Map<string, GraphQLFieldConfigArgumentMap>() : undefined;
-  const lean = (fields: GraphQLFieldConfigMap<unknown, unknown>): GraphQLFieldConfigMap<unknown, unknown> => leanFields(fields, args);
-  const { fields } = config;
   return new LeanObjectType(
     {
       ...config,
@@ -192,10 +246,11 @@ export function objectType(config: GraphQLObjectTypeConfig<unknown, unknown>, sa
       interfaces: config.interfaces ?? NONE,
       extensionASTNodes: NONE,
       extensions: config.extensions ?? NO_EXTENSIONS,
-      fields: sameFieldsAs !== undefined ? NO_FIELDS : typeof fields === 'function' ? () => lean(resolve(fields)) : lean(fields),
+      // Never read: the fields are made by LeanObjectType (Note [Fields made directly]).
+      fields: NO_FIELDS,
     },
     sameFieldsAs,
-    args,
+    sameFieldsAs === undefined ? config.fields : undefined,
   );
 }
 
@@ -204,15 +259,10 @@ export function objectType(config: GraphQLObjectTypeConfig<unknown, unknown>, sa
  * {@link NO_EXTENSIONS}; with `sameFieldsAs`, showing that type's fields.
  */
 export function inputObjectType(config: GraphQLInputObjectTypeConfig, sameFieldsAs?: GraphQLInputObjectType): GraphQLInputObjectType {
-  const { fields } = config;
   return new LeanInputObjectType(
-    {
-      ...config,
-      extensionASTNodes: NONE,
-      extensions: config.extensions ?? NO_EXTENSIONS,
-      fields: sameFieldsAs !== undefined ? NO_FIELDS : typeof fields === 'function' ? () => leanInputFields(resolve(fields)) : leanInputFields(fields),
-    },
+    { ...config, extensionASTNodes: NONE, extensions: config.extensions ?? NO_EXTENSIONS, fields: NO_FIELDS },
     sameFieldsAs,
+    sameFieldsAs === undefined ? config.fields : undefined,
   );
 }
 
