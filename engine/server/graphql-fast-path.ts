@@ -145,13 +145,10 @@ export function graphqlFastPath(opts: FastPathOptions): FastPath {
   }
 
   function answer(req: IncomingMessage, res: ServerResponse, method: 'GET' | 'POST', payload: string): void {
-    // A client that leaves before its answer cancels the request's SQL (Note [Cancel on disconnect]).
+    // A client that leaves before its answer cancels the request's SQL (Note [Cancel on disconnect]): the
+    // envelope's 'close' listener does it (Note [One close listener] in request-envelope.ts).
     const ctx = contextOf(req);
     ctx.route = GRAPHQL_ROUTE;
-    // 'close' fires once per response: `on` spares once's wrapper and its removal.
-    res.on('close', () => {
-      if (!res.writableFinished) ctx.cancel();
-    });
     answerGraphql(deps, { method, headers: req.headers, payload }, ctx).then(
       (a) => respond(req, res, a),
       // answerGraphql does not throw; this guards a bug from leaving the client hanging.
@@ -165,9 +162,6 @@ export function graphqlFastPath(opts: FastPathOptions): FastPath {
   function answerRestRequest(req: IncomingMessage, res: ServerResponse, url: string, payload: string): void {
     const ctx = contextOf(req);
     ctx.route = REST_ROUTE;
-    res.on('close', () => {
-      if (!res.writableFinished) ctx.cancel();
-    });
     answerRest(deps, req.method ?? 'GET', url, req.headers, payload, ctx).then(
       (a) => respond(req, res, a),
       (e: unknown) => {

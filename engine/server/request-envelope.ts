@@ -6,12 +6,23 @@
  * it also starts the request's span (continuing the client's `traceparent`)
  * and ends it with the response's status.
  *
+ * Note [One close listener] (issue 35)
+ * A response's one listener is the envelope's, on 'close' (which node:http
+ * emits for every response, a tick after 'finish' when it was written, or
+ * when its connection ended first): a written response goes to the observers
+ * and the http-log, an unwritten one cancels the request's SQL (Note [Cancel
+ * on disconnect]). The fast path kept a 'close' listener of its own for the
+ * cancel, and the envelope one on 'finish': two listener registrations and
+ * two events with listeners per request. The fastify routes keep theirs:
+ * `inject` in tests reaches them without the envelope (a second cancel is
+ * a no-op).
+ *
  * Note [Request envelope cost]
  * Per request this costs reading one header, a UUID when the client sent no
  * id (a random UUID, Note [Request id strings] in request-context.ts), and one
- * 'finish' listener, which exists only when something
- * observes finished requests (the http-log at the configured level, or the
- * metrics, which every engine has). `node test/bench/observability-cost.ts`
+ * 'close' listener (Note [One close listener]), which reads the clock and
+ * tells the observers only when something observes finished requests (the
+ * http-log at the configured level, or the metrics, which every engine has). `node test/bench/observability-cost.ts`
  * (in process, CPU per request, best of 5 × 200,000, on the shared 2-core
  * machine under load): a bare ServerResponse made and finished 0.13 µs,
  * through the envelope at level warn (no line written) 1.04 µs, so about
@@ -68,15 +79,18 @@ export function requestEnvelope(opts: EnvelopeOptions, dispatch: Dispatch): Disp
     ctx.headers = req.headers;
     (req as WithContext)[CONTEXT] = ctx;
     if (tracer !== null) traceRequest(tracer, req, res, ctx);
-    if (watching) {
-      // 'finish' fires at most once per response: `on` spares once's wrapper and its removal.
-      res.on('finish', () => {
-        const seconds = (performance.now() - ctx.startedAt) / 1000;
-        for (const o of observers) o(req, res, ctx, seconds);
-        const failed = res.statusCode >= 400 || ctx.failure !== null;
-        if (failed ? httpErrorLog : httpLog) logHttp(logger, req, res, ctx, seconds, failed);
-      });
-    }
+    // One listener per response for both ends of it (Note [One close listener]); 'close' fires
+    // once per response: `on` spares once's wrapper and its removal.
+    res.on('close', () => {
+      // The client left before the whole answer was written: its SQL is cancelled (Note [Cancel on disconnect]), and,
+      // as before, no http-log line or metrics are written for it.
+      if (!res.writableFinished) return ctx.cancel();
+      if (!watching) return;
+      const seconds = (performance.now() - ctx.startedAt) / 1000;
+      for (const o of observers) o(req, res, ctx, seconds);
+      const failed = res.statusCode >= 400 || ctx.failure !== null;
+      if (failed ? httpErrorLog : httpLog) logHttp(logger, req, res, ctx, seconds, failed);
+    });
     dispatch(req, res);
   };
 }
