@@ -46,7 +46,7 @@
  * call (which builds the candidate admin schema) 1,047-1,316 → 665-714; the
  * first build unchanged (2,580 vs 2,440-2,540). The cost: the heap after gc
  * 205 → 219 MiB at 2,000 tables × 10 roles (the kept configurations with
- * their argument maps, the WeakMap of made fields, the collections).
+ * their argument maps, the made fields set on their configurations, the collections).
  */
 import { GraphQLObjectType, type GraphQLField, type GraphQLFieldConfig, type GraphQLFieldConfigMap, type GraphQLFieldMap } from 'graphql';
 import type { SourceInfo } from '../../catalog/types.ts';
@@ -57,8 +57,15 @@ import type { TableView } from './table-view.ts';
 
 type FieldConfig = GraphQLFieldConfig<unknown, unknown>;
 
-/** The field made from each configuration: Note [Root fields across versions]. */
-const made = new WeakMap<FieldConfig, GraphQLField<unknown, unknown>>();
+/**
+ * Set on a configuration to the field made from it: Note [Root fields across
+ * versions]. Not a WeakMap keyed by the configurations: one keyed by the
+ * 22,000 new ones of a first build made every young collection walk it (see
+ * Note [Which types are validated] in collect-types.ts); not enumerable, so
+ * a spread configuration does not take it along.
+ */
+const MADE: unique symbol = Symbol('made');
+type Made = FieldConfig & { [MADE]?: GraphQLField<unknown, unknown> };
 
 /** A root type showing fields made before (graphql-js reads fields only through getFields). */
 class RootType extends GraphQLObjectType {
@@ -90,8 +97,8 @@ export function rootType(
   const fields = Object.create(null) as GraphQLFieldMap<unknown, unknown>;
   let missing: GraphQLFieldConfigMap<unknown, unknown> | null = null;
   for (const key of names ?? Object.keys(configs)) {
-    const config = configs[key] as FieldConfig;
-    const field = made.get(config);
+    const config = configs[key] as Made;
+    const field = config[MADE];
     if (field !== undefined && field.name === key) {
       fields[key] = field;
     } else {
@@ -106,7 +113,8 @@ export function rootType(
     for (const key in defined) {
       const field = defined[key] as GraphQLField<unknown, unknown>;
       fields[key] = field;
-      made.set(missing[key] as FieldConfig, field);
+      const config = missing[key] as Made;
+      if (Object.isExtensible(config)) Object.defineProperty(config, MADE, { value: field, writable: true, configurable: true });
     }
   }
   return new RootType(name, fields);
