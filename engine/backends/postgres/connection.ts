@@ -14,6 +14,7 @@
 import pg from 'pg';
 import { pingDatabase } from './metadata-db/metadata-storage.ts';
 import { pgConnectionConfig, type PostgresTls } from './ssl.ts';
+import { isConnectFailure, isUnrunFailure, retryDelay } from './retries.ts';
 import { TransactionStatementError, type BoundStatement, type DatabasePeer, type PoolStats, type RunOptions, type SourceConnection } from '../backend.ts';
 
 /** Pool settings of a source (v2 `pool_settings`, already resolved). */
@@ -81,7 +82,11 @@ export interface PostgresPoolSettings {
  * connection, never statement by statement. The wait before a retry also lets
  * pg-pool drop the other idle connections whose close has arrived meanwhile,
  * so the retry gets a live one or a new one (v2 resets the same connection); a
- * request cancelled while waiting is answered as cancelled. Tested in
+ * request cancelled while waiting is answered as cancelled. The metadata
+ * database's pool is a RetryingPool (retries.ts) with v2's default 1 (its
+ * `--retries` setting is not read): the same rule for its `query`, checkouts
+ * and BEGIN. The source pool as `queryable` (introspection, the DDL stamp, the
+ * event log) has no retries: its users poll again. Tested in
  * test/integration/backends/postgres-retries.test.ts.
  * The retry is decided on the failure path only; a statement that succeeds
  * costs what it did. 2026-11-28, 5fbd7e1 against a9ba989, `node
@@ -91,36 +96,6 @@ export interface PostgresPoolSettings {
  * (3.5 2.3 4.5 -2.8 0.0), after 21.4 28.9 28.9 25.3 25.0 µs (0.1 0.1 0.4
  * -1.7 -0.4); AlbumByPK, four pairs: before 11.5-19.9, after 12.0-16.3 µs.
  */
-
-/** The longest wait before a retry, exclusive (v2's limitRetriesByDelay): at most 6 retries. */
-const RETRY_DELAY_LIMIT_MS = 6000;
-
-/** The wait before retry `attempt` (0: the first), or null when no retry is left (Note [Retries after connection errors]). */
-function retryDelay(attempt: number, retries: number): number | null {
-  const delay = 100 * 2 ** attempt;
-  return attempt < retries && delay < RETRY_DELAY_LIMIT_MS ? delay : null;
-}
-
-/** pg's failure of a checkout that waited past `connectionTimeoutMillis` for a busy pool's connection (not a connection failure). */
-const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
-
-/** Whether a checkout failed to open a connection (tried again), not a wait for a free one past the pool timeout. */
-function isConnectFailure(e: unknown): boolean {
-  return !(e instanceof Error && e.message === POOL_WAIT_TIMEOUT);
-}
-
-/**
- * Whether a statement's failure shows the server ran nothing of it: not sent
- * (the client had lost its connection, or EPIPE), or answered with FATAL/PANIC
- * (its backend ended). Note [Retries after connection errors].
- */
-function isUnrunFailure(e: unknown): boolean {
-  if (typeof e !== 'object' || e === null) return false;
-  const { severity, code, message } = e as { severity?: unknown; code?: unknown; message?: unknown };
-  if (severity === 'FATAL' || severity === 'PANIC') return true;
-  if (code === 'EPIPE') return true;
-  return typeof message === 'string' && message.endsWith('is not queryable') && severity === undefined;
-}
 
 /**
  * Note [Statement timeout]

@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresConnection, type PostgresPoolSettings } from '../../../engine/backends/postgres/connection.ts';
 import { classifyPostgresError } from '../../../engine/backends/postgres/errors.ts';
 import { backendFor } from '../../../engine/backends/registry.ts';
+import { clientOf, MetadataDatabase } from '../../../engine/backends/postgres/metadata-db/database.ts';
 import { graphqlErrorBody } from '../../../engine/errors/wire-body.ts';
 import type { BoundStatement } from '../../../engine/backends/backend.ts';
 import { RequestContext } from '../../../engine/request-context.ts';
@@ -141,6 +142,22 @@ describe('retries of a PostgreSQL source after connection errors', () => {
     expect(await markers('unretried-one')).toBe(0);
     // The pool goes on with new connections.
     expect(await c.queryJsonText(stmt(`SELECT 'after'::text`))).toBe('after');
+  });
+
+  it("retry the metadata database's statements and transactions on its dead pooled connections (v2's default 1)", async () => {
+    const mdb = await MetadataDatabase.open(db.url);
+    closers.push(() => mdb.close());
+    const warmed = await Promise.all(Array.from({ length: 3 }, () => mdb.pool.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid FROM pg_sleep(0.2)`)));
+    terminateUnnoticed(warmed.map((r) => r.rows[0]?.pid ?? 0));
+    const [read, written] = await Promise.all([
+      mdb.pool.query<{ one: number }>(`SELECT 1 AS one`),
+      mdb.transaction(async (tx) => ({ commit: true, value: (await clientOf(tx).query(`INSERT INTO note (marker) VALUES ('metadata-tx')`)).rowCount })),
+      mdb.pool.query(`INSERT INTO note (marker) VALUES ('metadata-one')`),
+    ]);
+    expect(read.rows).toEqual([{ one: 1 }]);
+    expect(written).toBe(1);
+    expect(await markers('metadata-tx')).toBe(1);
+    expect(await markers('metadata-one')).toBe(1);
   });
 
   it('not try again a mutation whose connection ended after it was sent, with no word from the server', async () => {

@@ -31,12 +31,13 @@
  * async action) with 2 LISTEN before, 3 with 1 LISTEN after. test/integration/metadata/
  * metadata-database.test.ts holds an idle engine to one LISTEN connection.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { ErrorCode } from '../../../errors/codes.ts';
 import { EngineError } from '../../../errors/engine-error.ts';
 import type { ChannelHandlers, ChannelSubscription, MetadataTransaction } from '../../metadata-database.ts';
 import { Notifications } from './notifications.ts';
 import { metadataClientConfig } from '../ssl.ts';
+import { RetryingPool } from '../retries.ts';
 
 /** Connections of the pool: the three users used to have 4 each, mostly idle. */
 const POOL_MAX = 8;
@@ -61,21 +62,27 @@ export function clientOf(tx: MetadataTransaction): pg.ClientBase {
   throw new EngineError(ErrorCode.Unexpected, 'a transaction of another database was given to the metadata database', { status: 500 });
 }
 
+/** v2's default retries of the metadata database (`--retries`): Note [Retries after connection errors] in ../connection.ts. */
+const RETRIES = 1;
+
 /** Idle pooled connections close after this long: longer than the 10 s polls, as a source's pool (180 s). */
 const IDLE_TIMEOUT_MS = 180_000;
 
 /** The engine's metadata database; see Note [Metadata database]. */
 export class MetadataDatabase {
   readonly url: string;
-  /** The pool the storage files of this folder run statements on. */
+  /** The pool the storage files of this folder run statements on; connection errors are retried as v2 does. */
   readonly pool: pg.Pool;
+  /** The same pool, for its retried BEGIN. */
+  readonly #retrying: RetryingPool;
   readonly #notifications: Notifications;
 
   private constructor(url: string, onListenerLost: (error: unknown) => void) {
     this.url = url;
     // pg's default idle timeout (10 s) equals the polls' period (metadata version, scheduled events): each
     // poll opened a connection (fork and password exchange) that timed out before the next (issue 35).
-    this.pool = new pg.Pool({ ...metadataClientConfig(url), max: POOL_MAX, idleTimeoutMillis: IDLE_TIMEOUT_MS });
+    this.#retrying = new RetryingPool({ ...metadataClientConfig(url), max: POOL_MAX, idleTimeoutMillis: IDLE_TIMEOUT_MS }, RETRIES);
+    this.pool = this.#retrying;
     this.pool.on('error', () => {
       // An idle client lost its server; the next query connects again.
     });
@@ -113,9 +120,8 @@ export class MetadataDatabase {
    * or answers `{ commit: false }`.
    */
   async transaction<T>(fn: (tx: MetadataTransaction) => Promise<{ readonly commit: boolean; readonly value: T }>): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.#retrying.begin();
     try {
-      await client.query('BEGIN');
       const { commit, value } = await fn(metadataTransactionOn(client));
       await client.query(commit ? 'COMMIT' : 'ROLLBACK');
       return value;
