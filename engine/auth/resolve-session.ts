@@ -14,7 +14,7 @@ import { AuthWebhook } from './auth-webhook.ts';
 import { Header, presentsAdminSecret, withV2Aliases } from './headers.ts';
 import type { JwtAuthenticator } from './jwt.ts';
 import { parseJwtConfig } from './jwt-config.ts';
-import { ADMIN_ROLE, buildSession, type Session } from './session.ts';
+import { ADMIN_ROLE, ADMIN_SESSION, buildSession, type Session } from './session.ts';
 
 /** Request headers as Node gives them (lower-cased names). */
 export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
@@ -39,14 +39,14 @@ function single(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** The `x-engine-*` headers of a request, as session variables. */
-function sessionVariablesOf(headers: RequestHeaders): Record<string, string> {
-  const vars: Record<string, string> = {};
+/** The `x-engine-*` headers of a request, as session variables; null when it has none. */
+function sessionVariablesOf(headers: RequestHeaders): Record<string, string> | null {
+  let vars: Record<string, string> | null = null;
   // for-in, not Object.entries: this runs on every request and headers are a plain object.
   for (const name in headers) {
     if (!name.startsWith(Header.SessionPrefix) || name === Header.AdminSecret) continue;
     const v = single(headers[name]);
-    if (v !== undefined) vars[name] = v;
+    if (v !== undefined) (vars ??= {})[name] = v;
   }
   return vars;
 }
@@ -59,8 +59,19 @@ function sessionVariablesOf(headers: RequestHeaders): Record<string, string> {
  */
 function fromHeaders(headers: RequestHeaders): Session {
   const vars = sessionVariablesOf(headers);
+  // No session header at all (so not backend-only either, an x-engine-* header): the one admin session (issue 35:
+  // building it cost an object of variables, their canonical copy and the session per request).
+  if (vars === null) return ADMIN_SESSION;
   const backendOnly = single(headers[Header.UseBackendOnlyPermissions])?.trim().toLowerCase() === 'true';
   return buildSession(vars[Header.Role] ?? ADMIN_ROLE, vars, backendOnly);
+}
+
+const NO_COOKIES: readonly string[] = Object.freeze([]);
+const ADMIN_RESULT: AuthResult = Object.freeze({ session: ADMIN_SESSION, setCookies: NO_COOKIES });
+
+/** The result of a session that needed no I/O: no cookies to set. */
+function resultOf(session: Session): AuthResult {
+  return session === ADMIN_SESSION ? ADMIN_RESULT : { session, setCookies: NO_COOKIES };
 }
 
 function denied(message: string): EngineError {
@@ -105,11 +116,11 @@ export class Authenticator {
   resolveAtOnce(headers: RequestHeaders): AuthResult | undefined {
     if (this.#adminSecret !== null && !presentsAdminSecret(headers)) return undefined;
     const h = withV2Aliases(headers);
-    if (this.#adminSecret === null) return { session: fromHeaders(h), setCookies: [] };
+    if (this.#adminSecret === null) return resultOf(fromHeaders(h));
     const presented = single(h[Header.AdminSecret]);
     if (presented === undefined) return undefined;
     if (!isAdminSecretValid(this.#adminSecret, presented)) throw denied('invalid x-engine-admin-secret');
-    return { session: fromHeaders(h), setCookies: [] };
+    return resultOf(fromHeaders(h));
   }
 
   /** The session of a request; `body` is its parsed JSON body (undefined when not JSON), for POST webhooks. */

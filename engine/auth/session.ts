@@ -51,5 +51,8 @@ export function roleViewKey(session: Session): string {
   return session.backendOnly === true && !session.isAdmin ? `\0backend\0${session.role}` : session.role;
 }
 
-/** The admin session used when no admin secret is configured. */
-export const ADMIN_SESSION: Session = buildSession(ADMIN_ROLE, {});
+/**
+ * The session of an admin request that names no session variable (resolve-session.ts), one for
+ * every such request; frozen, as it is shared.
+ */
+export const ADMIN_SESSION: Session = Object.freeze({ ...buildSession(ADMIN_ROLE, {}), variables: Object.freeze({ 'x-engine-role': ADMIN_ROLE }) });

@@ -13,7 +13,10 @@
  * promoted to the old generation and the collector's main-thread pauses, and
  * the full collections per 1,000 requests, from the lines printed during each
  * load. Pauses are wall time: on a loaded machine they grow with the load, the
- * promoted bytes do not).
+ * promoted bytes do not), --idle N (N seconds without load before every
+ * measured run, so that each run is what the bench's first cell measures: an
+ * engine that idled while the other peers warmed up; Note [First cell after
+ * idle] in engine/server/graphql-fast-path.ts).
  */
 import path from 'node:path';
 import { chinookWorkloadText } from './data/chinook.ts';
@@ -47,6 +50,7 @@ const onlyRoles = option('--roles', '')
   .split(',')
   .filter((s) => s !== '');
 const gc = args.includes('--gc');
+const idleSeconds = Number(option('--idle', '0'));
 if (!datasetAvailable(dataset)) throw new Error(`data set ${dataset} is not available`);
 
 /** V8's `--trace-gc-nvp` lines of one engine, summed: main-thread pause ms, bytes promoted by young collections, full collections. */
@@ -90,7 +94,7 @@ try {
   const gcOf: Record<string, Array<{ us: number; promoted: number; fullPerK: number }>> = {};
   const workload = loadWorkload(await chinookWorkloadText());
   const lines = [
-    `Before: ${path.resolve(beforeRoot)}; after: ${path.resolve(afterRoot)}; data set ${dataset}; ${repeats} × ${seconds} s per engine, alternated, ${connections} connections, pool ${pool}.`,
+    `Before: ${path.resolve(beforeRoot)}; after: ${path.resolve(afterRoot)}; data set ${dataset}; ${repeats} × ${seconds} s per engine, alternated, ${connections} connections, pool ${pool}${idleSeconds > 0 ? `, ${idleSeconds} s idle before each run` : ''}.`,
     '',
     `| operation | role | before req/s | after req/s | after/before | before µs/req engine + PG | after µs/req engine + PG |${gc ? ' before promoted B/req, GC pause µs/req, full per 1k | after promoted B/req, GC pause µs/req, full per 1k |' : ''}`,
     `|---|---|---:|---:|---:|---:|---:|${gc ? '---:|---:|' : ''}`,
@@ -126,6 +130,7 @@ try {
       for (const e of engines) gcOf[e.label] = [];
       for (let rep = 0; rep < repeats; rep++) {
         for (const e of rep % 2 === 0 ? engines : [...engines].reverse()) {
+          if (idleSeconds > 0) await new Promise((r) => setTimeout(r, idleSeconds * 1000));
           // Lines printed by now belong to earlier loads (the engine writes them as it collects).
           const gc0 = { ...e.gc };
           const r = await runLoad(

@@ -22,6 +22,22 @@ describe('Authenticator (admin secret)', () => {
     expect([session.isAdmin, session.role]).toEqual([true, 'admin']);
   });
 
+  it('gives every admin request without session headers one frozen session, and one of its own to a request with them', async () => {
+    const auth = await Authenticator.create(base, silentLogger);
+    const a = auth.resolveAtOnce({ 'content-type': 'application/json' });
+    const b = auth.resolveAtOnce({});
+    expect(a?.session).toBe(b?.session);
+    expect(a?.session).toEqual({ role: 'admin', isAdmin: true, variables: { 'x-engine-role': 'admin' }, backendOnly: false });
+    expect(Object.isFrozen(a?.session) && Object.isFrozen(a?.session.variables) && Object.isFrozen(a?.setCookies)).toBe(true);
+    const withVars = auth.resolveAtOnce({ 'x-engine-user-id': '7' })?.session;
+    expect(withVars).not.toBe(a?.session);
+    expect(withVars?.variables).toEqual({ 'x-engine-role': 'admin', 'x-engine-user-id': '7' });
+    expect(auth.resolveAtOnce({ 'x-engine-use-backend-only-permissions': 'true' })?.session.backendOnly).toBe(true);
+    // With the secret presented (which is not a session variable), the same session.
+    const secured = await Authenticator.create({ ...base, adminSecret: 'sec' }, silentLogger);
+    expect(secured.resolveAtOnce({ 'x-engine-admin-secret': 'sec' })?.session).toBe(a?.session);
+  });
+
   it('lets X-Engine-Role pick a role and keeps X-Engine-* headers as lower-cased variables', async () => {
     const auth = await Authenticator.create({ ...base, adminSecret: 'sec' }, silentLogger);
     const { session } = await auth.resolve({ 'x-engine-admin-secret': 'sec', 'x-engine-role': 'user', 'x-engine-user-id': '7', other: 'x' }, undefined);
