@@ -95,9 +95,10 @@ type ArgumentMap = GraphQLFieldConfigArgumentMap & { [ARGUMENT_LIST]?: readonly 
  * The types override `getFields` for this: graphql-js and to-ir read fields
  * only through it.
  */
-/** graphql-js 16's slot of a type's field map (a thunk until first read): see Note [Fields made directly]. */
+/** graphql-js 16's slots of a type's fields and interfaces (thunks until first read): see Note [Fields made directly]. */
 interface FieldSlot {
   _fields: unknown;
+  _interfaces?: unknown;
 }
 
 /**
@@ -110,8 +111,10 @@ interface FieldSlot {
  * ({@link defineFields}, {@link defineInputFields}): the same properties in
  * graphql-js's order, names asserted by graphql-js's assertName, extensions
  * as toObjMap keeps them (absent: {@link NO_EXTENSIONS}), shared argument
- * lists (Note [Shared fields]), and set them in graphql-js's `_fields` slot
- * (graphql is pinned in package-lock.json;
+ * lists (Note [Shared fields]), and set them in graphql-js's `_fields` slot;
+ * graphql-js's own thunks there (and of `_interfaces`), which hold the
+ * type's configuration until first read, are replaced at construction so
+ * they die young instead of being promoted with the type (graphql is pinned in package-lock.json;
  * test/unit/graphql/lean-types.test.ts compares the fields with
  * graphql-js's own).
  */
@@ -196,6 +199,10 @@ class LeanObjectType extends GraphQLObjectType {
     fields: ThunkObjMap<GraphQLFieldConfig<unknown, unknown>> | undefined,
   ) {
     super(config);
+    // graphql-js's thunks hold `config` until read: emptied now, they die young (Note [Fields made directly]).
+    const slots = this as unknown as FieldSlot;
+    slots._fields = NO_FIELDS;
+    if (Array.isArray(config.interfaces)) slots._interfaces = config.interfaces;
     this.#sameAs = sameAs;
     this.#fields = fields;
   }
@@ -218,6 +225,7 @@ class LeanInputObjectType extends GraphQLInputObjectType {
 
   constructor(config: GraphQLInputObjectTypeConfig, sameAs: GraphQLInputObjectType | undefined, fields: ThunkObjMap<GraphQLInputFieldConfig> | undefined) {
     super(config);
+    (this as unknown as FieldSlot)._fields = NO_FIELDS;
     this.#sameAs = sameAs;
     this.#fields = fields;
   }
