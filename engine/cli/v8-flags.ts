@@ -95,18 +95,65 @@ export function missingV8Flags(execArgv: readonly string[], nodeOptions: string 
   return ENGINE_V8_FLAGS.filter((f) => !given.has(flagName(f)));
 }
 
+/*
+ * Note [Engine malloc settings]
+ * Besides V8's heap, the engine's RSS holds what glibc's malloc keeps of
+ * native allocations: request bodies and their text (a 3 MiB
+ * replace_metadata), pg's buffers, compiler zones. glibc serves a block of
+ * 128 KiB or more with its own mmap, given back on free, but after freeing
+ * one it raises that threshold to the block's size (up to 32 MiB), so later
+ * large blocks come from the heap arenas, whose freed memory mostly stays
+ * in the process. `MALLOC_MMAP_THRESHOLD_=131072` fixes the threshold (and
+ * turns that raising off): large blocks are always mapped and unmapped.
+ * Measured with `node test/bench/rss-variants.ts --rounds 3 --settle 10000
+ * plain=<checkout> mmap=<checkout>@MALLOC_MMAP_THRESHOLD_=131072` (2,000
+ * tables × 10 roles, alternated, load 9-12, 2026-11-28, on d9ebab6 with this
+ * session's replace_metadata commits), plain → mmap, MiB:
+ * replace_metadata → every role answered, RSS at the answer 489/464/506 →
+ * 481/474/471, 10 s later 442/459/460 → 430/430/430; restart → every role
+ * answered 429/431/427 → 415/410/409, 10 s later 400/403/399 → 384/380/382.
+ * Engine CPU to the last answer 3,432/3,727/3,226 → 3,537/3,433/3,613 ms
+ * after the replace and 4,154/3,944/4,018 → 4,307/4,190/4,061 after the
+ * restart: within the runs' spread, but perhaps +3-4% (an mmap and fresh
+ * pages per large block); an earlier pair of rounds on 81fed2e at load 12-13
+ * gave RSS at the answer 448/460 → 423/426 with CPU 3,236/2,894 →
+ * 2,775/2,803. Set
+ * like the V8 flags: in the environment of the re-executed `serve` (glibc
+ * reads it when the process starts), unless the operator set it or any
+ * `glibc.malloc.mmap_threshold` in GLIBC_TUNABLES; other C libraries
+ * ignore it.
+ */
+
+/** The environment `engine serve` runs with (Note [Engine malloc settings]), unless the operator set its own. */
+export const ENGINE_MALLOC_ENV: Readonly<Record<string, string>> = { MALLOC_MMAP_THRESHOLD_: '131072' };
+
+/** The variables of {@link ENGINE_MALLOC_ENV} that `env` lacks (an operator's own setting, also through GLIBC_TUNABLES, wins). */
+export function missingMallocEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const tunables = env['GLIBC_TUNABLES'] ?? '';
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(ENGINE_MALLOC_ENV)) {
+    const tunable = `glibc.malloc.${k
+      .replace(/^MALLOC_/, '')
+      .replace(/_$/, '')
+      .toLowerCase()}=`;
+    if (env[k] === undefined && !tunables.includes(tunable)) out[k] = v;
+  }
+  return out;
+}
+
 /**
  * Re-executes this process with the missing flags of {@link ENGINE_V8_FLAGS}
- * (never returns then); returns when none is missing or the platform
- * cannot (see Note [Engine V8 settings]).
+ * and variables of {@link ENGINE_MALLOC_ENV} (never returns then); returns
+ * when none is missing or the platform cannot (see Note [Engine V8 settings]).
  */
 export function execWithEngineV8Flags(): void {
   const missing = missingV8Flags(process.execArgv, process.env['NODE_OPTIONS']);
-  if (missing.length === 0 || typeof process.execve !== 'function') return;
+  const env = missingMallocEnv(process.env);
+  if ((missing.length === 0 && Object.keys(env).length === 0) || typeof process.execve !== 'function') return;
   const script = process.argv[1];
   if (script === undefined) return;
   try {
-    process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, script, ...process.argv.slice(2)], process.env);
+    process.execve(process.execPath, [process.execPath, ...missing, ...process.execArgv, script, ...process.argv.slice(2)], { ...process.env, ...env });
   } catch {
     // The image could not be replaced (e.g. a sandbox forbids execve): V8's defaults then.
   }

@@ -68,6 +68,22 @@ describe.skipIf(process.platform !== 'linux')('engine V8 flags', () => {
     expect(args[1]?.endsWith('engine/main.ts')).toBe(true);
   });
 
+  it("serves with glibc's mmap threshold fixed unless the operator set it (Note [Engine malloc settings])", async () => {
+    const unset = await spawnEngine(['--database-url', db.url]);
+    running.push(unset);
+    expect((await environ(unset.child.pid))['MALLOC_MMAP_THRESHOLD_']).toBe('131072');
+    // The flag given, the variable not: the process is still re-executed for the variable.
+    const own = await spawnEngine(['--database-url', db.url], { MALLOC_MMAP_THRESHOLD_: '65536', NODE_OPTIONS: '--max-semi-space-size=8' });
+    running.push(own);
+    expect((await environ(own.child.pid))['MALLOC_MMAP_THRESHOLD_']).toBe('65536');
+    const flagOnly = await spawnEngine(['--database-url', db.url], { NODE_OPTIONS: '--max-semi-space-size=8' });
+    running.push(flagOnly);
+    expect((await environ(flagOnly.child.pid))['MALLOC_MMAP_THRESHOLD_']).toBe('131072');
+    expect(await unset.stop('SIGTERM')).toBe(0);
+    expect(await own.stop('SIGTERM')).toBe(0);
+    expect(await flagOnly.stop('SIGTERM')).toBe(0);
+  });
+
   it('serves with NODE_ENV=production unless the operator set NODE_ENV', async () => {
     const unset = await spawnEngine(['--database-url', db.url]);
     running.push(unset);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultProductionMode, ENGINE_V8_FLAGS, missingV8Flags } from '../../../engine/cli/v8-flags.ts';
+import { defaultProductionMode, ENGINE_MALLOC_ENV, ENGINE_V8_FLAGS, missingMallocEnv, missingV8Flags } from '../../../engine/cli/v8-flags.ts';
 
 describe('missingV8Flags', () => {
   it('adds every flag when none is given', () => {
@@ -28,5 +28,15 @@ describe('defaultProductionMode', () => {
       defaultProductionMode(env);
       expect(env['NODE_ENV']).toBe(value);
     }
+  });
+});
+
+describe('missingMallocEnv', () => {
+  it("adds the engine's malloc settings unless the operator set them, directly or as glibc tunables", () => {
+    expect(missingMallocEnv({ PATH: '/bin' })).toEqual({ MALLOC_MMAP_THRESHOLD_: '131072' });
+    expect(ENGINE_MALLOC_ENV).toEqual({ MALLOC_MMAP_THRESHOLD_: '131072' });
+    expect(missingMallocEnv({ MALLOC_MMAP_THRESHOLD_: '65536' })).toEqual({});
+    expect(missingMallocEnv({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=262144' })).toEqual({});
+    expect(missingMallocEnv({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' })).toEqual({ MALLOC_MMAP_THRESHOLD_: '131072' });
   });
 });
