@@ -481,8 +481,10 @@ export class PostgresConnection implements SourceConnection {
         }
         // An error may come from inside client.query (values pg cannot serialize): a client released
         // there could be handed on and its next query queued before this one. So after pg returns.
-        queueMicrotask(() => release(destroy));
-        if (!cancelled && isUnrunFailure(e)) this.#retryOr(attempt, cancel, e, () => this.#firstCell(stmt, cancel, attempt + 1, resolve, reject), reject);
+        const unrun = !cancelled && isUnrunFailure(e);
+        // A connection the server ended is dropped now, before its close is read (a request could take it meanwhile).
+        queueMicrotask(() => release(destroy || unrun));
+        if (unrun) this.#retryOr(attempt, cancel, e, () => this.#firstCell(stmt, cancel, attempt + 1, resolve, reject), reject);
         else reject(e);
       };
       // pg reads the values (prepareValue) and never changes the array.
@@ -645,6 +647,8 @@ export class PostgresConnection implements SourceConnection {
       const reason = (settled[first] as PromiseRejectedResult).reason;
       // EPIPE: COMMIT, the last write, was not sent; FATAL or not sent before COMMIT: the backend ended before it.
       const unrun = !cancelled && ((reason as { code?: unknown }).code === 'EPIPE' || (first < settled.length - 1 && isUnrunFailure(reason)));
+      // A connection the server ended is dropped now, before its close is read.
+      if (unrun) broken = true;
       const b = settled[0];
       if (b?.status === 'rejected') {
         // Without BEGIN the statements may have run on their own; the connection cannot be trusted.

@@ -7,6 +7,7 @@ import type { BoundStatement } from '../backend.ts';
 import { ErrorCode } from '../../errors/codes.ts';
 import { EngineError, isEngineError } from '../../errors/engine-error.ts';
 import { ASSERTION_DETAIL } from './compile-mutation.ts';
+import { isBackendEnd } from './retries.ts';
 
 interface DatabaseErrorLike {
   readonly code?: unknown;
@@ -49,7 +50,7 @@ const LOST_CONNECTION = /^Connection terminated|is not queryable$|^timeout expir
  * connection.
  */
 function isConnectionFailure(d: DatabaseErrorLike & { readonly severity?: unknown }, message: string): boolean {
-  if (d.severity === 'FATAL' || d.severity === 'PANIC') return true;
+  if (isBackendEnd(d.severity, d.code)) return true;
   if (typeof d.code === 'string' && SOCKET_ERRORS.has(d.code)) return true;
   return d.severity === undefined && LOST_CONNECTION.test(message);
 }

@@ -24,6 +24,19 @@ export function isConnectFailure(e: unknown): boolean {
 }
 
 /**
+ * SQLSTATEs only ever sent as FATAL, the backend ending: admin_shutdown (a
+ * terminated backend, a fast shutdown), crash_shutdown, cannot_connect_now,
+ * idle_session_timeout. The severity pg reads is the localized one (an
+ * lc_messages other than English words FATAL otherwise), so these count too.
+ */
+const BACKEND_END_STATES: ReadonlySet<unknown> = new Set(['57P01', '57P02', '57P03', '57P05']);
+
+/** Whether an error with this severity and code ended its backend (FATAL, PANIC). */
+export function isBackendEnd(severity: unknown, code: unknown): boolean {
+  return severity === 'FATAL' || severity === 'PANIC' || BACKEND_END_STATES.has(code);
+}
+
+/**
  * Whether a statement's failure shows the server ran nothing of it: not sent
  * (the client had lost its connection, or EPIPE), or answered with FATAL/PANIC
  * (its backend ended). Note [Retries after connection errors].
@@ -31,7 +44,7 @@ export function isConnectFailure(e: unknown): boolean {
 export function isUnrunFailure(e: unknown): boolean {
   if (typeof e !== 'object' || e === null) return false;
   const { severity, code, message } = e as { severity?: unknown; code?: unknown; message?: unknown };
-  if (severity === 'FATAL' || severity === 'PANIC') return true;
+  if (isBackendEnd(severity, code)) return true;
   if (code === 'EPIPE') return true;
   return typeof message === 'string' && message.endsWith('is not queryable') && severity === undefined;
 }
