@@ -78,6 +78,7 @@ export class MutationTypes {
   readonly #memo: Map<string, GraphQLInputObjectType | GraphQLObjectType | GraphQLEnumType | null>;
   /** Per table (`source\0schema.name`), what its types are made from. */
   readonly #from: ReadonlyMap<string, MadeFrom>;
+  readonly #opArgs = new Map<MutationView, Array<readonly [UpdateOpName, GraphQLInputObjectType]>>();
 
   constructor(
     types: SchemaTypes,
@@ -111,7 +112,9 @@ export class MutationTypes {
   }
 
   #once<T extends GraphQLInputObjectType | GraphQLObjectType | GraphQLEnumType | null>(name: string, make: () => T): T {
-    if (this.#memo.has(name)) return this.#memo.get(name) as T;
+    // One lookup for a type made before (null, for none, is kept too).
+    const known = this.#memo.get(name);
+    if (known !== undefined) return known as T;
     const t = make();
     this.#memo.set(name, t);
     return t;
@@ -307,13 +310,20 @@ export class MutationTypes {
     }
   }
 
-  /** The update operator arguments of `view` that apply to some column. */
-  opArgs(view: MutationView): Array<readonly [UpdateOpName, GraphQLInputObjectType]> {
-    const out: Array<readonly [UpdateOpName, GraphQLInputObjectType]> = [];
+  /**
+   * The update operator arguments of `view` that apply to some column; once
+   * per view (`update_<t>`, `update_<t>_by_pk` and `<t>_updates` ask, and
+   * each operator's type name is a new string to look up).
+   */
+  opArgs(view: MutationView): ReadonlyArray<readonly [UpdateOpName, GraphQLInputObjectType]> {
+    let out = this.#opArgs.get(view);
+    if (out !== undefined) return out;
+    out = [];
     for (const op of UPDATE_OP_NAMES) {
       const t = this.opInput(view, op);
       if (t !== null) out.push([op, t]);
     }
+    this.#opArgs.set(view, out);
     return out;
   }
 
