@@ -25,6 +25,7 @@ import { RequestContext } from '../../../engine/request-context.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { eventually } from '../../support/eventually.ts';
 import { startSeededEngine, type SeededEngine } from '../../support/seeded-engine.ts';
+import { startTestEngine } from '../../support/engine.ts';
 import { startTestServer, type TestServer } from '../../support/http-server.ts';
 
 let db: TestDatabase;
@@ -282,6 +283,87 @@ describe('an engine whose every database connection was ended', () => {
     expect(names().filter((n) => n === 'after')).toHaveLength(1);
   });
 });
+
+describe('a source whose server went down', () => {
+  it("answers v2's connection error over GraphQL after its retries, the driver's words to admins only", async () => {
+    const own = await createTestDatabase('pgretryown');
+    closers.push(() => own.drop());
+    const engine = await startTestEngine({ databaseUrl: own.url });
+    closers.push(() => engine.close());
+    const proxy = await downableProxy(db.url);
+    const added = await engine.metadata({
+      type: 'pg_add_source',
+      args: { name: 'far', configuration: { connection_info: { database_url: proxy.url, pool_settings: { retries: 2 } } } },
+    });
+    expect(added.status, added.text).toBe(200);
+    const tracked = await engine.metadata({ type: 'pg_track_table', args: { source: 'far', table: 'note' } });
+    expect(tracked.status, tracked.text).toBe(200);
+    const perm = await engine.metadata({
+      type: 'pg_create_select_permission',
+      args: { source: 'far', table: 'note', role: 'reader', permission: { columns: ['id'], filter: {} } },
+    });
+    expect(perm.status, perm.text).toBe(200);
+    expect((await engine.graphql('{ note(limit: 1) { id } }')).status).toBe(200);
+    proxy.down();
+    // A round trip to the engine: its pool has read the closes of its connections (a statement written on one
+    // before that would end with no word from the server, and not be tried again).
+    expect((await engine.get('/healthz')).status).toBe(200);
+    const before = await proxy.refused();
+    const admin = await engine.graphql('{ note { id } }');
+    expect(admin.status).toBe(200);
+    expect(admin.body).toEqual({
+      errors: [
+        { message: 'connection error', extensions: { path: '$', code: 'postgres-error', internal: expect.stringMatching(/Connection terminated|ECONN/) } },
+      ],
+    });
+    // The first try and two retries.
+    expect((await proxy.refused()) - before).toBe(3);
+    const reader = await engine.graphql('{ note { id } }', undefined, { 'x-engine-role': 'reader' });
+    expect(reader.body).toEqual({ errors: [{ message: 'connection error', extensions: { path: '$', code: 'postgres-error' } }] });
+    // The engine's own database and its other sources serve on.
+    expect((await engine.metadata({ type: 'export_metadata', args: {} })).status).toBe(200);
+  });
+});
+
+/**
+ * A TCP proxy to `target`'s server that can go down: its connections closed,
+ * and each connection made after refused (reset at once), counted.
+ */
+async function downableProxy(target: string): Promise<{ url: string; down(): void; refused(): Promise<number> }> {
+  const t = new URL(target);
+  let isDown = false;
+  let refused = 0;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    if (isDown) {
+      refused++;
+      client.resetAndDestroy();
+      return;
+    }
+    const upstream = net.connect(Number(t.port), t.hostname);
+    sockets.add(client).add(upstream);
+    client.pipe(upstream).pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    client.on('error', () => {});
+    upstream.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  const url = new URL(target);
+  url.port = String((server.address() as net.AddressInfo).port);
+  return {
+    url: url.toString(),
+    down: () => {
+      isDown = true;
+      for (const s of sockets) s.destroy();
+    },
+    refused: async () => refused,
+  };
+}
 
 /** A server that takes connections and closes them at once (PostgreSQL down behind a listening proxy), counting them. */
 async function refusingServer(): Promise<{ url: string; readonly accepted: number }> {
