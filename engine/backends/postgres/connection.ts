@@ -479,9 +479,9 @@ export class PostgresConnection implements SourceConnection {
           resolve(query.first ?? null);
           return;
         }
+        const unrun = !cancelled && isUnrunFailure(e);
         // An error may come from inside client.query (values pg cannot serialize): a client released
         // there could be handed on and its next query queued before this one. So after pg returns.
-        const unrun = !cancelled && isUnrunFailure(e);
         // A connection the server ended is dropped now, before its close is read (a request could take it meanwhile).
         queueMicrotask(() => release(destroy || unrun));
         if (unrun) this.#retryOr(attempt, cancel, e, () => this.#firstCell(stmt, cancel, attempt + 1, resolve, reject), reject);
@@ -601,14 +601,7 @@ export class PostgresConnection implements SourceConnection {
     const cancel = opts?.cancel;
     for (let attempt = 0; ; attempt++) {
       if (cancel?.cancelled === true) throw new TransactionStatementError(0, cancelledError());
-      let client: pg.PoolClient;
-      try {
-        client = await this.#pool.connect();
-      } catch (e) {
-        if (!isConnectFailure(e)) throw e;
-        await this.#waitToRetry(attempt, cancel, e);
-        continue;
-      }
+      const client = await this.#checkout(cancel);
       const tried = await this.#transactionOn(client, stmts, opts);
       if (!('failure' in tried)) return tried.values;
       if (!tried.unrun) throw tried.failure;
