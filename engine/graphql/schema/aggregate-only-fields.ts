@@ -56,6 +56,7 @@ function servedViews(views: Iterable<TableView>): TableView[] {
 /** Tables a role may only count: `<t>_aggregate` on query_root (and so on subscription_root). */
 export const AGGREGATE_ONLY_ROOT_FIELDS: RootFieldContributor = {
   name: 'aggregate-only tables',
+  generated: true,
   rootFields: (input, root) => {
     if (root !== 'query') return {};
     const out: GraphQLFieldConfigMap<unknown, unknown> = {};

@@ -5,12 +5,19 @@
  * `subscription_root` (the query fields plus `<t>_stream`; served over the
  * WebSocket of server/ws/). A role that may write nothing gets no mutation type.
  */
-import { GraphQLString, type GraphQLFieldConfig, type GraphQLFieldConfigMap, type GraphQLInterfaceType, type GraphQLSchema } from 'graphql';
+import {
+  GraphQLString,
+  type GraphQLFieldConfig,
+  type GraphQLFieldConfigMap,
+  type GraphQLInterfaceType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+} from 'graphql';
 import type { Catalog } from '../../catalog/types.ts';
 import { schemaOf, type TypeCollection } from './collect-types.ts';
 import { servesLiveQueries } from './capabilities.ts';
 import { descriptorOf, withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
-import { nonNull } from './lean-types.ts';
+import { markGenerated, nonNull } from './lean-types.ts';
 import { rootType } from './root-types.ts';
 import { namespaceRootFields } from './namespace.ts';
 import { renameSchema, type NamingConvention } from './naming-convention.ts';
@@ -43,6 +50,8 @@ export interface SchemaOptions {
 interface Contributed {
   readonly fields: GraphQLFieldConfigMap<unknown, unknown>;
   readonly names: readonly string[];
+  /** Whether every contributor of a field is a generated one (Note [Which types are validated] in collect-types.ts). */
+  readonly generated: boolean;
 }
 
 /**
@@ -55,11 +64,11 @@ function contributedFields(contributors: readonly RootFieldContributor[], input:
   for (const c of contributors) {
     const fields = c.rootFields(input, root);
     const names = Object.keys(fields);
-    if (names.length > 0) parts.push({ fields, names });
+    if (names.length > 0) parts.push({ fields, names, generated: c.generated === true });
   }
   if (parts.length === 1) return parts[0] as Contributed;
   const fields = Object.assign({}, ...parts.map((p) => p.fields)) as GraphQLFieldConfigMap<unknown, unknown>;
-  return { fields, names: Object.keys(fields) };
+  return { fields, names: Object.keys(fields), generated: parts.every((p) => p.generated) };
 }
 
 /** Whether `b` holds exactly the fields of `a`, the very same objects. */
@@ -127,7 +136,9 @@ export function buildSchemaOf(
     ...(mutationCarry === undefined ? {} : { mutationCarry }),
   };
   if (types.relay !== null) return relaySchema(input, contributors, types.relay.node, previous);
-  let { fields, names } = contributedFields(contributors, input, 'query');
+  const queryPart = contributedFields(contributors, input, 'query');
+  let { fields, names } = queryPart;
+  const { generated } = queryPart;
   if (names.length === 0) {
     fields = {
       [NO_QUERIES_FIELD]: {
@@ -144,7 +155,10 @@ export function buildSchemaOf(
     root: 'query' | 'mutation' | 'subscription',
   ): GraphQLFieldConfigMap<unknown, unknown> => (namespaced ? namespaceRootFields(f, root) : f);
   const queryFields = namespacedFields(fields, 'query');
-  const query = rootType(QUERY_ROOT, queryFields, undefined, namespaced ? undefined : names);
+  // Root types of generated fields only are trusted as generated types are (not under namespaces, whose names are chosen).
+  const trusted = <T extends GraphQLObjectType | undefined>(t: T, fromGenerated: boolean): T =>
+    t !== undefined && fromGenerated && !namespaced ? markGenerated(t) : t;
+  const query = trusted(rootType(QUERY_ROOT, queryFields, undefined, namespaced ? undefined : names), generated);
   // subscription_root: the query fields (live queries) plus the contributors' own (`<t>_stream`).
   const streams = contributedFields(contributors, input, 'subscription');
   const queryOnly = new Set<string>();
@@ -178,12 +192,12 @@ export function buildSchemaOf(
   const subscription =
     (namespaced ? Object.keys(subscriptionFields).length : liveNames.length) === 0
       ? undefined
-      : rootType(SUBSCRIPTION_ROOT, subscriptionFields, same ? query : undefined, namespaced ? undefined : liveNames);
+      : trusted(rootType(SUBSCRIPTION_ROOT, subscriptionFields, same ? query : undefined, namespaced ? undefined : liveNames), generated && streams.generated);
   const writes = contributedFields(contributors, input, 'mutation');
   const mutation =
     writes.names.length === 0
       ? undefined
-      : rootType(MUTATION_ROOT, namespacedFields(writes.fields, 'mutation'), undefined, namespaced ? undefined : writes.names);
+      : trusted(rootType(MUTATION_ROOT, namespacedFields(writes.fields, 'mutation'), undefined, namespaced ? undefined : writes.names), writes.generated);
   // Not `new GraphQLSchema`: see Note [Flat type collection] in collect-types.ts.
   const collection = schemaOf(query, mutation, subscription, previous);
   const { schema } = collection;

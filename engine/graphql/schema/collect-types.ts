@@ -45,7 +45,8 @@ import { isGenerated } from './lean-types.ts';
  * (made by lean-types.ts's generated* constructors: a table's object,
  * aggregate, bool_exp, order_by, mutation, stream and column enum types,
  * comparison expressions, enum-table enums, `<fn>_args`, Relay
- * connections):
+ * connections, and root types whose fields all come from tables and
+ * functions: `generated` contributors of root-fields.ts):
  * - names are GraphQL names and no enum value is `true`, `false` or
  *   `null` (graphql-js's constructors assert both), type names are unique
  *   ({@link schemaOf} refuses duplicates with graphql-js's message);
@@ -58,13 +59,14 @@ import { isGenerated } from './lean-types.ts';
  *   `constraint`, `arguments`, `predicate`, key and function argument
  *   columns) lead to enums, scalars or types whose fields are nullable.
  * The rest depends on names and shapes from outside (a `__`
- * type-name prefix of a source's customization, a remote relationship
+ * type-name or root-field prefix of a source's customization, a remote relationship
  * named `__x`, a table without columns) and is checked by {@link
  * referencesOf} as the collecting walk reads each generated type anyway: no
  * `__` name (type, field, argument, value), at least one field or value, no
  * interface, not oneOf. A generated type that passes is known valid from then on; every
- * other type is validated by graphql-js as before (the root types,
- * scalars, actions' and remote schemas' types, namespace types, the types
+ * other type is validated by graphql-js as before (root types with
+ * action or remote fields or under a namespace, scalars, actions' and
+ * remote schemas' types, namespace types, the types
  * of a renamed schema, a generated type that failed a check): through
  * {@link validateThrough}, and a schema that fails there, or holds a new
  * interface or union, is validated whole, so its errors are graphql-js's

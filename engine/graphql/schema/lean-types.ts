@@ -318,6 +318,12 @@ export function generatedInputObjectType(config: GraphQLInputObjectTypeConfig, s
   return t;
 }
 
+/** Marks `type` (a root type of generated fields only, root-types.ts) as generated: see {@link generatedObjectType}. */
+export function markGenerated<T extends GraphQLNamedType>(type: T): T {
+  (type as Marked)[GENERATED] = true;
+  return type;
+}
+
 /** {@link enumType} for a type generated from the catalog: see {@link generatedObjectType}. */
 export function generatedEnumType(config: GraphQLEnumTypeConfig): GraphQLEnumType {
   const t = enumType(config);

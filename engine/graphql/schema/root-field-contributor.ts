@@ -36,6 +36,13 @@ export interface RootFieldInput {
 export interface RootFieldContributor {
   /** For errors and notes: `tables`, `functions`, later `remote schemas`, `actions`. */
   readonly name: string;
+  /**
+   * Set when its root fields are generated from the catalog's checked names
+   * and types alone (tables, functions): a root type with only such fields
+   * is trusted as generated types are (Note [Which types are validated] in
+   * collect-types.ts).
+   */
+  readonly generated?: true;
   /** The fields this contributor adds to `root` for the role, in schema order (empty when none). */
   rootFields(input: RootFieldInput, root: ServedRoot): GraphQLFieldConfigMap<unknown, unknown>;
   /**

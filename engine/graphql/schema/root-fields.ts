@@ -31,6 +31,7 @@ import { REMOTE_ROOT_FIELDS } from './remote-root-fields.ts';
 /** Tracked tables: select, select-by-pk and aggregate on query_root; insert, update, delete on mutation_root; `<t>_stream` on subscription_root. */
 export const TABLE_ROOT_FIELDS: RootFieldContributor = {
   name: 'tables',
+  generated: true,
   rootFields: (input, root) =>
     root === 'query'
       ? tableSelectRootFields(input.access.tables.values(), input.types)
@@ -43,6 +44,7 @@ export const TABLE_ROOT_FIELDS: RootFieldContributor = {
 /** Tracked functions: `<fn>` and `<fn>_aggregate` on the root they are exposed as. */
 export const FUNCTION_ROOT_FIELDS: RootFieldContributor = {
   name: 'functions',
+  generated: true,
   rootFields: (input, root) =>
     root === 'subscription'
       ? {}

@@ -7,7 +7,8 @@
  * streams) plain, with type and root-field customization, under a namespace,
  * under the graphql-default naming convention and as the Relay schema, and
  * must find nothing; and a generated type whose names come out invalid (a `__`
- * type-name prefix, a `__` field name, a table without columns)
+ * type-name or root-field prefix, a `__` field name, a table without
+ * columns)
  * still gets graphql-js's own errors. (An enum value `true`, `false` or
  * `null` is refused by graphql-js's constructor already.)
  */
@@ -135,6 +136,12 @@ describe('generated types graphql-js would accept', () => {
     const generated = Object.values(admin.getTypeMap()).filter((t: GraphQLNamedType) => isGenerated(t));
     for (const ending of FAMILIES) expect({ ending, found: generated.some((t) => t.name.endsWith(ending)) }).toEqual({ ending, found: true });
     expect(generated.some((t) => t.name === 'album_titles')).toBe(true);
+    // Root types of table and function fields only are trusted too.
+    expect(['query_root', 'mutation_root', 'subscription_root'].filter((n) => generated.some((t) => t.name === n))).toEqual([
+      'query_root',
+      'mutation_root',
+      'subscription_root',
+    ]);
     expect(generated.some((t) => t.name === 'search_genres_args')).toBe(true);
   });
 });
@@ -167,6 +174,14 @@ describe('generated types with names from outside', () => {
 
   it("a `__` type-name prefix gets graphql-js's errors", () => {
     const doc = documentWith((s) => ({ ...s, customization: { type_names: { prefix: '__' } } }));
+    const [, admin] = schemas(catalogOf(doc))[0] as [string, GraphQLSchema];
+    const { got, expected } = errorsOf(admin);
+    expect(expected).toContain('Name "__genres" must not begin with "__", which is reserved by GraphQL introspection.');
+    expect(got).toBe(expected.join('\n\n'));
+  });
+
+  it("a `__` root-field prefix gets graphql-js's errors", () => {
+    const doc = documentWith((s) => ({ ...s, customization: { root_fields: { prefix: '__' } } }));
     const [, admin] = schemas(catalogOf(doc))[0] as [string, GraphQLSchema];
     const { got, expected } = errorsOf(admin);
     expect(expected).toContain('Name "__genres" must not begin with "__", which is reserved by GraphQL introspection.');
