@@ -73,6 +73,16 @@ import { isGenerated } from './lean-types.ts';
  * own. What is trusted by construction is checked by a test instead:
  * test/unit/graphql/generated-types-valid.test.ts runs graphql-js's full
  * validateSchema on schemas of every generated type family.
+ * What settled it (`NODE_ENV=production node test/bench/track-profile.ts
+ * 2000 10 0`, which builds every schema once and asks each one query,
+ * beside a worktree of fdc122a, alternated, 3 rounds, load 9-12; CPU ms):
+ * every schema plus its first request 2,837-3,228 → 2,287-2,547; the
+ * admin's first request 402-466 → 5-6, the second role shape's 86-101 → 2.
+ * The marks are properties (and so are the `T!` wrappers of lean-types.ts
+ * and root-types.ts' made fields): as WeakSets and WeakMaps keyed by a
+ * first build's 84,000 young types they made every young collection walk
+ * them, and the admin's build took ~150 ms longer each (a build of the
+ * synthetic source of test/support/synthetic-source.ts at 2,000 tables).
  */
 /**
  * Set on the types known valid: of a schema that passed, or generated and
