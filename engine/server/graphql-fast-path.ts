@@ -57,6 +57,59 @@
  * context, request id and finish listener, and two extra headers. Admin is not dearer than customer per request: its Engine/raw ratio
  * reads lower because its statement costs PostgreSQL less (23 against 28 µs),
  * so the engine's fixed extra is a larger share of the total.
+ * Cut since (issue 35, a second pass): the request id made as one flat
+ * string (Note [Request id strings] in request-context.ts), a repeated
+ * operation found in the plan cache without building its key (Note
+ * [Repeated operation lookups] in execute/plan-cache.ts), one 'close'
+ * listener per response instead of the envelope's 'finish' and this path's
+ * 'close' (Note [One close listener] in request-envelope.ts), and one shared
+ * admin session for requests naming no session variable
+ * (auth/resolve-session.ts). 2026-11-28 22:27-22:31, load 11-12, `node
+ * test/bench/compare-engines.ts <dda35b8 with those files of d9ebab6>
+ * <dda35b8> --ops AlbumByPK,SearchAlbumsWithArtist,CustomerInvoices
+ * --repeats 5 --seconds 3` (the first three, without the session): engine
+ * µs/req AlbumByPK admin 49 → 42, customer 47 → 43; SearchAlbumsWithArtist
+ * 55 → 57, 58 → 52; CustomerInvoices 76 → 70, 86 → 82. Over HTTP the
+ * engine still allocates ~18 KB per AlbumByPK request against the raw
+ * peer's ~13.5 KB (V8's sampling heap profile with collected objects, and
+ * `--trace-gc-nvp`'s allocated bytes): node:http and pg allocate the same
+ * for both; the rest is the engine's own steps, each a few hundred bytes
+ * (the async frames of answerGraphql, execute, #executeOne and runPlan,
+ * the answer objects, the bound statement, the body's parse).
+ *
+ * Note [First cell after idle] (issue 35)
+ * The bench's first cell (`run.ts --quick`: AlbumByPK admin) read the engine
+ * at ~50-78 µs of CPU per request where a warmed `compare-engines.ts` run
+ * reads 36-45. Why: run.ts warms the peers in turn, Engine first, then
+ * measures Engine first, so the engine has idled 20-30 s while PostGraphile
+ * and raw SQL warmed up (raw is measured right after its own warm-up). After
+ * ~8 s of idle, V8's memory reducer runs two full collections in
+ * reduce-memory mode (`Mark-Compact (reduce)` in `--trace-gc`), and these
+ * retire the optimized code of the whole request path: `--trace-deopt`
+ * shows 161-180 functions "marked for deoptimization, reason: embedded weak
+ * objects cleared" (node:http, streams, pg's client and parser, and the
+ * engine's readBody, answer, respond, planRequest, #executeOne,
+ * parseGraphqlRequest, FirstCellQuery, ...). The first seconds of load after
+ * it compile them again: 163-236 compilations (79-123 by TurboFan) in the
+ * first 8 s against 10-14 in a later round after the same idle, and the
+ * compiler's threads are the process's CPU, charged to the first cell.
+ * Keeping the last request's objects reachable (req, res, the answer) did
+ * not change it (still 161 marked). With V8's `--no-memory-reducer-favors-memory`
+ * (the reducer's collections are ordinary ones) the idle marks 0-2 functions
+ * and the load compiles 22-41; alternated, the first 2 s after 20 s of idle
+ * read 75.4/77.9/75.9 µs per request without the flag and 47.8/48.8/40.5
+ * with it (load 7-12, 2026-11-28 22:31-22:36, `node
+ * test/bench/first-cell.ts --rounds 3 default=<d9ebab6>
+ * nofavor=<d9ebab6>:--no-memory-reducer-favors-memory`, its `--trace` counts
+ * the marks and compilations), and two `run.ts --quick --skip-scale` each,
+ * alternated at load 12-13, read the first cell's engine CPU at 54/58 µs
+ * with the flag (in ENGINE_V8_FLAGS of a scratch checkout) against 78/74
+ * without (raw SQL 33-38). Nothing on the request path keeps V8 from
+ * retiring code whose embedded objects died; the lever is that V8 flag,
+ * which belongs to Note [Engine V8 settings] (cli/v8-flags.ts) and trades
+ * memory: an ordinary collection keeps freed pages pooled (`pooled: 34-39
+ * MB` in `--trace-gc` after the idle on chinook, against 0), so it is left
+ * to that note with the RSS figures of `test/bench/rss-variants.ts`.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { contextOf } from './request-envelope.ts';
