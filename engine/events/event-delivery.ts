@@ -91,6 +91,49 @@
  * 0.124 ms; the deliveries came in bursts that held up the same process's
  * HTTP answers) and INSERT → webhook p50 went 1.3-2 → 4.3-4.8 ms
  * (2026-11-28 20:20-20:25 UTC, load 6-9, alternated with 529c460).
+ *
+ * Note [Where a mutation's event costs go]
+ * Issue 35's goal: a mutation with a trigger, captured and delivered by the
+ * same engine, costs PostgreSQL at most twice the same mutation without one.
+ * The writer cell reads about 4× (0.24-0.33 ms against 0.05-0.07). `node
+ * test/bench/event-log-cost.ts --only stream` is that cell without HTTP, every
+ * backend counted, with its parts (2026-11-28 22:19, d9ebab6, load 11-13,
+ * three rounds, µs per single-row mutation):
+ *
+ *   delivered k at a time   capture   take (+expansion)   record   listener   total
+ *   k = 20                  165-175        51-61           33-50     14-21    277-302
+ *   k = 80                  148-163        35-37           29-31     13-14    226-244
+ *   no trigger               90-105                                           90-105
+ *
+ * - The capture alone is +50-80 µs, 1.6-2× the mutation: on the `capture: 1 row`
+ *   cell (22:21-22:25) a trigger whose body only returns costs ~10 µs (the
+ *   transition table, the plpgsql call), a NOTIFY alone ~0-10, an insert of a
+ *   constant batch row ~5, a `json_agg` of the transition table ~5-10, the insert
+ *   of the aggregate without HAVING, keys, variables or NOTIFY ~20; the whole
+ *   statement 40-70. No part is large; none was cut below the noise.
+ * - Delivery costs per row written and per statement: a perf profile of the
+ *   delivery backend is spread over buffer lookups, WAL insertion, B-tree
+ *   inserts and heap updates, and the cost per event falls with the take's
+ *   size (k = 80 against 20: take + record 66 against ~95 µs).
+ * - Prototypes in a scratch checkout, not kept (same run, same cells): single-row
+ *   batches leased in place instead of expanded (the event row is written only
+ *   by the record, already delivered): take 51-61 → 26-31 at k = 20, total
+ *   0.228-0.259 ms; and with the record moving the leased batches into one row
+ *   per record call (their rows and invocation logs as json, no index):
+ *   record → 19-20 µs, total 0.206-0.218 ms at k = 20, 0.182-0.212 at k = 80.
+ *   Even that floor is 2.2-2.5× the mutation without a trigger, since the
+ *   capture and the listener stay. Landing it needs: ids (and the log's `seq`)
+ *   given at the lease, so that a retake after a lost lease sends the same id
+ *   and a retry keeps its place; a batch leased in place only while no pending
+ *   event and no other batch has its row key (Note [Event log]'s order per
+ *   row), its failures moved into the log as pending events; reads, redelivery
+ *   and cleanup expanding what they need first; events leased in place
+ *   missing from `get_event_logs` until recorded.
+ * - Tried, no change beyond the noise (alternated, same runs): fillfactor 30 on
+ *   the log (leases become HOT updates, 8,600 of 17,180 updates against 3,224
+ *   of 15,120; 281 against 287 µs in all); `VACUUM` of the batch table and of
+ *   the log every 500 expanded events (183 against 184 µs); a generic plan
+ *   forced on the capture function (0.153 against 0.150 ms a statement).
  */
 import { randomUUID } from 'node:crypto';
 import type { AttemptRecord, EventLog, LoggedEvent, SourceConnection } from '../backends/backend.ts';
