@@ -54,8 +54,10 @@ export async function buildEngine(settings: Settings, logger: Logger): Promise<B
   // Authentication settings are checked before anything connects.
   const auth = await Authenticator.create(settings, logger);
   // One pool and one LISTEN connection on the metadata database for the store, async actions and scheduled events (Note [Metadata database]).
-  const metadataDatabase = await MetadataDatabase.open(metadataUrl, (e) =>
-    logger.log('schema-sync', 'warn', { message: 'the LISTEN connection of the metadata database was lost; connecting again', error: e }),
+  const metadataDatabase = await MetadataDatabase.open(
+    metadataUrl,
+    (e) => logger.log('schema-sync', 'warn', { message: 'the LISTEN connection of the metadata database was lost; connecting again', error: e }),
+    settings.noOfRetries,
   );
   let scheduledEvents: ScheduledEventStore;
   let metadata: MetadataService;

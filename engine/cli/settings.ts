@@ -49,6 +49,8 @@ export interface Settings {
   readonly planCacheSizeMb: number;
   /** Seconds a request's SQL statement may run (0: no limit); Note [Statement timeout]. */
   readonly statementTimeout: number;
+  /** v2's `--retries`: the metadata database's retries after connection errors (Note [Retries after connection errors]). */
+  readonly noOfRetries: number;
   /** Most fields one operation may select, fragments expanded (0: no bound); Note [Operation cost]. */
   readonly queryFieldLimit: number;
   /** ms between refetches of a live-query cohort at most (v2 default 1000); Note [Refetch on change] in subscriptions/. */
@@ -240,6 +242,13 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
     describe: "seconds a GraphQL request's SQL statement may run, 0 for no limit (default 60)",
   },
   {
+    key: 'noOfRetries',
+    flag: '--retries',
+    env: 'ENGINE_GRAPHQL_NO_OF_RETRIES',
+    kind: 'int',
+    describe: 'times a metadata database statement is tried again after a connection error (default 1)',
+  },
+  {
     key: 'liveQueriesMultiplexedRefetchInterval',
     flag: '--live-queries-multiplexed-refetch-interval',
     env: 'ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL',
@@ -371,6 +380,7 @@ const DEFAULTS: Settings = {
   preserve401Errors: false,
   planCacheSizeMb: 128,
   statementTimeout: 60,
+  noOfRetries: 1,
   queryFieldLimit: 5000,
   liveQueriesMultiplexedRefetchInterval: 1000,
   liveQueriesMultiplexedBatchSize: 100,

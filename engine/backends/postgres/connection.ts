@@ -83,9 +83,9 @@ export interface PostgresPoolSettings {
  * pg-pool drop the other idle connections whose close has arrived meanwhile,
  * so the retry gets a live one or a new one (v2 resets the same connection); a
  * request cancelled while waiting is answered as cancelled. The metadata
- * database's pool is a RetryingPool (retries.ts) with v2's default 1 (its
- * `--retries` setting is not read): the same rule for its `query`, checkouts
- * and BEGIN. The source pool as `queryable` (introspection, the DDL stamp, the
+ * database's pool is a RetryingPool (retries.ts) with v2's `--retries`
+ * (ENGINE_GRAPHQL_NO_OF_RETRIES, default 1): the same rule for its `query`,
+ * checkouts and BEGIN. The source pool as `queryable` (introspection, the DDL stamp, the
  * event log) has no retries: its users poll again. Tested in
  * test/integration/backends/postgres-retries.test.ts.
  * The retry is decided on the failure path only; a statement that succeeds

@@ -159,6 +159,17 @@ describe('retries of a PostgreSQL source after connection errors', () => {
     expect(written).toBe(1);
     expect(await markers('metadata-tx')).toBe(1);
     expect(await markers('metadata-one')).toBe(1);
+    // ENGINE_GRAPHQL_NO_OF_RETRIES=0 (v2's --retries 0): the same loss fails them, and runs neither insert.
+    const none = await MetadataDatabase.open(db.url, undefined, 0);
+    closers.push(() => none.close());
+    const held = await Promise.all(Array.from({ length: 2 }, () => none.pool.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid FROM pg_sleep(0.2)`)));
+    terminateUnnoticed(held.map((r) => r.rows[0]?.pid ?? 0));
+    const failed = await Promise.allSettled([
+      none.transaction(async (tx) => ({ commit: true, value: (await clientOf(tx).query(`INSERT INTO note (marker) VALUES ('unretried-metadata')`)).rowCount })),
+      none.pool.query(`INSERT INTO note (marker) VALUES ('unretried-metadata')`),
+    ]);
+    for (const r of failed) expect(answered((r as PromiseRejectedResult).reason)).toEqual(connectionError);
+    expect(await markers('unretried-metadata')).toBe(0);
   });
 
   it('not try again a mutation whose connection ended after it was sent, with no word from the server', async () => {

@@ -63,7 +63,7 @@ export function clientOf(tx: MetadataTransaction): pg.ClientBase {
 }
 
 /** v2's default retries of the metadata database (`--retries`): Note [Retries after connection errors] in ../connection.ts. */
-const RETRIES = 1;
+const DEFAULT_RETRIES = 1;
 
 /** Idle pooled connections close after this long: longer than the 10 s polls, as a source's pool (180 s). */
 const IDLE_TIMEOUT_MS = 180_000;
@@ -77,11 +77,11 @@ export class MetadataDatabase {
   readonly #retrying: RetryingPool;
   readonly #notifications: Notifications;
 
-  private constructor(url: string, onListenerLost: (error: unknown) => void) {
+  private constructor(url: string, onListenerLost: (error: unknown) => void, retries: number) {
     this.url = url;
     // pg's default idle timeout (10 s) equals the polls' period (metadata version, scheduled events): each
     // poll opened a connection (fork and password exchange) that timed out before the next (issue 35).
-    this.#retrying = new RetryingPool({ ...metadataClientConfig(url), max: POOL_MAX, idleTimeoutMillis: IDLE_TIMEOUT_MS }, RETRIES);
+    this.#retrying = new RetryingPool({ ...metadataClientConfig(url), max: POOL_MAX, idleTimeoutMillis: IDLE_TIMEOUT_MS }, retries);
     this.pool = this.#retrying;
     this.pool.on('error', () => {
       // An idle client lost its server; the next query connects again.
@@ -92,10 +92,11 @@ export class MetadataDatabase {
 
   /**
    * Opens the pool and checks the database can be reached. `onListenerLost`
-   * hears each loss of the LISTEN connection (to log it).
+   * hears each loss of the LISTEN connection (to log it); `retries` is v2's
+   * `--retries` (ENGINE_GRAPHQL_NO_OF_RETRIES).
    */
-  static async open(url: string, onListenerLost: (error: unknown) => void = () => {}): Promise<MetadataDatabase> {
-    const db = new MetadataDatabase(url, onListenerLost);
+  static async open(url: string, onListenerLost: (error: unknown) => void = () => {}, retries = DEFAULT_RETRIES): Promise<MetadataDatabase> {
+    const db = new MetadataDatabase(url, onListenerLost, retries);
     try {
       await db.ping();
     } catch (e) {
