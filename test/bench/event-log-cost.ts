@@ -25,6 +25,14 @@
  *   writer, take with its expansion, record, the listener) are printed under
  *   the table (Note [Where a mutation's event costs go] in event-delivery.ts).
  *
+ * The engine-style statements are planned again on every execution (their
+ * `generate_series($1)` has a row estimate, so PostgreSQL keeps custom plans:
+ * EVENT_LOG_COST_PLANS=1 counts 900 custom plans of 900), about 30 µs of each
+ * cell's base: 0.064 against 0.033 ms a single-row insert without a trigger
+ * with `plan_cache_mode=force_generic_plan` (2026-11-28). Ratios to the
+ * no-trigger cells therefore understate the trigger's share; the figures of
+ * earlier Notes are on this same base.
+ *
  * CPU is read from /proc (schedstat, in nanoseconds) for the one server
  * process the client talks to, so other work on the machine changes it little. Rounds alternate between the
  * checkouts; the median of the rounds is shown. `--only` runs the cells
