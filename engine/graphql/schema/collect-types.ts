@@ -32,7 +32,7 @@ import {
   type GraphQLInputField,
   type GraphQLType,
 } from 'graphql';
-import { isGenerated } from './lean-types.ts';
+import { isGenerated, VALID_MARK } from './lean-types.ts';
 
 /**
  * Note [Which types are validated]
@@ -90,15 +90,14 @@ import { isGenerated } from './lean-types.ts';
  * WeakSet: a WeakSet of a first build's 84,000 new types made every young
  * collection walk it (the admin schema of 2,000 tables took 150 ms longer).
  */
-const VALID: unique symbol = Symbol('valid');
-type Marked = { [VALID]?: true };
+type Marked = { [VALID_MARK]?: boolean };
 
 function isValid(type: GraphQLNamedType): boolean {
-  return (type as Marked)[VALID] === true;
+  return (type as Marked)[VALID_MARK] === true;
 }
 
 function markValid(type: GraphQLNamedType): void {
-  (type as Marked)[VALID] = true;
+  (type as Marked)[VALID_MARK] = true;
 }
 
 /**

@@ -95,6 +95,34 @@ type ArgumentMap = GraphQLFieldConfigArgumentMap & { [ARGUMENT_LIST]?: readonly 
  * The types override `getFields` for this: graphql-js and to-ir read fields
  * only through it.
  */
+/**
+ * Set on the types made by the generated* constructors below: Note [Which
+ * types are validated] in collect-types.ts. A property, not a WeakSet: a
+ * WeakSet of 84,000 new types made every young collection of the build
+ * walk it (the admin schema of 2,000 tables took 150 ms longer).
+ */
+const GENERATED: unique symbol = Symbol('generated');
+type Marked = { [GENERATED]?: boolean };
+
+/**
+ * Each type's `T!` and `[T]` wrappers, kept on the type itself: as WeakMaps
+ * keyed by the 84,000 new types of a first build they made every young
+ * collection walk them (see Note [Which types are validated] in
+ * collect-types.ts for the measurement).
+ */
+const NON_NULL: unique symbol = Symbol('nonNull');
+const LIST: unique symbol = Symbol('list');
+interface Wrapped {
+  [NON_NULL]?: GraphQLNonNull<GraphQLNullableType>;
+  [LIST]?: GraphQLList<GraphQLType>;
+}
+
+/**
+ * Set on the types known valid (collect-types.ts: Note [Which types are
+ * validated]).
+ */
+export const VALID_MARK: unique symbol = Symbol('valid');
+
 /** graphql-js 16's slots of a type's fields and interfaces (thunks until first read): see Note [Fields made directly]. */
 interface FieldSlot {
   _fields: unknown;
@@ -189,6 +217,11 @@ function defineInputFields(fields: GraphQLInputFieldConfigMap): GraphQLInputFiel
 }
 
 class LeanObjectType extends GraphQLObjectType {
+  // The marks, declared so that they live in the object rather than in a property array made per type.
+  [GENERATED]: boolean | undefined = undefined;
+  [VALID_MARK]: boolean | undefined = undefined;
+  [NON_NULL]: GraphQLNonNull<GraphQLNullableType> | undefined = undefined;
+  [LIST]: GraphQLList<GraphQLType> | undefined = undefined;
   readonly #sameAs: GraphQLObjectType | undefined;
   /** The field configuration, until the fields are made. */
   #fields: ThunkObjMap<GraphQLFieldConfig<unknown, unknown>> | undefined;
@@ -219,6 +252,11 @@ class LeanObjectType extends GraphQLObjectType {
 }
 
 class LeanInputObjectType extends GraphQLInputObjectType {
+  // The marks, declared so that they live in the object rather than in a property array made per type.
+  [GENERATED]: boolean | undefined = undefined;
+  [VALID_MARK]: boolean | undefined = undefined;
+  [NON_NULL]: GraphQLNonNull<GraphQLNullableType> | undefined = undefined;
+  [LIST]: GraphQLList<GraphQLType> | undefined = undefined;
   readonly #sameAs: GraphQLInputObjectType | undefined;
   /** The field configuration, until the fields are made. */
   #fields: ThunkObjMap<GraphQLInputFieldConfig> | undefined;
@@ -285,15 +323,6 @@ export function enumType(config: GraphQLEnumTypeConfig): GraphQLEnumType {
   });
 }
 
-/**
- * Set on the types made by the generated* constructors below: Note [Which
- * types are validated] in collect-types.ts. A property, not a WeakSet: a
- * WeakSet of 84,000 new types made every young collection of the build
- * walk it (the admin schema of 2,000 tables took 150 ms longer).
- */
-const GENERATED: unique symbol = Symbol('generated');
-type Marked = { [GENERATED]?: true };
-
 /** Whether `type` was made by a generated* constructor (from the catalog's checked names): Note [Which types are validated] in collect-types.ts. */
 export function isGenerated(type: GraphQLNamedType): boolean {
   return (type as Marked)[GENERATED] === true;
@@ -329,19 +358,6 @@ export function generatedEnumType(config: GraphQLEnumTypeConfig): GraphQLEnumTyp
   const t = enumType(config);
   (t as Marked)[GENERATED] = true;
   return t;
-}
-
-/**
- * Each type's `T!` and `[T]` wrappers, kept on the type itself: as WeakMaps
- * keyed by the 84,000 new types of a first build they made every young
- * collection walk them (see Note [Which types are validated] in
- * collect-types.ts for the measurement).
- */
-const NON_NULL: unique symbol = Symbol('nonNull');
-const LIST: unique symbol = Symbol('list');
-interface Wrapped {
-  [NON_NULL]?: GraphQLNonNull<GraphQLNullableType>;
-  [LIST]?: GraphQLList<GraphQLType>;
 }
 
 /** `T!`, one wrapper per type. */
