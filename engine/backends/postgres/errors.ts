@@ -62,8 +62,9 @@ function isConnectionFailure(d: DatabaseErrorLike & { readonly severity?: unknow
  * postgres" for too many clients; the driver's message is `internal`, as v2's
  * libpq text.
  */
-function connectionError(sqlstate: string, message: string, cause: unknown): EngineError {
-  const tooMany = sqlstate === '53300' || message.includes('too many clients');
+function connectionError(message: string, cause: unknown): EngineError {
+  // v2 matches libpq's text: the server's max_connections ("sorry, too many clients already"), not a role's or a database's limit.
+  const tooMany = message.includes('too many clients');
   return new EngineError(
     tooMany ? ErrorCode.PostgresMaxConnectionsError : ErrorCode.PostgresError,
     tooMany ? 'max connections reached on postgres' : 'connection error',
@@ -82,7 +83,7 @@ export function classifyPostgresError(e: unknown, stmt: BoundStatement): EngineE
     const known = (Object.values(ErrorCode) as string[]).includes(d.hint);
     return new EngineError(known ? (d.hint as ErrorCode) : ErrorCode.Unexpected, message, { path: '$', status: 200, cause: e });
   }
-  if (isConnectionFailure(d, message)) return connectionError(sqlstate, message, e);
+  if (isConnectionFailure(d, message)) return connectionError(message, e);
   const { code, showMessage } = classify(sqlstate);
   const shown = showMessage ? `${VIOLATION_PREFIX[sqlstate] ?? ''}${message}` : 'database query error';
   return new EngineError(code, shown, {

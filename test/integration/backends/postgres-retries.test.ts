@@ -221,6 +221,34 @@ describe('retries of a PostgreSQL source after connection errors', () => {
     expect(down.accepted - before).toBe(2);
   });
 
+  it("answer v2's max connections error for a server out of connections, and the connection error for a role at its limit", async () => {
+    const full = await tooManyClientsServer();
+    const c = connect(full.url, { retries: 1 });
+    const e = await c.queryJsonText(stmt(`SELECT 1::text`)).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(answered(e)).toEqual({
+      errors: [{ message: 'max connections reached on postgres', extensions: { path: '$', code: 'postgres-max-connections-error' } }],
+    });
+    // Refused at connect, as any connection failure: tried again.
+    expect(full.accepted).toBe(2);
+    const role = `limited_${Math.random().toString(36).slice(2, 8)}`;
+    await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD 'pw' CONNECTION LIMIT 0`);
+    closers.push(async () => void (await db.sql(`DROP ROLE ${role}`)));
+    const url = new URL(db.url);
+    url.username = role;
+    url.password = 'pw';
+    const limited = await connect(url.toString(), { retries: 0 })
+      .queryJsonText(stmt(`SELECT 1::text`))
+      .then(
+        () => null,
+        (err: unknown) => err,
+      );
+    expect(limited).toMatchObject({ code: '53300' });
+    expect(answered(limited)).toEqual(connectionError);
+  });
+
   it('answer a request cancelled while it waits to try again as cancelled, and try no more', async () => {
     const down = await refusingServer();
     const c = connect(down.url, { retries: 5 });
@@ -373,6 +401,32 @@ async function downableProxy(target: string): Promise<{ url: string; down(): voi
       for (const s of sockets) s.destroy();
     },
     refused: async () => refused,
+  };
+}
+
+/** A server answering every connection's startup as PostgreSQL at max_connections does (FATAL 53300), counting them. */
+async function tooManyClientsServer(): Promise<{ url: string; readonly accepted: number }> {
+  let accepted = 0;
+  const fields = Buffer.from('SFATAL\0VFATAL\0C53300\0Msorry, too many clients already\0\0');
+  const reply = Buffer.alloc(5 + fields.length);
+  reply.write('E', 0);
+  reply.writeInt32BE(4 + fields.length, 1);
+  fields.copy(reply, 5);
+  const server = net.createServer((socket) => {
+    accepted++;
+    socket.on('error', () => {});
+    // The startup message (no SSL asked on this URL): answered, then closed, as the postmaster does.
+    socket.once('data', () => socket.end(reply));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const url = new URL(db.url);
+  url.port = String((server.address() as net.AddressInfo).port);
+  return {
+    url: url.toString(),
+    get accepted() {
+      return accepted;
+    },
   };
 }
 
