@@ -151,7 +151,10 @@ interface FieldSlot {
 function objMap(e: Readonly<Record<string, unknown>> | null | undefined): Readonly<Record<string, unknown>> {
   if (e === undefined || e === null) return NO_EXTENSIONS;
   if (Object.getPrototypeOf(e) === null) return e;
-  return Object.assign(Object.create(null) as Record<string, unknown>, e);
+  // String keys only, as graphql-js's Object.entries.
+  const map = Object.create(null) as Record<string, unknown>;
+  for (const key of Object.keys(e)) map[key] = e[key];
+  return map;
 }
 
 /** The arguments of a field made from `config`: one list per map (Note [Shared fields]). */
