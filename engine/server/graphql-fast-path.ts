@@ -64,12 +64,15 @@
  * listener per response instead of the envelope's 'finish' and this path's
  * 'close' (Note [One close listener] in request-envelope.ts), and one shared
  * admin session for requests naming no session variable
- * (auth/resolve-session.ts). 2026-11-28 22:27-22:31, load 11-12, `node
- * test/bench/compare-engines.ts <dda35b8 with those files of d9ebab6>
- * <dda35b8> --ops AlbumByPK,SearchAlbumsWithArtist,CustomerInvoices
- * --repeats 5 --seconds 3` (the first three, without the session): engine
- * µs/req AlbumByPK admin 49 → 42, customer 47 → 43; SearchAlbumsWithArtist
- * 55 → 57, 58 → 52; CustomerInvoices 76 → 70, 86 → 82. Over HTTP the
+ * (auth/resolve-session.ts). `node test/bench/compare-engines.ts <before>
+ * <after> --ops AlbumByPK,SearchAlbumsWithArtist,CustomerInvoices --repeats
+ * 5 --seconds 3`, engine µs/req admin/customer: the first three (2026-11-28
+ * 22:27, load 11-12, dda35b8 against it with those files of d9ebab6)
+ * AlbumByPK 49 → 42, 47 → 43; SearchAlbumsWithArtist 55 → 57, 58 → 52;
+ * CustomerInvoices 76 → 70, 86 → 82; all four (22:43, load 13-14, 915de8b
+ * against it with the files of d9ebab6) AlbumByPK 46 → 43, 52 → 47;
+ * SearchAlbumsWithArtist 71 → 60, 54 → 51; CustomerInvoices 79 → 73, 80 →
+ * 78. Over HTTP the
  * engine still allocates ~18 KB per AlbumByPK request against the raw
  * peer's ~13.5 KB (V8's sampling heap profile with collected objects, and
  * `--trace-gc-nvp`'s allocated bytes): node:http and pg allocate the same
