@@ -69,7 +69,7 @@
  * 5 --seconds 3`, engine µs/req admin/customer: the first three (2026-11-28
  * 22:27, load 11-12, dda35b8 against it with those files of d9ebab6)
  * AlbumByPK 49 → 42, 47 → 43; SearchAlbumsWithArtist 55 → 57, 58 → 52;
- * CustomerInvoices 76 → 70, 86 → 82; all four (22:43, load 13-14, 915de8b
+ * CustomerInvoices 76 → 70, 86 → 82; all four (22:43, load 13-14, 7fb36a6
  * against it with the files of d9ebab6) AlbumByPK 46 → 43, 52 → 47;
  * SearchAlbumsWithArtist 71 → 60, 54 → 51; CustomerInvoices 79 → 73, 80 →
  * 78. Over HTTP the
