@@ -117,7 +117,11 @@ export function missingV8Flags(execArgv: readonly string[], nodeOptions: string 
  * restart: within the runs' spread, but perhaps +3-4% (an mmap and fresh
  * pages per large block); an earlier pair of rounds on 81fed2e at load 12-13
  * gave RSS at the answer 448/460 → 423/426 with CPU 3,236/2,894 →
- * 2,775/2,803. Set
+ * 2,775/2,803. And on d9ebab6 itself, the variable its only difference
+ * (`--rounds 3 --settle 2000`, load 8-10, 22:51-22:58 UTC): RSS at the
+ * answer after the replace 475/506/464 → 426/408/448, after a restart
+ * 485/421/428 → 410/403/409; CPU 3,716/3,601/3,652 → 3,838/3,973/3,643 ms
+ * and 3,879/4,300/3,951 → 4,033/4,115/3,871 (medians +5% and +2%). Set
  * like the V8 flags: in the environment of the re-executed `serve` (glibc
  * reads it when the process starts), unless the operator set it or any
  * `glibc.malloc.mmap_threshold` in GLIBC_TUNABLES; other C libraries
