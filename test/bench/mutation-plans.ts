@@ -91,6 +91,13 @@ const cases: Case[] = [
     },
   ),
 ];
+// Reads whose variables could make a plan depend on their values (a LIMIT, a LIKE pattern, an IN list).
+cases.push(
+  gql('read limit $n', 'query ($n: Int) { albums(limit: $n, order_by: {id: asc}) { id } }', { n: 5 }),
+  gql('read _like $p', 'query ($p: String) { albums(where: {title: {_like: $p}}) { id } }', { p: 'Rock%' }),
+  gql('read _in $ids', 'query ($ids: [Int!]) { tracks(where: {id: {_in: $ids}}) { id } }', { ids: [1, 2, 3] }),
+  gql('read _eq $a', 'query ($a: Int) { albums(where: {artist_id: {_eq: $a}}) { id } }', { a: 1 }),
+);
 const targets = opt('--targets');
 if (targets !== undefined) {
   const t = JSON.parse(await readFile(targets, 'utf8')) as {
