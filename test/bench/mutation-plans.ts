@@ -10,7 +10,7 @@
  * The CPU figures are of the whole request: every statement of it, and BEGIN/COMMIT.
  *
  * Run: BENCH_PG_STAT_STATEMENTS=1 node test/bench/serve.ts chinook /tmp/t.json, then
- *   node test/bench/mutation-plans.ts <engine /v1/graphql url> <database url> [--calls N] [--targets /tmp/t.json] [--only TEXT] [--engine-pid PID]
+ *   node test/bench/mutation-plans.ts <engine /v1/graphql url> <database url> [--calls N] [--targets /tmp/t.json] [--only TEXT] [--engine-pid PID] [--assertion-cost]
  * (the database URL: the raw peer's BENCH_DATABASE_URL; the mutations write the chinook `artists` and
  * `albums` and `invoice_lines` tables and put back what they change; role `plan_writer` gets insert and update
  * permissions with a check on `artists`).
@@ -111,6 +111,45 @@ if (targets !== undefined) {
 
 const db = new pg.Client({ connectionString: databaseUrl });
 await db.connect();
+
+/**
+ * `--assertion-cost`: what the assertion statement after a checked write costs this backend, without the engine: the
+ * golden update-role's write alone, with its DO block, with an empty DO block and with a plain SELECT, each named,
+ * in BEGIN .. ROLLBACK, alternated, CPU µs per transaction (schedstat of this connection's backend).
+ */
+if (process.argv.includes('--assertion-cost')) {
+  const golden = await readFile(new URL('../golden/passing/mutations/update-role/expected.postgres.sql', import.meta.url), 'utf8');
+  const [write, assert] = golden.split(/;\n-- params: .*\n\n?/).filter((x) => x.trim() !== '');
+  if (write === undefined || assert === undefined) throw new Error('golden update-role: expected a write and an assertion');
+  const values = ['{"name":"n"}', '8', '1', '{}', '0'];
+  const pid = (await db.query<{ p: number }>('SELECT pg_backend_pid() AS p')).rows[0]!.p;
+  const cpuNs = async (): Promise<number> => Number((await readFile(`/proc/${pid}/schedstat`, 'utf8')).split(' ')[0]);
+  const w = { text: write, values, name: 'w' };
+  const variants: Record<string, Array<{ text: string; values: unknown[]; name: string }>> = {
+    'write only': [w],
+    'write + DO assertion': [w, { text: assert, values: [], name: 'a' }],
+    'write + empty DO': [w, { text: 'DO $$BEGIN END$$', values: [], name: 'e' }],
+    'write + SELECT': [w, { text: "SELECT current_setting('engine.error', true)", values: [], name: 's' }],
+  };
+  const run = async (k: string, n: number): Promise<number> => {
+    const t0 = await cpuNs();
+    for (let i = 0; i < n; i++) {
+      await db.query('BEGIN');
+      for (const q of variants[k]!) await db.query(q);
+      await db.query('ROLLBACK');
+    }
+    return ((await cpuNs()) - t0) / n / 1000;
+  };
+  for (const k of Object.keys(variants)) await run(k, 30);
+  const runs: Record<string, number[]> = {};
+  for (let r = 0; r < 9; r++) for (const k of Object.keys(variants)) (runs[k] ??= []).push(await run(k, Math.max(100, calls)));
+  for (const [k, a] of Object.entries(runs)) {
+    a.sort((x, y) => x - y);
+    console.log(`${k.padEnd(22)} PostgreSQL CPU µs/transaction: median ${a[4]!.toFixed(0)} (runs ${a.map((x) => x.toFixed(0)).join(' ')})`);
+  }
+  await db.end();
+  process.exit(0);
+}
 await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
 await db.query('ALTER SYSTEM SET pg_stat_statements.track_planning = on');
 await db.query('SELECT pg_reload_conf()');
