@@ -47,7 +47,10 @@
  *   nested insert + read-back    0.83-0.86 ms (2 plans, 0.19 + 0.11 ms)       → 0.27-0.28 (0)
  *   lone insert one (control)    0.086-0.095 (0 plans, named on both sides)   → 0.089-0.101
  * Engine CPU per request was the same within the measurement's resolution
- * (clock ticks: ±33 µs at 300 requests). Re-measure: run
+ * (clock ticks: ±33 µs at 300 requests). With an event trigger on the table
+ * (same run, `--only "insert one"`), the capture trigger's INSERT and the
+ * delivery's take and record statements are not re-planned either (0-0.04
+ * plans per call): the trigger's ~4× PostgreSQL CPU is not planning. Re-measure: run
  * `BENCH_PG_STAT_STATEMENTS=1 node test/bench/serve.ts chinook /tmp/t.json`, then
  * `node test/bench/mutation-plans.ts <engine url> <database url> --targets /tmp/t.json --engine-pid <pid>`
  * (README of test/bench).
