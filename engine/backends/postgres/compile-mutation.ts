@@ -29,14 +29,15 @@
  * engine-style statement, which is re-planned on every call. The generic
  * plans are as fast: execution 0.030-0.037 ms against 0.034-0.037 custom
  * (a role's checked insert), 0.019 against 0.026 (a nested insert's read-back).
- * What IS planned on every call is any mutation of more than one statement:
- * a lone statement runs named (connection.ts queryJsonText, Note [Named
- * prepared statements]) but transactionJsonText sends its statements
- * unnamed, so each is parsed and custom-planned per request. That is every
+ * What WAS planned on every call is any mutation of more than one statement:
+ * a lone statement ran named (connection.ts queryJsonText, Note [Named
+ * prepared statements]) but transactionJsonText sent its statements
+ * unnamed, so each was parsed and custom-planned per request. That is every
  * mutation with a role's check (write + assertion), update_many, and a
  * nested insert whose output follows a relationship (write + read-back).
- * The fix is in connection.ts (name them through the same bounded #nameOf,
- * with its stale-statement retry), not in these shapes. Measured
+ * So transactionJsonText names them too, through the same bounded #nameOf;
+ * a stale name reruns the whole transaction unnamed once (nothing of it
+ * committed). The shapes here stay. Measured
  * 2026-11-28 on chinook, PostgreSQL 18, the current engine against a
  * worktree whose transactionJsonText passes `this.#nameOf(s.text)` (one
  * line), alternated, 3 rounds × 300 requests, PostgreSQL CPU of every

@@ -298,6 +298,9 @@ function firstCell(client: pg.ClientBase, text: string, values: readonly unknown
  */
 const MAX_NAMED_STATEMENTS = 2000;
 
+/** A role's time limit for one transaction (Note [Statement timeout]). */
+const SET_TIMEOUT = `SELECT set_config('statement_timeout', $1, true)`;
+
 /**
  * SQLSTATEs of a prepared statement outliving a schema change: PostgreSQL
  * re-plans it but keeps the parameter types of its first parse, so after a
@@ -602,7 +605,13 @@ export class PostgresConnection implements SourceConnection {
     for (let attempt = 0; ; attempt++) {
       if (cancel?.cancelled === true) throw new TransactionStatementError(0, cancelledError());
       const client = await this.#checkout(cancel);
-      const tried = await this.#transactionOn(client, stmts, opts);
+      let tried = await this.#transactionOn(client, stmts, opts, true);
+      if ('failure' in tried && tried.stale) {
+        // A name prepared before a schema change its parameter types no longer fit
+        // (Note [Named prepared statements]): nothing committed, so the whole transaction once more, unnamed.
+        for (const s of stmts) this.#names.delete(s.text);
+        tried = await this.#transactionOn(await this.#checkout(cancel), stmts, opts, false);
+      }
       if (!('failure' in tried)) return tried.values;
       if (!tried.unrun) throw tried.failure;
       // Nothing of it can have committed: the whole transaction again (Note [Retries after connection errors]).
@@ -612,13 +621,18 @@ export class PostgresConnection implements SourceConnection {
 
   /**
    * One try of transactionJsonText on `client` (released here): its answers,
-   * or its failure and whether the server cannot have committed any of it.
+   * or its failure, whether the server cannot have committed any of it, and
+   * whether a named statement failed as stale. Its statements run as named
+   * prepared statements when `named` (Note [Generic plans for mutations] in
+   * compile-mutation.ts: unnamed, each was parsed and custom-planned on every
+   * request).
    */
   async #transactionOn(
     client: pg.PoolClient,
     stmts: readonly BoundStatement[],
     opts: RunOptions | undefined,
-  ): Promise<{ values: (string | null)[] } | { failure: TransactionStatementError; unrun: boolean }> {
+    named: boolean,
+  ): Promise<{ values: (string | null)[] } | { failure: TransactionStatementError; unrun: boolean; stale: boolean }> {
     const cancel = opts?.cancel;
     let broken = false;
     let cancelled = false;
@@ -631,8 +645,8 @@ export class PostgresConnection implements SourceConnection {
       const begin = client.query('BEGIN');
       const timeoutMs = opts?.timeoutMs ?? null;
       // A role's time limit, for this transaction only (Note [Statement timeout]).
-      const timeout = timeoutMs === null ? null : queryFirstText(client, `SELECT set_config('statement_timeout', $1, true)`, [String(timeoutMs)]);
-      const runs = stmts.map((s) => queryFirstText(client, s.text, s.values));
+      const timeout = timeoutMs === null ? null : queryFirstText(client, SET_TIMEOUT, [String(timeoutMs)], this.#nameOf(SET_TIMEOUT));
+      const runs = stmts.map((s) => queryFirstText(client, s.text, s.values, named ? this.#nameOf(s.text) : undefined));
       const commit = client.query('COMMIT');
       const settled = await Promise.allSettled([begin, ...(timeout === null ? [] : [timeout]), ...runs, commit]);
       const first = settled.findIndex((r) => r.status === 'rejected');
@@ -646,12 +660,13 @@ export class PostgresConnection implements SourceConnection {
       if (b?.status === 'rejected') {
         // Without BEGIN the statements may have run on their own; the connection cannot be trusted.
         broken = true;
-        return { failure: new TransactionStatementError(0, b.reason), unrun };
+        return { failure: new TransactionStatementError(0, b.reason), unrun, stale: false };
       }
-      if (timeout !== null && settled[1]?.status === 'rejected') return { failure: new TransactionStatementError(0, settled[1].reason), unrun };
+      if (timeout !== null && settled[1]?.status === 'rejected') return { failure: new TransactionStatementError(0, settled[1].reason), unrun, stale: false };
       const i = first - (timeout === null ? 1 : 2);
       if (i === stmts.length) broken = true;
-      return { failure: new TransactionStatementError(Math.min(i, stmts.length - 1), reason), unrun };
+      const stale = named && !cancelled && i < stmts.length && isStalePreparedStatement(reason);
+      return { failure: new TransactionStatementError(Math.min(i, stmts.length - 1), reason), unrun, stale };
     } finally {
       cancel?.unwatch();
       client.release(broken);

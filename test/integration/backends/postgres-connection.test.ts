@@ -104,6 +104,31 @@ describe('request statements on a PostgreSQL pool', () => {
     }
   });
 
+  it("prepare a transaction's statements once per connection, as a lone statement's (Note [Generic plans for mutations])", async () => {
+    await db.sql(`CREATE TABLE tx_named (id int PRIMARY KEY)`);
+    const c = connect({ maxConnections: 1 });
+    const write = `WITH w AS (INSERT INTO tx_named SELECT $1::int RETURNING id) SELECT json_agg(id)::text FROM w`;
+    const check = `SELECT (count(*) > 0)::text FROM tx_named WHERE id = $1::int`;
+    for (let i = 1; i <= 3; i++) expect(await c.transactionJsonText([stmt(write, [i]), stmt(check, [i])], { timeoutMs: 5000 })).toEqual([`[${i}]`, 'true']);
+    const held = await c.queryJsonText(stmt(`SELECT json_agg(statement ORDER BY statement)::text FROM pg_prepared_statements WHERE name LIKE 'engine\\_%'`));
+    // Each text once, under a name: the write, the check and the role time limit's setter.
+    expect((JSON.parse(held ?? '[]') as string[]).filter((t) => t === write || t === check || t.includes("set_config('statement_timeout'"))).toHaveLength(3);
+  });
+
+  it('run a transaction again unnamed when a column type change left a prepared statement stale, writing once', async () => {
+    await db.sql(`CREATE TABLE tx_retyped (id int PRIMARY KEY, code int NOT NULL); CREATE TABLE tx_log (code text NOT NULL)`);
+    const c = connect({ maxConnections: 1 });
+    const write = `WITH w AS (INSERT INTO tx_log SELECT $1::text RETURNING code) SELECT json_agg(code)::text FROM w`;
+    const read = `SELECT json_agg(id)::text FROM tx_retyped WHERE code = $1`;
+    await db.sql(`INSERT INTO tx_retyped VALUES (1, 7)`);
+    expect(await c.transactionJsonText([stmt(write, ['a']), stmt(read, ['7'])])).toEqual(['["a"]', '[1]']);
+    await db.sql(`ALTER TABLE tx_retyped ALTER COLUMN code TYPE text`);
+    // The read's kept parameter type (int) no longer fits `code = $1`: the whole transaction again, unnamed.
+    expect(await c.transactionJsonText([stmt(write, ['b']), stmt(read, ['7'])])).toEqual(['["b"]', '[1]']);
+    expect(await c.transactionJsonText([stmt(write, ['c']), stmt(read, ['7'])])).toEqual(['["c"]', '[1]']);
+    expect((await db.sql(`SELECT code FROM tx_log ORDER BY code`)).rows).toEqual([{ code: 'a' }, { code: 'b' }, { code: 'c' }]);
+  });
+
   it('cancel a running statement in PostgreSQL when its request is cancelled, and drop that connection', async () => {
     const c = connect({ maxConnections: 2 });
     const ctx = new RequestContext('127.0.0.1');
