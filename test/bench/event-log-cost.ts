@@ -220,19 +220,7 @@ async function lifeCost(t: Target): Promise<number> {
     await woken;
     const taken = await t.eventLog.take(['items_ins'], 1, 60_000, 'bench');
     if (taken.length === 0) missed++;
-    await t.eventLog.record(
-      taken.map((e) => ({
-        eventId: e.id,
-        triggerName: 'items_ins',
-        outcome: 'delivered',
-        retryInMs: 0,
-        status: 200,
-        requestJson: REQUEST,
-        responseJson: RESPONSE,
-        durationMs: 1,
-      })),
-      'bench',
-    );
+    await t.eventLog.record(deliveredAttempts(taken), 'bench');
   }
   if (missed > 0) console.log(`  (${t.root}: ${missed} events not taken at once)`);
   return (cpuMs(t.pid) - t0) / n;
@@ -251,17 +239,7 @@ async function deliveryCost(t: Target, batch: number): Promise<number> {
   while (done < events) {
     const taken = await t.eventLog.take(['items_ins'], batch, 60_000, 'bench');
     if (taken.length === 0) break;
-    const attempts = taken.map((e) => ({
-      eventId: e.id,
-      triggerName: 'items_ins',
-      outcome: 'delivered',
-      retryInMs: 0,
-      status: 200,
-      requestJson: REQUEST,
-      responseJson: RESPONSE,
-      durationMs: 1,
-    }));
-    await t.eventLog.record(attempts, 'bench');
+    await t.eventLog.record(deliveredAttempts(taken), 'bench');
     done += taken.length;
   }
   return ((cpuMs(t.pid) - t0) * 1000) / Math.max(1, done);
@@ -270,20 +248,22 @@ async function deliveryCost(t: Target, batch: number): Promise<number> {
 /** Takes up to `limit` due events and records them delivered; how many. */
 async function deliverDue(t: Target, limit: number): Promise<number> {
   const taken = await t.eventLog.take(['items_ins'], limit, 60_000, 'bench');
-  await t.eventLog.record(
-    taken.map((e) => ({
-      eventId: e.id,
-      triggerName: 'items_ins',
-      outcome: 'delivered',
-      retryInMs: 0,
-      status: 200,
-      requestJson: REQUEST,
-      responseJson: RESPONSE,
-      durationMs: 1,
-    })),
-    'bench',
-  );
+  await t.eventLog.record(deliveredAttempts(taken), 'bench');
   return taken.length;
+}
+
+/** Each taken event's attempt, recorded as a first delivery that succeeded. */
+function deliveredAttempts(taken: ReadonlyArray<{ id: string }>): Parameters<Target['eventLog']['record']>[0] {
+  return taken.map((e) => ({
+    eventId: e.id,
+    triggerName: 'items_ins',
+    outcome: 'delivered',
+    retryInMs: 0,
+    status: 200,
+    requestJson: REQUEST,
+    responseJson: RESPONSE,
+    durationMs: 1,
+  }));
 }
 
 /** The parts of each stream run, by checkout and cell, printed under the table. */

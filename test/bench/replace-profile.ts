@@ -18,20 +18,19 @@ import path from 'node:path';
 import { metadataCall } from './lib/engine-metadata.ts';
 import { setEngineRoot, startEngine } from './lib/engine.ts';
 import { startBenchPostgres } from './lib/postgres.ts';
-import { cpuMs, ROOT, rssMiB } from './lib/process.ts';
+import { cpuMs, rssMiB } from './lib/process.ts';
+import { profileArgs } from './lib/profile-args.ts';
 import { allRolesAnswer, createScaleTables, tableName, withScaleTables } from './lib/scale.ts';
 
-const args = process.argv.slice(2);
-const rootAt = args.indexOf('--engine-root');
-const beforeAt = args.indexOf('--before-root');
-const afterRoot = rootAt === -1 ? ROOT : (args[rootAt + 1] ?? '.');
-const beforeRoot = beforeAt === -1 ? null : (args[beforeAt + 1] ?? '.');
-const PROFILE = !args.includes('--no-prof');
-const positional = args.filter((a, i) => !a.startsWith('--') && (rootAt === -1 || i !== rootAt + 1) && (beforeAt === -1 || i !== beforeAt + 1));
-const TABLES = Number(positional[0] ?? 2000);
-const ROLES = Number(positional[1] ?? 10);
-const ROUNDS = Number(positional[2] ?? 2);
-const DIR = positional[3] ?? '/tmp/replace-profile';
+const {
+  afterRoot,
+  beforeRoot,
+  profile: PROFILE,
+  tables: TABLES,
+  roles: ROLES,
+  rounds: ROUNDS,
+  dir: DIR,
+} = profileArgs(process.argv.slice(2), '/tmp/replace-profile');
 
 interface Profile {
   nodes: unknown[];

@@ -16,20 +16,19 @@ import { silentLogger } from '../../engine/logger.ts';
 import { MetadataService } from '../../engine/metadata/service.ts';
 import { setEngineRoot, startEngine } from './lib/engine.ts';
 import { startBenchPostgres } from './lib/postgres.ts';
-import { cpuMs, postgresCpuMs, ROOT } from './lib/process.ts';
+import { cpuMs, postgresCpuMs } from './lib/process.ts';
+import { profileArgs } from './lib/profile-args.ts';
 import { createScaleTables, tableName, withScaleTables } from './lib/scale.ts';
 
-const args = process.argv.slice(2);
-const rootAt = args.indexOf('--engine-root');
-const beforeAt = args.indexOf('--before-root');
-const afterRoot = rootAt === -1 ? ROOT : (args[rootAt + 1] ?? '.');
-const beforeRoot = beforeAt === -1 ? null : (args[beforeAt + 1] ?? '.');
-const PROFILE = !args.includes('--no-prof');
-const positional = args.filter((a, i) => !a.startsWith('--') && (rootAt === -1 || i !== rootAt + 1) && (beforeAt === -1 || i !== beforeAt + 1));
-const TABLES = Number(positional[0] ?? 2000);
-const ROLES = Number(positional[1] ?? 10);
-const STARTS = Number(positional[2] ?? 2);
-const DIR = positional[3] ?? '/tmp/start-profile';
+const {
+  afterRoot,
+  beforeRoot,
+  profile: PROFILE,
+  tables: TABLES,
+  roles: ROLES,
+  rounds: STARTS,
+  dir: DIR,
+} = profileArgs(process.argv.slice(2), '/tmp/start-profile');
 type Json = Record<string, unknown>;
 
 async function call(service: MetadataService, body: Json): Promise<Json> {

@@ -364,6 +364,18 @@ describe('a source whose server went down', () => {
   });
 });
 
+/** Listens on a local port, closed (with `sockets`) after the tests: `base`'s URL with that port. */
+async function listenLocal(server: net.Server, base: string, sockets: ReadonlySet<net.Socket> = new Set()): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  const url = new URL(base);
+  url.port = String((server.address() as net.AddressInfo).port);
+  return url.toString();
+}
+
 /**
  * A TCP proxy to `target`'s server that can go down: its connections closed,
  * and each connection made after refused (reset at once), counted.
@@ -387,15 +399,9 @@ async function downableProxy(target: string): Promise<{ url: string; down(): voi
     client.on('error', () => {});
     upstream.on('error', () => {});
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(async () => {
-    for (const s of sockets) s.destroy();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  const url = new URL(target);
-  url.port = String((server.address() as net.AddressInfo).port);
+  const url = await listenLocal(server, target, sockets);
   return {
-    url: url.toString(),
+    url,
     down: () => {
       isDown = true;
       for (const s of sockets) s.destroy();
@@ -418,12 +424,9 @@ async function tooManyClientsServer(): Promise<{ url: string; readonly accepted:
     // The startup message (no SSL asked on this URL): answered, then closed, as the postmaster does.
     socket.once('data', () => socket.end(reply));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const url = new URL(db.url);
-  url.port = String((server.address() as net.AddressInfo).port);
+  const url = await listenLocal(server, db.url);
   return {
-    url: url.toString(),
+    url,
     get accepted() {
       return accepted;
     },
@@ -437,12 +440,9 @@ async function refusingServer(): Promise<{ url: string; readonly accepted: numbe
     accepted++;
     socket.destroy();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const url = new URL(db.url);
-  url.port = String((server.address() as net.AddressInfo).port);
+  const url = await listenLocal(server, db.url);
   return {
-    url: url.toString(),
+    url,
     get accepted() {
       return accepted;
     },
@@ -487,15 +487,9 @@ async function cuttingProxy(target: string): Promise<{ url: string; cutAt(tag: s
     client.on('error', () => {});
     upstream.on('error', () => {});
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(async () => {
-    for (const s of sockets) s.destroy();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  const url = new URL(target);
-  url.port = String((server.address() as net.AddressInfo).port);
+  const url = await listenLocal(server, target, sockets);
   return {
-    url: url.toString(),
+    url,
     cutAt: (tag) => {
       cutTag = Buffer.from(`${tag}\0`);
     },
