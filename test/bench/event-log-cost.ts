@@ -295,19 +295,7 @@ async function streamCost(t: Target, table: 'items' | 'items_plain', k: number):
     const a = cpuMs(t.pid);
     const taken = await t.eventLog.take(['items_ins'], 2 * k, 60_000, 'bench');
     const b = cpuMs(t.pid);
-    await t.eventLog.record(
-      taken.map((e) => ({
-        eventId: e.id,
-        triggerName: 'items_ins',
-        outcome: 'delivered',
-        retryInMs: 0,
-        status: 200,
-        requestJson: REQUEST,
-        responseJson: RESPONSE,
-        durationMs: 1,
-      })),
-      'bench',
-    );
+    await t.eventLog.record(deliveredAttempts(taken), 'bench');
     parts.take += b - a;
     parts.record += cpuMs(t.pid) - b;
     return taken.length;
