@@ -14,6 +14,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import net from 'node:net';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresConnection, type PostgresPoolSettings } from '../../../engine/backends/postgres/connection.ts';
 import { classifyPostgresError } from '../../../engine/backends/postgres/errors.ts';
@@ -64,11 +65,22 @@ function connect(url: string, settings: PostgresPoolSettings): PostgresConnectio
 
 /** Opens `n` connections in `c`'s pool (left idle there) and answers their backends' pids. */
 async function warm(c: PostgresConnection, n: number): Promise<number[]> {
-  // Concurrent statements: each takes a connection of its own.
-  const pids = await Promise.all(Array.from({ length: n }, () => c.queryJsonText(stmt(`SELECT pg_backend_pid()::text FROM pg_sleep(0.2)`))));
+  // n transactions open at once: each holds a connection of its own until all are read.
+  const open = await Promise.all(Array.from({ length: n }, () => c.openTransaction()));
+  const pids = await Promise.all(open.map(async (t) => (await t.client.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid`)).rows[0]?.pid ?? 0));
+  await Promise.all(open.map((t) => t.commit()));
   expect(new Set(pids).size).toBe(n);
   expect(c.poolStats()).toEqual({ total: n, idle: n, waiting: 0 });
-  return pids.map(Number);
+  return pids;
+}
+
+/** Opens `n` connections in `pool` (all checked out at once, then left idle there) and answers their backends' pids. */
+async function heldPids(pool: pg.Pool, n: number): Promise<number[]> {
+  const clients = await Promise.all(Array.from({ length: n }, () => pool.connect()));
+  const pids = await Promise.all(clients.map(async (cl) => (await cl.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid`)).rows[0]?.pid ?? 0));
+  for (const cl of clients) cl.release();
+  expect(new Set(pids).size).toBe(n);
+  return pids;
 }
 
 /**
@@ -148,8 +160,7 @@ describe('retries of a PostgreSQL source after connection errors', () => {
   it("retry the metadata database's statements and transactions on its dead pooled connections (v2's default 1)", async () => {
     const mdb = await MetadataDatabase.open(db.url);
     closers.push(() => mdb.close());
-    const warmed = await Promise.all(Array.from({ length: 3 }, () => mdb.pool.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid FROM pg_sleep(0.2)`)));
-    terminateUnnoticed(warmed.map((r) => r.rows[0]?.pid ?? 0));
+    terminateUnnoticed(await heldPids(mdb.pool, 3));
     const [read, written] = await Promise.all([
       mdb.pool.query<{ one: number }>(`SELECT 1 AS one`),
       mdb.transaction(async (tx) => ({ commit: true, value: (await clientOf(tx).query(`INSERT INTO note (marker) VALUES ('metadata-tx')`)).rowCount })),
@@ -162,8 +173,7 @@ describe('retries of a PostgreSQL source after connection errors', () => {
     // ENGINE_GRAPHQL_NO_OF_RETRIES=0 (v2's --retries 0): the same loss fails them, and runs neither insert.
     const none = await MetadataDatabase.open(db.url, undefined, 0);
     closers.push(() => none.close());
-    const held = await Promise.all(Array.from({ length: 2 }, () => none.pool.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid FROM pg_sleep(0.2)`)));
-    terminateUnnoticed(held.map((r) => r.rows[0]?.pid ?? 0));
+    terminateUnnoticed(await heldPids(none.pool, 2));
     const failed = await Promise.allSettled([
       none.transaction(async (tx) => ({ commit: true, value: (await clientOf(tx).query(`INSERT INTO note (marker) VALUES ('unretried-metadata')`)).rowCount })),
       none.pool.query(`INSERT INTO note (marker) VALUES ('unretried-metadata')`),
