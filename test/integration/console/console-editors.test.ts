@@ -387,7 +387,8 @@ describe.skipIf(chromiumPath === null)('console editors in a browser', { timeout
     await page.screenshot({ path: artifact('38-scheduled-one-off-transform.png'), fullPage: true });
     expect(await unnamedControls(page)).toEqual([]);
     await form.getByRole('button', { name: 'Schedule event' }).click();
-    await eventually(() => form.getByRole('status').textContent()).toMatch(/^Scheduled event /);
+    // The status line or, when the engine refused, its alert: a refusal fails here with its message.
+    await eventually(() => form.locator('[role=status], [role=alert]').textContent()).toMatch(/^Scheduled event /);
     // Due now: the engine delivers it through the transform.
     await eventually(() => handler.requests.find((q) => q.path.startsWith('/once'))?.path).toBe('/once/orders/42');
     const sent = handler.requests.find((q) => q.path.startsWith('/once'))!;

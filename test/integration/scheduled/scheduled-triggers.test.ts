@@ -182,12 +182,22 @@ describe('cron trigger metadata', () => {
 });
 
 describe('one-off scheduled events', () => {
-  it('refuses a malformed or past schedule_at', async () => {
-    for (const schedule_at of ['tomorrow', '2026-13-01T00:00:00Z', '2030-01-01', '2001-01-01T00:00:00Z', '2001-01-01T00:00:00']) {
+  it('refuses a malformed schedule_at', async () => {
+    for (const schedule_at of ['tomorrow', '2026-13-01T00:00:00Z', '2030-01-01', '2001-01-01T00:00Z0']) {
       const r = await engine.metadata({ type: 'create_scheduled_event', args: { webhook: hook.url, schedule_at } });
       expect(r.status, schedule_at).toBe(400);
       expect(r.body, schedule_at).toMatchObject({ code: 'parse-failed', path: '$.args.schedule_at' });
     }
+  });
+
+  it('takes a past schedule_at as v2 does: due at once within its tolerance, dead beyond it', async () => {
+    // A form filled in over a few minutes sends a time already past: v2 stores it and fires it.
+    const recent = await schedule(engine, { webhook: hook.url, schedule_at: inSeconds(-180), payload: 'recent' });
+    const old = await schedule(engine, { webhook: hook.url, schedule_at: '2001-01-01T00:00:00', payload: 'old' });
+    await until('the recent event delivered', async () => ((await eventById(engine, recent))?.status === 'delivered' ? true : undefined));
+    await until('the old event dead', async () => ((await eventById(engine, old))?.status === 'dead' ? true : undefined));
+    expect(deliveries(hook).some((d) => d.id === recent)).toBe(true);
+    expect(deliveries(hook).some((d) => d.id === old)).toBe(false);
   });
 
   it('fires at its time with the v2 payload and headers, and logs the invocation', async () => {

@@ -1,6 +1,7 @@
 /**
  * `create_scheduled_event`: a one-off event POSTed to its webhook at
- * `schedule_at`. Stored when the request commits (inside a bulk, only if the
+ * `schedule_at` (at once when that is past, dead when past by more than its
+ * tolerance). Stored when the request commits (inside a bulk, only if the
  * whole bulk succeeds); answers `{message, event_id}`.
  */
 import { randomUUID } from 'node:crypto';
@@ -36,9 +37,6 @@ function parseScheduleAt(text: string): Date | null {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
-/** How far in the past `schedule_at` may be (clock skew between client and engine). */
-const PAST_SLACK_MS = 60_000;
-
 /** The create-scheduled-event operation. */
 export const createScheduledEvent = defineOperation<CreateScheduledEventArgs>({
   mutates: false,
@@ -51,9 +49,8 @@ export const createScheduledEvent = defineOperation<CreateScheduledEventArgs>({
         path: argPath(call, 'schedule_at'),
       });
     }
-    if (at.getTime() < Date.now() - PAST_SLACK_MS) {
-      throw new EngineError(ErrorCode.ParseFailed, `schedule_at ${at.toISOString()} is in the past`, { path: argPath(call, 'schedule_at') });
-    }
+    // A time in the past is taken, as in v2: the event is due at once, and the scheduler marks it
+    // dead if it is older than its retry_conf.tolerance_seconds (6 hours by default).
     checkWebhook(args.webhook, args.headers ?? [], { request: args.request_transform, response: args.response_transform }, call);
     const id = randomUUID();
     const definition: OneOffDefinition = {
