@@ -36,7 +36,7 @@ import pg from 'pg';
 import { chinookPresent, chinookWorkloadText } from './data/chinook.ts';
 import { datasetAvailable, loadDataset, parseDatasets } from './lib/datasets.ts';
 import { setEngineRoot } from './lib/engine.ts';
-import { runLoad, warmUntilSteady, type LoadShape } from './lib/load.ts';
+import { runLoad, warmInTurns, type LoadShape } from './lib/load.ts';
 import { PEERS, ROLES, prepareCells, startOtherPeers, type PeerName, type RoleName } from './lib/peers.ts';
 import { startBenchPostgres, type BenchPostgres } from './lib/postgres.ts';
 import { ROOT, rssMiB } from './lib/process.ts';
@@ -141,15 +141,18 @@ async function benchDataset(bench: BenchPostgres, name: string, runs: RunRecord[
       quick && option('--warmup') === undefined
         ? { connections: settings.connections, requests: 150 }
         : { connections: settings.connections, seconds: settings.warmup };
-    // Every peer process is first brought to its steady state on the first measured cell
-    // (Note [Steady-state warm-up] in lib/load.ts), then each cell gets its own short warm-up.
+    // Every peer process is first brought to its steady state on the first measured cell, the
+    // peers in turns (Notes [Steady-state warm-up] and [Warm-ups in turns] in lib/load.ts), then
+    // each cell gets its own short warm-up.
     const first = cells.find((c) => c.targets !== null && (onlyOps === null || onlyOps.includes(c.op.name)) && onlyRoles.includes(c.role));
-    for (const p of PEERS) {
+    const warming = PEERS.flatMap((p) => {
       const target = first?.targets?.[p];
-      if (!onlyPeers.includes(p) || target === undefined || first === undefined) continue;
-      const w = await warmUntilSteady(target, settings.connections, peers.pid(p), bench.postmasterPid);
+      return onlyPeers.includes(p) && target !== undefined ? [{ peer: p, target, serverPid: peers.pid(p) }] : [];
+    });
+    const warmed = await warmInTurns(warming, settings.connections, bench.postmasterPid);
+    for (const [i, w] of warmed.entries()) {
       log(
-        `   warm-up ${p.padEnd(12)} on ${first.op.name} ${first.role}: ${w.windows.map((x) => x.toFixed(0)).join(' → ')} req/s${w.steady ? '' : ' (not steady)'}`,
+        `   warm-up ${(warming[i]?.peer ?? '').padEnd(12)} on ${first?.op.name ?? ''} ${first?.role ?? ''}: ${w.windows.map((x) => x.toFixed(0)).join(' → ')} req/s${w.steady ? '' : ' (not steady)'}`,
       );
     }
     for (const [ci, cell] of cells.entries()) {
@@ -263,7 +266,7 @@ async function main(): Promise<void> {
     settings: { ...settings, datasets: datasets.join(',') },
     notes: [
       'Everything shares the machine: PostgreSQL, the peer under load, the other (idle) peers and autocannon. Numbers are relative, not absolute; other work on the machine adds noise, which is why runs alternate between peers and repeat (median shown).',
-      `Each peer is its own Node process with a database pool of ${settings.pool}; autocannon uses ${settings.connections} connections, a warm-up of every peer until three successive 1 s windows agree within 10% (3-10 s, on the first cell), ${quick && option('--warmup') === undefined ? '150 requests' : `${settings.warmup} s`} warm-up per peer and cell, then ${settings.repeats} × ${settings.seconds} s.`,
+      `Each peer is its own Node process with a database pool of ${settings.pool}; autocannon uses ${settings.connections} connections, a warm-up of every peer, in turns, until three successive 1 s windows of each agree within 10% (3-10 windows each, on the first cell), ${quick && option('--warmup') === undefined ? '150 requests' : `${settings.warmup} s`} warm-up per peer and cell, then ${settings.repeats} × ${settings.seconds} s.`,
       'Engine runs without an admin secret; the customer role comes from x-engine-role / x-engine-user-id headers. PostGraphile runs the same role as database role bench_customer with RLS policies on customers and invoices (its idiomatic permission model, one transaction with set_config per request).',
       "raw SQL = Engine's own statement from /v1/graphql/explain (with prepared_arguments), run as a named prepared statement by a bare pg pool behind node:http, answering the same bytes.",
       'PostGraphile v5.1.5: amber preset, connection filter plugin (for like), plain lists enabled (+list), index-only filtering off (PgIndexBehaviorsPlugin disabled) so unindexed albums.title can be filtered as in Engine.',

@@ -109,28 +109,65 @@ export interface WarmUp {
  * windows of load on `target` until the last three windows' req/s lie within
  * `tolerance` (10%) of their median (at least `minWindows`, at most `maxWindows`).
  * The same rule for every peer, so none gets more warm-up than another.
+ *
+ * Note [Warm-ups in turns]
+ * Warming the peers one after the other left the first one idle while the
+ * others warmed (20-30 s for the engine in `run.ts --quick`), and a Node
+ * process idle for more than ~8 s has V8's memory reducer retire the
+ * optimized code of its request path (Note [First cell after idle] in
+ * engine/server/graphql-fast-path.ts): its first measured cell then paid for
+ * recompiling, and the peer warmed last did not. So {@link warmInTurns}
+ * gives the peers their 1 s windows in turns (engine, PostGraphile, raw,
+ * engine, ...) until every one is steady: each idles at most one window per
+ * other peer, as it does between the measured runs, which alternate too.
+ * What a peer pays after a long idle is a figure of its own: `node
+ * test/bench/first-cell.ts`.
  */
 export async function warmUntilSteady(
   target: LoadTarget,
   connections: number,
   serverPid: number | undefined,
   postmasterPid: number,
-  opts: { minWindows?: number; maxWindows?: number; tolerance?: number } = {},
+  opts: WarmOptions = {},
 ): Promise<WarmUp> {
+  const [only] = await warmInTurns([{ target, serverPid }], connections, postmasterPid, opts);
+  return only ?? { windows: [], steady: false };
+}
+
+/** Bounds of a warm-up (Note [Steady-state warm-up]). */
+export interface WarmOptions {
+  readonly minWindows?: number;
+  readonly maxWindows?: number;
+  readonly tolerance?: number;
+}
+
+/**
+ * Warms `peers` in turns, a 1 s window each per round, until every one's
+ * last three windows agree (Note [Warm-ups in turns]); a peer already steady
+ * keeps its turn so that it does not idle. One {@link WarmUp} per peer, in order.
+ */
+export async function warmInTurns(
+  peers: ReadonlyArray<{ readonly target: LoadTarget; readonly serverPid: number | undefined }>,
+  connections: number,
+  postmasterPid: number,
+  opts: WarmOptions = {},
+): Promise<WarmUp[]> {
   const minWindows = opts.minWindows ?? 3;
   const maxWindows = opts.maxWindows ?? 10;
   const tolerance = opts.tolerance ?? 0.1;
-  const windows: number[] = [];
-  const isSteady = (): boolean => {
-    const last = windows.slice(-3);
+  const windows: number[][] = peers.map(() => []);
+  const isSteady = (w: readonly number[]): boolean => {
+    const last = w.slice(-3);
     if (last.length < 3) return false;
     const mid = [...last].sort((a, b) => a - b)[1] ?? 0;
     return mid > 0 && last.every((x) => Math.abs(x - mid) / mid <= tolerance);
   };
-  while (windows.length < maxWindows) {
-    const r = await runLoad(target, { connections, seconds: 1 }, serverPid, postmasterPid);
-    windows.push(r.rps);
-    if (windows.length >= minWindows && isSteady()) return { windows, steady: true };
+  for (let round = 0; round < maxWindows; round++) {
+    for (const [i, p] of peers.entries()) {
+      const r = await runLoad(p.target, { connections, seconds: 1 }, p.serverPid, postmasterPid);
+      windows[i]?.push(r.rps);
+    }
+    if (round + 1 >= minWindows && windows.every(isSteady)) break;
   }
-  return { windows, steady: isSteady() };
+  return windows.map((w) => ({ windows: w, steady: isSteady(w) }));
 }
