@@ -98,3 +98,19 @@ export async function responseText(page: Page): Promise<string> {
 export async function queryText(page: Page): Promise<string> {
   return (await page.locator('.graphiql-query-editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
 }
+
+/**
+ * The text of the first status line in `scope`, read without waiting: when the console showed an
+ * error instead (a Status turns into `role="alert"`), the alerts' texts, so that a poll for a
+ * success message fails with the engine's message rather than waiting on a status that is gone.
+ */
+export async function statusText(scope: Locator | Page): Promise<string> {
+  // The page's elements, typed as far as this reads them (the project's types have no DOM lib).
+  type Shown = { getAttribute(name: string): string | null; textContent: string | null };
+  return await scope.locator('[role=status], [role=alert]').evaluateAll((nodes) => {
+    const els = nodes as unknown as Shown[];
+    const status = els.find((e) => e.getAttribute('role') === 'status');
+    if (status !== undefined) return status.textContent ?? '';
+    return `no status line; alerts: ${els.map((e) => JSON.stringify(e.textContent)).join(', ') || 'none'}`;
+  });
+}

@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { startTestEngine, type TestEngine } from '../../support/engine.ts';
 import { artifact, launchBrowser, systemChromium } from '../../support/browser.ts';
-import { consoleViewport, signIn, typeInto, unnamedControls } from '../../support/console-page.ts';
+import { consoleViewport, signIn, typeInto, unnamedControls, statusText } from '../../support/console-page.ts';
 import { startTestServer, type TestServer } from '../../support/http-server.ts';
 import { buildConsole, consoleBuildIsStale } from '../../../engine/console/build.ts';
 
@@ -162,7 +162,7 @@ describe.skipIf(chromiumPath === null)('console editors in a browser', { timeout
     await typeInto(form.getByLabel('Root field namespace'), 'extra_ns');
     await typeInto(form.getByLabel('Type name prefix'), 'X_');
     await form.getByRole('button', { name: 'Save configuration' }).click();
-    await eventually(() => form.getByRole('status').textContent()).toBe('Saved the configuration of extra');
+    await eventually(() => statusText(form)).toBe('Saved the configuration of extra');
     await page.screenshot({ path: artifact('32-data-source-configuration.png') });
     expect(await unnamedControls(page)).toEqual([]);
     const extra = (await exported()).sources.find((s) => s.name === 'extra')!;
@@ -206,7 +206,7 @@ describe.skipIf(chromiumPath === null)('console editors in a browser', { timeout
     // By value: the engine now reaches the other database.
     await typeInto(form.getByLabel('Database URL', { exact: true }), other.url);
     await form.getByRole('button', { name: 'Save configuration' }).click();
-    await eventually(() => form.getByRole('status').textContent()).toBe('Saved the configuration of extra');
+    await eventually(() => statusText(form)).toBe('Saved the configuration of extra');
     const info = (before.configuration['connection_info'] ?? {}) as Json;
     expect((await extra()).configuration).toEqual({ ...before.configuration, connection_info: { ...info, database_url: other.url } });
     expect(await databaseOf('extra')).toBe(other.name);
@@ -226,7 +226,7 @@ describe.skipIf(chromiumPath === null)('console editors in a browser', { timeout
     await page.screenshot({ path: artifact('37-data-source-connection.png') });
     expect(await unnamedControls(page)).toEqual([]);
     await form.getByRole('button', { name: 'Save configuration' }).click();
-    await eventually(() => form.getByRole('status').textContent()).toBe('Saved the configuration of extra');
+    await eventually(() => statusText(form)).toBe('Saved the configuration of extra');
     expect((await extra()).configuration).toEqual({
       ...before.configuration,
       connection_info: {
@@ -278,7 +278,7 @@ describe.skipIf(chromiumPath === null)('console editors in a browser', { timeout
     await page.screenshot({ path: artifact('33-actions-transform.png'), fullPage: true });
     expect(await unnamedControls(page)).toEqual([]);
     await form.getByRole('button', { name: 'Save action' }).click();
-    await eventually(() => page.getByRole('main').getByRole('status').first().textContent()).toBe('Saved action findAuthor');
+    await eventually(() => statusText(page.getByRole('main'))).toBe('Saved action findAuthor');
     const action = (await exported()).actions!.find((a) => a.name === 'findAuthor')!;
     expect(action.definition['request_transform']).toEqual({
       version: 2,
@@ -319,7 +319,7 @@ describe.skipIf(chromiumPath === null)('console editors in a browser', { timeout
     await page.screenshot({ path: artifact('34-events-transform.png'), fullPage: true });
     expect(await unnamedControls(page)).toEqual([]);
     await form.getByRole('button', { name: 'Save event trigger' }).click();
-    await eventually(() => page.getByRole('main').getByRole('status').first().textContent()).toBe('Saved event trigger book_added');
+    await eventually(() => statusText(page.getByRole('main'))).toBe('Saved event trigger book_added');
     const trigger = (await exported()).sources[0]!.tables.find((t) => t.table.name === 'books')!.event_triggers![0]!;
     expect(trigger['request_transform']).toEqual({
       version: 2,
@@ -353,7 +353,7 @@ describe.skipIf(chromiumPath === null)('console editors in a browser', { timeout
     await page.screenshot({ path: artifact('36-scheduled-cron-transform.png') });
     expect(await unnamedControls(page)).toEqual([]);
     await form.getByRole('button', { name: 'Save cron trigger' }).click();
-    await eventually(() => page.getByRole('main').getByRole('status').first().textContent()).toBe('Saved cron trigger nightly');
+    await eventually(() => statusText(page.getByRole('main'))).toBe('Saved cron trigger nightly');
     const cron = (await exported()).cron_triggers!.find((c) => c['name'] === 'nightly')!;
     expect(cron['request_transform']).toEqual({
       version: 2,
@@ -387,8 +387,7 @@ describe.skipIf(chromiumPath === null)('console editors in a browser', { timeout
     await page.screenshot({ path: artifact('38-scheduled-one-off-transform.png'), fullPage: true });
     expect(await unnamedControls(page)).toEqual([]);
     await form.getByRole('button', { name: 'Schedule event' }).click();
-    // The status line or, when the engine refused, its alert: a refusal fails here with its message.
-    await eventually(() => form.locator('[role=status], [role=alert]').textContent()).toMatch(/^Scheduled event /);
+    await eventually(() => statusText(form)).toMatch(/^Scheduled event /);
     // Due now: the engine delivers it through the transform.
     await eventually(() => handler.requests.find((q) => q.path.startsWith('/once'))?.path).toBe('/once/orders/42');
     const sent = handler.requests.find((q) => q.path.startsWith('/once'))!;
@@ -409,7 +408,7 @@ describe.skipIf(chromiumPath === null)('console editors in a browser', { timeout
     await eventually(() => add.getByLabel('Column for author_id').locator('option').allTextContents()).toContain('id');
     await add.getByLabel('Column for author_id').selectOption('id');
     await add.getByRole('button', { name: 'Add relationship' }).click();
-    await eventually(() => section.getByRole('status').textContent()).toBe('Saved relationship author');
+    await eventually(() => statusText(section)).toBe('Saved relationship author');
     await page.screenshot({ path: artifact('35-actions-relationships.png') });
     expect(await unnamedControls(page)).toEqual([]);
     const relationships = async () => (await exported()).custom_types?.objects?.find((o) => o.name === 'AuthorOut')?.relationships;
@@ -436,7 +435,7 @@ describe.skipIf(chromiumPath === null)('console editors in a browser', { timeout
     await eventually(() => edit.getByLabel('Column for author_id').locator('option').allTextContents()).toContain('author_id');
     await edit.getByLabel('Column for author_id').selectOption('author_id');
     await edit.getByRole('button', { name: 'Save relationship' }).click();
-    await eventually(() => section.getByRole('status').textContent()).toBe('Saved relationship books');
+    await eventually(() => statusText(section)).toBe('Saved relationship books');
     expect(await relationships()).toEqual([
       { name: 'books', type: 'array', source: 'default', remote_table: { schema: 'public', name: 'books' }, field_mapping: { author_id: 'author_id' } },
     ]);
@@ -446,7 +445,7 @@ describe.skipIf(chromiumPath === null)('console editors in a browser', { timeout
     // Delete, once confirmed.
     await section.getByRole('button', { name: 'Delete relationship books' }).click();
     await section.getByRole('button', { name: 'Confirm delete of relationship books' }).click();
-    await eventually(() => section.getByRole('status').textContent()).toBe('Deleted relationship books');
+    await eventually(() => statusText(section)).toBe('Deleted relationship books');
     expect(await relationships()).toBeUndefined();
   });
 });

@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { startTestEngine, type TestEngine } from '../../support/engine.ts';
 import { artifact, launchBrowser, systemChromium } from '../../support/browser.ts';
-import { responseText, setQuery, signIn, typeDateTime, typeInto, unnamedControls } from '../../support/console-page.ts';
+import { responseText, setQuery, signIn, typeDateTime, typeInto, unnamedControls, statusText } from '../../support/console-page.ts';
 import { startTestServer, type TestServer } from '../../support/http-server.ts';
 import { startGraphqlServer, type GraphqlTestServer } from '../../support/graphql-server.ts';
 import { buildConsole, consoleBuildIsStale } from '../../../engine/console/build.ts';
@@ -133,7 +133,7 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     await browser?.close();
   });
 
-  const status = () => page.getByRole('main').getByRole('status').first().textContent();
+  const status = () => statusText(page.getByRole('main'));
 
   it('Actions: creates an action from SDL with a handler, a header and a role', async () => {
     await page.getByRole('link', { name: 'Actions' }).click();
@@ -377,7 +377,7 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     await typeInto(form.getByLabel('Payload (JSON, optional)'), '{"n": 1}');
     await typeInto(form.getByLabel('Comment'), 'right away');
     await form.getByRole('button', { name: 'Schedule event' }).click();
-    await eventually(() => form.getByRole('status').textContent()).toMatch(/^Scheduled event [0-9a-f-]{36}$/);
+    await eventually(() => statusText(form)).toMatch(/^Scheduled event [0-9a-f-]{36}$/);
     await eventually(() => hook.requests.filter((r) => r.path === '/oneoff').length).toBe(1);
     expect(JSON.parse(hook.requests.find((r) => r.path === '/oneoff')!.body)).toMatchObject({ payload: { n: 1 }, comment: 'right away' });
     await refreshUntil('Refresh events', 'One-off events').toMatch(/delivered/);
@@ -533,7 +533,7 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     await typeInto(page.getByLabel('full name of row 2'), 'Ada King');
     await typeInto(page.getByLabel('birth_year of row 2'), '1816');
     await page.getByRole('button', { name: 'Save row 2' }).click();
-    await eventually(() => page.getByRole('main').getByRole('status').first().textContent()).toBe('Saved row 2');
+    await eventually(() => statusText(page.getByRole('main'))).toBe('Saved row 2');
     expect((await db.sql('SELECT "full name", birth_year FROM people WHERE id = 1')).rows).toEqual([{ 'full name': 'Ada King', birth_year: 1816 }]);
     await page.getByRole('button', { name: 'Insert row' }).click();
     const form = page.getByRole('form', { name: 'Insert a row into public.people' });
@@ -726,7 +726,7 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     expect(setUp.status).toBe(200);
     await page.getByRole('link', { name: 'Permissions', exact: true }).first().click();
     const section = page.getByRole('region', { name: 'Inherited roles' });
-    const sectionStatus = () => section.getByRole('status').first().textContent();
+    const sectionStatus = () => statusText(section);
     const add = section.getByRole('form', { name: 'Add an inherited role' });
     await typeInto(add.getByLabel('Inherited role name'), 'staff');
     await add.getByRole('checkbox', { name: 'clerk' }).check();
@@ -759,7 +759,7 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     // clerk may select readings (the inherited-role step gave it the permission).
     await page.getByRole('link', { name: 'Metadata', exact: true }).click();
     const form = page.getByRole('form', { name: 'API limits' });
-    const limitsStatus = () => form.getByRole('status').first().textContent();
+    const limitsStatus = () => statusText(form);
     const depth = form.getByLabel('Global depth limit (levels of a query)');
     const nodes = form.getByLabel('Global node limit (fields of a query)');
     const rate = form.getByLabel('Global rate limit (requests per minute)');

@@ -20,7 +20,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { startTestEngine, type TestEngine } from '../../support/engine.ts';
 import { launchBrowser, systemChromium } from '../../support/browser.ts';
-import { consoleViewport, signIn, typeInto, unnamedControls } from '../../support/console-page.ts';
+import { consoleViewport, signIn, typeInto, unnamedControls, statusText } from '../../support/console-page.ts';
 import { startGraphqlServer, type GraphqlTestServer } from '../../support/graphql-server.ts';
 import { buildConsole, consoleBuildIsStale } from '../../../engine/console/build.ts';
 
@@ -166,7 +166,7 @@ describe.skipIf(chromiumPath === null)('console table and permission editors in 
     expect(await unnamedControls(page)).toEqual([]);
     await typeInto(editor.getByLabel('Limit'), '5');
     await editor.getByRole('button', { name: 'Save permission' }).click();
-    await eventually(() => editor.getByRole('status').textContent()).toBe('Saved select permission of editor on public.articles');
+    await eventually(() => statusText(editor)).toBe('Saved select permission of editor on public.articles');
     expect((await tableOf('default', 'articles')).select_permissions?.find((p) => p.role === 'editor')?.permission).toEqual({
       columns: ['id', 'title'],
       filter: EXISTING_FILTER,
@@ -211,7 +211,7 @@ describe.skipIf(chromiumPath === null)('console table and permission editors in 
     await page.screenshot({ path: shot('permissions-exists.png') });
     expect(await unnamedControls(page)).toEqual([]);
     await editor.getByRole('button', { name: 'Save permission' }).click();
-    await eventually(() => editor.getByRole('status').textContent()).toBe('Saved select permission of reader on public.articles');
+    await eventually(() => statusText(editor)).toBe('Saved select permission of reader on public.articles');
     expect((await tableOf('default', 'articles')).select_permissions?.find((p) => p.role === 'reader')?.permission).toEqual({
       columns: ['id', 'title', 'author_id', 'published'],
       filter: rule,
@@ -235,7 +235,7 @@ describe.skipIf(chromiumPath === null)('console table and permission editors in 
     await page.screenshot({ path: shot('data-functions-untracked.png') });
     expect(await unnamedControls(page)).toEqual([]);
     await untracked.getByRole('button', { name: 'Track function public.search_articles' }).click();
-    await eventually(() => page.getByRole('main').getByRole('status').first().textContent()).toBe('Tracked function public.search_articles');
+    await eventually(() => statusText(page.getByRole('main'))).toBe('Tracked function public.search_articles');
     const functions = async () => (await exported()).sources.find((s) => s.name === 'default')!.functions;
     expect(await functions()).toEqual([
       { function: { schema: 'public', name: 'search_articles' }, configuration: { exposed_as: 'query', session_argument: 'session' } },
@@ -256,7 +256,7 @@ describe.skipIf(chromiumPath === null)('console table and permission editors in 
     await eventually(() => perms.getByRole('alert').textContent()).toContain('has no select permission on its return table');
     expect((await functions())?.[0]?.['permissions']).toBeUndefined();
     await perms.getByRole('button', { name: 'Allow role viewer on function public.search_articles' }).click();
-    await eventually(() => perms.getByRole('status').textContent()).toBe('Role viewer may call function public.search_articles');
+    await eventually(() => statusText(perms)).toBe('Role viewer may call function public.search_articles');
     expect((await functions())?.[0]?.['permissions']).toEqual([{ role: 'viewer' }]);
     // This engine does not infer function permissions: no note says it does.
     expect(await perms.getByRole('note').count()).toBe(0);
@@ -267,10 +267,10 @@ describe.skipIf(chromiumPath === null)('console table and permission editors in 
     const config = page.getByRole('form', { name: 'Configuration of function public.search_articles' });
     await config.getByLabel('Exposed as').selectOption('mutation');
     await config.getByRole('button', { name: 'Save configuration' }).click();
-    await eventually(() => page.getByRole('main').getByRole('status').first().textContent()).toBe('Saved the configuration of function public.search_articles');
+    await eventually(() => statusText(page.getByRole('main'))).toBe('Saved the configuration of function public.search_articles');
     expect((await functions())?.[0]?.['configuration']).toEqual({ exposed_as: 'mutation', session_argument: 'session' });
     await perms.getByRole('button', { name: 'Revoke role viewer on function public.search_articles' }).click();
-    await eventually(() => perms.getByRole('status').textContent()).toBe('Role viewer may no longer call function public.search_articles');
+    await eventually(() => statusText(perms)).toBe('Role viewer may no longer call function public.search_articles');
     expect((await functions())?.[0]?.['permissions']).toBeUndefined();
     // Untracked from its page: back to the overview, among the untracked functions again.
     await config.getByRole('button', { name: 'Untrack function public.search_articles' }).click();
@@ -317,7 +317,7 @@ describe.skipIf(chromiumPath === null)('console table and permission editors in 
     await page.getByRole('list', { name: 'Tracked tables' }).getByRole('link', { name: 'public.orders' }).click();
     await page.getByRole('link', { name: 'Relationships' }).click();
     const region = page.getByRole('region', { name: 'Remote relationships' });
-    const status = () => region.getByRole('status').textContent();
+    const status = () => statusText(region);
     const form = region.getByRole('form', { name: 'Add a remote relationship to public.orders' });
     // To the remote schema: customer(id: $customer_id).
     await typeInto(form.getByLabel('Relationship name'), 'customer');

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { queryText, responseText, setQuery, typeInto, unnamedControls } from '../../support/console-page.ts';
+import { queryText, responseText, setQuery, typeInto, unnamedControls, statusText } from '../../support/console-page.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 import { startTestEngine, type TestEngine } from '../../support/engine.ts';
 import { artifact, launchBrowser, systemChromium } from '../../support/browser.ts';
@@ -155,16 +155,16 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     const untracked = page.getByRole('table', { name: 'Untracked tables and views' });
     await untracked.waitFor();
     await page.getByRole('button', { name: 'Track public.articles' }).click();
-    await eventually(() => page.getByRole('status').first().textContent()).toBe('Tracked public.articles');
+    await eventually(() => statusText(page)).toBe('Tracked public.articles');
     await page.getByRole('button', { name: 'Track all' }).click();
-    await eventually(() => page.getByRole('status').first().textContent()).toBe('Tracked public.authors');
+    await eventually(() => statusText(page)).toBe('Tracked public.authors');
     await eventually(() => page.getByRole('list', { name: 'Tracked tables' }).innerText()).toContain('public.authors');
     await page.screenshot({ path: artifact('03-data-overview.png') });
     expect(await unnamedControls(page)).toEqual([]);
     await page.getByRole('button', { name: 'Add object relationship author on public.articles' }).click();
-    await eventually(() => page.getByRole('status').first().textContent()).toBe('Added the object relationship author on public.articles');
+    await eventually(() => statusText(page)).toBe('Added the object relationship author on public.articles');
     await page.getByRole('button', { name: 'Add array relationship articles on public.authors' }).click();
-    await eventually(() => page.getByRole('status').first().textContent()).toBe('Added the array relationship articles on public.authors');
+    await eventually(() => statusText(page)).toBe('Added the array relationship articles on public.authors');
     await eventually(() => page.getByText('No foreign key between tracked tables lacks a relationship.').count()).toBe(1);
     const res = await engine.graphql('{ authors(order_by: {id: asc}) { name articles(order_by: {id: asc}) { title author { name } } } }');
     expect(res.body).toEqual({
@@ -215,7 +215,7 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     await page.getByRole('button', { name: 'Edit row 1' }).click();
     await typeInto(page.getByLabel('title of row 1'), 'Engines, revised');
     await page.getByRole('button', { name: 'Save row 1' }).click();
-    await eventually(() => page.getByRole('status').first().textContent()).toBe('Saved row 1');
+    await eventually(() => statusText(page)).toBe('Saved row 1');
     await eventually(() => grid.locator('tbody tr').first().innerText()).toContain('Engines, revised');
     await page.screenshot({ path: artifact('04-data-rows.png') });
     expect(await unnamedControls(page)).toEqual([]);
@@ -292,7 +292,7 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     await editor.getByLabel('title', { exact: true }).check();
     await typeInto(editor.getByLabel('Limit'), '10');
     await editor.getByRole('button', { name: 'Save permission' }).click();
-    await eventually(() => editor.getByRole('status').textContent()).toBe('Saved select permission of user on public.articles');
+    await eventually(() => statusText(editor)).toBe('Saved select permission of user on public.articles');
     await eventually(() => page.getByRole('button', { name: 'select permission of user: partial' }).count()).toBe(1);
     await page.screenshot({ path: artifact('06-permissions.png') });
     expect(await unnamedControls(page)).toEqual([]);
@@ -325,7 +325,7 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     await eventually(() => editor.getByRole('alert').textContent()).toBe('Column preset 1: "nine" is not a number (column price is numeric)');
     await typeInto(editor.getByLabel('Preset 1 value'), '9.99');
     await editor.getByRole('button', { name: 'Save permission' }).click();
-    await eventually(() => editor.getByRole('status').textContent()).toBe('Saved insert permission of user on public.articles');
+    await eventually(() => statusText(editor)).toBe('Saved insert permission of user on public.articles');
     const exported = (await engine.metadata({ type: 'export_metadata', version: 2, args: {} })).body as {
       metadata: { sources: Array<{ tables: Array<{ table: { name: string }; insert_permissions?: unknown[] }> }> };
     };
@@ -415,7 +415,7 @@ describe.skipIf(chromiumPath === null)('console in a browser, behind a path pref
     const exported = JSON.parse((await import('node:fs')).readFileSync(file, 'utf8')) as { sources: Array<{ tables: unknown[] }> };
     expect(exported.sources[0]!.tables).toHaveLength(2);
     await page.locator('#metadata-import').setInputFiles(file);
-    await eventually(() => page.getByRole('status').first().textContent()).toMatch(/^Imported /);
+    await eventually(() => statusText(page)).toMatch(/^Imported /);
     await eventually(async () => Number(await page.getByLabel('Resource version').textContent())).toBeGreaterThan(before);
     await page.screenshot({ path: artifact('10-metadata.png') });
     expect(await unnamedControls(page)).toEqual([]);
