@@ -10,11 +10,14 @@
  * (engine/idle-gc.ts).
  *
  * Run: node test/bench/rss-variants.ts [--tables 2000] [--roles 10] [--rounds 2] [--settle 20000]
- *        [--no-restart] [--smaps] name=<checkout>[:<node flag>,<node flag>][@<ENV>=<value>,...] ...
+ *        [--no-restart] [--smaps] [--heap] name=<checkout>[:<node flag>,<node flag>][@<ENV>=<value>,...] ...
  * e.g. `before=/tmp/before after=. balancer=.:--memory-balancer arenas=.@MALLOC_ARENA_MAX=2`
  * (a checkout: a `git worktree` with a node_modules symlink). Engine logs go to
  * `--out` (default /tmp/rss-variants), with `--smaps` a copy of /proc/<pid>/smaps
- * at the answer.
+ * at the answer. With `--heap`, the engines run with prom-client's Node metrics
+ * (`ENGINE_GRAPHQL_METRICS_NODE_DEFAULTS`) and the V8 heap's spaces (used /
+ * committed MiB) and external memory are printed at each answer, read from
+ * /v1/metrics: what RSS at the answer holds.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -36,6 +39,20 @@ const ROUNDS = Number(opt('--rounds', '2'));
 const SETTLE = Number(opt('--settle', '20000'));
 const RESTART = !argv.includes('--no-restart');
 const OUT = opt('--out', '/tmp/rss-variants');
+const HEAP = argv.includes('--heap');
+
+/** The heap's spaces at this moment, used/committed MiB, from the engine's /v1/metrics (with --heap). */
+async function heapSpaces(url: string): Promise<string> {
+  if (!HEAP) return '';
+  const text = await (await fetch(`${url}/v1/metrics`)).text();
+  const get = (metric: string, space: string): number => Number(new RegExp(`^${metric}\\{space="${space}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 1048576;
+  const spaces = ['new', 'old', 'code', 'large_object', 'new_large_object', 'trusted', 'trusted_large_object'].filter((sp) => text.includes(`space="${sp}"`));
+  const parts = spaces.map(
+    (sp) => `${sp} ${get('engine_nodejs_heap_space_size_used_bytes', sp).toFixed(0)}/${get('engine_nodejs_heap_space_size_total_bytes', sp).toFixed(0)}`,
+  );
+  const external = Number(/^engine_nodejs_external_memory_bytes (\S+)$/m.exec(text)?.[1] ?? NaN) / 1048576;
+  return ` [heap ${parts.join(', ')}; external ${external.toFixed(0)}]`;
+}
 const variants = argv
   .filter((a) => a.includes('=') && !a.startsWith('--'))
   .map((s) => {
@@ -70,7 +87,7 @@ async function start(root: string, args: string[], db: string, log: string, env:
     [...args, 'engine/main.ts', 'serve', '--server-host', '127.0.0.1', '--server-port', String(port), '--database-url', db, '--log-level', 'warn'],
     {
       cwd: path.resolve(root),
-      env: { PATH: process.env['PATH'] ?? '', ...env },
+      env: { PATH: process.env['PATH'] ?? '', ...(HEAP ? { ENGINE_GRAPHQL_METRICS_NODE_DEFAULTS: 'true' } : {}), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -121,11 +138,12 @@ try {
       const cpu = (await cpuMs(e.pid))! - c0;
       const rss = await rssMiB(e.pid);
       const sm = await smaps(e.pid);
+      const heap = await heapSpaces(e.url);
       if (argv.includes('--smaps')) await writeFile(path.join(OUT, `${v.name}-${round}.smaps`), await readFile(`/proc/${e.pid}/smaps`, 'utf8'));
       await new Promise((r) => setTimeout(r, SETTLE));
       const rss20 = await rssMiB(e.pid);
       await e.stop();
-      let line = `${v.name} r${round}: replace→all ${ready.toFixed(0)} ms cpu ${cpu.toFixed(0)} | RSS ${rss?.toFixed(0)} (${sm}) → ${SETTLE / 1000} s later ${rss20?.toFixed(0)}`;
+      let line = `${v.name} r${round}: replace→all ${ready.toFixed(0)} ms cpu ${cpu.toFixed(0)} | RSS ${rss?.toFixed(0)} (${sm})${heap} → ${SETTLE / 1000} s later ${rss20?.toFixed(0)}`;
       if (RESTART) {
         t = performance.now();
         e = await start(v.root, v.args, pg.url(db), path.join(OUT, `${v.name}-${round}-b.log`), v.env);
@@ -134,10 +152,11 @@ try {
         const rcpu = (await cpuMs(e.pid))!;
         const rrss = await rssMiB(e.pid);
         const rsm = await smaps(e.pid);
+        const rheap = await heapSpaces(e.url);
         await new Promise((r) => setTimeout(r, SETTLE));
         const rrss20 = await rssMiB(e.pid);
         await e.stop();
-        line += ` || restart→all ${rr.toFixed(0)} ms cpu ${rcpu.toFixed(0)} | RSS ${rrss?.toFixed(0)} (${rsm}) → ${SETTLE / 1000} s later ${rrss20?.toFixed(0)}`;
+        line += ` || restart→all ${rr.toFixed(0)} ms cpu ${rcpu.toFixed(0)} | RSS ${rrss?.toFixed(0)} (${rsm})${rheap} → ${SETTLE / 1000} s later ${rrss20?.toFixed(0)}`;
       }
       await pg.sql('postgres', `DROP DATABASE ${db}`);
       const load = (await readFile('/proc/loadavg', 'utf8')).split(' ')[0];

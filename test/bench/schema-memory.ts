@@ -8,11 +8,32 @@
  * optionally writes heap snapshots before and after (for heap-summary.ts)
  * and a hash of every role's printed schema (to compare two checkouts).
  *
+ * With `--heap-prof <file>`, a V8 sampling heap profile of the role builds
+ * (no collection between roles then, so objects are promoted as in the
+ * engine's warm-up) is written after a full collection: what the builds
+ * keep; with `--heap-prof-promoted` as well, every sampled object a young
+ * collection did not free, dead or alive (`includeObjectsCollectedByMajorGC`);
+ * with `--heap-prof-all`, everything allocated.
+ * The second minus the first, by site (alloc-sites.ts), is the garbage the
+ * builds promote: Note [What the builds promote] in schema-cache.ts.
+ *
+ * With `--burst` (implied by `--heap-prof`), no collection between roles
+ * either, as in the engine's warm-up, and it prints what the builds added
+ * to the old generation (v8.GCProfiler: bytes young collections promoted,
+ * and growth between collections, which is what V8 allocates there
+ * directly: large objects, hidden classes, internalized strings), the old
+ * generation at the end and after a full collection, and the builds' CPU
+ * ms: Note [What the builds promote] in engine/graphql/schema/schema-cache.ts.
+ *
  * Run: node --expose-gc test/bench/schema-memory.ts [tables=2000] [roles=10] [--snapshot dir] [--sdl]
+ *        [--heap-prof file [--heap-prof-promoted | --heap-prof-all]]
+ * (as `engine serve` runs: NODE_ENV=production and --max-semi-space-size=16 before the script).
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { writeHeapSnapshot } from 'node:v8';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { GCProfiler, getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { printSchema } from 'graphql';
 import { buildSession } from '../../engine/auth/session.ts';
 import { SchemaCache } from '../../engine/graphql/schema/schema-cache.ts';
@@ -23,12 +44,53 @@ import { createScaleTables, withScaleTables } from './lib/scale.ts';
 import { gc, mib } from './lib/heap.ts';
 
 const argv = process.argv.slice(2);
-const positional = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--snapshot');
+const positional = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--snapshot' && argv[i - 1] !== '--heap-prof');
 const TABLES = Number(positional[0] ?? 2000);
 const ROLES = Number(positional[1] ?? 10);
 const snapshotAt = argv.indexOf('--snapshot');
 const SNAPSHOT_DIR = snapshotAt >= 0 ? argv[snapshotAt + 1] : undefined;
 const SDL = argv.includes('--sdl');
+const heapProfAt = argv.indexOf('--heap-prof');
+const HEAP_PROF = heapProfAt >= 0 ? argv[heapProfAt + 1] : undefined;
+const PROMOTED = argv.includes('--heap-prof-promoted') || argv.includes('--heap-prof-all');
+const ALL = argv.includes('--heap-prof-all');
+const BURST = argv.includes('--burst') || HEAP_PROF !== undefined;
+
+/** Whether a heap space is outside the young generation. */
+const isOld = (name: string): boolean => name !== 'new_space' && name !== 'new_large_object_space';
+
+/** Bytes used outside the young generation (old, code, large-object spaces). */
+function oldUsed(): number {
+  let n = 0;
+  for (const s of getHeapSpaceStatistics()) if (isOld(s.space_name)) n += s.space_used_size;
+  return n;
+}
+
+interface GcStat {
+  readonly gcType: string;
+  readonly beforeGC: { readonly heapSpaceStatistics: ReadonlyArray<{ readonly spaceName: string; readonly spaceUsedSize: number }> };
+  readonly afterGC: { readonly heapSpaceStatistics: ReadonlyArray<{ readonly spaceName: string; readonly spaceUsedSize: number }> };
+}
+
+/** Old-generation bytes used in one GCProfiler snapshot. */
+const oldOf = (s: GcStat['beforeGC']): number => s.heapSpaceStatistics.reduce((n, sp) => n + (isOld(sp.spaceName) ? sp.spaceUsedSize : 0), 0);
+
+/** Bytes young collections moved to the old generation, and bytes the old generation grew by between collections, from `start` to `end`. */
+function oldAllocation(stats: readonly GcStat[], start: number, end: number): { promoted: number; direct: number } {
+  let promoted = 0;
+  let direct = 0;
+  let last = start;
+  for (const s of stats) {
+    const before = oldOf(s.beforeGC);
+    const after = oldOf(s.afterGC);
+    direct += before - last;
+    // A young collection's growth is what it promoted; a full one only frees.
+    if (s.gcType === 'Scavenge' || s.gcType === 'MinorMarkSweep') promoted += after - before;
+    last = after;
+  }
+  direct += end - last;
+  return { promoted, direct };
+}
 
 type Json = Record<string, unknown>;
 
@@ -61,7 +123,21 @@ async function main(): Promise<void> {
       const seen = new Set<unknown>();
       const roles: Array<readonly [string, boolean]> = [['admin', true], ...Array.from({ length: ROLES }, (_, r) => [`role_${r + 1}`, false] as const)];
       let last = heap0.heapUsed;
+      const profiler = HEAP_PROF === undefined ? undefined : new Session();
+      if (profiler !== undefined) {
+        profiler.connect();
+        await profiler.post('HeapProfiler.enable');
+        await profiler.post('HeapProfiler.startSampling', {
+          samplingInterval: 32768,
+          includeObjectsCollectedByMajorGC: PROMOTED,
+          includeObjectsCollectedByMinorGC: ALL,
+        });
+      }
       t = performance.now();
+      const cpu0 = process.cpuUsage();
+      const gcProfiler = BURST ? new GCProfiler() : undefined;
+      gcProfiler?.start();
+      const old0 = oldUsed();
       const sdl: string[] = [];
       for (const [role, isAdmin] of roles) {
         const t0 = performance.now();
@@ -71,15 +147,37 @@ async function main(): Promise<void> {
         seen.add(s.schema);
         // Building the type map is part of a schema's first use (validation, introspection).
         s.schema.getTypeMap();
-        for (const type of Object.values(s.schema.getTypeMap())) if ('getFields' in type) type.getFields();
-        gc();
+        const typeMap = s.schema.getTypeMap();
+        for (const name in typeMap) {
+          const type = typeMap[name]!;
+          if ('getFields' in type) type.getFields();
+        }
+        if (!BURST) gc();
         const now = process.memoryUsage().heapUsed;
         console.log(`${role}: ${fresh ? 'new schema' : 'shared'}, ${ms.toFixed(0)} ms, heap +${mib(now - last)}`);
         last = now;
         if (SDL) sdl.push(`${role} ${createHash('sha256').update(printSchema(s.schema)).digest('hex').slice(0, 16)}`);
       }
       const totalMs = performance.now() - t;
+      if (BURST) {
+        const cpu = process.cpuUsage(cpu0);
+        const old = oldUsed();
+        const stats = (gcProfiler?.stop() as { statistics: GcStat[] } | undefined)?.statistics ?? [];
+        const { promoted, direct } = oldAllocation(stats, old0, old);
+        gc();
+        const kept = oldUsed();
+        console.log(`burst: old generation allocated by the builds ${mib(promoted + direct)} (promoted ${mib(promoted)}, directly ${mib(direct)})`);
+        console.log(
+          `burst: old generation at the end ${mib(old)}, after a full collection ${mib(kept)}: garbage ${mib(old - kept)}; builds CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms`,
+        );
+      }
       gc();
+      if (profiler !== undefined && HEAP_PROF !== undefined) {
+        const { profile } = await profiler.post('HeapProfiler.stopSampling');
+        writeFileSync(HEAP_PROF, JSON.stringify(profile));
+        console.log(`heap profile: ${HEAP_PROF}`);
+        profiler.disconnect();
+      }
       const heap1 = process.memoryUsage();
       console.log(
         `all ${roles.length} schemas: ${seen.size} distinct, ${totalMs.toFixed(0)} ms; heap kept ${mib(heap1.heapUsed - heap0.heapUsed)}, heap ${mib(heap1.heapUsed)}, RSS ${mib(heap1.rss)}`,

@@ -32,7 +32,7 @@ import {
   type GraphQLInputField,
   type GraphQLType,
 } from 'graphql';
-import { isGenerated, VALID_MARK } from './lean-types.ts';
+import { isGenerated, SEEN_MARK, VALID_MARK } from './lean-types.ts';
 
 /**
  * Note [Which types are validated]
@@ -101,25 +101,26 @@ function markValid(type: GraphQLNamedType): void {
 }
 
 /**
- * The named types `type` refers to that are not in `seen`, in graphql-js's
- * collection order (one seen now is seen when the walk comes to it: leaving
- * it out keeps the order, and most references are to scalars and shared
- * types). A generated type (lean-types.ts) that passes the checks of Note
- * [Which types are validated] on the way is recorded as valid. Not
- * remembered per type: a WeakMap of these lists (tried for types shared
- * across catalog versions) kept 157 MiB of heap for every schema of 2,000
- * tables × 10 roles instead of 133 (`node --expose-gc
- * test/bench/schema-memory.ts 2000 10`) to save ~25% of a schema's build
- * after a change (test/bench/track-profile.ts).
+ * Appends to `into` from `at` the named types `type` refers to that `seen`
+ * does not hold, in graphql-js's collection order (one seen now is seen
+ * when the walk comes to it: leaving it out keeps the order, and most
+ * references are to scalars and shared types); returns the new end. A
+ * generated type (lean-types.ts) that passes the checks of Note [Which
+ * types are validated] on the way is recorded as valid. Not remembered per
+ * type: a WeakMap of these lists (tried for types shared across catalog
+ * versions) kept 157 MiB of heap for every schema of 2,000 tables × 10
+ * roles instead of 133 (`node --expose-gc test/bench/schema-memory.ts 2000
+ * 10`) to save ~25% of a schema's build after a change
+ * (test/bench/track-profile.ts).
  */
-function referencesOf(type: GraphQLNamedType, seen: ReadonlySet<GraphQLNamedType>): GraphQLNamedType[] {
-  const out: GraphQLNamedType[] = [];
+function referencesOf(type: GraphQLNamedType, seen: Walk, into: GraphQLNamedType[], at: number): number {
+  let n = at;
   // Whether the type is generated and its names and shape hold so far.
   let trusted = isGenerated(type) && !reserved(type.name);
   if (isUnionType(type)) {
-    for (const t of type.getTypes()) if (!seen.has(t)) out.push(t);
+    for (const t of type.getTypes()) if (!seen.has(t)) into[n++] = t;
   } else if (isObjectType(type) || isInterfaceType(type)) {
-    for (const t of type.getInterfaces()) if (!seen.has(t)) out.push(t);
+    for (const t of type.getInterfaces()) if (!seen.has(t)) into[n++] = t;
     const fields = type.getFields();
     let empty = true;
     for (const name in fields) {
@@ -127,11 +128,11 @@ function referencesOf(type: GraphQLNamedType, seen: ReadonlySet<GraphQLNamedType
       empty = false;
       if (trusted && reserved(name)) trusted = false;
       const t = getNamedType(field.type);
-      if (!seen.has(t)) out.push(t);
+      if (!seen.has(t)) into[n++] = t;
       for (const arg of field.args) {
         if (trusted && reserved(arg.name)) trusted = false;
         const a = getNamedType(arg.type);
-        if (!seen.has(a)) out.push(a);
+        if (!seen.has(a)) into[n++] = a;
       }
     }
     if (trusted && (empty || !isObjectType(type) || type.getInterfaces().length > 0)) trusted = false;
@@ -142,7 +143,7 @@ function referencesOf(type: GraphQLNamedType, seen: ReadonlySet<GraphQLNamedType
       empty = false;
       if (trusted && reserved(name)) trusted = false;
       const t = getNamedType((fields[name] as GraphQLInputField).type);
-      if (!seen.has(t)) out.push(t);
+      if (!seen.has(t)) into[n++] = t;
     }
     if (trusted && (empty || type.isOneOf)) trusted = false;
   } else if (trusted && isEnumType(type)) {
@@ -153,7 +154,61 @@ function referencesOf(type: GraphQLNamedType, seen: ReadonlySet<GraphQLNamedType
     trusted = false;
   }
   if (trusted) markValid(type);
-  return out;
+  return n;
+}
+
+/**
+ * Note [Walk marks]
+ * A collecting walk of a first build's admin schema at 2,000 tables meets
+ * 84,000 types. As a Set of them, a list of references per type on the
+ * walk's stack and arrays grown one push at a time, it left what each
+ * growth replaced (large objects past 128 KiB, which V8 allocates in the
+ * old generation) and every list that outlived a young collection (the
+ * stack runs thousands of types deep along the scale bench's chains) in
+ * the old generation until its next full collection: garbage that the
+ * engine's RSS the moment every role answered still held. So a walk
+ * marks the types it saw with its number ({@link SEEN_MARK}, a field the
+ * lean types declare), keeps the references of the whole stack in one
+ * array that is overwritten rather than shrunk, and sizes its results from
+ * the previous collection (or the last walk) when it has one.
+ * Measured in Note [What the builds promote] in schema-cache.ts.
+ */
+type SeenMarked = { [SEEN_MARK]?: number };
+
+/** The number of the last collecting walk begun. */
+let walks = 0;
+/** Whether a walk is running (a walk inside another, none today, marks in a Set of its own). */
+let walking = false;
+/** The types the last walk collected: the size the next one without a previous collection starts from. */
+let lastCount = 0;
+
+/** The types one collecting walk saw. */
+class Walk {
+  readonly #id: number;
+  /** For a walk inside another, and types that cannot take the mark (frozen by their maker). */
+  readonly #set: Set<GraphQLNamedType> | null;
+  #frozen: Set<GraphQLNamedType> | null = null;
+
+  constructor(id: number, nested: boolean) {
+    this.#id = id;
+    this.#set = nested ? new Set() : null;
+  }
+
+  has(t: GraphQLNamedType): boolean {
+    if (this.#set !== null) return this.#set.has(t);
+    return (t as SeenMarked)[SEEN_MARK] === this.#id || (this.#frozen !== null && this.#frozen.has(t));
+  }
+
+  add(t: GraphQLNamedType): void {
+    if (this.#set !== null) this.#set.add(t);
+    else if (Object.isExtensible(t)) (t as SeenMarked)[SEEN_MARK] = this.#id;
+    else (this.#frozen ??= new Set()).add(t);
+  }
+}
+
+/** An array of `n` slots, packed (`new Array(n)` beyond 100,000 would make a dictionary of it). */
+function slots<T>(n: number): T[] {
+  return Array.from({ length: n }) as T[];
 }
 
 /** A name graphql-js's validateSchema refuses outside introspection (`__`-prefixed). */
@@ -218,22 +273,41 @@ export interface TypeCollection {
 export function collectTypes(
   roots: ReadonlyArray<GraphQLObjectType | undefined>,
   previous?: TypeCollection,
-): { readonly types: GraphQLNamedType[]; readonly ends: Int32Array; readonly walked: GraphQLNamedType[] } {
-  const seen = new Set<GraphQLNamedType>();
-  const out: GraphQLNamedType[] = [];
-  // The types walked, not replayed: all a schema can have that its previous version did not.
-  const walked: GraphQLNamedType[] = [];
-  const ends: number[] = [];
-  // Frames of [the types a type refers to, how many of them were visited, the type's index in `out`].
-  const lists: GraphQLNamedType[][] = [];
-  const at: number[] = [];
-  const owners: number[] = [];
+): { readonly types: GraphQLNamedType[]; readonly ends: Int32Array; readonly walked: readonly GraphQLNamedType[] } {
+  const nested = walking;
+  walking = true;
+  walks += 1;
+  const seen = new Walk(walks, nested);
   const before = previous?.types ?? [];
   const beforeEnds = previous?.ends ?? new Int32Array(0);
+  // Sized for the previous collection (a change adds or drops a few types) and trimmed at the end: Note [Walk marks].
+  let capacity = Math.max(before.length, lastCount, 64);
+  let out = slots<GraphQLNamedType>(capacity);
+  let ends = new Int32Array(capacity);
+  let count = 0;
+  // The types walked, not replayed (all a schema can have that its previous version did not); without a previous collection, `out`.
+  const walked: GraphQLNamedType[] | null = previous === undefined ? null : [];
+  // The references of every type on the stack, each frame's after its parent's, overwritten rather than shrunk.
+  const pending: GraphQLNamedType[] = [];
+  let pendingEnd = 0;
+  // Frames: where the type's references start in `pending`, the next one to visit, the type's index in `out`.
+  const starts: number[] = [];
+  const cursors: number[] = [];
+  const owners: number[] = [];
   const beforeMap = previous?.schema.getTypeMap();
   const beforeRoots = new Set<GraphQLNamedType | null | undefined>(
     previous === undefined ? [] : [previous.schema.getQueryType(), previous.schema.getMutationType(), previous.schema.getSubscriptionType()],
   );
+  const reserve = (n: number): void => {
+    if (count + n <= capacity) return;
+    capacity = Math.max(capacity * 2, count + n);
+    const grown = slots<GraphQLNamedType>(capacity);
+    for (let i = 0; i < count; i++) grown[i] = out[i] as GraphQLNamedType;
+    out = grown;
+    const grownEnds = new Int32Array(capacity);
+    grownEnds.set(ends.subarray(0, count));
+    ends = grownEnds;
+  };
   let k = 0;
   let replaying = previous !== undefined && before.length === beforeEnds.length;
   const enter = (t: GraphQLNamedType): void => {
@@ -241,12 +315,14 @@ export function collectTypes(
       while (k < before.length && beforeRoots.has(before[k])) k += 1;
       if (before[k] === t) {
         const end = beforeEnds[k] as number;
-        const shift = out.length - k;
+        const shift = count - k;
+        reserve(end - k);
         for (let i = k; i < end; i++) {
           const u = before[i] as GraphQLNamedType;
           seen.add(u);
-          out.push(u);
-          ends.push((beforeEnds[i] as number) + shift);
+          out[count] = u;
+          ends[count] = (beforeEnds[i] as number) + shift;
+          count += 1;
         }
         k = end;
         return;
@@ -254,35 +330,46 @@ export function collectTypes(
       if (beforeMap?.[t.name] === t) replaying = false;
     }
     seen.add(t);
-    walked.push(t);
-    owners.push(out.length);
-    out.push(t);
-    ends.push(-1);
-    lists.push(referencesOf(t, seen));
-    at.push(0);
+    walked?.push(t);
+    reserve(1);
+    owners.push(count);
+    out[count] = t;
+    ends[count] = -1;
+    count += 1;
+    starts.push(pendingEnd);
+    cursors.push(pendingEnd);
+    pendingEnd = referencesOf(t, seen, pending, pendingEnd);
   };
   const visit = (start: GraphQLType): void => {
     const first = getNamedType(start);
     if (seen.has(first)) return;
     enter(first);
-    for (let top = lists.length - 1; top >= 0; top = lists.length - 1) {
-      const list = lists[top] as readonly GraphQLNamedType[];
-      const i = at[top] as number;
-      if (i === list.length) {
-        lists.pop();
-        at.pop();
-        ends[owners.pop() as number] = out.length;
+    for (let top = cursors.length - 1; top >= 0; top = cursors.length - 1) {
+      const i = cursors[top] as number;
+      // The top frame's references run to pendingEnd: its children's were dropped as each ended.
+      if (i === pendingEnd) {
+        pendingEnd = starts.pop() as number;
+        cursors.pop();
+        ends[owners.pop() as number] = count;
         continue;
       }
-      at[top] = i + 1;
-      const named = list[i] as GraphQLNamedType;
+      cursors[top] = i + 1;
+      const named = pending[i] as GraphQLNamedType;
       if (!seen.has(named)) enter(named);
     }
   };
-  for (const root of roots) if (root !== undefined) visit(root);
-  for (const directive of specifiedDirectives) for (const arg of directive.args) visit(arg.type);
-  visit(__Schema);
-  return { types: out, ends: Int32Array.from(ends), walked };
+  try {
+    for (const root of roots) if (root !== undefined) visit(root);
+    for (const directive of specifiedDirectives) for (const arg of directive.args) visit(arg.type);
+    visit(__Schema);
+  } finally {
+    if (!nested) walking = false;
+  }
+  out.length = count;
+  lastCount = count;
+  // A view keeps the slack of a close guess; a copy, that of a far one.
+  const kept = capacity - count <= capacity / 8 ? ends.subarray(0, count) : ends.slice(0, count);
+  return { types: out, ends: kept, walked: walked ?? out };
 }
 
 /** The fields graphql-js 16's GraphQLSchema constructor sets from its roots and types (see Note [Schema without a second walk]). */

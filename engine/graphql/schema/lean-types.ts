@@ -49,6 +49,27 @@ export function nullProto<T extends object>(o: T): T {
   return Object.setPrototypeOf(o, null) as T;
 }
 
+/**
+ * Note [Configurations in dictionaries]
+ * A `{}` that gets a table's field names as keys (its relationships:
+ * `prev_t00001`, `next_t00003s`) makes V8 create a hidden class, with its
+ * descriptors, for each key added, new for each table since the names are;
+ * V8 allocates those in the old generation, where they stay after the
+ * configuration map is dropped until the next full collection. So
+ * configuration maps keyed by such names start as null-prototype
+ * dictionaries ({@link configMap}), which take keys without hidden
+ * classes, as the field maps made from them do (Note [Fields made
+ * directly]). Maps keyed by column and argument names alone are left as
+ * they are: their keys repeat from table to table, so their hidden classes
+ * are shared. Measured in Note [What the builds promote] in
+ * schema-cache.ts.
+ */
+
+/** An empty map of field (or argument) configurations, keyed by names that differ from table to table. */
+export function configMap<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
 /** The extensions of every element that has none (kept as given by graphql-js). */
 export const NO_EXTENSIONS: Readonly<Record<string, never>> = Object.freeze(nullProto({}));
 
@@ -122,6 +143,9 @@ interface Wrapped {
  * validated]).
  */
 export const VALID_MARK: unique symbol = Symbol('valid');
+
+/** Set on a type to the number of the collecting walk that saw it last (collect-types.ts: Note [Walk marks]). */
+export const SEEN_MARK: unique symbol = Symbol('seen');
 
 /** graphql-js 16's slots of a type's fields and interfaces (thunks until first read): see Note [Fields made directly]. */
 interface FieldSlot {
@@ -229,6 +253,7 @@ class LeanObjectType extends GraphQLObjectType {
   // The marks, declared so that they live in the object rather than in a property array made per type.
   [GENERATED]: boolean | undefined = undefined;
   [VALID_MARK]: boolean | undefined = undefined;
+  [SEEN_MARK]: number | undefined = undefined;
   [NON_NULL]: GraphQLNonNull<GraphQLNullableType> | undefined = undefined;
   [LIST]: GraphQLList<GraphQLType> | undefined = undefined;
   readonly #sameAs: GraphQLObjectType | undefined;
@@ -264,6 +289,7 @@ class LeanInputObjectType extends GraphQLInputObjectType {
   // The marks, declared so that they live in the object rather than in a property array made per type.
   [GENERATED]: boolean | undefined = undefined;
   [VALID_MARK]: boolean | undefined = undefined;
+  [SEEN_MARK]: number | undefined = undefined;
   [NON_NULL]: GraphQLNonNull<GraphQLNullableType> | undefined = undefined;
   [LIST]: GraphQLList<GraphQLType> | undefined = undefined;
   readonly #sameAs: GraphQLInputObjectType | undefined;

@@ -14,7 +14,7 @@ import {
 } from 'graphql';
 import { capabilitiesOf } from './capabilities.ts';
 import { withDescriptor } from './descriptors.ts';
-import { listOf, nonNull, nonNullListOfNonNull } from './lean-types.ts';
+import { configMap, listOf, nonNull, nonNullListOfNonNull } from './lean-types.ts';
 import { MutationTypes, pkColumns } from './mutation-types.ts';
 import type { MutationView } from './mutation-view.ts';
 import { MUTATION, UPDATE_OPS } from './names.ts';
@@ -127,7 +127,7 @@ export function mutationRootFields(views: Iterable<MutationView>, types: SchemaT
   const list = [...views];
   const m = MutationTypes.following(carry?.previous ?? null, list, types);
   if (carry !== undefined) carry.made = m;
-  const out: Fields = {};
+  const out: Fields = configMap();
   for (const view of list) {
     if (!capabilitiesOf(view.source).mutations) continue;
     // Updates and deletes need select permission too: a view with none of the fields makes no response type.
@@ -135,7 +135,7 @@ export function mutationRootFields(views: Iterable<MutationView>, types: SchemaT
     const response = m.mutationResponse(view);
     let own = tableFields.get(response);
     if (own === undefined) {
-      own = {};
+      own = configMap();
       const table = writeShapeOf(view, types);
       if (view.insert !== null) insertFields(view, table, m, types, own);
       if (view.update !== null) updateFields(view, table, m, types, own);

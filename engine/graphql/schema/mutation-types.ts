@@ -11,6 +11,7 @@ import {
   GraphQLInt,
   GraphQLString,
   type GraphQLEnumType,
+  type GraphQLInputFieldConfig,
   type GraphQLInputFieldConfigMap,
   type GraphQLInputObjectType,
   type GraphQLInputType,
@@ -18,7 +19,7 @@ import {
 } from 'graphql';
 import { tableKey, type ColumnInfo, type TableInfo } from '../../catalog/types.ts';
 import { columnExtensions, withDescriptor } from './descriptors.ts';
-import { generatedEnumType, generatedInputObjectType, generatedObjectType, listOfNonNull, nonNull, nonNullListOfNonNull } from './lean-types.ts';
+import { configMap, generatedEnumType, generatedInputObjectType, generatedObjectType, listOfNonNull, nonNull, nonNullListOfNonNull } from './lean-types.ts';
 import type { InsertRelationshipView, MutationView } from './mutation-view.ts';
 import { MUTATION, UPDATE_OPS } from './names.ts';
 import { capabilitiesOf } from './capabilities.ts';
@@ -127,7 +128,7 @@ export class MutationTypes {
         name: view.names.insertInput,
         description: `input type for inserting data into table "${view.info.name.name}"`,
         fields: () => {
-          const fields: GraphQLInputFieldConfigMap = {};
+          const fields = configMap<GraphQLInputFieldConfig>();
           for (const c of view.insert?.columns ?? []) {
             fields[c.gqlName] = {
               type: this.#types.columns.input(view.source, c),

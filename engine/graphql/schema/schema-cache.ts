@@ -71,6 +71,35 @@
  * the schema) the same way; validating at build instead doubled the build
  * of a 6,000-table schema (test/unit/graphql/deep-schema.test.ts, 3.7 s to
  * 6.7 s) for roles that may never send a request.
+ *
+ * Note [What the builds promote]
+ * The engine's RSS the moment every role has answered after a
+ * replace_metadata holds, besides the live schemas, what the builds put in
+ * the old generation and let go since V8's last full collection (none
+ * comes within the warm-up's last second or so: the old generation stays
+ * under its limit). Found with V8's sampling heap profiler
+ * (`test/bench/schema-memory.ts --heap-prof`, by site with
+ * `alloc-sites.ts`; its "promoted" profile overstates: ~5% of objects that
+ * die young stay in it) and settled by counting (v8.GCProfiler: what young
+ * collections promote, and the old generation's growth between
+ * collections, which is what V8 allocates there directly): about as much
+ * went in directly as was promoted. The direct part: hidden classes of
+ * configuration maps keyed by per-table names (Note [Configurations in
+ * dictionaries] in lean-types.ts) and large objects (past 128 KiB) that a
+ * growing structure of the collecting walk replaced (Note [Walk marks] in
+ * collect-types.ts). The type map of each schema and the root types'
+ * field maps still grow that way.
+ * Measured 2026-11-29 00:50 UTC, load 2-3, 6540b48 against this change,
+ * alternated twice, `NODE_ENV=production node --max-semi-space-size=16
+ * --expose-gc test/bench/schema-memory.ts 2000 10 --burst` in each
+ * checkout: old generation allocated by the builds of the admin and the
+ * 10 roles 205/209 → 167/168 MiB (promoted 118/120 → 101/102, directly
+ * 87/89 → 65/66); heap kept 142.2 → 140.5 MiB; builds CPU 2,041/2,067 →
+ * 1,627/1,638 ms. In the engine (`node test/bench/rss-variants.ts --rounds 2
+ * --settle 2000 --heap before=<6540b48> after=<this>`, 00:46, load 3-4): RSS
+ * at replace_metadata → every role answered 414/402 → 379/381 MiB, the old
+ * space 229/215 → 195/198 MiB and large objects 46/44 → 35/38 MiB;
+ * engine CPU 2,324/2,400 → 2,185/2,365 ms.
  */
 import type { Catalog, TableInfo } from '../../catalog/types.ts';
 import type { RemoteSchemaInfo } from '../../remote/types.ts';

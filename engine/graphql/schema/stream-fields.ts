@@ -9,7 +9,7 @@
 import { GraphQLInt, type GraphQLFieldConfig, type GraphQLFieldConfigMap, type GraphQLInputObjectType } from 'graphql';
 import { customizeTypeName } from '../../catalog/stages/customization.ts';
 import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
-import { generatedEnumType, generatedInputObjectType, listOf, nonNull, nonNullListOfNonNull } from './lean-types.ts';
+import { configMap, generatedEnumType, generatedInputObjectType, listOf, nonNull, nonNullListOfNonNull } from './lean-types.ts';
 import { capabilitiesOf, servesLiveQueries } from './capabilities.ts';
 import { ARG } from './names.ts';
 import { shapeOf } from './root-types.ts';
@@ -63,7 +63,7 @@ const streamFields = new WeakMap<TableTypes, GraphQLFieldConfig<unknown, unknown
 
 /** The `<t>_stream` fields of `views` (tables with at least one selectable column). */
 export function tableStreamRootFields(views: Iterable<TableView>, types: SchemaTypes): GraphQLFieldConfigMap<unknown, unknown> {
-  const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+  const fields = configMap<GraphQLFieldConfig<unknown, unknown>>();
   for (const view of views) {
     const t = types.of(view);
     let field = streamFields.get(t);

@@ -6,7 +6,7 @@
  */
 import { type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap } from 'graphql';
 import { withDescriptor, type RootFieldDescriptor } from './descriptors.ts';
-import { nonNull, nonNullListOfNonNull } from './lean-types.ts';
+import { configMap, nonNull, nonNullListOfNonNull } from './lean-types.ts';
 import { shapeOf } from './root-types.ts';
 import type { SchemaTypes, TableTypes } from './table-types.ts';
 import type { TableView } from './table-view.ts';
@@ -16,7 +16,7 @@ const selectFields = new WeakMap<TableTypes, GraphQLFieldConfigMap<unknown, unkn
 
 /** The `query_root` fields of `views`. */
 export function tableSelectRootFields(views: Iterable<TableView>, types: SchemaTypes): GraphQLFieldConfigMap<unknown, unknown> {
-  const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+  const fields = configMap<GraphQLFieldConfig<unknown, unknown>>();
   for (const view of views) {
     const t = types.of(view);
     let own = selectFields.get(t);
@@ -31,7 +31,7 @@ export function tableSelectRootFields(views: Iterable<TableView>, types: SchemaT
 
 /** The `query_root` fields of `view`, whose types are `t`. */
 function tableFields(view: TableView, t: TableTypes, types: SchemaTypes): GraphQLFieldConfigMap<unknown, unknown> {
-  const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+  const fields = configMap<GraphQLFieldConfig<unknown, unknown>>();
   const rf = view.info.rootFields;
   const name = `"${view.info.name.name}"`;
   const table = shapeOf(view, types);

@@ -12,8 +12,10 @@ import {
   type GraphQLEnumType,
   type GraphQLInputObjectType,
   type GraphQLObjectType,
+  type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
+  type GraphQLInputFieldConfig,
   type GraphQLInputFieldConfigMap,
 } from 'graphql';
 import { tableKey, type TableInfo } from '../../catalog/types.ts';
@@ -31,7 +33,7 @@ import {
 import type { RemoteSchemaInfo, RemoteTypeRelationship, RemoteView } from '../../remote/types.ts';
 import { joinInView, showsFields } from '../../remote/role-join.ts';
 import { copiedTypes, viewTypes, type RemoteTypes } from './remote-types.ts';
-import { generatedEnumType, generatedInputObjectType, generatedObjectType, listOfNonNull, nonNull, nonNullListOfNonNull } from './lean-types.ts';
+import { configMap, generatedEnumType, generatedInputObjectType, generatedObjectType, listOfNonNull, nonNull, nonNullListOfNonNull } from './lean-types.ts';
 import { ARG, FIELD, ORDER_BY_ENUM, relationshipAggregateField } from './names.ts';
 import { isAlwaysPresent, type TableView } from './table-view.ts';
 import { scalarInfo, valueEncoding } from './scalars.ts';
@@ -307,7 +309,7 @@ export class SchemaTypes {
   }
 
   #objectFields(view: TableView): GraphQLFieldConfigMap<unknown, unknown> {
-    const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+    const fields = configMap<GraphQLFieldConfig<unknown, unknown>>();
     const relay = this.relay !== null;
     const nodeId = this.relay?.hasNodeId(view) === true;
     for (const c of view.columns) {
@@ -387,11 +389,10 @@ export class SchemaTypes {
 
   #boolExpFields(view: TableView, self: GraphQLInputObjectType): GraphQLInputFieldConfigMap {
     const list = listOfNonNull(self);
-    const fields: GraphQLInputFieldConfigMap = {
-      [FIELD.and]: { type: list, extensions: COMBINATOR_EXTENSIONS._and },
-      [FIELD.not]: { type: self, extensions: COMBINATOR_EXTENSIONS._not },
-      [FIELD.or]: { type: list, extensions: COMBINATOR_EXTENSIONS._or },
-    };
+    const fields = configMap<GraphQLInputFieldConfig>();
+    fields[FIELD.and] = { type: list, extensions: COMBINATOR_EXTENSIONS._and };
+    fields[FIELD.not] = { type: self, extensions: COMBINATOR_EXTENSIONS._not };
+    fields[FIELD.or] = { type: list, extensions: COMBINATOR_EXTENSIONS._or };
     for (const c of view.columns) {
       fields[c.gqlName] = {
         type: this.columns.comparison(view.source, c),
@@ -418,7 +419,7 @@ export class SchemaTypes {
   }
 
   #orderByFields(view: TableView): GraphQLInputFieldConfigMap {
-    const fields: GraphQLInputFieldConfigMap = {};
+    const fields = configMap<GraphQLInputFieldConfig>();
     for (const c of view.columns) {
       // v2 compat: array and json columns cannot be sorted.
       if (c.elementType !== null || !scalarInfo(view.source, c.dbType).sortable) continue;

@@ -6,9 +6,25 @@
  * added before, between and after the old ones, types rebuilt (with every
  * type reaching them, as SchemaTypes rebuilds them), root fields dropped and
  * reordered; and after a change that only adds, the old types' fields are
- * not read again.
+ * not read again. Note [Walk marks]: the walk's marks, its one stack of
+ * references and its sized results give what a recursive walk with a Set
+ * gives, on chains thousands deep and with a type that cannot be marked.
  */
-import { GraphQLEnumType, GraphQLInt, GraphQLObjectType, GraphQLSchema, type GraphQLFieldConfigMap, type GraphQLNamedType } from 'graphql';
+import {
+  __Schema,
+  getNamedType,
+  GraphQLEnumType,
+  GraphQLInputObjectType,
+  GraphQLInt,
+  GraphQLObjectType,
+  GraphQLSchema,
+  isInputObjectType,
+  isObjectType,
+  specifiedDirectives,
+  type GraphQLFieldConfigMap,
+  type GraphQLNamedType,
+  type GraphQLType,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { collectTypes, schemaOf, type TypeCollection } from '../../../engine/graphql/schema/collect-types.ts';
 
@@ -174,5 +190,79 @@ describe('type collection replayed across versions', () => {
     const v2 = collectVersion(spec, built, [...v1.queryFields, 'added2'], [...v1.mutationFields, 'added'], v1.collection);
     for (const name of v1.spec.keys()) expect(v2.built.reads.get(name), name).toBe(reads.get(name));
     expect(v2.built.reads.get('added')).toBeGreaterThan(0);
+  });
+});
+
+/** A recursive collection with a Set, as collect-types.ts walked before Note [Walk marks]: the types and each one's walk end. */
+function recursiveCollection(roots: ReadonlyArray<GraphQLObjectType | undefined>): { types: GraphQLNamedType[]; ends: number[] } {
+  const seen = new Set<GraphQLNamedType>();
+  const types: GraphQLNamedType[] = [];
+  const ends: number[] = [];
+  const refs = (t: GraphQLNamedType): GraphQLNamedType[] => {
+    const out: GraphQLNamedType[] = [];
+    const add = (u: GraphQLType): void => {
+      const n = getNamedType(u);
+      if (!seen.has(n)) out.push(n);
+    };
+    if (isObjectType(t)) {
+      for (const i of t.getInterfaces()) add(i);
+      for (const f of Object.values(t.getFields())) {
+        add(f.type);
+        for (const a of f.args) add(a.type);
+      }
+    } else if (isInputObjectType(t)) {
+      for (const f of Object.values(t.getFields())) add(f.type);
+    }
+    return out;
+  };
+  const enter = (start: GraphQLType): void => {
+    const t = getNamedType(start);
+    if (seen.has(t)) return;
+    seen.add(t);
+    const at = types.length;
+    types.push(t);
+    ends.push(-1);
+    for (const r of refs(t)) enter(r);
+    ends[at] = types.length;
+  };
+  for (const r of roots) if (r !== undefined) enter(r);
+  for (const d of specifiedDirectives) for (const a of d.args) enter(a.type);
+  enter(__Schema);
+  return { types, ends };
+}
+
+/** A chain of `n` object types, each leading to the next, to a frozen enum shared by all and to an input of its own. */
+function chain(n: number, frozen: GraphQLEnumType): GraphQLObjectType {
+  const objects: GraphQLObjectType[] = [];
+  for (let i = n - 1; i >= 0; i--) {
+    const next = objects[0];
+    const input = new GraphQLInputObjectType({ name: `c${i}_input`, fields: { col: { type: frozen }, id: { type: GraphQLInt } } });
+    objects.unshift(
+      new GraphQLObjectType({
+        name: `c${i}`,
+        fields: {
+          id: { type: GraphQLInt, args: { where: { type: input } } },
+          ...(next === undefined ? {} : { next: { type: next, args: { col: { type: frozen } } } }),
+        },
+      }),
+    );
+  }
+  return new GraphQLObjectType({ name: `chain_root_${n}`, fields: { first: { type: objects[0] as GraphQLObjectType } } });
+}
+
+describe('collecting walk marks (Note [Walk marks] in collect-types.ts)', () => {
+  it('collects as a recursive walk with a Set does: deep chains, a frozen type, sizes that grow and shrink', () => {
+    const frozen = Object.freeze(new GraphQLEnumType({ name: 'frozen_column', values: { a: { value: 'a' } } })) as GraphQLEnumType;
+    // Large after small after large: the walks' first sizes come from the last walk, too small and then too large.
+    for (const n of [3000, 20, 4000, 5, 4000]) {
+      const query = chain(n, frozen);
+      const expected = recursiveCollection([query]);
+      const got = collectTypes([query]);
+      expect(got.types.length).toBe(expected.types.length);
+      got.types.forEach((t, i) => expect(t, `type ${i}`).toBe(expected.types[i]));
+      expect([...got.ends]).toEqual(expected.ends);
+      expect(got.types).toEqual(plain(query, undefined));
+      expect(got.types.filter((t) => t === frozen)).toHaveLength(1);
+    }
   });
 });
