@@ -2,7 +2,8 @@
  * Note [Fields made directly] (graphql/schema/lean-types.ts): the lean types
  * make their fields, arguments and input fields themselves; they must be
  * graphql-js's own objects in all but identity (same properties, same order,
- * same values, extensions as toObjMap keeps them), with argument lists
+ * same values, extensions as toObjMap keeps them; the properties left
+ * undefined on a prototype: Note [Field defaults on a prototype]), with argument lists
  * shared per argument map (Note [Shared fields]), and names still asserted
  * by graphql-js.
  */
@@ -19,13 +20,25 @@ import {
 import { describe, expect, it } from 'vitest';
 import { inputObjectType, nullProto, objectType } from '../../../engine/graphql/schema/lean-types.ts';
 
-/** Every own property of `o` in order, extensions as plain entries (graphql-js gives each element its own empty map). */
-function shape(o: object): Array<[string, unknown]> {
-  return Object.entries(o).map(([k, v]) => {
+/**
+ * What reading each of graphql-js's properties of `like` (its own, in order) gives on `o`, own or inherited (Note
+ * [Field defaults on a prototype]); extensions as plain entries (graphql-js gives each element its own empty map).
+ */
+function shape(o: object, like: object = o): Array<[string, unknown]> {
+  return Object.keys(like).map((k) => {
+    const v = (o as Record<string, unknown>)[k];
     if (k === 'extensions') return [k, { ...(v as object) }];
-    if (k === 'args') return [k, (v as object[]).map(shape)];
+    if (k === 'args') {
+      const theirs = (like as { args: object[] }).args;
+      return [k, (v as object[]).map((arg, i) => shape(arg, theirs[i] ?? arg))];
+    }
     return [k, v];
   });
+}
+
+/** Whether `o` holds as its own every property graphql-js reads of it that is set (none hidden on a prototype). */
+function ownWhereSet(o: object, like: object): boolean {
+  return Object.entries(like).every(([k, v]) => v === undefined || Object.hasOwn(o, k));
 }
 
 const listArgs: GraphQLFieldConfigArgumentMap = {
@@ -51,7 +64,13 @@ describe('lean types make graphql-js fields', () => {
     const a = lean.getFields();
     const b = plain.getFields();
     expect(Object.keys(a)).toEqual(Object.keys(b));
-    for (const name of Object.keys(b)) expect(shape(a[name] as object)).toEqual(shape(b[name] as object));
+    for (const name of Object.keys(b)) {
+      expect(shape(a[name] as object, b[name] as object)).toEqual(shape(b[name] as object));
+      expect(ownWhereSet(a[name] as object, b[name] as object)).toBe(true);
+    }
+    // Fields with nothing but name, description, type, args and extensions keep the rest on a prototype.
+    expect(Object.keys(a['rows'] as object)).toEqual(['name', 'description', 'type', 'args', 'extensions']);
+    expect(Object.keys(a['name'] as object)).toHaveLength(9);
     expect(Object.getPrototypeOf(a)).toBeNull();
     // One list for the fields made from one map; a spread of it is another map with its own list.
     expect(a['more']?.args).toBe(a['rows']?.args);
@@ -75,7 +94,12 @@ describe('lean types make graphql-js fields', () => {
     const a = lean.getFields();
     const b = plain.getFields();
     expect(Object.keys(a)).toEqual(Object.keys(b));
-    for (const name of Object.keys(b)) expect(shape(a[name] as object)).toEqual(shape(b[name] as object));
+    for (const name of Object.keys(b)) {
+      expect(shape(a[name] as object, b[name] as object)).toEqual(shape(b[name] as object));
+      expect(ownWhereSet(a[name] as object, b[name] as object)).toBe(true);
+    }
+    expect(Object.keys(a['tag'] as object)).toEqual(['name', 'description', 'type', 'extensions']);
+    expect(Object.keys(a['id'] as object)).toHaveLength(7);
   });
 
   it("asserts names with graphql-js's errors", () => {
