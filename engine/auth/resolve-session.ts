@@ -63,7 +63,11 @@ function fromHeaders(headers: RequestHeaders): Session {
   // building it cost an object of variables, their canonical copy and the session per request).
   if (vars === null) return ADMIN_SESSION;
   const backendOnly = single(headers[Header.UseBackendOnlyPermissions])?.trim().toLowerCase() === 'true';
-  return buildSession(vars[Header.Role] ?? ADMIN_ROLE, vars, backendOnly);
+  // The names are canonical already (lower-case header names, v2's read as ours by withV2Aliases), and `vars` is
+  // this request's own object: the session takes it as it is, without buildSession's canonical copy (issue 35).
+  const role = vars[Header.Role] ?? ADMIN_ROLE;
+  vars[Header.Role] = role;
+  return { role, isAdmin: role === ADMIN_ROLE, variables: vars, backendOnly };
 }
 
 const NO_COOKIES: readonly string[] = Object.freeze([]);

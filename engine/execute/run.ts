@@ -3,7 +3,7 @@
  * (run-statement.ts for reads, mutation-plan.ts, remote-step.ts,
  * remote-join.ts, action-step.ts).
  */
-import type { RunOptions } from '../backends/backend.ts';
+import type { BoundStatement, RunOptions, SourceConnection } from '../backends/backend.ts';
 import type { BoundPlan, BoundStep } from './bind.ts';
 import { runWrites } from './mutation-plan.ts';
 import { runRemote } from './remote-step.ts';
@@ -23,21 +23,32 @@ function withoutCancel(opts: RunOptions | undefined): RunOptions | undefined {
  * cancellation watches one statement at a time, only the first of them is
  * cancelled with the request.
  */
-export async function runPlan(steps: BoundPlan, opts?: RunOptions, services: StepServices = NO_SERVICES): Promise<string[]> {
+export function runPlan(steps: BoundPlan, opts?: RunOptions, services: StepServices = NO_SERVICES): Promise<string[]> {
   const only = steps.length === 1 ? steps[0] : undefined;
-  if (only !== undefined) {
-    // The common case, one read, awaits the statement directly (no promise of runStep around it).
-    // runStatement's body inlined: one async frame less per request (issue 35).
-    if (only.kind === 'read' && only.step.joins === undefined) {
-      const conn = only.step.connection;
-      try {
-        return [(await conn.queryJsonText(only.statement, opts)) ?? 'null'];
-      } catch (e) {
-        throw toDatabaseError(conn, e, only.statement);
-      }
-    }
-    return [await runStep(only, opts, 'null', services)];
+  // The common case, one read, chains the statement's promise (Note [Request path without async frames]).
+  if (only !== undefined && only.kind === 'read' && only.step.joins === undefined) return runOneRead(only.step.connection, only.statement, opts);
+  return runSteps(steps, opts, services);
+}
+
+/** A lone read's text (`null` when it returned no row), its failure as runStatement words it. */
+function runOneRead(conn: SourceConnection, statement: BoundStatement, opts: RunOptions | undefined): Promise<string[]> {
+  let text: Promise<string | null>;
+  try {
+    text = conn.queryJsonText(statement, opts);
+  } catch (e) {
+    return Promise.reject(toDatabaseError(conn, e, statement));
   }
+  return text.then(oneText, (e: unknown) => {
+    throw toDatabaseError(conn, e, statement);
+  });
+}
+
+const oneText = (text: string | null): string[] => [text ?? 'null'];
+
+/** Every other plan: each step by its runner. */
+async function runSteps(steps: BoundPlan, opts: RunOptions | undefined, services: StepServices): Promise<string[]> {
+  const only = steps.length === 1 ? steps[0] : undefined;
+  if (only !== undefined) return [await runStep(only, opts, 'null', services)];
   // A mutation's steps (writes, actions, remote mutations) run in request order, one after the other.
   if (steps.some(isMutationStep)) {
     const out: string[] = [];

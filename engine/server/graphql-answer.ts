@@ -16,6 +16,7 @@ import type { RequestHeaders } from '../auth/resolve-session.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { RequestContext } from '../request-context.ts';
+import type { ApiResponse, ExecuteOptions } from '../api/contract.ts';
 import type { Span } from '../observability/tracing.ts';
 import type { AppDeps } from './deps.ts';
 import { parseJsonBody, tryParseJsonBody } from './body.ts';
@@ -86,58 +87,122 @@ function statusFor(media: ResponseMedia, err: EngineError, preserve401: boolean)
   return preserve401 && err.status === 401 ? 401 : 200;
 }
 
-/** Authenticates and executes one GraphQL request; never throws. */
-export async function answerGraphql(deps: AppDeps, req: GraphqlHttpRequest, ctx?: RequestContext): Promise<GraphqlAnswer> {
+/**
+ * Authenticates and executes one GraphQL request; never rejects. When authentication needs no I/O and
+ * nothing is traced (the common case), the answer is chained on the execution's promise rather than
+ * awaited (Note [Request path without async frames] in execute/graphql-service.ts).
+ */
+export function answerGraphql(deps: AppDeps, req: GraphqlHttpRequest, ctx?: RequestContext): Promise<GraphqlAnswer> {
   const { headers } = req;
   const media = responseMediaFor(single(headers['accept']));
   const contentType = contentTypeOf(media);
   let isAdmin = false;
   let setCookies = NO_COOKIES;
   try {
-    // A cookie-authenticated request a page of another site could have sent (Note [Cookie credentials]).
-    guardCookieRequest(deps, req.method, headers);
-    let parsed: unknown;
-    if (req.method === 'POST') {
-      requireJsonContentType(single(headers['content-type']));
-      parsed = tryParseJsonBody(req.payload);
-    } else {
-      parsed = getRequestBody(typeof req.payload === 'string' ? req.payload : '');
-    }
-    // The authenticate step; an auth webhook gets its span as `traceparent` (Note [Tracing off costs a null check]).
-    const span = ctx === undefined || ctx.trace === null ? null : ctx.trace.child('authenticate');
-    const auth =
-      span === null
-        ? (deps.auth.resolveAtOnce(headers) ?? (await deps.auth.resolve(headers, parsed)))
-        : await traced(span, deps.auth.resolve(withTraceContext(headers, span), parsed));
+    const parsed = parsedRequest(deps, req);
+    // The authenticate step: at once, unless it needs I/O or is traced (Note [Tracing off costs a null check]).
+    const auth = ctx === undefined || ctx.trace === null ? deps.auth.resolveAtOnce(headers) : undefined;
+    if (auth === undefined) return answerAfterIo(deps, req, ctx, media, parsed);
     setCookies = auth.setCookies;
     isAdmin = auth.session.isAdmin;
     if (ctx !== undefined) ctx.session = auth.session;
-    const body = parsed === undefined ? parseJsonBody(req.payload) : parsed;
-    const plain = req.errorStatus === true ? (req.method === 'GET' ? READ_ONLY_ERROR_STATUS : ERROR_STATUS) : req.method === 'GET' ? READ_ONLY : undefined;
-    const options = req.relay === true ? { ...plain, relay: true } : plain;
-    const res = await deps.graphql.execute(auth.session, body, options, ctx);
-    const text = 'jsonText' in res ? res.jsonText : JSON.stringify(res.json);
-    // graphql-response+json: no `data` means the request failed before execution (errorResponse's shape).
-    const status =
-      media === 'graphql-response' && res.status === 200 && text.startsWith('{"errors"')
-        ? 400
-        : media === 'json' && req.errorStatus !== true && res.status >= 500
-          ? 200 // v2's allMod200: a server fault during execution is a 200 with the error too.
-          : res.status;
-    return { status, contentType, body: text, setCookies };
+    const cookies = setCookies;
+    const admin = isAdmin;
+    return deps.graphql.execute(auth.session, bodyOf(req, parsed), executeOptions(req), ctx).then(
+      (res) => {
+        try {
+          return answerOf(req, media, contentType, cookies, res);
+        } catch (e) {
+          return failureOf(deps, req, ctx, media, contentType, admin, cookies, e);
+        }
+      },
+      (e: unknown) => failureOf(deps, req, ctx, media, contentType, admin, cookies, e),
+    );
   } catch (e) {
-    const err = toEngineError(e);
-    if (ctx !== undefined) ctx.failure = err;
-    // Failed before the operation was known (authentication, the body): v2's `unknown` operation type.
-    deps.metrics?.graphqlOperation('unknown', false, 0);
-    if (err.status >= 500) deps.logger.error('graphql request failed', { request_id: ctx?.requestId, error: err });
-    return {
-      status: req.errorStatus === true ? err.status : statusFor(media, err, deps.settings.preserve401Errors),
-      contentType,
-      body: JSON.stringify(graphqlErrorBody(err, isAdmin)),
-      setCookies,
-    };
+    return Promise.resolve(failureOf(deps, req, ctx, media, contentType, isAdmin, setCookies, e));
   }
+}
+
+/** The rest of answerGraphql when authentication needs I/O (JWT, the auth webhook) or the request is traced. */
+async function answerAfterIo(
+  deps: AppDeps,
+  req: GraphqlHttpRequest,
+  ctx: RequestContext | undefined,
+  media: ResponseMedia,
+  parsed: unknown,
+): Promise<GraphqlAnswer> {
+  const { headers } = req;
+  const contentType = contentTypeOf(media);
+  let isAdmin = false;
+  let setCookies = NO_COOKIES;
+  try {
+    // An auth webhook gets the authenticate span as `traceparent`.
+    const span = ctx === undefined || ctx.trace === null ? null : ctx.trace.child('authenticate');
+    const auth = span === null ? await deps.auth.resolve(headers, parsed) : await traced(span, deps.auth.resolve(withTraceContext(headers, span), parsed));
+    setCookies = auth.setCookies;
+    isAdmin = auth.session.isAdmin;
+    if (ctx !== undefined) ctx.session = auth.session;
+    const res = await deps.graphql.execute(auth.session, bodyOf(req, parsed), executeOptions(req), ctx);
+    return answerOf(req, media, contentType, setCookies, res);
+  } catch (e) {
+    return failureOf(deps, req, ctx, media, contentType, isAdmin, setCookies, e);
+  }
+}
+
+/** The body's JSON (undefined when it is not JSON: the auth webhook then gets none), after the checks that come before authentication. */
+function parsedRequest(deps: AppDeps, req: GraphqlHttpRequest): unknown {
+  // A cookie-authenticated request a page of another site could have sent (Note [Cookie credentials]).
+  guardCookieRequest(deps, req.method, req.headers);
+  if (req.method !== 'POST') return getRequestBody(typeof req.payload === 'string' ? req.payload : '');
+  requireJsonContentType(single(req.headers['content-type']));
+  return tryParseJsonBody(req.payload);
+}
+
+/** The request body execute takes: a body that was not JSON fails here, once authenticated, as invalid JSON. */
+function bodyOf(req: GraphqlHttpRequest, parsed: unknown): unknown {
+  return parsed === undefined ? parseJsonBody(req.payload) : parsed;
+}
+
+function executeOptions(req: GraphqlHttpRequest): ExecuteOptions | undefined {
+  const plain = req.errorStatus === true ? (req.method === 'GET' ? READ_ONLY_ERROR_STATUS : ERROR_STATUS) : req.method === 'GET' ? READ_ONLY : undefined;
+  return req.relay === true ? { ...plain, relay: true } : plain;
+}
+
+/** The answer of an executed request. */
+function answerOf(req: GraphqlHttpRequest, media: ResponseMedia, contentType: string, setCookies: readonly string[], res: ApiResponse): GraphqlAnswer {
+  const text = 'jsonText' in res ? res.jsonText : JSON.stringify(res.json);
+  // graphql-response+json: no `data` means the request failed before execution (errorResponse's shape).
+  const status =
+    media === 'graphql-response' && res.status === 200 && text.startsWith('{"errors"')
+      ? 400
+      : media === 'json' && req.errorStatus !== true && res.status >= 500
+        ? 200 // v2's allMod200: a server fault during execution is a 200 with the error too.
+        : res.status;
+  return { status, contentType, body: text, setCookies };
+}
+
+/** The answer of a request that failed before or outside execution (authentication, the body). */
+function failureOf(
+  deps: AppDeps,
+  req: GraphqlHttpRequest,
+  ctx: RequestContext | undefined,
+  media: ResponseMedia,
+  contentType: string,
+  isAdmin: boolean,
+  setCookies: readonly string[],
+  e: unknown,
+): GraphqlAnswer {
+  const err = toEngineError(e);
+  if (ctx !== undefined) ctx.failure = err;
+  // Failed before the operation was known (authentication, the body): v2's `unknown` operation type.
+  deps.metrics?.graphqlOperation('unknown', false, 0);
+  if (err.status >= 500) deps.logger.error('graphql request failed', { request_id: ctx?.requestId, error: err });
+  return {
+    status: req.errorStatus === true ? err.status : statusFor(media, err, deps.settings.preserve401Errors),
+    contentType,
+    body: JSON.stringify(graphqlErrorBody(err, isAdmin)),
+    setCookies,
+  };
 }
 
 const READ_ONLY = { readOnly: true } as const;

@@ -74,23 +74,30 @@ export function requestEnvelope(opts: EnvelopeOptions, dispatch: Dispatch): Disp
   const httpLog = logger.enabled('http-log', 'info');
   const httpErrorLog = logger.enabled('http-log', 'error');
   const watching = httpErrorLog || observers.length > 0;
+  // One listener per response for both ends of it (Note [One close listener]), the same function for every
+  // response (it finds the request and its context from the response), so a request allocates no closure for it.
+  function onClose(this: ServerResponse): void {
+    finished(this);
+  }
+  function finished(res: ServerResponse): void {
+    const req = res.req as WithContext;
+    const ctx = req[CONTEXT] as RequestContext;
+    // The client left before the whole answer was written: its SQL is cancelled (Note [Cancel on disconnect]), and,
+    // as before, no http-log line or metrics are written for it.
+    if (!res.writableFinished) return ctx.cancel();
+    if (!watching) return;
+    const seconds = (performance.now() - ctx.startedAt) / 1000;
+    for (const o of observers) o(req, res, ctx, seconds);
+    const failed = res.statusCode >= 400 || ctx.failure !== null;
+    if (failed ? httpErrorLog : httpLog) logHttp(logger, req, res, ctx, seconds, failed);
+  }
   return (req, res) => {
     const ctx = new RequestContext(req.socket.remoteAddress, requestIdOf(req.headers['x-request-id']));
     ctx.headers = req.headers;
     (req as WithContext)[CONTEXT] = ctx;
     if (tracer !== null) traceRequest(tracer, req, res, ctx);
-    // One listener per response for both ends of it (Note [One close listener]); 'close' fires
-    // once per response: `on` spares once's wrapper and its removal.
-    res.on('close', () => {
-      // The client left before the whole answer was written: its SQL is cancelled (Note [Cancel on disconnect]), and,
-      // as before, no http-log line or metrics are written for it.
-      if (!res.writableFinished) return ctx.cancel();
-      if (!watching) return;
-      const seconds = (performance.now() - ctx.startedAt) / 1000;
-      for (const o of observers) o(req, res, ctx, seconds);
-      const failed = res.statusCode >= 400 || ctx.failure !== null;
-      if (failed ? httpErrorLog : httpLog) logHttp(logger, req, res, ctx, seconds, failed);
-    });
+    // 'close' fires once per response: `on` spares once's wrapper and its removal.
+    res.on('close', onClose);
     dispatch(req, res);
   };
 }

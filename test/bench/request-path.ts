@@ -84,6 +84,22 @@ new PerformanceObserver((list) => {
 }).observe({ entryTypes: ['gc'] });
 const oldSpaceUsed = (): number => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space')?.space_used_size ?? 0;
 
+/** Bytes allocated on V8's heap while `f` runs: its used size's growth between collections, summed (v8.GCProfiler). */
+async function allocatedDuring(f: () => Promise<void>): Promise<number> {
+  const profiler = new v8.GCProfiler();
+  const start = v8.getHeapStatistics().used_heap_size;
+  profiler.start();
+  await f();
+  const end = v8.getHeapStatistics().used_heap_size;
+  let allocated = 0;
+  let after = start;
+  for (const s of profiler.stop()?.statistics ?? []) {
+    allocated += s.beforeGC.heapStatistics.usedHeapSize - after;
+    after = s.afterGC.heapStatistics.usedHeapSize;
+  }
+  return allocated + end - after;
+}
+
 interface Measured {
   perSecond: number;
   userUs: number;
@@ -92,6 +108,7 @@ interface Measured {
   full: number;
   gcUs: number;
   oldGrowthBytes: number;
+  allocatedBytes: number;
 }
 
 async function measure(f: () => Promise<string>): Promise<Measured> {
@@ -100,11 +117,13 @@ async function measure(f: () => Promise<string>): Promise<Measured> {
   const old0 = oldSpaceUsed();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (left-- > 0) await f();
-    }),
-  );
+  const allocated = await allocatedDuring(async () => {
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (left-- > 0) await f();
+      }),
+    );
+  });
   const cpu = process.cpuUsage(cpu0);
   // The observer hears of the last collections on a later turn.
   await new Promise((r) => setImmediate(r));
@@ -117,6 +136,7 @@ async function measure(f: () => Promise<string>): Promise<Measured> {
     gcUs: ((gc.pauseMs - gc0.pauseMs) * 1000) / requests,
     // Less a full collection's frees: read it with `full` (0 full collections: what was promoted).
     oldGrowthBytes: (oldSpaceUsed() - old0) / requests,
+    allocatedBytes: allocated / requests,
   };
 }
 
@@ -129,7 +149,8 @@ for (let round = 0; round < Number(roundsArg); round++) {
     const m = await measure(f);
     console.log(
       `${label.padEnd(8)} ${m.perSecond.toFixed(0).padStart(6)}/s  user ${m.userUs.toFixed(1).padStart(5)} µs  system ${m.systemUs.toFixed(1).padStart(5)} µs` +
-        `  GC ${m.gcUs.toFixed(1).padStart(5)} µs (${m.young} young, ${m.full} full)  old heap ${m.oldGrowthBytes.toFixed(0).padStart(6)} B/request`,
+        `  GC ${m.gcUs.toFixed(1).padStart(5)} µs (${m.young} young, ${m.full} full)  old heap ${m.oldGrowthBytes.toFixed(0).padStart(6)} B/request` +
+        `  allocated ${m.allocatedBytes.toFixed(0).padStart(6)} B/request`,
     );
   }
 }
