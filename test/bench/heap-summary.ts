@@ -4,7 +4,10 @@
  * a GraphQL field definition, an `extensions` object and an argument map are
  * told apart). Given two snapshots, shows what the second adds.
  *
- * Run: node test/bench/heap-summary.ts <after.heapsnapshot> [<before.heapsnapshot>] [--top N]
+ * Run: node test/bench/heap-summary.ts <after.heapsnapshot> [<before.heapsnapshot>] [--top N] [--retainers TEXT]
+ *
+ * With `--retainers TEXT`, also what holds the objects whose group contains
+ * TEXT: their retainers' groups and the edge's name, by count.
  *
  * The snapshot is parsed from a Buffer (number arrays scanned by hand), so
  * files beyond V8's string limit work too.
@@ -57,7 +60,7 @@ function strings(buf: Buffer): string[] {
 }
 
 /** Self sizes by group key. */
-export function summarize(file: string): Map<string, Group> {
+export function summarize(file: string, retainersOf?: string): Map<string, Group> {
   const buf = readFileSync(file);
   const metaStart = buf.indexOf('"meta":');
   const metaEnd = buf.indexOf('"node_count"');
@@ -122,6 +125,25 @@ export function summarize(file: string): Map<string, Group> {
       if (target !== undefined && target.startsWith('(array)') && !target.includes(' of ')) keys[to] = `${target} of ${owner}`;
     }
   }
+  if (retainersOf !== undefined) printRetainers(retainersOf);
+  function printRetainers(text: string): void {
+    const held = new Uint8Array(count);
+    for (let k = 0; k < count; k++) if ((keys[k] ?? '').includes(text)) held[k] = 1;
+    const by = new Map<string, number>();
+    for (let k = 0; k < count; k++) {
+      const edgeCount = nodes[k * nf + nEdges] ?? 0;
+      for (let e = firstEdge[k] ?? 0; e < (firstEdge[k] ?? 0) + edgeCount * ef; e += ef) {
+        const to = (edges[e + eTo] ?? 0) / nf;
+        if (held[to] !== 1) continue;
+        const kind = edgeTypes[edges[e + eType] ?? 0] ?? '?';
+        const name = kind === 'element' || kind === 'hidden' ? `[${kind}]` : (str[edges[e + eName] ?? 0] ?? '?');
+        const key = `${keys[k] ?? '?'} --${name}-->`;
+        by.set(key, (by.get(key) ?? 0) + 1);
+      }
+    }
+    console.log(`retainers of ${text}:`);
+    for (const [key, n] of [...by].sort((x, y) => y[1] - x[1]).slice(0, 15)) console.log(`  ${n} ${key}`);
+  }
   const groups = new Map<string, Group>();
   for (let k = 0; k < count; k++) {
     const key = keys[k] ?? '?';
@@ -140,10 +162,12 @@ function main(): void {
   const args = process.argv.slice(2);
   const topAt = args.indexOf('--top');
   const top = topAt >= 0 ? Number(args[topAt + 1]) : 40;
-  const files = args.filter((a, i) => !a.startsWith('--') && (topAt < 0 || i !== topAt + 1));
+  const retainersAt = args.indexOf('--retainers');
+  const retainers = retainersAt >= 0 ? args[retainersAt + 1] : undefined;
+  const files = args.filter((a, i) => !a.startsWith('--') && (topAt < 0 || i !== topAt + 1) && (retainersAt < 0 || i !== retainersAt + 1));
   const [after, before] = files;
   if (after === undefined) throw new Error('usage: heap-summary.ts <after.heapsnapshot> [<before.heapsnapshot>] [--top N]');
-  const a = summarize(after);
+  const a = summarize(after, retainers);
   const b = before === undefined ? new Map<string, Group>() : summarize(before);
   const rows = [...a].map(([k, g]) => {
     const o = b.get(k) ?? { count: 0, size: 0 };
