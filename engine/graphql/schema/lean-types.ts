@@ -274,7 +274,12 @@ class LeanInputField {
  * null prototype ({@link nullProto}), whose hidden classes tables with the
  * same columns share: a column-keyed map of 7 fields was a 448-byte
  * dictionary, 7,992 of them at 2,000 tables × 10 roles (heap-summary.ts
- * `--retainers`).
+ * `--retainers`). Where columns differ from table to table the fast map
+ * costs no more: an input type of 7 fields kept 1,382 → 1,343 bytes with
+ * names of its own and 1,226 → 684 with names every type shares (`node
+ * --expose-gc test/bench/field-map-shapes.ts <checkout> unique|shared`,
+ * 6540b48 against this, 2026-11-29 01:29 UTC); choosing by whether a key
+ * sequence was seen before cost more (1,653 with names of its own).
  */
 function fieldMapLike<T>(configs: object): Record<string, T> {
   return (Object.getPrototypeOf(configs) === null ? Object.create(null) : {}) as Record<string, T>;

@@ -114,6 +114,16 @@
  * 5000 --scale-roles 11`, one run each, 01:05-01:11): RSS at the answer
  * 728 → 667, after a restart 851 → 667; engine CPU replace → all roles
  * 5,393 → 4,418, restart → all roles 5,635 → 4,950.
+ * With field maps of column-keyed configurations in fast mode too
+ * (`fieldMapLike` in lean-types.ts) the heap kept is 121.1 MiB, and the
+ * same bench (01:20-01:28 UTC, load 3-5, alternated twice; 5,000 × 11
+ * once): RSS at the answer 428/403 → 369/353, after a restart 366/366 →
+ * 357/359, 20 s later 321/317 → 299/292; engine CPU replace → all roles
+ * 2,388/2,375 → 2,433/2,363 (the replace call itself, not the builds,
+ * is most of it under this load), restart → all roles 3,096/3,511 →
+ * 2,425/2,686; track → all roles 546/500 → 608/350 ms wall. 5,000 × 11:
+ * RSS at the answer 801 → 658, after a restart 736 → 652; engine CPU
+ * replace → all roles 5,786 → 4,875, restart → all roles 6,569 → 5,181.
  */
 import type { Catalog, TableInfo } from '../../catalog/types.ts';
 import type { RemoteSchemaInfo } from '../../remote/types.ts';
