@@ -158,6 +158,33 @@ const REST_METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'PATCH'
 
 const ignore = (): void => {};
 
+/**
+ * Note [Body reads without closures] (issue 35)
+ * Reading a body took, per request, a closure for each of its 'data' and
+ * 'end' listeners and one for what to do with the text, all sharing a
+ * context of the read's state. Now the state is one BodyRead on the request
+ * (its response, its chunks, its size, where the text goes) and the
+ * listeners are the same two functions for every request, finding it
+ * through `this`, the request that emits them.
+ */
+const BODY = Symbol('engine.bodyRead');
+type Reading = IncomingMessage & { [BODY]?: BodyRead };
+
+/** One body being read: see Note [Body reads without closures]. */
+class BodyRead {
+  readonly res: ServerResponse;
+  /** Null: a POST of /v1/graphql; else the URL of the REST endpoint request. */
+  readonly restUrl: string | null;
+  readonly chunks: Buffer[] = [];
+  size = 0;
+  tooLarge = false;
+
+  constructor(res: ServerResponse, restUrl: string | null) {
+    this.res = res;
+    this.restUrl = restUrl;
+  }
+}
+
 /** The routes of the fastify application these requests would have taken (the request span's `http.route`). */
 const GRAPHQL_ROUTE = '/v1/graphql';
 const REST_ROUTE = `${REST_PREFIX}*`;
@@ -233,37 +260,48 @@ export function graphqlFastPath(opts: FastPathOptions): FastPath {
     );
   }
 
-  /** Reads the body (413 past the limit, as fastify) and calls `done` with its text. */
-  function readBody(req: IncomingMessage, res: ServerResponse, tooLargeBody: string, done: (payload: string) => void): void {
+  /**
+   * Reads the body (413 past the limit, as fastify), then answers it: a GraphQL POST when `restUrl` is
+   * null, else the REST endpoint of `restUrl`. The read's state is one object on the request and its
+   * listeners the same functions for every request (Note [Body reads without closures]).
+   */
+  function readBody(req: IncomingMessage, res: ServerResponse, restUrl: string | null): void {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > bodyLimit) {
       // Like fastify: answer without reading the body, and close the connection.
       res.setHeader('connection', 'close');
-      write(req, res, 413, JSON_TYPE, tooLargeBody, null, []);
+      write(req, res, 413, JSON_TYPE, restUrl === null ? TOO_LARGE : TOO_LARGE_REST, null, []);
       req.resume();
       return;
     }
-    // Chunks are kept as bytes and decoded once (a body is usually one chunk).
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
-      if (tooLarge) return;
-      size += chunk.length;
-      if (size > bodyLimit) {
-        tooLarge = true;
-        res.setHeader('connection', 'close');
-        write(req, res, 413, JSON_TYPE, tooLargeBody, null, []);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (tooLarge) return;
-      done(chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'));
-    });
+    (req as Reading)[BODY] = new BodyRead(res, restUrl);
+    req.on('data', onBodyData);
+    req.on('end', onBodyEnd);
     // A client that goes away mid-body: nothing to answer.
     req.on('error', ignore);
+  }
+
+  function onBodyData(this: IncomingMessage, chunk: Buffer): void {
+    const read = (this as Reading)[BODY] as BodyRead;
+    if (read.tooLarge) return;
+    read.size += chunk.length;
+    if (read.size > bodyLimit) {
+      read.tooLarge = true;
+      read.res.setHeader('connection', 'close');
+      write(this, read.res, 413, JSON_TYPE, read.restUrl === null ? TOO_LARGE : TOO_LARGE_REST, null, []);
+      return;
+    }
+    read.chunks.push(chunk);
+  }
+
+  function onBodyEnd(this: IncomingMessage): void {
+    const read = (this as Reading)[BODY] as BodyRead;
+    if (read.tooLarge) return;
+    // Chunks are kept as bytes and decoded once (a body is usually one chunk).
+    const chunks = read.chunks;
+    const payload = chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    if (read.restUrl === null) answer(this, read.res, 'POST', payload);
+    else answerRestRequest(this, read.res, read.restUrl, payload);
   }
 
   return (req, res) => {
@@ -277,15 +315,15 @@ export function graphqlFastPath(opts: FastPathOptions): FastPath {
         return true;
       }
       if (url === undefined || !url.startsWith(REST_PREFIX)) return false;
-      readBody(req, res, TOO_LARGE_REST, (payload) => answerRestRequest(req, res, url, payload));
+      readBody(req, res, url);
       return true;
     }
     if (req.method !== 'POST' || url !== '/v1/graphql') {
       if (url === undefined || !url.startsWith(REST_PREFIX) || !REST_METHODS.has(req.method ?? '')) return false;
-      readBody(req, res, TOO_LARGE_REST, (payload) => answerRestRequest(req, res, url, payload));
+      readBody(req, res, url);
       return true;
     }
-    readBody(req, res, TOO_LARGE, (payload) => answer(req, res, 'POST', payload));
+    readBody(req, res, null);
     return true;
   };
 }

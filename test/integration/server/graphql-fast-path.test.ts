@@ -75,6 +75,36 @@ describe('GraphQL fast path', () => {
     expect(JSON.parse(invalid.text)).toMatchObject({ errors: [{ extensions: { code: 'validation-failed' } }] });
   });
 
+  it('reads a body sent in several chunks, each written once the previous one was sent', async () => {
+    const url = new URL(`${engine.url}/v1/graphql`);
+    // Chunked transfer coding, a piece per write: the reader gets them as separate 'data' events.
+    const pieces = [body.slice(0, 5), body.slice(5, 20), body.slice(20)];
+    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: admin }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+      const next = (i: number): void => {
+        const piece = pieces[i];
+        if (piece === undefined) return void req.end();
+        req.write(piece, () => next(i + 1));
+      };
+      next(0);
+    });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.text)).toEqual({
+      data: {
+        item: [
+          { id: 1, name: 'one' },
+          { id: 2, name: 'two' },
+        ],
+      },
+    });
+  });
+
   it('refuses a body declared over the limit with 413 without reading it', async () => {
     const url = new URL(`${engine.url}/v1/graphql`);
     const status = await new Promise<number>((resolve, reject) => {
