@@ -199,6 +199,11 @@ function defineArguments(config: ArgumentMap | undefined): readonly GraphQLArgum
   const list: GraphQLArgument[] = [];
   for (const name in config) {
     const a = config[name] as GraphQLArgumentConfig;
+    if (a.defaultValue === undefined && a.deprecationReason === undefined && a.astNode === undefined) {
+      // Note [Field defaults on a prototype].
+      list.push(new LeanInputValue(assertName(name), a.description, a.type, objMap(a.extensions)) as unknown as GraphQLArgument);
+      continue;
+    }
     list.push({
       name: assertName(name),
       description: a.description,
@@ -218,14 +223,16 @@ function defineArguments(config: ArgumentMap | undefined): readonly GraphQLArgum
 /**
  * Note [Field defaults on a prototype]
  * A first build at 2,000 tables × 10 roles keeps about 300,000 input fields
- * and 130,000 fields (`node --expose-gc test/bench/schema-memory.ts 2000 10
- * --snapshot <dir>`, then heap-summary.ts): 23 and 12 MiB, a quarter of
- * the schemas' heap, as objects of graphql-js's 7 and 9 properties, of
+ * and arguments and 130,000 fields (`node --expose-gc
+ * test/bench/schema-memory.ts 2000 10 --snapshot <dir>`, then
+ * heap-summary.ts): 23 and 12 MiB, a quarter of the schemas' heap, as
+ * objects of graphql-js's 7 and 9 properties, of
  * which `defaultValue`, `deprecationReason`, `astNode` (and `resolve`,
  * `subscribe`) are undefined on nearly all. graphql-js and the engine only
  * read those properties (none lists a field's own keys, or copies one), so
  * a field whose configuration leaves them undefined is a {@link LeanField}
- * or {@link LeanInputField}: its own properties are the others, and the
+ * or {@link LeanInputValue} (an input field or an argument, which have the
+ * same properties): its own properties are the others, and the
  * undefined ones are its prototype's. 24 and 32 bytes less per field; a
  * field with any of them set is made as before. The values every property
  * reads are graphql-js's (test/unit/graphql/lean-types.test.ts).
@@ -253,7 +260,7 @@ class LeanField {
   }
 }
 
-class LeanInputField {
+class LeanInputValue {
   readonly name: string;
   readonly description: string | null | undefined;
   readonly type: GraphQLInputType;
@@ -288,7 +295,7 @@ function fieldMapLike<T>(configs: object): Record<string, T> {
 /** Undefined, and writable as graphql-js's own properties are (an assignment makes an own property). */
 const UNDEFINED: PropertyDescriptor = { value: undefined, writable: true, enumerable: true, configurable: true };
 Object.defineProperties(LeanField.prototype, { resolve: UNDEFINED, subscribe: UNDEFINED, deprecationReason: UNDEFINED, astNode: UNDEFINED });
-Object.defineProperties(LeanInputField.prototype, { defaultValue: UNDEFINED, deprecationReason: UNDEFINED, astNode: UNDEFINED });
+Object.defineProperties(LeanInputValue.prototype, { defaultValue: UNDEFINED, deprecationReason: UNDEFINED, astNode: UNDEFINED });
 
 /** graphql-js's defineFieldMap of `fields`: Note [Fields made directly]. */
 function defineFields(fields: GraphQLFieldConfigMap<unknown, unknown>): GraphQLFieldMap<unknown, unknown> {
@@ -325,7 +332,7 @@ function defineInputFields(fields: GraphQLInputFieldConfigMap): GraphQLInputFiel
     const f = fields[name] as GraphQLInputFieldConfig;
     if (f.defaultValue === undefined && f.deprecationReason === undefined && f.astNode === undefined) {
       // Note [Field defaults on a prototype].
-      map[name] = new LeanInputField(assertName(name), f.description, f.type, objMap(f.extensions)) as unknown as GraphQLInputField;
+      map[name] = new LeanInputValue(assertName(name), f.description, f.type, objMap(f.extensions)) as unknown as GraphQLInputField;
       continue;
     }
     map[name] = {

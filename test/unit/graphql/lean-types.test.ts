@@ -71,6 +71,9 @@ describe('lean types make graphql-js fields', () => {
     // Fields with nothing but name, description, type, args and extensions keep the rest on a prototype.
     expect(Object.keys(a['rows'] as object)).toEqual(['name', 'description', 'type', 'args', 'extensions']);
     expect(Object.keys(a['name'] as object)).toHaveLength(9);
+    // So do arguments with no default, deprecation or AST node.
+    expect(Object.keys(a['rows']?.args[0] as object)).toEqual(['name', 'description', 'type', 'extensions']);
+    expect(Object.keys(a['rows']?.args[1] as object)).toHaveLength(7);
     expect(Object.getPrototypeOf(a)).toBeNull();
     // One list for the fields made from one map; a spread of it is another map with its own list.
     expect(a['more']?.args).toBe(a['rows']?.args);
