@@ -79,6 +79,18 @@
  * for both; the rest is the engine's own steps, each a few hundred bytes
  * (the async frames of answerGraphql, execute, #executeOne and runPlan,
  * the answer objects, the bound statement, the body's parse).
+ * Cut since (issue 35, a third pass): those four async frames (Note
+ * [Request path without async frames] in execute/graphql-service.ts), the
+ * body reader's closures (Note [Body reads without closures]), the
+ * envelope's per-response closure and the copy of a session's variables.
+ * With the database answer replaced by a constant (so only the engine and
+ * node:http are measured), an AlbumByPK request allocated 12.4 KB before
+ * and 10.1-10.3 KB after, where a bare node:http server answering the same
+ * bytes allocates 6.1 KB (V8's `--trace-gc-nvp` allocated bytes over
+ * 100,000 requests). `node test/bench/compare-engines.ts <6540b48>
+ * <c835505> --ops AlbumByPK --roles admin,customer --repeats 6 --seconds 3
+ * --gc`, twice (2026-11-29 01:34-01:38, load 4-5), engine µs/req admin 37
+ * → 35 and 36 → 34, customer 40 → 35 and 42 → 37 (req/s 1.07-1.20×).
  *
  * Note [First cell after idle] (issue 35)
  * The bench's first cell (`run.ts --quick`: AlbumByPK admin) read the engine
@@ -119,6 +131,20 @@
  * settled-RSS goal (≤ 400 MiB), so the flag is not set; a narrower use (the
  * flag once a metadata change's burst has been collected, Note [Only a
  * metadata change's burst] in idle-gc.ts) is for that file's owner to weigh.
+ * The reducer's collections also shrink V8's young generation, and a steady
+ * request load does not grow it back (little of it survives): with the
+ * database answer replaced by a constant, an engine answering AlbumByPK ran
+ * 75 young collections per 100,000 requests before its first idle and
+ * 556-619 after it (`--trace-gc`; 175 with `--min-semi-space-size=4`), and
+ * that engine's CPU per request went from 12.6 to 15-18 µs and stayed there,
+ * where one with `--no-memory-reducer` kept 11.8-14.7 over five rounds of 3
+ * s of load and 12 s of idle (load 2-4, 2026-11-29 00:56-00:58; a bare
+ * node:http server answering the same bytes: 11.4-11.8). So a per-request
+ * figure depends on whether the engine idled before it, beyond the first
+ * seconds; the young generation's size is the V8 settings' (Note [Engine V8
+ * settings]). In the real path (`compare-engines.ts --idle 10`, 01:03)
+ * `--min-semi-space-size=4` read admin 37 → 37 and customer 45 → 42 µs:
+ * not conclusive on this machine.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { contextOf } from './request-envelope.ts';
