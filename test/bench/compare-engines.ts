@@ -13,7 +13,10 @@
  * promoted to the old generation and the collector's main-thread pauses, and
  * the full collections per 1,000 requests, from the lines printed during each
  * load. Pauses are wall time: on a loaded machine they grow with the load, the
- * promoted bytes do not), --idle N (N seconds without load before every
+ * promoted bytes do not; also the bytes allocated per request and the young
+ * collections per 1,000 requests, which tell an engine whose young generation
+ * the memory reducer shrank: Note [First cell after idle] in
+ * engine/server/graphql-fast-path.ts), --idle N (N seconds without load before every
  * measured run, so that each run is what the bench's first cell measures: an
  * engine that idled while the other peers warmed up; Note [First cell after
  * idle] in engine/server/graphql-fast-path.ts).
@@ -53,16 +56,21 @@ const gc = args.includes('--gc');
 const idleSeconds = Number(option('--idle', '0'));
 if (!datasetAvailable(dataset)) throw new Error(`data set ${dataset} is not available`);
 
-/** V8's `--trace-gc-nvp` lines of one engine, summed: main-thread pause ms, bytes promoted by young collections, full collections. */
+/**
+ * V8's `--trace-gc-nvp` lines of one engine, summed: main-thread pause ms, bytes promoted by young collections, full
+ * and young collections, and bytes allocated (each line's `allocated`: since the collection before).
+ */
 interface GcTally {
   pauseMs: number;
   promoted: number;
   full: number;
+  young: number;
+  allocated: number;
 }
-/** One `--trace-gc-nvp` line: `… pause=1.23 … gc=s … promoted=12345 …` (gc: s scavenge, ms/mc full, mmc minor mark-sweep). */
-const GC_LINE = /pause=([\d.]+)[^\n]*?\bgc=(\w+)[^\n]*?\bpromoted=(\d+)/g;
+/** One `--trace-gc-nvp` line: `… pause=1.23 … gc=s … allocated=45678 promoted=12345 …` (gc: s scavenge, ms/mc full, mmc minor mark-sweep). */
+const GC_LINE = /pause=([\d.]+)[^\n]*?\bgc=(\w+)[^\n]*?\ballocated=(\d+) promoted=(\d+)/g;
 function tallyGc(child: ChildProcess): GcTally {
-  const t: GcTally = { pauseMs: 0, promoted: 0, full: 0 };
+  const t: GcTally = { pauseMs: 0, promoted: 0, full: 0, young: 0, allocated: 0 };
   let rest = '';
   child.stdout?.on('data', (c: Buffer) => {
     const text = rest + c.toString();
@@ -70,8 +78,12 @@ function tallyGc(child: ChildProcess): GcTally {
     rest = text.slice(end + 1);
     for (const m of text.slice(0, end + 1).matchAll(GC_LINE)) {
       t.pauseMs += Number(m[1]);
+      t.allocated += Number(m[3]);
       if (m[2] === 'ms' || m[2] === 'mc') t.full++;
-      else t.promoted += Number(m[3]);
+      else {
+        t.young++;
+        t.promoted += Number(m[4]);
+      }
     }
   });
   return t;
@@ -91,12 +103,12 @@ try {
     { label: 'before', engine: before.engine, gc: tallyGc(before.engine.child) },
     { label: 'after', engine: after, gc: tallyGc(after.child) },
   ];
-  const gcOf: Record<string, Array<{ us: number; promoted: number; fullPerK: number }>> = {};
+  const gcOf: Record<string, Array<{ us: number; promoted: number; fullPerK: number; youngPerK: number; allocated: number }>> = {};
   const workload = loadWorkload(await chinookWorkloadText());
   const lines = [
     `Before: ${path.resolve(beforeRoot)}; after: ${path.resolve(afterRoot)}; data set ${dataset}; ${repeats} × ${seconds} s per engine, alternated, ${connections} connections, pool ${pool}${idleSeconds > 0 ? `, ${idleSeconds} s idle before each run` : ''}.`,
     '',
-    `| operation | role | before req/s | after req/s | after/before | before µs/req engine + PG | after µs/req engine + PG |${gc ? ' before promoted B/req, GC pause µs/req, full per 1k | after promoted B/req, GC pause µs/req, full per 1k |' : ''}`,
+    `| operation | role | before req/s | after req/s | after/before | before µs/req engine + PG | after µs/req engine + PG |${gc ? ' before allocated B/req, promoted B/req, GC pause µs/req, young and full per 1k | after allocated B/req, promoted B/req, GC pause µs/req, young and full per 1k |' : ''}`,
     `|---|---|---:|---:|---:|---:|---:|${gc ? '---:|---:|' : ''}`,
   ];
   let warmed = false;
@@ -145,6 +157,8 @@ try {
             us: ((e.gc.pauseMs - gc0.pauseMs) * 1000) / r.requests,
             promoted: (e.gc.promoted - gc0.promoted) / r.requests,
             fullPerK: ((e.gc.full - gc0.full) * 1000) / r.requests,
+            youngPerK: ((e.gc.young - gc0.young) * 1000) / r.requests,
+            allocated: (e.gc.allocated - gc0.allocated) / r.requests,
           });
         }
       }
@@ -156,7 +170,8 @@ try {
         `${median(rs.map((r) => (r.serverCpuMsPerReq ?? NaN) * 1000)).toFixed(0)} + ${median(rs.map((r) => r.postgresCpuMsPerReq * 1000)).toFixed(0)}`;
       const gcCell = (label: string): string => {
         const xs = gcOf[label] ?? [];
-        return ` ${median(xs.map((x) => x.promoted)).toFixed(0)}, ${median(xs.map((x) => x.us)).toFixed(1)}, ${median(xs.map((x) => x.fullPerK)).toFixed(2)} |`;
+        const m = (f: (x: (typeof xs)[number]) => number): number => median(xs.map(f));
+        return ` ${m((x) => x.allocated).toFixed(0)}, ${m((x) => x.promoted).toFixed(0)}, ${m((x) => x.us).toFixed(1)}, ${m((x) => x.youngPerK).toFixed(1)} and ${m((x) => x.fullPerK).toFixed(2)} |`;
       };
       const line = `| ${op.name} | ${role} | ${rb.toFixed(0)} | ${ra.toFixed(0)} | ${(ra / rb).toFixed(2)}× | ${cpu(b)} | ${cpu(a)} |${gc ? gcCell('before') + gcCell('after') : ''}`;
       lines.push(line);
