@@ -39,8 +39,13 @@ const TRACE = argv.includes('--trace');
 const variants = argv
   .filter((a) => a.includes('=') && !a.startsWith('--'))
   .map((a) => {
-    const [name, rest] = a.split('=') as [string, string];
-    const [root, flags] = rest.split(':') as [string, string | undefined];
+    // Split at the first `=` and `:` only: a flag may carry its own value (`--min-semi-space-size=16`).
+    const eq = a.indexOf('=');
+    const name = a.slice(0, eq);
+    const rest = a.slice(eq + 1);
+    const colon = rest.indexOf(':');
+    const root = colon < 0 ? rest : rest.slice(0, colon);
+    const flags = colon < 0 ? undefined : rest.slice(colon + 1);
     return { name, root: path.resolve(root), flags: flags === undefined || flags === '' ? [] : flags.split(',') };
   });
 if (variants.length === 0) throw new Error('usage: first-cell.ts [options] name=<checkout>[:<flag>,...] ...');
