@@ -13,6 +13,7 @@ import { backendFor } from '../../../engine/backends/registry.ts';
 import { connectPostgresSource } from '../../support/source-connection.ts';
 import type { EventLog, LoggedEvent, SourceConnection } from '../../../engine/backends/backend.ts';
 import { startSeededEngine, type SeededEngine } from '../../support/seeded-engine.ts';
+import { deliveredAttempts } from '../../support/event-log.ts';
 
 const SCHEMA = `
 CREATE TABLE t (id serial PRIMARY KEY, v int, w text);
@@ -153,19 +154,7 @@ describe('capture batches', () => {
     expect(await batches()).toBe(0);
     expect(what(first)).toEqual(['INSERT 1/1', 'INSERT 2/2', 'INSERT 3/3', 'INSERT 4/4']);
     expect(what(await takeAll('k_all'))).toEqual(['INSERT 5/5']);
-    await log.record(
-      first.slice(0, 1).map((e) => ({
-        eventId: e.id,
-        triggerName: 'k_all',
-        outcome: 'delivered' as const,
-        retryInMs: 0,
-        status: 200,
-        requestJson: '{}',
-        responseJson: '{}',
-        durationMs: 1,
-      })),
-      'me',
-    );
+    await log.record(deliveredAttempts(first.slice(0, 1), 'k_all'), 'me');
     expect(what(await takeAll('k_all'))).toEqual(['UPDATE 1/10']);
   });
 

@@ -13,15 +13,7 @@ import { connectPostgresSource } from '../../support/source-connection.ts';
 import type { EventLog, SourceConnection } from '../../../engine/backends/backend.ts';
 import { expandBatches, PLANNED_STATEMENTS } from '../../../engine/backends/postgres/event-log.ts';
 import { startSeededEngine, type SeededEngine } from '../../support/seeded-engine.ts';
-
-const DELIVERED = {
-  outcome: 'delivered' as const,
-  retryInMs: 0,
-  status: 200,
-  requestJson: '{}',
-  responseJson: '{}',
-  durationMs: 1,
-};
+import { deliveredAttempts } from '../../support/event-log.ts';
 
 describe('event log layout', () => {
   let s: SeededEngine;
@@ -97,10 +89,7 @@ describe('event log layout', () => {
     expect(await indexes()).toEqual(['event_log_done', 'event_log_due', 'event_log_pkey', 'event_log_row']);
     expect((await s.db.sql(`SELECT to_regclass('engine_events.event_batch') IS NOT NULL AS ok`)).rows[0].ok).toBe(true);
     expect(taken.map((e) => (e.payload.data as { new: { v: number } }).new.v)).toEqual([1, 2, 3]);
-    await log.record(
-      taken.map((e) => ({ ...DELIVERED, eventId: e.id, triggerName: 'lay' })),
-      'me',
-    );
+    await log.record(deliveredAttempts(taken, 'lay'), 'me');
     const rest = await log.take(['lay'], 10, 60_000, 'me');
     expect(rest.map((e) => (e.payload.data as { new: { v: number } }).new.v)).toEqual([4, 5]);
     // get_event_logs reads both indexes: pending (leased) events and processed ones, newest first.

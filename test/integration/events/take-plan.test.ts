@@ -16,6 +16,7 @@ import type { SourceConnection } from '../../../engine/backends/backend.ts';
 import { PLANNED_STATEMENTS } from '../../../engine/backends/postgres/event-log.ts';
 import { startSeededEngine, type SeededEngine } from '../../support/seeded-engine.ts';
 import { eventually } from '../../support/eventually.ts';
+import { deliveredAttempts } from '../../support/event-log.ts';
 
 describe('the take after a burst', () => {
   let s: SeededEngine;
@@ -70,19 +71,7 @@ describe('the take after a burst', () => {
       const taken = await log.take(['burst'], 100, 60_000, 'me');
       if (taken.length === 0) return n;
       n += taken.length;
-      await log.record(
-        taken.map((e) => ({
-          eventId: e.id,
-          triggerName: 'burst',
-          outcome: 'delivered' as const,
-          retryInMs: 0,
-          status: 200,
-          requestJson: '{}',
-          responseJson: '{}',
-          durationMs: 1,
-        })),
-        'me',
-      );
+      await log.record(deliveredAttempts(taken, 'burst'), 'me');
     }
   };
 
