@@ -158,7 +158,9 @@ export async function prepareCells(peers: PeerSet, workload: Workload): Promise<
       targets: {
         engine: { url: `${peers.engine.url}/v1/graphql`, body: engineBody, headers: engineHeaders(role) },
         postgraphile: { url: peers.postgraphile.url, body: pgBody, headers: pgHeaders },
-        raw: { url: rawUrl, body: '{}', headers: {} },
+        // The role's session headers too: a bare server answering this role's statement needs them as
+        // much as Engine does, and node:http parses them for both (Note [Raw peer's requests] in raw-sql-server.ts).
+        raw: { url: rawUrl, body: '{}', headers: engineHeaders(role) },
       },
     });
   }

@@ -10,6 +10,17 @@
  * are named prepared statements (parsed once per connection), the best a
  * bare client can do.
  *
+ * Note [Raw peer's requests]
+ * The load generator sends this peer each cell's session headers
+ * (`x-engine-role`, `x-engine-user-id` for the customer), as it sends
+ * Engine and PostGraphile: a hand-written server answering a role's
+ * statement has to be told the role and user as much as Engine does, and
+ * node:http's parsing of those headers is per-request work all peers share.
+ * The peer uses no header (its statements carry their arguments); its body
+ * stays `{}`, as a bare server needs no query text. Before (to 2026-11-29)
+ * it got no headers, so the customer cells charged Engine alone for parsing
+ * them.
+ *
  * Environment: BENCH_DATABASE_URL, BENCH_PORT, BENCH_POOL_MAX. Prints
  * `READY <url>` when it listens.
  */
