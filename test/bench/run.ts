@@ -269,7 +269,7 @@ async function main(): Promise<void> {
       `Each peer is its own Node process with a database pool of ${settings.pool}; autocannon uses ${settings.connections} connections, a warm-up of every peer, in turns, until three successive 1 s windows of each agree within 10% (3-10 windows each, on the first cell), ${quick && option('--warmup') === undefined ? '150 requests' : `${settings.warmup} s`} warm-up per peer and cell, then ${settings.repeats} × ${settings.seconds} s.`,
       'Engine runs without an admin secret; the customer role comes from x-engine-role / x-engine-user-id headers. PostGraphile runs the same role as database role bench_customer with RLS policies on customers and invoices (its idiomatic permission model, one transaction with set_config per request).',
       "raw SQL = Engine's own statement from /v1/graphql/explain (with prepared_arguments), run as a named prepared statement by a bare pg pool behind node:http, answering the same bytes.",
-      'PostGraphile v5.1.5: amber preset, connection filter plugin (for like), plain lists enabled (+list), index-only filtering off (PgIndexBehaviorsPlugin disabled) so unindexed albums.title can be filtered as in Engine.',
+      'PostGraphile v5.1.5: amber preset, connection filter plugin (for like), @graphile/pg-aggregates (for sum), plain lists enabled (+list), index-only filtering off (PgIndexBehaviorsPlugin disabled) so unindexed albums.title can be filtered as in Engine.',
     ],
     summary,
     runs,

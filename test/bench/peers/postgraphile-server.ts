@@ -1,7 +1,8 @@
 /**
  * PostGraphile v5 as a benchmark peer: the amber preset plus the connection
- * filter plugin (for `like`), served by grafserv's node adapter on its own
- * process. Prints `READY <url>` when it listens.
+ * filter plugin (for `like`) and @graphile/pg-aggregates (for `sum`, as a
+ * PostGraphile user gets aggregates), served by grafserv's node adapter on
+ * its own process. Prints `READY <url>` when it listens.
  *
  * Environment: BENCH_DATABASE_URL, BENCH_PORT, BENCH_POOL_MAX.
  *
@@ -11,6 +12,7 @@
  * security policies (made by the bench, see peers/postgraphile-rls.ts) do
  * the filtering. Other requests run as the connecting (owner) role.
  */
+import { PgAggregatesPreset } from '@graphile/pg-aggregates';
 import { createServer } from 'node:http';
 import { postgraphile } from 'postgraphile';
 import { makePgService } from 'postgraphile/adaptors/pg';
@@ -24,7 +26,7 @@ const port = Number(process.env['BENCH_PORT'] ?? '0');
 const poolMax = Number(process.env['BENCH_POOL_MAX'] ?? '10');
 
 const preset: GraphileConfig.Preset = {
-  extends: [PostGraphileAmberPreset, PostGraphileConnectionFilterPreset],
+  extends: [PostGraphileAmberPreset, PostGraphileConnectionFilterPreset, PgAggregatesPreset],
   pgServices: [makePgService({ connectionString: databaseUrl, schemas: ['public'], poolConfig: { max: poolMax } })],
   // Plain lists besides connections, as PostGraphile's performance page asks for a like-for-like
   // comparison with list-returning servers; connections stay for totalCount.

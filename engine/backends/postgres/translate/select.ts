@@ -395,8 +395,10 @@ function treeRecordable(t: AggregateTree): boolean {
  * json_build_object per aggregate object +5-7%; without the `1 AS "__one"`
  * subquery under count(*) -2% and text concatenation cast to json -3%, both
  * within the spread of runs, so the shape stays. PostGraphile's own statement
- * (text arrays, no sum) costs 0.79 ms and this shape without the sum 0.84 ms:
- * PostgreSQL's work per request is nearly the same for both peers, and the
+ * (text arrays; then without the sum) cost 0.79 ms and this shape without the
+ * sum 0.84 ms; since 2026-11-29 the bench asks PostGraphile the same question
+ * with @graphile/pg-aggregates (its PG CPU per request 799 µs against Engine's
+ * 864 in one quick run): PostgreSQL's work per request is nearly the same for both peers, and the
  * cell's Engine/PostGraphile ratio comes from PostGraphile's Node CPU
  * (~1,000 µs against Engine's ~160-250 µs), not from the statement.
  * Re-measure with `node test/bench/sql-cost.ts --datasets chinook --ops
