@@ -11,6 +11,9 @@ import type { RequestContext } from '../request-context.ts';
 /** An API answer: status plus either a JSON value or JSON text already serialized. */
 export type ApiResponse = { readonly status: number; readonly json: unknown } | { readonly status: number; readonly jsonText: string };
 
+/** A GraphQL answer: an ApiResponse, or (asked for with ExecuteOptions.bytes) the JSON as UTF-8 bytes. */
+export type GraphqlResponse = ApiResponse | { readonly status: number; readonly jsonBytes: Buffer };
+
 /** Which API family a metadata/query request came in on. */
 export type ApiFamily = 'metadata' | 'query-v1' | 'query-v2';
 
@@ -73,6 +76,8 @@ export interface ExecuteOptions {
   readonly errorStatus?: boolean;
   /** `/v1beta1/relay`: the Relay schema (Note [Relay schema] in graphql/schema/relay-types.ts). */
   readonly relay?: boolean;
+  /** The answer may come as `jsonBytes` (Note [Answer bytes] in backends/postgres/answer-bytes.ts): for a writer that sends bytes as they are. */
+  readonly bytes?: boolean;
 }
 
 /** The GraphQL API. */
@@ -81,7 +86,7 @@ export interface GraphqlApi {
    * Executes one GraphQL-over-HTTP request body. Errors come back as `{errors}` with status 200 (405: a mutation in a read-only request).
    * `ctx`: the client's address and the request's cancellation (the client left).
    */
-  execute(session: Session, body: unknown, options?: ExecuteOptions, ctx?: RequestContext): Promise<ApiResponse>;
+  execute(session: Session, body: unknown, options?: ExecuteOptions, ctx?: RequestContext): Promise<GraphqlResponse>;
   /**
    * A v1 data call of `/v1/query` or `/v2/query` (`{type: select|count|insert|update|delete, args}`)
    * with the session's role and permissions; null when `body` is no such call (Note [Legacy DML]).

@@ -9,9 +9,9 @@
  *
  * See architecture.md, "One GraphQL request", and Note [Plan cache keys].
  */
-import type { RunOptions, SourceConnection } from '../backends/backend.ts';
+import type { AnswerFrame, RunOptions, SourceConnection } from '../backends/backend.ts';
 import type { RequestContext } from '../request-context.ts';
-import type { ApiResponse, ExecuteOptions, GraphqlApi } from '../api/contract.ts';
+import type { ApiResponse, ExecuteOptions, GraphqlApi, GraphqlResponse } from '../api/contract.ts';
 import type { CatalogRef } from '../catalog/snapshot.ts';
 import type { Logger } from '../logger.ts';
 import { buildSession, roleViewKey, ADMIN_ROLE, type Session } from '../auth/session.ts';
@@ -28,7 +28,7 @@ import type { ActionRuntime } from '../actions/runtime.ts';
 import type { ActionServices } from './action-step.ts';
 import { ApiLimitsPolicy, RateLimiter, type RoleLimits } from './api-limits.ts';
 import { PlanCache } from './plan-cache.ts';
-import { allowRequest, bind, MUTATION_OVER_GET, planRequest, respond, run, type PlanEnv, type PlannedRequest } from './request-steps.ts';
+import { allowRequest, bind, MUTATION_OVER_GET, planRequest, respond, run, runBytes, type PlanEnv, type PlannedRequest } from './request-steps.ts';
 import { PersistedQueries } from './persisted-queries.ts';
 import { parseGraphqlRequest, type GraphqlRequest } from './request-body.ts';
 import { dataOf } from './response.ts';
@@ -167,7 +167,7 @@ export class GraphqlService implements GraphqlApi {
    * with status 200. `ctx` (from the HTTP layer) carries the client address
    * for rate limits and the cancellation of a request whose client left.
    */
-  execute(session: Session, body: unknown, options?: ExecuteOptions, ctx?: RequestContext): Promise<ApiResponse> {
+  execute(session: Session, body: unknown, options?: ExecuteOptions, ctx?: RequestContext): Promise<GraphqlResponse> {
     const readOnly = options?.readOnly === true;
     const env = options?.relay === true ? this.#relay() : this.#env;
     const limits = this.#limits === null ? null : this.#limits.forRole(session.role, session.isAdmin);
@@ -183,7 +183,10 @@ export class GraphqlService implements GraphqlApi {
     }
     // One operation answered 200: its text chained, no async frame (Note [Request path without async frames]).
     if (!Array.isArray(body) && options?.errorStatus !== true)
-      return this.#executeOne(session, body, readOnly, limits, ctx, null, false, null, env).then(answered, session.isAdmin ? refusedAdmin : refusedUser);
+      return this.#executeOne(session, body, readOnly, limits, ctx, null, false, null, env, options?.bytes === true).then(
+        answered,
+        session.isAdmin ? refusedAdmin : refusedUser,
+      );
     return this.#executeMore(session, body, readOnly, limits, ctx, options, env);
   }
 
@@ -263,11 +266,36 @@ export class GraphqlService implements GraphqlApi {
     readOnly: boolean,
     limits: RoleLimits | null,
     ctx: RequestContext | undefined,
+    parsed?: GraphqlRequest | null,
+    rethrow?: boolean,
+    failed?: EngineError[] | null,
+    env?: PlanEnv,
+  ): Promise<string>;
+  /** With `bytes`, a lone read's answer may come as UTF-8 bytes (Note [Answer bytes] in backends/postgres/answer-bytes.ts). */
+  #executeOne(
+    session: Session,
+    body: unknown,
+    readOnly: boolean,
+    limits: RoleLimits | null,
+    ctx: RequestContext | undefined,
+    parsed: GraphqlRequest | null,
+    rethrow: boolean,
+    failed: EngineError[] | null,
+    env: PlanEnv,
+    bytes: boolean,
+  ): Promise<string | Buffer>;
+  #executeOne(
+    session: Session,
+    body: unknown,
+    readOnly: boolean,
+    limits: RoleLimits | null,
+    ctx: RequestContext | undefined,
     parsed: GraphqlRequest | null = null,
     rethrow = false,
     failed: EngineError[] | null = null,
     env: PlanEnv = this.#env,
-  ): Promise<string> {
+    bytes = false,
+  ): Promise<string | Buffer> {
     // The operation's span and its steps' spans, when tracing (Note [Tracing off costs a null check]).
     const trace = ctx === undefined ? null : ctx.trace;
     const steps = trace === null ? null : new StepSpans(trace.child('graphql'));
@@ -286,6 +314,16 @@ export class GraphqlService implements GraphqlApi {
       // The attributes are built only when tracing (optional call: no argument is evaluated on null).
       steps?.begin('run', runAttributes(bound), runKind(bound));
       const ran = kind;
+      const asBytes = bytes && steps === null ? runBytes(bound, DATA_FRAME, opts) : undefined;
+      if (asBytes !== undefined)
+        return asBytes.then(
+          (answer) => {
+            if (pending !== null) env.cache?.store(pending.version, pending.key, pending.entry, pending.planKey, plan);
+            if (this.#metrics !== null) this.#metrics.graphqlOperation(ran, true, secondsSince(ctx));
+            return answer ?? NULL_DATA;
+          },
+          (e: unknown) => this.#failedOne(e, steps, ran, session, ctx, failed, rethrow),
+        );
       // Chained, not awaited: no async frame per request (Note [Request path without async frames]).
       return run(bound, opts, services).then(
         (results) => {
@@ -482,8 +520,13 @@ export class GraphqlService implements GraphqlApi {
   }
 }
 
-/** An operation's text answered with 200 (execute). */
-const answered = (jsonText: string): ApiResponse => ({ status: 200, jsonText });
+/** An operation's text (or bytes) answered with 200 (execute). */
+const answered = (answer: string | Buffer): GraphqlResponse =>
+  typeof answer === 'string' ? { status: 200, jsonText: answer } : { status: 200, jsonBytes: answer };
+
+/** The frame of an answer asked for as bytes, and the answer of a read that returned no row (Note [Answer bytes]). */
+const DATA_FRAME: AnswerFrame = { before: Buffer.from('{"data":'), after: Buffer.from('}') };
+const NULL_DATA = '{"data":null}';
 
 /** What execute answers when #executeOne throws: only a mutation in a read-only request does. */
 function refusedResponse(e: unknown, isAdmin: boolean): ApiResponse {

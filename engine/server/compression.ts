@@ -49,7 +49,7 @@ export function codingFor(acceptEncoding: string | undefined, size: number): Cod
 }
 
 /** Compresses `body` with `coding`. */
-export function compress(body: string, coding: Coding): Promise<Buffer> {
+export function compress(body: string | Buffer, coding: Coding): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const done = (err: Error | null, out: Buffer): void => (err === null ? resolve(out) : reject(err));
     if (coding === 'br') brotliCompress(body, BROTLI_OPTIONS, done);

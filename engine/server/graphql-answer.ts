@@ -16,7 +16,7 @@ import type { RequestHeaders } from '../auth/resolve-session.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { RequestContext } from '../request-context.ts';
-import type { ApiResponse, ExecuteOptions } from '../api/contract.ts';
+import type { ExecuteOptions, GraphqlResponse } from '../api/contract.ts';
 import type { Span } from '../observability/tracing.ts';
 import type { AppDeps } from './deps.ts';
 import { parseJsonBody, tryParseJsonBody } from './body.ts';
@@ -29,8 +29,8 @@ export interface GraphqlAnswer {
   readonly status: number;
   /** The Content-Type header value. */
   readonly contentType: string;
-  /** JSON text. */
-  readonly body: string;
+  /** JSON text, or its UTF-8 bytes (a lone read's answer as the database sent it: Note [Answer bytes] in backends/postgres/answer-bytes.ts). */
+  readonly body: string | Buffer;
   /** Set-Cookie values an auth webhook asked to pass on. */
   readonly setCookies: readonly string[];
 }
@@ -163,17 +163,19 @@ function bodyOf(req: GraphqlHttpRequest, parsed: unknown): unknown {
   return parsed === undefined ? parseJsonBody(req.payload) : parsed;
 }
 
-function executeOptions(req: GraphqlHttpRequest): ExecuteOptions | undefined {
-  const plain = req.errorStatus === true ? (req.method === 'GET' ? READ_ONLY_ERROR_STATUS : ERROR_STATUS) : req.method === 'GET' ? READ_ONLY : undefined;
+/** Both writers (the fast path, the fastify routes) send bytes as they are. */
+function executeOptions(req: GraphqlHttpRequest): ExecuteOptions {
+  const plain = req.errorStatus === true ? (req.method === 'GET' ? READ_ONLY_ERROR_STATUS : ERROR_STATUS) : req.method === 'GET' ? READ_ONLY : PLAIN;
   return req.relay === true ? { ...plain, relay: true } : plain;
 }
 
 /** The answer of an executed request. */
-function answerOf(req: GraphqlHttpRequest, media: ResponseMedia, contentType: string, setCookies: readonly string[], res: ApiResponse): GraphqlAnswer {
-  const text = 'jsonText' in res ? res.jsonText : JSON.stringify(res.json);
+function answerOf(req: GraphqlHttpRequest, media: ResponseMedia, contentType: string, setCookies: readonly string[], res: GraphqlResponse): GraphqlAnswer {
+  // Bytes are a read's `{"data":…}`, never errors.
+  const text = 'jsonBytes' in res ? res.jsonBytes : 'jsonText' in res ? res.jsonText : JSON.stringify(res.json);
   // graphql-response+json: no `data` means the request failed before execution (errorResponse's shape).
   const status =
-    media === 'graphql-response' && res.status === 200 && text.startsWith('{"errors"')
+    media === 'graphql-response' && res.status === 200 && typeof text === 'string' && text.startsWith('{"errors"')
       ? 400
       : media === 'json' && req.errorStatus !== true && res.status >= 500
         ? 200 // v2's allMod200: a server fault during execution is a 200 with the error too.
@@ -205,9 +207,10 @@ function failureOf(
   };
 }
 
-const READ_ONLY = { readOnly: true } as const;
-const ERROR_STATUS = { errorStatus: true } as const;
-const READ_ONLY_ERROR_STATUS = { readOnly: true, errorStatus: true } as const;
+const PLAIN = { bytes: true } as const;
+const READ_ONLY = { readOnly: true, bytes: true } as const;
+const ERROR_STATUS = { errorStatus: true, bytes: true } as const;
+const READ_ONLY_ERROR_STATUS = { readOnly: true, errorStatus: true, bytes: true } as const;
 
 /** The client's headers with the trace context of `span` (what an auth webhook is sent). */
 function withTraceContext(headers: RequestHeaders, span: Span): RequestHeaders {

@@ -60,7 +60,8 @@ const pool = new pg.Pool({ connectionString: url, max: POOL });
 const textTypes: pg.CustomTypesConfig = { getTypeParser: () => (value: string) => value };
 
 // Both sides must give the same bytes, or the comparison means nothing.
-async function viaEngine(): Promise<string> {
+// The engine answers a lone read as bytes (Note [Answer bytes]), as its HTTP writers send them.
+async function viaEngine(): Promise<string | Buffer> {
   // As the fast path does: every request carries its context (client address, cancellation).
   return (await answerGraphql(deps, { method: 'POST', headers, payload: body }, new RequestContext('127.0.0.1'))).body;
 }
@@ -69,7 +70,7 @@ async function viaPg(): Promise<string> {
   return `{"data":${String((r.rows[0] as unknown[] | undefined)?.[0] ?? 'null')}}`;
 }
 const [a, b] = [await viaEngine(), await viaPg()];
-if (a !== b) throw new Error(`answers differ:\n${a.slice(0, 300)}\n${b.slice(0, 300)}`);
+if (String(a) !== b) throw new Error(`answers differ:\n${String(a).slice(0, 300)}\n${b.slice(0, 300)}`);
 
 /** Collections seen so far: young (scavenges, minor mark-sweeps) and full, and their pauses (ms). */
 const gc = { young: 0, full: 0, pauseMs: 0 };
@@ -111,7 +112,7 @@ interface Measured {
   allocatedBytes: number;
 }
 
-async function measure(f: () => Promise<string>): Promise<Measured> {
+async function measure(f: () => Promise<string | Buffer>): Promise<Measured> {
   let left = requests;
   const gc0 = { ...gc };
   const old0 = oldSpaceUsed();

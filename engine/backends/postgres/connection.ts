@@ -15,7 +15,16 @@ import pg from 'pg';
 import { pingDatabase } from './metadata-db/metadata-storage.ts';
 import { pgConnectionConfig, type PostgresTls } from './ssl.ts';
 import { isConnectFailure, isUnrunFailure, retryDelay } from './retries.ts';
-import { TransactionStatementError, type BoundStatement, type DatabasePeer, type PoolStats, type RunOptions, type SourceConnection } from '../backend.ts';
+import { AnswerBytesQuery, CellBytesClient } from './answer-bytes.ts';
+import {
+  TransactionStatementError,
+  type AnswerFrame,
+  type BoundStatement,
+  type DatabasePeer,
+  type PoolStats,
+  type RunOptions,
+  type SourceConnection,
+} from '../backend.ts';
 
 /** Pool settings of a source (v2 `pool_settings`, already resolved). */
 export interface PostgresPoolSettings {
@@ -248,6 +257,17 @@ class FirstCellQuery extends pg.Query {
 /** A request's cancellation, when it has one. */
 type Cancel = RunOptions['cancel'];
 
+/** A request statement's answer: its cell as text, or as framed bytes (Note [Answer bytes]). */
+type Cell = string | Buffer | null;
+
+/** The query of a request statement: its first cell as text, or with a frame as bytes. */
+function cellQuery(stmt: BoundStatement, name: string | undefined, frame: AnswerFrame | null, done: QueryCallback): FirstCellQuery | AnswerBytesQuery {
+  // pg reads the values (prepareValue) and never changes the array.
+  return frame === null
+    ? new FirstCellQuery(stmt.text, stmt.values as unknown[], name, done)
+    : new AnswerBytesQuery(stmt.text, stmt.values as unknown[], name, frame, done);
+}
+
 /** What FirstCellQuery's callback is given: an error, or none when the query succeeded (the cell is on the query). */
 type QueryCallback = (err: Error | null | undefined) => void;
 
@@ -411,6 +431,8 @@ export class PostgresConnection implements SourceConnection {
       maxLifetimeSeconds: settings.connectionLifetimeSeconds ?? 600,
       connectionTimeoutMillis: (settings.connectTimeoutSeconds ?? 10) * 1000,
       pipeline: true,
+      // Its DataRows can be taken as bytes (Note [Answer bytes] in answer-bytes.ts).
+      Client: CellBytesClient,
       ...(settings.statementTimeoutMs === undefined || settings.statementTimeoutMs <= 0 ? {} : { statement_timeout: settings.statementTimeoutMs }),
     });
     this.#statementTimeout = (settings.statementTimeoutMs ?? 0) > 0;
@@ -432,16 +454,41 @@ export class PostgresConnection implements SourceConnection {
     if ((opts?.timeoutMs ?? null) !== null) return this.#queryInTransaction(stmt, opts);
     const cancel = opts?.cancel;
     if (cancel?.cancelled === true) return Promise.reject(cancelledError());
-    return new Promise<string | null>((resolve, reject) => this.#firstCell(stmt, cancel, 0, resolve, reject));
+    return new Promise<string | null>((resolve, reject) => this.#firstCell(stmt, null, cancel, 0, resolve as (cell: Cell) => void, reject));
   }
 
-  /** Try `attempt` (0: the first) of queryJsonText: checkout, statement and release in pg's callbacks. */
-  #firstCell(stmt: BoundStatement, cancel: Cancel, attempt: number, resolve: (cell: string | null) => void, reject: (e: unknown) => void): void {
+  /**
+   * queryJsonText's cell as UTF-8 bytes inside `frame` (Note [Answer bytes] in
+   * answer-bytes.ts): the same checkout, retries and cancellation. Under a
+   * role's time limit the text of the transaction path is framed.
+   */
+  queryJsonBytes(stmt: BoundStatement, frame: AnswerFrame, opts?: RunOptions): Promise<Buffer | null> {
+    if ((opts?.timeoutMs ?? null) !== null)
+      return this.#queryInTransaction(stmt, opts).then((text) =>
+        text === null ? null : Buffer.concat([frame.before, Buffer.from(text, 'utf8'), frame.after]),
+      );
+    const cancel = opts?.cancel;
+    if (cancel?.cancelled === true) return Promise.reject(cancelledError());
+    return new Promise<Buffer | null>((resolve, reject) => this.#firstCell(stmt, frame, cancel, 0, resolve as (cell: Cell) => void, reject));
+  }
+
+  /**
+   * Try `attempt` (0: the first) of queryJsonText (`frame` null) or queryJsonBytes: checkout, statement
+   * and release in pg's callbacks.
+   */
+  #firstCell(
+    stmt: BoundStatement,
+    frame: AnswerFrame | null,
+    cancel: Cancel,
+    attempt: number,
+    resolve: (cell: Cell) => void,
+    reject: (e: unknown) => void,
+  ): void {
     this.#pool.connect((connectError, client, release) => {
       // pg-pool: a checkout that failed or timed out (pool exhausted past connectTimeout) has no client.
       if (connectError !== undefined && connectError !== null) {
         if (isConnectFailure(connectError))
-          this.#retryOr(attempt, cancel, connectError, () => this.#firstCell(stmt, cancel, attempt + 1, resolve, reject), reject);
+          this.#retryOr(attempt, cancel, connectError, () => this.#firstCell(stmt, frame, cancel, attempt + 1, resolve, reject), reject);
         else reject(connectError);
         return;
       }
@@ -469,7 +516,7 @@ export class PostgresConnection implements SourceConnection {
           // the same client (the error ended only this statement; its Sync was sent with it).
           this.#names.delete(stmt.text);
           name = undefined;
-          query = new FirstCellQuery(stmt.text, stmt.values as unknown[], undefined, done);
+          query = cellQuery(stmt, undefined, frame, done);
           void pooled.query(query);
           return;
         }
@@ -479,7 +526,7 @@ export class PostgresConnection implements SourceConnection {
         const destroy = cancelled;
         if (e === undefined || e === null) {
           release(destroy);
-          resolve(query.first ?? null);
+          resolve(query instanceof FirstCellQuery ? (query.first ?? null) : (query.bytes ?? null));
           return;
         }
         const unrun = !cancelled && isUnrunFailure(e);
@@ -487,11 +534,10 @@ export class PostgresConnection implements SourceConnection {
         // there could be handed on and its next query queued before this one. So after pg returns.
         // A connection the server ended is dropped now, before its close is read (a request could take it meanwhile).
         queueMicrotask(() => release(destroy || unrun));
-        if (unrun) this.#retryOr(attempt, cancel, e, () => this.#firstCell(stmt, cancel, attempt + 1, resolve, reject), reject);
+        if (unrun) this.#retryOr(attempt, cancel, e, () => this.#firstCell(stmt, frame, cancel, attempt + 1, resolve, reject), reject);
         else reject(e);
       };
-      // pg reads the values (prepareValue) and never changes the array.
-      let query = new FirstCellQuery(stmt.text, stmt.values as unknown[], name, done);
+      let query = cellQuery(stmt, name, frame, done);
       void pooled.query(query);
     });
   }

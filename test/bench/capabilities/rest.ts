@@ -170,7 +170,7 @@ async function measureInProcess(
     const admin = { 'content-type': 'application/json', ...engineHeaders('admin') };
     const customer = { 'content-type': 'application/json', ...engineHeaders('customer') };
     const ctx = (): RequestContext => new RequestContext('127.0.0.1');
-    const ways: ReadonlyArray<readonly [string, () => Promise<string>]> = [
+    const ways: ReadonlyArray<readonly [string, () => Promise<string | Buffer>]> = [
       ['answerGraphql as admin', async () => (await answerGraphql(off, { method: 'POST', headers: admin, payload: graphqlBody }, ctx())).body],
       ['answerRest as admin', async () => (await answerRest(off, 'POST', '/api/rest/albums/1', admin, '{}', ctx())).body],
       [
@@ -182,10 +182,10 @@ async function measureInProcess(
         async () => (await answerGraphql(on, { method: 'POST', headers: customer, payload: graphqlBody }, ctx())).body,
       ],
     ];
-    const expected = await ways[0]![1]();
+    const expected = String(await ways[0]![1]());
     for (const [name, f] of ways) {
       // REST answers the data object without its wrapper.
-      const got = name.startsWith('answerRest') ? `{"data":${await f()}}` : await f();
+      const got = name.startsWith('answerRest') ? `{"data":${String(await f())}}` : String(await f());
       if (got !== expected) throw new Error(`${name} answered ${got.slice(0, 200)}`);
     }
     const cpu: Record<string, number[]> = {};

@@ -14,10 +14,14 @@ let engine: TestEngine;
 
 beforeAll(async () => {
   db = await createTestDatabase('fastpath');
-  await db.sql(`CREATE TABLE item (id int PRIMARY KEY, name text NOT NULL); INSERT INTO item VALUES (1, 'one'), (2, 'two');`);
+  await db.sql(`CREATE TABLE item (id int PRIMARY KEY, name text NOT NULL); INSERT INTO item VALUES (1, 'one'), (2, 'two');
+    CREATE TABLE word (id int PRIMARY KEY, name text NOT NULL);
+    INSERT INTO word SELECT i, 'w' || i || ' Beyoncé Дмитрий 東京 🎸 "q" \\ b' FROM generate_series(1, 3000) AS i;`);
   engine = await startTestEngine({ databaseUrl: db.url, adminSecret: 'sekret', corsDomain: 'https://app.test' });
-  const r = await engine.metadata({ type: 'pg_track_table', args: { source: 'default', table: 'item' } });
-  expect(r.status).toBe(200);
+  for (const table of ['item', 'word']) {
+    const r = await engine.metadata({ type: 'pg_track_table', args: { source: 'default', table } });
+    expect(r.status).toBe(200);
+  }
 });
 
 afterAll(async () => {
@@ -54,6 +58,28 @@ describe('GraphQL fast path', () => {
     expect(fast.headers.get('access-control-allow-origin')).toBe(origin);
     const injected = await engine.engine.app.inject({ method: 'POST', url: '/v1/graphql', headers: admin, payload: body });
     expect(injected.body).toBe(fast.text);
+  });
+
+  it('sends a large answer with characters of every UTF-8 length as the database built it, with its byte length', async () => {
+    // A lone read's answer goes out as the bytes PostgreSQL sent (Note [Answer bytes]); a mutation's as text.
+    const query = JSON.stringify({ query: '{ word(order_by: {id: asc}) { id name } }' });
+    const raw = async (path: string): Promise<{ bytes: Buffer; length: string | null }> => {
+      // fetch asks for gzip and br by default; the bytes as sent are what this checks.
+      const res = await fetch(engine.url + path, { method: 'POST', headers: { ...admin, 'accept-encoding': 'identity' }, body: query });
+      return { bytes: Buffer.from(await res.arrayBuffer()), length: res.headers.get('content-length') };
+    };
+    const fast = await raw('/v1/graphql');
+    const routed = await raw('/v1/graphql?via=fastify');
+    expect(fast.bytes.length).toBeGreaterThan(200_000);
+    expect(fast.length).toBe(String(fast.bytes.length));
+    expect(routed.bytes.equals(fast.bytes)).toBe(true);
+    const words = (JSON.parse(fast.bytes.toString('utf8')) as { data: { word: Array<{ id: number; name: string }> } }).data.word;
+    expect(words).toHaveLength(3000);
+    expect(words[2999]).toEqual({ id: 3000, name: 'w3000 Beyoncé Дмитрий 東京 🎸 "q" \\ b' });
+    const none = await post('/v1/graphql', admin, JSON.stringify({ query: '{ word_by_pk(id: -1) { id } }' }));
+    expect(JSON.parse(none.text)).toEqual({ data: { word_by_pk: null } });
+    const injected = await engine.engine.app.inject({ method: 'POST', url: '/v1/graphql', headers: admin, payload: query });
+    expect(injected.rawPayload.equals(fast.bytes)).toBe(true);
   });
 
   it('gives no CORS grant to an origin that is not allowed', async () => {
