@@ -11,8 +11,17 @@ import type { RequestContext } from '../request-context.ts';
 /** An API answer: status plus either a JSON value or JSON text already serialized. */
 export type ApiResponse = { readonly status: number; readonly json: unknown } | { readonly status: number; readonly jsonText: string };
 
-/** A GraphQL answer: an ApiResponse, or (asked for with ExecuteOptions.bytes) the JSON as UTF-8 bytes. */
-export type GraphqlResponse = ApiResponse | { readonly status: number; readonly jsonBytes: Buffer };
+/**
+ * JSON as a byte string: its UTF-8 bytes, one character each, to be written with the `latin1`
+ * encoding (Note [Answer bytes] in backends/postgres/answer-bytes.ts).
+ */
+export interface ByteStringResponse {
+  readonly status: number;
+  readonly jsonByteString: string;
+}
+
+/** A GraphQL answer: an ApiResponse, or (asked for with ExecuteOptions.bytes) a byte string. */
+export type GraphqlResponse = ApiResponse | ByteStringResponse;
 
 /** Which API family a metadata/query request came in on. */
 export type ApiFamily = 'metadata' | 'query-v1' | 'query-v2';
@@ -76,7 +85,7 @@ export interface ExecuteOptions {
   readonly errorStatus?: boolean;
   /** `/v1beta1/relay`: the Relay schema (Note [Relay schema] in graphql/schema/relay-types.ts). */
   readonly relay?: boolean;
-  /** The answer may come as `jsonBytes` (Note [Answer bytes] in backends/postgres/answer-bytes.ts): for a writer that sends bytes as they are. */
+  /** The answer may come as a {@link ByteStringResponse}: for a writer that sends it with the `latin1` encoding. */
   readonly bytes?: boolean;
 }
 

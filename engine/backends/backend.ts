@@ -32,12 +32,6 @@ export interface RunOptions {
   readonly timeoutMs?: number | null;
 }
 
-/** The bytes around a cell asked for as bytes (`{"data":` and `}` for a GraphQL answer). */
-export interface AnswerFrame {
-  readonly before: Buffer;
-  readonly after: Buffer;
-}
-
 /**
  * An open connection pool to one source. Callers hand it bound statements;
  * JSON comes back as text, built by the database and never parsed here.
@@ -47,11 +41,12 @@ export interface SourceConnection {
   /** Runs a statement returning one row with one JSON/text column, and returns that text (null for no row). */
   queryJsonText(stmt: BoundStatement, opts?: RunOptions): Promise<string | null>;
   /**
-   * queryJsonText's cell as UTF-8 bytes between `frame.before` and `frame.after`
-   * (null for no row or a NULL cell), for an answer written as it is (Note
-   * [Answer bytes] in postgres/answer-bytes.ts). Optional: without it the text is used.
+   * queryJsonText's cell as a byte string: its UTF-8 bytes, one character each
+   * (null for no row or a NULL cell), for an answer written with the `latin1`
+   * encoding, byte for byte as the database sent it (Note [Answer bytes] in
+   * postgres/answer-bytes.ts). Optional: without it the text is used.
    */
-  queryJsonBytes?(stmt: BoundStatement, frame: AnswerFrame, opts?: RunOptions): Promise<Buffer | null>;
+  queryJsonByteString?(stmt: BoundStatement, opts?: RunOptions): Promise<string | null>;
   /**
    * Runs statements in order in one transaction; returns the JSON text of
    * each. Any failure rolls back all and is thrown as a

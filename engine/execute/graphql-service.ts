@@ -9,9 +9,9 @@
  *
  * See architecture.md, "One GraphQL request", and Note [Plan cache keys].
  */
-import type { AnswerFrame, RunOptions, SourceConnection } from '../backends/backend.ts';
+import type { RunOptions, SourceConnection } from '../backends/backend.ts';
 import type { RequestContext } from '../request-context.ts';
-import type { ApiResponse, ExecuteOptions, GraphqlApi, GraphqlResponse } from '../api/contract.ts';
+import type { ApiResponse, ByteStringResponse, ExecuteOptions, GraphqlApi, GraphqlResponse } from '../api/contract.ts';
 import type { CatalogRef } from '../catalog/snapshot.ts';
 import type { Logger } from '../logger.ts';
 import { buildSession, roleViewKey, ADMIN_ROLE, type Session } from '../auth/session.ts';
@@ -28,7 +28,7 @@ import type { ActionRuntime } from '../actions/runtime.ts';
 import type { ActionServices } from './action-step.ts';
 import { ApiLimitsPolicy, RateLimiter, type RoleLimits } from './api-limits.ts';
 import { PlanCache } from './plan-cache.ts';
-import { allowRequest, bind, MUTATION_OVER_GET, planRequest, respond, run, runBytes, type PlanEnv, type PlannedRequest } from './request-steps.ts';
+import { allowRequest, bind, MUTATION_OVER_GET, planRequest, respond, run, runByteString, type PlanEnv, type PlannedRequest } from './request-steps.ts';
 import { PersistedQueries } from './persisted-queries.ts';
 import { parseGraphqlRequest, type GraphqlRequest } from './request-body.ts';
 import { dataOf } from './response.ts';
@@ -271,7 +271,7 @@ export class GraphqlService implements GraphqlApi {
     failed?: EngineError[] | null,
     env?: PlanEnv,
   ): Promise<string>;
-  /** With `bytes`, a lone read's answer may come as UTF-8 bytes (Note [Answer bytes] in backends/postgres/answer-bytes.ts). */
+  /** With `bytes`, a lone read's answer may come as a byte string, answered 200 (Note [Answer bytes] in backends/postgres/answer-bytes.ts). */
   #executeOne(
     session: Session,
     body: unknown,
@@ -283,7 +283,7 @@ export class GraphqlService implements GraphqlApi {
     failed: EngineError[] | null,
     env: PlanEnv,
     bytes: boolean,
-  ): Promise<string | Buffer>;
+  ): Promise<string | ByteStringResponse>;
   #executeOne(
     session: Session,
     body: unknown,
@@ -295,7 +295,7 @@ export class GraphqlService implements GraphqlApi {
     failed: EngineError[] | null = null,
     env: PlanEnv = this.#env,
     bytes = false,
-  ): Promise<string | Buffer> {
+  ): Promise<string | ByteStringResponse> {
     // The operation's span and its steps' spans, when tracing (Note [Tracing off costs a null check]).
     const trace = ctx === undefined ? null : ctx.trace;
     const steps = trace === null ? null : new StepSpans(trace.child('graphql'));
@@ -314,13 +314,14 @@ export class GraphqlService implements GraphqlApi {
       // The attributes are built only when tracing (optional call: no argument is evaluated on null).
       steps?.begin('run', runAttributes(bound), runKind(bound));
       const ran = kind;
-      const asBytes = bytes && steps === null ? runBytes(bound, DATA_FRAME, opts) : undefined;
+      const asBytes = bytes && steps === null ? runByteString(bound, opts) : undefined;
       if (asBytes !== undefined)
         return asBytes.then(
-          (answer) => {
+          (cell) => {
             if (pending !== null) env.cache?.store(pending.version, pending.key, pending.entry, pending.planKey, plan);
             if (this.#metrics !== null) this.#metrics.graphqlOperation(ran, true, secondsSince(ctx));
-            return answer ?? NULL_DATA;
+            // respond's dataResponse: the frame is ASCII, so the whole is a byte string still.
+            return { status: 200, jsonByteString: cell === null ? NULL_DATA : `{"data":${cell}}` };
           },
           (e: unknown) => this.#failedOne(e, steps, ran, session, ctx, failed, rethrow),
         );
@@ -520,12 +521,10 @@ export class GraphqlService implements GraphqlApi {
   }
 }
 
-/** An operation's text (or bytes) answered with 200 (execute). */
-const answered = (answer: string | Buffer): GraphqlResponse =>
-  typeof answer === 'string' ? { status: 200, jsonText: answer } : { status: 200, jsonBytes: answer };
+/** An operation's text answered with 200, or its byte string's answer (execute). */
+const answered = (answer: string | ByteStringResponse): GraphqlResponse => (typeof answer === 'string' ? { status: 200, jsonText: answer } : answer);
 
-/** The frame of an answer asked for as bytes, and the answer of a read that returned no row (Note [Answer bytes]). */
-const DATA_FRAME: AnswerFrame = { before: Buffer.from('{"data":'), after: Buffer.from('}') };
+/** The answer of a lone read that returned no row. */
 const NULL_DATA = '{"data":null}';
 
 /** What execute answers when #executeOne throws: only a mutation in a read-only request does. */

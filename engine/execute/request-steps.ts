@@ -89,7 +89,7 @@ import { entryBytes, PlanCache, structuralKey, type OperationEntry } from './pla
 import type { GraphqlRequest } from './request-body.ts';
 import { respond } from './response.ts';
 import { graphqlErrorBody } from '../errors/wire-body.ts';
-import { runAnswerBytes, runPlan } from './run.ts';
+import { runAnswerByteString, runPlan } from './run.ts';
 import type { RoleLimits } from './api-limits.ts';
 import { checkFragmentCycles } from './fragment-cycles.ts';
 import { scalarCoercer } from './scalar-variables.ts';
@@ -103,8 +103,8 @@ export const plan = buildPlan;
 export const bind = bindPlan;
 /** The `run` step. */
 export const run = runPlan;
-/** The `run` and `respond` steps of a lone read answered as bytes (Note [Answer bytes]); undefined for other plans. */
-export const runBytes = runAnswerBytes;
+/** The `run` step of a lone read answered as a byte string (Note [Answer bytes]); undefined for other plans. */
+export const runByteString = runAnswerByteString;
 
 /** The `toIr` step: the operation as IR, in the role schema's terms (graphql/role-operation.ts). */
 export function toIr(op: RoleOperation, input: ToIrInput): OperationIr {

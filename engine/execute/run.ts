@@ -3,7 +3,7 @@
  * (run-statement.ts for reads, mutation-plan.ts, remote-step.ts,
  * remote-join.ts, action-step.ts).
  */
-import type { AnswerFrame, BoundStatement, RunOptions, SourceConnection } from '../backends/backend.ts';
+import type { BoundStatement, RunOptions, SourceConnection } from '../backends/backend.ts';
 import type { BoundPlan, BoundStep } from './bind.ts';
 import { runWrites } from './mutation-plan.ts';
 import { runRemote } from './remote-step.ts';
@@ -46,18 +46,18 @@ function runOneRead(conn: SourceConnection, statement: BoundStatement, opts: Run
 const oneText = (text: string | null): string[] => [text ?? 'null'];
 
 /**
- * A lone read's answer as bytes inside `frame` (null when it returned no row),
- * when the plan is one and its backend can give bytes (Note [Answer bytes] in
+ * A lone read's answer as a byte string (null when it returned no row), when
+ * the plan is one and its backend can give one (Note [Answer bytes] in
  * backends/postgres/answer-bytes.ts); undefined otherwise: run it with runPlan.
  */
-export function runAnswerBytes(steps: BoundPlan, frame: AnswerFrame, opts?: RunOptions): Promise<Buffer | null> | undefined {
+export function runAnswerByteString(steps: BoundPlan, opts?: RunOptions): Promise<string | null> | undefined {
   const only = steps.length === 1 ? steps[0] : undefined;
   if (only === undefined || only.kind !== 'read' || only.step.joins !== undefined) return undefined;
   const conn = only.step.connection;
-  if (conn.queryJsonBytes === undefined) return undefined;
+  if (conn.queryJsonByteString === undefined) return undefined;
   const statement = only.statement;
   try {
-    return conn.queryJsonBytes(statement, frame, opts).then(undefined, (e: unknown) => {
+    return conn.queryJsonByteString(statement, opts).then(undefined, (e: unknown) => {
       throw toDatabaseError(conn, e, statement);
     });
   } catch (e) {

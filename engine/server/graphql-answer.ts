@@ -29,8 +29,13 @@ export interface GraphqlAnswer {
   readonly status: number;
   /** The Content-Type header value. */
   readonly contentType: string;
-  /** JSON text, or its UTF-8 bytes (a lone read's answer as the database sent it: Note [Answer bytes] in backends/postgres/answer-bytes.ts). */
-  readonly body: string | Buffer;
+  /** JSON text. */
+  readonly body: string;
+  /**
+   * How to write it: `utf8` for text, `latin1` for a byte string (a lone read's answer as the
+   * database sent it: Note [Answer bytes] in backends/postgres/answer-bytes.ts).
+   */
+  readonly encoding: 'utf8' | 'latin1';
   /** Set-Cookie values an auth webhook asked to pass on. */
   readonly setCookies: readonly string[];
 }
@@ -171,16 +176,17 @@ function executeOptions(req: GraphqlHttpRequest): ExecuteOptions {
 
 /** The answer of an executed request. */
 function answerOf(req: GraphqlHttpRequest, media: ResponseMedia, contentType: string, setCookies: readonly string[], res: GraphqlResponse): GraphqlAnswer {
-  // Bytes are a read's `{"data":…}`, never errors.
-  const text = 'jsonBytes' in res ? res.jsonBytes : 'jsonText' in res ? res.jsonText : JSON.stringify(res.json);
+  // A byte string is a read's `{"data":…}`, never errors.
+  if ('jsonByteString' in res) return { status: res.status, contentType, body: res.jsonByteString, encoding: 'latin1', setCookies };
+  const text = 'jsonText' in res ? res.jsonText : JSON.stringify(res.json);
   // graphql-response+json: no `data` means the request failed before execution (errorResponse's shape).
   const status =
-    media === 'graphql-response' && res.status === 200 && typeof text === 'string' && text.startsWith('{"errors"')
+    media === 'graphql-response' && res.status === 200 && text.startsWith('{"errors"')
       ? 400
       : media === 'json' && req.errorStatus !== true && res.status >= 500
         ? 200 // v2's allMod200: a server fault during execution is a 200 with the error too.
         : res.status;
-  return { status, contentType, body: text, setCookies };
+  return { status, contentType, body: text, encoding: 'utf8', setCookies };
 }
 
 /** The answer of a request that failed before or outside execution (authentication, the body). */
@@ -203,6 +209,7 @@ function failureOf(
     status: req.errorStatus === true ? err.status : statusFor(media, err, deps.settings.preserve401Errors),
     contentType,
     body: JSON.stringify(graphqlErrorBody(err, isAdmin)),
+    encoding: 'utf8',
     setCookies,
   };
 }

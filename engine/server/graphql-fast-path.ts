@@ -227,10 +227,12 @@ export function graphqlFastPath(opts: FastPathOptions): FastPath {
     coding: Coding | null,
     setCookies: readonly string[],
     extra?: Readonly<Record<string, string>>,
+    encoding: 'utf8' | 'latin1' = 'utf8',
   ): void {
     // Raw header pairs: writeHead takes them as they are (Note [Fast path headers]).
     const ctx = contextOf(req);
-    const size = Buffer.byteLength(body);
+    // A byte string has a byte per character (Note [Answer bytes] in backends/postgres/answer-bytes.ts).
+    const size = encoding === 'latin1' && typeof body === 'string' ? body.length : Buffer.byteLength(body);
     ctx.responseSize = size;
     ctx.contentEncoding = coding;
     const headers: Array<string | number | string[]> = ['content-type', contentType, 'content-length', size, 'vary', VARY, 'x-request-id', ctx.requestId];
@@ -245,17 +247,18 @@ export function graphqlFastPath(opts: FastPathOptions): FastPath {
     if (setCookies.length > 0) headers.push('set-cookie', [...setCookies]);
     res.writeHead(status, headers as unknown as OutgoingHttpHeaders);
     // The http-log line is the envelope's (request-envelope.ts), for both paths.
-    res.end(body);
+    res.end(body, encoding);
   }
 
   function respond(req: IncomingMessage, res: ServerResponse, a: GraphqlAnswer | RestAnswer): void {
     const contentType = 'contentType' in a ? a.contentType : JSON_TYPE;
     const extra = 'headers' in a ? a.headers : undefined;
+    const encoding = 'encoding' in a ? a.encoding : 'utf8';
     const coding = codingFor(req.headers['accept-encoding'], a.body.length);
-    if (coding === null) return write(req, res, a.status, contentType, a.body, null, a.setCookies, extra);
-    compress(a.body, coding).then(
+    if (coding === null) return write(req, res, a.status, contentType, a.body, null, a.setCookies, extra, encoding);
+    compress(encoding === 'latin1' ? Buffer.from(a.body, 'latin1') : a.body, coding).then(
       (bytes) => write(req, res, a.status, contentType, bytes, coding, a.setCookies, extra),
-      () => write(req, res, a.status, contentType, a.body, null, a.setCookies, extra),
+      () => write(req, res, a.status, contentType, a.body, null, a.setCookies, extra, encoding),
     );
   }
 

@@ -1,35 +1,43 @@
 /**
  * Note [Answer bytes]
- * A lone read's answer is one JSON cell the database built, and the HTTP
- * body is that cell inside `{"data":` … `}`. Through pg, the cell's UTF-8
- * bytes were decoded into a string (pg-protocol's reader), the string
- * concatenated into the body, measured again (Buffer.byteLength for
- * Content-Length) and encoded back to UTF-8 by the socket write: three passes
- * over the answer that give back the bytes the wire brought. So a query that
- * asks for bytes ({@link AnswerBytesQuery}) has its DataRow copied once,
- * straight from the parser's buffer into one Buffer already framed with the
- * body's head and tail, and the HTTP layer writes that Buffer as it is.
- *
+ * A lone read's answer is one JSON cell the database built, and the HTTP body
+ * is that cell inside `{"data":` … `}`. Through pg, the cell's UTF-8 bytes
+ * were decoded into a string (a two-byte string once one character is not
+ * ASCII), measured again for Content-Length (Buffer.byteLength of the
+ * concatenation flattens it) and encoded back to UTF-8 by the socket write:
+ * three passes that give back the bytes the wire brought. So a request
+ * statement can ask for its cell as a byte string ({@link ByteStringQuery}):
+ * a string of one character per byte, copied from the DataRow with
+ * the `latin1` decoding (a copy into a one-byte string), framed by string
+ * concatenation (the frame is ASCII), counted by its `length` and written with
+ * the `latin1` encoding (a copy back). The bytes sent are the bytes PostgreSQL
+ * sent.
+ * Why a string and not a Buffer: a Buffer of the answer per request is
+ * memory outside V8's heap, freed only when a collection finds it dead. With
+ * the strings gone the young generation filled ~10× more slowly, so the
+ * Buffers piled up until V8's external-memory limit forced full collections:
+ * AlbumsArtistTracksGenre (84 KB answers) went from 0 to 9.6 full collections
+ * per 1,000 requests and its engine CPU per request from 286 to 587 µs
+ * (`node test/bench/compare-engines.ts <before> <after> --ops
+ * AlbumsArtistTracksGenre --roles admin --gc`). A one-byte string lives in
+ * the young generation like the text it replaces, at half the size of a
+ * two-byte one.
  * How: every pooled connection is a {@link CellBytesClient}, whose connection
  * parses the socket with a pg-protocol Parser of its own (the same
  * attachListeners as pg's, connection.js) whose DataRow handling looks at the
- * client's active query first. For an AnswerBytesQuery the row's first cell is
- * copied out and pg gets an empty DataRow; for every other query the Parser
- * runs as pg's does. The copy is needed: the parser reuses its buffer for the
- * next socket read. An AnswerBytesQuery run by a plain pg.Client (no such
- * parser) frames the string it is given, so the result is the same either way.
- * It relies on pg-protocol's Parser.handlePacket and pg's Connection.
- * attachListeners and Client._activeQuery (pg and pg-protocol are pinned in
- * package.json); test/integration/backends/answer-bytes.test.ts checks the
- * bytes against the text path, across socket reads and in pipelined batches.
- *
- * Measured: see Note [Answer bytes, measured] in engine/server/graphql-answer.ts.
+ * client's active query first: for a ByteStringQuery the row's first cell is
+ * taken and pg gets an empty DataRow; for every other query the Parser runs as
+ * pg's does. A ByteStringQuery run by a plain pg.Client (no such parser)
+ * converts the string it is given, so the answer is the same either way. It
+ * relies on pg-protocol's Parser.handlePacket, pg's Connection.attachListeners
+ * and Client._activeQuery (pg and pg-protocol are pinned in package.json);
+ * test/integration/backends/answer-bytes.test.ts checks the bytes against the
+ * text path, across socket reads and in pipelined batches.
  */
 import pg from 'pg';
 import { Parser } from 'pg-protocol/dist/parser.js';
 import { DataRowMessage } from 'pg-protocol/dist/messages.js';
 import type { BackendMessage } from 'pg-protocol/dist/messages.js';
-import type { AnswerFrame } from '../backend.ts';
 
 /** pg's protocol code of a DataRow message ('D'). */
 const DATA_ROW = 0x44;
@@ -41,46 +49,39 @@ export type QueryCallback = (err: Error | null | undefined) => void;
 
 /**
  * A statement answering one row of one text column, whose first cell is kept
- * as framed UTF-8 bytes (Note [Answer bytes]). `bytes` is undefined until a
- * row came, null for a NULL cell.
+ * as a byte string (Note [Answer bytes]). `cell` is undefined until a row
+ * came, null for a NULL cell.
  */
-export class AnswerBytesQuery extends pg.Query {
-  bytes: Buffer | null | undefined = undefined;
-  readonly frame: AnswerFrame;
+export class ByteStringQuery extends pg.Query {
+  cell: string | null | undefined = undefined;
 
-  constructor(text: string, values: unknown[], name: string | undefined, frame: AnswerFrame, callback?: QueryCallback) {
+  constructor(text: string, values: unknown[], name: string | undefined, callback?: QueryCallback) {
     // pg.Query's typings omit the callback argument its constructor takes (normalizeQueryConfig).
     super(text, values, callback as never);
     if (name !== undefined) (this as unknown as { name: string }).name = name;
-    this.frame = frame;
   }
 
-  /** Copies the first cell of a DataRow body (at `offset` in `buf`: int16 count, then int32 length and the bytes) framed. */
+  /** Takes the first cell of a DataRow body (at `offset` in `buf`: int16 count, then int32 length and the bytes). */
   takeRow(buf: Buffer, offset: number): void {
-    if (this.bytes !== undefined) return;
-    const count = buf.readInt16BE(offset);
-    const len = count === 0 ? -1 : buf.readInt32BE(offset + 2);
-    if (len === -1) {
-      this.bytes = null;
-      return;
-    }
-    const { before, after } = this.frame;
-    const out = Buffer.allocUnsafe(before.length + len + after.length);
-    before.copy(out, 0);
-    buf.copy(out, before.length, offset + 6, offset + 6 + len);
-    after.copy(out, before.length + len);
-    this.bytes = out;
+    if (this.cell !== undefined) return;
+    const len = buf.readInt16BE(offset) === 0 ? -1 : buf.readInt32BE(offset + 2);
+    // latin1: one character per byte, copied as they are (no UTF-8 decoding).
+    this.cell = len === -1 ? null : buf.toString('latin1', offset + 6, offset + 6 + len);
   }
 
   /** No row parsing (Note [First-cell queries] in connection.ts). */
   handleRowDescription(): void {}
 
-  /** A row pg parsed itself (a client without the bytes parser): the cell's string, framed. */
+  /** A row pg parsed itself (a client without the byte-string parser): the cell's string, as a byte string. */
   handleDataRow(msg: { fields: Array<string | null> }): void {
-    if (this.bytes !== undefined || msg.fields === NO_FIELDS) return;
-    const cell = msg.fields[0];
-    this.bytes = cell === undefined || cell === null ? null : Buffer.concat([this.frame.before, Buffer.from(cell, 'utf8'), this.frame.after]);
+    if (this.cell !== undefined || msg.fields === NO_FIELDS) return;
+    this.cell = toByteString(msg.fields[0] ?? null);
   }
+}
+
+/** A string as a byte string: its UTF-8 bytes, one character each. */
+export function toByteString(text: string | null): string | null {
+  return text === null ? null : Buffer.from(text, 'utf8').toString('latin1');
 }
 
 /** pg's Connection as far as its listeners go (connection.js). */
@@ -93,7 +94,7 @@ interface PgConnection {
 /** The Parser's packet handler (private in its typings). */
 type HandlePacket = (offset: number, code: number, length: number, bytes: Buffer) => BackendMessage;
 
-/** A pg.Client whose DataRows of an {@link AnswerBytesQuery} are copied as bytes (Note [Answer bytes]). */
+/** A pg.Client whose DataRows of a {@link ByteStringQuery} are taken as byte strings (Note [Answer bytes]). */
 export class CellBytesClient extends pg.Client {
   constructor(config?: string | pg.ClientConfig) {
     super(config);
@@ -107,7 +108,7 @@ export class CellBytesClient extends pg.Client {
       p.handlePacket = (offset, code, length, bytes) => {
         if (code === DATA_ROW) {
           const q = client._activeQuery;
-          if (q instanceof AnswerBytesQuery) {
+          if (q instanceof ByteStringQuery) {
             q.takeRow(bytes, offset);
             return new DataRowMessage(length, NO_FIELDS);
           }

@@ -15,16 +15,8 @@ import pg from 'pg';
 import { pingDatabase } from './metadata-db/metadata-storage.ts';
 import { pgConnectionConfig, type PostgresTls } from './ssl.ts';
 import { isConnectFailure, isUnrunFailure, retryDelay } from './retries.ts';
-import { AnswerBytesQuery, CellBytesClient } from './answer-bytes.ts';
-import {
-  TransactionStatementError,
-  type AnswerFrame,
-  type BoundStatement,
-  type DatabasePeer,
-  type PoolStats,
-  type RunOptions,
-  type SourceConnection,
-} from '../backend.ts';
+import { ByteStringQuery, CellBytesClient, toByteString } from './answer-bytes.ts';
+import { TransactionStatementError, type BoundStatement, type DatabasePeer, type PoolStats, type RunOptions, type SourceConnection } from '../backend.ts';
 
 /** Pool settings of a source (v2 `pool_settings`, already resolved). */
 export interface PostgresPoolSettings {
@@ -257,15 +249,10 @@ class FirstCellQuery extends pg.Query {
 /** A request's cancellation, when it has one. */
 type Cancel = RunOptions['cancel'];
 
-/** A request statement's answer: its cell as text, or as framed bytes (Note [Answer bytes]). */
-type Cell = string | Buffer | null;
-
-/** The query of a request statement: its first cell as text, or with a frame as bytes. */
-function cellQuery(stmt: BoundStatement, name: string | undefined, frame: AnswerFrame | null, done: QueryCallback): FirstCellQuery | AnswerBytesQuery {
+/** The query of a request statement: its first cell as text, or (`bytes`) as a byte string (Note [Answer bytes]). */
+function cellQuery(stmt: BoundStatement, name: string | undefined, bytes: boolean, done: QueryCallback): FirstCellQuery | ByteStringQuery {
   // pg reads the values (prepareValue) and never changes the array.
-  return frame === null
-    ? new FirstCellQuery(stmt.text, stmt.values as unknown[], name, done)
-    : new AnswerBytesQuery(stmt.text, stmt.values as unknown[], name, frame, done);
+  return bytes ? new ByteStringQuery(stmt.text, stmt.values as unknown[], name, done) : new FirstCellQuery(stmt.text, stmt.values as unknown[], name, done);
 }
 
 /** What FirstCellQuery's callback is given: an error, or none when the query succeeded (the cell is on the query). */
@@ -454,41 +441,38 @@ export class PostgresConnection implements SourceConnection {
     if ((opts?.timeoutMs ?? null) !== null) return this.#queryInTransaction(stmt, opts);
     const cancel = opts?.cancel;
     if (cancel?.cancelled === true) return Promise.reject(cancelledError());
-    return new Promise<string | null>((resolve, reject) => this.#firstCell(stmt, null, cancel, 0, resolve as (cell: Cell) => void, reject));
+    return new Promise<string | null>((resolve, reject) => this.#firstCell(stmt, false, cancel, 0, resolve, reject));
   }
 
   /**
-   * queryJsonText's cell as UTF-8 bytes inside `frame` (Note [Answer bytes] in
+   * queryJsonText's cell as a byte string (Note [Answer bytes] in
    * answer-bytes.ts): the same checkout, retries and cancellation. Under a
-   * role's time limit the text of the transaction path is framed.
+   * role's time limit the text of the transaction path is converted.
    */
-  queryJsonBytes(stmt: BoundStatement, frame: AnswerFrame, opts?: RunOptions): Promise<Buffer | null> {
-    if ((opts?.timeoutMs ?? null) !== null)
-      return this.#queryInTransaction(stmt, opts).then((text) =>
-        text === null ? null : Buffer.concat([frame.before, Buffer.from(text, 'utf8'), frame.after]),
-      );
+  queryJsonByteString(stmt: BoundStatement, opts?: RunOptions): Promise<string | null> {
+    if ((opts?.timeoutMs ?? null) !== null) return this.#queryInTransaction(stmt, opts).then(toByteString);
     const cancel = opts?.cancel;
     if (cancel?.cancelled === true) return Promise.reject(cancelledError());
-    return new Promise<Buffer | null>((resolve, reject) => this.#firstCell(stmt, frame, cancel, 0, resolve as (cell: Cell) => void, reject));
+    return new Promise<string | null>((resolve, reject) => this.#firstCell(stmt, true, cancel, 0, resolve, reject));
   }
 
   /**
-   * Try `attempt` (0: the first) of queryJsonText (`frame` null) or queryJsonBytes: checkout, statement
+   * Try `attempt` (0: the first) of queryJsonText or (`bytes`) queryJsonByteString: checkout, statement
    * and release in pg's callbacks.
    */
   #firstCell(
     stmt: BoundStatement,
-    frame: AnswerFrame | null,
+    bytes: boolean,
     cancel: Cancel,
     attempt: number,
-    resolve: (cell: Cell) => void,
+    resolve: (cell: string | null) => void,
     reject: (e: unknown) => void,
   ): void {
     this.#pool.connect((connectError, client, release) => {
       // pg-pool: a checkout that failed or timed out (pool exhausted past connectTimeout) has no client.
       if (connectError !== undefined && connectError !== null) {
         if (isConnectFailure(connectError))
-          this.#retryOr(attempt, cancel, connectError, () => this.#firstCell(stmt, frame, cancel, attempt + 1, resolve, reject), reject);
+          this.#retryOr(attempt, cancel, connectError, () => this.#firstCell(stmt, bytes, cancel, attempt + 1, resolve, reject), reject);
         else reject(connectError);
         return;
       }
@@ -516,7 +500,7 @@ export class PostgresConnection implements SourceConnection {
           // the same client (the error ended only this statement; its Sync was sent with it).
           this.#names.delete(stmt.text);
           name = undefined;
-          query = cellQuery(stmt, undefined, frame, done);
+          query = cellQuery(stmt, undefined, bytes, done);
           void pooled.query(query);
           return;
         }
@@ -526,7 +510,7 @@ export class PostgresConnection implements SourceConnection {
         const destroy = cancelled;
         if (e === undefined || e === null) {
           release(destroy);
-          resolve(query instanceof FirstCellQuery ? (query.first ?? null) : (query.bytes ?? null));
+          resolve(query instanceof FirstCellQuery ? (query.first ?? null) : (query.cell ?? null));
           return;
         }
         const unrun = !cancelled && isUnrunFailure(e);
@@ -534,10 +518,10 @@ export class PostgresConnection implements SourceConnection {
         // there could be handed on and its next query queued before this one. So after pg returns.
         // A connection the server ended is dropped now, before its close is read (a request could take it meanwhile).
         queueMicrotask(() => release(destroy || unrun));
-        if (unrun) this.#retryOr(attempt, cancel, e, () => this.#firstCell(stmt, frame, cancel, attempt + 1, resolve, reject), reject);
+        if (unrun) this.#retryOr(attempt, cancel, e, () => this.#firstCell(stmt, bytes, cancel, attempt + 1, resolve, reject), reject);
         else reject(e);
       };
-      let query = cellQuery(stmt, name, frame, done);
+      let query = cellQuery(stmt, name, bytes, done);
       void pooled.query(query);
     });
   }

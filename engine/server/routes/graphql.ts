@@ -25,7 +25,9 @@ export async function registerGraphqlRoutes(app: FastifyInstance, opts: { deps: 
     if (a.setCookies.length > 0) void reply.header('set-cookie', [...a.setCookies]);
     void reply.header('vary', VARY);
     const coding = codingFor(request.headers['accept-encoding'], a.body.length);
-    const body = coding === null ? a.body : await compress(a.body, coding);
+    // A byte string goes out as its bytes (Note [Answer bytes] in backends/postgres/answer-bytes.ts).
+    const text = a.encoding === 'latin1' ? Buffer.from(a.body, 'latin1') : a.body;
+    const body = coding === null ? text : await compress(text, coding);
     if (coding !== null) void reply.header('content-encoding', coding);
     return reply.code(a.status).type(a.contentType).send(body);
   };

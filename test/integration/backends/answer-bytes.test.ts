@@ -1,14 +1,14 @@
 /**
- * A request statement's cell as framed UTF-8 bytes (PostgresConnection.
- * queryJsonBytes; Note [Answer bytes] in engine/backends/postgres/answer-bytes.ts):
- * the same bytes the text path gives once framed, for cells larger than a
+ * A request statement's cell as a byte string (PostgresConnection.
+ * queryJsonByteString; Note [Answer bytes] in engine/backends/postgres/answer-bytes.ts):
+ * the UTF-8 bytes of the text path's answer, for cells larger than a
  * socket read and with characters of every UTF-8 length, on connections that
  * pipeline text and bytes statements together, under a role's time limit, after
  * a stale prepared statement, and after a failed statement.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresConnection, type PostgresPoolSettings } from '../../../engine/backends/postgres/connection.ts';
-import type { AnswerFrame, BoundStatement } from '../../../engine/backends/backend.ts';
+import type { BoundStatement } from '../../../engine/backends/backend.ts';
 import { RequestContext } from '../../../engine/request-context.ts';
 import { createTestDatabase, type TestDatabase } from '../../support/pg.ts';
 
@@ -33,24 +33,23 @@ function connect(settings: PostgresPoolSettings = {}): PostgresConnection {
 }
 
 const stmt = (text: string, values: unknown[] = []): BoundStatement => ({ text, values });
-const FRAME: AnswerFrame = { before: Buffer.from('{"data":'), after: Buffer.from('}') };
-const framed = (text: string): string => `{"data":${text}}`;
 
 const WORDS = `SELECT json_build_object('words', coalesce(json_agg(json_build_object('id', id, 'name', name) ORDER BY id), '[]'))::text FROM word WHERE id <= $1`;
 
-async function bytesOf(c: PostgresConnection, s: BoundStatement, opts?: Parameters<PostgresConnection['queryJsonBytes']>[2]): Promise<Buffer | null> {
-  return await c.queryJsonBytes(s, FRAME, opts);
+/** The bytes a byte-string answer stands for (null for none). */
+async function bytesOf(c: PostgresConnection, s: BoundStatement, opts?: Parameters<PostgresConnection['queryJsonByteString']>[1]): Promise<Buffer | null> {
+  const cell = await c.queryJsonByteString(s, opts);
+  return cell === null ? null : Buffer.from(cell, 'latin1');
 }
 
 describe('request statements answered as bytes', () => {
-  it('give the text answer framed, byte for byte, for cells larger than a socket read', async () => {
+  it('give the UTF-8 bytes of the text answer, byte for byte, for cells larger than a socket read', async () => {
     const c = connect({ maxConnections: 1 });
     for (const n of [1, 10, 3000]) {
       const text = await c.queryJsonText(stmt(WORDS, [n]));
       const bytes = await bytesOf(c, stmt(WORDS, [n]));
-      expect(bytes).toBeInstanceOf(Buffer);
-      expect(bytes?.equals(Buffer.from(framed(text ?? ''), 'utf8'))).toBe(true);
-      expect((JSON.parse(String(bytes)) as { data: { words: unknown[] } }).data.words).toHaveLength(n);
+      expect(bytes?.equals(Buffer.from(text ?? '', 'utf8'))).toBe(true);
+      expect((JSON.parse(String(bytes)) as { words: unknown[] }).words).toHaveLength(n);
     }
     expect((await bytesOf(c, stmt(WORDS, [3000])))?.length).toBeGreaterThan(200_000);
   });
@@ -59,16 +58,16 @@ describe('request statements answered as bytes', () => {
     const c = connect({ maxConnections: 1 });
     expect(await bytesOf(c, stmt('SELECT name FROM word WHERE id = $1', [-1]))).toBeNull();
     expect(await bytesOf(c, stmt('SELECT NULL::text'))).toBeNull();
-    expect(String(await bytesOf(c, stmt('SELECT to_json(id)::text FROM word WHERE id <= 3 ORDER BY id')))).toBe('{"data":1}');
+    expect(String(await bytesOf(c, stmt('SELECT to_json(id)::text FROM word WHERE id <= 3 ORDER BY id')))).toBe('1');
   });
 
   it('share a pipelining connection with text statements, each answered its own cell', async () => {
     const c = connect({ maxConnections: 1 });
     const sizes = Array.from({ length: 40 }, (_, i) => 1 + ((i * 397) % 3000));
     const answers = await Promise.all(
-      sizes.map(async (n, i) => (i % 2 === 0 ? String(await bytesOf(c, stmt(WORDS, [n]))) : framed((await c.queryJsonText(stmt(WORDS, [n]))) ?? ''))),
+      sizes.map(async (n, i) => (i % 2 === 0 ? String(await bytesOf(c, stmt(WORDS, [n]))) : ((await c.queryJsonText(stmt(WORDS, [n]))) ?? ''))),
     );
-    answers.forEach((a, i) => expect((JSON.parse(a) as { data: { words: unknown[] } }).data.words, `request ${i}`).toHaveLength(sizes[i] ?? -1));
+    answers.forEach((a, i) => expect((JSON.parse(a) as { words: unknown[] }).words, `request ${i}`).toHaveLength(sizes[i] ?? -1));
   });
 
   it('answer under a role time limit (a transaction) and with a cancellation, the same bytes', async () => {
@@ -83,15 +82,15 @@ describe('request statements answered as bytes', () => {
     await db.sql(`CREATE TABLE retyped_b (id int PRIMARY KEY, code int NOT NULL); INSERT INTO retyped_b VALUES (1, 7)`);
     const c = connect({ maxConnections: 1 });
     const text = `SELECT json_agg(id)::text FROM retyped_b WHERE code = $1`;
-    expect(String(await bytesOf(c, stmt(text, ['7'])))).toBe('{"data":[1]}');
+    expect(String(await bytesOf(c, stmt(text, ['7'])))).toBe('[1]');
     await db.sql(`ALTER TABLE retyped_b ALTER COLUMN code TYPE text`);
-    expect(String(await bytesOf(c, stmt(text, ['7'])))).toBe('{"data":[1]}');
+    expect(String(await bytesOf(c, stmt(text, ['7'])))).toBe('[1]');
   });
 
   it('fail a statement the server refuses and answer the next one on the same connection', async () => {
     const c = connect({ maxConnections: 1 });
     const pid = await c.queryJsonText(stmt('SELECT pg_backend_pid()::text'));
     await expect(bytesOf(c, stmt('SELECT (1 / $1::int)::text', [0]))).rejects.toMatchObject({ code: '22012' });
-    expect(String(await bytesOf(c, stmt('SELECT pg_backend_pid()::text')))).toBe(framed(pid ?? ''));
+    expect(String(await bytesOf(c, stmt('SELECT pg_backend_pid()::text')))).toBe(pid);
   });
 });
