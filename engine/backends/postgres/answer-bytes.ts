@@ -44,7 +44,7 @@ const DATA_ROW = 0x44;
 
 const NO_FIELDS: never[] = [];
 
-/** What a query's callback is given: an error, or none when the query succeeded. */
+/** What a request statement's query is called back with: an error, or none when it succeeded (the cell is on the query). */
 export type QueryCallback = (err: Error | null | undefined) => void;
 
 /**

@@ -15,7 +15,7 @@ import pg from 'pg';
 import { pingDatabase } from './metadata-db/metadata-storage.ts';
 import { pgConnectionConfig, type PostgresTls } from './ssl.ts';
 import { isConnectFailure, isUnrunFailure, retryDelay } from './retries.ts';
-import { ByteStringQuery, CellBytesClient, toByteString } from './answer-bytes.ts';
+import { ByteStringQuery, CellBytesClient, toByteString, type QueryCallback } from './answer-bytes.ts';
 import { TransactionStatementError, type BoundStatement, type DatabasePeer, type PoolStats, type RunOptions, type SourceConnection } from '../backend.ts';
 
 /** Pool settings of a source (v2 `pool_settings`, already resolved). */
@@ -254,9 +254,6 @@ function cellQuery(stmt: BoundStatement, name: string | undefined, bytes: boolea
   // pg reads the values (prepareValue) and never changes the array.
   return bytes ? new ByteStringQuery(stmt.text, stmt.values as unknown[], name, done) : new FirstCellQuery(stmt.text, stmt.values as unknown[], name, done);
 }
-
-/** What FirstCellQuery's callback is given: an error, or none when the query succeeded (the cell is on the query). */
-type QueryCallback = (err: Error | null | undefined) => void;
 
 /**
  * Runs `text` with `values` and returns the first column of the first row as
