@@ -33,6 +33,20 @@
  * and Client._activeQuery (pg and pg-protocol are pinned in package.json);
  * test/integration/backends/answer-bytes.test.ts checks the bytes against the
  * text path, across socket reads and in pipelined batches.
+ * Measured (issue 35, 2026-11-29, load < 3): `node
+ * test/bench/compare-engines.ts <before> <after> --ops
+ * AlbumsArtistTracksGenre,ArtistAggregates,AlbumByPK --repeats 5 --seconds 3
+ * --gc`, engine CPU per request: AlbumsArtistTracksGenre 295 → 246 (admin)
+ * and 306 → 230 µs (customer), bytes allocated 329 → 247 KB and young
+ * collections 20 → 15 per 1,000 requests; ArtistAggregates 148 → 132 µs;
+ * AlbumByPK unchanged (30-38 µs). In four alternated `node test/bench/run.ts
+ * --quick --skip-scale --repeats 3` runs, AlbumsArtistTracksGenre cost the
+ * engine 279/244 (admin) and 267/243 µs (customer) against 480/379 and
+ * 296/311 before. Both versions sometimes pay a burst of full collections
+ * when an engine that idled (while the other was measured) grows its heap
+ * back after V8's memory reducer shrank it (`--trace-gc`: "GC in old space
+ * requested"); one compare run of three caught it on one cell after (498 µs)
+ * and one before (386 µs).
  */
 import pg from 'pg';
 import { Parser } from 'pg-protocol/dist/parser.js';
