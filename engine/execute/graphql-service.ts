@@ -205,12 +205,13 @@ export class GraphqlService implements GraphqlApi {
         // v2 compat: a batch runs its operations one after another, each seeing the
         // effects of the earlier ones (each in its own transaction), and answers 200.
         const parts: string[] = [];
-        for (const b of body) parts.push(await this.#executeOne(session, b, readOnly, limits, ctx, null, false, null, env));
+        for (const b of body) parts.push(textOf(await this.#executeOne(session, b, readOnly, limits, ctx, null, false, null, env)));
         return { status: 200, jsonText: `[${parts.join(',')}]` };
       }
-      if (options?.errorStatus !== true) return { status: 200, jsonText: await this.#executeOne(session, body, readOnly, limits, ctx, null, false, null, env) };
+      if (options?.errorStatus !== true)
+        return { status: 200, jsonText: textOf(await this.#executeOne(session, body, readOnly, limits, ctx, null, false, null, env)) };
       const failed: EngineError[] = [];
-      const jsonText = await this.#executeOne(session, body, readOnly, limits, ctx, null, false, failed, env);
+      const jsonText = textOf(await this.#executeOne(session, body, readOnly, limits, ctx, null, false, failed, env));
       const err = failed[0];
       return { status: err === undefined ? 200 : v1alpha1Status(err), jsonText };
     } catch (e) {
@@ -258,32 +259,10 @@ export class GraphqlService implements GraphqlApi {
    * `{"data":…}` text, or the `{"errors":…}` text of a failure; with
    * `rethrow` (REST endpoints, which have the request parsed already) a
    * failure is thrown instead, recorded alike. `failed` (when given) receives
-   * the error answered (/v1alpha1/graphql's status).
+   * the error answered (/v1alpha1/graphql's status). With `bytes`, a lone
+   * read's answer may come as a byte string, answered 200 (Note [Answer bytes]
+   * in backends/postgres/answer-bytes.ts); without, it is always text.
    */
-  #executeOne(
-    session: Session,
-    body: unknown,
-    readOnly: boolean,
-    limits: RoleLimits | null,
-    ctx: RequestContext | undefined,
-    parsed?: GraphqlRequest | null,
-    rethrow?: boolean,
-    failed?: EngineError[] | null,
-    env?: PlanEnv,
-  ): Promise<string>;
-  /** With `bytes`, a lone read's answer may come as a byte string, answered 200 (Note [Answer bytes] in backends/postgres/answer-bytes.ts). */
-  #executeOne(
-    session: Session,
-    body: unknown,
-    readOnly: boolean,
-    limits: RoleLimits | null,
-    ctx: RequestContext | undefined,
-    parsed: GraphqlRequest | null,
-    rethrow: boolean,
-    failed: EngineError[] | null,
-    env: PlanEnv,
-    bytes: boolean,
-  ): Promise<string | ByteStringResponse>;
   #executeOne(
     session: Session,
     body: unknown,
@@ -393,7 +372,7 @@ export class GraphqlService implements GraphqlApi {
         throw refused;
       }
     }
-    return dataOf(await this.#executeOne(session, undefined, false, limits, ctx, req, true));
+    return dataOf(textOf(await this.#executeOne(session, undefined, false, limits, ctx, req, true)));
   }
 
   /** The admin's client-facing schema of the catalog in force (REST endpoints read variable and result types from it). */
@@ -523,6 +502,11 @@ export class GraphqlService implements GraphqlApi {
 
 /** An operation's text answered with 200, or its byte string's answer (execute). */
 const answered = (answer: string | ByteStringResponse): GraphqlResponse => (typeof answer === 'string' ? { status: 200, jsonText: answer } : answer);
+
+/** #executeOne's answer as text (a byte string's UTF-8 decoded; only asked-for bytes come as one). */
+function textOf(answer: string | ByteStringResponse): string {
+  return typeof answer === 'string' ? answer : Buffer.from(answer.jsonByteString, 'latin1').toString('utf8');
+}
 
 /** The answer of a lone read that returned no row. */
 const NULL_DATA = '{"data":null}';

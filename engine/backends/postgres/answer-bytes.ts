@@ -31,7 +31,7 @@
  * converts the string it is given, so the answer is the same either way. It
  * relies on pg-protocol's Parser.handlePacket, pg's Connection.attachListeners
  * and Client._activeQuery (pg and pg-protocol are pinned in package.json);
- * test/integration/backends/answer-bytes.test.ts checks the bytes against the
+ * test/integration/backends/postgres-connection.test.ts checks the bytes against the
  * text path, across socket reads and in pipelined batches.
  * Measured (issue 35, 2026-11-29, load < 3): `node
  * test/bench/compare-engines.ts <before> <after> --ops
