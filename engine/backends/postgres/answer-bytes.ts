@@ -11,11 +11,13 @@
  * the `latin1` decoding (a copy into a one-byte string), framed by string
  * concatenation (the frame is ASCII), counted by its `length` and written with
  * the `latin1` encoding (a copy back). The bytes sent are the bytes PostgreSQL
- * sent.
+ * sent: UTF-8, as pg-protocol's startup asks for `client_encoding` UTF8 (a
+ * SQL_ASCII database converts nothing: its stored bytes pass as they are,
+ * where the text path replaced sequences that are not UTF-8 with U+FFFD).
  * Why a string and not a Buffer: a Buffer of the answer per request is
  * memory outside V8's heap, freed only when a collection finds it dead. With
  * the strings gone the young generation filled ~10× more slowly, so the
- * Buffers piled up until V8's external-memory limit forced full collections:
+ * Buffers piled up between young collections and V8 ran full ones instead:
  * AlbumsArtistTracksGenre (84 KB answers) went from 0 to 9.6 full collections
  * per 1,000 requests and its engine CPU per request from 286 to 587 µs
  * (`node test/bench/compare-engines.ts <before> <after> --ops
