@@ -280,6 +280,8 @@ describe('connections of their own', () => {
     const r = await tryAdd(ip(), { sslmode: 'verify-ca', sslrootcert: fromEnv(ENV.ca) });
     expect(r.body, JSON.stringify(r.body)).toEqual({ message: 'success' });
     expect((await md('pg_track_table', { source: r.name, table: 'live_item' })).status).toBe(200);
+    // A read's answer taken as bytes from the TLS socket (Note [Answer bytes]: the parser is attached after the upgrade).
+    expect((await engine.graphql('{ live_item { id v } }')).body).toEqual({ data: { live_item: [{ id: 1, v: 1 }] } });
     const seen: unknown[] = [];
     const client = createClient({ url: wsUrl(engine.url), webSocketImpl: WebSocket, retryAttempts: 0 });
     const stop = client.subscribe({ query: 'subscription { live_item { id v } }' }, { next: (x) => void seen.push(x), error: () => {}, complete: () => {} });
