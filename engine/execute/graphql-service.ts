@@ -282,7 +282,7 @@ export class GraphqlService implements GraphqlApi {
     try {
       const req = parsed ?? parseGraphqlRequest(body, '$', this.#persisted);
       const planned = planRequest(env, { catalog: this.#catalogRef.current, session, request: req, limits, readOnly, steps });
-      const { plan, variables, pending } = planned;
+      const { plan, variables } = planned;
       kind = planned.kind;
       const timeoutMs = limits === null ? null : limits.timeoutMs;
       const opts: RunOptions | undefined = ctx === undefined ? (timeoutMs === null ? undefined : { timeoutMs }) : { cancel: ctx, timeoutMs };
@@ -293,14 +293,15 @@ export class GraphqlService implements GraphqlApi {
       // The attributes are built only when tracing (optional call: no argument is evaluated on null).
       steps?.begin('run', runAttributes(bound), runKind(bound));
       const ran = kind;
-      const asBytes = bytes && steps === null ? runByteString(bound, opts) : undefined;
+      const asBytes = bytes ? runByteString(bound, opts) : undefined;
       if (asBytes !== undefined)
         return asBytes.then(
           (cell) => {
-            if (pending !== null) env.cache?.store(pending.version, pending.key, pending.entry, pending.planKey, plan);
-            if (this.#metrics !== null) this.#metrics.graphqlOperation(ran, true, secondsSince(ctx));
+            steps?.begin('respond');
             // respond's dataResponse: the frame is ASCII, so the whole is a byte string still.
-            return { status: 200, jsonByteString: cell === null ? NULL_DATA : `{"data":${cell}}` };
+            const answer = { status: 200, jsonByteString: cell === null ? NULL_DATA : `{"data":${cell}}` };
+            this.#answered(steps, planned, env, ctx);
+            return answer;
           },
           (e: unknown) => this.#failedOne(e, steps, ran, session, ctx, failed, rethrow),
         );
@@ -310,13 +311,7 @@ export class GraphqlService implements GraphqlApi {
           try {
             steps?.begin('respond');
             const text = respond(plan, results);
-            if (steps !== null) {
-              steps.end();
-              steps.parent.end();
-            }
-            // Only operations that ran without error are cached (Note [Plan cache bytes]).
-            if (pending !== null) env.cache?.store(pending.version, pending.key, pending.entry, pending.planKey, plan);
-            if (this.#metrics !== null) this.#metrics.graphqlOperation(ran, true, secondsSince(ctx));
+            this.#answered(steps, planned, env, ctx);
             return text;
           } catch (e) {
             return this.#failedOne(e, steps, ran, session, ctx, failed, rethrow);
@@ -331,6 +326,18 @@ export class GraphqlService implements GraphqlApi {
         return Promise.reject(thrown);
       }
     }
+  }
+
+  /** An operation of #executeOne that answered: its spans ended, its plan cached, its success counted. */
+  #answered(steps: StepSpans | null, planned: PlannedRequest, env: PlanEnv, ctx: RequestContext | undefined): void {
+    if (steps !== null) {
+      steps.end();
+      steps.parent.end();
+    }
+    // Only operations that ran without error are cached (Note [Plan cache bytes]).
+    const pending = planned.pending;
+    if (pending !== null) env.cache?.store(pending.version, pending.key, pending.entry, pending.planKey, planned.plan);
+    if (this.#metrics !== null) this.#metrics.graphqlOperation(planned.kind, true, secondsSince(ctx));
   }
 
   /** A failed operation of #executeOne: recorded, then its `{"errors":…}` text, or thrown (a mutation over GET, `rethrow`). */
