@@ -143,7 +143,8 @@ export interface RestRequest {
 }
 
 /** An answer of a REST endpoint: an ApiResponse plus headers (`Allow` on a 405). */
-export type RestResponse = ApiResponse & { readonly headers?: Readonly<Record<string, string>> };
+/** A REST answer; a 200's data object may come as a byte string (Note [Answer bytes] in backends/postgres/answer-bytes.ts). */
+export type RestResponse = (ApiResponse | ByteStringResponse) & { readonly headers?: Readonly<Record<string, string>> };
 
 /** REST endpoints (engine/rest/rest-service.ts). */
 export interface RestApi {

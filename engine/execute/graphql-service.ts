@@ -367,10 +367,11 @@ export class GraphqlService implements GraphqlApi {
   /**
    * One parsed request through every step, as /v1/graphql runs it (the same
    * plan cache, allow-list, limits, spans and metrics): the text of the
-   * `data` object. Throws an EngineError. REST endpoints call this
-   * (rest/rest-service.ts).
+   * `data` object, or (a lone read) its byte string answered 200 (Note
+   * [Answer bytes] in backends/postgres/answer-bytes.ts). Throws an
+   * EngineError. REST endpoints call this (rest/rest-service.ts).
    */
-  async runRequest(session: Session, req: GraphqlRequest, ctx?: RequestContext): Promise<string> {
+  async runRequest(session: Session, req: GraphqlRequest, ctx?: RequestContext): Promise<string | ByteStringResponse> {
     const limits = this.#limits === null ? null : this.#limits.forRole(session.role, session.isAdmin);
     if (limits !== null) {
       const refused = allowRequest(session, limits, this.#rates, ctx?.clientAddress, null);
@@ -379,7 +380,9 @@ export class GraphqlService implements GraphqlApi {
         throw refused;
       }
     }
-    return dataOf(textOf(await this.#executeOne(session, undefined, false, limits, ctx, req, true)));
+    const answer = await this.#executeOne(session, undefined, false, limits, ctx, req, true, null, this.#env, true);
+    // The frame is ASCII: the data object of a byte string is a byte string.
+    return typeof answer === 'string' ? dataOf(answer) : { status: 200, jsonByteString: dataOf(answer.jsonByteString) };
   }
 
   /** The admin's client-facing schema of the catalog in force (REST endpoints read variable and result types from it). */

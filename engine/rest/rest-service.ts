@@ -34,7 +34,7 @@
  *   vs 0.103 ms.
  */
 import type { GraphQLSchema } from 'graphql';
-import type { RestApi, RestRequest, RestResponse } from '../api/contract.ts';
+import type { ByteStringResponse, RestApi, RestRequest, RestResponse } from '../api/contract.ts';
 import type { Session } from '../auth/session.ts';
 import type { CatalogRef } from '../catalog/snapshot.ts';
 import type { RestEndpointInfo } from '../catalog/types.ts';
@@ -49,8 +49,8 @@ import { restVariables } from './variables.ts';
 
 /** What REST endpoints need from the GraphQL side (execute/graphql-service.ts implements it). */
 export interface RestRunner {
-  /** The request through every step; the `data` object's JSON text. Throws EngineError. */
-  runRequest(session: Session, req: GraphqlRequest, ctx?: RequestContext): Promise<string>;
+  /** The request through every step; the `data` object's JSON text, or its byte string answered 200 (a lone read). Throws EngineError. */
+  runRequest(session: Session, req: GraphqlRequest, ctx?: RequestContext): Promise<string | ByteStringResponse>;
   /** The admin's client-facing schema of the catalog in force. */
   adminSchema(): GraphQLSchema;
 }
@@ -114,8 +114,8 @@ export class RestService implements RestApi {
       }
       const { endpoint, params } = found;
       const variables = restVariables(endpoint.operation, this.#adminSchema, params, req.query, req.body);
-      const text = await this.#runner.runRequest(session, { query: endpoint.query, variables, operationName: endpoint.operation.name?.value ?? null }, ctx);
-      return { status: 200, jsonText: text };
+      const data = await this.#runner.runRequest(session, { query: endpoint.query, variables, operationName: endpoint.operation.name?.value ?? null }, ctx);
+      return typeof data === 'string' ? { status: 200, jsonText: data } : data;
     } catch (e) {
       const err = isEngineError(e) ? e : new EngineError(ErrorCode.Unexpected, 'unexpected error', { internal: String(e), cause: e });
       return errorResponse(err, session.isAdmin);

@@ -253,7 +253,7 @@ export function graphqlFastPath(opts: FastPathOptions): FastPath {
   function respond(req: IncomingMessage, res: ServerResponse, a: GraphqlAnswer | RestAnswer): void {
     const contentType = 'contentType' in a ? a.contentType : JSON_TYPE;
     const extra = 'headers' in a ? a.headers : undefined;
-    const encoding = 'encoding' in a ? a.encoding : 'utf8';
+    const encoding = a.encoding;
     const coding = codingFor(req.headers['accept-encoding'], a.body.length);
     if (coding === null) return write(req, res, a.status, contentType, a.body, null, a.setCookies, extra, encoding);
     compress(encoding === 'latin1' ? Buffer.from(a.body, 'latin1') : a.body, coding).then(

@@ -22,6 +22,8 @@ export interface RestAnswer {
   readonly status: number;
   /** JSON text. */
   readonly body: string;
+  /** How to write it: `utf8` for text, `latin1` for a byte string (Note [Answer bytes] in backends/postgres/answer-bytes.ts). */
+  readonly encoding: 'utf8' | 'latin1';
   /** Extra response headers (`allow` on a 405). */
   readonly headers: Readonly<Record<string, string>>;
   /** Set-Cookie values an auth webhook asked to pass on. */
@@ -52,10 +54,12 @@ export async function answerRest(
     const q = url.indexOf('?');
     const path = (q === -1 ? url : url.slice(0, q)).slice(REST_PREFIX.length);
     const res = await deps.rest.handle({ method, path, query: q === -1 ? '' : url.slice(q + 1), body }, auth.session, ctx);
-    return { status: res.status, body: 'jsonText' in res ? res.jsonText : JSON.stringify(res.json), headers: res.headers ?? NONE, setCookies };
+    const headersOut = res.headers ?? NONE;
+    if ('jsonByteString' in res) return { status: res.status, body: res.jsonByteString, encoding: 'latin1', headers: headersOut, setCookies };
+    return { status: res.status, body: 'jsonText' in res ? res.jsonText : JSON.stringify(res.json), encoding: 'utf8', headers: headersOut, setCookies };
   } catch (e) {
     const err = toEngineError(e);
     if (err.status >= 500) deps.logger.error('rest request failed', { error: errorDetails(err) });
-    return { status: err.status, body: JSON.stringify(apiErrorBody(err, isAdmin)), headers: NONE, setCookies };
+    return { status: err.status, body: JSON.stringify(apiErrorBody(err, isAdmin)), encoding: 'utf8', headers: NONE, setCookies };
   }
 }

@@ -29,7 +29,11 @@ export async function registerRestRoutes(app: FastifyInstance, opts: { deps: App
     if (a.setCookies.length > 0) void reply.header('set-cookie', [...a.setCookies]);
     for (const [k, v] of Object.entries(a.headers)) void reply.header(k, v);
     void reply.header('vary', VARY);
-    return reply.code(a.status).type('application/json; charset=utf-8').send(a.body);
+    // A byte string goes out as its bytes (Note [Answer bytes] in backends/postgres/answer-bytes.ts).
+    return reply
+      .code(a.status)
+      .type('application/json; charset=utf-8')
+      .send(a.encoding === 'latin1' ? Buffer.from(a.body, 'latin1') : a.body);
   };
   app.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: `${REST_PREFIX}*`, handler: serve });
 

@@ -248,6 +248,49 @@ describe('the fastify route and the fast path', () => {
   });
 });
 
+describe('large answers', () => {
+  it('go out as the bytes PostgreSQL sent, on both paths, with their byte length', async () => {
+    // A lone read's data object as a byte string (Note [Answer bytes]): characters of every UTF-8 length.
+    await db.sql(`CREATE TABLE word (id int PRIMARY KEY, name text NOT NULL);
+      INSERT INTO word SELECT i, 'w' || i || ' Beyoncé Дмитрий 東京 🎸 "q" \\ b' FROM generate_series(1, 3000) AS i;`);
+    const setup = await e.metadata({
+      type: 'bulk',
+      args: [
+        { type: 'pg_track_table', args: { table: 'word' } },
+        { type: 'add_query_to_collection', args: { collection_name: 'rest', query_name: 'words', query: '{ word(order_by: {id: asc}) { id name } }' } },
+        endpoint('words', 'words', ['GET'], 'words'),
+      ],
+    });
+    expect(setup.status, JSON.stringify(setup.body)).toBe(200);
+    try {
+      const res = await fetch(`${e.url}/api/rest/words`, { headers: { ...admin, 'accept-encoding': 'identity' } });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-length')).toBe(String(bytes.length));
+      expect(bytes.length).toBeGreaterThan(200_000);
+      const words = (JSON.parse(bytes.toString('utf8')) as { word: Array<{ id: number; name: string }> }).word;
+      expect(words).toHaveLength(3000);
+      expect(words[2999]).toEqual({ id: 3000, name: 'w3000 Beyoncé Дмитрий 東京 🎸 "q" \\ b' });
+      // The same bytes as /v1/graphql's data object, and as the fastify route's.
+      const graphql = Buffer.from(
+        await (
+          await fetch(`${e.url}/v1/graphql`, {
+            method: 'POST',
+            headers: { ...admin, 'content-type': 'application/json', 'accept-encoding': 'identity' },
+            body: JSON.stringify({ query: '{ word(order_by: {id: asc}) { id name } }' }),
+          })
+        ).arrayBuffer(),
+      );
+      expect(graphql.subarray('{"data":'.length, -1).equals(bytes)).toBe(true);
+      const viaFastify = await e.engine.app.inject({ method: 'GET', url: '/api/rest/words', headers: admin });
+      expect(viaFastify.rawPayload.equals(bytes)).toBe(true);
+    } finally {
+      await e.metadata({ type: 'drop_rest_endpoint', args: { name: 'words' } });
+      await e.metadata({ type: 'drop_query_from_collection', args: { collection_name: 'rest', query_name: 'words' } });
+    }
+  });
+});
+
 describe('/api/swagger/json', () => {
   it('is a valid OpenAPI 3 document of every endpoint, for the admin only', async () => {
     const r = await e.get('/api/swagger/json');
