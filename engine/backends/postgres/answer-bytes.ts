@@ -54,14 +54,12 @@ import pg from 'pg';
 import { Parser } from 'pg-protocol/dist/parser.js';
 import { DataRowMessage } from 'pg-protocol/dist/messages.js';
 import type { BackendMessage } from 'pg-protocol/dist/messages.js';
+import type { QueryCallback } from './first-cell-query.ts';
 
 /** pg's protocol code of a DataRow message ('D'). */
 const DATA_ROW = 0x44;
 
 const NO_FIELDS: never[] = [];
-
-/** What a request statement's query is called back with: an error, or none when it succeeded (the cell is on the query). */
-export type QueryCallback = (err: Error | null | undefined) => void;
 
 /**
  * A statement answering one row of one text column, whose first cell is kept
@@ -85,7 +83,7 @@ export class ByteStringQuery extends pg.Query {
     this.cell = len === -1 ? null : buf.toString('latin1', offset + 6, offset + 6 + len);
   }
 
-  /** No row parsing (Note [First-cell queries] in connection.ts). */
+  /** No row parsing (Note [First-cell queries] in first-cell-query.ts). */
   handleRowDescription(): void {}
 
   /** A row pg parsed itself (a client without the byte-string parser): the cell's string, as a byte string. */
