@@ -23,6 +23,7 @@ import { parseJsonBody, tryParseJsonBody } from './body.ts';
 import { graphqlErrorBody, toEngineError } from '../errors/wire-body.ts';
 import { contentTypeOf, requireJsonContentType, responseMediaFor, type ResponseMedia } from './media-type.ts';
 import { guardCookieRequest } from './cookie-guard.ts';
+import type { BodyEncoding } from './reply.ts';
 
 /** What to write back. */
 export interface GraphqlAnswer {
@@ -31,11 +32,8 @@ export interface GraphqlAnswer {
   readonly contentType: string;
   /** JSON text. */
   readonly body: string;
-  /**
-   * How to write it: `utf8` for text, `latin1` for a byte string (a lone read's answer as the
-   * database sent it: Note [Answer bytes] in backends/postgres/answer-bytes.ts).
-   */
-  readonly encoding: 'utf8' | 'latin1';
+  /** How to write it (a lone read's answer is a byte string, as the database sent it). */
+  readonly encoding: BodyEncoding;
   /** Set-Cookie values an auth webhook asked to pass on. */
   readonly setCookies: readonly string[];
 }

@@ -151,6 +151,7 @@ import { contextOf } from './request-envelope.ts';
 import type { AppDeps } from './deps.ts';
 import type { CorsPolicy } from './cors.ts';
 import { codingFor, compress, type Coding } from './compression.ts';
+import { bodyBytes, type BodyEncoding } from './reply.ts';
 import { answerGraphql, type GraphqlAnswer } from './graphql-answer.ts';
 import { answerRest, REST_PREFIX, type RestAnswer } from './rest-answer.ts';
 import { ErrorCode } from '../errors/codes.ts';
@@ -227,7 +228,7 @@ export function graphqlFastPath(opts: FastPathOptions): FastPath {
     coding: Coding | null,
     setCookies: readonly string[],
     extra?: Readonly<Record<string, string>>,
-    encoding: 'utf8' | 'latin1' = 'utf8',
+    encoding: BodyEncoding = 'utf8',
   ): void {
     // Raw header pairs: writeHead takes them as they are (Note [Fast path headers]).
     const ctx = contextOf(req);
@@ -256,7 +257,7 @@ export function graphqlFastPath(opts: FastPathOptions): FastPath {
     const encoding = a.encoding;
     const coding = codingFor(req.headers['accept-encoding'], a.body.length);
     if (coding === null) return write(req, res, a.status, contentType, a.body, null, a.setCookies, extra, encoding);
-    compress(encoding === 'latin1' ? Buffer.from(a.body, 'latin1') : a.body, coding).then(
+    compress(bodyBytes(a.body, encoding), coding).then(
       (bytes) => write(req, res, a.status, contentType, bytes, coding, a.setCookies, extra),
       () => write(req, res, a.status, contentType, a.body, null, a.setCookies, extra, encoding),
     );

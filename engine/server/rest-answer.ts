@@ -13,6 +13,7 @@ import type { RequestContext } from '../request-context.ts';
 import { parseJsonBody } from './body.ts';
 import type { AppDeps } from './deps.ts';
 import { guardCookieRequest } from './cookie-guard.ts';
+import type { BodyEncoding } from './reply.ts';
 
 /** The path prefix of REST endpoints. */
 export const REST_PREFIX = '/api/rest/';
@@ -22,8 +23,8 @@ export interface RestAnswer {
   readonly status: number;
   /** JSON text. */
   readonly body: string;
-  /** How to write it: `utf8` for text, `latin1` for a byte string (Note [Answer bytes] in backends/postgres/answer-bytes.ts). */
-  readonly encoding: 'utf8' | 'latin1';
+  /** How to write it (a lone read's data object is a byte string, as the database sent it). */
+  readonly encoding: BodyEncoding;
   /** Extra response headers (`allow` on a 405). */
   readonly headers: Readonly<Record<string, string>>;
   /** Set-Cookie values an auth webhook asked to pass on. */

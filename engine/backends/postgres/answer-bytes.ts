@@ -54,7 +54,7 @@ import pg from 'pg';
 import { Parser } from 'pg-protocol/dist/parser.js';
 import { DataRowMessage } from 'pg-protocol/dist/messages.js';
 import type { BackendMessage } from 'pg-protocol/dist/messages.js';
-import type { QueryCallback } from './first-cell-query.ts';
+import { FirstCellQuery } from './first-cell-query.ts';
 
 /** pg's protocol code of a DataRow message ('D'). */
 const DATA_ROW = 0x44;
@@ -62,34 +62,22 @@ const DATA_ROW = 0x44;
 const NO_FIELDS: never[] = [];
 
 /**
- * A statement answering one row of one text column, whose first cell is kept
- * as a byte string (Note [Answer bytes]). `cell` is undefined until a row
- * came, null for a NULL cell.
+ * A first-cell query whose cell is kept as a byte string (Note [Answer
+ * bytes]): `first` holds it.
  */
-export class ByteStringQuery extends pg.Query {
-  cell: string | null | undefined = undefined;
-
-  constructor(text: string, values: unknown[], name: string | undefined, callback?: QueryCallback) {
-    // pg.Query's typings omit the callback argument its constructor takes (normalizeQueryConfig).
-    super(text, values, callback as never);
-    if (name !== undefined) (this as unknown as { name: string }).name = name;
-  }
-
+export class ByteStringQuery extends FirstCellQuery {
   /** Takes the first cell of a DataRow body (at `offset` in `buf`: int16 count, then int32 length and the bytes). */
   takeRow(buf: Buffer, offset: number): void {
-    if (this.cell !== undefined) return;
+    if (this.first !== undefined) return;
     const len = buf.readInt16BE(offset) === 0 ? -1 : buf.readInt32BE(offset + 2);
     // latin1: one character per byte, copied as they are (no UTF-8 decoding).
-    this.cell = len === -1 ? null : buf.toString('latin1', offset + 6, offset + 6 + len);
+    this.first = len === -1 ? null : buf.toString('latin1', offset + 6, offset + 6 + len);
   }
 
-  /** No row parsing (Note [First-cell queries] in first-cell-query.ts). */
-  handleRowDescription(): void {}
-
   /** A row pg parsed itself (a client without the byte-string parser): the cell's string, as a byte string. */
-  handleDataRow(msg: { fields: Array<string | null> }): void {
-    if (this.cell !== undefined || msg.fields === NO_FIELDS) return;
-    this.cell = toByteString(msg.fields[0] ?? null);
+  override handleDataRow(msg: { fields: Array<string | null> }): void {
+    if (this.first !== undefined || msg.fields === NO_FIELDS) return;
+    this.first = toByteString(msg.fields[0] ?? null);
   }
 }
 

@@ -202,7 +202,7 @@ export interface OpenTransaction {
 type Cancel = RunOptions['cancel'];
 
 /** The query of a request statement: its first cell as text, or (`bytes`) as a byte string (Note [Answer bytes]). */
-function cellQuery(stmt: BoundStatement, name: string | undefined, bytes: boolean, done: QueryCallback): FirstCellQuery | ByteStringQuery {
+function cellQuery(stmt: BoundStatement, name: string | undefined, bytes: boolean, done: QueryCallback): FirstCellQuery {
   // pg reads the values (prepareValue) and never changes the array.
   return bytes ? new ByteStringQuery(stmt.text, stmt.values as unknown[], name, done) : new FirstCellQuery(stmt.text, stmt.values as unknown[], name, done);
 }
@@ -460,7 +460,7 @@ export class PostgresConnection implements SourceConnection {
         const destroy = cancelled;
         if (e === undefined || e === null) {
           release(destroy);
-          resolve(query instanceof FirstCellQuery ? (query.first ?? null) : (query.cell ?? null));
+          resolve(query.first ?? null);
           return;
         }
         const unrun = !cancelled && isUnrunFailure(e);

@@ -10,7 +10,7 @@ import { codingFor, compress } from '../compression.ts';
 import { answerGraphql, type GraphqlAnswer } from '../graphql-answer.ts';
 import { VARY } from '../graphql-fast-path.ts';
 import { requireJsonContentType } from '../media-type.ts';
-import { sendApiResponse } from '../reply.ts';
+import { bodyBytes, sendApiResponse } from '../reply.ts';
 import type { RequestContext } from '../../request-context.ts';
 import { contextOf } from '../request-envelope.ts';
 import { requireAdmin } from '../../auth/require-admin.ts';
@@ -25,8 +25,7 @@ export async function registerGraphqlRoutes(app: FastifyInstance, opts: { deps: 
     if (a.setCookies.length > 0) void reply.header('set-cookie', [...a.setCookies]);
     void reply.header('vary', VARY);
     const coding = codingFor(request.headers['accept-encoding'], a.body.length);
-    // A byte string goes out as its bytes (Note [Answer bytes] in backends/postgres/answer-bytes.ts).
-    const text = a.encoding === 'latin1' ? Buffer.from(a.body, 'latin1') : a.body;
+    const text = bodyBytes(a.body, a.encoding);
     const body = coding === null ? text : await compress(text, coding);
     if (coding !== null) void reply.header('content-encoding', coding);
     return reply.code(a.status).type(a.contentType).send(body);

@@ -12,7 +12,7 @@ import { contextOf } from '../request-envelope.ts';
 import { authenticate } from '../authenticate.ts';
 import type { AppDeps } from '../deps.ts';
 import { VARY } from '../graphql-fast-path.ts';
-import { sendApiResponse } from '../reply.ts';
+import { bodyBytes, sendApiResponse } from '../reply.ts';
 import { answerRest, REST_PREFIX } from '../rest-answer.ts';
 
 /** Registers the REST routes. */
@@ -29,11 +29,7 @@ export async function registerRestRoutes(app: FastifyInstance, opts: { deps: App
     if (a.setCookies.length > 0) void reply.header('set-cookie', [...a.setCookies]);
     for (const [k, v] of Object.entries(a.headers)) void reply.header(k, v);
     void reply.header('vary', VARY);
-    // A byte string goes out as its bytes (Note [Answer bytes] in backends/postgres/answer-bytes.ts).
-    return reply
-      .code(a.status)
-      .type('application/json; charset=utf-8')
-      .send(a.encoding === 'latin1' ? Buffer.from(a.body, 'latin1') : a.body);
+    return reply.code(a.status).type('application/json; charset=utf-8').send(bodyBytes(a.body, a.encoding));
   };
   app.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: `${REST_PREFIX}*`, handler: serve });
 
