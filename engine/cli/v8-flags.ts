@@ -78,8 +78,46 @@ export function defaultProductionMode(env: Record<string, string | undefined> = 
   if (env['NODE_ENV'] === undefined) env['NODE_ENV'] = 'production';
 }
 
+/*
+ * Note [A young generation the reducer cannot shrink]
+ * An engine that idles for about 8 s meets V8's memory reducer, which
+ * shrinks the young generation back to its initial size (1 MiB a
+ * semi-space), and a steady request load grows it back only slowly, since
+ * little of each request survives (Note [First cell after idle] in
+ * server/graphql-fast-path.ts). Until then every few hundred requests pay a
+ * scavenge whose fixed cost (roots, remembered sets, the parallel scavenger's
+ * threads) is ~300 µs on this 2-core machine. `--min-semi-space-size=16`
+ * makes the initial size the cap of Note [Engine V8 settings], so there is
+ * nothing to shrink. Measured with `node test/bench/compare-engines.ts
+ * <without> <with> --ops AlbumByPK,SearchAlbumsWithArtist,CustomerInvoices
+ * --repeats 4 --seconds 3 --idle 10 --gc` (10 s of idle before every run,
+ * 2026-11-29 05:24, load ~1): young collections per 1,000 requests 3.9-6.8 →
+ * 1.1-1.7, the collector's main-thread pause 1.5-4.1 → 0.6-1.7 µs per
+ * request, engine CPU per request AlbumByPK 41 → 42 (admin) and 42 → 39
+ * (customer), SearchAlbumsWithArtist 53 → 47 and 54 → 49, CustomerInvoices
+ * 66 → 61 and 71 → 63 µs (the helper threads' GC work is the rest of the
+ * gain). Memory: at 2,000 tables × 10 roles the builds grow the young
+ * generation to its cap anyway, so nothing moves (`node
+ * test/bench/rss-variants.ts --rounds 2 default=<checkout>
+ * min16=<checkout>:--min-semi-space-size=16`, 05:38: RSS at the answer
+ * 363/368 → 365/369 MiB after replace_metadata, 363/364 → 347/340 after a
+ * restart, 291-296 → 284-295 20 s later); on chinook an engine that served
+ * a few seconds of AlbumByPK and idled 25 s held 132/148 MiB without the flag
+ * and 131/158 with it: up to the young generation's 32 MiB more on a small
+ * deployment, for 3-8 µs less CPU per request after every idle period.
+ * `--min-semi-space-size=8` sat between (young collections 1.4-2.0 per 1,000).
+ * In four alternated `node test/bench/run.ts --quick --skip-scale --repeats 3
+ * --engine-root <checkout>` (05:45-06:01, load 0.5-3.8, without, with, with,
+ * without) the engine's CPU per request read SearchAlbumsWithArtist 47-52 →
+ * 44-46 µs and CustomerInvoices 59-66 → 57-64; it does not prevent the
+ * slow regime of AlbumsArtistTracksGenre after an idle (one run each way).
+ * An operator's `--max-semi-space-size` below 16 also lowers this one (V8
+ * clamps the initial size to the cap); Node refuses this flag in NODE_OPTIONS,
+ * so an operator's own value goes on the command line.
+ */
+
 /** The V8 flags the engine runs with, each as `--name=value`. */
-export const ENGINE_V8_FLAGS: readonly string[] = ['--max-semi-space-size=16'];
+export const ENGINE_V8_FLAGS: readonly string[] = ['--max-semi-space-size=16', '--min-semi-space-size=16'];
 
 /** The flag's name as Node accepts it: dashes and underscores are the same. */
 function flagName(arg: string): string {

@@ -7,10 +7,11 @@ describe('missingV8Flags', () => {
     expect(missingV8Flags(['--cpu-prof'], '--enable-source-maps')).toEqual(ENGINE_V8_FLAGS);
   });
 
-  it('keeps a value given on the command line or in NODE_OPTIONS, in either spelling', () => {
-    expect(missingV8Flags(['--max-semi-space-size=64'], undefined)).toEqual([]);
-    expect(missingV8Flags([], '--trace-gc  --max_semi_space_size=4')).toEqual([]);
-    expect(missingV8Flags(['--max_semi_space_size=8'], '')).toEqual([]);
+  it('keeps a value given on the command line or in NODE_OPTIONS, in either spelling, flag by flag', () => {
+    expect(missingV8Flags(['--max-semi-space-size=64'], undefined)).toEqual(['--min-semi-space-size=16']);
+    expect(missingV8Flags([], '--trace-gc  --max_semi_space_size=4')).toEqual(['--min-semi-space-size=16']);
+    expect(missingV8Flags(['--max_semi_space_size=8'], '--min-semi-space-size=1')).toEqual([]);
+    expect(missingV8Flags(['--min_semi_space_size=2'], '')).toEqual(['--max-semi-space-size=16']);
   });
 
   it('does not take a longer flag for the one it looks for', () => {
