@@ -26,7 +26,9 @@
  * grown young generation; because it lowered committed memory it starts
  * V8's memory reducer, which about 8 s later runs an incremental,
  * memory-reducing collection that hands them back (`node --trace-gc
- * --trace-memory-reducer`). A `flavor: 'last-resort'` collection would hand
+ * --trace-memory-reducer`). The engine now runs without the reducer (Note
+ * [No memory reducer] in cli/v8-flags.ts), which keeps those pages: the
+ * "20 s later" figure below rose from ~295 to ~350 MiB at 2,000 × 10. A `flavor: 'last-resort'` collection would hand
  * them back at once but pauses for several full collections (432 ms for a
  * 4 MiB live heap on this machine), so the reducer is left to do it. The
  * figures it moves are the "20 s later" RSS of `node test/bench/run.ts

@@ -116,12 +116,49 @@ export function defaultProductionMode(env: Record<string, string | undefined> = 
  * so an operator's own value goes on the command line.
  */
 
-/** The V8 flags the engine runs with, each as `--name=value`. */
-export const ENGINE_V8_FLAGS: readonly string[] = ['--max-semi-space-size=16', '--min-semi-space-size=16'];
+/*
+ * Note [No memory reducer]
+ * Even with the young generation pinned (Note [A young generation the
+ * reducer cannot shrink]), an engine answering large results went slow after
+ * an idle period: AlbumsArtistTracksGenre (84 KB answers) from ~250 to
+ * 450-550 µs of engine CPU per request, in one run of two of the quick set
+ * and of compare-engines. `--trace-gc` shows why: after ~8 s of idle V8's
+ * memory reducer runs its two `Mark-Compact (reduce)` collections, and from
+ * then on the load runs a full collection every 100-250 ms, each promoting
+ * the ~4 MB that in-flight requests hold (`--trace-gc-nvp`: promoted=4.0 MB
+ * per full collection, against a few hundred bytes per scavenge), which die
+ * in the old generation and bring on the next. The regime lasts as long as
+ * the load, and every idle period starts it again. With `--no-memory-reducer`
+ * the same load after the same idle runs two full collections as it starts
+ * and none after (4k requests per 4 s against 3k). Measured with `node
+ * test/bench/compare-engines.ts <without> <with> --ops
+ * AlbumsArtistTracksGenre,ArtistAggregates,AlbumByPK --repeats 4 --seconds 3
+ * --idle 10 --gc` (2026-11-29 06:13, load <1): AlbumsArtistTracksGenre admin
+ * 451 → 254 µs (full collections per 1,000 requests 5.6 → 0.65), customer
+ * 247 → 249 (that run's before missed the regime), ArtistAggregates 145 →
+ * 136, AlbumByPK 36 → 33 and 36 → 33.
+ * The price is memory handed back after a burst: the reducer is what returns
+ * the pages Note [Collecting after a burst] (idle-gc.ts) empties. `node
+ * test/bench/rss-variants.ts --rounds 2 default=<checkout>
+ * noreducer=<checkout>:--no-memory-reducer` at 2,000 tables × 10 roles
+ * (06:09): RSS the moment every role answered 368/371 → 371/371 MiB after
+ * replace_metadata and 351/350 → 346/344 after a restart (the issue's
+ * figures: unchanged), 20 s later 292/297 → 351/352 and 291/293 → 337/334
+ * (within the 400 MiB goal either way). Speed after idle is what users see
+ * of an engine whose traffic comes and goes, so the engine trades those
+ * 45-60 MiB for it; an operator who prefers the memory passes
+ * `--memory-reducer` on the command line.
+ */
 
-/** The flag's name as Node accepts it: dashes and underscores are the same. */
+/** The V8 flags the engine runs with, each as `--name=value`. */
+export const ENGINE_V8_FLAGS: readonly string[] = ['--max-semi-space-size=16', '--min-semi-space-size=16', '--no-memory-reducer'];
+
+/** The flag's name as Node accepts it: dashes and underscores are the same, and `--no-x` sets `--x`. */
 function flagName(arg: string): string {
-  return arg.replace(/=.*$/s, '').replaceAll('_', '-');
+  return arg
+    .replace(/=.*$/s, '')
+    .replaceAll('_', '-')
+    .replace(/^--no-/, '--');
 }
 
 /**

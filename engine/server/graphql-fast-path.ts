@@ -146,7 +146,8 @@
  * `--min-semi-space-size=4` read admin 37 → 37 and customer 45 → 42 µs:
  * not conclusive on this machine; `--min-semi-space-size=16` was, and is
  * now set (Note [A young generation the reducer cannot shrink] in
- * cli/v8-flags.ts).
+ * cli/v8-flags.ts), and the reducer itself is off (Note [No memory reducer]
+ * there).
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { contextOf } from './request-envelope.ts';

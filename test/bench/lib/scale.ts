@@ -109,7 +109,8 @@ export async function allRolesAnswer(url: string, table: string, roles: number):
  * [Collecting after a burst]), and V8's memory reducer, which that
  * collection starts, returns the emptied pages 8-12 s after it (its own
  * collections paused the engine 0.4-0.7 s on the loaded 2-core machine). Both
- * are kept.
+ * are kept. Since Note [No memory reducer] (engine/cli/v8-flags.ts) the engine
+ * runs without the reducer, so the later figure keeps the emptied pages.
  */
 async function settledRssMiB(pid: number | undefined): Promise<number | null> {
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));

@@ -8,10 +8,10 @@ describe('missingV8Flags', () => {
   });
 
   it('keeps a value given on the command line or in NODE_OPTIONS, in either spelling, flag by flag', () => {
-    expect(missingV8Flags(['--max-semi-space-size=64'], undefined)).toEqual(['--min-semi-space-size=16']);
-    expect(missingV8Flags([], '--trace-gc  --max_semi_space_size=4')).toEqual(['--min-semi-space-size=16']);
-    expect(missingV8Flags(['--max_semi_space_size=8'], '--min-semi-space-size=1')).toEqual([]);
-    expect(missingV8Flags(['--min_semi_space_size=2'], '')).toEqual(['--max-semi-space-size=16']);
+    expect(missingV8Flags(['--max-semi-space-size=64'], undefined)).toEqual(['--min-semi-space-size=16', '--no-memory-reducer']);
+    expect(missingV8Flags([], '--trace-gc  --max_semi_space_size=4')).toEqual(['--min-semi-space-size=16', '--no-memory-reducer']);
+    expect(missingV8Flags(['--max_semi_space_size=8', '--memory-reducer'], '--min-semi-space-size=1')).toEqual([]);
+    expect(missingV8Flags(['--min_semi_space_size=2', '--no-memory_reducer'], '')).toEqual(['--max-semi-space-size=16']);
   });
 
   it('does not take a longer flag for the one it looks for', () => {
