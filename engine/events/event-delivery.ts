@@ -129,6 +129,21 @@
  *   row), its failures moved into the log as pending events; reads, redelivery
  *   and cleanup expanding what they need first; events leased in place
  *   missing from `get_event_logs` until recorded.
+ * - Capture without a trigger, by logical decoding (2026-11-29 06:24, load
+ *   ~1, `BENCH_PG_WAL_LEVEL=logical node test/bench/event-log-cost.ts --only
+ *   stream`, three rounds, µs per single-row mutation): a pgoutput slot
+ *   streamed by `pg_recvlogical` costs its walsender 51-63 µs per
+ *   transaction (begin, insert and commit decoded and sent), about as much as
+ *   the insert itself (63-66 on the writer, the same as with no slot: 65);
+ *   with one invocation log row per change written 20 or 80 at a time (14-21
+ *   µs), 138-144 in all, 2.1-2.2× the plain insert, against 175-220 (2.7-3.1×)
+ *   for this engine's trigger capture and delivery in the same run. So even
+ *   the cheapest capture, with no lease, retry or per-event state at all,
+ *   stays above twice a single-row insert: the walsender's per-transaction
+ *   work is the floor. It would also need `wal_level=logical` (a server
+ *   restart), `REPLICA IDENTITY FULL` for the old row of updates, and session
+ *   variables sent through the WAL (`pg_logical_emit_message`), so the
+ *   engine keeps its trigger capture.
  * - Tried, no change beyond the noise (alternated, same runs): fillfactor 30 on
  *   the log (leases become HOT updates, 8,600 of 17,180 updates against 3,224
  *   of 15,120; 281 against 287 µs in all); `VACUUM` of the batch table and of

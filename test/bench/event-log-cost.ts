@@ -24,6 +24,11 @@
  *   same inserts into the table without a trigger; the parts (capture on the
  *   writer, take with its expansion, record, the listener) are printed under
  *   the table (Note [Where a mutation's event costs go] in event-delivery.ts).
+ * - logical (with BENCH_PG_WAL_LEVEL=logical and pg_recvlogical on PATH): the
+ *   same stream on the table without a trigger, its changes streamed from a
+ *   pgoutput slot by a walsender (and one invocation log row written per
+ *   change, k at a time): what capture by logical decoding would cost,
+ *   measured for that Note; the engine has no such capture.
  *
  * The engine-style statements are planned again on every execution (their
  * `generate_series($1)` has a row estimate, so PostgreSQL keeps custom plans:
@@ -41,6 +46,7 @@
  * EVENT_LOG_COST_PLANS=1 prints each prepared statement's generic and custom
  * plan counts at the end.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
@@ -148,7 +154,14 @@ async function prepare(bench: Awaited<ReturnType<typeof startBenchPostgres>>, ro
     });
   const listenerPid =
     (await pool.query<{ p: number }>(`SELECT pid AS p FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'`)).rows[0]?.p ?? 0;
-  return { root, pool, pid, eventLog, stopListening, notification, writer, writerPid, listenerPid, streamed: false };
+  // With BENCH_PG_WAL_LEVEL=logical: the plain table's changes decoded from the WAL instead (the logical cells).
+  let slot: string | null = null;
+  if ((await pool.query<{ wal_level: string }>('SHOW wal_level')).rows[0]?.wal_level === 'logical') {
+    slot = `event_log_cost_${i}`;
+    await pool.query('CREATE PUBLICATION event_log_cost FOR TABLE items_plain');
+    await pool.query(`SELECT pg_create_logical_replication_slot($1, 'pgoutput')`, [slot]);
+  }
+  return { root, url, pool, pid, eventLog, stopListening, notification, writer, writerPid, listenerPid, streamed: false, slot };
 }
 type Target = Awaited<ReturnType<typeof prepare>>;
 
@@ -331,6 +344,88 @@ async function streamCost(t: Target, table: 'items' | 'items_plain', k: number):
   return total / n;
 }
 
+/**
+ * The stream cell with no trigger, its changes streamed from the WAL by logical decoding instead:
+ * `pg_recvlogical` (PostgreSQL's client, on PATH) receives the slot's pgoutput stream, as a
+ * replication client would, through a walsender whose CPU is counted; with `record`, every `k`
+ * commits the delivery connection writes one invocation log row per change in one statement.
+ * What a capture without a trigger would cost PostgreSQL (Note [Where a mutation's event costs go]);
+ * no engine code does this. Needs BENCH_PG_WAL_LEVEL=logical.
+ */
+async function logicalStreamCost(t: Target, k: number, record: boolean): Promise<number> {
+  const slot = t.slot;
+  if (slot === null) return NaN;
+  // Start from now: what earlier cells wrote is not this cell's.
+  await t.pool.query('SELECT pg_replication_slot_advance($1, pg_current_wal_lsn())', [slot]);
+  const receiver = spawn(
+    'pg_recvlogical',
+    [
+      '-d',
+      t.url,
+      '--slot',
+      slot,
+      '--start',
+      '--no-loop',
+      '-s',
+      '1',
+      '-F',
+      '0',
+      '-f',
+      '/dev/null',
+      '-o',
+      'proto_version=1',
+      '-o',
+      'publication_names=event_log_cost',
+    ],
+    { stdio: 'ignore' },
+  );
+  try {
+    let sender = 0;
+    for (let tries = 0; sender === 0 && tries < 200; tries++) {
+      const r = await t.pool.query<{ pid: number }>(`SELECT pid FROM pg_stat_replication WHERE application_name = 'pg_recvlogical'`);
+      sender = r.rows[0]?.pid ?? 0;
+      if (sender === 0) await new Promise((res) => setTimeout(res, 25));
+    }
+    if (sender === 0) throw new Error('pg_recvlogical did not connect');
+    const n = Math.max(100, statements * 2);
+    const text = writeSql('items_plain', 'insert');
+    const parts = { capture: 0, decode: 0, record: 0 };
+    const [w0, s0, d0] = [cpuMs(t.writerPid), cpuMs(sender), cpuMs(t.pid)];
+    const recordBatch = async (changes: number): Promise<void> => {
+      await t.pool.query(
+        `INSERT INTO engine_events.event_invocation_logs (event_id, trigger_name, status, request, response, duration_ms)
+           SELECT gen_random_uuid(), 'items_ins', 200, $1::jsonb, $2::jsonb, 1 FROM generate_series(1, $3::int)`,
+        [REQUEST, RESPONSE, changes],
+      );
+    };
+    for (let i = 0; i < n; i++) {
+      await t.writer.query('BEGIN');
+      await t.writer.query({ name: 'stream_items_plain', text, values: [1, SESSION] });
+      await t.writer.query('COMMIT');
+      if (record && (i + 1) % k === 0) await recordBatch(k);
+    }
+    // Until the walsender has sent everything the stream wrote (bounded).
+    const end = (await t.pool.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0]?.lsn ?? '0/0';
+    for (let tries = 0; tries < 400; tries++) {
+      const r = await t.pool.query<{ done: boolean }>(`SELECT sent_lsn >= $1::pg_lsn AS done FROM pg_stat_replication WHERE pid = $2`, [end, sender]);
+      if (r.rows[0]?.done === true) break;
+      await new Promise((res) => setTimeout(res, 25));
+    }
+    parts.capture = cpuMs(t.writerPid) - w0;
+    parts.decode = cpuMs(sender) - s0;
+    parts.record = cpuMs(t.pid) - d0;
+    const total = parts.capture + parts.decode + parts.record;
+    const key = `${t.root} logical${record ? ` k=${k} +record` : ''}`;
+    const list = streamParts.get(key) ?? [];
+    list.push(Object.fromEntries(Object.entries({ ...parts, total }).map(([x, v]) => [x, Math.round((v * 1000) / n)])));
+    streamParts.set(key, list);
+    return total / n;
+  } finally {
+    receiver.kill('SIGINT');
+    await new Promise((res) => receiver.once('exit', res));
+  }
+}
+
 const bench = await startBenchPostgres();
 try {
   const targets: Target[] = [];
@@ -355,6 +450,13 @@ try {
     { label: 'stream: 1-row inserts, no trigger', run: (t) => streamCost(t, 'items_plain', 20), unit: 'ms/mutation' },
     { label: 'stream: 1-row inserts, delivered 20 at a time', run: (t) => streamCost(t, 'items', 20), unit: 'ms/mutation' },
     { label: 'stream: 1-row inserts, delivered 80 at a time', run: (t) => streamCost(t, 'items', 80), unit: 'ms/mutation' },
+    ...(targets.some((t) => t.slot !== null)
+      ? [
+          { label: 'stream: 1-row inserts, logical decoding', run: (t: Target) => logicalStreamCost(t, 20, false), unit: 'ms/mutation' },
+          { label: 'stream: 1-row inserts, logical decoding, recorded 20 at a time', run: (t: Target) => logicalStreamCost(t, 20, true), unit: 'ms/mutation' },
+          { label: 'stream: 1-row inserts, logical decoding, recorded 80 at a time', run: (t: Target) => logicalStreamCost(t, 80, true), unit: 'ms/mutation' },
+        ]
+      : []),
   ];
   console.log(`PostgreSQL server CPU (/proc: one backend; the stream cells: writer, delivery and listener); median of ${ROUNDS} rounds, checkouts alternated.`);
   console.log(`\n| cell | unit | ${targets.map((t) => t.root).join(' | ')} |\n|---|---|${targets.map(() => '---:|').join('')}`);
@@ -376,6 +478,7 @@ try {
   if (process.env['EVENT_LOG_COST_PLANS'] === '1')
     for (const t of targets) console.log((await t.pool.query('SELECT name, generic_plans, custom_plans FROM pg_prepared_statements')).rows);
   for (const t of targets) {
+    if (t.slot !== null) await t.pool.query('SELECT pg_drop_replication_slot($1)', [t.slot]);
     await t.stopListening();
     await t.writer.end();
     await t.pool.end();

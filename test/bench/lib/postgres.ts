@@ -59,6 +59,8 @@ export async function startBenchPostgres(): Promise<BenchPostgres> {
       'effective_cache_size=4GB',
       '-c',
       'effective_io_concurrency=200',
+      // Opt-in: logical decoding (event-log-cost.ts's logical stream cells, Note [Where a mutation's event costs go]).
+      ...(process.env['BENCH_PG_WAL_LEVEL'] ? ['-c', `wal_level=${process.env['BENCH_PG_WAL_LEVEL']}`] : []),
       // Opt-in (it costs every statement a little): which statements a window ran, e.g. the subscriptions cell's idle ones.
       ...(process.env['BENCH_PG_STAT_STATEMENTS'] === '1' ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all'] : []),
     ],
