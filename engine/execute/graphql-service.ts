@@ -31,7 +31,7 @@ import { PlanCache } from './plan-cache.ts';
 import { allowRequest, bind, MUTATION_OVER_GET, planRequest, respond, run, runByteString, type PlanEnv, type PlannedRequest } from './request-steps.ts';
 import { PersistedQueries } from './persisted-queries.ts';
 import { parseGraphqlRequest, type GraphqlRequest } from './request-body.ts';
-import { dataOf } from './response.ts';
+import { dataOf, dataResponse } from './response.ts';
 import type { GraphQLSchema } from 'graphql';
 import { apiErrorBody, graphqlErrorBody } from '../errors/wire-body.ts';
 import { LEGACY_DML_TYPES, legacyOperation, type FilterOf } from '../graphql/legacy-dml.ts';
@@ -298,8 +298,8 @@ export class GraphqlService implements GraphqlApi {
         return asBytes.then(
           (cell) => {
             steps?.begin('respond');
-            // respond's dataResponse: the frame is ASCII, so the whole is a byte string still.
-            const answer = { status: 200, jsonByteString: cell === null ? NULL_DATA : `{"data":${cell}}` };
+            // The frame is ASCII, so the whole is a byte string still.
+            const answer = { status: 200, jsonByteString: dataResponse(cell ?? 'null') };
             this.#answered(steps, planned, env, ctx);
             return answer;
           },
@@ -517,9 +517,6 @@ const answered = (answer: string | ByteStringResponse): GraphqlResponse => (type
 function textOf(answer: string | ByteStringResponse): string {
   return typeof answer === 'string' ? answer : Buffer.from(answer.jsonByteString, 'latin1').toString('utf8');
 }
-
-/** The answer of a lone read that returned no row. */
-const NULL_DATA = '{"data":null}';
 
 /** What execute answers when #executeOne throws: only a mutation in a read-only request does. */
 function refusedResponse(e: unknown, isAdmin: boolean): ApiResponse {
