@@ -31,7 +31,7 @@
  * test/bench/schema-memory.ts 2000 10 stayed 36.8 MiB.
  */
 import { resolveActions } from '../actions/resolve.ts';
-import type { MetadataDocument } from '../model/document.ts';
+import { introspectionDisabledRoles, type MetadataDocument } from '../model/document.ts';
 import { sameData } from './intern.ts';
 import { CatalogMemo } from './memo.ts';
 import type { PreparedSources } from './prepared.ts';
@@ -104,6 +104,7 @@ export function buildCatalog(
   const remoteRelationships = resolveRemoteRelationships(doc, eventTriggers.output, remoteTypeRelationships.output);
   const actions = resolveActions(doc, functions.output, tables.output.names);
   const cronTriggers = resolveCronTriggers(doc);
+  const disabledIntrospection = introspectionDisabledRoles(doc);
   const built: Catalog = {
     version: stamp.version,
     resourceVersion: stamp.resourceVersion,
@@ -127,6 +128,7 @@ export function buildCatalog(
     cronTriggers: cronTriggers.output,
     ...(remoteTypeRelationships.output.size === 0 ? {} : { remoteSchemas: remoteTypeRelationships.output }),
     ...(doc.api_limits === undefined ? {} : { apiLimits: doc.api_limits }),
+    ...(disabledIntrospection.length === 0 ? {} : { introspectionDisabled: new Set(disabledIntrospection) }),
     ...(actions.output.actions.size === 0 && actions.output.customTypes.objects.size === 0 ? {} : { actions: actions.output }),
   };
   // Last: stored queries are validated against the schema of everything above.

@@ -38,6 +38,8 @@ export interface Catalog {
   readonly remoteSchemas?: ReadonlyMap<string, RemoteSchemaInfo>;
   /** The document's `api_limits` (execute/api-limits.ts applies them); absent when none are set. */
   readonly apiLimits?: ApiLimits;
+  /** Roles whose GraphQL introspection is refused (Note [Introspection disabled for roles]); absent when none. */
+  readonly introspectionDisabled?: ReadonlySet<string>;
   /** The allow-list and REST endpoints (stages/query-collections.ts); absent when there are no collections. */
   readonly queryCollections?: QueryCollectionsInfo;
   /** Custom types and consistent actions (actions/resolve.ts); absent when there are none. */

@@ -214,6 +214,7 @@ export function planRequest(env: PlanEnv, input: PlanInput): PlannedRequest {
     access: env.schemas.get(catalog, session.role, session.isAdmin, backendOnly).access,
     variables,
     stringifyNumericTypes: env.stringifyNumericTypes,
+    introspection: session.isAdmin || catalog.introspectionDisabled?.has(session.role) !== true,
   });
   for (const [name, use] of ir.variableUse) {
     if (use === 'structural' && !entry.structural.includes(name)) entry.structural.push(name);

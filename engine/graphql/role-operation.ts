@@ -33,6 +33,8 @@ export interface ToIrInput {
   /** Coerced variables, from {@link RoleOperation.coerceVariables}. */
   readonly variables: Readonly<Record<string, unknown>>;
   readonly stringifyNumericTypes: boolean;
+  /** The role may introspect (`__schema`, `__type`): Note [Introspection disabled for roles]. */
+  readonly introspection: boolean;
 }
 
 /** A parsed, validated operation of one role's schema (kept in the plan cache). */

@@ -18,7 +18,8 @@ import { argPath, type MetadataCall, type OnSource, type Operation, type RunCont
 import type { SourceMetadata } from '../model/document.ts';
 import { findSource } from './edit.ts';
 import { removeApiLimits, setApiLimits } from './operations/api-limits/set-api-limits.ts';
-import { bulk } from './operations/manage/bulk.ts';
+import { setIntrospectionOptions } from './operations/introspection/set-introspection-options.ts';
+import { bulk, bulkAtomic } from './operations/manage/bulk.ts';
 import { clearMetadata } from './operations/manage/clear-metadata.ts';
 import { dropInconsistentMetadata } from './operations/manage/drop-inconsistent-metadata.ts';
 import { exportMetadata } from './operations/manage/export-metadata.ts';
@@ -230,6 +231,8 @@ const METADATA_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['drop_inherited_role', dropInheritedRole],
   ['set_api_limits', setApiLimits],
   ['remove_api_limits', removeApiLimits],
+  ['set_graphql_schema_introspection_options', setIntrospectionOptions],
+  ['bulk_atomic', bulkAtomic],
   ['test_webhook_transform', testWebhookTransformOp],
   ...COLLECTION_OPERATIONS,
   ...ACTION_OPERATIONS,

@@ -551,6 +551,20 @@ export interface MetadataDocument {
   readonly extra: JsonObject;
 }
 
+/** v2's document key of the GraphQL introspection options (kept in `extra`). */
+export const INTROSPECTION_KEY = 'graphql_schema_introspection';
+
+/**
+ * The roles whose GraphQL introspection is disabled (`graphql_schema_introspection.disabled_for_roles`).
+ * A stored document is read with open objects, so anything other than a list of names reads as none.
+ */
+export function introspectionDisabledRoles(doc: MetadataDocument): readonly string[] {
+  const options = doc.extra[INTROSPECTION_KEY];
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return [];
+  const roles = (options as JsonObject)['disabled_for_roles'];
+  return Array.isArray(roles) ? roles.filter((r): r is string => typeof r === 'string' && r !== '') : [];
+}
+
 /** The empty document. */
 export const EMPTY_DOCUMENT: MetadataDocument = {
   version: 3,

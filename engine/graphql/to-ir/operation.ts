@@ -58,7 +58,26 @@ export interface ToIrOptions {
   readonly stringifyNumericTypes: boolean;
   /** The client-facing schema introspection answers from, when it differs (graphql-default naming). */
   readonly introspectionSchema?: GraphQLSchema;
+  /** The role may introspect: Note [Introspection disabled for roles]. */
+  readonly introspection: boolean;
 }
+
+/**
+ * Note [Introspection disabled for roles]
+ * `graphql_schema_introspection.disabled_for_roles` (v2's
+ * `set_graphql_schema_introspection_options`) refuses `__schema` and `__type`
+ * to the roles it names, with `access-denied` and the field's path, whatever
+ * else the operation selects; admin is never refused (the console and the
+ * tools introspect as admin). v2 CE stores the setting without applying it;
+ * its Cloud and EE editions refuse the introspection fields of a listed role,
+ * and a project that set it expects that, so this engine applies it. A root
+ * `__typename` is answered: it names the root type and nothing else, and
+ * clients add it on their own. The check is made when the operation is
+ * translated, on a plan-cache miss: a refused operation is never cached, and a
+ * plan cached before the setting changed belongs to an older catalog version
+ * (Note [Plan cache keys]), so a hit pays nothing for it.
+ */
+const INTROSPECTION_DISABLED = 'introspection is disabled for this role';
 
 function introspect(ctx: ToIrContext, opts: ToIrOptions, alias: string, nodes: readonly FieldNode[]): string {
   // Every variable an introspection field reads shapes its (static) answer.
@@ -143,6 +162,7 @@ export function toIrOperation(opts: ToIrOptions): OperationIr {
         continue;
       }
       if (name === '__schema' || name === '__type') {
+        if (!opts.introspection) throw new EngineError(ErrorCode.AccessDenied, INTROSPECTION_DISABLED, { path });
         fields.push({ kind: 'static', alias, json: introspect(ctx, opts, alias, nodes) });
         continue;
       }

@@ -34,6 +34,7 @@ import {
   updatePermissionSchema,
 } from './common.ts';
 import { apiLimitsSchema } from './api-limits.ts';
+import { introspectionOptionsSchema } from './introspection.ts';
 import { allowlistEntryTypes, collectionEntryTypes, endpointEntryTypes } from './query-collections.ts';
 import { computedFieldDefinitionSchema, functionConfigurationSchema } from './functions.ts';
 import { SOURCE_KEPT_KEYS } from '../document.ts';
@@ -176,7 +177,7 @@ function makeDocumentSchema(
     api_limits: apiLimitsSchema,
     metrics_config: closed([], ['analyze_query_variables', 'analyze_response_body']),
     inherited_roles: listOf(closed(['role_name', 'role_set'], [], { role_name: nameSchema, role_set: listOf(nameSchema) })),
-    graphql_schema_introspection: closed([], ['disabled_for_roles']),
+    graphql_schema_introspection: strict ? introspectionOptionsSchema : closed([], ['disabled_for_roles']),
     network: objectSchema,
     backend_configs: objectSchema,
     opentelemetry: objectSchema,

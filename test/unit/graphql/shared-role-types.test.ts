@@ -69,7 +69,7 @@ const OPERATIONS = [
 
 function irOf(rs: RoleSchema, query: string): string {
   const { document, operation } = prepareOperation(rs.schema, query, null);
-  const op = toIrOperation({ schema: rs.schema, access: rs.access, document, operation, variables: {}, stringifyNumericTypes: false });
+  const op = toIrOperation({ schema: rs.schema, access: rs.access, document, operation, variables: {}, stringifyNumericTypes: false, introspection: true });
   return JSON.stringify(op.fields);
 }
 
