@@ -16,6 +16,7 @@
  */
 import type { Agent, Dispatcher } from 'undici';
 import { undici } from '../undici.ts';
+import { allowlistAgent, allowlistConnector } from '../tls-allowlist.ts';
 import { forwardedClientHeaders } from '../auth/forwarded-headers.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
@@ -101,12 +102,10 @@ function headersOf(info: ActionInfo, call: HandlerCall): Array<readonly [string,
  * 5,000 of warm-up, engine CPU from /proc, before and after alternated):
  * 85 and 76 µs before, 54 and 59 after, `{ __typename }` 22-24 µs.
  */
-let agent: Agent | undefined;
-
-/** The one Agent, made on the first call (Note [HTTP client on first use] in undici.ts). */
-function agentOf(): Agent {
-  return (agent ??= new (undici().Agent)({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: 256 }));
-}
+/** The one Agent, made on the first call (Note [HTTP client on first use] in undici.ts) and again when the TLS allow-list changes (Note [TLS allow-list]). */
+const agentOf: () => Agent = allowlistAgent(
+  () => new (undici().Agent)({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: 256, connect: allowlistConnector() }),
+);
 
 /** Headers undici refuses to send (it manages them itself); a transform adding one is not an error of the call. */
 const UNSENDABLE = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect', 'content-length']);

@@ -30,6 +30,7 @@
  */
 import type { Agent, Dispatcher } from 'undici';
 import { undici } from '../undici.ts';
+import { allowlistAgent, allowlistConnector } from '../tls-allowlist.ts';
 import { ENGINE_VERSION } from '../version.ts';
 
 /** One request to a webhook. */
@@ -102,7 +103,10 @@ function retryAfterOf(raw: ReadonlyArray<readonly [string, string]>): string | u
 
 /** An HTTP client for webhooks; see the module comment. */
 export class WebhookClient {
-  /** Made on the first request (Note [HTTP client on first use] in undici.ts). */
+  /** Made on the first request (Note [HTTP client on first use] in undici.ts) and again when the TLS allow-list changes (Note [TLS allow-list]). */
+  readonly #agents = allowlistAgent(
+    () => new (undici().Agent)({ connections: this.#poolSize, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connect: allowlistConnector() }),
+  );
   #agent: Agent | null = null;
   readonly #poolSize: number;
   readonly #maxBytes: number;
@@ -113,7 +117,7 @@ export class WebhookClient {
   }
 
   #agentOf(): Agent {
-    return (this.#agent ??= new (undici().Agent)({ connections: this.#poolSize, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 }));
+    return (this.#agent = this.#agents());
   }
 
   /** Sends one request; never throws. */

@@ -19,6 +19,7 @@ import type { SourceMetadata } from '../model/document.ts';
 import { findSource } from './edit.ts';
 import { removeApiLimits, setApiLimits } from './operations/api-limits/set-api-limits.ts';
 import { setIntrospectionOptions } from './operations/introspection/set-introspection-options.ts';
+import { addHostToTlsAllowlist, dropHostFromTlsAllowlist } from './operations/network/tls-allowlist.ts';
 import { bulk, bulkAtomic } from './operations/manage/bulk.ts';
 import { clearMetadata } from './operations/manage/clear-metadata.ts';
 import { dropInconsistentMetadata } from './operations/manage/drop-inconsistent-metadata.ts';
@@ -233,6 +234,8 @@ const METADATA_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['remove_api_limits', removeApiLimits],
   ['set_graphql_schema_introspection_options', setIntrospectionOptions],
   ['bulk_atomic', bulkAtomic],
+  ['add_host_to_tls_allowlist', addHostToTlsAllowlist],
+  ['drop_host_from_tls_allowlist', dropHostFromTlsAllowlist],
   ['test_webhook_transform', testWebhookTransformOp],
   ...COLLECTION_OPERATIONS,
   ...ACTION_OPERATIONS,

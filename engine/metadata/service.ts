@@ -23,7 +23,8 @@ import { EngineError, isEngineError } from '../errors/engine-error.ts';
 import { apiErrorBody } from '../errors/wire-body.ts';
 import type { Logger } from '../logger.ts';
 import type { ApiFamily, ApiResponse, MetadataApi, Readiness, ReadinessCheck, RemoteReadinessCheck } from '../api/contract.ts';
-import { EMPTY_DOCUMENT, normalizeDocument, toWireDocument, type MetadataDocument } from '../model/document.ts';
+import { EMPTY_DOCUMENT, normalizeDocument, tlsAllowlistOf, toWireDocument, type MetadataDocument } from '../model/document.ts';
+import { installTlsAllowlist } from '../tls-allowlist.ts';
 import { abandonEffects, commitWithEffects } from './effects.ts';
 import { declareCaptureEffects } from './event-trigger-capture.ts';
 import { keepEqualEntries } from './edit.ts';
@@ -138,6 +139,7 @@ export class MetadataService implements MetadataApi {
     this.#checkQueries = opts.checkQueries;
     this.#scheduledEvents = opts.scheduledEvents ?? null;
     this.catalogRef = new CatalogRef(state.catalog);
+    installTlsAllowlist(this, tlsAllowlistOf(state.doc));
   }
 
   /** Connects to the metadata database, loads (or initializes) metadata, builds the first catalog, starts watching. */
@@ -374,6 +376,7 @@ export class MetadataService implements MetadataApi {
 
   #install(next: MetadataState): void {
     this.#state = next;
+    installTlsAllowlist(this, tlsAllowlistOf(next.doc));
     this.#preparer.retain(next.prepared);
     this.catalogRef.swap(next.catalog);
   }
@@ -411,6 +414,7 @@ export class MetadataService implements MetadataApi {
       this.#closed = true;
     });
     this.#store.close();
+    installTlsAllowlist(this, []);
     await this.#preparer.closeAll();
     await this.#ownDatabase?.close();
   }

@@ -565,6 +565,41 @@ export function introspectionDisabledRoles(doc: MetadataDocument): readonly stri
   return Array.isArray(roles) ? roles.filter((r): r is string => typeof r === 'string' && r !== '') : [];
 }
 
+/** One entry of v2's `network.tls_allowlist` (Note [TLS allow-list] in tls-allowlist.ts). */
+export interface TlsAllowEntry {
+  readonly host: string;
+  /** The port, when only that port of the host is meant. */
+  readonly suffix?: string;
+  /** v2 knows one: `self-signed`. */
+  readonly permissions?: readonly string[];
+}
+
+/** v2's document key of the network options (kept in `extra`). */
+export const NETWORK_KEY = 'network';
+
+/** The document's `network.tls_allowlist`; entries that are not `{host, suffix?, permissions?}` (a stored document is read with open objects) are left out. */
+export function tlsAllowlistOf(doc: MetadataDocument): readonly TlsAllowEntry[] {
+  const network = doc.extra[NETWORK_KEY];
+  if (typeof network !== 'object' || network === null || Array.isArray(network)) return [];
+  const list = (network as JsonObject)['tls_allowlist'];
+  if (!Array.isArray(list)) return [];
+  const out: TlsAllowEntry[] = [];
+  for (const e of list) {
+    if (typeof e !== 'object' || e === null || Array.isArray(e)) continue;
+    const entry = e as JsonObject;
+    const host = entry['host'];
+    const suffix = entry['suffix'];
+    if (typeof host !== 'string' || host === '' || (suffix !== undefined && suffix !== null && typeof suffix !== 'string')) continue;
+    const permissions = entry['permissions'];
+    out.push({
+      host,
+      ...(typeof suffix === 'string' ? { suffix } : {}),
+      ...(Array.isArray(permissions) ? { permissions: permissions.filter((p): p is string => typeof p === 'string') } : {}),
+    });
+  }
+  return out;
+}
+
 /** The empty document. */
 export const EMPTY_DOCUMENT: MetadataDocument = {
   version: 3,

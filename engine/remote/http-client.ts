@@ -7,9 +7,22 @@
  */
 import type { Agent } from 'undici';
 import { undici } from '../undici.ts';
+import { allowlistAgent, allowlistConnector } from '../tls-allowlist.ts';
 
-/** One agent for every remote: undici keeps a keep-alive pool per origin inside it. Made on the first call (Note [HTTP client on first use] in undici.ts). */
-let agent: Agent | undefined;
+/**
+ * One agent for every remote: undici keeps a keep-alive pool per origin inside it. Made on the
+ * first call (Note [HTTP client on first use] in undici.ts) and again when the TLS allow-list
+ * changes (Note [TLS allow-list]).
+ */
+const agentOf: () => Agent = allowlistAgent(
+  () => new (undici().Agent)({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64, connect: allowlistConnector() }),
+);
+
+/** The agent of {@link RemoteRequest.unverifiedTls} calls (introspection while metadata changes: rare, kept apart). */
+let unverifiedAgent: Agent | undefined;
+function unverifiedAgentOf(): Agent {
+  return (unverifiedAgent ??= new (undici().Agent)({ keepAliveTimeout: 1_000, connections: 8, connect: { rejectUnauthorized: false } }));
+}
 
 /** A GraphQL answer as the remote gave it. */
 export interface RemoteAnswer {
@@ -40,14 +53,19 @@ export interface RemoteRequest {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
   readonly timeoutMs: number;
+  /**
+   * Accept the remote's certificate unverified: its host is on the TLS allow-list of a document
+   * being prepared, not yet installed (Note [TLS allow-list]); the installed lists need no flag.
+   */
+  readonly unverifiedTls?: boolean;
 }
 
 /** Sends one GraphQL request; the parsed answer, or a RemoteCallError. */
 export async function postGraphql(req: RemoteRequest): Promise<RemoteAnswer> {
   let res;
   try {
-    const { Agent, request } = undici();
-    agent ??= new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64 });
+    const { request } = undici();
+    const agent = req.unverifiedTls === true ? unverifiedAgentOf() : agentOf();
     res = await request(req.url, {
       method: 'POST',
       headers: { ...req.headers, 'content-type': 'application/json', accept: 'application/json' },

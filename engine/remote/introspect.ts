@@ -41,10 +41,11 @@ const QUERY = JSON.stringify({ query: getIntrospectionQuery({ inputValueDeprecat
 export async function introspectRemote(
   endpoint: RemoteEndpoint,
   shownAs: string = endpoint.url,
+  unverifiedTls = false,
 ): Promise<{ schema: GraphQLSchema } | { reason: string; code?: ErrorCode }> {
   let answer;
   try {
-    answer = await postGraphql({ url: endpoint.url, headers: Object.fromEntries(endpoint.headers), body: QUERY, timeoutMs: endpoint.timeoutMs });
+    answer = await postGraphql({ url: endpoint.url, headers: Object.fromEntries(endpoint.headers), body: QUERY, timeoutMs: endpoint.timeoutMs, unverifiedTls });
   } catch (e) {
     if (!(e instanceof RemoteCallError)) return { reason: String(e), code: ErrorCode.RemoteSchemaError };
     const reason = e.kind === 'transport' ? `HTTP exception occurred while sending the request to ${JSON.stringify(shownAs)}: ${e.message}` : e.message;

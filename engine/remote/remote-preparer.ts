@@ -9,7 +9,8 @@
 import type { GraphQLSchema } from 'graphql';
 import type { ObjectPreparer, Refresh } from '../catalog/prepared.ts';
 import { ErrorCode } from '../errors/codes.ts';
-import type { MetadataDocument } from '../model/document.ts';
+import { tlsAllowlistOf, type MetadataDocument } from '../model/document.ts';
+import { urlAllowedBy } from '../tls-allowlist.ts';
 import { remoteSchemaEntries, resolveEndpoint, type RemoteEndpoint, type RemoteSchemaDefinition } from './definition.ts';
 import { introspectRemote } from './introspect.ts';
 
@@ -40,18 +41,21 @@ export type PreparedRemoteSchema = ReadyRemoteSchema | FailedRemoteSchema;
 /** Prepared remote schemas by name. */
 export type PreparedRemoteSchemas = ReadonlyMap<string, PreparedRemoteSchema>;
 
-function configKeyOf(def: RemoteSchemaDefinition, endpoint: RemoteEndpoint | { reason: string }): string {
-  return JSON.stringify([def.url, def.url_from_env, def.headers, def.forward_client_headers, def.timeout_seconds, endpoint]);
+function configKeyOf(def: RemoteSchemaDefinition, endpoint: RemoteEndpoint | { reason: string }, unverifiedTls: boolean): string {
+  // Whether the TLS allow-list takes the host in is part of the key: adding the host introspects again.
+  return JSON.stringify([def.url, def.url_from_env, def.headers, def.forward_client_headers, def.timeout_seconds, endpoint, unverifiedTls]);
 }
 
 /** The remote-schema preparer. Holds no clients of its own (the HTTP agent is shared), so retain/closeAll have nothing to do. */
 export class RemoteSchemaPreparer implements ObjectPreparer<PreparedRemoteSchema> {
   async prepare(doc: MetadataDocument, current: PreparedRemoteSchemas, refresh: Refresh = new Set()): Promise<PreparedRemoteSchemas> {
     const out = new Map<string, PreparedRemoteSchema>();
+    const tlsAllowlist = tlsAllowlistOf(doc);
     await Promise.all(
       remoteSchemaEntries(doc.remote_schemas).map(async (entry) => {
         const endpoint = resolveEndpoint(entry.definition);
-        const configKey = configKeyOf(entry.definition, endpoint);
+        const unverifiedTls = 'url' in endpoint && urlAllowedBy(tlsAllowlist, endpoint.url);
+        const configKey = configKeyOf(entry.definition, endpoint, unverifiedTls);
         const known = current.get(entry.name);
         const fresh = refresh === 'all' || refresh.has(entry.name);
         if (known !== undefined && known.configKey === configKey && !fresh) {
@@ -62,7 +66,7 @@ export class RemoteSchemaPreparer implements ObjectPreparer<PreparedRemoteSchema
           out.set(entry.name, { ok: false, name: entry.name, configKey, reason: endpoint.reason, code: ErrorCode.InvalidParams });
           return;
         }
-        const r = await introspectRemote(endpoint, entry.definition.url ?? entry.definition.url_from_env);
+        const r = await introspectRemote(endpoint, entry.definition.url ?? entry.definition.url_from_env, unverifiedTls);
         out.set(
           entry.name,
           'reason' in r

@@ -35,6 +35,7 @@ import {
 } from './common.ts';
 import { apiLimitsSchema } from './api-limits.ts';
 import { introspectionOptionsSchema } from './introspection.ts';
+import { networkSchema } from './network.ts';
 import { allowlistEntryTypes, collectionEntryTypes, endpointEntryTypes } from './query-collections.ts';
 import { computedFieldDefinitionSchema, functionConfigurationSchema } from './functions.ts';
 import { SOURCE_KEPT_KEYS } from '../document.ts';
@@ -178,7 +179,7 @@ function makeDocumentSchema(
     metrics_config: closed([], ['analyze_query_variables', 'analyze_response_body']),
     inherited_roles: listOf(closed(['role_name', 'role_set'], [], { role_name: nameSchema, role_set: listOf(nameSchema) })),
     graphql_schema_introspection: strict ? introspectionOptionsSchema : closed([], ['disabled_for_roles']),
-    network: objectSchema,
+    network: strict ? networkSchema : objectSchema,
     backend_configs: objectSchema,
     opentelemetry: objectSchema,
   });
