@@ -158,6 +158,7 @@ import type { Catalog, EventTriggerInfo } from '../catalog/types.ts';
 import type { Logger } from '../logger.ts';
 import type { AsyncMetrics } from '../observability/metrics.ts';
 import { parseSchedule, scheduleMatches } from './scheduled/cron-schedule.ts';
+import { cleanupEventLog } from './log-cleanup.ts';
 import { deliveryBody, loggedRequestJson, loggedResponse } from './delivery-payload.ts';
 import { WebhookClient, type WebhookResult } from './webhook-client.ts';
 import { applyRequestTransform, applyResponseTransform, type TransformSession } from '../transforms/index.ts';
@@ -521,7 +522,7 @@ class SourceWorker {
       const parsed = parseSchedule(c.schedule);
       if (!parsed.ok || !scheduleMatches(parsed.expression, at)) continue;
       try {
-        const n = await this.#log.cleanup(t.name, c.clearOlderThanHours, c.batchSize, c.cleanInvocationLogs);
+        const n = await cleanupEventLog(this.#log, t.name, c.clearOlderThanHours, c.batchSize, c.cleanInvocationLogs);
         this.#opts.logger.info('event log cleaned', { source: this.#name, trigger: t.name, deleted: n });
       } catch (e) {
         this.#opts.logger.warn('event log cleanup failed', { source: this.#name, trigger: t.name, error: String(e) });

@@ -20,6 +20,7 @@ import { findSource } from './edit.ts';
 import { removeApiLimits, setApiLimits } from './operations/api-limits/set-api-limits.ts';
 import { setIntrospectionOptions } from './operations/introspection/set-introspection-options.ts';
 import { addHostToTlsAllowlist, dropHostFromTlsAllowlist } from './operations/network/tls-allowlist.ts';
+import { cleanupEventTriggerLogs, pauseEventTriggerCleanups, resumeEventTriggerCleanups } from './operations/event-triggers/cleanup-operations.ts';
 import { bulk, bulkAtomic } from './operations/manage/bulk.ts';
 import { clearMetadata } from './operations/manage/clear-metadata.ts';
 import { dropInconsistentMetadata } from './operations/manage/drop-inconsistent-metadata.ts';
@@ -236,6 +237,9 @@ const METADATA_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['bulk_atomic', bulkAtomic],
   ['add_host_to_tls_allowlist', addHostToTlsAllowlist],
   ['drop_host_from_tls_allowlist', dropHostFromTlsAllowlist],
+  ['cleanup_event_trigger_logs', cleanupEventTriggerLogs],
+  ['pause_event_trigger_cleanups', pauseEventTriggerCleanups],
+  ['resume_event_trigger_cleanups', resumeEventTriggerCleanups],
   ['test_webhook_transform', testWebhookTransformOp],
   ...COLLECTION_OPERATIONS,
   ...ACTION_OPERATIONS,

@@ -257,3 +257,32 @@ export const getEventInvocationLogsArgs = args(['name'], { name: nameSchema, sou
 
 /** `pg_get_event_by_id`. */
 export const getEventByIdArgs = args(['event_id'], { event_id: eventId, source, invocation_log_limit: limit, invocation_log_offset: nonNegative });
+
+/** `cleanup_event_trigger_logs` (v2: backend-neutral, the source in the args; the defaults of `cleanup_config`). */
+export const cleanupEventTriggerLogsArgs = args(['event_trigger_name', 'clear_older_than'], {
+  event_trigger_name: nameSchema,
+  source,
+  batch_size: { type: 'integer', minimum: 1 },
+  clear_older_than: nonNegative,
+  timeout: { type: 'integer', minimum: 1 },
+  clean_invocation_logs: bool,
+});
+
+/** `pause_event_trigger_cleanups`, `resume_event_trigger_cleanups`: every trigger of some sources (`"*"`: all), or named triggers per source. */
+export const toggleEventTriggerCleanupsArgs = args(['event_triggers'], {
+  event_triggers: {
+    anyOf: [
+      {
+        type: 'object',
+        required: ['sources'],
+        properties: { sources: { anyOf: [{ const: '*' }, { type: 'array', minItems: 1, items: nameSchema }] } },
+        additionalProperties: false,
+      },
+      {
+        type: 'array',
+        minItems: 1,
+        items: args(['event_triggers'], { source_name: nameSchema, event_triggers: { type: 'array', minItems: 1, items: nameSchema } }),
+      },
+    ],
+  },
+});
