@@ -87,6 +87,11 @@ export function configurationSchemas(): ReadonlyMap<SourceKind, JsonSchema> {
   return new Map([...BACKENDS].map(([kind, b]) => [kind, b.configuration.schema]));
 }
 
+/** Every backend, in the registry's order. */
+export function allBackends(): readonly Backend[] {
+  return [...BACKENDS.values()];
+}
+
 /** The backend whose metadata operations carry `prefix` (`pg_`), if one exists. */
 export function backendWithPrefix(prefix: string): Backend | undefined {
   for (const b of BACKENDS.values()) if (b.operationPrefix === prefix) return b;

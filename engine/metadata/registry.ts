@@ -51,6 +51,7 @@ import { testWebhookTransformOp } from './operations/actions/test-webhook-transf
 import { addSourceFor } from './operations/sources/add-source.ts';
 import { dropSource } from './operations/sources/drop-source.ts';
 import { renameSource } from './operations/sources/rename-source.ts';
+import { listSourceKinds } from './operations/sources/list-source-kinds.ts';
 import { updateSourceFor } from './operations/sources/update-source.ts';
 import { createCronTrigger } from './operations/scheduled/create-cron-trigger.ts';
 import { createScheduledEvent } from './operations/scheduled/create-scheduled-event.ts';
@@ -229,6 +230,7 @@ const LEGACY_KIND = 'postgres';
 const METADATA_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ...MANAGE_OPERATIONS,
   ['rename_source', renameSource],
+  ['list_source_kinds', listSourceKinds],
   ['add_inherited_role', addInheritedRole],
   ['drop_inherited_role', dropInheritedRole],
   ['set_api_limits', setApiLimits],
