@@ -37,6 +37,8 @@ export const ErrorCode = {
   MethodNotAllowed: 'method-not-allowed',
   UnsupportedMediaType: 'unsupported-media-type',
   RateLimitExceeded: 'rate-limit-exceeded',
+  /** v2 compat: a call with `allow_warnings: false` that would have warned (`pg_track_tables`). */
+  MetadataWarnings: 'metadata-warnings',
   /** A statement ran past its statement timeout (ENGINE_GRAPHQL_STATEMENT_TIMEOUT or a role's time_limit). */
   Timeout: 'timeout',
 } as const;

@@ -6,6 +6,7 @@
  * the store's commit (Note [Effects] in effects.ts). See run.ts for the
  * pipeline around it.
  */
+import type { EngineError } from '../errors/engine-error.ts';
 import type { MetadataObjectRef } from '../catalog/object-id.ts';
 import type { PreparedSource, PreparedSources } from '../catalog/prepared.ts';
 import type { Catalog } from '../catalog/types.ts';
@@ -85,6 +86,13 @@ export interface RunContext {
    * call that touched a newly inconsistent object. See Note [Deferred builds] in run.ts.
    */
   batch<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` and checks what it did (its deferred edits built); when that
+   * fails with an EngineError, the pending state is put back as it was and
+   * the error is returned instead of thrown. An attempt that declared an
+   * effect cannot be put back: its error is thrown (Note [Attempts] in run.ts).
+   */
+  attempt<T>(fn: () => Promise<T>): Promise<{ readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: EngineError }>;
   /**
    * The effect with `key` declared earlier in this request, or the one
    * `open` makes (declared from then on). See Note [Effects] in effects.ts.

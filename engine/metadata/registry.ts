@@ -72,6 +72,7 @@ import { createRestEndpoint, dropRestEndpoint } from './operations/query-collect
 import { setTableCustomFields, setTableCustomization } from './operations/tables/set-table-customization.ts';
 import { setTableIsEnum } from './operations/tables/set-table-is-enum.ts';
 import { trackTable } from './operations/tables/track-table.ts';
+import { trackTablesFor, untrackTablesFor } from './operations/tables/track-tables.ts';
 import { untrackTable } from './operations/tables/untrack-table.ts';
 import { getSourceTablesFor, getSourceTrackablesFor, getTableInfoFor } from './operations/tables/get-source-tables.ts';
 import { suggestRelationships } from './operations/relationships/suggest-relationships.ts';
@@ -208,6 +209,8 @@ const SOURCE_OPERATIONS: ReadonlyMap<string, BackendOperation> = new Map<string,
   ['update_source', updateSourceFor],
   ['drop_source', dropSource],
   ...TABLE_OPERATIONS,
+  ['track_tables', trackTablesFor],
+  ['untrack_tables', untrackTablesFor],
   // Read-only: what the source's database holds, tracked or not (the console's tables and columns).
   ['get_source_tables', getSourceTablesFor],
   ['get_table_info', getTableInfoFor],
@@ -372,9 +375,12 @@ function onSourceOf(backend: Backend, family: OperationFamily, op: SourceOperati
   };
 }
 
+const MANY_TABLES = /_(un)?track_tables$/;
+
 /** The source a backend operation of `kind` names, if it exists; `not-exists` when it is of another kind. */
 function checkedSource(kind: string, family: OperationFamily, ctx: RunContext, call: MetadataCall): SourceMetadata | undefined {
-  const name = sourceNamed(family, call.args);
+  // `*_track_tables` / `*_untrack_tables` name a source per table: each table's own call checks it.
+  const name = MANY_TABLES.test(call.type) ? undefined : sourceNamed(family, call.args);
   const source = name === undefined ? undefined : findSource(ctx.state.doc, name);
   if (source !== undefined && source.kind !== kind) {
     throw new EngineError(

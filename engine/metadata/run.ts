@@ -13,7 +13,7 @@ import { objectId } from '../catalog/object-id.ts';
 import type { CatalogVersions } from '../catalog/version.ts';
 import type { QueryChecker } from '../catalog/types.ts';
 import { ErrorCode } from '../errors/codes.ts';
-import { EngineError } from '../errors/engine-error.ts';
+import { EngineError, isEngineError } from '../errors/engine-error.ts';
 import type { ApiFamily } from '../api/contract.ts';
 import type { Introspector } from '../backends/backend.ts';
 import { cascade } from './cascade.ts';
@@ -169,6 +169,35 @@ export class CallPipeline implements RunContext {
       return result;
     } finally {
       this.#batchDepth -= 1;
+    }
+  }
+
+  /*
+   * Note [Attempts]
+   * `pg_track_tables` keeps what can be tracked and reports the rest (v2's
+   * warnings): it tracks its tables as one deferred bulk and, when a table
+   * makes that fail, drops it and tries the others again. `attempt` makes
+   * that possible: it first builds what earlier calls deferred (so their
+   * errors stay theirs), remembers the pending state, runs `fn` and builds its
+   * deferred edits; on an EngineError it puts the state back. Effects are
+   * outside the pending state (a transaction on a source): an attempt that
+   * declared one throws its error instead of pretending to undo it.
+   */
+  async attempt<T>(fn: () => Promise<T>): Promise<{ readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: EngineError }> {
+    await this.flush();
+    const state = this.#state;
+    const refreshed = this.#refreshed === 'all' ? 'all' : new Set(this.#refreshed);
+    const effects = this.#effects.size;
+    try {
+      const value = await fn();
+      await this.flush();
+      return { ok: true, value };
+    } catch (e) {
+      if (!isEngineError(e) || this.#effects.size !== effects) throw e;
+      this.#state = state;
+      this.#refreshed = refreshed;
+      this.#deferred = [];
+      return { ok: false, error: e };
     }
   }
 

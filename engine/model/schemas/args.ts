@@ -286,3 +286,9 @@ export const toggleEventTriggerCleanupsArgs = args(['event_triggers'], {
     ],
   },
 });
+
+/** `<prefix>_track_tables` (v2.24+): `tables` are `<prefix>_track_table` args; `allow_warnings` defaults to true. */
+export const trackTablesArgs = args(['tables'], { tables: { type: 'array', items: { type: 'object' } }, allow_warnings: bool });
+
+/** `<prefix>_untrack_tables`: `tables` are `<prefix>_untrack_table` args. */
+export const untrackTablesArgs = trackTablesArgs;
