@@ -33,6 +33,8 @@ type Exported = {
   cron_triggers?: Array<Record<string, unknown>>;
   query_collections?: Array<{ name: string; definition: { queries: Array<{ name: string; query: string }> } }>;
   allowlist?: unknown[];
+  graphql_schema_introspection?: { disabled_for_roles: string[] };
+  network?: { tls_allowlist: unknown[] };
   rest_endpoints?: unknown[];
   remote_schemas?: Array<{ name: string; definition: Record<string, unknown>; permissions?: unknown[] }>;
   [key: string]: unknown;
@@ -794,6 +796,44 @@ describe.skipIf(chromiumPath === null)('console management pages in a browser', 
     await form.getByRole('button', { name: 'Save API limits' }).click();
     await eventually(() => exported().then((m) => m.api_limits)).toBeUndefined();
     expect((await engine.graphql('{ readings { sensor } }', undefined, asClerk)).body).toHaveProperty('data');
+  });
+
+  it('Metadata: refuses introspection to a checked role and keeps an insecure TLS allow-list', async () => {
+    await page.getByRole('link', { name: 'Metadata', exact: true }).click();
+    const form = page.getByRole('form', { name: 'Introspection' });
+    const asClerk = { 'x-engine-admin-secret': SECRET, 'x-engine-role': 'clerk' };
+    const probe = '{ __schema { queryType { name } } }';
+    expect((await engine.graphql(probe, undefined, asClerk)).body).toHaveProperty('data');
+    await form.getByRole('checkbox', { name: 'clerk' }).check();
+    // A role no permission names yet is typed in.
+    await typeInto(form.getByLabel('Another role'), 'guest');
+    await form.getByRole('button', { name: 'Refuse introspection to this role' }).click();
+    expect(await form.getByRole('checkbox', { name: 'guest' }).isChecked()).toBe(true);
+    await form.getByRole('button', { name: 'Save introspection options' }).click();
+    await eventually(() => statusText(form)).toBe('Saved the introspection options');
+    expect((await exported()).graphql_schema_introspection).toEqual({ disabled_for_roles: ['clerk', 'guest'] });
+    expect(JSON.stringify((await engine.graphql(probe, undefined, asClerk)).body)).toContain('introspection is disabled for this role');
+    expect((await engine.graphql(probe)).body).toHaveProperty('data');
+
+    const tls = page.getByRole('form', { name: 'Insecure TLS allow-list' });
+    await typeInto(tls.getByLabel('Host'), 'internal.example');
+    await typeInto(tls.getByLabel('Port (optional)'), 'x1');
+    await tls.getByRole('button', { name: 'Allow host' }).click();
+    await eventually(() => tls.getByRole('alert').textContent()).toContain('The port must be a number');
+    await typeInto(tls.getByLabel('Port (optional)'), '8443');
+    await tls.getByRole('button', { name: 'Allow host' }).click();
+    await eventually(() => statusText(tls)).toBe('Allowed internal.example:8443');
+    expect((await exported()).network).toEqual({ tls_allowlist: [{ host: 'internal.example', suffix: '8443', permissions: ['self-signed'] }] });
+    await page.screenshot({ path: artifact('32-metadata-security.png') });
+    expect(await unnamedControls(page)).toEqual([]);
+    await tls.getByRole('button', { name: 'Remove internal.example:8443' }).click();
+    await eventually(() => exported().then((m) => m.network)).toBeUndefined();
+
+    await form.getByRole('checkbox', { name: 'clerk' }).uncheck();
+    await form.getByRole('checkbox', { name: 'guest' }).uncheck();
+    await form.getByRole('button', { name: 'Save introspection options' }).click();
+    await eventually(() => exported().then((m) => m.graphql_schema_introspection)).toBeUndefined();
+    expect((await engine.graphql(probe, undefined, asClerk)).body).toHaveProperty('data');
   });
 
   it('made no request outside the origin, and no page error', () => {

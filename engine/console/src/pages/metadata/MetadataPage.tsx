@@ -1,8 +1,9 @@
 /**
  * Metadata: export and import (`ExportImport.tsx`), reload (`ReloadMetadata.tsx`),
  * the inconsistent objects with their reasons and a drop button
- * (`InconsistentObjects.tsx`), the resource version, and the API limits
- * (`ApiLimits.tsx`). The sections share one status line.
+ * (`InconsistentObjects.tsx`), the resource version, the API limits
+ * (`ApiLimits.tsx`), and the introspection options and insecure TLS allow-list
+ * (`Security.tsx`). The sections share one status line.
  */
 import { Status, useAction } from '../../components.tsx';
 import { useMetadata } from '../../metadata-state.tsx';
@@ -10,6 +11,7 @@ import { ApiLimits } from './ApiLimits.tsx';
 import { ExportImport } from './ExportImport.tsx';
 import { InconsistentObjects } from './InconsistentObjects.tsx';
 import { ReloadMetadata } from './ReloadMetadata.tsx';
+import { IntrospectionOptions, TlsAllowlist } from './Security.tsx';
 
 export function MetadataPage() {
   // The inconsistent objects are the shared state's, also read on each page change (the header's count).
@@ -29,6 +31,10 @@ export function MetadataPage() {
       <h2>API limits</h2>
       {/* Read from the metadata once it is there; after a save the form keeps what was typed. */}
       <ApiLimits key={metadata === null ? 'loading' : 'loaded'} />
+      <h2>Introspection</h2>
+      <IntrospectionOptions key={metadata === null ? 'loading' : 'loaded'} />
+      <h2>Insecure TLS allow-list</h2>
+      <TlsAllowlist />
     </div>
   );
 }
