@@ -403,6 +403,14 @@ function treeRecordable(t: AggregateTree): boolean {
  * (~1,000 µs against Engine's ~160-250 µs), not from the statement.
  * Re-measure with `node test/bench/sql-cost.ts --datasets chinook --ops
  * ArtistAggregates --roles admin --variants <dir of hand-written variants>`.
+ * Again on 2026-11-29 (`pgbench -n -M prepared -c 1 -T 8` on the bench's
+ * chinook database, variants alternated, ms per statement): this shape
+ * 0.80-0.84; json_build_object for the aggregate objects only 0.94-0.95; text
+ * concatenation for them 0.83; the count and the three albums from one scan
+ * (row_number() with FILTER) 0.81/0.91 against 0.84/0.91; json_agg without
+ * its ORDER BY 0.84/0.85 against 0.86/0.86; PostGraphile's statement
+ * 0.74-0.76. The time goes to index scans and heap fetches (perf: buffer
+ * locks, tuple deforming, B-tree compares; JSON functions a few % each).
  * The engine's own CPU on this cell is no longer what keeps it under 2.5×
  * PostGraphile (issue 35, 2026-11-28, after Note [Request statements in
  * callbacks] in connection.ts; four `npm run bench -- --quick --skip-scale`
