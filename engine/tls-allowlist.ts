@@ -6,7 +6,8 @@
  * v2 keeps one HTTP manager per process whose TLS check reads the schema
  * cache's allow-list at every new connection; the list covers every outgoing
  * HTTPS call made with it (remote schemas, action handlers, event and
- * scheduled-event webhooks). Here too: the HTTP clients' undici Agents connect
+ * scheduled-event webhooks, the auth webhook, the JWT key set). Here too:
+ * every one of those clients' undici Agents connects
  * through {@link allowlistConnector}, which reads the allow-lists the engines
  * of this process installed ({@link installTlsAllowlist}, on every catalog
  * change) when a connection opens. An entry names a host (compared with the
@@ -103,4 +104,15 @@ export function allowlistAgent<A extends { close(): Promise<void> }>(make: () =>
     if (old !== undefined) void old.close().catch(() => {});
     return agent;
   };
+}
+
+const fetchAgent = allowlistAgent(() => new (undici().Agent)({ keepAliveTimeout: 30_000, connect: allowlistConnector() }));
+
+/**
+ * `fetch` through an Agent that follows the allow-list: the auth webhook and the JWT key set,
+ * which v2's one HTTP manager also serves (Note [TLS allow-list]).
+ */
+export async function allowlistFetch(url: string, init: Parameters<typeof fetch>[1] = {}): Promise<Response> {
+  const { fetch: undiciFetch } = undici();
+  return (await undiciFetch(url, { ...(init as object), dispatcher: fetchAgent() })) as unknown as Response;
 }

@@ -5,7 +5,7 @@
  */
 
 /** Absolute expiry time in ms since the epoch, or null when the answer says nothing (or no-cache). */
-export function cacheExpiryOf(headers: Headers, now: number = Date.now()): number | null {
+export function cacheExpiryOf(headers: { get(name: string): string | null }, now: number = Date.now()): number | null {
   const cc = headers.get('cache-control');
   if (cc !== null) {
     const directives = cc

@@ -8,6 +8,7 @@ import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
 import type { Logger } from '../logger.ts';
 import { cacheExpiryOf } from './cache-expiry.ts';
+import { allowlistFetch } from '../tls-allowlist.ts';
 
 /** Shortest time between two refetches caused by unknown key ids. */
 const MIN_REFETCH_MS = 1000;
@@ -37,7 +38,7 @@ export class RemoteJwks {
   }
 
   async #fetch(): Promise<void> {
-    const res = await fetch(this.#url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+    const res = await allowlistFetch(this.#url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
     if (!res.ok) throw new Error(`JWK set ${this.#url} answered ${res.status}`);
     const body = (await res.json()) as JSONWebKeySet;
     if (!Array.isArray(body.keys)) throw new Error(`JWK set ${this.#url} has no "keys" list`);

@@ -63,6 +63,13 @@ beforeAll(async () => {
       res.setHeader('content-type', 'application/json');
       if (req.url === '/graphql') {
         res.end(JSON.stringify(await graphql({ schema, source: String(b['query']), rootValue: { hello: 'over self-signed TLS' } })));
+      } else if (req.url === '/auth') {
+        const forwarded = (b['headers'] ?? {}) as Record<string, string>;
+        if (forwarded['authorization'] === 'reader') res.end(JSON.stringify({ 'x-engine-role': 'reader' }));
+        else {
+          res.statusCode = 401;
+          res.end('{}');
+        }
       } else if (req.url === '/handler') {
         res.end(JSON.stringify({ greeting: `hi ${String((b['input'] as Record<string, unknown>)['name'])}` }));
       } else {
@@ -166,6 +173,37 @@ describe('the insecure TLS allow-list', () => {
     expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
     expect((await e.graphql('{ hello }')).body).toEqual({ data: { hello: 'over self-signed TLS' } });
     expect((await drop({ host: 'localhost', suffix: String(port) })).status).toBe(200);
+  });
+
+  it('covers the authentication webhook too', async () => {
+    const secured = await startTestEngine({ databaseUrl: db.url, adminSecret: 'tls-secret', authHook: url('/auth'), authHookMode: 'POST' });
+    try {
+      const admin = { 'x-engine-admin-secret': 'tls-secret' };
+      const perm = await secured.metadata(
+        { type: 'pg_create_select_permission', args: { table: 'note', role: 'reader', permission: { columns: ['id'], filter: {} } } },
+        admin,
+      );
+      expect(perm.status, perm.text).toBe(200);
+      const asReader = { authorization: 'reader' };
+      // v2 answers /v1/graphql errors with 200; the error says the webhook did not answer.
+      const refused = await secured.graphql('{ note { id } }', undefined, asReader);
+      expect(refused.body).toMatchObject({ errors: [{ message: 'authentication webhook did not answer' }] });
+      expect((await secured.metadata({ type: 'add_host_to_tls_allowlist', args: { host: 'localhost', suffix: String(port) } }, admin)).status).toBe(200);
+      expect((await secured.graphql('{ note(order_by: {id: asc}) { id } }', undefined, asReader)).body).toEqual({ data: { note: [{ id: 1 }] } });
+      expect((await secured.metadata({ type: 'drop_host_from_tls_allowlist', args: { host: 'localhost', suffix: String(port) } }, admin)).status).toBe(200);
+      // The suite's first engine shares this metadata and drops the host when the change reaches it
+      // (within a second); the process serves both engines, so the call is refused once both have.
+      await eventually(
+        async () => {
+          expect((await secured.graphql('{ note { id } }', undefined, asReader)).body).toMatchObject({
+            errors: [{ message: 'authentication webhook did not answer' }],
+          });
+        },
+        { what: 'the auth webhook refused again after the host was dropped' },
+      );
+    } finally {
+      await secured.close();
+    }
   });
 
   it('answers bad calls as v2 does and changes nothing', async () => {
