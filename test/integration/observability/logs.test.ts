@@ -235,14 +235,14 @@ describe('errors in logs', () => {
     const hook = await lineWhere(e.lines, (l) => l.type === 'webhook-log');
     expect(hook).toMatchObject({
       level: 'error',
-      detail: { url: `http://127.0.0.1:${port}/hook`, method: 'GET', http_error: { message: 'fetch failed', cause: { code: 'ECONNREFUSED' } } },
+      detail: { url: `http://127.0.0.1:${port}/hook`, method: 'GET', http_error: { message: `connect ECONNREFUSED 127.0.0.1:${port}` } },
     });
     const failed = await lineWhere(e.lines, (l) => l.detail.message === 'graphql request failed' && l.detail.request_id === 'hook-down');
     expect(failed).toMatchObject({
       type: 'unstructured',
       level: 'error',
       detail: {
-        error: { code: 'unexpected', message: 'authentication webhook did not answer', cause: { message: 'fetch failed', cause: { code: 'ECONNREFUSED' } } },
+        error: { code: 'unexpected', message: 'authentication webhook did not answer', cause: { message: `connect ECONNREFUSED 127.0.0.1:${port}` } },
       },
     });
     expect(JSON.stringify(e.lines)).not.toContain('[object Object]');
