@@ -21,7 +21,7 @@ import { removeApiLimits, setApiLimits } from './operations/api-limits/set-api-l
 import { setIntrospectionOptions } from './operations/introspection/set-introspection-options.ts';
 import { addHostToTlsAllowlist, dropHostFromTlsAllowlist } from './operations/network/tls-allowlist.ts';
 import { cleanupEventTriggerLogs, pauseEventTriggerCleanups, resumeEventTriggerCleanups } from './operations/event-triggers/cleanup-operations.ts';
-import { bulk, bulkAtomic } from './operations/manage/bulk.ts';
+import { bulk, bulkAtomic, bulkKeepGoing } from './operations/manage/bulk.ts';
 import { clearMetadata } from './operations/manage/clear-metadata.ts';
 import { dropInconsistentMetadata } from './operations/manage/drop-inconsistent-metadata.ts';
 import { exportMetadata } from './operations/manage/export-metadata.ts';
@@ -240,6 +240,7 @@ const METADATA_OPERATIONS: ReadonlyMap<string, Operation> = new Map([
   ['remove_api_limits', removeApiLimits],
   ['set_graphql_schema_introspection_options', setIntrospectionOptions],
   ['bulk_atomic', bulkAtomic],
+  ['bulk_keep_going', bulkKeepGoing],
   ['add_host_to_tls_allowlist', addHostToTlsAllowlist],
   ['drop_host_from_tls_allowlist', dropHostFromTlsAllowlist],
   ['cleanup_event_trigger_logs', cleanupEventTriggerLogs],

@@ -31,7 +31,6 @@ import { keepEqualEntries } from './edit.ts';
 import { Mutex } from './mutex.ts';
 import type { ActionDataServices, MetadataState } from './operation.ts';
 import { CallPipeline } from './run.ts';
-import { bulkItems } from './operations/manage/bulk.ts';
 import { DOCUMENT_STAMP_KEY, engineDocumentSchemas } from './document-schemas.ts';
 import { assertValid } from '../model/schemas/validate.ts';
 import { SourcePreparer, type Refresh } from '../backends/source-preparer.ts';
@@ -99,11 +98,6 @@ function toRefreshList(r: Refresh): readonly string[] | 'all' {
 }
 
 /** The answer of a refused call; `internal` is shown (every call that gets this far is an admin's). */
-/** The JSON of an answer, whether it came as a value or as text. */
-function responseJson(r: ApiResponse): unknown {
-  return 'json' in r ? r.json : (JSON.parse(r.jsonText) as unknown);
-}
-
 function errorResponse(e: EngineError): ApiResponse {
   return { status: e.status, json: apiErrorBody(e, true) };
 }
@@ -238,49 +232,12 @@ export class MetadataService implements MetadataApi {
     try {
       requireAdmin(session, '$.args');
       const call = parseBody(body);
-      if (api === 'metadata' && call.type === 'bulk_keep_going') return await this.#mutex.run(async () => await this.#keepGoing(api, call));
       return await this.#mutex.run(async () => await this.#run(api, call));
     } catch (e) {
       if (isEngineError(e)) return errorResponse(e);
       this.#logger.log('metadata', 'error', { message: 'metadata call failed', error: e });
       return errorResponse(new EngineError(ErrorCode.Unexpected, 'an unexpected error occurred', { status: 500 }));
     }
-  }
-
-  /**
-   * Note [Bulk that keeps going]
-   * v2's `bulk_keep_going` runs every call of its list and answers, in order,
-   * each call's answer or error (`{path, error, code}`, the path within the
-   * call), with 200; what failed is undone and what succeeded is kept. Here
-   * each call is a request of its own, under the one mutex: run, committed with
-   * its effects (Note [Effects]) and stored in turn, so a failed call leaves
-   * nothing and the next one starts from what the previous ones stored. A
-   * client can see one difference: the resource version grows by one per call
-   * that changed the metadata, where v2 stores once. A list that is not a list
-   * of calls is refused whole, before any runs (v2 parses it first too), and
-   * `resource_version` is checked once, against the metadata before the first call.
-   */
-  async #keepGoing(api: ApiFamily, call: ParsedBody): Promise<ApiResponse> {
-    if (call.resourceVersion !== undefined && call.resourceVersion !== this.#state.resourceVersion) {
-      throw new EngineError(
-        ErrorCode.Conflict,
-        `resource version mismatch: the metadata is at ${this.#state.resourceVersion}, the request was made for ${call.resourceVersion}`,
-        { path: '$' },
-      );
-    }
-    const items = bulkItems({ type: call.type, args: call.args, version: call.version, path: '$', legacy: false });
-    const answers: unknown[] = [];
-    for (const item of items) {
-      try {
-        answers.push(responseJson(await this.#run(api, { type: item.type, args: item.args, version: item.version, resourceVersion: undefined })));
-      } catch (e) {
-        if (!isEngineError(e)) this.#logger.log('metadata', 'error', { message: 'metadata call failed', error: e });
-        answers.push(
-          responseJson(errorResponse(isEngineError(e) ? e : new EngineError(ErrorCode.Unexpected, 'an unexpected error occurred', { status: 500 }))),
-        );
-      }
-    }
-    return { status: 200, json: answers };
   }
 
   async #run(api: ApiFamily, call: ParsedBody): Promise<ApiResponse> {

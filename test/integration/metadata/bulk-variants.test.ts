@@ -1,8 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- API answers are JSON, asserted structurally */
 /**
- * v2's `bulk_keep_going` (every call runs; what succeeded is kept, each
- * failure answered in its place: Note [Bulk that keeps going] in
- * metadata/service.ts) and `bulk_atomic` (all or nothing, one success).
+ * v2's `bulk_keep_going` (every call runs; what succeeded is kept and stored
+ * once, each failure answered in its place: Note [Bulk that keeps going] in
+ * metadata/operations/manage/bulk.ts) and `bulk_atomic` (all or nothing, one
+ * success).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixture, type MetadataFixture } from '../../support/metadata-schema.ts';
@@ -19,6 +20,7 @@ describe('bulk_keep_going and bulk_atomic', () => {
   const tables = async (): Promise<string[]> => ((await f.exported()).sources[0]?.tables ?? []).map((t: any) => t.table.name).sort();
 
   it('keeps going past failures, keeps what succeeded and answers each call in its place', async () => {
+    const version = (await f.md('export_metadata', {}, { version: 2 })).body.resource_version as number;
     const r = await f.md('bulk_keep_going', [
       { type: 'pg_track_table', args: { table: 'authors' } },
       { type: 'pg_track_table', args: { table: 42 } },
@@ -44,6 +46,8 @@ describe('bulk_keep_going and bulk_atomic', () => {
     expect(r.body[7].sources[0].tables.map((t: any) => t.table.name).sort()).toEqual(['articles', 'authors']);
 
     expect(await tables()).toEqual(['articles', 'authors']);
+    // Stored once, as v2 does.
+    expect((await f.md('export_metadata', {}, { version: 2 })).body.resource_version).toBe(version + 1);
     const articles = (await f.exported()).sources[0].tables.find((t: any) => t.table.name === 'articles');
     expect(articles.object_relationships.map((rel: any) => rel.name)).toEqual(['author']);
     const q = await f.engine.graphql('{ articles(limit: 1) { author { name } } }');
