@@ -206,13 +206,16 @@ export async function markMissedDead(db: MetadataDatabase, now: Date): Promise<n
  * Takes up to `limit` due events for `owner`: those scheduled at or before
  * `now`, and those whose lease ran out (taken by an engine that died). Row
  * locks with SKIP LOCKED make two engines take disjoint sets; the lease is the
- * event's timeout plus `leaseMarginMs`.
+ * event's timeout plus `leaseMarginMs`. An event never attempted and past its
+ * tolerance is not taken even when {@link markMissedDead} has not seen it
+ * yet (it was created between the two statements): the next tick marks it dead.
  */
 export async function claimDueEvents(db: MetadataDatabase, now: Date, limit: number, owner: string, leaseMarginMs: number): Promise<ScheduledEventRow[]> {
   const res = await db.pool.query<ScheduledEventRow>(
     `WITH due AS (
        SELECT id FROM engine_metadata.scheduled_events
-       WHERE (status = 'scheduled' AND due_at <= $1) OR (status = 'locked' AND locked_until < $1)
+       WHERE (status = 'scheduled' AND due_at <= $1 AND NOT (tries = 0 AND scheduled_time + tolerance_seconds * interval '1 second' < $1))
+          OR (status = 'locked' AND locked_until < $1)
        ORDER BY due_at
        LIMIT $2
        FOR UPDATE SKIP LOCKED
