@@ -20,7 +20,7 @@
  * so every change of a list starts a new generation: {@link allowlistAgent}
  * makes a new Agent for it and closes the old one once its requests are done.
  */
-import type { buildConnector as BuildConnector } from 'undici';
+import type { Agent, buildConnector as BuildConnector } from 'undici';
 import type { TlsAllowEntry } from './model/document.ts';
 import { undici } from './undici.ts';
 
@@ -76,7 +76,7 @@ export function urlAllowedBy(list: readonly TlsAllowEntry[], url: string): boole
  * without verifying the certificate, any other exactly as undici's default
  * connector opens it.
  */
-export function allowlistConnector(): BuildConnector.connector {
+function allowlistConnector(): BuildConnector.connector {
   const { buildConnector } = undici();
   const verified = buildConnector({});
   let unverified: BuildConnector.connector | undefined;
@@ -89,24 +89,24 @@ export function allowlistConnector(): BuildConnector.connector {
 }
 
 /**
- * An Agent that follows the allow-list: `make` builds one (with {@link allowlistConnector});
- * the returned getter gives it, or a new one once the allow-list changed (the old one is
- * closed when its requests are done).
+ * An undici Agent with `options` that connects through {@link allowlistConnector}: the
+ * returned getter makes it on first use (Note [HTTP client on first use] in undici.ts) and
+ * again once the allow-list changed (the old one is closed when its requests are done).
  */
-export function allowlistAgent<A extends { close(): Promise<void> }>(make: () => A): () => A {
-  let agent: A | undefined;
+export function allowlistAgent(options: Omit<Agent.Options, 'connect'>): () => Agent {
+  let agent: Agent | undefined;
   let madeAt = -1;
   return () => {
     if (agent !== undefined && madeAt === generation) return agent;
     const old = agent;
-    agent = make();
+    agent = new (undici().Agent)({ ...options, connect: allowlistConnector() });
     madeAt = generation;
     if (old !== undefined) void old.close().catch(() => {});
     return agent;
   };
 }
 
-const fetchAgent = allowlistAgent(() => new (undici().Agent)({ keepAliveTimeout: 30_000, connect: allowlistConnector() }));
+const fetchAgent = allowlistAgent({ keepAliveTimeout: 30_000 });
 
 /**
  * `fetch` through an Agent that follows the allow-list: the auth webhook and the JWT key set,

@@ -14,9 +14,8 @@
  * `unexpected` error whose details (status, body) go to `internal`, which
  * only admins see. Never a 5xx of the engine.
  */
-import type { Agent, Dispatcher } from 'undici';
-import { undici } from '../undici.ts';
-import { allowlistAgent, allowlistConnector } from '../tls-allowlist.ts';
+import type { Dispatcher } from 'undici';
+import { allowlistAgent } from '../tls-allowlist.ts';
 import { forwardedClientHeaders } from '../auth/forwarded-headers.ts';
 import { ErrorCode } from '../errors/codes.ts';
 import { EngineError } from '../errors/engine-error.ts';
@@ -103,9 +102,7 @@ function headersOf(info: ActionInfo, call: HandlerCall): Array<readonly [string,
  * 85 and 76 µs before, 54 and 59 after, `{ __typename }` 22-24 µs.
  */
 /** The one Agent, made on the first call (Note [HTTP client on first use] in undici.ts) and again when the TLS allow-list changes (Note [TLS allow-list]). */
-const agentOf: () => Agent = allowlistAgent(
-  () => new (undici().Agent)({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: 256, connect: allowlistConnector() }),
-);
+const agentOf = allowlistAgent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: 256 });
 
 /** Headers undici refuses to send (it manages them itself); a transform adding one is not an error of the call. */
 const UNSENDABLE = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'expect', 'content-length']);

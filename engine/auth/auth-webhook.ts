@@ -12,8 +12,7 @@ import { V2_IGNORED_CLIENT_HEADERS } from './forwarded-headers.ts';
 import { canonicalNames, Header } from './headers.ts';
 import type { RequestHeaders } from './resolve-session.ts';
 import { buildSession, type Session } from './session.ts';
-import type { Agent } from 'undici';
-import { allowlistAgent, allowlistConnector } from '../tls-allowlist.ts';
+import { allowlistAgent } from '../tls-allowlist.ts';
 import { undici } from '../undici.ts';
 
 /**
@@ -33,7 +32,7 @@ const UNSENDABLE = new Set(['keep-alive', 'transfer-encoding', 'upgrade', 'expec
 /*
  * Note [Webhook calls without fetch]
  * Without a `Cache-Control` or `Expires` in its answer, the webhook is called
- * on every request. Through `fetch` that call cost the engine 0.23-0.29 ms of
+ * on every request. Through `fetch` that call cost the engine 0.23-0.31 ms of
  * CPU per request, against 0.04 for the same query with role headers
  * (`node test/bench/auth-webhook-cost.ts`, 2026-11-29): a Request, a Response
  * and their streams each time. undici's `request` on a kept-alive Agent, as
@@ -43,9 +42,7 @@ const UNSENDABLE = new Set(['keep-alive', 'transfer-encoding', 'upgrade', 'expec
  * 0.095 ms of engine CPU per request, 3,742-4,766 → 9,415-10,077 requests/s,
  * p99 8-13 → 4 ms.
  */
-const agentOf: () => Agent = allowlistAgent(
-  () => new (undici().Agent)({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: 256, connect: allowlistConnector() }),
-);
+const agentOf = allowlistAgent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: 256 });
 
 /** The webhook's answer: status, headers as undici gives them, and the body text. */
 interface HookAnswer {

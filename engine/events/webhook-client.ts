@@ -29,8 +29,7 @@
  * dispatch handler 29-55 µs (29 once warm).
  */
 import type { Agent, Dispatcher } from 'undici';
-import { undici } from '../undici.ts';
-import { allowlistAgent, allowlistConnector } from '../tls-allowlist.ts';
+import { allowlistAgent } from '../tls-allowlist.ts';
 import { ENGINE_VERSION } from '../version.ts';
 
 /** One request to a webhook. */
@@ -104,15 +103,12 @@ function retryAfterOf(raw: ReadonlyArray<readonly [string, string]>): string | u
 /** An HTTP client for webhooks; see the module comment. */
 export class WebhookClient {
   /** Made on the first request (Note [HTTP client on first use] in undici.ts) and again when the TLS allow-list changes (Note [TLS allow-list]). */
-  readonly #agents = allowlistAgent(
-    () => new (undici().Agent)({ connections: this.#poolSize, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connect: allowlistConnector() }),
-  );
+  readonly #agents: () => Agent;
   #agent: Agent | null = null;
-  readonly #poolSize: number;
   readonly #maxBytes: number;
 
   constructor(opts: WebhookClientOptions) {
-    this.#poolSize = opts.poolSize;
+    this.#agents = allowlistAgent({ connections: opts.poolSize, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000 });
     this.#maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   }
 

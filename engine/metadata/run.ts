@@ -178,9 +178,10 @@ export class CallPipeline implements RunContext {
    * warnings): it tracks its tables as one deferred bulk and, when a table
    * makes that fail, drops it and tries the others again; `bulk_keep_going`
    * keeps the calls that succeed (Note [Bulk that keeps going] in
-   * operations/manage/bulk.ts). `attempt` makes that possible: it first builds what earlier calls deferred (so their
-   * errors stay theirs), remembers the pending state, runs `fn` and builds its
-   * deferred edits; on an EngineError it puts the state back. Effects are
+   * operations/manage/bulk.ts). `attempt` makes that possible: it first
+   * builds what earlier calls deferred (so their errors stay theirs),
+   * remembers the pending state, runs `fn` and builds its deferred edits; on
+   * an EngineError it puts the state back. Effects are
    * outside the pending state (a transaction on a source): an attempt that
    * declared one throws its error instead of pretending to undo it.
    */

@@ -7,16 +7,14 @@
  */
 import type { Agent } from 'undici';
 import { undici } from '../undici.ts';
-import { allowlistAgent, allowlistConnector } from '../tls-allowlist.ts';
+import { allowlistAgent } from '../tls-allowlist.ts';
 
 /**
  * One agent for every remote: undici keeps a keep-alive pool per origin inside it. Made on the
  * first call (Note [HTTP client on first use] in undici.ts) and again when the TLS allow-list
  * changes (Note [TLS allow-list]).
  */
-const agentOf: () => Agent = allowlistAgent(
-  () => new (undici().Agent)({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64, connect: allowlistConnector() }),
-);
+const agentOf = allowlistAgent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64 });
 
 /** The agent of {@link RemoteRequest.unverifiedTls} calls (introspection while metadata changes: rare, kept apart). */
 let unverifiedAgent: Agent | undefined;
